@@ -1,0 +1,50 @@
+// Turns engine events into the short progress lines the CLI prints on stderr.
+import type { EngineEvent } from '../engine/store/store';
+
+function oneLine(text: unknown, max = 100): string {
+  const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export function progressLine(e: EngineEvent, totalSteps: number): string | null {
+  const p = e.payload;
+  switch (e.type) {
+    case 'run.created':
+      return `run ${e.runId}: ${String(p.repo)} → branch ${String(p.branch)}\n  worktree ${String(p.worktree)}`;
+    case 'step.started':
+      return `▶ step ${String(p.step)}/${totalSteps}: ${String(p.title)}`;
+    case 'attempt.started':
+      return `  attempt ${String(p.n)} (${String(p.agent)}${p.model ? `, ${String(p.model)}` : ''})`;
+    case 'agent.transcript':
+      if (p.kind === 'tool_use') {
+        const input = p.input as Record<string, unknown> | undefined;
+        const what = input?.command ?? input?.path ?? '';
+        return `    · ${String(p.name)}${what ? ` ${oneLine(what, 80)}` : ''}`;
+      }
+      if (p.kind === 'error') return `    ! ${oneLine(p.text, 200)}`;
+      return null;
+    case 'gate.finished': {
+      const secs = (Number(p.durationMs) / 1000).toFixed(1);
+      if (p.passed) return `    gate ${String(p.gate)}: passed (${secs} s)`;
+      const failures = Number(p.failures) > 0 ? `, ${String(p.failures)} failing tests` : '';
+      return `    gate ${String(p.gate)}: FAILED (${p.timedOut ? 'timed out' : `exit ${String(p.exitCode)}`}, ${secs} s${failures})`;
+    }
+    case 'attempt.finished':
+      return p.outcome === 'passed' ? null : `    ✗ ${oneLine(p.summary, 200)}`;
+    case 'decision':
+      return p.action === 'retry'
+        ? `  ↻ ${String(p.reason)}${Number(p.delayS) > 0 ? ` in ${Number(p.delayS).toFixed(0)} s` : ''}`
+        : `  ■ ${String(p.reason)}`;
+    case 'step.committed':
+      return `  ✓ step ${String(p.step)} committed ${String(p.commit).slice(0, 10)}`;
+    case 'rescue.committed':
+      return `  unfinished work kept in rescue commit ${String(p.commit).slice(0, 10)}`;
+    case 'log':
+      return `  ${String(p.message)}`;
+    case 'run.status':
+      if (p.status === 'running' || p.status === 'planning') return null;
+      return `run ${String(p.status)}${p.reason ? `: ${String(p.reason)}` : ''}`;
+    default:
+      return null;
+  }
+}

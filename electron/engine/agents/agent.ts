@@ -1,0 +1,57 @@
+// The agent port: what the engine asks of any agent (Anthropic loop or CLI), and what it gets back.
+import type { Usage } from './pricing';
+
+export type AgentErrorClass = 'api_error' | 'rate_limit' | 'timeout' | 'unknown';
+
+export interface AgentError {
+  errorClass: AgentErrorClass;
+  message: string;
+  /** HTTP status when the error came from an API. */
+  status: number | null;
+  /** Seconds the server asked us to wait (429 retry-after). */
+  retryAfterS: number | null;
+  /** False for errors another attempt cannot fix (bad key, bad request). */
+  retriable: boolean;
+}
+
+export interface TranscriptEntry {
+  kind: 'text' | 'tool_use' | 'tool_result' | 'error' | 'info';
+  text: string;
+  name?: string;
+  input?: unknown;
+  isError?: boolean;
+}
+
+export interface AgentRunInput {
+  worktree: string;
+  /** Stable text: role, rules, worktree. Cached. */
+  system: string;
+  /** Stable per task: task description and plan, wrapped as untrusted. Cached across attempts. */
+  context: string;
+  /** What this attempt should do: the step prompt, or the retry context. Not cached. */
+  prompt: string;
+  model: string;
+  maxTurns: number;
+  maxTokens: number;
+  session: 'new' | 'continue';
+  /** Session to continue (`session: continue`); null starts a new one. */
+  sessionId: string | null;
+  signal: AbortSignal;
+  onUsage(model: string, usage: Usage, costUsd: number | null): void;
+  onTranscript(entry: TranscriptEntry): void;
+}
+
+export interface AgentRunResult {
+  stop: 'end_turn' | 'max_turns' | 'error' | 'aborted';
+  error: AgentError | null;
+  transcript: TranscriptEntry[];
+  sessionId: string | null;
+  turns: number;
+  /** Set by agents that report their own cost (CLI agents); the engine then does not price usage. */
+  reportedCostUsd: number | null;
+}
+
+export interface Agent {
+  readonly kind: 'anthropic' | 'command' | string;
+  run(input: AgentRunInput): Promise<AgentRunResult>;
+}

@@ -1,0 +1,147 @@
+// The Anthropic agent loop: streams Messages API calls, runs the bash and text-editor tools in the worktree, caches the stable prefix.
+import Anthropic from '@anthropic-ai/sdk';
+import { randomUUID } from 'node:crypto';
+import type { Agent, AgentError, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
+import { priceUsage, type PricingTable, type Usage } from './pricing';
+import { AGENT_TOOLS, runTool } from './tools/tool-definitions';
+import { createBashSession, scrubEnv } from './tools/bash-tool';
+
+type MessageParam = Anthropic.Messages.MessageParam;
+type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
+type ToolResultBlockParam = Anthropic.Messages.ToolResultBlockParam;
+
+export interface AnthropicAgentOptions {
+  apiKey: string | undefined;
+  baseURL: string | undefined;
+  pricing: PricingTable;
+  /** Environment handed (scrubbed) to the agent's shell. */
+  env: NodeJS.ProcessEnv;
+  maxRetries?: number;
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/** Maps an SDK error to the agent error the policy understands. */
+export function toAgentError(err: unknown): AgentError {
+  if (err instanceof Anthropic.APIError) {
+    const status = err.status ?? null;
+    const header = err.headers?.get?.('retry-after') ?? null;
+    const retryAfterS = header !== null && header !== '' && !Number.isNaN(Number(header)) ? Number(header) : null;
+    const detail = err.apiMessage ?? err.message;
+    if (status === 429) return { errorClass: 'rate_limit', message: `Rate limited by the API: ${detail}`, status, retryAfterS, retriable: true };
+    if (status === undefined || status === null || status >= 500 || status === 408 || status === 409) {
+      return { errorClass: 'api_error', message: `API error${status ? ` ${status}` : ''}: ${detail}`, status, retryAfterS, retriable: true };
+    }
+    const fix = status === 401 || status === 403 ? ' Check ANTHROPIC_API_KEY.' : status === 404 ? ' Check the model name.' : '';
+    return { errorClass: 'api_error', message: `API refused the request (${status}): ${detail}.${fix}`, status, retryAfterS, retriable: false };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { errorClass: 'unknown', message, status: null, retryAfterS: null, retriable: true };
+}
+
+function usageOf(u: Anthropic.Messages.Usage): Usage {
+  return {
+    inputTokens: u.input_tokens ?? 0,
+    outputTokens: u.output_tokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+  };
+}
+
+/** Moves the rolling cache breakpoint to the last block of the newest user message (at most 4 breakpoints in all). */
+function withRollingBreakpoint(messages: MessageParam[]): MessageParam[] {
+  const last = messages.length - 1;
+  return messages.map((m, i) => {
+    if (i !== last || i === 0 || m.role !== 'user' || typeof m.content === 'string') return m;
+    const blocks = m.content.map((b, j) =>
+      j === m.content.length - 1 && (b.type === 'tool_result' || b.type === 'text') ? { ...b, cache_control: EPHEMERAL } : b,
+    );
+    return { ...m, role: 'user' as const, content: blocks as ContentBlockParam[] };
+  });
+}
+
+export function createAnthropicAgent(opts: AnthropicAgentOptions): Agent {
+  const client = new Anthropic({
+    apiKey: opts.apiKey ?? null,
+    baseURL: opts.baseURL ?? null,
+    maxRetries: opts.maxRetries ?? 2,
+  });
+  // Conversations kept for `session: continue`, keyed by session id.
+  const sessions = new Map<string, MessageParam[]>();
+
+  return {
+    kind: 'anthropic',
+    async run(input: AgentRunInput): Promise<AgentRunResult> {
+      const transcript: TranscriptEntry[] = [];
+      const note = (e: TranscriptEntry) => {
+        transcript.push(e);
+        input.onTranscript(e);
+      };
+      const bash = createBashSession({ cwd: input.worktree, env: scrubEnv(opts.env) });
+      const previous = input.session === 'continue' && input.sessionId ? sessions.get(input.sessionId) : undefined;
+      const sessionId = previous && input.sessionId ? input.sessionId : randomUUID();
+      const messages: MessageParam[] = previous
+        ? [...previous, { role: 'user', content: [{ type: 'text', text: input.prompt }] }]
+        : [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: input.context, cache_control: EPHEMERAL },
+                { type: 'text', text: input.prompt },
+              ],
+            },
+          ];
+      const system: Anthropic.Messages.TextBlockParam[] = [{ type: 'text', text: input.system, cache_control: EPHEMERAL }];
+      let turns = 0;
+      try {
+        while (turns < input.maxTurns) {
+          if (input.signal.aborted) return { stop: 'aborted', error: null, transcript, sessionId, turns, reportedCostUsd: null };
+          turns++;
+          const stream = client.messages.stream(
+            {
+              model: input.model,
+              max_tokens: input.maxTokens,
+              system,
+              tools: AGENT_TOOLS,
+              messages: withRollingBreakpoint(messages),
+            },
+            { signal: input.signal },
+          );
+          const message = await stream.finalMessage();
+          const usage = usageOf(message.usage);
+          input.onUsage(input.model, usage, priceUsage(opts.pricing, input.model, usage));
+          messages.push({ role: 'assistant', content: message.content as ContentBlockParam[] });
+          const results: ToolResultBlockParam[] = [];
+          for (const block of message.content) {
+            if (block.type === 'text') {
+              if (block.text.trim()) note({ kind: 'text', text: block.text });
+            } else if (block.type === 'tool_use') {
+              note({ kind: 'tool_use', text: block.name, name: block.name, input: block.input });
+              const outcome = await runTool(block.name, block.input, { root: input.worktree, bash, signal: input.signal });
+              note({ kind: 'tool_result', text: outcome.content.slice(0, 4000), name: block.name, isError: outcome.isError });
+              results.push({ type: 'tool_result', tool_use_id: block.id, content: outcome.content, is_error: outcome.isError });
+            }
+          }
+          if (results.length === 0) {
+            sessions.set(sessionId, messages);
+            const stop = message.stop_reason === 'max_tokens' ? 'max_turns' : 'end_turn';
+            return { stop, error: null, transcript, sessionId, turns, reportedCostUsd: null };
+          }
+          messages.push({ role: 'user', content: results });
+        }
+        sessions.set(sessionId, messages);
+        note({ kind: 'info', text: `turn budget of ${input.maxTurns} used up` });
+        return { stop: 'max_turns', error: null, transcript, sessionId, turns, reportedCostUsd: null };
+      } catch (err) {
+        if (input.signal.aborted) {
+          return { stop: 'aborted', error: null, transcript, sessionId, turns, reportedCostUsd: null };
+        }
+        const error = toAgentError(err);
+        note({ kind: 'error', text: error.message });
+        return { stop: 'error', error, transcript, sessionId, turns, reportedCostUsd: null };
+      } finally {
+        bash.close();
+      }
+    },
+  };
+}

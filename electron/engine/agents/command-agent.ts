@@ -1,0 +1,126 @@
+// The command agent: any CLI agent (Claude Code, codex, aider...) run as a subprocess in the worktree, its JSON stream parsed for progress, cost and session.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
+
+export interface CommandAgentOptions {
+  /** Program and arguments; `{prompt}`, `{max_turns}`, `{model}` are replaced in each argument. */
+  command: readonly string[];
+  promptVia: 'arg' | 'stdin';
+  env: NodeJS.ProcessEnv;
+}
+
+// Claude Code's stream-json lines; other CLIs' lines that do not match are shown as text.
+const StreamLine = z.looseObject({
+  type: z.string(),
+  subtype: z.string().optional(),
+  session_id: z.string().optional(),
+  total_cost_usd: z.number().optional(),
+  is_error: z.boolean().optional(),
+  num_turns: z.number().optional(),
+  result: z.string().optional(),
+  message: z
+    .looseObject({
+      content: z.array(z.looseObject({ type: z.string(), text: z.string().optional(), name: z.string().optional(), input: z.unknown().optional() })).optional(),
+    })
+    .optional(),
+});
+
+export function fillTemplate(args: readonly string[], values: Record<string, string>): string[] {
+  return args.map((a) => a.replace(/\{(prompt|max_turns|model)\}/g, (_, k: string) => values[k] ?? ''));
+}
+
+export function createCommandAgent(opts: CommandAgentOptions): Agent {
+  return {
+    kind: 'command',
+    run(input: AgentRunInput): Promise<AgentRunResult> {
+      const transcript: TranscriptEntry[] = [];
+      const note = (e: TranscriptEntry) => {
+        transcript.push(e);
+        input.onTranscript(e);
+      };
+      const fullPrompt = `${input.system}\n\n${input.context}\n\n${input.prompt}`;
+      const args = fillTemplate(opts.command, {
+        prompt: opts.promptVia === 'arg' ? fullPrompt : '',
+        max_turns: String(input.maxTurns),
+        model: input.model,
+      });
+      if (input.session === 'continue' && input.sessionId) args.push('--resume', input.sessionId);
+      const [program, ...rest] = args;
+      return new Promise((resolve) => {
+        let sessionId: string | null = null;
+        let cost: number | null = null;
+        let turns = 0;
+        let isError = false;
+        let resultText = '';
+        const child = spawn(program ?? '', rest, { cwd: input.worktree, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        const kill = () => {
+          if (child.pid) {
+            try {
+              process.kill(-child.pid, 'SIGTERM');
+            } catch {
+              /* already gone */
+            }
+          }
+        };
+        input.signal.addEventListener('abort', kill, { once: true });
+        child.stdin.on('error', () => undefined);
+        if (opts.promptVia === 'stdin') child.stdin.end(fullPrompt);
+        else child.stdin.end();
+        const lines = createInterface({ input: child.stdout });
+        lines.on('line', (line) => {
+          let json: unknown;
+          try {
+            json = JSON.parse(line);
+          } catch {
+            if (line.trim()) note({ kind: 'text', text: line });
+            return;
+          }
+          const parsed = StreamLine.safeParse(json);
+          if (!parsed.success) return;
+          const m = parsed.data;
+          if (m.session_id) sessionId = m.session_id;
+          if (m.type === 'assistant') {
+            turns++;
+            for (const b of m.message?.content ?? []) {
+              if (b.type === 'text' && b.text) note({ kind: 'text', text: b.text });
+              if (b.type === 'tool_use') note({ kind: 'tool_use', text: b.name ?? 'tool', name: b.name, input: b.input });
+            }
+          } else if (m.type === 'result') {
+            if (m.total_cost_usd !== undefined) cost = m.total_cost_usd;
+            if (m.num_turns !== undefined) turns = m.num_turns;
+            isError = m.is_error === true;
+            resultText = m.result ?? '';
+          }
+        });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => {
+          if (stderr.length < 8000) stderr += d.toString('utf8');
+        });
+        child.on('error', (err) => {
+          note({ kind: 'error', text: err.message });
+          resolve({
+            stop: 'error',
+            error: { errorClass: 'unknown', message: `could not start the agent command \`${program}\`: ${err.message}`, status: null, retryAfterS: null, retriable: false },
+            transcript, sessionId, turns, reportedCostUsd: cost,
+          });
+        });
+        child.on('close', (code, signal) => {
+          input.signal.removeEventListener('abort', kill);
+          if (input.signal.aborted) {
+            resolve({ stop: 'aborted', error: null, transcript, sessionId, turns, reportedCostUsd: cost });
+            return;
+          }
+          if (code !== 0 || isError) {
+            const message = `the agent command exited with ${code ?? signal}${resultText ? `: ${resultText}` : ''}${stderr ? `\n${stderr.trim()}` : ''}`;
+            note({ kind: 'error', text: message });
+            resolve({ stop: 'error', error: { errorClass: 'api_error', message, status: null, retryAfterS: null, retriable: true }, transcript, sessionId, turns, reportedCostUsd: cost });
+            return;
+          }
+          resolve({ stop: 'end_turn', error: null, transcript, sessionId, turns, reportedCostUsd: cost });
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,254 @@
+// createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
+import { existsSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import type { RunListItem, StatusDocument } from '../../shared/domain';
+import type { Agent } from './agents/agent';
+import { createAnthropicAgent } from './agents/anthropic-agent';
+import { createCommandAgent } from './agents/command-agent';
+import { loadPricing, type PricingTable } from './agents/pricing';
+import { scrubEnv } from './agents/tools/bash-tool';
+import { RatchetError } from './errors';
+import { findMissingCommand } from './gates/run-gate';
+import { commitAll, createWorktree, inspectRepo, isDirty } from './git/repo-git';
+import { taskContext, systemPrompt } from './runs/prompts';
+import { listItem, statusDocument } from './runs/status-document';
+import { runStep } from './runs/step-runner';
+import { openDatabase } from './store/open-store';
+import { newId, Store, type EngineEvent } from './store/store';
+import { loadWorkflowFile } from './workflow/load-workflow';
+import type { AgentConfig, Workflow } from './workflow/schema';
+
+export interface EngineDeps {
+  /** All state: the database and the worktrees. */
+  home: string;
+  env: NodeJS.ProcessEnv;
+  now?: () => Date;
+  rng?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Builds the agent for a run; tests and the demo may swap it. */
+  agentFor?: (config: AgentConfig) => Agent;
+  pricingFile?: string;
+  heartbeatMs?: number;
+}
+
+export interface StartRunInput {
+  repo: string;
+  workflowFile?: string;
+  title?: string;
+  description?: string;
+}
+
+export interface PreparedRun {
+  repoRoot: string;
+  repoName: string;
+  headCommit: string;
+  baseBranch: string | null;
+  workflow: Workflow;
+  workflowFile: string;
+  title: string;
+  description: string;
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+export const DEFAULT_PRICING_FILE = resolve(HERE, '../../resources/pricing.json');
+
+export function slugify(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'task'
+  );
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function createEngine(deps: EngineDeps) {
+  const now = deps.now ?? (() => new Date());
+  const rng = deps.rng ?? Math.random;
+  const sleep = deps.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));
+  const home = resolve(deps.home);
+  const { db, movedAside } = openDatabase(home, now);
+  const store = new Store(db, now);
+  const userPricing = join(home, 'pricing.json');
+  const pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
+  const agentEnv = scrubEnv(deps.env);
+
+  const agentFor =
+    deps.agentFor ??
+    ((config: AgentConfig): Agent => {
+      if (config.kind === 'command') {
+        // A CLI agent needs its own credentials; only Ratchet's own variables are kept from it.
+        const env = Object.fromEntries(Object.entries(deps.env).filter(([k]) => !k.startsWith('RATCHET_')));
+        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env });
+      }
+      return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: deps.env });
+    });
+
+  /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
+  function detectInterrupted(): string[] {
+    const found: string[] = [];
+    const host = hostname();
+    const staleBefore = now().getTime() - 120_000;
+    for (const run of store.listRuns()) {
+      if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
+      if (run.owner_pid === process.pid && run.owner_host === host) continue;
+      const dead =
+        run.owner_pid === null ||
+        (run.owner_host === host && !processAlive(run.owner_pid)) ||
+        (run.heartbeat_at !== null && Date.parse(run.heartbeat_at) < staleBefore);
+      if (dead) {
+        store.setRunStatus(run.id, 'interrupted', `The process running this run stopped during it (last seen ${run.heartbeat_at ?? 'never'}).`);
+        found.push(run.id);
+      }
+    }
+    return found;
+  }
+
+  /** Validates everything about a new run without changing anything. */
+  async function prepareRun(input: StartRunInput): Promise<PreparedRun> {
+    const repo = await inspectRepo(input.repo);
+    let workflowFile = input.workflowFile ? resolve(input.workflowFile) : undefined;
+    if (!workflowFile) {
+      workflowFile = [join(repo.root, 'ratchet.yml'), join(repo.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f));
+      if (!workflowFile) {
+        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Pass --workflow <file>.`);
+      }
+    }
+    const workflow = loadWorkflowFile(workflowFile);
+    const used = new Set(workflow.steps.flatMap((s) => s.gates ?? Object.keys(workflow.gates)));
+    for (const name of used) {
+      const gate = workflow.gates[name];
+      if (!gate) continue;
+      const missing = findMissingCommand(gate.run, repo.root, deps.env);
+      if (missing) {
+        throw new RatchetError(
+          'gate_command_missing',
+          `Gate \`${name}\` runs \`${gate.run}\`, but \`${missing}\` was not found (PATH or the repository). Install it or fix the gate's \`run\` in ${workflowFile}.`,
+        );
+      }
+    }
+    if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
+      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
+    }
+    const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
+    return {
+      repoRoot: repo.root,
+      repoName: repo.name,
+      headCommit: repo.headCommit,
+      baseBranch: repo.branch,
+      workflow,
+      workflowFile,
+      title,
+      description: input.description ?? workflow.task?.description ?? '',
+    };
+  }
+
+  async function createRun(p: PreparedRun): Promise<string> {
+    const runId = newId();
+    const short = runId.slice(-6);
+    const branch = `ratchet/${slugify(p.title)}-${short}`;
+    const worktreeRoot = deps.env.RATCHET_WORKTREES ? resolve(deps.env.RATCHET_WORKTREES) : join(home, 'worktrees');
+    mkdirSync(worktreeRoot, { recursive: true });
+    const worktree = join(worktreeRoot, `${slugify(p.repoName)}-${short}`);
+    store.createRun({
+      runId, repoPath: p.repoRoot, repoName: p.repoName, title: p.title, description: p.description, workflow: p.workflow,
+      baseBranch: p.baseBranch, baseCommit: p.headCommit, branch, worktree,
+    });
+    try {
+      await createWorktree(p.repoRoot, worktree, branch, p.headCommit);
+    } catch (err) {
+      store.setRunStatus(runId, 'failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}`, { finished: true });
+      throw new RatchetError('worktree_failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}`, { cause: err });
+    }
+    return runId;
+  }
+
+  /** Executes the run's remaining steps in this process. Resolves with the final status document. */
+  async function execute(runId: string, signal: AbortSignal): Promise<StatusDocument> {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    const workflow = store.getWorkflow(runId);
+    const plan = store.getPlan(runId);
+    if (!plan) throw new RatchetError('no_plan', 'No plan found.');
+    store.claimRun(runId, process.pid, hostname());
+    const beat = setInterval(() => store.heartbeat(runId), deps.heartbeatMs ?? 5000);
+    beat.unref();
+    store.setRunStatus(runId, 'running', null);
+    const agent = agentFor(workflow.agent);
+    const system = systemPrompt(run.worktree);
+    const context = taskContext({ title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps });
+    try {
+      for (const s of store.getSteps(runId)) {
+        if (s.status === 'succeeded' || s.status === 'skipped') continue;
+        store.event(runId, 'step.started', { step: s.step_index, title: s.title });
+        const outcome = await runStep(
+          { store, agent, env: agentEnv, sleep, rng },
+          { runId, worktree: run.worktree, workflow, steps: plan.steps, index: s.step_index, system, context, signal },
+        );
+        if (outcome.ok) continue;
+        if (outcome.stopped) {
+          store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
+        } else {
+          store.setStepStatus(runId, s.step_index, 'failed');
+          let rescued = '';
+          if (await isDirty(run.worktree)) {
+            const sha = await commitAll(run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
+            store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
+            rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
+          }
+          store.setRunStatus(runId, 'failed', `${outcome.reason}.${rescued}\n${outcome.summary}`, { finished: true });
+        }
+        return status(runId);
+      }
+      store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      return status(runId);
+    } catch (err) {
+      store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
+      throw err;
+    } finally {
+      clearInterval(beat);
+      store.releaseRun(runId);
+    }
+  }
+
+  function status(runId: string): StatusDocument {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\` for the runs there are.`);
+    return statusDocument(store, run);
+  }
+
+  function list(): RunListItem[] {
+    return store.listRuns().map(listItem);
+  }
+
+  return {
+    store,
+    home,
+    pricing,
+    movedAside,
+    detectInterrupted,
+    prepareRun,
+    createRun,
+    execute,
+    status,
+    list,
+    onEvent: (fn: (e: EngineEvent) => void) => store.onEvent(fn),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,27 @@
+// Errors inside the engine carry a stable code and a sentence that tells the user what to do.
+export class RatchetError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RatchetError';
+    this.code = code;
+  }
+}
+
+/** Codes that mean the user gave something unusable (CLI exit code 2). */
+export const BAD_INPUT_CODES = new Set([
+  'not_a_directory',
+  'not_git_repo',
+  'bare_repo',
+  'no_commits',
+  'workflow_missing',
+  'workflow_invalid',
+  'unknown_gate',
+  'gate_command_missing',
+  'run_not_found',
+  'bad_arguments',
+]);
+
+export function isBadInput(err: unknown): boolean {
+  return err instanceof RatchetError && BAD_INPUT_CODES.has(err.code);
+}

@@ -1,0 +1,53 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, sh, tempDir } from '../testing/temp-repo';
+import { commitAll, createWorktree, inspectRepo, isDirty, saveAttemptRef, snapshotTree, headCommit, diffTrees, treeOf } from './repo-git';
+import { completedSteps } from './step-commits';
+
+describe('inspectRepo', () => {
+  it('describes a normal repository', async () => {
+    const repo = makeRepo();
+    const info = await inspectRepo(repo);
+    expect(info.branch).toBe('main');
+    expect(info.headCommit).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('refuses a folder that is not a repository, a bare one, one without commits, and a missing path', async () => {
+    await expect(inspectRepo(tempDir())).rejects.toMatchObject({ code: 'not_git_repo' });
+    const bare = tempDir();
+    sh(bare, 'init', '-q', '--bare');
+    await expect(inspectRepo(bare)).rejects.toMatchObject({ code: 'bare_repo' });
+    const empty = tempDir();
+    sh(empty, 'init', '-q');
+    await expect(inspectRepo(empty)).rejects.toMatchObject({ code: 'no_commits', message: expect.stringContaining('git commit') });
+    await expect(inspectRepo(join(tempDir(), 'nope'))).rejects.toMatchObject({ code: 'not_a_directory' });
+  });
+});
+
+describe('worktree, snapshots and step commits', () => {
+  it('works in its own worktree and never touches the user checkout', async () => {
+    const repo = makeRepo({ 'a.txt': 'one\n' });
+    const base = sh(repo, 'rev-parse', 'HEAD');
+    const wt = join(tempDir(), 'wt');
+    await createWorktree(repo, wt, 'ratchet/demo-abc', base);
+    writeFileSync(join(wt, 'b.txt'), 'two\n');
+    expect(await isDirty(wt)).toBe(true);
+    const tree = await snapshotTree(wt);
+    const ref = await saveAttemptRef(wt, 'refs/ratchet/r1/1/1', tree, base, 'attempt');
+    expect(sh(repo, 'rev-parse', 'refs/ratchet/r1/1/1')).toBe(ref);
+    expect(await diffTrees(wt, await treeOf(wt, base), tree)).toContain('+two');
+    const c1 = await commitAll(wt, 'step 1: Add b');
+    const c2 = await commitAll(wt, 'step 2: Nothing to change');
+    expect(await headCommit(wt)).toBe(c2);
+    expect(await completedSteps(repo, base, 'ratchet/demo-abc')).toEqual([
+      { index: 1, sha: c1, subject: 'step 1: Add b' },
+      { index: 2, sha: c2, subject: 'step 2: Nothing to change' },
+    ]);
+    // The user's checkout: still on main at the base, clean, without b.txt.
+    expect(sh(repo, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+    expect(sh(repo, 'rev-parse', 'HEAD')).toBe(base);
+    expect(sh(repo, 'status', '--porcelain')).toBe('');
+    expect(existsSync(join(repo, 'b.txt'))).toBe(false);
+  });
+});

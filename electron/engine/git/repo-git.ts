@@ -1,0 +1,151 @@
+// Git operations of a run (simple-git): repo checks, the run's worktree, attempt snapshots, step and rescue commits.
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { existsSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { RatchetError } from '../errors';
+
+export interface RepoInfo {
+  root: string;
+  name: string;
+  headCommit: string;
+  branch: string | null;
+}
+
+const ENGINE_IDENTITY = { name: 'Ratchet', email: 'ratchet@localhost' };
+
+/** The environment git runs with: enough to find git and the user's config, nothing that could run other programs. */
+function gitEnv(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
+  const env: Record<string, string> = {};
+  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k] as string;
+  return env;
+}
+
+export function git(dir: string, extraConfig: string[] = []): SimpleGit {
+  // Never prompt (no TTY here) and never sign: the engine's commits must not block on the user's setup.
+  // Hooks are off on purpose: the user's hooks must not run (or block) inside the engine's own operations.
+  return simpleGit({ baseDir: dir, config: ['commit.gpgsign=false', 'core.hooksPath=/dev/null', ...extraConfig], unsafe: { allowUnsafeHooksPath: true } }).env(gitEnv());
+}
+
+/** Checks that `path` is a usable repository: a folder, a git work tree (not bare), with at least one commit. */
+export async function inspectRepo(path: string): Promise<RepoInfo> {
+  const abs = resolve(path);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+    throw new RatchetError('not_a_directory', `${abs} is not a folder. Give the path of a git repository.`);
+  }
+  const g = git(abs);
+  let inside: string;
+  try {
+    inside = (await g.raw(['rev-parse', '--is-inside-work-tree'])).trim();
+  } catch {
+    let bare = '';
+    try {
+      bare = (await g.raw(['rev-parse', '--is-bare-repository'])).trim();
+    } catch {
+      /* not a repository at all */
+    }
+    if (bare === 'true') {
+      throw new RatchetError('bare_repo', `${abs} is a bare repository. Ratchet needs a repository with a working tree: clone it first (git clone ${abs} <folder>).`);
+    }
+    throw new RatchetError('not_git_repo', `${abs} is not a git repository. Run \`git init\` and commit your code first, or choose another folder.`);
+  }
+  if (inside !== 'true') {
+    throw new RatchetError('bare_repo', `${abs} is not inside a git working tree (a bare repository or a .git folder). Choose the repository's working folder.`);
+  }
+  const root = (await g.raw(['rev-parse', '--show-toplevel'])).trim();
+  let headCommit: string;
+  try {
+    headCommit = (await g.raw(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+  } catch {
+    throw new RatchetError('no_commits', `${root} has no commits yet. Commit your code once (git add -A && git commit -m "initial"), then run again.`);
+  }
+  let branch: string | null = null;
+  try {
+    branch = (await g.raw(['symbolic-ref', '--short', '-q', 'HEAD'])).trim() || null;
+  } catch {
+    branch = null;
+  }
+  return { root, name: basename(root), headCommit, branch };
+}
+
+export async function createWorktree(repoRoot: string, worktree: string, branch: string, baseCommit: string): Promise<void> {
+  await git(repoRoot).raw(['worktree', 'add', '-b', branch, worktree, baseCommit]);
+}
+
+export async function branchExists(repoRoot: string, branch: string): Promise<boolean> {
+  try {
+    await git(repoRoot).raw(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function headCommit(dir: string): Promise<string> {
+  return (await git(dir).raw(['rev-parse', 'HEAD'])).trim();
+}
+
+export async function currentBranch(dir: string): Promise<string | null> {
+  try {
+    return (await git(dir).raw(['symbolic-ref', '--short', '-q', 'HEAD'])).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stages everything (the worktree is the engine's own) and returns the tree of the working directory. */
+export async function snapshotTree(worktree: string): Promise<string> {
+  const g = git(worktree);
+  await g.raw(['add', '-A']);
+  return (await g.raw(['write-tree'])).trim();
+}
+
+export async function treeOf(dir: string, rev: string): Promise<string> {
+  return (await git(dir).raw(['rev-parse', `${rev}^{tree}`])).trim();
+}
+
+/** Keeps an attempt's tree reachable under a hidden ref, so any attempt can be diffed or restored later. */
+export async function saveAttemptRef(worktree: string, ref: string, tree: string, parent: string, message: string): Promise<string> {
+  const g = git(worktree, [`user.name=${ENGINE_IDENTITY.name}`, `user.email=${ENGINE_IDENTITY.email}`]);
+  const sha = (await g.raw(['commit-tree', tree, '-p', parent, '-m', message])).trim();
+  await g.raw(['update-ref', ref, sha]);
+  return sha;
+}
+
+export async function diffTrees(dir: string, from: string, to: string): Promise<string> {
+  return git(dir).raw(['diff', '--no-color', '--no-ext-diff', from, to]);
+}
+
+async function identityArgs(dir: string): Promise<string[]> {
+  const g = git(dir);
+  const has = async (key: string) => {
+    try {
+      return (await g.raw(['config', '--get', key])).trim() !== '';
+    } catch {
+      return false;
+    }
+  };
+  const args: string[] = [];
+  if (!(await has('user.name'))) args.push('-c', `user.name=${ENGINE_IDENTITY.name}`);
+  if (!(await has('user.email'))) args.push('-c', `user.email=${ENGINE_IDENTITY.email}`);
+  return args;
+}
+
+/** Commits everything in the worktree with `message` (empty commits allowed, so every step leaves its commit). */
+export async function commitAll(worktree: string, message: string): Promise<string> {
+  const g = git(worktree);
+  await g.raw(['add', '-A']);
+  await g.raw([...(await identityArgs(worktree)), 'commit', '--allow-empty', '--no-verify', '-q', '-m', message]);
+  return headCommit(worktree);
+}
+
+export async function isDirty(worktree: string): Promise<boolean> {
+  const status = await git(worktree).raw(['status', '--porcelain', '--untracked-files=all']);
+  return status.trim().length > 0;
+}
+
+export async function resetHard(worktree: string, commit: string): Promise<void> {
+  const g = git(worktree);
+  await g.raw(['reset', '--hard', '-q', commit]);
+  await g.raw(['clean', '-fdq']);
+}

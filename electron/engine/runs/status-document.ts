@@ -1,0 +1,47 @@
+// Assembles the status document (the CLI's JSON contract) from store rows.
+import type { StatusDocument, RunListItem } from '../../../shared/domain';
+import type { RunRow, Store } from '../store/store';
+
+export function statusDocument(store: Store, run: RunRow): StatusDocument {
+  const attempts = store.getAttempts(run.id);
+  let runCost: number | null = 0;
+  const steps = store.getSteps(run.id).map((s) => ({
+    index: s.step_index,
+    title: s.title,
+    status: s.status,
+    commit: s.commit_sha,
+    attempts: attempts
+      .filter((a) => a.step_index === s.step_index)
+      .map((a) => {
+        const cost = a.cost_known ? (a.cost_usd ?? 0) : null;
+        if (cost === null) runCost = null;
+        else if (runCost !== null) runCost += cost;
+        return {
+          n: a.n,
+          outcome: a.outcome,
+          errorClass: a.error_class,
+          model: a.model,
+          inputTokens: a.input_tokens,
+          outputTokens: a.output_tokens,
+          cacheReadTokens: a.cache_read_tokens,
+          cacheWriteTokens: a.cache_write_tokens,
+          costUsd: cost,
+        };
+      }),
+  }));
+  return {
+    id: run.id,
+    status: run.status,
+    reason: run.reason,
+    repo: run.repo_path,
+    branch: run.branch,
+    worktree: run.worktree,
+    baseCommit: run.base_commit,
+    costUsd: runCost === null ? null : Math.round((runCost as number) * 1e6) / 1e6,
+    steps,
+  };
+}
+
+export function listItem(run: RunRow): RunListItem {
+  return { id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at };
+}

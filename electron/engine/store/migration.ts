@@ -1,0 +1,42 @@
+// The migration runner: versions only go up, each migration runs in one transaction, a database from the future is refused.
+import type Database from 'better-sqlite3';
+import { RatchetError } from '../errors';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+export function checkMigrationOrder(migrations: readonly Migration[]): void {
+  let last = 0;
+  for (const m of migrations) {
+    if (m.version <= last) {
+      throw new RatchetError('migration_order', `Migration ${m.version}-${m.name} does not come after version ${last}.`);
+    }
+    last = m.version;
+  }
+}
+
+/** Brings the database up to the newest migration. Returns the versions applied. */
+export function migrate(db: Database.Database, migrations: readonly Migration[]): number[] {
+  checkMigrationOrder(migrations);
+  const newest = migrations.at(-1)?.version ?? 0;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > newest) {
+    throw new RatchetError(
+      'db_from_future',
+      `The database is at schema version ${current}, newer than this Ratchet knows (${newest}). Update Ratchet, or point RATCHET_HOME elsewhere.`,
+    );
+  }
+  const applied: number[] = [];
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}

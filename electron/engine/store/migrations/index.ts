@@ -1,0 +1,5 @@
+// The ordered list of migrations; append new ones, never edit a released one.
+import type { Migration } from '../migration';
+import { migration0001 } from './0001-initial';
+
+export const MIGRATIONS: readonly Migration[] = [migration0001];

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { parseWorkflow } from './load-workflow';
+
+const valid = `
+gates:
+  test: { run: "npm test", timeout: 120, report: reports/junit.xml }
+  build: npm run build
+agent: { kind: anthropic, model: claude-sonnet-4-5, max_turns: 20 }
+max_retries: 2
+backoff: { base_s: 1, max_s: 4, jitter: 0 }
+retry:
+  - not: gate.test
+  - attempt: 3
+    agent: { model: claude-opus-4-5 }
+    session: new
+  - exit: 4
+limits: { test_failure: 3, compilation_error: 2 }
+budget: { task_usd: 5, daily_usd: 50 }
+steps:
+  - title: Add health
+    prompt: Add a health field.
+    gates: [test]
+  - title: Build it
+`;
+
+describe('parseWorkflow', () => {
+  it('accepts a full workflow and fills defaults', () => {
+    const r = parseWorkflow(valid);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.workflow.gates.test).toEqual({ run: 'npm test', timeout: 120, report: 'reports/junit.xml' });
+    expect(r.workflow.gates.build?.run).toBe('npm run build');
+    expect(r.workflow.gates.build?.timeout).toBe(300);
+    expect(r.workflow.max_retries).toBe(2);
+    expect(r.workflow.timeout_seconds).toBe(1800);
+    expect(r.workflow.steps[1]).toEqual({ title: 'Build it', prompt: '' });
+    expect(r.workflow.retry).toHaveLength(3);
+    expect(r.workflow.budget?.alert_at).toBe(0.8);
+  });
+
+  it('uses defaults for max_retries and backoff', () => {
+    const r = parseWorkflow('steps:\n  - title: one\n');
+    if (!r.ok) throw new Error('expected ok');
+    expect(r.workflow.max_retries).toBe(3);
+    expect(r.workflow.backoff).toEqual({ base_s: 60, max_s: 300, jitter: 0.1 });
+    expect(r.workflow.agent.kind).toBe('anthropic');
+  });
+
+  it('reports a YAML syntax error with its line', () => {
+    const r = parseWorkflow('steps:\n  - title: one\n    gates: [test\n');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems[0]?.line).toBeGreaterThanOrEqual(3);
+  });
+
+  it('names the line of a wrong type and of an unknown key', () => {
+    const r = parseWorkflow('gates:\n  test: { run: "x", timeout: "soon" }\nsteps:\n  - title: one\n    promt: typo\n');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const timeout = r.problems.find((p) => p.path === 'gates.test.timeout');
+    expect(timeout?.line).toBe(2);
+    const typo = r.problems.find((p) => p.message.includes('promt'));
+    expect(typo?.line).toBe(4);
+  });
+
+  it('refuses a step naming an unknown gate, with the line', () => {
+    const r = parseWorkflow('gates:\n  test: npm test\nsteps:\n  - title: one\n    gates: [test, lint]\n');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]?.message).toContain('`lint`');
+    expect(r.problems[0]?.line).toBe(5);
+  });
+
+  it('refuses a workflow without steps and a non-mapping document', () => {
+    const a = parseWorkflow('gates: {}\nsteps: []\n');
+    expect(a.ok).toBe(false);
+    const b = parseWorkflow('- just\n- a list\n');
+    expect(b.ok).toBe(false);
+  });
+
+  it('refuses a retry entry naming an unknown gate and a bad user rule regex', () => {
+    const r = parseWorkflow('gates:\n  test: npm test\nretry:\n  - not: gate.build\n    exit: 3\nrules:\n  - { pattern: "([", class: crash }\nsteps:\n  - title: one\n');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((p) => p.path)).toContain('rules[0].pattern');
+  });
+});

@@ -1,0 +1,91 @@
+// Reads a workflow file (YAML), validates it, and reports every problem with its line number.
+import { readFileSync, existsSync } from 'node:fs';
+import { LineCounter, parseDocument, isNode } from 'yaml';
+import { RatchetError } from '../errors';
+import { WorkflowFile, type Workflow } from './schema';
+
+export interface WorkflowProblem {
+  line: number | null;
+  path: string;
+  message: string;
+}
+
+export type ParsedWorkflow = { ok: true; workflow: Workflow } | { ok: false; problems: WorkflowProblem[] };
+
+function pathText(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(top level)';
+}
+
+/** Pure: parse and validate workflow text. */
+export function parseWorkflow(text: string): ParsedWorkflow {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const lineOf = (offset: number | undefined): number | null =>
+    offset === undefined ? null : lineCounter.linePos(offset).line;
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((e) => ({ line: lineOf(e.pos[0]), path: '(yaml)', message: e.message.split('\n')[0] ?? e.message })),
+    };
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return { ok: false, problems: [{ line: 1, path: '(top level)', message: 'a workflow is a YAML mapping with `gates` and `steps`' }] };
+  }
+  const nodeLine = (path: readonly PropertyKey[]): number | null => {
+    // Walk up until a node with a position exists (a missing key points at its parent).
+    for (let i = path.length; i >= 0; i--) {
+      const node = doc.getIn(path.slice(0, i) as (string | number)[], true);
+      if (isNode(node) && node.range) return lineOf(node.range[0]);
+    }
+    return null;
+  };
+  const result = WorkflowFile.safeParse(data);
+  if (!result.success) {
+    return {
+      ok: false,
+      problems: result.error.issues.map((issue) => {
+        let message = issue.message;
+        if (issue.code === 'unrecognized_keys') message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+        return { line: nodeLine(issue.path), path: pathText(issue.path), message };
+      }),
+    };
+  }
+  const workflow = result.data;
+  const problems: WorkflowProblem[] = [];
+  workflow.steps.forEach((step, i) => {
+    step.gates?.forEach((g, j) => {
+      if (!(g in workflow.gates)) {
+        const known = Object.keys(workflow.gates);
+        problems.push({
+          line: nodeLine(['steps', i, 'gates', j]),
+          path: `steps[${i}].gates[${j}]`,
+          message: `step "${step.title}" names gate \`${g}\`, which is not defined; known gates: ${known.length ? known.join(', ') : '(none)'}`,
+        });
+      }
+    });
+  });
+  workflow.retry?.forEach((entry, i) => {
+    const gate = entry.not?.slice('gate.'.length);
+    if (gate !== undefined && !(gate in workflow.gates)) {
+      problems.push({ line: nodeLine(['retry', i, 'not']), path: `retry[${i}].not`, message: `retry entry ${i + 1} names gate \`${gate}\`, which is not defined` });
+    }
+  });
+  return problems.length ? { ok: false, problems } : { ok: true, workflow };
+}
+
+export function formatProblems(file: string, problems: readonly WorkflowProblem[]): string {
+  return problems.map((p) => `${file}${p.line ? `:${p.line}` : ''}: ${p.path}: ${p.message}`).join('\n');
+}
+
+/** Reads and validates a workflow file; throws a RatchetError whose message lists every problem with its line. */
+export function loadWorkflowFile(file: string): Workflow {
+  if (!existsSync(file)) {
+    throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist. Pass --workflow <file>, or add ratchet.yml to the repository.`);
+  }
+  const parsed = parseWorkflow(readFileSync(file, 'utf8'));
+  if (!parsed.ok) {
+    throw new RatchetError('workflow_invalid', `The workflow file is not valid:\n${formatProblems(file, parsed.problems)}\nFix these lines and run again.`);
+  }
+  return parsed.workflow;
+}

@@ -1,0 +1,126 @@
+// The workflow file's schema (ratchet.yml): gates, agent, retry settings, budgets and steps. Later issues' keys are validated here too.
+import { z } from 'zod';
+import { ErrorClass } from '../../../shared/domain';
+
+const positive = z.number().positive();
+
+// A gate is `{ run, timeout, report?, restart? }`; a bare string is shorthand for `{ run: <string> }`.
+export const GateConfig = z.preprocess(
+  (v) => (typeof v === 'string' ? { run: v } : v),
+  z
+    .object({
+      run: z.string().min(1, 'a gate needs a command in `run`'),
+      timeout: positive.default(300),
+      report: z.string().min(1).optional(),
+      restart: z.string().min(1).optional(),
+    })
+    .strict(),
+);
+export type GateConfig = z.infer<typeof GateConfig>;
+
+export const AgentConfig = z
+  .object({
+    kind: z.enum(['anthropic', 'command']).default('anthropic'),
+    model: z.string().min(1).default('claude-sonnet-4-5'),
+    max_turns: z.number().int().positive().default(40),
+    max_tokens: z.number().int().positive().default(8192),
+    /** For kind `command`: the program and its arguments; `{prompt}`, `{max_turns}`, `{model}` are filled in. */
+    command: z.array(z.string()).min(1).optional(),
+    prompt_via: z.enum(['arg', 'stdin']).default('arg'),
+  })
+  .strict()
+  .superRefine((a, ctx) => {
+    if (a.kind === 'command' && !a.command) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'an agent of kind `command` needs `command`, e.g. ["claude", "-p", "{prompt}", "--output-format", "stream-json", "--verbose"]' });
+    }
+  });
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
+export const AgentOverride = z
+  .object({
+    kind: z.enum(['anthropic', 'command']).optional(),
+    model: z.string().min(1).optional(),
+    max_turns: z.number().int().positive().optional(),
+    command: z.array(z.string()).min(1).optional(),
+  })
+  .strict();
+
+const gateRef = z.string().regex(/^gate\.[A-Za-z0-9_-]+$/, 'write a gate condition as `gate.<name>`');
+
+/** One entry of seed 004's retry list: conditions, then overrides that apply from the attempt it matches. */
+export const RetryEntry = z
+  .object({
+    attempt: z.number().int().min(1).optional(),
+    not: gateRef.optional(),
+    validate: z.string().min(1).optional(),
+    exit: z.number().int().min(1).optional(),
+    agent: AgentOverride.optional(),
+    session: z.enum(['new', 'continue']).optional(),
+    worktree: z.enum(['reset', 'keep']).optional(),
+    prompt: z.string().min(1).optional(),
+  })
+  .strict();
+export type RetryEntry = z.infer<typeof RetryEntry>;
+
+export const Limits = z.partialRecord(ErrorClass, z.number().int().min(0));
+export type Limits = z.infer<typeof Limits>;
+
+export const Backoff = z
+  .object({
+    base_s: z.number().min(0).default(60),
+    max_s: z.number().min(0).default(300),
+    jitter: z.number().min(0).max(1).default(0.1),
+  })
+  .strict();
+export type Backoff = z.infer<typeof Backoff>;
+
+export const Budget = z
+  .object({
+    task_usd: positive.optional(),
+    daily_usd: positive.optional(),
+    alert_at: z.number().gt(0).max(1).default(0.8),
+  })
+  .strict();
+
+export const ClassRule = z
+  .object({
+    pattern: z.string().min(1).refine((p) => {
+      try {
+        new RegExp(p);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'not a valid regular expression'),
+    class: ErrorClass,
+  })
+  .strict();
+
+export const StepConfig = z
+  .object({
+    title: z.string().trim().min(1, 'a step needs a title'),
+    prompt: z.string().default(''),
+    gates: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+export type StepConfig = z.infer<typeof StepConfig>;
+
+export const WorkflowFile = z
+  .object({
+    task: z.object({ title: z.string().min(1).optional(), description: z.string().optional() }).strict().optional(),
+    preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
+    gates: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'gate names use letters, digits, - and _'), GateConfig).default({}),
+    agent: AgentConfig.default({ kind: 'anthropic', model: 'claude-sonnet-4-5', max_turns: 40, max_tokens: 8192, prompt_via: 'arg' }),
+    max_retries: z.number().int().min(0).default(3),
+    timeout_seconds: positive.default(1800),
+    backoff: Backoff.default({ base_s: 60, max_s: 300, jitter: 0.1 }),
+    retry: z.array(RetryEntry).optional(),
+    limits: Limits.optional(),
+    allow_retry_on: z.array(ErrorClass).optional(),
+    budget: Budget.optional(),
+    rules: z.array(ClassRule).optional(),
+    flaky_check: z.boolean().optional(),
+    steps: z.array(StepConfig).min(1, 'a workflow needs at least one step'),
+  })
+  .strict();
+export type Workflow = z.infer<typeof WorkflowFile>;

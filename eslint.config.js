@@ -1,0 +1,35 @@
+// ESLint: TypeScript rules plus the zone rules of STYLE.md (engine never imports electron; shared and renderer never import Node).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'http', 'net', 'url', 'stream', 'util'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', 'resources/demo-repo/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['electron/engine/**', 'electron/cli/**', 'electron/host/**', 'electron/scripted/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Bad layering: the engine runs under plain Node and never imports electron.' }] }],
+    },
+  },
+  {
+    files: ['shared/**', 'renderer/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'Bad layering: shared/ and renderer/ never import electron.' }],
+        patterns: [{ group: nodeBuiltins, message: 'Bad layering: shared/ and renderer/ never import Node built-ins.' }],
+      }],
+    },
+  },
+);

@@ -1,0 +1,87 @@
+// Domain vocabulary shared by the engine, the CLI and the renderer: statuses, error classes, the status document.
+import { z } from 'zod';
+
+export const RUN_STATUSES = [
+  'planning',
+  'waiting_approval',
+  'running',
+  'waiting',
+  'paused',
+  'failed',
+  'succeeded',
+  'cancelled',
+  'interrupted',
+] as const;
+export const RunStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped'] as const;
+export const StepStatus = z.enum(STEP_STATUSES);
+export type StepStatus = z.infer<typeof StepStatus>;
+
+export const ERROR_CLASSES = [
+  'test_failure',
+  'compilation_error',
+  'crash',
+  'timeout',
+  'api_error',
+  'rate_limit',
+  'git_conflict',
+  'missing_dependency',
+  'permission_error',
+  'resource_exhaustion',
+  'no_change',
+  'unknown',
+] as const;
+export const ErrorClass = z.enum(ERROR_CLASSES);
+export type ErrorClass = z.infer<typeof ErrorClass>;
+
+/** How one attempt ended. `running` only while it is under way. */
+export const ATTEMPT_OUTCOMES = ['running', 'passed', 'failed', 'error', 'interrupted'] as const;
+export const AttemptOutcome = z.enum(ATTEMPT_OUTCOMES);
+export type AttemptOutcome = z.infer<typeof AttemptOutcome>;
+
+export const AttemptDoc = z.object({
+  n: z.number().int().min(1),
+  outcome: AttemptOutcome,
+  errorClass: ErrorClass.nullable(),
+  model: z.string().nullable(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cacheReadTokens: z.number().int(),
+  cacheWriteTokens: z.number().int(),
+  costUsd: z.number().nullable(),
+});
+export type AttemptDoc = z.infer<typeof AttemptDoc>;
+
+export const StepDoc = z.object({
+  index: z.number().int().min(1),
+  title: z.string(),
+  status: StepStatus,
+  commit: z.string().nullable(),
+  attempts: z.array(AttemptDoc),
+});
+export type StepDoc = z.infer<typeof StepDoc>;
+
+/** The status document printed by `ratchet run --json` and `ratchet status <id> --json`. A contract: keep it stable. */
+export const StatusDocument = z.object({
+  id: z.string(),
+  status: RunStatus,
+  reason: z.string().nullable(),
+  repo: z.string(),
+  branch: z.string(),
+  worktree: z.string(),
+  baseCommit: z.string(),
+  costUsd: z.number().nullable(),
+  steps: z.array(StepDoc),
+});
+export type StatusDocument = z.infer<typeof StatusDocument>;
+
+export const RunListItem = z.object({
+  id: z.string(),
+  status: RunStatus,
+  repo: z.string(),
+  branch: z.string(),
+  createdAt: z.string(),
+});
+export type RunListItem = z.infer<typeof RunListItem>;
