@@ -35,6 +35,10 @@ export function toAgentError(err: unknown): AgentError {
     const fix = status === 401 || status === 403 ? ' Check ANTHROPIC_API_KEY.' : status === 404 ? ' Check the model name.' : '';
     return { errorClass: 'api_error', message: `API refused the request (${status}): ${detail}.${fix}`, status, retryAfterS, retriable: false };
   }
+  // A cut or malformed stream: the SDK raises a plain AnthropicError (or a SyntaxError for a malformed body).
+  if (err instanceof Anthropic.AnthropicError || err instanceof SyntaxError) {
+    return { errorClass: 'api_error', message: `API response could not be read: ${err.message}`, status: null, retryAfterS: null, retriable: true };
+  }
   const message = err instanceof Error ? err.message : String(err);
   return { errorClass: 'unknown', message, status: null, retryAfterS: null, retriable: true };
 }

@@ -5,6 +5,7 @@ import type { AttemptOutcome, ErrorClass, RunStatus, StepStatus } from '../../..
 import type { Workflow, StepConfig } from '../workflow/schema';
 
 export interface EngineEvent {
+  /** Sequence number within the run, from 1. */
   id: number;
   runId: string;
   at: string;
@@ -121,7 +122,23 @@ export class Store {
   constructor(
     readonly db: Database.Database,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.runTx = db.transaction((fn: () => unknown) => fn());
+  }
+
+  private statements = new Map<string, Database.Statement>();
+  // One transaction wrapper for all: building a new one per call costs more than the rows a checkpoint writes.
+  private readonly runTx: (fn: () => unknown) => unknown;
+
+  /** Prepared statements are cached: a checkpoint should cost little more than the rows it writes. */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
 
   onEvent(fn: (e: EngineEvent) => void): () => void {
     this.listeners.add(fn);
@@ -136,7 +153,7 @@ export class Store {
   tx<T>(fn: () => T): T {
     const outer = !this.db.inTransaction;
     try {
-      const value = this.db.transaction(fn)();
+      const value = this.runTx(fn) as T;
       if (outer) this.flush();
       return value;
     } catch (err) {
@@ -151,22 +168,41 @@ export class Store {
     for (const e of events) for (const fn of this.listeners) fn(e);
   }
 
+  private seqs = new Map<string, number>();
+
+  private nextSeq(runId: string): number {
+    let last = this.seqs.get(runId);
+    if (last === undefined) {
+      last = (this.stmt('SELECT COALESCE(MAX(seq), 0) AS m FROM events WHERE run_id = ?').get(runId) as { m: number }).m;
+    }
+    this.seqs.set(runId, last + 1);
+    return last + 1;
+  }
+
   /** Appends to the event log (inside the caller's transaction when there is one). */
   event(runId: string, type: string, payload: Record<string, unknown> = {}): void {
     const at = this.iso();
-    const info = this.db
-      .prepare('INSERT INTO events (run_id, at, type, payload_json) VALUES (?, ?, ?, ?)')
-      .run(runId, at, type, JSON.stringify(payload));
-    const e: EngineEvent = { id: Number(info.lastInsertRowid), runId, at, type, payload };
+    const insert = this.stmt('INSERT INTO events (run_id, seq, at, type, payload_json) VALUES (?, ?, ?, ?, ?)');
+    let seq = this.nextSeq(runId);
+    try {
+      insert.run(runId, seq, at, type, JSON.stringify(payload));
+    } catch (err) {
+      // Another process appended to this run since we cached its sequence: re-read it once.
+      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw err;
+      this.seqs.delete(runId);
+      seq = this.nextSeq(runId);
+      insert.run(runId, seq, at, type, JSON.stringify(payload));
+    }
+    const e: EngineEvent = { id: seq, runId, at, type, payload };
     if (this.db.inTransaction) this.pending.push(e);
     else for (const fn of this.listeners) fn(e);
   }
 
   upsertRepo(path: string, name: string): string {
-    const existing = this.db.prepare('SELECT id FROM repos WHERE path = ?').get(path) as { id: string } | undefined;
+    const existing = this.stmt('SELECT id FROM repos WHERE path = ?').get(path) as { id: string } | undefined;
     if (existing) return existing.id;
     const id = newId();
-    this.db.prepare('INSERT INTO repos (id, path, name, created_at) VALUES (?, ?, ?, ?)').run(id, path, name, this.iso());
+    this.stmt('INSERT INTO repos (id, path, name, created_at) VALUES (?, ?, ?, ?)').run(id, path, name, this.iso());
     return id;
   }
 
@@ -187,20 +223,17 @@ export class Store {
       const at = this.iso();
       const repoId = this.upsertRepo(input.repoPath, input.repoName);
       const taskId = newId();
-      this.db
-        .prepare('INSERT INTO tasks (id, repo_id, title, description, workflow_json, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.stmt('INSERT INTO tasks (id, repo_id, title, description, workflow_json, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(taskId, repoId, input.title, input.description, JSON.stringify(input.workflow), at);
-      this.db
-        .prepare('INSERT INTO plans (task_id, revision, steps_json, created_at) VALUES (?, 1, ?, ?)')
+      this.stmt('INSERT INTO plans (task_id, revision, steps_json, created_at) VALUES (?, 1, ?, ?)')
         .run(taskId, JSON.stringify(input.workflow.steps), at);
-      this.db
-        .prepare(
+      this.stmt(
           `INSERT INTO runs (id, task_id, repo_id, status, reason, base_branch, base_commit, branch, worktree, plan_revision,
              owner_pid, owner_host, heartbeat_at, created_at, updated_at)
            VALUES (?, ?, ?, 'planning', NULL, ?, ?, ?, ?, 1, NULL, NULL, NULL, ?, ?)`,
         )
         .run(input.runId, taskId, repoId, input.baseBranch, input.baseCommit, input.branch, input.worktree, at, at);
-      const insertStep = this.db.prepare(
+      const insertStep = this.stmt(
         "INSERT INTO step_runs (run_id, step_index, title, status) VALUES (?, ?, ?, 'pending')",
       );
       input.workflow.steps.forEach((s, i) => insertStep.run(input.runId, i + 1, s.title));
@@ -215,8 +248,7 @@ export class Store {
   }
 
   getRun(runId: string): RunRow | undefined {
-    return this.db
-      .prepare(
+    return this.stmt(
         `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?`,
       )
@@ -224,8 +256,7 @@ export class Store {
   }
 
   listRuns(): RunRow[] {
-    return this.db
-      .prepare(
+    return this.stmt(
         `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id
          ORDER BY runs.created_at DESC, runs.id DESC`,
@@ -234,24 +265,21 @@ export class Store {
   }
 
   getWorkflow(runId: string): Workflow {
-    const row = this.db
-      .prepare('SELECT tasks.workflow_json FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?')
+    const row = this.stmt('SELECT tasks.workflow_json FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?')
       .get(runId) as { workflow_json: string } | undefined;
     if (!row) throw new Error(`run ${runId} has no task`);
     return JSON.parse(row.workflow_json) as Workflow;
   }
 
   getTaskDescription(runId: string): string {
-    const row = this.db
-      .prepare('SELECT tasks.description FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?')
+    const row = this.stmt('SELECT tasks.description FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?')
       .get(runId) as { description: string } | undefined;
     return row?.description ?? '';
   }
 
   /** The plan revision the run currently follows. */
   getPlan(runId: string): { revision: number; steps: StepConfig[] } | undefined {
-    const row = this.db
-      .prepare(
+    const row = this.stmt(
         `SELECT plans.revision, plans.steps_json FROM runs JOIN plans ON plans.task_id = runs.task_id
          AND plans.revision = runs.plan_revision WHERE runs.id = ?`,
       )
@@ -267,8 +295,7 @@ export class Store {
   ): void {
     this.tx(() => {
       const at = this.iso();
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE runs SET status = ?, reason = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
              wake_at = ? WHERE id = ?`,
         )
@@ -280,32 +307,31 @@ export class Store {
   /** Marks this process as the run's owner; a run `running` with no live owner is interrupted. */
   claimRun(runId: string, pid: number, host: string): void {
     const at = this.iso();
-    this.db.prepare('UPDATE runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE id = ?').run(pid, host, at, runId);
+    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE id = ?').run(pid, host, at, runId);
   }
 
   heartbeat(runId: string): void {
-    this.db.prepare('UPDATE runs SET heartbeat_at = ? WHERE id = ?').run(this.iso(), runId);
+    this.stmt('UPDATE runs SET heartbeat_at = ? WHERE id = ?').run(this.iso(), runId);
   }
 
   releaseRun(runId: string): void {
-    this.db.prepare('UPDATE runs SET owner_pid = NULL, owner_host = NULL WHERE id = ?').run(runId);
+    this.stmt('UPDATE runs SET owner_pid = NULL, owner_host = NULL WHERE id = ?').run(runId);
   }
 
   getSteps(runId: string): StepRunRow[] {
-    return this.db.prepare('SELECT * FROM step_runs WHERE run_id = ? ORDER BY step_index').all(runId) as StepRunRow[];
+    return this.stmt('SELECT * FROM step_runs WHERE run_id = ? ORDER BY step_index').all(runId) as StepRunRow[];
   }
 
   getAttempts(runId: string, stepIndex?: number): AttemptRow[] {
     if (stepIndex === undefined) {
-      return this.db.prepare('SELECT * FROM attempts WHERE run_id = ? ORDER BY step_index, n').all(runId) as AttemptRow[];
+      return this.stmt('SELECT * FROM attempts WHERE run_id = ? ORDER BY step_index, n').all(runId) as AttemptRow[];
     }
-    return this.db
-      .prepare('SELECT * FROM attempts WHERE run_id = ? AND step_index = ? ORDER BY n')
+    return this.stmt('SELECT * FROM attempts WHERE run_id = ? AND step_index = ? ORDER BY n')
       .all(runId, stepIndex) as AttemptRow[];
   }
 
   getGateResults(attemptId: number): Array<GateResultInput & { id: number }> {
-    const rows = this.db.prepare('SELECT * FROM gate_results WHERE attempt_id = ? ORDER BY id').all(attemptId) as Array<{
+    const rows = this.stmt('SELECT * FROM gate_results WHERE attempt_id = ? ORDER BY id').all(attemptId) as Array<{
       id: number; gate: string; command: string; passed: number; exit_code: number | null; signal: string | null;
       timed_out: number; duration_ms: number; output: string; output_bytes: number; failures_json: string;
     }>;
@@ -328,14 +354,12 @@ export class Store {
   }): number {
     return this.tx(() => {
       const at = this.iso();
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE step_runs SET status = 'running', pre_commit = COALESCE(pre_commit, ?), started_at = COALESCE(started_at, ?)
            WHERE run_id = ? AND step_index = ?`,
         )
         .run(input.preCommit, at, input.runId, input.stepIndex);
-      const info = this.db
-        .prepare(
+      const info = this.stmt(
           `INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, prompt, started_at)
            VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
         )
@@ -347,14 +371,12 @@ export class Store {
 
   recordApiCall(runId: string, attemptId: number, u: UsageInput): void {
     this.tx(() => {
-      this.db
-        .prepare(
+      this.stmt(
           `INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(attemptId, u.model, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, u.costUsd, this.iso());
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE attempts SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
              cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
              cost_usd = COALESCE(cost_usd, 0) + COALESCE(?, 0), cost_known = cost_known AND ? WHERE id = ?`,
@@ -366,8 +388,7 @@ export class Store {
 
   recordGate(runId: string, attemptId: number, g: GateResultInput): void {
     this.tx(() => {
-      this.db
-        .prepare(
+      this.stmt(
           `INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output, output_bytes, failures_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
@@ -380,8 +401,7 @@ export class Store {
 
   finishAttempt(runId: string, attemptId: number, f: AttemptFinish): void {
     this.tx(() => {
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?, diff = ?,
              failures_json = ?, transcript_json = ?, session_id = ?, finished_at = ? WHERE id = ?`,
         )
@@ -394,8 +414,7 @@ export class Store {
   /** Checkpoint: the step's commit exists; the step is done. */
   completeStep(runId: string, stepIndex: number, commitSha: string): void {
     this.tx(() => {
-      this.db
-        .prepare(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`)
+      this.stmt(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`)
         .run(commitSha, this.iso(), runId, stepIndex);
       this.event(runId, 'step.committed', { step: stepIndex, commit: commitSha });
     });
@@ -403,8 +422,7 @@ export class Store {
 
   setStepStatus(runId: string, stepIndex: number, status: StepStatus): void {
     this.tx(() => {
-      this.db
-        .prepare(`UPDATE step_runs SET status = ?, finished_at = CASE WHEN ? IN ('failed','skipped') THEN ? ELSE finished_at END
+      this.stmt(`UPDATE step_runs SET status = ?, finished_at = CASE WHEN ? IN ('failed','skipped') THEN ? ELSE finished_at END
                   WHERE run_id = ? AND step_index = ?`)
         .run(status, status, this.iso(), runId, stepIndex);
       this.event(runId, 'step.status', { step: stepIndex, status });
@@ -412,9 +430,8 @@ export class Store {
   }
 
   eventsSince(runId: string, afterId = 0): EngineEvent[] {
-    const rows = this.db
-      .prepare('SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id')
-      .all(runId, afterId) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
-    return rows.map((r) => ({ id: r.id, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
+    const rows = this.stmt('SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq')
+      .all(runId, afterId) as Array<{ seq: number; run_id: string; at: string; type: string; payload_json: string }>;
+    return rows.map((r) => ({ id: r.seq, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
   }
 }

@@ -5,13 +5,13 @@ const valid = `
 gates:
   test: { run: "npm test", timeout: 120, report: reports/junit.xml }
   build: npm run build
-agent: { kind: anthropic, model: claude-sonnet-4-5, max_turns: 20 }
+agent: { kind: anthropic, model: claude-sonnet-5-5, max_turns: 20 }
 max_retries: 2
 backoff: { base_s: 1, max_s: 4, jitter: 0 }
 retry:
   - not: gate.test
   - attempt: 3
-    agent: { model: claude-opus-4-5 }
+    agent: { model: claude-opus-5-5 }
     session: new
   - exit: 4
 limits: { test_failure: 3, compilation_error: 2 }

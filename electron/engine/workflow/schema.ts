@@ -21,7 +21,7 @@ export type GateConfig = z.infer<typeof GateConfig>;
 export const AgentConfig = z
   .object({
     kind: z.enum(['anthropic', 'command']).default('anthropic'),
-    model: z.string().min(1).default('claude-sonnet-4-5'),
+    model: z.string().min(1).default('claude-sonnet-5-5'),
     max_turns: z.number().int().positive().default(40),
     max_tokens: z.number().int().positive().default(8192),
     /** For kind `command`: the program and its arguments; `{prompt}`, `{max_turns}`, `{model}` are filled in. */
@@ -110,7 +110,7 @@ export const WorkflowFile = z
     task: z.object({ title: z.string().min(1).optional(), description: z.string().optional() }).strict().optional(),
     preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
     gates: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'gate names use letters, digits, - and _'), GateConfig).default({}),
-    agent: AgentConfig.default({ kind: 'anthropic', model: 'claude-sonnet-4-5', max_turns: 40, max_tokens: 8192, prompt_via: 'arg' }),
+    agent: AgentConfig.default({ kind: 'anthropic', model: 'claude-sonnet-5-5', max_turns: 40, max_tokens: 8192, prompt_via: 'arg' }),
     max_retries: z.number().int().min(0).default(3),
     timeout_seconds: positive.default(1800),
     backoff: Backoff.default({ base_s: 60, max_s: 300, jitter: 0.1 }),

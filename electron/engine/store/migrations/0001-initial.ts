@@ -59,7 +59,7 @@ export const migration0001: Migration = {
         PRIMARY KEY (run_id, step_index)
       );
       CREATE TABLE attempts (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        id INTEGER PRIMARY KEY,
         run_id TEXT NOT NULL REFERENCES runs(id),
         step_index INTEGER NOT NULL,
         n INTEGER NOT NULL,
@@ -87,7 +87,7 @@ export const migration0001: Migration = {
         UNIQUE (run_id, step_index, n)
       );
       CREATE TABLE gate_results (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        id INTEGER PRIMARY KEY,
         attempt_id INTEGER NOT NULL REFERENCES attempts(id),
         gate TEXT NOT NULL,
         command TEXT NOT NULL,
@@ -101,7 +101,7 @@ export const migration0001: Migration = {
         failures_json TEXT NOT NULL DEFAULT '[]'
       );
       CREATE TABLE api_calls (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        id INTEGER PRIMARY KEY,
         attempt_id INTEGER NOT NULL REFERENCES attempts(id),
         model TEXT NOT NULL,
         input_tokens INTEGER NOT NULL,
@@ -111,14 +111,15 @@ export const migration0001: Migration = {
         cost_usd REAL,
         at TEXT NOT NULL
       );
+      -- Clustered by run: appending and reading one run's events touch one b-tree, which keeps a checkpoint cheap.
       CREATE TABLE events (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
         run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
         at TEXT NOT NULL,
         type TEXT NOT NULL,
-        payload_json TEXT NOT NULL
-      );
-      CREATE INDEX events_run ON events(run_id, id);
+        payload_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
     `);
   },
 };

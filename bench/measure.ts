@@ -1,0 +1,34 @@
+// Shared timing for the benchmarks: warm up, take the median of several rounds, print a ratio against the baseline.
+export interface Timing {
+  perOpUs: number;
+}
+
+export function timeIt(n: number, fn: (i: number) => void, rounds = 5): Timing {
+  const per: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn(i);
+    per.push(Number(process.hrtime.bigint() - start) / 1000 / n);
+  }
+  per.sort((a, b) => a - b);
+  return { perOpUs: per[Math.floor(per.length / 2)] as number };
+}
+
+export async function timeAsync(fn: () => Promise<void>, rounds = 5): Promise<Timing> {
+  const per: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    per.push(Number(process.hrtime.bigint() - start) / 1000);
+  }
+  per.sort((a, b) => a - b);
+  return { perOpUs: per[Math.floor(per.length / 2)] as number };
+}
+
+export function report(name: string, subject: Timing, baseline: Timing, goal: number): boolean {
+  const ratio = subject.perOpUs / baseline.perOpUs;
+  const ok = ratio <= goal;
+  const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
+  console.log(`${name}: ${ratio.toFixed(2)} (goal ≤ ${goal}) ${ok ? 'OK' : 'MISSED'}  [${fmt(subject.perOpUs)} vs ${fmt(baseline.perOpUs)}]`);
+  return ok;
+}

@@ -1,0 +1,198 @@
+import { PassThrough } from 'node:stream';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatusDocument, RunListItem } from '../../shared/domain';
+import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { create, fixtureProject, queue, replace, say, testFile } from '../engine/testing/fixture-project';
+import { sh, tempDir } from '../engine/testing/temp-repo';
+import { main } from './main';
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function cli(args: string[], env: NodeJS.ProcessEnv) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += String(d)));
+  stderr.on('data', (d) => (err += String(d)));
+  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  const code = await main(args, { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+  return { code, out, err };
+}
+
+describe('ratchet run (through the real SDK and the scripted server)', () => {
+  it('runs 3 steps; step 2 fails its test once and the retry with the error fixes it', async () => {
+    const p = fixtureProject();
+    server = await startScriptedServer({
+      script: {
+        rules: queue(
+          // step 1
+          { content: [create('src/add.mjs', 'export const add = (a, b) => a + b;\n').content[0]!, create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)).content[0]!] },
+          say('Added add().'),
+          // step 2, attempt 1: a bug
+          { content: [create('src/mul.mjs', 'export const mul = (a, b) => a * a;\n').content[0]!, create('test/mul.test.mjs', testFile('multiplies', 'mul', 'mul', [2, 3], 6)).content[0]!] },
+          say('Added mul().'),
+          // step 2, attempt 2: the fix
+          replace('src/mul.mjs', 'a * a', 'a * b'),
+          say('Fixed mul().'),
+          // step 3
+          { content: [create('src/sub.mjs', 'export const sub = (a, b) => a - b;\n').content[0]!, create('test/sub.test.mjs', testFile('subtracts', 'sub', 'sub', [5, 3], 2)).content[0]!] },
+          say('Added sub().'),
+        ),
+      },
+    });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'sk-test-secret', ANTHROPIC_BASE_URL: server.url };
+    const userHead = sh(p.repo, 'rev-parse', 'HEAD');
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--task', 'Calculator', '--yes', '--json'], env);
+    expect(r.err).toContain('retry 1/3');
+    expect(r.code).toBe(0);
+    const doc = StatusDocument.parse(JSON.parse(r.out));
+    expect(doc.status).toBe('succeeded');
+    expect(doc.reason).toBeNull();
+    expect(doc.branch).toMatch(/^ratchet\/calculator-[0-9a-f]{6}$/);
+    expect(doc.steps.map((s) => [s.index, s.status, s.attempts.length])).toEqual([
+      [1, 'succeeded', 1],
+      [2, 'succeeded', 2],
+      [3, 'succeeded', 1],
+    ]);
+    const [first, second] = doc.steps[1]!.attempts;
+    expect(first).toMatchObject({ n: 1, outcome: 'failed', errorClass: 'test_failure', model: 'claude-sonnet-5-5' });
+    expect(second).toMatchObject({ n: 2, outcome: 'passed', errorClass: null });
+    expect(first!.inputTokens + first!.cacheWriteTokens + first!.cacheReadTokens).toBeGreaterThan(0);
+    // The stable prefix (system, tools, task and plan) is read from the cache by later attempts.
+    expect(second!.cacheReadTokens).toBeGreaterThan(0);
+    expect(doc.costUsd).toBeGreaterThan(0);
+
+    // The retry carried the gate's output, the failing test, and "attempt 2 of 4".
+    const retryRequest = server.requests[4]!;
+    expect(retryRequest.lastUserText).toContain('attempt 2 of 4');
+    expect(retryRequest.lastUserText).toContain('multiplies');
+    expect(retryRequest.lastUserText).toMatch(/expected 6, got 4|not ok/);
+    expect(retryRequest.lastUserText).toContain('a * a');
+
+    // Git: three step commits on the branch, the user's checkout untouched.
+    const subjects = sh(p.repo, 'log', '--format=%s', `${doc.baseCommit}..${doc.branch}`).split('\n');
+    expect(subjects).toEqual(['step 3: Add sub()', 'step 2: Add mul()', 'step 1: Add add()']);
+    expect(doc.steps.map((s) => s.commit)).toEqual(sh(p.repo, 'log', '--format=%H', `${doc.baseCommit}..${doc.branch}`).split('\n').reverse());
+    expect(sh(p.repo, 'rev-parse', 'HEAD')).toBe(userHead);
+    expect(sh(p.repo, 'status', '--porcelain')).toBe('');
+    expect(existsSync(join(p.repo, 'src'))).toBe(false);
+    // Every attempt's tree is kept under a hidden ref.
+    expect(sh(p.repo, 'for-each-ref', '--format=%(refname)', `refs/ratchet/${doc.id}`).split('\n')).toHaveLength(4);
+
+    // The key never reached the agent's shell or the store.
+    for (const req of server.requests) expect(JSON.stringify(req.body)).not.toContain('sk-test-secret');
+
+    const status = await cli(['status', doc.id, '--json'], env);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.out)).toEqual(doc);
+    const list = await cli(['list', '--json'], env);
+    const items = RunListItem.array().parse(JSON.parse(list.out));
+    expect(items).toEqual([{ id: doc.id, status: 'succeeded', repo: doc.repo, branch: doc.branch, createdAt: expect.any(String) }]);
+  });
+
+  it('fails early when a retry changes nothing, and keeps the work in a rescue commit', async () => {
+    const p = fixtureProject();
+    server = await startScriptedServer({
+      script: {
+        rules: queue(
+          { content: [create('src/add.mjs', 'export const add = (a, b) => a - b;\n').content[0]!, create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)).content[0]!] },
+          say('Added add().'),
+          say('I believe it is correct already.'),
+        ),
+      },
+    });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
+    expect(r.code).toBe(1);
+    const doc = StatusDocument.parse(JSON.parse(r.out));
+    expect(doc.status).toBe('failed');
+    expect(doc.reason).toContain('changed nothing');
+    expect(doc.reason).toContain('Attempts summary:');
+    expect(doc.reason).toContain('1. Initial: 1 test failed');
+    expect(doc.steps[0]!.attempts.map((a) => a.errorClass)).toEqual(['test_failure', 'no_change']);
+    expect(server.requests).toHaveLength(3);
+    const subjects = sh(p.repo, 'log', '--format=%s', `${doc.baseCommit}..${doc.branch}`);
+    expect(subjects).toMatch(/^rescue: step 1 unfinished/);
+    expect(sh(p.repo, 'show', `${doc.branch}:src/add.mjs`)).toContain('a - b');
+  });
+
+  it('gives up after max_retries with a summary of every attempt', async () => {
+    const p = fixtureProject(`
+gates:
+  test: "node --test --test-reporter=tap"
+max_retries: 1
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+steps:
+  - title: Add add()
+`);
+    server = await startScriptedServer({
+      script: {
+        rules: queue(
+          { content: [create('src/add.mjs', 'export const add = (a, b) => a - b;\n').content[0]!, create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)).content[0]!] },
+          say('done'),
+          replace('src/add.mjs', 'a - b', 'a * b'),
+          say('fixed'),
+        ),
+      },
+    });
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    expect(r.code).toBe(1);
+    const doc = StatusDocument.parse(JSON.parse(r.out));
+    expect(doc.reason).toContain('gave up after 1 retry');
+    expect(doc.reason).toContain('2. Retry 1: 1 test failed');
+  });
+});
+
+describe('bad input', () => {
+  const env = () => ({ RATCHET_HOME: join(tempDir(), 'home'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
+
+  it('refuses a folder that is not a git repository, with exit 2 and nothing stored', async () => {
+    const e = env();
+    const p = fixtureProject();
+    const r = await cli(['run', tempDir(), '--workflow', p.workflowFile, '--json'], e);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/is not a git repository\. Run `git init`/);
+    const list = await cli(['list', '--json'], e);
+    expect(JSON.parse(list.out)).toEqual([]);
+  });
+
+  it('refuses a missing workflow, a malformed one (with its line), an unknown gate, a missing gate command', async () => {
+    const p = fixtureProject();
+    const missing = await cli(['run', p.repo], env());
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('no ratchet.yml');
+
+    const bad = join(tempDir(), 'bad.yml');
+    writeFileSync(bad, 'gates:\n  test: { run: "x", timeout: "soon" }\nsteps:\n  - title: a\n');
+    const malformed = await cli(['run', p.repo, '--workflow', bad], env());
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toContain(`${bad}:2: gates.test.timeout`);
+
+    writeFileSync(bad, 'gates:\n  test: node --test\nsteps:\n  - title: a\n    gates: [lint]\n');
+    const unknownGate = await cli(['run', p.repo, '--workflow', bad], env());
+    expect(unknownGate.code).toBe(2);
+    expect(unknownGate.err).toContain('`lint`, which is not defined');
+
+    writeFileSync(bad, 'gates:\n  test: definitely-not-a-command-xyz --run\nsteps:\n  - title: a\n');
+    const noCmd = await cli(['run', p.repo, '--workflow', bad], env());
+    expect(noCmd.code).toBe(2);
+    expect(noCmd.err).toContain('`definitely-not-a-command-xyz` was not found');
+    expect(sh(p.repo, 'branch', '--list', 'ratchet/*')).toBe('');
+  });
+
+  it('refuses unknown commands, flags and run ids with exit 2', async () => {
+    expect((await cli(['frobnicate'], env())).code).toBe(2);
+    expect((await cli(['run', '--bogus'], env())).code).toBe(2);
+    const st = await cli(['status', 'nope', '--json'], env());
+    expect(st.code).toBe(2);
+    expect(st.err).toContain('No run with id nope');
+  });
+});

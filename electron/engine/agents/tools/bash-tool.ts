@@ -1,0 +1,315 @@
+// Executes Anthropic's bash tool (bash_20250124) for an agent: one `bash -c` per command in its own process group, the working directory kept across calls and confined to the worktree.
+import { spawn } from 'node:child_process';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { isWithin } from './confine';
+import { describeInvalidInput } from './edit-tool';
+import type { ToolOutcome } from './edit-tool';
+
+export const BASH_TOOL_NAME = 'bash';
+export const DEFAULT_BASH_TIMEOUT_S = 120;
+export const DEFAULT_BASH_MAX_OUTPUT_BYTES = 100_000;
+const KILL_GRACE_MS = 2_000;
+// After bash exits, how long to wait for its pipes to drain; background jobs may hold them open forever.
+const DRAIN_GRACE_MS = 200;
+
+export interface BashSessionOptions {
+  /** The worktree root: commands start here and may not leave it between calls. */
+  cwd: string;
+  /** Environment for every command, already scrubbed by the caller (see scrubEnv). */
+  env: NodeJS.ProcessEnv;
+  timeoutS?: number;
+  maxOutputBytes?: number;
+}
+
+export interface BashSession {
+  run(input: unknown, signal?: AbortSignal): Promise<ToolOutcome>;
+  /** Stops whatever is still running (including background jobs) and refuses further commands. */
+  close(): void;
+}
+
+const BashInput = z.object({
+  command: z.string().optional(),
+  restart: z.boolean().optional(),
+});
+
+const SECRET_NAME = [
+  /^ANTHROPIC_API_KEY$/i,
+  /^ANTHROPIC_AUTH_TOKEN$/i,
+  /(^|_)API_KEY$/i,
+  /(^|_)TOKEN$/i,
+  // Also catches AWS_SECRET_ACCESS_KEY and friends, not only names ending in _SECRET.
+  /(^|_)SECRET(_|$)/i,
+  /^RATCHET_/i,
+];
+
+/**
+ * The environment with credentials and Ratchet's own settings removed, for handing to the agent's shell:
+ * anything the agent can read it can also print into a transcript or a commit.
+ */
+export function scrubEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !SECRET_NAME.some((re) => re.test(name))) out[name] = value;
+  }
+  return out;
+}
+
+function signalGroup(pgid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, sig);
+  } catch {
+    // ESRCH: the whole group is already gone, which is what we wanted.
+  }
+}
+
+/** Keeps the first and last halves of a stream's bytes, counting what fell in between. */
+class BoundedOutput {
+  private readonly head: Buffer[] = [];
+  private readonly tail: Buffer[] = [];
+  private headBytes = 0;
+  private tailBytes = 0;
+  elided = 0;
+  private readonly headLimit: number;
+  private readonly tailLimit: number;
+
+  constructor(limit: number) {
+    this.headLimit = Math.floor(limit / 2);
+    this.tailLimit = limit - this.headLimit;
+  }
+
+  push(chunk: Buffer): void {
+    let rest = chunk;
+    if (this.headBytes < this.headLimit) {
+      const take = Math.min(rest.length, this.headLimit - this.headBytes);
+      this.head.push(rest.subarray(0, take));
+      this.headBytes += take;
+      rest = rest.subarray(take);
+    }
+    if (rest.length === 0) return;
+    this.tail.push(rest);
+    this.tailBytes += rest.length;
+    while (this.tailBytes > this.tailLimit) {
+      const first = this.tail[0];
+      if (!first) break;
+      const excess = this.tailBytes - this.tailLimit;
+      const drop = Math.min(first.length, excess);
+      if (drop === first.length) this.tail.shift();
+      else this.tail[0] = first.subarray(drop);
+      this.tailBytes -= drop;
+      this.elided += drop;
+    }
+  }
+
+  text(): string {
+    if (this.elided === 0) return Buffer.concat([...this.head, ...this.tail]).toString('utf8');
+    // The cut can fall inside a multi-byte character: drop the partial bytes on both sides of it.
+    const head = new TextDecoder().decode(Buffer.concat(this.head), { stream: true });
+    let tail = Buffer.concat(this.tail);
+    let skip = 0;
+    while (skip < tail.length && skip < 4 && ((tail[skip] ?? 0) & 0xc0) === 0x80) skip += 1;
+    tail = tail.subarray(skip);
+    return `${head}\n\n[... ${this.elided + skip} bytes of output elided; redirect to a file and use head/tail/grep to see it all ...]\n\n${tail.toString('utf8')}`;
+  }
+}
+
+type KillReason = 'timeout' | 'abort' | 'close';
+
+interface RawResult {
+  output: string;
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  killedFor?: KillReason;
+  spawnError?: Error;
+  pwd: string;
+  backgroundStillRunning: boolean;
+}
+
+export function createBashSession(opts: BashSessionOptions): BashSession {
+  const root = path.resolve(opts.cwd);
+  const timeoutS = opts.timeoutS ?? DEFAULT_BASH_TIMEOUT_S;
+  const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_BASH_MAX_OUTPUT_BYTES;
+  let cwd = root;
+  let closed = false;
+  // One command at a time: a later command must see the directory the earlier one left.
+  let queue: Promise<unknown> = Promise.resolve();
+  let killCurrent: ((reason: KillReason) => void) | undefined;
+  // Groups whose pipes were still held open (background jobs) when their command returned.
+  const lingering = new Set<number>();
+
+  function stopLingering(): void {
+    for (const pgid of lingering) {
+      signalGroup(pgid, 'SIGTERM');
+      setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
+    }
+    lingering.clear();
+  }
+
+  function spawnCommand(command: string, signal: AbortSignal | undefined): Promise<RawResult> {
+    // fd 3 carries the final $PWD back out of band, so the command's own output can neither hide nor fake it;
+    // the command itself runs with fd 3 closed so its background jobs do not inherit it.
+    const script = `exec 2>&1\n{\n${command}\n} 3>&-\n__ratchet_status=$?\nprintf '%s' "$PWD" >&3\nexit $__ratchet_status\n`;
+    return new Promise<RawResult>((resolve) => {
+      const output = new BoundedOutput(maxOutputBytes);
+      let pwd = '';
+      let exitCode: number | null = null;
+      let exitSignal: NodeJS.Signals | null = null;
+      let killedFor: KillReason | undefined;
+      let settled = false;
+      let drainTimer: NodeJS.Timeout | undefined;
+
+      const child = spawn('bash', ['-c', script], {
+        cwd,
+        env: { ...opts.env, PWD: cwd },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      });
+      const pgid = child.pid;
+      const streams = [child.stdout, child.stderr, child.stdio[3]].filter((s): s is Readable => s !== null && s !== undefined);
+      const open = new Set<Readable>(streams);
+      child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+      (child.stdio[3] as Readable | null | undefined)?.on('data', (chunk: Buffer) => {
+        pwd += chunk.toString('utf8');
+      });
+
+      const kill = (reason: KillReason): void => {
+        if (killedFor || settled || pgid === undefined) return;
+        killedFor = reason;
+        signalGroup(pgid, 'SIGTERM');
+        // Not cleared when bash exits: a grandchild that ignores SIGTERM still has to go.
+        setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      };
+      const onAbort = (): void => kill('abort');
+      const timer = setTimeout(() => kill('timeout'), timeoutS * 1000);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      killCurrent = kill;
+
+      const finish = (spawnError?: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (drainTimer) clearTimeout(drainTimer);
+        signal?.removeEventListener('abort', onAbort);
+        killCurrent = undefined;
+        const backgroundStillRunning = open.size > 0 && !spawnError && !killedFor;
+        for (const stream of open) {
+          // Keep draining into nothing so background jobs writing to the pipe are not killed by SIGPIPE.
+          stream.removeAllListeners('data');
+          stream.resume();
+          (stream as Readable & { unref?: () => void }).unref?.();
+        }
+        if (backgroundStillRunning && pgid !== undefined) lingering.add(pgid);
+        resolve({ output: output.text(), exitCode, exitSignal, killedFor, spawnError, pwd, backgroundStillRunning });
+      };
+
+      for (const stream of streams) {
+        stream.once('close', () => {
+          open.delete(stream);
+          if (open.size === 0 && pgid !== undefined) lingering.delete(pgid);
+          if (open.size === 0 && drainTimer) finish();
+        });
+      }
+      child.once('error', (err) => finish(err));
+      child.once('exit', (code, sig) => {
+        exitCode = code;
+        exitSignal = sig;
+        if (open.size === 0) finish();
+        else drainTimer = setTimeout(() => finish(), DRAIN_GRACE_MS);
+      });
+    });
+  }
+
+  async function adoptCwd(reported: string, notes: string[]): Promise<void> {
+    if (reported === '') return;
+    try {
+      const [realRoot, realReported] = await Promise.all([realpath(root), realpath(reported)]);
+      if (isWithin(realRoot, realReported)) {
+        cwd = reported;
+        return;
+      }
+    } catch {
+      // The directory vanished or cannot be resolved: treat it like leaving the worktree.
+    }
+    cwd = root;
+    notes.push(`Note: the working directory ${reported} is outside the worktree; it was reset to the worktree root ${root}.`);
+  }
+
+  async function runOne(input: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
+    if (closed) return { content: 'The bash session is closed; no command was run.', isError: true };
+    const parsed = BashInput.safeParse(input);
+    if (!parsed.success) return { content: describeInvalidInput(BASH_TOOL_NAME, input, parsed.error), isError: true };
+    if (parsed.data.restart === true) {
+      stopLingering();
+      cwd = root;
+      return { content: `The bash tool has been restarted; the working directory is the worktree root ${root}.`, isError: false };
+    }
+    const command = parsed.data.command;
+    if (command === undefined || command.trim() === '') {
+      const problem = command === undefined ? 'is missing (expected a string)' : 'is empty';
+      return {
+        content: `Invalid input for ${BASH_TOOL_NAME}: \`command\` ${problem}; send {"restart": true} to restart the shell instead.`,
+        isError: true,
+      };
+    }
+    if (signal?.aborted) return { content: 'The command was not run: the run was aborted.', isError: true };
+
+    const notes: string[] = [];
+    const cwdStillThere = await stat(cwd).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (!cwdStillThere) {
+      notes.push(`Note: the working directory ${cwd} no longer exists; the command ran in the worktree root ${root}.`);
+      cwd = root;
+    }
+
+    const raw = await spawnCommand(command, signal);
+    if (raw.spawnError) {
+      return { content: `Could not start bash: ${raw.spawnError.message}`, isError: true };
+    }
+    if (!raw.killedFor) await adoptCwd(raw.pwd, notes);
+
+    const parts: string[] = [];
+    const text = raw.output.replace(/\n+$/, '');
+    if (text !== '') parts.push(text);
+    if (raw.killedFor === 'timeout') {
+      parts.push(`<the command timed out after ${timeoutS} s and its process group was killed; run long tasks in the background with output redirected to a file>`);
+    } else if (raw.killedFor === 'abort') {
+      parts.push('<the command was aborted and its process group was killed>');
+    } else if (raw.killedFor === 'close') {
+      parts.push('<the bash session was closed and the command was killed>');
+    } else if (raw.exitSignal) {
+      parts.push(`terminated by signal ${raw.exitSignal}`);
+    } else if (raw.exitCode !== null && raw.exitCode !== 0) {
+      parts.push(`exit code ${raw.exitCode}`);
+    }
+    if (raw.backgroundStillRunning) {
+      notes.push(
+        'Note: background processes from this command are still running; their further output is discarded (redirect it to a file), and they are stopped when the bash tool restarts.',
+      );
+    }
+    parts.push(...notes);
+    return { content: parts.length > 0 ? parts.join('\n') : '(no output)', isError: raw.killedFor !== undefined };
+  }
+
+  return {
+    run(input, signal) {
+      const result = queue
+        .then(() => runOne(input, signal))
+        .catch((err: unknown): ToolOutcome => ({
+          content: `The bash tool failed: ${err instanceof Error ? err.message : String(err)}`,
+          isError: true,
+        }));
+      queue = result;
+      return result;
+    },
+    close() {
+      closed = true;
+      killCurrent?.('close');
+      stopLingering();
+    },
+  };
+}

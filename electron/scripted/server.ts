@@ -1,0 +1,413 @@
+// A scripted stand-in for the Anthropic Messages API, for tests and the demo: the real SDK talks to it over HTTP.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AddressInfo } from 'node:net';
+import { PromptCache, estimateOutputTokens } from './usage';
+
+export type ScriptContent =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; name: string; input: unknown; id?: string };
+
+export interface ScriptUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+export type ScriptResponse =
+  | { content: ScriptContent[]; stop_reason?: 'end_turn' | 'tool_use' | 'max_tokens'; usage?: ScriptUsage; delayMs?: number }
+  | { error: { status: number; type?: string; message?: string; retryAfter?: number; shouldRetry?: boolean } }
+  | { raw: string; status?: number }; // a deliberately malformed body, for robustness tests
+
+export interface ScriptRule {
+  match?: string;
+  system?: string;
+  times?: number;
+  response: ScriptResponse;
+}
+
+export interface Script {
+  rules: ScriptRule[];
+}
+
+export type ScriptFn = (req: RecordedRequest) => ScriptResponse | Promise<ScriptResponse>;
+
+export interface RecordedRequest {
+  /** The parsed request JSON; the raw text when it was not JSON. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests reach into arbitrary request shapes
+  body: any;
+  headers: Record<string, string | string[] | undefined>;
+  lastUserText: string;
+  systemText: string;
+  stream: boolean;
+  /** What was answered; 0 while the answer is still being decided (as seen by a ScriptFn). */
+  status: number;
+  method: string;
+  path: string;
+}
+
+export interface ScriptedServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  setScript(s: Script | ScriptFn): void;
+  close(): Promise<void>;
+}
+
+interface CompiledRule {
+  rule: ScriptRule;
+  match: RegExp | null;
+  system: RegExp | null;
+  remaining: number;
+}
+
+type Json = Record<string, unknown>;
+
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+const ERROR_TYPE_BY_STATUS: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+function defaultErrorType(status: number): string {
+  return ERROR_TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function newId(prefix: string): string {
+  const bytes = randomBytes(22);
+  let s = '';
+  for (const b of bytes) s += ID_ALPHABET[b % ID_ALPHABET.length];
+  return `${prefix}01${s}`;
+}
+
+function isRecord(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function blockText(block: unknown): string {
+  if (!isRecord(block)) return '';
+  if (block.type === 'text' && typeof block.text === 'string') return block.text;
+  if (block.type === 'tool_result') {
+    if (typeof block.content === 'string') return block.content;
+    if (Array.isArray(block.content)) return block.content.map(blockText).filter((t) => t !== '').join('\n');
+  }
+  return '';
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map(blockText).filter((t) => t !== '').join('\n');
+  return '';
+}
+
+/** The text of the last user turn: what a rule's `match` is tested against. */
+export function lastUserTextOf(body: unknown): string {
+  if (!isRecord(body) || !Array.isArray(body.messages)) return '';
+  for (let i = body.messages.length - 1; i >= 0; i--) {
+    const m: unknown = body.messages[i];
+    if (isRecord(m) && m.role === 'user') return contentText(m.content);
+  }
+  return '';
+}
+
+/** The system prompt as text: what a rule's `system` is tested against. */
+export function systemTextOf(body: unknown): string {
+  return isRecord(body) ? contentText(body.system) : '';
+}
+
+function validateBody(body: unknown): string | null {
+  if (!isRecord(body)) return 'request body must be a JSON object';
+  if (body.model === undefined) return 'model: Field required';
+  if (typeof body.model !== 'string' || body.model === '') return 'model: Input should be a non-empty string';
+  if (body.max_tokens === undefined) return 'max_tokens: Field required';
+  if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens) || body.max_tokens < 1) {
+    return 'max_tokens: Input should be a positive integer';
+  }
+  if (body.messages === undefined) return 'messages: Field required';
+  if (!Array.isArray(body.messages)) return 'messages: Input should be a valid list';
+  if (body.messages.length === 0) return 'messages: at least one message is required';
+  for (const [i, m] of body.messages.entries()) {
+    if (!isRecord(m) || (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system')) {
+      return `messages.${i}.role: Input should be 'user' or 'assistant'`;
+    }
+    if (typeof m.content !== 'string' && !Array.isArray(m.content)) {
+      return `messages.${i}.content: Input should be a valid string or list`;
+    }
+  }
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') return 'stream: Input should be a valid boolean';
+  return null;
+}
+
+function compileRegex(source: string | undefined, where: string): RegExp | null {
+  if (source === undefined) return null;
+  try {
+    return new RegExp(source);
+  } catch (err) {
+    throw new Error(`${where} is not a valid regular expression: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function compileScript(script: Script): CompiledRule[] {
+  return script.rules.map((rule, i) => ({
+    rule,
+    match: compileRegex(rule.match, `rules[${i}].match`),
+    system: compileRegex(rule.system, `rules[${i}].system`),
+    remaining: rule.times ?? Infinity,
+  }));
+}
+
+function errorBody(type: string, message: string, requestId: string): string {
+  return JSON.stringify({ type: 'error', error: { type, message }, request_id: requestId });
+}
+
+function splitChunks(s: string, count: number): string[] {
+  const chars = Array.from(s); // code points, so no chunk ends inside a surrogate pair
+  const size = Math.max(1, Math.ceil(chars.length / Math.max(1, count)));
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}
+
+function toBlock(c: ScriptContent): Json {
+  if (c.type === 'text') return { type: 'text', text: c.text };
+  return { type: 'tool_use', id: c.id ?? newId('toolu_'), name: c.name, input: c.input ?? {} };
+}
+
+/** The event sequence of the real streaming API for one finished message. */
+function streamEvents(message: Json & { content: Json[]; usage: Json }): Json[] {
+  const { content, usage, stop_reason, stop_sequence, ...rest } = message;
+  const events: Json[] = [
+    { type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } },
+    { type: 'ping' },
+  ];
+  content.forEach((block, index) => {
+    if (block.type === 'text') {
+      const text = String(block.text);
+      events.push({ type: 'content_block_start', index, content_block: { ...block, text: '' } });
+      const pieces = splitChunks(text, Math.min(8, Math.ceil(text.length / 24)));
+      for (const piece of pieces) events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+    } else {
+      events.push({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
+      // The real API opens every tool input with an empty fragment; clients must cope with that.
+      const pieces = ['', ...splitChunks(JSON.stringify(block.input), 3)];
+      for (const piece of pieces) events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+    }
+    events.push({ type: 'content_block_stop', index });
+  });
+  // message_delta repeats the cumulative input counters, as the current API does; the SDK overwrites with them.
+  events.push({ type: 'message_delta', delta: { stop_reason, stop_sequence }, usage });
+  events.push({ type: 'message_stop' });
+  return events;
+}
+
+function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge }));
+    req.on('error', reject);
+  });
+}
+
+export function startScriptedServer(opts: { script: Script | ScriptFn; port?: number }): Promise<ScriptedServer> {
+  const requests: RecordedRequest[] = [];
+  const cache = new PromptCache();
+  let scriptFn: ScriptFn | null = null;
+  let rules: CompiledRule[] = [];
+
+  const setScript = (s: Script | ScriptFn): void => {
+    if (typeof s === 'function') {
+      scriptFn = s;
+      rules = [];
+    } else {
+      rules = compileScript(s); // compile first, so a bad script leaves the old one in place
+      scriptFn = null;
+    }
+  };
+  setScript(opts.script);
+
+  const pickResponse = async (rec: RecordedRequest): Promise<ScriptResponse> => {
+    if (scriptFn) return scriptFn(rec);
+    for (const r of rules) {
+      if (r.remaining <= 0) continue;
+      if (r.match && !r.match.test(rec.lastUserText)) continue;
+      if (r.system && !r.system.test(rec.systemText)) continue;
+      r.remaining--;
+      return r.rule.response;
+    }
+    return {
+      error: {
+        status: 500,
+        type: 'api_error',
+        message: `scripted server: no rule matches (last user text: ${JSON.stringify(rec.lastUserText.slice(0, 200))})`,
+        shouldRetry: false,
+      },
+    };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = newId('req_');
+    // Aborted when the client goes away or close() drops the connection, so delays stop early.
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+
+    const { text, tooLarge } = await readBody(req);
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    let body: unknown = text;
+    let parsed = false;
+    try {
+      body = JSON.parse(text);
+      parsed = true;
+    } catch {
+      // keep the raw text, so a test can see what was sent
+    }
+    const rec: RecordedRequest = {
+      body,
+      headers: req.headers,
+      lastUserText: lastUserTextOf(body),
+      systemText: systemTextOf(body),
+      stream: isRecord(body) && body.stream === true,
+      status: 0,
+      method,
+      path,
+    };
+    requests.push(rec);
+
+    const sendError = (status: number, type: string, message: string, extra: Record<string, string> = {}): void => {
+      rec.status = status;
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId, ...extra });
+      res.end(errorBody(type, message, requestId));
+    };
+
+    if (method !== 'POST' || path !== '/v1/messages') {
+      return sendError(404, 'not_found_error', `scripted server: no route ${method} ${path} (only POST /v1/messages)`);
+    }
+    const apiKey = req.headers['x-api-key'];
+    const authorization = req.headers.authorization;
+    const hasKey = typeof apiKey === 'string' && apiKey.trim() !== '';
+    const hasBearer = typeof authorization === 'string' && /^Bearer\s+\S+/i.test(authorization);
+    if (!hasKey && !hasBearer) return sendError(401, 'authentication_error', 'x-api-key header is required');
+    if (tooLarge) return sendError(413, 'request_too_large', `request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`);
+    if (!parsed) return sendError(400, 'invalid_request_error', 'request body is not valid JSON');
+    const invalid = validateBody(body);
+    if (invalid) return sendError(400, 'invalid_request_error', invalid);
+    const request = body as Json;
+
+    let response: ScriptResponse;
+    try {
+      response = await pickResponse(rec);
+    } catch (err) {
+      return sendError(500, 'api_error', `scripted server: script function threw: ${(err as Error)?.message ?? String(err)}`, {
+        'x-should-retry': 'false',
+      });
+    }
+
+    if ('error' in response) {
+      const e = response.error;
+      const extra: Record<string, string> = {};
+      if (e.retryAfter !== undefined) extra['retry-after'] = String(e.retryAfter);
+      if (e.shouldRetry !== undefined) extra['x-should-retry'] = String(e.shouldRetry);
+      return sendError(e.status, e.type ?? defaultErrorType(e.status), e.message ?? `scripted ${e.status} error`, extra);
+    }
+
+    if ('raw' in response) {
+      rec.status = response.status ?? 200;
+      res.writeHead(rec.status, { 'content-type': rec.stream ? 'text/event-stream' : 'application/json', 'request-id': requestId });
+      res.end(response.raw);
+      return;
+    }
+
+    const content = response.content.map(toBlock);
+    const stop_reason = response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+    const given = Object.fromEntries(Object.entries(response.usage ?? {}).filter(([, v]) => v !== undefined));
+    const usage = { ...cache.usageFor(request), output_tokens: estimateOutputTokens(content), ...given };
+    const message = {
+      id: newId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      model: request.model,
+      content,
+      stop_reason,
+      stop_sequence: null,
+      usage,
+    };
+    const delayMs = response.delayMs ?? 0;
+
+    if (!rec.stream) {
+      if (delayMs > 0) await sleep(delayMs, undefined, { signal: gone.signal }).catch(() => undefined);
+      if (gone.signal.aborted) return;
+      rec.status = 200;
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+      res.end(JSON.stringify(message));
+      return;
+    }
+
+    rec.status = 200;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': requestId,
+    });
+    res.flushHeaders();
+    const events = streamEvents(message);
+    for (const [i, event] of events.entries()) {
+      if (i > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal: gone.signal }).catch(() => undefined);
+      if (gone.signal.aborted || res.destroyed) return;
+      res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
+    }
+    res.end();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      // A bug here must not hang the client: answer 500 if nothing was sent yet, else drop the connection.
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });
+        res.end(errorBody('api_error', `scripted server crashed: ${(err as Error)?.message ?? String(err)}`, 'req_crash'));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      const port = (server.address() as AddressInfo).port;
+      let closing: Promise<void> | null = null;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        port,
+        requests,
+        setScript,
+        close: () => {
+          closing ??= new Promise<void>((done, fail) => {
+            server.close((err) => (err ? fail(err) : done()));
+            // Keep-alive sockets and half-sent streams would otherwise hold close() open.
+            server.closeAllConnections();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}
