@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument, RunListItem } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { create, fixtureProject, queue, replace, say, testFile } from '../engine/testing/fixture-project';
+import { create, fixtureProject, queue, replace, say, testFile, turn } from '../engine/testing/fixture-project';
 import { sh, tempDir } from '../engine/testing/temp-repo';
 import { main } from './main';
 
@@ -33,16 +33,16 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
       script: {
         rules: queue(
           // step 1
-          { content: [create('src/add.mjs', 'export const add = (a, b) => a + b;\n').content[0]!, create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)).content[0]!] },
+          turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
           say('Added add().'),
           // step 2, attempt 1: a bug
-          { content: [create('src/mul.mjs', 'export const mul = (a, b) => a * a;\n').content[0]!, create('test/mul.test.mjs', testFile('multiplies', 'mul', 'mul', [2, 3], 6)).content[0]!] },
+          turn(create('src/mul.mjs', 'export const mul = (a, b) => a * a;\n'), create('test/mul.test.mjs', testFile('multiplies', 'mul', 'mul', [2, 3], 6))),
           say('Added mul().'),
           // step 2, attempt 2: the fix
-          replace('src/mul.mjs', 'a * a', 'a * b'),
+          turn(replace('src/mul.mjs', 'a * a', 'a * b')),
           say('Fixed mul().'),
           // step 3
-          { content: [create('src/sub.mjs', 'export const sub = (a, b) => a - b;\n').content[0]!, create('test/sub.test.mjs', testFile('subtracts', 'sub', 'sub', [5, 3], 2)).content[0]!] },
+          turn(create('src/sub.mjs', 'export const sub = (a, b) => a - b;\n'), create('test/sub.test.mjs', testFile('subtracts', 'sub', 'sub', [5, 3], 2))),
           say('Added sub().'),
         ),
       },
@@ -102,7 +102,7 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     server = await startScriptedServer({
       script: {
         rules: queue(
-          { content: [create('src/add.mjs', 'export const add = (a, b) => a - b;\n').content[0]!, create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)).content[0]!] },
+          turn(create('src/add.mjs', 'export const add = (a, b) => a - b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
           say('Added add().'),
           say('I believe it is correct already.'),
         ),
@@ -135,9 +135,9 @@ steps:
     server = await startScriptedServer({
       script: {
         rules: queue(
-          { content: [create('src/add.mjs', 'export const add = (a, b) => a - b;\n').content[0]!, create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)).content[0]!] },
+          turn(create('src/add.mjs', 'export const add = (a, b) => a - b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
           say('done'),
-          replace('src/add.mjs', 'a - b', 'a * b'),
+          turn(replace('src/add.mjs', 'a - b', 'a * b')),
           say('fixed'),
         ),
       },

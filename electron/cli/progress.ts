@@ -18,15 +18,17 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
     case 'agent.transcript':
       if (p.kind === 'tool_use') {
         const input = p.input as Record<string, unknown> | undefined;
-        const what = input?.command ?? input?.path ?? '';
-        return `    · ${String(p.name)}${what ? ` ${oneLine(what, 80)}` : ''}`;
+        const what = p.name === 'bash' ? input?.command : [input?.command, input?.path].filter(Boolean).join(' ');
+        return `    · ${p.name === 'bash' ? 'bash' : 'edit'}${what ? ` ${oneLine(what, 80)}` : ''}`;
       }
+      if (p.kind === 'text') return `    » ${oneLine(p.text, 120)}`;
       if (p.kind === 'error') return `    ! ${oneLine(p.text, 200)}`;
       return null;
     case 'gate.finished': {
       const secs = (Number(p.durationMs) / 1000).toFixed(1);
       if (p.passed) return `    gate ${String(p.gate)}: passed (${secs} s)`;
-      const failures = Number(p.failures) > 0 ? `, ${String(p.failures)} failing tests` : '';
+      const n = Number(p.failures);
+      const failures = n > 0 ? `, ${n} failing test${n === 1 ? '' : 's'}` : '';
       return `    gate ${String(p.gate)}: FAILED (${p.timedOut ? 'timed out' : `exit ${String(p.exitCode)}`}, ${secs} s${failures})`;
     }
     case 'attempt.finished':

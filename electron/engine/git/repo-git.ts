@@ -59,13 +59,7 @@ export async function inspectRepo(path: string): Promise<RepoInfo> {
   } catch {
     throw new RatchetError('no_commits', `${root} has no commits yet. Commit your code once (git add -A && git commit -m "initial"), then run again.`);
   }
-  let branch: string | null = null;
-  try {
-    branch = (await g.raw(['symbolic-ref', '--short', '-q', 'HEAD'])).trim() || null;
-  } catch {
-    branch = null;
-  }
-  return { root, name: basename(root), headCommit, branch };
+  return { root, name: basename(root), headCommit, branch: await currentBranch(root) };
 }
 
 export async function createWorktree(repoRoot: string, worktree: string, branch: string, baseCommit: string): Promise<void> {

@@ -99,10 +99,10 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           previousDiff: lastDiff,
         })}`
       : base;
+    if (n > 1) store.event(runId, 'log', { level: 'info', message: `step ${index}: retry ${n - 1}/${workflow.max_retries}` });
     const attemptId = store.startAttempt({
       runId, stepIndex: index, n, agentKind: agent.kind, model: workflow.agent.model, prompt, preCommit: stepStart,
     });
-    if (n > 1) store.event(runId, 'log', { level: 'info', message: `step ${index}: retry ${n - 1}/${workflow.max_retries}` });
 
     const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
     const signal = AbortSignal.any([ctx.signal, timeout]);

@@ -1,17 +1,22 @@
 // Test helper: a tiny Node project whose gate is `node --test`, and scripted agent turns that write it step by step.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScriptResponse, ScriptRule } from '../../scripted/server';
+import type { ScriptContent, ScriptResponse, ScriptRule } from '../../scripted/server';
 import { makeRepo, tempDir } from './temp-repo';
 
 export const EDIT = 'str_replace_based_edit_tool';
 
-export function create(path: string, file_text: string): ScriptResponse {
-  return { content: [{ type: 'tool_use', name: EDIT, input: { command: 'create', path, file_text } }] };
+export function create(path: string, file_text: string): ScriptContent {
+  return { type: 'tool_use', name: EDIT, input: { command: 'create', path, file_text } };
 }
 
-export function replace(path: string, old_str: string, new_str: string): ScriptResponse {
-  return { content: [{ type: 'tool_use', name: EDIT, input: { command: 'str_replace', path, old_str, new_str } }] };
+export function replace(path: string, old_str: string, new_str: string): ScriptContent {
+  return { type: 'tool_use', name: EDIT, input: { command: 'str_replace', path, old_str, new_str } };
+}
+
+/** One API response made of the given blocks. */
+export function turn(...content: ScriptContent[]): ScriptResponse {
+  return { content };
 }
 
 export function say(text: string): ScriptResponse {
