@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../electron/engine/store/open-store';
 import { Store } from '../electron/engine/store/store';
-import { report, timeIt } from './measure';
+import { compare, report } from './measure';
 
-const N = Number(process.env.BENCH_N ?? 20_000);
+const N = Number(process.env.BENCH_N ?? 2_000);
+const ROUNDS = 9;
 const dir = mkdtempSync(join(tmpdir(), 'ratchet-bench-'));
 
 // Baseline: the same database settings, one row in one transaction.
@@ -20,15 +21,19 @@ const rawTx = raw.transaction((i: number) => insert.run('run', i, 'a'.repeat(40)
 
 const { db } = openDatabase(join(dir, 'home'));
 const store = new Store(db);
-const steps = Array.from({ length: N }, (_, i) => ({ title: `step ${i + 1}`, prompt: '' }));
+const steps = Array.from({ length: N * (ROUNDS + 2) }, (_, i) => ({ title: `step ${i + 1}`, prompt: '' }));
 store.createRun({
   runId: 'bench', repoPath: dir, repoName: 'bench', title: 'bench', description: '',
   workflow: { gates: {}, steps } as never, baseBranch: 'main', baseCommit: 'b'.repeat(40), branch: 'ratchet/bench', worktree: dir,
 });
 
-const baseline = timeIt(N, (i) => rawTx(i));
-const checkpoint = timeIt(N, (i) => store.completeStep('bench', i + 1, 'c'.repeat(40)));
-const ok = report('checkpoint write ÷ raw single-row transaction', checkpoint, baseline, 2);
+const m = compare(
+  N,
+  (i) => store.completeStep('bench', i + 1, 'c'.repeat(40)),
+  (i) => rawTx(i),
+  ROUNDS,
+);
+const ok = report('checkpoint write ÷ raw single-row transaction', m.subject, m.baseline, 2, m.ratio);
 raw.close();
 db.close();
 process.exitCode = ok ? 0 : 1;

@@ -14,6 +14,34 @@ export function timeIt(n: number, fn: (i: number) => void, rounds = 5): Timing {
   return { perOpUs: per[Math.floor(per.length / 2)] as number };
 }
 
+/**
+ * Times subject and baseline in alternating rounds, so drift on a busy machine hits both alike,
+ * and reports the median per-round ratio with the median times.
+ */
+export function compare(n: number, subject: (i: number) => void, baseline: (i: number) => void, rounds = 9): { subject: Timing; baseline: Timing; ratio: number } {
+  const s: number[] = [];
+  const b: number[] = [];
+  const ratios: number[] = [];
+  let offset = 0;
+  const once = (fn: (i: number) => void) => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn(offset + i);
+    return Number(process.hrtime.bigint() - start) / 1000 / n;
+  };
+  once(baseline);
+  once(subject);
+  for (let r = 0; r < rounds; r++) {
+    offset += n;
+    const bt = once(baseline);
+    const st = once(subject);
+    b.push(bt);
+    s.push(st);
+    ratios.push(st / bt);
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+  return { subject: { perOpUs: median(s) }, baseline: { perOpUs: median(b) }, ratio: median(ratios) };
+}
+
 export async function timeAsync(fn: () => Promise<void>, rounds = 5): Promise<Timing> {
   const per: number[] = [];
   for (let r = 0; r < rounds; r++) {
@@ -25,8 +53,8 @@ export async function timeAsync(fn: () => Promise<void>, rounds = 5): Promise<Ti
   return { perOpUs: per[Math.floor(per.length / 2)] as number };
 }
 
-export function report(name: string, subject: Timing, baseline: Timing, goal: number): boolean {
-  const ratio = subject.perOpUs / baseline.perOpUs;
+export function report(name: string, subject: Timing, baseline: Timing, goal: number, measuredRatio?: number): boolean {
+  const ratio = measuredRatio ?? subject.perOpUs / baseline.perOpUs;
   const ok = ratio <= goal;
   const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
   console.log(`${name}: ${ratio.toFixed(2)} (goal ≤ ${goal}) ${ok ? 'OK' : 'MISSED'}  [${fmt(subject.perOpUs)} vs ${fmt(baseline.perOpUs)}]`);

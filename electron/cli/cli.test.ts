@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument, RunListItem } from '../../shared/domain';
@@ -86,8 +86,12 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     // Every attempt's tree is kept under a hidden ref.
     expect(sh(p.repo, 'for-each-ref', '--format=%(refname)', `refs/ratchet/${doc.id}`).split('\n')).toHaveLength(4);
 
-    // The key never reached the agent's shell or the store.
+    // The key never reached the model, the store or the progress output.
     for (const req of server.requests) expect(JSON.stringify(req.body)).not.toContain('sk-test-secret');
+    for (const f of readdirSync(p.home).filter((f) => f.startsWith('ratchet.db'))) {
+      expect(readFileSync(join(p.home, f)).includes('sk-test-secret')).toBe(false);
+    }
+    expect(r.err).not.toContain('sk-test-secret');
 
     const status = await cli(['status', doc.id, '--json'], env);
     expect(status.code).toBe(0);
@@ -147,6 +151,32 @@ steps:
     const doc = StatusDocument.parse(JSON.parse(r.out));
     expect(doc.reason).toContain('gave up after 1 retry');
     expect(doc.reason).toContain('2. Retry 1: 1 test failed');
+  });
+});
+
+describe('per-attempt timeout', () => {
+  it('stops an agent that runs past timeout_seconds and retries', async () => {
+    const p = fixtureProject(`
+gates:
+  test: "node --test --test-reporter=tap"
+timeout_seconds: 1
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+steps:
+  - title: Add add()
+`);
+    server = await startScriptedServer({
+      script: {
+        rules: queue(
+          { delayMs: 3000, content: [{ type: 'text', text: 'thinking very slowly' }] },
+          turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
+          say('done'),
+        ),
+      },
+    });
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const doc = StatusDocument.parse(JSON.parse(r.out));
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'timeout'], ['passed', null]]);
   });
 });
 

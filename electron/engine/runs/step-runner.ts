@@ -133,21 +133,14 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     const diff = boundText(await diffTrees(worktree, startTree, tree), MAX_DIFF_CHARS);
     const changedNothing = lastTree !== null && tree === lastTree;
 
-    if (ctx.signal.aborted) {
-      store.finishAttempt(runId, attemptId, {
-        outcome: 'interrupted', errorClass: null, errorMessage: 'stopped by the user', summary: null, treeRef: ref, treeSha: tree,
-        diff, failures: [], transcript: result.transcript, sessionId: result.sessionId,
-      });
-      return { ok: false, stopped: true, reason: `stopped during step ${index}`, summary: attemptsSummary(history), errorClass: null };
-    }
-
     let failure = agentFailure(result, timeout.aborted, workflow.timeout_seconds);
     const gateResults: GateResult[] = [];
     if (!failure && changedNothing) {
       failure = { errorClass: 'no_change', message: 'the agent made no changes since the previous attempt', hints: [], failures: [], gate: null, agentFatal: false, retryAfterS: null };
     }
-    if (!failure) {
+    if (!failure && !ctx.signal.aborted) {
       for (const name of gateNames) {
+        if (ctx.signal.aborted) break;
         const g = workflow.gates[name];
         if (!g) continue;
         store.event(runId, 'gate.started', { attemptId, gate: name, command: g.run });
@@ -165,7 +158,15 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       }
     }
 
-    if (!failure && !ctx.signal.aborted) {
+    // A stop during the gates kills them: that is the user's stop, not a crash of the code under test.
+    if (ctx.signal.aborted) {
+      store.finishAttempt(runId, attemptId, {
+        outcome: 'interrupted', errorClass: null, errorMessage: 'stopped by the user', summary: null, treeRef: ref, treeSha: tree,
+        diff, failures: [], transcript: result.transcript, sessionId: result.sessionId,
+      });
+      return { ok: false, stopped: true, reason: `stopped during step ${index}`, summary: attemptsSummary(history), errorClass: null };
+    }
+    if (!failure) {
       const commit = await commitAll(worktree, `step ${index}: ${step.title}`);
       store.tx(() => {
         store.finishAttempt(runId, attemptId, {
@@ -175,13 +176,6 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         store.completeStep(runId, index, commit);
       });
       return { ok: true, commit };
-    }
-    if (!failure) {
-      store.finishAttempt(runId, attemptId, {
-        outcome: 'interrupted', errorClass: null, errorMessage: 'stopped by the user', summary: null, treeRef: ref, treeSha: tree,
-        diff, failures: [], transcript: result.transcript, sessionId: result.sessionId,
-      });
-      return { ok: false, stopped: true, reason: `stopped during step ${index}`, summary: attemptsSummary(history), errorClass: null };
     }
 
     const facts: AttemptFacts = { n, outcome: failure.gate ? 'failed' : 'error', errorClass: failure.errorClass, message: failure.message, failedTests: failure.failures.map((t) => t.name) };

@@ -5,7 +5,7 @@ import type { AttemptOutcome, ErrorClass, RunStatus, StepStatus } from '../../..
 import type { Workflow, StepConfig } from '../workflow/schema';
 
 export interface EngineEvent {
-  /** Sequence number within the run, from 1. */
+  /** Global, increasing: a client that saw id N asks for events after N. */
   id: number;
   runId: string;
   at: string;
@@ -168,32 +168,15 @@ export class Store {
     for (const e of events) for (const fn of this.listeners) fn(e);
   }
 
-  private seqs = new Map<string, number>();
-
-  private nextSeq(runId: string): number {
-    let last = this.seqs.get(runId);
-    if (last === undefined) {
-      last = (this.stmt('SELECT COALESCE(MAX(seq), 0) AS m FROM events WHERE run_id = ?').get(runId) as { m: number }).m;
-    }
-    this.seqs.set(runId, last + 1);
-    return last + 1;
+  private nextEventId(): number {
+    return ((this.stmt('SELECT MAX(id) AS m FROM events').get() as { m: number | null }).m ?? 0) + 1;
   }
 
   /** Appends to the event log (inside the caller's transaction when there is one). */
   event(runId: string, type: string, payload: Record<string, unknown> = {}): void {
     const at = this.iso();
-    const insert = this.stmt('INSERT INTO events (run_id, seq, at, type, payload_json) VALUES (?, ?, ?, ?, ?)');
-    let seq = this.nextSeq(runId);
-    try {
-      insert.run(runId, seq, at, type, JSON.stringify(payload));
-    } catch (err) {
-      // Another process appended to this run since we cached its sequence: re-read it once.
-      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw err;
-      this.seqs.delete(runId);
-      seq = this.nextSeq(runId);
-      insert.run(runId, seq, at, type, JSON.stringify(payload));
-    }
-    const e: EngineEvent = { id: seq, runId, at, type, payload };
+    const info = this.stmt('INSERT INTO events (run_id, at, type, payload_json) VALUES (?, ?, ?, ?)').run(runId, at, type, JSON.stringify(payload));
+    const e: EngineEvent = { id: Number(info.lastInsertRowid), runId, at, type, payload };
     if (this.db.inTransaction) this.pending.push(e);
     else for (const fn of this.listeners) fn(e);
   }
@@ -237,6 +220,8 @@ export class Store {
         "INSERT INTO step_runs (run_id, step_index, title, status) VALUES (?, ?, ?, 'pending')",
       );
       input.workflow.steps.forEach((s, i) => insertStep.run(input.runId, i + 1, s.title));
+      const firstEvent = this.nextEventId();
+      this.stmt('UPDATE runs SET first_event_id = ? WHERE id = ?').run(firstEvent, input.runId);
       this.event(input.runId, 'run.created', {
         repo: input.repoPath,
         branch: input.branch,
@@ -430,8 +415,9 @@ export class Store {
   }
 
   eventsSince(runId: string, afterId = 0): EngineEvent[] {
-    const rows = this.stmt('SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq')
-      .all(runId, afterId) as Array<{ seq: number; run_id: string; at: string; type: string; payload_json: string }>;
-    return rows.map((r) => ({ id: r.seq, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
+    const first = (this.stmt('SELECT first_event_id FROM runs WHERE id = ?').get(runId) as { first_event_id: number | null } | undefined)?.first_event_id ?? 0;
+    const rows = this.stmt('SELECT * FROM events WHERE id > ? AND run_id = ? ORDER BY id')
+      .all(Math.max(afterId, first - 1), runId) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
+    return rows.map((r) => ({ id: r.id, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
   }
 }

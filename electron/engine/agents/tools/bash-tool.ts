@@ -4,6 +4,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { BoundedOutput } from '../../gates/bounded-output';
 import { isWithin } from './confine';
 import { describeInvalidInput } from './edit-tool';
 import type { ToolOutcome } from './edit-tool';
@@ -65,56 +66,6 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
   }
 }
 
-/** Keeps the first and last halves of a stream's bytes, counting what fell in between. */
-class BoundedOutput {
-  private readonly head: Buffer[] = [];
-  private readonly tail: Buffer[] = [];
-  private headBytes = 0;
-  private tailBytes = 0;
-  elided = 0;
-  private readonly headLimit: number;
-  private readonly tailLimit: number;
-
-  constructor(limit: number) {
-    this.headLimit = Math.floor(limit / 2);
-    this.tailLimit = limit - this.headLimit;
-  }
-
-  push(chunk: Buffer): void {
-    let rest = chunk;
-    if (this.headBytes < this.headLimit) {
-      const take = Math.min(rest.length, this.headLimit - this.headBytes);
-      this.head.push(rest.subarray(0, take));
-      this.headBytes += take;
-      rest = rest.subarray(take);
-    }
-    if (rest.length === 0) return;
-    this.tail.push(rest);
-    this.tailBytes += rest.length;
-    while (this.tailBytes > this.tailLimit) {
-      const first = this.tail[0];
-      if (!first) break;
-      const excess = this.tailBytes - this.tailLimit;
-      const drop = Math.min(first.length, excess);
-      if (drop === first.length) this.tail.shift();
-      else this.tail[0] = first.subarray(drop);
-      this.tailBytes -= drop;
-      this.elided += drop;
-    }
-  }
-
-  text(): string {
-    if (this.elided === 0) return Buffer.concat([...this.head, ...this.tail]).toString('utf8');
-    // The cut can fall inside a multi-byte character: drop the partial bytes on both sides of it.
-    const head = new TextDecoder().decode(Buffer.concat(this.head), { stream: true });
-    let tail = Buffer.concat(this.tail);
-    let skip = 0;
-    while (skip < tail.length && skip < 4 && ((tail[skip] ?? 0) & 0xc0) === 0x80) skip += 1;
-    tail = tail.subarray(skip);
-    return `${head}\n\n[... ${this.elided + skip} bytes of output elided; redirect to a file and use head/tail/grep to see it all ...]\n\n${tail.toString('utf8')}`;
-  }
-}
-
 type KillReason = 'timeout' | 'abort' | 'close';
 
 interface RawResult {
@@ -152,7 +103,7 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
     // the command itself runs with fd 3 closed so its background jobs do not inherit it.
     const script = `exec 2>&1\n{\n${command}\n} 3>&-\n__ratchet_status=$?\nprintf '%s' "$PWD" >&3\nexit $__ratchet_status\n`;
     return new Promise<RawResult>((resolve) => {
-      const output = new BoundedOutput(maxOutputBytes);
+      const output = new BoundedOutput(Math.floor(maxOutputBytes / 2), maxOutputBytes - Math.floor(maxOutputBytes / 2));
       let pwd = '';
       let exitCode: number | null = null;
       let exitSignal: NodeJS.Signals | null = null;
@@ -202,7 +153,7 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
           (stream as Readable & { unref?: () => void }).unref?.();
         }
         if (backgroundStillRunning && pgid !== undefined) lingering.add(pgid);
-        resolve({ output: output.text(), exitCode, exitSignal, killedFor, spawnError, pwd, backgroundStillRunning });
+        resolve({ output: output.toString(), exitCode, exitSignal, killedFor, spawnError, pwd, backgroundStillRunning });
       };
 
       for (const stream of streams) {

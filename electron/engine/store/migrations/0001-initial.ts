@@ -44,7 +44,8 @@ export const migration0001: Migration = {
         wake_at TEXT,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL,
-        finished_at TEXT
+        finished_at TEXT,
+        first_event_id INTEGER
       );
       CREATE INDEX runs_created ON runs(created_at);
       CREATE TABLE step_runs (
@@ -111,15 +112,15 @@ export const migration0001: Migration = {
         cost_usd REAL,
         at TEXT NOT NULL
       );
-      -- Clustered by run: appending and reading one run's events touch one b-tree, which keeps a checkpoint cheap.
+      -- Append-only, one global sequence (the rowid) and no secondary index: an append touches one b-tree,
+      -- which keeps a checkpoint cheap. A run's events are found from runs.first_event_id onwards.
       CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
         run_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
         at TEXT NOT NULL,
         type TEXT NOT NULL,
-        payload_json TEXT NOT NULL,
-        PRIMARY KEY (run_id, seq)
-      ) WITHOUT ROWID;
+        payload_json TEXT NOT NULL
+      );
     `);
   },
 };
