@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { createEngine } from './engine';
+import { create, fixtureProject, queue, say, testFile, turn } from './testing/fixture-project';
+import { sh } from './testing/temp-repo';
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('engine', () => {
+  it('a stop during a gate pauses the run, keeps the work in the worktree, and is not counted as a crash', async () => {
+    const p = fixtureProject(`
+gates:
+  test: { run: "sleep 30", timeout: 60 }
+steps:
+  - title: Slow step
+`);
+    server = await startScriptedServer({ script: { rules: queue(turn(create('a.txt', 'work in progress\n')), say('done')) } });
+    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const controller = new AbortController();
+    engine.onEvent((e) => {
+      if (e.type === 'gate.started') setTimeout(() => controller.abort(), 200);
+    });
+    const prepared = await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile });
+    const runId = await engine.createRun(prepared);
+    const started = Date.now();
+    const doc = await engine.execute(runId, controller.signal);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(doc.status).toBe('paused');
+    expect(doc.reason).toContain('stopped during step 1');
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['interrupted', null]]);
+    expect(existsSync(join(doc.worktree, 'a.txt'))).toBe(true);
+    engine.close();
+  });
+
+  it('marks a run whose process died as interrupted', async () => {
+    const p = fixtureProject();
+    server = await startScriptedServer({ script: { rules: queue(turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [1, 1], 2))), say('ok')) } });
+    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+    // As if a process that no longer exists had been running it.
+    engine.store.setRunStatus(runId, 'running', null);
+    engine.store.claimRun(runId, 2 ** 22 + 12345, (await import('node:os')).hostname());
+    expect(engine.detectInterrupted()).toEqual([runId]);
+    expect(engine.status(runId).status).toBe('interrupted');
+    expect(engine.detectInterrupted()).toEqual([]);
+    // The branch and worktree are still there for a resume.
+    expect(sh(p.repo, 'branch', '--list', 'ratchet/*')).toContain('ratchet/');
+    engine.close();
+  });
+});
