@@ -146,10 +146,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         store.event(runId, 'gate.started', { attemptId, gate: name, command: g.run });
         const r = await runGate({ name, run: g.run, timeoutS: g.timeout, report: g.report }, { cwd: worktree, env: deps.env, signal: ctx.signal });
         const failures = r.passed ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
-        store.recordGate(runId, attemptId, {
-          gate: name, command: r.command, passed: r.passed, exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut,
-          durationMs: r.durationMs, output: r.output, outputBytes: r.outputBytes, failures,
-        });
+        store.recordGate(runId, attemptId, { ...r, gate: name, failures });
         gateResults.push(r);
         if (!r.passed && !failure) {
           const c = classifyGateFailure(r, failures);

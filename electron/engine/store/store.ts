@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { AttemptOutcome, ErrorClass, RunStatus, StepStatus } from '../../../shared/domain';
 import type { Workflow, StepConfig } from '../workflow/schema';
+import type { GateResult } from '../gates/run-gate';
 
 export interface EngineEvent {
   /** Global, increasing: a client that saw id N asks for events after N. */
@@ -74,18 +75,11 @@ export interface AttemptRow {
   finished_at: string | null;
 }
 
-export interface GateResultInput {
+/** A gate's result as stored: what the runner measured, under the gate's name, with its parsed failures. */
+export type GateResultInput = Pick<GateResult, 'command' | 'passed' | 'exitCode' | 'signal' | 'timedOut' | 'durationMs' | 'output' | 'outputBytes'> & {
   gate: string;
-  command: string;
-  passed: boolean;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  output: string;
-  outputBytes: number;
   failures: unknown[];
-}
+};
 
 export interface UsageInput {
   model: string;
