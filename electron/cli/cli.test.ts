@@ -150,7 +150,8 @@ steps:
     expect(r.code).toBe(1);
     const doc = StatusDocument.parse(JSON.parse(r.out));
     expect(doc.reason).toContain('gave up after 1 retry');
-    expect(doc.reason).toContain('2. Retry 1: 1 test failed');
+    expect(doc.reason).toContain('2. Retry 1: 1 test failed (no improvement)');
+    expect(doc.reason).toMatch(/Remaining issues:\n- adds: expected 5, got 6/);
   });
 });
 

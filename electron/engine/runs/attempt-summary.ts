@@ -20,10 +20,13 @@ export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefi
     const now = new Set(a.failedTests);
     const fixed = previous.failedTests.filter((t) => !now.has(t)).length;
     if (fixed > 0) what += ` (fixed ${fixed})`;
+    else if (a.failedTests.length >= previous.failedTests.length && a.failedTests.length > 0) what += ' (no improvement)';
   }
   return `${a.n}. ${label}: ${what}`;
 }
 
-export function attemptsSummary(attempts: readonly AttemptFacts[]): string {
-  return ['Attempts summary:', ...attempts.map((a, i) => describeAttempt(a, attempts[i - 1]))].join('\n');
+export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: readonly string[] = []): string {
+  const lines = ['Attempts summary:', ...attempts.map((a, i) => describeAttempt(a, attempts[i - 1]))];
+  if (remaining.length) lines.push('Remaining issues:', ...remaining.slice(0, 20).map((r) => `- ${r}`));
+  return lines.join('\n');
 }

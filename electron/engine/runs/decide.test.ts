@@ -57,12 +57,22 @@ describe('attemptsSummary', () => {
       { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['a', 'b', 'c', 'd'] },
       { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['b', 'c', 'd'] },
       { n: 3, outcome: 'failed', errorClass: 'compilation_error', message: 'TS2322 in a.ts', failedTests: [] },
-    ]);
+    ], ['TS2322 in a.ts']);
     expect(s.split('\n')).toEqual([
       'Attempts summary:',
       '1. Initial: 4 tests failed',
       '2. Retry 1: 3 tests failed (fixed 1)',
       '3. Retry 2: compilation_error: TS2322 in a.ts (fixed 3)',
+      'Remaining issues:',
+      '- TS2322 in a.ts',
     ]);
+  });
+
+  it('says when a retry brought no improvement', () => {
+    const s = attemptsSummary([
+      { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['a', 'b'] },
+      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['a', 'b'] },
+    ]);
+    expect(s.split('\n')[2]).toBe('2. Retry 1: 2 tests failed (no improvement)');
   });
 });

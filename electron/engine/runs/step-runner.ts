@@ -189,7 +189,10 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     store.event(runId, 'decision', { attemptId, step: index, n, ...decision });
 
     if (decision.action !== 'retry') {
-      const summary = attemptsSummary(history);
+      const remaining = failure.failures.length
+        ? failure.failures.map((t) => `${t.name}${t.expected !== null || t.actual !== null ? `: expected ${t.expected ?? '?'}, got ${t.actual ?? '?'}` : t.message ? `: ${t.message.split('\n')[0]}` : ''}`)
+        : [`${failure.errorClass}: ${failure.message}`];
+      const summary = attemptsSummary(history, remaining);
       return { ok: false, stopped: false, reason: `step ${index} "${step.title}" failed: ${decision.reason}`, summary, errorClass: failure.errorClass };
     }
     if (decision.delayS > 0) {
