@@ -9,6 +9,19 @@ import { sh, tempDir } from '../engine/testing/temp-repo';
 import { main } from './main';
 
 let server: ScriptedServer | undefined;
+
+/** A one-step workflow (add()) with no backoff, plus one extra setting. */
+const oneStep = (setting: string) => `
+gates:
+  test: "node --test --test-reporter=tap"
+${setting}
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+steps:
+  - title: Add add()
+`;
+/** The agent writes add() and its test, with `body` as the function's result expression. */
+const writeAdd = (body: string) =>
+  turn(create('src/add.mjs', `export const add = (a, b) => ${body};\n`), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)));
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -33,7 +46,7 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
       script: {
         rules: queue(
           // step 1
-          turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
+          writeAdd('a + b'),
           say('Added add().'),
           // step 2, attempt 1: a bug
           turn(create('src/mul.mjs', 'export const mul = (a, b) => a * a;\n'), create('test/mul.test.mjs', testFile('multiplies', 'mul', 'mul', [2, 3], 6))),
@@ -106,7 +119,7 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     server = await startScriptedServer({
       script: {
         rules: queue(
-          turn(create('src/add.mjs', 'export const add = (a, b) => a - b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
+          writeAdd('a - b'),
           say('Added add().'),
           say('I believe it is correct already.'),
         ),
@@ -128,18 +141,11 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
   });
 
   it('gives up after max_retries with a summary of every attempt', async () => {
-    const p = fixtureProject(`
-gates:
-  test: "node --test --test-reporter=tap"
-max_retries: 1
-backoff: { base_s: 0, max_s: 0, jitter: 0 }
-steps:
-  - title: Add add()
-`);
+    const p = fixtureProject(oneStep('max_retries: 1'));
     server = await startScriptedServer({
       script: {
         rules: queue(
-          turn(create('src/add.mjs', 'export const add = (a, b) => a - b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
+          writeAdd('a - b'),
           say('done'),
           turn(replace('src/add.mjs', 'a - b', 'a * b')),
           say('fixed'),
@@ -157,19 +163,12 @@ steps:
 
 describe('per-attempt timeout', () => {
   it('stops an agent that runs past timeout_seconds and retries', async () => {
-    const p = fixtureProject(`
-gates:
-  test: "node --test --test-reporter=tap"
-timeout_seconds: 1
-backoff: { base_s: 0, max_s: 0, jitter: 0 }
-steps:
-  - title: Add add()
-`);
+    const p = fixtureProject(oneStep('timeout_seconds: 1'));
     server = await startScriptedServer({
       script: {
         rules: queue(
           { delayMs: 3000, content: [{ type: 'text', text: 'thinking very slowly' }] },
-          turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
+          writeAdd('a + b'),
           say('done'),
         ),
       },
