@@ -37,9 +37,18 @@ export const ErrorClass = z.enum(ERROR_CLASSES);
 export type ErrorClass = z.infer<typeof ErrorClass>;
 
 /** How one attempt ended. `running` only while it is under way. */
-export const ATTEMPT_OUTCOMES = ['running', 'passed', 'failed', 'error', 'interrupted'] as const;
+/** `flaky`: the gate failed, then passed on a re-run of the unchanged tree, so the step went on. */
+export const ATTEMPT_OUTCOMES = ['running', 'passed', 'flaky', 'failed', 'error', 'interrupted'] as const;
 export const AttemptOutcome = z.enum(ATTEMPT_OUTCOMES);
 export type AttemptOutcome = z.infer<typeof AttemptOutcome>;
+
+export const DecisionDoc = z.object({
+  action: z.enum(['retry', 'fatal', 'escalate', 'wait', 'done']),
+  reason: z.string(),
+  delayS: z.number(),
+  overrides: z.record(z.string(), z.unknown()),
+});
+export type DecisionDoc = z.infer<typeof DecisionDoc>;
 
 export const AttemptDoc = z.object({
   n: z.number().int().min(1),
@@ -51,6 +60,10 @@ export const AttemptDoc = z.object({
   cacheReadTokens: z.number().int(),
   cacheWriteTokens: z.number().int(),
   costUsd: z.number().nullable(),
+  /** What the policy decided after this attempt; null while running, and for the attempt that passed. */
+  decision: DecisionDoc.nullable(),
+  /** Hash of the normalised failure; equal fingerprints mean the same failure came back. */
+  fingerprint: z.string().nullable(),
 });
 export type AttemptDoc = z.infer<typeof AttemptDoc>;
 

@@ -155,7 +155,7 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
     expect(r.code).toBe(1);
     const doc = StatusDocument.parse(JSON.parse(r.out));
-    expect(doc.reason).toContain('gave up after 1 retry');
+    expect(doc.reason).toContain('gave up after 1 test_failure retry');
     expect(doc.reason).toContain('2. Retry 1: 1 test failed (no improvement)');
     expect(doc.reason).toMatch(/Remaining issues:\n- adds: expected 5, got 6/);
   });
@@ -224,5 +224,47 @@ describe('bad input', () => {
     const st = await cli(['status', 'nope', '--json'], env());
     expect(st.code).toBe(2);
     expect(st.err).toContain('No run with id nope');
+  });
+});
+
+describe('ratchet check', () => {
+  const check = async (yaml: string) => {
+    const file = join(tempDir(), 'ratchet.yml');
+    writeFileSync(file, yaml);
+    return { file, ...(await cli(['check', file], { RATCHET_HOME: join(tempDir(), 'home') })) };
+  };
+
+  it('accepts a valid workflow and warns about seed 004 safety rules, naming entry and line', async () => {
+    const r = await check(`gates: { test: "npm test" }
+retry:
+  - not: gate.test
+  - attempt: 3
+    agent: { model: claude-opus-5-5 }
+  - attempt: 4
+    worktree: reset
+  - exit: 5
+steps:
+  - title: one
+`);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('valid — 1 steps, gates: test, 2 warning(s)');
+    expect(r.err).toContain(`${r.file}:4: warning: retry[1] (entry 2): switches agent without \`session: new\``);
+    expect(r.err).toContain(`${r.file}:6: warning: retry[2] (entry 3): \`worktree: reset\` with a continued session`);
+  });
+
+  it('refuses a retry list without exit, and an entry with two conditions, with exit 1', async () => {
+    const noExit = await check('gates: { test: "npm test" }\nretry:\n  - not: gate.test\nsteps:\n  - title: one\n');
+    expect(noExit.code).toBe(1);
+    expect(noExit.err).toMatch(/:3: error: retry: the retry list has no `exit: N` entry/);
+    const two = await check('gates: { test: "npm test" }\nretry:\n  - attempt: 2\n    exit: 3\nsteps:\n  - title: one\n');
+    expect(two.code).toBe(1);
+    expect(two.err).toContain(':3: error: retry[0]: a retry entry has exactly one condition, this one has attempt and exit');
+  });
+
+  it('a run refuses a workflow whose retry list has no exit (exit 2)', async () => {
+    const p = fixtureProject('gates: { test: "true" }\nretry:\n  - not: gate.test\nsteps:\n  - title: one\n');
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k' });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('no `exit: N` entry');
   });
 });

@@ -5,11 +5,14 @@ import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
 import { progressLine } from './progress';
+import { existsSync, readFileSync } from 'node:fs';
+import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 
 const USAGE = `Usage:
   ratchet run <repo> [--workflow <file>] [--task <title>] [--yes] [--json]
   ratchet status <run-id> [--json]
   ratchet list [--json]
+  ratchet check <workflow-file>            validate a workflow without running it (exit 0 valid, 1 invalid)
 
 Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
 
@@ -133,6 +136,24 @@ function cmdList(engine: Engine, args: string[], io: CliIo): number {
   return 0;
 }
 
+function cmdCheck(args: string[], io: CliIo): number {
+  const { positionals } = parse(args, {});
+  if (positionals.length !== 1) throw new UsageError('`ratchet check` takes one workflow file.');
+  const file = positionals[0] as string;
+  if (!existsSync(file)) throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist.`);
+  const report = checkWorkflowText(readFileSync(file, 'utf8'));
+  const line = (kind: string, p: WorkflowProblem) => `${file}${p.line ? `:${p.line}` : ''}: ${kind}: ${p.path}: ${p.message}\n`;
+  for (const p of report.errors) io.stderr.write(line('error', p));
+  for (const p of report.warnings) io.stderr.write(line('warning', p));
+  if (report.errors.length) {
+    io.stderr.write(`${file}: invalid (${report.errors.length} error${report.errors.length > 1 ? 's' : ''})\n`);
+    return 1;
+  }
+  const w = report.workflow;
+  io.stdout.write(`${file}: valid — ${w?.steps.length ?? 0} steps, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
+  return 0;
+}
+
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -141,6 +162,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
   let engine: Engine | undefined;
   try {
+    if (command === 'check') return cmdCheck(rest, io);
     if (!['run', 'status', 'list'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     engine = createEngine({ home: defaultHome(io.env), env: io.env });
     if (engine.movedAside) io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\n`);

@@ -15,6 +15,8 @@ import { findMissingCommand } from './gates/run-gate';
 import { commitAll, createWorktree, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
 import { listItem, statusDocument } from './runs/status-document';
+import { resolvePolicy } from './runs/policy';
+import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { openDatabase } from './store/open-store';
 import { newId, Store, type EngineEvent } from './store/store';
@@ -88,6 +90,7 @@ export function createEngine(deps: EngineDeps) {
   const userPricing = join(home, 'pricing.json');
   const pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
   const agentEnv = scrubEnv(deps.env);
+  const skipControllers = new Map<string, AbortController>();
 
   const agentFor =
     deps.agentFor ??
@@ -131,6 +134,10 @@ export function createEngine(deps: EngineDeps) {
       }
     }
     const workflow = loadWorkflowFile(workflowFile);
+    const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');
+    if (entryErrors.length) {
+      throw new RatchetError('workflow_invalid', `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`);
+    }
     const used = new Set(workflow.steps.flatMap((s) => s.gates ?? Object.keys(workflow.gates)));
     for (const name of used) {
       const gate = workflow.gates[name];
@@ -190,29 +197,59 @@ export function createEngine(deps: EngineDeps) {
     const beat = setInterval(() => store.heartbeat(runId), deps.heartbeatMs ?? 5000);
     beat.unref();
     store.setRunStatus(runId, 'running', null);
-    const agent = agentFor(workflow.agent);
+    // One agent per kind and model for the whole run, so `session: continue` finds its conversation.
+    const agents = new Map<string, Agent>();
+    const agentForRun = (config: AgentConfig): Agent => {
+      const key = `${config.kind}:${config.model}:${(config.command ?? []).join(' ')}`;
+      let a = agents.get(key);
+      if (!a) {
+        a = agentFor(config);
+        agents.set(key, a);
+      }
+      return a;
+    };
+    const policy = resolvePolicy(workflow);
     const system = systemPrompt(run.worktree);
     const context = taskContext({ title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps });
+    const skip = () => {
+      const c = new AbortController();
+      skipControllers.set(runId, c);
+      return c.signal;
+    };
     try {
       for (const s of store.getSteps(runId)) {
         if (s.status === 'succeeded' || s.status === 'skipped') continue;
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const outcome = await runStep(
-          { store, agent, env: agentEnv, sleep, rng },
-          { runId, worktree: run.worktree, workflow, steps: plan.steps, index: s.step_index, system, context, signal },
+          { store, agentFor: agentForRun, env: agentEnv, now, sleep, rng },
+          { runId, worktree: run.worktree, workflow, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
         );
-        if (outcome.ok) continue;
-        if (outcome.stopped) {
-          store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
-        } else {
-          store.setStepStatus(runId, s.step_index, 'failed');
-          let rescued = '';
-          if (await isDirty(run.worktree)) {
-            const sha = await commitAll(run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
-            store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
-            rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
+        if (outcome.kind === 'done') continue;
+        switch (outcome.kind) {
+          case 'stopped':
+            store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
+            break;
+          case 'escalate':
+            store.setRunStatus(runId, 'paused', `${outcome.reason}. The attempts are kept; revise the plan or fix the setup, then resume.\n${outcome.summary}`);
+            break;
+          case 'parked':
+            store.setRunStatus(runId, 'waiting', `${outcome.reason} (until ${outcome.wakeAt})`, { wakeAt: outcome.wakeAt });
+            break;
+          case 'budget':
+            if (outcome.wakeAt) store.setRunStatus(runId, 'waiting', outcome.reason, { wakeAt: outcome.wakeAt });
+            else store.setRunStatus(runId, 'paused', outcome.reason);
+            break;
+          case 'fatal': {
+            store.setStepStatus(runId, s.step_index, 'failed');
+            let rescued = '';
+            if (await isDirty(run.worktree)) {
+              const sha = await commitAll(run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
+              store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
+              rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
+            }
+            store.setRunStatus(runId, 'failed', `${outcome.reason}.${rescued}\n${outcome.summary}`, { finished: true });
+            break;
           }
-          store.setRunStatus(runId, 'failed', `${outcome.reason}.${rescued}\n${outcome.summary}`, { finished: true });
         }
         return status(runId);
       }
@@ -223,8 +260,17 @@ export function createEngine(deps: EngineDeps) {
       throw err;
     } finally {
       clearInterval(beat);
+      skipControllers.delete(runId);
       store.releaseRun(runId);
     }
+  }
+
+  /** "Retry now": ends the current backoff wait of a run this process is executing. */
+  function retryNow(runId: string): boolean {
+    const c = skipControllers.get(runId);
+    if (!c) return false;
+    c.abort();
+    return true;
   }
 
   function status(runId: string): StatusDocument {
@@ -246,6 +292,7 @@ export function createEngine(deps: EngineDeps) {
     prepareRun,
     createRun,
     execute,
+    retryNow,
     status,
     list,
     onEvent: (fn: (e: EngineEvent) => void) => store.onEvent(fn),

@@ -1,8 +1,8 @@
-// Tests for parseFailures: JUnit XML and TAP from real tool output, fallbacks, limits and garbage input.
+// Tests for parseFailures: JUnit XML, Jest/Vitest JSON, go test -json, TAP and GUT from real tool output, priority, fallbacks, limits and garbage input.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractExpectedActual, MAX_FAILED_TESTS, parseFailures } from './parse-failures';
+import { extractExpectedActual, goTestJsonText, MAX_FAILED_TESTS, parseFailures, parseGoTestJson, parseGut } from './parse-failures';
 
 const corpus = (name: string): string =>
   fs.readFileSync(path.join(import.meta.dirname, '../runs/classify-corpus', name), 'utf8');
@@ -258,11 +258,309 @@ describe('extractExpectedActual', () => {
     ['testify', 'Error:      \tNot equal: \n\t            \texpected: 5\n\t            \tactual  : 6', '5', '6'],
     ['junit4', 'expected:<5> but was:<6>', '5', '6'],
     ['diff only', '- Expected\n+ Received\n\n- 5\n+ 6', '5', '6'],
+    ['gut assert_eq', '[0] expected to equal [100]:  player starts healthy', '100', '0'],
+    ['gut strings', '["Bob"] expected to equal ["Alice"]', '"Alice"', '"Bob"'],
+    ['gut arrays', '[[1, 2]] expected to equal [[1, 3]]', '[1, 3]', '[1, 2]'],
+    ['gut comparison', '[0.51] expected to be > than [999.0]:  waits', '999.0', '0.51'],
+    ['hand-written', 'test_player_health: Expected 100, got 0', '100', '0'],
+    ['hand-written "but got"', 'expected 5 but got 6', '5', '6'],
   ])('%s', (_label, text, expected, actual) => {
     expect(extractExpectedActual(text)).toEqual({ expected, actual });
   });
 
   it('returns nulls when there is nothing to find', () => {
     expect(extractExpectedActual('TypeError: x is not a function')).toEqual({ expected: null, actual: null });
+  });
+});
+
+describe('parseFailures: Jest and Vitest JSON reports', () => {
+  it('reads a vitest --reporter=json report; the assertion frame beats the declaration `location`', () => {
+    expect(parseFailures({ output: '', reportXml: corpus('vitest-report.json') })).toEqual([
+      {
+        name: 'math > adds numbers',
+        message: 'AssertionError: expected 6 to be 5 // Object.is equality',
+        expected: '5',
+        actual: '6',
+        file: '/home/dev/calc-vitest/src/math.test.ts',
+        line: 6,
+      },
+      {
+        name: 'math > parses a list',
+        message: 'AssertionError: expected [ 1, 2, 3 ] to deeply equal [ 1, 2, 4 ]',
+        expected: '[ 1, 2, 4 ]',
+        actual: '[ 1, 2, 3 ]',
+        file: '/home/dev/calc-vitest/src/math.test.ts',
+        line: 12,
+      },
+    ]);
+  });
+
+  it('reads a jest --json report', () => {
+    expect(parseFailures({ output: '', reportXml: corpus('jest-report.json') })).toEqual([
+      {
+        name: 'cart > adds item totals',
+        message: 'Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 30\nReceived: 25',
+        expected: '30',
+        actual: '25',
+        file: '/home/dev/shop/src/cart.test.js',
+        line: 12,
+      },
+      {
+        name: 'cart > applies a discount code',
+        message: 'TypeError: cart.applyDiscount is not a function',
+        expected: null,
+        actual: null,
+        file: '/home/dev/shop/src/cart.test.js',
+        line: 17,
+      },
+    ]);
+  });
+
+  it("takes expected and actual from jest's failureDetails when the message is only a diff", () => {
+    const diff = 'Error: expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   "hp": 100,\n+   "hp": 0,\n  }\n    at Object.toEqual (/repo/src/player.test.js:9:22)';
+    const report = JSON.stringify({
+      testResults: [
+        {
+          name: '/repo/src/player.test.js',
+          status: 'failed',
+          assertionResults: [
+            {
+              ancestorTitles: ['player'],
+              title: 'starts healthy',
+              status: 'failed',
+              failureMessages: [diff],
+              failureDetails: [{ matcherResult: { actual: { hp: 0 }, expected: { hp: 100 }, name: 'toEqual', pass: false } }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(parseFailures({ output: '', reportXml: report })).toMatchObject([
+      { name: 'player > starts healthy', expected: '{"hp":100}', actual: '{"hp":0}', file: '/repo/src/player.test.js', line: 9 },
+    ]);
+  });
+
+  it('uses `location` when no stack frame is in the test file, and fullName when there is no title', () => {
+    const report = JSON.stringify({
+      testResults: [
+        {
+          name: '/repo/src/a.test.ts',
+          status: 'failed',
+          assertionResults: [
+            { fullName: 'a works', status: 'failed', location: { line: 4, column: 3 }, failureMessages: ['Error: boom\n    at /repo/node_modules/lib/x.js:1:1'] },
+            { title: 'skipped one', status: 'skipped', failureMessages: [] },
+          ],
+        },
+      ],
+    });
+    expect(parseFailures({ output: '', reportXml: report })).toEqual([
+      { name: 'a works', message: 'Error: boom', expected: null, actual: null, file: '/repo/src/a.test.ts', line: 4 },
+    ]);
+  });
+
+  it('reports a test file that failed to run as one failure', () => {
+    const report = JSON.stringify({
+      testResults: [
+        {
+          name: '/repo/src/b.test.js',
+          status: 'failed',
+          assertionResults: [],
+          message: "  ● Test suite failed to run\n\n    Cannot find module './missing' from 'src/b.test.js'\n\n    > 1 | import { x } from './missing';\n      at Resolver._throwModNotFoundError (/repo/node_modules/jest-resolve/build/resolver.js:427:11)\n      at Object.<anonymous> (/repo/src/b.test.js:1:1)",
+        },
+      ],
+    });
+    expect(parseFailures({ output: '', reportXml: report })).toEqual([
+      {
+        name: '/repo/src/b.test.js',
+        message: "Cannot find module './missing' from 'src/b.test.js'\n\n    > 1 | import { x } from './missing';",
+        expected: null,
+        actual: null,
+        file: '/repo/src/b.test.js',
+        line: 1,
+      },
+    ]);
+  });
+
+  it('tells JSON from XML by content, and falls back to the output when the JSON is cut short', () => {
+    const json = corpus('vitest-report.json');
+    expect(parseFailures({ output: '', reportXml: `\uFEFF  ${json}` })).toHaveLength(2);
+    const tap = 'TAP version 13\nnot ok 1 - from tap\n1..1\n';
+    expect(parseFailures({ output: tap, reportXml: json.slice(0, 500) })).toMatchObject([{ name: 'from tap' }]);
+    expect(parseFailures({ output: tap, reportXml: '{"testResults": []}' })).toMatchObject([{ name: 'from tap' }]);
+  });
+
+  it('finds the JSON a reporter printed on stdout after npm’s banner', () => {
+    const out = `\n> calc@1.0.0 test\n> vitest run --reporter=json\n\n${corpus('vitest-report.json')}`;
+    expect(parseFailures({ output: out }).map((f) => f.name)).toEqual(['math > adds numbers', 'math > parses a list']);
+  });
+});
+
+describe('parseFailures: go test -json', () => {
+  it('reads the event stream: leaf subtests only, with what each test logged', () => {
+    expect(parseFailures({ output: corpus('go-test-json.txt') })).toEqual([
+      { name: 'example.com/calc > TestAdd', message: 'math_test.go:9: Add(2, 3) = 6; want 5', expected: '5', actual: '6', file: 'math_test.go', line: 9 },
+      {
+        name: 'example.com/calc > TestParseList/with_spaces',
+        message: 'math_test.go:31: ParseList("1, 2") returned error: strconv.Atoi: parsing " 2": invalid syntax',
+        expected: null,
+        actual: null,
+        file: 'math_test.go',
+        line: 31,
+      },
+    ]);
+  });
+
+  it('reads testify output and cuts a panic before its goroutine dump', () => {
+    const ev = (test: string, output: string): string => JSON.stringify({ Action: 'output', Package: 'example.com/shop', Test: test, Output: output });
+    const stream = [
+      ev('TestTotal', '=== RUN   TestTotal\n'),
+      ev('TestTotal', '    cart_test.go:15: \n'),
+      ev('TestTotal', '        \tError Trace:\t/home/dev/shop/cart_test.go:15\n'),
+      ev('TestTotal', '        \tError:      \tNot equal: \n'),
+      ev('TestTotal', '        \t            \texpected: 30\n'),
+      ev('TestTotal', '        \t            \tactual  : 25\n'),
+      ev('TestTotal', '        \tTest:       \tTestTotal\n'),
+      ev('TestTotal', '--- FAIL: TestTotal (0.00s)\n'),
+      JSON.stringify({ Action: 'fail', Package: 'example.com/shop', Test: 'TestTotal', Elapsed: 0 }),
+      ev('TestIndex', '=== RUN   TestIndex\n'),
+      ev('TestIndex', '--- FAIL: TestIndex (0.00s)\n'),
+      ev('TestIndex', 'panic: runtime error: index out of range [3] with length 3 [recovered]\n'),
+      ev('TestIndex', '\tpanic: runtime error: index out of range [3] with length 3\n'),
+      ev('TestIndex', '\n'),
+      ev('TestIndex', 'goroutine 7 [running]:\n'),
+      ev('TestIndex', 'testing.tRunner.func1.2({0x5170a0, 0xc000018150})\n'),
+      ev('TestIndex', '\t/usr/local/go/src/testing/testing.go:1631 +0x24a\n'),
+      ev('TestIndex', 'example.com/shop.Item(...)\n'),
+      ev('TestIndex', '\t/home/dev/shop/cart.go:22 +0x1d\n'),
+      JSON.stringify({ Action: 'fail', Package: 'example.com/shop', Test: 'TestIndex', Elapsed: 0 }),
+    ].join('\n');
+    const [total, index] = parseGoTestJson(stream);
+    expect(total).toMatchObject({ name: 'example.com/shop > TestTotal', expected: '30', actual: '25', file: 'cart_test.go', line: 15 });
+    expect(index!.message).toBe('panic: runtime error: index out of range [3] with length 3 [recovered]\n\tpanic: runtime error: index out of range [3] with length 3');
+    expect(index!.message).not.toContain('goroutine');
+  });
+
+  it('reads a go test -json report file, and prefers the stream to TAP-like lines', () => {
+    expect(parseFailures({ output: 'not ok 1 - unrelated\n', reportXml: corpus('go-test-json.txt') })).toHaveLength(2);
+    expect(parseFailures({ output: `not ok 1 - unrelated\n${corpus('go-test-json.txt')}` }).map((f) => f.name)).toEqual([
+      'example.com/calc > TestAdd',
+      'example.com/calc > TestParseList/with_spaces',
+    ]);
+  });
+
+  it('goTestJsonText turns the stream back into the text go test prints, keeping other lines', () => {
+    const text = goTestJsonText(`# stderr line\n${corpus('go-test-json.txt')}`)!;
+    expect(text).toContain('# stderr line\n=== RUN   TestAdd\n    math_test.go:9: Add(2, 3) = 6; want 5\n--- FAIL: TestAdd (0.00s)\n');
+    expect(text).toContain('FAIL\texample.com/calc\t0.003s\n');
+    expect(goTestJsonText(corpus('go-test-fail.txt'))).toBeNull();
+    expect(goTestJsonText('{"Action":"fail"}\n{"not":"go"}\n')).toBeNull();
+  });
+});
+
+describe('parseFailures: GUT (Godot)', () => {
+  it('reads the Run Summary: script, test, [Failed] text, "at line"; pending tests are not failures', () => {
+    expect(parseFailures({ output: corpus('gut-fail.txt') })).toEqual([
+      {
+        name: 'test/unit/test_player.gd > test_player_health',
+        message: '[0] expected to equal [100]:  Expected 100, got 0',
+        expected: '100',
+        actual: '0',
+        file: 'test/unit/test_player.gd',
+        line: 14,
+      },
+      {
+        name: 'test/unit/test_player.gd > test_take_damage',
+        message: 'Expected object <CharacterBody2D#30031266998> to have emitted signal [health_changed]:  Signal not emitted',
+        expected: null,
+        actual: null,
+        file: 'test/unit/test_player.gd',
+        line: 23,
+      },
+    ]);
+  });
+
+  it('reads the per-test lines of a run cut short (no summary), Godot 3 headers, inner classes and several failures per test', () => {
+    const out = `/-----------------------------------------
+Running Script res://test/unit/test_inventory.gd
+-----------------------------------------/
+* test_stack_limit
+    [Failed]:  [10] expected to equal [99]:
+          at line 40
+    [Failed]:  Stack overflowed
+      by 3 items
+          at line 41
+res://test/unit/test_inventory.gd.TestWeight
+* test_total_weight
+    [Pending]:  not written
+* test_heavy_items
+    [Failed]:  Expected 12.5, got 0
+`;
+    expect(parseGut(out)).toEqual([
+      {
+        name: 'test/unit/test_inventory.gd > test_stack_limit',
+        message: '[10] expected to equal [99]:\nStack overflowed\nby 3 items',
+        expected: '99',
+        actual: '10',
+        file: 'test/unit/test_inventory.gd',
+        line: 40,
+      },
+      {
+        name: 'test/unit/test_inventory.gd > TestWeight > test_heavy_items',
+        message: 'Expected 12.5, got 0',
+        expected: '12.5',
+        actual: '0',
+        file: 'test/unit/test_inventory.gd',
+        line: null,
+      },
+    ]);
+  });
+
+  it('prefers the Run Summary to run lines whose test header was cut out of the kept output', () => {
+    const cut = '\n[… 2.1 MB (2201034 bytes) elided: showing the first 64 KB and the last 64 KB …]\n    [Failed]:  [3] expected to equal [4]\n          at line 9\n';
+    const summary = corpus('gut-fail.txt').slice(corpus('gut-fail.txt').indexOf('=============================================='));
+    // Read line by line, the orphan [Failed] after the cut would be pinned on test_player_health, which did not say it.
+    expect(parseGut(`res://test/unit/test_player.gd\n* test_player_health${cut}${summary}`).map((f) => [f.name, f.message, f.line])).toEqual([
+      ['test/unit/test_player.gd > test_player_health', '[0] expected to equal [100]:  Expected 100, got 0', 14],
+      [
+        'test/unit/test_player.gd > test_take_damage',
+        'Expected object <CharacterBody2D#30031266998> to have emitted signal [health_changed]:  Signal not emitted',
+        23,
+      ],
+    ]);
+  });
+
+  it('is the last resort: TAP in the same output wins', () => {
+    const out = `not ok 1 - from tap\n1..1\n${corpus('gut-fail.txt')}`;
+    expect(parseFailures({ output: out }).map((f) => f.name)).toEqual(['from tap']);
+    expect(parseGut('no gut here\n[Passed]\n')).toEqual([]);
+  });
+});
+
+describe('parseFailures: garbage in structured formats', () => {
+  it('never throws on odd JSON or test2json lines', () => {
+    for (const reportXml of [
+      '{',
+      '[1,2,3]',
+      'null',
+      '{"testResults": 5}',
+      '{"testResults":[null, 7, {"assertionResults":[null, {"status":"failed"}, {"status":"failed","ancestorTitles":[1,null],"title":5,"failureMessages":[null,{}],"failureDetails":[null,{"matcherResult":null}],"location":"x"}]}]}',
+      '{"testResults":[{"status":"failed","name":42,"message":{}}]}',
+    ]) {
+      expect(() => parseFailures({ output: '', reportXml })).not.toThrow();
+    }
+    const odd = [
+      '{"Action":"fail","Package":"p","Test":5}',
+      '{"Action":"output","Package":"p","Test":"T","Output":7}',
+      '{"Action":"fail","Package":"p","Test":"T"}',
+      '{"Action":"fail","Package":"p","Test":"T"}',
+      '{"Action": "fail"',
+    ].join('\n');
+    expect(parseFailures({ output: odd })).toEqual([{ name: 'p > T', message: null, expected: null, actual: null, file: null, line: null }]);
+    expect(parseFailures({ output: 7 as unknown as string, reportXml: 9 as unknown as string })).toEqual([]);
+  });
+
+  it(`caps a huge go -json stream at ${MAX_FAILED_TESTS}`, () => {
+    const lines = Array.from({ length: 250 }, (_, i) => JSON.stringify({ Action: 'fail', Package: 'p', Test: `T${i}` }));
+    expect(parseFailures({ output: lines.join('\n') })).toHaveLength(MAX_FAILED_TESTS);
   });
 });

@@ -1,4 +1,5 @@
-// Extracts failing tests (name, message, expected/actual, location) from a JUnit XML report or TAP output.
+// Extracts failing tests (name, message, expected/actual, location) from JUnit XML or Jest/Vitest JSON reports,
+// go test -json streams, TAP output and GUT's text output.
 import { XMLParser } from 'fast-xml-parser';
 import { Parser as TapParser } from 'tap-parser';
 import type { Result as TapResult } from 'tap-parser';
@@ -46,6 +47,11 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   const jestReceived = t.match(/^\s*Received(?: value| string| length| array| object| constructor)?:\s+(.+)$/m);
   if (jestExpected || jestReceived) return { expected: cleanValue(jestExpected?.[1]), actual: cleanValue(jestReceived?.[1]) };
 
+  // GUT (Godot): "[0] expected to equal [100]:  message", "[0.5] expected to be > than [999.0]" (got first)
+  // Bounded, and starting only after a space or "(call #2)", so a line of brackets cannot make this quadratic.
+  m = t.match(/(?<![^\s:)])\[(.{0,500}?)\] expected to (?:equal|not equal|be [<>]=? than|be)\s*\[(.{0,500}?)\](?=:\s|\s*$|\s+\+\/-)/m);
+  if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+
   // Chai / Vitest: "expected 6 to be 5 // Object.is equality", "expected [ 1 ] to deeply equal [ 2 ]"
   m = t.match(
     /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
@@ -78,6 +84,10 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   m = t.match(/=\s*(.+?);\s*want\s+(.+)$/m) ?? t.match(/\bgot:?\s+(.+?),?\s+want:?\s+(.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
   m = t.match(/\bwant:?\s+(.+?),?\s+got:?\s+(.+)$/m);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
+
+  // Hand-written messages (GDScript, shell checks): "Expected 100, got 0", "expected 5 but got 6"
+  m = t.match(/\bexpected:?\s+(.{1,500}?),?\s+(?:but\s+)?got:?\s+(.+?)\s*$/im);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // testify and similar: "expected: 5" / "actual  : 6" on their own lines
@@ -118,7 +128,8 @@ function parseLocationString(text: string): { file: string; line: number } | nul
 export function findLocation(text: string, preferFile?: string | null): { file: string; line: number } | null {
   const t = stripAnsi(text);
   const patterns = [
-    /(?:file:\/\/)?((?:[A-Za-z]:)?[\w.@~+\-/\\]*[\w@~+-]\.[A-Za-z][A-Za-z0-9]{0,5}):(\d+)(?::\d+)?/g,
+    // Starts only at the first character of a path: retrying from inside a long token is quadratic.
+    /(?<![\w.@~+\-/\\])(?:file:\/\/)?((?:[A-Za-z]:)?[\w.@~+\-/\\]*[\w@~+-]\.[A-Za-z][A-Za-z0-9]{0,5}):(\d+)(?::\d+)?/g,
     /File "([^"]+)", line (\d+)/g,
   ];
   const hits: { index: number; file: string; line: number }[] = [];
@@ -340,6 +351,261 @@ function parseNotOkLines(text: string): FailedTest[] {
   return out;
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringOrNull(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function sameFile(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}
+
+/** One failed entry of Jest's / Vitest's `assertionResults`. */
+function jestAssertion(a: Record<string, unknown>, suiteFile: string | null): FailedTest {
+  const titles = Array.isArray(a.ancestorTitles) ? a.ancestorTitles.filter((t): t is string => typeof t === 'string') : [];
+  const title = stringOrNull(a.title);
+  const name = (title !== null ? [...titles, title].join(' > ') : stringOrNull(a.fullName)) || '(unnamed test)';
+  const messages = Array.isArray(a.failureMessages) ? a.failureMessages.filter((m): m is string => typeof m === 'string') : [];
+  const all = stripAnsi(messages.join('\n\n'));
+  const message = messages[0] ? leadText(messages[0]) : null;
+
+  // Jest keeps the matcher's own values in failureDetails; they beat anything read back from the message text.
+  let expected: string | null = null;
+  let actual: string | null = null;
+  const details = Array.isArray(a.failureDetails) ? a.failureDetails : [];
+  const matcher = details.map((d) => (isRecord(d) && isRecord(d.matcherResult) ? d.matcherResult : null)).find((d) => d !== null);
+  if (matcher && ('expected' in matcher || 'actual' in matcher)) {
+    expected = diagValue(matcher.expected);
+    actual = diagValue(matcher.actual);
+  }
+  if (expected === null && actual === null) ({ expected, actual } = extractExpectedActual(all));
+
+  // The failing assertion's frame in the test file beats `location`, which is where the test is declared.
+  const frame = findLocation(all, suiteFile);
+  const loc = isRecord(a.location) && typeof a.location.line === 'number' && a.location.line > 0 ? a.location.line : null;
+  let file: string | null = suiteFile;
+  let line: number | null = loc;
+  if (frame && (!suiteFile || sameFile(frame.file, suiteFile))) ({ file, line } = frame);
+  return { name, message, expected, actual, file, line };
+}
+
+/** Failed tests of a Jest `--json` or Vitest `--reporter=json` result (`testResults[].assertionResults[]`). */
+export function parseJestJson(data: unknown): FailedTest[] {
+  if (!isRecord(data) || !Array.isArray(data.testResults)) return [];
+  const out: FailedTest[] = [];
+  for (const suite of data.testResults) {
+    if (out.length >= MAX_FAILED_TESTS) break;
+    if (!isRecord(suite)) continue;
+    const rawFile = stringOrNull(suite.name) ?? stringOrNull(suite.testFilePath);
+    const suiteFile = rawFile ? userFile(rawFile) ?? rawFile.replace(/^file:\/\//, '') : null;
+    let failed = 0;
+    for (const a of Array.isArray(suite.assertionResults) ? suite.assertionResults : []) {
+      if (out.length >= MAX_FAILED_TESTS) break;
+      if (!isRecord(a) || a.status !== 'failed') continue;
+      failed += 1;
+      out.push(jestAssertion(a, suiteFile));
+    }
+    // A file that failed to load (syntax error, missing import) has no assertion results, only the suite's message.
+    if (failed === 0 && suite.status === 'failed') {
+      const text = stringOrNull(suite.message) ?? stringOrNull(suite.failureMessage) ?? '';
+      const message = leadText(text.replace(/^\s*●\s*Test suite failed to run\s*/, ''));
+      const loc = findLocation(text, suiteFile);
+      out.push({
+        name: suiteFile ?? '(test file)',
+        message,
+        expected: null,
+        actual: null,
+        file: loc?.file ?? suiteFile,
+        line: loc?.line ?? null,
+      });
+    }
+  }
+  return out.slice(0, MAX_FAILED_TESTS);
+}
+
+/** A JSON report file: Jest/Vitest JSON, or a `go test -json` stream redirected to a file. */
+export function parseJsonReport(text: string): FailedTest[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return parseGoTestJson(text);
+  }
+  return parseJestJson(data);
+}
+
+/** Jest/Vitest JSON printed on stdout (no outputFile), possibly after npm's banner. */
+function jestJsonInOutput(output: string): FailedTest[] {
+  if (!output.includes('"testResults"') || !output.includes('"assertionResults"')) return [];
+  const start = output.search(/^\{/m);
+  const end = output.lastIndexOf('}');
+  if (start < 0 || end <= start) return [];
+  try {
+    return parseJestJson(JSON.parse(output.slice(start, end + 1)));
+  } catch {
+    return [];
+  }
+}
+
+interface GoEvent {
+  Action: string;
+  Package: string;
+  Test: string | null;
+  Output: string | null;
+}
+
+/** One line of `go test -json` (test2json), or null for anything else: stderr, build output, other JSON. */
+function goEvent(line: string): GoEvent | null {
+  const t = line.trim();
+  if (!t.startsWith('{"') || !t.endsWith('}')) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(t);
+  } catch {
+    return null;
+  }
+  if (!isRecord(v) || typeof v.Action !== 'string') return null;
+  const pkg = stringOrNull(v.Package) ?? stringOrNull(v.ImportPath);
+  if (pkg === null) return null;
+  return { Action: v.Action, Package: pkg, Test: stringOrNull(v.Test), Output: stringOrNull(v.Output) };
+}
+
+/**
+ * The plain text a `go test -json` run would have printed (the events' Output, other lines kept as they are), or null
+ * when the output has no test2json events. Lets text patterns (build errors, "--- FAIL") work on JSON runs.
+ */
+export function goTestJsonText(output: string): string | null {
+  let seen = false;
+  const parts: string[] = [];
+  for (const line of output.split('\n')) {
+    const e = goEvent(line);
+    if (e) {
+      seen = true;
+      if (e.Output !== null) parts.push(e.Output);
+    } else {
+      parts.push(`${line}\n`);
+    }
+  }
+  return seen ? parts.join('') : null;
+}
+
+// test2json's framing lines; what is left of a test's output is what the test logged.
+const GO_FRAMING = /^\s*(?:=== (?:RUN|PAUSE|CONT|NAME)\b|--- (?:FAIL|PASS|SKIP):)/;
+
+function dedent(lines: string[]): string {
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => l.match(/^[ \t]*/)![0].length);
+  const cut = indents.length > 0 ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(cut)).join('\n').trim();
+}
+
+/** Failing tests of a `go test -json` stream, leaf subtests only, each with what it logged. */
+export function parseGoTestJson(output: string): FailedTest[] {
+  const logs = new Map<string, string[]>();
+  const failed: GoEvent[] = [];
+  for (const line of output.split('\n')) {
+    const e = goEvent(line);
+    if (!e || e.Test === null) continue;
+    const key = `${e.Package}\u0000${e.Test}`;
+    if (e.Action === 'output' && e.Output !== null) {
+      const list = logs.get(key) ?? [];
+      if (list.length < 400) list.push(...e.Output.replace(/\n$/, '').split('\n'));
+      logs.set(key, list);
+    } else if (e.Action === 'fail' && !failed.some((f) => f.Package === e.Package && f.Test === e.Test)) {
+      failed.push(e);
+    }
+  }
+  const leaves = failed.filter((f) => !failed.some((o) => o.Package === f.Package && o.Test!.startsWith(`${f.Test}/`)));
+  return leaves.slice(0, MAX_FAILED_TESTS).map((f) => {
+    const lines = (logs.get(`${f.Package}\u0000${f.Test}`) ?? []).filter((l) => !GO_FRAMING.test(l));
+    // A panic's goroutine dump follows its first lines; the dump is noise for a person and for a prompt.
+    const dump = lines.findIndex((l) => /^goroutine \d+ \[/.test(l.trim()));
+    const text = dedent(dump >= 0 ? lines.slice(0, dump) : lines);
+    const { expected, actual } = extractExpectedActual(text);
+    const loc = findLocation(text);
+    return {
+      name: `${f.Package} > ${f.Test}`,
+      message: text === '' ? null : clip(text, MAX_MESSAGE_CHARS),
+      expected,
+      actual,
+      file: loc?.file ?? null,
+      line: loc?.line ?? null,
+    };
+  });
+}
+
+interface GutEntry {
+  name: string;
+  file: string | null;
+  texts: string[];
+  line: number | null;
+}
+
+/**
+ * Failing tests of GUT (Godot Unit Test) console output: "res://test/x.gd" script headers, "* test_name" (while
+ * running) or "- test_name" (in the Run Summary) and "[Failed]:  text" / "at line N" under them. The Run Summary is
+ * read when present: it lists every failure once, even when the run's own lines were cut from the middle.
+ */
+export function parseGut(output: string): FailedTest[] {
+  const text = stripAnsi(output).replace(/\r\n?/g, '\n');
+  if (!/^\s*\[Failed\]:/m.test(text)) return [];
+  const summaryAt = text.search(/^= Run Summary\s*$/m);
+  const fromSummary = summaryAt >= 0 ? readGut(text.slice(summaryAt)) : [];
+  return (fromSummary.length > 0 ? fromSummary : readGut(text)).slice(0, MAX_FAILED_TESTS);
+}
+
+function readGut(text: string): FailedTest[] {
+  const entries: GutEntry[] = [];
+  let script: string | null = null;
+  let inner: string | null = null;
+  let test: string | null = null;
+  let open: GutEntry | null = null; // the entry whose last [Failed] text may continue on the next lines
+  let continued = 0;
+  for (const line of text.split('\n')) {
+    let m = line.match(/^\s*(?:Running Script )?res:\/\/(\S+?\.gd)(?:\.([A-Za-z_]\w*))?\s*$/);
+    if (m) {
+      [script, inner, test, open] = [m[1]!, m[2] ?? null, null, null];
+      continue;
+    }
+    m = line.match(/^\s*[*-] ([A-Za-z_]\w*)\s*$/);
+    if (m) {
+      [test, open] = [m[1]!, null];
+      continue;
+    }
+    m = line.match(/^\s*\[Failed\]:\s*(.*?)\s*$/);
+    if (m) {
+      const name = [script, inner, test].filter(Boolean).join(' > ') || '(unnamed test)';
+      let entry = entries.find((e) => e.name === name);
+      if (!entry) {
+        entry = { name, file: script, texts: [], line: null };
+        entries.push(entry);
+      }
+      entry.texts.push(m[1]!);
+      [open, continued] = [entry, 0];
+      continue;
+    }
+    m = line.match(/^\s*at line (\d+)\s*$/);
+    if (m) {
+      if (open && open.line === null) open.line = Number(m[1]);
+      open = null;
+      continue;
+    }
+    if (open && /^\s+\S/.test(line) && !/^\s*\[(?:Passed|Pending|Risky|ERROR|WARNING|INFO|DEBUG|Orphans)\]/.test(line) && continued < 20) {
+      open.texts[open.texts.length - 1] += `\n${line.trim()}`;
+      continued += 1;
+    } else {
+      open = null;
+    }
+  }
+  return entries.map((e) => {
+    const all = e.texts.join('\n');
+    const { expected, actual } = extractExpectedActual(all);
+    return { name: e.name, message: all.trim() === '' ? null : clip(all, MAX_MESSAGE_CHARS), expected, actual, file: e.file, line: e.line };
+  });
+}
+
 function dedupe(list: FailedTest[]): FailedTest[] {
   const seen = new Set<string>();
   const out: FailedTest[] = [];
@@ -352,29 +618,34 @@ function dedupe(list: FailedTest[]): FailedTest[] {
   return out;
 }
 
+/** Runs one parser; a parser that throws counts as finding nothing, so garbage never escapes. */
+function attempt(parse: () => FailedTest[]): FailedTest[] {
+  try {
+    return parse();
+  } catch {
+    return [];
+  }
+}
+
 /**
- * Failing tests from a gate run: the JUnit report when it names any, else TAP in the output. Returns at most
- * MAX_FAILED_TESTS entries and [] (never an exception) for anything it cannot read.
+ * Failing tests from a gate run, from the most structured source that names any: the report file (JUnit XML, or
+ * Jest/Vitest/go JSON, told apart by content), then structured output (go test -json, Jest/Vitest JSON, TAP), then
+ * GUT's text. Returns at most MAX_FAILED_TESTS entries and [] (never an exception) for anything it cannot read.
  */
 export function parseFailures(input: { output: string; reportXml?: string | null }): FailedTest[] {
-  let found: FailedTest[] = [];
-  if (input.reportXml) {
-    try {
-      found = parseJUnit(input.reportXml);
-    } catch {
-      found = [];
-    }
+  const report = typeof input.reportXml === 'string' ? input.reportXml.replace(/^\uFEFF/, '') : '';
+  const output = typeof input.output === 'string' ? input.output : '';
+  const sources: Array<() => FailedTest[]> = [
+    () => (report.trim() === '' ? [] : /^\s*[{[]/.test(report) ? parseJsonReport(report) : parseJUnit(report)),
+    () => parseGoTestJson(output),
+    () => jestJsonInOutput(output),
+    () => parseTap(output),
+    () => parseNotOkLines(stripAnsi(output)),
+    () => parseGut(output),
+  ];
+  for (const source of sources) {
+    const found = attempt(source);
+    if (found.length > 0) return dedupe(found).slice(0, MAX_FAILED_TESTS);
   }
-  if (found.length === 0) {
-    try {
-      found = parseTap(input.output ?? '');
-    } catch {
-      try {
-        found = parseNotOkLines(stripAnsi(input.output ?? ''));
-      } catch {
-        found = [];
-      }
-    }
-  }
-  return dedupe(found).slice(0, MAX_FAILED_TESTS);
+  return [];
 }

@@ -1,4 +1,4 @@
-// Tests for classifyGateFailure: a table over real tool output in classify-corpus/, plus edge cases of the ordering.
+// Tests for classifyGateFailure: a table over real tool output in classify-corpus/, user rules, API text, seed 002 hints, ordering and edge cases.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { ERROR_CLASSES } from '../../../shared/domain';
 import type { ErrorClass } from '../../../shared/domain';
 import { parseFailures } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
-import { classifyGateFailure } from './classify';
+import { fingerprint } from './fingerprint';
+import { classifyGateFailure, FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, retryAfterFromText, SIGNAL_HINT, TEST_TIMEOUT_HINT } from './classify';
 
 const CORPUS = path.join(import.meta.dirname, 'classify-corpus');
 const read = (name: string): string => fs.readFileSync(path.join(CORPUS, name), 'utf8');
@@ -68,6 +69,38 @@ const TABLE: Row[] = [
   { file: 'node-oom.txt', exitCode: null, signal: 'SIGABRT', errorClass: 'resource_exhaustion', message: 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory' },
   { file: 'timeout-hang.txt', exitCode: null, signal: 'SIGTERM', timedOut: true, errorClass: 'timeout', message: 'Timed out after 1.2 s: npm test' },
   { file: 'eslint.txt', exitCode: 1, errorClass: 'unknown', message: 'Failed with exit code 1: ✖ 3 problems (3 errors, 0 warnings)' },
+  // Structured reports and streams: the JSON reporters of the vitest and jest runs above, and go test -json.
+  { file: 'vitest-fail.txt', exitCode: 1, report: 'vitest-report.json', errorClass: 'test_failure', message: '2 tests failed: adds numbers, parses a list' },
+  { file: 'jest-fail.txt', exitCode: 1, report: 'jest-report.json', errorClass: 'test_failure', message: '2 tests failed: adds item totals, applies a discount code' },
+  { file: 'go-test-json.txt', exitCode: 1, errorClass: 'test_failure', message: '2 tests failed: TestAdd, TestParseList/with_spaces' },
+  // Godot and GUT
+  { file: 'gut-fail.txt', exitCode: 1, errorClass: 'test_failure', message: '2 tests failed: test_player_health, test_take_damage' },
+  { file: 'godot-parse-error.txt', exitCode: 1, errorClass: 'compilation_error', message: 'Parse Error: Expected closing ")" after call arguments. (res://scripts/player.gd:42) and 2 more errors' },
+  { file: 'godot-invalid-index.txt', exitCode: 1, errorClass: 'compilation_error', message: "Invalid get index 'helth' (on base: 'Player'). (res://scripts/player.gd:23)" },
+  { file: 'godot-crash.txt', exitCode: null, signal: 'SIGABRT', errorClass: 'crash', message: 'Killed by SIGABRT: handle_crash: Program crashed with signal 11' },
+  { file: 'godot-export-template.txt', exitCode: 1, errorClass: 'missing_dependency', message: 'No export template found at the expected path: /root/.local/share/godot/export_templates/4.2.2.stable/linux_release.x86_64' },
+  { file: 'godot-missing-addon.txt', exitCode: 1, errorClass: 'missing_dependency', message: "Godot addon 'ExamplePlugin' is not installed (Cannot find addon 'ExamplePlugin')" },
+  { file: 'godot-missing-shared-lib.txt', exitCode: 127, errorClass: 'missing_dependency', message: 'Shared library libfontconfig.so.1 is not installed (cannot open shared object file)' },
+  // Git
+  { file: 'git-merge-conflict.txt', exitCode: 1, errorClass: 'git_conflict', message: 'CONFLICT (content): Merge conflict in scripts/player.gd and 1 more conflict' },
+  { file: 'git-rebase-conflict.txt', exitCode: 1, errorClass: 'git_conflict', message: 'CONFLICT (modify/delete): scripts/enemy.gd deleted in HEAD and modified in 3f2a1c9 (Add enemy AI). Version 3f2a1c9 (Add enemy AI) of scripts/enemy.gd left in tree.' },
+  // Shells and the system (make turns dash's 127 into its own exit 2)
+  { file: 'make-sh-not-found.txt', exitCode: 2, errorClass: 'missing_dependency', message: '`godot` is not installed or not on PATH (command not found)' },
+  { file: 'read-only-fs.txt', exitCode: 226, errorClass: 'permission_error', message: "npm ERR! rofs EROFS: read-only file system, open '/home/dev/shop/node_modules/.package-lock.json'" },
+  { file: 'operation-not-permitted.txt', exitCode: 1, errorClass: 'permission_error', message: "chmod: changing permissions of 'export/run.sh': Operation not permitted" },
+  { file: 'disk-full.txt', exitCode: 1, errorClass: 'resource_exhaustion', message: "cp: error writing 'build/linux/dungeon.pck': No space left on device" },
+  { file: 'fork-enomem.txt', exitCode: 1, errorClass: 'resource_exhaustion', message: '/usr/bin/bash: fork: Cannot allocate memory' },
+  // API text from CLI agents and HTTP clients
+  { file: 'claude-cli-rate-limit.txt', exitCode: 1, errorClass: 'rate_limit', message: 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization (4f1c2d6e-1b7a-4a8e-9d55-2a8f0c3b9e11) of 50,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the re…' },
+  { file: 'api-429-curl.txt', exitCode: 22, errorClass: 'rate_limit', message: '{"type":"error","error":{"type":"rate_limit_error","message":"Number of requests has exceeded your per-minute rate limit (https://docs.claude.com/en/api/rate-limits); see the response headers for current usage. Please try again later or contact sales at https://www.anthropic.com/contact-sales to di…' },
+  { file: 'claude-cli-overloaded.txt', exitCode: 1, errorClass: 'api_error', message: 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":null}' },
+  { file: 'api-econnreset.txt', exitCode: 1, errorClass: 'api_error', message: 'FetchError: request to https://api.openai.com/v1/chat/completions failed, reason: read ECONNRESET' },
+  // Languages' own ways of saying a dependency is missing or wrong
+  { file: 'python-import-name.txt', exitCode: 1, errorClass: 'compilation_error', message: "ImportError: cannot import name 'Player' from 'app.models' (/home/dev/pyapp/app/models.py)" },
+  { file: 'python-import-version.txt', exitCode: 1, errorClass: 'missing_dependency', message: "cannot import name 'field_validator' from 'pydantic': the installed pydantic does not provide it" },
+  { file: 'go-missing-package.txt', exitCode: 1, errorClass: 'missing_dependency', message: 'Missing package github.com/gorilla/mux: no required module provides package github.com/gorilla/mux' },
+  { file: 'npm-missing-script.txt', exitCode: 1, errorClass: 'missing_dependency', message: 'package.json has no "test" script' },
+  { file: 'cargo-openssl-missing.txt', exitCode: 101, errorClass: 'missing_dependency', message: 'Build script of openssl-sys v0.9.103 is missing a system dependency: Could not find directory of OpenSSL installation, and this `-sys` crate cannot' },
 ];
 
 describe('classifyGateFailure on the corpus', () => {
@@ -195,8 +228,252 @@ describe('classifyGateFailure ordering and edge cases', () => {
   it('the corpus exercises every class this classifier can return', () => {
     const reachable: ErrorClass[] = [
       'timeout', 'missing_dependency', 'permission_error', 'resource_exhaustion', 'crash', 'compilation_error', 'test_failure', 'unknown',
+      'api_error', 'rate_limit', 'git_conflict',
     ];
     for (const cls of reachable) expect(ERROR_CLASSES).toContain(cls);
     expect(new Set(TABLE.map((r) => r.errorClass))).toEqual(new Set(reachable));
+  });
+});
+
+describe('classifyGateFailure with user rules', () => {
+  const rules = [
+    { pattern: 'Parse Error', class: 'compilation_error' as const },
+    { pattern: '^WARN deprecated', class: 'unknown' as const },
+    { pattern: 'FLAKY: (\\w+)', class: 'test_failure' as const },
+  ];
+
+  it('the first matching rule wins over the built-in patterns, naming the rule and the matching line', () => {
+    const c = classifyGateFailure(gateResult({ output: 'running\nMyTool Parse Error near token }\nKilled\n', exitCode: 137 }), [], rules);
+    expect(c).toMatchObject({
+      errorClass: 'compilation_error',
+      message: 'matched your rule /Parse Error/ → compilation_error: MyTool Parse Error near token }',
+    });
+    expect(c.hints).toContain('Fix the compiler errors first: the tests cannot run until the code builds.');
+  });
+
+  it('tries rules in order and matches case-sensitively on the ANSI-stripped output', () => {
+    const out = '\u001b[31mFLAKY: test_login\u001b[39m\nparse error (lower case)\n';
+    expect(classifyGateFailure(gateResult({ output: out }), [], rules).message).toBe(
+      'matched your rule /FLAKY: (\\w+)/ → test_failure: FLAKY: test_login',
+    );
+  });
+
+  it('uses the multiline flag, so ^ anchors at any line', () => {
+    const c = classifyGateFailure(gateResult({ output: 'npm notice\nWARN deprecated inflight@1.0.6\n' }), [], rules);
+    expect(c.message).toBe('matched your rule /^WARN deprecated/ → unknown: WARN deprecated inflight@1.0.6');
+    // Without a line start the anchored rule does not match, and the built-ins decide.
+    expect(classifyGateFailure(gateResult({ output: 'x WARN deprecated\nnot ok 1 - a\n' }), [], rules).errorClass).toBe('test_failure');
+  });
+
+  it('falls through to the built-ins when no rule matches, and with no or empty rules', () => {
+    const out = read('tsc.txt');
+    const builtIn = classifyGateFailure(gateResult({ output: out, exitCode: 2 }), []);
+    expect(classifyGateFailure(gateResult({ output: out, exitCode: 2 }), [], [{ pattern: 'nothing like this', class: 'crash' }])).toEqual(builtIn);
+    expect(classifyGateFailure(gateResult({ output: out, exitCode: 2 }), [], [])).toEqual(builtIn);
+  });
+
+  it('applies before the timeout and the spawn-error checks', () => {
+    const c = classifyGateFailure(gateResult({ output: 'waiting for Godot editor…\n', timedOut: true, exitCode: null }), [], [
+      { pattern: 'waiting for Godot', class: 'crash' },
+    ]);
+    expect(c.errorClass).toBe('crash');
+  });
+
+  it('skips a rule with an invalid pattern or an unknown class instead of throwing', () => {
+    const bad = [
+      { pattern: '([', class: 'crash' as const },
+      { pattern: 'Parse', class: 'not_a_class' as unknown as ErrorClass },
+      { pattern: 'Parse', class: 'api_error' as const },
+    ];
+    expect(classifyGateFailure(gateResult({ output: 'Parse Error\n' }), [], bad).errorClass).toBe('api_error');
+  });
+
+  it('shows the first line of a match that starts on an empty line', () => {
+    const c = classifyGateFailure(gateResult({ output: 'a\n\nb\n' }), [], [{ pattern: '^$', class: 'unknown' }]);
+    expect(c.message).toBe('matched your rule /^$/ → unknown');
+  });
+});
+
+describe('classifyGateFailure: API failures', () => {
+  it('a test that talks about rate limits or the API is still a test failure', () => {
+    expect(classify({ output: 'not ok 1 - retries after 429 Too Many Requests\n1..1\n' }).errorClass).toBe('test_failure');
+    const out = ' FAIL  src/agent.test.ts > maps overloaded_error to api_error\nAssertionError: expected \'rate_limit_error\' to be \'overloaded_error\'\n      Tests  1 failed (1)\n';
+    expect(classify({ output: out }).errorClass).toBe('test_failure');
+  });
+
+  it('a bare Retry-After is a rate limit, but a 5xx with Retry-After is an API error', () => {
+    expect(classify({ output: 'Retry-After: 120\n' })).toMatchObject({ errorClass: 'rate_limit', message: 'The API asked to retry later: Retry-After: 120' });
+    expect(classify({ output: 'HTTP/1.1 503 Service Unavailable\nRetry-After: 5\n' })).toMatchObject({ errorClass: 'api_error', message: 'HTTP/1.1 503 Service Unavailable' });
+  });
+
+  it('says how long to wait when the output gives a Retry-After', () => {
+    const c = classify({ output: read('api-429-curl.txt'), exitCode: 22 });
+    expect(c.hints[0]).toBe('The API asked to wait 30 s before retrying (Retry-After).');
+    expect(classify({ output: read('claude-cli-rate-limit.txt') }).hints.some((h) => h.includes('asked to wait'))).toBe(false);
+  });
+
+  it('a connection reset or timeout is an API error only when an API is named', () => {
+    expect(classify({ output: 'Error: connect ETIMEDOUT 160.79.104.10:443\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1607:16)\nPOST https://api.anthropic.com/v1/messages\n' }).errorClass).toBe('api_error');
+    expect(classify({ output: 'Error: read ECONNRESET\n    at TCP.onStreamRead (node:internal/stream_base_commons:218:20)\n' }).errorClass).toBe('unknown');
+  });
+
+  it('recognises the API error wordings of CLI agents and HTTP clients', () => {
+    expect(classify({ output: 'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}\n' }).errorClass).toBe('api_error');
+    expect(classify({ output: 'API Error: Connection error.\n' }).errorClass).toBe('api_error');
+    expect(classify({ output: 'requests.exceptions.HTTPError: 502 Server Error: Bad Gateway for url: https://api.example.com/v1/run\n' }).errorClass).toBe('api_error');
+    expect(classify({ output: 'Claude AI usage limit reached|1763812800\n' }).errorClass).toBe('rate_limit');
+    expect(classify({ output: 'gh: API rate limit exceeded for user ID 1234567. (HTTP 403)\n' }).errorClass).toBe('rate_limit');
+  });
+});
+
+describe('retryAfterFromText', () => {
+  it.each([
+    ['Retry-After: 3600', 3600],
+    ['retry-after: 30\r\n', 30],
+    ['Rate limited, retry after 30s', 30],
+    ['please retry after 2 minutes', 120],
+    ['Retry after 1.5 seconds', 1.5],
+    ['retry-after-ms: 1500', 1.5],
+    ['{"error":"slow down","retry_after": 12}', 12],
+    ['Retry-After: 5\n…later…\nRetry-After: 60', 60],
+  ])('%j → %d', (text, seconds) => {
+    expect(retryAfterFromText(text)).toBe(seconds);
+  });
+
+  it('counts an HTTP-date from now, never below zero', () => {
+    const now = Date.parse('Sat, 22 Nov 2025 10:14:02 GMT');
+    expect(retryAfterFromText('Retry-After: Sat, 22 Nov 2025 10:15:32 GMT', now)).toBe(90);
+    expect(retryAfterFromText('Retry-After: Sat, 22 Nov 2025 10:00:00 GMT', now)).toBe(0);
+  });
+
+  it('returns null when there is none, and never throws', () => {
+    expect(retryAfterFromText('API Error: 529 overloaded · Retrying in 2 seconds…')).toBeNull();
+    expect(retryAfterFromText('')).toBeNull();
+    expect(retryAfterFromText(null as unknown as string)).toBeNull();
+    expect(retryAfterFromText('Retry-After: soon')).toBeNull();
+  });
+});
+
+describe('classifyGateFailure: more built-in patterns', () => {
+  it('Godot: a null instance is a compile-time style error with the null-reference hint', () => {
+    const out = "SCRIPT ERROR: Invalid get index 'position' (on base: 'null instance').\n          at: Enemy._physics_process (res://scripts/enemy.gd:31)\n";
+    const c = classify({ output: out });
+    expect(c).toMatchObject({ errorClass: 'compilation_error', message: "Invalid get index 'position' (on base: 'null instance'). (res://scripts/enemy.gd:31)" });
+    expect(c.hints).toContain(NULL_REFERENCE_HINT);
+  });
+
+  it('Godot 3 puts the function before the message and "At:" after it', () => {
+    const out = "SCRIPT ERROR: GDScript::reload: Parse Error: Expected ')' in expression\n   At: res://player.gd:42.\n";
+    expect(classify({ output: out }).message).toBe("Parse Error: Expected ')' in expression (res://player.gd:42)");
+  });
+
+  it("seed 002's Godot crash wording is a crash whatever the exit code", () => {
+    expect(classify({ exitCode: 1, output: 'Godot crashed with signal 11 (SIGSEGV)\nStack trace: [...]\n' })).toMatchObject({
+      errorClass: 'crash',
+      message: 'Exit code 1: Godot crashed with signal 11 (SIGSEGV)',
+    });
+  });
+
+  it('git: "could not apply" and "Automatic merge failed" on their own are conflicts', () => {
+    expect(classify({ output: 'error: could not apply 9a1b2c3... Tune jump height\n' }).errorClass).toBe('git_conflict');
+    expect(classify({ output: 'Automatic merge failed; fix conflicts and then commit the result.\n' }).errorClass).toBe('git_conflict');
+  });
+
+  it('a read-only file system or EPERM is a permission error, a test about one is not', () => {
+    expect(classify({ output: "OSError: [Errno 30] Read-only file system: '/app/save.dat'\n" }).errorClass).toBe('permission_error');
+    expect(classify({ output: "Error: EPERM: operation not permitted, unlink 'C:\\game\\build\\game.pck'\n" }).errorClass).toBe('permission_error');
+    expect(classify({ output: 'not ok 1 - refuses to save on a read-only file system\n1..1\n' }).errorClass).toBe('test_failure');
+  });
+
+  it('cargo: a missing linker is a missing dependency', () => {
+    const out = 'error: linker `cc` not found\n  |\n  = note: No such file or directory (os error 2)\n\nerror: could not compile `calc-rs` (lib) due to 1 previous error\n';
+    expect(classify({ exitCode: 101, output: out })).toMatchObject({ errorClass: 'missing_dependency', message: 'The linker `cc` is not installed (linker `cc` not found)' });
+  });
+
+  it('npm 6 and pnpm missing scripts', () => {
+    expect(classify({ output: 'npm ERR! missing script: lint\n' }).message).toBe('package.json has no "lint" script');
+    expect(classify({ output: ' ERR_PNPM_NO_SCRIPT  Missing script: test\n' }).message).toBe('package.json has no "test" script');
+  });
+
+  it('reads build errors out of a go test -json stream (Go 1.24 build-output events)', () => {
+    const out = [
+      '{"ImportPath":"example.com/calc [example.com/calc.test]","Action":"build-output","Output":"# example.com/calc [example.com/calc.test]\\n"}',
+      '{"ImportPath":"example.com/calc [example.com/calc.test]","Action":"build-output","Output":"./math.go:12:9: undefined: strconv.Itoaa\\n"}',
+      '{"ImportPath":"example.com/calc [example.com/calc.test]","Action":"build-fail"}',
+      '{"Time":"2025-11-22T10:31:07Z","Action":"start","Package":"example.com/calc"}',
+      '{"Time":"2025-11-22T10:31:07Z","Action":"output","Package":"example.com/calc","Output":"FAIL\\texample.com/calc [build failed]\\n"}',
+      '{"Time":"2025-11-22T10:31:07Z","Action":"fail","Package":"example.com/calc","Elapsed":0,"FailedBuild":"example.com/calc [example.com/calc.test]"}',
+    ].join('\n');
+    expect(classify({ output: out })).toMatchObject({ errorClass: 'compilation_error', message: 'undefined: strconv.Itoaa (./math.go:12)' });
+  });
+});
+
+describe("classifyGateFailure: seed 002's analysis hints", () => {
+  it('adds the signal and value-mismatch hints for the GUT run, after the specific hint and before the class hints', () => {
+    const c = classify({ output: read('gut-fail.txt') });
+    expect(c.hints).toEqual([
+      'Compare the expected and actual values reported for each failing test before changing code.',
+      SIGNAL_HINT,
+      MISMATCH_HINT,
+      'Make the failing tests pass by fixing the code under test; compare the expected and actual values in the output.',
+    ]);
+  });
+
+  it.each([
+    ["TypeError: Cannot read properties of null (reading 'hp')", NULL_REFERENCE_HINT],
+    ["AttributeError: 'NoneType' object has no attribute 'hp'", NULL_REFERENCE_HINT],
+    ['panic: runtime error: invalid memory address or nil pointer dereference', NULL_REFERENCE_HINT],
+    ["Invalid access to property or key 'hp' on a base object of type 'Nil'.", NULL_REFERENCE_HINT],
+    ['Attempt to connect nonexistent signal \'died\' to callable', SIGNAL_HINT],
+    ['Error: Test timed out in 5000ms.', TEST_TIMEOUT_HINT],
+    ['thrown: "Exceeded timeout of 5000 ms for a test."', TEST_TIMEOUT_HINT],
+    ['expected 3 items but got 2', MISMATCH_HINT],
+  ])('%s', (line, hint) => {
+    expect(classify({ output: `not ok 1 - case\n# ${line}\n1..1\n` }).hints).toContain(hint);
+  });
+
+  it('does not fire on "null", "signal" or "expected" alone', () => {
+    const c = classify({ output: 'not ok 1 - returns null for a missing signal handler when expected\n1..1\n' });
+    expect(c.hints).not.toContain(NULL_REFERENCE_HINT);
+    expect(c.hints).not.toContain(SIGNAL_HINT);
+    expect(c.hints).not.toContain(MISMATCH_HINT);
+    expect(c.hints).toContain(FALLBACK_HINT);
+  });
+
+  it('gives the fallback only to test failures, and never the same hint twice', () => {
+    expect(classify({ exitCode: 2, output: read('tsc.txt') }).hints).not.toContain(FALLBACK_HINT);
+    const twice = classify({ output: 'not ok 1 - a\n# Expected 1, got 2\nnot ok 2 - b\n# Expected 3, got 4\n1..2\n' }).hints;
+    expect(twice.filter((h) => h === MISMATCH_HINT)).toHaveLength(1);
+    expect(new Set(twice).size).toBe(twice.length);
+  });
+
+  it("reads the parsed failures' messages too, not only the output", () => {
+    const failures = [{ name: 'heals', message: 'Attempt to call function on a null instance', expected: null, actual: null, file: null, line: null }];
+    expect(classifyGateFailure(gateResult({ output: '' }), failures).hints).toContain(NULL_REFERENCE_HINT);
+  });
+
+  it("a gate timeout keeps its own hints instead of the test-timeout one", () => {
+    const c = classify({ timedOut: true, exitCode: null, signal: 'SIGTERM', output: 'waiting… timeout\n' });
+    expect(c.hints).not.toContain(TEST_TIMEOUT_HINT);
+    expect(c.hints[0]).toMatch(/did not finish in time/);
+  });
+});
+
+describe('classifyGateFailure on pathological output', () => {
+  // A gate keeps up to 128 KB; one line of minified code or a deep path used to take 10-20 s. The bound is loose on
+  // purpose (it runs in ~20 ms) so a slow machine does not make it flaky.
+  it.each([
+    ['one 128 KB token', 'a'.repeat(128 * 1024)],
+    ['one 128 KB path', '/a'.repeat(64 * 1024)],
+    ['dotted names', 'a.'.repeat(64 * 1024)],
+    ['brackets', `${'['.repeat(64 * 1024)}] expected to equal [`],
+    ['a repeated word', `${'expected '.repeat(14 * 1024)}\n`],
+  ])('parses, classifies and fingerprints %s in milliseconds, not seconds', (_label, output) => {
+    const started = performance.now();
+    const r = gateResult({ output, reportXml: output });
+    const failures = parseFailures({ output: r.output, reportXml: r.reportXml });
+    const c = classifyGateFailure(r, failures);
+    fingerprint({ errorClass: c.errorClass, failures, output });
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 });

@@ -1,7 +1,8 @@
 // Decides why a gate failed (an ErrorClass), with a one-line summary and hints for the person or the agent's retry.
+import { ERROR_CLASSES } from '../../../shared/domain';
 import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
-import { stripAnsi } from '../gates/parse-failures';
+import { goTestJsonText, stripAnsi } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
 
 export interface Classification {
@@ -32,19 +33,48 @@ const HINTS: Record<ErrorClass, string[]> = {
   compilation_error: ['Fix the compiler errors first: the tests cannot run until the code builds.'],
   test_failure: ['Make the failing tests pass by fixing the code under test; compare the expected and actual values in the output.'],
   unknown: ['The failure matched no known pattern: read the end of the gate output.'],
-  api_error: [],
-  rate_limit: [],
-  git_conflict: [],
+  api_error: ['The API or the network to it failed (overloaded, 5xx, connection reset): usually transient, so retry after a backoff.'],
+  rate_limit: ['The API is rate limiting: wait before retrying (honour Retry-After when given); retrying at once fails again.'],
+  git_conflict: [
+    'Git stopped on conflicting changes: resolve the conflict markers in the listed files or rebase once more onto the base branch; if it comes back, a person has to merge.',
+  ],
   no_change: [],
 };
+
+// Seed 002's analyze_failure hints, in its wording. Its tests are substrings ('null' in text); these are narrower
+// because "null", "signal" or "timeout" alone appear in too much ordinary output.
+export const NULL_REFERENCE_HINT = 'Looks like a null reference - check object initialization';
+export const SIGNAL_HINT = 'Signal not emitted/connected - verify signal declaration and emission';
+export const MISMATCH_HINT = 'Value mismatch - check your calculations and logic';
+export const TEST_TIMEOUT_HINT = 'Test timed out - might be infinite loop or waiting for event that never happens';
+export const FALLBACK_HINT = 'Review the error message above and the test expectations';
+// Two words on one line are tested word by word: one regex spanning the line ("expected[^\n]*got") is quadratic on a
+// long line that repeats the first word.
+const onOneLine = (text: string, a: RegExp, b: RegExp): boolean => text.split('\n').some((l) => a.test(l) && b.test(l));
+const ANALYSIS: ReadonlyArray<readonly [(text: string) => boolean, string]> = [
+  [
+    (t) =>
+      /\bnull (?:reference|instance|value|pointer)\b|\bNull(?:Pointer|Reference)Exception\b|Cannot read propert(?:y|ies) of (?:null|undefined)|'NoneType' object has no attribute|nil pointer dereference|base(?: object of type)?:? '(?:Nil|null instance)'/i.test(t),
+    NULL_REFERENCE_HINT,
+  ],
+  [
+    (t) =>
+      /\bto have (?:been )?emitted signal\b|\bnonexistent signal\b/i.test(t) ||
+      onOneLine(t, /\bsignal\b/i, /\bnot (?:been )?(?:emitted|connected)\b/i),
+    SIGNAL_HINT,
+  ],
+  [(t) => onOneLine(t, /\bexpected\b/i, /\bgot\b/i), MISMATCH_HINT],
+  [(t) => /\btim(?:ed|e) ?out\b|\bexceeded timeout\b/i.test(t), TEST_TIMEOUT_HINT],
+];
 
 function oneLine(text: string): string {
   const s = text.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
   return s.length <= MAX_MESSAGE ? s : `${s.slice(0, MAX_MESSAGE - 1)}…`;
 }
 
+/** A classification with only its specific hints; `withHints` adds the analysis and the class's own hints. */
 function result(errorClass: ErrorClass, message: string, extraHints: string[] = []): Classification {
-  return { errorClass, message: oneLine(message), hints: [...extraHints, ...HINTS[errorClass]] };
+  return { errorClass, message: oneLine(message), hints: extraHints };
 }
 
 function firstMatch(text: string, patterns: RegExp[]): RegExpMatchArray | null {
@@ -59,13 +89,34 @@ function isPackageSpecifier(spec: string): boolean {
   return !/^(?:\.{1,2}\/|\/|[A-Za-z]:[\\/]|file:)/.test(spec) && spec !== '.' && spec !== '..';
 }
 
+const LIBRARY_DIR = /[\\/](?:site|dist)-packages[\\/]/;
+
 function missingDependency(r: GateResult, out: string): Classification | null {
   if (r.spawnError) return result('missing_dependency', `Could not start the gate command: ${r.spawnError}`);
-  const notFound = out.match(/([^\s:'"`]+): (?:command )?not found\s*$/m);
-  if (notFound && (r.exitCode === 127 || /: command not found\s*$/m.test(out))) {
+  // A shell's own "sh: 1: x: not found" is trusted whatever the exit code: make, for one, turns 127 into 2.
+  const shell = out.match(/^(?:\S*\/)?(?:sh|dash|bash): (?:line )?\d+: ([^\s:'"`]+): (?:command )?not found\s*$/m);
+  // Lookbehinds here and below start a match only at a token's first character: without them a long token makes the
+  // engine retry from each of its characters, and a 128 KB line of minified code takes seconds.
+  const notFound = shell ?? out.match(/(?<![^\s:'"`])([^\s:'"`]+): (?:command )?not found\s*$/m);
+  if (notFound && (shell || r.exitCode === 127 || /: command not found\s*$/m.test(out))) {
     const cmd = notFound[1]!;
     return result('missing_dependency', `\`${cmd}\` is not installed or not on PATH (command not found)`, [
       `Check that \`${cmd}\` is installed and on the PATH the gate runs with.`,
+    ]);
+  }
+  const script =
+    out.match(/^npm (?:ERR!|error) [Mm]issing script:? "?([^"\s]+)"?/m) ??
+    out.match(/ERR_PNPM_NO_SCRIPT\s+Missing script:? "?([^"\s]+)"?/) ??
+    out.match(/^error Command "([^"]+)" not found\./m); // yarn 1
+  if (script) {
+    return result('missing_dependency', `package.json has no "${script[1]}" script`, [
+      `Add a "${script[1]}" script to package.json or change the gate's command.`,
+    ]);
+  }
+  const so = out.match(/(?<![\w.+-])([\w.+-]+\.so(?:\.[\w.]+)?): cannot open shared object file/);
+  if (so) {
+    return result('missing_dependency', `Shared library ${so[1]} is not installed (cannot open shared object file)`, [
+      `Install the system package that provides ${so[1]}.`,
     ]);
   }
   for (const m of out.matchAll(/Cannot find (?:module|package) ['"]([^'"]+)['"]/g)) {
@@ -76,18 +127,62 @@ function missingDependency(r: GateResult, out: string): Classification | null {
   }
   const py = out.match(/(?:ModuleNotFoundError|ImportError): No module named ['"]?([\w.]+)['"]?/) ?? out.match(/No module named ['"]?([\w.]+)['"]?/);
   if (py) return result('missing_dependency', `No module named '${py[1]}'`);
+  // A name missing from an installed package means the wrong version is installed; from project code it is a bug.
+  const pyName = out.match(/ImportError: cannot import name '([^']+)' from '([^']+)' \(([^)]*)\)/);
+  if (pyName && LIBRARY_DIR.test(pyName[3]!)) {
+    const pkg = pyName[2]!.split('.')[0]!;
+    return result('missing_dependency', `cannot import name '${pyName[1]}' from '${pyName[2]}': the installed ${pkg} does not provide it`, [
+      `Install the version of ${pkg} the code expects (and pin it), or write the code against the installed version.`,
+    ]);
+  }
   const other = firstMatch(out, [
-    /no required module provides package (\S+)/, // Go modules
+    /no required module provides package ([^\s;]+)/, // Go modules
+    /missing go\.sum entry for module providing package ([^\s;]+)/,
     /cannot find package "([^"]+)"/, // Go, GOPATH era
     /no matching package named `([^`]+)` found/, // cargo
   ]);
   if (other) return result('missing_dependency', `Missing package ${other[1]}: ${other[0]}`);
+  const linker = out.match(/linker `([^`]+)` not found/);
+  if (linker) {
+    return result('missing_dependency', `The linker \`${linker[1]}\` is not installed (${linker[0]})`, [
+      `Install a C toolchain that provides \`${linker[1]}\` (e.g. build-essential).`,
+    ]);
+  }
+  // A -sys crate's build script that cannot find its system library (OpenSSL, pkg-config, …).
+  const build = out.match(/failed to run custom build command for `([^`]+)`/);
+  if (build) {
+    const why = firstMatch(out.slice(build.index), [
+      /^.*\bCould not find\b.*$/m,
+      /^.*\b(?:could not be found|is not installed|Unable to find)\b.*$/m,
+      /^.*\bnot found\b.*$/m,
+    ]);
+    if (why) return result('missing_dependency', `Build script of ${build[1]} is missing a system dependency: ${why[0].trim()}`);
+  }
+  // Godot: an addon the project enables, or the export templates an export needs.
+  const addon = out.match(/Cannot find addon ['"]?([^'"\s]+)['"]?/);
+  if (addon) {
+    return result('missing_dependency', `Godot addon '${addon[1]}' is not installed (${addon[0]})`, [
+      'Install the addon under res://addons/ and enable it in the project; the agent cannot download it.',
+    ]);
+  }
+  const template = out.match(/^.*(?:No export template found|export templates? (?:is |are )?missing).*$/im);
+  if (template) {
+    const next = out.slice((template.index ?? 0) + template[0].length + 1).split('\n', 1)[0]!.trim();
+    const where = /^(?:\/|[A-Za-z]:[\\/]|~)/.test(next) ? ` ${next}` : '';
+    return result('missing_dependency', `${template[0].replace(/^ERROR:\s*/, '').trim()}${where}`, [
+      "Install the export templates for this Godot version (Editor → Manage Export Templates, or unpack them into Godot's export_templates/<version>/ directory).",
+    ]);
+  }
   if (r.exitCode === 127) return result('missing_dependency', 'Exit code 127: a command the gate runs was not found');
   return null;
 }
 
 function permissionError(r: GateResult, out: string): Classification | null {
-  const line = out.match(/^.*(?:: Permission denied\b|\bEACCES\b|\bPermissionError\b).*$/m);
+  // The descriptive line first ("…: Read-only file system") over a bare errno line ("npm ERR! code EROFS").
+  const line =
+    out.match(/^.*(?:: Permission denied\b|\bEACCES\b|\bPermissionError\b).*$/m) ??
+    out.match(/^.*(?:(?:: |\] |")(?:Read-only file ?system|Operation not permitted)\b|cannot write to (?:a )?read-only file ?system).*$/im) ??
+    out.match(/^.*\b(?:EROFS|EPERM)\b.*$/m);
   if (r.exitCode === 126 || line) {
     return result('permission_error', line ? line[0].trim() : 'Exit code 126: a command was found but could not be executed');
   }
@@ -95,17 +190,20 @@ function permissionError(r: GateResult, out: string): Classification | null {
 }
 
 const SIGNAL_EXITS: Record<number, string> = { 134: 'SIGABRT', 137: 'SIGKILL', 139: 'SIGSEGV' };
+// Godot's crash handler, and the wording of seed 002's Godot server.
+const GODOT_CRASH = /^.*(?:handle_crash: Program crashed with signal \d+|\bGodot crashed with signal \d+).*$/m;
 
 function crashOrResources(r: GateResult, out: string): Classification | null {
-  const crashLine = out.match(/^.*(?:Segmentation fault|core dumped|Aborted|Killed).*$/m);
+  const crashLine = out.match(GODOT_CRASH) ?? out.match(/^.*(?:Segmentation fault|core dumped|Aborted|Killed).*$/m);
   const crashed =
     r.signal !== null ||
     (r.exitCode !== null && r.exitCode in SIGNAL_EXITS) ||
-    /Segmentation fault|core dumped/.test(out);
+    /Segmentation fault|core dumped/.test(out) ||
+    GODOT_CRASH.test(out);
   // Out-of-memory wording is only trusted when the process actually died abnormally; the explicit errno names are
   // trusted anywhere.
   const strongResource = out.match(
-    /^.*(?:JavaScript heap out of memory|\bENOSPC\b|No space left on device|\bENOMEM\b|Cannot allocate memory|^MemoryError\b|runtime: out of memory).*$/m,
+    /^.*(?:JavaScript heap out of memory|\bENOSPC\b|No space left on device|\bENOMEM\b|Cannot allocate memory|^MemoryError\b|runtime: out of memory|Disk quota exceeded|\bEDQUOT\b).*$/m,
   );
   const weakResource = crashed ? out.match(/^.*(?:out of memory|\bOOM\b|oom-kill).*$/im) : null;
   const resource = strongResource ?? weakResource;
@@ -117,6 +215,16 @@ function crashOrResources(r: GateResult, out: string): Classification | null {
       ? `Exit code ${r.exitCode} (${SIGNAL_EXITS[r.exitCode]})`
       : `Exit code ${r.exitCode ?? 'none'}`;
   return result('crash', crashLine ? `${how}: ${crashLine[0].trim()}` : how);
+}
+
+function gitConflict(out: string): Classification | null {
+  const conflicts = [...out.matchAll(/^CONFLICT \([^)]+\): .+$/gm)];
+  if (conflicts.length > 0) {
+    const more = conflicts.length - 1;
+    return result('git_conflict', `${conflicts[0]![0].trim()}${more > 0 ? ` and ${more} more conflict${more > 1 ? 's' : ''}` : ''}`);
+  }
+  const stopped = out.match(/^error: could not apply .*$/m) ?? out.match(/^Automatic merge failed\b.*$/m);
+  return stopped ? result('git_conflict', stopped[0].trim()) : null;
 }
 
 function locationSuffix(file: string | undefined, line: string | undefined): string {
@@ -168,6 +276,23 @@ function compilationError(out: string): Classification | null {
   // esbuild (vitest, vite, tsx): "/src/a.ts:3:10: ERROR: Expected ";" but found "x""
   const esb = out.match(/^(.+?):(\d+):\d+: ERROR: (.+)$/m);
   if (esb) return result('compilation_error', `${esb[3]}${locationSuffix(esb[1], esb[2])}`);
+
+  // Godot: "SCRIPT ERROR: Parse Error: …" then "   at: GDScript::reload (res://player.gd:14)"; Godot 3 puts a
+  // function before the message and "At: res://player.gd:14." after. Seed 002 counts a bad property name
+  // ("Invalid get index 'helth'") as a compile error: it is a typo the agent can fix, like a parse error.
+  const godot = [
+    ...out.matchAll(/^(?:SCRIPT ERROR: )?(?:[\w.:]+: )?((?:Parse Error|Invalid (?:get|set) index|Invalid access to property or key)\b.*)$/gm),
+  ];
+  if (godot.length > 0) {
+    const m = godot[0]!;
+    const after = out.slice((m.index ?? 0) + m[0].length).split('\n').slice(1, 3).join('\n');
+    const loc = after.match(/(res:\/\/[^\s():]+):(\d+)/);
+    return result('compilation_error', `${m[1]!.trim()}${loc ? locationSuffix(loc[1], loc[2]) : ''}${moreSuffix(godot.length)}`);
+  }
+
+  // Python: a name missing from a project module (installed packages were handled as missing dependencies).
+  const pyName = out.match(/ImportError: cannot import name '[^']+' from .*$/m);
+  if (pyName) return result('compilation_error', pyName[0].trim());
 
   // Python and JavaScript syntax errors. A SyntaxError about JSON is a runtime failure inside a test, not a build error.
   const syn = out.match(/^(?:E\s+)?.*?\b(SyntaxError|IndentationError|TabError): (?!.*JSON)(.+)$/m);
@@ -221,6 +346,8 @@ const TEST_FAILURE_MARKERS = [
   /^# fail [1-9]/m,
   /ℹ fail [1-9]/,
   /^FAILED\b/m,
+  /^\s*\[Failed\]:/m, // GUT
+  /^Failing Tests\s+[1-9]/im, // GUT's totals
 ];
 
 function testFailure(out: string, failures: FailedTest[]): Classification | null {
@@ -239,26 +366,144 @@ function testFailure(out: string, failures: FailedTest[]): Classification | null
   return result('test_failure', 'Tests failed');
 }
 
+// API failures as CLI agents (Claude Code's "API Error: 529 {…}") and HTTP clients print them. Checked only after
+// test failures: a test suite for an API client prints these words in its assertions.
+const RATE_LIMIT_LINES = [
+  /^.*\bAPI Error:? \(?429\b.*$/m,
+  /^.*\brate_limit_error\b.*$/m,
+  /^.*\b429 Too Many Requests\b.*$/im,
+  /^.*\bHTTP\/[\d.]+ 429\b.*$/m,
+  /^.*\b(?:HTTP|status(?: code)?:?) 429\b.*$/im,
+  /^.*\b(?:usage limit reached|rate limit (?:exceeded|reached))\b.*$/im,
+];
+const API_ERROR_LINES = [
+  /^.*\boverloaded_error\b.*$/m,
+  /^.*\bAPI Error:? \(?5\d\d\b.*$/m,
+  /^.*"type":\s*"api_error".*$/m,
+  /^.*\bHTTP\/[\d.]+ 5\d\d\b.*$/m,
+  /^.*\b5\d\d (?:Server Error|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\b.*$/im, // "502 Server Error: Bad Gateway" (requests)
+  /^.*\bAPI Error:? \(?(?:Connection error|Request timed out)\b.*$/im,
+];
+const NETWORK_LINE = /^.*\b(?:ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up)\b.*$/m;
+// A connection failure only says "API" when something names one: an API host, an API URL or the word.
+const TOWARDS_API = /https?:\/\/[^\s/]*api|\bapi\.[\w-]+\.\w+|\bAPI\b/;
+
+/** The last line that one of `patterns` (tried in order) matches: clients print retries first and the outcome last. */
+function lastLineOf(text: string, patterns: RegExp[]): string | null {
+  for (const re of patterns) {
+    const all = [...text.matchAll(new RegExp(re.source, `${re.flags}g`))];
+    if (all.length > 0) return all[all.length - 1]![0].trim();
+  }
+  return null;
+}
+
+function apiFailure(out: string): Classification | null {
+  const limited = lastLineOf(out, RATE_LIMIT_LINES);
+  if (limited) return result('rate_limit', limited);
+  const api = lastLineOf(out, API_ERROR_LINES);
+  if (api) return result('api_error', api);
+  const net = out.match(NETWORK_LINE);
+  if (net && (TOWARDS_API.test(net[0]) || TOWARDS_API.test(out))) return result('api_error', net[0].trim());
+  const retry = out.match(/^.*\bretry-after:\s*\S.*$/im);
+  if (retry) return result('rate_limit', `The API asked to retry later: ${retry[0].trim()}`);
+  return null;
+}
+
+function unitSeconds(unit: string | undefined): number {
+  const u = (unit ?? 's').toLowerCase();
+  if (u.startsWith('ms') || u.startsWith('milli')) return 0.001;
+  if (u.startsWith('h')) return 3600;
+  if (u.startsWith('m')) return 60;
+  return 1;
+}
+
+/**
+ * Seconds to wait, from the last "Retry-After: 3600" header, "retry after 30s", "retry-after-ms: 1500" or
+ * '"retry_after": 30' in the text; an HTTP-date Retry-After counts from `now`. Null when there is none.
+ */
+export function retryAfterFromText(output: string, now: number = Date.now()): number | null {
+  const text = stripAnsi(typeof output === 'string' ? output : '');
+  let found: number | null = null;
+  const re =
+    /\bretry[-_ ]after(?:(-ms)|"?)\s*[:=]?\s*(?:(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)?\b|((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT))/gi;
+  for (const m of text.matchAll(re)) {
+    if (m[4]) {
+      const at = Date.parse(m[4]);
+      if (Number.isFinite(at)) found = Math.max(0, Math.ceil((at - now) / 1000));
+      continue;
+    }
+    const n = Number(m[2]) * unitSeconds(m[1] ? 'ms' : m[3]);
+    if (Number.isFinite(n)) found = Math.round(n * 1000) / 1000;
+  }
+  return found;
+}
+
 function lastMeaningfulLine(out: string): string | null {
   const lines = out.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l));
   return lines.length > 0 ? lines[lines.length - 1]! : null;
 }
 
-/** Classifies a failed gate run. Pure: looks only at the result and the parsed failures. */
-export function classifyGateFailure(r: GateResult, failures: FailedTest[]): Classification {
+function userRule(rules: ReadonlyArray<{ pattern: string; class: ErrorClass }>, out: string): Classification | null {
+  for (const rule of rules) {
+    if (!rule || typeof rule.pattern !== 'string' || !(ERROR_CLASSES as readonly string[]).includes(rule.class)) continue;
+    let re: RegExp;
+    try {
+      re = new RegExp(rule.pattern, 'm');
+    } catch {
+      continue; // the workflow schema rejects bad patterns; one that slipped through must not stop classification
+    }
+    const m = re.exec(out);
+    if (!m) continue;
+    const start = out.lastIndexOf('\n', m.index - 1) + 1;
+    const end = out.indexOf('\n', m.index);
+    const line = out.slice(start, end < 0 ? undefined : end).trim() || (m[0].trim().split('\n')[0] ?? '');
+    return result(rule.class, `matched your rule /${rule.pattern}/ → ${rule.class}${line ? `: ${line}` : ''}`);
+  }
+  return null;
+}
+
+/** The classification's own hints, then seed 002's analysis of the text, then the class's standing hints. */
+function withHints(c: Classification, out: string, failures: FailedTest[]): Classification {
+  const text = [out, ...failures.map((f) => f.message ?? '')].join('\n');
+  const analysis = ANALYSIS.filter(([applies]) => applies(text)).map(([, hint]) => hint);
+  // A gate timeout's own hints already say what the test-timeout hint says.
+  const seeded = c.errorClass === 'timeout' ? analysis.filter((h) => h !== TEST_TIMEOUT_HINT) : analysis;
+  if (seeded.length === 0 && c.errorClass === 'test_failure') seeded.push(FALLBACK_HINT);
+  const wait = c.errorClass === 'rate_limit' ? retryAfterFromText(out) : null;
+  const waitHint = wait !== null ? [`The API asked to wait ${wait} s before retrying (Retry-After).`] : [];
+  const hints = [...new Set([...c.hints, ...waitHint, ...seeded, ...HINTS[c.errorClass]])];
+  return { ...c, hints };
+}
+
+/**
+ * Classifies a failed gate run. Pure but for the clock (a Retry-After given as a date): looks only at the result, the
+ * parsed failures and the workflow's `rules`, which are tried first (the first whose pattern matches the output wins),
+ * before the built-in patterns.
+ */
+export function classifyGateFailure(
+  r: GateResult,
+  failures: FailedTest[],
+  rules?: ReadonlyArray<{ pattern: string; class: ErrorClass }>,
+): Classification {
   if (r.passed) return { errorClass: 'unknown', message: 'The gate passed', hints: [] };
-  const out = stripAnsi(r.output).replace(/\r\n?/g, '\n');
+  const raw = stripAnsi(r.output).replace(/\r\n?/g, '\n');
+  const ruled = rules && rules.length > 0 ? userRule(rules, raw) : null;
+  if (ruled) return withHints(ruled, raw, failures);
+  // go test -json wraps every line in an event; the text patterns below read what it would have printed.
+  const out = goTestJsonText(raw) ?? raw;
   if (r.timedOut) {
-    return result('timeout', `Timed out after ${(r.durationMs / 1000).toFixed(1)} s: ${r.command}`);
+    return withHints(result('timeout', `Timed out after ${(r.durationMs / 1000).toFixed(1)} s: ${r.command}`), out, failures);
   }
   const classified =
     missingDependency(r, out) ??
     permissionError(r, out) ??
     crashOrResources(r, out) ??
+    gitConflict(out) ??
     compilationError(out) ??
-    testFailure(out, failures);
-  if (classified) return classified;
+    testFailure(out, failures) ??
+    apiFailure(out);
+  if (classified) return withHints(classified, out, failures);
   const last = lastMeaningfulLine(out);
   const code = r.exitCode === null ? 'no exit code' : `exit code ${r.exitCode}`;
-  return result('unknown', last ? `Failed with ${code}: ${last}` : `Failed with ${code} and no output`);
+  return withHints(result('unknown', last ? `Failed with ${code}: ${last}` : `Failed with ${code} and no output`), out, failures);
 }

@@ -1,53 +1,157 @@
 import { describe, expect, it } from 'vitest';
+import { parseWorkflow } from '../workflow/load-workflow';
+import type { Workflow } from '../workflow/schema';
+import { attemptsSummary } from './attempt-summary';
 import { backoffDelayS } from './backoff';
 import { decideAfterFailure, type FailureFacts } from './decide';
-import { attemptsSummary } from './attempt-summary';
+import { DEFAULT_LIMITS, resolvePolicy } from './policy';
+import type { Overrides } from './retry-entries';
 
-const backoff = { base_s: 60, max_s: 300, jitter: 0.1 };
-const facts = (over: Partial<FailureFacts>): FailureFacts => ({
-  attempt: 1, maxRetries: 3, errorClass: 'test_failure', message: '2 tests failed', noChange: false, agentFatal: false,
-  retryAfterS: null, backoff, rng: () => 0, ...over,
+function workflow(yaml: string): Workflow {
+  const r = parseWorkflow(`${yaml}\nsteps:\n  - title: one\n`);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.workflow;
+}
+
+const noJitter = workflow('backoff: { base_s: 60, max_s: 300, jitter: 0 }\ngates: { test: "true", build: "true" }');
+const facts = (over: Partial<FailureFacts> = {}, w: Workflow = noJitter): FailureFacts => ({
+  policy: resolvePolicy(w), attempt: 1, errorClass: 'test_failure', message: '2 tests failed', classRetriesUsed: 0,
+  agentFatal: false, retryAfterS: null, failedGates: ['test'], active: {}, sameFailureInARow: 1, rng: () => 0, ...over,
 });
 
 describe('backoff', () => {
   it('doubles from base and caps at max', () => {
-    const b = { ...backoff, jitter: 0 };
+    const b = { base_s: 60, max_s: 300, jitter: 0 };
     expect([1, 2, 3, 4, 5].map((r) => backoffDelayS(b, r))).toEqual([60, 120, 240, 300, 300]);
   });
   it('adds at most `jitter` of the delay', () => {
-    expect(backoffDelayS(backoff, 1, () => 0)).toBe(60);
-    expect(backoffDelayS(backoff, 1, () => 0.999999)).toBeCloseTo(66, 3);
-    expect(backoffDelayS(backoff, 9, () => 1)).toBeCloseTo(330, 3);
+    const b = { base_s: 60, max_s: 300, jitter: 0.1 };
+    expect(backoffDelayS(b, 1, () => 0)).toBe(60);
+    expect(backoffDelayS(b, 1, () => 0.999999)).toBeCloseTo(66, 3);
+    expect(backoffDelayS(b, 9, () => 1)).toBeCloseTo(330, 3);
   });
 });
 
-describe('decideAfterFailure', () => {
-  it('retries while retries remain, counting as retry k/n', () => {
-    const d = decideAfterFailure(facts({ attempt: 1 }));
-    expect(d.action).toBe('retry');
-    expect(d.reason).toBe('retry 1/3 after test_failure');
-    expect(d.delayS).toBe(60);
-    expect(decideAfterFailure(facts({ attempt: 3 })).reason).toBe('retry 3/3 after test_failure');
+describe('policy', () => {
+  it("uses seed 002's limits by default", () => {
+    expect(resolvePolicy(workflow('')).limits).toEqual(DEFAULT_LIMITS);
+    expect(DEFAULT_LIMITS).toMatchObject({ test_failure: 3, compilation_error: 2, crash: 2, timeout: 1, api_error: 5, git_conflict: 1 });
   });
-  it('gives up after max_retries retries', () => {
-    const d = decideAfterFailure(facts({ attempt: 4 }));
-    expect(d.action).toBe('fatal');
-    expect(d.reason).toBe('gave up after 3 retries');
+  it('lets a preset, then max_retries, then limits override', () => {
+    const p = resolvePolicy(workflow('preset: aggressive'));
+    expect(p.limits.test_failure).toBe(5);
+    expect(p.backoff.base_s).toBe(30);
+    expect(p.budget.dailyUsd).toBe(100);
+    const q = resolvePolicy(workflow('preset: minimal\nmax_retries: 2\nlimits: { compilation_error: 4, timeout: 0 }\nbudget: { daily_usd: 7 }'));
+    expect(q.limits).toMatchObject({ test_failure: 2, compilation_error: 4, timeout: 0, crash: 2 });
+    expect(q.backoff.base_s).toBe(120);
+    expect(q.budget.dailyUsd).toBe(7);
   });
-  it('fails early when a retry changed nothing', () => {
-    const d = decideAfterFailure(facts({ attempt: 2, noChange: true }));
-    expect(d.action).toBe('fatal');
-    expect(d.reason).toContain('changed nothing');
+});
+
+describe('decideAfterFailure (seed 002 decision tree)', () => {
+  it('retries test failures up to 3 times (4 attempts), counting retry k/n, with backoff', () => {
+    const d1 = decideAfterFailure(facts({ attempt: 1, classRetriesUsed: 0 }));
+    expect(d1).toMatchObject({ action: 'retry', reason: 'retry 1/3 after test_failure', delayS: 60 });
+    expect(decideAfterFailure(facts({ attempt: 3, classRetriesUsed: 2 }))).toMatchObject({ action: 'retry', reason: 'retry 3/3 after test_failure', delayS: 240 });
+    expect(decideAfterFailure(facts({ attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test_failure retries' });
   });
-  it('fails at once on non-retriable classes and fatal agent errors', () => {
-    expect(decideAfterFailure(facts({ errorClass: 'missing_dependency' })).action).toBe('fatal');
+  it('gives compilation errors 2 retries, crashes 2, timeouts 1 (with the gate timeout doubled), API errors 5', () => {
+    expect(decideAfterFailure(facts({ errorClass: 'compilation_error', classRetriesUsed: 1 })).action).toBe('retry');
+    expect(decideAfterFailure(facts({ errorClass: 'compilation_error', classRetriesUsed: 2 })).action).toBe('fatal');
+    expect(decideAfterFailure(facts({ errorClass: 'crash', classRetriesUsed: 2 })).action).toBe('fatal');
+    const t = decideAfterFailure(facts({ errorClass: 'timeout', classRetriesUsed: 0 }));
+    expect(t).toMatchObject({ action: 'retry', overrides: { gateTimeoutMultiplier: 2 } });
+    expect(decideAfterFailure(facts({ errorClass: 'timeout', classRetriesUsed: 1 })).action).toBe('fatal');
+    expect(decideAfterFailure(facts({ errorClass: 'api_error', classRetriesUsed: 4 })).action).toBe('retry');
+    expect(decideAfterFailure(facts({ errorClass: 'api_error', classRetriesUsed: 5 })).action).toBe('fatal');
+  });
+  it('fails at once on missing dependencies, permissions, resource exhaustion, no change and fatal agent errors', () => {
+    for (const c of ['missing_dependency', 'permission_error', 'resource_exhaustion'] as const) {
+      const d = decideAfterFailure(facts({ errorClass: c }));
+      expect(d.action).toBe('fatal');
+      expect(d.reason).toContain('not retriable');
+    }
+    expect(decideAfterFailure(facts({ attempt: 2, errorClass: 'no_change' })).reason).toContain('changed nothing');
     expect(decideAfterFailure(facts({ errorClass: 'api_error', agentFatal: true })).action).toBe('fatal');
   });
-  it('waits at least as long as retry-after says', () => {
-    expect(decideAfterFailure(facts({ errorClass: 'rate_limit', retryAfterS: 90 })).delayS).toBe(90);
+  it('escalates unknown failures at once, and git conflicts after their one retry', () => {
+    expect(decideAfterFailure(facts({ errorClass: 'unknown' }))).toMatchObject({ action: 'escalate' });
+    expect(decideAfterFailure(facts({ errorClass: 'git_conflict', classRetriesUsed: 0 })).action).toBe('retry');
+    expect(decideAfterFailure(facts({ errorClass: 'git_conflict', classRetriesUsed: 1 })).action).toBe('escalate');
   });
-  it('max_retries 0 never retries', () => {
-    expect(decideAfterFailure(facts({ maxRetries: 0 })).reason).toContain('max_retries: 0');
+  it('honours allow_retry_on', () => {
+    const w = workflow('allow_retry_on: [test_failure]');
+    expect(decideAfterFailure(facts({ errorClass: 'compilation_error' }, w))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('allow_retry_on') });
+    expect(decideAfterFailure(facts({}, w)).action).toBe('retry');
+  });
+  it('waits at least retry-after, and parks the run when that is longer than park_after_s', () => {
+    expect(decideAfterFailure(facts({ errorClass: 'rate_limit', retryAfterS: 90 }))).toMatchObject({ action: 'retry', delayS: 90 });
+    expect(decideAfterFailure(facts({ errorClass: 'rate_limit', retryAfterS: 3600 }))).toMatchObject({ action: 'wait', delayS: 3600 });
+  });
+  it('stops or escalates when the same failure comes back, as configured', () => {
+    expect(decideAfterFailure(facts({ sameFailureInARow: 3 }))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('same failure came back 3') });
+    expect(decideAfterFailure(facts({ sameFailureInARow: 2 })).action).toBe('retry');
+    const w = workflow('on_repeat: { after: 2, action: escalate }');
+    expect(decideAfterFailure(facts({ sameFailureInARow: 2 }, w)).action).toBe('escalate');
+  });
+});
+
+describe('retry entries (seed 004)', () => {
+  const w = workflow(`
+gates: { test: "true", build: "true" }
+limits: { test_failure: 10 }
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+retry:
+  - not: gate.test
+  - attempt: 3
+    agent: { model: claude-sonnet-thinking }
+  - attempt: 5
+    agent: { model: claude-opus-5-5 }
+    session: new
+  - exit: 8
+`);
+
+  it("reproduces seed 004's attempt/agent table, sticky, later entries replacing earlier ones", () => {
+    let active: Overrides = {};
+    const models: Record<number, string> = { 1: 'claude-sonnet (from the step)' };
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      const d = decideAfterFailure(facts({ attempt, classRetriesUsed: attempt - 1, active }, w));
+      if (attempt === 7) {
+        expect(d).toMatchObject({ action: 'fatal', reason: expect.stringContaining('exit: 8') });
+        break;
+      }
+      expect(d.action).toBe('retry');
+      active = d.overrides;
+      models[attempt + 1] = active.agent?.model ?? 'claude-sonnet (from the step)';
+    }
+    expect(models).toEqual({
+      1: 'claude-sonnet (from the step)',
+      2: 'claude-sonnet (from the step)',
+      3: 'claude-sonnet-thinking',
+      4: 'claude-sonnet-thinking',
+      5: 'claude-opus-5-5',
+      6: 'claude-opus-5-5',
+      7: 'claude-opus-5-5',
+    });
+  });
+
+  it('forces a new session when the agent changes, and says it is escalating', () => {
+    const d = decideAfterFailure(facts({ attempt: 2, classRetriesUsed: 1 }, w));
+    expect(d.overrides).toMatchObject({ agent: { model: 'claude-sonnet-thinking' }, session: 'new' });
+    expect(d.reason).toContain('escalating to claude-sonnet-thinking');
+  });
+
+  it('is fatal when no entry applies and nothing is sticky (only the build gate failed)', () => {
+    const d = decideAfterFailure(facts({ attempt: 1, failedGates: ['build'] }, w));
+    expect(d).toMatchObject({ action: 'fatal', reason: 'no retry entry applies to this failure' });
+  });
+
+  it('applies validate entries from the validators the caller ran', () => {
+    const v = workflow('gates: { test: "true" }\nretry:\n  - validate: "./assess.sh"\n    prompt: "Fix {error}"\n  - exit: 3\n');
+    expect(decideAfterFailure(facts({ validated: new Map([[0, false]]) }, v)).action).toBe('fatal');
+    const d = decideAfterFailure(facts({ validated: new Map([[0, true]]) }, v));
+    expect(d).toMatchObject({ action: 'retry', overrides: { prompt: 'Fix {error}' } });
   });
 });
 

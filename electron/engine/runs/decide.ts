@@ -1,45 +1,77 @@
-// Pure decision after a failed attempt: retry (after how long) or stop, and why.
+// Pure decision after a failed attempt (seed 002's decision tree with seed 004's retry entries): retry, wait, escalate or stop, and why.
 import type { ErrorClass } from '../../../shared/domain';
-import type { Backoff } from '../workflow/schema';
 import { backoffDelayS } from './backoff';
+import { ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, type Policy } from './policy';
+import { applyEntries, type Overrides } from './retry-entries';
 
 export interface Decision {
   action: 'retry' | 'fatal' | 'escalate' | 'wait' | 'done';
   reason: string;
   delayS: number;
-  overrides: Record<string, unknown>;
+  /** Overrides active for the next attempt (sticky). */
+  overrides: Overrides;
 }
 
-/** Classes another agent attempt cannot fix: fail at once (seed 002). */
-export const NON_RETRIABLE: ReadonlySet<ErrorClass> = new Set(['missing_dependency', 'permission_error', 'resource_exhaustion']);
-
 export interface FailureFacts {
+  policy: Policy;
+  /** The attempt that just failed. */
   attempt: number;
-  maxRetries: number;
   errorClass: ErrorClass;
   message: string;
-  /** The attempt changed nothing since the previous one (only meaningful from attempt 2). */
-  noChange: boolean;
+  /** Retries this step already spent on this class (before this failure). */
+  classRetriesUsed: number;
   /** An agent/API error that no retry can fix (bad key, bad request). */
   agentFatal: boolean;
   retryAfterS: number | null;
-  backoff: Backoff;
+  failedGates: readonly string[];
+  validated?: ReadonlyMap<number, boolean>;
+  /** Overrides active on the attempt that just failed. */
+  active: Overrides;
+  /** How many attempts in a row (this one included) ended with this same failure fingerprint. */
+  sameFailureInARow: number;
   rng?: () => number;
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 export function decideAfterFailure(f: FailureFacts): Decision {
-  const fatal = (reason: string): Decision => ({ action: 'fatal', reason, delayS: 0, overrides: {} });
-  if (f.noChange && f.attempt > 1) {
-    return fatal(`retry ${f.attempt - 1} changed nothing since the previous attempt; stopping early instead of looping`);
+  const { policy } = f;
+  const stop = (action: 'fatal' | 'escalate', reason: string): Decision => ({ action, reason, delayS: 0, overrides: f.active });
+  if (f.agentFatal) return stop('fatal', `the agent failed in a way a retry cannot fix: ${f.message}`);
+  if (f.errorClass === 'no_change') return stop('fatal', `retry ${f.attempt - 1} changed nothing since the previous attempt; stopping early instead of looping`);
+  if (NON_RETRIABLE.has(f.errorClass)) return stop('fatal', `${f.errorClass} is not retriable: ${f.message}`);
+  if (policy.allowRetryOn && !policy.allowRetryOn.has(f.errorClass)) {
+    return stop('fatal', `${f.errorClass} is not in allow_retry_on (${[...policy.allowRetryOn].join(', ')})`);
   }
-  if (f.agentFatal) return fatal(`the agent failed in a way a retry cannot fix: ${f.message}`);
-  if (NON_RETRIABLE.has(f.errorClass)) return fatal(`${f.errorClass} is not retriable: ${f.message}`);
-  const retriesUsed = f.attempt - 1;
-  if (retriesUsed >= f.maxRetries) {
-    return fatal(f.maxRetries === 0 ? 'retries are off (max_retries: 0)' : `gave up after ${f.maxRetries} ${f.maxRetries === 1 ? 'retry' : 'retries'}`);
+  const next = f.attempt + 1;
+  if (policy.exitAt !== null && next >= policy.exitAt) return stop('fatal', `exit: ${policy.exitAt} reached (the retry list ends the step at attempt ${policy.exitAt})`);
+  if (next > MAX_ATTEMPTS_PER_STEP) return stop('fatal', `${MAX_ATTEMPTS_PER_STEP} attempts is the most a step gets`);
+  if (f.sameFailureInARow >= policy.onRepeat.after && policy.onRepeat.action !== 'retry') {
+    const reason = `the same failure came back ${f.sameFailureInARow} attempts in a row`;
+    return policy.onRepeat.action === 'escalate' ? stop('escalate', `${reason}; it needs you`) : stop('fatal', `${reason}; stopping early`);
   }
-  const next = retriesUsed + 1;
-  let delayS = backoffDelayS(f.backoff, next, f.rng);
+  const limit = policy.limits[f.errorClass];
+  if (f.classRetriesUsed >= limit) {
+    const why = limit === 0 ? `${f.errorClass} gets no retries` : `gave up after ${plural(limit, `${f.errorClass} retry`, `${f.errorClass} retries`)}`;
+    return ESCALATE_TO_USER.has(f.errorClass) ? stop('escalate', `${why}; it needs you: ${f.message}`) : stop('fatal', why);
+  }
+
+  let overrides = f.active;
+  if (policy.entries.length) {
+    const r = applyEntries(policy.entries, f.active, { attempt: next, failedGates: f.failedGates, validated: f.validated ?? new Map() });
+    const sticky = Object.keys(f.active).some((k) => k !== 'gateTimeoutMultiplier');
+    if (r.applied.length === 0 && !sticky) return stop('fatal', 'no retry entry applies to this failure');
+    overrides = r.overrides;
+  }
+  if (f.errorClass === 'timeout') overrides = { ...overrides, gateTimeoutMultiplier: (f.active.gateTimeoutMultiplier ?? 1) * 2 };
+
+  const retry = f.classRetriesUsed + 1;
+  let delayS = backoffDelayS(policy.backoff, retry, f.rng);
   if (f.retryAfterS !== null) delayS = Math.max(delayS, f.retryAfterS);
-  return { action: 'retry', reason: `retry ${next}/${f.maxRetries} after ${f.errorClass}`, delayS, overrides: {} };
+  const label = `retry ${retry}/${limit} after ${f.errorClass}`;
+  if (f.errorClass === 'rate_limit' && delayS > policy.parkAfterS) {
+    return { action: 'wait', reason: `${label}: the API asks to wait ${Math.round(delayS)} s; the run is parked until then`, delayS, overrides };
+  }
+  const escalated = overrides.agent?.model && overrides.agent.model !== f.active.agent?.model ? `, escalating to ${overrides.agent.model}` : '';
+  return { action: 'retry', reason: `${label}${escalated}`, delayS, overrides };
 }

@@ -90,3 +90,20 @@ export function retryContext(f: RetryFacts): string {
   );
   return sections.join('\n\n');
 }
+
+/** State a retry entry's `prompt` template can use: {error}, {errors}, {diff}, {gate.<name>}, {attempt}, {max_attempts}, {step.title}, {step.prompt}, and {prev.*}. */
+export interface TemplateState {
+  [key: string]: string | number | TemplateState | undefined;
+}
+
+/** Fills `{a.b}` placeholders from state; unknown placeholders are left as they are, so a typo stays visible. */
+export function renderTemplate(template: string, state: TemplateState): string {
+  return template.replace(/\{([A-Za-z_][\w-]*(?:\.[\w-]+)*)\}/g, (whole, path: string) => {
+    let v: TemplateState[string] = state;
+    for (const part of path.split('.')) {
+      if (v === undefined || typeof v !== 'object') return whole;
+      v = v[part];
+    }
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : whole;
+  });
+}

@@ -1,5 +1,5 @@
 // Assembles the status document (the CLI's JSON contract) from store rows.
-import type { StatusDocument, RunListItem } from '../../../shared/domain';
+import { DecisionDoc, type StatusDocument, type RunListItem } from '../../../shared/domain';
 import type { RunRow, Store } from '../store/store';
 
 export function statusDocument(store: Store, run: RunRow): StatusDocument {
@@ -26,6 +26,8 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
           cacheReadTokens: a.cache_read_tokens,
           cacheWriteTokens: a.cache_write_tokens,
           costUsd: cost,
+          decision: a.decision_json ? DecisionDoc.parse(JSON.parse(a.decision_json)) : null,
+          fingerprint: a.fingerprint,
         };
       }),
   }));

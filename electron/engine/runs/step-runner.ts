@@ -1,21 +1,26 @@
-// Runs one step to its end: attempts (agent, snapshot, gates), classification, retry decisions, and the step commit.
+// Runs one step to its end: attempts (agent, snapshot, gates), the policy's decision after each failure, and the step commit.
 import type { ErrorClass } from '../../../shared/domain';
 import type { Agent, AgentRunResult } from '../agents/agent';
-import { runGate, type GateResult } from '../gates/run-gate';
-import { parseFailures, type FailedTest } from '../gates/parse-failures';
 import { boundText } from '../gates/bounded-output';
-import { classifyGateFailure } from './classify';
-import { commitAll, diffTrees, headCommit, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import type { FailedTest } from '../gates/parse-failures';
+import { runGate } from '../gates/run-gate';
+import { commitAll, diffTrees, headCommit, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import type { Store } from '../store/store';
-import type { Workflow, StepConfig } from '../workflow/schema';
-import { decideAfterFailure, type Decision } from './decide';
+import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
 import { attemptsSummary, type AttemptFacts } from './attempt-summary';
-import { retryContext, stepPrompt } from './prompts';
+import { runAttemptGates, type Failure } from './attempt-gates';
+import { checkBudget, dayBounds } from './budget';
+import { decideAfterFailure } from './decide';
+import { fingerprint } from './fingerprint';
+import { presetGateTimeout, type Policy } from './policy';
+import { renderTemplate, retryContext, stepPrompt, type TemplateState } from './prompts';
+import type { Overrides } from './retry-entries';
 
 export interface StepDeps {
   store: Store;
-  agent: Agent;
+  agentFor(config: AgentConfig): Agent;
   env: NodeJS.ProcessEnv;
+  now(): Date;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   rng(): number;
 }
@@ -24,107 +29,149 @@ export interface StepContext {
   runId: string;
   worktree: string;
   workflow: Workflow;
+  policy: Policy;
   steps: readonly StepConfig[];
   index: number;
   system: string;
   context: string;
   signal: AbortSignal;
+  /** Aborting it ends a backoff wait at once ("Retry now"). */
+  skipWait(): AbortSignal;
 }
 
 export type StepOutcome =
-  | { ok: true; commit: string }
-  | { ok: false; stopped: boolean; reason: string; summary: string; errorClass: ErrorClass | null };
+  | { kind: 'done'; commit: string }
+  | { kind: 'stopped'; reason: string }
+  | { kind: 'fatal'; reason: string; summary: string; errorClass: ErrorClass | null }
+  | { kind: 'escalate'; reason: string; summary: string }
+  | { kind: 'parked'; reason: string; wakeAt: string }
+  | { kind: 'budget'; budget: 'task' | 'daily'; reason: string; wakeAt: string | null };
 
 const MAX_DIFF_CHARS = 200_000;
-
-function stepGates(workflow: Workflow, step: StepConfig): string[] {
-  return step.gates ?? Object.keys(workflow.gates);
-}
-
-interface Failure {
-  errorClass: ErrorClass;
-  message: string;
-  hints: string[];
-  failures: FailedTest[];
-  gate: GateResult | null;
-  agentFatal: boolean;
-  retryAfterS: number | null;
-}
+const MAX_TEMPLATE_OUTPUT = 24_000;
 
 function agentFailure(result: AgentRunResult, timedOut: boolean, timeoutS: number): Failure | null {
-  if (timedOut) {
-    return { errorClass: 'timeout', message: `the agent did not finish within timeout_seconds (${timeoutS} s)`, hints: [], failures: [], gate: null, agentFatal: false, retryAfterS: null };
-  }
+  const base = { hints: [], failures: [], gate: null, failedGates: [], outputs: {} };
+  if (timedOut) return { ...base, errorClass: 'timeout', message: `the agent did not finish within timeout_seconds (${timeoutS} s)`, agentFatal: false, retryAfterS: null };
   if (result.stop !== 'error' || !result.error) return null;
   const e = result.error;
-  return { errorClass: e.errorClass, message: e.message, hints: [], failures: [], gate: null, agentFatal: !e.retriable, retryAfterS: e.retryAfterS };
+  return { ...base, errorClass: e.errorClass, message: e.message, agentFatal: !e.retriable, retryAfterS: e.retryAfterS };
+}
+
+function remainingIssues(f: Failure): string[] {
+  if (!f.failures.length) return [`${f.errorClass}: ${f.message}`];
+  return f.failures.map((t: FailedTest) => {
+    if (t.expected !== null || t.actual !== null) return `${t.name}: expected ${t.expected ?? '?'}, got ${t.actual ?? '?'}`;
+    return t.message ? `${t.name}: ${t.message.split('\n')[0]}` : t.name;
+  });
+}
+
+function templateState(f: Failure, diff: string | null, n: number, maxAttempts: number, step: StepConfig, prev: TemplateState | undefined, errors: readonly string[]): TemplateState {
+  const gate: TemplateState = {};
+  for (const [name, out] of Object.entries(f.outputs)) gate[name] = boundText(out, MAX_TEMPLATE_OUTPUT);
+  return {
+    error: `${f.errorClass}: ${f.message}`,
+    diff: diff ?? '',
+    gate,
+    attempt: n,
+    max_attempts: maxAttempts,
+    step: { title: step.title, prompt: step.prompt },
+    /** Every failure of this step so far, oldest first (seed 002's accumulated error context). */
+    errors: errors.join('\n\n'),
+    prev,
+  };
 }
 
 /** Runs attempts for step `ctx.index` until its gates pass or the policy stops. */
 export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOutcome> {
-  const { store, agent } = deps;
-  const { runId, worktree, workflow, index } = ctx;
+  const { store } = deps;
+  const { runId, worktree, workflow, policy, index } = ctx;
   const step = ctx.steps[index - 1];
   if (!step) throw new Error(`step ${index} is not in the plan`);
-  const gateNames = stepGates(workflow, step);
+  const gateNames = step.gates ?? Object.keys(workflow.gates);
   const gateCommands = gateNames.map((g) => workflow.gates[g]?.run ?? g);
-  const maxAttempts = workflow.max_retries + 1;
+  const defaultTimeoutS = presetGateTimeout(workflow) ?? 300;
 
   const stepStart = store.getSteps(runId).find((s) => s.step_index === index)?.pre_commit ?? (await headCommit(worktree));
   const startTree = await treeOf(worktree, stepStart);
-  const history: AttemptFacts[] = store.getAttempts(runId, index).map((a) => ({
-    n: a.n,
-    outcome: a.outcome,
-    errorClass: a.error_class,
-    message: a.error_message,
+  const rows = store.getAttempts(runId, index);
+  const history: AttemptFacts[] = rows.map((a) => ({
+    n: a.n, outcome: a.outcome, errorClass: a.error_class, message: a.error_message,
     failedTests: (JSON.parse(a.failures_json) as FailedTest[]).map((t) => t.name),
   }));
-  let n = history.length + 1;
+  const fingerprints: Array<string | null> = rows.map((a) => a.fingerprint);
+  const lastRow = rows.at(-1);
+  let active: Overrides = lastRow?.decision_json ? ((JSON.parse(lastRow.decision_json) as { overrides?: Overrides }).overrides ?? {}) : {};
+  let n = rows.length + 1;
   let lastTree: string | null = null;
   let lastFailure: Failure | null = null;
   let lastDiff: string | null = null;
+  let lastSession: { id: string | null; agent: string } | null = null;
+  let prevState: TemplateState | undefined;
+  const errorLog: string[] = [];
 
   for (;;) {
-    const base = stepPrompt(index, ctx.steps.length, step, gateCommands);
-    const prompt = lastFailure
-      ? `${base}\n\n${retryContext({
-          attempt: n,
-          maxAttempts,
-          errorClass: lastFailure.errorClass,
-          message: lastFailure.message,
-          gateLabel: lastFailure.gate ? `the \`${lastFailure.gate.name}\` gate (\`${lastFailure.gate.command}\`, exit ${lastFailure.gate.exitCode ?? lastFailure.gate.signal ?? 'none'})` : 'the agent',
-          output: lastFailure.gate?.output ?? lastFailure.message,
-          failures: lastFailure.failures,
-          hints: lastFailure.hints,
-          previousDiff: lastDiff,
-        })}`
-      : base;
-    if (n > 1) store.event(runId, 'log', { level: 'info', message: `step ${index}: retry ${n - 1}/${workflow.max_retries}` });
-    const attemptId = store.startAttempt({
-      runId, stepIndex: index, n, agentKind: agent.kind, model: workflow.agent.model, prompt, preCommit: stepStart,
+    // Budgets are checked before every attempt (seed 002's cost control).
+    const day = dayBounds(deps.now());
+    const verdict = checkBudget({
+      taskUsd: policy.budget.taskUsd, dailyUsd: policy.budget.dailyUsd, alertAt: policy.budget.alertAt,
+      taskSpent: store.taskSpentUsd(runId), daySpent: store.spentSinceUsd(day.start.toISOString()),
+      alerted: {
+        task: store.hasEventSince('budget.alert', `task:${runId}`, '1970-01-01T00:00:00.000Z'),
+        daily: store.hasEventSince('budget.alert', 'daily', day.start.toISOString()),
+      },
     });
+    if (!verdict.ok) {
+      return { kind: 'budget', budget: verdict.kind, reason: verdict.reason, wakeAt: verdict.kind === 'daily' ? day.next.toISOString() : null };
+    }
+    for (const a of verdict.alerts) {
+      store.event(runId, 'budget.alert', { key: a.kind === 'task' ? `task:${runId}` : 'daily', kind: a.kind, spentUsd: a.spent, limitUsd: a.limit });
+    }
+
+    if (n > 1 && active.worktree === 'reset') {
+      await resetHard(worktree, stepStart);
+      store.event(runId, 'log', { level: 'info', message: `step ${index}: worktree reset to the step's start (${stepStart.slice(0, 10)})` });
+    }
+    const agentConfig: AgentConfig = { ...workflow.agent, ...active.agent } as AgentConfig;
+    const agent = deps.agentFor(agentConfig);
+    const agentKey = `${agentConfig.kind}:${agentConfig.model}`;
+    const canContinue = lastSession !== null && lastSession.id !== null && lastSession.agent === agentKey;
+    const session: 'new' | 'continue' = lastFailure && (active.session ?? 'continue') === 'continue' && canContinue ? 'continue' : 'new';
+    const maxAttempts = Math.min(policy.exitAt !== null ? policy.exitAt - 1 : Infinity, policy.limits[lastFailure?.errorClass ?? 'test_failure'] + 1);
+
+    const base = stepPrompt(index, ctx.steps.length, step, gateCommands);
+    let prompt = base;
+    if (lastFailure) {
+      errorLog.push(`Attempt ${n - 1}: ${lastFailure.errorClass}: ${lastFailure.message}\n${boundText(lastFailure.gate?.output ?? '', 4000)}`);
+      const state = templateState(lastFailure, lastDiff, n, maxAttempts, step, prevState, errorLog);
+      const retry = active.prompt
+        ? renderTemplate(active.prompt, state)
+        : retryContext({
+            attempt: n, maxAttempts, errorClass: lastFailure.errorClass, message: lastFailure.message,
+            gateLabel: lastFailure.gate ? `the \`${lastFailure.gate.name}\` gate (\`${lastFailure.gate.command}\`, exit ${lastFailure.gate.exitCode ?? lastFailure.gate.signal ?? 'none'})` : 'the agent',
+            output: lastFailure.gate?.output ?? lastFailure.message, failures: lastFailure.failures, hints: lastFailure.hints, previousDiff: lastDiff,
+          });
+      // A continued session already has the step's prompt; a new one needs it again (unless the entry replaced the prompt).
+      prompt = session === 'continue' || active.prompt ? retry : `${base}\n\n${retry}`;
+      prevState = state;
+    }
+    if (n > 1) store.event(runId, 'log', { level: 'info', message: `step ${index}: attempt ${n}${session === 'continue' ? ' (same session)' : ''}` });
+    const attemptId = store.startAttempt({ runId, stepIndex: index, n, agentKind: agent.kind, model: agentConfig.model, prompt, preCommit: stepStart });
+    if (Object.keys(active).length) store.setAttemptOverrides(attemptId, { ...active });
 
     const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
-    const signal = AbortSignal.any([ctx.signal, timeout]);
     const result = await agent.run({
-      worktree,
-      system: ctx.system,
-      context: ctx.context,
-      prompt,
-      model: workflow.agent.model,
-      maxTurns: workflow.agent.max_turns,
-      maxTokens: workflow.agent.max_tokens,
-      session: 'new',
-      sessionId: null,
-      signal,
+      worktree, system: ctx.system, context: ctx.context, prompt, model: agentConfig.model,
+      maxTurns: agentConfig.max_turns, maxTokens: agentConfig.max_tokens, session,
+      sessionId: session === 'continue' ? (lastSession?.id ?? null) : null,
+      signal: AbortSignal.any([ctx.signal, timeout]),
       onUsage: (model, usage, costUsd) => store.recordApiCall(runId, attemptId, { model, ...usage, costUsd }),
-      onTranscript: (entry) => store.event(runId, 'agent.transcript', { attemptId, ...entry, input: entry.input }),
+      onTranscript: (entry) => store.event(runId, 'agent.transcript', { attemptId, ...entry }),
     });
     if (result.reportedCostUsd !== null) {
-      store.recordApiCall(runId, attemptId, {
-        model: workflow.agent.model, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: result.reportedCostUsd,
-      });
+      store.recordApiCall(runId, attemptId, { model: agentConfig.model, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: result.reportedCostUsd });
     }
+    lastSession = { id: result.sessionId, agent: agentKey };
 
     // Keep the attempt's tree whatever happens next, so it can be diffed or restored.
     const tree = await snapshotTree(worktree);
@@ -132,81 +179,90 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     await saveAttemptRef(worktree, ref, tree, stepStart, `ratchet: step ${index} attempt ${n}`);
     const diff = boundText(await diffTrees(worktree, startTree, tree), MAX_DIFF_CHARS);
     const changedNothing = lastTree !== null && tree === lastTree;
+    const finish = { treeRef: ref, treeSha: tree, diff, transcript: result.transcript, sessionId: result.sessionId };
 
-    let failure = agentFailure(result, timeout.aborted, workflow.timeout_seconds);
-    const gateResults: GateResult[] = [];
-    if (!failure && changedNothing) {
-      failure = { errorClass: 'no_change', message: 'the agent made no changes since the previous attempt', hints: [], failures: [], gate: null, agentFatal: false, retryAfterS: null };
+    let failure = ctx.signal.aborted ? null : agentFailure(result, timeout.aborted, workflow.timeout_seconds);
+    if (!failure && changedNothing && !ctx.signal.aborted) {
+      failure = { errorClass: 'no_change', message: 'the agent made no changes since the previous attempt', hints: [], failures: [], gate: null, failedGates: [], outputs: {}, agentFatal: false, retryAfterS: null };
     }
+    let flaky = false;
+    let notes: string[] = [];
     if (!failure && !ctx.signal.aborted) {
-      for (const name of gateNames) {
-        if (ctx.signal.aborted) break;
-        const g = workflow.gates[name];
-        if (!g) continue;
-        store.event(runId, 'gate.started', { attemptId, gate: name, command: g.run });
-        const r = await runGate({ name, run: g.run, timeoutS: g.timeout, report: g.report }, { cwd: worktree, env: deps.env, signal: ctx.signal });
-        const failures = r.passed ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
-        store.recordGate(runId, attemptId, { ...r, gate: name, failures });
-        gateResults.push(r);
-        if (!r.passed && !failure) {
-          const c = classifyGateFailure(r, failures);
-          failure = { errorClass: c.errorClass, message: c.message, hints: c.hints, failures, gate: r, agentFatal: false, retryAfterS: null };
-        }
-      }
+      const g = await runAttemptGates(store, {
+        runId, attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, signal: ctx.signal,
+        timeoutMultiplier: active.gateTimeoutMultiplier ?? 1,
+      });
+      failure = g.failure;
+      flaky = g.flaky;
+      notes = g.notes;
+      for (const message of notes) store.event(runId, 'log', { level: 'warn', message: `step ${index}: ${message}` });
     }
 
-    // A stop during the gates kills them: that is the user's stop, not a crash of the code under test.
+    // A stop during the agent or the gates is the user's stop, not a failure of the code.
     if (ctx.signal.aborted) {
-      store.finishAttempt(runId, attemptId, {
-        outcome: 'interrupted', errorClass: null, errorMessage: 'stopped by the user', summary: null, treeRef: ref, treeSha: tree,
-        diff, failures: [], transcript: result.transcript, sessionId: result.sessionId,
-      });
-      return { ok: false, stopped: true, reason: `stopped during step ${index}`, summary: attemptsSummary(history), errorClass: null };
+      store.finishAttempt(runId, attemptId, { ...finish, outcome: 'interrupted', errorClass: null, errorMessage: 'stopped by the user', summary: null, failures: [] });
+      return { kind: 'stopped', reason: `stopped during step ${index}` };
     }
     if (!failure) {
       const commit = await commitAll(worktree, `step ${index}: ${step.title}`);
       store.tx(() => {
         store.finishAttempt(runId, attemptId, {
-          outcome: 'passed', errorClass: null, errorMessage: null, summary: 'gates passed', treeRef: ref, treeSha: tree, diff,
-          failures: [], transcript: result.transcript, sessionId: result.sessionId,
+          ...finish, outcome: flaky ? 'flaky' : 'passed', errorClass: null, errorMessage: null,
+          summary: notes.length ? notes.join('; ') : 'gates passed', failures: [],
         });
         store.completeStep(runId, index, commit);
       });
-      return { ok: true, commit };
+      return { kind: 'done', commit };
     }
 
+    const fp = failure.agentFatal || failure.errorClass === 'no_change' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: worktree });
+    let sameInARow = 1;
+    for (let i = fingerprints.length - 1; i >= 0 && fp !== null && fingerprints[i] === fp; i--) sameInARow++;
+    fingerprints.push(fp);
     const facts: AttemptFacts = { n, outcome: failure.gate ? 'failed' : 'error', errorClass: failure.errorClass, message: failure.message, failedTests: failure.failures.map((t) => t.name) };
+    const classRetriesUsed = history.filter((h) => h.errorClass === failure.errorClass).length;
     history.push(facts);
-    const decision: Decision = decideAfterFailure({
-      attempt: n, maxRetries: workflow.max_retries, errorClass: failure.errorClass, message: failure.message,
-      noChange: changedNothing, agentFatal: failure.agentFatal, retryAfterS: failure.retryAfterS, backoff: workflow.backoff, rng: deps.rng,
-    });
     store.finishAttempt(runId, attemptId, {
-      outcome: facts.outcome as 'failed' | 'error', errorClass: failure.errorClass, errorMessage: failure.message,
-      summary: `${failure.errorClass}: ${failure.message}`, treeRef: ref, treeSha: tree, diff, failures: failure.failures,
-      transcript: result.transcript, sessionId: result.sessionId,
+      ...finish, outcome: facts.outcome as 'failed' | 'error', errorClass: failure.errorClass, errorMessage: failure.message,
+      summary: `${failure.errorClass}: ${failure.message}`, failures: failure.failures, fingerprint: fp,
     });
-    store.event(runId, 'decision', { attemptId, step: index, n, ...decision });
 
-    if (decision.action !== 'retry') {
-      const remaining = failure.failures.length
-        ? failure.failures.map((t) => `${t.name}${t.expected !== null || t.actual !== null ? `: expected ${t.expected ?? '?'}, got ${t.actual ?? '?'}` : t.message ? `: ${t.message.split('\n')[0]}` : ''}`)
-        : [`${failure.errorClass}: ${failure.message}`];
-      const summary = attemptsSummary(history, remaining);
-      return { ok: false, stopped: false, reason: `step ${index} "${step.title}" failed: ${decision.reason}`, summary, errorClass: failure.errorClass };
+    const validated = await runValidators(policy, worktree, deps.env, ctx.signal);
+    const decision = decideAfterFailure({
+      policy, attempt: n, errorClass: failure.errorClass, message: failure.message, classRetriesUsed, agentFatal: failure.agentFatal,
+      retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active, sameFailureInARow: sameInARow, rng: deps.rng,
+    });
+    store.recordDecision(runId, attemptId, index, n, { ...decision, fingerprint: fp });
+
+    if (decision.action === 'fatal' || decision.action === 'escalate' || decision.action === 'done') {
+      const summary = attemptsSummary(history, remainingIssues(failure));
+      const reason = `step ${index} "${step.title}" ${decision.action === 'escalate' ? 'needs you' : 'failed'}: ${decision.reason}`;
+      return decision.action === 'escalate' ? { kind: 'escalate', reason, summary } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass };
     }
+    const wakeAt = new Date(deps.now().getTime() + decision.delayS * 1000).toISOString();
+    if (decision.action === 'wait') return { kind: 'parked', reason: decision.reason, wakeAt };
     if (decision.delayS > 0) {
-      const wakeAt = new Date(Date.now() + decision.delayS * 1000).toISOString();
       store.setRunStatus(runId, 'waiting', decision.reason, { wakeAt });
-      await deps.sleep(decision.delayS * 1000, ctx.signal).catch(() => undefined);
-      if (ctx.signal.aborted) {
-        return { ok: false, stopped: true, reason: `stopped while waiting to retry step ${index}`, summary: attemptsSummary(history), errorClass: failure.errorClass };
-      }
+      await deps.sleep(decision.delayS * 1000, AbortSignal.any([ctx.signal, ctx.skipWait()])).catch(() => undefined);
+      if (ctx.signal.aborted) return { kind: 'stopped', reason: `stopped while waiting to retry step ${index}` };
       store.setRunStatus(runId, 'running', null);
     }
+    active = decision.overrides;
     lastTree = tree;
     lastFailure = failure;
     lastDiff = diff;
     n++;
   }
+}
+
+/** Evaluates the `validate` retry entries: a command run in the worktree (exit 0 and no "false" printed = true). */
+async function runValidators(policy: Policy, worktree: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<Map<number, boolean>> {
+  const out = new Map<number, boolean>();
+  for (const [i, e] of policy.entries.entries()) {
+    if (e.validate === undefined) continue;
+    const r = await runGate({ name: `validate[${i}]`, run: e.validate, timeoutS: 120 }, { cwd: worktree, env, signal });
+    const last = r.output.trim().split('\n').at(-1)?.trim().toLowerCase() ?? '';
+    out.set(i, r.passed && last !== 'false');
+  }
+  return out;
 }

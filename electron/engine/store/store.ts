@@ -71,6 +71,9 @@ export interface AttemptRow {
   cache_write_tokens: number;
   cost_usd: number | null;
   cost_known: number;
+  decision_json: string | null;
+  fingerprint: string | null;
+  overrides_json: string;
   started_at: string;
   finished_at: string | null;
 }
@@ -93,6 +96,7 @@ export interface UsageInput {
 
 export interface AttemptFinish {
   outcome: AttemptOutcome;
+  fingerprint?: string | null;
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   summary: string | null;
@@ -382,12 +386,43 @@ export class Store {
     this.tx(() => {
       this.stmt(
           `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?, diff = ?,
-             failures_json = ?, transcript_json = ?, session_id = ?, finished_at = ? WHERE id = ?`,
+             failures_json = ?, transcript_json = ?, session_id = ?, fingerprint = ?, finished_at = ? WHERE id = ?`,
         )
         .run(f.outcome, f.errorClass, f.errorMessage, f.summary, f.treeRef, f.treeSha, f.diff, JSON.stringify(f.failures),
-          JSON.stringify(f.transcript), f.sessionId, this.iso(), attemptId);
+          JSON.stringify(f.transcript), f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
       this.event(runId, 'attempt.finished', { attemptId, outcome: f.outcome, errorClass: f.errorClass, summary: f.summary });
     });
+  }
+
+  recordDecision(runId: string, attemptId: number, stepIndex: number, n: number, decision: Record<string, unknown>): void {
+    this.tx(() => {
+      this.stmt('UPDATE attempts SET decision_json = ? WHERE id = ?').run(JSON.stringify(decision), attemptId);
+      this.event(runId, 'decision', { attemptId, step: stepIndex, n, ...decision });
+    });
+  }
+
+  setAttemptOverrides(attemptId: number, overrides: Record<string, unknown>): void {
+    this.stmt('UPDATE attempts SET overrides_json = ? WHERE id = ?').run(JSON.stringify(overrides), attemptId);
+  }
+
+  /** What a task has cost so far, over all its runs (null parts count as 0: unknown prices are reported elsewhere). */
+  taskSpentUsd(runId: string): number {
+    const row = this.stmt(
+      `SELECT COALESCE(SUM(a.cost_usd), 0) AS s FROM attempts a JOIN runs r ON r.id = a.run_id
+       WHERE r.task_id = (SELECT task_id FROM runs WHERE id = ?)`,
+    ).get(runId) as { s: number };
+    return row.s;
+  }
+
+  /** What all runs have cost since `sinceIso` (the start of the day). */
+  spentSinceUsd(sinceIso: string): number {
+    return (this.stmt('SELECT COALESCE(SUM(cost_usd), 0) AS s FROM api_calls WHERE at >= ?').get(sinceIso) as { s: number }).s;
+  }
+
+  hasEventSince(type: string, key: string, sinceIso: string): boolean {
+    return (
+      this.stmt("SELECT 1 FROM events WHERE type = ? AND at >= ? AND json_extract(payload_json, '$.key') = ? LIMIT 1").get(type, sinceIso, key) !== undefined
+    );
   }
 
   /** Checkpoint: the step's commit exists; the step is done. */

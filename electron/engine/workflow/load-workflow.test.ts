@@ -29,7 +29,7 @@ describe('parseWorkflow', () => {
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     expect(r.workflow.gates.test).toEqual({ run: 'npm test', timeout: 120, report: 'reports/junit.xml' });
     expect(r.workflow.gates.build?.run).toBe('npm run build');
-    expect(r.workflow.gates.build?.timeout).toBe(300);
+    expect(r.workflow.gates.build?.timeout).toBeUndefined();
     expect(r.workflow.max_retries).toBe(2);
     expect(r.workflow.timeout_seconds).toBe(1800);
     expect(r.workflow.steps[1]).toEqual({ title: 'Build it', prompt: '' });
@@ -37,12 +37,14 @@ describe('parseWorkflow', () => {
     expect(r.workflow.budget?.alert_at).toBe(0.8);
   });
 
-  it('uses defaults for max_retries and backoff', () => {
+  it('leaves max_retries and backoff to the policy (preset or built-in defaults), and fills the rest', () => {
     const r = parseWorkflow('steps:\n  - title: one\n');
     if (!r.ok) throw new Error('expected ok');
-    expect(r.workflow.max_retries).toBe(3);
-    expect(r.workflow.backoff).toEqual({ base_s: 60, max_s: 300, jitter: 0.1 });
-    expect(r.workflow.agent.kind).toBe('anthropic');
+    expect(r.workflow.max_retries).toBeUndefined();
+    expect(r.workflow.backoff).toBeUndefined();
+    expect(r.workflow.agent).toMatchObject({ kind: 'anthropic', model: 'claude-sonnet-5-5', max_turns: 40 });
+    expect(r.workflow.flaky_check).toBe(true);
+    expect(r.workflow.on_repeat).toEqual({ after: 3, action: 'stop' });
   });
 
   it('reports a YAML syntax error with its line', () => {

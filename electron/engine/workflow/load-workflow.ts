@@ -2,6 +2,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { RatchetError } from '../errors';
+import { checkEntries } from '../runs/retry-entries';
 import { WorkflowFile, type Workflow } from './schema';
 
 export interface WorkflowProblem {
@@ -10,7 +11,9 @@ export interface WorkflowProblem {
   message: string;
 }
 
-export type ParsedWorkflow = { ok: true; workflow: Workflow } | { ok: false; problems: WorkflowProblem[] };
+export type ParsedWorkflow =
+  | { ok: true; workflow: Workflow; lineOf: (path: readonly PropertyKey[]) => number | null }
+  | { ok: false; problems: WorkflowProblem[] };
 
 function pathText(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(top level)';
@@ -71,7 +74,32 @@ export function parseWorkflow(text: string): ParsedWorkflow {
       problems.push({ line: nodeLine(['retry', i, 'not']), path: `retry[${i}].not`, message: `retry entry ${i + 1} names gate \`${gate}\`, which is not defined` });
     }
   });
-  return problems.length ? { ok: false, problems } : { ok: true, workflow };
+  return problems.length ? { ok: false, problems } : { ok: true, workflow, lineOf: nodeLine };
+}
+
+export interface CheckReport {
+  errors: WorkflowProblem[];
+  warnings: WorkflowProblem[];
+  workflow: Workflow | null;
+}
+
+/** The dry run (`ratchet check`): schema problems, then seed 004's safety validations of the retry list, each with its line. */
+export function checkWorkflowText(text: string): CheckReport {
+  const parsed = parseWorkflow(text);
+  if (!parsed.ok) return { errors: parsed.problems, warnings: [], workflow: null };
+  const messages = checkEntries(parsed.workflow.retry ?? []).map((m) => ({
+    level: m.level,
+    problem: {
+      line: parsed.lineOf(m.entry === null ? ['retry'] : ['retry', m.entry]),
+      path: m.entry === null ? 'retry' : `retry[${m.entry}] (entry ${m.entry + 1})`,
+      message: m.message,
+    },
+  }));
+  return {
+    errors: messages.filter((m) => m.level === 'error').map((m) => m.problem),
+    warnings: messages.filter((m) => m.level === 'warning').map((m) => m.problem),
+    workflow: parsed.workflow,
+  };
 }
 
 export function formatProblems(file: string, problems: readonly WorkflowProblem[]): string {

@@ -10,7 +10,8 @@ export const GateConfig = z.preprocess(
   z
     .object({
       run: z.string().min(1, 'a gate needs a command in `run`'),
-      timeout: positive.default(300),
+      /** Seconds; unset: the preset's gate timeout, else 300. */
+      timeout: positive.optional(),
       report: z.string().min(1).optional(),
       restart: z.string().min(1).optional(),
     })
@@ -59,7 +60,18 @@ export const RetryEntry = z
     worktree: z.enum(['reset', 'keep']).optional(),
     prompt: z.string().min(1).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((e, ctx) => {
+    const conditions = (['attempt', 'not', 'validate', 'exit'] as const).filter((k) => e[k] !== undefined);
+    if (conditions.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: conditions.length === 0
+          ? 'a retry entry needs one condition: attempt, not, validate or exit'
+          : `a retry entry has exactly one condition, this one has ${conditions.join(' and ')}`,
+      });
+    }
+  });
 export type RetryEntry = z.infer<typeof RetryEntry>;
 
 export const Limits = z.partialRecord(ErrorClass, z.number().int().min(0));
@@ -111,15 +123,27 @@ export const WorkflowFile = z
     preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
     gates: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'gate names use letters, digits, - and _'), GateConfig).default({}),
     agent: AgentConfig.default({ kind: 'anthropic', model: 'claude-sonnet-5-5', max_turns: 40, max_tokens: 8192, prompt_via: 'arg' }),
-    max_retries: z.number().int().min(0).default(3),
+    /** Retries for test failures and the default for classes `limits` does not name (unset: the preset's, else 3). */
+    max_retries: z.number().int().min(0).optional(),
     timeout_seconds: positive.default(1800),
-    backoff: Backoff.default({ base_s: 60, max_s: 300, jitter: 0.1 }),
+    backoff: z
+      .object({ base_s: z.number().min(0).optional(), max_s: z.number().min(0).optional(), jitter: z.number().min(0).max(1).optional() })
+      .strict()
+      .optional(),
     retry: z.array(RetryEntry).optional(),
     limits: Limits.optional(),
     allow_retry_on: z.array(ErrorClass).optional(),
     budget: Budget.optional(),
     rules: z.array(ClassRule).optional(),
-    flaky_check: z.boolean().optional(),
+    /** Re-run a failing test gate once on the unchanged tree before spending an agent attempt. */
+    flaky_check: z.boolean().default(true),
+    /** What to do when the same failure (same fingerprint) comes back `after` attempts in a row. */
+    on_repeat: z
+      .object({ after: z.number().int().min(2).default(3), action: z.enum(['stop', 'escalate', 'retry']).default('stop') })
+      .strict()
+      .default({ after: 3, action: 'stop' }),
+    /** A rate limit asking to wait longer than this parks the run as `waiting` instead of sleeping in-process. */
+    park_after_s: z.number().min(0).default(300),
     steps: z.array(StepConfig).min(1, 'a workflow needs at least one step'),
   })
   .strict();

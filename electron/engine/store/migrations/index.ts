@@ -1,5 +1,6 @@
 // The ordered list of migrations; append new ones, never edit a released one.
 import type { Migration } from '../migration';
 import { migration0001 } from './0001-initial';
+import { migration0002 } from './0002-attempt-decisions';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002];

@@ -1,0 +1,100 @@
+// Runs a step's gates for one attempt: classifies failures, re-runs a crashed gate (after its restart command), and re-runs a failed test gate once to catch flaky tests.
+import type { ErrorClass } from '../../../shared/domain';
+import { parseFailures, type FailedTest } from '../gates/parse-failures';
+import { runGate, type GateResult } from '../gates/run-gate';
+import type { Store } from '../store/store';
+import type { Workflow } from '../workflow/schema';
+import { classifyGateFailure, retryAfterFromText } from './classify';
+import type { Policy } from './policy';
+
+export interface Failure {
+  errorClass: ErrorClass;
+  message: string;
+  hints: string[];
+  failures: FailedTest[];
+  /** The gate whose failure decides the attempt (the first to fail); null for agent errors. */
+  gate: GateResult | null;
+  /** Every gate that failed, for `not: gate.X` entries and `{gate.X}` templates. */
+  failedGates: string[];
+  outputs: Record<string, string>;
+  agentFatal: boolean;
+  retryAfterS: number | null;
+}
+
+export interface GatesOutcome {
+  failure: Failure | null;
+  /** A gate failed, then passed on a re-run of the unchanged tree. */
+  flaky: boolean;
+  notes: string[];
+}
+
+export interface GateRunInput {
+  runId: string;
+  attemptId: number;
+  worktree: string;
+  workflow: Workflow;
+  policy: Policy;
+  gateNames: readonly string[];
+  timeoutMultiplier: number;
+  defaultTimeoutS: number;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+export async function runAttemptGates(store: Store, g: GateRunInput): Promise<GatesOutcome> {
+  let failure: Failure | null = null;
+  let flaky = false;
+  const notes: string[] = [];
+  const failedGates: string[] = [];
+  const outputs: Record<string, string> = {};
+
+  const runOnce = async (name: string, label = name): Promise<{ r: GateResult; failures: FailedTest[] }> => {
+    const gate = g.workflow.gates[name];
+    if (!gate) throw new Error(`gate ${name} is not defined`);
+    store.event(g.runId, 'gate.started', { attemptId: g.attemptId, gate: label, command: gate.run });
+    const r = await runGate(
+      { name, run: gate.run, timeoutS: gate.timeout ?? g.defaultTimeoutS, report: gate.report },
+      { cwd: g.worktree, env: g.env, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier },
+    );
+    const failures = r.passed ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
+    store.recordGate(g.runId, g.attemptId, { ...r, gate: label, failures });
+    return { r, failures };
+  };
+
+  for (const name of g.gateNames) {
+    if (g.signal.aborted) break;
+    let { r, failures } = await runOnce(name);
+    outputs[name] = r.output;
+    if (r.passed) continue;
+    let c = classifyGateFailure(r, failures, g.policy.rules);
+
+    if (c.errorClass === 'crash' && !g.signal.aborted) {
+      // A crash may be the tool's, not the code's: restart it if the gate says how, and run the gate again before spending an agent attempt.
+      const restart = g.workflow.gates[name]?.restart;
+      if (restart) {
+        const rs = await runGate({ name: `${name}:restart`, run: restart, timeoutS: 120 }, { cwd: g.worktree, env: g.env, signal: g.signal });
+        store.event(g.runId, 'log', { level: 'info', message: `gate ${name} crashed; restart command exited ${rs.exitCode ?? rs.signal}` });
+      }
+      ({ r, failures } = await runOnce(name, `${name} (re-run after crash)`));
+      outputs[name] = r.output;
+      if (r.passed) {
+        notes.push(`gate ${name} crashed, then passed when run again`);
+        continue;
+      }
+      c = classifyGateFailure(r, failures, g.policy.rules);
+    } else if (c.errorClass === 'test_failure' && g.policy.flakyCheck && !g.signal.aborted) {
+      const again = await runOnce(name, `${name} (flaky check)`);
+      if (again.r.passed) {
+        flaky = true;
+        notes.push(`gate ${name} failed, then passed on the unchanged tree: flaky (${failures.map((t) => t.name).slice(0, 5).join(', ') || 'no test named'})`);
+        continue;
+      }
+    }
+    failedGates.push(name);
+    failure ??= {
+      errorClass: c.errorClass, message: c.message, hints: c.hints, failures, gate: r, failedGates, outputs, agentFatal: false,
+      retryAfterS: c.errorClass === 'rate_limit' ? retryAfterFromText(r.output) : null,
+    };
+  }
+  return { failure, flaky, notes };
+}

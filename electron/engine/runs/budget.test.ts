@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { checkBudget, dayBounds } from './budget';
+
+const base = { taskUsd: 5, dailyUsd: 50, alertAt: 0.8, taskSpent: 0, daySpent: 0, alerted: { task: false, daily: false } };
+
+describe('checkBudget', () => {
+  it('allows an attempt under both budgets', () => {
+    expect(checkBudget(base)).toEqual({ ok: true, alerts: [] });
+  });
+  it('stops at the task budget, naming it', () => {
+    const v = checkBudget({ ...base, taskSpent: 5.01 });
+    expect(v).toMatchObject({ ok: false, kind: 'task' });
+    if (!v.ok) expect(v.reason).toContain('task budget of $5.00 reached ($5.01 spent)');
+  });
+  it('stops at the daily budget', () => {
+    expect(checkBudget({ ...base, daySpent: 50 })).toMatchObject({ ok: false, kind: 'daily' });
+  });
+  it('alerts once when crossing alert_at', () => {
+    expect(checkBudget({ ...base, taskSpent: 4 })).toEqual({ ok: true, alerts: [{ kind: 'task', spent: 4, limit: 5 }] });
+    expect(checkBudget({ ...base, taskSpent: 4, alerted: { task: true, daily: false } })).toEqual({ ok: true, alerts: [] });
+    expect(checkBudget({ ...base, daySpent: 41 })).toEqual({ ok: true, alerts: [{ kind: 'daily', spent: 41, limit: 50 }] });
+  });
+  it('has no limit where no budget is set', () => {
+    expect(checkBudget({ ...base, taskUsd: null, dailyUsd: null, taskSpent: 1e6, daySpent: 1e6 })).toEqual({ ok: true, alerts: [] });
+  });
+  it('gives the local day bounds', () => {
+    const { start, next } = dayBounds(new Date(2026, 10, 21, 15, 30));
+    expect([start.getHours(), start.getDate(), next.getDate(), next.getTime() - start.getTime()]).toEqual([0, 21, 22, 86_400_000]);
+  });
+});

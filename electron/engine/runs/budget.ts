@@ -1,0 +1,44 @@
+// Pure budget check before an attempt (seed 002's cost control): stop over the task or daily budget, alert once past alert_at.
+export interface BudgetFacts {
+  taskUsd: number | null;
+  dailyUsd: number | null;
+  alertAt: number;
+  taskSpent: number;
+  daySpent: number;
+  /** Alerts already raised (task: for this task; daily: today). */
+  alerted: { task: boolean; daily: boolean };
+}
+
+export type BudgetVerdict =
+  | { ok: true; alerts: Array<{ kind: 'task' | 'daily'; spent: number; limit: number }> }
+  | { ok: false; kind: 'task' | 'daily'; reason: string };
+
+const usd = (n: number) => `$${n.toFixed(2)}`;
+
+export function checkBudget(f: BudgetFacts): BudgetVerdict {
+  if (f.taskUsd !== null && f.taskSpent >= f.taskUsd) {
+    return {
+      ok: false,
+      kind: 'task',
+      reason: `task budget of ${usd(f.taskUsd)} reached (${usd(f.taskSpent)} spent); nothing is lost: raise budget.task_usd and resume the run`,
+    };
+  }
+  if (f.dailyUsd !== null && f.daySpent >= f.dailyUsd) {
+    return {
+      ok: false,
+      kind: 'daily',
+      reason: `daily budget of ${usd(f.dailyUsd)} reached (${usd(f.daySpent)} spent today); runs wait until tomorrow, or raise budget.daily_usd`,
+    };
+  }
+  const alerts: Array<{ kind: 'task' | 'daily'; spent: number; limit: number }> = [];
+  if (f.taskUsd !== null && !f.alerted.task && f.taskSpent >= f.taskUsd * f.alertAt) alerts.push({ kind: 'task', spent: f.taskSpent, limit: f.taskUsd });
+  if (f.dailyUsd !== null && !f.alerted.daily && f.daySpent >= f.dailyUsd * f.alertAt) alerts.push({ kind: 'daily', spent: f.daySpent, limit: f.dailyUsd });
+  return { ok: true, alerts };
+}
+
+/** Local midnight at the start of `now`'s day, and the next one. */
+export function dayBounds(now: Date): { start: Date; next: Date } {
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const next = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+  return { start, next };
+}

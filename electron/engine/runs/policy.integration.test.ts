@@ -1,0 +1,188 @@
+// Integration: the retry policy end to end, through the real SDK, the scripted server, real git and real gates.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatusDocument } from '../../../shared/domain';
+import { startScriptedServer, type ScriptedServer, type ScriptResponse } from '../../scripted/server';
+import { createEngine } from '../engine';
+import { create, fixtureProject, queue, say, turn } from '../testing/fixture-project';
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const bash = (command: string): ScriptResponse => turn({ type: 'tool_use', name: 'bash', input: { command } });
+/** An attempt that writes `file` (so every attempt changes the tree) and ends. */
+const work = (file: string, text = file): ScriptResponse[] => [turn(create(file, `${text}\n`)), say('done')];
+
+async function run(yaml: string, responses: ScriptResponse[]) {
+  const p = fixtureProject(yaml);
+  server = await startScriptedServer({ script: { rules: queue(...responses) } });
+  const engine = createEngine({
+    home: p.home,
+    env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+  });
+  const events: Array<{ type: string; payload: Record<string, unknown> }> = [];
+  engine.onEvent((e) => events.push({ type: e.type, payload: e.payload }));
+  const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+  const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+  engine.close();
+  return { doc, events, requests: server.requests, p };
+}
+
+/** A gate that fails the first `fails` times it runs, then passes (its counter lives outside the worktree). */
+function flipGate(fails: number, failWith = 'echo "not ok 1 - flips"; exit 1'): string {
+  const counter = join(mkdtempSync(join(tmpdir(), 'ratchet-flip-')), 'count');
+  writeFileSync(counter, '0');
+  return `n=$(cat ${counter}); echo $((n+1)) > ${counter}; if [ "$n" -lt ${fails} ]; then ${failWith}; fi; echo ok`;
+}
+
+const NO_WAIT = 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
+
+describe('retry policy through the scripted server', () => {
+  it('survives 429 and 500 answers through the SDK retries', async () => {
+    const { doc, requests } = await run(`gates: { ok: "true" }\n${NO_WAIT}\nsteps:\n  - title: one\n`, [
+      { error: { status: 429, retryAfter: 0 } },
+      { error: { status: 500 } },
+      ...work('a.txt'),
+    ]);
+    expect(doc.status).toBe('succeeded');
+    expect(requests.map((r) => r.status)).toEqual([429, 500, 200, 200]);
+    expect(doc.steps[0]!.attempts).toHaveLength(1);
+  });
+
+  it('turns a 429 the SDK could not ride out into a rate_limit retry that waits for retry-after', async () => {
+    const limited = { error: { status: 429, retryAfter: 1 } } as const;
+    const { doc, events } = await run(`gates: { ok: "true" }\n${NO_WAIT}\nsteps:\n  - title: one\n`, [limited, limited, limited, ...work('a.txt')]);
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'rate_limit'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts[0]!.decision).toMatchObject({ action: 'retry', delayS: 1 });
+    expect(events.some((e) => e.type === 'run.status' && e.payload.status === 'waiting' && e.payload.wakeAt)).toBe(true);
+  });
+
+  it('parks the run as waiting, with a durable wake_at, when retry-after is long', async () => {
+    const limited = { error: { status: 429, retryAfter: 3600 } } as const;
+    // The SDK itself would sleep for an hour on retry-after; x-should-retry: false hands the 429 straight to the policy.
+    const once = { error: { status: 429, retryAfter: 3600, shouldRetry: false } } as const;
+    void limited;
+    const { doc } = await run(`gates: { ok: "true" }\n${NO_WAIT}\nsteps:\n  - title: one\n`, [once]);
+    expect(doc.status).toBe('waiting');
+    expect(doc.reason).toContain('parked');
+    expect(doc.steps[0]!.attempts[0]!.decision).toMatchObject({ action: 'wait', delayS: 3600 });
+  });
+
+  it('escalates the model only from its attempt on, and only for that step', async () => {
+    const yaml = `gates: { test: ${JSON.stringify(flipGate(2))} }
+${NO_WAIT}
+flaky_check: false
+retry:
+  - not: gate.test
+  - attempt: 3
+    agent: { model: claude-opus-5-5 }
+  - exit: 5
+steps:
+  - title: one
+    gates: [test]
+  - title: two
+    gates: []
+`;
+    const { doc, requests } = await run(yaml, [...work('a1'), ...work('a2'), ...work('a3'), ...work('b1')]);
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps[0]!.attempts.map((a) => a.model)).toEqual(['claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-opus-5-5']);
+    expect(doc.steps[1]!.attempts.map((a) => a.model)).toEqual(['claude-sonnet-5-5']);
+    expect(requests.map((r) => (r.body as { model: string }).model)).toEqual([
+      'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-opus-5-5', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5',
+    ]);
+    expect(doc.steps[0]!.attempts[1]!.decision?.reason).toContain('escalating to claude-opus-5-5');
+    // The new agent starts a new session: its first request carries only the opening user message.
+    expect((requests[4]!.body as { messages: unknown[] }).messages).toHaveLength(1);
+  });
+
+  it('continues the same session on a retry by default, so the conversation is re-read from the cache', async () => {
+    const { doc, requests } = await run(`gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nflaky_check: false\nsteps:\n  - title: one\n`, [...work('a1'), ...work('a2')]);
+    expect(doc.status).toBe('succeeded');
+    const retry = requests[2]!.body as { messages: Array<{ role: string }> };
+    expect(retry.messages.length).toBeGreaterThan(3);
+    expect(requests[2]!.lastUserText).toContain('## Retry: this is attempt 2 of 4');
+    expect(requests[2]!.lastUserText).not.toContain('## Step 1 of 1');
+    expect(doc.steps[0]!.attempts[1]!.cacheReadTokens).toBeGreaterThan(doc.steps[0]!.attempts[1]!.inputTokens);
+  });
+
+  it('fails a missing dependency after one attempt', async () => {
+    const { doc } = await run(`gates: { test: "node -e \\"require('left-pad-that-is-not-installed')\\"" }\n${NO_WAIT}\nsteps:\n  - title: one\n`, work('a1'));
+    expect(doc.status).toBe('failed');
+    expect(doc.steps[0]!.attempts.map((a) => a.errorClass)).toEqual(['missing_dependency']);
+    expect(doc.reason).toContain('not retriable');
+  });
+
+  it('stops at the task budget with a reason naming it, before spending another attempt', async () => {
+    const { doc, events } = await run(`gates: { test: ${JSON.stringify(flipGate(5))} }\n${NO_WAIT}\nflaky_check: false\nbudget: { task_usd: 0.0001, alert_at: 0.5 }\nsteps:\n  - title: one\n`, [...work('a1'), ...work('a2')]);
+    expect(doc.status).toBe('paused');
+    expect(doc.reason).toContain('task budget of $0.00 reached');
+    expect(doc.steps[0]!.attempts).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'budget.alert')).toHaveLength(0);
+  });
+
+  it('raises one budget alert when spending crosses alert_at', async () => {
+    const yaml = `gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nflaky_check: false\nbudget: { task_usd: 100, alert_at: 0.000001 }\nsteps:\n  - title: one\n  - title: two\n`;
+    const { doc, events } = await run(yaml, [...work('a1'), ...work('a2'), ...work('b1')]);
+    expect(doc.status).toBe('succeeded');
+    const alerts = events.filter((e) => e.type === 'budget.alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.payload).toMatchObject({ kind: 'task', limitUsd: 100 });
+  });
+
+  it('marks a test that fails then passes on the unchanged tree as flaky, and moves on', async () => {
+    const { doc, requests } = await run(`gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nsteps:\n  - title: one\n`, work('a1'));
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps[0]!.attempts.map((a) => a.outcome)).toEqual(['flaky']);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('re-runs a crashed gate (after its restart command) before spending an agent attempt', async () => {
+    const restarted = join(mkdtempSync(join(tmpdir(), 'ratchet-restart-')), 'restarted');
+    const yaml = `gates:\n  test: { run: ${JSON.stringify(flipGate(1, 'kill -SEGV $$'))}, restart: "touch ${restarted}" }\n${NO_WAIT}\nsteps:\n  - title: one\n`;
+    const { doc, requests } = await run(yaml, work('a1'));
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps[0]!.attempts.map((a) => a.outcome)).toEqual(['passed']);
+    expect(existsSync(restarted)).toBe(true);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('retries a gate timeout once with the timeout doubled', async () => {
+    const yaml = `gates:\n  test: { run: "sleep 1.5", timeout: 1 }\n${NO_WAIT}\nsteps:\n  - title: one\n`;
+    const { doc } = await run(yaml, [...work('a1'), ...work('a2')]);
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['failed', 'timeout'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts[0]!.decision?.overrides).toMatchObject({ gateTimeoutMultiplier: 2 });
+  });
+
+  it('stops early when the same failure comes back, and says so', async () => {
+    const yaml = `gates: { test: "echo 'not ok 1 - adds'; exit 1" }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: stop }\nsteps:\n  - title: one\n`;
+    const { doc } = await run(yaml, [...work('a1'), ...work('a2'), ...work('a3')]);
+    expect(doc.status).toBe('failed');
+    expect(doc.steps[0]!.attempts).toHaveLength(2);
+    const [a, b] = doc.steps[0]!.attempts;
+    expect(a!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(b!.fingerprint).toBe(a!.fingerprint);
+    expect(doc.reason).toContain('the same failure came back 2 attempts in a row');
+  });
+
+  it('worktree: reset goes back to the step start before the attempt', async () => {
+    const yaml = `gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nflaky_check: false\nretry:\n  - attempt: 2\n    worktree: reset\n    session: new\n  - exit: 4\nsteps:\n  - title: one\n`;
+    const { doc, requests } = await run(yaml, [...work('junk.txt'), bash('test -f junk.txt && echo PRESENT || echo ABSENT'), ...work('b.txt')]);
+    expect(doc.status).toBe('succeeded');
+    expect(requests[3]!.lastUserText).toContain('ABSENT');
+  });
+
+  it('an entry prompt replaces the retry context, with {error} and {gate.*} filled in', async () => {
+    const yaml = `gates: { test: ${JSON.stringify(flipGate(1, 'echo "not ok 1 - boom-output"; exit 1'))} }\n${NO_WAIT}\nflaky_check: false\nretry:\n  - not: gate.test\n    prompt: "Attempt {attempt}. Error was {error}. Gate said: {gate.test}"\n  - exit: 3\nsteps:\n  - title: one\n`;
+    const { doc, requests } = await run(yaml, [...work('a1'), ...work('a2')]);
+    expect(doc.status).toBe('succeeded');
+    expect(requests[2]!.lastUserText).toMatch(/^Attempt 2\. Error was \w+: .*Gate said: .*boom-output/s);
+    expect(requests[2]!.lastUserText).not.toContain('## Retry');
+  });
+});

@@ -1,0 +1,84 @@
+// Seed 004's retry entries: which entries apply at an attempt, the sticky overrides they leave active, and the dry-run checks.
+import type { AgentOverride, RetryEntry } from '../workflow/schema';
+import type { z } from 'zod';
+
+export interface Overrides {
+  agent?: z.infer<typeof AgentOverride>;
+  session?: 'new' | 'continue';
+  worktree?: 'reset' | 'keep';
+  prompt?: string;
+  /** Set by the policy after a gate timeout: gates run with their timeout multiplied. */
+  gateTimeoutMultiplier?: number;
+}
+
+export interface EntryFacts {
+  /** The attempt about to start. */
+  attempt: number;
+  /** Gates that failed on the attempt that just ended. */
+  failedGates: readonly string[];
+  /** Results of `validate` entries, by entry index (evaluated by the caller). */
+  validated: ReadonlyMap<number, boolean>;
+}
+
+export function entryApplies(entry: RetryEntry, index: number, f: EntryFacts): boolean {
+  if (entry.attempt !== undefined) return f.attempt >= entry.attempt;
+  if (entry.not !== undefined) return f.failedGates.includes(entry.not.slice('gate.'.length));
+  if (entry.validate !== undefined) return f.validated.get(index) === true;
+  return false;
+}
+
+function overridesOf(entry: RetryEntry): Overrides {
+  const o: Overrides = {};
+  if (entry.agent) o.agent = entry.agent;
+  // A new agent cannot continue another agent's session (seed 004: forced to new).
+  if (entry.agent) o.session = 'new';
+  else if (entry.session) o.session = entry.session;
+  if (entry.worktree) o.worktree = entry.worktree;
+  if (entry.prompt) o.prompt = entry.prompt;
+  return o;
+}
+
+/**
+ * Overrides active for the attempt in `f`: those already active (sticky) with every entry that applies now
+ * laid over them in list order, so a later entry overriding the same keyword replaces it.
+ */
+export function applyEntries(entries: readonly RetryEntry[], active: Overrides, f: EntryFacts): { overrides: Overrides; applied: number[] } {
+  let overrides: Overrides = { ...active };
+  const applied: number[] = [];
+  entries.forEach((entry, i) => {
+    if (entry.exit !== undefined) return;
+    if (!entryApplies(entry, i, f)) return;
+    applied.push(i);
+    overrides = { ...overrides, ...overridesOf(entry) };
+  });
+  return { overrides, applied };
+}
+
+export interface CheckMessage {
+  level: 'error' | 'warning';
+  entry: number | null;
+  message: string;
+}
+
+/** Seed 004's safety validations for the dry run. */
+export function checkEntries(entries: readonly RetryEntry[]): CheckMessage[] {
+  const out: CheckMessage[] = [];
+  if (entries.length && !entries.some((e) => e.exit !== undefined)) {
+    out.push({ level: 'error', entry: null, message: 'the retry list has no `exit: N` entry; add one (e.g. `- exit: 4`) so the step stops at some attempt' });
+  }
+  entries.forEach((e, i) => {
+    if (e.agent && e.session === undefined) {
+      out.push({ level: 'warning', entry: i, message: 'switches agent without `session: new`; a new agent cannot continue the old session, so it is forced to a new one' });
+    }
+    if (e.agent && e.session === 'continue') {
+      out.push({ level: 'warning', entry: i, message: 'switches agent with `session: continue`; a new agent cannot continue the old session, so it is forced to a new one' });
+    }
+    if (e.worktree === 'reset' && e.session !== 'new') {
+      out.push({ level: 'warning', entry: i, message: '`worktree: reset` with a continued session: the agent remembers changes that are no longer in the worktree; consider `session: new`' });
+    }
+    if (e.exit !== undefined && (e.agent || e.session || e.worktree || e.prompt)) {
+      out.push({ level: 'warning', entry: i, message: 'an `exit` entry ends the step; its overrides are never used' });
+    }
+  });
+  return out;
+}
