@@ -51,3 +51,21 @@ describe('worktree, snapshots and step commits', () => {
     expect(existsSync(join(repo, 'b.txt'))).toBe(false);
   });
 });
+
+describe('abortInProgress', () => {
+  it('ends a merge left half-done by a conflict', async () => {
+    const { abortInProgress } = await import('./repo-git');
+    const repo = makeRepo({ 'a.txt': 'base\n' });
+    sh(repo, 'checkout', '-q', '-b', 'other');
+    writeFileSync(join(repo, 'a.txt'), 'other\n');
+    sh(repo, 'commit', '-qam', 'other');
+    sh(repo, 'checkout', '-q', 'main');
+    writeFileSync(join(repo, 'a.txt'), 'main\n');
+    sh(repo, 'commit', '-qam', 'main');
+    expect(() => sh(repo, 'merge', 'other')).toThrow();
+    expect(existsSync(join(repo, '.git', 'MERGE_HEAD'))).toBe(true);
+    expect(await abortInProgress(repo)).toEqual(['merge']);
+    expect(existsSync(join(repo, '.git', 'MERGE_HEAD'))).toBe(false);
+    expect(sh(repo, 'status', '--porcelain')).toBe('');
+  });
+});

@@ -143,3 +143,24 @@ export async function resetHard(worktree: string, commit: string): Promise<void>
   await g.raw(['reset', '--hard', '-q', commit]);
   await g.raw(['clean', '-fdq']);
 }
+
+/** Ends a rebase, merge or cherry-pick left half-done in the worktree, so the next attempt starts from a sane tree. Returns what it aborted. */
+export async function abortInProgress(worktree: string): Promise<string[]> {
+  const g = git(worktree);
+  const gitDir = (await g.raw(['rev-parse', '--git-dir'])).trim();
+  const abs = resolve(worktree, gitDir);
+  const aborted: string[] = [];
+  const tries: Array<[string, string[]]> = [
+    ['rebase-merge', ['rebase', '--abort']],
+    ['rebase-apply', ['rebase', '--abort']],
+    ['MERGE_HEAD', ['merge', '--abort']],
+    ['CHERRY_PICK_HEAD', ['cherry-pick', '--abort']],
+  ];
+  for (const [marker, args] of tries) {
+    if (existsSync(resolve(abs, marker))) {
+      await g.raw(args).catch(() => undefined);
+      aborted.push(args[0] as string);
+    }
+  }
+  return aborted;
+}

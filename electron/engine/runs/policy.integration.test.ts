@@ -186,3 +186,36 @@ steps:
     expect(requests[2]!.lastUserText).not.toContain('## Retry');
   });
 });
+
+describe('validators and retry now', () => {
+  it('an `assess:` validator asks the agent, and its answer decides whether the entry applies', async () => {
+    const yaml = `gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nflaky_check: false\nretry:\n  - validate: "assess: Is the failure worth another try?"\n    agent: { model: claude-opus-5-5 }\n  - exit: 3\nsteps:\n  - title: one\n`;
+    const { doc, requests } = await run(yaml, [...work('a1'), say('true'), ...work('a2')]);
+    expect(doc.status).toBe('succeeded');
+    expect(requests[2]!.lastUserText).toContain('Is the failure worth another try?');
+    expect(doc.steps[0]!.attempts.map((a) => a.model)).toEqual(['claude-sonnet-5-5', 'claude-opus-5-5']);
+  });
+
+  it('a "false" assessment means no entry applies: the step stops', async () => {
+    const yaml = `gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nflaky_check: false\nretry:\n  - validate: "assess: Worth it?"\n  - exit: 3\nsteps:\n  - title: one\n`;
+    const { doc } = await run(yaml, [...work('a1'), say('false')]);
+    expect(doc.status).toBe('failed');
+    expect(doc.reason).toContain('no retry entry applies');
+  });
+
+  it('"Retry now" ends a backoff wait at once', async () => {
+    const p = fixtureProject(`gates: { test: ${JSON.stringify(flipGate(1))} }\nbackoff: { base_s: 600, max_s: 600, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: one\n`);
+    server = await startScriptedServer({ script: { rules: queue(...work('a1'), ...work('a2')) } });
+    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+    engine.onEvent((e) => {
+      if (e.type === 'run.status' && e.payload.status === 'waiting') setTimeout(() => expect(engine.retryNow(runId)).toBe(true), 100);
+    });
+    const started = Date.now();
+    const doc = await engine.execute(runId, new AbortController().signal);
+    expect(doc.status).toBe('succeeded');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(doc.steps[0]!.attempts[0]!.decision?.delayS).toBe(600);
+    engine.close();
+  });
+});

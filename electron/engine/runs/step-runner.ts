@@ -4,7 +4,7 @@ import type { Agent, AgentRunResult } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
 import { runGate } from '../gates/run-gate';
-import { commitAll, diffTrees, headCommit, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import { abortInProgress, commitAll, diffTrees, headCommit, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import type { Store } from '../store/store';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
 import { attemptsSummary, type AttemptFacts } from './attempt-summary';
@@ -227,7 +227,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       summary: `${failure.errorClass}: ${failure.message}`, failures: failure.failures, fingerprint: fp,
     });
 
-    const validated = await runValidators(policy, worktree, deps.env, ctx.signal);
+    const validated = await runValidators(policy, { worktree, env: deps.env, signal: ctx.signal, agent, agentConfig, system: ctx.system, context: ctx.context, store, runId, attemptId, failure });
     const decision = decideAfterFailure({
       policy, attempt: n, errorClass: failure.errorClass, message: failure.message, classRetriesUsed, agentFatal: failure.agentFatal,
       retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active, sameFailureInARow: sameInARow, rng: deps.rng,
@@ -247,6 +247,11 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       if (ctx.signal.aborted) return { kind: 'stopped', reason: `stopped while waiting to retry step ${index}` };
       store.setRunStatus(runId, 'running', null);
     }
+    if (failure.errorClass === 'git_conflict') {
+      // The one conflict retry starts from a tree with no half-done rebase or merge; the conflict itself is in the error context.
+      const aborted = await abortInProgress(worktree);
+      if (aborted.length) store.event(runId, 'log', { level: 'info', message: `step ${index}: aborted the ${aborted.join(', ')} left in progress before retrying` });
+    }
     active = decision.overrides;
     lastTree = tree;
     lastFailure = failure;
@@ -255,12 +260,45 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   }
 }
 
-/** Evaluates the `validate` retry entries: a command run in the worktree (exit 0 and no "false" printed = true). */
-async function runValidators(policy: Policy, worktree: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<Map<number, boolean>> {
+interface ValidatorContext {
+  worktree: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  agent: Agent;
+  agentConfig: AgentConfig;
+  system: string;
+  context: string;
+  store: Store;
+  runId: string;
+  attemptId: number;
+  failure: Failure;
+}
+
+/**
+ * Evaluates the `validate` retry entries. `assess: <question>` asks the agent (one turn, its answer must say true or false);
+ * anything else is a command run in the worktree (true when it exits 0 and does not print "false" last).
+ */
+async function runValidators(policy: Policy, v: ValidatorContext): Promise<Map<number, boolean>> {
   const out = new Map<number, boolean>();
   for (const [i, e] of policy.entries.entries()) {
     if (e.validate === undefined) continue;
-    const r = await runGate({ name: `validate[${i}]`, run: e.validate, timeoutS: 120 }, { cwd: worktree, env, signal });
+    const assess = /^assess:\s*([\s\S]+)$/.exec(e.validate);
+    if (assess) {
+      const question = assess[1] as string;
+      const result = await v.agent.run({
+        worktree: v.worktree, system: v.system, context: v.context, model: v.agentConfig.model, maxTurns: 1, maxTokens: 512,
+        session: 'new', sessionId: null, signal: v.signal,
+        prompt: `Answer with one word, true or false, and nothing else.\n\n${question}\n\nThe last attempt failed with ${v.failure.errorClass}: ${v.failure.message}`,
+        onUsage: (model, usage, costUsd) => v.store.recordApiCall(v.runId, v.attemptId, { model, ...usage, costUsd }),
+        onTranscript: () => undefined,
+      });
+      const answer = result.transcript.filter((t) => t.kind === 'text').map((t) => t.text).join(' ');
+      const verdict = [...answer.toLowerCase().matchAll(/\b(true|false)\b/g)].at(-1)?.[1];
+      out.set(i, verdict === 'true');
+      v.store.event(v.runId, 'log', { level: 'info', message: `retry entry ${i + 1} assessment: ${verdict ?? 'no answer'} (${question.slice(0, 80)})` });
+      continue;
+    }
+    const r = await runGate({ name: `validate[${i}]`, run: e.validate, timeoutS: 120 }, { cwd: v.worktree, env: v.env, signal: v.signal });
     const last = r.output.trim().split('\n').at(-1)?.trim().toLowerCase() ?? '';
     out.set(i, r.passed && last !== 'false');
   }
