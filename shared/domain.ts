@@ -76,6 +76,20 @@ export const StepDoc = z.object({
 });
 export type StepDoc = z.infer<typeof StepDoc>;
 
+/** One retry or resume of a run: where it resumed from, and what it spent after (until the next one). */
+export const ResumeDoc = z.object({
+  kind: z.enum(['retry', 'resume']),
+  at: z.string(),
+  resumedFrom: z.object({ step: z.number().int().nullable(), status: z.string() }),
+  turnBudget: z.number().int().nullable(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cacheReadTokens: z.number().int(),
+  cacheWriteTokens: z.number().int(),
+  costUsd: z.number(),
+});
+export type ResumeDoc = z.infer<typeof ResumeDoc>;
+
 /** The status document printed by `ratchet run --json` and `ratchet status <id> --json`. A contract: keep it stable. */
 export const StatusDocument = z.object({
   id: z.string(),
@@ -87,6 +101,8 @@ export const StatusDocument = z.object({
   baseCommit: z.string(),
   costUsd: z.number().nullable(),
   steps: z.array(StepDoc),
+  /** Every retry and resume, oldest first; empty for a run that went straight through. */
+  resumes: z.array(ResumeDoc),
 });
 export type StatusDocument = z.infer<typeof StatusDocument>;
 

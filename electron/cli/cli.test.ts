@@ -96,8 +96,10 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     expect(sh(p.repo, 'rev-parse', 'HEAD')).toBe(userHead);
     expect(sh(p.repo, 'status', '--porcelain')).toBe('');
     expect(existsSync(join(p.repo, 'src'))).toBe(false);
-    // Every attempt's tree is kept under a hidden ref.
-    expect(sh(p.repo, 'for-each-ref', '--format=%(refname)', `refs/ratchet/${doc.id}`).split('\n')).toHaveLength(4);
+    // Every attempt's tree is kept under a hidden ref, beside the run's metadata (for `ratchet recover`).
+    const refs = sh(p.repo, 'for-each-ref', '--format=%(refname)', `refs/ratchet/${doc.id}`).split('\n');
+    expect(refs.filter((r) => /\/\d+\/\d+$/.test(r))).toHaveLength(4);
+    expect(refs).toContain(`refs/ratchet/${doc.id}/meta`);
 
     // The key never reached the model, the store or the progress output.
     for (const req of server.requests) expect(JSON.stringify(req.body)).not.toContain('sk-test-secret');

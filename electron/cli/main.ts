@@ -1,53 +1,11 @@
-// The `ratchet` command: run, status and list over the same engine the app uses. Exit 0 success, 1 failed or stopped, 2 bad input.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createInterface } from 'node:readline/promises';
+// The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover. Exit 0 success, 1 failed or stopped, 2 bad input.
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
-import { progressLine } from './progress';
+import { confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
+import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { existsSync, readFileSync } from 'node:fs';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
-
-const USAGE = `Usage:
-  ratchet run <repo> [--workflow <file>] [--task <title>] [--yes] [--json]
-  ratchet status <run-id> [--json]
-  ratchet list [--json]
-  ratchet check <workflow-file>            validate a workflow without running it (exit 0 valid, 1 invalid)
-
-Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
-
-export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
-}
-
-const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
-
-class UsageError extends RatchetError {
-  constructor(message: string) {
-    super('bad_arguments', `${message}\n\n${USAGE}`);
-  }
-}
-
-function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
-async function confirm(io: CliIo, question: string): Promise<boolean> {
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  try {
-    const answer = (await rl.question(question)).trim().toLowerCase();
-    return answer === '' || answer === 'y' || answer === 'yes';
-  } finally {
-    rl.close();
-  }
-}
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -72,31 +30,18 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
       return 1;
     }
   }
-  const unsubscribe = engine.onEvent((e) => {
-    const line = progressLine(e, steps.length);
-    if (line) err(line);
-  });
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(130);
-    err('Stopping after the current operation… (Ctrl-C again to quit at once)');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  try {
-    const runId = await engine.createRun(prepared);
-    const doc = await engine.execute(runId, controller.signal);
-    if (values.json) io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    else err(`status: ${doc.status}  (ratchet status ${doc.id})`);
-    return doc.status === 'succeeded' ? 0 : 1;
-  } finally {
-    unsubscribe();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+  const interrupted = engine.store.interruptedLike(prepared.repoRoot, prepared.title);
+  if (interrupted.length) {
+    const ids = interrupted.map((r) => r.id).join(', ');
+    err(`Warning: this repository has an interrupted run of "${prepared.title}" (${ids}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`);
+    if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Resume it instead of starting over? [Y/n] '))) {
+      return resumeById(engine, interrupted[0]?.id as string, { yes: false, json: Boolean(values.json), auto: 'run', skipStep: false }, io);
+    }
   }
+  return withProgress(engine, io, Boolean(values.json), steps.length, async (signal) => {
+    const runId = await engine.createRun(prepared);
+    return engine.execute(runId, signal);
+  });
 }
 
 function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
@@ -163,11 +108,15 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   let engine: Engine | undefined;
   try {
     if (command === 'check') return cmdCheck(rest, io);
-    if (!['run', 'status', 'list'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     engine = createEngine({ home: defaultHome(io.env), env: io.env });
     if (engine.movedAside) io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\n`);
     if (command === 'run') return await cmdRun(engine, rest, io);
     if (command === 'status') return cmdStatus(engine, rest, io);
+    if (command === 'retry') return await cmdRetry(engine, rest, io);
+    if (command === 'resume') return await cmdResume(engine, rest, io);
+    if (command === 'plan') return await cmdPlan(engine, rest, io);
+    if (command === 'recover') return await cmdRecover(engine, rest, io);
     return cmdList(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

@@ -12,16 +12,18 @@ import { loadPricing, type PricingTable } from './agents/pricing';
 import { scrubEnv } from './agents/tools/bash-tool';
 import { RatchetError } from './errors';
 import { findMissingCommand } from './gates/run-gate';
-import { commitAll, createWorktree, inspectRepo, isDirty } from './git/repo-git';
+import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
 import { listItem, statusDocument } from './runs/status-document';
 import { resolvePolicy } from './runs/policy';
 import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
+import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
+import { clearStaleLocks, readRunMetas, writeRunMeta } from './git/run-refs';
 import { openDatabase } from './store/open-store';
 import { newId, Store, type EngineEvent } from './store/store';
 import { loadWorkflowFile } from './workflow/load-workflow';
-import type { AgentConfig, Workflow } from './workflow/schema';
+import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -55,6 +57,12 @@ export interface PreparedRun {
 }
 
 export type Engine = ReturnType<typeof createEngine>;
+
+export interface ExecuteOptions {
+  /** Set when a run continues (retry or resume): the prompt lists the completed step commits and where to continue. */
+  continuation?: { turnBudget: number | null };
+  auto?: 'step' | 'phase' | 'run';
+}
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const DEFAULT_PRICING_FILE = resolve(HERE, '../../resources/pricing.json');
@@ -179,6 +187,10 @@ export function createEngine(deps: EngineDeps) {
     });
     try {
       await createWorktree(p.repoRoot, worktree, branch, p.headCommit);
+      await writeRunMeta(p.repoRoot, {
+        runId, branch, baseCommit: p.headCommit, baseBranch: p.baseBranch, worktree, title: p.title, description: p.description,
+        workflow: p.workflow, planRevision: 1, createdAt: now().toISOString(),
+      });
     } catch (err) {
       store.setRunStatus(runId, 'failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}`, { finished: true });
       throw new RatchetError('worktree_failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}`, { cause: err });
@@ -187,7 +199,12 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /** Executes the run's remaining steps in this process. Resolves with the final status document. */
-  async function execute(runId: string, signal: AbortSignal): Promise<StatusDocument> {
+  /**
+   * Executes the run's remaining steps in this process and resolves with the final status document. Before anything
+   * else it makes the store agree with the branch (a crash may have left a commit without its checkpoint, a lock, or a
+   * half-finished attempt), so every path — first run, retry, resume — starts from what git says is done.
+   */
+  async function execute(runId: string, signal: AbortSignal, opts: ExecuteOptions = {}): Promise<StatusDocument> {
     const run = store.getRun(runId);
     if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
     const workflow = store.getWorkflow(runId);
@@ -196,6 +213,15 @@ export function createEngine(deps: EngineDeps) {
     store.claimRun(runId, process.pid, hostname());
     const beat = setInterval(() => store.heartbeat(runId), deps.heartbeatMs ?? 5000);
     beat.unref();
+    store.closeDeadAttempts(runId);
+    await clearStaleLocks(run.worktree).catch(() => []);
+    const recon = await reconcileWithGit(store, run);
+    if (recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null) {
+      clearInterval(beat);
+      store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      store.releaseRun(runId);
+      return status(runId);
+    }
     store.setRunStatus(runId, 'running', null);
     // One agent per kind and model for the whole run, so `session: continue` finds its conversation.
     const agents = new Map<string, Agent>();
@@ -210,7 +236,14 @@ export function createEngine(deps: EngineDeps) {
     };
     const policy = resolvePolicy(workflow);
     const system = systemPrompt(run.worktree);
-    const context = taskContext({ title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps });
+    const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
+    const context = taskContext({
+      title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps,
+      progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1 } : undefined,
+    });
+    const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
+    let firstPhase: string | null | undefined;
+    let stepsRun = 0;
     const skip = () => {
       const c = new AbortController();
       skipControllers.set(runId, c);
@@ -219,10 +252,21 @@ export function createEngine(deps: EngineDeps) {
     try {
       for (const s of store.getSteps(runId)) {
         if (s.status === 'succeeded' || s.status === 'skipped') continue;
+        // Auto-progress (seed 003 §5): one step, to the end of the phase, or (default) to the end of the run.
+        if (opts.auto === 'step' && stepsRun >= 1) {
+          store.setRunStatus(runId, 'paused', `Paused after one step (auto-progress: step); resume to continue with step ${s.step_index}.`);
+          return status(runId);
+        }
+        if (opts.auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
+          store.setRunStatus(runId, 'paused', `Phase "${firstPhase ?? 'default'}" is complete (auto-progress: phase); resume to continue with phase "${s.phase ?? 'default'}".`);
+          return status(runId);
+        }
+        if (stepsRun === 0) firstPhase = s.phase;
+        stepsRun++;
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const outcome = await runStep(
           { store, agentFor: agentForRun, env: agentEnv, now, sleep, rng },
-          { runId, worktree: run.worktree, workflow, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
+          { runId, worktree: run.worktree, workflow: workflowForRun, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
         );
         if (outcome.kind === 'done') continue;
         switch (outcome.kind) {
@@ -265,6 +309,67 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
+  const executeFn = (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, opts);
+
+  /** Seed 000: continue a failed run from the next incomplete step (same run, branch and worktree). */
+  function retry(runId: string, opts: ContinueOptions) {
+    return retryRun(store, executeFn, runId, opts);
+  }
+
+  /** Seed 003: resume an interrupted, paused or waiting run after its checks. */
+  function resume(runId: string, opts: ContinueOptions) {
+    detectInterrupted();
+    return resumeRun(store, executeFn, runId, opts);
+  }
+
+  async function inspectResume(runId: string) {
+    detectInterrupted();
+    return resumeInfo(store, runId);
+  }
+
+  /** A new plan revision; a later retry or resume follows it. Completed steps that still match keep their commits. */
+  async function revisePlan(runId: string, steps: StepConfig[]) {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (run.status === 'running' && run.owner_pid !== null && processAlive(run.owner_pid)) {
+      throw new RatchetError('run_busy', `Run ${runId} is running; the new plan would apply from its next retry. Stop it first, or revise after it ends.`);
+    }
+    const result = store.revisePlan(runId, steps);
+    const workflow = store.getWorkflow(runId);
+    await writeRunMeta(run.repo_path, {
+      runId, branch: run.branch, baseCommit: run.base_commit, baseBranch: run.base_branch, worktree: run.worktree, title: run.task_title,
+      description: store.getTaskDescription(runId), workflow, planRevision: result.revision, createdAt: run.created_at,
+    }).catch(() => undefined);
+    return result;
+  }
+
+  /** Rebuilds runs the store does not know from the repository's refs/ratchet/<run>/meta and branches (`ratchet recover`). */
+  async function recover(repoPath: string): Promise<{ rebuilt: string[]; known: string[]; branchesWithoutMeta: string[] }> {
+    const repo = await inspectRepo(repoPath);
+    const metas = await readRunMetas(repo.root);
+    const rebuilt: string[] = [];
+    const known: string[] = [];
+    for (const m of metas) {
+      if (store.getRun(m.runId)) {
+        known.push(m.runId);
+        continue;
+      }
+      const parsed = WorkflowFile.safeParse(m.workflow);
+      if (!parsed.success || !(await branchExists(repo.root, m.branch))) continue;
+      store.createRun({
+        runId: m.runId, repoPath: repo.root, repoName: repo.name, title: m.title, description: m.description, workflow: parsed.data,
+        baseBranch: m.baseBranch, baseCommit: m.baseCommit, branch: m.branch, worktree: m.worktree,
+      });
+      store.setRunStatus(m.runId, 'interrupted', 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.');
+      const run = store.getRun(m.runId);
+      if (run) await reconcileWithGit(store, run);
+      rebuilt.push(m.runId);
+    }
+    const branches = (await git(repo.root).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/ratchet/'])).split('\n').filter(Boolean);
+    const withMeta = new Set(metas.map((m) => m.branch));
+    return { rebuilt, known, branchesWithoutMeta: branches.filter((b) => !withMeta.has(b)) };
+  }
+
   /** "Retry now": ends the current backoff wait of a run this process is executing. */
   function retryNow(runId: string): boolean {
     const c = skipControllers.get(runId);
@@ -292,6 +397,11 @@ export function createEngine(deps: EngineDeps) {
     prepareRun,
     createRun,
     execute,
+    retry,
+    resume,
+    inspectResume,
+    revisePlan,
+    recover,
     retryNow,
     status,
     list,

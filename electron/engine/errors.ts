@@ -20,6 +20,10 @@ export const BAD_INPUT_CODES = new Set([
   'gate_command_missing',
   'run_not_found',
   'bad_arguments',
+  'no_branch',
+  'no_plan',
+  'no_completed_steps',
+  'run_busy',
 ]);
 
 export function isBadInput(err: unknown): boolean {

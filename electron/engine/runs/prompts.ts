@@ -21,16 +21,29 @@ export function systemPrompt(worktree: string): string {
   ].join('\n');
 }
 
-export function taskContext(input: { title: string; description: string; steps: readonly StepConfig[] }): string {
-  const plan = input.steps.map((s, i) => `${i + 1}. ${s.title}`).join('\n');
-  return [
+export interface Progress {
+  completed: ReadonlyArray<{ sha: string; subject: string }>;
+  from: number;
+}
+
+export function taskContext(input: { title: string; description: string; steps: readonly StepConfig[]; progress?: Progress }): string {
+  const plan = input.steps.map((s, i) => `${i + 1}. ${s.phase ? `[${s.phase}] ` : ''}${s.title}`).join('\n');
+  const parts = [
     `# Task: ${input.title}`,
     input.description.trim() ? wrapUntrusted('task description', input.description.trim()) : '',
-    '## Plan',
+    '## Plan (latest revision)',
     wrapUntrusted('plan', plan),
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  ];
+  if (input.progress) {
+    // Seed 000's retry prompt: what is already committed, and where to continue.
+    const done = input.progress.completed.map((c) => `- ${c.sha.slice(0, 10)} ${c.subject}`).join('\n');
+    parts.push(
+      '## Progress',
+      done ? `These steps are already committed on this branch; do not redo them:\n${done}` : 'No step is committed yet.',
+      `Continue from step ${input.progress.from}.`,
+    );
+  }
+  return parts.filter(Boolean).join('\n\n');
 }
 
 export function stepPrompt(index: number, total: number, step: StepConfig, gateCommands: readonly string[]): string {

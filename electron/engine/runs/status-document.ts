@@ -41,6 +41,20 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
     baseCommit: run.base_commit,
     costUsd: runCost === null ? null : Math.round((runCost as number) * 1e6) / 1e6,
     steps,
+    resumes: store.getResumes(run.id).map((r, i, all) => {
+      const u = store.usageBetween(run.id, r.at, all[i + 1]?.at ?? null);
+      return {
+        kind: r.kind as 'retry' | 'resume',
+        at: r.at,
+        resumedFrom: { step: r.from_step, status: r.from_status },
+        turnBudget: r.turn_budget,
+        inputTokens: u.input,
+        outputTokens: u.output,
+        cacheReadTokens: u.cacheRead,
+        cacheWriteTokens: u.cacheWrite,
+        costUsd: Math.round(u.costUsd * 1e6) / 1e6,
+      };
+    }),
   };
 }
 

@@ -40,6 +40,7 @@ export interface StepRunRow {
   run_id: string;
   step_index: number;
   title: string;
+  phase: string | null;
   status: StepStatus;
   commit_sha: string | null;
   pre_commit: string | null;
@@ -214,10 +215,8 @@ export class Store {
            VALUES (?, ?, ?, 'planning', NULL, ?, ?, ?, ?, 1, NULL, NULL, NULL, ?, ?)`,
         )
         .run(input.runId, taskId, repoId, input.baseBranch, input.baseCommit, input.branch, input.worktree, at, at);
-      const insertStep = this.stmt(
-        "INSERT INTO step_runs (run_id, step_index, title, status) VALUES (?, ?, ?, 'pending')",
-      );
-      input.workflow.steps.forEach((s, i) => insertStep.run(input.runId, i + 1, s.title));
+      const insertStep = this.stmt("INSERT INTO step_runs (run_id, step_index, title, phase, status) VALUES (?, ?, ?, ?, 'pending')");
+      input.workflow.steps.forEach((s, i) => insertStep.run(input.runId, i + 1, s.title, s.phase ?? null));
       const firstEvent = this.nextEventId();
       this.stmt('UPDATE runs SET first_event_id = ? WHERE id = ?').run(firstEvent, input.runId);
       this.event(input.runId, 'run.created', {
@@ -441,6 +440,109 @@ export class Store {
         .run(status, status, this.iso(), runId, stepIndex);
       this.event(runId, 'step.status', { step: stepIndex, status });
     });
+  }
+
+  /** A new plan revision for the run's task; the run follows it from now on. Steps that still match keep their commits. */
+  revisePlan(runId: string, steps: readonly StepConfig[]): { revision: number; kept: number[]; reset: number[] } {
+    return this.tx(() => {
+      const run = this.getRun(runId);
+      if (!run) throw new Error(`no run ${runId}`);
+      const revision = ((this.stmt('SELECT MAX(revision) AS r FROM plans WHERE task_id = ?').get(run.task_id) as { r: number }).r ?? 0) + 1;
+      this.stmt('INSERT INTO plans (task_id, revision, steps_json, created_at) VALUES (?, ?, ?, ?)').run(run.task_id, revision, JSON.stringify(steps), this.iso());
+      const workflow = this.getWorkflow(runId);
+      this.stmt('UPDATE tasks SET workflow_json = ? WHERE id = ?').run(JSON.stringify({ ...workflow, steps }), run.task_id);
+      this.stmt('UPDATE runs SET plan_revision = ?, updated_at = ? WHERE id = ?').run(revision, this.iso(), runId);
+      const old = new Map(this.getSteps(runId).map((s) => [s.step_index, s]));
+      const kept: number[] = [];
+      const reset: number[] = [];
+      steps.forEach((step, i) => {
+        const index = i + 1;
+        const prev = old.get(index);
+        if (prev && prev.title === step.title) {
+          this.stmt('UPDATE step_runs SET phase = ? WHERE run_id = ? AND step_index = ?').run(step.phase ?? null, runId, index);
+          if (prev.status === 'succeeded') kept.push(index);
+          else if (prev.status !== 'pending') {
+            this.stmt("UPDATE step_runs SET status = 'pending', finished_at = NULL WHERE run_id = ? AND step_index = ?").run(runId, index);
+          }
+        } else if (prev) {
+          // A different step now: its old attempts stay as history; the row starts over.
+          this.stmt("UPDATE step_runs SET title = ?, phase = ?, status = 'pending', commit_sha = NULL, pre_commit = NULL, started_at = NULL, finished_at = NULL WHERE run_id = ? AND step_index = ?")
+            .run(step.title, step.phase ?? null, runId, index);
+          if (prev.status === 'succeeded') reset.push(index);
+        } else {
+          this.stmt("INSERT INTO step_runs (run_id, step_index, title, phase, status) VALUES (?, ?, ?, ?, 'pending')").run(runId, index, step.title, step.phase ?? null);
+        }
+      });
+      for (const [index, prev] of old) {
+        if (index > steps.length) {
+          this.stmt("UPDATE step_runs SET status = 'skipped' WHERE run_id = ? AND step_index = ?").run(runId, index);
+          if (prev.status === 'succeeded') reset.push(index);
+        }
+      }
+      this.event(runId, 'plan.revised', { revision, steps: steps.length, kept, reset });
+      return { revision, kept, reset };
+    });
+  }
+
+  /** Reconciliation: the step's commit exists on the branch, the store now agrees. */
+  adoptStep(runId: string, stepIndex: number, commitSha: string): void {
+    this.tx(() => {
+      this.stmt("UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = COALESCE(finished_at, ?) WHERE run_id = ? AND step_index = ?")
+        .run(commitSha, this.iso(), runId, stepIndex);
+      this.event(runId, 'step.adopted', { step: stepIndex, commit: commitSha });
+    });
+  }
+
+  /** Reconciliation: the store said done but the branch has no commit: the step is not complete. */
+  demoteStep(runId: string, stepIndex: number): void {
+    this.tx(() => {
+      this.stmt("UPDATE step_runs SET status = 'pending', commit_sha = NULL, finished_at = NULL WHERE run_id = ? AND step_index = ?").run(runId, stepIndex);
+      this.event(runId, 'step.demoted', { step: stepIndex });
+    });
+  }
+
+  /** Attempts left `running` by a process that died become `interrupted`. */
+  closeDeadAttempts(runId: string): number {
+    return this.stmt("UPDATE attempts SET outcome = 'interrupted', error_message = COALESCE(error_message, 'the process stopped during this attempt'), finished_at = COALESCE(finished_at, ?) WHERE run_id = ? AND outcome = 'running'")
+      .run(this.iso(), runId).changes;
+  }
+
+  recordResume(runId: string, r: { kind: 'retry' | 'resume'; fromStep: number | null; fromStatus: string; turnBudget: number | null; auto: string; notes: string[] }): number {
+    return this.tx(() => {
+      const info = this.stmt('INSERT INTO resumes (run_id, kind, at, from_step, from_status, turn_budget, auto, notes_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(runId, r.kind, this.iso(), r.fromStep, r.fromStatus, r.turnBudget, r.auto, JSON.stringify(r.notes));
+      this.event(runId, `run.${r.kind}`, { fromStep: r.fromStep, fromStatus: r.fromStatus, turnBudget: r.turnBudget, auto: r.auto, notes: r.notes });
+      return Number(info.lastInsertRowid);
+    });
+  }
+
+  getResumes(runId: string): Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }> {
+    return this.stmt('SELECT * FROM resumes WHERE run_id = ? ORDER BY id').all(runId) as Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }>;
+  }
+
+  /** Tokens and cost of a run's API calls at or after `sinceIso` (and before `untilIso`). */
+  usageBetween(runId: string, sinceIso: string, untilIso: string | null): { input: number; output: number; cacheRead: number; cacheWrite: number; costUsd: number } {
+    const row = this.stmt(
+      `SELECT COALESCE(SUM(c.input_tokens),0) AS i, COALESCE(SUM(c.output_tokens),0) AS o, COALESCE(SUM(c.cache_read_tokens),0) AS r,
+              COALESCE(SUM(c.cache_write_tokens),0) AS w, COALESCE(SUM(c.cost_usd),0) AS c
+       FROM api_calls c JOIN attempts a ON a.id = c.attempt_id WHERE a.run_id = ? AND c.at >= ? AND (? IS NULL OR c.at < ?)`,
+    ).get(runId, sinceIso, untilIso, untilIso) as { i: number; o: number; r: number; w: number; c: number };
+    return { input: row.i, output: row.o, cacheRead: row.r, cacheWrite: row.w, costUsd: row.c };
+  }
+
+  /** Failed attempts of one step (by index and title) over every run of the run's task: seed 003's "same step failing 3+ times". */
+  stepFailuresAcrossRuns(runId: string, stepIndex: number, title: string): Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }> {
+    return this.stmt(
+      `SELECT a.run_id AS runId, a.n, a.error_class AS errorClass, a.error_message AS message, a.started_at AS at
+       FROM attempts a JOIN runs r ON r.id = a.run_id JOIN step_runs s ON s.run_id = a.run_id AND s.step_index = a.step_index
+       WHERE r.task_id = (SELECT task_id FROM runs WHERE id = ?) AND a.step_index = ? AND s.title = ? AND a.outcome IN ('failed', 'error')
+       ORDER BY a.started_at`,
+    ).all(runId, stepIndex, title) as Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }>;
+  }
+
+  /** Runs of the same repository and task title that were interrupted (seed 003: offer resume instead of a new run). */
+  interruptedLike(repoPath: string, title: string): RunRow[] {
+    return this.listRuns().filter((r) => r.repo_path === repoPath && r.task_title === title && r.status === 'interrupted');
   }
 
   eventsSince(runId: string, afterId = 0): EngineEvent[] {

@@ -112,6 +112,8 @@ export const StepConfig = z
   .object({
     title: z.string().trim().min(1, 'a step needs a title'),
     prompt: z.string().default(''),
+    /** Optional grouping: resume can run to the end of a phase. */
+    phase: z.string().min(1).optional(),
     gates: z.array(z.string().min(1)).optional(),
   })
   .strict();

@@ -1,0 +1,99 @@
+// What every `ratchet` subcommand shares: its streams, flag parsing, usage errors, questions on a terminal, and live progress.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createInterface } from 'node:readline/promises';
+import type { StatusDocument } from '../../shared/domain';
+import type { Engine } from '../engine/engine';
+import { RatchetError } from '../engine/errors';
+import { progressLine } from './progress';
+
+export const USAGE = `Usage:
+  ratchet run <repo> [--workflow <file>] [--task <title>] [--yes] [--json]
+  ratchet status <run-id> [--json]
+  ratchet list [--json]
+  ratchet check <workflow-file>            validate a workflow without running it (exit 0 valid, 1 invalid)
+  ratchet retry <run-id> [--yes] [--json]  continue a failed run from the next incomplete step
+  ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step]
+                                           resume an interrupted run from its last checkpoint
+  ratchet plan <run-id> [--edit <file>]    show the plan, or revise it (a YAML list of steps)
+  ratchet recover <repo>                   rebuild runs from the repository's branches after losing the database
+
+Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+
+export class UsageError extends RatchetError {
+  constructor(message: string) {
+    super('bad_arguments', `${message}\n\n${USAGE}`);
+  }
+}
+
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export async function confirm(io: CliIo, question: string): Promise<boolean> {
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    const answer = (await rl.question(question)).trim().toLowerCase();
+    return answer === '' || answer === 'y' || answer === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
+
+/** Asks a question on the terminal; an empty answer takes `fallback`. */
+export async function ask(io: CliIo, question: string, fallback: string): Promise<string> {
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    return (await rl.question(question)).trim() || fallback;
+  } finally {
+    rl.close();
+  }
+}
+
+/** Runs `fn` with engine progress on stderr and Ctrl-C wired to a graceful stop; prints the outcome, returns the exit code. */
+export async function withProgress(
+  engine: Engine,
+  io: CliIo,
+  json: boolean,
+  totalSteps: number,
+  fn: (signal: AbortSignal) => Promise<StatusDocument>,
+): Promise<number> {
+  const err = (s: string) => io.stderr.write(`${s}\n`);
+  const unsubscribe = engine.onEvent((e) => {
+    const line = progressLine(e, totalSteps);
+    if (line) err(line);
+  });
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    err('Stopping after the current operation… (Ctrl-C again to quit at once)');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const doc = await fn(controller.signal);
+    if (json) io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    else err(`status: ${doc.status}  (ratchet status ${doc.id})`);
+    return doc.status === 'succeeded' ? 0 : 1;
+  } finally {
+    unsubscribe();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,153 @@
+// `ratchet retry`, `resume`, `plan` and `recover`: continuing runs instead of restarting them.
+import { readFileSync, existsSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { Engine } from '../engine/engine';
+import { RatchetError } from '../engine/errors';
+import type { RecoveryOption, RequiredAction } from '../engine/runs/resume-plan';
+import { StepConfig } from '../engine/workflow/schema';
+import { ask, confirm, parse, UsageError, withProgress, type CliIo } from './cli-kit';
+import { interruptedLine, optionText, renderResumePlan } from './resume-view';
+
+const AUTO = ['step', 'phase', 'run'] as const;
+type Auto = (typeof AUTO)[number];
+
+export async function cmdRetry(engine: Engine, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('`ratchet retry` takes one run id (see `ratchet list`).');
+  const runId = positionals[0] as string;
+  const info = await engine.inspectResume(runId);
+  if (!values.yes && io.stdin.isTTY) {
+    io.stderr.write(`${renderResumePlan(info)}\n`);
+    if (!(await confirm(io, 'Retry from the next incomplete step? [Y/n] '))) return 1;
+  }
+  return withProgress(engine, io, Boolean(values.json), info.facts.steps.length, async (signal) => {
+    const { doc, notes } = await engine.retry(runId, { signal });
+    for (const n of notes) io.stderr.write(`  note: ${n}\n`);
+    return doc;
+  });
+}
+
+export interface ResumeFlags {
+  yes: boolean;
+  json: boolean;
+  auto: Auto | null;
+  skipStep: boolean;
+}
+
+export async function cmdResume(engine: Engine, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, {
+    yes: { type: 'boolean', short: 'y' },
+    json: { type: 'boolean' },
+    auto: { type: 'string' },
+    'skip-step': { type: 'boolean' },
+  });
+  const auto = values.auto as string | undefined;
+  if (auto !== undefined && !AUTO.includes(auto as Auto)) throw new UsageError('`--auto` takes step, phase or run.');
+  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']) };
+  if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id.');
+  let runId = positionals[0];
+  if (!runId) {
+    engine.detectInterrupted();
+    const runs = engine.store.listRuns().filter((r) => r.status === 'interrupted');
+    if (!runs.length) {
+      io.stderr.write('No interrupted workflow found. `ratchet list` shows every run; `ratchet run <repo>` starts a new one.\n');
+      return 0;
+    }
+    io.stderr.write('Found interrupted workflows:\n');
+    runs.forEach((r, i) => {
+      const steps = engine.store.getSteps(r.id);
+      const current = steps.find((s) => s.status === 'running') ?? steps.find((s) => s.status !== 'succeeded' && s.status !== 'skipped');
+      io.stderr.write(`${interruptedLine(i + 1, r, current ? { index: current.step_index, total: steps.length, title: current.title, phase: current.phase } : null)}\n`);
+    });
+    if (!io.stdin.isTTY) {
+      io.stderr.write('Pass the run id to resume one: ratchet resume <run-id>\n');
+      return 2;
+    }
+    const pick = Number(await ask(io, `Select workflow to resume: [1-${runs.length}] `, '1'));
+    const chosen = runs[pick - 1];
+    if (!chosen) throw new RatchetError('bad_arguments', `Choose a number from 1 to ${runs.length}.`);
+    runId = chosen.id;
+  }
+  return resumeById(engine, runId, flags, io);
+}
+
+export async function resumeById(engine: Engine, runId: string, flags: ResumeFlags, io: CliIo): Promise<number> {
+  const info = await engine.inspectResume(runId);
+  const tty = Boolean(io.stdin.isTTY) && !flags.yes;
+  io.stderr.write(`${renderResumePlan(info)}\n`);
+  if (info.plan.blocked) {
+    const blocker = info.plan.required.find((r) => r.code === 'no_branch' || r.code === 'no_plan');
+    throw new RatchetError(blocker?.code === 'no_plan' ? 'no_plan' : 'no_branch', blocker?.message ?? 'This run cannot be resumed.');
+  }
+  const choices: Partial<Record<RequiredAction['code'], RecoveryOption>> = {};
+  if (tty) {
+    for (const r of info.plan.required.filter((x) => x.options.length > 1)) {
+      const menu = r.options.map((o, i) => `${i + 1}) ${optionText(o)}`).join('  ');
+      const answer = await ask(io, `${r.message}\n  ${menu} [${r.options.indexOf(r.safeDefault) + 1}] `, String(r.options.indexOf(r.safeDefault) + 1));
+      const option = r.options[Number(answer) - 1];
+      if (!option) throw new RatchetError('bad_arguments', `Choose a number from 1 to ${r.options.length}.`);
+      choices[r.code] = option;
+    }
+    if (info.repeatedFailures.length && !(await confirm(io, 'Continue anyway? [y/N] ').then((yes) => yes))) return 1;
+    if (!(await confirm(io, 'Proceed with resume? [Y/n] '))) return 1;
+  }
+  let auto = flags.auto;
+  if (!auto && tty) {
+    const a = (await ask(io, 'Auto-progress: [r] to the end of the run, [p] to the end of the phase, [s] one step at a time? [r] ', 'r')).toLowerCase();
+    auto = a.startsWith('s') ? 'step' : a.startsWith('p') ? 'phase' : 'run';
+  }
+  if (info.run.status === 'waiting' && info.run.wake_at && Date.parse(info.run.wake_at) > Date.now()) {
+    const ms = Date.parse(info.run.wake_at) - Date.now();
+    io.stderr.write(`The run waits until ${info.run.wake_at} (${info.run.reason ?? 'rate limit or budget'}); resuming then. Ctrl-C to stop waiting.\n`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+  return withProgress(engine, io, flags.json, info.facts.steps.length, async (signal) => {
+    const { doc, notes } = await engine.resume(runId, { signal, choices, auto: auto ?? 'run', skipStep: flags.skipStep });
+    for (const n of notes) io.stderr.write(`  note: ${n}\n`);
+    return doc;
+  });
+}
+
+const PlanFile = z.union([z.array(StepConfig).min(1), z.object({ steps: z.array(StepConfig).min(1) }).passthrough().transform((o) => o.steps)]);
+
+export async function cmdPlan(engine: Engine, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { edit: { type: 'string', short: 'e' }, json: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('`ratchet plan` takes one run id.');
+  const runId = positionals[0] as string;
+  if (values.edit !== undefined) {
+    const file = values.edit as string;
+    if (!existsSync(file)) throw new RatchetError('workflow_missing', `Plan file ${file} does not exist.`);
+    let data: unknown;
+    try {
+      data = parseYaml(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new RatchetError('workflow_invalid', `${file} is not valid YAML: ${(err as Error).message}`);
+    }
+    const steps = PlanFile.safeParse(data);
+    if (!steps.success) {
+      throw new RatchetError('workflow_invalid', `${file} must hold a list of steps (or \`steps:\` with one), each with a title: ${steps.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    const r = await engine.revisePlan(runId, steps.data);
+    io.stderr.write(`plan revision ${r.revision}: ${steps.data.length} steps; kept commits of step(s) ${r.kept.join(', ') || 'none'}${r.reset.length ? `; step(s) ${r.reset.join(', ')} changed and will run again` : ''}. \`ratchet retry ${runId}\` or \`ratchet resume ${runId}\` follows it.\n`);
+  }
+  const plan = engine.store.getPlan(runId);
+  if (!plan) throw new RatchetError('run_not_found', `No run with id ${runId}, or it has no plan.`);
+  const steps = engine.store.getSteps(runId);
+  if (values.json) io.stdout.write(`${JSON.stringify({ revision: plan.revision, steps: plan.steps }, null, 2)}\n`);
+  else {
+    io.stdout.write(`plan revision ${plan.revision}\n`);
+    plan.steps.forEach((s, i) => io.stdout.write(`  ${i + 1}. [${steps.find((r) => r.step_index === i + 1)?.status ?? 'pending'}] ${s.title}\n`));
+  }
+  return 0;
+}
+
+export async function cmdRecover(engine: Engine, args: string[], io: CliIo): Promise<number> {
+  const { positionals } = parse(args, {});
+  if (positionals.length !== 1) throw new UsageError('`ratchet recover` takes one repository path.');
+  const r = await engine.recover(positionals[0] as string);
+  io.stdout.write(`rebuilt ${r.rebuilt.length} run(s) from git${r.rebuilt.length ? `: ${r.rebuilt.join(', ')}` : ''}; ${r.known.length} already known\n`);
+  if (r.branchesWithoutMeta.length) io.stdout.write(`branches without run metadata (left alone): ${r.branchesWithoutMeta.join(', ')}\n`);
+  if (r.rebuilt.length) io.stdout.write(`resume one with: ratchet resume ${r.rebuilt[0]}\n`);
+  return 0;
+}

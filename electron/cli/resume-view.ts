@@ -1,0 +1,67 @@
+// Renders seed 003's "Workflow Resume Plan" and the interrupted-runs list for the terminal.
+import type { ResumeInfo } from '../engine/run-recovery';
+import type { RunRow } from '../engine/store/store';
+
+export function ago(iso: string | null, now: Date = new Date()): string {
+  if (!iso) return 'at an unknown time';
+  const s = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
+  if (s < 90) return `${s} seconds ago`;
+  if (s < 5400) return `${Math.round(s / 60)} minutes ago`;
+  if (s < 86_400 * 2) return `${Math.round(s / 3600)} hours ago`;
+  return `${Math.round(s / 86_400)} days ago`;
+}
+
+const OPTION_TEXT: Record<string, string> = {
+  checkout_branch: 'check out the right branch',
+  recreate_worktree: 'recreate the worktree from the branch',
+  rescue_commit: 'keep the changes in a rescue commit',
+  stash: 'keep the changes in a stash',
+  abort: 'abort',
+};
+
+export function optionText(o: string): string {
+  return OPTION_TEXT[o] ?? o;
+}
+
+/** One line per interrupted run: task, phase/step, how long ago. */
+export function interruptedLine(i: number, run: RunRow, step: { index: number; total: number; title: string; phase: string | null } | null, now = new Date()): string {
+  const where = step ? `${step.phase ? `${step.phase}: ` : ''}Step ${step.index}/${step.total} ${step.title}` : 'not started';
+  return `${i}. ${run.task_title} (${where}) - ${ago(run.heartbeat_at ?? run.updated_at, now)}  [${run.id}]`;
+}
+
+export function renderResumePlan(info: ResumeInfo, now = new Date()): string {
+  const { run, facts, plan } = info;
+  const total = facts.steps.length;
+  const lastStep = [...facts.steps].reverse().find((s) => s.status !== 'pending');
+  const lines = [
+    'Workflow Resume Plan',
+    `Task:      ${run.task_title}`,
+    `Worktree:  ${run.worktree}`,
+    `Branch:    ${run.branch}`,
+    'Current state:',
+    `  - Status: ${run.status}${lastStep ? `; last step ${lastStep.index}/${total} (${lastStep.title}) - ${lastStep.status}` : ''}`,
+    `  - Interrupted: ${ago(run.heartbeat_at ?? run.updated_at, now)}`,
+  ];
+  if (run.reason) lines.push(`  - Reason: ${run.reason.split('\n')[0]}`);
+  lines.push('Completed work:');
+  if (plan.completed.length === 0) lines.push('  (no step committed yet)');
+  for (const c of plan.completed) lines.push(`  ✓ Step ${c.index}: ${c.title} (commit ${c.commit.slice(0, 10)})`);
+  lines.push('Resume plan:');
+  if (plan.nextStep !== null) {
+    const next = facts.steps.find((s) => s.index === plan.nextStep);
+    lines.push(`  - Next step: ${plan.nextStep}/${total}${next ? ` ${next.title}` : ''}${next?.phase ? ` (phase ${next.phase})` : ''}`);
+  }
+  lines.push(`  - Action: ${plan.action.replace('_', ' ')}`, `  - Reason: ${plan.reason}`);
+  if (plan.phaseRollover) lines.push(`  - ${plan.phaseRollover}`);
+  if (plan.required.length) {
+    lines.push('Required actions:');
+    for (const r of plan.required) lines.push(`  [ ] ${r.message} (options: ${r.options.map(optionText).join(' / ')}; default: ${optionText(r.safeDefault)})`);
+  }
+  if (info.baseConflicts.length) lines.push(`Warning: the base branch moved and merging it would conflict in ${info.baseConflicts.join(', ')}.`);
+  if (info.repeatedFailures.length) {
+    lines.push(`Warning: step ${plan.nextStep} failed ${info.repeatedFailures.length} times across runs.`);
+    info.repeatedFailures.forEach((f, i) => lines.push(`  - Attempt ${i + 1} (run ${f.runId}): ${f.errorClass ?? 'failed'}${f.message ? ` — ${f.message.split('\n')[0]}` : ''}`));
+    lines.push('Recommended actions:', '  1. Review the plan (ratchet plan <run-id> --edit <file>) to find the root cause', '  2. Step in yourself (is a redesign needed?)', '  3. Skip the step for now (--skip-step)');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,96 @@
+// Git-side state that lets a run be rebuilt without the database: the run's metadata and plan kept as a blob under refs/ratchet/<run>/meta.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { git } from './repo-git';
+
+export interface RunMeta {
+  runId: string;
+  branch: string;
+  baseCommit: string;
+  baseBranch: string | null;
+  worktree: string;
+  title: string;
+  description: string;
+  /** The workflow, with the latest plan revision's steps. */
+  workflow: unknown;
+  planRevision: number;
+  createdAt: string;
+}
+
+/** Stores the run's metadata in the repository, so `ratchet recover` can rebuild the run from git alone. */
+export async function writeRunMeta(repo: string, meta: RunMeta): Promise<void> {
+  const g = git(repo);
+  // hash-object reads a file: simple-git's raw() has no stdin.
+  const dir = mkdtempSync(join(tmpdir(), 'ratchet-meta-'));
+  const file = join(dir, 'meta.json');
+  try {
+    writeFileSync(file, JSON.stringify(meta, null, 2));
+    const sha = (await g.raw(['hash-object', '-w', file])).trim();
+    await g.raw(['update-ref', `refs/ratchet/${meta.runId}/meta`, sha]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function readRunMetas(repo: string): Promise<RunMeta[]> {
+  const g = git(repo);
+  const refs = (await g.raw(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/ratchet/'])).split('\n').filter((l) => /\/meta /.test(l));
+  const out: RunMeta[] = [];
+  for (const line of refs) {
+    const sha = line.split(' ')[1];
+    if (!sha) continue;
+    try {
+      out.push(JSON.parse(await g.raw(['cat-file', 'blob', sha])) as RunMeta);
+    } catch {
+      /* a damaged meta blob is skipped; the branch itself is still there */
+    }
+  }
+  return out;
+}
+
+/** Removes index.lock files a killed git left in the worktree (its owner is gone: only this run's process works there). */
+export async function clearStaleLocks(worktree: string): Promise<string[]> {
+  const gitDir = resolve(worktree, (await git(worktree).raw(['rev-parse', '--git-dir'])).trim());
+  const removed: string[] = [];
+  for (const name of ['index.lock', 'HEAD.lock']) {
+    const p = resolve(gitDir, name);
+    if (existsSync(p)) {
+      rmSync(p, { force: true });
+      removed.push(p);
+    }
+  }
+  return removed;
+}
+
+/** Would merging the moved base into the branch conflict? (git merge-tree, nothing written to any checkout.) */
+export async function mergeConflicts(repo: string, branch: string, otherRev: string): Promise<string[]> {
+  try {
+    await git(repo).raw(['merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev]);
+    return [];
+  } catch (err) {
+    // Exit 1 means conflicts: the output lists the tree, then the conflicted files.
+    const text = String((err as Error).message);
+    return text.split('\n').slice(1).map((l) => l.trim()).filter((l) => l && !/^[0-9a-f]{40}$/.test(l));
+  }
+}
+
+export async function recreateWorktree(repo: string, worktree: string, branch: string): Promise<void> {
+  const g = git(repo);
+  await g.raw(['worktree', 'prune']);
+  await g.raw(['worktree', 'add', worktree, branch]);
+}
+
+export async function checkoutBranch(worktree: string, branch: string): Promise<void> {
+  await git(worktree).raw(['checkout', '-q', branch]);
+}
+
+export async function stashAll(worktree: string, message: string): Promise<string | null> {
+  const g = git(worktree);
+  await g.raw(['stash', 'push', '--include-untracked', '-m', message]);
+  try {
+    return (await g.raw(['rev-parse', 'stash@{0}'])).trim();
+  } catch {
+    return null;
+  }
+}

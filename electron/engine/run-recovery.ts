@@ -1,0 +1,206 @@
+// Continuing a run instead of restarting it: reconciling the store with the branch, seed 000's retry, seed 003's resume checks and recovery options.
+import { existsSync, renameSync } from 'node:fs';
+import type { StatusDocument } from '../../shared/domain';
+import { RatchetError } from './errors';
+import { branchExists, commitAll, currentBranch, isDirty } from './git/repo-git';
+import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from './git/run-refs';
+import { completedSteps } from './git/step-commits';
+import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
+import { resumePlan, type RecoveryOption, type RequiredAction, type ResumeFacts, type ResumePlan } from './runs/resume-plan';
+import type { RunRow, Store } from './store/store';
+
+/** Makes the store agree with the branch: adopts step commits it did not know, demotes rows whose commit is gone. */
+export async function reconcileWithGit(store: Store, run: RunRow): Promise<Reconciliation> {
+  if (!(await branchExists(run.repo_path, run.branch))) {
+    throw new RatchetError('no_branch', 'Cannot retry — no branch from previous execution');
+  }
+  const commits = await completedSteps(run.repo_path, run.base_commit, run.branch);
+  const stored = store.getSteps(run.id).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha }));
+  const r = reconcile(stored, commits);
+  for (const a of r.adopted) store.adoptStep(run.id, a.index, a.sha);
+  for (const d of r.demoted) store.demoteStep(run.id, d);
+  if (r.outsidePlan.length) store.event(run.id, 'log', { level: 'warn', message: `step commits beyond the plan: ${r.outsidePlan.join(', ')} (kept on the branch, not part of the plan)` });
+  return r;
+}
+
+export interface ResumeInfo {
+  run: RunRow;
+  facts: ResumeFacts;
+  plan: ResumePlan;
+  /** Seed 003: the next step has failed 3+ times across runs. */
+  repeatedFailures: Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }>;
+  /** The base branch moved since the run started and merging it would conflict (seed 000: warn and proceed). */
+  baseConflicts: string[];
+}
+
+/** Everything the resume dialog shows, computed without changing anything. */
+export async function resumeInfo(store: Store, runId: string): Promise<ResumeInfo> {
+  const run = store.getRun(runId);
+  if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+  const hasBranch = await branchExists(run.repo_path, run.branch);
+  const worktreeExists = existsSync(run.worktree) && existsSync(`${run.worktree}/.git`);
+  const worktreeBranch = worktreeExists ? await currentBranch(run.worktree) : null;
+  const dirty = worktreeExists ? await isDirty(run.worktree) : false;
+  const commits = hasBranch ? await completedSteps(run.repo_path, run.base_commit, run.branch) : [];
+  const steps = store.getSteps(runId);
+  const stored = steps.map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha }));
+  const r = reconcile(stored, commits);
+  const adopted = new Map(r.adopted.map((a) => [a.index, a.sha]));
+  const attempts = store.getAttempts(runId);
+  const facts: ResumeFacts = {
+    status: run.status,
+    reason: run.reason,
+    steps: steps.map((s) => {
+      const mine = attempts.filter((a) => a.step_index === s.step_index);
+      const last = mine.at(-1);
+      const done = adopted.get(s.step_index);
+      return {
+        index: s.step_index, title: s.title, phase: s.phase,
+        status: done ? 'succeeded' : r.demoted.includes(s.step_index) ? 'pending' : s.status,
+        commit: done ?? (r.demoted.includes(s.step_index) ? null : s.commit_sha),
+        attempts: mine.length,
+        lastError: last?.error_message ?? null,
+      };
+    }),
+    worktreeExists, branchExists: hasBranch, worktreeBranch, runBranch: run.branch, dirty,
+    planPresent: store.getPlan(runId) !== undefined,
+    missingCommits: r.demoted,
+  };
+  const plan = resumePlan(facts);
+  const next = plan.nextStep !== null ? steps.find((s) => s.step_index === plan.nextStep) : undefined;
+  const repeatedFailures = next ? store.stepFailuresAcrossRuns(runId, next.step_index, next.title) : [];
+  let baseConflicts: string[] = [];
+  if (hasBranch && run.base_branch) {
+    const tip = await currentTip(run.repo_path, run.base_branch);
+    if (tip && tip !== run.base_commit) baseConflicts = await mergeConflicts(run.repo_path, run.branch, tip);
+  }
+  return { run, facts, plan, repeatedFailures: repeatedFailures.length >= 3 ? repeatedFailures : [], baseConflicts };
+}
+
+async function currentTip(repo: string, branch: string): Promise<string | null> {
+  const { git } = await import('./git/repo-git');
+  try {
+    return (await git(repo).raw(['rev-parse', '--verify', '-q', `refs/heads/${branch}`])).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Carries out one recovery option for a required action. Nothing the agent made is thrown away. */
+export async function applyRecovery(store: Store, run: RunRow, action: RequiredAction, option: RecoveryOption): Promise<string> {
+  if (!action.options.includes(option)) throw new RatchetError('bad_arguments', `\`${option}\` is not an option for ${action.code} (${action.options.join(', ')}).`);
+  let note: string;
+  switch (option) {
+    case 'abort':
+      throw new RatchetError('aborted', `Resume aborted: ${action.message}.`);
+    case 'recreate_worktree': {
+      if (existsSync(run.worktree)) {
+        // Never delete a folder the agent worked in: move it aside.
+        const aside = `${run.worktree}.aside-${Date.now()}`;
+        renameSync(run.worktree, aside);
+        note = `moved the old worktree folder aside to ${aside}, `;
+      } else note = '';
+      await recreateWorktree(run.repo_path, run.worktree, run.branch);
+      note += `recreated the worktree from ${run.branch}`;
+      break;
+    }
+    case 'checkout_branch': {
+      let stash = '';
+      if (await isDirty(run.worktree)) {
+        const sha = await stashAll(run.worktree, `ratchet ${run.id}: changes found on the wrong branch`);
+        stash = sha ? ` (its uncommitted changes are in stash ${sha.slice(0, 10)})` : '';
+      }
+      await checkoutBranch(run.worktree, run.branch);
+      note = `checked out ${run.branch} in the worktree${stash}`;
+      break;
+    }
+    case 'rescue_commit': {
+      if (action.code !== 'dirty_tree') return 'nothing to do';
+      const sha = await commitAll(run.worktree, 'rescue: uncommitted work of an interrupted attempt');
+      store.event(run.id, 'rescue.committed', { commit: sha, reason: 'resume' });
+      note = `kept the uncommitted changes in rescue commit ${sha.slice(0, 10)}`;
+      break;
+    }
+    case 'stash': {
+      const sha = await stashAll(run.worktree, `ratchet ${run.id}: uncommitted work of an interrupted attempt`);
+      store.event(run.id, 'rescue.stashed', { stash: sha });
+      note = `kept the uncommitted changes in stash ${sha?.slice(0, 10) ?? '(none)'}`;
+      break;
+    }
+  }
+  store.event(run.id, 'log', { level: 'info', message: note });
+  return note;
+}
+
+export interface ContinueOptions {
+  signal: AbortSignal;
+  /** Chosen option per required action; missing ones take the safe default. */
+  choices?: Partial<Record<RequiredAction['code'], RecoveryOption>>;
+  auto?: 'step' | 'phase' | 'run';
+  skipStep?: boolean;
+}
+
+type Execute = (runId: string, signal: AbortSignal, opts: { continuation: { turnBudget: number | null }; auto?: 'step' | 'phase' | 'run' }) => Promise<StatusDocument>;
+
+/** Seed 000: continue a failed run on the same branch and worktree from the next incomplete step. */
+export async function retryRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
+  const info = await resumeInfo(store, runId);
+  const { run } = info;
+  if (run.status === 'running' || run.status === 'planning') throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it first (or, if its process died, \`ratchet resume ${runId}\`).`);
+  if (run.status === 'succeeded') throw new RatchetError('bad_arguments', `Run ${runId} already succeeded; there is nothing to retry.`);
+  if (!info.facts.branchExists) throw new RatchetError('no_branch', 'Cannot retry — no branch from previous execution');
+  if (!info.facts.planPresent) throw new RatchetError('no_plan', 'No plan found.');
+  if (!info.facts.steps.some((s) => s.status === 'succeeded' && s.commit)) {
+    throw new RatchetError('no_completed_steps', 'No completed steps found. Start the run again instead.');
+  }
+  return continueRun(store, execute, info, 'retry', opts);
+}
+
+/** Seed 003: resume an interrupted (or paused, waiting) run from its last checkpoint after the checks. */
+export async function resumeRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
+  const info = await resumeInfo(store, runId);
+  if (info.run.status === 'running' || info.run.status === 'planning') {
+    throw new RatchetError('run_busy', `Run ${runId} is ${info.run.status} in another process; wait for it or stop it.`);
+  }
+  if (info.run.status === 'succeeded') throw new RatchetError('bad_arguments', `Run ${runId} already succeeded; there is nothing to resume.`);
+  return continueRun(store, execute, info, 'resume', opts);
+}
+
+async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kind: 'retry' | 'resume', opts: ContinueOptions) {
+  const { run, plan } = info;
+  if (plan.blocked) {
+    const blocker = plan.required.find((r) => r.code === 'no_branch' || r.code === 'no_plan');
+    throw new RatchetError(blocker?.code === 'no_plan' ? 'no_plan' : 'no_branch', blocker?.code === 'no_plan' ? 'No plan found.' : 'Cannot retry — no branch from previous execution');
+  }
+  const notes: string[] = [];
+  for (const action of plan.required) {
+    if (action.code === 'missing_commits') {
+      notes.push(action.message);
+      continue;
+    }
+    notes.push(await applyRecovery(store, run, action, opts.choices?.[action.code] ?? action.safeDefault));
+  }
+  if (info.baseConflicts.length) {
+    const msg = `The base branch ${run.base_branch} moved since this run started, and merging it would conflict in: ${info.baseConflicts.join(', ')}. The run goes on from its own base; resolve when you merge.`;
+    store.event(run.id, 'log', { level: 'warn', message: msg });
+    notes.push(msg);
+  }
+  if (info.repeatedFailures.length) {
+    const msg = `Step ${plan.nextStep} has failed ${info.repeatedFailures.length} times across runs; consider revising the plan.`;
+    store.event(run.id, 'step.repeated_failures', { step: plan.nextStep, attempts: info.repeatedFailures });
+    notes.push(msg);
+  }
+  if (opts.skipStep && plan.nextStep !== null) {
+    store.setStepStatus(run.id, plan.nextStep, 'skipped');
+    notes.push(`skipped step ${plan.nextStep}`);
+  }
+  // A step that failed runs again: it goes back to pending, keeping its attempts as history.
+  for (const s of store.getSteps(run.id)) if (s.status === 'failed' || s.status === 'running') store.setStepStatus(run.id, s.step_index, 'pending');
+  const steps = store.getSteps(run.id).filter((s) => s.status !== 'skipped');
+  const remaining = steps.filter((s) => s.status !== 'succeeded').length;
+  const workflow = store.getWorkflow(run.id);
+  const turnBudget = retryTurnBudget(remaining, steps.length, workflow.agent.max_turns);
+  store.recordResume(run.id, { kind, fromStep: plan.nextStep, fromStatus: run.status, turnBudget, auto: opts.auto ?? 'run', notes });
+  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget }, auto: opts.auto });
+  return { doc, notes };
+}
