@@ -68,8 +68,8 @@ export async function createWorktree(repoRoot: string, worktree: string, branch:
 
 export async function branchExists(repoRoot: string, branch: string): Promise<boolean> {
   try {
-    await git(repoRoot).raw(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-    return true;
+    // --quiet gives no stderr on a miss, and simple-git then resolves with empty output: check the output itself.
+    return (await git(repoRoot).raw(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).trim() !== '';
   } catch {
     return false;
   }

@@ -1,4 +1,5 @@
 // Git-side state that lets a run be rebuilt without the database: the run's metadata and plan kept as a blob under refs/ratchet/<run>/meta.
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -65,14 +66,15 @@ export async function clearStaleLocks(worktree: string): Promise<string[]> {
 
 /** Would merging the moved base into the branch conflict? (git merge-tree, nothing written to any checkout.) */
 export async function mergeConflicts(repo: string, branch: string, otherRev: string): Promise<string[]> {
-  try {
-    await git(repo).raw(['merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev]);
-    return [];
-  } catch (err) {
-    // Exit 1 means conflicts: the output lists the tree, then the conflicted files.
-    const text = String((err as Error).message);
-    return text.split('\n').slice(1).map((l) => l.trim()).filter((l) => l && !/^[0-9a-f]{40}$/.test(l));
-  }
+  // simple-git cannot tell exit 1 (conflicts) from success when git writes no stderr, so this one runs git directly.
+  const r = await new Promise<{ code: number | null; out: string }>((ok) => {
+    execFile('git', ['merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev], { cwd: repo }, (err, stdout) => {
+      ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout });
+    });
+  });
+  if (r.code !== 1) return [];
+  // The first line is the merged tree; the conflicted paths follow.
+  return r.out.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
 }
 
 export async function recreateWorktree(repo: string, worktree: string, branch: string): Promise<void> {

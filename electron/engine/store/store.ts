@@ -530,12 +530,14 @@ export class Store {
     return { input: row.i, output: row.o, cacheRead: row.r, cacheWrite: row.w, costUsd: row.c };
   }
 
-  /** Failed attempts of one step (by index and title) over every run of the run's task: seed 003's "same step failing 3+ times". */
+  /** Failed attempts of one step (by index and title) over every run of the same repository and task title: seed 003's "same step failing 3+ times". */
   stepFailuresAcrossRuns(runId: string, stepIndex: number, title: string): Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }> {
     return this.stmt(
       `SELECT a.run_id AS runId, a.n, a.error_class AS errorClass, a.error_message AS message, a.started_at AS at
-       FROM attempts a JOIN runs r ON r.id = a.run_id JOIN step_runs s ON s.run_id = a.run_id AND s.step_index = a.step_index
-       WHERE r.task_id = (SELECT task_id FROM runs WHERE id = ?) AND a.step_index = ? AND s.title = ? AND a.outcome IN ('failed', 'error')
+       FROM attempts a JOIN runs r ON r.id = a.run_id JOIN tasks t ON t.id = r.task_id
+         JOIN step_runs s ON s.run_id = a.run_id AND s.step_index = a.step_index
+       WHERE (r.repo_id, t.title) = (SELECT r2.repo_id, t2.title FROM runs r2 JOIN tasks t2 ON t2.id = r2.task_id WHERE r2.id = ?)
+         AND a.step_index = ? AND s.title = ? AND a.outcome IN ('failed', 'error')
        ORDER BY a.started_at`,
     ).all(runId, stepIndex, title) as Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }>;
   }

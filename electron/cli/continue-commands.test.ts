@@ -1,0 +1,107 @@
+import { PassThrough } from 'node:stream';
+import { rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatusDocument } from '../../shared/domain';
+import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { createEngine } from '../engine/engine';
+import { byStep, setup } from '../engine/testing/recovery-fixtures';
+import { tempDir } from '../engine/testing/temp-repo';
+import { main } from './main';
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function cli(args: string[], env: NodeJS.ProcessEnv) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += String(d)));
+  stderr.on('data', (d) => (err += String(d)));
+  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  const code = await main(args, { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+  return { code, out, err };
+}
+
+/** A run of 3 steps whose process "died" during step 2 (made with the engine, then left). */
+async function interrupted() {
+  const p = setup(3);
+  server = await startScriptedServer({ script: byStep });
+  const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const engine = createEngine({ home: p.home, env: { ...process.env, ...env } });
+  const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+  writeFileSync(p.flag, 'x');
+  await engine.execute(runId, new AbortController().signal);
+  rmSync(p.flag);
+  engine.store.db.prepare("UPDATE step_runs SET status = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
+  engine.store.setRunStatus(runId, 'running', null);
+  engine.store.claimRun(runId, 2 ** 22 + 7, hostname());
+  engine.close();
+  return { p, env, runId };
+}
+
+describe('ratchet resume / retry / plan / recover', () => {
+  it('`resume` with no id lists interrupted runs (task, step, how long ago); without a terminal it asks for the id', async () => {
+    const { env, runId } = await interrupted();
+    const r = await cli(['resume'], env);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`1\\. Step number 1 \\(Step 2/3 Step number 2\\) - \\d+ seconds ago  \\[${runId}\\]`));
+    expect(r.err).toContain('ratchet resume <run-id>');
+  });
+
+  it('`resume <id> --yes --json` shows the resume plan, takes the safe defaults and finishes the run', async () => {
+    const { env, runId } = await interrupted();
+    const r = await cli(['resume', runId, '--yes', '--json'], env);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('Workflow Resume Plan');
+    expect(r.err).toContain('✓ Step 1: Step number 1');
+    expect(r.err).toContain('- Next step: 2/3 Step number 2');
+    const doc = StatusDocument.parse(JSON.parse(r.out));
+    expect(doc).toMatchObject({ id: runId, status: 'succeeded' });
+    expect(doc.resumes).toHaveLength(1);
+  });
+
+  it('`run` on a repo and task with an interrupted run warns and points to resume', async () => {
+    const { p, env } = await interrupted();
+    await cli(['list'], env);
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
+    expect(r.err).toMatch(/Warning: this repository has an interrupted run of "Step number 1"/);
+  });
+
+  it('`retry` refuses a run without completed steps with exit 2 and the seed 000 message', async () => {
+    const p = setup(1);
+    writeFileSync(p.workflowFile, `gates: { no: "false" }\nlimits: { unknown: 0 }\nsteps:\n  - title: only\n`);
+    server = await startScriptedServer({ script: byStep });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const run = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], env);
+    const id = (JSON.parse(run.out) as { id: string }).id;
+    const r = await cli(['retry', id, '--yes'], env);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('No completed steps found. Start the run again instead.');
+  });
+
+  it('`plan --edit` makes a new revision; `recover` rebuilds runs into an empty home', async () => {
+    const { p, env, runId } = await interrupted();
+    const file = join(tempDir(), 'plan.yml');
+    writeFileSync(file, 'steps:\n  - title: Step number 1\n  - title: A new second step\n');
+    const r = await cli(['plan', runId, '--edit', file], env);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('plan revision 2: 2 steps; kept commits of step(s) 1');
+    expect(r.out).toContain('2. [pending] A new second step');
+    const bad = join(tempDir(), 'bad.yml');
+    writeFileSync(bad, 'steps:\n  - prompt: no title\n');
+    expect((await cli(['plan', runId, '--edit', bad], env)).code).toBe(2);
+
+    const other = { ...env, RATCHET_HOME: join(tempDir(), 'home') };
+    const rec = await cli(['recover', p.repo], other);
+    expect(rec.code).toBe(0);
+    expect(rec.out).toContain(`rebuilt 1 run(s) from git: ${runId}`);
+    const list = JSON.parse((await cli(['list', '--json'], other)).out) as Array<{ id: string; status: string }>;
+    expect(list).toEqual([expect.objectContaining({ id: runId, status: 'interrupted' })]);
+  });
+});

@@ -1,0 +1,226 @@
+// Integration: retry (seed 000), plan revision, resume (seed 003), recover — real git, real SQLite, the scripted server through the SDK.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatusDocument } from '../../shared/domain';
+import { startScriptedServer, type ScriptedServer, type ScriptFn } from '../scripted/server';
+import { createEngine, type Engine } from './engine';
+import { byStep, gateFailingWhile, setup } from './testing/recovery-fixtures';
+import { sh } from './testing/temp-repo';
+
+let server: ScriptedServer | undefined;
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) e.close();
+  await server?.close();
+  server = undefined;
+});
+
+async function engineFor(home: string, script: ScriptFn = byStep) {
+  server ??= await startScriptedServer({ script });
+  const engine = createEngine({ home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+  engines.push(engine);
+  return engine;
+}
+
+/** A run that failed at step 2 (its gate was blocked). */
+async function failedAtStep2(steps = 3, extra = '') {
+  const p = setup(steps, extra);
+  writeFileSync(p.flag, 'x');
+  const engine = await engineFor(p.home);
+  const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+  const doc = await engine.execute(runId, new AbortController().signal);
+  expect(doc.status).toBe('failed');
+  return { p, engine, runId, doc };
+}
+
+const signal = () => new AbortController().signal;
+
+describe('ratchet retry (seed 000)', () => {
+  it('continues the same run from the next incomplete step, with the plan, the completed commits and a turn budget', async () => {
+    const { p, engine, runId, doc: failed } = await failedAtStep2();
+    const step1 = failed.steps[0]!.commit;
+    expect(sh(p.repo, 'log', '--format=%s', '-1', failed.branch)).toMatch(/^rescue: step 2/);
+    rmSync(p.flag);
+    const before = server!.requests.length;
+    const { doc } = await engine.retry(runId, { signal: signal() });
+    const d = StatusDocument.parse(doc);
+    expect(d).toMatchObject({ id: runId, status: 'succeeded', branch: failed.branch, worktree: failed.worktree });
+    expect(d.steps[0]).toMatchObject({ commit: step1, attempts: [expect.objectContaining({ n: 1 })] });
+    expect(d.steps[1]!.attempts.map((a) => a.outcome)).toEqual(['failed', 'passed']);
+    const retryRequest = server!.requests[before]!;
+    expect(retryRequest.lastUserText).toContain(`${step1!.slice(0, 10)} step 1: Step number 1`);
+    expect(retryRequest.lastUserText).toContain('Continue from step 2.');
+    expect(retryRequest.lastUserText).toContain('<untrusted source="plan">');
+    expect(d.resumes).toEqual([expect.objectContaining({ kind: 'retry', resumedFrom: { step: 2, status: 'failed' }, turnBudget: 27 })]);
+    expect(d.resumes[0]!.inputTokens + d.resumes[0]!.cacheReadTokens + d.resumes[0]!.cacheWriteTokens).toBeGreaterThan(0);
+    const subjects = sh(p.repo, 'log', '--format=%s', `${d.baseCommit}..${d.branch}`).split('\n').filter((s) => s.startsWith('step '));
+    expect(subjects).toEqual(['step 3: Step number 3', 'step 2: Step number 2', 'step 1: Step number 1']);
+  });
+
+  it("refuses with seed 000's messages: no branch, no completed steps, no plan", async () => {
+    const { p, engine, runId, doc } = await failedAtStep2();
+    sh(p.repo, 'worktree', 'remove', '--force', doc.worktree);
+    sh(p.repo, 'branch', '-D', doc.branch);
+    await expect(engine.retry(runId, { signal: signal() })).rejects.toMatchObject({ code: 'no_branch', message: 'Cannot retry — no branch from previous execution' });
+
+    const q = setup(2);
+    writeFileSync(q.flag, 'x');
+    const engine2 = await engineFor(q.home);
+    const wf = q.workflowFile;
+    writeFileSync(wf, `gates:\n  guarded: ${JSON.stringify(gateFailingWhile(q.flag))}\nlimits: { test_failure: 0 }\nflaky_check: false\nsteps:\n  - title: only\n`);
+    const r2 = await engine2.createRun(await engine2.prepareRun({ repo: q.repo, workflowFile: wf }));
+    expect((await engine2.execute(r2, signal())).status).toBe('failed');
+    await expect(engine2.retry(r2, { signal: signal() })).rejects.toMatchObject({ message: 'No completed steps found. Start the run again instead.' });
+
+    const { engine: engine3, runId: r3 } = await failedAtStep2();
+    engine3.store.db.prepare('DELETE FROM plans').run();
+    await expect(engine3.retry(r3, { signal: signal() })).rejects.toMatchObject({ message: 'No plan found.' });
+  });
+
+  it('warns when the base branch moved with conflicts, and proceeds', async () => {
+    const { p, engine, runId, flag } = await failedAtStep2().then((x) => ({ ...x, flag: x.p.flag }));
+    // The user commits a change to main that conflicts with the branch's steps/1.txt.
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(p.repo, 'steps'), { recursive: true });
+    writeFileSync(join(p.repo, 'steps', '1.txt'), 'the user wrote this\n');
+    sh(p.repo, 'add', '-A');
+    sh(p.repo, 'commit', '-qm', 'user change');
+    rmSync(flag);
+    const { doc, notes } = await engine.retry(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    expect(notes.join('\n')).toMatch(/base branch main moved .* conflict in: steps\/1\.txt/);
+  });
+
+  it('a revised plan is used by the next retry; a completed step that still matches keeps its commit', async () => {
+    const { p, engine, runId, doc: failed } = await failedAtStep2();
+    const r = await engine.revisePlan(runId, [
+      { title: 'Step number 1', prompt: '' },
+      { title: 'Smaller step two', prompt: 'Do less.', gates: ['plain'] },
+    ]);
+    expect(r).toMatchObject({ revision: 2, kept: [1] });
+    const before = server!.requests.length;
+    const { doc } = await engine.retry(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps.map((s) => [s.index, s.title, s.status])).toEqual([[1, 'Step number 1', 'succeeded'], [2, 'Smaller step two', 'succeeded'], [3, 'Step number 3', 'skipped']]);
+    expect(doc.steps[0]!.commit).toBe(failed.steps[0]!.commit);
+    expect(server!.requests[before]!.lastUserText).toContain('Smaller step two');
+    expect(existsSync(p.flag)).toBe(true);
+  });
+});
+
+describe('ratchet resume (seed 003)', () => {
+  /** A run killed during step 2: status running with a dead owner, an attempt left running, uncommitted work. */
+  async function interruptedAtStep2() {
+    const p = setup(3);
+    const engine = await engineFor(p.home);
+    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+    writeFileSync(p.flag, 'x');
+    await engine.execute(runId, signal());
+    rmSync(p.flag);
+    const run = engine.store.getRun(runId)!;
+    // Undo what the failure handling did, as if the process had died instead: no rescue commit, step 2 running.
+    sh(run.worktree, 'reset', '-q', '--soft', 'HEAD~1');
+    engine.store.db.prepare("UPDATE step_runs SET status = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
+    engine.store.db.prepare("UPDATE attempts SET outcome = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
+    engine.store.setRunStatus(runId, 'running', null);
+    engine.store.claimRun(runId, 2 ** 22 + 99, hostname());
+    return { p, engine, runId, run };
+  }
+
+  it('detects the interrupted run, plans to retry the interrupted step, keeps the uncommitted work in a rescue commit, and finishes', async () => {
+    const { p, engine, runId, run } = await interruptedAtStep2();
+    const info = await engine.inspectResume(runId);
+    expect(info.run.status).toBe('interrupted');
+    expect(info.plan).toMatchObject({ lastStatus: 'in_progress', nextStep: 2, action: 'retry_step' });
+    expect(info.plan.required.map((r) => r.code)).toEqual(['dirty_tree']);
+    const { doc, notes } = await engine.resume(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    expect(notes[0]).toMatch(/rescue commit/);
+    expect(doc.steps[1]!.attempts.map((a) => a.outcome)).toEqual(['interrupted', 'passed']);
+    const subjects = sh(p.repo, 'log', '--format=%s', `${run.base_commit}..${run.branch}`).split('\n');
+    expect(subjects.filter((s) => s.startsWith('step 2:'))).toHaveLength(1);
+    expect(subjects.some((s) => s.startsWith('rescue:'))).toBe(true);
+    expect(doc.resumes[0]).toMatchObject({ kind: 'resume', resumedFrom: { step: 2, status: 'interrupted' } });
+  });
+
+  it('adopts a step commit made just before the crash instead of redoing the step', async () => {
+    const { engine, runId, run } = await interruptedAtStep2();
+    sh(run.worktree, 'add', '-A');
+    sh(run.worktree, 'commit', '-qm', 'step 2: Step number 2');
+    const before = server!.requests.length;
+    const { doc } = await engine.resume(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps[1]!.attempts.map((a) => a.outcome)).toEqual(['interrupted']);
+    expect(doc.steps[1]!.commit).toBe(sh(run.worktree, 'rev-parse', 'HEAD~1'));
+    // Only step 3 spoke to the model.
+    expect(server!.requests.slice(before).every((r) => !r.lastUserText.includes('## Step 2 of 3'))).toBe(true);
+  });
+
+  it('checks out the right branch when the worktree is on another one, keeping its changes in a stash', async () => {
+    const { engine, runId, run } = await interruptedAtStep2();
+    sh(run.worktree, 'stash', '-q', '-u');
+    sh(run.worktree, 'checkout', '-q', '-b', 'somewhere-else');
+    writeFileSync(join(run.worktree, 'stray.txt'), 'stray\n');
+    const info = await engine.inspectResume(runId);
+    expect(info.plan.required.map((r) => [r.code, r.safeDefault])).toEqual([['wrong_branch', 'checkout_branch'], ['dirty_tree', 'rescue_commit']]);
+    const { doc, notes } = await engine.resume(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    expect(notes[0]).toMatch(/checked out ratchet\/.* \(its uncommitted changes are in stash/);
+  });
+
+  it('recreates a missing worktree from the branch', async () => {
+    const { p, engine, runId, run } = await interruptedAtStep2();
+    sh(p.repo, 'worktree', 'remove', '--force', run.worktree);
+    const info = await engine.inspectResume(runId);
+    expect(info.plan.required[0]).toMatchObject({ code: 'no_worktree', safeDefault: 'recreate_worktree' });
+    const { doc } = await engine.resume(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    expect(existsSync(join(run.worktree, 'steps', '3.txt'))).toBe(true);
+  });
+
+  it('auto-progress "step" runs one step and pauses; the next resume goes on', async () => {
+    const { engine, runId } = await interruptedAtStep2();
+    const first = await engine.resume(runId, { signal: signal(), auto: 'step' });
+    expect(first.doc.status).toBe('paused');
+    expect(first.doc.reason).toContain('Paused after one step');
+    expect(first.doc.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'pending']);
+    const second = await engine.resume(runId, { signal: signal() });
+    expect(second.doc.status).toBe('succeeded');
+    expect(second.doc.resumes).toHaveLength(2);
+  });
+
+  it('warns when the same step failed 3+ times across runs', async () => {
+    const p = setup(2, '');
+    writeFileSync(p.flag, 'x');
+    const engine = await engineFor(p.home);
+    for (let i = 0; i < 3; i++) {
+      const id = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+      expect((await engine.execute(id, signal())).status).toBe('failed');
+    }
+    const last = engine.list()[0]!.id;
+    const info = await engine.inspectResume(last);
+    expect(info.repeatedFailures).toHaveLength(3);
+    expect(info.plan.nextStep).toBe(2);
+  });
+});
+
+describe('ratchet recover', () => {
+  it('rebuilds a run from the branch and its metadata after the database is lost, and resumes it', async () => {
+    const { p, runId, doc } = await failedAtStep2();
+    rmSync(p.flag);
+    const fresh = join(mkdtempSync(join(tmpdir(), 'ratchet-home2-')), 'home');
+    const engine = await engineFor(fresh);
+    expect(engine.list()).toEqual([]);
+    const r = await engine.recover(p.repo);
+    expect(r.rebuilt).toEqual([runId]);
+    const rebuilt = engine.status(runId);
+    expect(rebuilt).toMatchObject({ status: 'interrupted', branch: doc.branch });
+    expect(rebuilt.steps.map((s) => s.status)).toEqual(['succeeded', 'pending', 'pending']);
+    expect(rebuilt.steps[0]!.commit).toBe(doc.steps[0]!.commit);
+    const { doc: done } = await engine.resume(runId, { signal: signal() });
+    expect(done.status).toBe('succeeded');
+    expect((await engine.recover(p.repo)).known).toEqual([runId]);
+  });
+});
