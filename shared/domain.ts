@@ -114,3 +114,15 @@ export const RunListItem = z.object({
   createdAt: z.string(),
 });
 export type RunListItem = z.infer<typeof RunListItem>;
+
+/** One step of a plan, as written in a workflow file, drafted by the agent or typed in the app. */
+export const StepSpec = z
+  .object({
+    title: z.string().trim().min(1, 'a step needs a title'),
+    prompt: z.string().default(''),
+    gates: z.array(z.string().min(1)).optional(),
+    /** Optional grouping: resume can run to the end of a phase. */
+    phase: z.string().min(1).optional(),
+  })
+  .strict();
+export type StepSpec = z.infer<typeof StepSpec>;

@@ -1,5 +1,5 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -8,7 +8,7 @@ import type { RunListItem, StatusDocument } from '../../shared/domain';
 import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
-import { loadPricing, type PricingTable } from './agents/pricing';
+import { loadPricing, PricingTable } from './agents/pricing';
 import { scrubEnv } from './agents/tools/bash-tool';
 import { RatchetError } from './errors';
 import { findMissingCommand } from './gates/run-gate';
@@ -41,6 +41,8 @@ export interface EngineDeps {
 export interface StartRunInput {
   repo: string;
   workflowFile?: string;
+  /** A workflow built in the app (already validated); takes the place of a file. */
+  workflow?: Workflow;
   title?: string;
   description?: string;
 }
@@ -96,7 +98,8 @@ export function createEngine(deps: EngineDeps) {
   const { db, movedAside } = openDatabase(home, now);
   const store = new Store(db, now);
   const userPricing = join(home, 'pricing.json');
-  const pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
+  // Mutable: Settings can edit prices; runs started afterwards use the new table.
+  let pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
   const agentEnv = scrubEnv(deps.env);
   const skipControllers = new Map<string, AbortController>();
 
@@ -135,13 +138,14 @@ export function createEngine(deps: EngineDeps) {
   async function prepareRun(input: StartRunInput): Promise<PreparedRun> {
     const repo = await inspectRepo(input.repo);
     let workflowFile = input.workflowFile ? resolve(input.workflowFile) : undefined;
-    if (!workflowFile) {
+    if (input.workflow) workflowFile = '(written in the app)';
+    else if (!workflowFile) {
       workflowFile = [join(repo.root, 'ratchet.yml'), join(repo.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f));
       if (!workflowFile) {
         throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Pass --workflow <file>.`);
       }
     }
-    const workflow = loadWorkflowFile(workflowFile);
+    const workflow = input.workflow ?? loadWorkflowFile(workflowFile as string);
     const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');
     if (entryErrors.length) {
       throw new RatchetError('workflow_invalid', `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`);
@@ -168,7 +172,7 @@ export function createEngine(deps: EngineDeps) {
       headCommit: repo.headCommit,
       baseBranch: repo.branch,
       workflow,
-      workflowFile,
+      workflowFile: workflowFile as string,
       title,
       description: input.description ?? workflow.task?.description ?? '',
     };
@@ -391,7 +395,14 @@ export function createEngine(deps: EngineDeps) {
   return {
     store,
     home,
-    pricing,
+    get pricing() {
+      return pricing;
+    },
+    /** Saves an edited pricing table to $RATCHET_HOME/pricing.json and uses it for new agents. */
+    setPricing(table: PricingTable) {
+      pricing = PricingTable.parse(table);
+      writeFileSync(userPricing, `${JSON.stringify(pricing, null, 2)}\n`);
+    },
     movedAside,
     detectInterrupted,
     prepareRun,

@@ -1,6 +1,6 @@
 // The workflow file's schema (ratchet.yml): gates, agent, retry settings, budgets and steps. Later issues' keys are validated here too.
 import { z } from 'zod';
-import { ErrorClass } from '../../../shared/domain';
+import { ErrorClass, StepSpec } from '../../../shared/domain';
 
 const positive = z.number().positive();
 
@@ -108,15 +108,8 @@ export const ClassRule = z
   })
   .strict();
 
-export const StepConfig = z
-  .object({
-    title: z.string().trim().min(1, 'a step needs a title'),
-    prompt: z.string().default(''),
-    /** Optional grouping: resume can run to the end of a phase. */
-    phase: z.string().min(1).optional(),
-    gates: z.array(z.string().min(1)).optional(),
-  })
-  .strict();
+/** Steps are defined once, in shared/, because the app's screens edit them too. */
+export const StepConfig = StepSpec;
 export type StepConfig = z.infer<typeof StepConfig>;
 
 export const WorkflowFile = z

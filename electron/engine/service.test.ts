@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch, methods, METHOD_NAMES, type EventName } from '../../shared/contract';
+import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { createEngine } from './engine';
+import { createService, toCallError, type Service } from './service';
+import { byStep } from './testing/recovery-fixtures';
+import { makeRepo, tempDir } from './testing/temp-repo';
+
+let server: ScriptedServer | undefined;
+let service: Service | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+async function setup() {
+  server = await startScriptedServer({ script: byStep });
+  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const engine = createEngine({ home: tempDir(), env });
+  service = createService(engine, { host: 'headless', version: '0.1.0', env });
+  const events: Array<{ name: EventName; payload: unknown }> = [];
+  service.subscribe((name, payload) => events.push({ name, payload }));
+  return { engine, service, events };
+}
+
+const call = (s: Service, method: string, input: unknown) => dispatch(s.handlers, method, input, toCallError);
+
+async function until(check: () => boolean, ms = 20_000) {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('service (the contract over the engine)', () => {
+  it('has a handler for every method of the contract', async () => {
+    const { service } = await setup();
+    expect(Object.keys(service.handlers).sort()).toEqual([...METHOD_NAMES].sort());
+    expect(Object.keys(methods)).toEqual(METHOD_NAMES);
+  });
+
+  it('starts a run written in the app, streams its events, and answers runs, attempts and stats', async () => {
+    const { service, events } = await setup();
+    const repo = makeRepo();
+    const started = await call(service, 'runs.start', {
+      repo, title: 'App task', steps: [{ title: 'One' }, { title: 'Two', gates: ['ok'] }], gates: { ok: 'true' }, preset: 'minimal',
+    });
+    expect(started.ok).toBe(true);
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string; payload: { status?: string } }).type === 'run.status' && (e.payload as { payload: { status?: string } }).payload.status === 'succeeded'));
+    expect(events.some((e) => e.name === 'app.onNotice' && (e.payload as { title: string }).title === 'Run succeeded: App task')).toBe(true);
+    const list = await call(service, 'runs.list', {});
+    expect(list).toMatchObject({ ok: true, value: [{ id: runId, title: 'App task', status: 'succeeded', stepsDone: 2, stepsTotal: 2 }] });
+    const attempt = await call(service, 'runs.attempt', { runId, step: 2, n: 1 });
+    expect(attempt).toMatchObject({ ok: true, value: { outcome: 'passed', gates: [{ gate: 'ok', passed: true }] } });
+    const stats = await call(service, 'stats.summary', { days: 7 });
+    expect(stats).toMatchObject({ ok: true, value: { runs: 1, succeeded: 1, successRate: 1, retryBreakdown: { r0: 2 } } });
+    const report = await call(service, 'stats.report', {});
+    expect((report as { ok: true; value: { markdown: string } }).value.markdown).toContain('**Success rate:** 100.0%');
+    const events2 = await call(service, 'runs.events', { runId, afterId: 0 });
+    expect((events2 as { ok: true; value: unknown[] }).value.length).toBeGreaterThan(5);
+  });
+
+  it('refuses bad input and unknown methods with a code and a sentence', async () => {
+    const { service } = await setup();
+    expect(await call(service, 'runs.get', { runId: '' })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    expect(await call(service, 'nope', {})).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    expect(await call(service, 'runs.get', { runId: 'missing' })).toMatchObject({ ok: false, error: { code: 'run_not_found', message: expect.stringContaining('No run with id missing') } });
+    const badGate = await call(service, 'runs.start', { repo: makeRepo(), title: 't', steps: [{ title: 'x', gates: ['lint'] }] });
+    expect(badGate).toMatchObject({ ok: false, error: { code: 'unknown_gate' } });
+    expect(await call(service, 'runs.start', { repo: tempDir(), title: 't', steps: [{ title: 'x' }] })).toMatchObject({ ok: false, error: { code: 'not_git_repo' } });
+  });
+
+  it('keeps settings, edits prices, and refuses to store a key in the headless host', async () => {
+    const { service, engine } = await setup();
+    const set = await call(service, 'settings.set', { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12 }, pricing: { 'my-model': { input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 } } });
+    expect(set).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12, alertAt: 0.8 }, apiKeySet: true, apiKeySource: 'environment' } });
+    expect(engine.pricing.models['my-model']).toEqual({ input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 });
+    const again = createService(engine, { host: 'headless', version: '0', env: {} });
+    expect(await call(again, 'settings.get', {})).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', apiKeySet: false } });
+    expect(await call(service, 'settings.setApiKey', { key: 'sk-x' })).toMatchObject({ ok: false, error: { message: expect.stringContaining('ANTHROPIC_API_KEY') } });
+    await again.close();
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { reportMarkdown, summarise, type StatsInput } from './stats';
+
+const now = new Date('2026-11-21T12:00:00Z');
+const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
+
+function fixture(): StatsInput {
+  return {
+    runs: [
+      { id: 'a', status: 'succeeded', createdAt: at(1) },
+      { id: 'b', status: 'failed', createdAt: at(2) },
+      { id: 'c', status: 'running', createdAt: at(0) },
+    ],
+    steps: [
+      { runId: 'a', index: 1, title: 's1', status: 'succeeded' },
+      { runId: 'a', index: 2, title: 's2', status: 'succeeded' },
+      { runId: 'b', index: 1, title: 's1', status: 'succeeded' },
+      { runId: 'b', index: 2, title: 's2', status: 'failed' },
+    ],
+    attempts: [
+      { runId: 'a', step: 1, n: 1, outcome: 'passed', errorClass: null, action: null, costUsd: 0.1 },
+      { runId: 'a', step: 2, n: 1, outcome: 'failed', errorClass: 'test_failure', action: 'retry', costUsd: 0.1 },
+      { runId: 'a', step: 2, n: 2, outcome: 'passed', errorClass: null, action: null, costUsd: 0.05 },
+      { runId: 'b', step: 1, n: 1, outcome: 'flaky', errorClass: null, action: null, costUsd: 0.1 },
+      { runId: 'b', step: 2, n: 1, outcome: 'failed', errorClass: 'compilation_error', action: 'retry', costUsd: 0.1 },
+      { runId: 'b', step: 2, n: 2, outcome: 'failed', errorClass: 'compilation_error', action: 'retry', costUsd: 0.1 },
+      { runId: 'b', step: 2, n: 3, outcome: 'failed', errorClass: 'compilation_error', action: 'fatal', costUsd: 0.1 },
+    ],
+    calls: [
+      { at: at(1), costUsd: 0.25, retry: false },
+      { at: at(1), costUsd: 0.05, retry: true },
+      { at: at(2), costUsd: 0.3, retry: true },
+    ],
+    dailyBudgetUsd: 50,
+  };
+}
+
+describe('summarise', () => {
+  it('computes success rate over finished runs, attempts per success, breakdown and reasons', () => {
+    const s = summarise(fixture(), 7, now);
+    expect(s).toMatchObject({ runs: 3, succeeded: 1, failed: 1, successRate: 0.5, avgAttemptsPerSuccess: 1.33 });
+    expect(s.retryBreakdown).toEqual({ r0: 2, r1: 1, r2: 0, r3plus: 0, failedAfterMax: 1 });
+    expect(s.retryReasons).toEqual([{ errorClass: 'compilation_error', count: 2 }, { errorClass: 'test_failure', count: 1 }]);
+    expect(s.savedByRetries).toBe(1);
+    expect(s.totalCostUsd).toBeCloseTo(0.6, 6);
+    expect(s.retryCostUsd).toBeCloseTo(0.35, 6);
+  });
+
+  it('has one cost row per day of the window, against the daily budget', () => {
+    const s = summarise(fixture(), 7, now);
+    expect(s.costPerDay).toHaveLength(7);
+    expect(s.costPerDay.reduce((n, d) => n + d.costUsd, 0)).toBeCloseTo(0.6, 6);
+    expect(s.dailyBudgetUsd).toBe(50);
+  });
+
+  it('suggests from what stands out', () => {
+    const s = summarise(fixture(), 7, now);
+    expect(s.suggestions.join('\n')).toMatch(/67% of retries were compilation_error: add a build or typecheck gate/);
+    expect(s.suggestions.join('\n')).toContain('1 step(s) failed after every retry');
+    expect(s.suggestions.join('\n')).toContain('1 attempt(s) passed only on a re-run');
+  });
+
+  it('has no rates when nothing finished', () => {
+    const s = summarise({ runs: [], steps: [], attempts: [], calls: [], dailyBudgetUsd: null }, 30, now);
+    expect(s).toMatchObject({ successRate: null, avgAttemptsPerSuccess: null, runs: 0 });
+    expect(s.costPerDay).toHaveLength(30);
+  });
+});
+
+describe('reportMarkdown', () => {
+  it("reads like seed 002's weekly report", () => {
+    const md = reportMarkdown(summarise(fixture(), 7, now), now);
+    expect(md).toContain('# Retry statistics — last 7 days');
+    expect(md).toContain('**Success rate:** 50.0% (1/2 finished runs; 3 runs started)');
+    expect(md).toContain('| 1 retry | 1 (25.0%) |');
+    expect(md).toContain('1. compilation_error: 2 (67%)');
+  });
+});

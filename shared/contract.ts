@@ -1,0 +1,300 @@
+// The one API contract between the engine (Electron main or the headless host) and the renderer: every method and event, with zod schemas.
+// The IPC binding, the preload, the WebSocket host and the renderer's client are all derived from this file.
+import { z } from 'zod';
+import { AttemptOutcome, DecisionDoc, ErrorClass, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
+
+const RunId = z.object({ runId: z.string().min(1) });
+const Empty = z.object({}).strict();
+const Ok = z.object({ ok: z.literal(true) });
+
+export const RepoInfo = z.object({ root: z.string(), name: z.string(), headCommit: z.string(), branch: z.string().nullable() });
+
+export const EngineEventDoc = z.object({
+  id: z.number().int(),
+  runId: z.string(),
+  at: z.string(),
+  type: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type EngineEventDoc = z.infer<typeof EngineEventDoc>;
+
+export const RunSummary = RunListItem.extend({
+  title: z.string(),
+  reason: z.string().nullable(),
+  wakeAt: z.string().nullable(),
+  updatedAt: z.string(),
+  stepsDone: z.number().int(),
+  stepsTotal: z.number().int(),
+  costUsd: z.number().nullable(),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const GateOutputDoc = z.object({
+  gate: z.string(),
+  command: z.string(),
+  passed: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+  output: z.string(),
+  outputBytes: z.number().int(),
+  failures: z.array(z.object({
+    name: z.string(), message: z.string().nullable(), expected: z.string().nullable(), actual: z.string().nullable(),
+    file: z.string().nullable(), line: z.number().int().nullable(),
+  })),
+});
+
+export const TranscriptEntryDoc = z.object({
+  kind: z.enum(['text', 'tool_use', 'tool_result', 'error', 'info']),
+  text: z.string(),
+  name: z.string().optional(),
+  input: z.unknown().optional(),
+  isError: z.boolean().optional(),
+});
+
+/** Everything the attempt-history panel shows for one attempt. */
+export const AttemptDetail = z.object({
+  runId: z.string(),
+  step: z.number().int(),
+  n: z.number().int(),
+  outcome: AttemptOutcome,
+  errorClass: ErrorClass.nullable(),
+  errorMessage: z.string().nullable(),
+  model: z.string().nullable(),
+  agentKind: z.string(),
+  prompt: z.string(),
+  transcript: z.array(TranscriptEntryDoc),
+  gates: z.array(GateOutputDoc),
+  diff: z.string().nullable(),
+  decision: DecisionDoc.nullable(),
+  fingerprint: z.string().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cacheReadTokens: z.number().int(),
+  cacheWriteTokens: z.number().int(),
+  costUsd: z.number().nullable(),
+});
+export type AttemptDetail = z.infer<typeof AttemptDetail>;
+
+export const RecoveryOptionDoc = z.enum(['checkout_branch', 'recreate_worktree', 'rescue_commit', 'stash', 'abort']);
+export const RequiredActionDoc = z.object({
+  code: z.enum(['no_branch', 'no_worktree', 'wrong_branch', 'dirty_tree', 'no_plan', 'missing_commits']),
+  message: z.string(),
+  options: z.array(RecoveryOptionDoc),
+  safeDefault: RecoveryOptionDoc,
+});
+
+/** Seed 003 §2.3's "Workflow Resume Plan", for the resume dialog. */
+export const ResumeInfoDoc = z.object({
+  runId: z.string(),
+  title: z.string(),
+  worktree: z.string(),
+  branch: z.string(),
+  status: RunStatus,
+  reason: z.string().nullable(),
+  lastSeen: z.string().nullable(),
+  steps: z.array(z.object({ index: z.number().int(), title: z.string(), status: z.string(), commit: z.string().nullable(), phase: z.string().nullable().optional(), attempts: z.number().int() })),
+  plan: z.object({
+    lastStatus: z.enum(['failed', 'waiting_approval', 'in_progress', 'completed']),
+    nextStep: z.number().int().nullable(),
+    action: z.enum(['retry_step', 'next_step', 'approve', 'finish', 'none']),
+    reason: z.string(),
+    canSkip: z.boolean(),
+    phaseRollover: z.string().nullable(),
+    completed: z.array(z.object({ index: z.number().int(), title: z.string(), commit: z.string() })),
+    required: z.array(RequiredActionDoc),
+    blocked: z.boolean(),
+  }),
+  repeatedFailures: z.array(z.object({ runId: z.string(), n: z.number().int(), errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() })),
+  baseConflicts: z.array(z.string()),
+});
+export type ResumeInfoDoc = z.infer<typeof ResumeInfoDoc>;
+
+export const StatsSummary = z.object({
+  days: z.number().int(),
+  runs: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  successRate: z.number().nullable(),
+  /** Attempts per step that succeeded. */
+  avgAttemptsPerSuccess: z.number().nullable(),
+  /** Steps by how many retries they needed; `failedAfterMax` gave up. */
+  retryBreakdown: z.object({ r0: z.number().int(), r1: z.number().int(), r2: z.number().int(), r3plus: z.number().int(), failedAfterMax: z.number().int() }),
+  retryReasons: z.array(z.object({ errorClass: z.string(), count: z.number().int() })),
+  costPerDay: z.array(z.object({ day: z.string(), costUsd: z.number(), retryCostUsd: z.number() })),
+  dailyBudgetUsd: z.number().nullable(),
+  totalCostUsd: z.number(),
+  retryCostUsd: z.number(),
+  /** Steps whose retries ended in success: what the retries bought. */
+  savedByRetries: z.number().int(),
+  suggestions: z.array(z.string()),
+});
+export type StatsSummary = z.infer<typeof StatsSummary>;
+
+export const Settings = z.object({
+  apiKeySet: z.boolean(),
+  /** Where the key lives: the OS keychain (Electron safeStorage), the environment (headless host), or nowhere. */
+  apiKeySource: z.enum(['safe_storage', 'environment', 'none']),
+  /** Set when Electron's Linux backend stores secrets as plain text (basic_text). */
+  apiKeyWarning: z.string().nullable(),
+  defaultModel: z.string(),
+  preset: z.enum(['conservative', 'aggressive', 'minimal']),
+  budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
+  notifications: z.boolean(),
+  worktreeFolder: z.string().nullable(),
+  pricing: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) })),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const StartRunInput = z.object({
+  repo: z.string().min(1),
+  title: z.string().trim().min(1),
+  description: z.string().default(''),
+  /** Steps written in the app or approved from a draft; omitted: the repository's workflow file. */
+  steps: z.array(StepSpec).min(1).optional(),
+  workflowFile: z.string().optional(),
+  /** Gates for app-written steps: name -> command. */
+  gates: z.record(z.string(), z.string().min(1)).optional(),
+  preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
+  budgetUsd: z.number().positive().optional(),
+});
+export type StartRunInput = z.infer<typeof StartRunInput>;
+
+/** Every method: its input and its output. A method's name is its IPC channel and its WebSocket message name. */
+export const methods = {
+  'app.info': { input: Empty, output: z.object({ version: z.string(), host: z.enum(['electron', 'headless']), demo: z.boolean(), home: z.string() }) },
+  'repos.inspect': { input: z.object({ path: z.string().min(1) }), output: RepoInfo },
+  'repos.recent': { input: Empty, output: z.array(z.object({ path: z.string(), name: z.string(), lastUsed: z.string() })) },
+  'repos.pick': { input: Empty, output: z.object({ path: z.string().nullable() }) },
+  'workflow.load': {
+    input: z.object({ repo: z.string().min(1) }),
+    output: z.object({ file: z.string().nullable(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()), problems: z.array(z.string()) }),
+  },
+  'plans.draft': { input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }), output: z.object({ steps: z.array(StepSpec), markdown: z.string() }) },
+  'plans.revise': { input: RunId.extend({ steps: z.array(StepSpec).min(1) }), output: z.object({ revision: z.number().int(), kept: z.array(z.number().int()), reset: z.array(z.number().int()) }) },
+  'runs.list': { input: Empty, output: z.array(RunSummary) },
+  'runs.get': { input: RunId, output: StatusDocument },
+  'runs.attempt': { input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1) }), output: AttemptDetail },
+  'runs.events': { input: RunId.extend({ afterId: z.number().int().min(0).default(0) }), output: z.array(EngineEventDoc) },
+  'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
+  'runs.retry': { input: RunId, output: Ok },
+  'runs.resumeInfo': { input: RunId, output: ResumeInfoDoc },
+  'runs.interrupted': { input: Empty, output: z.array(RunSummary) },
+  'runs.resume': {
+    input: RunId.extend({
+      choices: z.record(z.string(), RecoveryOptionDoc).default({}),
+      auto: z.enum(['step', 'phase', 'run']).default('run'),
+      skipStep: z.boolean().default(false),
+    }),
+    output: Ok,
+  },
+  'runs.stop': { input: RunId, output: Ok },
+  'runs.retryNow': { input: RunId, output: z.object({ skipped: z.boolean() }) },
+  'runs.skipStep': { input: RunId.extend({ step: z.number().int().min(1) }), output: Ok },
+  'stats.summary': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: StatsSummary },
+  'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },
+  'settings.get': { input: Empty, output: Settings },
+  'settings.set': {
+    input: Settings.omit({ apiKeySet: true, apiKeySource: true, apiKeyWarning: true, budget: true })
+      .extend({ budget: Settings.shape.budget.partial() })
+      .partial(),
+    output: Settings,
+  },
+  'settings.setApiKey': { input: z.object({ key: z.string().min(1).nullable() }), output: Settings },
+} as const;
+
+/** Every event the main side pushes to the renderer. */
+export const events = {
+  'runs.onEvent': EngineEventDoc,
+  'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
+  'app.onOpenRepo': z.object({ path: z.string() }),
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type EventName = keyof typeof events;
+export type MethodInput<M extends MethodName> = z.input<Methods[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Methods[M]['output']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+/** What crosses a boundary when a call fails: a stable code and a sentence that says what to do. */
+export const CallError = z.object({ code: z.string(), message: z.string() });
+export type CallError = z.infer<typeof CallError>;
+export type CallResult<T> = { ok: true; value: T } | { ok: false; error: CallError };
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methods, name);
+}
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}
+
+/** The typed client both the preload bridge and the WebSocket client implement; the renderer sees only this. */
+export interface RatchetApi {
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/** The raw bridge `window.ratchet` exposes (preload or WebSocket): untyped on the wire, parsed at both ends. */
+export interface RatchetBridge {
+  invoke(method: string, input: unknown): Promise<CallResult<unknown>>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+export class ContractError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = 'ContractError';
+  }
+}
+
+/** Wraps a raw bridge into the typed API: inputs validated before sending, outputs and events parsed on arrival. */
+export function createApi(bridge: RatchetBridge): RatchetApi {
+  return {
+    async call(method, input) {
+      const spec = methods[method];
+      const parsedInput = spec.input.safeParse(input);
+      if (!parsedInput.success) throw new ContractError('bad_input', `${method}: ${parsedInput.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+      const result = await bridge.invoke(method, parsedInput.data);
+      if (!result.ok) throw new ContractError(result.error.code, result.error.message);
+      const out = spec.output.safeParse(result.value);
+      if (!out.success) throw new ContractError('bad_output', `${method} answered something that does not match the contract: ${out.error.issues[0]?.message ?? ''}`);
+      return out.data as never;
+    },
+    on(event, listener) {
+      const schema = events[event];
+      return bridge.on(event, (payload) => {
+        const parsed = schema.safeParse(payload);
+        if (parsed.success) listener(parsed.data as never);
+      });
+    },
+  };
+}
+
+/** A server-side handler map: one async function per method, derived from the contract. */
+export type Handlers = { [M in MethodName]: (input: z.output<Methods[M]['input']>) => Promise<MethodOutput<M>> };
+
+/** Dispatches one raw call: validates the name and input, runs the handler, validates the output. Never throws. */
+export async function dispatch(handlers: Handlers, method: unknown, input: unknown, toError: (err: unknown) => CallError): Promise<CallResult<unknown>> {
+  if (!isMethodName(method)) return { ok: false, error: { code: 'unknown_method', message: `No method ${String(method)} in the contract.` } };
+  const spec = methods[method];
+  const parsed = spec.input.safeParse(input ?? {});
+  if (!parsed.success) {
+    return { ok: false, error: { code: 'bad_input', message: `${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}` } };
+  }
+  try {
+    const handler = handlers[method] as (i: unknown) => Promise<unknown>;
+    const value = await handler(parsed.data);
+    const out = spec.output.safeParse(value);
+    if (!out.success) return { ok: false, error: { code: 'bad_output', message: `${method}: the engine answered outside the contract: ${out.error.issues[0]?.path.join('.')}: ${out.error.issues[0]?.message}` } };
+    return { ok: true, value: out.data };
+  } catch (err) {
+    return { ok: false, error: toError(err) };
+  }
+}
