@@ -1,35 +1,21 @@
 // `npm run demo`: a scripted agent (no API key needed) runs a 3-step plan on a copy of the demo repository; step 2 fails its test once and the retry fixes it.
-import { cpSync, mkdtempSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// With --app it opens the app instead (Electron, or the headless host in a browser) on the same demo.
+import { join } from 'node:path';
 import { main } from '../electron/cli/main';
-import { loadScriptFile } from '../electron/scripted/script-schema';
-import { startScriptedServer } from '../electron/scripted/server';
+import { startDemo } from '../electron/host/demo';
 
-const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const work = mkdtempSync(join(tmpdir(), 'ratchet-demo-'));
-const repo = join(work, 'calc');
-cpSync(join(root, 'resources', 'demo-repo'), repo, { recursive: true });
-const git = (...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Ratchet Demo', '-c', 'user.email=demo@localhost', ...args], { cwd: repo, stdio: 'ignore' });
-git('init', '-q', '-b', 'main');
-git('add', '-A');
-git('commit', '-q', '-m', 'Demo calculator');
-
-const server = await startScriptedServer({ script: loadScriptFile(join(root, 'resources', 'demo-script.json')) });
-const home = process.env.RATCHET_HOME ?? join(work, 'home');
-process.stderr.write(
-  `DEMO — a scripted agent, not Claude: no API key is used and nothing leaves this machine.\n` +
-    `Repository: ${repo}\nState: ${home}\n\n`,
-);
-const code = await main(['run', repo, '--yes'], {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: { ...process.env, RATCHET_HOME: home, ANTHROPIC_API_KEY: 'demo-key', ANTHROPIC_BASE_URL: server.url },
-});
-await server.close();
-process.stderr.write(`\nSee the branch: git -C ${repo} log --oneline --all\nSee the run:    RATCHET_HOME=${home} npx ratchet list\n`);
-process.exitCode = code;
+if (process.argv.includes('--app')) {
+  process.exitCode = await main(['serve', '--demo'], { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+} else {
+  const demo = await startDemo(process.env);
+  const home = process.env.RATCHET_HOME ?? join(demo.work, 'home');
+  process.stderr.write(
+    `DEMO — a scripted agent, not Claude: no API key is used and nothing leaves this machine.\nRepository: ${demo.repo}\nState: ${home}\n\n`,
+  );
+  const code = await main(['run', demo.repo, '--yes'], {
+    stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { ...demo.env, RATCHET_HOME: home },
+  });
+  await demo.server.close();
+  process.stderr.write(`\nSee the branch: git -C ${demo.repo} log --oneline --all\nSee the run:    RATCHET_HOME=${home} npx ratchet list\n`);
+  process.exitCode = code;
+}

@@ -16,6 +16,7 @@ export const USAGE = `Usage:
                                            resume an interrupted run from its last checkpoint
   ratchet plan <run-id> [--edit <file>]    show the plan, or revise it (a YAML list of steps)
   ratchet recover <repo>                   rebuild runs from the repository's branches after losing the database
+  ratchet serve [--port N] [--demo]        the app in a browser (headless host on 127.0.0.1, with a token)
 
 Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
 

@@ -4,6 +4,7 @@ import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
 import { confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
+import { cmdServe } from './serve-command';
 import { existsSync, readFileSync } from 'node:fs';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 
@@ -108,6 +109,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   let engine: Engine | undefined;
   try {
     if (command === 'check') return cmdCheck(rest, io);
+    if (command === 'serve') return await cmdServe(rest, io);
     if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     engine = createEngine({ home: defaultHome(io.env), env: io.env });
     if (engine.movedAside) io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\n`);

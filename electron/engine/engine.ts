@@ -122,6 +122,8 @@ export function createEngine(deps: EngineDeps) {
     for (const run of store.listRuns()) {
       if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
       if (run.owner_pid === process.pid && run.owner_host === host) continue;
+      // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
+      if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
       const dead =
         run.owner_pid === null ||
         (run.owner_host === host && !processAlive(run.owner_pid)) ||
@@ -374,6 +376,12 @@ export function createEngine(deps: EngineDeps) {
     return { rebuilt, known, branchesWithoutMeta: branches.filter((b) => !withMeta.has(b)) };
   }
 
+  /** Parked runs whose wake_at has come (the host resumes them). */
+  function dueRuns(): string[] {
+    const t = now().getTime();
+    return store.listRuns().filter((r) => r.status === 'waiting' && r.owner_pid === null && r.wake_at !== null && Date.parse(r.wake_at) <= t).map((r) => r.id);
+  }
+
   /** "Retry now": ends the current backoff wait of a run this process is executing. */
   function retryNow(runId: string): boolean {
     const c = skipControllers.get(runId);
@@ -414,6 +422,7 @@ export function createEngine(deps: EngineDeps) {
     revisePlan,
     recover,
     retryNow,
+    dueRuns,
     status,
     list,
     onEvent: (fn: (e: EngineEvent) => void) => store.onEvent(fn),

@@ -40,6 +40,8 @@ export interface Service {
   subscribe(listener: Listener): () => void;
   /** Runs this process is executing now. */
   active(): string[];
+  /** Resumes parked runs whose wake_at has come (rate limit, daily budget); returns their ids. */
+  wakeDue(): string[];
   /** Stops every run this process executes (they pause, resumable) and waits for them. */
   close(): Promise<void>;
 }
@@ -264,6 +266,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return () => listeners.delete(listener);
     },
     active: () => [...running.keys()],
+    wakeDue() {
+      const due = engine.dueRuns().filter((id) => !running.has(id));
+      for (const id of due) launch(id, (signal) => engine.resume(id, { signal }));
+      return due;
+    },
     async close() {
       for (const r of running.values()) r.controller.abort();
       await Promise.all([...running.values()].map((r) => r.done));
