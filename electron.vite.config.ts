@@ -13,7 +13,13 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/preload/index.ts') } },
+      // A sandboxed preload cannot be an ES module and can require only a few electron modules:
+      // one CommonJS file with the contract (and zod) bundled in, nothing left to require from node_modules.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'electron/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
     },
   },
   renderer: {

@@ -24,6 +24,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['shared/**', 'renderer/**'],
     rules: {
       'no-restricted-imports': ['error', {

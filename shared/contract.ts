@@ -211,6 +211,8 @@ export const events = {
   'runs.onEvent': EngineEventDoc,
   'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
+  /** Menu commands the window should carry out (File › New Task, File › Open Repository…). */
+  'app.onCommand': z.object({ command: z.enum(['newTask', 'openRepo', 'dashboard', 'settings']) }),
 } as const;
 
 export type Methods = typeof methods;

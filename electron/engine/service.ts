@@ -18,8 +18,8 @@ export interface SecretStore {
   source: 'safe_storage' | 'environment' | 'none';
   warning: string | null;
   get(): string | null;
-  /** Throws a RatchetError where keys cannot be stored (the headless host reads the environment). */
-  set(key: string | null): void;
+  /** Throws a RatchetError where keys cannot be stored (the headless host reads the environment); may be async (safeStorage). */
+  set(key: string | null): void | Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -252,7 +252,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return settingsDoc();
     },
     'settings.setApiKey': async ({ key }) => {
-      secrets.set(key);
+      await secrets.set(key);
       if (key) opts.env.ANTHROPIC_API_KEY = key;
       else delete opts.env.ANTHROPIC_API_KEY;
       return settingsDoc();

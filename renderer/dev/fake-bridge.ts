@@ -1,0 +1,162 @@
+// A fake RatchetBridge answering from typed fixtures, with a little state (stop, retry, resume emit events), for the dev page and tests.
+import type { CallResult, EngineEventDoc, MethodInput, MethodName, MethodOutput, RatchetBridge, RunSummary } from '../../shared/contract';
+import type { StatusDocument } from '../../shared/domain';
+import { makeAttempt, makeBigOutput } from './fixtures-attempts';
+import { APP_INFO, DRAFT, WORKFLOW, makeRecent, makeReport, makeResumeInfo, makeSettings, makeStats } from './fixtures-misc';
+import { makeRuns, REPO } from './fixtures-runs';
+
+type Handler<M extends MethodName> = (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
+export type Overrides = { [M in MethodName]?: Handler<M> };
+
+export interface FakeBridge {
+  bridge: RatchetBridge & { pathForFile?(file: File): string };
+  calls: Array<{ method: string; input: unknown }>;
+  emit(event: string, payload: unknown): void;
+  /** Emits an engine event for a run (ids keep increasing). */
+  engineEvent(runId: string, type: string, payload: Record<string, unknown>): EngineEventDoc;
+  /** Adds an event to the run's history (what runs.events answers) without pushing it live. */
+  record(runId: string, type: string, payload: Record<string, unknown>, at: string): EngineEventDoc;
+  runs: Map<string, { doc: StatusDocument; summary: RunSummary }>;
+  history: EngineEventDoc[];
+}
+
+export interface FakeOptions {
+  now?: number;
+  overrides?: Overrides;
+  /** Milliseconds every answer waits, to see loading states. */
+  latencyMs?: number;
+  pathForFile?: (file: File) => string;
+}
+
+class Fail extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
+  const now = opts.now ?? Date.now();
+  const runs = new Map(makeRuns(now).map((r) => [r.doc.id, r]));
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const calls: FakeBridge['calls'] = [];
+  const history: EngineEventDoc[] = [];
+  const settings = makeSettings();
+  let bigOutput: string | null = null;
+  let eventId = 1000;
+  let newRuns = 0;
+
+  const emit = (event: string, payload: unknown) => {
+    for (const fn of listeners.get(event) ?? []) fn(payload);
+  };
+  const engineEvent = (runId: string, type: string, payload: Record<string, unknown>): EngineEventDoc => {
+    const e = { id: ++eventId, runId, at: new Date().toISOString(), type, payload };
+    history.push(e);
+    emit('runs.onEvent', e);
+    return e;
+  };
+  const record = (runId: string, type: string, payload: Record<string, unknown>, at: string): EngineEventDoc => {
+    const e = { id: ++eventId, runId, at, type, payload };
+    history.push(e);
+    return e;
+  };
+  const run = (runId: string) => {
+    const r = runs.get(runId);
+    if (!r) throw new Fail('not_found', `No run ${runId}.`);
+    return r;
+  };
+  const setStatus = (runId: string, status: StatusDocument['status'], reason: string | null = null, wakeAt: string | null = null) => {
+    const r = run(runId);
+    r.doc = { ...r.doc, status, reason };
+    r.summary = { ...r.summary, status, reason, wakeAt };
+    // Emitted after the answer, as the engine does: the call returns, then its events arrive.
+    setTimeout(() => engineEvent(runId, 'run.status', { status, reason, wakeAt }), 0);
+  };
+
+  const handlers: { [M in MethodName]: Handler<M> } = {
+    'app.info': () => APP_INFO,
+    'repos.inspect': ({ path }) => {
+      if (!path.startsWith('/')) throw new Fail('bad_path', 'Give an absolute path to the repository folder.');
+      if (/not-a-repo|tmp/.test(path)) throw new Fail('not_a_repo', `${path} is not a git repository: run \`git init\` there first, or pick another folder.`);
+      return { root: path.replace(/\/+$/, ''), name: path.split('/').filter(Boolean).at(-1) ?? path, headCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6', branch: 'main' };
+    },
+    'repos.recent': () => makeRecent(now),
+    'repos.pick': () => ({ path: REPO }),
+    'workflow.load': () => WORKFLOW,
+    'plans.draft': () => DRAFT,
+    'plans.revise': ({ runId, steps }) => {
+      const r = run(runId);
+      const kept = r.doc.steps.filter((s, i) => s.status === 'succeeded' && steps[i]?.title === s.title).map((s) => s.index);
+      r.doc = { ...r.doc, steps: steps.map((s, i) => r.doc.steps[i]?.title === s.title ? r.doc.steps[i]! : { index: i + 1, title: s.title, status: 'pending', commit: null, attempts: [] }) };
+      setTimeout(() => engineEvent(runId, 'plan.revised', { revision: 2, steps: steps.length, kept, reset: [] }), 0);
+      return { revision: 2, kept, reset: [] };
+    },
+    'runs.list': () => [...runs.values()].map((r) => r.summary),
+    'runs.get': ({ runId }) => run(runId).doc,
+    'runs.attempt': ({ runId, step, n }) => {
+      const d = makeAttempt(run(runId).doc, step, n, now, () => (bigOutput ??= makeBigOutput()));
+      if (!d) throw new Fail('not_found', `Run ${runId} has no attempt ${n} of step ${step}.`);
+      return d;
+    },
+    'runs.events': ({ runId, afterId }) => history.filter((e) => e.runId === runId && e.id > (afterId ?? 0)),
+    'runs.start': (input) => {
+      const id = `r-new${++newRuns}`;
+      const steps = (input.steps ?? WORKFLOW.steps).map((s, i) => ({ index: i + 1, title: s.title, status: 'pending' as const, commit: null, attempts: [] }));
+      const doc: StatusDocument = { id, status: 'running', reason: null, repo: input.repo, branch: `ratchet/new-task-${id}`, worktree: `/home/dev/.config/ratchet/worktrees/${id}`, baseCommit: '3c9e0b1f', costUsd: 0, steps, resumes: [] };
+      runs.set(id, { doc, summary: { id, status: 'running', repo: input.repo, branch: doc.branch, createdAt: new Date().toISOString(), title: input.title, reason: null, wakeAt: null, updatedAt: new Date().toISOString(), stepsDone: 0, stepsTotal: steps.length, costUsd: 0 } });
+      setTimeout(() => engineEvent(id, 'run.created', { repo: input.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: steps.length }), 0);
+      return { runId: id };
+    },
+    'runs.retry': ({ runId }) => {
+      setStatus(runId, 'running');
+      return { ok: true };
+    },
+    'runs.resumeInfo': ({ runId }) => makeResumeInfo(run(runId).doc, run(runId).summary.title, now),
+    'runs.interrupted': () => [...runs.values()].filter((r) => r.summary.status === 'interrupted').map((r) => r.summary),
+    'runs.resume': ({ runId }) => {
+      setStatus(runId, 'running');
+      return { ok: true };
+    },
+    'runs.stop': ({ runId }) => {
+      setStatus(runId, 'cancelled', 'stopped by the user');
+      return { ok: true };
+    },
+    'runs.retryNow': ({ runId }) => {
+      const waiting = run(runId).summary.status === 'waiting';
+      if (waiting) setStatus(runId, 'running');
+      return { skipped: waiting };
+    },
+    'runs.skipStep': ({ runId, step }) => {
+      const r = run(runId);
+      r.doc = { ...r.doc, steps: r.doc.steps.map((s) => (s.index === step ? { ...s, status: 'skipped' } : s)) };
+      setTimeout(() => engineEvent(runId, 'step.status', { step, status: 'skipped' }), 0);
+      return { ok: true };
+    },
+    'stats.summary': ({ days }) => makeStats(now, days ?? 7),
+    'stats.report': ({ days }) => ({ markdown: makeReport(makeStats(now, days ?? 7)) }),
+    'settings.get': () => settings,
+    'settings.set': (patch) => Object.assign(settings, patch),
+    'settings.setApiKey': ({ key }) => Object.assign(settings, { apiKeySet: key !== null, apiKeySource: key ? 'safe_storage' : 'none' }),
+  };
+
+  const bridge: FakeBridge['bridge'] = {
+    async invoke(method, input): Promise<CallResult<unknown>> {
+      calls.push({ method, input });
+      if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+      const h = (opts.overrides?.[method as MethodName] ?? handlers[method as MethodName]) as ((i: unknown) => unknown) | undefined;
+      if (!h) return { ok: false, error: { code: 'unknown_method', message: `No method ${method}.` } };
+      try {
+        return { ok: true, value: await h(input) };
+      } catch (err) {
+        return { ok: false, error: { code: err instanceof Fail ? err.code : 'internal', message: err instanceof Error ? err.message : String(err) } };
+      }
+    },
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+  };
+  if (opts.pathForFile) bridge.pathForFile = opts.pathForFile;
+  return { bridge, calls, emit, engineEvent, record, runs, history };
+}

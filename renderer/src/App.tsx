@@ -1,0 +1,52 @@
+// The app shell: sidebar, banners, the current screen by hash route, and the resume dialog when one is open.
+import { useEffect } from 'react';
+import { boot } from './boot';
+import { hrefs, navigate } from './lib/route';
+import { useRuns } from './stores/runs';
+import { useUi } from './stores/ui';
+import { ConnectionBanner, Notices } from './components/Banners';
+import { ResumeDialog } from './components/ResumeDialog';
+import { Sidebar } from './components/Sidebar';
+import { Empty } from './components/States';
+import { DashboardScreen } from './screens/DashboardScreen';
+import { HomeScreen } from './screens/HomeScreen';
+import { NewTaskScreen } from './screens/NewTaskScreen';
+import { RunScreen } from './screens/RunScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+
+export function App() {
+  useEffect(() => boot(), []);
+  const route = useUi((s) => s.route);
+  const demo = useUi((s) => s.appInfo?.demo ?? false);
+  const resumeRunId = useUi((s) => s.resumeRunId);
+  const closeResume = useUi((s) => s.closeResume);
+  const interrupted = useRuns((s) => s.interrupted.data);
+
+  return (
+    <div className="app">
+      <Sidebar route={route} demo={demo} />
+      <main className="main" id="main">
+        <ConnectionBanner />
+        {route.name === 'home' && <HomeScreen />}
+        {route.name === 'new' && <NewTaskScreen repoPath={route.repo} />}
+        {route.name === 'run' && <RunScreen key={route.runId} runId={route.runId} step={route.step} />}
+        {route.name === 'dashboard' && <DashboardScreen />}
+        {route.name === 'settings' && <SettingsScreen />}
+        {route.name === 'not-found' && <div className="screen"><Empty title="Nothing here"><a href={hrefs.home()}>Back to the runs</a></Empty></div>}
+      </main>
+      <Notices />
+      {resumeRunId && (
+        <ResumeDialog
+          runId={resumeRunId}
+          others={interrupted}
+          onClose={closeResume}
+          onResumed={(id) => {
+            closeResume();
+            void useRuns.getState().loadInterrupted();
+            navigate(hrefs.run(id));
+          }}
+        />
+      )}
+    </div>
+  );
+}

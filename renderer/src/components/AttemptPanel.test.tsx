@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+// Tests for the attempt panel: the latest attempt first, and a failed attempt's error class, decision, gate and failing tests.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { RUN_IDS } from '../../dev/fixtures-runs';
+import { installFake } from '../test-helpers';
+import { useRunDetail } from '../stores/run-detail';
+import { AttemptPanel } from './AttemptPanel';
+
+afterEach(cleanup);
+beforeEach(() => {
+  installFake();
+});
+
+describe('AttemptPanel', () => {
+  it('opens on the latest attempt, and shows a failed one with its error, decision, gate and failing test', async () => {
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
+
+    expect(screen.getByRole('tab', { name: /Attempt 2/ }).getAttribute('aria-selected')).toBe('true');
+    await screen.findByText('test passed');
+
+    fireEvent.click(screen.getByRole('tab', { name: /Attempt 1/ }));
+    await screen.findByText('test failed');
+    expect(screen.getByText('1 test failed: Player > heal() caps at max health')).toBeTruthy();
+    expect(screen.getByText(/retry 1 of 3 in 60 s/)).toBeTruthy();
+    expect(screen.getByText('after a 60 s backoff')).toBeTruthy();
+
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('1 failing test')).toBeTruthy();
+    expect(within(table).getByText('100')).toBeTruthy();
+    expect(within(table).getByText('120')).toBeTruthy();
+    expect(within(table).getByText('src/player.test.ts:42')).toBeTruthy();
+
+    const output = screen.getByRole('log', { name: 'output of gate test' });
+    expect(output.textContent).toContain('AssertionError');
+    // ANSI colours become palette classes, not escape codes.
+    expect(output.textContent).not.toContain('\u001b');
+    expect(output.querySelector('.ansi-red')).not.toBeNull();
+    expect(screen.getByRole('log', { name: 'diff' }).querySelector('.diff-add')).not.toBeNull();
+  });
+
+  it('counts down the backoff of the decision the run is waiting on', async () => {
+    await useRunDetail.getState().open(RUN_IDS.waiting);
+    const step = useRunDetail.getState().byId[RUN_IDS.waiting]!.doc!.steps[1]!;
+    const wakeAt = new Date(Date.now() + 75_000).toISOString();
+    render(<AttemptPanel runId={RUN_IDS.waiting} step={step} waitingWakeAt={wakeAt} />);
+    await waitFor(() => expect(screen.getByText(/next attempt/).textContent).toMatch(/next attempt in 1:1[45]/));
+    expect(screen.getByText(/escalating to claude-opus-5-5, new session/)).toBeTruthy();
+  });
+
+  it('says when a step has not been attempted', () => {
+    render(<AttemptPanel runId="r" step={{ index: 3, title: 'x', status: 'pending', commit: null, attempts: [] }} waitingWakeAt={null} />);
+    expect(screen.getByText('Step 3 has not been attempted yet.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,99 @@
+// The attempt history of one step: a tab per attempt, and for the chosen one its error, decision, gates, tests, transcript, diff and cost.
+import { useEffect, useState } from 'react';
+import type { StepDoc } from '../../../shared/domain';
+import { duration, humanize, tokens, usd } from '../lib/format';
+import { attemptKey } from '../stores/patches';
+import { useRunDetail } from '../stores/run-detail';
+import { DecisionView } from './DecisionView';
+import { DiffView } from './DiffView';
+import { FailingTests } from './FailingTests';
+import { GateOutput } from './GateOutput';
+import { ErrorState, Loading } from './States';
+import { StatusIcon } from './StatusBadge';
+import { Transcript } from './Transcript';
+
+export function AttemptPanel({ runId, step, waitingWakeAt }: { runId: string; step: StepDoc; waitingWakeAt: string | null }) {
+  const last = step.attempts.at(-1)?.n ?? null;
+  const [chosen, setChosen] = useState<number | null>(last);
+  // A new attempt starting moves the view to it, as a log would.
+  useEffect(() => setChosen(last), [last, step.index]);
+  if (step.attempts.length === 0) {
+    return <div className="panel-empty muted">Step {step.index} has not been attempted yet.</div>;
+  }
+  const n = chosen ?? last ?? 1;
+  return (
+    <div className="attempts">
+      <div className="tabs" role="tablist" aria-label={`attempts of step ${step.index}`}>
+        {step.attempts.map((a) => (
+          <button key={a.n} type="button" role="tab" aria-selected={a.n === n} className={`tab${a.n === n ? ' tab-active' : ''}`} onClick={() => setChosen(a.n)}>
+            <StatusIcon status={a.outcome} /> Attempt {a.n}
+            {a.errorClass && <span className="muted"> · {humanize(a.errorClass)}</span>}
+          </button>
+        ))}
+      </div>
+      <AttemptBody key={`${step.index}:${n}`} runId={runId} step={step} n={n} wakeAt={n === last ? waitingWakeAt : null} />
+    </div>
+  );
+}
+
+function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc; n: number; wakeAt: string | null }) {
+  const key = attemptKey(step.index, n);
+  const slot = useRunDetail((s) => s.byId[runId]?.attempts[key]);
+  const live = useRunDetail((s) => s.byId[runId]?.liveTranscript[key]);
+  const timing = useRunDetail((s) => s.byId[runId]?.timing[key]);
+  const runningGate = useRunDetail((s) => s.byId[runId]?.runningGate[key] ?? null);
+  const loadAttempt = useRunDetail((s) => s.loadAttempt);
+  const summary = step.attempts.find((a) => a.n === n);
+
+  useEffect(() => {
+    if (!slot || slot.stale) void loadAttempt(runId, step.index, n);
+  }, [slot, runId, step.index, n, loadAttempt]);
+
+  if (!slot || (slot.status === 'loading' && !slot.detail)) return <Loading label={`Loading attempt ${n}…`} />;
+  if (slot.status === 'error' && !slot.detail) return <ErrorState message={slot.error ?? ''} onRetry={() => void loadAttempt(runId, step.index, n)} />;
+  const d = slot.detail!;
+  const transcript = live && live.length > d.transcript.length ? live : d.transcript;
+  const started = timing?.startedAt ?? d.startedAt;
+  const finished = timing?.finishedAt ?? d.finishedAt;
+  const decision = summary?.decision ?? d.decision;
+  const failures = d.gates.flatMap((g) => g.failures);
+  const cost = summary?.costUsd ?? d.costUsd;
+
+  return (
+    <div className="attempt" role="tabpanel" aria-label={`attempt ${n}`}>
+      <dl className="facts">
+        <div><dt>outcome</dt><dd><StatusIcon status={d.outcome} /> {d.outcome}</dd></div>
+        <div><dt>model</dt><dd>{d.model ?? d.agentKind}</dd></div>
+        <div><dt>duration</dt><dd>{finished ? duration(Date.parse(finished) - Date.parse(started)) : 'running'}</dd></div>
+        <div><dt>tokens</dt><dd title="input / output / cache read / cache write">{tokens(summary?.inputTokens ?? d.inputTokens)} in · {tokens(summary?.outputTokens ?? d.outputTokens)} out · {tokens(summary?.cacheReadTokens ?? d.cacheReadTokens)} cache read · {tokens(summary?.cacheWriteTokens ?? d.cacheWriteTokens)} cache write</dd></div>
+        <div><dt>cost</dt><dd>{usd(cost)}</dd></div>
+        {d.fingerprint && <div><dt>fingerprint</dt><dd><code>{d.fingerprint}</code></dd></div>}
+      </dl>
+
+      {(d.errorClass || d.errorMessage) && (
+        <div className="error-box" role="note">
+          {d.errorClass && <span className="badge tone-bad">{humanize(d.errorClass)}</span>}
+          <span>{d.errorMessage}</span>
+        </div>
+      )}
+      {decision && <DecisionView decision={decision} wakeAt={wakeAt} />}
+
+      <h3>Gates</h3>
+      {d.gates.length === 0 && !runningGate && <p className="muted small-text">{d.outcome === 'running' ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
+      {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
+      {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} />)}
+      <FailingTests failures={failures} />
+
+      <h3>Transcript</h3>
+      <Transcript entries={transcript} live={d.outcome === 'running'} />
+
+      <h3>Diff</h3>
+      <DiffView diff={d.diff} running={d.outcome === 'running'} />
+
+      <details className="prompt">
+        <summary>Prompt sent to the agent</summary>
+        <pre>{d.prompt}</pre>
+      </details>
+    </div>
+  );
+}

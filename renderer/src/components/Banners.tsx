@@ -1,0 +1,38 @@
+// Banners above every screen: the lost connection (with its reconnect countdown) and the engine's notices.
+import { useUi } from '../stores/ui';
+import { Countdown } from './Countdown';
+
+export function ConnectionBanner() {
+  const c = useUi((s) => s.connection);
+  if (c.state === 'open') return null;
+  return (
+    <div className="banner banner-bad" role="status">
+      {c.state === 'connecting' ? 'Connecting to Ratchet…' : (
+        <>
+          Disconnected from Ratchet — the screens show what was known last.{' '}
+          {c.retryAt && <>Reconnecting <Countdown until={new Date(c.retryAt).toISOString()} /></>}
+        </>
+      )}
+    </div>
+  );
+}
+
+export function Notices() {
+  const notices = useUi((s) => s.notices);
+  const dismiss = useUi((s) => s.dismiss);
+  if (notices.length === 0) return null;
+  return (
+    <div className="notices" aria-live="polite">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+          <div>
+            <strong>{n.title}</strong>
+            <div>{n.body}</div>
+            {n.runId && <a href={`#/runs/${encodeURIComponent(n.runId)}`}>Open the run</a>}
+          </div>
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>×</button>
+        </div>
+      ))}
+    </div>
+  );
+}

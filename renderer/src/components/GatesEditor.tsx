@@ -1,0 +1,32 @@
+// Editable gates for a task: rows of name -> command (test, build, lint...).
+export type GateRow = { name: string; command: string };
+
+export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (rows: GateRow[]) => void }) {
+  const set = (i: number, patch: Partial<GateRow>) => onChange(rows.map((r, k) => (k === i ? { ...r, ...patch } : r)));
+  const names = rows.map((r) => r.name.trim());
+  return (
+    <fieldset className="gates-editor">
+      <legend>Gates</legend>
+      <p className="muted small-text">Checks every step must pass before it is committed. A failed gate is retried with its output in the agent's context.</p>
+      <table className="edit-table">
+        <thead><tr><th scope="col">name</th><th scope="col">command</th><th /></tr></thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={i}>
+              <td><input aria-label={`gate ${i + 1} name`} value={r.name} placeholder="test" onChange={(e) => set(i, { name: e.target.value })} aria-invalid={r.name.trim() !== '' && names.indexOf(r.name.trim()) !== i} /></td>
+              <td><input aria-label={`gate ${i + 1} command`} className="mono" value={r.command} placeholder="npm test" onChange={(e) => set(i, { command: e.target.value })} /></td>
+              <td><button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>×</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" onClick={() => onChange([...rows, { name: '', command: '' }])}>+ Add gate</button>
+    </fieldset>
+  );
+}
+
+export function gatesRecord(rows: GateRow[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of rows) if (r.name.trim() && r.command.trim()) out[r.name.trim()] = r.command.trim();
+  return out;
+}

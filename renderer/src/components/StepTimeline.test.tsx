@@ -1,0 +1,43 @@
+// @vitest-environment jsdom
+// Tests for the step timeline: status, attempts, failures, duration and cost per step; choosing a step by click or arrow keys.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { makeRuns, RUN_IDS } from '../../dev/fixtures-runs';
+import { StepTimeline } from './StepTimeline';
+
+afterEach(cleanup);
+const NOW = Date.parse('2026-11-22T12:00:00.000Z');
+const doc = makeRuns(NOW).find((r) => r.doc.id === RUN_IDS.health)!.doc;
+const timing = {
+  '2:1': { startedAt: '2026-11-22T10:00:00.000Z', finishedAt: '2026-11-22T10:01:00.000Z' },
+  '2:2': { startedAt: '2026-11-22T10:02:00.000Z', finishedAt: '2026-11-22T10:02:30.000Z' },
+};
+
+describe('StepTimeline', () => {
+  it('shows each step with its status, attempts, failures, duration, cost and commit', () => {
+    render(<StepTimeline steps={doc.steps} selected={2} onSelect={() => undefined} timing={timing} now={NOW} />);
+    const items = screen.getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    const step2 = within(items[1]!);
+    expect(step2.getByRole('img', { name: 'succeeded' })).toBeTruthy();
+    expect(step2.getByText('2 attempts')).toBeTruthy();
+    expect(step2.getByText('1 failed (test failure)')).toBeTruthy();
+    expect(step2.getByText('1m 30s')).toBeTruthy();
+    const cost = doc.steps[1]!.attempts.reduce((t, a) => t + a.costUsd!, 0);
+    expect(step2.getByText(`$${cost.toFixed(2)}`)).toBeTruthy();
+    expect(step2.getByText('b7d20f4c')).toBeTruthy();
+    expect(items[1]!.querySelector('button')!.getAttribute('aria-current')).toBe('step');
+    // No timing known for step 1: its duration is not invented.
+    expect(within(items[0]!).getByText('—')).toBeTruthy();
+  });
+
+  it('selects a step on click and with the arrow keys', () => {
+    const onSelect = vi.fn();
+    render(<StepTimeline steps={doc.steps} selected={2} onSelect={onSelect} timing={{}} now={NOW} />);
+    fireEvent.click(screen.getByText('Emit a died signal at zero health'));
+    expect(onSelect).toHaveBeenLastCalledWith(3);
+    const buttons = screen.getAllByRole('button');
+    fireEvent.keyDown(buttons[1]!, { key: 'ArrowUp' });
+    expect(onSelect).toHaveBeenLastCalledWith(1);
+  });
+});

@@ -1,0 +1,71 @@
+// The run's step timeline: per step its status, attempts, duration and cost; choosing a step shows its attempt history.
+import type { StepDoc } from '../../../shared/domain';
+import { duration, humanize, shortSha, usd } from '../lib/format';
+import { attemptKey } from '../stores/patches';
+import { StatusIcon } from './StatusBadge';
+
+export type Timing = Record<string, { startedAt: string; finishedAt: string | null }>;
+
+export function stepCost(step: StepDoc): number | null {
+  let total = 0;
+  for (const a of step.attempts) {
+    if (a.costUsd === null) return null;
+    total += a.costUsd;
+  }
+  return total;
+}
+
+/** Sum of the attempts' durations that are known (from events or loaded details); null when none is. */
+export function stepDuration(step: StepDoc, timing: Timing, now: number): number | null {
+  let total = 0;
+  let known = false;
+  for (const a of step.attempts) {
+    const t = timing[attemptKey(step.index, a.n)];
+    if (!t) continue;
+    known = true;
+    total += (t.finishedAt ? Date.parse(t.finishedAt) : now) - Date.parse(t.startedAt);
+  }
+  return known ? total : null;
+}
+
+export function StepTimeline({ steps, selected, onSelect, timing, now }: {
+  steps: StepDoc[];
+  selected: number | null;
+  onSelect: (index: number) => void;
+  timing: Timing;
+  now: number;
+}) {
+  const onKeyDown = (e: React.KeyboardEvent, i: number) => {
+    const next = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : null;
+    const target = next === null ? undefined : steps[next];
+    if (!target) return;
+    e.preventDefault();
+    onSelect(target.index);
+    (e.currentTarget.parentElement?.children[next!]?.querySelector('button') as HTMLElement | null)?.focus();
+  };
+  return (
+    <ol className="timeline" aria-label="steps">
+      {steps.map((s, i) => {
+        const failedAttempts = s.attempts.filter((a) => a.outcome === 'failed' || a.outcome === 'error').length;
+        const lastError = [...s.attempts].reverse().find((a) => a.errorClass)?.errorClass;
+        return (
+          <li key={s.index} className={`timeline-item status-${s.status}`}>
+            <button type="button" className={`timeline-button${s.index === selected ? ' selected' : ''}`} aria-current={s.index === selected ? 'step' : undefined} onClick={() => onSelect(s.index)} onKeyDown={(e) => onKeyDown(e, i)}>
+              <StatusIcon status={s.status} />
+              <span className="timeline-main">
+                <span className="timeline-title"><span className="muted">{s.index}.</span> {s.title}</span>
+                <span className="timeline-meta">
+                  <span>{s.attempts.length} attempt{s.attempts.length === 1 ? '' : 's'}</span>
+                  {failedAttempts > 0 && <span className="tone-bad">{failedAttempts} failed{lastError ? ` (${humanize(lastError)})` : ''}</span>}
+                  <span>{duration(stepDuration(s, timing, now))}</span>
+                  <span>{s.attempts.length ? usd(stepCost(s)) : '—'}</span>
+                  {s.commit && <code title={s.commit}>{shortSha(s.commit)}</code>}
+                </span>
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,35 @@
+// Virtualized monospace lines (gate output, diffs): only the visible rows are in the DOM, so 20 MB of output stays fast.
+import { useRef, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+
+export const LINE_HEIGHT = 18;
+
+export function VirtualLines({ count, renderLine, label, maxHeight = 420, className = '' }: {
+  count: number;
+  renderLine: (index: number) => ReactNode;
+  label: string;
+  maxHeight?: number;
+  className?: string;
+}) {
+  const parent = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({
+    count,
+    getScrollElement: () => parent.current,
+    estimateSize: () => LINE_HEIGHT,
+    overscan: 30,
+    // jsdom and the first paint have no layout yet: start from a plausible viewport instead of rendering nothing.
+    initialRect: { width: 800, height: Math.min(maxHeight, count * LINE_HEIGHT) },
+  });
+  const height = Math.min(maxHeight, Math.max(count, 1) * LINE_HEIGHT + 2);
+  return (
+    <div ref={parent} className={`vlines ${className}`} style={{ height }} tabIndex={0} role="log" aria-label={label}>
+      <div style={{ height: v.getTotalSize(), position: 'relative', minWidth: '100%' }}>
+        {v.getVirtualItems().map((item) => (
+          <div key={item.key} className="vline" style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: LINE_HEIGHT }}>
+            {renderLine(item.index)}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+// Renderer entry: mounts the app (the bridge is chosen by the client on first use).
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './styles.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,161 @@
+// Dashboard: success rate, attempts per success, retry breakdown and reasons, cost per day against the daily budget, the weekly report.
+import { useEffect, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { StatsSummary } from '../../../shared/contract';
+import { humanize, percent, usd } from '../lib/format';
+import { useStats, type Days } from '../stores/stats';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { ReportDialog } from './ReportDialog';
+
+export function DashboardScreen() {
+  const days = useStats((s) => s.days);
+  const setDays = useStats((s) => s.setDays);
+  const slot = useStats((s) => s.summary[days]);
+  const load = useStats((s) => s.load);
+  const [report, setReport] = useState(false);
+  useEffect(() => {
+    if (slot.status === 'idle') void load(days);
+  }, [slot.status, days, load]);
+
+  return (
+    <div className="screen dashboard">
+      <header className="screen-header">
+        <h1>Dashboard</h1>
+        <div className="segmented" role="group" aria-label="period">
+          {([7, 30] as Days[]).map((d) => (
+            <button key={d} type="button" aria-pressed={days === d} className={days === d ? 'active' : ''} onClick={() => setDays(d)}>{d} days</button>
+          ))}
+        </div>
+        <button type="button" onClick={() => setReport(true)}>Weekly report…</button>
+      </header>
+      {slot.status === 'loading' && !slot.data && <Loading label="Loading statistics…" />}
+      {slot.status === 'error' && <ErrorState title="Could not load the statistics" message={slot.error ?? ''} onRetry={() => void load(days)} />}
+      {slot.data && (slot.data.runs === 0 ? <Empty title={`No runs in the last ${days} days`}>Statistics appear once runs have finished.</Empty> : <Stats s={slot.data} />)}
+      {report && <ReportDialog days={days} onClose={() => setReport(false)} />}
+    </div>
+  );
+}
+
+const AXIS = { fontSize: 11, fill: 'var(--muted)' };
+
+function Stats({ s }: { s: StatsSummary }) {
+  const breakdown = [
+    { name: '0 retries', steps: s.retryBreakdown.r0 },
+    { name: '1 retry', steps: s.retryBreakdown.r1 },
+    { name: '2 retries', steps: s.retryBreakdown.r2 },
+    { name: '3+ retries', steps: s.retryBreakdown.r3plus },
+    { name: 'failed after max', steps: s.retryBreakdown.failedAfterMax },
+  ];
+  const reasons = s.retryReasons.map((r) => ({ name: humanize(r.errorClass), count: r.count }));
+  const perDay = s.costPerDay.map((d) => ({ day: d.day.slice(5), first: Math.round((d.costUsd - d.retryCostUsd) * 100) / 100, retries: d.retryCostUsd, total: d.costUsd }));
+  const peak = s.costPerDay.reduce<StatsSummary['costPerDay'][number] | null>((m, d) => (m === null || d.costUsd > m.costUsd ? d : m), null);
+  const overBudget = s.dailyBudgetUsd === null ? 0 : s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
+
+  return (
+    <>
+      <div className="kpis">
+        <Kpi label="success rate" value={percent(s.successRate)} sub={`${s.succeeded} of ${s.runs} runs · ${s.failed} failed`} />
+        <Kpi label="attempts per success" value={s.avgAttemptsPerSuccess === null ? '—' : s.avgAttemptsPerSuccess.toFixed(2)} sub="per step that succeeded" />
+        <Kpi label="saved by retries" value={String(s.savedByRetries)} sub="steps that passed after a retry" />
+        <Kpi label="total cost" value={usd(s.totalCostUsd)} sub={`${usd(s.retryCostUsd)} on retries (${percent(s.totalCostUsd ? s.retryCostUsd / s.totalCostUsd : null)})`} />
+      </div>
+
+      <div className="charts">
+        <section className="card chart-card" aria-labelledby="h-breakdown">
+          <h2 id="h-breakdown">Retry breakdown</h2>
+          <div className="chart" aria-hidden="true">
+            <ResponsiveContainer width="100%" height={180}>
+              <BarChart data={breakdown} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
+                <CartesianGrid stroke="var(--grid)" vertical={false} />
+                <XAxis dataKey="name" tick={AXIS} interval={0} />
+                <YAxis tick={AXIS} allowDecimals={false} />
+                <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} />
+                <Bar dataKey="steps" fill="var(--accent)" isAnimationActive={false} />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+          <table className="compact breakdown-table">
+            <caption className="sr-only">Steps by number of retries</caption>
+            <thead><tr>{breakdown.map((b) => <th key={b.name} scope="col">{b.name}</th>)}</tr></thead>
+            <tbody><tr>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}</tr></tbody>
+          </table>
+        </section>
+
+        <section className="card chart-card" aria-labelledby="h-reasons">
+          <h2 id="h-reasons">Retry reasons</h2>
+          {reasons.length === 0 ? <p className="muted small-text">No retries in this period.</p> : (
+            <>
+              <div className="chart" aria-hidden="true">
+                <ResponsiveContainer width="100%" height={Math.max(90, reasons.length * 28)}>
+                  <BarChart data={reasons} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 40 }}>
+                    <CartesianGrid stroke="var(--grid)" horizontal={false} />
+                    <XAxis type="number" tick={AXIS} allowDecimals={false} />
+                    <YAxis type="category" dataKey="name" tick={AXIS} width={100} />
+                    <Bar dataKey="count" fill="var(--warn)" isAnimationActive={false} />
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
+              <table className="compact">
+                <caption className="sr-only">Retries by error class</caption>
+                <tbody>{reasons.map((r) => <tr key={r.name}><th scope="row">{r.name}</th><td className="num">{r.count}</td></tr>)}</tbody>
+              </table>
+            </>
+          )}
+        </section>
+
+        <section className="card chart-card chart-wide" aria-labelledby="h-cost">
+          <h2 id="h-cost">Cost per day{s.dailyBudgetUsd !== null && <span className="muted"> · daily budget {usd(s.dailyBudgetUsd)}{overBudget > 0 && `, exceeded on ${overBudget} day${overBudget === 1 ? '' : 's'}`}</span>}</h2>
+          <div className="chart" aria-hidden="true">
+            <ResponsiveContainer width="100%" height={200}>
+              <BarChart data={perDay} margin={{ top: 8, right: 8, bottom: 0, left: -10 }}>
+                <CartesianGrid stroke="var(--grid)" vertical={false} />
+                <XAxis dataKey="day" tick={AXIS} />
+                <YAxis tick={AXIS} tickFormatter={(v: number) => `$${v}`} />
+                <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} formatter={(v) => usd(Number(v))} />
+                <Legend wrapperStyle={{ fontSize: 11 }} />
+                <Bar dataKey="first" name="first attempts" stackId="c" fill="var(--accent)" isAnimationActive={false} />
+                <Bar dataKey="retries" name="retries" stackId="c" fill="var(--warn)" isAnimationActive={false} />
+                {s.dailyBudgetUsd !== null && <ReferenceLine y={s.dailyBudgetUsd} stroke="var(--bad)" strokeDasharray="4 3" label={{ value: 'daily budget', position: 'insideTopRight', fontSize: 11, fill: 'var(--bad)' }} />}
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+          <p className="chart-caption small-text muted">
+            {usd(s.totalCostUsd)} over {s.days} days, {usd(s.retryCostUsd)} of it on retries; highest {peak ? `${usd(peak.costUsd)} on ${peak.day}` : '—'}.
+          </p>
+          <details className="numbers-details">
+            <summary>Numbers</summary>
+            <table className="compact numbers">
+              <caption className="sr-only">Cost per day</caption>
+              <thead><tr><th scope="col">day</th><th scope="col" className="num">total</th><th scope="col" className="num">retries</th><th scope="col">budget</th></tr></thead>
+              <tbody>
+                {s.costPerDay.map((d) => (
+                  <tr key={d.day}>
+                    <td>{d.day}</td><td className="num">{usd(d.costUsd)}</td><td className="num">{usd(d.retryCostUsd)}</td>
+                    <td className={s.dailyBudgetUsd !== null && d.costUsd > s.dailyBudgetUsd ? 'tone-bad' : 'muted'}>{s.dailyBudgetUsd === null ? '—' : d.costUsd > s.dailyBudgetUsd ? 'over' : 'within'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
+        </section>
+      </div>
+
+      {s.suggestions.length > 0 && (
+        <section className="card suggestions" aria-labelledby="h-suggestions">
+          <h2 id="h-suggestions">Suggestions</h2>
+          <ul>{s.suggestions.map((x) => <li key={x}>{x}</li>)}</ul>
+        </section>
+      )}
+    </>
+  );
+}
+
+function Kpi({ label, value, sub }: { label: string; value: string; sub: string }) {
+  return (
+    <div className="kpi card">
+      <div className="kpi-label">{label}</div>
+      <div className="kpi-value">{value}</div>
+      <div className="kpi-sub muted">{sub}</div>
+    </div>
+  );
+}

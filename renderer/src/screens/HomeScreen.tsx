@@ -1,0 +1,171 @@
+// Home: drop or pick a repository to start a task, recent repositories, the runs list, and a banner for interrupted runs.
+import { useEffect, useRef, useState } from 'react';
+import { errorMessage, getApi } from '../api/client';
+import { ago, baseName, usd } from '../lib/format';
+import { hrefs, navigate } from '../lib/route';
+import { useRuns } from '../stores/runs';
+import { useUi } from '../stores/ui';
+import { Empty, ErrorState, InlineError, Loading } from '../components/States';
+import { RunStatusBadge } from '../components/StatusBadge';
+
+export function HomeScreen() {
+  return (
+    <div className="screen home">
+      <InterruptedBanner />
+      <RepoDrop />
+      <div className="home-columns">
+        <RunsList />
+        <RecentRepos />
+      </div>
+    </div>
+  );
+}
+
+function InterruptedBanner() {
+  const interrupted = useRuns((s) => s.interrupted.data);
+  const openResume = useUi((s) => s.openResume);
+  if (interrupted.length === 0) return null;
+  const first = interrupted[0]!;
+  return (
+    <div className="banner banner-attention" role="status">
+      <span>
+        {interrupted.length === 1 ? <>The run <strong>{first.title}</strong> was interrupted.</> : <>{interrupted.length} runs were interrupted.</>}{' '}
+        Its work up to the last checkpoint is safe.
+      </span>
+      <button type="button" className="primary" onClick={() => openResume(first.id)}>Review and resume…</button>
+    </div>
+  );
+}
+
+/** Inspects a path and goes to New task; the error (not a repository, no commits...) is shown where the user acted. */
+async function openRepo(path: string, setError: (m: string | null) => void, setBusy: (b: boolean) => void) {
+  setBusy(true);
+  setError(null);
+  try {
+    const repo = await getApi().call('repos.inspect', { path });
+    navigate(hrefs.newTask(repo.root));
+  } catch (err) {
+    setError(errorMessage(err));
+  } finally {
+    setBusy(false);
+  }
+}
+
+function RepoDrop() {
+  const [over, setOver] = useState(false);
+  const [path, setPath] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [needsPath, setNeedsPath] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const canResolveDrops = typeof window.ratchet?.pathForFile === 'function';
+
+  const onDrop = (e: React.DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    const file = e.dataTransfer.files[0];
+    const resolved = file && window.ratchet?.pathForFile ? window.ratchet.pathForFile(file) : '';
+    if (resolved) {
+      void openRepo(resolved, setError, setBusy);
+      return;
+    }
+    // A browser never reveals where a dropped folder lives: ask for the path instead.
+    setNeedsPath(true);
+    setError(file ? `The browser cannot tell where “${file.name}” is: paste its full path below.` : 'Nothing usable was dropped: paste the repository’s path below.');
+    input.current?.focus();
+  };
+  const pick = async () => {
+    setError(null);
+    try {
+      const { path: picked } = await getApi().call('repos.pick', {});
+      if (picked) await openRepo(picked, setError, setBusy);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  return (
+    <section className={`dropzone${over ? ' dropzone-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop} aria-label="open a repository">
+      <div className="dropzone-title">Drop a git repository here</div>
+      <div className="dropzone-actions">
+        <button type="button" className="primary" onClick={() => void pick()} disabled={busy}>Open…</button>
+        {(!canResolveDrops || needsPath) && (
+          <form className="path-form" onSubmit={(e) => { e.preventDefault(); if (path.trim()) void openRepo(path.trim(), setError, setBusy); }}>
+            <input ref={input} className="mono" aria-label="repository path" placeholder="/path/to/repository" value={path} onChange={(e) => setPath(e.target.value)} />
+            <button type="submit" disabled={busy || !path.trim()}>{busy ? 'Checking…' : 'Use this path'}</button>
+          </form>
+        )}
+      </div>
+      <InlineError message={error} />
+    </section>
+  );
+}
+
+function RunsList() {
+  const runs = useRuns((s) => s.runs);
+  const load = useRuns((s) => s.load);
+  return (
+    <section className="runs card" aria-label="runs">
+      <header className="card-header">
+        <h2>Runs</h2>
+        <button type="button" className="small" onClick={() => void load()} disabled={runs.status === 'loading'}>Refresh</button>
+      </header>
+      {runs.status === 'loading' && runs.data.length === 0 && <Loading label="Loading runs…" />}
+      {runs.status === 'error' && <ErrorState message={runs.error ?? ''} onRetry={() => void load()} title="Could not load the runs" />}
+      {runs.status === 'ready' && runs.data.length === 0 && <Empty title="No runs yet">Drop a repository above to start the first task.</Empty>}
+      {runs.data.length > 0 && (
+        <table className="runs-table">
+          <colgroup><col className="c-status" /><col /><col className="c-repo" /><col className="c-steps" /><col className="c-cost" /><col className="c-updated" /></colgroup>
+          <thead>
+            <tr><th scope="col">status</th><th scope="col">task</th><th scope="col">repository</th><th scope="col" className="num">steps</th><th scope="col" className="num">cost</th><th scope="col">updated</th></tr>
+          </thead>
+          <tbody>
+            {runs.data.map((r) => (
+              <tr key={r.id} className="clickable" onClick={() => navigate(hrefs.run(r.id))}>
+                <td><RunStatusBadge status={r.status} wakeAt={r.wakeAt} /></td>
+                <td>
+                  <a href={hrefs.run(r.id)} onClick={(e) => e.stopPropagation()}>{r.title}</a>
+                  {r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
+                </td>
+                <td><span title={r.repo}>{baseName(r.repo)}</span><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
+                <td className="num">{r.stepsDone}/{r.stepsTotal}</td>
+                <td className="num">{usd(r.costUsd)}</td>
+                <td className="muted">{ago(r.updatedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function RecentRepos() {
+  const recent = useRuns((s) => s.recent);
+  const load = useRuns((s) => s.loadRecent);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (recent.status === 'idle') void load();
+  }, [recent.status, load]);
+  return (
+    <section className="recent card" aria-label="recent repositories">
+      <header className="card-header"><h2>Recent repositories</h2></header>
+      {recent.status === 'loading' && <Loading />}
+      {recent.status === 'error' && <ErrorState message={recent.error ?? ''} onRetry={() => void load()} />}
+      {recent.status === 'ready' && recent.data.length === 0 && <Empty title="None yet">Repositories you open appear here.</Empty>}
+      <ul className="plain-list recent-list">
+        {recent.data.map((r) => (
+          <li key={r.path}>
+            <button type="button" className="link-button" disabled={busy} onClick={() => void openRepo(r.path, setError, setBusy)}>
+              <strong>{r.name}</strong>
+              <span className="muted small-text mono truncate">{r.path}</span>
+            </button>
+            <span className="muted small-text">{ago(r.lastUsed)}</span>
+          </li>
+        ))}
+      </ul>
+      <InlineError message={error} />
+    </section>
+  );
+}

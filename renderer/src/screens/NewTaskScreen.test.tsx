@@ -1,0 +1,65 @@
+// @vitest-environment jsdom
+// Tests for New task: a drafted plan must be approved before it runs; the workflow file runs as is unless edited; start goes to the run.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { FakeBridge } from '../../dev/fake-bridge';
+import { REPO } from '../../dev/fixtures-runs';
+import { installFake } from '../test-helpers';
+import { NewTaskScreen } from './NewTaskScreen';
+
+let fake: FakeBridge;
+beforeEach(() => {
+  fake = installFake();
+});
+afterEach(() => {
+  cleanup();
+  location.hash = '';
+});
+
+const startInput = () => fake.calls.find((c) => c.method === 'runs.start')?.input as Record<string, unknown> | undefined;
+
+describe('NewTaskScreen', () => {
+  it('runs a drafted plan only once it is approved, with the approved steps', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Versioned saves' } });
+    fireEvent.click(screen.getByRole('tab', { name: 'Drafted by the agent' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Draft a plan' }));
+    await screen.findByLabelText(/Drafted plan/);
+    const start = screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    expect(screen.getByText(/Needs approving the drafted plan/)).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/approve these steps/));
+    expect(start.disabled).toBe(false);
+    fireEvent.click(start);
+    await waitFor(() => expect(location.hash).toMatch(/^#\/runs\/r-new1$/));
+    expect(startInput()).toMatchObject({ repo: REPO, title: 'Versioned saves', steps: [{ title: 'Read the current save format' }, { title: 'Add a versioned save schema' }, { title: 'Write saves atomically' }] });
+  });
+
+  it('runs the repository’s workflow file as it is when untouched', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
+    fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
+    await screen.findByDisplayValue('Add heal() capped at max health');
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
+    await waitFor(() => expect(startInput()).toBeDefined());
+    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml` });
+  });
+
+  it('runs the user’s version once the loaded workflow is edited', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
+    fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
+    await screen.findByDisplayValue('Add heal() capped at max health');
+    fireEvent.change(screen.getByLabelText('step 3 title'), { target: { value: 'Emit died once' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
+    await waitFor(() => expect(startInput()).toBeDefined());
+    expect(startInput()!.workflowFile).toBeUndefined();
+    expect((startInput()!.steps as Array<{ title: string }>).map((s) => s.title)[2]).toBe('Emit died once');
+    expect(startInput()!.gates).toEqual({ test: 'npm test', build: 'npm run build' });
+  });
+
+  it('explains why a folder cannot be used', async () => {
+    render(<NewTaskScreen repoPath="/tmp/not-a-repo" />);
+    expect(await screen.findByText(/is not a git repository/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,202 @@
+// New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), gates, preset, budget.
+import { useEffect, useState } from 'react';
+import type { MethodOutput, StartRunInput } from '../../../shared/contract';
+import { errorMessage, getApi } from '../api/client';
+import { hrefs, navigate } from '../lib/route';
+import { useRuns } from '../stores/runs';
+import { useSettings } from '../stores/settings';
+import { GatesEditor, gatesRecord, type GateRow } from '../components/GatesEditor';
+import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
+import { Empty, ErrorState, InlineError, Loading } from '../components/States';
+
+type RepoInfo = MethodOutput<'repos.inspect'>;
+type Source = 'hand' | 'workflow' | 'draft';
+type Preset = NonNullable<StartRunInput['preset']>;
+
+export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
+  const [repo, setRepo] = useState<{ status: 'loading' | 'ready' | 'error'; info: RepoInfo | null; error: string | null }>({ status: 'loading', info: null, error: null });
+  const [reload, setReload] = useState(0);
+  useEffect(() => {
+    if (!repoPath) return;
+    let live = true;
+    setRepo({ status: 'loading', info: null, error: null });
+    getApi().call('repos.inspect', { path: repoPath }).then(
+      (info) => live && setRepo({ status: 'ready', info, error: null }),
+      (err: unknown) => live && setRepo({ status: 'error', info: null, error: errorMessage(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [repoPath, reload]);
+
+  if (!repoPath) {
+    return (
+      <div className="screen">
+        <h1>New task</h1>
+        <Empty title="Choose a repository first">
+          <a href={hrefs.home()}>Drop or open a git repository</a> on the Runs screen; the task runs in a worktree of its own.
+        </Empty>
+      </div>
+    );
+  }
+  if (repo.status === 'loading') return <div className="screen"><Loading label="Inspecting the repository…" /></div>;
+  if (repo.status === 'error' || !repo.info) {
+    return <div className="screen"><h1>New task</h1><ErrorState title="This folder cannot be used" message={repo.error ?? ''} onRetry={() => setReload((k) => k + 1)} /></div>;
+  }
+  return <TaskForm key={repo.info.root} repo={repo.info} />;
+}
+
+function TaskForm({ repo }: { repo: RepoInfo }) {
+  const settings = useSettings((s) => s.settings);
+  const loadSettings = useSettings((s) => s.load);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [source, setSource] = useState<Source>('hand');
+  const [steps, setSteps] = useState<EditableStep[]>([{ title: '', prompt: '' }]);
+  const [gates, setGates] = useState<GateRow[]>([{ name: 'test', command: 'npm test' }]);
+  const [preset, setPreset] = useState<Preset | null>(null);
+  const [budget, setBudget] = useState('');
+  const [workflow, setWorkflow] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; data: MethodOutput<'workflow.load'> | null; error: string | null }>({ status: 'idle', data: null, error: null });
+  const [draft, setDraft] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; markdown: string; error: string | null; approved: boolean }>({ status: 'idle', markdown: '', error: null, approved: false });
+  /** The user changed the loaded workflow's steps or gates: run their version, not the file. */
+  const [edited, setEdited] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!settings) void loadSettings();
+  }, [settings, loadSettings]);
+
+  const loadWorkflow = async () => {
+    setWorkflow({ status: 'loading', data: null, error: null });
+    try {
+      const data = await getApi().call('workflow.load', { repo: repo.root });
+      setWorkflow({ status: 'ready', data, error: null });
+      if (data.steps.length) setSteps(data.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
+      const rows = Object.entries(data.gates).map(([name, command]) => ({ name, command }));
+      if (rows.length) setGates(rows);
+      setEdited(false);
+    } catch (err) {
+      setWorkflow({ status: 'error', data: null, error: errorMessage(err) });
+    }
+  };
+  const draftPlan = async () => {
+    setDraft({ status: 'loading', markdown: '', error: null, approved: false });
+    try {
+      const r = await getApi().call('plans.draft', { repo: repo.root, title: title.trim(), description });
+      setDraft({ status: 'ready', markdown: r.markdown, error: null, approved: false });
+      setSteps(r.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
+    } catch (err) {
+      setDraft({ status: 'error', markdown: '', error: errorMessage(err), approved: false });
+    }
+  };
+  const chooseSource = (s: Source) => {
+    setSource(s);
+    if (s === 'workflow' && workflow.status === 'idle') void loadWorkflow();
+  };
+
+  const specs = toStepSpecs(steps);
+  const budgetNumber = budget.trim() === '' ? undefined : Number(budget);
+  const budgetInvalid = budgetNumber !== undefined && !(Number.isFinite(budgetNumber) && budgetNumber > 0);
+  const useWorkflowFile = source === 'workflow' && !edited && workflow.data?.file && workflow.data.problems.length === 0;
+  const blockers = [
+    !title.trim() && 'a title',
+    specs.length === 0 && !useWorkflowFile && 'at least one step with a title',
+    source === 'draft' && !draft.approved && 'approving the drafted plan',
+    budgetInvalid && 'a budget above zero',
+  ].filter(Boolean) as string[];
+
+  const start = async () => {
+    setStarting(true);
+    setStartError(null);
+    try {
+      const input: StartRunInput = {
+        repo: repo.root, title: title.trim(), description,
+        ...(useWorkflowFile ? { workflowFile: workflow.data!.file! } : { steps: specs, gates: gatesRecord(gates) }),
+        ...(preset ? { preset } : {}),
+        ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
+      };
+      const { runId } = await getApi().call('runs.start', input);
+      void useRuns.getState().load();
+      navigate(hrefs.run(runId));
+    } catch (err) {
+      setStartError(errorMessage(err));
+      setStarting(false);
+    }
+  };
+
+  return (
+    <form className="screen new-task" onSubmit={(e) => { e.preventDefault(); if (blockers.length === 0) void start(); }}>
+      <header className="screen-header">
+        <div>
+          <h1>New task</h1>
+          <p className="muted"><strong>{repo.name}</strong> · <code>{repo.root}</code> · {repo.branch ?? 'detached HEAD'} @ <code>{repo.headCommit.slice(0, 8)}</code></p>
+        </div>
+      </header>
+
+      <div className="form-grid">
+        <label className="field">Title<input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add health to Player" required /></label>
+        <label className="field">Description<textarea rows={3} value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What should be true when the task is done? The agent reads this as untrusted text." /></label>
+      </div>
+
+      <div className="tabs" role="tablist" aria-label="where the plan comes from">
+        {([['hand', 'Write steps'], ['workflow', 'From the repo’s workflow'], ['draft', 'Drafted by the agent']] as const).map(([value, label]) => (
+          <button key={value} type="button" role="tab" aria-selected={source === value} className={`tab${source === value ? ' tab-active' : ''}`} onClick={() => chooseSource(value)}>{label}</button>
+        ))}
+      </div>
+
+      {source === 'workflow' && (
+        <div className="source-panel">
+          {workflow.status === 'loading' && <Loading label="Reading ratchet.yml…" />}
+          {workflow.status === 'error' && <ErrorState message={workflow.error ?? ''} onRetry={() => void loadWorkflow()} />}
+          {workflow.data && (workflow.data.file
+            ? <p className="small-text">Loaded <code>{workflow.data.file}</code>: {workflow.data.steps.length} steps, {Object.keys(workflow.data.gates).length} gates. {edited ? 'You changed them: the run uses your version below, not the file.' : 'The run uses the file as it is; edit the steps or gates below to run your version instead.'}</p>
+            : <Empty title="No workflow file">This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them.</Empty>)}
+          {workflow.data && workflow.data.problems.length > 0 && (
+            <div className="warning-box" role="alert"><strong>The workflow file has problems</strong><ul>{workflow.data.problems.map((p) => <li key={p}><code>{p}</code></li>)}</ul></div>
+          )}
+        </div>
+      )}
+      {source === 'draft' && (
+        <div className="source-panel">
+          <button type="button" onClick={() => void draftPlan()} disabled={!title.trim() || draft.status === 'loading'}>{draft.status === 'ready' ? 'Draft again' : 'Draft a plan'}</button>
+          {!title.trim() && <span className="muted small-text"> Give the task a title first.</span>}
+          {draft.status === 'loading' && <Loading label="The agent is reading the repository and drafting a plan…" />}
+          <InlineError message={draft.error} />
+          {draft.status === 'ready' && (
+            <>
+              <label className="field">Drafted plan (Markdown, yours to edit and keep as notes)<textarea className="mono" rows={8} value={draft.markdown} onChange={(e) => setDraft({ ...draft, markdown: e.target.value, approved: false })} /></label>
+              <label className="check"><input type="checkbox" checked={draft.approved} onChange={(e) => setDraft({ ...draft, approved: e.target.checked })} /> I have read the plan and approve these steps</label>
+            </>
+          )}
+        </div>
+      )}
+
+      {(source !== 'draft' || draft.status === 'ready') && (
+        <PlanEditor steps={steps} onChange={(s) => { setSteps(s); setEdited(true); if (source === 'draft') setDraft((d) => ({ ...d, approved: false })); }} />
+      )}
+      <GatesEditor rows={gates} onChange={(g) => { setGates(g); setEdited(true); }} />
+
+      <fieldset className="inline-fields">
+        <legend>Retries and budget</legend>
+        <label className="field-inline">Retry preset
+          <select value={preset ?? ''} onChange={(e) => setPreset((e.target.value || null) as Preset | null)}>
+            <option value="">Default ({settings?.preset ?? 'from settings'})</option>
+            <option value="conservative">conservative</option>
+            <option value="aggressive">aggressive</option>
+            <option value="minimal">minimal</option>
+          </select>
+        </label>
+        <label className="field-inline">Budget (USD)
+          <input type="number" min="0" step="0.5" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'} aria-invalid={budgetInvalid} />
+        </label>
+      </fieldset>
+
+      <footer className="form-footer">
+        {blockers.length > 0 && <span className="muted small-text">Needs {blockers.join(', ')}.</span>}
+        <InlineError message={startError} />
+        <button type="submit" className="primary" disabled={blockers.length > 0 || starting}>{starting ? 'Starting…' : 'Start run'}</button>
+      </footer>
+    </form>
+  );
+}

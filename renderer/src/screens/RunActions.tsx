@@ -1,0 +1,128 @@
+// The run's actions: Retry, Resume, Revise plan, Skip step, Stop, Retry now — each shown only when the run's state allows it.
+import { useEffect, useState } from 'react';
+import type { StatusDocument, StepDoc } from '../../../shared/domain';
+import { errorMessage, getApi } from '../api/client';
+import { useRunDetail } from '../stores/run-detail';
+import { useUi } from '../stores/ui';
+import { Modal } from '../components/Modal';
+import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
+import { InlineError, Loading } from '../components/States';
+
+const ACTIVE = ['running', 'waiting', 'planning', 'waiting_approval'];
+
+export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: StatusDocument; selectedStep: StepDoc | null }) {
+  const { retry, stop, retryNow, skipStep } = useRunDetail.getState();
+  const openResume = useUi((s) => s.openResume);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<'stop' | 'skip' | null>(null);
+  const [revising, setRevising] = useState(false);
+
+  const act = async (name: string, fn: () => Promise<unknown>) => {
+    setBusy(name);
+    setError(null);
+    setNote(null);
+    setConfirm(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const active = ACTIVE.includes(doc.status);
+  const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && doc.status !== 'running';
+
+  return (
+    <div className="run-actions" role="toolbar" aria-label="run actions">
+      {doc.status === 'waiting' && (
+        <button type="button" className="primary" disabled={busy !== null} onClick={() => void act('retryNow', async () => {
+          if (!(await retryNow(runId))) setNote('The run was no longer waiting.');
+        })}>Retry now</button>
+      )}
+      {['failed', 'cancelled', 'paused'].includes(doc.status) && (
+        <button type="button" className="primary" disabled={busy !== null} onClick={() => void act('retry', () => retry(runId))}>{busy === 'retry' ? 'Retrying…' : 'Retry'}</button>
+      )}
+      {['interrupted', 'failed', 'paused', 'cancelled'].includes(doc.status) && (
+        <button type="button" className={doc.status === 'interrupted' ? 'primary' : ''} onClick={() => openResume(runId)}>Resume…</button>
+      )}
+      <button type="button" disabled={busy !== null} onClick={() => setRevising(true)}>Revise plan…</button>
+      {canSkip && (confirm === 'skip' ? (
+        <span className="confirm">
+          Skip step {selectedStep.index}?{' '}
+          <button type="button" className="danger" onClick={() => void act('skip', () => skipStep(runId, selectedStep.index))}>Skip it</button>
+          <button type="button" onClick={() => setConfirm(null)}>Keep</button>
+        </span>
+      ) : <button type="button" disabled={busy !== null} onClick={() => setConfirm('skip')}>Skip step {selectedStep.index}</button>)}
+      {active && (confirm === 'stop' ? (
+        <span className="confirm">
+          Stop the run? The work so far stays in the worktree.{' '}
+          <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>Stop</button>
+          <button type="button" onClick={() => setConfirm(null)}>Keep running</button>
+        </span>
+      ) : <button type="button" className="danger-outline" disabled={busy !== null} onClick={() => setConfirm('stop')}>{busy === 'stop' ? 'Stopping…' : 'Stop'}</button>)}
+      {note && <span className="muted small-text">{note}</span>}
+      <InlineError message={error} />
+      {revising && <RevisePlanDialog runId={runId} doc={doc} onClose={() => setRevising(false)} />}
+    </div>
+  );
+}
+
+/**
+ * The contract gives a run's step titles but not their prompts; the repository's workflow file supplies prompts for
+ * titles it knows, and any other prompt is left for the user to fill in (see the report on the contract).
+ */
+function RevisePlanDialog({ runId, doc, onClose }: { runId: string; doc: StatusDocument; onClose: () => void }) {
+  const revise = useRunDetail((s) => s.revise);
+  const [steps, setSteps] = useState<EditableStep[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+
+  // Only when the dialog opens: later changes to the document must not overwrite the user's edits.
+  const [initial] = useState(doc);
+  useEffect(() => {
+    let live = true;
+    void getApi().call('workflow.load', { repo: initial.repo }).catch(() => null).then((wf) => {
+      if (!live) return;
+      const known = new Map((wf?.steps ?? []).map((s) => [s.title, s]));
+      setSteps(initial.steps.filter((s) => s.status !== 'skipped').map((s) => ({ title: s.title, prompt: known.get(s.title)?.prompt ?? '', gates: known.get(s.title)?.gates, phase: known.get(s.title)?.phase })));
+    });
+    return () => {
+      live = false;
+    };
+  }, [initial]);
+  // Committed steps stay where they are, so their positions in the editor are their positions in the plan.
+  const locked = initial.steps.filter((s) => s.status !== 'skipped').map((s, i) => (s.status === 'succeeded' ? i : -1)).filter((i) => i >= 0);
+  const save = async () => {
+    if (!steps) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await revise(runId, toStepSpecs(steps));
+      setResult(`Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next retry follows it.`);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title="Revise plan" onClose={onClose} wide footer={result ? <button type="button" className="primary" onClick={onClose}>Done</button> : (
+      <>
+        <InlineError message={error} />
+        <button type="button" onClick={onClose}>Cancel</button>
+        <button type="button" className="primary" disabled={busy || !steps || toStepSpecs(steps).length === 0} onClick={() => void save()}>{busy ? 'Saving…' : 'Save revision'}</button>
+      </>
+    )}>
+      {result ? <p>{result}</p> : steps === null ? <Loading label="Loading the plan…" /> : (
+        <>
+          <p className="muted small-text">Committed steps are kept. A changed or new step starts over; the run continues from the first step that is not done.</p>
+          <PlanEditor steps={steps} onChange={setSteps} locked={locked} />
+        </>
+      )}
+    </Modal>
+  );
+}

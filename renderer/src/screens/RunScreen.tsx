@@ -1,0 +1,107 @@
+// Run: header (repo, branch, worktree, status, cost against budget), actions, step timeline and the chosen step's attempt history.
+import { useEffect, useMemo } from 'react';
+import type { StatusDocument } from '../../../shared/domain';
+import { baseName, shortSha } from '../lib/format';
+import { hrefs, navigate } from '../lib/route';
+import { useNow } from '../lib/use-now';
+import { useRunDetail } from '../stores/run-detail';
+import { useRuns } from '../stores/runs';
+import { useSettings } from '../stores/settings';
+import { AttemptPanel } from '../components/AttemptPanel';
+import { CostMeter } from '../components/CostMeter';
+import { ErrorState, Loading } from '../components/States';
+import { RunStatusBadge } from '../components/StatusBadge';
+import { StepTimeline } from '../components/StepTimeline';
+import { RunActions } from './RunActions';
+
+/** The step to show when none is chosen: the one under way, else the first that failed, else the last attempted. */
+export function defaultStep(doc: StatusDocument): number | null {
+  const running = doc.steps.find((s) => s.status === 'running');
+  if (running) return running.index;
+  const failed = doc.steps.find((s) => s.status === 'failed');
+  if (failed) return failed.index;
+  return [...doc.steps].reverse().find((s) => s.attempts.length > 0)?.index ?? doc.steps[0]?.index ?? null;
+}
+
+export function RunScreen({ runId, step }: { runId: string; step: number | null }) {
+  const detail = useRunDetail((s) => s.byId[runId]);
+  const open = useRunDetail((s) => s.open);
+  const summary = useRuns((s) => s.runs.data.find((r) => r.id === runId) ?? null);
+  const settings = useSettings((s) => s.settings);
+  const loadSettings = useSettings((s) => s.load);
+  const hasDetail = detail !== undefined;
+
+  useEffect(() => {
+    if (!hasDetail) void open(runId, summary);
+    // Opened once per run id (summary is only a head start); live events keep it current after that.
+  }, [runId, hasDetail, open]);
+  useEffect(() => {
+    if (!settings) void loadSettings();
+  }, [settings, loadSettings]);
+
+  const doc = detail?.doc ?? null;
+  const live = doc ? ['running', 'waiting', 'planning'].includes(doc.status) : false;
+  const now = useNow(1000, live);
+  const selected = useMemo(() => (step ?? (doc ? defaultStep(doc) : null)), [step, doc]);
+
+  if (!detail || (detail.status === 'loading' && !doc)) return <div className="screen"><Loading label="Loading the run…" /></div>;
+  if (detail.status === 'error' || !doc) {
+    return <div className="screen"><ErrorState title="Could not load this run" message={detail.error ?? ''} onRetry={() => void open(runId, summary)} /></div>;
+  }
+  const selectedStep = doc.steps.find((s) => s.index === selected) ?? null;
+  const wakeAt = doc.status === 'waiting' ? detail.wakeAt : null;
+  const waitingOnSelected = wakeAt && selectedStep && selectedStep.attempts.at(-1)?.decision ? wakeAt : null;
+
+  return (
+    <div className="screen run">
+      <header className="run-header">
+        <div className="run-title">
+          <h1>{detail.title ?? summary?.title ?? runId}</h1>
+          <RunStatusBadge status={doc.status} wakeAt={wakeAt} />
+        </div>
+        <dl className="facts run-facts">
+          <div><dt>repository</dt><dd title={doc.repo}>{baseName(doc.repo)} <span className="muted mono">{doc.repo}</span></dd></div>
+          <div><dt>branch</dt><dd><code>{doc.branch}</code> <span className="muted">from {shortSha(doc.baseCommit)}</span></dd></div>
+          <div><dt>worktree</dt><dd><code className="selectable">{doc.worktree}</code></dd></div>
+          <div><dt>cost</dt><dd><CostMeter cost={doc.costUsd} budget={settings?.budget.taskUsd ?? null} alertAt={settings?.budget.alertAt} label="task budget" /></dd></div>
+        </dl>
+        {doc.reason && <p className={`run-reason ${doc.status === 'failed' || doc.status === 'interrupted' ? 'tone-bad' : 'muted'}`}>{doc.reason}</p>}
+        <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
+      </header>
+
+      <div className="run-body">
+        <aside className="run-steps" aria-label="step timeline">
+          <h2>Steps <span className="muted">{doc.steps.filter((s) => s.status === 'succeeded').length}/{doc.steps.length}</span></h2>
+          <StepTimeline steps={doc.steps} selected={selected} timing={detail.timing} now={now} onSelect={(i) => navigate(hrefs.run(runId, i))} />
+          {doc.resumes.length > 0 && (
+            <div className="resumes small-text">
+              <h3>Retries and resumes</h3>
+              <ul className="plain-list">
+                {doc.resumes.map((r, i) => <li key={i}>{r.kind} from step {r.resumedFrom.step ?? '—'} ({r.resumedFrom.status}) · ${r.costUsd.toFixed(4)} after</li>)}
+              </ul>
+            </div>
+          )}
+        </aside>
+        <section className="run-attempts" aria-label="attempt history">
+          {selectedStep ? (
+            <>
+              <h2><span className="muted">Step {selectedStep.index}.</span> {selectedStep.title}</h2>
+              <AttemptPanel runId={runId} step={selectedStep} waitingWakeAt={waitingOnSelected} />
+            </>
+          ) : <p className="muted">This run has no steps.</p>}
+        </section>
+      </div>
+
+      {detail.log.length > 0 && (
+        <details className="activity">
+          <summary>Activity ({detail.log.length})</summary>
+          <ol className="activity-log">
+            {detail.log.slice(-200).map((l) => (
+              <li key={l.id} className={`log-${l.level}`}><time className="muted">{new Date(l.at).toLocaleTimeString()}</time> {l.message}</li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </div>
+  );
+}

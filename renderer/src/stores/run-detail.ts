@@ -1,0 +1,272 @@
+// Run-detail store: per open run its status document, live attempt details, timings and log, patched from engine events.
+import { create } from 'zustand';
+import type { AttemptDetail, EngineEventDoc, RunSummary } from '../../../shared/contract';
+import type { StatusDocument, StepSpec } from '../../../shared/domain';
+import type { z } from 'zod';
+import type { TranscriptEntryDoc } from '../../../shared/contract';
+import { errorMessage, getApi } from '../api/client';
+import { payloadOf } from './event-payloads';
+import { attemptKey, patchAttemptDetail, patchStatusDoc } from './patches';
+
+type TranscriptEntry = z.output<typeof TranscriptEntryDoc>;
+
+export interface AttemptSlot {
+  status: 'loading' | 'ready' | 'error';
+  detail: AttemptDetail | null;
+  error: string | null;
+  /** A live event changed what the engine has (gate output, diff): fetch again when shown. */
+  stale: boolean;
+}
+
+export interface LogLine {
+  id: number;
+  at: string;
+  level: string;
+  message: string;
+}
+
+export interface RunDetail {
+  runId: string;
+  status: 'loading' | 'ready' | 'error';
+  error: string | null;
+  doc: StatusDocument | null;
+  title: string | null;
+  wakeAt: string | null;
+  /** Highest event id already reflected here: older events (history overlap, repeats) are ignored. */
+  lastEventId: number;
+  /** Engine attempt row id -> "step:n". Most events name only the row id. */
+  attemptIds: Record<string, string>;
+  /** The attempt that started last: row ids first seen after it belong to it, since a run's attempts are sequential. */
+  current: string | null;
+  timing: Record<string, { startedAt: string; finishedAt: string | null }>;
+  runningGate: Record<string, { gate: string; command: string } | null>;
+  /** Transcript of the attempt under way, from events; the stored transcript replaces it once the attempt finishes. */
+  liveTranscript: Record<string, TranscriptEntry[]>;
+  log: LogLine[];
+  attempts: Record<string, AttemptSlot>;
+  /** Live events that arrived while the run was loading, applied once it has loaded. */
+  queued: EngineEventDoc[];
+}
+
+const MAX_LOG = 500;
+const MAX_LIVE_TRANSCRIPT = 2000;
+
+export function emptyDetail(runId: string): RunDetail {
+  return {
+    runId, status: 'loading', error: null, doc: null, title: null, wakeAt: null, lastEventId: 0, attemptIds: {}, current: null,
+    timing: {}, runningGate: {}, liveTranscript: {}, log: [], attempts: {}, queued: [],
+  };
+}
+
+/** Which attempt ("step:n") an event belongs to, learning row ids as they appear. */
+function resolveAttempt(d: RunDetail, e: EngineEventDoc): { key: string | null; attemptIds: Record<string, string> } {
+  const decision = payloadOf('decision', e);
+  if (decision) {
+    const key = attemptKey(decision.step, decision.n);
+    return { key, attemptIds: { ...d.attemptIds, [decision.attemptId]: key } };
+  }
+  const rowId = (e.payload as { attemptId?: unknown }).attemptId;
+  if (typeof rowId !== 'number') return { key: null, attemptIds: d.attemptIds };
+  const known = d.attemptIds[rowId];
+  if (known) return { key: known, attemptIds: d.attemptIds };
+  if (!d.current) return { key: null, attemptIds: d.attemptIds };
+  return { key: d.current, attemptIds: { ...d.attemptIds, [rowId]: d.current } };
+}
+
+/**
+ * Applies one event to a run's detail. `replay` is for history loaded with runs.events: the status document was
+ * fetched after it and already reflects it, so only what the document lacks (ids, timings, log, live transcript) is kept.
+ */
+export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false): RunDetail {
+  if (e.id <= d.lastEventId) return d;
+  let next: RunDetail = { ...d, lastEventId: e.id };
+  const started = payloadOf('attempt.started', e);
+  if (started) {
+    const key = attemptKey(started.step, started.n);
+    next.current = key;
+    next.timing = { ...next.timing, [key]: { startedAt: e.at, finishedAt: null } };
+    next.liveTranscript = { ...next.liveTranscript, [key]: [] };
+  }
+  const { key, attemptIds } = resolveAttempt(next, e);
+  next.attemptIds = attemptIds;
+  const at = key ? { step: Number(key.split(':')[0]), n: Number(key.split(':')[1]) } : null;
+
+  const status = payloadOf('run.status', e);
+  if (status) next.wakeAt = status.status === 'waiting' ? status.wakeAt : null;
+
+  if (key) {
+    const gateStarted = payloadOf('gate.started', e);
+    if (gateStarted) next.runningGate = { ...next.runningGate, [key]: { gate: gateStarted.gate, command: gateStarted.command } };
+    const entry = payloadOf('agent.transcript', e);
+    if (entry) {
+      const { attemptId: _id, ...rest } = entry;
+      const prev = next.liveTranscript[key] ?? [];
+      next.liveTranscript = { ...next.liveTranscript, [key]: [...prev, rest].slice(-MAX_LIVE_TRANSCRIPT) };
+    }
+    const finished = payloadOf('attempt.finished', e);
+    if (finished) {
+      const t = next.timing[key];
+      next.timing = { ...next.timing, [key]: { startedAt: t?.startedAt ?? e.at, finishedAt: e.at } };
+      const { [key]: _done, ...rest } = next.liveTranscript;
+      next.liveTranscript = rest;
+    }
+    const slot = next.attempts[key];
+    if (slot?.detail) {
+      const command = next.runningGate[key]?.command ?? null;
+      const detail = patchAttemptDetail(slot.detail, e, command);
+      const stale = slot.stale || payloadOf('gate.finished', e) !== null || finished !== null;
+      if (detail !== slot.detail || stale !== slot.stale) next.attempts = { ...next.attempts, [key]: { ...slot, detail, stale } };
+    }
+    if (payloadOf('gate.finished', e)) next.runningGate = { ...next.runningGate, [key]: null };
+  }
+
+  const log = payloadOf('log', e);
+  if (log) next.log = [...next.log, { id: e.id, at: e.at, level: log.level, message: log.message }].slice(-MAX_LOG);
+  else if (!e.type.startsWith('agent.') && e.type !== 'api.usage') {
+    next.log = [...next.log, { id: e.id, at: e.at, level: 'event', message: describeEvent(e) }].slice(-MAX_LOG);
+  }
+
+  if (!replay && next.doc) next = { ...next, doc: patchStatusDoc(next.doc, e, at) };
+  return next;
+}
+
+/** One line for the run's activity log. */
+export function describeEvent(e: EngineEventDoc): string {
+  const p = e.payload as Record<string, unknown>;
+  switch (e.type) {
+    case 'run.status': return `run ${String(p.status)}${p.reason ? `: ${String(p.reason)}` : ''}`;
+    case 'attempt.started': return `step ${String(p.step)}: attempt ${String(p.n)} started (${String(p.model ?? p.agent ?? '')})`;
+    case 'attempt.finished': return `attempt ${String(p.outcome)}${p.summary ? `: ${String(p.summary)}` : ''}`;
+    case 'gate.started': return `gate ${String(p.gate)} running: ${String(p.command ?? '')}`;
+    case 'gate.finished': return `gate ${String(p.gate)} ${p.passed ? 'passed' : `failed (exit ${String(p.exitCode ?? '—')})`}`;
+    case 'decision': return `step ${String(p.step)} attempt ${String(p.n)}: ${String(p.action)} — ${String(p.reason)}`;
+    case 'step.committed': return `step ${String(p.step)} committed ${String(p.commit).slice(0, 8)}`;
+    default: return `${e.type}${Object.keys(p).length ? ` ${JSON.stringify(p).slice(0, 160)}` : ''}`;
+  }
+}
+
+interface RunDetailState {
+  byId: Record<string, RunDetail>;
+  open(runId: string, summary?: RunSummary | null): Promise<void>;
+  refreshDoc(runId: string): Promise<void>;
+  loadAttempt(runId: string, step: number, n: number): Promise<void>;
+  applyEvent(e: EngineEventDoc): void;
+  /** After a reconnect: fetch the events missed meanwhile for every run that is open. */
+  catchUp(): Promise<void>;
+  retry(runId: string): Promise<void>;
+  stop(runId: string): Promise<void>;
+  retryNow(runId: string): Promise<boolean>;
+  skipStep(runId: string, step: number): Promise<void>;
+  revise(runId: string, steps: StepSpec[]): Promise<{ revision: number; kept: number[]; reset: number[] }>;
+}
+
+async function allEvents(runId: string, afterId: number): Promise<EngineEventDoc[]> {
+  const out: EngineEventDoc[] = [];
+  let after = afterId;
+  // The host may page its answer; stop at an empty page (or a safety limit, to never spin).
+  for (let page = 0; page < 200; page++) {
+    const batch = await getApi().call('runs.events', { runId, afterId: after });
+    if (batch.length === 0) break;
+    out.push(...batch);
+    after = Math.max(after, ...batch.map((e) => e.id));
+  }
+  return out;
+}
+
+export const useRunDetail = create<RunDetailState>()((set, get) => {
+  const update = (runId: string, fn: (d: RunDetail) => RunDetail) =>
+    set((s) => {
+      const d = s.byId[runId];
+      return d ? { byId: { ...s.byId, [runId]: fn(d) } } : s;
+    });
+
+  return {
+    byId: {},
+
+    async open(runId, summary) {
+      const prev = get().byId[runId];
+      set((s) => ({ byId: { ...s.byId, [runId]: { ...emptyDetail(runId), title: summary?.title ?? prev?.title ?? null } } }));
+      try {
+        // Events first: the document fetched after them reflects at least as much, so replaying them never double-counts.
+        const history = await allEvents(runId, 0);
+        const [doc, list] = await Promise.all([
+          getApi().call('runs.get', { runId }),
+          summary ? Promise.resolve([summary]) : getApi().call('runs.list', {}).catch(() => [] as RunSummary[]),
+        ]);
+        const info = list.find((r) => r.id === runId) ?? null;
+        update(runId, (d) => {
+          let next: RunDetail = { ...d, doc: null };
+          for (const e of history) next = applyDetailEvent(next, e, true);
+          next = { ...next, status: 'ready', doc, title: info?.title ?? d.title, wakeAt: doc.status === 'waiting' ? (info?.wakeAt ?? next.wakeAt) : null, queued: [] };
+          for (const e of d.queued) next = applyDetailEvent(next, e);
+          return next;
+        });
+      } catch (err) {
+        update(runId, (d) => ({ ...d, status: 'error', error: errorMessage(err) }));
+      }
+    },
+
+    async refreshDoc(runId) {
+      try {
+        const doc = await getApi().call('runs.get', { runId });
+        update(runId, (d) => ({ ...d, doc }));
+      } catch (err) {
+        update(runId, (d) => ({ ...d, error: errorMessage(err) }));
+      }
+    },
+
+    async loadAttempt(runId, step, n) {
+      const key = attemptKey(step, n);
+      update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: d.attempts[key]?.detail ? 'ready' : 'loading', detail: d.attempts[key]?.detail ?? null, error: null, stale: false } } }));
+      try {
+        const detail = await getApi().call('runs.attempt', { runId, step, n });
+        update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: 'ready', detail, error: null, stale: d.attempts[key]?.stale ?? false } } }));
+      } catch (err) {
+        update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: 'error', detail: d.attempts[key]?.detail ?? null, error: errorMessage(err), stale: false } } }));
+      }
+    },
+
+    applyEvent(e) {
+      const d = get().byId[e.runId];
+      if (!d) return;
+      if (d.status === 'loading') {
+        update(e.runId, (x) => ({ ...x, queued: [...x.queued, e] }));
+        return;
+      }
+      update(e.runId, (x) => applyDetailEvent(x, e));
+      // These change the shape of the run (steps, resumes), which no patch can rebuild: ask for the document.
+      if (['plan.revised', 'run.retry', 'run.resume'].includes(e.type)) void get().refreshDoc(e.runId);
+    },
+
+    async catchUp() {
+      for (const d of Object.values(get().byId)) {
+        if (d.status !== 'ready') continue;
+        try {
+          const missed = await allEvents(d.runId, d.lastEventId);
+          for (const e of missed) get().applyEvent(e);
+        } catch {
+          // Still disconnected or the run is gone; the next reconnect tries again.
+        }
+      }
+    },
+
+    async retry(runId) {
+      await getApi().call('runs.retry', { runId });
+    },
+    async stop(runId) {
+      await getApi().call('runs.stop', { runId });
+    },
+    async retryNow(runId) {
+      const r = await getApi().call('runs.retryNow', { runId });
+      return r.skipped;
+    },
+    async skipStep(runId, step) {
+      await getApi().call('runs.skipStep', { runId, step });
+    },
+    async revise(runId, steps) {
+      const r = await getApi().call('plans.revise', { runId, steps });
+      void get().refreshDoc(runId);
+      return r;
+    },
+  };
+});

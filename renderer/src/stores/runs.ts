@@ -1,0 +1,53 @@
+// Runs store: the runs list, interrupted runs and recent repositories for Home, with list badges patched from events.
+import { create } from 'zustand';
+import type { EngineEventDoc, MethodOutput, RunSummary } from '../../../shared/contract';
+import { errorMessage, getApi } from '../api/client';
+import { patchRunList } from './patches';
+
+type Loadable<T> = { status: 'idle' | 'loading' | 'ready' | 'error'; data: T; error: string | null };
+type RecentRepo = MethodOutput<'repos.recent'>[number];
+
+interface RunsState {
+  runs: Loadable<RunSummary[]>;
+  interrupted: Loadable<RunSummary[]>;
+  recent: Loadable<RecentRepo[]>;
+  load(): Promise<void>;
+  loadInterrupted(): Promise<void>;
+  loadRecent(): Promise<void>;
+  applyEvent(e: EngineEventDoc): void;
+}
+
+const idle = <T>(data: T): Loadable<T> => ({ status: 'idle', data, error: null });
+
+export const useRuns = create<RunsState>()((set, get) => {
+  // Keeps the data shown while reloading, so a refresh never blanks the list.
+  const loader = <K extends 'runs' | 'interrupted' | 'recent'>(key: K, fetch: () => Promise<RunsState[K]['data']>) => async () => {
+    set((s) => ({ [key]: { ...s[key], status: 'loading', error: null } }) as Partial<RunsState>);
+    try {
+      const data = await fetch();
+      set({ [key]: { status: 'ready', data, error: null } } as Partial<RunsState>);
+    } catch (err) {
+      set((s) => ({ [key]: { ...s[key], status: 'error', error: errorMessage(err) } }) as Partial<RunsState>);
+    }
+  };
+
+  return {
+    runs: idle([]),
+    interrupted: idle([]),
+    recent: idle([]),
+    load: loader('runs', () => getApi().call('runs.list', {})),
+    loadInterrupted: loader('interrupted', () => getApi().call('runs.interrupted', {})),
+    loadRecent: loader('recent', () => getApi().call('repos.recent', {})),
+
+    applyEvent(e) {
+      const { list, reload } = patchRunList(get().runs.data, e);
+      if (list !== get().runs.data) set((s) => ({ runs: { ...s.runs, data: list } }));
+      if (reload && get().runs.status !== 'loading') void get().load();
+      // A run that leaves `interrupted` (resumed, stopped) no longer belongs in the banner.
+      if (e.type === 'run.status' && get().interrupted.data.some((r) => r.id === e.runId)) {
+        const status = (e.payload as { status?: unknown }).status;
+        if (status !== 'interrupted') set((s) => ({ interrupted: { ...s.interrupted, data: s.interrupted.data.filter((r) => r.id !== e.runId) } }));
+      }
+    },
+  };
+});
