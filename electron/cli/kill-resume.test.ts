@@ -2,10 +2,13 @@
 // Whatever the moment of the kill (start-up, worktree creation, the first DB write, a stream, a tool call, a gate, a commit),
 // the result must be exact: every step committed once, every checkpoint agreeing with git, an intact database.
 //
-// RATCHET_KILL_ROUNDS: how many independent runs to kill and resume, each with several kills (default 8; a developer can
-//   set 200 for a long soak). RATCHET_KILL_SEED reproduces a failure (the seed is printed). RATCHET_KILL_PARALLEL: runs at
-//   once (default 2). RATCHET_KILL_KEEP=1 keeps the temporary repositories and homes even when everything passes;
-//   RATCHET_KILL_VERBOSE=1 prints every round (its kill moment, where it landed, what was left).
+// RATCHET_KILL_ROUNDS: how many independent runs to kill and resume, each with several kills (default 8, about a minute on
+//   two cores; a developer can set 200 for a long soak). RATCHET_KILL_SEED reproduces the kill moments (the seed is
+//   printed) and RATCHET_KILL_ONLY=<n> runs only run #n of that seed: a failure names both. RATCHET_KILL_PARALLEL: runs
+//   at once (default 2). RATCHET_KILL_KEEP=1 keeps the temporary repositories and homes even when everything passes.
+//   RATCHET_KILL_VERBOSE=1 prints every round (its kill moment, where it landed, what was left). RATCHET_KILL_GROUP=1
+//   makes half of the kills hit the CLI's whole process group, so a git command it is running dies with it (as when a
+//   terminal or a container goes away); by default only the CLI's own pid is killed and its git commands finish.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +34,8 @@ const PARALLEL = Math.max(1, Number(process.env.RATCHET_KILL_PARALLEL ?? 2));
 const SEED = Number(process.env.RATCHET_KILL_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
 const KEEP = process.env.RATCHET_KILL_KEEP === '1';
 const VERBOSE = process.env.RATCHET_KILL_VERBOSE === '1';
+const GROUP = process.env.RATCHET_KILL_GROUP === '1';
+const ONLY = process.env.RATCHET_KILL_ONLY === undefined ? null : Number(process.env.RATCHET_KILL_ONLY);
 const STEPS = 6;
 const MAX_ROUNDS = 60;
 /** A round that takes longer than this is stuck: it is killed and the test fails. */
@@ -122,6 +127,18 @@ interface Round {
   ms: number;
 }
 
+/**
+ * When to kill a round: at a random moment after the start, or a random few milliseconds after the n-th progress line
+ * matching `line` (stderr is written synchronously, so the line marks where the engine is: that is how kills land inside
+ * the short windows — the worktree's creation, a commit and its checkpoint — often enough to matter).
+ */
+type KillPlan = ({ afterMs: number } | { label: string; line: RegExp; nth: number; offsetMs: number }) & { group: boolean };
+
+const describePlan = (p: KillPlan | null): string =>
+  p === null
+    ? 'no kill'
+    : `${'afterMs' in p ? `${p.afterMs} ms after start` : `${p.offsetMs} ms after ${p.label} #${p.nth}`}${p.group ? ', whole process group' : ''}`;
+
 let live = new Set<number>();
 afterAll(() => {
   // Only the CLI processes this test started and that are somehow still alive (a test timeout).
@@ -135,32 +152,52 @@ afterAll(() => {
   live = new Set();
 });
 
-/** Runs `ratchet <args>` in a child process; kills it with SIGKILL after `killAfterMs` unless it ended before. */
-function round(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number | null): Promise<Round> {
+/** Runs `ratchet <args>` in a child process and kills it with SIGKILL as `plan` says, unless it ends before. */
+function round(args: string[], env: NodeJS.ProcessEnv, plan: KillPlan | null): Promise<Round> {
   return new Promise((done, fail) => {
     const started = Date.now();
-    const child = spawn(NODE, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so a group kill reaches the CLI and its git commands but not this test.
+    const child = spawn(NODE, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (child.pid === undefined) return fail(new Error('could not start the ratchet process'));
     const pid = child.pid;
     live.add(pid);
     let stdout = '';
     let stderr = '';
+    let partial = '';
+    let seen = 0;
     let killed = false;
     let stuck = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    const kill = () => {
+      if (exit) return;
+      try {
+        process.kill(plan?.group ? -pid : pid, 'SIGKILL');
+        killed = true;
+      } catch {
+        /* it has just exited */
+      }
+    };
     child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    const killTimer = killAfterMs === null ? null : setTimeout(() => {
-      killed = child.kill('SIGKILL');
-    }, killAfterMs);
-    const stuckTimer = setTimeout(() => {
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+      if (!plan || 'afterMs' in plan) return;
+      const lines = (partial + String(d)).split('\n');
+      partial = lines.pop() ?? '';
+      for (const l of lines) {
+        if (!plan.line.test(l) || ++seen !== plan.nth) continue;
+        if (plan.offsetMs === 0) kill(); // a timer would add a millisecond or more, longer than some windows
+        else timers.push(setTimeout(kill, plan.offsetMs));
+      }
+    });
+    if (plan && 'afterMs' in plan) timers.push(setTimeout(kill, plan.afterMs));
+    timers.push(setTimeout(() => {
       stuck = true;
       child.kill('SIGKILL');
-    }, ROUND_LIMIT_MS);
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    }, ROUND_LIMIT_MS));
     const finish = () => {
       if (!exit) return;
-      if (killTimer) clearTimeout(killTimer);
-      clearTimeout(stuckTimer);
+      for (const t of timers) clearTimeout(t);
       live.delete(pid);
       if (stuck) return fail(new Error(`\`ratchet ${args.join(' ')}\` did not finish within ${ROUND_LIMIT_MS / 1000} s\n--- stderr ---\n${stderr}`));
       done({ killed: killed && exit.signal === 'SIGKILL', code: exit.code, signal: exit.signal, stdout, stderr, ms: Date.now() - started });
@@ -173,6 +210,32 @@ function round(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number | nul
     });
     child.once('close', () => finish());
   });
+}
+
+/** Progress lines a triggered kill can follow, and how long after them the interesting window lasts. */
+const MARKERS: Array<{ label: string; line: RegExp; windowMs: number; perStep: boolean; only?: 'run' | 'resume' }> = [
+  { label: 'run created', line: /^run \S+: /, windowMs: 150, perStep: false, only: 'run' },
+  { label: 'resume plan', line: /^Workflow Resume Plan$/, windowMs: 250, perStep: false, only: 'resume' },
+  { label: 'attempt started', line: /^ {2}attempt \d+ /, windowMs: 250, perStep: true },
+  { label: 'bash call', line: /^ {4}· bash /, windowMs: 250, perStep: true },
+  { label: 'agent done', line: /^ {4}» /, windowMs: 500, perStep: true },
+  { label: 'gate passed', line: /^ {4}gate \S+: passed/, windowMs: 150, perStep: true },
+  { label: 'step committed', line: /^ {2}✓ step \d+ committed/, windowMs: 100, perStep: true },
+];
+
+function killPlan(rnd: () => number, command: 'run' | 'resume', remaining: number): KillPlan {
+  const group = GROUP && rnd() < 0.5;
+  const r = rnd();
+  // Some at a random moment early on (boot, the first DB write, worktree creation, resume's recovery and reconciliation).
+  if (r < 0.15) return { afterMs: Math.round(rnd() * (BOOT_MS + 300)), group };
+  // Some anywhere in what is left of the run, a little past its expected end (so some rounds finish by themselves).
+  if (r < 0.5) return { afterMs: Math.round(rnd() * (BOOT_MS + remaining * STEP_MS) * 1.1), group };
+  // The rest shortly after a progress line: inside a commit, a gate, a tool call, a stream, the worktree's creation
+  // (the first round aims there more often: the run row exists before its branch and worktree do). The offsets favour
+  // the first milliseconds after the line, where the shortest windows are; 0 kills as soon as the line arrives.
+  const markers = MARKERS.filter((m) => !m.only || m.only === command);
+  const m = (command === 'run' && rnd() < 0.4 ? markers[0] : markers[Math.floor(rnd() * markers.length)]) as (typeof MARKERS)[number];
+  return { label: m.label, line: m.line, nth: m.perStep ? 1 + Math.floor(rnd() * remaining) : 1, offsetMs: rnd() < 0.25 ? 0 : Math.round(rnd() ** 2 * m.windowMs), group };
 }
 
 async function cliInProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
@@ -213,7 +276,7 @@ function phaseAt(stderr: string): string {
     if (/^▶ step /.test(l)) return 'attempt start';
     if (/^run \S+: /.test(l)) return 'worktree';
   }
-  return 'start-up';
+  return stderr.includes('Workflow Resume Plan') ? 'resume recovery' : 'start-up';
 }
 
 // ---- one independent run: kill, resume, kill, ... until it succeeds -------------------------------------------------
@@ -234,9 +297,10 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
     PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR,
     RATCHET_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-kill-test',
   };
-  const where = `run #${index} (seed ${SEED}; repo ${repo}, RATCHET_HOME ${home})`;
+  const where = `run #${index} (RATCHET_KILL_SEED=${SEED} RATCHET_KILL_ONLY=${index}; repo ${repo}, RATCHET_HOME ${home})`;
   const plannedKills = 3 + Math.floor(rnd() * 4); // 3 to 6
   const phases: string[] = [];
+  const killLog: string[] = [];
   let runId: string | null = null;
   let kills = 0;
   let rounds = 0;
@@ -244,29 +308,25 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
   let remaining = STEPS;
   while (!done) {
     if (++rounds > MAX_ROUNDS) throw new Error(`${where}: not succeeded after ${MAX_ROUNDS} rounds (${kills} kills)`);
-    let killAfter: number | null = null;
-    if (kills < plannedKills) {
-      // A quarter of the kills land early (boot, the first DB write, worktree creation, resume's own recovery and
-      // reconciliation); the rest anywhere in what is left of the run, a little past its expected end.
-      killAfter = rnd() < 0.25 ? rnd() * (BOOT_MS + 300) : rnd() * (BOOT_MS + remaining * STEP_MS) * 1.1;
-      killAfter = Math.round(killAfter);
-    }
+    const command = runId === null ? 'run' : 'resume';
+    const plan = kills < plannedKills ? killPlan(rnd, command, remaining) : null;
     const args = runId === null
       ? ['run', repo, '--workflow', workflowFile, '--task', 'Kill test', '--yes', '--json']
       : ['resume', runId, '--yes', '--json'];
-    const r = await round(args, env, killAfter);
+    const r = await round(args, env, plan);
     runId ??= await newestRun(env);
     if (VERBOSE) {
-      console.log(`run #${index} round ${rounds}: ${args[0]} ${r.killed ? `killed at ${killAfter} ms (${phaseAt(r.stderr)})` : `exited ${r.code} after ${r.ms} ms`}, ${remaining} step(s) were left`);
+      console.log(`run #${index} round ${rounds}: ${args[0]} ${r.killed ? `killed ${describePlan(plan)} (${phaseAt(r.stderr)})` : `exited ${r.code} after ${r.ms} ms`}, ${remaining} step(s) were left`);
     }
     if (r.killed) {
       kills++;
       phases.push(phaseAt(r.stderr));
+      killLog.push(`${describePlan(plan)} → ${phases.at(-1)}`);
       if (runId === null) continue; // killed before the run row was written: nothing to resume, start again
       const doc = await statusOf(runId, env);
       if (doc.status === 'succeeded') done = true; // killed after the last checkpoint, before exiting
       else if (doc.status !== 'interrupted') {
-        throw new Error(`${where}: after kill ${kills} (${killAfter} ms, ${phases.at(-1)}) the run is ${doc.status}, expected interrupted: ${doc.reason}\n--- stderr of the killed round ---\n${r.stderr}`);
+        throw new Error(`${where}: after kill ${kills} (${describePlan(plan)}, ${phases.at(-1)}) the run is ${doc.status}, expected interrupted: ${doc.reason}\n--- stderr of the killed round ---\n${r.stderr}`);
       }
       remaining = doc.steps.filter((s) => s.status !== 'succeeded').length;
       continue;
@@ -274,7 +334,7 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
     if (r.code !== 0) {
       const doc = runId ? await statusOf(runId, env).catch(() => null) : null;
       throw new Error(
-        `${where}: \`ratchet ${args.join(' ')}\` exited ${r.code ?? r.signal} by itself after ${kills} kill(s) (${phases.join(', ')})` +
+        `${where}: \`ratchet ${args.join(' ')}\` exited ${r.code ?? r.signal} by itself after ${kills} kill(s) (${killLog.join('; ')})` +
           `${doc ? `; the run is ${doc.status}: ${doc.reason}` : ''}\n--- stderr ---\n${r.stderr}`,
       );
     }
@@ -284,7 +344,7 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
 
   // ---- the result must be exact ----
   const doc = await statusOf(runId, env);
-  const context = `${where}, run ${runId}, ${kills} kill(s) at: ${phases.join(', ')}`;
+  const context = `${where}, run ${runId}, ${kills} kill(s): ${killLog.join('; ')}`;
   expect(doc.status, context).toBe('succeeded');
   const log = sh(repo, 'log', '--format=%H%x09%s', `${doc.baseCommit}..${doc.branch}`).split('\n').filter(Boolean).map((l) => {
     const [sha, subject] = l.split('\t') as [string, string];
@@ -335,21 +395,29 @@ describe('kill -9 at random moments, then resume', () => {
       const started = Date.now();
       try {
         const results: RunResult[] = [];
-        let next = 0;
+        const errors: unknown[] = [];
+        const queue = ONLY !== null ? [ONLY] : Array.from({ length: RUNS }, (_, i) => i);
         const worker = async () => {
-          while (next < RUNS) {
-            const i = next++;
-            // Each run draws from its own stream, so a run's kill moments do not depend on how the others interleave.
-            results[i] = await killAndResume(i, server, prng(SEED + i * 0x9e3779b9));
+          // After a failure no new run starts; the ones under way finish, so no CLI process outlives the test.
+          while (queue.length && errors.length === 0) {
+            const i = queue.shift() as number;
+            try {
+              // Each run draws from its own stream, so a run's kill moments do not depend on how the others interleave.
+              results[i] = await killAndResume(i, server, prng(SEED + i * 0x9e3779b9));
+            } catch (err) {
+              errors.push(err);
+            }
           }
         };
-        await Promise.all(Array.from({ length: Math.min(PARALLEL, RUNS) }, worker));
-        const kills = results.reduce((n, r) => n + r.kills, 0);
+        await Promise.all(Array.from({ length: PARALLEL }, worker));
+        if (errors.length) throw errors[0];
+        const done = results.filter(Boolean);
+        const kills = done.reduce((n, r) => n + r.kills, 0);
         const byPhase = new Map<string, number>();
-        for (const p of results.flatMap((r) => r.phases)) byPhase.set(p, (byPhase.get(p) ?? 0) + 1);
+        for (const p of done.flatMap((r) => r.phases)) byPhase.set(p, (byPhase.get(p) ?? 0) + 1);
         console.log(`kills by phase: ${[...byPhase].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${n}`).join(', ')}`);
         console.log(
-          `kill test: ${RUNS} runs, ${kills} kills, ${results.reduce((n, r) => n + r.rounds, 0)} rounds in ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
+          `kill test: ${done.length} runs, ${kills} kills, ${done.reduce((n, r) => n + r.rounds, 0)} rounds in ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
             'all resumed to completion with every step committed exactly once',
         );
       } finally {

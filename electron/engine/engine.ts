@@ -187,10 +187,8 @@ export function createEngine(deps: EngineDeps) {
     const worktreeRoot = deps.env.RATCHET_WORKTREES ? resolve(deps.env.RATCHET_WORKTREES) : join(home, 'worktrees');
     mkdirSync(worktreeRoot, { recursive: true });
     const worktree = join(worktreeRoot, `${slugify(p.repoName)}-${short}`);
-    store.createRun({
-      runId, repoPath: p.repoRoot, repoName: p.repoName, title: p.title, description: p.description, workflow: p.workflow,
-      baseBranch: p.baseBranch, baseCommit: p.headCommit, branch, worktree,
-    });
+    // Git first, the database last: a kill at any point leaves either nothing the store knows about (a stray
+    // branch at most), a run `ratchet recover` can rebuild from its meta ref, or a complete resumable run.
     try {
       await createWorktree(p.repoRoot, worktree, branch, p.headCommit);
       await writeRunMeta(p.repoRoot, {
@@ -198,9 +196,12 @@ export function createEngine(deps: EngineDeps) {
         workflow: p.workflow, planRevision: 1, createdAt: now().toISOString(),
       });
     } catch (err) {
-      store.setRunStatus(runId, 'failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}`, { finished: true });
-      throw new RatchetError('worktree_failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}`, { cause: err });
+      throw new RatchetError('worktree_failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}. Nothing was started; check the folder and the repository, then run again.`, { cause: err });
     }
+    store.createRun({
+      runId, repoPath: p.repoRoot, repoName: p.repoName, title: p.title, description: p.description, workflow: p.workflow,
+      baseBranch: p.baseBranch, baseCommit: p.headCommit, branch, worktree,
+    });
     return runId;
   }
 

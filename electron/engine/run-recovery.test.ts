@@ -52,6 +52,9 @@ describe('ratchet retry (seed 000)', () => {
     const retryRequest = server!.requests[before]!;
     expect(retryRequest.lastUserText).toContain(`${step1!.slice(0, 10)} step 1: Step number 1`);
     expect(retryRequest.lastUserText).toContain('Continue from step 2.');
+    // The retried step carries the error that stopped it.
+    expect(retryRequest.lastUserText).toContain('## Retry: this is attempt 2');
+    expect(retryRequest.lastUserText).toContain('blocked by flag');
     expect(retryRequest.lastUserText).toContain('<untrusted source="plan">');
     expect(d.resumes).toEqual([expect.objectContaining({ kind: 'retry', resumedFrom: { step: 2, status: 'failed' }, turnBudget: 27 })]);
     expect(d.resumes[0]!.inputTokens + d.resumes[0]!.cacheReadTokens + d.resumes[0]!.cacheWriteTokens).toBeGreaterThan(0);
@@ -222,5 +225,22 @@ describe('ratchet recover', () => {
     const { doc: done } = await engine.resume(runId, { signal: signal() });
     expect(done.status).toBe('succeeded');
     expect((await engine.recover(p.repo)).known).toEqual([runId]);
+  });
+});
+
+describe('a run whose branch was never made', () => {
+  it('resumes by creating the branch from the base commit when no step was committed', async () => {
+    const p = setup(2);
+    const engine = await engineFor(p.home);
+    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+    const run = engine.store.getRun(runId)!;
+    // As if the process had died before git made the worktree and the branch.
+    sh(p.repo, 'worktree', 'remove', '--force', run.worktree);
+    sh(p.repo, 'branch', '-D', run.branch);
+    const info = await engine.inspectResume(runId);
+    expect(info.plan.blocked).toBe(false);
+    const { doc, notes } = await engine.resume(runId, { signal: signal() });
+    expect(notes[0]).toContain('again from the base commit');
+    expect(doc.status).toBe('succeeded');
   });
 });

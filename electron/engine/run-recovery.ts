@@ -2,7 +2,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import type { StatusDocument } from '../../shared/domain';
 import { RatchetError } from './errors';
-import { branchExists, commitAll, currentBranch, isDirty } from './git/repo-git';
+import { branchExists, commitAll, createWorktree, currentBranch, isDirty } from './git/repo-git';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from './git/run-refs';
 import { completedSteps } from './git/step-commits';
 import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
@@ -100,8 +100,13 @@ export async function applyRecovery(store: Store, run: RunRow, action: RequiredA
         renameSync(run.worktree, aside);
         note = `moved the old worktree folder aside to ${aside}, `;
       } else note = '';
-      await recreateWorktree(run.repo_path, run.worktree, run.branch);
-      note += `recreated the worktree from ${run.branch}`;
+      if (await branchExists(run.repo_path, run.branch)) {
+        await recreateWorktree(run.repo_path, run.worktree, run.branch);
+        note += `recreated the worktree from ${run.branch}`;
+      } else {
+        await createWorktree(run.repo_path, run.worktree, run.branch, run.base_commit);
+        note += `created ${run.branch} again from the base commit ${run.base_commit.slice(0, 10)} (no step had been committed)`;
+      }
       break;
     }
     case 'checkout_branch': {
@@ -169,7 +174,7 @@ export async function resumeRun(store: Store, execute: Execute, runId: string, o
 async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kind: 'retry' | 'resume', opts: ContinueOptions) {
   const { run, plan } = info;
   if (plan.blocked) {
-    const blocker = plan.required.find((r) => r.code === 'no_branch' || r.code === 'no_plan');
+    const blocker = plan.required.find((r) => (r.code === 'no_branch' && r.options.length === 1) || r.code === 'no_plan');
     throw new RatchetError(blocker?.code === 'no_plan' ? 'no_plan' : 'no_branch', blocker?.code === 'no_plan' ? 'No plan found.' : 'Cannot retry — no branch from previous execution');
   }
   const notes: string[] = [];

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => import('./testing/fake-electron'));
 const fake = await import('./testing/fake-electron');
-const { createMainWindow, hardenSession, isSafeExternalUrl, allowPermission, webPreferencesFor } = await import('./window');
+const { createMainWindow, hardenSession, isSafeExternalUrl, allowPermission } = await import('./window');
 
 beforeEach(() => fake.resetFakeElectron());
 
@@ -22,6 +22,7 @@ describe('createMainWindow', () => {
       experimentalFeatures: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
       devTools: false,
     });
     expect(win.loadedUrl).toBe('app://ratchet/index.html');
@@ -31,8 +32,9 @@ describe('createMainWindow', () => {
   });
 
   it('allows DevTools only in development', () => {
-    expect(webPreferencesFor('/p', true).devTools).toBe(true);
-    expect(webPreferencesFor('/p', false).devTools).toBe(false);
+    const devTools = (dev: boolean) => (createMainWindow({ preload: '/p', dev }) as unknown as { options: { webPreferences: { devTools: boolean } } }).options.webPreferences.devTools;
+    expect(devTools(true)).toBe(true);
+    expect(devTools(false)).toBe(false);
   });
 });
 

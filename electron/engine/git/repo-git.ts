@@ -63,6 +63,8 @@ export async function inspectRepo(path: string): Promise<RepoInfo> {
 }
 
 export async function createWorktree(repoRoot: string, worktree: string, branch: string, baseCommit: string): Promise<void> {
+  // A worktree folder removed by hand (or a half-made one) must not block the path.
+  await git(repoRoot).raw(['worktree', 'prune']);
   await git(repoRoot).raw(['worktree', 'add', '-b', branch, worktree, baseCommit]);
 }
 

@@ -10,6 +10,7 @@ export interface AttemptFacts {
 export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefined): string {
   const label = a.n === 1 ? 'Initial' : `Retry ${a.n - 1}`;
   if (a.outcome === 'passed') return `${a.n}. ${label}: passed`;
+  if (a.outcome === 'interrupted') return `${a.n}. ${label}: interrupted (the process stopped; not counted as a failure)`;
   let what: string;
   if (a.failedTests.length > 0) {
     what = `${a.failedTests.length} ${a.failedTests.length === 1 ? 'test' : 'tests'} failed`;

@@ -72,3 +72,13 @@ describe('resumePlan checks (seed 003 §3)', () => {
     expect(resumePlan(facts({ missingCommits: [1] })).required[0]?.message).toContain('step 1 as done, but the branch has no commit');
   });
 });
+
+describe('resumePlan when the run never got its branch', () => {
+  it('offers to create the branch again when nothing was committed, and is blocked when commits were lost', () => {
+    const pending = [{ index: 1, title: 'one', status: 'pending' as const, commit: null, attempts: 0, lastError: null }];
+    const p = resumePlan(facts({ branchExists: false, worktreeExists: false, worktreeBranch: null, steps: pending }));
+    expect(p.blocked).toBe(false);
+    expect(p.required[0]).toMatchObject({ code: 'no_branch', safeDefault: 'recreate_worktree' });
+    expect(resumePlan(facts({ branchExists: false, worktreeExists: false, worktreeBranch: null })).blocked).toBe(true);
+  });
+});

@@ -42,7 +42,11 @@ export interface ResumePlan {
 
 export function resumePlan(f: ResumeFacts): ResumePlan {
   const required: RequiredAction[] = [];
-  if (!f.branchExists) {
+  const anyDone = f.steps.some((s) => s.status === 'succeeded');
+  if (!f.branchExists && !anyDone) {
+    // Nothing was committed yet (e.g. stopped while the run was being set up): a fresh branch from the base loses nothing.
+    required.push({ code: 'no_branch', message: `The branch ${f.runBranch} does not exist; no step was committed, so it can be created again from the base commit`, options: ['recreate_worktree', 'abort'], safeDefault: 'recreate_worktree' });
+  } else if (!f.branchExists) {
     required.push({ code: 'no_branch', message: `Cannot resume — the branch ${f.runBranch} no longer exists`, options: ['abort'], safeDefault: 'abort' });
   } else if (!f.worktreeExists) {
     required.push({ code: 'no_worktree', message: `The worktree is gone; it can be recreated from ${f.runBranch} (the branch keeps every committed step)`, options: ['recreate_worktree', 'abort'], safeDefault: 'recreate_worktree' });
@@ -66,7 +70,7 @@ export function resumePlan(f: ResumeFacts): ResumePlan {
       safeDefault: 'rescue_commit',
     });
   }
-  const blocked = required.some((r) => r.code === 'no_branch' || r.code === 'no_plan');
+  const blocked = required.some((r) => (r.code === 'no_branch' && r.options.length === 1) || r.code === 'no_plan');
   const completed = f.steps.filter((s) => s.status === 'succeeded' && s.commit).map((s) => ({ index: s.index, title: s.title, commit: s.commit as string }));
   const failed = f.steps.find((s) => s.status === 'failed');
   const running = f.steps.find((s) => s.status === 'running');

@@ -95,6 +95,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   const stepStart = store.getSteps(runId).find((s) => s.step_index === index)?.pre_commit ?? (await headCommit(worktree));
   const startTree = await treeOf(worktree, stepStart);
   const rows = store.getAttempts(runId, index);
+  // Interrupted attempts stay in the summary but are not failures: they do not count against any limit.
   const history: AttemptFacts[] = rows.map((a) => ({
     n: a.n, outcome: a.outcome, errorClass: a.error_class, message: a.error_message,
     failedTests: (JSON.parse(a.failures_json) as FailedTest[]).map((t) => t.name),
@@ -106,6 +107,28 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   let lastTree: string | null = null;
   let lastFailure: Failure | null = null;
   let lastDiff: string | null = null;
+  // A retried or resumed step picks up where its last failed attempt left off: that error goes into the prompt.
+  const lastBad = [...rows].reverse().find((a) => (a.outcome === 'failed' || a.outcome === 'error') && a.error_class);
+  if (lastBad?.error_class) {
+    const gates = store.getGateResults(lastBad.id);
+    const failing = gates.find((g) => !g.passed);
+    lastFailure = {
+      errorClass: lastBad.error_class,
+      message: lastBad.error_message ?? '',
+      hints: [],
+      failures: JSON.parse(lastBad.failures_json) as FailedTest[],
+      gate: failing
+        ? { name: failing.gate, command: failing.command, passed: false, exitCode: failing.exitCode, signal: failing.signal, timedOut: failing.timedOut, durationMs: failing.durationMs, output: failing.output, outputBytes: failing.outputBytes, reportXml: null, spawnError: null }
+        : null,
+      failedGates: gates.filter((g) => !g.passed).map((g) => g.gate),
+      outputs: Object.fromEntries(gates.map((g) => [g.gate, g.output])),
+      agentFatal: false,
+      retryAfterS: null,
+    };
+    lastDiff = lastBad.diff;
+    // lastTree stays unset: the user may have fixed the cause outside the tree (a dependency, a budget), so the first
+    // attempt after a retry or resume is not refused for changing nothing.
+  }
   let lastSession: { id: string | null; agent: string } | null = null;
   let prevState: TemplateState | undefined;
   const errorLog: string[] = [];
