@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import { StatusDocument, RunListItem } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { create, fixtureProject, queue, replace, say, testFile, turn } from '../engine/testing/fixture-project';
 import { sh, tempDir } from '../engine/testing/temp-repo';
-import { main } from './main';
+import { cli } from './testing/run-cli';
 
 let server: ScriptedServer | undefined;
 
@@ -27,17 +26,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
-  const code = await main(args, { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-  return { code, out, err };
-}
 
 describe('ratchet run (through the real SDK and the scripted server)', () => {
   it('runs 3 steps; step 2 fails its test once and the retry with the error fixes it', async () => {

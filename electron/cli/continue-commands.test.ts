@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from '../engine/engine';
 import { byStep, setup } from '../engine/testing/recovery-fixtures';
 import { tempDir } from '../engine/testing/temp-repo';
-import { main } from './main';
+import { cli } from './testing/run-cli';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -16,17 +15,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
-  const code = await main(args, { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-  return { code, out, err };
-}
 
 /** A run of 3 steps whose process "died" during step 2 (made with the engine, then left). */
 async function interrupted() {

@@ -13,7 +13,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import { RunListItem, StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptResponse } from '../scripted/server';
 import { create } from '../engine/testing/fixture-project';
 import { makeRepo, sh } from '../engine/testing/temp-repo';
-import { main } from './main';
+import { runCli } from './testing/run-cli';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const BIN = join(ROOT, 'bin', 'ratchet.mjs');
@@ -238,17 +237,7 @@ function killPlan(rnd: () => number, command: 'run' | 'resume', remaining: numbe
   return { label: m.label, line: m.line, nth: m.perStep ? 1 + Math.floor(rnd() * remaining) : 1, offsetMs: rnd() < 0.25 ? 0 : Math.round(rnd() ** 2 * m.windowMs), group };
 }
 
-async function cliInProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
-  const code = await main(args, { stdout, stderr, stdin, env });
-  return { code, out, err };
-}
+const cliInProcess = runCli;
 
 async function newestRun(env: NodeJS.ProcessEnv): Promise<string | null> {
   const r = await cliInProcess(['list', '--json'], env);
