@@ -179,6 +179,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         repoSummary: `${info.name} (branch ${info.branch ?? 'detached'}); top-level files: ${files.join(', ')}`,
       });
     },
+    'plans.get': async ({ runId }) => {
+      const plan = engine.store.getPlan(runId);
+      if (!plan) throw new RatchetError('no_plan', 'No plan found.');
+      const workflow = engine.store.getWorkflow(runId);
+      return { revision: plan.revision, steps: plan.steps, gates: Object.fromEntries(Object.entries(workflow.gates).map(([k, g]) => [k, g.run])) };
+    },
     'plans.revise': async ({ runId, steps }) => engine.revisePlan(runId, steps),
     'runs.list': async () => {
       engine.detectInterrupted();

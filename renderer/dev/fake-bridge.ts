@@ -83,6 +83,15 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     'repos.pick': () => ({ path: REPO }),
     'workflow.load': () => WORKFLOW,
     'plans.draft': () => DRAFT,
+    'plans.get': ({ runId }) => {
+      const r = run(runId);
+      const prompts = new Map(WORKFLOW.steps.map((s) => [s.title, s]));
+      return {
+        revision: 1,
+        steps: r.doc.steps.filter((s) => s.status !== 'skipped').map((s) => ({ title: s.title, prompt: prompts.get(s.title)?.prompt ?? `Prompt of ${s.title}.`, gates: prompts.get(s.title)?.gates })),
+        gates: WORKFLOW.gates,
+      };
+    },
     'plans.revise': ({ runId, steps }) => {
       const r = run(runId);
       const kept = r.doc.steps.filter((s, i) => s.status === 'succeeded' && steps[i]?.title === s.title).map((s) => s.index);

@@ -70,10 +70,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
   );
 }
 
-/**
- * The contract gives a run's step titles but not their prompts; the repository's workflow file supplies prompts for
- * titles it knows, and any other prompt is left for the user to fill in (see the report on the contract).
- */
+/** Revises the plan the run follows, starting from its current revision (`plans.get`): titles, prompts, gates and phases. */
 function RevisePlanDialog({ runId, doc, onClose }: { runId: string; doc: StatusDocument; onClose: () => void }) {
   const revise = useRunDetail((s) => s.revise);
   const [steps, setSteps] = useState<EditableStep[] | null>(null);
@@ -85,15 +82,18 @@ function RevisePlanDialog({ runId, doc, onClose }: { runId: string; doc: StatusD
   const [initial] = useState(doc);
   useEffect(() => {
     let live = true;
-    void getApi().call('workflow.load', { repo: initial.repo }).catch(() => null).then((wf) => {
-      if (!live) return;
-      const known = new Map((wf?.steps ?? []).map((s) => [s.title, s]));
-      setSteps(initial.steps.filter((s) => s.status !== 'skipped').map((s) => ({ title: s.title, prompt: known.get(s.title)?.prompt ?? '', gates: known.get(s.title)?.gates, phase: known.get(s.title)?.phase })));
-    });
+    void getApi().call('plans.get', { runId }).then(
+      (plan) => {
+        if (live) setSteps(plan.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
+      },
+      (err: unknown) => {
+        if (live) setError(errorMessage(err));
+      },
+    );
     return () => {
       live = false;
     };
-  }, [initial]);
+  }, [runId]);
   // Committed steps stay where they are, so their positions in the editor are their positions in the plan.
   const locked = initial.steps.filter((s) => s.status !== 'skipped').map((s, i) => (s.status === 'succeeded' ? i : -1)).filter((i) => i >= 0);
   const save = async () => {
