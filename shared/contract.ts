@@ -2,6 +2,7 @@
 // The IPC binding, the preload, the WebSocket host and the renderer's client are all derived from this file.
 import { z } from 'zod';
 import { AttemptOutcome, DecisionDoc, ErrorClass, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
+import { TranscriptEntryDoc } from './engine-events';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -45,13 +46,7 @@ export const GateOutputDoc = z.object({
   })),
 });
 
-export const TranscriptEntryDoc = z.object({
-  kind: z.enum(['text', 'tool_use', 'tool_result', 'error', 'info']),
-  text: z.string(),
-  name: z.string().optional(),
-  input: z.unknown().optional(),
-  isError: z.boolean().optional(),
-});
+export { TranscriptEntryDoc };
 
 /** Everything the attempt-history panel shows for one attempt. */
 export const AttemptDetail = z.object({

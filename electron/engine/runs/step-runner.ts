@@ -255,7 +255,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       policy, attempt: n, errorClass: failure.errorClass, message: failure.message, classRetriesUsed, agentFatal: failure.agentFatal,
       retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active, sameFailureInARow: sameInARow, rng: deps.rng,
     });
-    store.recordDecision(runId, attemptId, index, n, { ...decision, fingerprint: fp });
+    store.recordDecision(runId, attemptId, index, n, { ...decision, overrides: { ...decision.overrides }, fingerprint: fp });
 
     if (decision.action === 'fatal' || decision.action === 'escalate' || decision.action === 'done') {
       const summary = attemptsSummary(history, remainingIssues(failure));

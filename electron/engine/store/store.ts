@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { AttemptOutcome, ErrorClass, RunStatus, StepStatus } from '../../../shared/domain';
+import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
 import type { Workflow, StepConfig } from '../workflow/schema';
 import type { GateResult } from '../gates/run-gate';
 
@@ -171,11 +172,11 @@ export class Store {
     return ((this.stmt('SELECT MAX(id) AS m FROM events').get() as { m: number | null }).m ?? 0) + 1;
   }
 
-  /** Appends to the event log (inside the caller's transaction when there is one). */
-  event(runId: string, type: string, payload: Record<string, unknown> = {}): void {
+  /** Appends to the event log (inside the caller's transaction when there is one); payloads are typed by shared/engine-events. */
+  event<T extends EngineEventType>(runId: string, type: T, payload: EventPayloadIn<T>): void {
     const at = this.iso();
     const info = this.stmt('INSERT INTO events (run_id, at, type, payload_json) VALUES (?, ?, ?, ?)').run(runId, at, type, JSON.stringify(payload));
-    const e: EngineEvent = { id: Number(info.lastInsertRowid), runId, at, type, payload };
+    const e: EngineEvent = { id: Number(info.lastInsertRowid), runId, at, type, payload: payload as Record<string, unknown> };
     if (this.db.inTransaction) this.pending.push(e);
     else for (const fn of this.listeners) fn(e);
   }
@@ -346,8 +347,9 @@ export class Store {
            VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
         )
         .run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, input.prompt, at);
-      this.event(input.runId, 'attempt.started', { step: input.stepIndex, n: input.n, model: input.model, agent: input.agentKind });
-      return Number(info.lastInsertRowid);
+      const attemptId = Number(info.lastInsertRowid);
+      this.event(input.runId, 'attempt.started', { attemptId, step: input.stepIndex, n: input.n, model: input.model, agent: input.agentKind });
+      return attemptId;
     });
   }
 
@@ -393,7 +395,7 @@ export class Store {
     });
   }
 
-  recordDecision(runId: string, attemptId: number, stepIndex: number, n: number, decision: Record<string, unknown>): void {
+  recordDecision(runId: string, attemptId: number, stepIndex: number, n: number, decision: Omit<EventPayloadIn<'decision'>, 'attemptId' | 'step' | 'n'>): void {
     this.tx(() => {
       this.stmt('UPDATE attempts SET decision_json = ? WHERE id = ?').run(JSON.stringify(decision), attemptId);
       this.event(runId, 'decision', { attemptId, step: stepIndex, n, ...decision });

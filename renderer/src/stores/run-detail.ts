@@ -58,12 +58,18 @@ export function emptyDetail(runId: string): RunDetail {
   };
 }
 
-/** Which attempt ("step:n") an event belongs to, learning row ids as they appear. */
+/** Which attempt ("step:n") an event belongs to: from attempt.started's id, else learned as row ids appear (older engines). */
 function resolveAttempt(d: RunDetail, e: EngineEventDoc): { key: string | null; attemptIds: Record<string, string> } {
   const decision = payloadOf('decision', e);
   if (decision) {
     const key = attemptKey(decision.step, decision.n);
     return { key, attemptIds: { ...d.attemptIds, [decision.attemptId]: key } };
+  }
+  // attempt.started names its row id: no guessing needed from then on.
+  const started = payloadOf('attempt.started', e);
+  if (started?.attemptId !== undefined) {
+    const key = attemptKey(started.step, started.n);
+    return { key, attemptIds: { ...d.attemptIds, [started.attemptId]: key } };
   }
   const rowId = (e.payload as { attemptId?: unknown }).attemptId;
   if (typeof rowId !== 'number') return { key: null, attemptIds: d.attemptIds };

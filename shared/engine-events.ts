@@ -1,0 +1,57 @@
+// Every engine event type and its payload, defined once: the engine's store appends them (typed by these schemas) and the
+// renderer parses them on arrival. An event crosses a process boundary, so it lives in the contract's folder.
+import { z } from 'zod';
+import { AttemptOutcome, DecisionDoc, ErrorClass, RunStatus, StepStatus } from './domain';
+
+const id = z.number().int();
+
+export const TranscriptEntryDoc = z.object({
+  kind: z.enum(['text', 'tool_use', 'tool_result', 'error', 'info']),
+  text: z.string(),
+  name: z.string().optional(),
+  input: z.unknown().optional(),
+  isError: z.boolean().optional(),
+});
+
+export const eventPayloads = {
+  'run.created': z.object({ repo: z.string(), branch: z.string(), worktree: z.string(), baseCommit: z.string(), steps: id }),
+  'run.status': z.object({ status: RunStatus, reason: z.string().nullable().default(null), wakeAt: z.string().nullable().default(null) }),
+  'run.retry': z.object({ fromStep: id.nullable(), fromStatus: z.string(), turnBudget: id.nullable(), auto: z.string(), notes: z.array(z.string()) }),
+  'run.resume': z.object({ fromStep: id.nullable(), fromStatus: z.string(), turnBudget: id.nullable(), auto: z.string(), notes: z.array(z.string()) }),
+  'step.started': z.object({ step: id, title: z.string().optional() }),
+  'step.status': z.object({ step: id, status: StepStatus }),
+  'step.committed': z.object({ step: id, commit: z.string() }),
+  'step.adopted': z.object({ step: id, commit: z.string() }),
+  'step.demoted': z.object({ step: id }),
+  'step.repeated_failures': z.object({ step: id.nullable(), attempts: z.array(z.object({ runId: z.string(), n: id, errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() })) }),
+  'attempt.started': z.object({ attemptId: id.optional(), step: id, n: id, model: z.string().nullable().default(null), agent: z.string().default('') }),
+  'attempt.finished': z.object({ attemptId: id, outcome: AttemptOutcome, errorClass: ErrorClass.nullable().default(null), summary: z.string().nullable().default(null) }),
+  'gate.started': z.object({ attemptId: id, gate: z.string(), command: z.string().default('') }),
+  'gate.finished': z.object({
+    attemptId: id, gate: z.string(), passed: z.boolean(), exitCode: z.number().int().nullable().default(null),
+    timedOut: z.boolean().default(false), durationMs: z.number().default(0), failures: z.number().int().default(0),
+  }),
+  decision: DecisionDoc.extend({ attemptId: id, step: id, n: id, fingerprint: z.string().nullable().optional() }),
+  'api.usage': z.object({
+    attemptId: id, model: z.string().optional(), inputTokens: z.number().default(0), outputTokens: z.number().default(0),
+    cacheReadTokens: z.number().default(0), cacheWriteTokens: z.number().default(0), costUsd: z.number().nullable().default(null),
+  }),
+  'agent.transcript': TranscriptEntryDoc.extend({ attemptId: id }),
+  'budget.alert': z.object({ key: z.string().optional(), kind: z.string(), spentUsd: z.number(), limitUsd: z.number() }),
+  'plan.revised': z.object({ revision: id, steps: id, kept: z.array(id).optional(), reset: z.array(id).optional() }),
+  'rescue.committed': z.object({ step: id.optional(), commit: z.string(), reason: z.string().optional() }),
+  'rescue.stashed': z.object({ stash: z.string().nullable() }),
+  log: z.object({ level: z.string().default('info'), message: z.string() }),
+} as const;
+
+export type EngineEventType = keyof typeof eventPayloads;
+/** What the engine writes (defaults may be left out). */
+export type EventPayloadIn<T extends EngineEventType> = z.input<(typeof eventPayloads)[T]>;
+export type Payload<T extends EngineEventType> = z.output<(typeof eventPayloads)[T]>;
+
+/** The payload parsed, or null when the type differs or the payload is not what the contract says (ignored, not thrown). */
+export function payloadOf<T extends EngineEventType>(type: T, e: { type: string; payload: unknown }): Payload<T> | null {
+  if (e.type !== type) return null;
+  const r = eventPayloads[type].safeParse(e.payload);
+  return r.success ? (r.data as Payload<T>) : null;
+}
