@@ -1,0 +1,113 @@
+// The rows and inputs of the SQLite store, as the engine sees them.
+import { randomBytes } from 'node:crypto';
+import type { AttemptOutcome, ErrorClass, RunStatus, StepStatus } from '../../../shared/domain';
+import type { GateResult } from '../gates/run-gate';
+
+export interface EngineEvent {
+  /** Global, increasing: a client that saw id N asks for events after N. */
+  id: number;
+  runId: string;
+  at: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export interface RunRow {
+  id: string;
+  task_id: string;
+  repo_id: string;
+  status: RunStatus;
+  reason: string | null;
+  base_branch: string | null;
+  base_commit: string;
+  branch: string;
+  worktree: string;
+  plan_revision: number;
+  owner_pid: number | null;
+  owner_host: string | null;
+  heartbeat_at: string | null;
+  wake_at: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  repo_path: string;
+  task_title: string;
+}
+
+export interface StepRunRow {
+  run_id: string;
+  step_index: number;
+  title: string;
+  phase: string | null;
+  status: StepStatus;
+  commit_sha: string | null;
+  pre_commit: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface AttemptRow {
+  id: number;
+  run_id: string;
+  step_index: number;
+  n: number;
+  outcome: AttemptOutcome;
+  error_class: ErrorClass | null;
+  error_message: string | null;
+  summary: string | null;
+  agent_kind: string;
+  model: string | null;
+  session_id: string | null;
+  prompt: string;
+  transcript_json: string;
+  tree_ref: string | null;
+  tree_sha: string | null;
+  diff: string | null;
+  failures_json: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_usd: number | null;
+  cost_known: number;
+  decision_json: string | null;
+  fingerprint: string | null;
+  overrides_json: string;
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** A gate's result as stored: what the runner measured, under the gate's name, with its parsed failures. */
+export type GateResultInput = Pick<GateResult, 'command' | 'passed' | 'exitCode' | 'signal' | 'timedOut' | 'durationMs' | 'output' | 'outputBytes'> & {
+  gate: string;
+  failures: unknown[];
+};
+
+export interface UsageInput {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** null when the model's price is unknown. */
+  costUsd: number | null;
+}
+
+export interface AttemptFinish {
+  outcome: AttemptOutcome;
+  fingerprint?: string | null;
+  errorClass: ErrorClass | null;
+  errorMessage: string | null;
+  summary: string | null;
+  treeRef: string | null;
+  treeSha: string | null;
+  diff: string | null;
+  failures: unknown[];
+  transcript: unknown[];
+  sessionId: string | null;
+}
+
+export function newId(): string {
+  // Time-ordered prefix so ids sort by creation; random suffix so two processes never collide.
+  return Date.now().toString(36).padStart(9, '0') + randomBytes(4).toString('hex');
+}
