@@ -2,7 +2,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import type { StatusDocument } from '../../shared/domain';
 import { RatchetError } from './errors';
-import { branchExists, commitAll, createWorktree, currentBranch, isDirty } from './git/repo-git';
+import { branchExists, commitAll, createWorktree, currentBranch, git, isDirty } from './git/repo-git';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from './git/run-refs';
 import { completedSteps } from './git/step-commits';
 import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
@@ -78,7 +78,6 @@ export async function resumeInfo(store: Store, runId: string): Promise<ResumeInf
 }
 
 async function currentTip(repo: string, branch: string): Promise<string | null> {
-  const { git } = await import('./git/repo-git');
   try {
     return (await git(repo).raw(['rev-parse', '--verify', '-q', `refs/heads/${branch}`])).trim() || null;
   } catch {

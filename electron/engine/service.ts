@@ -1,5 +1,5 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
@@ -166,7 +166,6 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const info = await inspectRepo(repo);
       const file = [join(info.root, 'ratchet.yml'), join(info.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f)) ?? null;
       if (!file) return { file: null, steps: [], gates: {}, problems: [] };
-      const { readFileSync } = await import('node:fs');
       const parsed = parseWorkflow(readFileSync(file, 'utf8'));
       if (!parsed.ok) return { file, steps: [], gates: {}, problems: parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`) };
       return { file, steps: parsed.workflow.steps, gates: Object.fromEntries(Object.entries(parsed.workflow.gates).map(([k, g]) => [k, g.run])), problems: [] };
