@@ -54,3 +54,19 @@ steps:
     engine.close();
   });
 });
+
+describe('user settings under the workflow file', () => {
+  it('give a run the budgets of settings.json when its workflow sets none, and its own budget wins otherwise', async () => {
+    const p = fixtureProject();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(p.home, { recursive: true });
+    writeFileSync(join(p.home, 'settings.json'), JSON.stringify({ budget: { taskUsd: 2, dailyUsd: 9, alertAt: 0.5 } }));
+    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k' } });
+    const prepared = await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile });
+    expect(prepared.workflow.budget).toEqual({ task_usd: 2, daily_usd: 9, alert_at: 0.5 });
+    const own = fixtureProject('budget: { task_usd: 1 }\nsteps:\n  - title: one\n');
+    const mine = await engine.prepareRun({ repo: own.repo, workflowFile: own.workflowFile });
+    expect(mine.workflow.budget).toEqual({ task_usd: 1, alert_at: 0.8 });
+    engine.close();
+  });
+});

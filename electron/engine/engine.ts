@@ -24,6 +24,7 @@ import { openDatabase } from './store/open-store';
 import { newId, Store, type EngineEvent } from './store/store';
 import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
+import { loadSettings, type UserSettings } from './settings-store';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -102,6 +103,8 @@ export function createEngine(deps: EngineDeps) {
   let pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
   const agentEnv = scrubEnv(deps.env);
   const skipControllers = new Map<string, AbortController>();
+  // The user's settings (Settings screen, settings.json): below the task and the workflow file, above built-in defaults.
+  let userSettings: UserSettings = loadSettings(home);
 
   const agentFor =
     deps.agentFor ??
@@ -168,12 +171,16 @@ export function createEngine(deps: EngineDeps) {
       throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
     }
     const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
+    const { taskUsd, dailyUsd, alertAt } = userSettings.budget;
+    const withBudget: Workflow = workflow.budget || (taskUsd === null && dailyUsd === null)
+      ? workflow
+      : { ...workflow, budget: { ...(taskUsd !== null ? { task_usd: taskUsd } : {}), ...(dailyUsd !== null ? { daily_usd: dailyUsd } : {}), alert_at: alertAt } };
     return {
       repoRoot: repo.root,
       repoName: repo.name,
       headCommit: repo.headCommit,
       baseBranch: repo.branch,
-      workflow,
+      workflow: withBudget,
       workflowFile: workflowFile as string,
       title,
       description: input.description ?? workflow.task?.description ?? '',
@@ -184,7 +191,8 @@ export function createEngine(deps: EngineDeps) {
     const runId = newId();
     const short = runId.slice(-6);
     const branch = `ratchet/${slugify(p.title)}-${short}`;
-    const worktreeRoot = deps.env.RATCHET_WORKTREES ? resolve(deps.env.RATCHET_WORKTREES) : join(home, 'worktrees');
+    // Settings' worktree folder, else RATCHET_WORKTREES, else $RATCHET_HOME/worktrees.
+    const worktreeRoot = userSettings.worktreeFolder ? resolve(userSettings.worktreeFolder) : deps.env.RATCHET_WORKTREES ? resolve(deps.env.RATCHET_WORKTREES) : join(home, 'worktrees');
     mkdirSync(worktreeRoot, { recursive: true });
     const worktree = join(worktreeRoot, `${slugify(p.repoName)}-${short}`);
     // Git first, the database last: a kill at any point leaves either nothing the store knows about (a stray
@@ -413,6 +421,10 @@ export function createEngine(deps: EngineDeps) {
       writeFileSync(userPricing, `${JSON.stringify(pricing, null, 2)}\n`);
     },
     movedAside,
+    /** New settings apply to runs started afterwards: worktree folder, and budgets where a workflow sets none. */
+    applySettings(settings: UserSettings) {
+      userSettings = settings;
+    },
     detectInterrupted,
     prepareRun,
     createRun,

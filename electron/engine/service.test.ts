@@ -84,4 +84,14 @@ describe('service (the contract over the engine)', () => {
     expect(await call(service, 'settings.setApiKey', { key: 'sk-x' })).toMatchObject({ ok: false, error: { message: expect.stringContaining('ANTHROPIC_API_KEY') } });
     await again.close();
   });
+
+  it('puts new worktrees in the folder Settings names', async () => {
+    const { service } = await setup();
+    const folder = tempDir();
+    await call(service, 'settings.set', { worktreeFolder: folder });
+    const started = await call(service, 'runs.start', { repo: makeRepo(), title: 'Where', steps: [{ title: 'One' }] });
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    const doc = await call(service, 'runs.get', { runId });
+    expect((doc as { ok: true; value: { worktree: string } }).value.worktree.startsWith(folder)).toBe(true);
+  });
 });

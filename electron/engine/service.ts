@@ -78,6 +78,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     }
   });
   let settings: UserSettings = loadSettings(engine.home);
+  engine.applySettings(settings);
 
   const secrets: SecretStore = opts.secrets ?? {
     source: opts.env.ANTHROPIC_API_KEY ? 'environment' : 'none',
@@ -253,6 +254,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const { pricing, ...rest } = patch;
       settings = { ...settings, ...rest, budget: { ...settings.budget, ...rest.budget } } as UserSettings;
       saveSettings(engine.home, settings);
+      engine.applySettings(settings);
       if (pricing) engine.setPricing({ models: pricing });
       return settingsDoc();
     },
