@@ -1,0 +1,182 @@
+// What every failing-test parser shares: the FailedTest shape, ANSI stripping, expected/actual and file:line extraction.
+
+export interface FailedTest {
+  name: string;
+  message: string | null;
+  expected: string | null;
+  actual: string | null;
+  file: string | null;
+  line: number | null;
+}
+
+export const MAX_FAILED_TESTS = 200;
+// Long enough for a multi-line assertion message, short enough that 200 of them stay readable in a prompt.
+export const MAX_MESSAGE_CHARS = 1000;
+export const MAX_VALUE_CHARS = 500;
+
+// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles) that tools print when they think
+// they are on a terminal.
+// eslint-disable-next-line no-control-regex
+export const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export function cleanValue(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  const v = raw.trim().replace(/,$/, '').trim();
+  return v === '' ? null : clip(v, MAX_VALUE_CHARS);
+}
+
+/** Expected and actual values from the assertion messages of common test frameworks. */
+export function extractExpectedActual(text: string): { expected: string | null; actual: string | null } {
+  const t = stripAnsi(text);
+  let m: RegExpMatchArray | null;
+
+  // Jest: "Expected: 2" / "Received: 8" (also "Expected value:", "Received string:", …)
+  const jestExpected = t.match(/^\s*Expected(?: value| substring| pattern| length| path| constructor)?:\s+(.+)$/m);
+  const jestReceived = t.match(/^\s*Received(?: value| string| length| array| object| constructor)?:\s+(.+)$/m);
+  if (jestExpected || jestReceived) return { expected: cleanValue(jestExpected?.[1]), actual: cleanValue(jestReceived?.[1]) };
+
+  // GUT (Godot): "[0] expected to equal [100]:  message", "[0.5] expected to be > than [999.0]" (got first)
+  // Bounded, and starting only after a space or "(call #2)", so a line of brackets cannot make this quadratic.
+  m = t.match(/(?<![^\s:)])\[(.{0,500}?)\] expected to (?:equal|not equal|be [<>]=? than|be)\s*\[(.{0,500}?)\](?=:\s|\s*$|\s+\+\/-)/m);
+  if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+
+  // Chai / Vitest: "expected 6 to be 5 // Object.is equality", "expected [ 1 ] to deeply equal [ 2 ]"
+  m = t.match(
+    /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
+  );
+  if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+
+  // JUnit 4 / AssertJ: "expected:<5> but was:<6>"
+  m = t.match(/expected:\s*<([\s\S]*?)>\s*but was:\s*<([\s\S]*?)>/);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
+
+  // Node assert: "Expected values to be strictly equal:\n\n6 !== 5" (actual first)
+  if (/Expected values to be (?:strictly |loosely )?equal/.test(t)) {
+    m = t.match(/^\s*(.+?) (?:!==|!=) (.+?)\s*$/m);
+    if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+  }
+
+  // pytest assertion rewriting: "assert 6 == 5" (actual on the left by convention)
+  m = t.match(/^(?:E\s+)?(?:AssertionError: )?assert (.+?) == (.+)$/m);
+  if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+
+  // unittest / legacy assert: "AssertionError: 6 != 5", "AssertionError [ERR_ASSERTION]: 6 == 5"
+  m = t.match(/AssertionError(?: \[ERR_ASSERTION\])?: (.+?) (?:!==|!=|===|==) (.+)$/m);
+  if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+
+  // Rust assert_eq!: "left: 6\n right: 5" (older: "left: `6`,")
+  m = t.match(/^\s*left:\s*(.+)\n\s*right:\s*(.+)$/m);
+  if (m) return { expected: cleanValue(m[2]?.replace(/^`|`,?$/g, '')), actual: cleanValue(m[1]?.replace(/^`|`,?$/g, '')) };
+
+  // Go: "Add(2, 3) = 6; want 5", "got 6, want 5", "want 5, got 6"
+  m = t.match(/=\s*(.+?);\s*want\s+(.+)$/m) ?? t.match(/\bgot:?\s+(.+?),?\s+want:?\s+(.+)$/m);
+  if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+  m = t.match(/\bwant:?\s+(.+?),?\s+got:?\s+(.+)$/m);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
+
+  // Hand-written messages (GDScript, shell checks): "Expected 100, got 0", "expected 5 but got 6"
+  m = t.match(/\bexpected:?\s+(.{1,500}?),?\s+(?:but\s+)?got:?\s+(.+?)\s*$/im);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
+
+  // testify and similar: "expected: 5" / "actual  : 6" on their own lines
+  const e = t.match(/^\s*(?:Error:\s+)?expected\s*:\s*(.+)$/im);
+  const a = t.match(/^\s*actual\s*:\s*(.+)$/im);
+  if (e && a) return { expected: cleanValue(e[1]), actual: cleanValue(a[1]) };
+
+  // Vitest/Jest diff with a single changed line: "- Expected\n+ Received\n\n- 5\n+ 6"
+  if (/^\s*- Expected\s*$/m.test(t) && /^\s*\+ Received\s*$/m.test(t)) {
+    const minus = [...t.matchAll(/^\s*- (?!Expected\s*$)(.*)$/gm)];
+    const plus = [...t.matchAll(/^\s*\+ (?!Received\s*$)(.*)$/gm)];
+    if (minus.length === 1 && plus.length === 1) return { expected: cleanValue(minus[0]![1]), actual: cleanValue(plus[0]![1]) };
+  }
+  return { expected: null, actual: null };
+}
+
+// Paths that are never where a test failure should be fixed.
+export const LIBRARY_PATH = /node_modules|site-packages|dist-packages|^node:|^internal\/|<frozen|\/rustc\/|\/usr\/lib\/|\/go\/src\/(?:runtime|testing)\//;
+
+/** Strips a file:// scheme; returns null for library code. */
+export function userFile(file: string): string | null {
+  const f = file.replace(/^file:\/\//, '');
+  return LIBRARY_PATH.test(f) ? null : f;
+}
+
+/** "path:line(:col)" as a location, or null. */
+export function parseLocationString(text: string): { file: string; line: number } | null {
+  const m = text.trim().match(/^(.+?):(\d+)(?::\d+)?$/);
+  if (!m) return null;
+  const file = userFile(m[1]!);
+  return file ? { file, line: Number(m[2]) } : null;
+}
+
+/**
+ * The first user-code location mentioned in `text`: stack frames, "file.ts:3:5", pytest "tests/x.py:5:",
+ * Python 'File "x.py", line 5'. Candidates in `preferFile` (by suffix or basename) win.
+ */
+export function findLocation(text: string, preferFile?: string | null): { file: string; line: number } | null {
+  const t = stripAnsi(text);
+  const patterns = [
+    // Starts only at the first character of a path: retrying from inside a long token is quadratic.
+    /(?<![\w.@~+\-/\\])(?:file:\/\/)?((?:[A-Za-z]:)?[\w.@~+\-/\\]*[\w@~+-]\.[A-Za-z][A-Za-z0-9]{0,5}):(\d+)(?::\d+)?/g,
+    /File "([^"]+)", line (\d+)/g,
+  ];
+  const hits: { index: number; file: string; line: number }[] = [];
+  for (const re of patterns) {
+    for (const m of t.matchAll(re)) {
+      const file = userFile(m[1]!);
+      if (file) hits.push({ index: m.index ?? 0, file, line: Number(m[2]) });
+    }
+  }
+  hits.sort((x, y) => x.index - y.index);
+  const found = hits.map((h) => ({ file: h.file, line: h.line }));
+  if (found.length === 0) return null;
+  if (preferFile) {
+    const base = preferFile.split(/[\\/]/).pop()!;
+    const preferred = found.find((f) => f.file.endsWith(preferFile) || preferFile.endsWith(f.file) || f.file.split(/[\\/]/).pop() === base);
+    if (preferred) return preferred;
+  }
+  return found[0]!;
+}
+
+/** First lines of a failure text, up to its stack trace: the part a person reads. */
+export function leadText(text: string): string | null {
+  const lines: string[] = [];
+  for (const line of stripAnsi(text).split('\n')) {
+    if (/^\s+at\s/.test(line) || /^\s*❯\s/.test(line)) break;
+    lines.push(line);
+  }
+  const s = lines.join('\n').trim();
+  return s === '' ? null : clip(s, MAX_MESSAGE_CHARS);
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function stringOrNull(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+export function sameFile(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}
+
+/** A YAML/JSON diagnostic value as one readable string (null when absent). */
+export function diagValue(v: unknown): string | null {
+  if (v === undefined) return null;
+  if (v === null) return 'null';
+  if (typeof v === 'string') return cleanValue(v);
+  try {
+    return cleanValue(JSON.stringify(v));
+  } catch {
+    return cleanValue(String(v));
+  }
+}

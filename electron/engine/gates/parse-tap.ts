@@ -1,0 +1,92 @@
+// Failing tests from TAP output (tap-parser, nested subtests and YAML diagnostics), and a `not ok` fallback for mixed output.
+import { Parser as TapParser } from 'tap-parser';
+import type { Result as TapResult } from 'tap-parser';
+import { MAX_FAILED_TESTS, stripAnsi, extractExpectedActual, findLocation, MAX_MESSAGE_CHARS, clip, userFile, parseLocationString, diagValue, type FailedTest } from './failure-text';
+
+
+/** Location from a TAP diagnostic: `at` (node-tap), the first user stack frame, or `location` (node:test). */
+function diagLocation(diag: Record<string, unknown>): { file: string | null; line: number | null } {
+  const at = diag.at;
+  if (at && typeof at === 'object') {
+    const a = at as Record<string, unknown>;
+    const file = a.file ?? a.fileName;
+    const line = a.line ?? a.lineNumber;
+    if (typeof file === 'string' && (typeof line === 'number' || typeof line === 'string')) {
+      const f = userFile(file);
+      if (f) return { file: f, line: Number(line) || null };
+    }
+  } else if (typeof at === 'string') {
+    const loc = parseLocationString(at) ?? findLocation(at);
+    if (loc) return loc;
+  }
+  const location = typeof diag.location === 'string' ? parseLocationString(diag.location) : null;
+  if (typeof diag.stack === 'string') {
+    // The failing assertion's frame beats the test's declaration line from `location`.
+    const frame = findLocation(diag.stack, location?.file);
+    if (frame && (!location || frame.file === location.file)) return frame;
+  }
+  if (location) return location;
+  return { file: null, line: null };
+}
+
+function tapFailure(name: string, diag: unknown): FailedTest {
+  const d = diag && typeof diag === 'object' ? (diag as Record<string, unknown>) : {};
+  const rawMessage = [d.error, d.message].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null;
+  const message = rawMessage ? clip(stripAnsi(rawMessage).trim(), MAX_MESSAGE_CHARS) : null;
+  // `in`, not `??`: an expected value of null is a real value.
+  let expected = diagValue('expected' in d ? d.expected : d.wanted);
+  let actual = diagValue('actual' in d ? d.actual : d.found);
+  if (expected === null && actual === null && message) ({ expected, actual } = extractExpectedActual(message));
+  const { file, line } = diagLocation(d);
+  return { name: name || '(unnamed test)', message, expected, actual, file, line };
+}
+
+interface TapFail {
+  fullname: string;
+  failure: FailedTest;
+  subtestsFailed: boolean;
+}
+
+/** Failing test points of TAP output, leaf tests only (a suite that failed because its subtests did is dropped). */
+export function parseTap(output: string): FailedTest[] {
+  const text = stripAnsi(output);
+  if (!/^\s*(?:not )?ok\b/m.test(text)) return [];
+  const fails: TapFail[] = [];
+  const listen = (p: TapParser): void => {
+    p.on('assert', (res: TapResult) => {
+      if (res.ok || res.todo || res.skip) return;
+      const diag: unknown = res.diag;
+      const failureType = diag && typeof diag === 'object' ? (diag as Record<string, unknown>).failureType : undefined;
+      fails.push({
+        fullname: res.fullname || res.name,
+        failure: tapFailure(res.fullname || res.name, diag),
+        subtestsFailed: failureType === 'subtestsFailed',
+      });
+    });
+    p.on('child', listen);
+  };
+  const parser = new TapParser({});
+  listen(parser);
+  // Events fire synchronously during end(), so the results are complete when it returns.
+  parser.end(text);
+
+  const leaves = fails.filter(
+    (f) => !f.subtestsFailed && !fails.some((other) => other !== f && other.fullname.startsWith(`${f.fullname} > `)),
+  );
+  if (leaves.length > 0) return leaves.map((f) => f.failure);
+  return parseNotOkLines(text);
+}
+
+/** Regex fallback for "not ok" lines buried in other output, where the parser sees no TAP structure. */
+export function parseNotOkLines(text: string): FailedTest[] {
+  const out: FailedTest[] = [];
+  for (const m of text.matchAll(/^\s*not ok\b(?:\s+\d+)?(?:\s*-)?[ \t]*(.*)$/gm)) {
+    let name = m[1] ?? '';
+    const directive = name.match(/(?:^|\s)#\s*(TODO|SKIP)\b/i);
+    if (directive) continue;
+    name = name.replace(/\s+#\s.*$/, '').replace(/\\#/g, '#').trim();
+    out.push({ name: name || '(unnamed test)', message: null, expected: null, actual: null, file: null, line: null });
+    if (out.length >= MAX_FAILED_TESTS) break;
+  }
+  return out;
+}
