@@ -1,7 +1,7 @@
 // The one API contract between the engine (Electron main or the headless host) and the renderer: every method and event, with zod schemas.
 // The IPC binding, the preload, the WebSocket host and the renderer's client are all derived from this file.
 import { z } from 'zod';
-import { AttemptOutcome, DecisionDoc, ErrorClass, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
+import { AttemptOutcome, DecisionDoc, ErrorClass, FailedTestDoc, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
 import { TranscriptEntryDoc } from './engine-events';
 
 const RunId = z.object({ runId: z.string().min(1) });
@@ -40,10 +40,7 @@ export const GateOutputDoc = z.object({
   durationMs: z.number(),
   output: z.string(),
   outputBytes: z.number().int(),
-  failures: z.array(z.object({
-    name: z.string(), message: z.string().nullable(), expected: z.string().nullable(), actual: z.string().nullable(),
-    file: z.string().nullable(), line: z.number().int().nullable(),
-  })),
+  failures: z.array(FailedTestDoc),
 });
 
 export { TranscriptEntryDoc };
@@ -82,6 +79,24 @@ export const RequiredActionDoc = z.object({
   safeDefault: RecoveryOptionDoc,
 });
 
+/** Seed 003 §2.1's resume plan: where to continue, why, and what must be fixed first (computed by the engine). */
+export const ResumePlanDoc = z.object({
+  lastStatus: z.enum(['failed', 'waiting_approval', 'in_progress', 'completed']),
+  /** The step to run next; null when every step is done (or nothing can be resumed). */
+  nextStep: z.number().int().nullable(),
+  action: z.enum(['retry_step', 'next_step', 'approve', 'finish', 'none']),
+  reason: z.string(),
+  /** The step may be skipped instead (seed 003: in_progress → retry or skip). */
+  canSkip: z.boolean(),
+  phaseRollover: z.string().nullable(),
+  completed: z.array(z.object({ index: z.number().int(), title: z.string(), commit: z.string() })),
+  required: z.array(RequiredActionDoc),
+  blocked: z.boolean(),
+});
+export type ResumePlan = z.infer<typeof ResumePlanDoc>;
+export type RecoveryOption = z.infer<typeof RecoveryOptionDoc>;
+export type RequiredAction = z.infer<typeof RequiredActionDoc>;
+
 /** Seed 003 §2.3's "Workflow Resume Plan", for the resume dialog. */
 export const ResumeInfoDoc = z.object({
   runId: z.string(),
@@ -92,17 +107,7 @@ export const ResumeInfoDoc = z.object({
   reason: z.string().nullable(),
   lastSeen: z.string().nullable(),
   steps: z.array(z.object({ index: z.number().int(), title: z.string(), status: z.string(), commit: z.string().nullable(), phase: z.string().nullable().optional(), attempts: z.number().int() })),
-  plan: z.object({
-    lastStatus: z.enum(['failed', 'waiting_approval', 'in_progress', 'completed']),
-    nextStep: z.number().int().nullable(),
-    action: z.enum(['retry_step', 'next_step', 'approve', 'finish', 'none']),
-    reason: z.string(),
-    canSkip: z.boolean(),
-    phaseRollover: z.string().nullable(),
-    completed: z.array(z.object({ index: z.number().int(), title: z.string(), commit: z.string() })),
-    required: z.array(RequiredActionDoc),
-    blocked: z.boolean(),
-  }),
+  plan: ResumePlanDoc,
   repeatedFailures: z.array(z.object({ runId: z.string(), n: z.number().int(), errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() })),
   baseConflicts: z.array(z.string()),
 });

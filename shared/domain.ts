@@ -50,6 +50,17 @@ export const DecisionDoc = z.object({
 });
 export type DecisionDoc = z.infer<typeof DecisionDoc>;
 
+/** A failing test parsed from a gate's output or report. */
+export const FailedTestDoc = z.object({
+  name: z.string(),
+  message: z.string().nullable(),
+  expected: z.string().nullable(),
+  actual: z.string().nullable(),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+});
+export type FailedTest = z.infer<typeof FailedTestDoc>;
+
 export const AttemptDoc = z.object({
   n: z.number().int().min(1),
   outcome: AttemptOutcome,

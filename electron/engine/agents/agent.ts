@@ -1,4 +1,6 @@
 // The agent port: what the engine asks of any agent (Anthropic loop or CLI), and what it gets back.
+import type { z } from 'zod';
+import type { TranscriptEntryDoc } from '../../../shared/engine-events';
 import type { Usage } from './pricing';
 
 export type AgentErrorClass = 'api_error' | 'rate_limit' | 'timeout' | 'unknown';
@@ -14,13 +16,8 @@ export interface AgentError {
   retriable: boolean;
 }
 
-export interface TranscriptEntry {
-  kind: 'text' | 'tool_use' | 'tool_result' | 'error' | 'info';
-  text: string;
-  name?: string;
-  input?: unknown;
-  isError?: boolean;
-}
+/** One piece of an agent's transcript; the schema lives in shared/ because the app shows it. */
+export type TranscriptEntry = z.infer<typeof TranscriptEntryDoc>;
 
 export interface AgentRunInput {
   worktree: string;

@@ -1,13 +1,6 @@
 // What every failing-test parser shares: the FailedTest shape, ANSI stripping, expected/actual and file:line extraction.
 
-export interface FailedTest {
-  name: string;
-  message: string | null;
-  expected: string | null;
-  actual: string | null;
-  file: string | null;
-  line: number | null;
-}
+export type { FailedTest } from '../../../shared/domain';
 
 export const MAX_FAILED_TESTS = 200;
 // Long enough for a multi-line assertion message, short enough that 200 of them stay readable in a prompt.

@@ -1,5 +1,6 @@
 // Pure resume plan for an interrupted or stopped run (seed 003 §2-3): where to continue, why, and what must be fixed first.
 import type { RunStatus, StepStatus } from '../../../shared/domain';
+import type { RecoveryOption, RequiredAction, ResumePlan } from '../../../shared/contract';
 
 export interface ResumeFacts {
   status: RunStatus;
@@ -16,29 +17,7 @@ export interface ResumeFacts {
   missingCommits: number[];
 }
 
-export type RecoveryOption = 'checkout_branch' | 'recreate_worktree' | 'rescue_commit' | 'stash' | 'abort';
-
-export interface RequiredAction {
-  code: 'no_branch' | 'no_worktree' | 'wrong_branch' | 'dirty_tree' | 'no_plan' | 'missing_commits';
-  message: string;
-  options: RecoveryOption[];
-  /** What `--yes` takes: always the option that loses nothing. */
-  safeDefault: RecoveryOption;
-}
-
-export interface ResumePlan {
-  lastStatus: 'failed' | 'waiting_approval' | 'in_progress' | 'completed';
-  /** The step to run next; null when every step is done (or nothing can be resumed). */
-  nextStep: number | null;
-  action: 'retry_step' | 'next_step' | 'approve' | 'finish' | 'none';
-  reason: string;
-  /** The step may be skipped instead (seed 003: in_progress → retry or skip). */
-  canSkip: boolean;
-  phaseRollover: string | null;
-  completed: Array<{ index: number; title: string; commit: string }>;
-  required: RequiredAction[];
-  blocked: boolean;
-}
+export type { RecoveryOption, RequiredAction, ResumePlan };
 
 export function resumePlan(f: ResumeFacts): ResumePlan {
   const required: RequiredAction[] = [];
