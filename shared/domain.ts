@@ -58,6 +58,12 @@ export const FailedTestDoc = z.object({
   actual: z.string().nullable(),
   file: z.string().nullable(),
   line: z.number().int().nullable(),
+  /** 'compile' for a compiler or linter error (tsc, eslint, gcc, rustc, go build/vet, javac, Python SyntaxError/ImportError); absent or 'test' for a failing test. */
+  kind: z.enum(['test', 'compile']).optional(),
+  /** Column of `line`, when the tool printed one. */
+  column: z.number().int().nullable().optional(),
+  /** The tool's own code for the error: TS2322, E0308, no-undef. */
+  code: z.string().nullable().optional(),
 });
 export type FailedTest = z.infer<typeof FailedTestDoc>;
 

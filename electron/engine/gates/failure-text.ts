@@ -33,7 +33,7 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
   // Jest: "Expected: 2" / "Received: 8" (also "Expected value:", "Received string:", …)
   const jestExpected = t.match(/^\s*Expected(?: value| substring| pattern| length| path| constructor)?:\s+(.+)$/m);
-  const jestReceived = t.match(/^\s*Received(?: value| string| length| array| object| constructor)?:\s+(.+)$/m);
+  const jestReceived = t.match(/^\s*Received(?: value| string| length| array| object| constructor| message)?:\s+(.+)$/m);
   if (jestExpected || jestReceived) return { expected: cleanValue(jestExpected?.[1]), actual: cleanValue(jestReceived?.[1]) };
 
   // GUT (Godot): "[0] expected to equal [100]:  message", "[0.5] expected to be > than [999.0]" (got first)
@@ -70,9 +70,9 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   if (m) return { expected: cleanValue(m[2]?.replace(/^`|`,?$/g, '')), actual: cleanValue(m[1]?.replace(/^`|`,?$/g, '')) };
 
   // Go: "Add(2, 3) = 6; want 5", "got 6, want 5", "want 5, got 6"
-  m = t.match(/=\s*(.+?);\s*want\s+(.+)$/m) ?? t.match(/\bgot:?\s+(.+?),?\s+want:?\s+(.+)$/m);
+  m = t.match(/=\s*(.+?);\s*want\s+(.+)$/m) ?? t.match(/\bgot\s*[:=]?\s+(.+?),?\s+want\s*[:=]?\s+(.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
-  m = t.match(/\bwant:?\s+(.+?),?\s+got:?\s+(.+)$/m);
+  m = t.match(/\bwant\s*[:=]?\s+(.+?),?\s+got\s*[:=]?\s+(.+)$/m);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // Hand-written messages (GDScript, shell checks): "Expected 100, got 0", "expected 5 but got 6"
@@ -95,6 +95,9 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
 // Paths that are never where a test failure should be fixed.
 export const LIBRARY_PATH = /node_modules|site-packages|dist-packages|^node:|^internal\/|<frozen|\/rustc\/|\/usr\/lib\/|\/go\/src\/(?:runtime|testing)\//;
+
+/** Paths that look like test files: where the failing line of a test is. */
+export const TEST_FILE = /(?:^|[\\/])(?:__tests__|tests?|spec)[\\/]|[._-](?:test|spec)\.\w+$|(?:^|[\\/])test_[^\\/]*\.py$|_test\.(?:go|py)$|Tests?\.(?:java|kt|cs)$/;
 
 /** Strips a file:// scheme; returns null for library code. */
 export function userFile(file: string): string | null {
@@ -133,10 +136,15 @@ export function findLocation(text: string, preferFile?: string | null): { file: 
   if (found.length === 0) return null;
   if (preferFile) {
     const base = preferFile.split(/[\\/]/).pop()!;
-    const preferred = found.find((f) => f.file.endsWith(preferFile) || preferFile.endsWith(f.file) || f.file.split(/[\\/]/).pop() === base);
+    const stem = (p: string): string => p.split(/[\\/]/).pop()!.replace(/\.\w+$/, '');
+    const preferred =
+      found.find((f) => f.file.endsWith(preferFile) || preferFile.endsWith(f.file) || f.file.split(/[\\/]/).pop() === base) ??
+      // A class or module name as the hint ("com.shop.CalcTest", "tests.test_calc"): same file name, any extension.
+      found.find((f) => stem(f.file) === stem(preferFile));
     if (preferred) return preferred;
   }
-  return found[0]!;
+  // The line in the test beats a line in the code under test that the stack passes through first.
+  return found.find((f) => TEST_FILE.test(f.file)) ?? found[0]!;
 }
 
 /** First lines of a failure text, up to its stack trace: the part a person reads. */
@@ -167,6 +175,11 @@ export function diagValue(v: unknown): string | null {
   if (v === undefined) return null;
   if (v === null) return 'null';
   if (typeof v === 'string') return cleanValue(v);
+  // YAML prints an array as a mapping of indexes (node:test's TAP diagnostics): show it as the array it was.
+  if (typeof v === 'object' && !Array.isArray(v)) {
+    const keys = Object.keys(v);
+    if (keys.length > 0 && keys.every((k, i) => k === String(i))) v = keys.map((k) => (v as Record<string, unknown>)[k]);
+  }
   try {
     return cleanValue(JSON.stringify(v));
   } catch {

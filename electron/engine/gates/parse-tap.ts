@@ -73,8 +73,30 @@ export function parseTap(output: string): FailedTest[] {
   const leaves = fails.filter(
     (f) => !f.subtestsFailed && !fails.some((other) => other !== f && other.fullname.startsWith(`${f.fullname} > `)),
   );
-  if (leaves.length > 0) return leaves.map((f) => f.failure);
+  if (leaves.length > 0) return leaves.map((f) => withPlainDiagnostics(f.failure, text));
   return parseNotOkLines(text);
+}
+
+/**
+ * mocha's TAP reporter prints a failure's error as plain indented lines, not a YAML block: read the message, values
+ * and stack frame from them when the YAML gave none.
+ */
+function withPlainDiagnostics(f: FailedTest, text: string): FailedTest {
+  if (f.message !== null || f.file !== null) return f;
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => {
+    const m = l.match(/^\s*not ok\b(?:\s+\d+)?(?:\s*-)?\s*(.*?)\s*$/);
+    return m !== null && m[1] === f.name;
+  });
+  if (at < 0) return f;
+  const body: string[] = [];
+  for (let i = at + 1; i < lines.length && /^\s+\S|^\s*$/.test(lines[i]!) && !/^\s+---\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+  const all = body.join('\n');
+  if (all.trim() === '') return f;
+  const { expected, actual } = extractExpectedActual(all);
+  const loc = findLocation(body.filter((l) => /^\s+at /.test(l)).join('\n'));
+  const lead = body.filter((l) => !/^\s+at /.test(l)).join('\n').trim();
+  return { ...f, message: lead ? clip(lead.split('\n').slice(0, 12).join('\n'), MAX_MESSAGE_CHARS) : null, expected, actual, file: loc?.file ?? null, line: loc?.line ?? null };
 }
 
 /** Regex fallback for "not ok" lines buried in other output, where the parser sees no TAP structure. */

@@ -1,0 +1,34 @@
+// Failing tests from the JUnit Platform console launcher's text ("Failures (3):" with "=> AssertionFailedError: …").
+import { extractExpectedActual, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
+import { testFailure, type FailureParser } from './failure-parser';
+
+function parse(text: string): FailedTest[] {
+  const start = text.search(/^Failures \(\d+\):\s*$/m);
+  if (start < 0) return [];
+  const lines = text.slice(start).split('\n').slice(1);
+  const out: FailedTest[] = [];
+  for (let i = 0; i < lines.length && out.length < MAX_FAILED_TESTS; i++) {
+    const m = lines[i]!.match(/^ {2}(?:JUnit [\w ]+|[\w-]+):(.+?)\s*$/);
+    if (!m) continue;
+    const parts = m[1]!.split(':'); // "CalcTest:greets()"
+    const method = parts[parts.length - 1]!.replace(/\(.*\)$/, '');
+    const cls = parts.slice(0, -1).join('.');
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && /^ {4,}/.test(lines[j]!); j++) body.push(lines[j]!);
+    i = j - 1;
+    const exc = body.find((l) => /^\s*=> /.test(l))?.replace(/^\s*=> /, '') ?? '';
+    const message = exc.replace(/^[\w.$]+(?:Error|Exception|Failure)\w*: /, '');
+    const { expected, actual } = extractExpectedActual(exc);
+    const simple = cls.split('.').pop()!;
+    const frame = body.map((l) => l.trim().match(new RegExp(`^(?:[\\w.$]+\\.)?${simple}\\.${method}\\(([\\w.]+):(\\d+)\\)$`))).find((f) => f !== null);
+    out.push(testFailure(`${cls}.${method}`, { message: message ? clip(message, MAX_MESSAGE_CHARS) : null, expected, actual, file: frame?.[1] ?? null, line: frame ? Number(frame[2]) : null }));
+  }
+  return out;
+}
+
+export const junitConsoleParser: FailureParser = {
+  id: 'junit-console',
+  detect: (t) => /^Failures \(\d+\):\s*$/m.test(t) && /MethodSource \[/.test(t),
+  parse,
+};

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Re-records the failure-parser corpus from real tool runs (needs python3+pytest, go, cargo, gcc, javac+junit5, node, and
+# mocha/jest/vitest/jest-junit/typescript/eslint in $JS_RUNNERS/node_modules). Not part of npm test.
+# Usage: scripts/record-corpus/record.sh [case-filter]   (truth files are written by hand, never by this script)
+set -u
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+OUT="$ROOT/electron/engine/gates/corpus"
+WORK="${RECORD_WORK:-/tmp/rc}"
+JS_RUNNERS="${JS_RUNNERS:-/tmp/jsrunners}"
+FILTER="${1:-}"
+export PATH="$JS_RUNNERS/node_modules/.bin:$PATH"
+
+fresh() { # fresh <project> → copies the project to $WORK/<project> and cd's there
+  rm -rf "${WORK:?}/$1"; mkdir -p "$WORK"; cp -r "$HERE/projects/$1" "$WORK/$1"; cd "$WORK/$1" || exit 1
+  [ -f package.json ] && ln -s "$JS_RUNNERS/node_modules" node_modules
+  return 0
+}
+
+# rec <tool/case> <command…>: runs the command (stdout and stderr together, as a gate sees them) and stores the output.
+rec() {
+  local id="$1"; shift
+  if [ -n "$FILTER" ] && [[ "$id" != *"$FILTER"* ]]; then return 0; fi
+  mkdir -p "$OUT/$(dirname "$id")"
+  bash -c "$*" >"$OUT/$id.txt" 2>&1
+  echo $? >"$OUT/$id.exit"
+  echo "recorded $id (exit $(cat "$OUT/$id.exit"))"
+}
+
+# report <tool/case> <file> <ext>: keeps a report file the last command wrote.
+report() {
+  if [ -n "$FILTER" ] && [[ "$1" != *"$FILTER"* ]]; then return 0; fi
+  cp "$2" "$OUT/$1.report.$3"
+}
+
+# crlf <tool/case> <from-case>: the same output with Windows line endings.
+crlf() {
+  if [ -n "$FILTER" ] && [[ "$1" != *"$FILTER"* ]]; then return 0; fi
+  sed 's/$/\r/' "$OUT/$2.txt" >"$OUT/$1.txt"; cp "$OUT/$2.exit" "$OUT/$1.exit"
+}
+
+export PYTHONDONTWRITEBYTECODE=1
+fresh pytest
+rec pytest/default python3 -m pytest -p no:cacheprovider
+rec pytest/quiet python3 -m pytest -p no:cacheprovider -q
+rec pytest/tb-short python3 -m pytest -p no:cacheprovider --tb=short
+rec pytest/tb-long python3 -m pytest -p no:cacheprovider --tb=long
+rec pytest/tb-line python3 -m pytest -p no:cacheprovider --tb=line
+rec pytest/tb-native python3 -m pytest -p no:cacheprovider --tb=native
+rec pytest/summary-ra python3 -m pytest -p no:cacheprovider -rA --tb=no
+rec pytest/color python3 -m pytest -p no:cacheprovider --color=yes
+rec pytest/junit python3 -m pytest -p no:cacheprovider -q --junitxml=report.xml
+report pytest/junit report.xml xml
+rec pytest/verbose python3 -m pytest -p no:cacheprovider -v --tb=short
+fresh pytest-collect
+rec pytest/collect-missing-module python3 -m pytest -p no:cacheprovider
+fresh pytest-syntax
+rec pytest/collect-syntax-error python3 -m pytest -p no:cacheprovider
+
+fresh unittest
+rec unittest/default python3 -m unittest
+rec unittest/verbose python3 -m unittest -v
+fresh unittest-import
+rec unittest/import-missing python3 -m unittest
+
+fresh python-run
+rec python/syntax-error python3 main.py
+
+fresh jest
+rec jest/default jest --ci
+rec jest/color FORCE_COLOR=1 jest --ci --colors
+rec jest/json jest --ci --json
+rec jest/json-file jest --ci --json --outputFile=report.json
+report jest/json-file report.json json
+rec jest/junit JEST_JUNIT_OUTPUT_FILE=junit.xml jest --ci --reporters=default --reporters=jest-junit
+report jest/junit junit.xml xml
+rec jest/npm-test npm test
+
+fresh vitest
+rec vitest/default CI=1 vitest run
+rec vitest/color FORCE_COLOR=1 vitest run
+rec vitest/json CI=1 vitest run --reporter=json
+rec vitest/json-file CI=1 vitest run --reporter=default --reporter=json --outputFile.json=report.json
+report vitest/json-file report.json json
+rec vitest/junit CI=1 vitest run --reporter=default --reporter=junit --outputFile.junit=junit.xml
+report vitest/junit junit.xml xml
+rec vitest/verbose CI=1 vitest run --reporter=verbose
+
+fresh mocha
+rec mocha/spec mocha
+rec mocha/tap mocha --reporter tap
+rec mocha/color mocha --color
+
+fresh node-test
+rec node-test/spec node --test --test-reporter=spec
+rec node-test/tap node --test --test-reporter=tap
+rec node-test/color FORCE_COLOR=1 node --test --test-reporter=spec
+
+fresh go-test
+rec go/test go test ./...
+rec go/test-verbose go test -v ./...
+rec go/test-json go test -json ./...
+fresh go-panic
+rec go/panic go test ./...
+fresh go-build
+rec go/build-error go build ./...
+rec go/test-build-error go test ./...
+fresh go-vet
+rec go/vet go vet ./...
+fresh go-missing
+rec go/missing-local-package go build ./...
+
+fresh cargo-test
+rec cargo/test cargo test --quiet --color=never
+rec cargo/test-color cargo test --color=always
+fresh cargo-build
+rec cargo/build-error cargo build --color=never
+
+fresh gcc
+rec c/gcc gcc -Wall -c main.c -o main.o
+fresh javac
+rec java/javac javac Shop.java
+fresh junit5
+JUNIT=/usr/share/java/junit-platform-console-standalone.jar
+mkdir -p out && javac -d out -cp "$JUNIT" src/*.java
+rec java/junit5-console java -jar "$JUNIT" -cp out --scan-classpath --disable-banner --details=tree --reports-dir=reports
+report java/junit5-console reports/TEST-junit-jupiter.xml xml
+
+fresh tsc
+rec ts/tsc tsc -p . --pretty false
+rec ts/tsc-pretty tsc -p . --pretty true
+fresh eslint
+rec eslint/stylish eslint src
+rec eslint/color eslint --color src
+
+# Windows line endings: the same outputs converted (their truth files say so).
+crlf pytest/crlf-default pytest/default
+crlf jest/crlf-default jest/default
+crlf go/crlf-test go/test
+crlf cargo/crlf-test cargo/test
