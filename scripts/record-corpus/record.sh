@@ -133,6 +133,24 @@ fresh eslint
 rec eslint/stylish eslint src
 rec eslint/color eslint --color src
 
+# Very long outputs, cut in the middle by the project's own bounding (16 KB head + 16 KB tail).
+cut() {
+  if [ -n "$FILTER" ] && [[ "$1" != *"$FILTER"* ]]; then return 0; fi
+  (cd "$ROOT" && npx --no-install tsx scripts/record-corpus/bound.ts "$OUT/$1.txt" 16384 16384)
+}
+fresh pytest-long
+rec pytest/long-cut python3 -m pytest -p no:cacheprovider -rfE
+cut pytest/long-cut
+fresh go-long
+rec go/long-cut go test ./...
+cut go/long-cut
+fresh cargo-long
+rec cargo/long-cut cargo test --quiet --color=never
+cut cargo/long-cut
+fresh junit5
+mkdir -p out && javac -d out -cp "$JUNIT" src/*.java
+rec java/junit5-flat java -jar "$JUNIT" -cp out --scan-classpath --disable-banner --details=flat
+
 # Windows line endings: the same outputs converted (their truth files say so).
 crlf pytest/crlf-default pytest/default
 crlf jest/crlf-default jest/default

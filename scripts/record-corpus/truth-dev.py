@@ -154,3 +154,36 @@ eslint_all = [c(ES, 1, 'no-unused-vars'), c(ES, 4, 'eqeqeq'), c(ES, 5, 'no-undef
 write('eslint/stylish', 'compilation_error', eslint_all)
 write('eslint/color', 'compilation_error', eslint_all)
 print('ok')
+
+# JUnit console launcher, --details=flat (no Failures section)
+write('java/junit5-flat', 'test_failure', [
+    t('CalcTest.greets', 'Hello, ann', 'Hello ann', JV, 13),
+    t('CalcTest.isPositive', 'true', 'false', JV, 23),
+    t('CalcTest.addsNumbers', '5', '6', JV, 8),
+])
+
+# Cut in the middle by bounded-output.ts (16 KB head + 16 KB tail); the truth lists what the cut text still says.
+# pytest: sections of test_row[0..5] and [56..59] survive (line 8); the -rfE summary at the end names all 60 with
+# assertion rewriting's values ("assert (i * 2) == ((i + i) + 1)": actual left, expected right).
+LONG = 'tests/test_long.py'
+write('pytest/long-cut', 'test_failure', [
+    t(f'tests/test_long.py::test_row[{i}]', f'(({i} + {i}) + 1)', f'({i} * 2)', LONG, 8 if i <= 5 or i >= 56 else None)
+    for i in range(60)
+], 'cut by bounded-output.ts: sections 6..55 are gone, the short summary survives')
+# go: subtests n=0..5 and n=74..79 survive whole; n=6's header survives without its error line; n=73's error line
+# survives without its header (so no test can be named for it). double(i) = 2i+1, want 2i, at long_test.go:18.
+go_long = []
+for i in list(range(0, 7)) + list(range(74, 80)):
+    whole = i != 6
+    go_long.append(t(f'example.com/long > TestDouble/n={i}', str(2 * i) if whole else None, str(2 * i + 1) if whole else None,
+                     'long_test.go', 18 if whole else None))
+write('go/long-cut', 'test_failure', go_long, 'cut by bounded-output.ts: subtests 7..73 are gone')
+# cargo: the closing "failures:" list names all 50; stdout blocks of 0, 10..15 (before the cut) and 49, 5..9 (after it)
+# are whole; doubles_48's block lost its header. assert_eq!(double(i), 2i): left 2i+1, right 2i, at line 14 + 8i.
+cargo_long = []
+for i in range(50):
+    whole = i in (0, 10, 11, 12, 13, 14, 15, 49, 5, 6, 7, 8, 9)
+    cargo_long.append(t(f'tests::doubles_{i}', str(2 * i) if whole else None, str(2 * i + 1) if whole else None,
+                        RT, 14 + 8 * i if whole else None))
+write('cargo/long-cut', 'test_failure', cargo_long, 'cut by bounded-output.ts: the failures list at the end names every test')
+print('ok2')

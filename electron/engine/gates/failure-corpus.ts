@@ -127,7 +127,15 @@ export function scoreCase(c: CorpusCase, score: Score): { failures: FailedTest[]
     else score.misses.push(`${c.id}: ${label} not found${hit ? ` (code ${hit.code})` : ''}`);
     for (const key of ['expected', 'actual'] as const) {
       const want = t[key];
-      if (want === null || want === undefined) continue;
+      if (want === null || want === undefined) {
+        // A value the tool never printed is an invented one: it counts against the score.
+        const got = t.kind === 'compile' ? null : hit?.[key];
+        if (got !== null && got !== undefined) {
+          score[key][1] += 1;
+          score.misses.push(`${c.id}: ${label} ${key} ${JSON.stringify(got)}, but the tool printed none`);
+        }
+        continue;
+      }
       score[key][1] += 1;
       const got = hit?.[key];
       if (got !== null && got !== undefined && normValue(got) === normValue(want)) score[key][0] += 1;

@@ -10,6 +10,9 @@ export interface FailureParser {
   parse(text: string): FailedTest[];
 }
 
+/** The note bounded-output.ts leaves where it cut a long output: nothing before it continues after it. */
+export const CUT_MARKER = /^\[… .+ (?:elided|characters elided)\b.*…\]$/;
+
 /** What every text parser reads: colours removed and Windows or old-Mac line ends turned into "\n". */
 export function normaliseOutput(output: string): string {
   return stripAnsi(output).replace(/\r\n?/g, '\n');

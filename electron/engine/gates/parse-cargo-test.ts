@@ -1,6 +1,6 @@
 // Failing tests from `cargo test` (libtest): "---- name stdout ----" blocks, panics with file:line, assert_eq! left/right.
 import { cleanValue, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
-import { testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
 
 function parse(text: string): FailedTest[] {
   const lines = text.split('\n');
@@ -11,7 +11,7 @@ function parse(text: string): FailedTest[] {
     const name = m[1]!;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !/^---- \S+ stdout ----$/.test(lines[j]!) && !/^failures:\s*$/.test(lines[j]!); j++) body.push(lines[j]!);
+    for (; j < lines.length && !/^---- \S+ stdout ----$/.test(lines[j]!) && !/^failures:\s*$/.test(lines[j]!) && !CUT_MARKER.test(lines[j]!); j++) body.push(lines[j]!);
     i = j - 1;
     // Rust ≥ 1.73: "thread 'x' panicked at src/lib.rs:19:9:\nmessage"; older: "thread 'x' panicked at 'message', src/lib.rs:19:9".
     let file: string | null = null;
@@ -58,9 +58,16 @@ function parse(text: string): FailedTest[] {
       }),
     );
   }
-  // Without the stdout blocks (cut from a long log), the "failures:" list still names them.
-  if (out.length === 0) {
-    for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) out.push(testFailure(m[1]!));
+  // Tests whose stdout block was cut from a long log (or never printed) are still named by "test x ... FAILED" and the
+  // closing "failures:" list.
+  const names = new Set(out.map((f) => f.name));
+  const listed = [...text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)].map((m) => m[1]!);
+  const list = text.match(/^failures:\n((?: {4}\S+\n?)+)/m);
+  if (list) listed.push(...list[1]!.split('\n').map((l) => l.trim()).filter(Boolean));
+  for (const n of listed) {
+    if (names.has(n) || out.length >= MAX_FAILED_TESTS) continue;
+    names.add(n);
+    out.push(testFailure(n));
   }
   return out;
 }

@@ -209,10 +209,21 @@ not ok 1 - compares
     ]);
   });
 
-  it('returns nothing for passing TAP and for output without TAP', () => {
+  it('returns nothing for passing TAP and for output in no known format', () => {
     expect(parseFailures({ output: 'TAP version 13\nok 1 - a\nok 2 - b\n1..2\n' })).toEqual([]);
-    expect(parseFailures({ output: corpus('tsc.txt') })).toEqual([]);
-    expect(parseFailures({ output: corpus('go-test-fail.txt') })).toEqual([]);
+    expect(parseFailures({ output: 'building…\nsomething went wrong\nexit status 1\n' })).toEqual([]);
+  });
+
+  it('reads compiler errors and go test text as structured items rather than nothing', () => {
+    expect(parseFailures({ output: corpus('tsc.txt') }).map((f) => [f.kind, f.name])).toEqual([
+      ['compile', 'src/index.ts:2:24 TS2307'],
+      ['compile', 'src/math.ts:2:9 TS2322'],
+      ['compile', 'src/math.ts:7:53 TS2551'],
+    ]);
+    expect(parseFailures({ output: corpus('go-test-fail.txt') }).map((f) => f.name)).toEqual([
+      'example.com/calc > TestAdd',
+      'example.com/calc > TestParseList/with_spaces',
+    ]);
   });
 });
 

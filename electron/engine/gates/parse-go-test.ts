@@ -1,7 +1,7 @@
 // Failing tests from `go test` text output (plain or -v, subtests, t.Errorf got/want, panics) and from -json streams
 // turned back into that text.
 import { extractExpectedActual, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
-import { testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
 import { goTestJsonText, parseGoTestJson } from './parse-json-reports';
 
 interface GoTest {
@@ -30,6 +30,11 @@ function parse(text: string): FailedTest[] {
   };
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
+    if (CUT_MARKER.test(l)) {
+      // Lines after a cut belong to a test whose header may be gone.
+      [current, lastLog] = [null, null];
+      continue;
+    }
     let m = l.match(/^\s*=== (?:RUN|CONT|NAME)\s+(\S+)/);
     if (m) {
       current = m[1]!;
@@ -83,8 +88,9 @@ function parse(text: string): FailedTest[] {
   const leaves = failed.filter((n) => !failed.some((o) => o.startsWith(`${n}/`)) || tests.get(n)?.panic);
   return leaves.slice(0, MAX_FAILED_TESTS).map((n) => {
     const t = get(n);
-    const log = t.logs[0] ?? null;
-    const all = [t.panic ? `panic: ${t.panic}` : '', ...t.logs.map((x) => x.text)].filter(Boolean).join('\n');
+    // t.Log and t.Error print alike: the failure is the line with values, else the last line the test logged.
+    const log = t.logs.find((x) => extractExpectedActual(x.text).expected !== null) ?? t.logs[t.logs.length - 1] ?? null;
+    const all = [t.panic ? `panic: ${t.panic}` : '', ...t.logs.map((x) => `${x.file}:${x.line}: ${x.text}`)].filter(Boolean).join('\n');
     const { expected, actual } = log ? extractExpectedActual(log.text) : { expected: null, actual: null };
     const where = t.panicFrame ?? (log ? { file: log.file, line: log.line } : null);
     return testFailure(t.pkg ? `${t.pkg} > ${n}` : n, {

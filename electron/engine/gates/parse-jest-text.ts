@@ -1,6 +1,6 @@
 // Failing tests from Jest's default console reporter: "● suite › test" blocks with Expected/Received and a stack frame.
 import { extractExpectedActual, findLocation, leadText, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { compileError, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, compileError, testFailure, type FailureParser } from './failure-parser';
 
 const BULLET = /^\s*● (.+)$/;
 
@@ -20,7 +20,7 @@ function parse(text: string): FailedTest[] {
     let j = i + 1;
     for (; j < lines.length; j++) {
       const l = lines[j]!;
-      if (BULLET.test(l) || /^\s*(?:FAIL|PASS)\s+\S/.test(l) || /^(?:Test Suites|Tests|Snapshots|Time):/.test(l)) break;
+      if (BULLET.test(l) || CUT_MARKER.test(l) || /^\s*(?:FAIL|PASS)\s+\S/.test(l) || /^(?:Test Suites|Tests|Snapshots|Time):/.test(l)) break;
       body.push(l);
     }
     i = j - 1;

@@ -1,6 +1,6 @@
 // Failing tests from mocha's spec (and dot/list) reporters: the numbered "1) suite\n     test:" list after "N failing".
 import { extractExpectedActual, findLocation, leadText, cleanValue, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
 
 const ENTRY = /^ {2}(\d+)\) (.+)$/;
 
@@ -44,7 +44,7 @@ function parse(text: string): FailedTest[] {
     }
     titles[titles.length - 1] = titles[titles.length - 1]!.replace(/:$/, '');
     const body: string[] = [];
-    for (; j < lines.length && !ENTRY.test(lines[j]!); j++) body.push(lines[j]!);
+    for (; j < lines.length && !ENTRY.test(lines[j]!) && !CUT_MARKER.test(lines[j]!); j++) body.push(lines[j]!);
     i = j - 1;
     const all = body.join('\n');
     let { expected, actual } = mochaDiff(all);

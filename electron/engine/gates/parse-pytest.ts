@@ -1,7 +1,7 @@
 // Failing tests and collection errors from pytest's console output: every --tb style (auto/long/short/line/native/no),
 // -q and -v, the -rA short summary, assertion rewriting ("E  assert 6 == 5"), parametrized ids and ERROR collecting.
 import { extractExpectedActual, cleanValue, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
-import { compileError, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, compileError, testFailure, type FailureParser } from './failure-parser';
 
 const SECTION = /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*\b(?:passed|failed|errors?|skipped|deselected)\b.*) ={3,}$/;
 const HEADER = /^_{3,} (.+?) _{3,}$/;
@@ -96,12 +96,17 @@ function parse(text: string): FailedTest[] {
       section = s[1] === 'FAILURES' || s[1] === 'ERRORS' ? s[1] : null;
       continue;
     }
+    if (CUT_MARKER.test(lines[i]!)) {
+      // After a cut, "____ name ____" headers are still a failure section's (the summary comes last).
+      section ??= 'FAILURES';
+      continue;
+    }
     if (!section) continue;
     const h = lines[i]!.match(HEADER);
     if (!h) continue;
     const header = h[1]!;
     const body: string[] = [];
-    for (let j = i + 1; j < lines.length && !HEADER.test(lines[j]!) && !SECTION.test(lines[j]!); j++) body.push(lines[j]!);
+    for (let j = i + 1; j < lines.length && !HEADER.test(lines[j]!) && !SECTION.test(lines[j]!) && !CUT_MARKER.test(lines[j]!); j++) body.push(lines[j]!);
     const collecting = header.match(/^ERROR collecting (\S+)$/);
     if (collecting) {
       out.push(collectionError(collecting[1]!, body));

@@ -1,6 +1,6 @@
 // Failing tests from Vitest's default and verbose console reporters: " FAIL  file > suite > test" blocks, "❯ file:line:col".
 import { extractExpectedActual, leadText, parseLocationString, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { compileError, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, compileError, testFailure, type FailureParser } from './failure-parser';
 
 const FAIL = /^\s*FAIL\s+(\S+?\.[cm]?[jt]sx?)(?: > (.+?))?(?: \[ \S+ \])?\s*$/;
 
@@ -12,7 +12,7 @@ function parse(text: string): FailedTest[] {
     if (!m) continue;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !FAIL.test(lines[j]!) && !/^\s*⎯{3,}/.test(lines[j]!) && !/^\s*Test Files\s/.test(lines[j]!); j++) body.push(lines[j]!);
+    for (; j < lines.length && !FAIL.test(lines[j]!) && !CUT_MARKER.test(lines[j]!) && !/^\s*⎯{3,}/.test(lines[j]!) && !/^\s*Test Files\s/.test(lines[j]!); j++) body.push(lines[j]!);
     i = j - 1;
     const frame = body.map((l) => l.match(/^\s*❯ (\S+?:\d+(?::\d+)?)\s*$/)).find((f) => f !== null && parseLocationString(f[1]!) !== null);
     const loc = frame ? parseLocationString(frame[1]!) : null;
