@@ -156,3 +156,38 @@ crlf pytest/crlf-default pytest/default
 crlf jest/crlf-default jest/default
 crlf go/crlf-test go/test
 crlf cargo/crlf-test cargo/test
+
+# Held-out cases: projects written after the parsers, recorded once; their truth was written before any parser saw them.
+fresh held-pytest
+rec held/pytest-class python3 -m pytest -p no:cacheprovider
+rec held/pytest-class-short-q python3 -m pytest -p no:cacheprovider -q --tb=short --color=yes
+fresh held-pytest-import
+rec held/pytest-import-name python3 -m pytest -p no:cacheprovider
+fresh held-unittest
+rec held/unittest python3 -m unittest -v
+fresh held-jest
+rec held/jest-nested jest --ci
+rec held/jest-nested-json jest --ci --json --outputFile=report.json
+report held/jest-nested-json report.json json
+fresh held-vitest
+rec held/vitest-junit CI=1 vitest run --reporter=default --reporter=junit --outputFile.junit=junit.xml
+report held/vitest-junit junit.xml xml
+rec held/vitest-color FORCE_COLOR=1 vitest run
+fresh held-mocha
+rec held/mocha mocha
+rec held/mocha-tap mocha --reporter tap
+fresh held-node
+rec held/node-spec node --test --test-reporter=spec
+rec held/node-tap node --test --test-reporter=tap
+fresh held-go
+rec held/go-verbose go test -v ./...
+rec held/go-json go test -json ./...
+fresh held-cargo
+rec held/cargo cargo test --color=never
+fresh held-tsc
+rec held/tsc-pretty tsc -p . --pretty true
+fresh held-gcc
+rec held/gcc gcc -c util.c main.c
+fresh held-eslint
+rec held/eslint eslint lib
+crlf held/crlf-go-verbose held/go-verbose
