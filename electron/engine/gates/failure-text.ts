@@ -57,6 +57,12 @@ export function extractExpectedActual(text: string): { expected: string | null; 
     if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
   }
 
+  // Node assert with a message of its own: "AssertionError [ERR_ASSERTION]: boiling point\n\n211 !== 212"
+  if (/\bERR_ASSERTION\b|AssertionError \[/.test(t)) {
+    m = t.match(/^\s*(\S.{0,500}?) (?:!==|!=) (.{1,500}?)\s*$/m);
+    if (m && !/[:]\s*$/.test(m[1]!)) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+  }
+
   // pytest assertion rewriting: "assert 6 == 5" (actual on the left by convention)
   m = t.match(/^(?:E\s+)?(?:AssertionError: )?assert (.+?) == (.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
@@ -83,6 +89,10 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   const e = t.match(/^\s*(?:Error:\s+)?expected\s*:\s*(.+)$/im);
   const a = t.match(/^\s*actual\s*:\s*(.+)$/im);
   if (e && a) return { expected: cleanValue(e[1]), actual: cleanValue(a[1]) };
+
+  // Vitest when a value is not printable inline: "- Expected:\nnull\n\n+ Received:\nundefined"
+  m = t.match(/^\s*- Expected:\s*\n\s*(\S.*)\n\s*\n\s*\+ Received:\s*\n\s*(\S.*)$/m);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // Vitest/Jest diff with a single changed line: "- Expected\n+ Received\n\n- 5\n+ 6"
   if (/^\s*- Expected\s*$/m.test(t) && /^\s*\+ Received\s*$/m.test(t)) {

@@ -35,6 +35,9 @@ function parse(text: string): FailedTest[] {
         if (tail.length) message += `\n${tail.join('\n')}`;
       }
     }
+    // #[should_panic] that did not: "note: test did not panic as expected at tests/words.rs:10:4"
+    const noPanic = body.map((l) => l.match(/^note: test did not panic as expected at (.+?):(\d+):\d+$/)).find((x) => x !== null);
+    if (at < 0 && noPanic) [file, line, message] = [noPanic[1]!, Number(noPanic[2]), body.find((l) => l.startsWith('note: '))!.slice(6)];
     // With RUST_BACKTRACE the test function's own frame gives the line in the test (the panic may be in the code under test).
     const leaf = name.split('::').pop()!;
     for (let k = 0; k < body.length - 1; k++) {

@@ -79,7 +79,7 @@ function parse(text: string): FailedTest[] {
   }
   // A panic's stack names the test function; the frame under it is the test's line.
   for (let i = 0; i < lines.length - 1; i++) {
-    const fn = lines[i]!.match(/^\S*\.(Test\w*)\(/);
+    const fn = lines[i]!.match(/^\S*\.(Test\w*)(?:\.func\d+)*\(/);
     if (!fn) continue;
     const t = [...tests.values()].find((x) => x.panic !== null && x.panicFrame === null && x.name.split('/')[0] === fn[1]);
     const at = lines[i + 1]!.match(/^\s+(\S+\.go):(\d+)/);

@@ -9,10 +9,40 @@ function indent(l: string): number {
   return l.match(/^\s*/)![0].length;
 }
 
+interface Block {
+  depth: number;
+  title: string;
+  body: string[];
+}
+
+/** Every "✖ title" line with the lines indented under it. */
+function blocks(lines: readonly string[], onSuite?: (depth: number, name: string) => void): Block[] {
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i]!.match(SUITE);
+    if (s) {
+      onSuite?.(s[1]!.length, s[2]!);
+      continue;
+    }
+    const m = lines[i]!.match(FAILED);
+    if (!m) continue;
+    const depth = m[1]!.length;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && (lines[j]!.trim() === '' ? j + 1 < lines.length && indent(lines[j + 1]!) > depth : indent(lines[j]!) > depth); j++) body.push(lines[j]!);
+    i = j - 1;
+    out.push({ depth, title: m[2]!, body });
+    if (onSuite) onSuite(-1, '');
+  }
+  return out;
+}
+
 function parse(text: string): FailedTest[] {
-  // The run's own lines come first; "✖ failing tests:" repeats them (without suites) at the end.
+  // The run's own lines come first; "✖ failing tests:" repeats the failures (without suites, and sometimes with the
+  // only copy of their errors) at the end.
   const summaryAt = text.search(/^✖ failing tests:\s*$/m);
   const main = summaryAt >= 0 ? text.slice(0, summaryAt) : text;
+  const summary = summaryAt >= 0 ? blocks(text.slice(summaryAt).split('\n').slice(1)).filter((b) => b.body.some((l) => l.trim() !== '')) : [];
   const lines = main.split('\n');
   const out: FailedTest[] = [];
   const suites: { depth: number; name: string }[] = [];
@@ -32,8 +62,13 @@ function parse(text: string): FailedTest[] {
     let j = i + 1;
     for (; j < lines.length && (lines[j]!.trim() === '' ? j + 1 < lines.length && indent(lines[j + 1]!) > depth : indent(lines[j]!) > depth); j++) body.push(lines[j]!);
     i = j - 1;
-    // A suite that failed because a test in it did has no text of its own.
-    if (body.every((l) => l.trim() === '')) continue;
+    if (body.every((l) => l.trim() === '')) {
+      // No text here: the summary may hold it; else it is a suite that failed because a test in it did.
+      const at = summary.findIndex((b) => b.title === m[2]);
+      if (at < 0) continue;
+      body.push(...summary[at]!.body);
+      summary.splice(at, 1);
+    }
     const all = body.join('\n');
     const exp = all.match(/^\s*expected: (.+?),?$/m);
     const act = all.match(/^\s*actual: (.+?),?$/m);

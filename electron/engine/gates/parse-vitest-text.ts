@@ -30,7 +30,9 @@ function parse(text: string): FailedTest[] {
       continue;
     }
     const first = msgLines.find((l) => l.trim() !== '') ?? '';
-    const { expected, actual } = extractExpectedActual(first.trim() !== '' && /\bexpected\b/.test(first) ? first : msg);
+    // The assertion line ("expected 6 to be 5") first; the diff under it when that line has no values.
+    let { expected, actual } = /\bexpected\b/.test(first) ? extractExpectedActual(first) : { expected: null, actual: null };
+    if (expected === null && actual === null) ({ expected, actual } = extractExpectedActual(msg));
     out.push(testFailure(`${file} > ${m[2]}`, { message: leadText(msg), expected, actual, file: loc?.file ?? file, line: loc?.line ?? null }));
   }
   return out;
