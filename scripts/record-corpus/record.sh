@@ -191,3 +191,37 @@ rec held/gcc gcc -c util.c main.c
 fresh held-eslint
 rec held/eslint eslint lib
 crlf held/crlf-go-verbose held/go-verbose
+
+# Second held-out batch: written and recorded after the first batch's fixes; truth written before any parser ran on it.
+fresh h2-pytest
+rec held2/pytest-nested python3 -m pytest -p no:cacheprovider -rA --tb=short
+rec held2/pytest-nested-junit python3 -m pytest -p no:cacheprovider -q --junitxml=report.xml
+report held2/pytest-nested-junit report.xml xml
+fresh h2-unittest
+rec held2/unittest python3 -m unittest
+fresh h2-jest
+rec held2/jest-each jest --ci
+rec held2/jest-each-junit JEST_JUNIT_OUTPUT_FILE=junit.xml jest --ci --reporters=default --reporters=jest-junit
+report held2/jest-each-junit junit.xml xml
+fresh h2-vitest
+rec held2/vitest-each CI=1 vitest run --reporter=verbose
+rec held2/vitest-each-json CI=1 vitest run --reporter=json
+fresh h2-node
+rec held2/node-subtests-spec node --test --test-reporter=spec
+rec held2/node-subtests-tap node --test --test-reporter=tap
+fresh h2-mocha
+rec held2/mocha mocha
+fresh h2-go
+rec held2/go-two-packages go test ./...
+rec held2/go-two-packages-json go test -json ./...
+fresh h2-cargo
+rec held2/cargo cargo test --color=never
+fresh h2-javac
+rec held2/javac javac Order.java
+fresh h2-tsc
+rec held2/tsc tsc -p .
+fresh h2-eslint
+rec held2/eslint eslint src
+crlf held2/crlf-jest-each held2/jest-each
+fresh held-gcc
+rec held2/clang clang -c util.c main.c

@@ -15,7 +15,7 @@ def c(file, line, code=None):
     return {'kind': 'compile', 'file': file, 'line': line, 'code': code}
 
 def write(case, cls, failures, note=None):
-    doc = {'class': cls, 'failures': failures, 'heldOut': True}
+    doc = {'class': cls, 'failures': failures, 'heldOut': 1}
     if note: doc['note'] = note
     with open(os.path.join(OUT, case + '.truth.json'), 'w') as f:
         json.dump(doc, f, indent=2, ensure_ascii=False)
