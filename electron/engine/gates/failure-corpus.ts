@@ -24,7 +24,8 @@ export interface CorpusCase {
   output: string;
   report: string | null;
   exitCode: number | null;
-  truth: { class: ErrorClass; failures: TruthFailure[]; note?: string; heldOut?: boolean };
+  /** heldOut: the batch (1, 2) of cases recorded after the parsers were written; absent for the development cases. */
+  truth: { class: ErrorClass; failures: TruthFailure[]; note?: string; heldOut?: number };
 }
 
 export function loadCorpus(dir = CORPUS_DIR): CorpusCase[] {

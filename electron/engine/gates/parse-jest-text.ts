@@ -1,6 +1,6 @@
 // Failing tests from Jest's default console reporter: "● suite › test" blocks with Expected/Received and a stack frame.
 import { extractExpectedActual, findLocation, leadText, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { CUT_MARKER, compileError, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
 
 const BULLET = /^\s*● (.+)$/;
 
@@ -28,7 +28,8 @@ function parse(text: string): FailedTest[] {
     const title = m[1]!.trim();
     if (title === 'Test suite failed to run') {
       const loc = findLocation(all, suiteFile);
-      out.push(compileError({ file: loc?.file ?? suiteFile, line: loc?.line ?? null, code: null, message: leadText(all) ?? 'Test suite failed to run' }));
+      // Reported like the JSON reporter's suite failure: one entry for the file (its cause may be a test or the code).
+      out.push(testFailure(suiteFile ?? '(test file)', { message: leadText(all) ?? 'Test suite failed to run', file: loc?.file ?? suiteFile, line: loc?.line ?? null }));
       continue;
     }
     // The message is what precedes the code frame ("  > 5 | …") or the stack.

@@ -5,7 +5,8 @@ import { CUT_MARKER, compileError, testFailure, type FailureParser } from './fai
 
 const SECTION = /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*\b(?:passed|failed|errors?|skipped|deselected)\b.*) ={3,}$/;
 const HEADER = /^_{3,} (.+?) _{3,}$/;
-const SUMMARY = /^(FAILED|ERROR) (\S+?)(?: - (.*))?$/;
+// A node id runs to " - message" or the end of the line: parametrized ids may hold spaces ("test_x[fr-Bonjour Ann !]").
+const SUMMARY = /^(FAILED|ERROR) (\S+?\.py(?:::.*?)?)(?: - (.*))?$/;
 
 interface SummaryLine {
   kind: 'FAILED' | 'ERROR';
@@ -67,7 +68,10 @@ function messageOf(text: string): string | null {
 
 function findSummary(summary: readonly SummaryLine[], header: string): SummaryLine | undefined {
   const h = header.replace(/^ERROR (?:at \w+ of |collecting )/, '');
-  return summary.find((s) => s.nodeid.endsWith(`::${h}`) || s.nodeid.endsWith(`::${h.replace(/\./g, '::')}`) || s.nodeid === h);
+  // "TestX.test_y[a.b]" is the node id "…::TestX::test_y[a.b]": dots before the parameters separate classes.
+  const base = h.replace(/\[.*$/, '');
+  const asId = `${base.replace(/\./g, '::')}${h.slice(base.length)}`;
+  return summary.find((s) => s.nodeid.endsWith(`::${h}`) || s.nodeid.endsWith(`::${asId}`) || s.nodeid === h);
 }
 
 /** A collection error ("ERROR collecting tests/x.py"): an import or syntax error the agent must fix, as a compile item. */

@@ -29,13 +29,22 @@ function diagLocation(diag: Record<string, unknown>): { file: string | null; lin
   return { file: null, line: null };
 }
 
-function tapFailure(name: string, diag: unknown): FailedTest {
+/** A string value as the YAML block printed it: node:test writes strings quoted ('$5.00'), which says they are strings. */
+function asPrinted(key: string, value: string | null, raw: unknown, text: string): string | null {
+  if (value === null || typeof raw !== 'string') return value;
+  const esc = raw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = text.match(new RegExp(`^\\s*${key}: (['"])${esc}\\1\\s*$`, 'm'));
+  return m ? `${m[1]}${value}${m[1]}` : value;
+}
+
+function tapFailure(name: string, diag: unknown, text = ''): FailedTest {
   const d = diag && typeof diag === 'object' ? (diag as Record<string, unknown>) : {};
   const rawMessage = [d.error, d.message].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null;
   const message = rawMessage ? clip(stripAnsi(rawMessage).trim(), MAX_MESSAGE_CHARS) : null;
   // `in`, not `??`: an expected value of null is a real value.
-  let expected = diagValue('expected' in d ? d.expected : d.wanted);
-  let actual = diagValue('actual' in d ? d.actual : d.found);
+  const [eKey, aKey] = ['expected' in d ? 'expected' : 'wanted', 'actual' in d ? 'actual' : 'found'];
+  let expected = asPrinted(eKey, diagValue(d[eKey]), d[eKey], text);
+  let actual = asPrinted(aKey, diagValue(d[aKey]), d[aKey], text);
   if (expected === null && actual === null && message) ({ expected, actual } = extractExpectedActual(message));
   const { file, line } = diagLocation(d);
   return { name: name || '(unnamed test)', message, expected, actual, file, line };
@@ -59,7 +68,7 @@ export function parseTap(output: string): FailedTest[] {
       const failureType = diag && typeof diag === 'object' ? (diag as Record<string, unknown>).failureType : undefined;
       fails.push({
         fullname: res.fullname || res.name,
-        failure: tapFailure(res.fullname || res.name, diag),
+        failure: tapFailure(res.fullname || res.name, diag, text),
         subtestsFailed: failureType === 'subtestsFailed',
       });
     });

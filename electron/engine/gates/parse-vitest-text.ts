@@ -1,6 +1,6 @@
 // Failing tests from Vitest's default and verbose console reporters: " FAIL  file > suite > test" blocks, "❯ file:line:col".
 import { extractExpectedActual, leadText, parseLocationString, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { CUT_MARKER, compileError, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
 
 const FAIL = /^\s*FAIL\s+(\S+?\.[cm]?[jt]sx?)(?: > (.+?))?(?: \[ \S+ \])?\s*$/;
 
@@ -26,7 +26,7 @@ function parse(text: string): FailedTest[] {
     if (!m[2]) {
       // A file that failed to load: a syntax or import error, reported once for the file.
       const exc = msg.match(/^\s*(\w*Error): (.+)$/m);
-      out.push(compileError({ file: loc?.file ?? file, line: loc?.line ?? null, code: exc?.[1] ?? null, message: exc?.[2] ?? leadText(msg) ?? 'Failed to load the test file' }));
+      out.push(testFailure(file, { message: exc ? `${exc[1]}: ${exc[2]}` : leadText(msg) ?? 'Failed to load the test file', file: loc?.file ?? file, line: loc?.line ?? null }));
       continue;
     }
     const first = msgLines.find((l) => l.trim() !== '') ?? '';

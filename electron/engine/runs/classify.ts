@@ -399,6 +399,11 @@ const TEST_FAILURE_MARKERS = [
 ];
 
 function testFailure(out: string, failures: FailedTest[]): Classification | null {
+  // Only compile errors parsed (a linter's or compiler's format the patterns above do not name): the code must build first.
+  if (failures.length > 0 && failures.every((f) => f.kind === 'compile')) {
+    const first = failures[0]!;
+    return result('compilation_error', `${first.name}: ${first.message?.split('\n')[0] ?? ''}${moreSuffix(failures.length)}`);
+  }
   if (failures.length > 0) {
     const hint =
       failures.some((f) => f.expected !== null || f.actual !== null)
