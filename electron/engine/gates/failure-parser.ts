@@ -39,13 +39,3 @@ export function compileError(e: { file: string | null; line: number | null; colu
     code: e.code ?? null,
   };
 }
-
-/** Lines of `text` between the index `from` and the first line matching `end` (exclusive). */
-export function linesUntil(lines: readonly string[], from: number, end: RegExp): string[] {
-  const out: string[] = [];
-  for (let i = from; i < lines.length; i++) {
-    if (end.test(lines[i]!)) break;
-    out.push(lines[i]!);
-  }
-  return out;
-}

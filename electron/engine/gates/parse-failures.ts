@@ -78,11 +78,20 @@ function attempt(parse: () => FailedTest[]): FailedTest[] {
   }
 }
 
+/** Whether a parser's detector fires; a detector that throws does not. */
+function detects(p: FailureParser, text: string): boolean {
+  try {
+    return p.detect(text);
+  } catch {
+    return false;
+  }
+}
+
 /** The failures in a gate's output alone, and the id of the format that found them (null when none did). */
 export function parseOutputFailures(output: string): { format: string | null; failures: FailedTest[] } {
   const text = normaliseOutput(typeof output === 'string' ? output : '');
   for (const p of FAILURE_PARSERS) {
-    if (!attempt(() => (p.detect(text) ? [{ name: '' } as FailedTest] : [])).length) continue;
+    if (!detects(p, text)) continue;
     const found = attempt(() => p.parse(text));
     if (found.length > 0) return { format: p.id, failures: dedupe(found).slice(0, MAX_FAILED_TESTS) };
   }

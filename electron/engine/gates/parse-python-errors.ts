@@ -1,5 +1,5 @@
 // Python errors that stop code from loading, outside a test runner: SyntaxError/IndentationError and ImportError tracebacks.
-import { userFile, type FailedTest } from './failure-text';
+import { userFile } from './failure-text';
 import { compileError, type FailureParser } from './failure-parser';
 
 const LOAD_ERROR = /^(SyntaxError|IndentationError|TabError|ModuleNotFoundError|ImportError): (.+)$/m;
@@ -12,7 +12,6 @@ export const pythonErrorParser: FailureParser = {
     if (!m) return [];
     const frames = [...t.slice(0, m.index).matchAll(/File "([^"]+)", line (\d+)/g)].filter((f) => userFile(f[1]!) !== null);
     const last = frames[frames.length - 1];
-    const item: FailedTest = compileError({ file: last?.[1] ?? null, line: last ? Number(last[2]) : null, code: m[1]!, message: m[2]! });
-    return [item];
+    return [compileError({ file: last?.[1] ?? null, line: last ? Number(last[2]) : null, code: m[1]!, message: m[2]! })];
   },
 };
