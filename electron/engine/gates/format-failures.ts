@@ -34,8 +34,12 @@ function messageLines(message: string | null): string | null {
 export function formatFailure(f: FailedTest): string {
   const where = failureLocation(f);
   if (f.kind === 'compile') {
-    const first = f.message?.split('\n')[0]?.trim() ?? '';
-    return [`- **${f.name}**${first ? ` ${first}` : ''}`, where && where !== f.name.split(' ')[0] ? `  Location: ${where}` : null]
+    const [first = '', ...rest] = (f.message ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+    return [
+      `- **${f.name}**${first ? ` ${first}` : ''}`,
+      ...rest.slice(0, MAX_MESSAGE_LINES).map((l) => `  ${l}`),
+      where && where !== f.name.split(' ')[0] ? `  Location: ${where}` : null,
+    ]
       .filter((l): l is string => l !== null)
       .join('\n');
   }
