@@ -225,3 +225,9 @@ rec held2/eslint eslint src
 crlf held2/crlf-jest-each held2/jest-each
 fresh held-gcc
 rec held2/clang clang -c util.c main.c
+
+# Not recorded by this script: gut/run-summary.txt is the project's earlier real GUT run (classify-corpus/gut-fail.txt);
+# Godot is installable (godot3-server) but GUT is an addon that needs the network. Maven and Gradle need the network
+# for their plugins, so Java is recorded with javac and the JUnit Platform console launcher (Debian's junit5).
+# Re-recording changes durations, addresses and PIDs in the outputs; the long-cut cases' truth depends on where the
+# 16 KB cut falls, so check it against the new output.
