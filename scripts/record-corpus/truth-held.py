@@ -1,11 +1,6 @@
 #!/usr/bin/env python3
 # Truth of the held-out cases, written by reading their recorded outputs and sources before any parser ran on them.
-import os, sys
-sys.path.insert(0, os.path.dirname(__file__))
-import importlib.util
-spec = importlib.util.spec_from_file_location('dev', os.path.join(os.path.dirname(__file__), 'truth-dev.py'))
-
-import json
+import json, os
 OUT = os.path.join(os.path.dirname(__file__), '../../electron/engine/gates/corpus')
 
 def t(name, expected=None, actual=None, file=None, line=None):
