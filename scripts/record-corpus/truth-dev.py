@@ -186,4 +186,13 @@ for i in range(50):
     cargo_long.append(t(f'tests::doubles_{i}', str(2 * i) if whole else None, str(2 * i + 1) if whole else None,
                         RT, 14 + 8 * i if whole else None))
 write('cargo/long-cut', 'test_failure', cargo_long, 'cut by bounded-output.ts: the failures list at the end names every test')
+
+# testify (assert/require): the values sit under "Error:" on "expected:" / "actual  :" lines.
+testify = [
+    t('calc > TestAdd', '5', '6', 'calc_test.go', 11),
+    t('calc > TestWords', None, None, 'calc_test.go', 15),
+    t('calc > TestWordsEqual', '[]string{"a", "b"}', '[]string{"a", "b", "c"}', 'calc_test.go', 19),
+]
+write('go/testify', 'test_failure', testify, 'TestWords: require.Len prints a sentence, not a pair of values')
+write('go/testify-json', 'test_failure', testify)
 print('ok2')
