@@ -236,3 +236,24 @@ rec held2/clang clang -c util.c main.c
 # for their plugins, so Java is recorded with javac and the JUnit Platform console launcher (Debian's junit5).
 # Re-recording changes durations, addresses and PIDs in the outputs; the long-cut cases' truth depends on where the
 # 16 KB cut falls, so check it against the new output.
+
+# Third held-out batch: recorded after every fix above; truth written before any parser ran on it.
+fresh h3-pytest
+rec held3/pytest python3 -m pytest -p no:cacheprovider
+fresh h3-unittest
+rec held3/unittest python3 -m unittest
+fresh h3-jest
+rec held3/jest jest --ci
+fresh h3-vitest
+rec held3/vitest CI=1 vitest run
+fresh h3-mocha
+rec held3/mocha mocha
+rec held3/mocha-tap mocha --reporter tap
+fresh h3-node
+rec held3/node-spec node --test --test-reporter=spec
+fresh h3-go
+rec held3/go go test ./...
+fresh h3-cargo
+rec held3/cargo cargo test --color=never
+fresh h3-cpp
+rec held3/gpp g++ -c shape.cpp
