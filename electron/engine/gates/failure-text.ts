@@ -41,6 +41,10 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   m = t.match(/(?<![^\s:)])\[(.{0,500}?)\] expected to (?:equal|not equal|be [<>]=? than|be)\s*\[(.{0,500}?)\](?=:\s|\s*$|\s+\+\/-)/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
+  // Chai / Vitest: "expected [ 1, 2, 3 ] to have a length of 2 but got 3"
+  m = t.match(/\bto have a length (?:of|at least|at most|above|below) (\S+) but got (\S+)/);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
+
   // Chai / Vitest: "expected 6 to be 5 // Object.is equality", "expected [ 1 ] to deeply equal [ 2 ]"
   m = t.match(
     /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
@@ -67,8 +71,9 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   m = t.match(/^(?:E\s+)?(?:AssertionError: )?assert (.+?) == (.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
-  // unittest / legacy assert: "AssertionError: 6 != 5", "AssertionError [ERR_ASSERTION]: 6 == 5"
-  m = t.match(/AssertionError(?: \[ERR_ASSERTION\])?: (.+?) (?:!==|!=|===|==) (.+)$/m);
+  // unittest / legacy assert: "AssertionError: 6 != 5", "AssertionError [ERR_ASSERTION]: 6 == 5", "Lists differ: [1] != [2]".
+  // Not pytest's "assert 80 != 80": an inequality that held has no expected value.
+  m = t.match(/AssertionError(?: \[ERR_ASSERTION\])?: (?!assert )(?:\w+s differ: )?(.+?) (?:!==|!=|===|==) (.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
   // Rust assert_eq!: "left: 6\n right: 5" (older: "left: `6`,")
@@ -76,7 +81,7 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   if (m) return { expected: cleanValue(m[2]?.replace(/^`|`,?$/g, '')), actual: cleanValue(m[1]?.replace(/^`|`,?$/g, '')) };
 
   // Go: "Add(2, 3) = 6; want 5", "got 6, want 5", "want 5, got 6"
-  m = t.match(/=\s*(.+?);\s*want\s+(.+)$/m) ?? t.match(/\bgot\s*[:=]?\s+(.+?),?\s+want\s*[:=]?\s+(.+)$/m);
+  m = t.match(/=\s*(.+?)[;,]\s*want\s+(.+)$/m) ?? t.match(/\bgot\s*[:=]?\s+(.+?),?\s+want\s*[:=]?\s+(.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
   m = t.match(/\bwant\s*[:=]?\s+(.+?),?\s+got\s*[:=]?\s+(.+)$/m);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };

@@ -1,6 +1,6 @@
 // Failing tests and collection errors from pytest's console output: every --tb style (auto/long/short/line/native/no),
 // -q and -v, the -rA short summary, assertion rewriting ("E  assert 6 == 5"), parametrized ids and ERROR collecting.
-import { extractExpectedActual, cleanValue, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
+import { extractExpectedActual, cleanValue, sameFile, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
 import { CUT_MARKER, compileError, testFailure, type FailureParser } from './failure-parser';
 
 const SECTION = /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*\b(?:passed|failed|errors?|skipped|deselected)\b.*) ={3,}$/;
@@ -47,7 +47,7 @@ function sectionLocation(body: readonly string[], header: string, testFile: stri
   }
   const inTest =
     frames.find((f) => f.fn === fn) ??
-    (testFile ? [...frames].reverse().find((f) => f.file.endsWith(testFile) || testFile.endsWith(f.file)) : undefined) ??
+    (testFile ? [...frames].reverse().find((f) => sameFile(f.file, testFile)) : undefined) ??
     [...frames].reverse().find((f) => /(?:^|\/)test_[^/]*\.py$|_test\.py$/.test(f.file));
   const pick = inTest ?? frames[frames.length - 1];
   return pick ? { file: pick.file, line: pick.line } : null;

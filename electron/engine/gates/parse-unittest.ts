@@ -32,7 +32,7 @@ function parse(text: string): FailedTest[] {
     // unittest's "a != b : msg" puts the actual value first (assertEqual(first=actual, second=expected) by convention).
     const first = excText.split('\n')[0] ?? '';
     // assertAlmostEqual adds " within 3 places (0.0099 difference)"; a msg= argument adds " : msg".
-    const ne = first.match(/^AssertionError: (.+?) != (.+?)(?: within .+? (?:places|delta) \(.*\))?(?: : .*)?$/);
+    const ne = first.match(/^AssertionError: (?:\w+s differ: )?(.+?) != (.+?)(?: within .+? (?:places|delta) \(.*\))?(?: : .*)?$/);
     const ea = ne ? { actual: ne[1]!.trim(), expected: ne[2]!.trim() } : extractExpectedActual(excText);
     const className = where.endsWith(`.${method}`) ? where.slice(0, -method.length - 1) : where;
     out.push(
