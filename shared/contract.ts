@@ -192,6 +192,8 @@ export const methods = {
     }),
     output: Ok,
   },
+  /** Raises a run's task budget (kept with the run); then `runs.resume` continues a run paused for its budget. */
+  'runs.raiseBudget': { input: RunId.extend({ taskUsd: z.number().positive() }), output: z.object({ taskUsd: z.number(), spentUsd: z.number().nullable() }) },
   'runs.stop': { input: RunId, output: Ok },
   'runs.retryNow': { input: RunId, output: z.object({ skipped: z.boolean() }) },
   'runs.skipStep': { input: RunId.extend({ step: z.number().int().min(1) }), output: Ok },

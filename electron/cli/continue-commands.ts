@@ -33,6 +33,8 @@ export interface ResumeFlags {
   json: boolean;
   auto: Auto | null;
   skipStep: boolean;
+  /** `--budget <usd>`: the run's new task budget, set before it resumes. */
+  budget?: number | null;
 }
 
 export async function cmdResume(engine: Engine, args: string[], io: CliIo): Promise<number> {
@@ -41,10 +43,14 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     json: { type: 'boolean' },
     auto: { type: 'string' },
     'skip-step': { type: 'boolean' },
+    budget: { type: 'string' },
   });
   const auto = values.auto as string | undefined;
+  const budgetText = values.budget as string | undefined;
+  const budget = budgetText === undefined ? null : Number(budgetText.replace(/^\$/, ''));
+  if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError('`--budget` takes an amount in US dollars above 0, e.g. --budget 10.');
   if (auto !== undefined && !AUTO.includes(auto as Auto)) throw new UsageError('`--auto` takes step, phase or run.');
-  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']) };
+  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget };
   if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id.');
   let runId = positionals[0];
   if (!runId) {
@@ -73,6 +79,10 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
 }
 
 export async function resumeById(engine: Engine, runId: string, flags: ResumeFlags, io: CliIo): Promise<number> {
+  if (flags.budget) {
+    const r = engine.raiseBudget(runId, flags.budget);
+    io.stderr.write(`Task budget of run ${runId} raised to $${r.taskUsd.toFixed(2)}${r.spentUsd !== null ? ` ($${r.spentUsd.toFixed(2)} spent so far)` : ''}.\n`);
+  }
   const info = await engine.inspectResume(runId);
   const tty = Boolean(io.stdin.isTTY) && !flags.yes;
   io.stderr.write(`${renderResumePlan(info)}\n`);

@@ -2,16 +2,19 @@
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
-import { confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
+import { commandHelp, COMMAND_USAGE, confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { cmdServe } from './serve-command';
 import { existsSync, readFileSync } from 'node:fs';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
+import { policyDoc, policyLines } from '../engine/runs/policy-doc';
+import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
     workflow: { type: 'string', short: 'w' },
     task: { type: 'string', short: 't' },
+    description: { type: 'string', short: 'd' },
     yes: { type: 'boolean', short: 'y' },
     json: { type: 'boolean' },
   });
@@ -20,6 +23,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
     repo: positionals[0] as string,
     workflowFile: values.workflow as string | undefined,
     title: values.task as string | undefined,
+    description: readDescription(values.description as string | undefined),
   });
   const steps = prepared.workflow.steps;
   const err = (s: string) => io.stderr.write(`${s}\n`);
@@ -60,6 +64,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     `branch ${doc.branch}  base ${doc.baseCommit.slice(0, 10)}`,
     `worktree ${doc.worktree}`,
     `cost ${doc.costUsd === null ? 'unknown' : `$${doc.costUsd.toFixed(4)}`}`,
+    ...(doc.policy ? policyLines(doc.policy, doc.steps) : []),
     ...doc.steps.map(
       (s) => `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
     ),
@@ -82,8 +87,16 @@ function cmdList(engine: Engine, args: string[], io: CliIo): number {
   return 0;
 }
 
+/** `--description <text>` or `--description @file.md`. */
+function readDescription(value: string | undefined): string | undefined {
+  if (value === undefined || !value.startsWith('@')) return value;
+  const file = value.slice(1);
+  if (!existsSync(file)) throw new RatchetError('bad_arguments', `The description file ${file} does not exist. Pass --description <text> or --description @<file.md>.`);
+  return readFileSync(file, 'utf8');
+}
+
 function cmdCheck(args: string[], io: CliIo): number {
-  const { positionals } = parse(args, {});
+  const { positionals, values } = parse(args, { description: { type: 'string', short: 'd' } });
   if (positionals.length !== 1) throw new UsageError('`ratchet check` takes one workflow file.');
   const file = positionals[0] as string;
   if (!existsSync(file)) throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist.`);
@@ -97,14 +110,25 @@ function cmdCheck(args: string[], io: CliIo): number {
   }
   const w = report.workflow;
   io.stdout.write(`${file}: valid — ${w?.steps.length ?? 0} steps, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
+  if (w) {
+    const description = readDescription(values.description as string | undefined) ?? w.task?.description ?? '';
+    parseTaskRetryConfig(description);
+    io.stdout.write(`${policyLines(policyDoc(w, description, w.steps), w.steps).join('\n')}\n`);
+  }
   return 0;
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
-    (command ? io.stdout : io.stderr).write(`${USAGE}\n`);
+    const topic = command === 'help' ? rest[0] : undefined;
+    (command ? io.stdout : io.stderr).write(`${topic && COMMAND_USAGE[topic] ? commandHelp(topic) : USAGE}\n`);
     return command ? 0 : 2;
+  }
+  // Every command answers --help (exit 0, usage on stdout), before it opens anything.
+  if (COMMAND_USAGE[command] && rest.some((a) => a === '--help' || a === '-h')) {
+    io.stdout.write(`${commandHelp(command)}\n`);
+    return 0;
   }
   let engine: Engine | undefined;
   try {

@@ -15,7 +15,9 @@ import { findMissingCommand } from './gates/run-gate';
 import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
 import { listItem, statusDocument } from './runs/status-document';
-import { resolvePolicy } from './runs/policy';
+import { stepPolicies } from './runs/policy-doc';
+import { raisedTaskBudget } from './runs/status-document';
+import { parseTaskRetryConfig } from './runs/task-retry-config';
 import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
@@ -171,6 +173,9 @@ export function createEngine(deps: EngineDeps) {
       throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
     }
     const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
+    const description = input.description ?? workflow.task?.description ?? '';
+    // A bad "## Retry Configuration" block is refused before anything starts (exit 2), not found mid-run.
+    parseTaskRetryConfig(description);
     const { taskUsd, dailyUsd, alertAt } = userSettings.budget;
     const withBudget: Workflow = workflow.budget || (taskUsd === null && dailyUsd === null)
       ? workflow
@@ -183,7 +188,7 @@ export function createEngine(deps: EngineDeps) {
       workflow: withBudget,
       workflowFile: workflowFile as string,
       title,
-      description: input.description ?? workflow.task?.description ?? '',
+      description,
     };
   }
 
@@ -249,7 +254,8 @@ export function createEngine(deps: EngineDeps) {
       }
       return a;
     };
-    const policy = resolvePolicy(workflow);
+    // Each step gets its own policy: workflow < the task's "## Retry Configuration" < the step's keys < a raised budget.
+    const policies = stepPolicies(workflow, parseTaskRetryConfig(store.getTaskDescription(runId)), plan.steps, raisedTaskBudget(run));
     const system = systemPrompt(run.worktree);
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
     const context = taskContext({
@@ -279,9 +285,10 @@ export function createEngine(deps: EngineDeps) {
         if (stepsRun === 0) firstPhase = s.phase;
         stepsRun++;
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
+        const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
           { store, agentFor: agentForRun, env: agentEnv, now, sleep, rng },
-          { runId, worktree: run.worktree, workflow: workflowForRun, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
+          { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
         );
         if (outcome.kind === 'done') continue;
         switch (outcome.kind) {
@@ -335,6 +342,22 @@ export function createEngine(deps: EngineDeps) {
   function resume(runId: string, opts: ContinueOptions) {
     detectInterrupted();
     return resumeRun(store, executeFn, runId, opts);
+  }
+
+  /**
+   * Raises a run's task budget (kept with the run); a run paused for its budget then resumes from where it paused.
+   * Refuses a budget not above what the run has spent, which would stop it again at once.
+   */
+  function raiseBudget(runId: string, taskUsd: number): { taskUsd: number; spentUsd: number | null } {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
+    const spent = status(runId).costUsd;
+    if (spent !== null && taskUsd <= spent) {
+      throw new RatchetError('bad_arguments', `Run ${runId} has already spent $${spent.toFixed(2)}; a task budget of $${taskUsd.toFixed(2)} would stop it again at once. Give it more than $${spent.toFixed(2)}.`);
+    }
+    store.raiseTaskBudget(runId, taskUsd);
+    return { taskUsd, spentUsd: spent };
   }
 
   async function inspectResume(runId: string) {
@@ -431,6 +454,7 @@ export function createEngine(deps: EngineDeps) {
     execute,
     retry,
     resume,
+    raiseBudget,
     inspectResume,
     revisePlan,
     recover,
