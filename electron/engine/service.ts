@@ -151,6 +151,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       reason: info.run.reason, lastSeen: info.run.heartbeat_at ?? info.run.updated_at,
       steps: info.facts.steps.map((s) => ({ index: s.index, title: s.title, status: s.status, commit: s.commit, phase: s.phase ?? null, attempts: s.attempts })),
       plan: info.plan, repeatedFailures: info.repeatedFailures, baseConflicts: info.baseConflicts,
+      phase: info.phase, lastStep: info.lastStep, nextAgent: info.nextAgent,
     };
   }
 
