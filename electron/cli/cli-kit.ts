@@ -57,11 +57,13 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
   }
 }
 
+/** A yes/no question; Enter takes the capitalised choice of the prompt: `[Y/n]` yes, `[y/N]` no. */
 export async function confirm(io: CliIo, question: string): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   try {
     const answer = (await rl.question(question)).trim().toLowerCase();
-    return answer === '' || answer === 'y' || answer === 'yes';
+    if (answer === '') return !question.includes('[y/N]');
+    return answer === 'y' || answer === 'yes';
   } finally {
     rl.close();
   }

@@ -2,7 +2,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { Engine } from '../engine/engine';
+import type { ConfirmNext, Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
 import type { RecoveryOption, RequiredAction } from '../engine/runs/resume-plan';
 import { StepConfig } from '../engine/workflow/schema';
@@ -99,21 +99,28 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
       if (!option) throw new RatchetError('bad_arguments', `Choose a number from 1 to ${r.options.length}.`);
       choices[r.code] = option;
     }
-    if (info.repeatedFailures.length && !(await confirm(io, 'Continue anyway? [y/N] ').then((yes) => yes))) return 1;
+    if (info.repeatedFailures.length && !(await confirm(io, 'Continue anyway? [y/N] '))) return 1;
     if (!(await confirm(io, 'Proceed with resume? [Y/n] '))) return 1;
   }
-  let auto = flags.auto;
-  if (!auto && tty) {
-    const a = (await ask(io, 'Auto-progress: [r] to the end of the run, [p] to the end of the phase, [s] one step at a time? [r] ', 'r')).toLowerCase();
-    auto = a.startsWith('s') ? 'step' : a.startsWith('p') ? 'phase' : 'run';
-  }
+  // On a terminal without --auto, seed 003's interactive auto-progress: asked after each step.
+  const auto = flags.auto ?? (tty ? 'step' : 'run');
+  const confirmNext: ConfirmNext | undefined = !flags.auto && tty
+    ? async ({ done, next, total }) => {
+        const a = (await ask(
+          io,
+          `Step ${done.index} (${done.title}) completed! Continue to step ${next.index}/${total} (${next.title})?\n  [Y]es, continue / [N]o, pause here / [A]uto to the end of the phase [Y] `,
+          'y',
+        )).toLowerCase();
+        return a.startsWith('n') ? 'no' : a.startsWith('a') ? 'auto' : 'yes';
+      }
+    : undefined;
   if (info.run.status === 'waiting' && info.run.wake_at && Date.parse(info.run.wake_at) > Date.now()) {
     const ms = Date.parse(info.run.wake_at) - Date.now();
     io.stderr.write(`The run waits until ${info.run.wake_at} (${info.run.reason ?? 'rate limit or budget'}); resuming then. Ctrl-C to stop waiting.\n`);
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   return withProgress(engine, io, flags.json, info.facts.steps.length, async (signal) => {
-    const { doc, notes } = await engine.resume(runId, { signal, choices, auto: auto ?? 'run', skipStep: flags.skipStep });
+    const { doc, notes } = await engine.resume(runId, { signal, choices, auto, skipStep: flags.skipStep, confirmNext });
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });

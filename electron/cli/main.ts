@@ -136,7 +136,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'serve') return await cmdServe(rest, io);
     if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     engine = createEngine({ home: defaultHome(io.env), env: io.env });
-    if (engine.movedAside) io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\n`);
+    if (engine.movedAside) {
+      io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\nYour runs are not lost: \`ratchet recover <repo>\` rebuilds them from each repository's branches (run it once per repository).\n`);
+    }
     if (command === 'run') return await cmdRun(engine, rest, io);
     if (command === 'status') return cmdStatus(engine, rest, io);
     if (command === 'retry') return await cmdRetry(engine, rest, io);

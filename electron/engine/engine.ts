@@ -67,7 +67,14 @@ export interface ExecuteOptions {
   /** Set when a run continues (retry or resume): the prompt lists the completed step commits and where to continue. */
   continuation?: { turnBudget: number | null };
   auto?: 'step' | 'phase' | 'run';
+  /**
+   * Interactive auto-progress (seed 003 §5.1): with `auto: 'step'`, asked after each step instead of pausing —
+   * `yes` goes on one more step, `no` pauses here, `auto` runs to the end of the phase.
+   */
+  confirmNext?: ConfirmNext;
 }
+
+export type ConfirmNext = (q: { done: { index: number; title: string }; next: { index: number; title: string; phase: string | null }; total: number }) => Promise<'yes' | 'no' | 'auto'>;
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const DEFAULT_PRICING_FILE = resolve(HERE, '../../resources/pricing.json');
@@ -265,6 +272,8 @@ export function createEngine(deps: EngineDeps) {
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
     let firstPhase: string | null | undefined;
     let stepsRun = 0;
+    let auto = opts.auto;
+    let lastRun: { index: number; title: string; phase: string | null } | null = null;
     const skip = () => {
       const c = new AbortController();
       skipControllers.set(runId, c);
@@ -274,16 +283,28 @@ export function createEngine(deps: EngineDeps) {
       for (const s of store.getSteps(runId)) {
         if (s.status === 'succeeded' || s.status === 'skipped') continue;
         // Auto-progress (seed 003 §5): one step, to the end of the phase, or (default) to the end of the run.
-        if (opts.auto === 'step' && stepsRun >= 1) {
+        if (auto === 'step' && stepsRun >= 1 && opts.confirmNext && lastRun) {
+          const total = store.getSteps(runId).length;
+          const answer = await opts.confirmNext({ done: lastRun, next: { index: s.step_index, title: s.title, phase: s.phase }, total });
+          if (answer === 'no') {
+            store.setRunStatus(runId, 'paused', `Paused after step ${lastRun.index} at your request; resume to continue with step ${s.step_index}.`);
+            return status(runId);
+          }
+          if (answer === 'auto') {
+            auto = 'phase';
+            firstPhase = lastRun.phase;
+          }
+        } else if (auto === 'step' && stepsRun >= 1) {
           store.setRunStatus(runId, 'paused', `Paused after one step (auto-progress: step); resume to continue with step ${s.step_index}.`);
           return status(runId);
         }
-        if (opts.auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
+        if (auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
           store.setRunStatus(runId, 'paused', `Phase "${firstPhase ?? 'default'}" is complete (auto-progress: phase); resume to continue with phase "${s.phase ?? 'default'}".`);
           return status(runId);
         }
         if (stepsRun === 0) firstPhase = s.phase;
         stepsRun++;
+        lastRun = { index: s.step_index, title: s.title, phase: s.phase };
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(

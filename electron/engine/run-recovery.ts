@@ -8,6 +8,7 @@ import { completedSteps } from './git/step-commits';
 import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
 import { resumePlan, type RecoveryOption, type RequiredAction, type ResumeFacts, type ResumePlan } from './runs/resume-plan';
 import type { RunRow, Store } from './store/store';
+import type { ExecuteOptions } from './engine';
 
 /** Makes the store agree with the branch: adopts step commits it did not know, demotes rows whose commit is gone. */
 export async function reconcileWithGit(store: Store, run: RunRow): Promise<Reconciliation> {
@@ -167,9 +168,11 @@ export interface ContinueOptions {
   choices?: Partial<Record<RequiredAction['code'], RecoveryOption>>;
   auto?: 'step' | 'phase' | 'run';
   skipStep?: boolean;
+  /** Asked after each step when `auto` is `step` (interactive auto-progress). */
+  confirmNext?: ExecuteOptions['confirmNext'];
 }
 
-type Execute = (runId: string, signal: AbortSignal, opts: { continuation: { turnBudget: number | null }; auto?: 'step' | 'phase' | 'run' }) => Promise<StatusDocument>;
+type Execute = (runId: string, signal: AbortSignal, opts: ExecuteOptions & { continuation: { turnBudget: number | null } }) => Promise<StatusDocument>;
 
 /** Seed 000: continue a failed run on the same branch and worktree from the next incomplete step. */
 export async function retryRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
@@ -230,6 +233,6 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
   const workflow = store.getWorkflow(run.id);
   const turnBudget = retryTurnBudget(remaining, steps.length, workflow.agent.max_turns);
   store.recordResume(run.id, { kind, fromStep: plan.nextStep, fromStatus: run.status, turnBudget, auto: opts.auto ?? 'run', notes });
-  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget }, auto: opts.auto });
+  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget }, auto: opts.auto, confirmNext: opts.confirmNext });
   return { doc, notes };
 }

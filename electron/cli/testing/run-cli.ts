@@ -2,17 +2,31 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../main';
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+/**
+ * `answers`: a terminal is simulated (isTTY) and each answer is typed once the question before it (a pattern) has been
+ * printed on stderr, in order — as a user would.
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: Array<[RegExp, string]>): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
+  const stdin = Object.assign(new PassThrough(), { isTTY: Boolean(answers) });
+  const pending = [...(answers ?? [])];
+  let seen = 0;
   stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  stderr.on('data', (d) => {
+    err += String(d);
+    const next = pending[0];
+    if (next && next[0].test(err.slice(seen))) {
+      pending.shift();
+      seen = err.length;
+      setImmediate(() => stdin.write(`${next[1]}\n`));
+    }
+  });
   const code = await main(args, { stdout, stderr, stdin, env });
   return { code, out, err };
 }
 
 /** The CLI with only PATH and HOME from this process, plus `env`. */
-export const cli = (args: string[], env: NodeJS.ProcessEnv) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env });
+export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Array<[RegExp, string]>) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers);
