@@ -2,6 +2,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import type * as Sparticuz from '@sparticuz/chromium';
+
+type SparticuzModule = typeof Sparticuz;
 
 export type BrowserSource = 'CHROMIUM_PATH' | 'system' | 'playwright-cache' | 'npm-package';
 
@@ -63,7 +66,7 @@ function fromPlaywrightCache(dir: string): string | null {
 
 /** @sparticuz/chromium: a brotli-compressed Chromium (with its NSS libraries and fonts) extracted to the temp folder. */
 async function fromNpmPackage(): Promise<FoundBrowser | null> {
-  let mod: typeof import('@sparticuz/chromium');
+  let mod: SparticuzModule;
   try {
     mod = await import('@sparticuz/chromium');
   } catch {
