@@ -164,6 +164,12 @@ export const StartRunInput = z.object({
   gates: z.record(z.string(), z.string().min(1)).optional(),
   preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
   budgetUsd: z.number().positive().optional(),
+  /** This task's retry configuration (seed 002); kept as the description's "## Retry Configuration" block. */
+  retry: z.object({
+    maxRetries: z.number().int().min(0).optional(),
+    timeoutSeconds: z.number().positive().optional(),
+    allowRetryOn: z.array(ErrorClass).min(1).optional(),
+  }).optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;
 

@@ -5,6 +5,7 @@ import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
+import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
 import { RatchetError } from './errors';
 import { inspectRepo } from './git/repo-git';
@@ -205,8 +206,10 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     },
     'runs.events': async ({ runId, afterId }) => engine.store.eventsSince(runId, afterId),
     'runs.start': async (input) => {
+      const r = input.retry;
+      const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;
       const prepared = await engine.prepareRun({
-        repo: input.repo, title: input.title, description: input.description, workflowFile: input.workflowFile,
+        repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
         workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd }) : undefined,
       });
       const runId = await engine.createRun(prepared);

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { WorkflowFile } from '../workflow/schema';
 import { resolvePolicy } from './policy';
 import { policyDoc } from './policy-doc';
-import { parseTaskRetryConfig, retryConfigBlock } from './task-retry-config';
+import { parseTaskRetryConfig, retryConfigBlock, withRetryConfig } from './task-retry-config';
 
 const workflow = (yaml: string) => WorkflowFile.parse(parseYaml(`${yaml}\nsteps:\n  - title: one\n`));
 
@@ -34,6 +34,22 @@ describe('the "## Retry Configuration" block of a task description', () => {
     expect(() => parseTaskRetryConfig('## Retry Configuration\nmax_retries: -1\n')).toThrow(/max_retries/);
     expect(() => parseTaskRetryConfig('## Retry Configuration\nallow_retry_on: [flaky]\n')).toThrow(/allow_retry_on/);
     expect(() => parseTaskRetryConfig('## Retry Configuration\nmax_retries: [\n')).toThrow(/not valid YAML/);
+  });
+});
+
+describe('withRetryConfig (what the New task screen sets)', () => {
+  it('appends a block, or replaces the one there is (fenced as in seed 002, or not), and reads back the same', () => {
+    const added = withRetryConfig('Do it.', { max_retries: 2, allow_retry_on: ['test_failure'] });
+    expect(added).toBe('Do it.\n\n## Retry Configuration\nmax_retries: 2\nallow_retry_on: [test_failure]\n');
+    expect(parseTaskRetryConfig(added)).toEqual({ max_retries: 2, allow_retry_on: ['test_failure'] });
+    const replaced = withRetryConfig(SEED_002, { timeout_seconds: 60 });
+    expect(parseTaskRetryConfig(replaced)).toEqual({ timeout_seconds: 60 });
+    expect(replaced).toContain('Give the player a health bar.');
+    expect(replaced.match(/```/g)).toHaveLength(2);
+    const plain = withRetryConfig('A\n\n## Retry Configuration\nmax_retries: 9\n\n## Notes\nkeep me\n', { max_retries: 1 });
+    expect(parseTaskRetryConfig(plain)).toEqual({ max_retries: 1 });
+    expect(plain).toContain('## Notes\nkeep me');
+    expect(withRetryConfig('Same.', {})).toBe('Same.');
   });
 });
 

@@ -55,3 +55,23 @@ export function parseTaskRetryConfig(description: string): TaskRetryConfig | nul
   }
   return r.data;
 }
+
+/** The description with its "## Retry Configuration" block set to `config` (replacing one it had); unchanged when `config` is empty. */
+export function withRetryConfig(description: string, config: TaskRetryConfig): string {
+  const lines = Object.entries(TaskRetryConfig.parse(config))
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.join(', ')}]` : String(v)}`);
+  if (!lines.length) return description;
+  const block = `## Retry Configuration\n${lines.join('\n')}\n`;
+  const all = description.split(/\r?\n/);
+  const start = all.findIndex((l) => HEADING.test(l));
+  if (start < 0) return `${description.replace(/\s*$/, '')}${description.trim() ? '\n\n' : ''}${block}`;
+  // Replace the old block: its heading, an optional fence, and its lines up to the next heading or the fence's end.
+  let end = start + 1;
+  while (end < all.length && all[end]?.trim() === '') end++;
+  const fenced = end < all.length && FENCE.test(all[end] as string);
+  if (fenced) end++;
+  while (end < all.length && !FENCE.test(all[end] as string) && (fenced || !ANY_HEADING.test(all[end] as string))) end++;
+  if (fenced && end < all.length) end++;
+  return [...all.slice(0, start), ...block.trimEnd().split('\n'), ...all.slice(end)].join('\n');
+}
