@@ -202,6 +202,8 @@ export const methods = {
     }),
     output: Ok,
   },
+  /** Approves an agent-drafted plan waiting in `waiting_approval` (as edited, when `steps` is given) and starts the run. */
+  'runs.approve': { input: RunId.extend({ steps: z.array(StepSpec).min(1).optional() }), output: Ok },
   /** Raises a run's task budget (kept with the run); then `runs.resume` continues a run paused for its budget. */
   'runs.raiseBudget': { input: RunId.extend({ taskUsd: z.number().positive() }), output: z.object({ taskUsd: z.number(), spentUsd: z.number().nullable() }) },
   'runs.stop': { input: RunId, output: Ok },

@@ -8,17 +8,18 @@ import { progressLine } from './progress';
 
 /** Each command's usage line(s), as `ratchet <command> --help` prints them. */
 export const COMMAND_USAGE: Record<string, string> = {
-  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--yes] [--json]
+  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--json]
       run a task's plan in its own worktree; --description gives the task its description (a
-      "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task)`,
+      "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
+      --draft lets the agent draft the plan, which waits for your approval (resume --approve)`,
   status: 'ratchet status <run-id> [--json]          the run\'s status document (its steps, attempts, policy and cost)',
   list: 'ratchet list [--json]                    runs, newest first',
   check: `ratchet check <workflow-file> [--description <text>|@<file.md>]
       validate a workflow without running it (exit 0 valid, 1 invalid) and show the retry policy in force`,
   retry: 'ratchet retry <run-id> [--yes] [--json]   continue a failed run from the next incomplete step',
-  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>]
+  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve]
       resume an interrupted, paused or waiting run from its last checkpoint; --budget raises the run's
-      task budget (a run paused for its budget continues)`,
+      task budget (a run paused for its budget continues); --approve starts an agent-drafted plan`,
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
   recover: 'ratchet recover <repo>                   rebuild runs from the repository\'s branches after losing the database',
   serve: 'ratchet serve [--port N] [--demo]        the app in a browser (headless host on 127.0.0.1, with a token)',

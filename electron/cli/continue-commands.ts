@@ -33,6 +33,8 @@ export interface ResumeFlags {
   json: boolean;
   auto: Auto | null;
   skipStep: boolean;
+  /** `--approve`: approve an agent-drafted plan waiting in `waiting_approval`, then start it. */
+  approve?: boolean;
   /** `--budget <usd>`: the run's new task budget, set before it resumes. */
   budget?: number | null;
 }
@@ -44,13 +46,14 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     auto: { type: 'string' },
     'skip-step': { type: 'boolean' },
     budget: { type: 'string' },
+    approve: { type: 'boolean' },
   });
   const auto = values.auto as string | undefined;
   const budgetText = values.budget as string | undefined;
   const budget = budgetText === undefined ? null : Number(budgetText.replace(/^\$/, ''));
   if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError('`--budget` takes an amount in US dollars above 0, e.g. --budget 10.');
   if (auto !== undefined && !AUTO.includes(auto as Auto)) throw new UsageError('`--auto` takes step, phase or run.');
-  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget };
+  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget, approve: Boolean(values.approve) };
   if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id.');
   let runId = positionals[0];
   if (!runId) {
@@ -90,6 +93,17 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
     const blocker = info.plan.required.find((r) => r.code === 'no_branch' || r.code === 'no_plan');
     throw new RatchetError(blocker?.code === 'no_plan' ? 'no_plan' : 'no_branch', blocker?.message ?? 'This run cannot be resumed.');
   }
+  // An agent-drafted plan resumes to its approval (seed 003): it runs only once approved.
+  let approve = Boolean(flags.approve);
+  if (info.run.status === 'waiting_approval' && !approve) {
+    const plan = engine.store.getPlan(runId);
+    plan?.steps.forEach((s, i) => io.stderr.write(`  ${i + 1}. ${s.title}\n`));
+    if (tty && (await confirm(io, 'Approve this plan and start? [y/N] '))) approve = true;
+    else {
+      io.stderr.write(`The plan waits for your approval: \`ratchet resume ${runId} --approve\` starts it (\`ratchet plan ${runId} --edit <file>\` changes it first).\n`);
+      return 1;
+    }
+  }
   const choices: Partial<Record<RequiredAction['code'], RecoveryOption>> = {};
   if (tty) {
     for (const r of info.plan.required.filter((x) => x.options.length > 1)) {
@@ -120,7 +134,7 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   return withProgress(engine, io, flags.json, info.facts.steps.length, async (signal) => {
-    const { doc, notes } = await engine.resume(runId, { signal, choices, auto, skipStep: flags.skipStep, confirmNext });
+    const { doc, notes } = await engine.resume(runId, { signal, choices, auto, skipStep: flags.skipStep, confirmNext, approve });
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });

@@ -5,7 +5,8 @@ import { defaultHome } from '../engine/home';
 import { commandHelp, COMMAND_USAGE, confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { cmdServe } from './serve-command';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
@@ -15,10 +16,12 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
     workflow: { type: 'string', short: 'w' },
     task: { type: 'string', short: 't' },
     description: { type: 'string', short: 'd' },
+    draft: { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
+  if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io);
   const prepared = await engine.prepareRun({
     repo: positionals[0] as string,
     workflowFile: values.workflow as string | undefined,
@@ -47,6 +50,30 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
     const runId = await engine.createRun(prepared);
     return engine.execute(runId, signal);
   });
+}
+
+/** `run --draft`: the agent drafts the plan; the run waits in `waiting_approval` until the user approves it. */
+async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo): Promise<number> {
+  const prepared = await engine.prepareRun({
+    repo, workflowFile: values.workflow as string | undefined, title: values.task as string | undefined,
+    description: readDescription(values.description as string | undefined),
+  });
+  const files = readdirSync(prepared.repoRoot).filter((f) => !f.startsWith('.')).slice(0, 40);
+  const draft = await draftPlan({
+    apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, model: prepared.workflow.agent.model,
+    title: prepared.title, description: prepared.description,
+    repoSummary: `${prepared.repoName} (branch ${prepared.baseBranch ?? 'detached'}); top-level files: ${files.join(', ')}`,
+  });
+  const runId = await engine.createRun({ ...prepared, workflow: { ...prepared.workflow, steps: draft.steps } }, { awaitApproval: true });
+  const err = (s: string) => io.stderr.write(`${s}\n`);
+  err(`Drafted plan for "${prepared.title}" (run ${runId}):`);
+  draft.steps.forEach((s, i) => err(`  ${i + 1}. ${s.title}`));
+  if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Approve this plan and start? [y/N] '))) {
+    return resumeById(engine, runId, { yes: true, json: Boolean(values.json), auto: 'run', skipStep: false, approve: true }, io);
+  }
+  err(`The run waits for your approval: \`ratchet plan ${runId} --edit <file>\` to change it, \`ratchet resume ${runId} --approve\` to start it.`);
+  if (values.json) io.stdout.write(`${JSON.stringify(engine.status(runId), null, 2)}\n`);
+  return 0;
 }
 
 function cmdStatus(engine: Engine, args: string[], io: CliIo): number {

@@ -199,7 +199,8 @@ export function createEngine(deps: EngineDeps) {
     };
   }
 
-  async function createRun(p: PreparedRun): Promise<string> {
+  /** `awaitApproval`: an agent-drafted plan — the run waits in `waiting_approval` until `approve`. */
+  async function createRun(p: PreparedRun, opts: { awaitApproval?: boolean } = {}): Promise<string> {
     const runId = newId();
     const short = runId.slice(-6);
     const branch = `ratchet/${slugify(p.title)}-${short}`;
@@ -222,7 +223,20 @@ export function createEngine(deps: EngineDeps) {
       runId, repoPath: p.repoRoot, repoName: p.repoName, title: p.title, description: p.description, workflow: p.workflow,
       baseBranch: p.baseBranch, baseCommit: p.headCommit, branch, worktree,
     });
+    if (opts.awaitApproval) {
+      store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
+    }
     return runId;
+  }
+
+  /** Approves a plan waiting in `waiting_approval` (optionally as edited); the run is then resumed to start it. */
+  function approve(runId: string, steps?: StepConfig[]): void {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (run.status !== 'waiting_approval') throw new RatchetError('bad_arguments', `Run ${runId} is ${run.status}, not waiting for approval.`);
+    if (steps) store.revisePlan(runId, steps);
+    store.event(runId, 'log', { level: 'info', message: `plan approved${steps ? ' as edited' : ''}` });
+    store.setRunStatus(runId, 'paused', 'Plan approved; resume to start it.');
   }
 
   /** Executes the run's remaining steps in this process. Resolves with the final status document. */
@@ -237,6 +251,7 @@ export function createEngine(deps: EngineDeps) {
     const workflow = store.getWorkflow(runId);
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
+    if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
     store.claimRun(runId, process.pid, hostname());
     const beat = setInterval(() => store.heartbeat(runId), deps.heartbeatMs ?? 5000);
     beat.unref();
@@ -362,6 +377,11 @@ export function createEngine(deps: EngineDeps) {
   /** Seed 003: resume an interrupted, paused or waiting run after its checks. */
   function resume(runId: string, opts: ContinueOptions) {
     detectInterrupted();
+    // An agent-drafted plan resumes to its approval: it runs only once approved.
+    if (store.getRun(runId)?.status === 'waiting_approval') {
+      if (!opts.approve) throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+      approve(runId);
+    }
     return resumeRun(store, executeFn, runId, opts);
   }
 
@@ -476,6 +496,7 @@ export function createEngine(deps: EngineDeps) {
     retry,
     resume,
     raiseBudget,
+    approve,
     inspectResume,
     revisePlan,
     recover,

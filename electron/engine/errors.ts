@@ -25,6 +25,7 @@ export const BAD_INPUT_CODES = new Set([
   'no_completed_steps',
   'run_busy',
   'retry_config_invalid',
+  'needs_approval',
 ]);
 
 export function isBadInput(err: unknown): boolean {

@@ -230,6 +230,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       launch(runId, (signal) => engine.resume(runId, { signal, choices: choices as never, auto, skipStep }));
       return { ok: true as const };
     },
+    'runs.approve': async ({ runId, steps }) => {
+      engine.approve(runId, steps);
+      launch(runId, (signal) => engine.resume(runId, { signal }));
+      return { ok: true as const };
+    },
     'runs.raiseBudget': async ({ runId, taskUsd }) => engine.raiseBudget(runId, taskUsd),
     'runs.stop': async ({ runId }) => {
       const r = running.get(runId);
