@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { AttemptOutcome, DecisionDoc, ErrorClass, FailedTestDoc, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
 import { TranscriptEntryDoc } from './engine-events';
+import { MENU_COMMANDS } from './menu-commands';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -226,8 +227,8 @@ export const events = {
   'runs.onEvent': EngineEventDoc,
   'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
-  /** Menu commands the window should carry out (File › New Task, File › Open Repository…). */
-  'app.onCommand': z.object({ command: z.enum(['newTask', 'openRepo', 'dashboard', 'settings']) }),
+  /** Menu commands the window should carry out (File › New Task, Run › Retry, …); the list lives in menu-commands.ts. */
+  'app.onCommand': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;
 
 export type Methods = typeof methods;
