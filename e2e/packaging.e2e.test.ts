@@ -130,6 +130,6 @@ describe.skipIf(process.platform !== 'linux')('electron-builder --dir with a sta
 
   it('puts the `ratchet` launcher beside the app, and it runs the app\'s executable in CLI mode', () => {
     const r = spawnSync(join(app, 'resources', 'bin', 'ratchet'), ['list', '--json'], { encoding: 'utf8' });
-    expect(r.stdout.split('\n').filter(Boolean)).toEqual(['--ratchet-cli', '--', 'list', '--json']);
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual(['--ozone-platform=headless', '--ratchet-cli', '--', 'list', '--json']);
   });
 });

@@ -40,7 +40,7 @@ describe.skipIf(!sh)('resources/bin/ratchet (needs sh)', () => {
     mkdirSync(join(root, 'usr/bin'), { recursive: true });
     symlinkSync(join(root, 'opt/resources/bin/ratchet'), join(root, 'usr/bin/ratchet'));
     const r = spawnSync(join(root, 'usr/bin/ratchet'), ['run', '/my repo', '--json'], { encoding: 'utf8' });
-    expect(r.stdout.split('\n').filter(Boolean)).toEqual(['--ratchet-cli', '--', 'run', '/my repo', '--json']);
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual(['--ozone-platform=headless', '--ratchet-cli', '--', 'run', '/my repo', '--json']);
   });
 
   it('macOS layout: Ratchet.app/Contents/Resources/bin/ratchet runs Contents/MacOS/Ratchet', () => {
