@@ -257,3 +257,57 @@ fresh h3-cargo
 rec held3/cargo cargo test --color=never
 fresh h3-cpp
 rec held3/gpp g++ -c shape.cpp
+
+# Fourth held-out batch: written after every fix above, recorded once; truth written before any parser ran on it.
+fresh h4-pytest
+rec held4/pytest-long python3 -m pytest -p no:cacheprovider --tb=long
+rec held4/pytest-line python3 -m pytest -p no:cacheprovider --tb=line
+rec held4/pytest-native python3 -m pytest -p no:cacheprovider --tb=native
+rec held4/pytest-q-ra python3 -m pytest -p no:cacheprovider -q -rA --tb=short
+rec held4/pytest-color python3 -m pytest -p no:cacheprovider --color=yes
+rec held4/pytest-junit python3 -m pytest -p no:cacheprovider -q --tb=no --junitxml=report.xml
+report held4/pytest-junit report.xml xml
+fresh h4-unittest
+rec held4/unittest python3 -m unittest
+rec held4/unittest-verbose python3 -m unittest -v
+fresh h4-jest
+rec held4/jest jest --ci
+rec held4/jest-color FORCE_COLOR=1 jest --ci --colors
+rec held4/jest-json jest --ci --json
+fresh h4-vitest
+rec held4/vitest CI=1 vitest run
+rec held4/vitest-json-file CI=1 vitest run --reporter=default --reporter=json --outputFile.json=report.json
+report held4/vitest-json-file report.json json
+rec held4/vitest-junit CI=1 vitest run --reporter=dot --reporter=junit --outputFile.junit=junit.xml
+report held4/vitest-junit junit.xml xml
+fresh h4-mocha
+rec held4/mocha mocha
+rec held4/mocha-tap mocha --reporter tap
+fresh h4-node
+rec held4/node-spec node --test --test-reporter=spec
+rec held4/node-tap node --test --test-reporter=tap
+fresh h4-go
+rec held4/go go test ./...
+rec held4/go-verbose go test -v ./...
+rec held4/go-json go test -json ./...
+fresh h4-cargo
+rec held4/cargo-backtrace RUST_BACKTRACE=1 cargo test --no-fail-fast --color=never
+rec held4/cargo-color RUST_BACKTRACE=0 cargo test --no-fail-fast --color=always
+fresh h4-junit5
+mkdir -p out && javac -d out -cp "$JUNIT" src/*.java
+rec held4/junit5-tree java -jar "$JUNIT" -cp out --scan-classpath --disable-banner --details=tree --reports-dir=reports
+report held4/junit5-tree reports/TEST-junit-jupiter.xml xml
+fresh h4-tsc
+rec held4/tsc tsc -p .
+fresh h4-eslint
+rec held4/eslint eslint lib
+fresh h4-gcc
+rec held4/gcc-color gcc -Wall -fdiagnostics-color=always -c vec.c
+fresh h4-rustc
+rec held4/rustc cargo build --color=never
+fresh h4-gobuild
+rec held4/go-build go build ./...
+fresh h4-javac
+rec held4/javac javac Invoice.java
+fresh h4-pysyntax
+rec held4/python-syntax python3 run.py deploy
