@@ -38,7 +38,8 @@ for case in ['default', 'quiet', 'tb-short', 'tb-long', 'tb-native', 'color', 'v
           'test_save_refuses_root asserts that PermissionError is raised: a test failure, not a permission error')
 write('pytest/crlf-default', 'test_failure', pytest_all(), 'pytest/default.txt with its line endings converted to CRLF')
 write('pytest/junit', 'test_failure', pytest_all(), 'with the JUnit XML report pytest wrote (--junitxml)')
-write('pytest/tb-line', 'test_failure', pytest_all(div=False), '--tb=line prints no values for test_div_message (only its message)')
+write('pytest/tb-line', 'test_failure', pytest_all(),
+      '--tb=line prints test_div_message\'s values on the line under its message ("assert 3 == 3.5")')
 write('pytest/summary-ra', 'test_failure', pytest_all(lines=False, div=False, words=False),
       '--tb=no -rA: no line numbers; the summary clips test_div_message and test_words with "...", so their values are not printed whole')
 write('pytest/collect-missing-module', 'compilation_error', [c('tests/test_report.py', 1, 'ModuleNotFoundError')],
