@@ -24,7 +24,7 @@ export interface CorpusCase {
   output: string;
   report: string | null;
   exitCode: number | null;
-  /** heldOut: the batch (1, 2, 3) of cases recorded after the parsers were written; absent for the development cases. */
+  /** heldOut: the batch (1–4) of cases recorded after the parsers were written; absent for the development cases. */
   truth: { class: ErrorClass; failures: TruthFailure[]; note?: string; heldOut?: number };
 }
 

@@ -47,9 +47,13 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
   // Chai / Vitest: "expected 6 to be 5 // Object.is equality", "expected [ 1 ] to deeply equal [ 2 ]"
   m = t.match(
-    /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
+    /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match object|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
   );
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+
+  // Node assert.match: "The input did not match the regular expression /€/. Input:\n\n'$5.00'"
+  m = t.match(/\bThe input did not match the regular expression (\/.+\/[a-z]*)\. Input:\s*\n(?:\s*\n)?\s*(\S.*)$/m);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // JUnit 4 / AssertJ: "expected:<5> but was:<6>"
   m = t.match(/expected:\s*<([\s\S]*?)>\s*but was:\s*<([\s\S]*?)>/);

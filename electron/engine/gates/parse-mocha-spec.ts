@@ -6,7 +6,8 @@ const ENTRY = /^ {2}(\d+)\) (.+)$/;
 
 /** Mocha's own diff ("+ expected - actual", then "-5" / "+6") when it has a single line on each side. */
 function mochaDiff(body: string): { expected: string | null; actual: string | null } {
-  const at = body.search(/^\s*\+ expected - actual\s*$/m);
+  // [ \t], not \s: with /m, \s* would start the match on the blank line before the legend.
+  const at = body.search(/^[ \t]*\+ expected - actual[ \t]*$/m);
   if (at < 0) return { expected: null, actual: null };
   const rest: string[] = [];
   for (const l of body.slice(at).split('\n').slice(1)) {
@@ -47,8 +48,9 @@ function parse(text: string): FailedTest[] {
     for (; j < lines.length && !ENTRY.test(lines[j]!) && !CUT_MARKER.test(lines[j]!); j++) body.push(lines[j]!);
     i = j - 1;
     const all = body.join('\n');
-    let { expected, actual } = mochaDiff(all);
-    if (expected === null && actual === null) ({ expected, actual } = extractExpectedActual(all));
+    // The message's own pair ("'b' !== 'a'") keeps the quotes that say a value is a string; the diff drops them.
+    let { expected, actual } = extractExpectedActual(all);
+    if (expected === null && actual === null) ({ expected, actual } = mochaDiff(all));
     const loc = findLocation(body.filter((l) => /^\s+at /.test(l)).join('\n'));
     out.push(testFailure(titles.join(' > '), { message: leadText(all), expected, actual, file: loc?.file ?? null, line: loc?.line ?? null }));
   }

@@ -128,7 +128,21 @@ function parse(text: string): FailedTest[] {
   }
 
   // --tb=line prints one "path:line: message" per failure, in the summary's order.
-  const tbLine = lines.map((l) => l.match(/^(\/?[^\s:]+\.py):(\d+): (.+)$/)).filter((m): m is RegExpMatchArray => m !== null);
+  // Each is preceded by its "E   …" lines, whose continuations hold what the one line leaves out ("assert 1 == 2" under
+  // an assertion's own message).
+  const tbLine: RegExpMatchArray[] = [];
+  const tbLineText: string[] = [];
+  let eLines: string[] = [];
+  for (const l of lines) {
+    const m = l.match(/^(\/?[^\s:]+\.py):(\d+): (.+)$/);
+    if (m) {
+      tbLine.push(m);
+      tbLineText.push(eLines.join('\n'));
+      eLines = [];
+    } else if (/^E(?:\s|$)/.test(l)) eLines = [l.replace(/^E\s*/, '')];
+    else if (eLines.length > 0 && /^\s/.test(l)) eLines.push(l.trim());
+    else eLines = [];
+  }
   const failedSummary = summary.filter((s) => s.kind === 'FAILED');
   const useTbLine = out.length === 0 && tbLine.length === failedSummary.length && tbLine.length > 0;
 
@@ -140,11 +154,13 @@ function parse(text: string): FailedTest[] {
       out.push(compileError({ file, line: null, code: null, message: s.text ?? `error collecting ${file}` }));
       return;
     }
-    const tl = useTbLine ? tbLine[failedSummary.indexOf(s)] : undefined;
+    const at = useTbLine ? failedSummary.indexOf(s) : -1;
+    const tl = at >= 0 ? tbLine[at] : undefined;
     const msg = tl ? tl[3]! : s.text;
     // The summary clips long messages with "..."; a clipped value is not the value.
     const whole = msg !== null && !/\.\.\.$/.test(msg);
-    const { expected, actual } = whole ? extractExpectedActual(msg) : { expected: null, actual: null };
+    const full = at >= 0 && tbLineText[at] ? tbLineText[at]! : msg;
+    const { expected, actual } = whole && full !== null ? extractExpectedActual(full) : { expected: null, actual: null };
     out.push(
       testFailure(s.nodeid, {
         message: msg ? clip(msg, MAX_MESSAGE_CHARS) : null,

@@ -37,15 +37,29 @@ function asPrinted(key: string, value: string | null, raw: unknown, text: string
   return m ? `${m[1]}${value}${m[1]}` : value;
 }
 
+/**
+ * A diagnostic value as printed, or null when the YAML did not show it: node:test writes null as "~" but leaves
+ * "expected:" empty for an object it cannot list (a RegExp), which YAML also reads as null.
+ */
+function shown(key: string, raw: unknown, text: string): string | null {
+  if (raw === null && !new RegExp(`^\\s*${key}:\\s*(?:~|null)\\s*$`, 'm').test(text)) return null;
+  return diagValue(raw);
+}
+
 function tapFailure(name: string, diag: unknown, text = ''): FailedTest {
   const d = diag && typeof diag === 'object' ? (diag as Record<string, unknown>) : {};
   const rawMessage = [d.error, d.message].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null;
   const message = rawMessage ? clip(stripAnsi(rawMessage).trim(), MAX_MESSAGE_CHARS) : null;
   // `in`, not `??`: an expected value of null is a real value.
   const [eKey, aKey] = ['expected' in d ? 'expected' : 'wanted', 'actual' in d ? 'actual' : 'found'];
-  let expected = asPrinted(eKey, diagValue(d[eKey]), d[eKey], text);
-  let actual = asPrinted(aKey, diagValue(d[aKey]), d[aKey], text);
-  if (expected === null && actual === null && message) ({ expected, actual } = extractExpectedActual(message));
+  let expected = asPrinted(eKey, shown(eKey, d[eKey], text), d[eKey], text);
+  let actual = asPrinted(aKey, shown(aKey, d[aKey], text), d[aKey], text);
+  if ((expected === null || actual === null) && message) {
+    // A side the YAML could not show (node:test leaves "expected:" empty for a RegExp) may be in the message.
+    const fromMessage = extractExpectedActual(message);
+    expected ??= fromMessage.expected;
+    actual ??= fromMessage.actual;
+  }
   const { file, line } = diagLocation(d);
   return { name: name || '(unnamed test)', message, expected, actual, file, line };
 }

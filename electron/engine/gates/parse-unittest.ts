@@ -2,7 +2,8 @@
 import { extractExpectedActual, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
 import { compileError, testFailure, type FailureParser } from './failure-parser';
 
-const BLOCK = /^(FAIL|ERROR): (\S+) \(([^)]+)\)\s*$/;
+// A subTest adds its message and parameters: "FAIL: test_x (mod.Class.test_x) [msg] (raw='1,5€')".
+const BLOCK = /^(FAIL|ERROR): (\S+) \(([^)]+)\)((?: \[.*?\])?(?: \(.*\))?)\s*$/;
 
 function parse(text: string): FailedTest[] {
   const lines = text.split('\n');
@@ -36,7 +37,7 @@ function parse(text: string): FailedTest[] {
     const ea = ne ? { actual: ne[1]!.trim(), expected: ne[2]!.trim() } : extractExpectedActual(excText);
     const className = where.endsWith(`.${method}`) ? where.slice(0, -method.length - 1) : where;
     out.push(
-      testFailure(`${className}.${method}`, {
+      testFailure(`${className}.${method}${m[4] ?? ''}`, {
         message: excText ? clip(excText, MAX_MESSAGE_CHARS) : null,
         expected: ea.expected,
         actual: ea.actual,
@@ -50,6 +51,6 @@ function parse(text: string): FailedTest[] {
 
 export const unittestParser: FailureParser = {
   id: 'unittest',
-  detect: (t) => /^(?:FAIL|ERROR): \S+ \([^)]+\)\s*$/m.test(t),
+  detect: (t) => /^(?:FAIL|ERROR): \S+ \([^)]+\)(?: \[.*?\])?(?: \(.*\))?\s*$/m.test(t),
   parse,
 };
