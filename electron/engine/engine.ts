@@ -9,7 +9,6 @@ import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
-import { scrubEnv } from './agents/tools/bash-tool';
 import { RatchetError } from './errors';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
@@ -27,6 +26,8 @@ import { newId, Store, type EngineEvent } from './store/store';
 import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
+import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
+import { anthropicApiHost } from './sandbox/sandbox-policy';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -36,10 +37,15 @@ export interface EngineDeps {
   rng?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Builds the agent for a run; tests and the demo may swap it. */
-  agentFor?: (config: AgentConfig) => Agent;
+  agentFor?: (config: AgentConfig, jail?: RunJail) => Agent;
   pricingFile?: string;
   heartbeatMs?: number;
+  /** `off` (the CLI's --no-sandbox) runs without the OS sandbox; `auto` (default) sandboxes, or refuses where there is none. */
+  sandbox?: SandboxMode;
 }
+
+// The variables a command agent gets on top of the allowlist: what it needs to talk to the API.
+const COMMAND_AGENT_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL'];
 
 export interface StartRunInput {
   repo: string;
@@ -110,20 +116,31 @@ export function createEngine(deps: EngineDeps) {
   const userPricing = join(home, 'pricing.json');
   // Mutable: Settings can edit prices; runs started afterwards use the new table.
   let pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
-  const agentEnv = scrubEnv(deps.env);
   const skipControllers = new Map<string, AbortController>();
   // The user's settings (Settings screen, settings.json): below the task and the workflow file, above built-in defaults.
   let userSettings: UserSettings = loadSettings(home);
+  // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
+  let osSandbox: OsSandbox | null = null;
+  function sandbox(): OsSandbox {
+    const mode: SandboxMode = deps.sandbox === 'off' || !userSettings.sandbox ? 'off' : 'auto';
+    if (!osSandbox || (osSandbox.status.state === 'off') !== (mode === 'off')) osSandbox = createOsSandbox({ mode, ratchetHome: home, env: deps.env });
+    return osSandbox;
+  }
+  function requireSandbox(): void {
+    const st = sandbox().status;
+    if (st.state === 'unavailable') throw new RatchetError('sandbox_unavailable', st.message ?? 'No OS sandbox is available here.');
+  }
 
   const agentFor =
     deps.agentFor ??
-    ((config: AgentConfig): Agent => {
+    ((config: AgentConfig, jail?: RunJail): Agent => {
       if (config.kind === 'command') {
-        // A CLI agent needs its own credentials; only Ratchet's own variables are kept from it.
-        const env = Object.fromEntries(Object.entries(deps.env).filter(([k]) => !k.startsWith('RATCHET_')));
-        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env });
+        // The one place a command agent's environment is built: the allowlist plus what it needs for the API.
+        const base = jail?.env ?? {};
+        const keys = Object.fromEntries(COMMAND_AGENT_KEYS.filter((k) => deps.env[k] !== undefined).map((k) => [k, deps.env[k]]));
+        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env: { ...base, ...keys }, jail, apiHosts: [anthropicApiHost(deps.env)] });
       }
-      return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: deps.env });
+      return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: jail?.env ?? {}, jail });
     });
 
   /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
@@ -179,6 +196,7 @@ export function createEngine(deps: EngineDeps) {
     if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
       throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
     }
+    requireSandbox();
     const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
     const description = input.description ?? workflow.task?.description ?? '';
     // A bad "## Retry Configuration" block is refused before anything starts (exit 2), not found mid-run.
@@ -252,6 +270,8 @@ export function createEngine(deps: EngineDeps) {
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
     if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+    requireSandbox();
+    const jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
     store.claimRun(runId, process.pid, hostname());
     const beat = setInterval(() => store.heartbeat(runId), deps.heartbeatMs ?? 5000);
     beat.unref();
@@ -271,7 +291,7 @@ export function createEngine(deps: EngineDeps) {
       const key = `${config.kind}:${config.model}:${(config.command ?? []).join(' ')}`;
       let a = agents.get(key);
       if (!a) {
-        a = agentFor(config);
+        a = agentFor(config, jail);
         agents.set(key, a);
       }
       return a;
@@ -323,7 +343,7 @@ export function createEngine(deps: EngineDeps) {
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
-          { store, agentFor: agentForRun, env: agentEnv, now, sleep, rng },
+          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng },
           { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
         );
         if (outcome.kind === 'done') continue;
@@ -485,6 +505,10 @@ export function createEngine(deps: EngineDeps) {
       writeFileSync(userPricing, `${JSON.stringify(pricing, null, 2)}\n`);
     },
     movedAside,
+    /** Whether commands run in the OS sandbox here; `unavailable` is to be said loudly (CLI stderr, the app's banner). */
+    sandboxStatus(): SandboxStatus {
+      return sandbox().status;
+    },
     /** New settings apply to runs started afterwards: worktree folder, and budgets where a workflow sets none. */
     applySettings(settings: UserSettings) {
       userSettings = settings;

@@ -26,6 +26,7 @@ export const BAD_INPUT_CODES = new Set([
   'run_busy',
   'retry_config_invalid',
   'needs_approval',
+  'sandbox_unavailable',
 ]);
 
 export function isBadInput(err: unknown): boolean {

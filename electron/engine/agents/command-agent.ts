@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import type { RunJail } from '../sandbox/os-sandbox';
 import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
 
 export interface CommandAgentOptions {
@@ -9,6 +10,9 @@ export interface CommandAgentOptions {
   command: readonly string[];
   promptVia: 'arg' | 'stdin';
   env: NodeJS.ProcessEnv;
+  /** The run's OS sandbox and the hosts the agent may reach through it (its API). */
+  jail?: RunJail;
+  apiHosts?: readonly string[];
 }
 
 // Claude Code's stream-json lines; other CLIs' lines that do not match are shown as text.
@@ -34,7 +38,7 @@ export function fillTemplate(args: readonly string[], values: Record<string, str
 export function createCommandAgent(opts: CommandAgentOptions): Agent {
   return {
     kind: 'command',
-    run(input: AgentRunInput): Promise<AgentRunResult> {
+    async run(input: AgentRunInput): Promise<AgentRunResult> {
       const transcript: TranscriptEntry[] = [];
       const note = (e: TranscriptEntry) => {
         transcript.push(e);
@@ -48,13 +52,18 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
       });
       if (input.session === 'continue' && input.sessionId) args.push('--resume', input.sessionId);
       const [program, ...rest] = args;
+      const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+      const launch = opts.jail
+        ? await opts.jail.wrap('/bin/sh', `exec ${args.map(quote).join(' ')}`, { extraHosts: opts.apiHosts, env: opts.env })
+        : { file: program ?? '', args: rest, env: opts.env, done() {} };
       return new Promise((resolve) => {
         let sessionId: string | null = null;
         let cost: number | null = null;
         let turns = 0;
         let isError = false;
         let resultText = '';
-        const child = spawn(program ?? '', rest, { cwd: input.worktree, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        const child = spawn(launch.file, launch.args, { cwd: input.worktree, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        child.once('close', () => launch.done());
         const kill = () => {
           if (child.pid) {
             try {
