@@ -8,7 +8,7 @@ import { progressLine } from './progress';
 
 /** Each command's usage line(s), as `ratchet <command> --help` prints them. */
 export const COMMAND_USAGE: Record<string, string> = {
-  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--json]
+  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--json] [--no-sandbox]
       run a task's plan in its own worktree; --description gives the task its description (a
       "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
       --draft lets the agent draft the plan, which waits for your approval (resume --approve)`,
@@ -16,8 +16,8 @@ export const COMMAND_USAGE: Record<string, string> = {
   list: 'ratchet list [--json]                    runs, newest first',
   check: `ratchet check <workflow-file> [--description <text>|@<file.md>]
       validate a workflow without running it (exit 0 valid, 1 invalid) and show the retry policy in force`,
-  retry: 'ratchet retry <run-id> [--yes] [--json]   continue a failed run from the next incomplete step',
-  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve]
+  retry: 'ratchet retry <run-id> [--yes] [--json] [--no-sandbox]   continue a failed run from the next incomplete step',
+  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--no-sandbox]
       resume an interrupted, paused or waiting run from its last checkpoint; --budget raises the run's
       task budget (a run paused for its budget continues); --approve starts an agent-drafted plan`,
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
@@ -28,7 +28,8 @@ export const COMMAND_USAGE: Record<string, string> = {
 export const USAGE = `Usage:
 ${Object.values(COMMAND_USAGE).map((u) => `  ${u}`).join('\n')}
 
-Every command answers --help. Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
+Every command answers --help. run, retry and resume take --no-sandbox: run the agent's commands without the OS
+sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
 
 /** `ratchet <command> --help`: the command's usage, on stdout. */
 export function commandHelp(command: string): string {

@@ -145,6 +145,13 @@ function cmdCheck(args: string[], io: CliIo): number {
   return 0;
 }
 
+/** Says once, loudly, when commands will run without the OS sandbox (a run without one is refused by the engine). */
+function warnSandbox(engine: Engine, command: string, io: CliIo): void {
+  if (!['run', 'retry', 'resume'].includes(command)) return;
+  const st = engine.sandboxStatus();
+  if (st.state === 'off') io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent\'s shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n');
+}
+
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -162,7 +169,11 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
     if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
-    engine = createEngine({ home: defaultHome(io.env), env: io.env });
+    // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
+    const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
+    if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
+    engine = createEngine({ home: defaultHome(io.env), env: io.env, sandbox: noSandbox ? 'off' : 'auto' });
+    warnSandbox(engine, command, io);
     if (engine.movedAside) {
       io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\nYour runs are not lost: \`ratchet recover <repo>\` rebuilds them from each repository's branches (run it once per repository).\n`);
     }
@@ -182,5 +193,6 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     return 1;
   } finally {
     engine?.close();
+    await engine?.releaseSandbox();
   }
 }

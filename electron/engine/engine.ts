@@ -530,5 +530,7 @@ export function createEngine(deps: EngineDeps) {
     list,
     onEvent: (fn: (e: EngineEvent) => void) => store.onEvent(fn),
     close: () => db.close(),
+    /** Stops the sandbox's network proxies (call when the process is done with runs, e.g. at the end of a CLI command). */
+    releaseSandbox: () => osSandbox?.dispose() ?? Promise.resolve(),
   };
 }

@@ -8,6 +8,7 @@ import { createService, type Service } from '../engine/service';
 import { tempDir } from '../engine/testing/temp-repo';
 import { guardHttp, guardUpgrade } from './http-guard';
 import { startHost, staticFile, type Host } from './host';
+import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
 let host: Host | undefined;
 let service: Service | undefined;
@@ -22,7 +23,7 @@ async function start() {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Ratchet</title>');
   mkdirSync(join(staticDir, 'assets'));
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
-  const engine = createEngine({ home: tempDir(), env: {} });
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env: {} });
   service = createService(engine, { host: 'headless', version: '0.0.0', env: {} });
   host = await startHost({ service, staticDir });
   return host;

@@ -1,5 +1,6 @@
 // Test helper: runs the `ratchet` CLI in-process with captured stdout and stderr and no terminal.
 import { PassThrough } from 'node:stream';
+import { SANDBOX_AVAILABLE } from '../../engine/testing/sandbox-mode';
 import { main } from '../main';
 
 /**
@@ -24,7 +25,9 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: A
       setImmediate(() => stdin.write(`${next[1]}\n`));
     }
   });
-  const code = await main(args, { stdout, stderr, stdin, env });
+  // Runs are sandboxed where the machine has a sandbox, and opt out explicitly where it has none (a fresh machine).
+  const opted = !SANDBOX_AVAILABLE && ['run', 'retry', 'resume'].includes(args[0] ?? '') ? [...args, '--no-sandbox'] : args;
+  const code = await main(opted, { stdout, stderr, stdin, env });
   return { code, out, err };
 }
 

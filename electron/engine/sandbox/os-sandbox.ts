@@ -78,13 +78,19 @@ export interface OsSandbox {
   status: SandboxStatus;
   /** The confinement for one run. Throws `sandbox_unavailable` semantics are the engine's: call only when state is not `unavailable`. */
   forRun(input: RunJailInput): Promise<RunJail>;
+  /** Stops the library's proxies if this sandbox started them, so a CLI process can exit. */
+  dispose(): Promise<void>;
 }
 
 export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; env: NodeJS.ProcessEnv }): OsSandbox {
   const status = sandboxStatus(opts.mode);
-  let ready: Promise<void> | null = null;
+  let started = false;
   return {
     status,
+    async dispose() {
+      if (started && SandboxManager.isSandboxingEnabled()) await SandboxManager.reset();
+      started = false;
+    },
     async forRun(input) {
       const privateDir = path.join(tmpdir(), 'ratchet-sandbox', path.basename(input.worktree));
       const home = path.join(privateDir, 'home');
@@ -101,8 +107,9 @@ export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; 
           },
         };
       }
-      ready ??= SandboxManager.initialize(BASE_CONFIG);
-      await ready;
+      // Another engine of this process may have reset the session since: initialise again (a no-op when it is up).
+      if (!SandboxManager.isSandboxingEnabled()) await SandboxManager.initialize(BASE_CONFIG);
+      started = true;
       const policy = runPolicy({ worktree: input.worktree, privateDir, ratchetHome: opts.ratchetHome, userHome: homedir(), network: input.network });
       return {
         env,
