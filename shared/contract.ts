@@ -150,6 +150,10 @@ export const Settings = z.object({
   budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
   notifications: z.boolean(),
   worktreeFolder: z.string().nullable(),
+  /** false: the user chose to run the agent's commands without the OS sandbox. */
+  sandbox: z.boolean(),
+  /** Whether commands run sandboxed here; `unavailable` (no sandbox on this platform) is shown as a banner. Read-only. */
+  sandboxStatus: z.object({ state: z.enum(['on', 'off', 'unavailable']), message: z.string().nullable() }),
   pricing: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) })),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -214,7 +218,7 @@ export const methods = {
   'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },
   'settings.get': { input: Empty, output: Settings },
   'settings.set': {
-    input: Settings.omit({ apiKeySet: true, apiKeySource: true, apiKeyWarning: true, budget: true })
+    input: Settings.omit({ apiKeySet: true, apiKeySource: true, apiKeyWarning: true, budget: true, sandboxStatus: true })
       .extend({ budget: Settings.shape.budget.partial() })
       .partial(),
     output: Settings,

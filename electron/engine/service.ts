@@ -123,6 +123,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       budget: settings.budget,
       notifications: settings.notifications,
       worktreeFolder: settings.worktreeFolder,
+      sandbox: settings.sandbox,
+      sandboxStatus: engine.sandboxStatus(),
       pricing: engine.pricing.models,
     };
   }
