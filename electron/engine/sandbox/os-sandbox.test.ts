@@ -64,7 +64,7 @@ async function gate(run: string): Promise<{ passed: boolean; output: string }> {
   return { passed: r.passed, output: r.output };
 }
 
-describe.skipIf(!SANDBOX_AVAILABLE)(`the OS sandbox (skipped here: ${NO_SANDBOX_REASON || 'available'})`, () => {
+describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the OS sandbox' : `the OS sandbox — skipped: ${NO_SANDBOX_REASON}`, () => {
   it('control: unsandboxed, the same commands do escape (so the tests below can fail)', async () => {
     const r = await runGate({ name: 'g', run: `echo x > ${repo}/escaped && curl -sS -m 5 http://127.0.0.1:${port}/`, timeoutS: 30 }, { cwd: worktree, env: process.env });
     expect(r.output).toContain('reached');
