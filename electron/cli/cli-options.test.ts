@@ -8,6 +8,7 @@ import { createEngine } from '../engine/engine';
 import { create, fixtureProject, queue, say, testFile, turn } from '../engine/testing/fixture-project';
 import { tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
+import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -59,7 +60,7 @@ describe('ratchet run --description', () => {
     const { p, r } = await runWith('Use integer maths only.');
     expect(r.code).toBe(0);
     const doc = StatusDocument.parse(JSON.parse(r.out));
-    const engine = createEngine({ home: p.home, env: {} });
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: {} });
     expect(engine.store.getTaskDescription(doc.id)).toBe('Use integer maths only.');
     engine.close();
     expect(JSON.stringify(server?.requests[0])).toContain('Use integer maths only.');
@@ -71,7 +72,7 @@ describe('ratchet run --description', () => {
     const { p, r } = await runWith(`@${file}`);
     expect(r.code).toBe(0);
     const doc = StatusDocument.parse(JSON.parse(r.out));
-    const engine = createEngine({ home: p.home, env: {} });
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: {} });
     expect(engine.store.getTaskDescription(doc.id)).toBe('# Add\nAdd numbers.\n');
     engine.close();
     const missing = await cli(['run', p.repo, '--workflow', p.workflowFile, '--description', '@/nonexistent/task.md', '--yes'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k' });

@@ -8,6 +8,7 @@ import { renderResumePlan } from '../cli/resume-view';
 import { createEngine, type Engine } from './engine';
 import { byStep, setup } from './testing/recovery-fixtures';
 import { sh } from './testing/temp-repo';
+import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
 const engines: Engine[] = [];
@@ -22,7 +23,7 @@ const signal = () => new AbortController().signal;
 async function interruptedAtStep2(extra = '') {
   const p = setup(3, extra);
   server ??= await startScriptedServer({ script: byStep });
-  const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
   engines.push(engine);
   const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
   writeFileSync(p.flag, 'x');
@@ -63,7 +64,7 @@ describe('resume checks (seed 003)', () => {
     const { readFileSync } = await import('node:fs');
     writeFileSync(wf, readFileSync(wf, 'utf8').replace('  - title: Step number 1\n', '  - title: Step number 1\n    phase: Core maths\n').replace('  - title: Step number 2\n', '  - title: Step number 2\n    phase: Core maths\n').replace('  - title: Step number 3\n', '  - title: Step number 3\n    phase: Polish\n'));
     server ??= await startScriptedServer({ script: byStep });
-    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     engines.push(engine);
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: wf }));
     writeFileSync(p.flag, 'x');
