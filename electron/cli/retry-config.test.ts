@@ -1,11 +1,11 @@
 // CLI: per-task and per-step retry configuration shown with its sources, budget alerts on stderr, `resume --budget`.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer, type ScriptResponse } from '../scripted/server';
 import { create, fixtureProject, queue, say, turn } from '../engine/testing/fixture-project';
+import { flipGate as flipGateCommand } from '../engine/testing/flip-gate';
 import { tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
 
@@ -18,12 +18,8 @@ afterEach(async () => {
 const NO_WAIT = 'backoff: { base_s: 0, max_s: 0, jitter: 0 }\nflaky_check: false';
 /** An attempt that writes `file` (so every attempt changes the tree) and ends. */
 const work = (file: string): ScriptResponse[] => [turn(create(file, `${file}\n`)), say('done')];
-/** A gate that fails the first `fails` times it runs, then passes. */
-function flipGate(fails: number): string {
-  const counter = join(mkdtempSync(join(tmpdir(), 'ratchet-flip-')), 'count');
-  writeFileSync(counter, '0');
-  return JSON.stringify(`n=$(cat ${counter}); echo $((n+1)) > ${counter}; if [ "$n" -lt ${fails} ]; then echo "not ok 1 - flips"; exit 1; fi; echo ok`);
-}
+/** A gate that fails the first `fails` times it runs, then passes, as a YAML string. */
+const flipGate = (fails: number): string => JSON.stringify(flipGateCommand(fails));
 
 async function runCli(yaml: string, responses: ScriptResponse[], extra: string[] = []) {
   const p = fixtureProject(yaml);

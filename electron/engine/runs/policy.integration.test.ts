@@ -4,6 +4,7 @@ import { StatusDocument } from '../../../shared/domain';
 import { startScriptedServer, type ScriptedServer, type ScriptResponse } from '../../scripted/server';
 import { createEngine } from '../engine';
 import { create, fixtureProject, queue, say, turn } from '../testing/fixture-project';
+import { flipGate } from '../testing/flip-gate';
 import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
@@ -29,12 +30,6 @@ async function run(yaml: string, responses: ScriptResponse[]) {
   const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
   engine.close();
   return { doc, events, requests: server.requests, p };
-}
-
-/** A gate that fails the first `fails` times it runs, then passes (its counter lives in the run's TMPDIR, outside the worktree and writable in the sandbox). */
-function flipGate(fails: number, failWith = 'echo "not ok 1 - flips"; exit 1'): string {
-  const counter = `"$TMPDIR/flip-${Math.random().toString(36).slice(2)}"`;
-  return `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; if [ "$n" -lt ${fails} ]; then ${failWith}; fi; echo ok`;
 }
 
 const NO_WAIT = 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
