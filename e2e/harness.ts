@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parseScript } from '../electron/scripted/script-schema';
 import { findBrowser, type FoundBrowser } from './find-browser';
+import { SANDBOX_AVAILABLE } from '../electron/engine/testing/sandbox-mode';
 import { startScriptedServer, type ScriptedServer } from '../electron/scripted/server';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -40,7 +41,8 @@ export interface HostProcess {
 
 /** Starts `ratchet serve` as its own process and waits for the URL it prints. */
 export function startHostProcess(env: NodeJS.ProcessEnv): Promise<HostProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Sandboxed where this machine has a sandbox; explicitly opted out where it has none (a fresh machine).
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0', ...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox'])], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr?.on('data', (d) => (err += String(d)));
   return new Promise((ok, fail) => {

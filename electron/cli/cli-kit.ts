@@ -22,13 +22,13 @@ export const COMMAND_USAGE: Record<string, string> = {
       task budget (a run paused for its budget continues); --approve starts an agent-drafted plan`,
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
   recover: 'ratchet recover <repo>                   rebuild runs from the repository\'s branches after losing the database',
-  serve: 'ratchet serve [--port N] [--demo]        the app in a browser (headless host on 127.0.0.1, with a token)',
+  serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
 };
 
 export const USAGE = `Usage:
 ${Object.values(COMMAND_USAGE).map((u) => `  ${u}`).join('\n')}
 
-Every command answers --help. run, retry and resume take --no-sandbox: run the agent's commands without the OS
+Every command answers --help. run, retry, resume and serve take --no-sandbox: run the agent's commands without the OS
 sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
 
 /** `ratchet <command> --help`: the command's usage, on stdout. */
