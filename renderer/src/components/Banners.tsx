@@ -51,8 +51,8 @@ export function SandboxBanner() {
   return (
     <div className="banner banner-bad" role="alert">
       {status.state === 'unavailable'
-        ? <>No OS sandbox: runs are refused. {status.message} <a href="#/settings">Settings</a></>
-        : <>The OS sandbox is off: the agent’s commands can write anywhere you can, read your keys and reach any host. <a href="#/settings">Settings</a></>}
+        ? <>No OS sandbox: runs are refused. {status.message} (Settings › Sandbox)</>
+        : <>The OS sandbox is off: the agent’s commands can write anywhere you can, read your keys and reach any host. (Settings › Sandbox)</>}
     </div>
   );
 }
