@@ -130,6 +130,26 @@ describe('command agent', () => {
     expect(result.error?.message).toContain('Credit balance too low');
   });
 
+  it('sends a prompt past the argument limit (128 KiB) through stdin instead of failing with E2BIG', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'fake-claude.mjs');
+    writeFileSync(
+      file,
+      `#!/usr/bin/env node\nimport { readFileSync, writeFileSync } from 'node:fs';\n` +
+        `writeFileSync('argv.txt', process.argv.slice(2).join(' '));\nwriteFileSync('stdin.txt', readFileSync(0, 'utf8'));\n` +
+        `console.log(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, num_turns: 1, result: 'ok' }));\n`,
+    );
+    chmodSync(file, 0o755);
+    const wt = tempDir();
+    const agent = createCommandAgent({ command: [process.execPath, file, '-p', '{prompt}'], promptVia: 'arg', env: process.env });
+    const longPrompt = 'x'.repeat(200 * 1024);
+    const result = await agent.run(input(wt, { prompt: longPrompt }).value);
+    expect(result.error).toBeNull();
+    expect(result.stop).toBe('end_turn');
+    expect(readFileSync(join(wt, 'stdin.txt'), 'utf8')).toContain(longPrompt);
+    expect(readFileSync(join(wt, 'argv.txt'), 'utf8')).toBe('-p');
+  });
+
   it('reports a program that does not exist', async () => {
     const agent = createCommandAgent({ command: ['/nonexistent/claude'], promptVia: 'arg', env: process.env });
     const result = await agent.run(input(tempDir()).value);

@@ -1,5 +1,5 @@
 // The command agent: any CLI agent (Claude Code, codex, aider...) run as a subprocess in the worktree, its JSON stream parsed for progress, cost and session.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
@@ -27,6 +27,14 @@ const StreamLine = z.looseObject({
     .optional(),
 });
 
+/** Linux refuses one argument past 128 KiB (MAX_ARG_STRLEN) with E2BIG; a prompt past this goes through stdin instead. */
+export const MAX_PROMPT_ARG_BYTES = 100 * 1024;
+
+/** Whether the prompt goes through stdin: always when configured so, and when it is too long to be an argument. */
+export function promptThroughStdin(promptVia: 'arg' | 'stdin', prompt: string): boolean {
+  return promptVia === 'stdin' || Buffer.byteLength(prompt, 'utf8') > MAX_PROMPT_ARG_BYTES;
+}
+
 export function fillTemplate(args: readonly string[], values: Record<string, string>): string[] {
   return args.map((a) => a.replace(/\{(prompt|max_turns|model)\}/g, (_, k: string) => values[k] ?? ''));
 }
@@ -41,8 +49,11 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
         input.onTranscript(e);
       };
       const fullPrompt = `${input.system}\n\n${input.context}\n\n${input.prompt}`;
-      const args = fillTemplate(opts.command, {
-        prompt: opts.promptVia === 'arg' ? fullPrompt : '',
+      const viaStdin = promptThroughStdin(opts.promptVia, fullPrompt);
+      // An argument that is only `{prompt}` is left out when the prompt goes through stdin (`claude -p` then reads stdin).
+      const template = viaStdin && opts.promptVia === 'arg' ? opts.command.filter((a) => a !== '{prompt}') : opts.command;
+      const args = fillTemplate(template, {
+        prompt: viaStdin ? '' : fullPrompt,
         max_turns: String(input.maxTurns),
         model: input.model,
       });
@@ -54,7 +65,15 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
         let turns = 0;
         let isError = false;
         let resultText = '';
-        const child = spawn(program ?? '', rest, { cwd: input.worktree, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        let child: ChildProcessWithoutNullStreams;
+        try {
+          child = spawn(program ?? '', rest, { cwd: input.worktree, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        } catch (err) {
+          const message = `could not start the agent command \`${program}\`: ${(err as Error).message}`;
+          note({ kind: 'error', text: message });
+          resolve({ stop: 'error', error: { errorClass: 'unknown', message, status: null, retryAfterS: null, retriable: false }, transcript, sessionId, turns, reportedCostUsd: cost });
+          return;
+        }
         const kill = () => {
           if (child.pid) {
             try {
@@ -66,7 +85,7 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
         };
         input.signal.addEventListener('abort', kill, { once: true });
         child.stdin.on('error', () => undefined);
-        if (opts.promptVia === 'stdin') child.stdin.end(fullPrompt);
+        if (viaStdin) child.stdin.end(fullPrompt);
         else child.stdin.end();
         const lines = createInterface({ input: child.stdout });
         lines.on('line', (line) => {
