@@ -121,7 +121,7 @@ export function createEngine(deps: EngineDeps) {
       if (config.kind === 'command') {
         // A CLI agent needs its own credentials; only Ratchet's own variables are kept from it.
         const env = Object.fromEntries(Object.entries(deps.env).filter(([k]) => !k.startsWith('RATCHET_')));
-        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env });
+        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env, pricing });
       }
       return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: deps.env });
     });

@@ -3,12 +3,32 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
+import { priceUsage, type PricingTable, type Usage } from './pricing';
 
 export interface CommandAgentOptions {
   /** Program and arguments; `{prompt}`, `{max_turns}`, `{model}` are replaced in each argument. */
   command: readonly string[];
   promptVia: 'arg' | 'stdin';
   env: NodeJS.ProcessEnv;
+  /** Prices the CLI's token usage when it reports no cost of its own. */
+  pricing?: PricingTable;
+}
+
+// Claude Code's `usage` (Anthropic API field names) on its `result` line.
+const StreamUsage = z.looseObject({
+  input_tokens: z.number().optional(),
+  output_tokens: z.number().optional(),
+  cache_read_input_tokens: z.number().optional(),
+  cache_creation_input_tokens: z.number().optional(),
+});
+
+export function usageOfStream(u: z.infer<typeof StreamUsage>): Usage {
+  return {
+    inputTokens: u.input_tokens ?? 0,
+    outputTokens: u.output_tokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+  };
 }
 
 // Claude Code's stream-json lines; other CLIs' lines that do not match are shown as text.
@@ -20,6 +40,7 @@ const StreamLine = z.looseObject({
   is_error: z.boolean().optional(),
   num_turns: z.number().optional(),
   result: z.string().optional(),
+  usage: StreamUsage.optional(),
   message: z
     .looseObject({
       content: z.array(z.looseObject({ type: z.string(), text: z.string().optional(), name: z.string().optional(), input: z.unknown().optional() })).optional(),
@@ -111,6 +132,14 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
             if (m.num_turns !== undefined) turns = m.num_turns;
             isError = m.is_error === true;
             resultText = m.result ?? '';
+            if (m.usage) {
+              // Tokens recorded once per attempt through the same path as the Anthropic agent; the CLI's own cost wins
+              // over the table's price, and is then not reported a second time (reportedCostUsd: null).
+              const usage = usageOfStream(m.usage);
+              const priced = opts.pricing ? priceUsage(opts.pricing, input.model, usage) : null;
+              input.onUsage(input.model, usage, cost ?? priced);
+              cost = null;
+            }
           }
         });
         let stderr = '';
