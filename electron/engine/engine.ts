@@ -138,7 +138,7 @@ export function createEngine(deps: EngineDeps) {
         // The one place a command agent's environment is built: the allowlist plus what it needs for the API.
         const base = jail?.env ?? {};
         const keys = Object.fromEntries(COMMAND_AGENT_KEYS.filter((k) => deps.env[k] !== undefined).map((k) => [k, deps.env[k]]));
-        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env: { ...base, ...keys }, jail, apiHosts: [anthropicApiHost(deps.env)] });
+        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env: { ...base, ...keys }, jail, apiHosts: [anthropicApiHost(deps.env)], pricing });
       }
       return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: jail?.env ?? {}, jail });
     });
