@@ -68,6 +68,8 @@ export interface RetryFacts {
   failures: readonly FailedTest[];
   hints: readonly string[];
   previousDiff: string | null;
+  /** What else the agent must know before this attempt (a rebase onto a moved base, files in conflict, a change of strategy). */
+  notes?: readonly string[];
 }
 
 const MAX_OUTPUT_CHARS = 24_000;
@@ -83,6 +85,7 @@ export function retryContext(f: RetryFacts): string {
   sections.push(f.failures.length ? `Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(f.failures))}` : formatFailures(f.failures));
   sections.push(`Output of ${f.gateLabel}:\n${wrapUntrusted('gate output', boundText(f.output, MAX_OUTPUT_CHARS))}`);
   if (f.hints.length) sections.push(`Hints:\n${f.hints.map((h) => `- ${h}`).join('\n')}`);
+  if (f.notes?.length) sections.push(f.notes.join('\n\n'));
   if (f.previousDiff && f.previousDiff.trim()) {
     sections.push(`Your previous attempt changed this (diff against the step's start):\n${wrapUntrusted('previous diff', boundText(f.previousDiff, MAX_DIFF_CHARS))}`);
   }
