@@ -76,10 +76,10 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
   }
 
   /** The attempt failed: record it, then ask the validators (when the retry list has any) or decide. */
-  function onFailure(s: StepState, failure: Failure, apiFault: boolean, now: Date): Transition {
+  function onFailure(s: StepState, failure: Failure, apiFault: boolean, now: Date, knownFiles: readonly string[] = []): Transition {
     const cur = s.current!;
     const fp = failure.agentFatal || failure.errorClass === 'no_change' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
-    const files = failure.errorClass === 'git_conflict' ? conflictFilesIn(`${failure.message}\n${failure.gate?.output ?? ''}`) : [];
+    const files = failure.errorClass === 'git_conflict' ? [...knownFiles, ...conflictFilesIn(`${failure.message}\n${failure.gate?.output ?? ''}`)] : [];
     const outcome: FinishData['outcome'] = failure.gate ? 'failed' : 'error';
     const record = {
       n: cur.n, round: s.round, outcome, errorClass: failure.errorClass, message: failure.message,
@@ -210,7 +210,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         return finish({ ...s, history }, { kind: 'done', commit: e.sha }, said);
       }
       case 'commitConflicted':
-        return onFailure(s, { ...NO_FAILURE_FIELDS, errorClass: 'git_conflict', message: `${e.message}; conflicting files: ${e.files.join(', ')}`, failedGates: [] }, false, now);
+        return onFailure(s, { ...NO_FAILURE_FIELDS, errorClass: 'git_conflict', message: `${e.message}; conflicting files: ${e.files.join(', ')}`, failedGates: [] }, false, now, e.files);
       case 'timerFired':
         return afterWait(s);
       case 'rebased': {

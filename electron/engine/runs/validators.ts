@@ -38,13 +38,6 @@ export function validatorText(entry: Pick<RetryEntry, 'validate' | 'with'>, quot
   });
 }
 
-/** `{name}` placeholders of a validator that its `with:` does not give, and `with:` keys it never uses. */
-export function validatorInputProblems(entry: Pick<RetryEntry, 'validate' | 'with'>): { missing: string[]; unused: string[] } {
-  const used = [...(entry.validate ?? '').matchAll(/\{([A-Za-z_][\w-]*)\}/g)].map((m) => m[1]!);
-  const given = Object.keys(entry.with ?? {});
-  return { missing: entry.with ? used.filter((u) => !given.includes(u)) : [], unused: given.filter((g) => !used.includes(g)) };
-}
-
 /**
  * Evaluates the `validate` retry entries. `assess: <question>` asks the agent (one turn, its answer must say true or false);
  * anything else is a command run in the worktree (true when it exits 0 and does not print "false" last).
