@@ -72,7 +72,7 @@ export function attemptPrompt(cfg: MachineConfig, s: StepState, n: number, k: nu
     : retryContext({
         attempt: k, maxAttempts: of, errorClass: f.errorClass, message: f.message,
         gateLabel: f.gate ? `the \`${f.gate.name}\` gate (\`${f.gate.command}\`, exit ${f.gate.exitCode ?? f.gate.signal ?? 'none'})` : 'the agent',
-        output: f.gate?.output ?? f.message, failures: f.failures, hints: f.hints, previousDiff: s.lastDiff, notes,
+        output: f.gate?.output ?? f.message, failures: f.failures, hints: f.hints, previousDiff: s.lastDiff, notes, sinceResume: s.round > 0,
       });
   // A continued session already has the step's prompt; a new one needs it again (unless the entry replaced the prompt).
   const prompt = session === 'continue' || active.prompt ? retry : `${base}\n\n${retry}`;
