@@ -74,6 +74,33 @@ describe('item 1: a retry gives the failed step a new chance', () => {
   });
 });
 
+describe('item 1 (resume): a resumed step counts afresh too', () => {
+  it('on_repeat counts from the resume: a paused step gets its two same-failure attempts again', async () => {
+    const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: escalate }\nsteps:\n  - title: one\n`;
+    const { engine, runId } = await setup(yaml, [1, 2, 3, 4].flatMap((i) => work(`a${i}`)));
+    const first = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    expect(first.status).toBe('paused');
+    const { doc } = await engine.resume(runId, { signal: new AbortController().signal });
+    engine.close();
+    const after = StatusDocument.parse(doc);
+    expect(after.status).toBe('paused');
+    expect(after.steps[0]!.attempts.map((a) => [a.n, a.round])).toEqual([[1, 0], [2, 0], [3, 1], [4, 1]]);
+    expect(after.reason).toContain('2 earlier attempts');
+  });
+
+  it('a parked run waking at its wake_at continues its round (its rate_limit retries still count)', async () => {
+    const once = { error: { status: 429, retryAfter: 3600, shouldRetry: false } } as const;
+    const { engine, runId } = await setup(`gates: { ok: "true" }\n${NO_WAIT}\nsteps:\n  - title: one\n`, [once, ...work('a1')]);
+    const parked = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    expect(parked.status).toBe('waiting');
+    const { doc } = await engine.resume(runId, { signal: new AbortController().signal });
+    engine.close();
+    const after = StatusDocument.parse(doc);
+    expect(after.status).toBe('succeeded');
+    expect(after.steps[0]!.attempts.map((a) => [a.n, a.round, a.errorClass])).toEqual([[1, 0, 'rate_limit'], [2, 0, null]]);
+  });
+});
+
 describe('item 2: API faults follow their class whatever the retry list says', () => {
   it('a 429 beyond the SDK retries is a rate_limit retry, even with `- not: gate.test` / `- exit: 5`', async () => {
     const limited = { error: { status: 429, retryAfter: 0 } } as const;
