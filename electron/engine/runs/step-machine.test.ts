@@ -41,7 +41,8 @@ function drive(machine: ReturnType<typeof setup>['machine'], s: StepState, event
   return { s, commands };
 }
 
-const ok: StepEvent = { type: 'budgetChecked', verdict: { ok: true, alerts: [] }, dayNext: '2026-01-02T00:00:00.000Z' };
+const spent = (taskSpent: number) => ({ taskUsd: 1, dailyUsd: null, alertAt: 0.8, taskSpent, daySpent: 0, alerted: { task: taskSpent > 0.9, daily: false } });
+const ok: StepEvent = { type: 'budgetChecked', facts: spent(0), dayNext: '2026-01-02T00:00:00.000Z' };
 const prompts = (cs: StepCommand[]) => cs.flatMap((c) => (c.kind === 'runAgent' ? [c.prompt] : []));
 
 describe('step machine', () => {
@@ -52,6 +53,17 @@ describe('step machine', () => {
     ]);
     expect(commands.map((c) => c.kind)).toEqual(['checkBudget', 'runAgent', 'runGates', 'commit', 'finish']);
     expect(s.outcome).toEqual({ kind: 'done', commit: 'c1' });
+  });
+
+  it('applies the budgets before each attempt: one alert past alert_at, a pause at the task budget', () => {
+    const { machine } = setup();
+    const at = (n: number): StepEvent => ({ type: 'budgetChecked', facts: spent(n), dayNext: '2026-01-02T00:00:00.000Z' });
+    const { s, commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, at(0.85), { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] }, at(1.2),
+    ]);
+    expect(commands.filter((c) => c.kind === 'budgetAlert')).toEqual([{ kind: 'budgetAlert', budget: 'task', spentUsd: 0.85, limitUsd: 1 }]);
+    expect(commands.filter((c) => c.kind === 'runAgent')).toHaveLength(1);
+    expect(s.outcome).toMatchObject({ kind: 'budget', budget: 'task', wakeAt: null, reason: expect.stringContaining('task budget of $1.00 reached') });
   });
 
   it('gives a test failure 3 retries by default, changing strategy when it repeats, and counts "attempt k of n"', () => {

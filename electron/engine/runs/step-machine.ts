@@ -3,6 +3,7 @@ import type { ErrorClass } from '../../../shared/domain';
 import type { AgentConfig } from '../workflow/schema';
 import type { Failure } from './attempt-gates';
 import { attemptsSummary, testIdentity } from './attempt-summary';
+import { checkBudget } from './budget';
 import { decideAfterFailure } from './decide';
 import { fingerprint } from './fingerprint';
 import { attemptPrompt, attemptsLimit, conflictFilesIn, remainingIssues } from './step-prompt';
@@ -173,10 +174,14 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         // fixed the cause outside the tree).
         return { state: { ...s, round: e.round, acct: emptyAccounting(), lastTree: null, lastSession: null, strategy: null, notes: [] }, commands: [] };
       case 'budgetChecked': {
-        if (!e.verdict.ok) {
-          return finish(s, { kind: 'budget', budget: e.verdict.kind, reason: e.verdict.reason, wakeAt: e.verdict.kind === 'daily' ? e.dayNext : null });
+        // Budgets are checked before every attempt (seed 002's cost control).
+        const verdict = checkBudget(e.facts);
+        if (!verdict.ok) {
+          return finish(s, { kind: 'budget', budget: verdict.kind, reason: verdict.reason, wakeAt: verdict.kind === 'daily' ? e.dayNext : null });
         }
-        return beginAttempt(s);
+        const alerts: StepCommand[] = verdict.alerts.map((a) => ({ kind: 'budgetAlert', budget: a.kind, spentUsd: a.spent, limitUsd: a.limit }));
+        const t = beginAttempt(s);
+        return { state: t.state, commands: [...alerts, ...t.commands] };
       }
       case 'agentFinished': {
         const s1 = withArtifacts(s, e);

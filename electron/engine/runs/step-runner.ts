@@ -8,7 +8,7 @@ import type { Store } from '../store/store';
 import type { AttemptRow } from '../store/store-rows';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
 import { runAttemptGates, type Failure } from './attempt-gates';
-import { checkBudget, dayBounds } from './budget';
+import { dayBounds } from './budget';
 import { createStepMachine } from './step-machine';
 import { presetGateTimeout, type Policy } from './policy';
 import { lastRealFailure, restoreState, type StoredAttempt } from './step-restore';
@@ -119,21 +119,22 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return null;
       case 'finish':
         return null;
+      case 'budgetAlert':
+        store.event(runId, 'budget.alert', { key: c.budget === 'task' ? `task:${runId}` : 'daily', kind: c.budget, spentUsd: c.spentUsd, limitUsd: c.limitUsd });
+        return null;
       case 'checkBudget': {
-        // Budgets are checked before every attempt (seed 002's cost control).
         const day = dayBounds(deps.now());
-        const verdict = checkBudget({
-          taskUsd: policy.budget.taskUsd, dailyUsd: policy.budget.dailyUsd, alertAt: policy.budget.alertAt,
-          taskSpent: store.taskSpentUsd(runId), daySpent: store.spentSinceUsd(day.start.toISOString()),
-          alerted: {
-            task: store.hasEventSince('budget.alert', `task:${runId}`, '1970-01-01T00:00:00.000Z'),
-            daily: store.hasEventSince('budget.alert', 'daily', day.start.toISOString()),
+        return {
+          type: 'budgetChecked', dayNext: day.next.toISOString(),
+          facts: {
+            taskUsd: policy.budget.taskUsd, dailyUsd: policy.budget.dailyUsd, alertAt: policy.budget.alertAt,
+            taskSpent: store.taskSpentUsd(runId), daySpent: store.spentSinceUsd(day.start.toISOString()),
+            alerted: {
+              task: store.hasEventSince('budget.alert', `task:${runId}`, '1970-01-01T00:00:00.000Z'),
+              daily: store.hasEventSince('budget.alert', 'daily', day.start.toISOString()),
+            },
           },
-        });
-        if (verdict.ok) {
-          for (const a of verdict.alerts) store.event(runId, 'budget.alert', { key: a.kind === 'task' ? `task:${runId}` : 'daily', kind: a.kind, spentUsd: a.spent, limitUsd: a.limit });
-        }
-        return { type: 'budgetChecked', verdict, dayNext: day.next.toISOString() };
+        };
       }
       case 'runAgent': {
         agent = deps.agentFor(c.agent);

@@ -2,7 +2,7 @@
 import type { ErrorClass } from '../../../shared/domain';
 import type { AgentConfig, StepConfig } from '../workflow/schema';
 import type { Failure } from './attempt-gates';
-import type { BudgetVerdict } from './budget';
+import type { BudgetFacts } from './budget';
 import type { Decision } from './decide';
 import type { Policy } from './policy';
 import type { TemplateState } from './prompts';
@@ -127,7 +127,8 @@ export type StepEvent =
   | { type: 'start' }
   /** A retry or resume: this step's retry accounting starts afresh; its history stays. */
   | { type: 'roundStarted'; round: number }
-  | { type: 'budgetChecked'; verdict: BudgetVerdict; dayNext: string }
+  /** What has been spent (the machine applies seed 002's budgets to it); `dayNext` is when a daily budget renews. */
+  | { type: 'budgetChecked'; facts: BudgetFacts; dayNext: string }
   | ({ type: 'agentFinished'; timedOut: boolean } & AttemptArtifacts)
   | ({ type: 'apiError'; errorClass: ErrorClass; message: string; retriable: boolean; retryAfterS: number | null } & AttemptArtifacts)
   | { type: 'gatesFinished'; failure: Failure | null; flaky: boolean; notes: string[] }
@@ -156,6 +157,8 @@ export interface FinishData {
 export type StepCommand =
   | { kind: 'checkBudget' }
   | { kind: 'log'; level: 'info' | 'warn'; message: string }
+  /** Spending crossed a budget's alert_at (raised once per task, once a day). */
+  | { kind: 'budgetAlert'; budget: 'task' | 'daily'; spentUsd: number; limitUsd: number }
   | { kind: 'resetWorktree'; to: string }
   | { kind: 'abortInProgress' }
   /** Rebase the run's branch onto its base branch's tip, once; abort cleanly when it conflicts. */
