@@ -113,6 +113,17 @@ describe('step machine', () => {
     expect(commands.filter((c) => c.kind === 'runAgent')).toHaveLength(4);
   });
 
+  it('an API fault after a test failure does not hide it: the next prompt still has the failing test', () => {
+    const { machine } = setup();
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure('not ok 1 - adds (the real one)'), flaky: false, notes: [] },
+      ok, { type: 'apiError', errorClass: 'rate_limit', message: '429 Too Many Requests', retriable: true, retryAfterS: null, ...art(2) }, ok,
+    ]);
+    const third = prompts(commands)[2]!;
+    expect(third).toContain('not ok 1 - adds (the real one)');
+    expect(third).toContain('cut short (rate_limit: 429 Too Many Requests)');
+  });
+
   it('re-runs the gates with the doubled timeout when the agent changed nothing after a gate timeout', () => {
     const { machine } = setup();
     const timedOut: Failure = { ...testFailure(), errorClass: 'timeout', message: 'gate timed out', failures: [] };

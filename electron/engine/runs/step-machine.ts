@@ -137,11 +137,14 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     if (decision.action === 'wait') {
       return finish(s2, { kind: 'parked', reason: decision.reason, wakeAt: inSeconds(now, decision.delayS) }, [record]);
     }
-    // A retry: what this attempt left becomes what the next one is told about. no_change never replaces a real failure.
+    // A retry: what this attempt left becomes what the next one is told about. Neither no_change nor an API fault
+    // replaces a real failure: the next attempt still needs the gate output and the failing tests.
+    const keepReal = (failure.errorClass === 'no_change' || apiFault) && s.lastFailure !== null;
     const retrying: StepState = {
       ...s2,
       lastTree: cur.tree,
-      lastFailure: failure.errorClass === 'no_change' && s.lastFailure ? s.lastFailure : failure,
+      lastFailure: keepReal ? s.lastFailure : failure,
+      notes: keepReal && apiFault ? [...s.notes, `The previous attempt was cut short (${failure.errorClass}: ${failure.message}); its changes are still in the worktree.`] : s.notes,
       lastDiff: cur.diff,
       strategy: decision.strategy ?? null,
       current: null,
