@@ -25,7 +25,7 @@ export interface FailureFacts {
    */
   attempt: number;
   /**
-   * The failure is the agent's API or process (rate_limit, api_error, a crash or timeout of the agent), not a gate's:
+   * The failure is the agent's API or process (rate_limit, api_error, a crash of the agent's process), not a gate's:
    * its class limits, retry-after and parking decide, whatever the retry entries say.
    */
   apiFault?: boolean;
