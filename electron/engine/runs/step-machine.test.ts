@@ -91,6 +91,8 @@ describe('step machine', () => {
     expect(run).toMatchObject({ n: 5, round: 1, session: 'new' });
     expect(prompts(commands)[0]).toContain('the real output');
     expect(prompts(commands)[0]).toContain('attempt 1 of 4');
+    const done = drive(machine, s0, [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(5) }, { type: 'gatesFinished', failure: null, flaky: false, notes: [] }, { type: 'committed', sha: 'c5' }]);
+    expect(done.commands).toContainEqual({ kind: 'log', level: 'info', message: 'step 1: succeeded on attempt 1/4 since the retry/resume (attempt 5 of the step)' });
   });
 
   it('a parked run waking in the same round keeps its accounting', () => {

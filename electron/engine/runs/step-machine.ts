@@ -214,7 +214,9 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       case 'committed': {
         const cur = s.current!;
         const history = [...s.history, { n: cur.n, round: s.round, outcome: 'passed', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null }];
-        const said = cur.k > 1 ? [log(`succeeded on attempt ${cur.k}/${cur.of}`)] : [];
+        // Seed 002's "succeeded on attempt k/n", whenever the step needed more than one attempt (in this round or before it).
+        const earlier = s.history.some((h) => h.round < s.round);
+        const said = cur.k > 1 || earlier ? [log(`succeeded on attempt ${cur.k}/${cur.of}${earlier ? ` since the retry/resume (attempt ${cur.n} of the step)` : ''}`)] : [];
         return finish({ ...s, history }, { kind: 'done', commit: e.sha }, said);
       }
       case 'commitConflicted':
