@@ -113,6 +113,21 @@ describe('item 2: API faults follow their class whatever the retry list says', (
   });
 });
 
+describe('item 2 (agent process): a crash of a CLI agent follows its class too', () => {
+  it('a CLI agent that dies once is retried, with a retry list that names only the test gate', async () => {
+    const counter = join(mkdtempSync(join(tmpdir(), 'ratchet-agent-')), 'count');
+    writeFileSync(counter, '0');
+    // Dies the first time it runs (like a crashed CLI), then writes a file and ends.
+    const script = `n=$(cat ${counter}); echo $((n+1)) > ${counter}; if [ "$n" -lt 1 ]; then echo "segfault" >&2; exit 139; fi; echo done > out.txt`;
+    const yaml = `agent: { kind: command, command: ["sh", "-c", ${JSON.stringify(script)}] }\ngates: { test: "true" }\n${NO_WAIT}\nretry:\n  - not: gate.test\n  - exit: 5\nsteps:\n  - title: one\n`;
+    const { engine, runId } = await setup(yaml, []);
+    const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    engine.close();
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'api_error'], ['passed', null]]);
+    expect(doc.status).toBe('succeeded');
+  });
+});
+
 describe('item 3: the defaults honour the seeds', () => {
   it('without on_repeat, the same test failure still gets its 3 retries (4 attempts), in new sessions once it repeats', async () => {
     const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\nsteps:\n  - title: one\n`;
