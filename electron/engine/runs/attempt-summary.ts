@@ -14,17 +14,26 @@ export interface AttemptFacts {
  * What makes two failing tests the same test: its file (without line) and its name, without a timing a runner
  * appends ("adds (3 ms)", "adds # time=1.2ms"), so the same test failing again is never counted as fixed.
  */
-export function testIdentity(t: Pick<FailedTest, 'name' | 'file'>): string {
+export function testIdentity(t: Pick<FailedTest, 'name' | 'file' | 'kind'>): string {
   const name = t.name
     .replace(/\s*#\s*time=\S+\s*$/i, '')
     .replace(/\s*[([]?\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s)[)\]]?\s*$/i, '')
     .trim();
   const file = t.file ? t.file.replace(/:\d+(?::\d+)?$/, '') : '';
-  return file ? `${file} › ${name}` : name;
+  const id = file ? `${file} › ${name}` : name;
+  // A compiler or linter error is not a failing test: it is counted as an error.
+  return t.kind === 'compile' ? `${COMPILE}${id}` : id;
 }
 
+const COMPILE = 'compile: ';
+
 function describeTests(now: ReadonlySet<string>, previous: ReadonlySet<string> | null): string {
-  let what = `${now.size} ${now.size === 1 ? 'test' : 'tests'} failed`;
+  const errors = [...now].filter((t) => t.startsWith(COMPILE)).length;
+  const tests = now.size - errors;
+  let what = [
+    tests ? `${tests} ${tests === 1 ? 'test' : 'tests'} failed` : '',
+    errors ? `${errors} ${errors === 1 ? 'error' : 'errors'}` : '',
+  ].filter(Boolean).join(', ');
   if (!previous || previous.size === 0) return what;
   const fixed = [...previous].filter((t) => !now.has(t)).length;
   const added = [...now].filter((t) => !previous.has(t)).length;

@@ -214,6 +214,14 @@ describe('attemptsSummary', () => {
     expect(s).toContain('Next steps:\n1. Review the errors above');
   });
 
+  it('counts compiler errors as errors, not as failing tests', () => {
+    const s = attemptsSummary([
+      { n: 1, outcome: 'failed', errorClass: 'compilation_error', message: null, failedTests: [testIdentity({ name: 'TS2322', file: 'src/a.ts:3', kind: 'compile' })] },
+      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: [testIdentity({ name: 'adds', file: 'test/a.test.ts' })] },
+    ]);
+    expect(s.split('\n').slice(1, 3)).toEqual(['1. Initial: 1 error', '2. Retry 1: 1 test failed (fixed 1, 1 new)']);
+  });
+
   it('says when a retry brought no improvement', () => {
     const s = attemptsSummary([
       { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['a', 'b'] },
