@@ -81,6 +81,8 @@ export const AttemptDoc = z.object({
   decision: DecisionDoc.nullable(),
   /** Hash of the normalised failure; equal fingerprints mean the same failure came back. */
   fingerprint: z.string().nullable(),
+  /** The execution this attempt belonged to: 0 for the first run, k after the k-th retry or resume (each starts the step's retry accounting afresh). */
+  round: z.number().int().min(0).default(0),
 });
 export type AttemptDoc = z.infer<typeof AttemptDoc>;
 

@@ -54,7 +54,8 @@ describe('ratchet retry (seed 000)', () => {
     expect(retryRequest.lastUserText).toContain(`${step1!.slice(0, 10)} step 1: Step number 1`);
     expect(retryRequest.lastUserText).toContain('Continue from step 2.');
     // The retried step carries the error that stopped it.
-    expect(retryRequest.lastUserText).toContain('## Retry: this is attempt 2');
+    // The retry gives the step a new chance: its attempts count from the retry (issue 9, item 1).
+    expect(retryRequest.lastUserText).toContain('## Retry: this is attempt 1 of 1 since the run was retried or resumed');
     expect(retryRequest.lastUserText).toContain('blocked by flag');
     expect(retryRequest.lastUserText).toContain('<untrusted source="plan">');
     expect(d.resumes).toEqual([expect.objectContaining({ kind: 'retry', resumedFrom: { step: 2, status: 'failed' }, turnBudget: 27 })]);

@@ -234,6 +234,9 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
   const remaining = steps.filter((s) => s.status !== 'succeeded').length;
   const workflow = store.getWorkflow(run.id);
   const turnBudget = retryTurnBudget(remaining, steps.length, workflow.agent.max_turns);
+  // A retry or resume starts a new round: the step's retry accounting starts afresh. A parked run resuming at its
+  // wake_at (rate limit, daily budget) continues its round, so its class limits still hold.
+  if (kind === 'retry' || !(run.status === 'waiting' && run.wake_at !== null)) store.startRound(run.id);
   store.recordResume(run.id, { kind, fromStep: plan.nextStep, fromStatus: run.status, turnBudget, auto: opts.auto ?? 'run', notes });
   const doc = await execute(run.id, opts.signal, { continuation: { turnBudget }, auto: opts.auto, confirmNext: opts.confirmNext });
   return { doc, notes };

@@ -20,7 +20,7 @@ const iso = (now: number, secondsAgo: number) => new Date(now - secondsAgo * 100
 export function attempt(n: number, outcome: AttemptDoc['outcome'], extra: Partial<AttemptDoc> = {}): AttemptDoc {
   return {
     n, outcome, errorClass: null, model: 'claude-sonnet-5-5', inputTokens: 18_400 + n * 2100, outputTokens: 2300 + n * 310,
-    cacheReadTokens: n > 1 ? 41_200 : 0, cacheWriteTokens: n > 1 ? 0 : 39_800, costUsd: 0.1 + n * 0.031, decision: null, fingerprint: null, ...extra,
+    cacheReadTokens: n > 1 ? 41_200 : 0, cacheWriteTokens: n > 1 ? 0 : 39_800, costUsd: 0.1 + n * 0.031, decision: null, fingerprint: null, round: 0, ...extra,
   };
 }
 

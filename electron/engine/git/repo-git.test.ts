@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
-import { commitAll, createWorktree, inspectRepo, isDirty, saveAttemptRef, snapshotTree, headCommit, diffTrees, treeOf } from './repo-git';
+import { branchTip, commitAll, conflictedFiles, createWorktree, inspectRepo, isAncestor, isDirty, rebaseOnto, saveAttemptRef, snapshotTree, headCommit, diffTrees, treeOf } from './repo-git';
 import { completedSteps } from './step-commits';
 
 describe('inspectRepo', () => {
@@ -67,5 +67,41 @@ describe('abortInProgress', () => {
     expect(await abortInProgress(repo)).toEqual(['merge']);
     expect(existsSync(join(repo, '.git', 'MERGE_HEAD'))).toBe(false);
     expect(sh(repo, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('rebaseOnto (seed 002: one rebase after a git conflict)', () => {
+  async function runBranch(baseChange: Record<string, string>) {
+    const repo = makeRepo({ 'a.txt': 'one\n' });
+    const wt = join(tempDir(), 'wt');
+    await createWorktree(repo, wt, 'ratchet/x', sh(repo, 'rev-parse', 'HEAD'));
+    writeFileSync(join(wt, 'a.txt'), 'run\n');
+    const step1 = await commitAll(wt, 'step 1: edit a');
+    writeFileSync(join(wt, 'wip.txt'), 'work in progress\n');
+    await snapshotTree(wt);
+    for (const [f, text] of Object.entries(baseChange)) writeFileSync(join(repo, f), text);
+    sh(repo, 'add', '-A');
+    sh(repo, 'commit', '-q', '-m', 'base moved');
+    return { repo, wt, step1, tip: sh(repo, 'rev-parse', 'main') };
+  }
+
+  it('replays the branch onto the moved base and keeps the uncommitted work', async () => {
+    const { repo, wt, tip } = await runBranch({ 'b.txt': 'base\n' });
+    const r = await rebaseOnto(wt, tip);
+    expect(r.ok).toBe(true);
+    expect(await isAncestor(wt, tip, 'HEAD')).toBe(true);
+    expect(sh(repo, 'log', '--format=%s', 'ratchet/x')).toBe('step 1: edit a\nbase moved\ninitial');
+    expect(existsSync(join(wt, 'wip.txt'))).toBe(true);
+    expect(existsSync(join(wt, 'b.txt'))).toBe(true);
+  });
+
+  it('aborts a rebase that conflicts: the branch, its commits and the work in progress are as before', async () => {
+    const { wt, step1, tip } = await runBranch({ 'a.txt': 'base\n' });
+    const r = await rebaseOnto(wt, tip);
+    expect(r).toMatchObject({ ok: false, files: ['a.txt'] });
+    expect(await headCommit(wt)).toBe(step1);
+    expect(await conflictedFiles(wt)).toEqual([]);
+    expect(sh(wt, 'status', '--porcelain')).toContain('wip.txt');
+    expect(await branchTip(wt, 'ratchet/x')).toBe(step1);
   });
 });

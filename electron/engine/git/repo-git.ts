@@ -166,3 +166,51 @@ export async function abortInProgress(worktree: string): Promise<string[]> {
   }
   return aborted;
 }
+
+/** The commit a local branch points at, or null when it does not exist. */
+export async function branchTip(repo: string, branch: string): Promise<string | null> {
+  try {
+    return (await git(repo).raw(['rev-parse', '--verify', '-q', `refs/heads/${branch}`])).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Is `ancestor` already in `rev`'s history? */
+export async function isAncestor(dir: string, ancestor: string, rev: string): Promise<boolean> {
+  try {
+    return (await git(dir).raw(['merge-base', ancestor, rev])).trim() === ancestor;
+  } catch {
+    return false;
+  }
+}
+
+/** Files left unmerged (in conflict) in the worktree's index. */
+export async function conflictedFiles(worktree: string): Promise<string[]> {
+  const out = await git(worktree).raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '');
+  return [...new Set(out.split('\n').map((l) => l.trim()).filter(Boolean))];
+}
+
+async function rebaseInProgress(worktree: string): Promise<boolean> {
+  const abs = resolve(worktree, (await git(worktree).raw(['rev-parse', '--git-dir'])).trim());
+  return existsSync(resolve(abs, 'rebase-merge')) || existsSync(resolve(abs, 'rebase-apply'));
+}
+
+/**
+ * Seed 002's one rebase after a git conflict: replays the worktree's branch onto `onto`, keeping uncommitted work
+ * (autostash). When it conflicts, the rebase is aborted, so the branch and the work are exactly as before, and the
+ * conflicting files are returned. Nothing committed is lost either way: the old commits stay in the reflog.
+ */
+export async function rebaseOnto(worktree: string, onto: string): Promise<{ ok: true; head: string } | { ok: false; files: string[]; message: string }> {
+  const g = git(worktree);
+  let message = '';
+  try {
+    await g.raw([...(await identityArgs(worktree)), 'rebase', '--autostash', '-q', onto]);
+  } catch (err) {
+    message = (err as Error).message.split('\n').find((l) => l.trim()) ?? 'the rebase failed';
+  }
+  if (!message && !(await rebaseInProgress(worktree))) return { ok: true, head: await headCommit(worktree) };
+  const files = await conflictedFiles(worktree);
+  await g.raw(['rebase', '--abort']).catch(() => undefined);
+  return { ok: false, files, message: message || 'the rebase stopped on a conflict' };
+}

@@ -1,33 +1,83 @@
-// Seed 002's "Attempts Summary": one line per attempt, with how many failing tests each retry fixed.
+// Seed 002's exhaustion report: one line per attempt (what failed, what each retry fixed), the remaining issues once each, and the next steps.
+import type { FailedTest } from '../gates/parse-failures';
+
 export interface AttemptFacts {
   n: number;
   outcome: string;
   errorClass: string | null;
   message: string | null;
+  /** Identities of the failing tests (see `testIdentity`). */
   failedTests: string[];
 }
 
-export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefined): string {
-  const label = a.n === 1 ? 'Initial' : `Retry ${a.n - 1}`;
-  if (a.outcome === 'passed') return `${a.n}. ${label}: passed`;
-  if (a.outcome === 'interrupted') return `${a.n}. ${label}: interrupted (the process stopped; not counted as a failure)`;
-  let what: string;
-  if (a.failedTests.length > 0) {
-    what = `${a.failedTests.length} ${a.failedTests.length === 1 ? 'test' : 'tests'} failed`;
-  } else {
-    what = `${a.errorClass ?? 'failed'}${a.message ? `: ${a.message}` : ''}`;
-  }
-  if (previous && previous.failedTests.length > 0) {
-    const now = new Set(a.failedTests);
-    const fixed = previous.failedTests.filter((t) => !now.has(t)).length;
-    if (fixed > 0) what += ` (fixed ${fixed})`;
-    else if (a.failedTests.length >= previous.failedTests.length && a.failedTests.length > 0) what += ' (no improvement)';
-  }
-  return `${a.n}. ${label}: ${what}`;
+/**
+ * What makes two failing tests the same test: its file (without line) and its name, without a timing a runner
+ * appends ("adds (3 ms)", "adds # time=1.2ms"), so the same test failing again is never counted as fixed.
+ */
+export function testIdentity(t: Pick<FailedTest, 'name' | 'file' | 'kind'>): string {
+  const name = t.name
+    .replace(/\s*#\s*time=\S+\s*$/i, '')
+    .replace(/\s*[([]?\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s)[)\]]?\s*$/i, '')
+    .trim();
+  const file = t.file ? t.file.replace(/:\d+(?::\d+)?$/, '') : '';
+  const id = file ? `${file} › ${name}` : name;
+  // A compiler or linter error is not a failing test: it is counted as an error.
+  return t.kind === 'compile' ? `${COMPILE}${id}` : id;
 }
 
-export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: readonly string[] = []): string {
-  const lines = ['Attempts summary:', ...attempts.map((a, i) => describeAttempt(a, attempts[i - 1]))];
-  if (remaining.length) lines.push('Remaining issues:', ...remaining.slice(0, 20).map((r) => `- ${r}`));
+const COMPILE = 'compile: ';
+
+function describeTests(now: ReadonlySet<string>, previous: ReadonlySet<string> | null): string {
+  const errors = [...now].filter((t) => t.startsWith(COMPILE)).length;
+  const tests = now.size - errors;
+  let what = [
+    tests ? `${tests} ${tests === 1 ? 'test' : 'tests'} failed` : '',
+    errors ? `${errors} ${errors === 1 ? 'error' : 'errors'}` : '',
+  ].filter(Boolean).join(', ');
+  if (!previous || previous.size === 0) return what;
+  const fixed = [...previous].filter((t) => !now.has(t)).length;
+  const added = [...now].filter((t) => !previous.has(t)).length;
+  if (fixed > 0) what += added > 0 ? ` (fixed ${fixed}, ${added} new)` : ` (fixed ${fixed})`;
+  else if (added === 0) what += ' (no improvement)';
+  else what += ` (${added} new)`;
+  return what;
+}
+
+/** One line of the summary; `k` numbers the attempt within its round (1 = the initial attempt of that execution). */
+export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefined, k = a.n): string {
+  const label = k === 1 ? 'Initial' : `Retry ${k - 1}`;
+  if (a.outcome === 'passed' || a.outcome === 'flaky') return `${k}. ${label}: passed`;
+  if (a.outcome === 'interrupted') return `${k}. ${label}: interrupted (the process stopped; not counted as a failure)`;
+  const now = new Set(a.failedTests);
+  if (now.size > 0) {
+    const prev = previous && previous.failedTests.length > 0 ? new Set(previous.failedTests) : null;
+    return `${k}. ${label}: ${describeTests(now, prev)}`;
+  }
+  return `${k}. ${label}: ${a.errorClass ?? 'failed'}${a.message ? `: ${a.message}` : ''}`;
+}
+
+export interface SummaryOptions {
+  /** Attempts of earlier rounds (before the retry or resume that started this one), kept in the run's history. */
+  earlier?: number;
+  /** The step failed or needs the user: end with seed 002's next steps. */
+  nextSteps?: boolean;
+}
+
+export const NEXT_STEPS = [
+  'Next steps:',
+  '1. Review the errors above',
+  '2. Check if the task description was clear enough',
+  '3. Update the task or the plan with more specific instructions (`ratchet plan <run-id> --edit plan.yml`)',
+  '4. Retry the run (`ratchet retry <run-id>`, or Retry in the app): the step gets its retries afresh',
+];
+
+export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: readonly string[] = [], opts: SummaryOptions = {}): string {
+  const lines = ['Attempts summary:'];
+  if (opts.earlier) lines.push(`(${opts.earlier} earlier ${opts.earlier === 1 ? 'attempt' : 'attempts'} of this step, before this retry, are in the run's history)`);
+  lines.push(...attempts.map((a, i) => describeAttempt(a, attempts[i - 1], i + 1)));
+  const issues = [...new Set(remaining)];
+  if (issues.length) lines.push('Remaining issues:', ...issues.slice(0, 20).map((r) => `- ${r}`));
+  if (issues.length > 20) lines.push(`- … and ${issues.length - 20} more`);
+  if (opts.nextSteps ?? remaining.length > 0) lines.push('', ...NEXT_STEPS);
   return lines.join('\n');
 }

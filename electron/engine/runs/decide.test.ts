@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkflow } from '../workflow/load-workflow';
 import type { Workflow } from '../workflow/schema';
-import { attemptsSummary } from './attempt-summary';
+import { attemptsSummary, testIdentity } from './attempt-summary';
 import { backoffDelayS } from './backoff';
 import { decideAfterFailure, type FailureFacts } from './decide';
 import { DEFAULT_LIMITS, resolvePolicy } from './policy';
@@ -89,11 +89,27 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
     expect(decideAfterFailure(facts({ errorClass: 'rate_limit', retryAfterS: 90 }))).toMatchObject({ action: 'retry', delayS: 90 });
     expect(decideAfterFailure(facts({ errorClass: 'rate_limit', retryAfterS: 3600 }))).toMatchObject({ action: 'wait', delayS: 3600 });
   });
-  it('stops or escalates when the same failure comes back, as configured', () => {
-    expect(decideAfterFailure(facts({ sameFailureInARow: 3 }))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('same failure came back 3') });
-    expect(decideAfterFailure(facts({ sameFailureInARow: 2 })).action).toBe('retry');
+  it('by default, a repeated failure changes strategy (a new session, a stronger hint) without cutting the budget', () => {
+    const d = decideAfterFailure(facts({ sameFailureInARow: 3, attempt: 3, classRetriesUsed: 2 }));
+    expect(d).toMatchObject({ action: 'retry', strategy: { freshSession: true, hint: expect.stringContaining('came back 3 times') } });
+    expect(decideAfterFailure(facts({ sameFailureInARow: 2 })).strategy).toBeUndefined();
+    expect(decideAfterFailure(facts({ sameFailureInARow: 4, attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test_failure retries' });
+  });
+  it('stops or escalates when the same failure comes back, when configured so', () => {
+    const stop = workflow('on_repeat: { after: 3, action: stop }');
+    expect(decideAfterFailure(facts({ sameFailureInARow: 3 }, stop))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('same failure came back 3') });
+    expect(decideAfterFailure(facts({ sameFailureInARow: 2 }, stop)).action).toBe('retry');
     const w = workflow('on_repeat: { after: 2, action: escalate }');
     expect(decideAfterFailure(facts({ sameFailureInARow: 2 }, w)).action).toBe('escalate');
+  });
+  it('retries API faults by their class whatever the retry list says (no entry needed, exit not counted)', () => {
+    const w = workflow('backoff: { base_s: 0, max_s: 0, jitter: 0 }\ngates: { test: "true" }\nretry:\n  - not: gate.test\n  - exit: 5');
+    const api = (over: Partial<FailureFacts>) => facts({ errorClass: 'rate_limit', failedGates: [], apiFault: true, ...over }, w);
+    expect(decideAfterFailure(api({ attempt: 0, roundAttempts: 1 })).action).toBe('retry');
+    expect(decideAfterFailure(api({ attempt: 4, roundAttempts: 7, classRetriesUsed: 2 })).action).toBe('retry');
+    expect(decideAfterFailure(api({ attempt: 1, roundAttempts: 6, classRetriesUsed: 5 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 5 rate_limit retries' });
+    // A gate failure still needs an entry.
+    expect(decideAfterFailure(facts({ errorClass: 'compilation_error', failedGates: ['build'] }, w))).toMatchObject({ action: 'fatal', reason: 'no retry entry applies to this failure' });
   });
 });
 
@@ -166,10 +182,44 @@ describe('attemptsSummary', () => {
       'Attempts summary:',
       '1. Initial: 4 tests failed',
       '2. Retry 1: 3 tests failed (fixed 1)',
-      '3. Retry 2: compilation_error: TS2322 in a.ts (fixed 3)',
+      // No test ran: nothing is claimed fixed.
+      '3. Retry 2: compilation_error: TS2322 in a.ts',
       'Remaining issues:',
       '- TS2322 in a.ts',
+      '',
+      'Next steps:',
+      '1. Review the errors above',
+      '2. Check if the task description was clear enough',
+      '3. Update the task or the plan with more specific instructions (`ratchet plan <run-id> --edit plan.yml`)',
+      '4. Retry the run (`ratchet retry <run-id>`, or Retry in the app): the step gets its retries afresh',
     ]);
+  });
+
+  it('compares failing tests by identity: the same test failing again is never "fixed", each issue is listed once', () => {
+    const ids = (...names: string[]) => names.map((name) => testIdentity({ name, file: 'test/add.test.mjs:3:1' }));
+    const s = attemptsSummary([
+      { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds (3 ms)') },
+      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds (5 ms)', 'adds (5 ms)') },
+      { n: 3, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds # time=1.5ms') },
+      { n: 4, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds', 'subtracts') },
+    ], ['adds: expected 3, got 4', 'adds: expected 3, got 4']);
+    expect(s).not.toContain('fixed');
+    expect(s.split('\n').slice(1, 5)).toEqual([
+      '1. Initial: 1 test failed',
+      '2. Retry 1: 1 test failed (no improvement)',
+      '3. Retry 2: 1 test failed (no improvement)',
+      '4. Retry 3: 2 tests failed (1 new)',
+    ]);
+    expect(s.match(/- adds: expected 3, got 4/g)).toHaveLength(1);
+    expect(s).toContain('Next steps:\n1. Review the errors above');
+  });
+
+  it('counts compiler errors as errors, not as failing tests', () => {
+    const s = attemptsSummary([
+      { n: 1, outcome: 'failed', errorClass: 'compilation_error', message: null, failedTests: [testIdentity({ name: 'TS2322', file: 'src/a.ts:3', kind: 'compile' })] },
+      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: [testIdentity({ name: 'adds', file: 'test/a.test.ts' })] },
+    ]);
+    expect(s.split('\n').slice(1, 3)).toEqual(['1. Initial: 1 error', '2. Retry 1: 1 test failed (fixed 1, 1 new)']);
   });
 
   it('says when a retry brought no improvement', () => {

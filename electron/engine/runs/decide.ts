@@ -10,12 +10,27 @@ export interface Decision {
   delayS: number;
   /** Overrides active for the next attempt (sticky). */
   overrides: Overrides;
+  /**
+   * on_repeat's change of strategy (the default, `new_session`): the next attempt starts a new session and its prompt
+   * carries this hint. Not sticky: it applies to that one attempt.
+   */
+  strategy?: { freshSession: true; hint: string };
 }
 
 export interface FailureFacts {
   policy: Policy;
-  /** The attempt that just failed. */
+  /**
+   * The attempt that just failed, counted as seed 004's entries count them: attempts of this round (a retry or resume
+   * starts at 1 again) that were not API faults.
+   */
   attempt: number;
+  /**
+   * The failure is the agent's API or process (rate_limit, api_error, a crash of the agent's process), not a gate's:
+   * its class limits, retry-after and parking decide, whatever the retry entries say.
+   */
+  apiFault?: boolean;
+  /** Every attempt of this round so far, API faults included (for the hard cap). */
+  roundAttempts?: number;
   errorClass: ErrorClass;
   message: string;
   /** Retries this step already spent on this class (before this failure). */
@@ -43,10 +58,12 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   if (policy.allowRetryOn && !policy.allowRetryOn.has(f.errorClass)) {
     return stop('fatal', `${f.errorClass} is not in allow_retry_on (${[...policy.allowRetryOn].join(', ')})`);
   }
+  const api = f.apiFault === true;
   const next = f.attempt + 1;
-  if (policy.exitAt !== null && next >= policy.exitAt) return stop('fatal', `exit: ${policy.exitAt} reached (the retry list ends the step at attempt ${policy.exitAt})`);
-  if (next > MAX_ATTEMPTS_PER_STEP) return stop('fatal', `${MAX_ATTEMPTS_PER_STEP} attempts is the most a step gets`);
-  if (f.sameFailureInARow >= policy.onRepeat.after && policy.onRepeat.action !== 'retry') {
+  if (!api && policy.exitAt !== null && next >= policy.exitAt) return stop('fatal', `exit: ${policy.exitAt} reached (the retry list ends the step at attempt ${policy.exitAt})`);
+  if ((f.roundAttempts ?? f.attempt) + 1 > MAX_ATTEMPTS_PER_STEP) return stop('fatal', `${MAX_ATTEMPTS_PER_STEP} attempts is the most a step gets`);
+  const repeated = !api && f.sameFailureInARow >= policy.onRepeat.after;
+  if (repeated && (policy.onRepeat.action === 'stop' || policy.onRepeat.action === 'escalate')) {
     const reason = `the same failure came back ${f.sameFailureInARow} attempts in a row`;
     return policy.onRepeat.action === 'escalate' ? stop('escalate', `${reason}; it needs you`) : stop('fatal', `${reason}; stopping early`);
   }
@@ -60,7 +77,8 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   if (policy.entries.length) {
     const r = applyEntries(policy.entries, f.active, { attempt: next, failedGates: f.failedGates, validated: f.validated ?? new Map() });
     const sticky = Object.keys(f.active).some((k) => k !== 'gateTimeoutMultiplier');
-    if (r.applied.length === 0 && !sticky) return stop('fatal', 'no retry entry applies to this failure');
+    // Entries decide about gate failures; an API fault is retried by its class whether or not an entry applies.
+    if (r.applied.length === 0 && !sticky && !api) return stop('fatal', 'no retry entry applies to this failure');
     overrides = r.overrides;
   }
   if (f.errorClass === 'timeout') overrides = { ...overrides, gateTimeoutMultiplier: (f.active.gateTimeoutMultiplier ?? 1) * 2 };
@@ -73,5 +91,9 @@ export function decideAfterFailure(f: FailureFacts): Decision {
     return { action: 'wait', reason: `${label}: the API asks to wait ${Math.round(delayS)} s; the run is parked until then`, delayS, overrides };
   }
   const escalated = overrides.agent?.model && overrides.agent.model !== f.active.agent?.model ? `, escalating to ${overrides.agent.model}` : '';
+  if (repeated && policy.onRepeat.action === 'new_session') {
+    const hint = `The same failure came back ${f.sameFailureInARow} times in a row: the approach so far is not working. Start again from the failing test and the code it exercises, and try a different fix.`;
+    return { action: 'retry', reason: `${label}${escalated}; the same failure came back ${f.sameFailureInARow} times, so the next attempt starts a new session`, delayS, overrides, strategy: { freshSession: true, hint } };
+  }
   return { action: 'retry', reason: `${label}${escalated}`, delayS, overrides };
 }

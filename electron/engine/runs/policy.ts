@@ -50,7 +50,7 @@ export interface Policy {
   exitAt: number | null;
   budget: { taskUsd: number | null; dailyUsd: number | null; alertAt: number };
   flakyCheck: boolean;
-  onRepeat: { after: number; action: 'stop' | 'escalate' | 'retry' };
+  onRepeat: { after: number; action: 'new_session' | 'stop' | 'escalate' | 'retry' };
   parkAfterS: number;
   rules: ReadonlyArray<{ pattern: string; class: ErrorClass }>;
 }

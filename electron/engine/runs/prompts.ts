@@ -68,6 +68,10 @@ export interface RetryFacts {
   failures: readonly FailedTest[];
   hints: readonly string[];
   previousDiff: string | null;
+  /** What else the agent must know before this attempt (a rebase onto a moved base, files in conflict, a change of strategy). */
+  notes?: readonly string[];
+  /** The run was retried or resumed: k and n count from there. */
+  sinceResume?: boolean;
 }
 
 const MAX_OUTPUT_CHARS = 24_000;
@@ -76,13 +80,14 @@ const MAX_DIFF_CHARS = 12_000;
 /** Seed 001's retry prompt, with seed 002's error context: class, message, failing tests, hints, previous diff, attempt k of n. */
 export function retryContext(f: RetryFacts): string {
   const sections = [
-    `## Retry: this is attempt ${f.attempt} of ${f.maxAttempts}`,
+    `## Retry: this is attempt ${f.attempt} of ${f.maxAttempts}${f.sinceResume ? ' since the run was retried or resumed' : ''}`,
     `The previous attempt failed its gates. Error class: ${f.errorClass}. ${f.message}`,
   ];
   // Seed 002's entries, outside the quoted output (each name and value still comes from the tool, so it is wrapped).
   sections.push(f.failures.length ? `Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(f.failures))}` : formatFailures(f.failures));
   sections.push(`Output of ${f.gateLabel}:\n${wrapUntrusted('gate output', boundText(f.output, MAX_OUTPUT_CHARS))}`);
   if (f.hints.length) sections.push(`Hints:\n${f.hints.map((h) => `- ${h}`).join('\n')}`);
+  if (f.notes?.length) sections.push(f.notes.join('\n\n'));
   if (f.previousDiff && f.previousDiff.trim()) {
     sections.push(`Your previous attempt changed this (diff against the step's start):\n${wrapUntrusted('previous diff', boundText(f.previousDiff, MAX_DIFF_CHARS))}`);
   }

@@ -60,6 +60,13 @@ export interface CheckMessage {
   message: string;
 }
 
+/** `{name}` placeholders of a validator that its `with:` does not give, and `with:` keys it never uses. */
+export function validatorInputProblems(entry: Pick<RetryEntry, 'validate' | 'with'>): { missing: string[]; unused: string[] } {
+  const used = [...(entry.validate ?? '').matchAll(/\{([A-Za-z_][\w-]*)\}/g)].map((m) => m[1]!);
+  const given = Object.keys(entry.with ?? {});
+  return { missing: entry.with ? [...new Set(used.filter((u) => !given.includes(u)))] : [], unused: given.filter((g) => !used.includes(g)) };
+}
+
 /** Seed 004's safety validations for the dry run. */
 export function checkEntries(entries: readonly RetryEntry[]): CheckMessage[] {
   const out: CheckMessage[] = [];
@@ -75,6 +82,11 @@ export function checkEntries(entries: readonly RetryEntry[]): CheckMessage[] {
     }
     if (e.worktree === 'reset' && e.session !== 'new') {
       out.push({ level: 'warning', entry: i, message: '`worktree: reset` with a continued session: the agent remembers changes that are no longer in the worktree; consider `session: new`' });
+    }
+    if (e.validate !== undefined && e.with !== undefined) {
+      const p = validatorInputProblems(e);
+      if (p.missing.length) out.push({ level: 'warning', entry: i, message: `the validator uses ${p.missing.map((m) => `{${m}}`).join(', ')}, which \`with\` does not give; it is left as written` });
+      if (p.unused.length) out.push({ level: 'warning', entry: i, message: `\`with\` gives ${p.unused.join(', ')}, which the validator never uses (write {${p.unused[0]}} in it)` });
     }
     if (e.exit !== undefined && (e.agent || e.session || e.worktree || e.prompt)) {
       out.push({ level: 'warning', entry: i, message: 'an `exit` entry ends the step; its overrides are never used' });

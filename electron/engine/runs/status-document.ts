@@ -29,6 +29,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
           costUsd: cost,
           decision: a.decision_json ? DecisionDoc.parse(JSON.parse(a.decision_json)) : null,
           fingerprint: a.fingerprint,
+          round: a.round,
         };
       }),
   }));

@@ -224,6 +224,8 @@ export class StoreBase {
     model: string | null;
     prompt: string;
     preCommit: string;
+    /** The run's round (see `startRound`); 0 when not given. */
+    round?: number;
   }): number {
     return this.tx(() => {
       const at = this.iso();
@@ -233,12 +235,12 @@ export class StoreBase {
         )
         .run(input.preCommit, at, input.runId, input.stepIndex);
       const info = this.stmt(
-          `INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, prompt, started_at)
-           VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
+          `INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, prompt, started_at, round)
+           VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
         )
-        .run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, input.prompt, at);
+        .run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, input.prompt, at, input.round ?? 0);
       const attemptId = Number(info.lastInsertRowid);
-      this.event(input.runId, 'attempt.started', { attemptId, step: input.stepIndex, n: input.n, model: input.model, agent: input.agentKind });
+      this.event(input.runId, 'attempt.started', { attemptId, step: input.stepIndex, n: input.n, model: input.model, agent: input.agentKind, round: input.round ?? 0 });
       return attemptId;
     });
   }

@@ -32,6 +32,8 @@ export interface RunRow {
   finished_at: string | null;
   /** A task budget raised for this run after it paused for its budget (migration 5); null: the workflow's. */
   task_budget_usd?: number | null;
+  /** Executions so far after the first: each retry or resume that starts a round adds one. */
+  round: number;
   repo_path: string;
   task_title: string;
 }
@@ -75,6 +77,8 @@ export interface AttemptRow {
   decision_json: string | null;
   fingerprint: string | null;
   overrides_json: string;
+  /** The run's round (execution) this attempt belongs to: 0 for the first run, k after the k-th retry or resume. */
+  round: number;
   started_at: string;
   finished_at: string | null;
 }

@@ -109,6 +109,22 @@ export class Store extends StoreBase {
     });
   }
 
+  /** A retry or resume starts a new round: the step's retry accounting starts afresh, the attempts stay as history. */
+  startRound(runId: string): number {
+    return this.tx(() => {
+      this.stmt('UPDATE runs SET round = round + 1 WHERE id = ?').run(runId);
+      return (this.stmt('SELECT round FROM runs WHERE id = ?').get(runId) as { round: number }).round;
+    });
+  }
+
+  /** After the run's branch was rebased onto a moved base: the new base commit and the step's new starting commit. */
+  setRebased(runId: string, baseCommit: string, stepIndex: number, preCommit: string): void {
+    this.tx(() => {
+      this.stmt('UPDATE runs SET base_commit = ? WHERE id = ?').run(baseCommit, runId);
+      this.stmt('UPDATE step_runs SET pre_commit = ? WHERE run_id = ? AND step_index = ?').run(preCommit, runId, stepIndex);
+    });
+  }
+
   getResumes(runId: string): Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }> {
     return this.stmt('SELECT * FROM resumes WHERE run_id = ? ORDER BY id').all(runId) as Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }>;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkflow } from './load-workflow';
+import { checkWorkflowText, parseWorkflow } from './load-workflow';
 
 const valid = `
 gates:
@@ -44,7 +44,7 @@ describe('parseWorkflow', () => {
     expect(r.workflow.backoff).toBeUndefined();
     expect(r.workflow.agent).toMatchObject({ kind: 'anthropic', model: 'claude-sonnet-5-5', max_turns: 40 });
     expect(r.workflow.flaky_check).toBe(true);
-    expect(r.workflow.on_repeat).toEqual({ after: 3, action: 'stop' });
+    expect(r.workflow.on_repeat).toEqual({ after: 3, action: 'new_session' });
   });
 
   it('reports a YAML syntax error with its line', () => {
@@ -85,5 +85,20 @@ describe('parseWorkflow', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems.map((p) => p.path)).toContain('rules[0].pattern');
+  });
+
+  it("accepts a validator's `with:` inputs (seed 004), refuses `with` without `validate`, and warns about unused or missing inputs", () => {
+    const good = checkWorkflowText('gates: { test: npm test }\nretry:\n  - validate: "assess: Is {what} the cause?"\n    with: { what: the environment }\n  - exit: 4\nsteps:\n  - title: one\n');
+    expect(good.errors).toEqual([]);
+    expect(good.warnings).toEqual([]);
+    expect(good.workflow?.retry?.[0]?.with).toEqual({ what: 'the environment' });
+    const orphan = checkWorkflowText('gates: { test: npm test }\nretry:\n  - attempt: 2\n    with: { what: x }\n  - exit: 4\nsteps:\n  - title: one\n');
+    expect(orphan.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([expect.stringMatching(/^4: `with` gives a validator its inputs; it needs `validate`/)]);
+    const loose = checkWorkflowText('gates: { test: npm test }\nretry:\n  - validate: "./check.sh {level} {mode}"\n    with: { level: 3, unused: true }\n  - exit: 4\nsteps:\n  - title: one\n');
+    expect(loose.errors).toEqual([]);
+    expect(loose.warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining('uses {mode}'),
+      expect.stringContaining('gives unused'),
+    ]);
   });
 });

@@ -54,6 +54,8 @@ export const RetryEntry = z
     attempt: z.number().int().min(1).optional(),
     not: gateRef.optional(),
     validate: z.string().min(1).optional(),
+    /** Inputs of the `validate` validator (seed 004): `{name}` in its command or assessment question is replaced by the value. */
+    with: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a `with` key is a name: letters, digits, - and _'), z.union([z.string(), z.number(), z.boolean()])).optional(),
     exit: z.number().int().min(1).optional(),
     agent: AgentOverride.optional(),
     session: z.enum(['new', 'continue']).optional(),
@@ -62,6 +64,9 @@ export const RetryEntry = z
   })
   .strict()
   .superRefine((e, ctx) => {
+    if (e.with !== undefined && e.validate === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['with'], message: '`with` gives a validator its inputs; it needs `validate` in the same entry' });
+    }
     const conditions = (['attempt', 'not', 'validate', 'exit'] as const).filter((k) => e[k] !== undefined);
     if (conditions.length !== 1) {
       ctx.addIssue({
@@ -132,11 +137,15 @@ export const WorkflowFile = z
     rules: z.array(ClassRule).optional(),
     /** Re-run a failing test gate once on the unchanged tree before spending an agent attempt. */
     flaky_check: z.boolean().default(true),
-    /** What to do when the same failure (same fingerprint) comes back `after` attempts in a row. */
+    /**
+     * What to do when the same failure (same fingerprint) comes back `after` attempts in a row. The default,
+     * `new_session`, changes strategy (a new session with a stronger hint) within the class's retries; `stop` and
+     * `escalate` end the step early; `retry` ignores repeats.
+     */
     on_repeat: z
-      .object({ after: z.number().int().min(2).default(3), action: z.enum(['stop', 'escalate', 'retry']).default('stop') })
+      .object({ after: z.number().int().min(2).default(3), action: z.enum(['new_session', 'stop', 'escalate', 'retry']).default('new_session') })
       .strict()
-      .default({ after: 3, action: 'stop' }),
+      .default({ after: 3, action: 'new_session' }),
     /** A rate limit asking to wait longer than this parks the run as `waiting` instead of sleeping in-process. */
     park_after_s: z.number().min(0).default(300),
     /** The OS sandbox around the agent's shell, gates and validators: hosts they may reach, variables they may see. */

@@ -79,7 +79,7 @@ export function patchStatusDoc(doc: StatusDocument, e: EngineEventDoc, at: { ste
     return mapStep(doc, aStarted.step, (s) => {
       const fresh: AttemptDoc = {
         n: aStarted.n, outcome: 'running', errorClass: null, model: aStarted.model, inputTokens: 0, outputTokens: 0,
-        cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, decision: null, fingerprint: null,
+        cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, decision: null, fingerprint: null, round: aStarted.round,
       };
       const attempts = s.attempts.some((a) => a.n === aStarted.n) ? s.attempts : [...s.attempts, fresh];
       return { ...s, status: 'running', attempts };

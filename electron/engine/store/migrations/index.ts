@@ -3,6 +3,7 @@ import type { Migration } from '../migration';
 import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-attempt-decisions';
 import { migration0003 } from './0003-resumes';
+import { migration0004 } from './0004-attempt-rounds';
 import { migration0005 } from './0005-run-budget';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0005];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];

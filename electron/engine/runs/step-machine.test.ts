@@ -1,0 +1,185 @@
+// Pure tests of the step machine: events in, state and commands out — no git, no store, no server.
+import { describe, expect, it } from 'vitest';
+import { parseWorkflow } from '../workflow/load-workflow';
+import type { Failure } from './attempt-gates';
+import { resolvePolicy } from './policy';
+import { createStepMachine, initialState } from './step-machine';
+import { restoreState, type StoredAttempt } from './step-restore';
+import type { AttemptArtifacts, StepCommand, StepEvent, StepState } from './step-state';
+
+const NOW = new Date('2026-01-01T00:00:00.000Z');
+
+function setup(yaml = '') {
+  const backoff = yaml.includes('backoff:') ? '' : 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
+  const r = parseWorkflow(`gates: { test: "npm test" }\n${backoff}\n${yaml}\nsteps:\n  - title: one\n    prompt: do it\n`);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  const w = r.workflow;
+  const machine = createStepMachine({
+    index: 1, totalSteps: 1, step: w.steps[0]!, gateCommands: ['npm test'], agent: w.agent, policy: resolvePolicy(w),
+    worktree: '/tmp/wt', agentTimeoutS: w.timeout_seconds, rng: () => 0,
+  });
+  return { machine, w };
+}
+
+const testFailure = (output = 'not ok 1 - adds'): Failure => ({
+  errorClass: 'test_failure', message: '1 test failed', hints: [],
+  failures: [{ name: 'adds', message: null, expected: '3', actual: '4', file: 'test/add.test.mjs', line: 3 }],
+  gate: { name: 'test', command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 5, output, outputBytes: output.length, reportXml: null, spawnError: null },
+  failedGates: ['test'], outputs: { test: output }, agentFatal: false, retryAfterS: null,
+});
+
+const art = (n: number, tree = `tree${n}`): AttemptArtifacts => ({ attemptId: 100 + n, sessionId: `s${n}`, tree, treeRef: `refs/x/${n}`, diff: `diff ${n}` });
+
+/** Drives the machine: returns every command, and the state after the events. */
+function drive(machine: ReturnType<typeof setup>['machine'], s: StepState, events: StepEvent[]) {
+  const commands: StepCommand[] = [];
+  for (const e of events) {
+    const t = machine.next(s, e, NOW);
+    s = t.state;
+    commands.push(...t.commands);
+  }
+  return { s, commands };
+}
+
+const spent = (taskSpent: number) => ({ taskUsd: 1, dailyUsd: null, alertAt: 0.8, taskSpent, daySpent: 0, alerted: { task: taskSpent > 0.9, daily: false } });
+const ok: StepEvent = { type: 'budgetChecked', facts: spent(0), dayNext: '2026-01-02T00:00:00.000Z' };
+const prompts = (cs: StepCommand[]) => cs.flatMap((c) => (c.kind === 'runAgent' ? [c.prompt] : []));
+
+describe('step machine', () => {
+  it('runs an attempt, its gates and the commit, then finishes done', () => {
+    const { machine } = setup();
+    const { s, commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: null, flaky: false, notes: [] }, { type: 'committed', sha: 'c1' },
+    ]);
+    expect(commands.map((c) => c.kind)).toEqual(['checkBudget', 'runAgent', 'runGates', 'commit', 'finish']);
+    expect(s.outcome).toEqual({ kind: 'done', commit: 'c1' });
+  });
+
+  it('applies the budgets before each attempt: one alert past alert_at, a pause at the task budget', () => {
+    const { machine } = setup();
+    const at = (n: number): StepEvent => ({ type: 'budgetChecked', facts: spent(n), dayNext: '2026-01-02T00:00:00.000Z' });
+    const { s, commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, at(0.85), { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] }, at(1.2),
+    ]);
+    expect(commands.filter((c) => c.kind === 'budgetAlert')).toEqual([{ kind: 'budgetAlert', budget: 'task', spentUsd: 0.85, limitUsd: 1 }]);
+    expect(commands.filter((c) => c.kind === 'runAgent')).toHaveLength(1);
+    expect(s.outcome).toMatchObject({ kind: 'budget', budget: 'task', wakeAt: null, reason: expect.stringContaining('task budget of $1.00 reached') });
+  });
+
+  it('gives a test failure 3 retries by default, changing strategy when it repeats, and counts "attempt k of n"', () => {
+    const { machine } = setup();
+    const events: StepEvent[] = [{ type: 'start' }];
+    for (let i = 1; i <= 4; i++) events.push(ok, { type: 'agentFinished', timedOut: false, ...art(i) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] });
+    const { s, commands } = drive(machine, initialState(1, 'base'), events);
+    expect(commands.filter((c) => c.kind === 'runAgent')).toHaveLength(4);
+    expect(prompts(commands).slice(1).map((p) => /attempt (\d+) of (\d+)/.exec(p)?.slice(1))).toEqual([['2', '4'], ['3', '4'], ['4', '4']]);
+    const agents = commands.filter((c): c is Extract<StepCommand, { kind: 'runAgent' }> => c.kind === 'runAgent');
+    expect(agents.map((a) => a.session)).toEqual(['new', 'continue', 'continue', 'new']);
+    expect(agents[3]!.prompt).toContain('came back 3 times');
+    expect(s.outcome).toMatchObject({ kind: 'fatal', reason: expect.stringContaining('gave up after 3 test_failure retries') });
+  });
+
+  it('a retry round starts the accounting afresh and tells the agent the last real failure', () => {
+    const { machine } = setup();
+    const rows: StoredAttempt[] = [1, 2, 3, 4].map((n) => ({ n, round: 0, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failures: testFailure().failures, fingerprint: 'fp', overrides: {} }));
+    const s0 = restoreState(machine, { index: 1, stepStart: 'base', round: 1, rows, lastFailure: testFailure('the real output'), lastDiff: 'd', now: NOW });
+    expect(s0.acct.attempts).toBe(0);
+    expect(s0.history).toHaveLength(4);
+    expect(s0.nextN).toBe(5);
+    const { commands } = drive(machine, s0, [{ type: 'start' }, ok]);
+    const run = commands.find((c) => c.kind === 'runAgent');
+    expect(run).toMatchObject({ n: 5, round: 1, session: 'new' });
+    expect(prompts(commands)[0]).toContain('the real output');
+    expect(prompts(commands)[0]).toContain('attempt 1 of 4');
+    const done = drive(machine, s0, [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(5) }, { type: 'gatesFinished', failure: null, flaky: false, notes: [] }, { type: 'committed', sha: 'c5' }]);
+    expect(done.commands).toContainEqual({ kind: 'log', level: 'info', message: 'step 1: succeeded on attempt 1/4 since the retry/resume (attempt 5 of the step)' });
+  });
+
+  it('a parked run waking in the same round keeps its accounting', () => {
+    const { machine } = setup();
+    const rows: StoredAttempt[] = [1, 2, 3, 4, 5].map((n) => ({ n, round: 2, outcome: 'error', errorClass: 'rate_limit', message: '429', failures: [], fingerprint: null, overrides: {} }));
+    const s0 = restoreState(machine, { index: 1, stepStart: 'base', round: 2, rows, lastFailure: null, lastDiff: null, now: NOW });
+    expect(s0.acct.classRetries.rate_limit).toBe(5);
+    const { s } = drive(machine, s0, [{ type: 'start' }, ok, { type: 'apiError', errorClass: 'rate_limit', message: '429', retriable: true, retryAfterS: 1, ...art(6) }]);
+    expect(s.outcome).toMatchObject({ kind: 'fatal', reason: expect.stringContaining('gave up after 5 rate_limit retries') });
+  });
+
+  it('retries an API fault by its class even when no retry entry applies', () => {
+    const { machine } = setup('retry:\n  - not: gate.test\n  - exit: 3');
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'apiError', errorClass: 'api_error', message: 'overloaded', retriable: true, retryAfterS: null, ...art(1) },
+      ok, { type: 'apiError', errorClass: 'api_error', message: 'overloaded', retriable: true, retryAfterS: null, ...art(2) },
+      ok, { type: 'apiError', errorClass: 'api_error', message: 'overloaded', retriable: true, retryAfterS: null, ...art(3) }, ok,
+    ]);
+    // exit: 3 counts gate failures only: three API faults still get their retries.
+    expect(commands.filter((c) => c.kind === 'runAgent')).toHaveLength(4);
+  });
+
+  it('an API fault after a test failure does not hide it: the next prompt still has the failing test', () => {
+    const { machine } = setup();
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure('not ok 1 - adds (the real one)'), flaky: false, notes: [] },
+      ok, { type: 'apiError', errorClass: 'rate_limit', message: '429 Too Many Requests', retriable: true, retryAfterS: null, ...art(2) }, ok,
+    ]);
+    const third = prompts(commands)[2]!;
+    expect(third).toContain('not ok 1 - adds (the real one)');
+    expect(third).toContain('cut short (rate_limit: 429 Too Many Requests)');
+  });
+
+  it('re-runs the gates with the doubled timeout when the agent changed nothing after a gate timeout', () => {
+    const { machine } = setup();
+    const timedOut: Failure = { ...testFailure(), errorClass: 'timeout', message: 'gate timed out', failures: [] };
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1, 'same') }, { type: 'gatesFinished', failure: timedOut, flaky: false, notes: [] },
+      ok, { type: 'agentFinished', timedOut: false, ...art(2, 'same') },
+    ]);
+    expect(commands.filter((c) => c.kind === 'runGates').at(-1)).toMatchObject({ timeoutMultiplier: 2 });
+  });
+
+  it('a git conflict is rebased once, the agent told the files, then escalated with the files listed', () => {
+    const { machine } = setup();
+    const conflict: Failure = { ...testFailure('CONFLICT (content): Merge conflict in src/a.ts'), errorClass: 'git_conflict', message: 'merge conflict', failures: [] };
+    const { s, commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: conflict, flaky: false, notes: [] },
+      { type: 'rebased', moved: true, ok: false, base: 'main', onto: 'tip', files: ['src/a.ts'], newStart: null },
+      ok, { type: 'agentFinished', timedOut: false, ...art(2) }, { type: 'gatesFinished', failure: conflict, flaky: false, notes: [] },
+    ]);
+    expect(commands.filter((c) => c.kind === 'rebase')).toHaveLength(1);
+    expect(prompts(commands)[1]).toMatch(/rebasing this run's branch onto it conflicted in: src\/a\.ts/);
+    expect(s.outcome).toMatchObject({ kind: 'escalate', reason: expect.stringContaining('conflicting files: src/a.ts') });
+  });
+
+  it('a commit refused for conflicted files is a git conflict, and a successful rebase moves the step start', () => {
+    const { machine } = setup();
+    const { s, commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: null, flaky: false, notes: [] },
+      { type: 'commitConflicted', files: ['b.txt'], message: 'could not commit' },
+      { type: 'rebased', moved: true, ok: true, base: 'main', onto: 'tip', files: [], newStart: 'rebased-head' },
+    ]);
+    expect(commands.find((c) => c.kind === 'finishAttempt')).toMatchObject({ finish: { outcome: 'error', errorClass: 'git_conflict' } });
+    expect(s.stepStart).toBe('rebased-head');
+    expect(s.notes.join('\n')).toContain('b.txt');
+  });
+
+  it('a stop during the gates finishes the attempt as interrupted; a stop while waiting does not touch it', () => {
+    const { machine } = setup('backoff: { base_s: 5, max_s: 5, jitter: 0 }');
+    const a = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'stopped' }]);
+    expect(a.commands.at(-2)).toMatchObject({ kind: 'finishAttempt', attemptId: 101, finish: { outcome: 'interrupted', treeRef: 'refs/x/1' } });
+    expect(a.s.outcome).toEqual({ kind: 'stopped', reason: 'stopped during step 1' });
+    const b = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] }, { type: 'stopped' },
+    ]);
+    expect(b.commands.find((c) => c.kind === 'sleep')).toMatchObject({ delayS: 5, wakeAt: '2026-01-01T00:00:05.000Z' });
+    expect(b.commands.filter((c) => c.kind === 'finishAttempt')).toHaveLength(1);
+    expect(b.s.outcome).toEqual({ kind: 'stopped', reason: 'stopped while waiting to retry step 1' });
+  });
+
+  it('its state survives JSON: the machine continues from a serialised copy', () => {
+    const { machine } = setup();
+    const mid = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] }]);
+    const copy = JSON.parse(JSON.stringify(mid.s)) as StepState;
+    const a = drive(machine, mid.s, [ok]);
+    const b = drive(machine, copy, [ok]);
+    expect(b.commands).toEqual(a.commands);
+  });
+});

@@ -1,0 +1,269 @@
+// The step's state machine: next(state, event, now) → { state, commands }. Pure: no git, no store, no clock but `now`; the step runner's adapters carry out the commands.
+import type { ErrorClass } from '../../../shared/domain';
+import type { AgentConfig } from '../workflow/schema';
+import type { Failure } from './attempt-gates';
+import { attemptsSummary, testIdentity } from './attempt-summary';
+import { checkBudget } from './budget';
+import { decideAfterFailure } from './decide';
+import { fingerprint } from './fingerprint';
+import { attemptPrompt, attemptsLimit, conflictFilesIn, remainingIssues } from './step-prompt';
+import { emptyAccounting, type AttemptArtifacts, type FinishData, type MachineConfig, type StepCommand, type StepEvent, type StepState } from './step-state';
+
+export interface Transition {
+  state: StepState;
+  commands: StepCommand[];
+}
+
+const NO_FAILURE_FIELDS = { hints: [], failures: [], gate: null, failedGates: [], outputs: {}, agentFatal: false, retryAfterS: null };
+
+export function initialState(index: number, stepStart: string, round = 0): StepState {
+  return {
+    index, round, phase: 'idle', stepStart, nextN: 1, history: [], acct: emptyAccounting(), lastFailure: null, lastDiff: null,
+    lastTree: null, lastSession: null, prev: undefined, errorLog: [], strategy: null, notes: [], current: null, outcome: null,
+  };
+}
+
+export interface StepMachine {
+  next(state: StepState, event: StepEvent, now: Date): Transition;
+}
+
+export function createStepMachine(cfg: MachineConfig): StepMachine {
+  const log = (message: string, level: 'info' | 'warn' = 'info'): StepCommand => ({ kind: 'log', level, message: `step ${cfg.index}: ${message}` });
+  const finish = (s: StepState, outcome: NonNullable<StepState['outcome']>, commands: StepCommand[] = []): Transition => ({
+    state: { ...s, phase: 'finished', outcome, current: null },
+    commands: [...commands, { kind: 'finish', outcome }],
+  });
+  const finishData = (s: StepState, over: Partial<FinishData> & Pick<FinishData, 'outcome'>): FinishData => ({
+    errorClass: null, errorMessage: null, summary: null, failures: [], fingerprint: null,
+    treeRef: s.current?.treeRef ?? null, treeSha: s.current?.tree ?? null, diff: s.current?.diff ?? null, sessionId: s.current?.sessionId ?? null, ...over,
+  });
+
+  function agentConfig(s: StepState): AgentConfig {
+    return { ...cfg.agent, ...s.acct.active.agent } as AgentConfig;
+  }
+
+  /** Budget passed: start the next attempt. */
+  function beginAttempt(s: StepState): Transition {
+    const commands: StepCommand[] = [];
+    if (s.acct.attempts > 0 && s.acct.active.worktree === 'reset') {
+      commands.push({ kind: 'resetWorktree', to: s.stepStart }, log(`worktree reset to the step's start (${s.stepStart.slice(0, 10)})`));
+    }
+    const agent = agentConfig(s);
+    const agentKey = `${agent.kind}:${agent.model}`;
+    const canContinue = s.lastSession !== null && s.lastSession.id !== null && s.lastSession.agent === agentKey;
+    const wantsContinue = (s.acct.active.session ?? 'continue') === 'continue' && !s.strategy?.freshSession;
+    const session: 'new' | 'continue' = s.lastFailure && wantsContinue && canContinue ? 'continue' : 'new';
+    const n = s.nextN;
+    const k = s.acct.attempts + 1;
+    const of = attemptsLimit(cfg.policy, s.acct, k);
+    const p = attemptPrompt(cfg, s, n, k, of, session);
+    if (n > 1) commands.push(log(`attempt ${n}${s.round > 0 ? ` (${k} of ${of} since the ${ordinal(s.round)} retry/resume)` : ''}${session === 'continue' ? ' (same session)' : ''}`));
+    commands.push({
+      kind: 'runAgent', n, round: s.round, prompt: p.prompt, agent, session,
+      sessionId: session === 'continue' ? (s.lastSession?.id ?? null) : null, overrides: { ...s.acct.active }, preCommit: s.stepStart,
+    });
+    return {
+      state: {
+        ...s, phase: 'agent', nextN: n + 1, errorLog: p.errorLog, prev: p.state ?? s.prev, notes: [], strategy: null,
+        current: { n, k, of, agentKey, attemptId: null, tree: null, treeRef: null, diff: null, sessionId: null, failure: null, fingerprint: null },
+      },
+      commands,
+    };
+  }
+
+  function withArtifacts(s: StepState, a: AttemptArtifacts): StepState {
+    const current = s.current && { ...s.current, attemptId: a.attemptId, tree: a.tree, treeRef: a.treeRef, diff: a.diff, sessionId: a.sessionId };
+    return { ...s, current, lastSession: { id: a.sessionId, agent: s.current?.agentKey ?? '' } };
+  }
+
+  /** The attempt failed: record it, then ask the validators (when the retry list has any) or decide. */
+  function onFailure(s: StepState, failure: Failure, apiFault: boolean, now: Date, knownFiles: readonly string[] = []): Transition {
+    const cur = s.current!;
+    const fp = failure.agentFatal || failure.errorClass === 'no_change' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
+    const files = failure.errorClass === 'git_conflict' ? [...knownFiles, ...conflictFilesIn(`${failure.message}\n${failure.gate?.output ?? ''}`)] : [];
+    const outcome: FinishData['outcome'] = failure.gate ? 'failed' : 'error';
+    const record = {
+      n: cur.n, round: s.round, outcome, errorClass: failure.errorClass, message: failure.message,
+      failedTests: [...new Set(failure.failures.map(testIdentity))], fingerprint: fp, apiFault, overrides: null,
+    };
+    const next: StepState = {
+      ...s,
+      history: [...s.history, record],
+      current: { ...cur, failure, fingerprint: fp },
+      acct: { ...s.acct, conflictFiles: [...new Set([...s.acct.conflictFiles, ...files])] },
+    };
+    const commands: StepCommand[] = [{
+      kind: 'finishAttempt', attemptId: cur.attemptId!,
+      finish: finishData(next, { outcome, errorClass: failure.errorClass, errorMessage: failure.message, summary: `${failure.errorClass}: ${failure.message}`, failures: failure.failures, fingerprint: fp }),
+    }];
+    const hasValidators = cfg.policy.entries.some((e) => e.validate !== undefined);
+    if (hasValidators && !apiFault && failure.errorClass !== 'no_change') {
+      return { state: { ...next, phase: 'validating' }, commands: [...commands, { kind: 'validate', attemptId: cur.attemptId!, failure, agent: agentConfig(s) }] };
+    }
+    const d = decide(next, new Map(), apiFault, now);
+    return { state: d.state, commands: [...commands, ...d.commands] };
+  }
+
+  function decide(s: StepState, validated: ReadonlyMap<number, boolean>, apiFault: boolean, now: Date): Transition {
+    const cur = s.current!;
+    const failure = cur.failure!;
+    const acct = s.acct;
+    const inRound = { attempts: acct.attempts + 1, entryAttempts: acct.entryAttempts + (apiFault ? 0 : 1) };
+    let sameInARow = 1;
+    for (let i = acct.fingerprints.length - 1; i >= 0 && cur.fingerprint !== null && acct.fingerprints[i] === cur.fingerprint; i--) sameInARow++;
+    const decision = decideAfterFailure({
+      policy: cfg.policy, attempt: inRound.entryAttempts, apiFault, roundAttempts: inRound.attempts, errorClass: failure.errorClass,
+      message: failure.message, classRetriesUsed: acct.classRetries[failure.errorClass] ?? 0, agentFatal: failure.agentFatal,
+      retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active: acct.active, sameFailureInARow: sameInARow, rng: cfg.rng,
+    });
+    const history = s.history.map((h, i) => (i === s.history.length - 1 ? { ...h, overrides: { ...decision.overrides } } : h));
+    const nextAcct = {
+      ...acct, ...inRound,
+      classRetries: { ...acct.classRetries, [failure.errorClass]: (acct.classRetries[failure.errorClass] ?? 0) + 1 },
+      classesSeen: acct.classesSeen.includes(failure.errorClass) ? acct.classesSeen : [...acct.classesSeen, failure.errorClass],
+      fingerprints: [...acct.fingerprints, cur.fingerprint],
+      active: decision.action === 'retry' ? decision.overrides : acct.active,
+    };
+    const record: StepCommand = { kind: 'recordDecision', attemptId: cur.attemptId!, n: cur.n, decision: { ...decision, overrides: { ...decision.overrides } }, fingerprint: cur.fingerprint };
+    const s2: StepState = { ...s, history, acct: nextAcct };
+
+    if (decision.action === 'fatal' || decision.action === 'escalate' || decision.action === 'done') {
+      const mine = history.filter((h) => h.round === s.round);
+      const summary = attemptsSummary(mine, remainingIssues(failure), { earlier: history.length - mine.length, nextSteps: true });
+      const files = nextAcct.conflictFiles.length ? `; conflicting files: ${nextAcct.conflictFiles.join(', ')}` : '';
+      const reason = `step ${cfg.index} "${cfg.step.title}" ${decision.action === 'escalate' ? 'needs you' : 'failed'}: ${decision.reason}${files}`;
+      return finish(s2, decision.action === 'escalate' ? { kind: 'escalate', reason, summary } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass }, [record]);
+    }
+    if (decision.action === 'wait') {
+      return finish(s2, { kind: 'parked', reason: decision.reason, wakeAt: inSeconds(now, decision.delayS) }, [record]);
+    }
+    // A retry: what this attempt left becomes what the next one is told about. Neither no_change nor an API fault
+    // replaces a real failure: the next attempt still needs the gate output and the failing tests.
+    const keepReal = (failure.errorClass === 'no_change' || apiFault) && s.lastFailure !== null;
+    const retrying: StepState = {
+      ...s2,
+      lastTree: cur.tree,
+      lastFailure: keepReal ? s.lastFailure : failure,
+      notes: keepReal && apiFault ? [...s.notes, `The previous attempt was cut short (${failure.errorClass}: ${failure.message}); its changes are still in the worktree.`] : s.notes,
+      lastDiff: cur.diff,
+      strategy: decision.strategy ?? null,
+      current: null,
+    };
+    if (decision.delayS > 0) {
+      return { state: { ...retrying, phase: 'waiting' }, commands: [record, { kind: 'sleep', delayS: decision.delayS, wakeAt: inSeconds(now, decision.delayS), reason: decision.reason }] };
+    }
+    const after = afterWait(retrying);
+    return { state: after.state, commands: [record, ...after.commands] };
+  }
+
+  /** Before the next attempt: a git conflict first gets its one rebase onto the moved base. */
+  function afterWait(s: StepState): Transition {
+    if (s.lastFailure?.errorClass === 'git_conflict') {
+      if (!s.acct.rebaseTried) {
+        return { state: { ...s, phase: 'rebasing', acct: { ...s.acct, rebaseTried: true } }, commands: [{ kind: 'abortInProgress' }, { kind: 'rebase' }] };
+      }
+      return { state: { ...s, phase: 'budget' }, commands: [{ kind: 'abortInProgress' }, { kind: 'checkBudget' }] };
+    }
+    return { state: { ...s, phase: 'budget' }, commands: [{ kind: 'checkBudget' }] };
+  }
+
+  function next(s: StepState, e: StepEvent, now: Date): Transition {
+    switch (e.type) {
+      case 'start':
+        return { state: { ...s, phase: 'budget' }, commands: [{ kind: 'checkBudget' }] };
+      case 'roundStarted':
+        // The step gets a new chance: limits, exit, on_repeat and "attempt k of n" count from here. The last real
+        // failure stays for the prompt; the first attempt is not refused for changing nothing (the user may have
+        // fixed the cause outside the tree).
+        return { state: { ...s, round: e.round, acct: emptyAccounting(), lastTree: null, lastSession: null, strategy: null, notes: [] }, commands: [] };
+      case 'budgetChecked': {
+        // Budgets are checked before every attempt (seed 002's cost control).
+        const verdict = checkBudget(e.facts);
+        if (!verdict.ok) {
+          return finish(s, { kind: 'budget', budget: verdict.kind, reason: verdict.reason, wakeAt: verdict.kind === 'daily' ? e.dayNext : null });
+        }
+        const alerts: StepCommand[] = verdict.alerts.map((a) => ({ kind: 'budgetAlert', budget: a.kind, spentUsd: a.spent, limitUsd: a.limit }));
+        const t = beginAttempt(s);
+        return { state: t.state, commands: [...alerts, ...t.commands] };
+      }
+      case 'agentFinished': {
+        const s1 = withArtifacts(s, e);
+        if (e.timedOut) {
+          return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'timeout', message: `the agent did not finish within timeout_seconds (${cfg.agentTimeoutS} s)` }, false, now);
+        }
+        // An unchanged tree is no progress, except after a gate timeout: the gate is run again with its doubled timeout.
+        const gateTimedOut = s.lastFailure?.errorClass === 'timeout' && s.lastFailure.gate !== null;
+        if (s.lastTree !== null && e.tree === s.lastTree && !gateTimedOut) {
+          return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'no_change', message: 'the agent made no changes since the previous attempt' }, false, now);
+        }
+        return { state: { ...s1, phase: 'gates' }, commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }] };
+      }
+      case 'apiError':
+        return onFailure(withArtifacts(s, e), { ...NO_FAILURE_FIELDS, errorClass: e.errorClass, message: e.message, agentFatal: !e.retriable, retryAfterS: e.retryAfterS }, isApiFault(e.errorClass), now);
+      case 'gatesFinished': {
+        const notes = e.notes.map((m) => log(m, 'warn'));
+        if (e.failure) {
+          const t = onFailure(s, e.failure, false, now);
+          return { state: t.state, commands: [...notes, ...t.commands] };
+        }
+        const finishAs = finishData(s, { outcome: e.flaky ? 'flaky' : 'passed', summary: e.notes.length ? e.notes.join('; ') : 'gates passed' });
+        return { state: { ...s, phase: 'committing' }, commands: [...notes, { kind: 'commit', attemptId: s.current!.attemptId!, message: `step ${cfg.index}: ${cfg.step.title}`, finish: finishAs }] };
+      }
+      case 'validated':
+        return decide(s, new Map(e.results), false, now);
+      case 'committed': {
+        const cur = s.current!;
+        const history = [...s.history, { n: cur.n, round: s.round, outcome: 'passed', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null }];
+        // Seed 002's "succeeded on attempt k/n", whenever the step needed more than one attempt (in this round or before it).
+        const earlier = s.history.some((h) => h.round < s.round);
+        const said = cur.k > 1 || earlier ? [log(`succeeded on attempt ${cur.k}/${cur.of}${earlier ? ` since the retry/resume (attempt ${cur.n} of the step)` : ''}`)] : [];
+        return finish({ ...s, history }, { kind: 'done', commit: e.sha }, said);
+      }
+      case 'commitConflicted':
+        return onFailure(s, { ...NO_FAILURE_FIELDS, errorClass: 'git_conflict', message: `${e.message}; conflicting files: ${e.files.join(', ')}`, failedGates: [] }, false, now, e.files);
+      case 'timerFired':
+        return afterWait(s);
+      case 'rebased': {
+        const files = [...new Set([...s.acct.conflictFiles, ...e.files])];
+        const acct = { ...s.acct, conflictFiles: files };
+        const listed = files.length ? ` Git reported conflicts in: ${files.join(', ')}.` : '';
+        let note: string;
+        const commands: StepCommand[] = [];
+        let stepStart = s.stepStart;
+        if (!e.moved) {
+          note = `Git conflict: the base branch has not moved, so there was nothing to rebase onto.${listed} Resolve the conflict markers in those files (no merge or rebase is in progress any more) and make the step's change apply cleanly.`;
+        } else if (e.ok) {
+          stepStart = e.newStart ?? s.stepStart;
+          note = `Git conflict: the base branch ${e.base ?? ''} moved, so Ratchet rebased this run's branch onto it (${(e.onto ?? '').slice(0, 10)}); your work in progress was kept.${listed} Check those files against the new base and make the step's change apply on top of it.`;
+          commands.push(log(`rebased the run's branch onto ${e.base ?? 'the base'} (${(e.onto ?? '').slice(0, 10)}) after a git conflict`));
+        } else {
+          note = `Git conflict: the base branch ${e.base ?? ''} moved, and rebasing this run's branch onto it conflicted${listed ? ` in: ${e.files.join(', ') || files.join(', ')}` : ''}. The rebase was aborted; the branch and your work are unchanged. Make the step's change without touching what conflicts, or so that it applies on the new base.`;
+          commands.push(log(`rebasing onto ${e.base ?? 'the base'} conflicted in ${e.files.join(', ') || 'unknown files'}; the rebase was aborted`, 'warn'));
+        }
+        return { state: { ...s, acct, stepStart, phase: 'budget', notes: [...s.notes, note] }, commands: [...commands, { kind: 'checkBudget' }] };
+      }
+      case 'stopped': {
+        const s1 = e.attempt ? withArtifacts(s, e.attempt) : s;
+        const commands: StepCommand[] = [];
+        if (s1.current?.attemptId != null && (s.phase === 'agent' || s.phase === 'gates')) {
+          commands.push({ kind: 'finishAttempt', attemptId: s1.current.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: 'stopped by the user' }) });
+        }
+        const reason = s.phase === 'waiting' ? `stopped while waiting to retry step ${cfg.index}` : `stopped during step ${cfg.index}`;
+        return finish(s1, { kind: 'stopped', reason }, commands);
+      }
+    }
+  }
+
+  return { next };
+}
+
+/** Failures of the agent's API or process: their class limits, retry-after and parking decide, whatever the retry entries say. */
+export const isApiFault = (c: ErrorClass): boolean => c === 'rate_limit' || c === 'api_error' || c === 'crash';
+
+const inSeconds = (now: Date, s: number): string => new Date(now.getTime() + s * 1000).toISOString();
+
+function ordinal(n: number): string {
+  const s = ['th', 'st', 'nd', 'rd'];
+  const v = n % 100;
+  return `${n}${s[(v - 20) % 10] ?? s[v] ?? s[0]}`;
+}
