@@ -6,6 +6,7 @@ import type { FailedTest } from '../gates/parse-failures';
 import { runGate } from '../gates/run-gate';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { abortInProgress, commitAll, diffTrees, headCommit, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import { guardRepoConfig, snapshotRepoConfig } from '../git/repo-config-guard';
 import type { Store } from '../store/store';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
 import { attemptsSummary, type AttemptFacts } from './attempt-summary';
@@ -185,6 +186,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     const attemptId = store.startAttempt({ runId, stepIndex: index, n, agentKind: agent.kind, model: agentConfig.model, prompt, preCommit: stepStart });
     if (Object.keys(active).length) store.setAttemptOverrides(attemptId, { ...active });
 
+    // [git hardening, issue 11 item 2] snapshot the repo's git config before the agent works (checked below).
+    const configSnapshot = await snapshotRepoConfig(worktree);
     const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
     const result = await agent.run({
       worktree, system: ctx.system, context: ctx.context, prompt, model: agentConfig.model,
@@ -199,6 +202,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     }
     lastSession = { id: result.sessionId, agent: agentKey };
 
+    // [git hardening, issue 11 item 2] revert config the agent wrote (fsmonitor, filters…) before Ratchet's own git runs again.
+    await guardRepoConfig(store, runId, index, configSnapshot);
     // Keep the attempt's tree whatever happens next, so it can be diffed or restored.
     const tree = await snapshotTree(worktree);
     const ref = `refs/ratchet/${runId}/${index}/${n}`;
