@@ -4,5 +4,6 @@ import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-attempt-decisions';
 import { migration0003 } from './0003-resumes';
 import { migration0005 } from './0005-run-budget';
+import { migration0007 } from './0007-workflow-trust';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0005];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0005, migration0007];
