@@ -175,6 +175,8 @@ export const StartRunInput = z.object({
     timeoutSeconds: z.number().positive().optional(),
     allowRetryOn: z.array(ErrorClass).min(1).optional(),
   }).optional(),
+  /** The user trusts the repository's workflow file as it is now (the Trust button); stored per repository with its hash. */
+  trust: z.boolean().optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;
 
@@ -186,7 +188,11 @@ export const methods = {
   'repos.pick': { input: Empty, output: z.object({ path: z.string().nullable() }) },
   'workflow.load': {
     input: z.object({ repo: z.string().min(1) }),
-    output: z.object({ file: z.string().nullable(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()), problems: z.array(z.string()) }),
+    output: z.object({
+      file: z.string().nullable(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()), problems: z.array(z.string()),
+      /** Workspace trust of the repository's file: whether this content was trusted, and every command it would run. */
+      trust: z.object({ trusted: z.boolean(), commands: z.array(z.object({ source: z.string(), command: z.string() })) }).nullable().default(null),
+    }),
   },
   'plans.draft': { input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }), output: z.object({ steps: z.array(StepSpec), markdown: z.string() }) },
   'plans.get': { input: RunId, output: z.object({ revision: z.number().int(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()) }) },

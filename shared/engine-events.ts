@@ -42,6 +42,7 @@ export const eventPayloads = {
   'plan.revised': z.object({ revision: id, steps: id, kept: z.array(id).optional(), reset: z.array(id).optional() }),
   'rescue.committed': z.object({ step: id.optional(), commit: z.string(), reason: z.string().optional() }),
   'rescue.stashed': z.object({ stash: z.string().nullable() }),
+  'git.config_reverted': z.object({ step: id, files: z.array(z.string()) }),
   log: z.object({ level: z.string().default('info'), message: z.string() }),
 } as const;
 

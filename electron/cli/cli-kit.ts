@@ -8,8 +8,8 @@ import { progressLine } from './progress';
 
 /** Each command's usage line(s), as `ratchet <command> --help` prints them. */
 export const COMMAND_USAGE: Record<string, string> = {
-  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--json] [--no-sandbox]
-      run a task's plan in its own worktree; --description gives the task its description (a
+  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox]
+      run a task's plan in its own worktree; --trust trusts the repository's own workflow file as it is now; --description gives the task its description (a
       "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
       --draft lets the agent draft the plan, which waits for your approval (resume --approve)`,
   status: 'ratchet status <run-id> [--json]          the run\'s status document (its steps, attempts, policy and cost)',

@@ -18,16 +18,18 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
     description: { type: 'string', short: 'd' },
     draft: { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
+    trust: { type: 'boolean' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
   if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io);
-  const prepared = await engine.prepareRun({
+  const prepared = await prepareTrusting(engine, {
     repo: positionals[0] as string,
     workflowFile: values.workflow as string | undefined,
     title: values.task as string | undefined,
     description: readDescription(values.description as string | undefined),
-  });
+    trust: Boolean(values.trust),
+  }, io);
   const steps = prepared.workflow.steps;
   const err = (s: string) => io.stderr.write(`${s}\n`);
   if (!values.yes && io.stdin.isTTY) {
@@ -54,10 +56,10 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
 
 /** `run --draft`: the agent drafts the plan; the run waits in `waiting_approval` until the user approves it. */
 async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo): Promise<number> {
-  const prepared = await engine.prepareRun({
+  const prepared = await prepareTrusting(engine, {
     repo, workflowFile: values.workflow as string | undefined, title: values.task as string | undefined,
-    description: readDescription(values.description as string | undefined),
-  });
+    description: readDescription(values.description as string | undefined), trust: Boolean(values.trust),
+  }, io);
   const files = readdirSync(prepared.repoRoot).filter((f) => !f.startsWith('.')).slice(0, 40);
   const draft = await draftPlan({
     apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, model: prepared.workflow.agent.model,
@@ -74,6 +76,23 @@ async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo
   err(`The run waits for your approval: \`ratchet plan ${runId} --edit <file>\` to change it, \`ratchet resume ${runId} --approve\` to start it.`);
   if (values.json) io.stdout.write(`${JSON.stringify(engine.status(runId), null, 2)}\n`);
   return 0;
+}
+
+/**
+ * prepareRun, and when the repository's own workflow file is not trusted yet: on a terminal, show what it would
+ * run and ask (`--yes` does not answer this); unattended, the engine's `workflow_untrusted` error stands (exit 2).
+ */
+async function prepareTrusting(engine: Engine, input: Parameters<Engine['prepareRun']>[0], io: CliIo): ReturnType<Engine['prepareRun']> {
+  try {
+    return await engine.prepareRun(input);
+  } catch (e) {
+    if (!(e instanceof RatchetError) || e.code !== 'workflow_untrusted' || !io.stdin.isTTY) throw e;
+    io.stderr.write(`${e.message.split('\nRead it,')[0]}\n`);
+    if (!(await confirm(io, 'Trust this workflow file and run its commands? [y/N] '))) {
+      throw new RatchetError('workflow_untrusted', 'Not trusted: nothing was run. Pass --trust, or trust the workflow in the app, to run it.');
+    }
+    return engine.prepareRun({ ...input, trust: true });
+  }
 }
 
 function cmdStatus(engine: Engine, args: string[], io: CliIo): number {

@@ -22,7 +22,7 @@ describe('a machine with no OS sandbox', () => {
   const home = join(tempDir('ratchet-nosbx-home-'), 'h');
   mkdirSync(home);
   const run = (...extra: string[]) =>
-    spawnSync(NODE, [BIN, 'run', repo, '--yes', '--json', ...extra], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { PATH: bin, HOME: home, RATCHET_HOME: home } });
+    spawnSync(NODE, [BIN, 'run', repo, '--yes', '--trust', '--json', ...extra], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { PATH: bin, HOME: home, RATCHET_HOME: home } });
 
   it.skipIf(process.platform !== 'linux')('refuses a run with exit 2 and says what to install or which flag to use', () => {
     const r = run();

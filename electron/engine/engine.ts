@@ -1,5 +1,5 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -28,6 +28,7 @@ import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from '
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
+import { TrustStore, workflowCommands, workflowHash } from './trust/workflow-trust';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -54,6 +55,10 @@ export interface StartRunInput {
   workflow?: Workflow;
   title?: string;
   description?: string;
+  /** The user trusts the repository's own workflow file as it is now (`--trust`, or the app's Trust button). */
+  trust?: boolean;
+  /** `workflowFile` is the repository's own file found for the user (the app), not one the user named: it needs trust. */
+  repoWorkflow?: boolean;
 }
 
 export interface PreparedRun {
@@ -113,6 +118,7 @@ export function createEngine(deps: EngineDeps) {
   const home = resolve(deps.home);
   const { db, movedAside } = openDatabase(home, now);
   const store = new Store(db, now);
+  const trustStore = new TrustStore(db);
   const userPricing = join(home, 'pricing.json');
   // Mutable: Settings can edit prices; runs started afterwards use the new table.
   let pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
@@ -165,7 +171,30 @@ export function createEngine(deps: EngineDeps) {
     return found;
   }
 
-  /** Validates everything about a new run without changing anything. */
+  /**
+   * Throws `workflow_untrusted` (listing the commands) unless this content of the repository's workflow file was
+   * trusted before; `trust` records it as trusted now.
+   */
+  function checkTrust(repoRoot: string, file: string, workflow: Workflow, trust: boolean): void {
+    const sha = workflowHash(readFileSync(file));
+    if (trustStore.isTrusted(repoRoot, file, sha)) return;
+    if (trust) {
+      trustStore.trust(repoRoot, file, sha, now().toISOString());
+      return;
+    }
+    const commands = workflowCommands(workflow).map((c) => `  ${c.source}: ${c.command}`);
+    throw new RatchetError(
+      'workflow_untrusted',
+      `${file} comes from the repository and is not trusted yet (new or changed since you trusted it). It would run:\n${commands.join('\n') || '  (no commands)'}\nRead it, then pass --trust (or trust it in the app's New task screen) to run it.`,
+    );
+  }
+
+  /** Whether this content of a repository's workflow file is trusted, and the commands it would run (the app's trust prompt). */
+  function workflowTrust(repoRoot: string, file: string, workflow: Workflow): { trusted: boolean; commands: Array<{ source: string; command: string }> } {
+    return { trusted: trustStore.isTrusted(repoRoot, file, workflowHash(readFileSync(file))), commands: workflowCommands(workflow) };
+  }
+
+  /** Validates everything about a new run without changing anything (except recording trust the user gave). */
   async function prepareRun(input: StartRunInput): Promise<PreparedRun> {
     const repo = await inspectRepo(input.repo);
     let workflowFile = input.workflowFile ? resolve(input.workflowFile) : undefined;
@@ -177,6 +206,8 @@ export function createEngine(deps: EngineDeps) {
       }
     }
     const workflow = input.workflow ?? loadWorkflowFile(workflowFile as string);
+    // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
+    if (!input.workflow && (!input.workflowFile || input.repoWorkflow)) checkTrust(repo.root, workflowFile as string, workflow, Boolean(input.trust));
     const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');
     if (entryErrors.length) {
       throw new RatchetError('workflow_invalid', `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`);
@@ -515,6 +546,8 @@ export function createEngine(deps: EngineDeps) {
     },
     detectInterrupted,
     prepareRun,
+    workflowTrust,
+    trustStore,
     createRun,
     execute,
     retry,

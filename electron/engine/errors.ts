@@ -27,6 +27,7 @@ export const BAD_INPUT_CODES = new Set([
   'retry_config_invalid',
   'needs_approval',
   'sandbox_unavailable',
+  'workflow_untrusted',
 ]);
 
 export function isBadInput(err: unknown): boolean {

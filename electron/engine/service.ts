@@ -170,10 +170,13 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'workflow.load': async ({ repo }) => {
       const info = await inspectRepo(repo);
       const file = [join(info.root, 'ratchet.yml'), join(info.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f)) ?? null;
-      if (!file) return { file: null, steps: [], gates: {}, problems: [] };
+      if (!file) return { file: null, steps: [], gates: {}, problems: [], trust: null };
       const parsed = parseWorkflow(readFileSync(file, 'utf8'));
-      if (!parsed.ok) return { file, steps: [], gates: {}, problems: parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`) };
-      return { file, steps: parsed.workflow.steps, gates: Object.fromEntries(Object.entries(parsed.workflow.gates).map(([k, g]) => [k, g.run])), problems: [] };
+      if (!parsed.ok) return { file, steps: [], gates: {}, problems: parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`), trust: null };
+      return {
+        file, steps: parsed.workflow.steps, gates: Object.fromEntries(Object.entries(parsed.workflow.gates).map(([k, g]) => [k, g.run])), problems: [],
+        trust: engine.workflowTrust(info.root, file, parsed.workflow),
+      };
     },
     'plans.draft': async ({ repo, title, description }) => {
       const info = await inspectRepo(repo);
@@ -212,6 +215,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;
       const prepared = await engine.prepareRun({
         repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
+        // The app's only workflow file is the repository's own (workflow.load): it needs the user's trust.
+        repoWorkflow: input.workflowFile !== undefined, trust: input.trust,
         workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd }) : undefined,
       });
       const runId = await engine.createRun(prepared);

@@ -101,6 +101,7 @@ export const WORKFLOW: MethodOutput<'workflow.load'> = {
   ],
   gates: { test: 'npm test', build: 'npm run build' },
   problems: [],
+  trust: { trusted: false, commands: [{ source: 'gate test', command: 'npm test' }, { source: 'gate build', command: 'npm run build' }] },
 };
 
 export const DRAFT: MethodOutput<'plans.draft'> = {

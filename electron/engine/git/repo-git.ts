@@ -13,18 +13,36 @@ export interface RepoInfo {
 
 const ENGINE_IDENTITY = { name: 'Ratchet', email: 'ratchet@localhost' };
 
-/** The environment git runs with: enough to find git and the user's config, nothing that could run other programs. */
-function gitEnv(): Record<string, string> {
+/**
+ * The environment git runs with: enough to find git and the user's config, nothing that could run other programs.
+ * GIT_CONFIG_NOSYSTEM: the system config is not the user's to vouch for and is never needed by the engine.
+ */
+export function gitEnv(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
   const env: Record<string, string> = {};
   for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k] as string;
+  env.GIT_CONFIG_NOSYSTEM = '1';
   return env;
 }
+
+/**
+ * `-c` settings every git command of Ratchet's runs with. They override whatever the repository's config says,
+ * which the agent can write (`git config` in its worktree lands in the main repository's .git/config):
+ * no hooks, no fsmonitor command, no signing. Other commands config can name (filters, diff drivers) are
+ * caught by the config guard (repo-config-guard.ts), which reverts config changes after each attempt.
+ */
+export const HARDENED_GIT_CONFIG: readonly string[] = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgsign=false'];
 
 export function git(dir: string, extraConfig: string[] = []): SimpleGit {
   // Never prompt (no TTY here) and never sign: the engine's commits must not block on the user's setup.
   // Hooks are off on purpose: the user's hooks must not run (or block) inside the engine's own operations.
-  return simpleGit({ baseDir: dir, config: ['commit.gpgsign=false', 'core.hooksPath=/dev/null', ...extraConfig], unsafe: { allowUnsafeHooksPath: true } }).env(gitEnv());
+  // fsmonitor is off for the same reason: a command set by the agent would run on every status.
+  return simpleGit({
+    baseDir: dir,
+    config: [...HARDENED_GIT_CONFIG, ...extraConfig],
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
+    allowEnvironment: ['GIT_CONFIG_NOSYSTEM'],
+  }).env(gitEnv());
 }
 
 /** Checks that `path` is a usable repository: a folder, a git work tree (not bare), with at least one commit. */

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { git } from './repo-git';
+import { HARDENED_GIT_CONFIG, git, gitEnv } from './repo-git';
 
 export interface RunMeta {
   runId: string;
@@ -68,7 +68,7 @@ export async function clearStaleLocks(worktree: string): Promise<string[]> {
 export async function mergeConflicts(repo: string, branch: string, otherRev: string): Promise<string[]> {
   // simple-git cannot tell exit 1 (conflicts) from success when git writes no stderr, so this one runs git directly.
   const r = await new Promise<{ code: number | null; out: string }>((ok) => {
-    execFile('git', ['merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev], { cwd: repo }, (err, stdout) => {
+    execFile('git', [...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), 'merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev], { cwd: repo, env: gitEnv() }, (err, stdout) => {
       ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout });
     });
   });

@@ -5,6 +5,7 @@ import type { FailedTest } from '../gates/parse-failures';
 import { abortInProgress, branchTip, commitAll, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import { completedSteps } from '../git/step-commits';
 import type { RunJail } from '../sandbox/os-sandbox';
+import { guardRepoConfig, snapshotRepoConfig } from '../git/repo-config-guard';
 import type { Store } from '../store/store';
 import type { AttemptRow } from '../store/store-rows';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
@@ -143,6 +144,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         agent = deps.agentFor(c.agent);
         const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt: c.prompt, preCommit: c.preCommit, round: c.round });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });
+        // [git hardening, issue 11 item 2] snapshot the repo's git config before the agent works (checked below).
+        const configSnapshot = await snapshotRepoConfig(worktree);
         const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
         const result = await agent.run({
           worktree, system: ctx.system, context: ctx.context, prompt: c.prompt, model: c.agent.model,
@@ -155,6 +158,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           store.recordApiCall(runId, attemptId, { model: c.agent.model, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: result.reportedCostUsd });
         }
         transcript = result.transcript;
+        // [git hardening, issue 11 item 2] revert config the agent wrote (fsmonitor, filters…) before Ratchet's own git runs again.
+        await guardRepoConfig(store, runId, index, configSnapshot);
         // Keep the attempt's tree whatever happens next, so it can be diffed or restored.
         const tree = await snapshotTree(worktree);
         const treeRef = `refs/ratchet/${runId}/${index}/${c.n}`;

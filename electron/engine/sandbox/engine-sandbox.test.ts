@@ -31,7 +31,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a sandboxed run' : `a s
     const engine = createEngine({ home: tempDir('ratchet-sbx-engine-'), env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-secret' } });
     try {
       expect(engine.sandboxStatus().state).toBe('on');
-      const runId = await engine.createRun(await engine.prepareRun({ repo }));
+      const runId = await engine.createRun(await engine.prepareRun({ repo, trust: true }));
       const doc = await engine.execute(runId, new AbortController().signal);
       expect(doc.status).toBe('succeeded');
       expect(existsSync(join(repo, 'escaped-agent'))).toBe(false);

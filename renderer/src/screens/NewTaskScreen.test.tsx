@@ -40,9 +40,13 @@ describe('NewTaskScreen', () => {
     fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
     fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
     await screen.findByDisplayValue('Add heal() capped at max health');
+    // The fixture's file is not trusted yet: its commands are listed and Start waits for the Trust answer.
+    expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('npm run build');
+    expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Trust' }));
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
-    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml` });
+    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true });
   });
 
   it('runs the user’s version once the loaded workflow is edited', async () => {

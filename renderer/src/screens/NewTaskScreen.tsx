@@ -65,6 +65,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [draft, setDraft] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; markdown: string; error: string | null; approved: boolean }>({ status: 'idle', markdown: '', error: null, approved: false });
   /** The user changed the loaded workflow's steps or gates: run their version, not the file. */
   const [edited, setEdited] = useState(false);
+  /** The user pressed Trust for the repository's workflow file (stored by the engine when the run starts). */
+  const [trusted, setTrusted] = useState(false);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
 
@@ -81,6 +83,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       const rows = Object.entries(data.gates).map(([name, command]) => ({ name, command }));
       if (rows.length) setGates(rows);
       setEdited(false);
+      setTrusted(false);
     } catch (err) {
       setWorkflow({ status: 'error', data: null, error: errorMessage(err) });
     }
@@ -113,6 +116,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     ...(retryOn.length ? { allowRetryOn: retryOn as NonNullable<NonNullable<StartRunInput['retry']>['allowRetryOn']> } : {}),
   };
   const useWorkflowFile = source === 'workflow' && !edited && workflow.data?.file && workflow.data.problems.length === 0;
+  const needsTrust = Boolean(useWorkflowFile && workflow.data?.trust && !workflow.data.trust.trusted && !trusted);
   const blockers = [
     !title.trim() && 'a title',
     specs.length === 0 && !useWorkflowFile && 'at least one step with a title',
@@ -120,6 +124,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     budgetInvalid && 'a budget above zero',
     maxRetriesInvalid && 'max retries as a whole number',
     timeoutInvalid && 'an agent timeout above zero',
+    needsTrust && 'trusting the workflow file',
   ].filter(Boolean) as string[];
 
   const start = async () => {
@@ -128,7 +133,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     try {
       const input: StartRunInput = {
         repo: repo.root, title: title.trim(), description,
-        ...(useWorkflowFile ? { workflowFile: workflow.data!.file! } : { steps: specs, gates: gatesRecord(gates) }),
+        ...(useWorkflowFile ? { workflowFile: workflow.data!.file!, ...(trusted ? { trust: true } : {}) } : { steps: specs, gates: gatesRecord(gates) }),
         ...(preset ? { preset } : {}),
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
         ...(Object.keys(retry).length ? { retry } : {}),
@@ -169,6 +174,14 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
           {workflow.data && (workflow.data.file
             ? <p className="small-text">Loaded <code>{workflow.data.file}</code>: {workflow.data.steps.length} steps, {Object.keys(workflow.data.gates).length} gates. {edited ? 'You changed them: the run uses your version below, not the file.' : 'The run uses the file as it is; edit the steps or gates below to run your version instead.'}</p>
             : <Empty title="No workflow file">This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them.</Empty>)}
+          {useWorkflowFile && workflow.data?.trust && !workflow.data.trust.trusted && (
+            <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
+              <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
+              <p className="small-text">It comes from the repository (new, or changed since you last trusted it). Starting the run will run these commands on your machine:</p>
+              <ul>{workflow.data.trust.commands.map((c) => <li key={`${c.source}:${c.command}`}><span className="muted">{c.source}</span> <code>{c.command}</code></li>)}</ul>
+              {!trusted && <button type="button" onClick={() => setTrusted(true)}>Trust</button>}
+            </div>
+          )}
           {workflow.data && workflow.data.problems.length > 0 && (
             <div className="warning-box" role="alert"><strong>The workflow file has problems</strong><ul>{workflow.data.problems.map((p) => <li key={p}><code>{p}</code></li>)}</ul></div>
           )}

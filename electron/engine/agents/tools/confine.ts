@@ -1,5 +1,6 @@
 // Confines the paths an agent's tools touch to its git worktree: resolves `..` and symlinks and refuses anything that lands outside, or in `.git` when writing.
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 export type ToolErrorCode =
@@ -7,6 +8,8 @@ export type ToolErrorCode =
   | 'git_metadata'
   | 'invalid_path'
   | 'symlink_loop'
+  | 'hard_link'
+  | 'path_changed'
   | 'invalid_input'
   | 'not_found'
   | 'wrong_kind'
@@ -116,4 +119,64 @@ export async function resolveInside(root: string, p: string, mode: AccessMode = 
     );
   }
   return real;
+}
+
+/** Linux exposes the kernel's own path of an open descriptor; macOS has no /proc (see openConfined). */
+const PROC_FD = existsSync('/proc/self/fd') ? '/proc/self/fd' : null;
+
+/**
+ * Opens `real` (a path resolveInside returned) for reading and writing, and proves that the file opened is
+ * the one checked: a regular file inside the worktree, outside `.git`, with exactly one link.
+ *
+ * Why this is race-free on Linux: the check in resolveInside and the open are two steps, and any directory of
+ * the path can be swapped for a symlink in between. So the open itself is never trusted. O_NOFOLLOW refuses a
+ * symlink as the last component; then the kernel tells where the descriptor really points
+ * (readlink of /proc/self/fd/N, which names the opened inode's path, not the path we asked for) and that path
+ * is checked again. All reads and writes then go through this descriptor, which cannot be redirected. The file
+ * is opened without O_TRUNC, so nothing is changed before the proof; a file created by the open (O_EXCL, so
+ * never an existing one) is at worst an empty file left where the swap pointed.
+ * A hard link is refused: the descriptor's path is the link inside the worktree, but the bytes are shared with
+ * a file outside (fstat's nlink > 1).
+ *
+ * macOS (no /proc): the fallback re-resolves the checked path after the open and compares its device and inode
+ * with the descriptor's (fstat). That catches a swap that is still in place when the open returns; a swap made
+ * and undone between the open and the re-check is not caught there — the OS sandbox (issue 11 item 1) is the
+ * boundary on macOS, this check a second line.
+ */
+export async function openConfined(root: string, real: string, opts: { create: boolean }): Promise<{ handle: FileHandle; created: boolean }> {
+  const realRoot = await realpath(root);
+  const base = constants.O_RDWR | constants.O_NOFOLLOW;
+  let handle: FileHandle;
+  let created = false;
+  try {
+    handle = await open(real, base);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ELOOP' || code === 'EMLINK') throw new ToolError('path_changed', `${real} became a symbolic link after it was checked; nothing was written.`);
+    if (code !== 'ENOENT' || !opts.create) throw err;
+    handle = await open(real, base | constants.O_CREAT | constants.O_EXCL, 0o644);
+    created = true;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new ToolError('wrong_kind', `${real} is not a regular file.`);
+    if (info.nlink > 1) {
+      throw new ToolError('hard_link', `${real} is a hard link (${info.nlink} links): it may share its content with a file outside the worktree, so the editor will not write it. Copy it to a new file instead.`);
+    }
+    let actual: string;
+    if (PROC_FD) {
+      actual = await readlink(`${PROC_FD}/${handle.fd}`);
+    } else {
+      actual = await realpath(real);
+      const now = await lstat(actual);
+      if (now.dev !== info.dev || now.ino !== info.ino) throw new ToolError('path_changed', `${real} changed while it was being opened; nothing was written.`);
+    }
+    if (!isWithin(realRoot, actual) || touchesGitDir(realRoot, actual)) {
+      throw new ToolError('path_changed', `${real} was moved out of the worktree after it was checked (it is now ${actual}); nothing was written.`);
+    }
+    return { handle, created };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
 }

@@ -1,9 +1,9 @@
 // Executes Anthropic's text editor tool (text_editor_20250728, named str_replace_based_edit_tool) on files inside the worktree.
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ToolError, resolveInside } from './confine';
+import { ToolError, openConfined, resolveInside } from './confine';
 
 /** What a tool execution hands back to the model as a tool_result. */
 export interface ToolOutcome {
@@ -14,6 +14,8 @@ export interface ToolOutcome {
 export interface EditToolOptions {
   /** Bound on the characters `view` returns; matches `max_characters` on the tool definition. */
   maxCharacters?: number;
+  /** Test seam: runs between the path check and the open of a write, where a concurrent process could swap a folder. */
+  afterCheck?: () => Promise<void>;
 }
 
 export const EDIT_TOOL_NAME = 'str_replace_based_edit_tool';
@@ -137,7 +139,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Reads a UTF-8 text file, refusing directories, huge files and binaries with messages the model can act on. */
 async function readTextFile(real: string, shown: string): Promise<string> {
-  const info = await statOrNull(real);
+  return decodeText(await statOrNull(real), () => readFile(real), shown);
+}
+
+async function decodeText(info: Stats | null, readBytes: () => Promise<Buffer>, shown: string): Promise<string> {
   if (!info) throw new ToolError('not_found', `The path ${shown} does not exist.`);
   if (info.isDirectory()) throw new ToolError('wrong_kind', `${shown} is a directory, not a file.`);
   if (!info.isFile()) throw new ToolError('wrong_kind', `${shown} is not a regular file.`);
@@ -147,7 +152,7 @@ async function readTextFile(real: string, shown: string): Promise<string> {
       `${shown} is ${info.size} bytes, too large for the editor (limit ${MAX_FILE_BYTES}); use bash (sed -n, head, grep) to read parts of it.`,
     );
   }
-  const bytes = await readFile(real);
+  const bytes = await readBytes();
   const binary = (): ToolError =>
     new ToolError(
       'binary_file',
@@ -285,11 +290,41 @@ function countNewlines(text: string): number {
   return n;
 }
 
-async function create(real: string, shown: string, fileText: string): Promise<ToolOutcome> {
-  const existing = await statOrNull(real);
+/** Where a write goes: the worktree, the checked real path, and the test seam run before the open. */
+interface WriteTarget {
+  root: string;
+  real: string;
+  afterCheck: (() => Promise<void>) | undefined;
+}
+
+/** Opens the checked file through openConfined (race-free: see there) and hands its descriptor to `fn`. */
+async function withConfined<T>(t: WriteTarget, create: boolean, fn: (h: FileHandle) => Promise<T>): Promise<T> {
+  await t.afterCheck?.();
+  const { handle } = await openConfined(t.root, t.real, { create });
+  try {
+    return await fn(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces the whole content of the opened file, through its descriptor. */
+async function rewrite(handle: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  await handle.truncate(0);
+  let done = 0;
+  while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+}
+
+async function readThrough(handle: FileHandle, shown: string): Promise<string> {
+  return decodeText(await handle.stat(), () => handle.readFile(), shown);
+}
+
+async function create(t: WriteTarget, shown: string, fileText: string): Promise<ToolOutcome> {
+  const existing = await statOrNull(t.real);
   if (existing?.isDirectory()) throw new ToolError('wrong_kind', `${shown} is a directory; create needs a file path.`);
-  await mkdir(path.dirname(real), { recursive: true });
-  await writeFile(real, fileText, 'utf8');
+  await mkdir(path.dirname(t.real), { recursive: true });
+  await withConfined(t, true, (h) => rewrite(h, fileText));
   const lines = splitLines(fileText).length;
   return {
     content: existing
@@ -299,11 +334,15 @@ async function create(real: string, shown: string, fileText: string): Promise<To
   };
 }
 
-async function strReplace(real: string, shown: string, oldStr: string, newStr: string, max: number): Promise<ToolOutcome> {
+async function strReplace(t: WriteTarget, shown: string, oldStr: string, newStr: string, max: number): Promise<ToolOutcome> {
   if (oldStr === '') {
     throw new ToolError('invalid_input', 'old_str is empty; give the exact text to replace, with enough context to be unique.');
   }
-  const original = await readTextFile(real, shown);
+  return withConfined(t, false, async (h) => strReplaceIn(h, shown, oldStr, newStr, max));
+}
+
+async function strReplaceIn(h: FileHandle, shown: string, oldStr: string, newStr: string, max: number): Promise<ToolOutcome> {
+  const original = await readThrough(h, shown);
   // In a CRLF file the model still writes \n; normalise both sides so the match and the result keep CRLF.
   const crlf = usesCrlf(original);
   const lf = (s: string): string => (crlf ? s.replaceAll('\r\n', '\n') : s);
@@ -326,7 +365,7 @@ async function strReplace(real: string, shown: string, oldStr: string, newStr: s
     );
   }
   const edited = text.slice(0, first) + replacement + text.slice(first + needle.length);
-  await writeFile(real, crlf ? edited.replaceAll('\n', '\r\n') : edited, 'utf8');
+  await rewrite(h, crlf ? edited.replaceAll('\n', '\r\n') : edited);
   const startLine = lineOfOffset(edited, first);
   return {
     content: `The file ${shown} has been edited. ${snippet(edited, startLine, startLine + countNewlines(replacement), shown, max)}`,
@@ -334,8 +373,12 @@ async function strReplace(real: string, shown: string, oldStr: string, newStr: s
   };
 }
 
-async function insert(real: string, shown: string, afterLine: number, insertText: string, max: number): Promise<ToolOutcome> {
-  const original = await readTextFile(real, shown);
+async function insert(t: WriteTarget, shown: string, afterLine: number, insertText: string, max: number): Promise<ToolOutcome> {
+  return withConfined(t, false, async (h) => insertIn(h, shown, afterLine, insertText, max));
+}
+
+async function insertIn(h: FileHandle, shown: string, afterLine: number, insertText: string, max: number): Promise<ToolOutcome> {
+  const original = await readThrough(h, shown);
   const crlf = usesCrlf(original);
   const text = crlf ? original.replaceAll('\r\n', '\n') : original;
   const lines = splitLines(text);
@@ -352,7 +395,7 @@ async function insert(real: string, shown: string, afterLine: number, insertText
   const result = [...lines.slice(0, afterLine), ...newLines, ...lines.slice(afterLine)];
   const trailingNewline = text.endsWith('\n') || lines.length === 0;
   const edited = result.join('\n') + (trailingNewline ? '\n' : '');
-  await writeFile(real, crlf ? edited.replaceAll('\n', '\r\n') : edited, 'utf8');
+  await rewrite(h, crlf ? edited.replaceAll('\n', '\r\n') : edited);
   const plural = newLines.length === 1 ? 'line' : 'lines';
   return {
     content: `Inserted ${newLines.length} ${plural} after line ${afterLine} of ${shown}. ${snippet(edited, afterLine + 1, afterLine + newLines.length, shown, max)}`,
@@ -360,8 +403,9 @@ async function insert(real: string, shown: string, afterLine: number, insertText
   };
 }
 
-async function execute(root: string, input: EditInput, max: number): Promise<ToolOutcome> {
+async function execute(root: string, input: EditInput, max: number, afterCheck?: () => Promise<void>): Promise<ToolOutcome> {
   const shown = input.path;
+  const target = async (): Promise<WriteTarget> => ({ root, real: await resolveInside(root, input.path), afterCheck });
   switch (input.command) {
     case 'view': {
       const real = await resolveInside(root, input.path, 'read');
@@ -374,13 +418,13 @@ async function execute(root: string, input: EditInput, max: number): Promise<Too
       return viewFile(real, shown, input.view_range, max);
     }
     case 'create':
-      return create(await resolveInside(root, input.path), shown, input.file_text);
+      return create(await target(), shown, input.file_text);
     case 'str_replace':
-      return strReplace(await resolveInside(root, input.path), shown, input.old_str, input.new_str ?? '', max);
+      return strReplace(await target(), shown, input.old_str, input.new_str ?? '', max);
     case 'insert': {
       const text = input.insert_text ?? input.new_str;
       if (text === undefined) throw new ToolError('invalid_input', `Invalid input for ${EDIT_TOOL_NAME}: \`insert_text\` is missing (expected a string).`);
-      return insert(await resolveInside(root, input.path), shown, input.insert_line, text, max);
+      return insert(await target(), shown, input.insert_line, text, max);
     }
   }
 }
@@ -391,7 +435,7 @@ export async function runEditTool(root: string, input: unknown, opts: EditToolOp
   if (!parsed.success) return { content: describeInvalidInput(EDIT_TOOL_NAME, input, parsed.error), isError: true };
   const max = opts.maxCharacters !== undefined && opts.maxCharacters > 0 ? opts.maxCharacters : DEFAULT_VIEW_MAX_CHARACTERS;
   try {
-    return await execute(root, parsed.data, max);
+    return await execute(root, parsed.data, max, opts.afterCheck);
   } catch (err) {
     if (err instanceof ToolError) return { content: err.message, isError: true };
     const action = parsed.data.command === 'view' ? 'read' : 'edit';

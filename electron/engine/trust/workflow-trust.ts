@@ -1,0 +1,50 @@
+// Workspace trust: the commands an in-repository workflow file would run, its hash, and the per-repository record of what the user trusted.
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Workflow } from '../workflow/schema';
+
+/** One command the workflow would run, and where it comes from (shown to the user before trusting). */
+export interface TrustCommand {
+  source: string;
+  command: string;
+}
+
+/** Every command a workflow names: gates and their restarts, the agent's command (workflow and retry entries), validators. */
+export function workflowCommands(workflow: Workflow): TrustCommand[] {
+  const out: TrustCommand[] = [];
+  for (const [name, gate] of Object.entries(workflow.gates)) {
+    out.push({ source: `gate ${name}`, command: gate.run });
+    if (gate.restart) out.push({ source: `gate ${name} restart`, command: gate.restart });
+  }
+  if (workflow.agent.kind === 'command' && workflow.agent.command) out.push({ source: 'agent', command: workflow.agent.command.join(' ') });
+  (workflow.retry ?? []).forEach((entry, i) => {
+    if (entry.validate) out.push({ source: `retry[${i}] validate`, command: entry.validate });
+    if (entry.agent?.command) out.push({ source: `retry[${i}] agent`, command: entry.agent.command.join(' ') });
+  });
+  return out;
+}
+
+export function workflowHash(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Trust answers, one per repository and workflow file, with the hash of the content that was trusted. */
+export class TrustStore {
+  constructor(private readonly db: Database.Database) {}
+
+  isTrusted(repo: string, file: string, sha256: string): boolean {
+    const row = this.db.prepare('SELECT sha256 FROM workflow_trust WHERE repo = ? AND file = ?').get(repo, file) as { sha256: string } | undefined;
+    return row?.sha256 === sha256;
+  }
+
+  trust(repo: string, file: string, sha256: string, at: string): void {
+    this.db
+      .prepare('INSERT INTO workflow_trust (repo, file, sha256, trusted_at) VALUES (?, ?, ?, ?) ON CONFLICT (repo, file) DO UPDATE SET sha256 = excluded.sha256, trusted_at = excluded.trusted_at')
+      .run(repo, file, sha256, at);
+  }
+
+  /** Forgets every trust answer for a repository (`ratchet untrust <repo>`); returns how many were removed. */
+  revoke(repo: string): number {
+    return this.db.prepare('DELETE FROM workflow_trust WHERE repo = ?').run(repo).changes;
+  }
+}
