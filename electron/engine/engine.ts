@@ -1,4 +1,5 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +22,7 @@ import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
 import { clearStaleLocks, readRunMetas, writeRunMeta } from './git/run-refs';
 import { openDatabase } from './store/open-store';
+import { busyMessage, leaseState, type LeaseOwner } from './store/run-lease';
 import { newId, Store, type EngineEvent } from './store/store';
 import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
@@ -36,7 +38,10 @@ export interface EngineDeps {
   /** Builds the agent for a run; tests and the demo may swap it. */
   agentFor?: (config: AgentConfig) => Agent;
   pricingFile?: string;
+  /** How often the owner of a run renews its lease (default 5 s). */
   heartbeatMs?: number;
+  /** How long a lease lasts without renewal before another process may take the run over (default 120 s). */
+  leaseMs?: number;
 }
 
 export interface StartRunInput {
@@ -65,6 +70,8 @@ export interface ExecuteOptions {
   /** Set when a run continues (retry or resume): the prompt lists the completed step commits and where to continue. */
   continuation?: { turnBudget: number | null };
   auto?: 'step' | 'phase' | 'run';
+  /** The lease the caller took (resume, retry); without one, execute takes it. */
+  lease?: LeaseOwner;
 }
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -82,7 +89,8 @@ export function slugify(text: string): string {
   );
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this host still runs (EPERM: it exists, as another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -105,6 +113,50 @@ export function createEngine(deps: EngineDeps) {
   const skipControllers = new Map<string, AbortController>();
   // The user's settings (Settings screen, settings.json): below the task and the workflow file, above built-in defaults.
   let userSettings: UserSettings = loadSettings(home);
+  const host = hostname();
+  const leaseMs = deps.leaseMs ?? 120_000;
+
+  /** A new claimant: this process, with a token no other claim shares (not even another claim of this process). */
+  const newOwner = (): LeaseOwner => ({ pid: process.pid, host, token: randomBytes(16).toString('hex') });
+
+  /**
+   * Takes the run's lease (or throws `run_busy` naming the process and host that hold it) and renews it every heartbeat.
+   * `lost` aborts if another process takes the run over (only possible once the lease ran out); `release` gives it back.
+   */
+  function hold(runId: string, given?: LeaseOwner): { lease: LeaseOwner; lost: AbortSignal; release(): void } {
+    const owner = given ?? newOwner();
+    const r = store.acquireLease(runId, owner, leaseMs, processAlive);
+    if (!r.ok) throw new RatchetError('run_busy', r.holder.kind === 'held' ? busyMessage(runId, r.holder) : `Run ${runId} is busy in another process.`);
+    const lost = new AbortController();
+    const beat = setInterval(() => {
+      try {
+        if (store.renewLease(runId, owner.token, leaseMs)) return;
+        clearInterval(beat);
+        lost.abort();
+      } catch {
+        // The database stayed busy past its timeout: the next beat tries again, well within the lease.
+      }
+    }, deps.heartbeatMs ?? 5000);
+    beat.unref();
+    return {
+      lease: owner,
+      lost: lost.signal,
+      release() {
+        clearInterval(beat);
+        store.releaseLease(runId, owner.token);
+      },
+    };
+  }
+
+  /** Runs `fn` holding the run's lease (taken first: a second claimant fails before anything changes), then gives it back. */
+  async function withLease<T>(runId: string, fn: (lease: LeaseOwner) => Promise<T>): Promise<T> {
+    const held = hold(runId);
+    try {
+      return await fn(held.lease);
+    } finally {
+      held.release();
+    }
+  }
 
   const agentFor =
     deps.agentFor ??
@@ -120,18 +172,14 @@ export function createEngine(deps: EngineDeps) {
   /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
   function detectInterrupted(): string[] {
     const found: string[] = [];
-    const host = hostname();
-    const staleBefore = now().getTime() - 120_000;
+    const t = now().getTime();
     for (const run of store.listRuns()) {
       if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
       if (run.owner_pid === process.pid && run.owner_host === host) continue;
       // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
       if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
-      const dead =
-        run.owner_pid === null ||
-        (run.owner_host === host && !processAlive(run.owner_pid)) ||
-        (run.heartbeat_at !== null && Date.parse(run.heartbeat_at) < staleBefore);
-      if (dead) {
+      // No owner, a dead one (this host, pid gone) or one whose lease ran out: nobody is running it.
+      if (leaseState(run, { host, token: null }, t, processAlive).kind !== 'held') {
         store.setRunStatus(run.id, 'interrupted', `The process running this run stopped during it (last seen ${run.heartbeat_at ?? 'never'}).`);
         found.push(run.id);
       }
@@ -219,22 +267,25 @@ export function createEngine(deps: EngineDeps) {
    * else it makes the store agree with the branch (a crash may have left a commit without its checkpoint, a lock, or a
    * half-finished attempt), so every path — first run, retry, resume — starts from what git says is done.
    */
-  async function execute(runId: string, signal: AbortSignal, opts: ExecuteOptions = {}): Promise<StatusDocument> {
+  async function execute(runId: string, callerSignal: AbortSignal, opts: ExecuteOptions = {}): Promise<StatusDocument> {
     const run = store.getRun(runId);
     if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
     const workflow = store.getWorkflow(runId);
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
-    store.claimRun(runId, process.pid, hostname());
-    const beat = setInterval(() => store.heartbeat(runId), deps.heartbeatMs ?? 5000);
-    beat.unref();
+    // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
+    const held = hold(runId, opts.lease);
+    // Losing the lease (another process took the run over after it ran out) stops this execution.
+    const signal = AbortSignal.any([callerSignal, held.lost]);
     store.closeDeadAttempts(runId);
     await clearStaleLocks(run.worktree).catch(() => []);
-    const recon = await reconcileWithGit(store, run);
+    const recon = await reconcileWithGit(store, run).catch((err: unknown) => {
+      held.release();
+      throw err;
+    });
     if (recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null) {
-      clearInterval(beat);
       store.setRunStatus(runId, 'succeeded', null, { finished: true });
-      store.releaseRun(runId);
+      held.release();
       return status(runId);
     }
     store.setRunStatus(runId, 'running', null);
@@ -318,23 +369,23 @@ export function createEngine(deps: EngineDeps) {
       store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
       throw err;
     } finally {
-      clearInterval(beat);
       skipControllers.delete(runId);
-      store.releaseRun(runId);
+      held.release();
     }
   }
 
-  const executeFn = (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, opts);
+  const executeWith = (lease: LeaseOwner) => (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, { ...opts, lease });
 
   /** Seed 000: continue a failed run from the next incomplete step (same run, branch and worktree). */
   function retry(runId: string, opts: ContinueOptions) {
-    return retryRun(store, executeFn, runId, opts);
+    // The lease comes first: a second claimant fails before any recovery step touches the worktree.
+    return withLease(runId, (lease) => retryRun(store, executeWith(lease), runId, opts));
   }
 
   /** Seed 003: resume an interrupted, paused or waiting run after its checks. */
   function resume(runId: string, opts: ContinueOptions) {
     detectInterrupted();
-    return resumeRun(store, executeFn, runId, opts);
+    return withLease(runId, (lease) => resumeRun(store, executeWith(lease), runId, opts));
   }
 
   async function inspectResume(runId: string) {
@@ -346,8 +397,9 @@ export function createEngine(deps: EngineDeps) {
   async function revisePlan(runId: string, steps: StepConfig[]) {
     const run = store.getRun(runId);
     if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
-    if (run.status === 'running' && run.owner_pid !== null && processAlive(run.owner_pid)) {
-      throw new RatchetError('run_busy', `Run ${runId} is running; the new plan would apply from its next retry. Stop it first, or revise after it ends.`);
+    const lease = leaseState(run, { host, token: null }, now().getTime(), processAlive);
+    if (run.status === 'running' && lease.kind === 'held') {
+      throw new RatchetError('run_busy', `${busyMessage(runId, lease)} The new plan would apply from its next retry: stop it first, or revise after it ends.`);
     }
     const result = store.revisePlan(runId, steps);
     const workflow = store.getWorkflow(runId);
@@ -409,6 +461,32 @@ export function createEngine(deps: EngineDeps) {
     return store.listRuns().map(listItem);
   }
 
+  const watchers = new Set<NodeJS.Timeout>();
+  /**
+   * Other processes write to the same store (a `ratchet run` in a terminal): every `intervalMs` their new events are
+   * delivered through onEvent, as this process's own are (PRAGMA data_version tells, at no cost, whether anyone else
+   * committed); every ~10 s runs whose owner died are marked interrupted. Returns the stop function.
+   */
+  function watchOtherWriters(intervalMs = 750): () => void {
+    store.watchOtherWriters();
+    const every = Math.max(1, Math.round(10_000 / intervalMs));
+    let ticks = 0;
+    const timer = setInterval(() => {
+      try {
+        store.pollOtherWriters();
+        if (++ticks % every === 0) detectInterrupted();
+      } catch {
+        // Busy past the timeout, or closed: the next tick tries again.
+      }
+    }, intervalMs);
+    timer.unref();
+    watchers.add(timer);
+    return () => {
+      clearInterval(timer);
+      watchers.delete(timer);
+    };
+  }
+
   return {
     store,
     home,
@@ -439,6 +517,11 @@ export function createEngine(deps: EngineDeps) {
     status,
     list,
     onEvent: (fn: (e: EngineEvent) => void) => store.onEvent(fn),
-    close: () => db.close(),
+    watchOtherWriters,
+    close: () => {
+      for (const t of watchers) clearInterval(t);
+      watchers.clear();
+      db.close();
+    },
   };
 }

@@ -1,8 +1,10 @@
-// The store's core: one writer, cached statements, transactions that append their events, and the run/step/attempt rows.
+// The store's core: cached statements, BEGIN IMMEDIATE transactions that append their events, run leases, other writers' events, and the run/step/attempt rows.
 import type Database from 'better-sqlite3';
+import { RatchetError } from '../errors';
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
 import type { StepConfig, Workflow } from '../workflow/schema';
+import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
 import { newId, type AttemptFinish, type AttemptRow, type EngineEvent, type GateResultInput, type RunRow, type StepRunRow, type UsageInput } from './store-rows';
 
 export class StoreBase {
@@ -13,12 +15,18 @@ export class StoreBase {
     readonly db: Database.Database,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.runTx = db.transaction((fn: () => unknown) => fn());
+    // BEGIN IMMEDIATE: the write lock is taken first, waiting out another writer (busy_timeout), instead of failing
+    // with SQLITE_BUSY when a deferred transaction that has read tries to write after another process committed.
+    this.runTx = db.transaction((fn: () => unknown) => fn()).immediate;
   }
 
   private statements = new Map<string, Database.Statement>();
   // One transaction wrapper for all: building a new one per call costs more than the rows a checkpoint writes.
   private readonly runTx: (fn: () => unknown) => unknown;
+  /** Runs whose lease this store's owner lost: its late status writes are dropped (the new owner's stand). */
+  private lostLeases = new Set<string>();
+  /** Watching other writers: what was seen of the event log, and the connection's data_version then. */
+  private watch: { dataVersion: number; seenUpTo: number; own: Set<number> } | null = null;
 
   /** Prepared statements are cached: a checkpoint should cost little more than the rows it writes. */
   protected stmt(sql: string): Database.Statement {
@@ -55,7 +63,45 @@ export class StoreBase {
   private flush(): void {
     const events = this.pending;
     this.pending = [];
-    for (const e of events) for (const fn of this.listeners) fn(e);
+    for (const e of events) this.deliver(e);
+  }
+
+  private deliver(e: EngineEvent): void {
+    this.watch?.own.add(e.id);
+    for (const fn of this.listeners) fn(e);
+  }
+
+  /** From now on, pollOtherWriters() delivers events that other connections (the CLI, another app) commit. */
+  watchOtherWriters(): void {
+    if (this.watch) return;
+    const max = (this.stmt('SELECT MAX(id) AS m FROM events').get() as { m: number | null }).m ?? 0;
+    this.watch = { dataVersion: this.db.pragma('data_version', { simple: true }) as number, seenUpTo: max, own: new Set() };
+  }
+
+  /**
+   * Delivers, to this store's listeners, the events other connections committed since the last call (none when nobody
+   * else wrote: PRAGMA data_version only changes for other connections' commits). Returns how many.
+   */
+  pollOtherWriters(): number {
+    const w = this.watch;
+    if (!w) return 0;
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version === w.dataVersion) {
+      // Nobody else committed: every event after seenUpTo is one of ours, already delivered.
+      for (const id of w.own) if (id > w.seenUpTo) w.seenUpTo = id;
+      w.own.clear();
+      return 0;
+    }
+    w.dataVersion = version;
+    const rows = this.stmt('SELECT * FROM events WHERE id > ? ORDER BY id').all(w.seenUpTo) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
+    const theirs = rows.filter((r) => !w.own.has(r.id));
+    if (rows.length) w.seenUpTo = (rows.at(-1) as { id: number }).id;
+    w.own.clear();
+    for (const r of theirs) {
+      const e: EngineEvent = { id: r.id, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> };
+      for (const fn of this.listeners) fn(e);
+    }
+    return theirs.length;
   }
 
   private nextEventId(): number {
@@ -68,7 +114,7 @@ export class StoreBase {
     const info = this.stmt('INSERT INTO events (run_id, at, type, payload_json) VALUES (?, ?, ?, ?)').run(runId, at, type, JSON.stringify(payload));
     const e: EngineEvent = { id: Number(info.lastInsertRowid), runId, at, type, payload: payload as Record<string, unknown> };
     if (this.db.inTransaction) this.pending.push(e);
-    else for (const fn of this.listeners) fn(e);
+    else this.deliver(e);
   }
 
   upsertRepo(path: string, name: string): string {
@@ -166,6 +212,8 @@ export class StoreBase {
     reason: string | null,
     extra: { finished?: boolean; wakeAt?: string | null } = {},
   ): void {
+    // A process that lost the run's lease to another no longer decides its status.
+    if (this.lostLeases.has(runId)) return;
     this.tx(() => {
       const at = this.iso();
       this.stmt(
@@ -177,18 +225,49 @@ export class StoreBase {
     });
   }
 
-  /** Marks this process as the run's owner; a run `running` with no live owner is interrupted. */
+  private leaseUntil(ms: number): string {
+    return new Date(this.now().getTime() + ms).toISOString();
+  }
+
+  /**
+   * Takes the run's lease for `owner`, atomically (one IMMEDIATE transaction reads and writes the row): it succeeds
+   * when the lease is free, already ours, or left by a dead (same host, pid gone) or late (expired) owner; otherwise it
+   * answers the holder's state and changes nothing.
+   */
+  acquireLease(runId: string, owner: LeaseOwner, leaseMs: number, alive: (pid: number) => boolean): { ok: true; took: LeaseState } | { ok: false; holder: LeaseState } {
+    return this.tx(() => {
+      const row = this.stmt('SELECT owner_pid, owner_host, owner_token, lease_until FROM runs WHERE id = ?').get(runId) as
+        | { owner_pid: number | null; owner_host: string | null; owner_token: string | null; lease_until: string | null }
+        | undefined;
+      if (!row) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+      const state = leaseState(row, owner, this.now().getTime(), alive);
+      if (state.kind === 'held') return { ok: false as const, holder: state };
+      this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = ?, lease_until = ?, heartbeat_at = ? WHERE id = ?')
+        .run(owner.pid, owner.host, owner.token, this.leaseUntil(leaseMs), this.iso(), runId);
+      this.lostLeases.delete(runId);
+      if (state.kind === 'dead' || state.kind === 'expired') {
+        const why = state.kind === 'dead' ? 'its process is gone' : `its lease ran out${state.until ? ` at ${state.until}` : ''}`;
+        this.event(runId, 'log', { level: 'info', message: `Process ${owner.pid} on ${owner.host} took over this run from process ${state.pid} on ${state.host} (${why}).` });
+      }
+      return { ok: true as const, took: state };
+    });
+  }
+
+  /** The heartbeat: extends the lease if `token` still holds it. False means another process took the run over. */
+  renewLease(runId: string, token: string, leaseMs: number): boolean {
+    const renewed = this.stmt('UPDATE runs SET heartbeat_at = ?, lease_until = ? WHERE id = ? AND owner_token = ?').run(this.iso(), this.leaseUntil(leaseMs), runId, token).changes === 1;
+    if (!renewed) this.lostLeases.add(runId);
+    return renewed;
+  }
+
+  /** Gives the lease back (only if `token` still holds it). */
+  releaseLease(runId: string, token: string): void {
+    this.stmt('UPDATE runs SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, lease_until = NULL WHERE id = ? AND owner_token = ?').run(runId, token);
+  }
+
+  /** Records pid and host as the owner with no lease (no token, no expiry), as Ratchet did before leases; tests stand for a process that died with it. */
   claimRun(runId: string, pid: number, host: string): void {
-    const at = this.iso();
-    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE id = ?').run(pid, host, at, runId);
-  }
-
-  heartbeat(runId: string): void {
-    this.stmt('UPDATE runs SET heartbeat_at = ? WHERE id = ?').run(this.iso(), runId);
-  }
-
-  releaseRun(runId: string): void {
-    this.stmt('UPDATE runs SET owner_pid = NULL, owner_host = NULL WHERE id = ?').run(runId);
+    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = NULL, lease_until = NULL, heartbeat_at = ? WHERE id = ?').run(pid, host, this.iso(), runId);
   }
 
   getSteps(runId: string): StepRunRow[] {
