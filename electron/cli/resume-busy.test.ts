@@ -36,7 +36,7 @@ function script(req: RecordedRequest): ScriptResponse {
   const last = messages.at(-1);
   if (Array.isArray(last?.content) && (last.content as Array<{ type?: string }>).some((b) => b.type === 'tool_result')) return { content: [{ type: 'text', text: 'done' }] };
   const k = /## Step (\d+) of/.exec(JSON.stringify(messages))?.[1] ?? '1';
-  return { content: [{ type: 'tool_use', name: 'bash', input: { command: 'sleep 2' } }, create(`steps/${k}.txt`, `${k}\n`)] };
+  return { content: [{ type: 'tool_use', name: 'bash', input: { command: k === '1' ? 'sleep 4' : 'sleep 1' } }, create(`steps/${k}.txt`, `${k}\n`)] };
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
