@@ -36,6 +36,8 @@ describe('the run lease in the engine', () => {
     const other = createEngine({ home: p.home, env });
     await expect(other.execute(runId, new AbortController().signal)).rejects.toMatchObject({ code: 'run_busy', message: expect.stringContaining(`busy in process ${process.pid} on host ${hostname()}`) });
     await expect(other.resume(runId, { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'run_busy' });
+    // The resume dialog and `ratchet resume` say so before showing any plan.
+    await expect(other.inspectResume(runId)).rejects.toMatchObject({ code: 'run_busy' });
     await expect(engine.execute(runId, new AbortController().signal)).rejects.toMatchObject({ code: 'run_busy' });
     expect(other.store.getRun(runId)?.status).toBe('running');
     controller.abort();

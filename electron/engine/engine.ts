@@ -390,6 +390,10 @@ export function createEngine(deps: EngineDeps) {
 
   async function inspectResume(runId: string) {
     detectInterrupted();
+    // Said before any plan is shown; the claim itself (resume, retry) is what makes it certain.
+    const run = store.getRun(runId);
+    const lease = run ? leaseState(run, { host, token: null }, now().getTime(), processAlive) : null;
+    if (lease?.kind === 'held') throw new RatchetError('run_busy', busyMessage(runId, lease));
     return resumeInfo(store, runId);
   }
 
