@@ -36,6 +36,7 @@ function malformed(port: number, cookie: string): Array<{ name: string; text: st
     { name: 'upgrade with cookie %E0', text: `GET /api HTTP/1.1\r\n${host}${ws}Cookie: ${cookie.split('=')[0]}=%E0\r\n\r\n`, status: 401 },
     { name: 'upgrade to /%E0%A4%A', text: `GET /%E0%A4%A HTTP/1.1\r\n${host}${ws}Cookie: ${cookie}\r\n\r\n`, status: 400 },
     { name: 'not HTTP at all', text: 'HELLO\r\n\r\n', status: 400 },
+    { name: 'headers past the limit', text: `GET / HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431 },
   ];
 }
 

@@ -30,12 +30,19 @@ export interface Host {
   close(): Promise<void>;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+};
 
 /** Answers a raw socket (an upgrade or a parse error) with a bodiless status, then closes it. */
 function refuseSocket(socket: Duplex, status: number): void {
-  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  socket.destroy();
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  // end() flushes the answer first; a peer that never reads does not keep the socket.
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }
 
 const TYPES: Record<string, string> = {
@@ -97,7 +104,9 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     }
   });
   // Bytes that are not HTTP at all (Node's parser refuses them): 400, and the connection closes.
-  server.on('clientError', (_err, socket) => refuseSocket(socket, 400));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    refuseSocket(socket, err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400);
+  });
 
   async function answer(ws: WebSocket, data: unknown): Promise<void> {
     let msg: unknown;
