@@ -1,5 +1,4 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +21,8 @@ import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
 import { clearStaleLocks, readRunMetas, writeRunMeta } from './git/run-refs';
 import { openDatabase } from './store/open-store';
-import { busyMessage, leaseState, type LeaseOwner } from './store/run-lease';
+import { busyMessage, type LeaseOwner } from './store/run-lease';
+import { runOwnership } from './run-ownership';
 import { newId, Store, type EngineEvent } from './store/store';
 import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
@@ -89,16 +89,6 @@ export function slugify(text: string): string {
   );
 }
 
-/** Whether a process of this host still runs (EPERM: it exists, as another user's). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export function createEngine(deps: EngineDeps) {
   const now = deps.now ?? (() => new Date());
   const rng = deps.rng ?? Math.random;
@@ -114,49 +104,8 @@ export function createEngine(deps: EngineDeps) {
   // The user's settings (Settings screen, settings.json): below the task and the workflow file, above built-in defaults.
   let userSettings: UserSettings = loadSettings(home);
   const host = hostname();
-  const leaseMs = deps.leaseMs ?? 120_000;
 
-  /** A new claimant: this process, with a token no other claim shares (not even another claim of this process). */
-  const newOwner = (): LeaseOwner => ({ pid: process.pid, host, token: randomBytes(16).toString('hex') });
-
-  /**
-   * Takes the run's lease (or throws `run_busy` naming the process and host that hold it) and renews it every heartbeat.
-   * `lost` aborts if another process takes the run over (only possible once the lease ran out); `release` gives it back.
-   */
-  function hold(runId: string, given?: LeaseOwner): { lease: LeaseOwner; lost: AbortSignal; release(): void } {
-    const owner = given ?? newOwner();
-    const r = store.acquireLease(runId, owner, leaseMs, processAlive);
-    if (!r.ok) throw new RatchetError('run_busy', r.holder.kind === 'held' ? busyMessage(runId, r.holder) : `Run ${runId} is busy in another process.`);
-    const lost = new AbortController();
-    const beat = setInterval(() => {
-      try {
-        if (store.renewLease(runId, owner.token, leaseMs)) return;
-        clearInterval(beat);
-        lost.abort();
-      } catch {
-        // The database stayed busy past its timeout: the next beat tries again, well within the lease.
-      }
-    }, deps.heartbeatMs ?? 5000);
-    beat.unref();
-    return {
-      lease: owner,
-      lost: lost.signal,
-      release() {
-        clearInterval(beat);
-        store.releaseLease(runId, owner.token);
-      },
-    };
-  }
-
-  /** Runs `fn` holding the run's lease (taken first: a second claimant fails before anything changes), then gives it back. */
-  async function withLease<T>(runId: string, fn: (lease: LeaseOwner) => Promise<T>): Promise<T> {
-    const held = hold(runId);
-    try {
-      return await fn(held.lease);
-    } finally {
-      held.release();
-    }
-  }
+  const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
 
   const agentFor =
     deps.agentFor ??
@@ -172,14 +121,13 @@ export function createEngine(deps: EngineDeps) {
   /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
   function detectInterrupted(): string[] {
     const found: string[] = [];
-    const t = now().getTime();
     for (const run of store.listRuns()) {
       if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
       if (run.owner_pid === process.pid && run.owner_host === host) continue;
       // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
       if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
       // No owner, a dead one (this host, pid gone) or one whose lease ran out: nobody is running it.
-      if (leaseState(run, { host, token: null }, t, processAlive).kind !== 'held') {
+      if (observe(run).kind !== 'held') {
         store.setRunStatus(run.id, 'interrupted', `The process running this run stopped during it (last seen ${run.heartbeat_at ?? 'never'}).`);
         found.push(run.id);
       }
@@ -392,8 +340,7 @@ export function createEngine(deps: EngineDeps) {
     detectInterrupted();
     // Said before any plan is shown; the claim itself (resume, retry) is what makes it certain.
     const run = store.getRun(runId);
-    const lease = run ? leaseState(run, { host, token: null }, now().getTime(), processAlive) : null;
-    if (lease?.kind === 'held') throw new RatchetError('run_busy', busyMessage(runId, lease));
+    if (run) assertNotHeld(run);
     return resumeInfo(store, runId);
   }
 
@@ -401,7 +348,7 @@ export function createEngine(deps: EngineDeps) {
   async function revisePlan(runId: string, steps: StepConfig[]) {
     const run = store.getRun(runId);
     if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
-    const lease = leaseState(run, { host, token: null }, now().getTime(), processAlive);
+    const lease = observe(run);
     if (run.status === 'running' && lease.kind === 'held') {
       throw new RatchetError('run_busy', `${busyMessage(runId, lease)} The new plan would apply from its next retry: stop it first, or revise after it ends.`);
     }

@@ -1,10 +1,8 @@
-// The store's core: cached statements, BEGIN IMMEDIATE transactions that append their events, run leases, other writers' events, and the run/step/attempt rows.
+// The store's core: cached statements, BEGIN IMMEDIATE transactions that append their events, other writers' events, and the run/step/attempt rows.
 import type Database from 'better-sqlite3';
-import { RatchetError } from '../errors';
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
 import type { StepConfig, Workflow } from '../workflow/schema';
-import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
 import { newId, type AttemptFinish, type AttemptRow, type EngineEvent, type GateResultInput, type RunRow, type StepRunRow, type UsageInput } from './store-rows';
 
 export class StoreBase {
@@ -13,7 +11,7 @@ export class StoreBase {
 
   constructor(
     readonly db: Database.Database,
-    private readonly now: () => Date = () => new Date(),
+    protected readonly now: () => Date = () => new Date(),
   ) {
     // BEGIN IMMEDIATE: the write lock is taken first, waiting out another writer (busy_timeout), instead of failing
     // with SQLITE_BUSY when a deferred transaction that has read tries to write after another process committed.
@@ -23,8 +21,8 @@ export class StoreBase {
   private statements = new Map<string, Database.Statement>();
   // One transaction wrapper for all: building a new one per call costs more than the rows a checkpoint writes.
   private readonly runTx: (fn: () => unknown) => unknown;
-  /** Runs whose lease this store's owner lost: its late status writes are dropped (the new owner's stand). */
-  private lostLeases = new Set<string>();
+  /** Runs whose lease this store's owner lost (store.ts, renewLease): its late status writes are dropped (the new owner's stand). */
+  protected lostLeases = new Set<string>();
   /** Watching other writers: what was seen of the event log, and the connection's data_version then. */
   private watch: { dataVersion: number; seenUpTo: number; own: Set<number> } | null = null;
 
@@ -223,51 +221,6 @@ export class StoreBase {
         .run(status, reason, at, extra.finished ? 1 : 0, at, extra.wakeAt ?? null, runId);
       this.event(runId, 'run.status', { status, reason, wakeAt: extra.wakeAt ?? null });
     });
-  }
-
-  private leaseUntil(ms: number): string {
-    return new Date(this.now().getTime() + ms).toISOString();
-  }
-
-  /**
-   * Takes the run's lease for `owner`, atomically (one IMMEDIATE transaction reads and writes the row): it succeeds
-   * when the lease is free, already ours, or left by a dead (same host, pid gone) or late (expired) owner; otherwise it
-   * answers the holder's state and changes nothing.
-   */
-  acquireLease(runId: string, owner: LeaseOwner, leaseMs: number, alive: (pid: number) => boolean): { ok: true; took: LeaseState } | { ok: false; holder: LeaseState } {
-    return this.tx(() => {
-      const row = this.stmt('SELECT owner_pid, owner_host, owner_token, lease_until FROM runs WHERE id = ?').get(runId) as
-        | { owner_pid: number | null; owner_host: string | null; owner_token: string | null; lease_until: string | null }
-        | undefined;
-      if (!row) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
-      const state = leaseState(row, owner, this.now().getTime(), alive);
-      if (state.kind === 'held') return { ok: false as const, holder: state };
-      this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = ?, lease_until = ?, heartbeat_at = ? WHERE id = ?')
-        .run(owner.pid, owner.host, owner.token, this.leaseUntil(leaseMs), this.iso(), runId);
-      this.lostLeases.delete(runId);
-      if (state.kind === 'dead' || state.kind === 'expired') {
-        const why = state.kind === 'dead' ? 'its process is gone' : `its lease ran out${state.until ? ` at ${state.until}` : ''}`;
-        this.event(runId, 'log', { level: 'info', message: `Process ${owner.pid} on ${owner.host} took over this run from process ${state.pid} on ${state.host} (${why}).` });
-      }
-      return { ok: true as const, took: state };
-    });
-  }
-
-  /** The heartbeat: extends the lease if `token` still holds it. False means another process took the run over. */
-  renewLease(runId: string, token: string, leaseMs: number): boolean {
-    const renewed = this.stmt('UPDATE runs SET heartbeat_at = ?, lease_until = ? WHERE id = ? AND owner_token = ?').run(this.iso(), this.leaseUntil(leaseMs), runId, token).changes === 1;
-    if (!renewed) this.lostLeases.add(runId);
-    return renewed;
-  }
-
-  /** Gives the lease back (only if `token` still holds it). */
-  releaseLease(runId: string, token: string): void {
-    this.stmt('UPDATE runs SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, lease_until = NULL WHERE id = ? AND owner_token = ?').run(runId, token);
-  }
-
-  /** Records pid and host as the owner with no lease (no token, no expiry), as Ratchet did before leases; tests stand for a process that died with it. */
-  claimRun(runId: string, pid: number, host: string): void {
-    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = NULL, lease_until = NULL, heartbeat_at = ? WHERE id = ?').run(pid, host, this.iso(), runId);
   }
 
   getSteps(runId: string): StepRunRow[] {
