@@ -7,7 +7,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') }, external: ['better-sqlite3'] },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'electron/main/index.ts') },
+        external: ['better-sqlite3'],
+        // Chunks (the demo, the installed CLI) sit beside index.js, so paths relative to the bundle (../../resources) hold
+        // for all of them; electron-builder.yml leaves the demo chunk out by this name.
+        output: { chunkFileNames: '[name]-[hash].js' },
+      },
     },
   },
   preload: {

@@ -6,7 +6,7 @@ import globals from 'globals';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'http', 'net', 'url', 'stream', 'util'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', 'resources/demo-repo/**'] },
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', 'resources/demo-repo/**', 'scripts/record-corpus/projects/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

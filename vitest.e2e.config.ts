@@ -1,4 +1,4 @@
-// End-to-end specs: Playwright (Debian's Chromium) driving the built renderer against a real headless host process.
+// End-to-end specs: Playwright (a Chromium e2e/find-browser.ts finds) driving the built renderer against a real headless host process.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

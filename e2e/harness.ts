@@ -1,4 +1,4 @@
-// e2e harness: the scripted agent (the demo's script, reusable), headless host processes we can kill, and Chromium via playwright-core.
+// e2e harness: the scripted agent (the demo's script, reusable), headless host processes we can kill, and a Chromium it finds (find-browser.ts) via playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parseScript } from '../electron/scripted/script-schema';
+import { findBrowser, type FoundBrowser } from './find-browser';
+import { SANDBOX_AVAILABLE } from '../electron/engine/testing/sandbox-mode';
 import { startScriptedServer, type ScriptedServer } from '../electron/scripted/server';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -39,7 +41,8 @@ export interface HostProcess {
 
 /** Starts `ratchet serve` as its own process and waits for the URL it prints. */
 export function startHostProcess(env: NodeJS.ProcessEnv): Promise<HostProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Sandboxed where this machine has a sandbox; explicitly opted out where it has none (a fresh machine).
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0', ...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox'])], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr?.on('data', (d) => (err += String(d)));
   return new Promise((ok, fail) => {
@@ -66,9 +69,12 @@ export function startHostProcess(env: NodeJS.ProcessEnv): Promise<HostProcess> {
   });
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** Launches the browser `findBrowser` finds (or the one given); as root, Chromium needs --no-sandbox. */
+export async function launchBrowser(found?: FoundBrowser): Promise<Browser> {
+  const browser = found ?? (await findBrowser());
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
   });

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { AttemptOutcome, DecisionDoc, ErrorClass, FailedTestDoc, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
 import { TranscriptEntryDoc } from './engine-events';
+import { MENU_COMMANDS } from './menu-commands';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -110,6 +111,10 @@ export const ResumeInfoDoc = z.object({
   plan: ResumePlanDoc,
   repeatedFailures: z.array(z.object({ runId: z.string(), n: z.number().int(), errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() })),
   baseConflicts: z.array(z.string()),
+  /** Seed 003's confirmation: phase x/total, the last step's agent/model, and the agent/model of the next step. */
+  phase: z.object({ index: z.number().int(), total: z.number().int(), name: z.string() }).nullable().optional(),
+  lastStep: z.object({ index: z.number().int(), title: z.string(), status: z.string(), agent: z.string().nullable(), model: z.string().nullable() }).nullable().optional(),
+  nextAgent: z.object({ agent: z.string(), model: z.string().nullable() }).nullable().optional(),
 });
 export type ResumeInfoDoc = z.infer<typeof ResumeInfoDoc>;
 
@@ -145,6 +150,10 @@ export const Settings = z.object({
   budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
   notifications: z.boolean(),
   worktreeFolder: z.string().nullable(),
+  /** false: the user chose to run the agent's commands without the OS sandbox. */
+  sandbox: z.boolean(),
+  /** Whether commands run sandboxed here; `unavailable` (no sandbox on this platform) is shown as a banner. Read-only. */
+  sandboxStatus: z.object({ state: z.enum(['on', 'off', 'unavailable']), message: z.string().nullable() }),
   pricing: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) })),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -160,6 +169,12 @@ export const StartRunInput = z.object({
   gates: z.record(z.string(), z.string().min(1)).optional(),
   preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
   budgetUsd: z.number().positive().optional(),
+  /** This task's retry configuration (seed 002); kept as the description's "## Retry Configuration" block. */
+  retry: z.object({
+    maxRetries: z.number().int().min(0).optional(),
+    timeoutSeconds: z.number().positive().optional(),
+    allowRetryOn: z.array(ErrorClass).min(1).optional(),
+  }).optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;
 
@@ -192,6 +207,10 @@ export const methods = {
     }),
     output: Ok,
   },
+  /** Approves an agent-drafted plan waiting in `waiting_approval` (as edited, when `steps` is given) and starts the run. */
+  'runs.approve': { input: RunId.extend({ steps: z.array(StepSpec).min(1).optional() }), output: Ok },
+  /** Raises a run's task budget (kept with the run); then `runs.resume` continues a run paused for its budget. */
+  'runs.raiseBudget': { input: RunId.extend({ taskUsd: z.number().positive() }), output: z.object({ taskUsd: z.number(), spentUsd: z.number().nullable() }) },
   'runs.stop': { input: RunId, output: Ok },
   'runs.retryNow': { input: RunId, output: z.object({ skipped: z.boolean() }) },
   'runs.skipStep': { input: RunId.extend({ step: z.number().int().min(1) }), output: Ok },
@@ -199,7 +218,7 @@ export const methods = {
   'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },
   'settings.get': { input: Empty, output: Settings },
   'settings.set': {
-    input: Settings.omit({ apiKeySet: true, apiKeySource: true, apiKeyWarning: true, budget: true })
+    input: Settings.omit({ apiKeySet: true, apiKeySource: true, apiKeyWarning: true, budget: true, sandboxStatus: true })
       .extend({ budget: Settings.shape.budget.partial() })
       .partial(),
     output: Settings,
@@ -212,8 +231,8 @@ export const events = {
   'runs.onEvent': EngineEventDoc,
   'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
-  /** Menu commands the window should carry out (File › New Task, File › Open Repository…). */
-  'app.onCommand': z.object({ command: z.enum(['newTask', 'openRepo', 'dashboard', 'settings']) }),
+  /** Menu commands the window should carry out (File › New Task, Run › Retry, …); the list lives in menu-commands.ts. */
+  'app.onCommand': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;
 
 export type Methods = typeof methods;

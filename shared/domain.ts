@@ -58,6 +58,12 @@ export const FailedTestDoc = z.object({
   actual: z.string().nullable(),
   file: z.string().nullable(),
   line: z.number().int().nullable(),
+  /** 'compile' for a compiler or linter error (tsc, eslint, gcc, rustc, go build/vet, javac, Python SyntaxError/ImportError); absent or 'test' for a failing test. */
+  kind: z.enum(['test', 'compile']).optional(),
+  /** Column of `line`, when the tool printed one. */
+  column: z.number().int().nullable().optional(),
+  /** The tool's own code for the error: TS2322, E0308, no-undef. */
+  code: z.string().nullable().optional(),
 });
 export type FailedTest = z.infer<typeof FailedTestDoc>;
 
@@ -101,6 +107,22 @@ export const ResumeDoc = z.object({
 });
 export type ResumeDoc = z.infer<typeof ResumeDoc>;
 
+/** Where a value of the retry policy came from, least to most specific (`raised`: `ratchet resume --budget`). */
+export const PolicySource = z.enum(['default', 'preset', 'workflow', 'task', 'step', 'raised']);
+export type PolicySource = z.infer<typeof PolicySource>;
+
+/** The retry policy in force for a run (task level) and each step's own `max_retries`, with where each value came from. */
+export const PolicyDoc = z.object({
+  maxRetries: z.number().int(),
+  timeoutSeconds: z.number(),
+  allowRetryOn: z.array(z.string()).nullable(),
+  backoff: z.object({ base_s: z.number(), max_s: z.number(), jitter: z.number() }),
+  budget: z.object({ taskUsd: z.number().nullable(), dailyUsd: z.number().nullable(), alertAt: z.number() }),
+  sources: z.record(z.string(), PolicySource),
+  steps: z.array(z.object({ index: z.number().int(), maxRetries: z.number().int(), source: PolicySource })),
+});
+export type PolicyDoc = z.infer<typeof PolicyDoc>;
+
 /** The status document printed by `ratchet run --json` and `ratchet status <id> --json`. A contract: keep it stable. */
 export const StatusDocument = z.object({
   id: z.string(),
@@ -114,6 +136,8 @@ export const StatusDocument = z.object({
   steps: z.array(StepDoc),
   /** Every retry and resume, oldest first; empty for a run that went straight through. */
   resumes: z.array(ResumeDoc),
+  /** The retry policy in force and where each value came from (default / preset / workflow / task / step / raised). */
+  policy: PolicyDoc.optional(),
 });
 export type StatusDocument = z.infer<typeof StatusDocument>;
 
@@ -134,6 +158,8 @@ export const StepSpec = z
     gates: z.array(z.string().min(1)).optional(),
     /** Optional grouping: resume can run to the end of a phase. */
     phase: z.string().min(1).optional(),
+    /** Retries for test failures in this step; overrides the task's and the workflow's `max_retries`. */
+    max_retries: z.number().int().min(0).optional(),
   })
   .strict();
 export type StepSpec = z.infer<typeof StepSpec>;

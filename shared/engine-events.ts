@@ -38,6 +38,7 @@ export const eventPayloads = {
   }),
   'agent.transcript': TranscriptEntryDoc.extend({ attemptId: id }),
   'budget.alert': z.object({ key: z.string().optional(), kind: z.string(), spentUsd: z.number(), limitUsd: z.number() }),
+  'budget.raised': z.object({ taskUsd: z.number(), before: z.number().nullable() }),
   'plan.revised': z.object({ revision: id, steps: id, kept: z.array(id).optional(), reset: z.array(id).optional() }),
   'rescue.committed': z.object({ step: id.optional(), commit: z.string(), reason: z.string().optional() }),
   'rescue.stashed': z.object({ stash: z.string().nullable() }),

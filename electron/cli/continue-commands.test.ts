@@ -8,6 +8,7 @@ import { createEngine } from '../engine/engine';
 import { byStep, setup } from '../engine/testing/recovery-fixtures';
 import { tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
+import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -21,7 +22,7 @@ async function interrupted() {
   const p = setup(3);
   server = await startScriptedServer({ script: byStep });
   const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ home: p.home, env: { ...process.env, ...env } });
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ...env } });
   const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
   writeFileSync(p.flag, 'x');
   await engine.execute(runId, new AbortController().signal);

@@ -2,7 +2,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { Engine } from '../engine/engine';
+import type { ConfirmNext, Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
 import type { RecoveryOption, RequiredAction } from '../engine/runs/resume-plan';
 import { StepConfig } from '../engine/workflow/schema';
@@ -33,6 +33,10 @@ export interface ResumeFlags {
   json: boolean;
   auto: Auto | null;
   skipStep: boolean;
+  /** `--approve`: approve an agent-drafted plan waiting in `waiting_approval`, then start it. */
+  approve?: boolean;
+  /** `--budget <usd>`: the run's new task budget, set before it resumes. */
+  budget?: number | null;
 }
 
 export async function cmdResume(engine: Engine, args: string[], io: CliIo): Promise<number> {
@@ -41,10 +45,15 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     json: { type: 'boolean' },
     auto: { type: 'string' },
     'skip-step': { type: 'boolean' },
+    budget: { type: 'string' },
+    approve: { type: 'boolean' },
   });
   const auto = values.auto as string | undefined;
+  const budgetText = values.budget as string | undefined;
+  const budget = budgetText === undefined ? null : Number(budgetText.replace(/^\$/, ''));
+  if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError('`--budget` takes an amount in US dollars above 0, e.g. --budget 10.');
   if (auto !== undefined && !AUTO.includes(auto as Auto)) throw new UsageError('`--auto` takes step, phase or run.');
-  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']) };
+  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget, approve: Boolean(values.approve) };
   if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id.');
   let runId = positionals[0];
   if (!runId) {
@@ -73,12 +82,27 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
 }
 
 export async function resumeById(engine: Engine, runId: string, flags: ResumeFlags, io: CliIo): Promise<number> {
+  if (flags.budget) {
+    const r = engine.raiseBudget(runId, flags.budget);
+    io.stderr.write(`Task budget of run ${runId} raised to $${r.taskUsd.toFixed(2)}${r.spentUsd !== null ? ` ($${r.spentUsd.toFixed(2)} spent so far)` : ''}.\n`);
+  }
   const info = await engine.inspectResume(runId);
   const tty = Boolean(io.stdin.isTTY) && !flags.yes;
   io.stderr.write(`${renderResumePlan(info)}\n`);
   if (info.plan.blocked) {
     const blocker = info.plan.required.find((r) => r.code === 'no_branch' || r.code === 'no_plan');
     throw new RatchetError(blocker?.code === 'no_plan' ? 'no_plan' : 'no_branch', blocker?.message ?? 'This run cannot be resumed.');
+  }
+  // An agent-drafted plan resumes to its approval (seed 003): it runs only once approved.
+  let approve = Boolean(flags.approve);
+  if (info.run.status === 'waiting_approval' && !approve) {
+    const plan = engine.store.getPlan(runId);
+    plan?.steps.forEach((s, i) => io.stderr.write(`  ${i + 1}. ${s.title}\n`));
+    if (tty && (await confirm(io, 'Approve this plan and start? [y/N] '))) approve = true;
+    else {
+      io.stderr.write(`The plan waits for your approval: \`ratchet resume ${runId} --approve\` starts it (\`ratchet plan ${runId} --edit <file>\` changes it first).\n`);
+      return 1;
+    }
   }
   const choices: Partial<Record<RequiredAction['code'], RecoveryOption>> = {};
   if (tty) {
@@ -89,21 +113,28 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
       if (!option) throw new RatchetError('bad_arguments', `Choose a number from 1 to ${r.options.length}.`);
       choices[r.code] = option;
     }
-    if (info.repeatedFailures.length && !(await confirm(io, 'Continue anyway? [y/N] ').then((yes) => yes))) return 1;
+    if (info.repeatedFailures.length && !(await confirm(io, 'Continue anyway? [y/N] '))) return 1;
     if (!(await confirm(io, 'Proceed with resume? [Y/n] '))) return 1;
   }
-  let auto = flags.auto;
-  if (!auto && tty) {
-    const a = (await ask(io, 'Auto-progress: [r] to the end of the run, [p] to the end of the phase, [s] one step at a time? [r] ', 'r')).toLowerCase();
-    auto = a.startsWith('s') ? 'step' : a.startsWith('p') ? 'phase' : 'run';
-  }
+  // On a terminal without --auto, seed 003's interactive auto-progress: asked after each step.
+  const auto = flags.auto ?? (tty ? 'step' : 'run');
+  const confirmNext: ConfirmNext | undefined = !flags.auto && tty
+    ? async ({ done, next, total }) => {
+        const a = (await ask(
+          io,
+          `Step ${done.index} (${done.title}) completed! Continue to step ${next.index}/${total} (${next.title})?\n  [Y]es, continue / [N]o, pause here / [A]uto to the end of the phase [Y] `,
+          'y',
+        )).toLowerCase();
+        return a.startsWith('n') ? 'no' : a.startsWith('a') ? 'auto' : 'yes';
+      }
+    : undefined;
   if (info.run.status === 'waiting' && info.run.wake_at && Date.parse(info.run.wake_at) > Date.now()) {
     const ms = Date.parse(info.run.wake_at) - Date.now();
     io.stderr.write(`The run waits until ${info.run.wake_at} (${info.run.reason ?? 'rate limit or budget'}); resuming then. Ctrl-C to stop waiting.\n`);
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   return withProgress(engine, io, flags.json, info.facts.steps.length, async (signal) => {
-    const { doc, notes } = await engine.resume(runId, { signal, choices, auto: auto ?? 'run', skipStep: flags.skipStep });
+    const { doc, notes } = await engine.resume(runId, { signal, choices, auto, skipStep: flags.skipStep, confirmNext, approve });
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });

@@ -2,24 +2,31 @@
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
-import { confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
+import { commandHelp, COMMAND_USAGE, confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { cmdServe } from './serve-command';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
+import { policyDoc, policyLines } from '../engine/runs/policy-doc';
+import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
     workflow: { type: 'string', short: 'w' },
     task: { type: 'string', short: 't' },
+    description: { type: 'string', short: 'd' },
+    draft: { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
+  if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io);
   const prepared = await engine.prepareRun({
     repo: positionals[0] as string,
     workflowFile: values.workflow as string | undefined,
     title: values.task as string | undefined,
+    description: readDescription(values.description as string | undefined),
   });
   const steps = prepared.workflow.steps;
   const err = (s: string) => io.stderr.write(`${s}\n`);
@@ -45,6 +52,30 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
   });
 }
 
+/** `run --draft`: the agent drafts the plan; the run waits in `waiting_approval` until the user approves it. */
+async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo): Promise<number> {
+  const prepared = await engine.prepareRun({
+    repo, workflowFile: values.workflow as string | undefined, title: values.task as string | undefined,
+    description: readDescription(values.description as string | undefined),
+  });
+  const files = readdirSync(prepared.repoRoot).filter((f) => !f.startsWith('.')).slice(0, 40);
+  const draft = await draftPlan({
+    apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, model: prepared.workflow.agent.model,
+    title: prepared.title, description: prepared.description,
+    repoSummary: `${prepared.repoName} (branch ${prepared.baseBranch ?? 'detached'}); top-level files: ${files.join(', ')}`,
+  });
+  const runId = await engine.createRun({ ...prepared, workflow: { ...prepared.workflow, steps: draft.steps } }, { awaitApproval: true });
+  const err = (s: string) => io.stderr.write(`${s}\n`);
+  err(`Drafted plan for "${prepared.title}" (run ${runId}):`);
+  draft.steps.forEach((s, i) => err(`  ${i + 1}. ${s.title}`));
+  if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Approve this plan and start? [y/N] '))) {
+    return resumeById(engine, runId, { yes: true, json: Boolean(values.json), auto: 'run', skipStep: false, approve: true }, io);
+  }
+  err(`The run waits for your approval: \`ratchet plan ${runId} --edit <file>\` to change it, \`ratchet resume ${runId} --approve\` to start it.`);
+  if (values.json) io.stdout.write(`${JSON.stringify(engine.status(runId), null, 2)}\n`);
+  return 0;
+}
+
 function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } });
   if (positionals.length !== 1) throw new UsageError('`ratchet status` takes one run id (see `ratchet list`).');
@@ -60,6 +91,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     `branch ${doc.branch}  base ${doc.baseCommit.slice(0, 10)}`,
     `worktree ${doc.worktree}`,
     `cost ${doc.costUsd === null ? 'unknown' : `$${doc.costUsd.toFixed(4)}`}`,
+    ...(doc.policy ? policyLines(doc.policy, doc.steps) : []),
     ...doc.steps.map(
       (s) => `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
     ),
@@ -82,8 +114,16 @@ function cmdList(engine: Engine, args: string[], io: CliIo): number {
   return 0;
 }
 
+/** `--description <text>` or `--description @file.md`. */
+function readDescription(value: string | undefined): string | undefined {
+  if (value === undefined || !value.startsWith('@')) return value;
+  const file = value.slice(1);
+  if (!existsSync(file)) throw new RatchetError('bad_arguments', `The description file ${file} does not exist. Pass --description <text> or --description @<file.md>.`);
+  return readFileSync(file, 'utf8');
+}
+
 function cmdCheck(args: string[], io: CliIo): number {
-  const { positionals } = parse(args, {});
+  const { positionals, values } = parse(args, { description: { type: 'string', short: 'd' } });
   if (positionals.length !== 1) throw new UsageError('`ratchet check` takes one workflow file.');
   const file = positionals[0] as string;
   if (!existsSync(file)) throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist.`);
@@ -97,22 +137,46 @@ function cmdCheck(args: string[], io: CliIo): number {
   }
   const w = report.workflow;
   io.stdout.write(`${file}: valid — ${w?.steps.length ?? 0} steps, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
+  if (w) {
+    const description = readDescription(values.description as string | undefined) ?? w.task?.description ?? '';
+    parseTaskRetryConfig(description);
+    io.stdout.write(`${policyLines(policyDoc(w, description, w.steps), w.steps).join('\n')}\n`);
+  }
   return 0;
+}
+
+/** Says once, loudly, when commands will run without the OS sandbox (a run without one is refused by the engine). */
+function warnSandbox(engine: Engine, command: string, io: CliIo): void {
+  if (!['run', 'retry', 'resume'].includes(command)) return;
+  const st = engine.sandboxStatus();
+  if (st.state === 'off') io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent\'s shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n');
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
-    (command ? io.stdout : io.stderr).write(`${USAGE}\n`);
+    const topic = command === 'help' ? rest[0] : undefined;
+    (command ? io.stdout : io.stderr).write(`${topic && COMMAND_USAGE[topic] ? commandHelp(topic) : USAGE}\n`);
     return command ? 0 : 2;
+  }
+  // Every command answers --help (exit 0, usage on stdout), before it opens anything.
+  if (COMMAND_USAGE[command] && rest.some((a) => a === '--help' || a === '-h')) {
+    io.stdout.write(`${commandHelp(command)}\n`);
+    return 0;
   }
   let engine: Engine | undefined;
   try {
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
     if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
-    engine = createEngine({ home: defaultHome(io.env), env: io.env });
-    if (engine.movedAside) io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\n`);
+    // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
+    const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
+    if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
+    engine = createEngine({ home: defaultHome(io.env), env: io.env, sandbox: noSandbox ? 'off' : 'auto' });
+    warnSandbox(engine, command, io);
+    if (engine.movedAside) {
+      io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\nYour runs are not lost: \`ratchet recover <repo>\` rebuilds them from each repository's branches (run it once per repository).\n`);
+    }
     if (command === 'run') return await cmdRun(engine, rest, io);
     if (command === 'status') return cmdStatus(engine, rest, io);
     if (command === 'retry') return await cmdRetry(engine, rest, io);
@@ -129,5 +193,6 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     return 1;
   } finally {
     engine?.close();
+    await engine?.releaseSandbox();
   }
 }

@@ -41,6 +41,14 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
       return `  ✓ step ${String(p.step)} committed ${String(p.commit).slice(0, 10)}`;
     case 'rescue.committed':
       return `  unfinished work kept in rescue commit ${String(p.commit).slice(0, 10)}`;
+    case 'budget.alert': {
+      const spent = Number(p.spentUsd);
+      const limit = Number(p.limitUsd);
+      const pct = limit > 0 ? Math.round((spent / limit) * 100) : 0;
+      return `  ! budget alert: $${spent.toFixed(2)} of the ${p.kind === 'daily' ? 'daily' : 'task'} budget of $${limit.toFixed(2)} spent (${pct} %)`;
+    }
+    case 'budget.raised':
+      return `  task budget raised to $${Number(p.taskUsd).toFixed(2)}`;
     case 'log':
       return `  ${String(p.message)}`;
     case 'run.status':

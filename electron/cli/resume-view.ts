@@ -32,14 +32,17 @@ export function interruptedLine(i: number, run: RunRow, step: { index: number; t
 export function renderResumePlan(info: ResumeInfo, now = new Date()): string {
   const { run, facts, plan } = info;
   const total = facts.steps.length;
-  const lastStep = [...facts.steps].reverse().find((s) => s.status !== 'pending');
+  const last = info.lastStep;
+  const who = (agent: string | null, model: string | null) => [agent, model].filter(Boolean).join(', ');
   const lines = [
     'Workflow Resume Plan',
     `Task:      ${run.task_title}`,
     `Worktree:  ${run.worktree}`,
     `Branch:    ${run.branch}`,
     'Current state:',
-    `  - Status: ${run.status}${lastStep ? `; last step ${lastStep.index}/${total} (${lastStep.title}) - ${lastStep.status}` : ''}`,
+    `  - Status: ${run.status}`,
+    ...(info.phase ? [`  - Phase: ${info.phase.index}/${info.phase.total} - ${info.phase.name}`] : []),
+    ...(last ? [`  - Last step: ${last.index}/${total} ${last.title}${last.agent || last.model ? ` (${who(last.agent, last.model)})` : ''} - ${last.status}`] : []),
     `  - Interrupted: ${ago(run.heartbeat_at ?? run.updated_at, now)}`,
   ];
   if (run.reason) lines.push(`  - Reason: ${run.reason.split('\n')[0]}`);
@@ -50,6 +53,7 @@ export function renderResumePlan(info: ResumeInfo, now = new Date()): string {
   if (plan.nextStep !== null) {
     const next = facts.steps.find((s) => s.index === plan.nextStep);
     lines.push(`  - Next step: ${plan.nextStep}/${total}${next ? ` ${next.title}` : ''}${next?.phase ? ` (phase ${next.phase})` : ''}`);
+    if (info.nextAgent) lines.push(`  - Agent to invoke: ${who(info.nextAgent.agent, info.nextAgent.model)}`);
   }
   lines.push(`  - Action: ${plan.action.replace('_', ' ')}`, `  - Reason: ${plan.reason}`);
   if (plan.phaseRollover) lines.push(`  - ${plan.phaseRollover}`);

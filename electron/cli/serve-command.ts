@@ -5,21 +5,22 @@ import { fileURLToPath } from 'node:url';
 import { createEngine } from '../engine/engine';
 import { defaultHome } from '../engine/home';
 import { createService } from '../engine/service';
-import { startDemo } from '../host/demo';
 import { startHost } from '../host/host';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 export async function cmdServe(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { port: { type: 'string', short: 'p' }, demo: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { port: { type: 'string', short: 'p' }, demo: { type: 'boolean' }, 'no-sandbox': { type: 'boolean' } });
   if (positionals.length) throw new UsageError('`ratchet serve` takes no positional arguments.');
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('`--port` takes a port number (0 picks a free one).');
-  const demo = values.demo ? await startDemo(io.env) : null;
+  // Imported on demand: the demo stays out of the installed app's bundle (electron-builder.yml leaves its chunk out).
+  const demo = values.demo ? await (await import('../host/demo')).startDemo(io.env) : null;
   const env = { ...(demo?.env ?? io.env) };
   const home = demo ? join(demo.work, 'home') : defaultHome(io.env);
-  const engine = createEngine({ home, env });
+  const engine = createEngine({ home, env, sandbox: values['no-sandbox'] ? 'off' : 'auto' });
+  if (values['no-sandbox']) io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox): the agent\'s commands can write anywhere you can, read your keys and reach any host.\n');
   if (demo) engine.store.upsertRepo(demo.repo, 'calc');
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const service = createService(engine, { host: 'headless', version, demo: Boolean(demo), env });

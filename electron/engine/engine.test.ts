@@ -5,6 +5,7 @@ import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from './engine';
 import { create, fixtureProject, queue, say, testFile, turn } from './testing/fixture-project';
 import { sh } from './testing/temp-repo';
+import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -21,7 +22,7 @@ steps:
   - title: Slow step
 `);
     server = await startScriptedServer({ script: { rules: queue(turn(create('a.txt', 'work in progress\n')), say('done')) } });
-    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     const controller = new AbortController();
     engine.onEvent((e) => {
       if (e.type === 'gate.started') setTimeout(() => controller.abort(), 200);
@@ -41,7 +42,7 @@ steps:
   it('marks a run whose process died as interrupted', async () => {
     const p = fixtureProject();
     server = await startScriptedServer({ script: { rules: queue(turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [1, 1], 2))), say('ok')) } });
-    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
     // As if a process that no longer exists had been running it.
     engine.store.setRunStatus(runId, 'running', null);
@@ -61,7 +62,7 @@ describe('user settings under the workflow file', () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(p.home, { recursive: true });
     writeFileSync(join(p.home, 'settings.json'), JSON.stringify({ budget: { taskUsd: 2, dailyUsd: 9, alertAt: 0.5 } }));
-    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k' } });
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k' } });
     const prepared = await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile });
     expect(prepared.workflow.budget).toEqual({ task_usd: 2, daily_usd: 9, alert_at: 0.5 });
     const own = fixtureProject('budget: { task_usd: 1 }\nsteps:\n  - title: one\n');

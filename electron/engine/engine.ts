@@ -9,13 +9,14 @@ import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
-import { scrubEnv } from './agents/tools/bash-tool';
 import { RatchetError } from './errors';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
 import { listItem, statusDocument } from './runs/status-document';
-import { resolvePolicy } from './runs/policy';
+import { stepPolicies } from './runs/policy-doc';
+import { raisedTaskBudget } from './runs/status-document';
+import { parseTaskRetryConfig } from './runs/task-retry-config';
 import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
@@ -27,6 +28,8 @@ import { newId, Store, type EngineEvent } from './store/store';
 import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
+import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
+import { anthropicApiHost } from './sandbox/sandbox-policy';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -36,13 +39,18 @@ export interface EngineDeps {
   rng?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Builds the agent for a run; tests and the demo may swap it. */
-  agentFor?: (config: AgentConfig) => Agent;
+  agentFor?: (config: AgentConfig, jail?: RunJail) => Agent;
   pricingFile?: string;
   /** How often the owner of a run renews its lease (default 5 s). */
   heartbeatMs?: number;
   /** How long a lease lasts without renewal before another process may take the run over (default 120 s). */
   leaseMs?: number;
+  /** `off` (the CLI's --no-sandbox) runs without the OS sandbox; `auto` (default) sandboxes, or refuses where there is none. */
+  sandbox?: SandboxMode;
 }
+
+// The variables a command agent gets on top of the allowlist: what it needs to talk to the API.
+const COMMAND_AGENT_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL'];
 
 export interface StartRunInput {
   repo: string;
@@ -72,7 +80,14 @@ export interface ExecuteOptions {
   auto?: 'step' | 'phase' | 'run';
   /** The lease the caller took (resume, retry); without one, execute takes it. */
   lease?: LeaseOwner;
+  /**
+   * Interactive auto-progress (seed 003 §5.1): with `auto: 'step'`, asked after each step instead of pausing —
+   * `yes` goes on one more step, `no` pauses here, `auto` runs to the end of the phase.
+   */
+  confirmNext?: ConfirmNext;
 }
+
+export type ConfirmNext = (q: { done: { index: number; title: string }; next: { index: number; title: string; phase: string | null }; total: number }) => Promise<'yes' | 'no' | 'auto'>;
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const DEFAULT_PRICING_FILE = resolve(HERE, '../../resources/pricing.json');
@@ -99,23 +114,34 @@ export function createEngine(deps: EngineDeps) {
   const userPricing = join(home, 'pricing.json');
   // Mutable: Settings can edit prices; runs started afterwards use the new table.
   let pricing: PricingTable = loadPricing(deps.pricingFile ?? (existsSync(userPricing) ? userPricing : DEFAULT_PRICING_FILE));
-  const agentEnv = scrubEnv(deps.env);
   const skipControllers = new Map<string, AbortController>();
   // The user's settings (Settings screen, settings.json): below the task and the workflow file, above built-in defaults.
   let userSettings: UserSettings = loadSettings(home);
   const host = hostname();
 
   const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
+  // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
+  let osSandbox: OsSandbox | null = null;
+  function sandbox(): OsSandbox {
+    const mode: SandboxMode = deps.sandbox === 'off' || !userSettings.sandbox ? 'off' : 'auto';
+    if (!osSandbox || (osSandbox.status.state === 'off') !== (mode === 'off')) osSandbox = createOsSandbox({ mode, ratchetHome: home, env: deps.env });
+    return osSandbox;
+  }
+  function requireSandbox(): void {
+    const st = sandbox().status;
+    if (st.state === 'unavailable') throw new RatchetError('sandbox_unavailable', st.message ?? 'No OS sandbox is available here.');
+  }
 
   const agentFor =
     deps.agentFor ??
-    ((config: AgentConfig): Agent => {
+    ((config: AgentConfig, jail?: RunJail): Agent => {
       if (config.kind === 'command') {
-        // A CLI agent needs its own credentials; only Ratchet's own variables are kept from it.
-        const env = Object.fromEntries(Object.entries(deps.env).filter(([k]) => !k.startsWith('RATCHET_')));
-        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env });
+        // The one place a command agent's environment is built: the allowlist plus what it needs for the API.
+        const base = jail?.env ?? {};
+        const keys = Object.fromEntries(COMMAND_AGENT_KEYS.filter((k) => deps.env[k] !== undefined).map((k) => [k, deps.env[k]]));
+        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env: { ...base, ...keys }, jail, apiHosts: [anthropicApiHost(deps.env)], pricing });
       }
-      return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: deps.env });
+      return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: jail?.env ?? {}, jail });
     });
 
   /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
@@ -166,7 +192,11 @@ export function createEngine(deps: EngineDeps) {
     if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
       throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
     }
+    requireSandbox();
     const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
+    const description = input.description ?? workflow.task?.description ?? '';
+    // A bad "## Retry Configuration" block is refused before anything starts (exit 2), not found mid-run.
+    parseTaskRetryConfig(description);
     const { taskUsd, dailyUsd, alertAt } = userSettings.budget;
     const withBudget: Workflow = workflow.budget || (taskUsd === null && dailyUsd === null)
       ? workflow
@@ -179,11 +209,12 @@ export function createEngine(deps: EngineDeps) {
       workflow: withBudget,
       workflowFile: workflowFile as string,
       title,
-      description: input.description ?? workflow.task?.description ?? '',
+      description,
     };
   }
 
-  async function createRun(p: PreparedRun): Promise<string> {
+  /** `awaitApproval`: an agent-drafted plan — the run waits in `waiting_approval` until `approve`. */
+  async function createRun(p: PreparedRun, opts: { awaitApproval?: boolean } = {}): Promise<string> {
     const runId = newId();
     const short = runId.slice(-6);
     const branch = `ratchet/${slugify(p.title)}-${short}`;
@@ -206,7 +237,20 @@ export function createEngine(deps: EngineDeps) {
       runId, repoPath: p.repoRoot, repoName: p.repoName, title: p.title, description: p.description, workflow: p.workflow,
       baseBranch: p.baseBranch, baseCommit: p.headCommit, branch, worktree,
     });
+    if (opts.awaitApproval) {
+      store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
+    }
     return runId;
+  }
+
+  /** Approves a plan waiting in `waiting_approval` (optionally as edited); the run is then resumed to start it. */
+  function approve(runId: string, steps?: StepConfig[]): void {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (run.status !== 'waiting_approval') throw new RatchetError('bad_arguments', `Run ${runId} is ${run.status}, not waiting for approval.`);
+    if (steps) store.revisePlan(runId, steps);
+    store.event(runId, 'log', { level: 'info', message: `plan approved${steps ? ' as edited' : ''}` });
+    store.setRunStatus(runId, 'paused', 'Plan approved; resume to start it.');
   }
 
   /** Executes the run's remaining steps in this process. Resolves with the final status document. */
@@ -221,6 +265,9 @@ export function createEngine(deps: EngineDeps) {
     const workflow = store.getWorkflow(runId);
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
+    if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+    requireSandbox();
+    const jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
     // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
     const held = hold(runId, opts.lease);
     // Losing the lease (another process took the run over after it ran out) stops this execution.
@@ -243,12 +290,13 @@ export function createEngine(deps: EngineDeps) {
       const key = `${config.kind}:${config.model}:${(config.command ?? []).join(' ')}`;
       let a = agents.get(key);
       if (!a) {
-        a = agentFor(config);
+        a = agentFor(config, jail);
         agents.set(key, a);
       }
       return a;
     };
-    const policy = resolvePolicy(workflow);
+    // Each step gets its own policy: workflow < the task's "## Retry Configuration" < the step's keys < a raised budget.
+    const policies = stepPolicies(workflow, parseTaskRetryConfig(store.getTaskDescription(runId)), plan.steps, raisedTaskBudget(run));
     const system = systemPrompt(run.worktree);
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
     const context = taskContext({
@@ -258,6 +306,8 @@ export function createEngine(deps: EngineDeps) {
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
     let firstPhase: string | null | undefined;
     let stepsRun = 0;
+    let auto = opts.auto;
+    let lastRun: { index: number; title: string; phase: string | null } | null = null;
     const skip = () => {
       const c = new AbortController();
       skipControllers.set(runId, c);
@@ -267,20 +317,33 @@ export function createEngine(deps: EngineDeps) {
       for (const s of store.getSteps(runId)) {
         if (s.status === 'succeeded' || s.status === 'skipped') continue;
         // Auto-progress (seed 003 §5): one step, to the end of the phase, or (default) to the end of the run.
-        if (opts.auto === 'step' && stepsRun >= 1) {
+        if (auto === 'step' && stepsRun >= 1 && opts.confirmNext && lastRun) {
+          const total = store.getSteps(runId).length;
+          const answer = await opts.confirmNext({ done: lastRun, next: { index: s.step_index, title: s.title, phase: s.phase }, total });
+          if (answer === 'no') {
+            store.setRunStatus(runId, 'paused', `Paused after step ${lastRun.index} at your request; resume to continue with step ${s.step_index}.`);
+            return status(runId);
+          }
+          if (answer === 'auto') {
+            auto = 'phase';
+            firstPhase = lastRun.phase;
+          }
+        } else if (auto === 'step' && stepsRun >= 1) {
           store.setRunStatus(runId, 'paused', `Paused after one step (auto-progress: step); resume to continue with step ${s.step_index}.`);
           return status(runId);
         }
-        if (opts.auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
+        if (auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
           store.setRunStatus(runId, 'paused', `Phase "${firstPhase ?? 'default'}" is complete (auto-progress: phase); resume to continue with phase "${s.phase ?? 'default'}".`);
           return status(runId);
         }
         if (stepsRun === 0) firstPhase = s.phase;
         stepsRun++;
+        lastRun = { index: s.step_index, title: s.title, phase: s.phase };
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
+        const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
-          { store, agentFor: agentForRun, env: agentEnv, now, sleep, rng },
-          { runId, worktree: run.worktree, workflow: workflowForRun, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
+          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng },
+          { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
         );
         if (outcome.kind === 'done') continue;
         switch (outcome.kind) {
@@ -333,7 +396,28 @@ export function createEngine(deps: EngineDeps) {
   /** Seed 003: resume an interrupted, paused or waiting run after its checks. */
   function resume(runId: string, opts: ContinueOptions) {
     detectInterrupted();
+    // An agent-drafted plan resumes to its approval: it runs only once approved.
+    if (store.getRun(runId)?.status === 'waiting_approval') {
+      if (!opts.approve) throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+      approve(runId);
+    }
     return withLease(runId, (lease) => resumeRun(store, executeWith(lease), runId, opts));
+  }
+
+  /**
+   * Raises a run's task budget (kept with the run); a run paused for its budget then resumes from where it paused.
+   * Refuses a budget not above what the run has spent, which would stop it again at once.
+   */
+  function raiseBudget(runId: string, taskUsd: number): { taskUsd: number; spentUsd: number | null } {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
+    const spent = status(runId).costUsd;
+    if (spent !== null && taskUsd <= spent) {
+      throw new RatchetError('bad_arguments', `Run ${runId} has already spent $${spent.toFixed(2)}; a task budget of $${taskUsd.toFixed(2)} would stop it again at once. Give it more than $${spent.toFixed(2)}.`);
+    }
+    store.raiseTaskBudget(runId, taskUsd);
+    return { taskUsd, spentUsd: spent };
   }
 
   async function inspectResume(runId: string) {
@@ -450,6 +534,10 @@ export function createEngine(deps: EngineDeps) {
       writeFileSync(userPricing, `${JSON.stringify(pricing, null, 2)}\n`);
     },
     movedAside,
+    /** Whether commands run in the OS sandbox here; `unavailable` is to be said loudly (CLI stderr, the app's banner). */
+    sandboxStatus(): SandboxStatus {
+      return sandbox().status;
+    },
     /** New settings apply to runs started afterwards: worktree folder, and budgets where a workflow sets none. */
     applySettings(settings: UserSettings) {
       userSettings = settings;
@@ -460,6 +548,8 @@ export function createEngine(deps: EngineDeps) {
     execute,
     retry,
     resume,
+    raiseBudget,
+    approve,
     inspectResume,
     revisePlan,
     recover,
@@ -474,5 +564,7 @@ export function createEngine(deps: EngineDeps) {
       watchers.clear();
       db.close();
     },
+    /** Stops the sandbox's network proxies (call when the process is done with runs, e.g. at the end of a CLI command). */
+    releaseSandbox: () => osSandbox?.dispose() ?? Promise.resolve(),
   };
 }

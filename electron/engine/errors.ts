@@ -24,6 +24,9 @@ export const BAD_INPUT_CODES = new Set([
   'no_plan',
   'no_completed_steps',
   'run_busy',
+  'retry_config_invalid',
+  'needs_approval',
+  'sandbox_unavailable',
 ]);
 
 export function isBadInput(err: unknown): boolean {

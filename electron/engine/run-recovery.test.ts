@@ -8,6 +8,7 @@ import { startScriptedServer, type ScriptedServer, type ScriptFn } from '../scri
 import { createEngine, type Engine } from './engine';
 import { byStep, gateFailingWhile, setup } from './testing/recovery-fixtures';
 import { sh } from './testing/temp-repo';
+import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
 const engines: Engine[] = [];
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 async function engineFor(home: string, script: ScriptFn = byStep) {
   server ??= await startScriptedServer({ script });
-  const engine = createEngine({ home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
   engines.push(engine);
   return engine;
 }

@@ -8,6 +8,7 @@ import { completedSteps } from './git/step-commits';
 import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
 import { resumePlan, type RecoveryOption, type RequiredAction, type ResumeFacts, type ResumePlan } from './runs/resume-plan';
 import type { RunRow, Store } from './store/store';
+import type { ExecuteOptions } from './engine';
 
 /** Makes the store agree with the branch: adopts step commits it did not know, demotes rows whose commit is gone. */
 export async function reconcileWithGit(store: Store, run: RunRow): Promise<Reconciliation> {
@@ -31,6 +32,17 @@ export interface ResumeInfo {
   repeatedFailures: Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }>;
   /** The base branch moved since the run started and merging it would conflict (seed 000: warn and proceed). */
   baseConflicts: string[];
+  /** Seed 003's "Phase: x/total - description": the phase of the step to continue with (or of the last one). */
+  phase: { index: number; total: number; name: string } | null;
+  /** The last step that ran: its agent and model (from its latest attempt) and status. */
+  lastStep: { index: number; title: string; status: string; agent: string | null; model: string | null } | null;
+  /** The agent and model the next step will start with. */
+  nextAgent: { agent: string; model: string | null } | null;
+}
+
+/** An agent's short name: `anthropic`, or the program a `command` agent runs. */
+export function agentLabel(kind: string, command?: readonly string[] | null): string {
+  return kind === 'command' && command?.[0] ? command[0] : kind;
 }
 
 /** Everything the resume dialog shows, computed without changing anything. */
@@ -74,7 +86,18 @@ export async function resumeInfo(store: Store, runId: string): Promise<ResumeInf
     const tip = await currentTip(run.repo_path, run.base_branch);
     if (tip && tip !== run.base_commit) baseConflicts = await mergeConflicts(run.repo_path, run.branch, tip);
   }
-  return { run, facts, plan, repeatedFailures: repeatedFailures.length >= 3 ? repeatedFailures : [], baseConflicts };
+  const phases = [...new Set(facts.steps.map((s) => s.phase).filter((x): x is string => Boolean(x)))];
+  const last = [...facts.steps].reverse().find((s) => s.status !== 'pending');
+  const here = facts.steps.find((s) => s.index === plan.nextStep) ?? last;
+  const phase = here?.phase ? { index: phases.indexOf(here.phase) + 1, total: phases.length, name: here.phase } : null;
+  const lastAttempt = last ? attempts.filter((a) => a.step_index === last.index).at(-1) : undefined;
+  const lastStep = last ? { index: last.index, title: last.title, status: last.status, agent: lastAttempt?.agent_kind ?? null, model: lastAttempt?.model ?? null } : null;
+  let nextAgent: ResumeInfo['nextAgent'] = null;
+  if (plan.nextStep !== null) {
+    const a = store.getWorkflow(runId).agent;
+    nextAgent = { agent: agentLabel(a.kind, a.command), model: a.kind === 'anthropic' ? a.model : (a.command?.some((c) => c.includes('{model}')) ? a.model : null) };
+  }
+  return { run, facts, plan, repeatedFailures: repeatedFailures.length >= 3 ? repeatedFailures : [], baseConflicts, phase, lastStep, nextAgent };
 }
 
 async function currentTip(repo: string, branch: string): Promise<string | null> {
@@ -120,12 +143,15 @@ export async function applyRecovery(store: Store, run: RunRow, action: RequiredA
     }
     case 'rescue_commit': {
       if (action.code !== 'dirty_tree') return 'nothing to do';
+      // An earlier option (checking out the right branch) may already have stashed the changes: never an empty rescue commit.
+      if (!(await isDirty(run.worktree))) return 'the uncommitted changes were already kept (see the note above); no rescue commit needed';
       const sha = await commitAll(run.worktree, 'rescue: uncommitted work of an interrupted attempt');
       store.event(run.id, 'rescue.committed', { commit: sha, reason: 'resume' });
       note = `kept the uncommitted changes in rescue commit ${sha.slice(0, 10)}`;
       break;
     }
     case 'stash': {
+      if (!(await isDirty(run.worktree))) return 'the uncommitted changes were already kept (see the note above); nothing to stash';
       const sha = await stashAll(run.worktree, `ratchet ${run.id}: uncommitted work of an interrupted attempt`);
       store.event(run.id, 'rescue.stashed', { stash: sha });
       note = `kept the uncommitted changes in stash ${sha?.slice(0, 10) ?? '(none)'}`;
@@ -142,9 +168,13 @@ export interface ContinueOptions {
   choices?: Partial<Record<RequiredAction['code'], RecoveryOption>>;
   auto?: 'step' | 'phase' | 'run';
   skipStep?: boolean;
+  /** Approve a plan waiting in `waiting_approval` before resuming (resume only). */
+  approve?: boolean;
+  /** Asked after each step when `auto` is `step` (interactive auto-progress). */
+  confirmNext?: ExecuteOptions['confirmNext'];
 }
 
-type Execute = (runId: string, signal: AbortSignal, opts: { continuation: { turnBudget: number | null }; auto?: 'step' | 'phase' | 'run' }) => Promise<StatusDocument>;
+type Execute = (runId: string, signal: AbortSignal, opts: ExecuteOptions & { continuation: { turnBudget: number | null } }) => Promise<StatusDocument>;
 
 /** Seed 000: continue a failed run on the same branch and worktree from the next incomplete step. */
 export async function retryRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
@@ -205,6 +235,6 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
   const workflow = store.getWorkflow(run.id);
   const turnBudget = retryTurnBudget(remaining, steps.length, workflow.agent.max_turns);
   store.recordResume(run.id, { kind, fromStep: plan.nextStep, fromStatus: run.status, turnBudget, auto: opts.auto ?? 'run', notes });
-  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget }, auto: opts.auto });
+  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget }, auto: opts.auto, confirmNext: opts.confirmNext });
   return { doc, notes };
 }

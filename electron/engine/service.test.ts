@@ -5,6 +5,7 @@ import { createEngine } from './engine';
 import { createService, toCallError, type Service } from './service';
 import { byStep } from './testing/recovery-fixtures';
 import { makeRepo, tempDir } from './testing/temp-repo';
+import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
 let service: Service | undefined;
@@ -18,7 +19,7 @@ afterEach(async () => {
 async function setup() {
   server = await startScriptedServer({ script: byStep });
   const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ home: tempDir(), env });
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
   service = createService(engine, { host: 'headless', version: '0.1.0', env });
   const events: Array<{ name: EventName; payload: unknown }> = [];
   service.subscribe((name, payload) => events.push({ name, payload }));

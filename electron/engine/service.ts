@@ -5,6 +5,7 @@ import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
+import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
 import { RatchetError } from './errors';
 import { inspectRepo } from './git/repo-git';
@@ -126,6 +127,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       budget: settings.budget,
       notifications: settings.notifications,
       worktreeFolder: settings.worktreeFolder,
+      sandbox: settings.sandbox,
+      sandboxStatus: engine.sandboxStatus(),
       pricing: engine.pricing.models,
     };
   }
@@ -155,6 +158,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       reason: info.run.reason, lastSeen: info.run.heartbeat_at ?? info.run.updated_at,
       steps: info.facts.steps.map((s) => ({ index: s.index, title: s.title, status: s.status, commit: s.commit, phase: s.phase ?? null, attempts: s.attempts })),
       plan: info.plan, repeatedFailures: info.repeatedFailures, baseConflicts: info.baseConflicts,
+      phase: info.phase, lastStep: info.lastStep, nextAgent: info.nextAgent,
     };
   }
 
@@ -208,8 +212,10 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     },
     'runs.events': async ({ runId, afterId }) => engine.store.eventsSince(runId, afterId),
     'runs.start': async (input) => {
+      const r = input.retry;
+      const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;
       const prepared = await engine.prepareRun({
-        repo: input.repo, title: input.title, description: input.description, workflowFile: input.workflowFile,
+        repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
         workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd }) : undefined,
       });
       const runId = await engine.createRun(prepared);
@@ -230,6 +236,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       launch(runId, (signal) => engine.resume(runId, { signal, choices: choices as never, auto, skipStep }));
       return { ok: true as const };
     },
+    'runs.approve': async ({ runId, steps }) => {
+      engine.approve(runId, steps);
+      launch(runId, (signal) => engine.resume(runId, { signal }));
+      return { ok: true as const };
+    },
+    'runs.raiseBudget': async ({ runId, taskUsd }) => engine.raiseBudget(runId, taskUsd),
     'runs.stop': async ({ runId }) => {
       const r = running.get(runId);
       if (r) {

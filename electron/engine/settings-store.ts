@@ -11,6 +11,8 @@ export const UserSettings = z.object({
     .default({ taskUsd: null, dailyUsd: null, alertAt: 0.8 }),
   notifications: z.boolean().default(true),
   worktreeFolder: z.string().nullable().default(null),
+  /** false runs the agent's shell, gates and command agents without the OS sandbox (the user's explicit choice). */
+  sandbox: z.boolean().default(true),
 });
 export type UserSettings = z.infer<typeof UserSettings>;
 

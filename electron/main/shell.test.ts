@@ -136,3 +136,34 @@ describe('demo mode', () => {
     await quit();
   });
 });
+
+describe('the demo in the shell', () => {
+  it('an installed app ignores RATCHET_DEMO=1 and --demo: it talks to the real engine home', async () => {
+    fake.app.isPackaged = true;
+    runShell({ env: { RATCHET_HOME: join(base, 'home'), RATCHET_DEMO: '1' }, argv: ['ratchet', '--demo'], cwd: base, platform: 'linux', preload: '/p.cjs', rendererDir: join(base, 'renderer') });
+    fake.app.ready.resolve();
+    const win = await until(() => fake.BrowserWindow.instances[0] as Win | undefined, 'the window');
+    const info = await fake.ipcMain.handlers.get('app.info')!({ sender: win.webContents, senderFrame: { url: 'app://ratchet/index.html', parent: null } }, {});
+    expect(info).toEqual({ ok: true, value: expect.objectContaining({ demo: false, home: join(base, 'home') }) });
+    await quit();
+  });
+
+  it('the development tree starts it with RATCHET_DEMO=1 (npm start -- --demo)', async () => {
+    const { call } = await boot({ RATCHET_DEMO: '1' });
+    expect(await call('app.info', {})).toEqual({ ok: true, value: expect.objectContaining({ demo: true }) });
+    await quit();
+  });
+});
+
+describe('menu commands in the shell', () => {
+  it('holds a command given before the renderer listens and sends it once the renderer has called in', async () => {
+    const { win, call } = await boot();
+    const menu = fake.Menu.current as { template: Array<{ submenu?: Array<{ id?: string; click?: () => void }> }> };
+    const item = menu.template.flatMap((m) => m.submenu ?? []).find((i) => i.id === 'newTask')!;
+    item.click!();
+    expect(win.webContents.sent.filter((s) => s.channel === 'app.onCommand')).toEqual([]);
+    await call('app.info', {});
+    expect(win.webContents.sent).toContainEqual({ channel: 'app.onCommand', payload: { command: 'newTask' } });
+    await quit();
+  });
+});

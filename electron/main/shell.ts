@@ -3,9 +3,11 @@ import { app, dialog, session, shell, type BrowserWindow, type WebContents } fro
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { EngineEventDoc } from '../../shared/contract';
+import type { MenuCommand } from '../../shared/menu-commands';
 import { createEngine, type Engine } from '../engine/engine';
 import { createService, toCallError, type Service } from '../engine/service';
-import { startDemo, type Demo } from '../host/demo';
+import type { Demo } from '../host/demo';
+import { demoWanted as isDemoWanted, startDemoFromDevTree } from './demo-gate';
 import { pickRepository } from './dialogs';
 import { bindIpc, createEventSender } from './ipc';
 import { installMenu } from './menu';
@@ -63,18 +65,27 @@ interface Running {
 
 export function runShell(options: ShellOptions): void {
   const dev = !app.isPackaged;
-  const demoWanted = options.env.RATCHET_DEMO === '1' || options.argv.includes('--demo');
+  const demoWanted = isDemoWanted({ isPackaged: app.isPackaged, env: options.env, argv: options.argv });
   let win: BrowserWindow | null = null;
   let running: Running | null = null;
   let quitting: Promise<void> | null = null;
 
   // Repositories to open, held until the renderer has made its first call (it subscribes to events before that).
   const pendingRepos: string[] = [];
+  // Menu commands given while no renderer listens (macOS with the window closed, or during a reload).
+  const pendingCommands: MenuCommand[] = [];
   let rendererReady = false;
   const contents = (): WebContents | null => (win && !win.isDestroyed() ? win.webContents : null);
   const send = createEventSender(contents);
   const flushRepos = () => {
     while (rendererReady && pendingRepos.length) send('app.onOpenRepo', { path: pendingRepos.shift()! });
+    while (rendererReady && pendingCommands.length) send('app.onCommand', { command: pendingCommands.shift()! });
+  };
+  const menuCommand = (command: MenuCommand) => {
+    pendingCommands.push(command);
+    if (!win) win = openWindow();
+    flushRepos();
+    focusWindow();
   };
   const openRepo = (path: string | null) => {
     if (!path) return;
@@ -140,7 +151,7 @@ export function runShell(options: ShellOptions): void {
     hardenSession(session.defaultSession);
     handleAppProtocol(options.rendererDir);
 
-    const demo = demoWanted ? await startDemo(options.env) : null;
+    const demo = demoWanted ? await startDemoFromDevTree(options.env) : null;
     // The engine gets its own copy of the environment: the saved key goes into it, never into process.env.
     const env: NodeJS.ProcessEnv = { ...(demo?.env ?? options.env) };
     const home = demo ? join(demo.work, 'home') : options.env.RATCHET_HOME || app.getPath('userData');
@@ -195,8 +206,7 @@ export function runShell(options: ShellOptions): void {
     installMenu(
       { platform: options.platform, dev, appName: app.getName() },
       {
-        openRepository: () => void pickRepository(win).then(openRepo, () => undefined),
-        newTask: () => void send('app.onCommand', { command: 'newTask' }),
+        command: menuCommand,
         showDataFolder: () => void shell.openPath(engine.home),
       },
     );

@@ -125,6 +125,11 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       setStatus(runId, 'running');
       return { ok: true };
     },
+    'runs.raiseBudget': ({ taskUsd }) => ({ taskUsd, spentUsd: null }),
+    'runs.approve': ({ runId }) => {
+      setStatus(runId, 'running');
+      return { ok: true };
+    },
     'runs.stop': ({ runId }) => {
       setStatus(runId, 'cancelled', 'stopped by the user');
       return { ok: true };

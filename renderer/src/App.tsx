@@ -4,7 +4,7 @@ import { boot } from './boot';
 import { hrefs, navigate } from './lib/route';
 import { useRuns } from './stores/runs';
 import { useUi } from './stores/ui';
-import { ConnectionBanner, Notices } from './components/Banners';
+import { ConnectionBanner, Notices, SandboxBanner } from './components/Banners';
 import { ResumeDialog } from './components/ResumeDialog';
 import { Sidebar } from './components/Sidebar';
 import { Empty } from './components/States';
@@ -27,6 +27,7 @@ export function App() {
       <Sidebar route={route} demo={demo} />
       <main className="main" id="main">
         <ConnectionBanner />
+        <SandboxBanner />
         {route.name === 'home' && <HomeScreen />}
         {route.name === 'new' && <NewTaskScreen repoPath={route.repo} />}
         {route.name === 'run' && <RunScreen key={route.runId} runId={route.runId} step={route.step} />}

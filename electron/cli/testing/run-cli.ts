@@ -1,18 +1,35 @@
 // Test helper: runs the `ratchet` CLI in-process with captured stdout and stderr and no terminal.
 import { PassThrough } from 'node:stream';
+import { SANDBOX_AVAILABLE } from '../../engine/testing/sandbox-mode';
 import { main } from '../main';
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+/**
+ * `answers`: a terminal is simulated (isTTY) and each answer is typed once the question before it (a pattern) has been
+ * printed on stderr, in order — as a user would.
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: Array<[RegExp, string]>): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
+  const stdin = Object.assign(new PassThrough(), { isTTY: Boolean(answers) });
+  const pending = [...(answers ?? [])];
+  let seen = 0;
   stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
-  const code = await main(args, { stdout, stderr, stdin, env });
+  stderr.on('data', (d) => {
+    err += String(d);
+    const next = pending[0];
+    if (next && next[0].test(err.slice(seen))) {
+      pending.shift();
+      seen = err.length;
+      setImmediate(() => stdin.write(`${next[1]}\n`));
+    }
+  });
+  // Runs are sandboxed where the machine has a sandbox, and opt out explicitly where it has none (a fresh machine).
+  const opted = !SANDBOX_AVAILABLE && ['run', 'retry', 'resume'].includes(args[0] ?? '') ? [...args, '--no-sandbox'] : args;
+  const code = await main(opted, { stdout, stderr, stdin, env });
   return { code, out, err };
 }
 
 /** The CLI with only PATH and HOME from this process, plus `env`. */
-export const cli = (args: string[], env: NodeJS.ProcessEnv) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env });
+export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Array<[RegExp, string]>) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers);

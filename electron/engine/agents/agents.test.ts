@@ -122,12 +122,56 @@ describe('command agent', () => {
     expect(readFileSync(join(wt, 'prompt.txt'), 'utf8')).toContain('--max-turns 7');
   });
 
+  it('records the tokens of Claude Code\'s stream-json usage once per attempt, at the CLI\'s own cost (no double count)', async () => {
+    const usage = { input_tokens: 1200, output_tokens: 340, cache_read_input_tokens: 5000, cache_creation_input_tokens: 800 };
+    const cli = fakeCli([
+      JSON.stringify({ type: 'system', subtype: 'init', session_id: 's' }),
+      JSON.stringify({ type: 'result', subtype: 'success', is_error: false, total_cost_usd: 0.0421, num_turns: 2, session_id: 's', result: 'done', usage }),
+    ]);
+    const seen: Array<{ model: string; u: unknown; cost: number | null }> = [];
+    const agent = createCommandAgent({ command: [process.execPath, cli], promptVia: 'stdin', env: process.env });
+    const result = await agent.run(input(tempDir(), { onUsage: (model, u, cost) => seen.push({ model, u, cost }) }).value);
+    expect(seen).toEqual([{ model: 'claude-sonnet-5-5', u: { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 5000, cacheWriteTokens: 800 }, cost: 0.0421 }]);
+    // Already recorded through onUsage: the caller must not record the reported cost a second time.
+    expect(result.reportedCostUsd).toBeNull();
+  });
+
+  it('prices Claude Code\'s usage by the pricing table when the CLI reports no cost', async () => {
+    const cli = fakeCli([JSON.stringify({ type: 'result', subtype: 'success', is_error: false, num_turns: 1, result: 'ok', usage: { input_tokens: 1_000_000, output_tokens: 0 } })]);
+    const pricing = loadPricing(DEFAULT_PRICING_FILE);
+    const seen: Array<number | null> = [];
+    const agent = createCommandAgent({ command: [process.execPath, cli], promptVia: 'stdin', env: process.env, pricing });
+    await agent.run(input(tempDir(), { onUsage: (_m, _u, cost) => seen.push(cost) }).value);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeGreaterThan(0);
+  });
+
   it('reports is_error and a failing exit as an agent error', async () => {
     const cli = fakeCli([JSON.stringify({ type: 'result', is_error: true, result: 'Credit balance too low', total_cost_usd: 0 })], 1);
     const agent = createCommandAgent({ command: [process.execPath, cli], promptVia: 'stdin', env: process.env });
     const result = await agent.run(input(tempDir()).value);
     expect(result.stop).toBe('error');
     expect(result.error?.message).toContain('Credit balance too low');
+  });
+
+  it('sends a prompt past the argument limit (128 KiB) through stdin instead of failing with E2BIG', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'fake-claude.mjs');
+    writeFileSync(
+      file,
+      `#!/usr/bin/env node\nimport { readFileSync, writeFileSync } from 'node:fs';\n` +
+        `writeFileSync('argv.txt', process.argv.slice(2).join(' '));\nwriteFileSync('stdin.txt', readFileSync(0, 'utf8'));\n` +
+        `console.log(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, num_turns: 1, result: 'ok' }));\n`,
+    );
+    chmodSync(file, 0o755);
+    const wt = tempDir();
+    const agent = createCommandAgent({ command: [process.execPath, file, '-p', '{prompt}'], promptVia: 'arg', env: process.env });
+    const longPrompt = 'x'.repeat(200 * 1024);
+    const result = await agent.run(input(wt, { prompt: longPrompt }).value);
+    expect(result.error).toBeNull();
+    expect(result.stop).toBe('end_turn');
+    expect(readFileSync(join(wt, 'stdin.txt'), 'utf8')).toContain(longPrompt);
+    expect(readFileSync(join(wt, 'argv.txt'), 'utf8')).toBe('-p');
   });
 
   it('reports a program that does not exist', async () => {

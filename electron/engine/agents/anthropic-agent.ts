@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { Agent, AgentError, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
 import { priceUsage, type PricingTable, type Usage } from './pricing';
 import { AGENT_TOOLS, runTool } from './tools/tool-definitions';
-import { createBashSession, scrubEnv } from './tools/bash-tool';
+import { tmpdir } from 'node:os';
+import { allowlistEnv } from '../sandbox/sandbox-env';
+import type { RunJail } from '../sandbox/os-sandbox';
+import { createBashSession } from './tools/bash-tool';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -14,8 +17,10 @@ export interface AnthropicAgentOptions {
   apiKey: string | undefined;
   baseURL: string | undefined;
   pricing: PricingTable;
-  /** Environment handed (scrubbed) to the agent's shell. */
+  /** Environment handed to the agent's shell: an allowlist (see allowlistEnv); the jail's when there is one. */
   env: NodeJS.ProcessEnv;
+  /** The run's OS sandbox around the agent's shell. */
+  jail?: RunJail;
   maxRetries?: number;
 }
 
@@ -81,7 +86,12 @@ export function createAnthropicAgent(opts: AnthropicAgentOptions): Agent {
         transcript.push(e);
         input.onTranscript(e);
       };
-      const bash = createBashSession({ cwd: input.worktree, env: scrubEnv(opts.env) });
+      const bash = createBashSession({
+        cwd: input.worktree,
+        // Without a jail the allowlist is applied here too: the agent's own key never reaches its shell.
+        env: opts.jail?.env ?? allowlistEnv(opts.env, { home: opts.env.HOME ?? input.worktree, tmpDir: opts.env.TMPDIR ?? tmpdir() }),
+        jail: opts.jail,
+      });
       const previous = input.session === 'continue' && input.sessionId ? sessions.get(input.sessionId) : undefined;
       const sessionId = previous && input.sessionId ? input.sessionId : randomUUID();
       const messages: MessageParam[] = previous

@@ -1,15 +1,40 @@
 // The command agent: any CLI agent (Claude Code, codex, aider...) run as a subprocess in the worktree, its JSON stream parsed for progress, cost and session.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import type { RunJail } from '../sandbox/os-sandbox';
 import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
+import { priceUsage, type PricingTable, type Usage } from './pricing';
 
 export interface CommandAgentOptions {
   /** Program and arguments; `{prompt}`, `{max_turns}`, `{model}` are replaced in each argument. */
   command: readonly string[];
   promptVia: 'arg' | 'stdin';
   env: NodeJS.ProcessEnv;
+  /** The run's OS sandbox and the hosts the agent may reach through it (its API). */
+  jail?: RunJail;
+  apiHosts?: readonly string[];
+  /** Prices the CLI's token usage when it reports no cost of its own. */
+  pricing?: PricingTable;
 }
+
+// Claude Code's `usage` (Anthropic API field names) on its `result` line.
+const StreamUsage = z.looseObject({
+  input_tokens: z.number().optional(),
+  output_tokens: z.number().optional(),
+  cache_read_input_tokens: z.number().optional(),
+  cache_creation_input_tokens: z.number().optional(),
+});
+
+export function usageOfStream(u: z.infer<typeof StreamUsage>): Usage {
+  return {
+    inputTokens: u.input_tokens ?? 0,
+    outputTokens: u.output_tokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+  };
+}
+
 
 // Claude Code's stream-json lines; other CLIs' lines that do not match are shown as text.
 const StreamLine = z.looseObject({
@@ -20,12 +45,21 @@ const StreamLine = z.looseObject({
   is_error: z.boolean().optional(),
   num_turns: z.number().optional(),
   result: z.string().optional(),
+  usage: StreamUsage.optional(),
   message: z
     .looseObject({
       content: z.array(z.looseObject({ type: z.string(), text: z.string().optional(), name: z.string().optional(), input: z.unknown().optional() })).optional(),
     })
     .optional(),
 });
+
+/** Linux refuses one argument past 128 KiB (MAX_ARG_STRLEN) with E2BIG; a prompt past this goes through stdin instead. */
+export const MAX_PROMPT_ARG_BYTES = 100 * 1024;
+
+/** Whether the prompt goes through stdin: always when configured so, and when it is too long to be an argument. */
+export function promptThroughStdin(promptVia: 'arg' | 'stdin', prompt: string): boolean {
+  return promptVia === 'stdin' || Buffer.byteLength(prompt, 'utf8') > MAX_PROMPT_ARG_BYTES;
+}
 
 export function fillTemplate(args: readonly string[], values: Record<string, string>): string[] {
   return args.map((a) => a.replace(/\{(prompt|max_turns|model)\}/g, (_, k: string) => values[k] ?? ''));
@@ -34,27 +68,44 @@ export function fillTemplate(args: readonly string[], values: Record<string, str
 export function createCommandAgent(opts: CommandAgentOptions): Agent {
   return {
     kind: 'command',
-    run(input: AgentRunInput): Promise<AgentRunResult> {
+    async run(input: AgentRunInput): Promise<AgentRunResult> {
       const transcript: TranscriptEntry[] = [];
       const note = (e: TranscriptEntry) => {
         transcript.push(e);
         input.onTranscript(e);
       };
       const fullPrompt = `${input.system}\n\n${input.context}\n\n${input.prompt}`;
-      const args = fillTemplate(opts.command, {
-        prompt: opts.promptVia === 'arg' ? fullPrompt : '',
+      const viaStdin = promptThroughStdin(opts.promptVia, fullPrompt);
+      // An argument that is only `{prompt}` is left out when the prompt goes through stdin (`claude -p` then reads stdin).
+      const template = viaStdin && opts.promptVia === 'arg' ? opts.command.filter((a) => a !== '{prompt}') : opts.command;
+      const args = fillTemplate(template, {
+        prompt: viaStdin ? '' : fullPrompt,
         max_turns: String(input.maxTurns),
         model: input.model,
       });
       if (input.session === 'continue' && input.sessionId) args.push('--resume', input.sessionId);
       const [program, ...rest] = args;
+      const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+      const launch = opts.jail
+        ? await opts.jail.wrap('/bin/sh', `exec ${args.map(quote).join(' ')}`, { extraHosts: opts.apiHosts, env: opts.env })
+        : { file: program ?? '', args: rest, env: opts.env, done() {} };
       return new Promise((resolve) => {
         let sessionId: string | null = null;
         let cost: number | null = null;
         let turns = 0;
         let isError = false;
         let resultText = '';
-        const child = spawn(program ?? '', rest, { cwd: input.worktree, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        let child: ChildProcessWithoutNullStreams;
+        try {
+          child = spawn(launch.file, launch.args, { cwd: input.worktree, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        } catch (err) {
+          launch.done();
+          const message = `could not start the agent command \`${program}\`: ${(err as Error).message}`;
+          note({ kind: 'error', text: message });
+          resolve({ stop: 'error', error: { errorClass: 'unknown', message, status: null, retryAfterS: null, retriable: false }, transcript, sessionId, turns, reportedCostUsd: cost });
+          return;
+        }
+        child.once('close', () => launch.done());
         const kill = () => {
           if (child.pid) {
             try {
@@ -66,7 +117,7 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
         };
         input.signal.addEventListener('abort', kill, { once: true });
         child.stdin.on('error', () => undefined);
-        if (opts.promptVia === 'stdin') child.stdin.end(fullPrompt);
+        if (viaStdin) child.stdin.end(fullPrompt);
         else child.stdin.end();
         const lines = createInterface({ input: child.stdout });
         lines.on('line', (line) => {
@@ -92,6 +143,14 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
             if (m.num_turns !== undefined) turns = m.num_turns;
             isError = m.is_error === true;
             resultText = m.result ?? '';
+            if (m.usage) {
+              // Tokens recorded once per attempt through the same path as the Anthropic agent; the CLI's own cost wins
+              // over the table's price, and is then not reported a second time (reportedCostUsd: null).
+              const usage = usageOfStream(m.usage);
+              const priced = opts.pricing ? priceUsage(opts.pricing, input.model, usage) : null;
+              input.onUsage(input.model, usage, cost ?? priced);
+              cost = null;
+            }
           }
         });
         let stderr = '';

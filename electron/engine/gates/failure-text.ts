@@ -33,7 +33,7 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
   // Jest: "Expected: 2" / "Received: 8" (also "Expected value:", "Received string:", …)
   const jestExpected = t.match(/^\s*Expected(?: value| substring| pattern| length| path| constructor)?:\s+(.+)$/m);
-  const jestReceived = t.match(/^\s*Received(?: value| string| length| array| object| constructor)?:\s+(.+)$/m);
+  const jestReceived = t.match(/^\s*Received(?: value| string| length| array| object| constructor| message)?:\s+(.+)$/m);
   if (jestExpected || jestReceived) return { expected: cleanValue(jestExpected?.[1]), actual: cleanValue(jestReceived?.[1]) };
 
   // GUT (Godot): "[0] expected to equal [100]:  message", "[0.5] expected to be > than [999.0]" (got first)
@@ -41,11 +41,19 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   m = t.match(/(?<![^\s:)])\[(.{0,500}?)\] expected to (?:equal|not equal|be [<>]=? than|be)\s*\[(.{0,500}?)\](?=:\s|\s*$|\s+\+\/-)/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
+  // Chai / Vitest: "expected [ 1, 2, 3 ] to have a length of 2 but got 3"
+  m = t.match(/\bto have a length (?:of|at least|at most|above|below) (\S+) but got (\S+)/);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
+
   // Chai / Vitest: "expected 6 to be 5 // Object.is equality", "expected [ 1 ] to deeply equal [ 2 ]"
   m = t.match(
-    /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
+    /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match object|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
   );
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+
+  // Node assert.match: "The input did not match the regular expression /€/. Input:\n\n'$5.00'"
+  m = t.match(/\bThe input did not match the regular expression (\/.+\/[a-z]*)\. Input:\s*\n(?:\s*\n)?\s*(\S.*)$/m);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // JUnit 4 / AssertJ: "expected:<5> but was:<6>"
   m = t.match(/expected:\s*<([\s\S]*?)>\s*but was:\s*<([\s\S]*?)>/);
@@ -57,12 +65,19 @@ export function extractExpectedActual(text: string): { expected: string | null; 
     if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
   }
 
+  // Node assert with a message of its own: "AssertionError [ERR_ASSERTION]: boiling point\n\n211 !== 212"
+  if (/\bERR_ASSERTION\b|AssertionError \[/.test(t)) {
+    m = t.match(/^\s*(\S.{0,500}?) (?:!==|!=) (.{1,500}?)\s*$/m);
+    if (m && !/[:]\s*$/.test(m[1]!)) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
+  }
+
   // pytest assertion rewriting: "assert 6 == 5" (actual on the left by convention)
   m = t.match(/^(?:E\s+)?(?:AssertionError: )?assert (.+?) == (.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
-  // unittest / legacy assert: "AssertionError: 6 != 5", "AssertionError [ERR_ASSERTION]: 6 == 5"
-  m = t.match(/AssertionError(?: \[ERR_ASSERTION\])?: (.+?) (?:!==|!=|===|==) (.+)$/m);
+  // unittest / legacy assert: "AssertionError: 6 != 5", "AssertionError [ERR_ASSERTION]: 6 == 5", "Lists differ: [1] != [2]".
+  // Not pytest's "assert 80 != 80": an inequality that held has no expected value.
+  m = t.match(/AssertionError(?: \[ERR_ASSERTION\])?: (?!assert )(?:\w+s differ: )?(.+?) (?:!==|!=|===|==) (.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
   // Rust assert_eq!: "left: 6\n right: 5" (older: "left: `6`,")
@@ -70,9 +85,9 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   if (m) return { expected: cleanValue(m[2]?.replace(/^`|`,?$/g, '')), actual: cleanValue(m[1]?.replace(/^`|`,?$/g, '')) };
 
   // Go: "Add(2, 3) = 6; want 5", "got 6, want 5", "want 5, got 6"
-  m = t.match(/=\s*(.+?);\s*want\s+(.+)$/m) ?? t.match(/\bgot:?\s+(.+?),?\s+want:?\s+(.+)$/m);
+  m = t.match(/=\s*(.+?)[;,]\s*want\s+(.+)$/m) ?? t.match(/\bgot\s*[:=]?\s+(.+?),?\s+want\s*[:=]?\s+(.+)$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
-  m = t.match(/\bwant:?\s+(.+?),?\s+got:?\s+(.+)$/m);
+  m = t.match(/\bwant\s*[:=]?\s+(.+?),?\s+got\s*[:=]?\s+(.+)$/m);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // Hand-written messages (GDScript, shell checks): "Expected 100, got 0", "expected 5 but got 6"
@@ -83,6 +98,10 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   const e = t.match(/^\s*(?:Error:\s+)?expected\s*:\s*(.+)$/im);
   const a = t.match(/^\s*actual\s*:\s*(.+)$/im);
   if (e && a) return { expected: cleanValue(e[1]), actual: cleanValue(a[1]) };
+
+  // Vitest when a value is not printable inline: "- Expected:\nnull\n\n+ Received:\nundefined"
+  m = t.match(/^\s*- Expected:\s*\n\s*(\S.*)\n\s*\n\s*\+ Received:\s*\n\s*(\S.*)$/m);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // Vitest/Jest diff with a single changed line: "- Expected\n+ Received\n\n- 5\n+ 6"
   if (/^\s*- Expected\s*$/m.test(t) && /^\s*\+ Received\s*$/m.test(t)) {
@@ -95,6 +114,9 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
 // Paths that are never where a test failure should be fixed.
 export const LIBRARY_PATH = /node_modules|site-packages|dist-packages|^node:|^internal\/|<frozen|\/rustc\/|\/usr\/lib\/|\/go\/src\/(?:runtime|testing)\//;
+
+/** Paths that look like test files: where the failing line of a test is. */
+export const TEST_FILE = /(?:^|[\\/])(?:__tests__|tests?|spec)[\\/]|[._-](?:test|spec)\.\w+$|(?:^|[\\/])test_[^\\/]*\.py$|_test\.(?:go|py)$|Tests?\.(?:java|kt|cs)$/;
 
 /** Strips a file:// scheme; returns null for library code. */
 export function userFile(file: string): string | null {
@@ -133,10 +155,15 @@ export function findLocation(text: string, preferFile?: string | null): { file: 
   if (found.length === 0) return null;
   if (preferFile) {
     const base = preferFile.split(/[\\/]/).pop()!;
-    const preferred = found.find((f) => f.file.endsWith(preferFile) || preferFile.endsWith(f.file) || f.file.split(/[\\/]/).pop() === base);
+    const stem = (p: string): string => p.split(/[\\/]/).pop()!.replace(/\.\w+$/, '');
+    const preferred =
+      found.find((f) => f.file.endsWith(preferFile) || preferFile.endsWith(f.file) || f.file.split(/[\\/]/).pop() === base) ??
+      // A class or module name as the hint ("com.shop.CalcTest", "tests.test_calc"): same file name, any extension.
+      found.find((f) => stem(f.file) === stem(preferFile));
     if (preferred) return preferred;
   }
-  return found[0]!;
+  // The line in the test beats a line in the code under test that the stack passes through first.
+  return found.find((f) => TEST_FILE.test(f.file)) ?? found[0]!;
 }
 
 /** First lines of a failure text, up to its stack trace: the part a person reads. */
@@ -167,6 +194,11 @@ export function diagValue(v: unknown): string | null {
   if (v === undefined) return null;
   if (v === null) return 'null';
   if (typeof v === 'string') return cleanValue(v);
+  // YAML prints an array as a mapping of indexes (node:test's TAP diagnostics): show it as the array it was.
+  if (typeof v === 'object' && !Array.isArray(v)) {
+    const keys = Object.keys(v);
+    if (keys.length > 0 && keys.every((k, i) => k === String(i))) v = keys.map((k) => (v as Record<string, unknown>)[k]);
+  }
   try {
     return cleanValue(JSON.stringify(v));
   } catch {

@@ -209,10 +209,21 @@ not ok 1 - compares
     ]);
   });
 
-  it('returns nothing for passing TAP and for output without TAP', () => {
+  it('returns nothing for passing TAP and for output in no known format', () => {
     expect(parseFailures({ output: 'TAP version 13\nok 1 - a\nok 2 - b\n1..2\n' })).toEqual([]);
-    expect(parseFailures({ output: corpus('tsc.txt') })).toEqual([]);
-    expect(parseFailures({ output: corpus('go-test-fail.txt') })).toEqual([]);
+    expect(parseFailures({ output: 'building…\nsomething went wrong\nexit status 1\n' })).toEqual([]);
+  });
+
+  it('reads compiler errors and go test text as structured items rather than nothing', () => {
+    expect(parseFailures({ output: corpus('tsc.txt') }).map((f) => [f.kind, f.name])).toEqual([
+      ['compile', 'src/index.ts:2:24 TS2307'],
+      ['compile', 'src/math.ts:2:9 TS2322'],
+      ['compile', 'src/math.ts:7:53 TS2551'],
+    ]);
+    expect(parseFailures({ output: corpus('go-test-fail.txt') }).map((f) => f.name)).toEqual([
+      'example.com/calc > TestAdd',
+      'example.com/calc > TestParseList/with_spaces',
+    ]);
   });
 });
 
@@ -562,5 +573,40 @@ describe('parseFailures: garbage in structured formats', () => {
   it(`caps a huge go -json stream at ${MAX_FAILED_TESTS}`, () => {
     const lines = Array.from({ length: 250 }, (_, i) => JSON.stringify({ Action: 'fail', Package: 'p', Test: `T${i}` }));
     expect(parseFailures({ output: lines.join('\n') })).toHaveLength(MAX_FAILED_TESTS);
+  });
+});
+
+describe('parseFailures: gaps the fourth held-out batch found', () => {
+  const held4 = (name: string): string => fs.readFileSync(path.join(import.meta.dirname, 'corpus/held4', name), 'utf8');
+  const byName = (output: string, name: string) => parseFailures({ output }).find((f) => f.name === name);
+
+  it('names a unittest subTest failure with its parameters and finds its line', () => {
+    expect(byName(held4('unittest.txt'), "tests.test_report.RenderTest.test_money (raw='1,5€')")).toMatchObject({
+      file: expect.stringMatching(/tests\/test_report\.py$/),
+      line: 13,
+    });
+  });
+
+  it("reads mocha's one-line diff when the message holds no pair (assert.ok)", () => {
+    expect(byName(held4('mocha.txt'), 'Queue > is not empty')).toMatchObject({ expected: 'true', actual: 'false', line: 26 });
+    // The message's pair still wins, quotes and all.
+    expect(byName(held4('mocha.txt'), 'Queue > #pop() > returns the oldest item')).toMatchObject({ expected: "'a'", actual: "'b'" });
+  });
+
+  it('takes a RegExp that node:test TAP leaves empty from the message, never "null"', () => {
+    const f = parseFailures({ output: held4('node-tap.txt') }).find((x) => x.name.endsWith('formats euros with the € sign'));
+    expect(f).toMatchObject({ expected: '/€/', actual: "'$5.00'" });
+    expect(parseFailures({ output: 'TAP version 13\nnot ok 1 - t\n  ---\n  expected: ~\n  actual: 3\n  ...\n1..1\n' })[0]).toMatchObject({
+      expected: 'null',
+      actual: '3',
+    });
+  });
+
+  it('reads the values under an assertion message in pytest --tb=line', () => {
+    expect(byName(held4('pytest-line.txt'), 'tests/test_inventory.py::TestRestock::test_message')).toMatchObject({ expected: '2', actual: '1', line: 18 });
+  });
+
+  it('drops the word "object" of "to match object" from the expected value', () => {
+    expect(extractExpectedActual("AssertionError: expected { a: 3 } to match object { a: 4 }")).toEqual({ expected: '{ a: 4 }', actual: '{ a: 3 }' });
   });
 });

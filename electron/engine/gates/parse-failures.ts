@@ -1,16 +1,61 @@
-// Extracts failing tests (name, message, expected/actual, location) from JUnit XML or Jest/Vitest JSON reports,
-// go test -json streams, TAP output and GUT's text output: picks the most structured source that names any.
-import { MAX_FAILED_TESTS, stripAnsi, type FailedTest } from './failure-text';
+// Extracts failing tests and compile errors (name, message, expected/actual, file:line) from a gate's report file or
+// output: one parser per format (see FAILURE_PARSERS), each picked by a cheap detector, the first that finds any wins.
+import { MAX_FAILED_TESTS, type FailedTest } from './failure-text';
+import { normaliseOutput, type FailureParser } from './failure-parser';
 import { parseGut } from './parse-gut';
-import { jestJsonInOutput, parseGoTestJson, parseJsonReport } from './parse-json-reports';
+import { jestJsonInOutput, parseJsonReport } from './parse-json-reports';
 import { parseJUnit } from './parse-junit';
 import { parseNotOkLines, parseTap } from './parse-tap';
+import { pytestParser } from './parse-pytest';
+import { unittestParser } from './parse-unittest';
+import { jestTextParser } from './parse-jest-text';
+import { vitestTextParser } from './parse-vitest-text';
+import { mochaSpecParser } from './parse-mocha-spec';
+import { nodeSpecParser } from './parse-node-spec';
+import { goTestJsonParser, goTestParser } from './parse-go-test';
+import { cargoTestParser } from './parse-cargo-test';
+import { junitConsoleParser } from './parse-junit-console';
+import { tscParser } from './parse-tsc';
+import { eslintParser } from './parse-eslint';
+import { rustcParser } from './parse-rustc';
+import { goBuildParser } from './parse-go-build';
+import { ccParser } from './parse-cc';
+import { pythonErrorParser } from './parse-python-errors';
 
 export { MAX_FAILED_TESTS, extractExpectedActual, findLocation, stripAnsi, type FailedTest } from './failure-text';
+export { normaliseOutput, type FailureParser } from './failure-parser';
 export { parseGut } from './parse-gut';
 export { goTestJsonText, parseGoTestJson, parseJestJson, parseJsonReport } from './parse-json-reports';
 export { parseJUnit } from './parse-junit';
 export { parseTap } from './parse-tap';
+
+/**
+ * Every output format, most structured first: machine formats (go test -json, Jest/Vitest JSON, TAP), then test
+ * runners' text, then compilers and linters, then bare "not ok" lines. Order matters only where two detectors fire
+ * on one output (a test run that also prints a compiler's lines): the test runner's view is the fuller one.
+ */
+export const FAILURE_PARSERS: readonly FailureParser[] = [
+  goTestJsonParser,
+  { id: 'jest-json', detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'), parse: jestJsonInOutput },
+  { id: 'tap', detect: (t) => /^\s*not ok\b/m.test(t), parse: parseTap },
+  pytestParser,
+  unittestParser,
+  jestTextParser,
+  vitestTextParser,
+  mochaSpecParser,
+  nodeSpecParser,
+  goTestParser,
+  cargoTestParser,
+  junitConsoleParser,
+  { id: 'gut', detect: (t) => /^\s*\[Failed\]:/m.test(t), parse: parseGut },
+  tscParser,
+  eslintParser,
+  rustcParser,
+  goBuildParser,
+  ccParser,
+  pythonErrorParser,
+  { id: 'not-ok', detect: (t) => /^\s*not ok\b/m.test(t), parse: parseNotOkLines },
+];
 
 function dedupe(list: FailedTest[]): FailedTest[] {
   const seen = new Set<string>();
@@ -33,25 +78,36 @@ function attempt(parse: () => FailedTest[]): FailedTest[] {
   }
 }
 
+/** Whether a parser's detector fires; a detector that throws does not. */
+function detects(p: FailureParser, text: string): boolean {
+  try {
+    return p.detect(text);
+  } catch {
+    return false;
+  }
+}
+
+/** The failures in a gate's output alone, and the id of the format that found them (null when none did). */
+export function parseOutputFailures(output: string): { format: string | null; failures: FailedTest[] } {
+  const text = normaliseOutput(typeof output === 'string' ? output : '');
+  for (const p of FAILURE_PARSERS) {
+    if (!detects(p, text)) continue;
+    const found = attempt(() => p.parse(text));
+    if (found.length > 0) return { format: p.id, failures: dedupe(found).slice(0, MAX_FAILED_TESTS) };
+  }
+  return { format: null, failures: [] };
+}
+
 /**
- * Failing tests from a gate run, from the most structured source that names any: the report file (JUnit XML, or
- * Jest/Vitest/go JSON, told apart by content), then structured output (go test -json, Jest/Vitest JSON, TAP), then
- * GUT's text. Returns at most MAX_FAILED_TESTS entries and [] (never an exception) for anything it cannot read.
+ * Failing tests from a gate run: the report file when it names any (JUnit XML, or Jest/Vitest/go JSON, told apart by
+ * content), else the output through FAILURE_PARSERS. At most MAX_FAILED_TESTS entries, and [] (never an exception)
+ * for anything it cannot read.
  */
 export function parseFailures(input: { output: string; reportXml?: string | null }): FailedTest[] {
   const report = typeof input.reportXml === 'string' ? input.reportXml.replace(/^\uFEFF/, '') : '';
-  const output = typeof input.output === 'string' ? input.output : '';
-  const sources: Array<() => FailedTest[]> = [
-    () => (report.trim() === '' ? [] : /^\s*[{[]/.test(report) ? parseJsonReport(report) : parseJUnit(report)),
-    () => parseGoTestJson(output),
-    () => jestJsonInOutput(output),
-    () => parseTap(output),
-    () => parseNotOkLines(stripAnsi(output)),
-    () => parseGut(output),
-  ];
-  for (const source of sources) {
-    const found = attempt(source);
-    if (found.length > 0) return dedupe(found).slice(0, MAX_FAILED_TESTS);
+  if (report.trim() !== '') {
+    const fromReport = attempt(() => (/^\s*[{[]/.test(report) ? parseJsonReport(report) : parseJUnit(report)));
+    if (fromReport.length > 0) return dedupe(fromReport).slice(0, MAX_FAILED_TESTS);
   }
-  return [];
+  return parseOutputFailures(input.output).failures;
 }

@@ -29,14 +29,37 @@ function diagLocation(diag: Record<string, unknown>): { file: string | null; lin
   return { file: null, line: null };
 }
 
-function tapFailure(name: string, diag: unknown): FailedTest {
+/** A string value as the YAML block printed it: node:test writes strings quoted ('$5.00'), which says they are strings. */
+function asPrinted(key: string, value: string | null, raw: unknown, text: string): string | null {
+  if (value === null || typeof raw !== 'string') return value;
+  const esc = raw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = text.match(new RegExp(`^\\s*${key}: (['"])${esc}\\1\\s*$`, 'm'));
+  return m ? `${m[1]}${value}${m[1]}` : value;
+}
+
+/**
+ * A diagnostic value as printed, or null when the YAML did not show it: node:test writes null as "~" but leaves
+ * "expected:" empty for an object it cannot list (a RegExp), which YAML also reads as null.
+ */
+function shown(key: string, raw: unknown, text: string): string | null {
+  if (raw === null && !new RegExp(`^\\s*${key}:\\s*(?:~|null)\\s*$`, 'm').test(text)) return null;
+  return diagValue(raw);
+}
+
+function tapFailure(name: string, diag: unknown, text = ''): FailedTest {
   const d = diag && typeof diag === 'object' ? (diag as Record<string, unknown>) : {};
   const rawMessage = [d.error, d.message].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null;
   const message = rawMessage ? clip(stripAnsi(rawMessage).trim(), MAX_MESSAGE_CHARS) : null;
   // `in`, not `??`: an expected value of null is a real value.
-  let expected = diagValue('expected' in d ? d.expected : d.wanted);
-  let actual = diagValue('actual' in d ? d.actual : d.found);
-  if (expected === null && actual === null && message) ({ expected, actual } = extractExpectedActual(message));
+  const [eKey, aKey] = ['expected' in d ? 'expected' : 'wanted', 'actual' in d ? 'actual' : 'found'];
+  let expected = asPrinted(eKey, shown(eKey, d[eKey], text), d[eKey], text);
+  let actual = asPrinted(aKey, shown(aKey, d[aKey], text), d[aKey], text);
+  if ((expected === null || actual === null) && message) {
+    // A side the YAML could not show (node:test leaves "expected:" empty for a RegExp) may be in the message.
+    const fromMessage = extractExpectedActual(message);
+    expected ??= fromMessage.expected;
+    actual ??= fromMessage.actual;
+  }
   const { file, line } = diagLocation(d);
   return { name: name || '(unnamed test)', message, expected, actual, file, line };
 }
@@ -59,7 +82,7 @@ export function parseTap(output: string): FailedTest[] {
       const failureType = diag && typeof diag === 'object' ? (diag as Record<string, unknown>).failureType : undefined;
       fails.push({
         fullname: res.fullname || res.name,
-        failure: tapFailure(res.fullname || res.name, diag),
+        failure: tapFailure(res.fullname || res.name, diag, text),
         subtestsFailed: failureType === 'subtestsFailed',
       });
     });
@@ -73,8 +96,30 @@ export function parseTap(output: string): FailedTest[] {
   const leaves = fails.filter(
     (f) => !f.subtestsFailed && !fails.some((other) => other !== f && other.fullname.startsWith(`${f.fullname} > `)),
   );
-  if (leaves.length > 0) return leaves.map((f) => f.failure);
+  if (leaves.length > 0) return leaves.map((f) => withPlainDiagnostics(f.failure, text));
   return parseNotOkLines(text);
+}
+
+/**
+ * mocha's TAP reporter prints a failure's error as plain indented lines, not a YAML block: read the message, values
+ * and stack frame from them when the YAML gave none.
+ */
+function withPlainDiagnostics(f: FailedTest, text: string): FailedTest {
+  if (f.message !== null || f.file !== null) return f;
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => {
+    const m = l.match(/^\s*not ok\b(?:\s+\d+)?(?:\s*-)?\s*(.*?)\s*$/);
+    return m !== null && m[1] === f.name;
+  });
+  if (at < 0) return f;
+  const body: string[] = [];
+  for (let i = at + 1; i < lines.length && /^\s+\S|^\s*$/.test(lines[i]!) && !/^\s+---\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+  const all = body.join('\n');
+  if (all.trim() === '') return f;
+  const { expected, actual } = extractExpectedActual(all);
+  const loc = findLocation(body.filter((l) => /^\s+at /.test(l)).join('\n'));
+  const lead = body.filter((l) => !/^\s+at /.test(l)).join('\n').trim();
+  return { ...f, message: lead ? clip(lead.split('\n').slice(0, 12).join('\n'), MAX_MESSAGE_CHARS) : null, expected, actual, file: loc?.file ?? null, line: loc?.line ?? null };
 }
 
 /** Regex fallback for "not ok" lines buried in other output, where the parser sees no TAP structure. */

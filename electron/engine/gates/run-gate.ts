@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { BoundedOutput } from './bounded-output';
 
 export interface GateSpec {
@@ -38,6 +39,8 @@ export interface RunGateOptions {
   maxOutputBytes?: number;
   /** Scales `timeoutS`, e.g. for slow CI machines. Default 1. */
   timeoutMultiplier?: number;
+  /** The run's OS sandbox: the command runs inside it, with its environment (then `env` is not used). */
+  jail?: RunJail;
 }
 
 /** Time between SIGTERM and SIGKILL: enough for a test runner to flush and clean up, short enough not to stall a run. */
@@ -106,7 +109,7 @@ function errorText(err: unknown): string {
  * in `spawnError`. On timeout or abort the whole process group gets SIGTERM, then SIGKILL after KILL_GRACE_MS.
  * If `opts.signal` is already aborted the command is not started and the result has every status field null.
  */
-export function runGate(spec: GateSpec, opts: RunGateOptions): Promise<GateResult> {
+export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<GateResult> {
   const started = performance.now();
   const maxOutput = Math.max(2, Math.floor(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES));
   const output = new BoundedOutput(Math.floor(maxOutput / 2), maxOutput - Math.floor(maxOutput / 2));
@@ -149,17 +152,26 @@ export function runGate(spec: GateSpec, opts: RunGateOptions): Promise<GateResul
     reportGuardMs = Date.now() - 1000;
   }
 
+  const shell = resolveShell(opts.jail?.env ?? opts.env, opts.cwd);
+  let launch: WrappedCommand;
+  try {
+    launch = opts.jail ? await opts.jail.wrap(shell, spec.run) : { file: shell, args: ['-c', spec.run], env: opts.env, done() {} };
+  } catch (err) {
+    return { ...base(), spawnError: `could not start the sandbox: ${errorText(err)}` };
+  }
+
   return new Promise<GateResult>((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(resolveShell(opts.env, opts.cwd), ['-c', spec.run], {
+      child = spawn(launch.file, launch.args, {
         cwd: opts.cwd,
-        env: opts.env,
+        env: launch.env,
         // Its own process group, so a timeout can kill everything the command started, not just the shell.
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     } catch (err) {
+      launch.done();
       resolve({ ...base(), spawnError: errorText(err) });
       return;
     }
@@ -196,6 +208,7 @@ export function runGate(spec: GateSpec, opts: RunGateOptions): Promise<GateResul
     function finish(): void {
       if (done) return;
       done = true;
+      launch.done();
       for (const t of timers) clearTimeout(t);
       opts.signal?.removeEventListener('abort', onAbort);
       // Background processes the command left behind (servers, watchers) do not outlive the gate.

@@ -2,6 +2,7 @@
 import type { ErrorClass } from '../../../shared/domain';
 import { parseFailures, type FailedTest } from '../gates/parse-failures';
 import { runGate, type GateResult } from '../gates/run-gate';
+import type { RunJail } from '../sandbox/os-sandbox';
 import type { Store } from '../store/store';
 import type { Workflow } from '../workflow/schema';
 import { classifyGateFailure, retryAfterFromText } from './classify';
@@ -38,6 +39,7 @@ export interface GateRunInput {
   timeoutMultiplier: number;
   defaultTimeoutS: number;
   env: NodeJS.ProcessEnv;
+  jail?: RunJail;
   signal: AbortSignal;
 }
 
@@ -54,7 +56,7 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     store.event(g.runId, 'gate.started', { attemptId: g.attemptId, gate: label, command: gate.run });
     const r = await runGate(
       { name, run: gate.run, timeoutS: gate.timeout ?? g.defaultTimeoutS, report: gate.report },
-      { cwd: g.worktree, env: g.env, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier },
+      { cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier },
     );
     const failures = r.passed ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
     store.recordGate(g.runId, g.attemptId, { ...r, gate: label, failures });
@@ -72,7 +74,7 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
       // A crash may be the tool's, not the code's: restart it if the gate says how, and run the gate again before spending an agent attempt.
       const restart = g.workflow.gates[name]?.restart;
       if (restart) {
-        const rs = await runGate({ name: `${name}:restart`, run: restart, timeoutS: 120 }, { cwd: g.worktree, env: g.env, signal: g.signal });
+        const rs = await runGate({ name: `${name}:restart`, run: restart, timeoutS: 120 }, { cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal });
         store.event(g.runId, 'log', { level: 'info', message: `gate ${name} crashed; restart command exited ${rs.exitCode ?? rs.signal}` });
       }
       ({ r, failures } = await runOnce(name, `${name} (re-run after crash)`));

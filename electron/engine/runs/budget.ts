@@ -20,7 +20,7 @@ export function checkBudget(f: BudgetFacts): BudgetVerdict {
     return {
       ok: false,
       kind: 'task',
-      reason: `task budget of ${usd(f.taskUsd)} reached (${usd(f.taskSpent)} spent); nothing is lost: raise budget.task_usd and resume the run`,
+      reason: `task budget of ${usd(f.taskUsd)} reached (${usd(f.taskSpent)} spent); nothing is lost: give the run more with ratchet resume <run-id> --budget <usd> (in the app: Raise budget and continue)`,
     };
   }
   if (f.dailyUsd !== null && f.daySpent >= f.dailyUsd) {

@@ -68,7 +68,10 @@ const TABLE: Row[] = [
   { file: 'segfault.txt', exitCode: 139, errorClass: 'crash', message: 'Exit code 139 (SIGSEGV): /usr/bin/bash: line 1: 11455 Segmentation fault ./crash' },
   { file: 'node-oom.txt', exitCode: null, signal: 'SIGABRT', errorClass: 'resource_exhaustion', message: 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory' },
   { file: 'timeout-hang.txt', exitCode: null, signal: 'SIGTERM', timedOut: true, errorClass: 'timeout', message: 'Timed out after 1.2 s: npm test' },
-  { file: 'eslint.txt', exitCode: 1, errorClass: 'unknown', message: 'Failed with exit code 1: ✖ 3 problems (3 errors, 0 warnings)' },
+  // `diff want.conf got.conf`: no known format, so the last line is all there is to say.
+  { file: 'diff-mismatch.txt', exitCode: 1, errorClass: 'unknown', message: 'Failed with exit code 1: > port = 8080' },
+  // Lint errors are the agent's to fix, like a compiler's (issue 10).
+  { file: 'eslint.txt', exitCode: 1, errorClass: 'compilation_error', message: "'unused' is assigned a value but never used (no-unused-vars) (/home/dev/calc-vitest/src/legacy.js:3) and 2 more errors" },
   // Structured reports and streams: the JSON reporters of the vitest and jest runs above, and go test -json.
   { file: 'vitest-fail.txt', exitCode: 1, report: 'vitest-report.json', errorClass: 'test_failure', message: '2 tests failed: adds numbers, parses a list' },
   { file: 'jest-fail.txt', exitCode: 1, report: 'jest-report.json', errorClass: 'test_failure', message: '2 tests failed: adds item totals, applies a discount code' },

@@ -3,6 +3,7 @@ import { ERROR_CLASSES } from '../../../shared/domain';
 import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
 import { goTestJsonText, stripAnsi } from '../gates/parse-failures';
+import { TEST_FILE } from '../gates/failure-text';
 import type { GateResult } from '../gates/run-gate';
 
 export interface Classification {
@@ -91,6 +92,23 @@ function isPackageSpecifier(spec: string): boolean {
 
 const LIBRARY_DIR = /[\\/](?:site|dist)-packages[\\/]/;
 
+/**
+ * The test file whose import of `module` failed, from the frames printed before the error (pytest "tests/x.py:1: in
+ * <module>" or a traceback's 'File "tests/x.py", line 1'), when the import statement names that module; else null.
+ */
+function testFileImporting(before: string, module: string): { file: string; line: string } | null {
+  const frames = [...before.matchAll(/^(\S+\.py):(\d+): in \S+\n\s+(.+)$|^\s*File "([^"]+)", line (\d+), in \S+\n\s+(.+)$/gm)].filter(
+    (m) => !LIBRARY_DIR.test(m[1] ?? m[4]!) && !/<frozen|\/lib\/python[\d.]+\//.test(m[1] ?? m[4]!),
+  );
+  const last = frames[frames.length - 1];
+  if (!last) return null;
+  const file = last[1] ?? last[4]!;
+  const statement = (last[3] ?? last[6]!).trim();
+  const top = module.split('.')[0]!;
+  const imports = new RegExp(`^(?:from\\s+${top}(?:\\.[\\w.]+)?\\s+import\\b|import\\s+${top}\\b)`).test(statement);
+  return imports && TEST_FILE.test(file) ? { file, line: last[2] ?? last[5]! } : null;
+}
+
 function missingDependency(r: GateResult, out: string): Classification | null {
   if (r.spawnError) return result('missing_dependency', `Could not start the gate command: ${r.spawnError}`);
   // A shell's own "sh: 1: x: not found" is trusted whatever the exit code: make, for one, turns 127 into 2.
@@ -126,7 +144,16 @@ function missingDependency(r: GateResult, out: string): Classification | null {
     if (isPackageSpecifier(m[1]!)) return result('missing_dependency', `Cannot resolve import '${m[1]}'`);
   }
   const py = out.match(/(?:ModuleNotFoundError|ImportError): No module named ['"]?([\w.]+)['"]?/) ?? out.match(/No module named ['"]?([\w.]+)['"]?/);
-  if (py) return result('missing_dependency', `No module named '${py[1]}'`);
+  if (py) {
+    // A test that imports the module it tests, before the agent has written it, is the agent's to fix.
+    const importer = testFileImporting(out.slice(0, py.index), py[1]!);
+    if (importer) {
+      return result('compilation_error', `${importer.file}:${importer.line} imports '${py[1]}', which does not exist yet (No module named '${py[1]}')`, [
+        `Write the module '${py[1]}' the test imports (or fix the import's name).`,
+      ]);
+    }
+    return result('missing_dependency', `No module named '${py[1]}'`);
+  }
   // A name missing from an installed package means the wrong version is installed; from project code it is a bug.
   const pyName = out.match(/ImportError: cannot import name '([^']+)' from '([^']+)' \(([^)]*)\)/);
   if (pyName && LIBRARY_DIR.test(pyName[3]!)) {
@@ -141,7 +168,17 @@ function missingDependency(r: GateResult, out: string): Classification | null {
     /cannot find package "([^"]+)"/, // Go, GOPATH era
     /no matching package named `([^`]+)` found/, // cargo
   ]);
-  if (other) return result('missing_dependency', `Missing package ${other[1]}: ${other[0]}`);
+  if (other) {
+    // A package of the module itself (under internal/, or a module path with no host) cannot be downloaded: the
+    // agent has to write it.
+    if (/\/internal(?:\/|$)/.test(other[1]!) || !other[1]!.split('/')[0]!.includes('.')) {
+      const at = out.slice(0, other.index).split('\n').pop()!.match(/^(\S+\.go):(\d+)/);
+      return result('compilation_error', `Package ${other[1]} of this module does not exist yet${at ? locationSuffix(at[1], at[2]) : ''}: ${other[0]}`, [
+        `Write the package ${other[1]} (or fix the import path); it belongs to this module, so go get cannot fetch it.`,
+      ]);
+    }
+    return result('missing_dependency', `Missing package ${other[1]}: ${other[0]}`);
+  }
   const linker = out.match(/linker `([^`]+)` not found/);
   if (linker) {
     return result('missing_dependency', `The linker \`${linker[1]}\` is not installed (${linker[0]})`, [
@@ -180,7 +217,9 @@ function missingDependency(r: GateResult, out: string): Classification | null {
 function permissionError(r: GateResult, out: string): Classification | null {
   // The descriptive line first ("…: Read-only file system") over a bare errno line ("npm ERR! code EROFS").
   const line =
-    out.match(/^.*(?:: Permission denied\b|\bEACCES\b|\bPermissionError\b).*$/m) ??
+    // "PermissionError:" as a raised exception; a test that expects one ("DID NOT RAISE <class 'PermissionError'>",
+    // pytest.raises(PermissionError)) names it without the colon.
+    out.match(/^.*(?:: Permission denied\b|\bEACCES\b|\bPermissionError: ).*$/m) ??
     out.match(/^.*(?:(?:: |\] |")(?:Read-only file ?system|Operation not permitted)\b|cannot write to (?:a )?read-only file ?system).*$/im) ??
     out.match(/^.*\b(?:EROFS|EPERM)\b.*$/m);
   if (r.exitCode === 126 || line) {
@@ -273,6 +312,15 @@ function compilationError(out: string): Classification | null {
   const link = out.match(/^.*(?:undefined reference to|ld returned \d+ exit status|error CS\d+:|Undefined symbols for architecture).*$/m);
   if (link) return result('compilation_error', link[0].trim());
 
+  // ESLint (stylish): "  5:20  error  'nme' is not defined  no-undef" under the file's path, then "✖ 3 problems (3 errors, …)"
+  const eslint = out.match(/^\s*✖ (\d+) problems? \((\d+) errors?/m);
+  if (eslint && Number(eslint[2]) > 0) {
+    const first = out.match(/^(\S.*)\n\s+(\d+):\d+\s+error\s+(.+?)(?:\s{2,}(\S+))?\s*$/m);
+    const count = Number(eslint[2]);
+    if (first) return result('compilation_error', `${first[3]}${first[4] ? ` (${first[4]})` : ''}${locationSuffix(first[1], first[2])}${moreSuffix(count)}`);
+    return result('compilation_error', eslint[0].trim());
+  }
+
   // esbuild (vitest, vite, tsx): "/src/a.ts:3:10: ERROR: Expected ";" but found "x""
   const esb = out.match(/^(.+?):(\d+):\d+: ERROR: (.+)$/m);
   if (esb) return result('compilation_error', `${esb[3]}${locationSuffix(esb[1], esb[2])}`);
@@ -351,6 +399,11 @@ const TEST_FAILURE_MARKERS = [
 ];
 
 function testFailure(out: string, failures: FailedTest[]): Classification | null {
+  // Only compile errors parsed (a linter's or compiler's format the patterns above do not name): the code must build first.
+  if (failures.length > 0 && failures.every((f) => f.kind === 'compile')) {
+    const first = failures[0]!;
+    return result('compilation_error', `${first.name}: ${first.message?.split('\n')[0] ?? ''}${moreSuffix(failures.length)}`);
+  }
   if (failures.length > 0) {
     const hint =
       failures.some((f) => f.expected !== null || f.actual !== null)

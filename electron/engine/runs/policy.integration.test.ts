@@ -1,12 +1,11 @@
 // Integration: the retry policy end to end, through the real SDK, the scripted server, real git and real gates.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../../shared/domain';
 import { startScriptedServer, type ScriptedServer, type ScriptResponse } from '../../scripted/server';
 import { createEngine } from '../engine';
 import { create, fixtureProject, queue, say, turn } from '../testing/fixture-project';
+import { flipGate } from '../testing/flip-gate';
+import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -21,7 +20,7 @@ const work = (file: string, text = file): ScriptResponse[] => [turn(create(file,
 async function run(yaml: string, responses: ScriptResponse[]) {
   const p = fixtureProject(yaml);
   server = await startScriptedServer({ script: { rules: queue(...responses) } });
-  const engine = createEngine({
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE,
     home: p.home,
     env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
   });
@@ -31,13 +30,6 @@ async function run(yaml: string, responses: ScriptResponse[]) {
   const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
   engine.close();
   return { doc, events, requests: server.requests, p };
-}
-
-/** A gate that fails the first `fails` times it runs, then passes (its counter lives outside the worktree). */
-function flipGate(fails: number, failWith = 'echo "not ok 1 - flips"; exit 1'): string {
-  const counter = join(mkdtempSync(join(tmpdir(), 'ratchet-flip-')), 'count');
-  writeFileSync(counter, '0');
-  return `n=$(cat ${counter}); echo $((n+1)) > ${counter}; if [ "$n" -lt ${fails} ]; then ${failWith}; fi; echo ok`;
 }
 
 const NO_WAIT = 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
@@ -143,12 +135,13 @@ steps:
   });
 
   it('re-runs a crashed gate (after its restart command) before spending an agent attempt', async () => {
-    const restarted = join(mkdtempSync(join(tmpdir(), 'ratchet-restart-')), 'restarted');
-    const yaml = `gates:\n  test: { run: ${JSON.stringify(flipGate(1, 'kill -SEGV $$'))}, restart: "touch ${restarted}" }\n${NO_WAIT}\nsteps:\n  - title: one\n`;
+    // The gate crashes until its restart command has run (the marker lives in the run's TMPDIR, writable in the sandbox).
+    const marker = `"$TMPDIR/restarted-${Math.random().toString(36).slice(2)}"`;
+    const gate = `[ -f ${marker} ] || kill -SEGV $$; echo ok`;
+    const yaml = `gates:\n  test: { run: ${JSON.stringify(gate)}, restart: ${JSON.stringify(`touch ${marker}`)} }\n${NO_WAIT}\nsteps:\n  - title: one\n`;
     const { doc, requests } = await run(yaml, work('a1'));
     expect(doc.status).toBe('succeeded');
     expect(doc.steps[0]!.attempts.map((a) => a.outcome)).toEqual(['passed']);
-    expect(existsSync(restarted)).toBe(true);
     expect(requests).toHaveLength(2);
   });
 
@@ -206,7 +199,7 @@ describe('validators and retry now', () => {
   it('"Retry now" ends a backoff wait at once', async () => {
     const p = fixtureProject(`gates: { test: ${JSON.stringify(flipGate(1))} }\nbackoff: { base_s: 600, max_s: 600, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: one\n`);
     server = await startScriptedServer({ script: { rules: queue(...work('a1'), ...work('a2')) } });
-    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
     engine.onEvent((e) => {
       if (e.type === 'run.status' && e.payload.status === 'waiting') setTimeout(() => expect(engine.retryNow(runId)).toBe(true), 100);

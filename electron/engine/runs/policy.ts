@@ -62,7 +62,7 @@ export const MAX_ATTEMPTS_PER_STEP = 25;
  * Built-in defaults < preset < the workflow's own keys. `max_retries` sets test_failure and every class that
  * has no entry in seed 002's table; `limits` sets any class explicitly.
  */
-export function resolvePolicy(w: Workflow): Policy {
+export function resolvePolicy(w: Workflow, over: PolicyOverrides = {}): ResolvedPolicy {
   const preset = w.preset ? PRESETS[w.preset] : null;
   const maxRetries = w.max_retries ?? preset?.max_retries ?? DEFAULT_LIMITS.test_failure;
   const limits: Limits = { ...DEFAULT_LIMITS, test_failure: maxRetries };
@@ -70,17 +70,24 @@ export function resolvePolicy(w: Workflow): Policy {
     const v = w.limits?.[c];
     if (v !== undefined) limits[c] = v;
   }
+  // The task's block, then the step, override the workflow's values for that task or step.
+  const taskMax = over.task?.max_retries;
+  const stepMax = over.step?.max_retries;
+  if (taskMax !== undefined) limits.test_failure = taskMax;
+  if (stepMax !== undefined) limits.test_failure = stepMax;
+  const allow = over.task?.allow_retry_on ?? w.allow_retry_on;
+  const taskUsd = over.raisedTaskUsd ?? w.budget?.task_usd ?? null;
   const base = preset?.backoff ?? { base_s: 60, max_s: 300, jitter: 0.1 };
   const exits = (w.retry ?? []).map((e) => e.exit).filter((x): x is number => x !== undefined);
   return {
     limits,
     maxRetries: limits.test_failure,
     backoff: { base_s: w.backoff?.base_s ?? base.base_s, max_s: w.backoff?.max_s ?? base.max_s, jitter: w.backoff?.jitter ?? base.jitter },
-    allowRetryOn: w.allow_retry_on ? new Set(w.allow_retry_on) : null,
+    allowRetryOn: allow ? new Set(allow) : null,
     entries: w.retry ?? [],
     exitAt: exits.length ? Math.min(...exits) : null,
     budget: {
-      taskUsd: w.budget?.task_usd ?? null,
+      taskUsd,
       dailyUsd: w.budget?.daily_usd ?? preset?.daily_usd ?? null,
       alertAt: w.budget?.alert_at ?? 0.8,
     },
@@ -88,8 +95,39 @@ export function resolvePolicy(w: Workflow): Policy {
     onRepeat: w.on_repeat,
     parkAfterS: w.park_after_s,
     rules: w.rules ?? [],
+    timeoutSeconds: over.task?.timeout_seconds ?? w.timeout_seconds,
+    sources: {
+      max_retries: stepMax !== undefined ? 'step' : taskMax !== undefined ? 'task' : w.limits?.test_failure !== undefined || w.max_retries !== undefined ? 'workflow' : preset ? 'preset' : 'default',
+      timeout_seconds: over.task?.timeout_seconds !== undefined ? 'task' : w.timeout_seconds !== DEFAULT_TIMEOUT_S ? 'workflow' : 'default',
+      allow_retry_on: over.task?.allow_retry_on ? 'task' : w.allow_retry_on ? 'workflow' : 'default',
+      backoff: w.backoff ? 'workflow' : preset ? 'preset' : 'default',
+      task_usd: over.raisedTaskUsd !== undefined && over.raisedTaskUsd !== null ? 'raised' : w.budget?.task_usd !== undefined ? 'workflow' : 'default',
+      daily_usd: w.budget?.daily_usd !== undefined ? 'workflow' : preset ? 'preset' : 'default',
+      alert_at: w.budget ? 'workflow' : 'default',
+    },
   };
 }
+
+/** Where a value of the policy came from, least to most specific; `raised`: `ratchet resume --budget` (or the app). */
+export type PolicySource = 'default' | 'preset' | 'workflow' | 'task' | 'step' | 'raised';
+export type PolicyKey = 'max_retries' | 'timeout_seconds' | 'allow_retry_on' | 'backoff' | 'task_usd' | 'daily_usd' | 'alert_at';
+
+/** What overrides the workflow for one task or step (seed 001/002's per-task retry configuration). */
+export interface PolicyOverrides {
+  task?: { max_retries?: number; timeout_seconds?: number; allow_retry_on?: readonly ErrorClass[] } | null;
+  step?: { max_retries?: number } | null;
+  /** A task budget raised for this run after it paused for its budget. */
+  raisedTaskUsd?: number | null;
+}
+
+/** The policy for one step, with the agent's per-attempt timeout and where each value came from. */
+export interface ResolvedPolicy extends Policy {
+  timeoutSeconds: number;
+  sources: Record<PolicyKey, PolicySource>;
+}
+
+/** The schema's default for `timeout_seconds`. */
+export const DEFAULT_TIMEOUT_S = 1800;
 
 /** The gate timeout a preset gives gates that do not set one. */
 export function presetGateTimeout(w: Workflow): number | null {

@@ -2,6 +2,7 @@
 import type { StepConfig } from '../workflow/schema';
 import type { FailedTest } from '../gates/parse-failures';
 import { boundText } from '../gates/bounded-output';
+import { formatFailures } from '../gates/format-failures';
 
 /** Wraps text the user or a tool produced, so the model treats it as data rather than instructions. */
 export function wrapUntrusted(label: string, text: string): string {
@@ -72,21 +73,14 @@ export interface RetryFacts {
 const MAX_OUTPUT_CHARS = 24_000;
 const MAX_DIFF_CHARS = 12_000;
 
-function describeFailure(t: FailedTest): string {
-  const parts = [`- ${t.name}`];
-  if (t.expected !== null || t.actual !== null) parts.push(`expected ${t.expected ?? '?'}, got ${t.actual ?? '?'}`);
-  else if (t.message) parts.push(t.message.split('\n')[0] ?? '');
-  if (t.file) parts.push(`(${t.file}${t.line ? `:${t.line}` : ''})`);
-  return parts.join(' — ');
-}
-
 /** Seed 001's retry prompt, with seed 002's error context: class, message, failing tests, hints, previous diff, attempt k of n. */
 export function retryContext(f: RetryFacts): string {
   const sections = [
     `## Retry: this is attempt ${f.attempt} of ${f.maxAttempts}`,
     `The previous attempt failed its gates. Error class: ${f.errorClass}. ${f.message}`,
   ];
-  if (f.failures.length) sections.push(`Failing tests:\n${f.failures.slice(0, 30).map(describeFailure).join('\n')}`);
+  // Seed 002's entries, outside the quoted output (each name and value still comes from the tool, so it is wrapped).
+  sections.push(f.failures.length ? `Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(f.failures))}` : formatFailures(f.failures));
   sections.push(`Output of ${f.gateLabel}:\n${wrapUntrusted('gate output', boundText(f.output, MAX_OUTPUT_CHARS))}`);
   if (f.hints.length) sections.push(`Hints:\n${f.hints.map((h) => `- ${h}`).join('\n')}`);
   if (f.previousDiff && f.previousDiff.trim()) {

@@ -1,6 +1,7 @@
 // Assembles the status document (the CLI's JSON contract) from store rows.
 import { DecisionDoc, type StatusDocument, type RunListItem } from '../../../shared/domain';
 import type { RunRow, Store } from '../store/store';
+import { policyDoc } from './policy-doc';
 
 export function statusDocument(store: Store, run: RunRow): StatusDocument {
   const attempts = store.getAttempts(run.id);
@@ -55,9 +56,15 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
         costUsd: Math.round(u.costUsd * 1e6) / 1e6,
       };
     }),
+    policy: policyDoc(store.getWorkflow(run.id), store.getTaskDescription(run.id), store.getPlan(run.id)?.steps ?? [], raisedTaskBudget(run)),
   };
 }
 
 export function listItem(run: RunRow): RunListItem {
   return { id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at };
+}
+
+/** The task budget raised for this run by `ratchet resume --budget` (or the app), if any. */
+export function raisedTaskBudget(run: RunRow): number | null {
+  return run.task_budget_usd ?? null;
 }

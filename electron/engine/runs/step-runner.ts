@@ -4,6 +4,7 @@ import type { Agent, AgentRunResult } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
 import { runGate } from '../gates/run-gate';
+import type { RunJail } from '../sandbox/os-sandbox';
 import { abortInProgress, commitAll, diffTrees, headCommit, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import type { Store } from '../store/store';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
@@ -20,6 +21,8 @@ export interface StepDeps {
   store: Store;
   agentFor(config: AgentConfig): Agent;
   env: NodeJS.ProcessEnv;
+  /** The run's OS sandbox: every gate and validator runs inside it. */
+  jail?: RunJail;
   now(): Date;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   rng(): number;
@@ -212,7 +215,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     let notes: string[] = [];
     if (!failure && !ctx.signal.aborted) {
       const g = await runAttemptGates(store, {
-        runId, attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, signal: ctx.signal,
+        runId, attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal,
         timeoutMultiplier: active.gateTimeoutMultiplier ?? 1,
       });
       failure = g.failure;
@@ -250,7 +253,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       summary: `${failure.errorClass}: ${failure.message}`, failures: failure.failures, fingerprint: fp,
     });
 
-    const validated = await runValidators(policy, { worktree, env: deps.env, signal: ctx.signal, agent, agentConfig, system: ctx.system, context: ctx.context, store, runId, attemptId, failure });
+    const validated = await runValidators(policy, { worktree, env: deps.env, jail: deps.jail, signal: ctx.signal, agent, agentConfig, system: ctx.system, context: ctx.context, store, runId, attemptId, failure });
     const decision = decideAfterFailure({
       policy, attempt: n, errorClass: failure.errorClass, message: failure.message, classRetriesUsed, agentFatal: failure.agentFatal,
       retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active, sameFailureInARow: sameInARow, rng: deps.rng,
@@ -286,6 +289,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
 interface ValidatorContext {
   worktree: string;
   env: NodeJS.ProcessEnv;
+  jail?: RunJail;
   signal: AbortSignal;
   agent: Agent;
   agentConfig: AgentConfig;
@@ -321,7 +325,7 @@ async function runValidators(policy: Policy, v: ValidatorContext): Promise<Map<n
       v.store.event(v.runId, 'log', { level: 'info', message: `retry entry ${i + 1} assessment: ${verdict ?? 'no answer'} (${question.slice(0, 80)})` });
       continue;
     }
-    const r = await runGate({ name: `validate[${i}]`, run: e.validate, timeoutS: 120 }, { cwd: v.worktree, env: v.env, signal: v.signal });
+    const r = await runGate({ name: `validate[${i}]`, run: e.validate, timeoutS: 120 }, { cwd: v.worktree, env: v.env, jail: v.jail, signal: v.signal });
     const last = r.output.trim().split('\n').at(-1)?.trim().toLowerCase() ?? '';
     out.set(i, r.passed && last !== 'false');
   }

@@ -33,6 +33,8 @@ export interface RunRow {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** A task budget raised for this run after it paused for its budget (migration 5); null: the workflow's. */
+  task_budget_usd?: number | null;
   repo_path: string;
   task_title: string;
 }

@@ -147,6 +147,15 @@ export class Store extends StoreBase {
     });
   }
 
+  /** Raises the run's task budget (kept with the run; the policy uses it over the workflow's `budget.task_usd`). */
+  raiseTaskBudget(runId: string, usd: number): void {
+    this.tx(() => {
+      const before = (this.stmt('SELECT task_budget_usd FROM runs WHERE id = ?').get(runId) as { task_budget_usd: number | null } | undefined)?.task_budget_usd ?? null;
+      this.stmt('UPDATE runs SET task_budget_usd = ? WHERE id = ?').run(usd, runId);
+      this.event(runId, 'budget.raised', { taskUsd: usd, before });
+    });
+  }
+
   getResumes(runId: string): Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }> {
     return this.stmt('SELECT * FROM resumes WHERE run_id = ? ORDER BY id').all(runId) as Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }>;
   }

@@ -139,6 +139,14 @@ export const WorkflowFile = z
       .default({ after: 3, action: 'stop' }),
     /** A rate limit asking to wait longer than this parks the run as `waiting` instead of sleeping in-process. */
     park_after_s: z.number().min(0).default(300),
+    /** The OS sandbox around the agent's shell, gates and validators: hosts they may reach, variables they may see. */
+    sandbox: z
+      .object({
+        network: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/, 'a host name, optionally with *. in front or :port after, e.g. registry.example.com')).default([]),
+        env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name, e.g. NODE_OPTIONS')).default([]),
+      })
+      .strict()
+      .optional(),
     steps: z.array(StepConfig).min(1, 'a workflow needs at least one step'),
   })
   .strict();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createEngine } from '../../engine/engine';
 import { createService, type Service } from '../../engine/service';
+import { TEST_SANDBOX_MODE } from '../../engine/testing/sandbox-mode';
 import { tempDir } from '../../engine/testing/temp-repo';
 import { startHost, type Host } from '../host';
 
@@ -23,7 +24,7 @@ export async function startTestHost(opts: { home?: string; port?: number } = {})
   mkdirSync(join(staticDir, 'assets'));
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
   const home = opts.home ?? tempDir();
-  const engine = createEngine({ home, env: {} });
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home, env: {} });
   const service = createService(engine, { host: 'headless', version: '0.0.0', env: {} });
   const host = await startHost({ service, staticDir, home, port: opts.port });
   return {

@@ -1,4 +1,6 @@
 // Banners above every screen: the lost connection (with its reconnect countdown) and the engine's notices.
+import { useEffect } from 'react';
+import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { Countdown } from './Countdown';
 
@@ -33,6 +35,24 @@ export function Notices() {
           <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>×</button>
         </div>
       ))}
+    </div>
+  );
+}
+
+/** Said once, loudly, above every screen: no OS sandbox on this platform (runs are refused), or the user turned it off. */
+export function SandboxBanner() {
+  const status = useSettings((s) => s.settings?.sandboxStatus ?? null);
+  const loaded = useSettings((s) => s.status !== 'idle');
+  const load = useSettings((s) => s.load);
+  useEffect(() => {
+    if (!loaded) void load();
+  }, [loaded, load]);
+  if (!status || status.state === 'on') return null;
+  return (
+    <div className="banner banner-bad" role="alert">
+      {status.state === 'unavailable'
+        ? <>No OS sandbox: runs are refused. {status.message} (Settings › Sandbox)</>
+        : <>The OS sandbox is off: the agent’s commands can write anywhere you can, read your keys and reach any host. (Settings › Sandbox)</>}
     </div>
   );
 }

@@ -1,28 +1,48 @@
-// Failing tests parsed from a gate's report: name, expected / got, and where.
+// Failing tests and compile errors parsed from a gate's output or report, as the retry prompt lists them: name,
+// expected / got (or the error), and file:line.
 import type { AttemptDetail } from '../../../shared/contract';
 
 type Failure = AttemptDetail['gates'][number]['failures'][number];
 
+function location(f: Failure): string | null {
+  if (!f.file) return null;
+  return f.line === null ? f.file : `${f.file}:${f.line}${f.column ? `:${f.column}` : ''}`;
+}
+
+function caption(failures: Failure[]): string {
+  const errors = failures.filter((f) => f.kind === 'compile').length;
+  const tests = failures.length - errors;
+  return [
+    errors ? `${errors} error${errors === 1 ? '' : 's'}` : '',
+    tests ? `${tests} failing test${tests === 1 ? '' : 's'}` : '',
+  ].filter(Boolean).join(' and ');
+}
+
 export function FailingTests({ failures }: { failures: Failure[] }) {
   if (failures.length === 0) return null;
+  // Compile errors first: nothing runs until they are fixed (the retry prompt orders them the same way).
+  const ordered = [...failures.filter((f) => f.kind === 'compile'), ...failures.filter((f) => f.kind !== 'compile')];
   return (
     <table className="failing-tests">
-      <caption>{failures.length} failing test{failures.length === 1 ? '' : 's'}</caption>
+      <caption>{caption(failures)}</caption>
       <thead>
-        <tr><th scope="col">test</th><th scope="col">expected</th><th scope="col">got</th><th scope="col">where</th></tr>
+        <tr><th scope="col">test or error</th><th scope="col">expected</th><th scope="col">got</th><th scope="col">where</th></tr>
       </thead>
       <tbody>
-        {failures.map((f, i) => (
-          <tr key={`${f.name}-${i}`}>
-            <td>
-              <div className="test-name">{f.name}</div>
-              {f.message && <div className="muted small-text">{f.message}</div>}
-            </td>
-            <td><code className="tone-good">{f.expected ?? '—'}</code></td>
-            <td><code className="tone-bad">{f.actual ?? '—'}</code></td>
-            <td><code>{f.file ? `${f.file}${f.line !== null ? `:${f.line}` : ''}` : '—'}</code></td>
-          </tr>
-        ))}
+        {ordered.map((f, i) => {
+          const where = location(f);
+          return (
+            <tr key={`${f.name}-${i}`} data-kind={f.kind ?? 'test'}>
+              <td>
+                <div className="test-name">{f.name}</div>
+                {f.message && <div className="muted small-text">{f.message}</div>}
+              </td>
+              <td><code className="tone-good">{f.expected ?? '—'}</code></td>
+              <td><code className="tone-bad">{f.actual ?? '—'}</code></td>
+              <td>{where ? <code title={where}>{where}</code> : <code>—</code>}</td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

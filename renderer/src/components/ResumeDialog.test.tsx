@@ -54,6 +54,23 @@ describe('ResumeDialog', () => {
     });
   });
 
+  it('shows phase x/total, the last step with its agent/model and status, and the agent the next step will use (seed 003)', async () => {
+    fake = installFake({
+      overrides: {
+        'runs.resumeInfo': ({ runId }) => ({
+          ...makeResumeInfo(fake.runs.get(runId)!.doc, fake.runs.get(runId)!.summary.title, NOW),
+          phase: { index: 2, total: 3, name: 'Loader' },
+          lastStep: { index: 2, title: 'Parse the file', agent: 'anthropic', model: 'claude-sonnet-5-5', status: 'failed' },
+          nextAgent: { agent: 'anthropic', model: 'claude-opus-5-5' },
+        }),
+      },
+    });
+    render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={() => undefined} />);
+    expect(await screen.findByText('2/3 — Loader')).toBeTruthy();
+    expect(screen.getByText('2: Parse the file (anthropic, claude-sonnet-5-5) — failed')).toBeTruthy();
+    expect(screen.getByText('anthropic, claude-opus-5-5')).toBeTruthy();
+  });
+
   it('sends the safe defaults untouched when the user just proceeds', async () => {
     render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={() => undefined} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Proceed' }));

@@ -101,6 +101,8 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
               <div><dt>state</dt><dd><RunStatusBadge status={d.status} />{d.reason && <span className="muted"> {d.reason}</span>}</dd></div>
               <div><dt>branch</dt><dd><code>{d.branch}</code></dd></div>
               <div><dt>worktree</dt><dd><code>{d.worktree}</code></dd></div>
+              {d.phase && <div><dt>phase</dt><dd>{d.phase.index}/{d.phase.total} — {d.phase.name}</dd></div>}
+              {d.lastStep && <div><dt>last step</dt><dd>{d.lastStep.index}: {d.lastStep.title}{d.lastStep.agent || d.lastStep.model ? ` (${[d.lastStep.agent, d.lastStep.model].filter(Boolean).join(', ')})` : ''} — {d.lastStep.status}</dd></div>}
               {d.lastSeen && <div><dt>last seen</dt><dd>{ago(d.lastSeen)}</dd></div>}
             </dl>
           </section>
@@ -121,6 +123,7 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
               {d.plan.nextStep !== null && <> — {d.steps.find((s) => s.index === d.plan.nextStep)?.title}</>}
             </p>
             <p className="muted">{d.plan.reason}</p>
+            {d.nextAgent && <p className="small-text">Agent to invoke: <code>{[d.nextAgent.agent, d.nextAgent.model].filter(Boolean).join(', ')}</code></p>}
             {d.plan.phaseRollover && <p className="small-text">Then on to phase <strong>{d.plan.phaseRollover}</strong>.</p>}
             {d.plan.canSkip && (
               <label className="check">

@@ -58,6 +58,21 @@ describe('NewTaskScreen', () => {
     expect(startInput()!.gates).toEqual({ test: 'npm test', build: 'npm run build' });
   });
 
+  it('sets this task’s retry configuration: max retries, agent timeout, the classes to retry on', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
+    fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
+    fireEvent.change(screen.getByLabelText('Max retries'), { target: { value: '1.5' } });
+    expect(screen.getByText(/Needs max retries as a whole number/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Max retries'), { target: { value: '5' } });
+    fireEvent.change(screen.getByLabelText(/Agent timeout/), { target: { value: '600' } });
+    fireEvent.click(screen.getByLabelText('test_failure'));
+    fireEvent.click(screen.getByLabelText('compilation_error'));
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
+    await waitFor(() => expect(startInput()).toBeDefined());
+    expect(startInput()!.retry).toEqual({ maxRetries: 5, timeoutSeconds: 600, allowRetryOn: ['test_failure', 'compilation_error'] });
+  });
+
   it('explains why a folder cannot be used', async () => {
     render(<NewTaskScreen repoPath="/tmp/not-a-repo" />);
     expect(await screen.findByText(/is not a git repository/)).toBeTruthy();

@@ -1,4 +1,4 @@
-// New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), gates, preset, budget.
+// New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), gates, preset, budget, this task's retry configuration.
 import { useEffect, useState } from 'react';
 import type { MethodOutput, StartRunInput } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
@@ -12,6 +12,8 @@ import { Empty, ErrorState, InlineError, Loading } from '../components/States';
 type RepoInfo = MethodOutput<'repos.inspect'>;
 type Source = 'hand' | 'workflow' | 'draft';
 type Preset = NonNullable<StartRunInput['preset']>;
+/** Classes a retry can help with (seed 002); the task's allow_retry_on picks among them. */
+const RETRY_CLASSES = ['test_failure', 'compilation_error', 'crash', 'timeout', 'api_error', 'rate_limit', 'git_conflict'] as const;
 
 export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
   const [repo, setRepo] = useState<{ status: 'loading' | 'ready' | 'error'; info: RepoInfo | null; error: string | null }>({ status: 'loading', info: null, error: null });
@@ -56,6 +58,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [gates, setGates] = useState<GateRow[]>([{ name: 'test', command: 'npm test' }]);
   const [preset, setPreset] = useState<Preset | null>(null);
   const [budget, setBudget] = useState('');
+  const [maxRetries, setMaxRetries] = useState('');
+  const [timeoutS, setTimeoutS] = useState('');
+  const [retryOn, setRetryOn] = useState<string[]>([]);
   const [workflow, setWorkflow] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; data: MethodOutput<'workflow.load'> | null; error: string | null }>({ status: 'idle', data: null, error: null });
   const [draft, setDraft] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; markdown: string; error: string | null; approved: boolean }>({ status: 'idle', markdown: '', error: null, approved: false });
   /** The user changed the loaded workflow's steps or gates: run their version, not the file. */
@@ -98,12 +103,23 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const specs = toStepSpecs(steps);
   const budgetNumber = budget.trim() === '' ? undefined : Number(budget);
   const budgetInvalid = budgetNumber !== undefined && !(Number.isFinite(budgetNumber) && budgetNumber > 0);
+  const maxRetriesNumber = maxRetries.trim() === '' ? undefined : Number(maxRetries);
+  const maxRetriesInvalid = maxRetriesNumber !== undefined && !(Number.isInteger(maxRetriesNumber) && maxRetriesNumber >= 0);
+  const timeoutNumber = timeoutS.trim() === '' ? undefined : Number(timeoutS);
+  const timeoutInvalid = timeoutNumber !== undefined && !(Number.isFinite(timeoutNumber) && timeoutNumber > 0);
+  const retry: NonNullable<StartRunInput['retry']> = {
+    ...(maxRetriesNumber !== undefined ? { maxRetries: maxRetriesNumber } : {}),
+    ...(timeoutNumber !== undefined ? { timeoutSeconds: timeoutNumber } : {}),
+    ...(retryOn.length ? { allowRetryOn: retryOn as NonNullable<NonNullable<StartRunInput['retry']>['allowRetryOn']> } : {}),
+  };
   const useWorkflowFile = source === 'workflow' && !edited && workflow.data?.file && workflow.data.problems.length === 0;
   const blockers = [
     !title.trim() && 'a title',
     specs.length === 0 && !useWorkflowFile && 'at least one step with a title',
     source === 'draft' && !draft.approved && 'approving the drafted plan',
     budgetInvalid && 'a budget above zero',
+    maxRetriesInvalid && 'max retries as a whole number',
+    timeoutInvalid && 'an agent timeout above zero',
   ].filter(Boolean) as string[];
 
   const start = async () => {
@@ -115,6 +131,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         ...(useWorkflowFile ? { workflowFile: workflow.data!.file! } : { steps: specs, gates: gatesRecord(gates) }),
         ...(preset ? { preset } : {}),
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
+        ...(Object.keys(retry).length ? { retry } : {}),
       };
       const { runId } = await getApi().call('runs.start', input);
       void useRuns.getState().load();
@@ -190,6 +207,18 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         <label className="field-inline">Budget (USD)
           <input type="number" min="0" step="0.5" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'} aria-invalid={budgetInvalid} />
         </label>
+        <label className="field-inline">Max retries
+          <input type="number" min="0" step="1" inputMode="numeric" value={maxRetries} onChange={(e) => setMaxRetries(e.target.value)} placeholder="workflow's" aria-invalid={maxRetriesInvalid} />
+        </label>
+        <label className="field-inline">Agent timeout (s)
+          <input type="number" min="1" step="1" inputMode="numeric" value={timeoutS} onChange={(e) => setTimeoutS(e.target.value)} placeholder="workflow's" aria-invalid={timeoutInvalid} />
+        </label>
+        <span className="field-inline" role="group" aria-label="retry only on">Retry only on
+          {RETRY_CLASSES.map((c) => (
+            <label key={c} className="check"><input type="checkbox" checked={retryOn.includes(c)} onChange={(e) => setRetryOn(e.target.checked ? [...retryOn, c] : retryOn.filter((x) => x !== c))} /> {c}</label>
+          ))}
+          {retryOn.length === 0 && <span className="muted small-text"> (none ticked: every retriable class)</span>}
+        </span>
       </fieldset>
 
       <footer className="form-footer">

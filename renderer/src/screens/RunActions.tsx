@@ -7,6 +7,7 @@ import { useUi } from '../stores/ui';
 import { Modal } from '../components/Modal';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { InlineError, Loading } from '../components/States';
+import { RaiseBudget } from './RaiseBudget';
 
 const ACTIVE = ['running', 'waiting', 'planning', 'waiting_approval'];
 
@@ -42,6 +43,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
           if (!(await retryNow(runId))) setNote('The run was no longer waiting.');
         })}>Retry now</button>
       )}
+      <RaiseBudget runId={runId} doc={doc} />
       {['failed', 'cancelled', 'paused'].includes(doc.status) && (
         <button type="button" className="primary" disabled={busy !== null} onClick={() => void act('retry', () => retry(runId))}>{busy === 'retry' ? 'Retrying…' : 'Retry'}</button>
       )}

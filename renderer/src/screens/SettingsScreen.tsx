@@ -75,6 +75,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [alertPct, setAlertPct] = useState(String(Math.round(settings.budget.alertAt * 100)));
   const [notifications, setNotifications] = useState(settings.notifications);
   const [worktreeFolder, setWorktreeFolder] = useState(settings.worktreeFolder ?? '');
+  const [sandbox, setSandbox] = useState(settings.sandbox);
   const [prices, setPrices] = useState<PriceRow[]>(() => pricingRows(settings.pricing));
   const [saved, setSaved] = useState(false);
 
@@ -94,7 +95,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const submit = async () => {
     setSaved(false);
     const ok = await save({
-      defaultModel: model.trim(), preset, notifications, worktreeFolder: worktreeFolder.trim() || null,
+      defaultModel: model.trim(), preset, notifications, worktreeFolder: worktreeFolder.trim() || null, sandbox,
       budget: { taskUsd: task, dailyUsd: daily, alertAt: alert }, pricing: pricing ?? settings.pricing,
     });
     setSaved(ok);
@@ -133,6 +134,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <section className="card settings-section" aria-labelledby="h-pricing">
         <h2 id="h-pricing">Pricing <span className="muted small-text">USD per million tokens</span></h2>
         <PricingTable rows={prices} onChange={setPrices} />
+      </section>
+
+      <section className="card settings-section" aria-labelledby="h-sandbox">
+        <h2 id="h-sandbox">Sandbox</h2>
+        {settings.sandboxStatus.state === 'unavailable' && <p role="alert" className="small-text tone-bad">{settings.sandboxStatus.message}</p>}
+        <label className="check"><input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.target.checked)} /> Run the agent’s shell, gates and CLI agents in the OS sandbox (writes only in the worktree, no network but the workflow’s hosts)</label>
+        {!sandbox && <p className="small-text tone-attention">Off: the agent’s commands can write anywhere you can, read your keys and reach any host.</p>}
       </section>
 
       <section className="card settings-section" aria-labelledby="h-other">

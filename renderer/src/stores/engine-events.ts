@@ -3,6 +3,7 @@ import type { EngineEventDoc, RatchetApi } from '../../../shared/contract';
 import { hrefs, navigate } from '../lib/route';
 import { usd } from '../lib/format';
 import { payloadOf } from './event-payloads';
+import { runMenuCommand } from './menu-commands';
 import { useRunDetail } from './run-detail';
 import { useRuns } from './runs';
 import { useUi } from './ui';
@@ -28,6 +29,8 @@ export function connectEvents(api: RatchetApi): () => void {
     api.on('app.onNotice', (n) => useUi.getState().notify(n)),
     // The shell passes a folder dropped on the dock icon or given on the command line.
     api.on('app.onOpenRepo', ({ path }) => navigate(hrefs.newTask(path))),
+    // File › New Task, Run › Stop and the other menu items (and their shortcuts).
+    api.on('app.onCommand', ({ command }) => void runMenuCommand(command)),
   ];
   return () => offs.forEach((off) => off());
 }

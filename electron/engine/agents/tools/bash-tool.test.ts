@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBashSession, scrubEnv } from './bash-tool';
+import { allowlistEnv } from '../../sandbox/sandbox-env';
+import { createBashSession } from './bash-tool';
 import type { BashSession } from './bash-tool';
 import { AGENT_TOOLS, runTool } from './tool-definitions';
 
@@ -24,7 +25,7 @@ afterEach(async () => {
 });
 
 function session(extra: { timeoutS?: number; maxOutputBytes?: number; env?: NodeJS.ProcessEnv } = {}): BashSession {
-  const s = createBashSession({ cwd: root, env: extra.env ?? scrubEnv(process.env), timeoutS: extra.timeoutS, maxOutputBytes: extra.maxOutputBytes });
+  const s = createBashSession({ cwd: root, env: extra.env ?? allowlistEnv(process.env, { home: base, tmpDir: base }), timeoutS: extra.timeoutS, maxOutputBytes: extra.maxOutputBytes });
   sessions.push(s);
   return s;
 }
@@ -216,37 +217,27 @@ describe('bash session', () => {
   });
 });
 
-describe('scrubEnv', () => {
+describe('allowlistEnv', () => {
   const dirty: NodeJS.ProcessEnv = {
-    PATH: '/usr/bin:/bin',
-    HOME: '/home/someone',
-    ANTHROPIC_API_KEY: 'sk-ant-should-not-leak',
-    ANTHROPIC_AUTH_TOKEN: 'token',
-    OPENAI_API_KEY: 'k',
-    GITHUB_TOKEN: 't',
-    CLIENT_SECRET: 's',
-    AWS_SECRET_ACCESS_KEY: 'a',
-    RATCHET_HOME: '/x',
-    TOKENIZERS_PARALLELISM: 'false',
-    NODE_ENV: 'test',
+    PATH: '/usr/bin:/bin', HOME: '/home/someone', LANG: 'C.UTF-8', LC_ALL: 'C', TERM: 'xterm', NODE_OPTIONS: '--max-old-space-size=512',
+    ANTHROPIC_API_KEY: 'sk-ant-should-not-leak', AWS_ACCESS_KEY_ID: 'AKIA', PGPASSWORD: 'pg', DATABASE_URL: 'postgres://u:p@h/db',
+    GH_PAT: 'ghp', NPM_CONFIG__AUTH: 'npm', SSH_AUTH_SOCK: '/tmp/ssh-agent', RATCHET_HOME: '/x', TMPDIR: '/tmp',
   };
 
-  it('removes credentials and Ratchet settings, keeping the rest', () => {
-    expect(scrubEnv(dirty)).toEqual({
-      PATH: '/usr/bin:/bin',
-      HOME: '/home/someone',
-      TOKENIZERS_PARALLELISM: 'false',
-      NODE_ENV: 'test',
+  it('keeps PATH, LANG, LC_*, TERM and the names the workflow lists; sets HOME and TMPDIR to the sandbox', () => {
+    expect(allowlistEnv(dirty, { home: '/sb/home', tmpDir: '/sb/tmp', names: ['NODE_OPTIONS'] })).toEqual({
+      PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', LC_ALL: 'C', TERM: 'xterm', NODE_OPTIONS: '--max-old-space-size=512', HOME: '/sb/home', TMPDIR: '/sb/tmp',
     });
     expect(dirty.ANTHROPIC_API_KEY).toBe('sk-ant-should-not-leak');
   });
 
-  it('keeps the API key out of the agent shell', async () => {
-    const env = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-should-not-leak', RATCHET_SECRET_THING: 'x' };
-    // Control: without scrubbing the command does see the key, so the assertion below can fail.
-    const leaky = await session({ env }).run({ command: 'env | grep ANTHROPIC' });
+  it('keeps secrets out of the agent shell', async () => {
+    const env = { ...process.env, ...dirty, PATH: process.env.PATH };
+    const probe = 'env | grep -E "ANTHROPIC|AWS_|PGPASSWORD|DATABASE_URL|GH_PAT|NPM_CONFIG|SSH_AUTH_SOCK|RATCHET"';
+    // Control: handed the raw environment the command does see them, so the assertion below can fail.
+    const leaky = await session({ env }).run({ command: probe });
     expect(leaky.content).toContain('sk-ant-should-not-leak');
-    const out = await session({ env: scrubEnv(env) }).run({ command: 'env | grep -E "ANTHROPIC|RATCHET"' });
+    const out = await session({ env: allowlistEnv(env, { home: base, tmpDir: base }) }).run({ command: probe });
     expect(out).toEqual({ content: 'exit code 1', isError: false });
   });
 });

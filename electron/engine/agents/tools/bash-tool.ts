@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { BoundedOutput } from '../../gates/bounded-output';
+import type { RunJail, WrappedCommand } from '../../sandbox/os-sandbox';
 import { isWithin } from './confine';
 import { describeInvalidInput } from './edit-tool';
 import type { ToolOutcome } from './edit-tool';
@@ -19,8 +20,10 @@ const DRAIN_GRACE_MS = 200;
 export interface BashSessionOptions {
   /** The worktree root: commands start here and may not leave it between calls. */
   cwd: string;
-  /** Environment for every command, already scrubbed by the caller (see scrubEnv). */
+  /** Environment for every command: an allowlist built by the caller (see allowlistEnv); the jail's when there is one. */
   env: NodeJS.ProcessEnv;
+  /** The run's OS sandbox; every command runs inside it. */
+  jail?: RunJail;
   timeoutS?: number;
   maxOutputBytes?: number;
 }
@@ -35,28 +38,6 @@ const BashInput = z.object({
   command: z.string().optional(),
   restart: z.boolean().optional(),
 });
-
-const SECRET_NAME = [
-  /^ANTHROPIC_API_KEY$/i,
-  /^ANTHROPIC_AUTH_TOKEN$/i,
-  /(^|_)API_KEY$/i,
-  /(^|_)TOKEN$/i,
-  // Also catches AWS_SECRET_ACCESS_KEY and friends, not only names ending in _SECRET.
-  /(^|_)SECRET(_|$)/i,
-  /^RATCHET_/i,
-];
-
-/**
- * The environment with credentials and Ratchet's own settings removed, for handing to the agent's shell:
- * anything the agent can read it can also print into a transcript or a commit.
- */
-export function scrubEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !SECRET_NAME.some((re) => re.test(name))) out[name] = value;
-  }
-  return out;
-}
 
 function signalGroup(pgid: number, sig: NodeJS.Signals): void {
   try {
@@ -98,10 +79,17 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
     lingering.clear();
   }
 
-  function spawnCommand(command: string, signal: AbortSignal | undefined): Promise<RawResult> {
+  async function spawnCommand(command: string, signal: AbortSignal | undefined): Promise<RawResult> {
     // fd 3 carries the final $PWD back out of band, so the command's own output can neither hide nor fake it;
     // the command itself runs with fd 3 closed so its background jobs do not inherit it.
     const script = `exec 2>&1\n{\n${command}\n} 3>&-\n__ratchet_status=$?\nprintf '%s' "$PWD" >&3\nexit $__ratchet_status\n`;
+    const env = { ...(opts.jail?.env ?? opts.env), PWD: cwd };
+    let launch: WrappedCommand;
+    try {
+      launch = opts.jail ? await opts.jail.wrap('bash', script, { env }) : { file: 'bash', args: ['-c', script], env, done() {} };
+    } catch (err) {
+      return { output: '', exitCode: null, exitSignal: null, spawnError: err instanceof Error ? err : new Error(String(err)), pwd: '', backgroundStillRunning: false };
+    }
     return new Promise<RawResult>((resolve) => {
       const output = new BoundedOutput(Math.floor(maxOutputBytes / 2), maxOutputBytes - Math.floor(maxOutputBytes / 2));
       let pwd = '';
@@ -111,9 +99,9 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
       let settled = false;
       let drainTimer: NodeJS.Timeout | undefined;
 
-      const child = spawn('bash', ['-c', script], {
+      const child = spawn(launch.file, launch.args, {
         cwd,
-        env: { ...opts.env, PWD: cwd },
+        env: launch.env,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       });
@@ -141,6 +129,7 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
       const finish = (spawnError?: Error): void => {
         if (settled) return;
         settled = true;
+        launch.done();
         clearTimeout(timer);
         if (drainTimer) clearTimeout(drainTimer);
         signal?.removeEventListener('abort', onAbort);

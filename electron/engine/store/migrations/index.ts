@@ -3,6 +3,7 @@ import type { Migration } from '../migration';
 import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-attempt-decisions';
 import { migration0003 } from './0003-resumes';
+import { migration0005 } from './0005-run-budget';
 import { migration0006 } from './0006-run-lease';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0006];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0005, migration0006];

@@ -1,0 +1,41 @@
+// The one interface every output format's failure parser implements: a cheap detector and a parser of normalised text.
+import { stripAnsi, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
+
+export interface FailureParser {
+  /** Short id of the format, e.g. "pytest", "cargo-test", "tsc". */
+  id: string;
+  /** A cheap test on the normalised text (no ANSI, LF line ends): does this format appear in it at all? */
+  detect(text: string): boolean;
+  /** Failing tests or errors found in the normalised text; [] when none. May throw: callers treat that as []. */
+  parse(text: string): FailedTest[];
+}
+
+/** The note bounded-output.ts leaves where it cut a long output: nothing before it continues after it. */
+export const CUT_MARKER = /^\[… .+ (?:elided|characters elided)\b.*…\]$/;
+
+/** What every text parser reads: colours removed and Windows or old-Mac line ends turned into "\n". */
+export function normaliseOutput(output: string): string {
+  return stripAnsi(output).replace(/\r\n?/g, '\n');
+}
+
+/** A failing test with only what is known; the rest null. */
+export function testFailure(name: string, over: Partial<FailedTest> = {}): FailedTest {
+  return { name: name.trim() || '(unnamed test)', message: null, expected: null, actual: null, file: null, line: null, ...over };
+}
+
+/** A compiler or linter error as a structured item: its name is "file:line:col CODE" so it reads like the tool's own line. */
+export function compileError(e: { file: string | null; line: number | null; column?: number | null; code?: string | null; message: string }): FailedTest {
+  const where = e.file ? `${e.file}${e.line !== null ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}` : '';
+  const name = [where, e.code ?? ''].filter(Boolean).join(' ') || e.message.split('\n')[0]!.slice(0, 120);
+  return {
+    kind: 'compile',
+    name,
+    message: clip(e.message.trim(), MAX_MESSAGE_CHARS),
+    expected: null,
+    actual: null,
+    file: e.file,
+    line: e.line,
+    column: e.column ?? null,
+    code: e.code ?? null,
+  };
+}

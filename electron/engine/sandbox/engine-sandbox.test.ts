@@ -1,0 +1,45 @@
+// The engine sandboxes a whole run: a command agent and its gates cannot write outside the worktree; ratchet.yml's `sandbox:` key is validated.
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../engine';
+import { makeRepo, sh, tempDir } from '../testing/temp-repo';
+import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
+import { WorkflowFile } from '../workflow/schema';
+
+describe('ratchet.yml sandbox key', () => {
+  const base = { steps: [{ title: 'one' }] };
+  it('takes hosts (with *. and :port) and variable names', () => {
+    const w = WorkflowFile.parse({ ...base, sandbox: { network: ['registry.example.com', '*.example.org', '127.0.0.1:5432'], env: ['NODE_OPTIONS'] } });
+    expect(w.sandbox).toEqual({ network: ['registry.example.com', '*.example.org', '127.0.0.1:5432'], env: ['NODE_OPTIONS'] });
+  });
+  it('refuses URLs, bad names and unknown keys', () => {
+    expect(WorkflowFile.safeParse({ ...base, sandbox: { network: ['https://example.com/x'] } }).success).toBe(false);
+    expect(WorkflowFile.safeParse({ ...base, sandbox: { env: ['A-B'] } }).success).toBe(false);
+    expect(WorkflowFile.safeParse({ ...base, sandbox: { write: ['/'] } }).success).toBe(false);
+  });
+});
+
+describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a sandboxed run' : `a sandboxed run — skipped: ${NO_SANDBOX_REASON}`, () => {
+  it("keeps a command agent and its gate inside the worktree, and commits what they wrote there", async () => {
+    const repo = realpathSync(makeRepo({ 'a.txt': 'a\n' }));
+    const agent = `echo agent > "${repo}/escaped-agent"; echo work > work.txt`;
+    const gate = `echo gate > "${repo}/escaped-gate"; test -f work.txt`;
+    writeFileSync(join(repo, 'ratchet.yml'), `gates: { ok: ${JSON.stringify(gate)} }\nagent: { kind: command, command: ["sh", "-c", ${JSON.stringify(agent)}] }\nsteps:\n  - title: one\n`);
+    sh(repo, 'add', 'ratchet.yml');
+    sh(repo, 'commit', '-qm', 'workflow');
+    const engine = createEngine({ home: tempDir('ratchet-sbx-engine-'), env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-secret' } });
+    try {
+      expect(engine.sandboxStatus().state).toBe('on');
+      const runId = await engine.createRun(await engine.prepareRun({ repo }));
+      const doc = await engine.execute(runId, new AbortController().signal);
+      expect(doc.status).toBe('succeeded');
+      expect(existsSync(join(repo, 'escaped-agent'))).toBe(false);
+      expect(existsSync(join(repo, 'escaped-gate'))).toBe(false);
+      expect(readFileSync(join(engine.store.getRun(runId)!.worktree, 'work.txt'), 'utf8')).toBe('work\n');
+    } finally {
+      engine.close();
+      await engine.releaseSandbox();
+    }
+  });
+});

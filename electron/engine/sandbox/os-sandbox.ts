@@ -1,0 +1,143 @@
+// The OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) through @anthropic-ai/sandbox-runtime: one per engine, per-run policy per command.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { allowlistEnv } from './sandbox-env';
+import { runPolicy } from './sandbox-policy';
+
+/** How the engine was asked to sandbox: `auto` sandboxes where the platform can and refuses to run where it cannot. */
+export type SandboxMode = 'auto' | 'off';
+
+export interface SandboxStatus {
+  /** `on`: commands run sandboxed. `off`: the user opted out. `unavailable`: no sandbox here; runs are refused. */
+  state: 'on' | 'off' | 'unavailable';
+  /** Why the sandbox is not available, and what to install or which flag to use. */
+  message: string | null;
+}
+
+export interface RunJailInput {
+  worktree: string;
+  /** Hosts commands may reach (ratchet.yml `sandbox.network`); empty: none. */
+  network: readonly string[];
+  /** Variable names the workflow lets through (`sandbox.env`). */
+  envNames: readonly string[];
+}
+
+export interface WrappedCommand {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Call once the process has exited: removes the host-side mount points and the command's network list. */
+  done(): void;
+}
+
+/** One run's confinement: what every gate, validator and shell command of the run goes through. */
+export interface RunJail {
+  /** The environment commands get (the allowlist with the sandbox's HOME and TMPDIR). */
+  env: NodeJS.ProcessEnv;
+  /** Turns `shell -c command` into the process to spawn; `extraHosts` widens the network for this command only. */
+  wrap(shell: string, command: string, opts?: { extraHosts?: readonly string[]; env?: NodeJS.ProcessEnv }): Promise<WrappedCommand>;
+  sandboxed: boolean;
+}
+
+// The library keeps one session per process; every engine initialises it with this same, closed, base config
+// (a second identical initialize is a no-op), and each command brings its run's own paths and hosts.
+const BASE_CONFIG: SandboxRuntimeConfig = {
+  network: { allowedDomains: [], deniedDomains: [] },
+  filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+};
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What to tell a user on a platform without a sandbox: what to install, or how to opt out. */
+export function unavailableMessage(platform: NodeJS.Platform, problems: readonly string[]): string {
+  const install = platform === 'linux'
+    ? 'Install bubblewrap, socat and ripgrep (Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`)'
+    : platform === 'darwin'
+      ? 'Install ripgrep (`brew install ripgrep`); sandbox-exec ships with macOS'
+      : `Ratchet has no OS sandbox on ${platform}`;
+  const why = problems.length ? ` (${problems.join('; ')})` : '';
+  return `No OS sandbox is available here${why}. ${install}, or run unsandboxed at your own risk: pass --no-sandbox, or set "Sandbox" off in Settings (settings.json: "sandbox": false).`;
+}
+
+export function sandboxStatus(mode: SandboxMode, platform: NodeJS.Platform = process.platform): SandboxStatus {
+  if (mode === 'off') return { state: 'off', message: null };
+  if (!SandboxManager.isSupportedPlatform() || (platform !== 'linux' && platform !== 'darwin')) {
+    return { state: 'unavailable', message: unavailableMessage(platform, []) };
+  }
+  const deps = SandboxManager.checkDependencies();
+  if (deps.errors.length) return { state: 'unavailable', message: unavailableMessage(platform, deps.errors) };
+  return { state: 'on', message: null };
+}
+
+export interface OsSandbox {
+  status: SandboxStatus;
+  /** The confinement for one run. Throws `sandbox_unavailable` semantics are the engine's: call only when state is not `unavailable`. */
+  forRun(input: RunJailInput): Promise<RunJail>;
+  /** Stops the library's proxies if this sandbox started them, so a CLI process can exit. */
+  dispose(): Promise<void>;
+}
+
+export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; env: NodeJS.ProcessEnv }): OsSandbox {
+  const status = sandboxStatus(opts.mode);
+  let started = false;
+  return {
+    status,
+    async dispose() {
+      if (started && SandboxManager.isSandboxingEnabled()) await SandboxManager.reset();
+      started = false;
+    },
+    async forRun(input) {
+      const privateDir = path.join(tmpdir(), 'ratchet-sandbox', path.basename(input.worktree));
+      const home = path.join(privateDir, 'home');
+      const tmp = path.join(privateDir, 'tmp');
+      mkdirSync(home, { recursive: true });
+      mkdirSync(tmp, { recursive: true });
+      const env = allowlistEnv(opts.env, { home, tmpDir: tmp, names: input.envNames });
+      if (status.state !== 'on') {
+        return {
+          env,
+          sandboxed: false,
+          async wrap(shell, command, o) {
+            return { file: shell, args: ['-c', command], env: o?.env ?? env, done() {} };
+          },
+        };
+      }
+      // Another engine of this process may have reset the session since: initialise again (a no-op when it is up).
+      if (!SandboxManager.isSandboxingEnabled()) await SandboxManager.initialize(BASE_CONFIG);
+      started = true;
+      const policy = runPolicy({ worktree: input.worktree, privateDir, ratchetHome: opts.ratchetHome, userHome: homedir(), network: input.network });
+      return {
+        env,
+        sandboxed: true,
+        async wrap(shell, command, o) {
+          const hosts = [...policy.allowedDomains, ...(o?.extraHosts ?? [])];
+          // An unguessable id binds this command's connections to its own host list (see registerCommandNetworkLists).
+          const commandId = randomBytes(16).toString('base64url');
+          if (hosts.length) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: hosts });
+          // The library sets its own TMPDIR inside the sandbox; ours is the run's private folder.
+          const inner = `export TMPDIR=${shellQuote(tmp)}\n${command}`;
+          try {
+            const wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command });
+            return {
+              file: '/bin/sh',
+              args: ['-c', wrapped],
+              env: o?.env ?? env,
+              done() {
+                SandboxManager.unregisterCommandNetworkLists(commandId);
+                SandboxManager.cleanupAfterCommand();
+              },
+            };
+          } catch (err) {
+            SandboxManager.unregisterCommandNetworkLists(commandId);
+            throw err;
+          }
+        },
+      };
+    },
+  };
+}

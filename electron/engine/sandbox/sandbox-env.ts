@@ -1,0 +1,28 @@
+// The environment handed to the agent's shell, gates and validators: an allowlist, never a copy of Ratchet's own.
+const ALWAYS = ['PATH', 'LANG', 'TERM', 'TZ', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR'];
+
+export interface AllowEnvOptions {
+  /** HOME inside the sandbox (the run's private folder, not the user's home). */
+  home: string;
+  /** TMPDIR inside the sandbox. */
+  tmpDir: string;
+  /** Extra variable names the workflow lets through (`sandbox: { env: [...] }`). */
+  names?: readonly string[];
+}
+
+/**
+ * Only PATH, LANG, LC_*, TERM (and a few display variables), HOME and TMPDIR set to the sandbox's own folders, and
+ * the names the workflow lists. Anything else (keys, tokens, database URLs, SSH_AUTH_SOCK, RATCHET_*) stays out:
+ * whatever the agent can read it can print into a transcript or a commit.
+ */
+export function allowlistEnv(env: NodeJS.ProcessEnv, opts: AllowEnvOptions): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  const named = new Set([...ALWAYS, ...(opts.names ?? [])]);
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (named.has(name) || name.startsWith('LC_')) out[name] = value;
+  }
+  out.HOME = opts.home;
+  out.TMPDIR = opts.tmpDir;
+  return out;
+}

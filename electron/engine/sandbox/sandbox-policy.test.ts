@@ -1,0 +1,67 @@
+// The run policy as data, and the macOS (sandbox-exec) profile the library makes from it — checked here because this machine cannot run macOS's sandbox.
+import { describe, expect, it } from 'vitest';
+// Deep import: the library's seatbelt generator is pure text, so the macOS profile can be checked on Linux.
+import { wrapCommandWithSandboxMacOS } from '@anthropic-ai/sandbox-runtime/dist/sandbox/macos-sandbox-utils.js';
+import { anthropicApiHost, runPolicy, SECRET_HOME_PATHS } from './sandbox-policy';
+
+const home = '/Users/u/Library/Application Support/ratchet';
+const worktree = `${home}/worktrees/app-1a2b3c`;
+const input = { worktree, privateDir: '/tmp/ratchet-sandbox/app-1a2b3c', ratchetHome: home, userHome: '/Users/u', network: ['registry.example.com', ' ', 'registry.example.com'] };
+
+describe('runPolicy', () => {
+  const p = runPolicy(input);
+  it('writes only in the worktree and the private folder', () => {
+    expect(p.filesystem.allowWrite).toEqual([worktree, '/tmp/ratchet-sandbox/app-1a2b3c']);
+  });
+  it('hides RATCHET_HOME and the credential stores, but not the worktree inside RATCHET_HOME', () => {
+    expect(p.filesystem.denyRead).toContain(home);
+    for (const s of ['.ssh', '.aws', '.config/gcloud', '.netrc', '.npmrc']) expect(p.filesystem.denyRead).toContain(`/Users/u/${s}`);
+    expect(SECRET_HOME_PATHS.length).toBeGreaterThan(10);
+    expect(p.filesystem.allowRead).toEqual([worktree]);
+  });
+  it('lists each host once', () => {
+    expect(p.allowedDomains).toEqual(['registry.example.com']);
+  });
+});
+
+describe('anthropicApiHost', () => {
+  it('is ANTHROPIC_BASE_URL\'s host (with its port), else the default', () => {
+    expect(anthropicApiHost({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:4010/v1' })).toBe('127.0.0.1:4010');
+    expect(anthropicApiHost({ ANTHROPIC_BASE_URL: 'https://llm.example.com' })).toBe('llm.example.com');
+    expect(anthropicApiHost({})).toBe('api.anthropic.com');
+  });
+});
+
+describe('the macOS profile made from the policy', () => {
+  const p = runPolicy(input);
+  // The same translation SandboxManager applies before calling the macOS wrapper.
+  const cmd = wrapCommandWithSandboxMacOS({
+    command: 'npm test', needsNetworkRestriction: true, httpProxyPort: 3128, socksProxyPort: 1080,
+    readConfig: { denyOnly: p.filesystem.denyRead, allowWithinDeny: p.filesystem.allowRead },
+    writeConfig: { allowOnly: p.filesystem.allowWrite, denyWithinAllow: p.filesystem.denyWrite }, binShell: '/bin/bash',
+  });
+  const block = (head: string) => {
+    const start = cmd.indexOf(head);
+    expect(start).toBeGreaterThan(-1);
+    return cmd.slice(start, cmd.indexOf('(with message', start));
+  };
+
+  it('runs under sandbox-exec, denying by default', () => {
+    expect(cmd).toMatch(/sandbox-exec/);
+    expect(cmd).toContain('(deny default');
+  });
+  it('denies reading RATCHET_HOME and ~/.ssh, and allows the worktree back', () => {
+    const denied = block('(deny file-read*');
+    expect(denied).toContain(`(subpath "${home}")`);
+    expect(denied).toContain('(subpath "/Users/u/.ssh")');
+    expect(block('(allow file-read*\n')).toContain(`(subpath "${worktree}")`);
+  });
+  it('allows writes only under the worktree and the private folder', () => {
+    const writes = block('(allow file-write*');
+    expect(writes.match(/\(subpath "[^"]+"\)/g)).toEqual([`(subpath "${worktree}")`, '(subpath "/tmp/ratchet-sandbox/app-1a2b3c")']);
+  });
+  it('allows network only to the local proxy ports', () => {
+    const outbound = cmd.match(/\(allow network-outbound[^\n]*/g) ?? [];
+    expect(outbound).toEqual(['(allow network-outbound (remote ip "localhost:3128"))', '(allow network-outbound (remote ip "localhost:1080"))']);
+  });
+});

@@ -1,0 +1,47 @@
+// "Raise budget and continue": a run paused for its task budget gets a higher one and resumes where it paused.
+import { useState } from 'react';
+import type { StatusDocument } from '../../../shared/domain';
+import { errorMessage, getApi } from '../api/client';
+import { InlineError } from '../components/States';
+
+/** A run paused because its task budget was reached (the engine's reason names it). */
+export function pausedForBudget(doc: StatusDocument): boolean {
+  return doc.status === 'paused' && /task budget (of )?\$[\d.]+ reached/.test(doc.reason ?? '');
+}
+
+export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument }) {
+  const current = doc.policy?.budget.taskUsd ?? null;
+  const spent = doc.costUsd ?? 0;
+  const [open, setOpen] = useState(false);
+  const [value, setValue] = useState(String(Math.ceil(Math.max(current ?? 0, spent) * 2 * 100) / 100 || 1));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!pausedForBudget(doc)) return null;
+  const usd = Number(value);
+  const invalid = !(Number.isFinite(usd) && usd > spent);
+  const go = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await getApi().call('runs.raiseBudget', { runId, taskUsd: usd });
+      await getApi().call('runs.resume', { runId });
+      setOpen(false);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!open) return <button type="button" className="primary" onClick={() => setOpen(true)}>Raise budget and continue</button>;
+  return (
+    <span className="confirm">
+      <label className="field-inline">New task budget (USD)
+        <input type="number" min="0" step="0.5" inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid} />
+      </label>
+      <span className="muted small-text"> {spent > 0 ? `$${spent.toFixed(2)} spent` : ''}{current !== null ? ` of $${current.toFixed(2)}` : ''}</span>{' '}
+      <button type="button" className="primary" disabled={busy || invalid} onClick={() => void go()}>{busy ? 'Continuing…' : 'Continue'}</button>
+      <button type="button" onClick={() => setOpen(false)}>Cancel</button>
+      <InlineError message={error ?? (invalid ? `Give it more than $${spent.toFixed(2)} (what it has spent).` : null)} />
+    </span>
+  );
+}

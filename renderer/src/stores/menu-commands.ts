@@ -1,0 +1,61 @@
+// Carries out the menu's commands (app.onCommand) in the window: one handler per command in shared/menu-commands.ts.
+import type { MenuCommand } from '../../../shared/menu-commands';
+import { MENU_COMMAND_SPECS } from '../../../shared/menu-commands';
+import { errorMessage, getApi } from '../api/client';
+import { hrefs, navigate } from '../lib/route';
+import { useRunDetail } from './run-detail';
+import { useRuns } from './runs';
+import { useUi } from './ui';
+
+/** The run on screen, which Retry, Resume and Stop act on. */
+function shownRun(): string | null {
+  const route = useUi.getState().route;
+  return route.name === 'run' ? route.runId : null;
+}
+
+/** The repository a new task most likely is for: the shown run's, the one being set up, else the last one used. */
+function likelyRepo(): string | undefined {
+  const route = useUi.getState().route;
+  if (route.name === 'new' && route.repo) return route.repo;
+  const runId = shownRun();
+  const doc = runId ? useRunDetail.getState().byId[runId]?.doc : null;
+  return doc?.repo ?? useRuns.getState().recent.data[0]?.path;
+}
+
+function onRun(command: MenuCommand, act: (runId: string) => Promise<void> | void): () => Promise<void> {
+  return async () => {
+    const runId = shownRun();
+    const label = MENU_COMMAND_SPECS[command].label.replace(/…$/, '');
+    if (!runId) {
+      useUi.getState().notify({ level: 'info', title: `${label}: no run open`, body: `Open a run from the Runs list first; ${label} acts on the run on screen.`, runId: null });
+      return;
+    }
+    try {
+      await act(runId);
+    } catch (err) {
+      useUi.getState().notify({ level: 'error', title: `${label} did not work`, body: errorMessage(err), runId });
+    }
+  };
+}
+
+/** Every command has a handler: the type makes a command added to the list without one a compile error. */
+const handlers: Record<MenuCommand, () => Promise<void> | void> = {
+  newTask: () => navigate(hrefs.newTask(likelyRepo())),
+  openRepo: async () => {
+    try {
+      const { path } = await getApi().call('repos.pick', {});
+      if (path) navigate(hrefs.newTask(path));
+    } catch (err) {
+      useUi.getState().notify({ level: 'error', title: 'Could not open the repository', body: errorMessage(err), runId: null });
+    }
+  },
+  retry: onRun('retry', (runId) => useRunDetail.getState().retry(runId)),
+  resume: onRun('resume', (runId) => useUi.getState().openResume(runId)),
+  stop: onRun('stop', (runId) => useRunDetail.getState().stop(runId)),
+  dashboard: () => navigate(hrefs.dashboard()),
+  settings: () => navigate(hrefs.settings()),
+};
+
+export async function runMenuCommand(command: MenuCommand): Promise<void> {
+  await handlers[command]();
+}

@@ -1,0 +1,3 @@
+module example.com/long
+
+go 1.19

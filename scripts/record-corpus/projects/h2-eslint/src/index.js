@@ -1,0 +1,7 @@
+function load(path, unusedOpt) {
+  var data = read(path);
+  if (data == null) return;
+  return data;
+}
+
+module.exports = { load };

@@ -1,0 +1,3 @@
+module example.com/units
+
+go 1.21

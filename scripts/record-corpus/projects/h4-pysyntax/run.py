@@ -1,0 +1,3 @@
+from app.cli import main
+import sys
+main(sys.argv[1:])

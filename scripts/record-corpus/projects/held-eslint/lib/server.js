@@ -1,0 +1,7 @@
+function start(port) {
+  const host = 'localhost';
+  console.log('starting on ' + prot);
+  return port;
+}
+
+module.exports = { start };

@@ -1,0 +1,5 @@
+function same(a, b) {
+  return a != b;
+}
+
+module.exports = { same };

@@ -1,0 +1,1 @@
+int clamp(int v, int lo, int hi);

@@ -1,0 +1,3 @@
+module example.com/text
+
+go 1.19

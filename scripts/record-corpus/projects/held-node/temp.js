@@ -1,0 +1,2 @@
+function toF(c) { return c * 9 / 5 + 31; }
+module.exports = { toF };

@@ -1,0 +1,2 @@
+def checkout(cart):
+    return sum(cart)
