@@ -11,13 +11,13 @@ const N = Number(process.env.BENCH_N ?? 2_000);
 const ROUNDS = 9;
 const dir = mkdtempSync(join(tmpdir(), 'ratchet-bench-'));
 
-// Baseline: the same database settings, one row in one transaction.
+// Baseline: the same database settings, one row in one transaction (BEGIN IMMEDIATE, as the store's).
 const raw = new Database(join(dir, 'raw.db'));
 raw.pragma('journal_mode = WAL');
 raw.pragma('synchronous = NORMAL');
 raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, run_id TEXT, step INTEGER, sha TEXT, at TEXT)');
 const insert = raw.prepare('INSERT INTO t (run_id, step, sha, at) VALUES (?, ?, ?, ?)');
-const rawTx = raw.transaction((i: number) => insert.run('run', i, 'a'.repeat(40), new Date().toISOString()));
+const rawTx = raw.transaction((i: number) => insert.run('run', i, 'a'.repeat(40), new Date().toISOString())).immediate;
 
 const { db } = openDatabase(join(dir, 'home'));
 const store = new Store(db);

@@ -25,7 +25,7 @@ export async function cmdServe(args: string[], io: CliIo): Promise<number> {
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const service = createService(engine, { host: 'headless', version, demo: Boolean(demo), env });
   const staticDir = join(ROOT, 'out', 'renderer');
-  const host = await startHost({ service, staticDir, port });
+  const host = await startHost({ service, staticDir, port, home });
   if (!existsSync(join(staticDir, 'index.html'))) io.stderr.write('The app is not built yet: run `npm run build` (the API works meanwhile).\n');
   if (demo) io.stderr.write(`DEMO — a scripted agent, not Claude; demo repository: ${demo.repo}\n`);
   io.stdout.write(`Ratchet is at ${host.url}\n`);

@@ -22,6 +22,8 @@ import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
 import { clearStaleLocks, readRunMetas, writeRunMeta } from './git/run-refs';
 import { openDatabase } from './store/open-store';
+import { busyMessage, type LeaseOwner } from './store/run-lease';
+import { runOwnership } from './run-ownership';
 import { newId, Store, type EngineEvent } from './store/store';
 import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
@@ -40,7 +42,10 @@ export interface EngineDeps {
   /** Builds the agent for a run; tests and the demo may swap it. */
   agentFor?: (config: AgentConfig, jail?: RunJail) => Agent;
   pricingFile?: string;
+  /** How often the owner of a run renews its lease (default 5 s). */
   heartbeatMs?: number;
+  /** How long a lease lasts without renewal before another process may take the run over (default 120 s). */
+  leaseMs?: number;
   /** `off` (the CLI's --no-sandbox) runs without the OS sandbox; `auto` (default) sandboxes, or refuses where there is none. */
   sandbox?: SandboxMode;
 }
@@ -78,6 +83,8 @@ export interface ExecuteOptions {
   /** Set when a run continues (retry or resume): the prompt lists the completed step commits and where to continue. */
   continuation?: { turnBudget: number | null };
   auto?: 'step' | 'phase' | 'run';
+  /** The lease the caller took (resume, retry); without one, execute takes it. */
+  lease?: LeaseOwner;
   /**
    * Interactive auto-progress (seed 003 §5.1): with `auto: 'step'`, asked after each step instead of pausing —
    * `yes` goes on one more step, `no` pauses here, `auto` runs to the end of the phase.
@@ -102,15 +109,6 @@ export function slugify(text: string): string {
   );
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export function createEngine(deps: EngineDeps) {
   const now = deps.now ?? (() => new Date());
   const rng = deps.rng ?? Math.random;
@@ -125,6 +123,9 @@ export function createEngine(deps: EngineDeps) {
   const skipControllers = new Map<string, AbortController>();
   // The user's settings (Settings screen, settings.json): below the task and the workflow file, above built-in defaults.
   let userSettings: UserSettings = loadSettings(home);
+  const host = hostname();
+
+  const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
   // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
   let osSandbox: OsSandbox | null = null;
   function sandbox(): OsSandbox {
@@ -152,18 +153,13 @@ export function createEngine(deps: EngineDeps) {
   /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
   function detectInterrupted(): string[] {
     const found: string[] = [];
-    const host = hostname();
-    const staleBefore = now().getTime() - 120_000;
     for (const run of store.listRuns()) {
       if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
       if (run.owner_pid === process.pid && run.owner_host === host) continue;
       // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
       if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
-      const dead =
-        run.owner_pid === null ||
-        (run.owner_host === host && !processAlive(run.owner_pid)) ||
-        (run.heartbeat_at !== null && Date.parse(run.heartbeat_at) < staleBefore);
-      if (dead) {
+      // No owner, a dead one (this host, pid gone) or one whose lease ran out: nobody is running it.
+      if (observe(run).kind !== 'held') {
         store.setRunStatus(run.id, 'interrupted', `The process running this run stopped during it (last seen ${run.heartbeat_at ?? 'never'}).`);
         found.push(run.id);
       }
@@ -294,7 +290,7 @@ export function createEngine(deps: EngineDeps) {
    * else it makes the store agree with the branch (a crash may have left a commit without its checkpoint, a lock, or a
    * half-finished attempt), so every path — first run, retry, resume — starts from what git says is done.
    */
-  async function execute(runId: string, signal: AbortSignal, opts: ExecuteOptions = {}): Promise<StatusDocument> {
+  async function execute(runId: string, callerSignal: AbortSignal, opts: ExecuteOptions = {}): Promise<StatusDocument> {
     const run = store.getRun(runId);
     if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
     const workflow = store.getWorkflow(runId);
@@ -303,16 +299,19 @@ export function createEngine(deps: EngineDeps) {
     if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
     requireSandbox();
     const jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
-    store.claimRun(runId, process.pid, hostname());
-    const beat = setInterval(() => store.heartbeat(runId), deps.heartbeatMs ?? 5000);
-    beat.unref();
+    // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
+    const held = hold(runId, opts.lease);
+    // Losing the lease (another process took the run over after it ran out) stops this execution.
+    const signal = AbortSignal.any([callerSignal, held.lost]);
     store.closeDeadAttempts(runId);
     await clearStaleLocks(run.worktree).catch(() => []);
-    const recon = await reconcileWithGit(store, run);
+    const recon = await reconcileWithGit(store, run).catch((err: unknown) => {
+      held.release();
+      throw err;
+    });
     if (recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null) {
-      clearInterval(beat);
       store.setRunStatus(runId, 'succeeded', null, { finished: true });
-      store.releaseRun(runId);
+      held.release();
       return status(runId);
     }
     store.setRunStatus(runId, 'running', null);
@@ -412,17 +411,17 @@ export function createEngine(deps: EngineDeps) {
       store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
       throw err;
     } finally {
-      clearInterval(beat);
       skipControllers.delete(runId);
-      store.releaseRun(runId);
+      held.release();
     }
   }
 
-  const executeFn = (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, opts);
+  const executeWith = (lease: LeaseOwner) => (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, { ...opts, lease });
 
   /** Seed 000: continue a failed run from the next incomplete step (same run, branch and worktree). */
   function retry(runId: string, opts: ContinueOptions) {
-    return retryRun(store, executeFn, runId, opts);
+    // The lease comes first: a second claimant fails before any recovery step touches the worktree.
+    return withLease(runId, (lease) => retryRun(store, executeWith(lease), runId, opts));
   }
 
   /** Seed 003: resume an interrupted, paused or waiting run after its checks. */
@@ -433,7 +432,7 @@ export function createEngine(deps: EngineDeps) {
       if (!opts.approve) throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
       approve(runId);
     }
-    return resumeRun(store, executeFn, runId, opts);
+    return withLease(runId, (lease) => resumeRun(store, executeWith(lease), runId, opts));
   }
 
   /**
@@ -454,6 +453,9 @@ export function createEngine(deps: EngineDeps) {
 
   async function inspectResume(runId: string) {
     detectInterrupted();
+    // Said before any plan is shown; the claim itself (resume, retry) is what makes it certain.
+    const run = store.getRun(runId);
+    if (run) assertNotHeld(run);
     return resumeInfo(store, runId);
   }
 
@@ -461,8 +463,9 @@ export function createEngine(deps: EngineDeps) {
   async function revisePlan(runId: string, steps: StepConfig[]) {
     const run = store.getRun(runId);
     if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
-    if (run.status === 'running' && run.owner_pid !== null && processAlive(run.owner_pid)) {
-      throw new RatchetError('run_busy', `Run ${runId} is running; the new plan would apply from its next retry. Stop it first, or revise after it ends.`);
+    const lease = observe(run);
+    if (run.status === 'running' && lease.kind === 'held') {
+      throw new RatchetError('run_busy', `${busyMessage(runId, lease)} The new plan would apply from its next retry: stop it first, or revise after it ends.`);
     }
     const result = store.revisePlan(runId, steps);
     const workflow = store.getWorkflow(runId);
@@ -524,6 +527,32 @@ export function createEngine(deps: EngineDeps) {
     return store.listRuns().map(listItem);
   }
 
+  const watchers = new Set<NodeJS.Timeout>();
+  /**
+   * Other processes write to the same store (a `ratchet run` in a terminal): every `intervalMs` their new events are
+   * delivered through onEvent, as this process's own are (PRAGMA data_version tells, at no cost, whether anyone else
+   * committed); every ~10 s runs whose owner died are marked interrupted. Returns the stop function.
+   */
+  function watchOtherWriters(intervalMs = 750): () => void {
+    store.watchOtherWriters();
+    const every = Math.max(1, Math.round(10_000 / intervalMs));
+    let ticks = 0;
+    const timer = setInterval(() => {
+      try {
+        store.pollOtherWriters();
+        if (++ticks % every === 0) detectInterrupted();
+      } catch {
+        // Busy past the timeout, or closed: the next tick tries again.
+      }
+    }, intervalMs);
+    timer.unref();
+    watchers.add(timer);
+    return () => {
+      clearInterval(timer);
+      watchers.delete(timer);
+    };
+  }
+
   return {
     store,
     home,
@@ -562,7 +591,12 @@ export function createEngine(deps: EngineDeps) {
     status,
     list,
     onEvent: (fn: (e: EngineEvent) => void) => store.onEvent(fn),
-    close: () => db.close(),
+    watchOtherWriters,
+    close: () => {
+      for (const t of watchers) clearInterval(t);
+      watchers.clear();
+      db.close();
+    },
     /** Stops the sandbox's network proxies (call when the process is done with runs, e.g. at the end of a CLI command). */
     releaseSandbox: () => osSandbox?.dispose() ?? Promise.resolve(),
   };

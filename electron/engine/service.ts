@@ -32,6 +32,8 @@ export interface ServiceOptions {
   secrets?: SecretStore;
   pickRepo?: () => Promise<string | null>;
   now?: () => Date;
+  /** How often to look for other processes' writes to the store (default 750 ms). */
+  watchMs?: number;
 }
 
 export type Listener = (event: EventName, payload: unknown) => void;
@@ -78,6 +80,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       emit('app.onNotice', { level: 'warn', title: 'Budget alert', body: `${String(e.payload.kind)} budget: $${Number(e.payload.spentUsd).toFixed(2)} of $${Number(e.payload.limitUsd).toFixed(2)} spent`, runId: e.runId });
     }
   });
+  // Runs other processes execute on the same store (the CLI) stream in like this process's own.
+  const stopWatching = engine.watchOtherWriters(opts.watchMs);
   let settings: UserSettings = loadSettings(engine.home);
   engine.applySettings(settings);
 
@@ -298,6 +302,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     async close() {
       for (const r of running.values()) r.controller.abort();
       await Promise.all([...running.values()].map((r) => r.done));
+      stopWatching();
       unsubscribeEngine();
     },
   };

@@ -1,26 +1,48 @@
 // The headless host (`ratchet serve`): serves the built renderer and the contract over a WebSocket, on 127.0.0.1 only, behind a per-launch token.
+// Nothing a client sends can take it down: a malformed request gets a 4xx, a handler that throws gets a 500, and it keeps serving.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch } from '../../shared/contract';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-policy';
 import { toCallError, type Service } from '../engine/service';
-import { COOKIE, guardHttp, guardUpgrade } from './http-guard';
+import { cookieName, guardHttp, guardUpgrade, safeDecode, type HostIdentity } from './http-guard';
+import { installId } from './install-id';
 
 export interface HostOptions {
   service: Service;
   staticDir: string;
   port?: number;
   token?: string;
+  /** RATCHET_HOME: its install id goes into the cookie's name (without it, a per-launch id is used). */
+  home?: string;
 }
 
 export interface Host {
   url: string;
   port: number;
   token: string;
+  /** The name of this instance's token cookie: `ratchet_token_<port>_<install id>`. */
+  cookie: string;
   close(): Promise<void>;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+};
+
+/** Answers a raw socket (an upgrade or a parse error) with a bodiless status, then closes it. */
+function refuseSocket(socket: Duplex, status: number): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  // end() flushes the answer first; a peer that never reads does not keep the socket.
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }
 
 const TYPES: Record<string, string> = {
@@ -35,7 +57,9 @@ function send(res: ServerResponse, status: number, body: string | Buffer, header
 
 /** A file under `root` for a URL path, or null; anything resolving outside `root` is refused. */
 export function staticFile(root: string, urlPath: string): string | null {
-  const rel = normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '');
+  const decoded = safeDecode(urlPath);
+  if (decoded === null) return null;
+  const rel = normalize(decoded).replace(/^([/\\])+/, '');
   const full = resolve(root, rel);
   if (full !== resolve(root) && !full.startsWith(resolve(root) + sep)) return null;
   if (existsSync(full) && statSync(full).isFile()) return full;
@@ -48,14 +72,18 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
   const clients = new Set<WebSocket>();
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const verdict = guardHttp({ host: req.headers.host, url: req.url ?? '/', cookie: req.headers.cookie }, port, token);
+  const install = opts.home ? installId(opts.home) : randomBytes(8).toString('hex');
+  // The port is known once listening (port 0 picks one); the cookie's name follows it.
+  const id: HostIdentity = { port, token, cookie: cookieName(port, install) };
+
+  function serveHttp(req: IncomingMessage, res: ServerResponse): void {
+    const verdict = guardHttp({ host: req.headers.host, url: req.url ?? '/', cookie: req.headers.cookie }, id);
     if (!verdict.ok) return send(res, verdict.status, verdict.reason, { 'Content-Type': 'text/plain; charset=utf-8' });
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    const { url } = verdict;
     if (verdict.setCookie) {
       // The token moves into an HttpOnly cookie, and the address bar loses it.
       url.searchParams.delete('token');
-      return send(res, 302, '', { Location: `${url.pathname}${url.search}${url.hash}`, 'Set-Cookie': `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
+      return send(res, 302, '', { Location: `${url.pathname}${url.search}${url.hash}`, 'Set-Cookie': `${id.cookie}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
     if (!existsSync(join(opts.staticDir, 'index.html'))) {
@@ -64,30 +92,55 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const file = staticFile(opts.staticDir, url.pathname === '/' ? '/index.html' : url.pathname) ?? (extname(url.pathname) ? null : join(opts.staticDir, 'index.html'));
     if (!file) return send(res, 404, 'Not found', { 'Content-Type': 'text/plain; charset=utf-8' });
     return send(res, 200, readFileSync(file), { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    try {
+      serveHttp(req, res);
+    } catch {
+      // A bug must cost one request, never the host.
+      if (!res.headersSent) send(res, 500, 'Internal error.', { 'Content-Type': 'text/plain; charset=utf-8' });
+      else res.destroy();
+    }
+  });
+  // Bytes that are not HTTP at all (Node's parser refuses them): 400, and the connection closes.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    refuseSocket(socket, err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400);
   });
 
-  server.on('upgrade', (req, socket, head) => {
-    const verdict = guardUpgrade({ host: req.headers.host, origin: req.headers.origin, url: req.url ?? '/', cookie: req.headers.cookie }, port, token);
-    if (!verdict.ok) {
-      socket.write(`HTTP/1.1 ${verdict.status} ${verdict.status === 401 ? 'Unauthorized' : verdict.status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      socket.destroy();
+  async function answer(ws: WebSocket, data: unknown): Promise<void> {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(String(data));
+    } catch {
+      msg = undefined;
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+      ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'bad_message', message: 'Messages are JSON: { id, method, input }.' } } }));
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      clients.add(ws);
-      ws.on('close', () => clients.delete(ws));
-      ws.on('message', async (data) => {
-        let msg: { id?: unknown; method?: unknown; input?: unknown };
-        try {
-          msg = JSON.parse(String(data)) as typeof msg;
-        } catch {
-          ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'bad_message', message: 'Messages are JSON: { id, method, input }.' } } }));
-          return;
-        }
-        const result = await dispatch(opts.service.handlers, msg.method, msg.input, toCallError);
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: msg.id ?? null, result }));
+    const { id: callId, method, input } = msg as { id?: unknown; method?: unknown; input?: unknown };
+    const result = await dispatch(opts.service.handlers, method, input, toCallError);
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: callId ?? null, result }));
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    try {
+      const verdict = guardUpgrade({ host: req.headers.host, origin: req.headers.origin, url: req.url ?? '/', cookie: req.headers.cookie }, id);
+      if (!verdict.ok) return refuseSocket(socket, verdict.status);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        clients.add(ws);
+        ws.on('close', () => clients.delete(ws));
+        ws.on('error', () => ws.terminate());
+        ws.on('message', (data) => {
+          answer(ws, data).catch(() => {
+            if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'internal', message: 'The host could not answer this message.' } } }));
+          });
+        });
       });
-    });
+    } catch {
+      refuseSocket(socket, 400);
+    }
   });
 
   const unsubscribe = opts.service.subscribe((event, payload) => {
@@ -103,10 +156,13 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     server.listen(port, '127.0.0.1', () => ok());
   });
   port = (server.address() as { port: number }).port;
+  id.port = port;
+  id.cookie = cookieName(port, install);
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
+    cookie: id.cookie,
     async close() {
       clearInterval(wake);
       unsubscribe();

@@ -32,11 +32,15 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
   const applied: number[] = [];
   for (const m of migrations) {
     if (m.version <= current) continue;
-    db.transaction(() => {
+    // IMMEDIATE, and the version read again under the write lock: two processes starting on a new database at once
+    // apply each migration once (the second waits, then sees it done).
+    const ran = db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return false;
       m.up(db);
       db.pragma(`user_version = ${m.version}`);
-    })();
-    applied.push(m.version);
+      return true;
+    }).immediate();
+    if (ran) applied.push(m.version);
   }
   return applied;
 }

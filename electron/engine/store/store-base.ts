@@ -1,4 +1,4 @@
-// The store's core: one writer, cached statements, transactions that append their events, and the run/step/attempt rows.
+// The store's core: cached statements, BEGIN IMMEDIATE transactions that append their events, other writers' events, and the run/step/attempt rows.
 import type Database from 'better-sqlite3';
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
@@ -11,14 +11,20 @@ export class StoreBase {
 
   constructor(
     readonly db: Database.Database,
-    private readonly now: () => Date = () => new Date(),
+    protected readonly now: () => Date = () => new Date(),
   ) {
-    this.runTx = db.transaction((fn: () => unknown) => fn());
+    // BEGIN IMMEDIATE: the write lock is taken first, waiting out another writer (busy_timeout), instead of failing
+    // with SQLITE_BUSY when a deferred transaction that has read tries to write after another process committed.
+    this.runTx = db.transaction((fn: () => unknown) => fn()).immediate;
   }
 
   private statements = new Map<string, Database.Statement>();
   // One transaction wrapper for all: building a new one per call costs more than the rows a checkpoint writes.
   private readonly runTx: (fn: () => unknown) => unknown;
+  /** Runs whose lease this store's owner lost (store.ts, renewLease): its late status writes are dropped (the new owner's stand). */
+  protected lostLeases = new Set<string>();
+  /** Watching other writers: what was seen of the event log, and the connection's data_version then. */
+  private watch: { dataVersion: number; seenUpTo: number; own: Set<number> } | null = null;
 
   /** Prepared statements are cached: a checkpoint should cost little more than the rows it writes. */
   protected stmt(sql: string): Database.Statement {
@@ -55,7 +61,45 @@ export class StoreBase {
   private flush(): void {
     const events = this.pending;
     this.pending = [];
-    for (const e of events) for (const fn of this.listeners) fn(e);
+    for (const e of events) this.deliver(e);
+  }
+
+  private deliver(e: EngineEvent): void {
+    this.watch?.own.add(e.id);
+    for (const fn of this.listeners) fn(e);
+  }
+
+  /** From now on, pollOtherWriters() delivers events that other connections (the CLI, another app) commit. */
+  watchOtherWriters(): void {
+    if (this.watch) return;
+    const max = (this.stmt('SELECT MAX(id) AS m FROM events').get() as { m: number | null }).m ?? 0;
+    this.watch = { dataVersion: this.db.pragma('data_version', { simple: true }) as number, seenUpTo: max, own: new Set() };
+  }
+
+  /**
+   * Delivers, to this store's listeners, the events other connections committed since the last call (none when nobody
+   * else wrote: PRAGMA data_version only changes for other connections' commits). Returns how many.
+   */
+  pollOtherWriters(): number {
+    const w = this.watch;
+    if (!w) return 0;
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version === w.dataVersion) {
+      // Nobody else committed: every event after seenUpTo is one of ours, already delivered.
+      for (const id of w.own) if (id > w.seenUpTo) w.seenUpTo = id;
+      w.own.clear();
+      return 0;
+    }
+    w.dataVersion = version;
+    const rows = this.stmt('SELECT * FROM events WHERE id > ? ORDER BY id').all(w.seenUpTo) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
+    const theirs = rows.filter((r) => !w.own.has(r.id));
+    if (rows.length) w.seenUpTo = (rows.at(-1) as { id: number }).id;
+    w.own.clear();
+    for (const r of theirs) {
+      const e: EngineEvent = { id: r.id, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> };
+      for (const fn of this.listeners) fn(e);
+    }
+    return theirs.length;
   }
 
   private nextEventId(): number {
@@ -68,7 +112,7 @@ export class StoreBase {
     const info = this.stmt('INSERT INTO events (run_id, at, type, payload_json) VALUES (?, ?, ?, ?)').run(runId, at, type, JSON.stringify(payload));
     const e: EngineEvent = { id: Number(info.lastInsertRowid), runId, at, type, payload: payload as Record<string, unknown> };
     if (this.db.inTransaction) this.pending.push(e);
-    else for (const fn of this.listeners) fn(e);
+    else this.deliver(e);
   }
 
   upsertRepo(path: string, name: string): string {
@@ -166,6 +210,8 @@ export class StoreBase {
     reason: string | null,
     extra: { finished?: boolean; wakeAt?: string | null } = {},
   ): void {
+    // A process that lost the run's lease to another no longer decides its status.
+    if (this.lostLeases.has(runId)) return;
     this.tx(() => {
       const at = this.iso();
       this.stmt(
@@ -175,20 +221,6 @@ export class StoreBase {
         .run(status, reason, at, extra.finished ? 1 : 0, at, extra.wakeAt ?? null, runId);
       this.event(runId, 'run.status', { status, reason, wakeAt: extra.wakeAt ?? null });
     });
-  }
-
-  /** Marks this process as the run's owner; a run `running` with no live owner is interrupted. */
-  claimRun(runId: string, pid: number, host: string): void {
-    const at = this.iso();
-    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE id = ?').run(pid, host, at, runId);
-  }
-
-  heartbeat(runId: string): void {
-    this.stmt('UPDATE runs SET heartbeat_at = ? WHERE id = ?').run(this.iso(), runId);
-  }
-
-  releaseRun(runId: string): void {
-    this.stmt('UPDATE runs SET owner_pid = NULL, owner_host = NULL WHERE id = ?').run(runId);
   }
 
   getSteps(runId: string): StepRunRow[] {

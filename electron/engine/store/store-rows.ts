@@ -25,6 +25,9 @@ export interface RunRow {
   plan_revision: number;
   owner_pid: number | null;
   owner_host: string | null;
+  /** The owner's lease: a random token per claim, and when it ends unless the heartbeat renews it. */
+  owner_token: string | null;
+  lease_until: string | null;
   heartbeat_at: string | null;
   wake_at: string | null;
   created_at: string;

@@ -1,11 +1,58 @@
-// Typed queries over the SQLite store: the core (store-base.ts) plus budgets, plan revisions, reconciliation and resumes.
+// Typed queries over the SQLite store: the core (store-base.ts) plus run leases, budgets, plan revisions, reconciliation and resumes.
+import { RatchetError } from '../errors';
 import type { StepConfig } from '../workflow/schema';
+import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
 import type { RunRow } from './store-rows';
 import { StoreBase } from './store-base';
 
 export * from './store-rows';
 
 export class Store extends StoreBase {
+  private leaseUntil(ms: number): string {
+    return new Date(this.now().getTime() + ms).toISOString();
+  }
+
+  /**
+   * Takes the run's lease for `owner`, atomically (one IMMEDIATE transaction reads and writes the row): it succeeds
+   * when the lease is free, already ours, or left by a dead (same host, pid gone) or late (expired) owner; otherwise it
+   * answers the holder's state and changes nothing.
+   */
+  acquireLease(runId: string, owner: LeaseOwner, leaseMs: number, alive: (pid: number) => boolean): { ok: true; took: LeaseState } | { ok: false; holder: LeaseState } {
+    return this.tx(() => {
+      const row = this.stmt('SELECT owner_pid, owner_host, owner_token, lease_until FROM runs WHERE id = ?').get(runId) as
+        | { owner_pid: number | null; owner_host: string | null; owner_token: string | null; lease_until: string | null }
+        | undefined;
+      if (!row) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+      const state = leaseState(row, owner, this.now().getTime(), alive);
+      if (state.kind === 'held') return { ok: false as const, holder: state };
+      this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = ?, lease_until = ?, heartbeat_at = ? WHERE id = ?')
+        .run(owner.pid, owner.host, owner.token, this.leaseUntil(leaseMs), this.iso(), runId);
+      this.lostLeases.delete(runId);
+      if (state.kind === 'dead' || state.kind === 'expired') {
+        const why = state.kind === 'dead' ? 'its process is gone' : `its lease ran out${state.until ? ` at ${state.until}` : ''}`;
+        this.event(runId, 'log', { level: 'info', message: `Process ${owner.pid} on ${owner.host} took over this run from process ${state.pid} on ${state.host} (${why}).` });
+      }
+      return { ok: true as const, took: state };
+    });
+  }
+
+  /** The heartbeat: extends the lease if `token` still holds it. False means another process took the run over. */
+  renewLease(runId: string, token: string, leaseMs: number): boolean {
+    const renewed = this.stmt('UPDATE runs SET heartbeat_at = ?, lease_until = ? WHERE id = ? AND owner_token = ?').run(this.iso(), this.leaseUntil(leaseMs), runId, token).changes === 1;
+    if (!renewed) this.lostLeases.add(runId);
+    return renewed;
+  }
+
+  /** Gives the lease back (only if `token` still holds it). */
+  releaseLease(runId: string, token: string): void {
+    this.stmt('UPDATE runs SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, lease_until = NULL WHERE id = ? AND owner_token = ?').run(runId, token);
+  }
+
+  /** Records pid and host as the owner with no lease (no token, no expiry), as Ratchet did before leases; tests stand for a process that died with it. */
+  claimRun(runId: string, pid: number, host: string): void {
+    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = NULL, lease_until = NULL, heartbeat_at = ? WHERE id = ?').run(pid, host, this.iso(), runId);
+  }
+
   /** What a task has cost so far, over all its runs (null parts count as 0: unknown prices are reported elsewhere). */
   taskSpentUsd(runId: string): number {
     const row = this.stmt(

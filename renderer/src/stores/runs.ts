@@ -43,11 +43,13 @@ export const useRuns = create<RunsState>()((set, get) => {
       const { list, reload } = patchRunList(get().runs.data, e);
       if (list !== get().runs.data) set((s) => ({ runs: { ...s.runs, data: list } }));
       if (reload && get().runs.status !== 'loading') void get().load();
+      if (e.type !== 'run.status') return;
+      const status = (e.payload as { status?: unknown }).status;
+      const listed = get().interrupted.data.some((r) => r.id === e.runId);
       // A run that leaves `interrupted` (resumed, stopped) no longer belongs in the banner.
-      if (e.type === 'run.status' && get().interrupted.data.some((r) => r.id === e.runId)) {
-        const status = (e.payload as { status?: unknown }).status;
-        if (status !== 'interrupted') set((s) => ({ interrupted: { ...s.interrupted, data: s.interrupted.data.filter((r) => r.id !== e.runId) } }));
-      }
+      if (listed && status !== 'interrupted') set((s) => ({ interrupted: { ...s.interrupted, data: s.interrupted.data.filter((r) => r.id !== e.runId) } }));
+      // One that becomes interrupted (its process, maybe a `ratchet` in a terminal, died) joins it, live.
+      if (!listed && status === 'interrupted' && get().interrupted.status !== 'loading') void get().loadInterrupted();
     },
   };
 });
