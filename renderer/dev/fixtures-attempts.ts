@@ -117,7 +117,11 @@ export function makeAttempt(doc: StatusDocument, step: number, n: number, now: n
       durationMs: big ? 96_400 : 4_120, output, outputBytes: big ? output.length : new TextEncoder().encode(output).length,
       failures: failed && a.errorClass === 'test_failure' ? [{
         name: 'Player > heal() caps at max health', message: 'expected 120 to be 100 // Object.is equality', expected: '100', actual: '120', file: 'src/player.test.ts', line: 42,
-      }] : [],
+      }] : failed && a.errorClass === 'compilation_error' && !big ? [
+        // Not in the diff: the failing-tests panel links these to the gate output instead.
+        { kind: 'compile' as const, name: 'src/ws/reconnect.ts:41:7 TS2322', message: "Type 'number | undefined' is not assignable to type 'number'.", expected: null, actual: null, file: 'src/ws/reconnect.ts', line: 41, column: 7, code: 'TS2322' },
+        { kind: 'compile' as const, name: 'src/ws/reconnect.ts:58:19 TS2339', message: "Property 'jitter' does not exist on type 'BackoffOptions'.", expected: null, actual: null, file: '/home/dev/code/http-kit/src/ws/reconnect.ts', line: 58, column: 19, code: 'TS2339' },
+      ] : [],
     }],
     diff: a.outcome === 'running' ? null : isHealthRetry && n === 2 ? DIFF_2 : DIFF_1,
     decision: a.decision, fingerprint: a.fingerprint,

@@ -55,3 +55,36 @@ describe('AttemptPanel', () => {
     expect(screen.getByText('Step 3 has not been attempted yet.')).toBeTruthy();
   });
 });
+
+describe('AttemptPanel failure locations', () => {
+  it('links a failure whose file is in the diff to that new line of the diff, and highlights it', async () => {
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
+    fireEvent.click(screen.getByRole('tab', { name: /Attempt 1/ }));
+    await screen.findByText('test failed');
+
+    const diff = screen.getByRole('log', { name: 'diff' });
+    expect(diff.querySelector('.vline-target')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'src/player.test.ts:42' }));
+    // src/player.test.ts's hunk starts at new line 36: line 42 is the added `it('heal() caps at max health'` line.
+    await waitFor(() => expect(diff.querySelector('.vline-target')?.textContent).toBe("+  it('heal() caps at max health', () => {"));
+    expect(diff.querySelector('[aria-current="location"]')).toBe(diff.querySelector('.vline-target'));
+    expect(screen.getByRole('log', { name: 'output of gate test' }).querySelector('.vline-target')).toBeNull();
+  });
+
+  it('links a failure whose file is not in the diff to the gate-output line naming that line (absolute paths too)', async () => {
+    await useRunDetail.getState().open(RUN_IDS.failed);
+    const step = useRunDetail.getState().byId[RUN_IDS.failed]!.doc!.steps[0]!;
+    render(<AttemptPanel runId={RUN_IDS.failed} step={step} waitingWakeAt={null} />);
+    const link = await screen.findByRole('button', { name: '/home/dev/code/http-kit/src/ws/reconnect.ts:58:19' });
+    fireEvent.click(link);
+    const output = screen.getByRole('log', { name: /output of gate/ });
+    // tsc writes `file(line,col)`: the line of error 58, not the first line naming the file.
+    await waitFor(() => expect(output.querySelector('.vline-target')?.textContent).toContain('reconnect.ts(58,19)'));
+    expect(screen.getByRole('log', { name: 'diff' }).querySelector('.vline-target')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'src/ws/reconnect.ts:41:7' }));
+    await waitFor(() => expect(output.querySelector('.vline-target')?.textContent).toContain('reconnect.ts(41,7)'));
+  });
+});

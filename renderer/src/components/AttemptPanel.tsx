@@ -2,15 +2,17 @@
 import { useEffect, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
 import { duration, humanize, tokens, usd } from '../lib/format';
+import { diffLineFor, outputLineFor } from '../lib/locate';
 import { attemptKey } from '../stores/patches';
 import { useRunDetail } from '../stores/run-detail';
 import { DecisionView } from './DecisionView';
 import { DiffView } from './DiffView';
-import { FailingTests } from './FailingTests';
+import { FailingTests, type Failure } from './FailingTests';
 import { GateOutput } from './GateOutput';
 import { ErrorState, Loading } from './States';
 import { StatusIcon } from './StatusBadge';
 import { Transcript } from './Transcript';
+import type { LineTarget } from './VirtualLines';
 
 export function AttemptPanel({ runId, step, waitingWakeAt }: { runId: string; step: StepDoc; waitingWakeAt: string | null }) {
   const last = step.attempts.at(-1)?.n ?? null;
@@ -44,6 +46,8 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
   const runningGate = useRunDetail((s) => s.byId[runId]?.runningGate[key] ?? null);
   const loadAttempt = useRunDetail((s) => s.loadAttempt);
   const summary = step.attempts.find((a) => a.n === n);
+  // Where the last clicked failure location points: a diff line, or a line of one gate's output.
+  const [jump, setJump] = useState<{ where: 'diff' | string; target: LineTarget } | null>(null);
 
   useEffect(() => {
     if (!slot || slot.stale) void loadAttempt(runId, step.index, n);
@@ -58,6 +62,18 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
   const decision = summary?.decision ?? d.decision;
   const failures = d.gates.flatMap((g) => g.failures);
   const cost = summary?.costUsd ?? d.costUsd;
+  const locate = (f: Failure) => {
+    if (!f.file) return;
+    const nonce = (jump?.target.nonce ?? 0) + 1;
+    const inDiff = d.diff ? diffLineFor(d.diff.replace(/\n$/, '').split('\n'), f.file, f.line) : null;
+    if (inDiff !== null) return setJump({ where: 'diff', target: { index: inDiff, nonce } });
+    // The gate whose failures hold this one first, then any gate whose output names the file.
+    const gates = [...d.gates.filter((g) => g.failures.includes(f)), ...d.gates.filter((g) => !g.failures.includes(f))];
+    for (const g of gates) {
+      const i = outputLineFor(g.output, f.file, f.line);
+      if (i !== null) return setJump({ where: `gate:${g.gate}`, target: { index: i, nonce } });
+    }
+  };
 
   return (
     <div className="attempt" role="tabpanel" aria-label={`attempt ${n}`}>
@@ -81,14 +97,14 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
       <h3>Gates</h3>
       {d.gates.length === 0 && !runningGate && <p className="muted small-text">{d.outcome === 'running' ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
       {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
-      {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} />)}
-      <FailingTests failures={failures} />
+      {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
+      <FailingTests failures={failures} onLocate={locate} />
 
       <h3>Transcript</h3>
       <Transcript entries={transcript} live={d.outcome === 'running'} />
 
       <h3>Diff</h3>
-      <DiffView diff={d.diff} running={d.outcome === 'running'} />
+      <DiffView diff={d.diff} running={d.outcome === 'running'} target={jump?.where === 'diff' ? jump.target : null} />
 
       <details className="prompt">
         <summary>Prompt sent to the agent</summary>

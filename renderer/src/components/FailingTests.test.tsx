@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Tests for the failing-tests panel: the same entries as the retry prompt (compile errors first), each with its file:line.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { FailingTests } from './FailingTests';
 
 afterEach(cleanup);
@@ -29,5 +29,28 @@ describe('FailingTests', () => {
   it('renders nothing without failures', () => {
     const { container } = render(<FailingTests failures={[]} />);
     expect(container.textContent).toBe('');
+  });
+});
+
+describe('FailingTests locations', () => {
+  it('makes each file:line a keyboard-reachable button when it can be located, and shows no link without a file', () => {
+    const located: string[] = [];
+    render(
+      <FailingTests
+        onLocate={(f) => located.push(`${f.file}:${f.line}`)}
+        failures={[
+          { name: 'a', message: null, expected: null, actual: null, file: 'src/a.ts', line: 3 },
+          { name: 'b', message: null, expected: null, actual: null, file: null, line: null },
+        ]}
+      />,
+    );
+    const buttons = screen.getAllByRole('button');
+    expect(buttons.map((b) => b.textContent)).toEqual(['src/a.ts:3']);
+    expect(buttons[0]!.tagName).toBe('BUTTON');
+    fireEvent.click(buttons[0]!);
+    expect(located).toEqual(['src/a.ts:3']);
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows[1]!.querySelector('button')).toBeNull();
+    expect(rows[1]!.textContent).toContain('—');
   });
 });

@@ -2,7 +2,7 @@
 // expected / got (or the error), and file:line.
 import type { AttemptDetail } from '../../../shared/contract';
 
-type Failure = AttemptDetail['gates'][number]['failures'][number];
+export type Failure = AttemptDetail['gates'][number]['failures'][number];
 
 function location(f: Failure): string | null {
   if (!f.file) return null;
@@ -18,7 +18,8 @@ function caption(failures: Failure[]): string {
   ].filter(Boolean).join(' and ');
 }
 
-export function FailingTests({ failures }: { failures: Failure[] }) {
+/** `onLocate`, when given, makes each file:line a link to that line in the attempt's diff or gate output. */
+export function FailingTests({ failures, onLocate }: { failures: Failure[]; onLocate?: (f: Failure) => void }) {
   if (failures.length === 0) return null;
   // Compile errors first: nothing runs until they are fixed (the retry prompt orders them the same way).
   const ordered = [...failures.filter((f) => f.kind === 'compile'), ...failures.filter((f) => f.kind !== 'compile')];
@@ -39,7 +40,11 @@ export function FailingTests({ failures }: { failures: Failure[] }) {
               </td>
               <td><code className="tone-good">{f.expected ?? '—'}</code></td>
               <td><code className="tone-bad">{f.actual ?? '—'}</code></td>
-              <td>{where ? <code title={where}>{where}</code> : <code>—</code>}</td>
+              <td>
+                {!where ? <code>—</code>
+                  : onLocate ? <button type="button" className="location-link" title={`show ${where}`} onClick={() => onLocate(f)}><code>{where}</code></button>
+                  : <code title={where}>{where}</code>}
+              </td>
             </tr>
           );
         })}

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import type { AttemptDetail } from '../../../shared/contract';
 import { ansiSpans, lineAt, lineIndex, stripAnsi } from '../lib/ansi';
 import { bytes, duration } from '../lib/format';
-import { VirtualLines } from './VirtualLines';
+import { VirtualLines, type LineTarget } from './VirtualLines';
 
 type Gate = AttemptDetail['gates'][number];
 
@@ -13,7 +13,7 @@ function exitText(g: Gate): string {
   return g.exitCode === null ? 'no exit code' : `exit ${g.exitCode}`;
 }
 
-export function GateOutput({ gate, pending = false }: { gate: Gate; pending?: boolean }) {
+export function GateOutput({ gate, pending = false, target = null }: { gate: Gate; pending?: boolean; target?: LineTarget | null }) {
   const starts = useMemo(() => lineIndex(gate.output), [gate.output]);
   // A cache per output: scrolling back re-renders rows, and parsing a row's escapes once is enough.
   const cache = useMemo(() => new Map<number, ReturnType<typeof ansiSpans>>(), [gate.output]);
@@ -55,7 +55,7 @@ export function GateOutput({ gate, pending = false }: { gate: Gate; pending?: bo
       ) : lineCount === 0 ? (
         <p className="muted small-text">No output.</p>
       ) : (
-        <VirtualLines count={lineCount} renderLine={renderLine} label={`output of gate ${gate.gate}`} className="terminal" />
+        <VirtualLines count={lineCount} renderLine={renderLine} label={`output of gate ${gate.gate}`} className="terminal" target={target} />
       )}
     </section>
   );

@@ -1,11 +1,15 @@
 // Virtualized monospace lines (gate output, diffs): only the visible rows are in the DOM, so 20 MB of output stays fast.
-import { useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 
 export const LINE_HEIGHT = 18;
 
-export function VirtualLines({ count, renderLine, label, maxHeight = 420, className = '' }: {
+/** A line to scroll to and highlight; a new nonce scrolls again to the same line. */
+export type LineTarget = { index: number; nonce: number };
+
+export function VirtualLines({ count, renderLine, label, maxHeight = 420, className = '', target = null }: {
   count: number;
+  target?: LineTarget | null;
   renderLine: (index: number) => ReactNode;
   label: string;
   maxHeight?: number;
@@ -20,12 +24,18 @@ export function VirtualLines({ count, renderLine, label, maxHeight = 420, classN
     // jsdom and the first paint have no layout yet: start from a plausible viewport instead of rendering nothing.
     initialRect: { width: 800, height: Math.min(maxHeight, count * LINE_HEIGHT) },
   });
+  useEffect(() => {
+    if (!target || target.index >= count) return;
+    v.scrollToIndex(target.index, { align: 'center' });
+    parent.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    // Once per target (its nonce), not on every render.
+  }, [target?.index, target?.nonce]);
   const height = Math.min(maxHeight, Math.max(count, 1) * LINE_HEIGHT + 2);
   return (
     <div ref={parent} className={`vlines ${className}`} style={{ height }} tabIndex={0} role="log" aria-label={label}>
       <div style={{ height: v.getTotalSize(), position: 'relative', minWidth: '100%' }}>
         {v.getVirtualItems().map((item) => (
-          <div key={item.key} className="vline" style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: LINE_HEIGHT }}>
+          <div key={item.key} className={`vline${target?.index === item.index ? ' vline-target' : ''}`} data-index={item.index} aria-current={target?.index === item.index ? 'location' : undefined} style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: LINE_HEIGHT }}>
             {renderLine(item.index)}
           </div>
         ))}
