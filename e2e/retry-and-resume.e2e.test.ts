@@ -38,6 +38,12 @@ async function startTask(page: Page, title: string) {
   await page.getByRole('tab', { name: /From the repo/ }).click();
   await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
   await shot(page, 'new-task');
+  // The repository's own workflow file must be trusted once (issue 11's workspace trust); later runs of the same file are not asked.
+  const trust = page.getByRole('button', { name: 'Trust', exact: true });
+  if (await trust.isVisible()) {
+    await trust.click();
+    await page.getByText('You trust this workflow file').waitFor();
+  }
   await page.getByRole('button', { name: 'Start run' }).click();
   await page.getByRole('heading', { name: title }).waitFor();
 }
