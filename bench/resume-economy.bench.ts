@@ -80,6 +80,7 @@ ${Array.from({ length: STEPS }, (_, i) => `  - title: Part ${i + 1}\n    prompt:
     return { first, final: doc };
   } finally {
     engine.close();
+    await engine.releaseSandbox();
     await server.close();
   }
 }

@@ -26,10 +26,10 @@ function attempt(k: number): ScriptResponse[] {
 
 async function runStep(retryYaml: string): Promise<{ attempts: Array<{ n: number; costUsd: number; input: number; cacheWrite: number; cacheRead: number }> }> {
   const repo = makeRepo({ 'package.json': '{ "name": "inv", "type": "module" }\n' });
-  const counter = join(mkdtempSync(join(tmpdir(), 'ratchet-bench-')), 'n');
-  writeFileSync(counter, '0');
+  // The counter lives in the run's TMPDIR: the sandbox lets a gate write only there and in the worktree.
+  const counter = `"$TMPDIR/bench-n-${Math.random().toString(36).slice(2)}"`;
   // A failing run prints what real test runners print: the failure, a stack, and the surrounding suite (about 60 lines).
-  const gate = `n=$(cat ${counter}); echo $((n+1)) > ${counter}; if [ "$n" -lt 3 ]; then for i in $(seq 1 40); do echo "ok $i - inventory case $i keeps its invariants"; done; echo "not ok 41 - keeps weights consistent"; echo "  ---"; echo "  expected: 12"; echo "  actual: $n"; for f in $(seq 1 15); do echo "    at Inventory.recalculate$f (src/inventory.mjs:$((f*7)):13)"; done; echo "  ..."; exit 1; fi`;
+  const gate = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; if [ "$n" -lt 3 ]; then for i in $(seq 1 40); do echo "ok $i - inventory case $i keeps its invariants"; done; echo "not ok 41 - keeps weights consistent"; echo "  ---"; echo "  expected: 12"; echo "  actual: $n"; for f in $(seq 1 15); do echo "    at Inventory.recalculate$f (src/inventory.mjs:$((f*7)):13)"; done; echo "  ..."; exit 1; fi`;
   const wf = join(mkdtempSync(join(tmpdir(), 'ratchet-bench-wf-')), 'ratchet.yml');
   writeFileSync(wf, `task: { title: Inventory, description: ${JSON.stringify(description)} }
 gates: { test: ${JSON.stringify(gate)} }
@@ -47,6 +47,7 @@ steps:
   const runId = await engine.createRun(await engine.prepareRun({ repo, workflowFile: wf }));
   const doc = await engine.execute(runId, new AbortController().signal);
   engine.close();
+  await engine.releaseSandbox();
   await server.close();
   if (doc.status !== 'succeeded' || doc.steps[0]!.attempts.length !== 4) throw new Error(`expected 4 attempts and success, got ${doc.status}: ${doc.reason}`);
   return {
