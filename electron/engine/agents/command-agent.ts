@@ -2,6 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { whenAborted } from '../on-abort';
 import type { RunJail } from '../sandbox/os-sandbox';
 import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
 import { priceUsage, type PricingTable, type Usage } from './pricing';
@@ -115,7 +116,7 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
             }
           }
         };
-        input.signal.addEventListener('abort', kill, { once: true });
+        whenAborted(input.signal, kill);
         child.stdin.on('error', () => undefined);
         if (viaStdin) child.stdin.end(fullPrompt);
         else child.stdin.end();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMissingCommand, runGate } from './run-gate';
 import type { GateSpec } from './run-gate';
+import type { RunJail } from '../sandbox/os-sandbox';
 
 let root: string;
 let dir: string;
@@ -175,6 +176,29 @@ describe('runGate', () => {
     expect(r.passed).toBe(false);
     expect(r.exitCode).toBeNull();
     expect(fs.existsSync(path.join(cwd, 'started'))).toBe(false);
+  });
+
+  it('stops when the abort lands while the sandbox is still wrapping the command (it used to run to its end)', async () => {
+    const cwd = freshDir();
+    const ac = new AbortController();
+    let released = false;
+    // A wrap that takes a moment, as the OS sandbox's does; the user presses Stop meanwhile.
+    const jail: RunJail = {
+      env: process.env,
+      sandboxed: true,
+      async wrap(shell, command) {
+        ac.abort();
+        await new Promise((r) => setTimeout(r, 50));
+        return { file: shell, args: ['-c', command], env: process.env, done: () => { released = true; } };
+      },
+    };
+    const started = Date.now();
+    const r = await runGate(gate('touch started; sleep 30'), { cwd, env: process.env, jail, signal: ac.signal });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.passed).toBe(false);
+    expect(r.timedOut).toBe(false);
+    expect(fs.existsSync(path.join(cwd, 'started'))).toBe(false);
+    expect(released).toBe(true);
   });
 
   it('bounds 20 MB of output and counts every byte', async () => {

@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
+import { whenAborted } from '../on-abort';
 import { BoundedOutput } from './bounded-output';
 
 export interface GateSpec {
@@ -159,6 +160,11 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
   } catch (err) {
     return { ...base(), spawnError: `could not start the sandbox: ${errorText(err)}` };
   }
+  // Stopped while the sandbox was wrapping the command: do not start it.
+  if (opts.signal?.aborted) {
+    launch.done();
+    return base();
+  }
 
   return new Promise<GateResult>((resolve) => {
     let child: ChildProcess;
@@ -203,14 +209,14 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       timers.push(setTimeout(finish, KILL_GRACE_MS + 1000));
     };
 
-    const onAbort = (): void => terminate();
+    let stopListening = (): void => undefined;
 
     function finish(): void {
       if (done) return;
       done = true;
       launch.done();
       for (const t of timers) clearTimeout(t);
-      opts.signal?.removeEventListener('abort', onAbort);
+      stopListening();
       // Background processes the command left behind (servers, watchers) do not outlive the gate.
       if (exited && !terminating) {
         killGroup('SIGTERM');
@@ -275,7 +281,7 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
         ),
       );
     }
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    stopListening = whenAborted(opts.signal, terminate);
   });
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { BoundedOutput } from '../../gates/bounded-output';
+import { whenAborted } from '../../on-abort';
 import type { RunJail, WrappedCommand } from '../../sandbox/os-sandbox';
 import { isWithin } from './confine';
 import { describeInvalidInput } from './edit-tool';
@@ -90,6 +91,11 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
     } catch (err) {
       return { output: '', exitCode: null, exitSignal: null, spawnError: err instanceof Error ? err : new Error(String(err)), pwd: '', backgroundStillRunning: false };
     }
+    // Stopped while the sandbox was wrapping the command: it never starts.
+    if (signal?.aborted) {
+      launch.done();
+      return { output: '', exitCode: null, exitSignal: null, killedFor: 'abort', pwd: '', backgroundStillRunning: false };
+    }
     return new Promise<RawResult>((resolve) => {
       const output = new BoundedOutput(Math.floor(maxOutputBytes / 2), maxOutputBytes - Math.floor(maxOutputBytes / 2));
       let pwd = '';
@@ -121,9 +127,8 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
         // Not cleared when bash exits: a grandchild that ignores SIGTERM still has to go.
         setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
       };
-      const onAbort = (): void => kill('abort');
       const timer = setTimeout(() => kill('timeout'), timeoutS * 1000);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopListening = whenAborted(signal, () => kill('abort'));
       killCurrent = kill;
 
       const finish = (spawnError?: Error): void => {
@@ -132,7 +137,7 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
         launch.done();
         clearTimeout(timer);
         if (drainTimer) clearTimeout(drainTimer);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening();
         killCurrent = undefined;
         const backgroundStillRunning = open.size > 0 && !spawnError && !killedFor;
         for (const stream of open) {
