@@ -139,6 +139,15 @@ export const StatsSummary = z.object({
 });
 export type StatsSummary = z.infer<typeof StatsSummary>;
 
+export const RunQueueDoc = z.object({
+  concurrency: z.number().int(),
+  active: z.array(z.string()),
+  queued: z.array(z.object({ runId: z.string(), title: z.string(), priority: z.number().int(), position: z.number().int(), queuedAt: z.string(), action: z.enum(['execute', 'retry', 'resume']) })),
+  /** A 429 on one run holds every run using the same API key until `until`. */
+  holds: z.array(z.object({ until: z.string(), runId: z.string().nullable(), reason: z.string() })),
+});
+export type RunQueueDoc = z.infer<typeof RunQueueDoc>;
+
 export const Settings = z.object({
   apiKeySet: z.boolean(),
   /** Where the key lives: the OS keychain (Electron safeStorage), the environment (headless host), or nowhere. */
@@ -152,6 +161,8 @@ export const Settings = z.object({
   worktreeFolder: z.string().nullable(),
   /** false: the user chose to run the agent's commands without the OS sandbox. */
   sandbox: z.boolean(),
+  /** How many runs execute at once (the app and `serve`); more wait in the queue. */
+  concurrency: z.number().int().min(1).max(16),
   /** Whether commands run sandboxed here; `unavailable` (no sandbox on this platform) is shown as a banner. Read-only. */
   sandboxStatus: z.object({ state: z.enum(['on', 'off', 'unavailable']), message: z.string().nullable() }),
   pricing: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) })),
@@ -177,6 +188,8 @@ export const StartRunInput = z.object({
   }).optional(),
   /** The user trusts the repository's workflow file as it is now (the Trust button); stored per repository with its hash. */
   trust: z.boolean().optional(),
+  /** Queue priority: a higher number starts first when runs wait for a slot (default 0). */
+  priority: z.number().int().min(-100).max(100).optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;
 
@@ -219,6 +232,10 @@ export const methods = {
   'runs.raiseBudget': { input: RunId.extend({ taskUsd: z.number().positive() }), output: z.object({ taskUsd: z.number(), spentUsd: z.number().nullable() }) },
   'runs.stop': { input: RunId, output: Ok },
   'runs.retryNow': { input: RunId, output: z.object({ skipped: z.boolean() }) },
+  /** Changes a queued run's priority (higher starts first). */
+  'runs.setPriority': { input: RunId.extend({ priority: z.number().int().min(-100).max(100) }), output: Ok },
+  /** The queue: the concurrency limit, runs holding a slot, queued runs in start order, and API rate-limit holds in force. */
+  'runs.queue': { input: Empty, output: RunQueueDoc },
   'runs.skipStep': { input: RunId.extend({ step: z.number().int().min(1) }), output: Ok },
   'stats.summary': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: StatsSummary },
   'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },

@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const RUN_STATUSES = [
   'planning',
   'waiting_approval',
+  /** Waiting for a free slot (Settings › Concurrency, `ratchet run --queue`). */
+  'queued',
   'running',
   'waiting',
   'paused',

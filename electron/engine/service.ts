@@ -1,5 +1,6 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
@@ -8,9 +9,12 @@ import { draftPlan } from './agents/plan-draft';
 import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
 import { RatchetError } from './errors';
+import { processAlive } from './run-ownership';
+import { runsToStart } from './run-scheduler';
 import { inspectRepo } from './git/repo-git';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
 import { loadStats, reportMarkdown } from './stats';
+import { RunQueue, type QueueAction } from './store/run-queue';
 import type { RunRow } from './store/store';
 import { parseWorkflow } from './workflow/load-workflow';
 import { WorkflowFile, type Workflow } from './workflow/schema';
@@ -34,6 +38,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** How often to look for other processes' writes to the store (default 750 ms). */
   watchMs?: number;
+  /** How often the queue looks for slots freed by other processes (default 1 s). */
+  queuePollMs?: number;
 }
 
 export type Listener = (event: EventName, payload: unknown) => void;
@@ -96,15 +102,62 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const storedKey = secrets.get();
   if (storedKey) opts.env.ANTHROPIC_API_KEY = storedKey;
 
-  /** Starts `fn` in the background; its outcome arrives as engine events. */
-  function launch(runId: string, fn: (signal: AbortSignal) => Promise<unknown>): void {
+  const queue = new RunQueue(engine.store, now);
+  const self = { pid: process.pid, host: hostname() };
+
+  /** Starts the action in the background; its outcome arrives as engine events, and its slot goes to the next queued run. */
+  function launch(runId: string, action: QueueAction): void {
     if (running.has(runId)) throw new RatchetError('run_busy', `Run ${runId} is already running here.`);
     const controller = new AbortController();
-    const done = fn(controller.signal)
+    const signal = controller.signal;
+    const work =
+      action.kind === 'execute' ? engine.execute(runId, signal)
+        : action.kind === 'retry' ? engine.retry(runId, { signal })
+          : engine.resume(runId, { signal, choices: action.choices as never, auto: action.auto as never, skipStep: action.skipStep as never });
+    const done = work
       .catch((err: unknown) => emit('app.onNotice', { level: 'error', title: 'Run stopped with an error', body: toCallError(err).message, runId }))
-      .finally(() => running.delete(runId));
+      .finally(() => {
+        running.delete(runId);
+        pump();
+      });
     running.set(runId, { controller, done });
   }
+
+  /** Runs holding a slot: leased anywhere, or started here and not leased yet. */
+  function activeCount(): number {
+    return new Set([...queue.leasedRunIds(), ...running.keys()]).size;
+  }
+
+  /** Starts the run now if a slot is free and nobody is ahead of it; otherwise it waits in the queue (status `queued`). */
+  function request(runId: string, action: QueueAction, priority = 0): { queued: boolean } {
+    if (running.has(runId)) throw new RatchetError('run_busy', `Run ${runId} is already running here.`);
+    const limit = settings.concurrency;
+    if (queue.list().length === 0 && activeCount() < limit) {
+      launch(runId, action);
+      return { queued: false };
+    }
+    queue.enqueue(runId, action, { priority, owner: null, reason: `Queued: waits for a free slot (${limit} ${limit === 1 ? 'run' : 'runs'} at a time).` });
+    pump();
+    return { queued: true };
+  }
+
+  let closing = false;
+  /** Starts queued runs while slots are free. */
+  function pump(): void {
+    if (closing) return;
+    try {
+      const starts = runsToStart({ queued: queue.list(), active: activeCount(), concurrency: settings.concurrency, self, alive: processAlive });
+      for (const q of starts) {
+        const action = queue.claim(q.id);
+        if (action) launch(q.id, action);
+      }
+    } catch (err) {
+      emit('app.onNotice', { level: 'error', title: 'The run queue could not start a run', body: toCallError(err).message, runId: null });
+    }
+  }
+  // Slots freed by other processes (a CLI run that ended) and queued runs left from before a restart.
+  const pumpTimer = setInterval(pump, opts.queuePollMs ?? 1000);
+  pumpTimer.unref();
 
   function summary(run: RunRow): RunSummary {
     const steps = engine.store.getSteps(run.id);
@@ -128,6 +181,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       notifications: settings.notifications,
       worktreeFolder: settings.worktreeFolder,
       sandbox: settings.sandbox,
+      concurrency: settings.concurrency,
       sandboxStatus: engine.sandboxStatus(),
       pricing: engine.pricing.models,
     };
@@ -224,12 +278,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd }) : undefined,
       });
       const runId = await engine.createRun(prepared);
-      launch(runId, (signal) => engine.execute(runId, signal));
+      request(runId, { kind: 'execute' }, input.priority);
       return { runId };
     },
     'runs.retry': async ({ runId }) => {
       await engine.inspectResume(runId);
-      launch(runId, (signal) => engine.retry(runId, { signal }));
+      request(runId, { kind: 'retry' });
       return { ok: true as const };
     },
     'runs.resumeInfo': async ({ runId }) => resumeDoc(await engine.inspectResume(runId)),
@@ -238,12 +292,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return engine.store.listRuns().filter((r) => r.status === 'interrupted').map(summary);
     },
     'runs.resume': async ({ runId, choices, auto, skipStep }) => {
-      launch(runId, (signal) => engine.resume(runId, { signal, choices: choices as never, auto, skipStep }));
+      request(runId, { kind: 'resume', choices, auto: auto as never, skipStep: skipStep as never });
       return { ok: true as const };
     },
     'runs.approve': async ({ runId, steps }) => {
       engine.approve(runId, steps);
-      launch(runId, (signal) => engine.resume(runId, { signal }));
+      request(runId, { kind: 'resume' });
       return { ok: true as const };
     },
     'runs.raiseBudget': async ({ runId, taskUsd }) => engine.raiseBudget(runId, taskUsd),
@@ -255,10 +309,22 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       } else {
         const run = engine.store.getRun(runId);
         if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}.`);
+        if (run.status === 'queued') queue.cancel(runId);
         if (run.status === 'waiting') engine.store.setRunStatus(runId, 'paused', 'Stopped while waiting; resume to continue.');
       }
       return { ok: true as const };
     },
+    'runs.setPriority': async ({ runId, priority }) => {
+      queue.setPriority(runId, priority);
+      pump();
+      return { ok: true as const };
+    },
+    'runs.queue': async () => ({
+      concurrency: settings.concurrency,
+      active: [...new Set([...queue.leasedRunIds(), ...running.keys()])],
+      queued: queue.list().map((q, i) => ({ runId: q.id, title: q.title, priority: q.priority, position: i + 1, queuedAt: q.queuedAt, action: q.action.kind })),
+      holds: queue.activeHolds().map((h) => ({ until: h.until, runId: h.runId, reason: h.reason })),
+    }),
     'runs.retryNow': async ({ runId }) => ({ skipped: engine.retryNow(runId) }),
     'runs.skipStep': async ({ runId, step }) => {
       if (running.has(runId)) throw new RatchetError('run_busy', 'Stop the run before skipping a step; resume continues after it.');
@@ -277,6 +343,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       saveSettings(engine.home, settings);
       engine.applySettings(settings);
       if (pricing) engine.setPricing({ models: pricing });
+      // A higher limit starts queued runs at once.
+      pump();
       return settingsDoc();
     },
     'settings.setApiKey': async ({ key }) => {
@@ -296,10 +364,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     active: () => [...running.keys()],
     wakeDue() {
       const due = engine.dueRuns().filter((id) => !running.has(id));
-      for (const id of due) launch(id, (signal) => engine.resume(id, { signal }));
+      for (const id of due) request(id, { kind: 'resume' });
       return due;
     },
     async close() {
+      closing = true;
+      clearInterval(pumpTimer);
       for (const r of running.values()) r.controller.abort();
       await Promise.all([...running.values()].map((r) => r.done));
       stopWatching();

@@ -13,6 +13,8 @@ export const UserSettings = z.object({
   worktreeFolder: z.string().nullable().default(null),
   /** false runs the agent's shell, gates and command agents without the OS sandbox (the user's explicit choice). */
   sandbox: z.boolean().default(true),
+  /** How many runs execute at once in the app and `serve`; more wait in the queue (status `queued`). */
+  concurrency: z.number().int().min(1).max(16).default(2),
 });
 export type UserSettings = z.infer<typeof UserSettings>;
 

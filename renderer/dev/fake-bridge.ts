@@ -134,6 +134,11 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       setStatus(runId, 'cancelled', 'stopped by the user');
       return { ok: true };
     },
+    'runs.setPriority': ({ runId }) => {
+      run(runId);
+      return { ok: true as const };
+    },
+    'runs.queue': () => ({ concurrency: 2, active: [], queued: [], holds: [] }),
     'runs.retryNow': ({ runId }) => {
       const waiting = run(runId).summary.status === 'waiting';
       if (waiting) setStatus(runId, 'running');

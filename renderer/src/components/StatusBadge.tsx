@@ -5,6 +5,7 @@ import { Countdown } from './Countdown';
 const RUN_LABEL: Record<RunStatus, string> = {
   planning: 'planning',
   waiting_approval: 'needs approval',
+  queued: 'queued',
   running: 'running',
   waiting: 'waiting',
   paused: 'paused',
@@ -15,7 +16,7 @@ const RUN_LABEL: Record<RunStatus, string> = {
 };
 
 const RUN_TONE: Record<RunStatus, string> = {
-  planning: 'info', waiting_approval: 'attention', running: 'active', waiting: 'attention', paused: 'attention',
+  planning: 'info', waiting_approval: 'attention', queued: 'info', running: 'active', waiting: 'attention', paused: 'attention',
   failed: 'bad', succeeded: 'good', cancelled: 'muted', interrupted: 'bad',
 };
 

@@ -1,0 +1,174 @@
+// The run queue in the store: runs waiting for a free slot (what to do when their turn comes, priority, who waits for
+// them), the runs that hold a slot, and the rate-limit holds that one API key's 429 puts on every run using it.
+import { z } from 'zod';
+import type { RunStatus } from '../../../shared/domain';
+import { RatchetError } from '../errors';
+import type { Store } from './store';
+
+/** What a queued run does when its turn comes. */
+export const QueueAction = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('execute') }),
+  z.object({ kind: z.literal('retry') }),
+  z.object({
+    kind: z.literal('resume'),
+    auto: z.boolean().optional(),
+    skipStep: z.number().int().optional(),
+    choices: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+export type QueueAction = z.infer<typeof QueueAction>;
+
+export interface QueuedRun {
+  id: string;
+  title: string;
+  action: QueueAction;
+  priority: number;
+  queuedAt: string;
+  /** The process that waits for this run (`ratchet run --queue`); null: any scheduler (the app, `serve`) may start it. */
+  ownerPid: number | null;
+  ownerHost: string | null;
+}
+
+export interface ApiHold {
+  keyHash: string;
+  until: string;
+  runId: string | null;
+  reason: string;
+}
+
+interface QueueRow {
+  id: string;
+  task_title: string;
+  queue_action: string;
+  queue_priority: number;
+  queued_at: string;
+  queue_owner_pid: number | null;
+  queue_owner_host: string | null;
+}
+
+export class RunQueue {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get db() {
+    return this.store.db;
+  }
+
+  /** Puts the run in the queue: its status becomes `queued` and what it was is kept, to go back to when it starts or leaves. */
+  enqueue(runId: string, action: QueueAction, opts: { priority?: number; owner?: { pid: number; host: string } | null; reason: string }): void {
+    this.store.tx(() => {
+      const run = this.store.getRun(runId);
+      if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+      if (run.status === 'queued') throw new RatchetError('run_busy', `Run ${runId} is already queued.`);
+      this.db
+        .prepare(
+          `UPDATE runs SET queue_action = ?, queue_prev_status = ?, queue_priority = ?, queued_at = ?, queue_owner_pid = ?, queue_owner_host = ?
+           WHERE id = ?`,
+        )
+        .run(JSON.stringify(action), run.status, opts.priority ?? 0, this.now().toISOString(), opts.owner?.pid ?? null, opts.owner?.host ?? null, runId);
+      this.store.setRunStatus(runId, 'queued', opts.reason);
+    });
+  }
+
+  /** Queued runs in the order they start: highest priority first, then first come. */
+  list(): QueuedRun[] {
+    const rows = this.db
+      .prepare(
+        `SELECT runs.id, tasks.title AS task_title, queue_action, queue_priority, queued_at, queue_owner_pid, queue_owner_host
+         FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.status = 'queued'
+         ORDER BY queue_priority DESC, queued_at, runs.id`,
+      )
+      .all() as QueueRow[];
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.task_title,
+      action: QueueAction.parse(JSON.parse(r.queue_action)),
+      priority: r.queue_priority,
+      queuedAt: r.queued_at,
+      ownerPid: r.queue_owner_pid,
+      ownerHost: r.queue_owner_host,
+    }));
+  }
+
+  /**
+   * Takes a queued run out of the queue to start it (atomic: of two schedulers, one wins). The run goes back to the
+   * status it had, so execute/retry/resume see it as before; null when it was no longer queued.
+   */
+  claim(runId: string): QueueAction | null {
+    return this.store.tx(() => {
+      const row = this.db.prepare("SELECT queue_action, queue_prev_status FROM runs WHERE id = ? AND status = 'queued'").get(runId) as
+        | { queue_action: string; queue_prev_status: RunStatus }
+        | undefined;
+      if (!row) return null;
+      this.clear(runId);
+      this.store.setRunStatus(runId, row.queue_prev_status, 'Starting: its turn in the queue came.');
+      return QueueAction.parse(JSON.parse(row.queue_action));
+    });
+  }
+
+  /** Takes the run out of the queue without starting it: a run that never started is cancelled, any other goes back to how it was. */
+  cancel(runId: string): void {
+    this.store.tx(() => {
+      const row = this.db.prepare("SELECT queue_action, queue_prev_status FROM runs WHERE id = ? AND status = 'queued'").get(runId) as
+        | { queue_action: string; queue_prev_status: RunStatus }
+        | undefined;
+      if (!row) throw new RatchetError('bad_arguments', `Run ${runId} is not queued.`);
+      this.clear(runId);
+      const action = QueueAction.parse(JSON.parse(row.queue_action));
+      if (action.kind === 'execute') this.store.setRunStatus(runId, 'cancelled', 'Stopped by you before it started (removed from the queue).', { finished: true });
+      else this.store.setRunStatus(runId, row.queue_prev_status, `Removed from the queue by you; the ${action.kind} did not start.`);
+    });
+  }
+
+  setPriority(runId: string, priority: number): void {
+    const changed = this.db.prepare("UPDATE runs SET queue_priority = ? WHERE id = ? AND status = 'queued'").run(priority, runId).changes;
+    if (changed !== 1) throw new RatchetError('bad_arguments', `Run ${runId} is not queued; only a queued run has a priority.`);
+  }
+
+  /** Position (1-based) of a queued run among those ahead of it, or null when it is not queued. */
+  position(runId: string): number | null {
+    const i = this.list().findIndex((q) => q.id === runId);
+    return i < 0 ? null : i + 1;
+  }
+
+  /** Runs that hold a slot anywhere: a process holds their lease now. */
+  leasedRunIds(): string[] {
+    const rows = this.db.prepare('SELECT id FROM runs WHERE owner_token IS NOT NULL AND lease_until > ?').all(this.now().toISOString()) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
+  /** Records that the API key `keyHash` is rate-limited until `until` (keeps the later of two holds). */
+  hold(h: ApiHold): void {
+    this.db
+      .prepare(
+        `INSERT INTO api_holds (key_hash, until, run_id, reason) VALUES (?, ?, ?, ?)
+         ON CONFLICT (key_hash) DO UPDATE SET until = excluded.until, run_id = excluded.run_id, reason = excluded.reason
+         WHERE excluded.until > api_holds.until`,
+      )
+      .run(h.keyHash, h.until, h.runId, h.reason);
+  }
+
+  /** The hold on `keyHash` still in force, if any. */
+  activeHold(keyHash: string): ApiHold | null {
+    const row = this.db.prepare('SELECT key_hash, until, run_id, reason FROM api_holds WHERE key_hash = ? AND until > ?').get(keyHash, this.now().toISOString()) as
+      | { key_hash: string; until: string; run_id: string | null; reason: string }
+      | undefined;
+    return row ? { keyHash: row.key_hash, until: row.until, runId: row.run_id, reason: row.reason } : null;
+  }
+
+  /** Every hold still in force (for the app's banner). */
+  activeHolds(): ApiHold[] {
+    const rows = this.db.prepare('SELECT key_hash, until, run_id, reason FROM api_holds WHERE until > ? ORDER BY until').all(this.now().toISOString()) as Array<{
+      key_hash: string; until: string; run_id: string | null; reason: string;
+    }>;
+    return rows.map((r) => ({ keyHash: r.key_hash, until: r.until, runId: r.run_id, reason: r.reason }));
+  }
+
+  private clear(runId: string): void {
+    this.db
+      .prepare('UPDATE runs SET queue_action = NULL, queue_prev_status = NULL, queued_at = NULL, queue_owner_pid = NULL, queue_owner_host = NULL WHERE id = ?')
+      .run(runId);
+  }
+}
