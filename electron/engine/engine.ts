@@ -1,4 +1,5 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
+import { apiKeyHash } from './runs/api-hold';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -373,7 +374,7 @@ export function createEngine(deps: EngineDeps) {
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
-          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng },
+          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, apiKeyHash: apiKeyHash(deps.env) },
           { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
         );
         if (outcome.kind === 'done') continue;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch, type EventName } from '../../shared/contract';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { startScriptedServer, type ScriptedServer, type ScriptFn } from '../scripted/server';
 import { createEngine, type Engine } from './engine';
 import { createService, toCallError, type Service } from './service';
 import { RunQueue } from './store/run-queue';
@@ -38,8 +38,8 @@ async function until(check: () => boolean, ms = 30_000) {
   }
 }
 
-async function setup(concurrency: number) {
-  server = await startScriptedServer({ script: byStep });
+async function setup(concurrency: number, script: ScriptFn = byStep) {
+  server = await startScriptedServer({ script });
   const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
   engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
   service = createService(engine, { host: 'headless', version: '0.1.0', env, queuePollMs: 100 });
@@ -122,5 +122,32 @@ describe('the run queue', () => {
     expect(engine!.store.getRun(a)).toMatchObject({ status: 'failed', reason: 'Removed from the queue by you; the retry did not start.' });
     release('x');
     await until(() => status(x) === 'succeeded');
+  }, 90_000);
+
+  it('a 429 with retry-after on one run holds every run using the same API key until then', async () => {
+    // The first three calls (the SDK's own two retries included) are rate-limited with retry-after 2 s.
+    let calls = 0;
+    const times: number[] = [];
+    const { service, start, release, status, events } = await setup(2, (req) => {
+      times.push(Date.now());
+      return ++calls <= 3 ? { error: { status: 429, retryAfter: 3 } } : byStep(req);
+    });
+    const a = await start('a');
+    await until(() => engine!.store.getRun(a)?.status === 'waiting');
+    const hold = new RunQueue(engine!.store).activeHolds()[0];
+    expect(hold).toMatchObject({ runId: a, reason: 'rate limited (429) with retry-after 3 s' });
+    const b = await start('b');
+    // b waits for the hold before its first call, and says why.
+    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { runId: string; type: string; payload: { status?: string; reason?: string } }).runId === b
+      && (e.payload as { payload: { reason?: string } }).payload.reason?.includes('The API key is rate-limited until') === true));
+    // a's own backoff (a minute by the preset) is cut short by Retry now; it still waits for the hold.
+    await call(service, 'runs.retryNow', { runId: a });
+    release('a');
+    release('b');
+    await until(() => status(a) === 'succeeded' && status(b) === 'succeeded');
+    // No call reached the API between the hold and its end.
+    const until_ = Date.parse(hold!.until);
+    expect(times.slice(3).every((t) => t >= until_ - 50)).toBe(true);
+    expect(times.length).toBeGreaterThan(4);
   }, 90_000);
 });

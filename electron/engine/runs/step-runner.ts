@@ -1,4 +1,5 @@
 // Runs one step to its end: feeds the step machine its events and carries out its commands (agent, snapshot, gates, validators, commit, sleep, rebase) against the store and git.
+import { recordApiHold, waitForApiHold } from './api-hold';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
@@ -29,6 +30,8 @@ export interface StepDeps {
   now(): Date;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   rng(): number;
+  /** Which API key the run's agent uses (a hash, see api-hold.ts): a 429 on it holds every run that shares it. */
+  apiKeyHash?: string | null;
 }
 
 export interface StepContext {
@@ -141,6 +144,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         };
       }
       case 'runAgent': {
+        // A 429 on any run using this API key holds this one too, until its retry-after.
+        if (!(await waitForApiHold(store, deps, runId, ctx.signal))) return { type: 'stopped' };
         agent = deps.agentFor(c.agent);
         const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt: c.prompt, preCommit: c.preCommit, round: c.round });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });
@@ -170,6 +175,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         if (ctx.signal.aborted) return { type: 'stopped', attempt: artifacts };
         if (!timeout.aborted && result.stop === 'error' && result.error) {
           const e = result.error;
+          if (e.errorClass === 'rate_limit') recordApiHold(store, deps, runId, e.retryAfterS);
           return { type: 'apiError', ...artifacts, errorClass: e.errorClass, message: e.message, retriable: e.retriable, retryAfterS: e.retryAfterS };
         }
         return { type: 'agentFinished', ...artifacts, timedOut: timeout.aborted };

@@ -1,0 +1,46 @@
+// One API key, one rate limit: a 429 with retry-after on any run holds every run that uses the same key (any process) until then.
+import { createHash } from 'node:crypto';
+import { RunQueue } from '../store/run-queue';
+import type { Store } from '../store/store';
+
+/** A short hash of the key and endpoint the run's agent uses (never the key itself); null without a key. */
+export function apiKeyHash(env: NodeJS.ProcessEnv): string | null {
+  const key = env.ANTHROPIC_API_KEY;
+  if (!key) return null;
+  return createHash('sha256').update(`${env.ANTHROPIC_BASE_URL ?? ''}\n${key}`).digest('hex').slice(0, 16);
+}
+
+/** Records the hold a rate-limited call asked for (`retryAfterS` from its retry-after). */
+export function recordApiHold(store: Store, deps: { apiKeyHash?: string | null; now(): Date }, runId: string, retryAfterS: number | null): void {
+  const keyHash = deps.apiKeyHash ?? null;
+  if (!keyHash || retryAfterS === null || retryAfterS <= 0) return;
+  const until = new Date(deps.now().getTime() + retryAfterS * 1000).toISOString();
+  new RunQueue(store, deps.now).hold({ keyHash, until, runId, reason: `rate limited (429) with retry-after ${Math.round(retryAfterS)} s` });
+}
+
+/**
+ * Waits out a hold on the run's API key before its agent calls the API again: the run shows `waiting` with the time
+ * and the run that was limited. Returns false when the run was stopped meanwhile.
+ */
+export async function waitForApiHold(
+  store: Store,
+  deps: { apiKeyHash?: string | null; now(): Date; sleep(ms: number, signal: AbortSignal): Promise<void> },
+  runId: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const keyHash = deps.apiKeyHash ?? null;
+  if (!keyHash) return true;
+  const queue = new RunQueue(store, deps.now);
+  let waited = false;
+  for (let hold = queue.activeHold(keyHash); hold; hold = queue.activeHold(keyHash)) {
+    const ms = Date.parse(hold.until) - deps.now().getTime();
+    if (ms <= 0) break;
+    const who = hold.runId === runId ? 'this run' : `run ${hold.runId ?? 'in another process'}`;
+    store.setRunStatus(runId, 'waiting', `The API key is rate-limited until ${hold.until} (${hold.reason} on ${who}); every run using it waits.`, { wakeAt: hold.until });
+    waited = true;
+    await deps.sleep(ms, signal).catch(() => undefined);
+    if (signal.aborted) return false;
+  }
+  if (waited) store.setRunStatus(runId, 'running', null);
+  return true;
+}
