@@ -8,10 +8,11 @@ import { progressLine } from './progress';
 
 /** Each command's usage line(s), as `ratchet <command> --help` prints them. */
 export const COMMAND_USAGE: Record<string, string> = {
-  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox]
+  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox] [--queue [--priority N]]
       run a task's plan in its own worktree; --trust trusts the repository's own workflow file as it is now; --description gives the task its description (a
       "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
-      --draft lets the agent draft the plan, which waits for your approval (resume --approve)`,
+      --draft lets the agent draft the plan, which waits for your approval (resume --approve);
+      --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first`,
   status: 'ratchet status <run-id> [--json]          the run\'s status document (its steps, attempts, policy and cost)',
   list: 'ratchet list [--json]                    runs, newest first',
   check: `ratchet check <workflow-file> [--description <text>|@<file.md>]

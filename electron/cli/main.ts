@@ -4,6 +4,7 @@ import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
 import { commandHelp, COMMAND_USAGE, confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
+import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
@@ -20,8 +21,13 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
     yes: { type: 'boolean', short: 'y' },
     trust: { type: 'boolean' },
     json: { type: 'boolean' },
+    queue: { type: 'boolean' },
+    priority: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
+  const priority = values.priority === undefined ? 0 : Number(values.priority);
+  if (!Number.isInteger(priority) || priority < -100 || priority > 100) throw new UsageError('--priority takes a whole number from -100 to 100 (higher starts first).');
+  if (values.priority !== undefined && !values.queue) throw new UsageError('--priority only applies with --queue.');
   if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io);
   const prepared = await prepareTrusting(engine, {
     repo: positionals[0] as string,
@@ -50,6 +56,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
   }
   return withProgress(engine, io, Boolean(values.json), steps.length, async (signal) => {
     const runId = await engine.createRun(prepared);
+    if (values.queue) await waitForSlot(engine, runId, { priority, signal, say: err });
     return engine.execute(runId, signal);
   });
 }
