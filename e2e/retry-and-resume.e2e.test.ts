@@ -130,6 +130,15 @@ describe('Ratchet in the browser, against the headless host', () => {
     await page.getByText(`${succeeded} of ${runs.length} runs`).first().waitFor();
     await page.getByText('100 %').first().waitFor();
     await shot(page, 'dashboard');
+    // What-if: with no retries, the Calculator run (step 2 passed on its retry) would have failed.
+    await page.getByLabel('Preset').selectOption('');
+    await page.getByLabel('Max retries').fill('0');
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await page.getByText(/runs? changes? outcome/).waitFor();
+    await page.locator('.what-if-changed li', { hasText: 'Calculator' }).getByText('failed', { exact: true }).first().waitFor();
+    await page.getByText(/never guessed/).waitFor();
+    await page.locator('.what-if').scrollIntoViewIfNeeded();
+    await shot(page, 'dashboard-what-if');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await shot(page, 'settings');

@@ -139,6 +139,28 @@ export const StatsSummary = z.object({
 });
 export type StatsSummary = z.infer<typeof StatsSummary>;
 
+/** What-if: another retry policy replayed over the period's recorded attempts (issue 13's "what-if"). */
+export const WhatIfChoiceDoc = z.object({
+  preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
+  maxRetries: z.number().int().min(0).max(20).optional(),
+  limits: z.partialRecord(ErrorClass, z.number().int().min(0).max(20)).optional(),
+  taskUsd: z.number().positive().nullable().optional(),
+});
+const WhatIfOutcomeDoc = z.enum(['succeeded', 'failed', 'needs_you', 'budget', 'unknown']);
+const WhatIfTotalsDoc = z.object({ succeeded: z.number().int(), failed: z.number().int(), needsYou: z.number().int(), budget: z.number().int(), unknown: z.number().int(), costUsd: z.number() });
+export const WhatIfDoc = z.object({
+  policy: z.object({ limits: z.record(z.string(), z.number()), taskUsd: z.number().nullable() }),
+  runs: z.number().int(),
+  actual: WhatIfTotalsDoc,
+  simulated: WhatIfTotalsDoc,
+  changed: z.array(z.object({
+    runId: z.string(), title: z.string(), actual: z.union([WhatIfOutcomeDoc, z.literal('other')]), simulated: WhatIfOutcomeDoc,
+    actualCostUsd: z.number(), simulatedCostUsd: z.number(), reason: z.string(),
+  })),
+  assumptions: z.array(z.string()),
+});
+export type WhatIfDoc = z.infer<typeof WhatIfDoc>;
+
 export const RunQueueDoc = z.object({
   concurrency: z.number().int(),
   active: z.array(z.string()),
@@ -238,6 +260,7 @@ export const methods = {
   'runs.queue': { input: Empty, output: RunQueueDoc },
   'runs.skipStep': { input: RunId.extend({ step: z.number().int().min(1) }), output: Ok },
   'stats.summary': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: StatsSummary },
+  'stats.whatIf': { input: WhatIfChoiceDoc.extend({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: WhatIfDoc },
   'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },
   'settings.get': { input: Empty, output: Settings },
   'settings.set': {

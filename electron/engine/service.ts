@@ -14,6 +14,8 @@ import { runsToStart } from './run-scheduler';
 import { inspectRepo } from './git/repo-git';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
 import { loadStats, reportMarkdown } from './stats';
+import { whatIf } from './what-if';
+import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
 import type { RunRow } from './store/store';
 import { parseWorkflow } from './workflow/load-workflow';
@@ -335,6 +337,10 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return { ok: true as const };
     },
     'stats.summary': async ({ days }) => loadStats(engine.store, days, now(), settings.budget.dailyUsd),
+    'stats.whatIf': async ({ days, ...choice }) => {
+      const since = new Date(now().getTime() - days * 86_400_000).toISOString();
+      return whatIf(loadWhatIfHistory(engine.store, since), choice);
+    },
     'stats.report': async ({ days }) => ({ markdown: reportMarkdown(loadStats(engine.store, days, now(), settings.budget.dailyUsd), now()) }),
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {

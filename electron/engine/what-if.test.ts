@@ -55,6 +55,9 @@ describe('what-if', () => {
   it('a flaky pass counts as passed, an interrupted attempt is unknown', () => {
     expect(simulateRun(run('h', 'succeeded', [[{ outcome: 'flaky', errorClass: null, costUsd: 0.1 }]]), resolveChoice({})).simulated).toBe('succeeded');
     expect(simulateRun(run('i', 'interrupted', [[{ outcome: 'interrupted', errorClass: null, costUsd: 0 }]]), resolveChoice({})).simulated).toBe('unknown');
+    // Interrupted, then resumed: the interruption does not use a retry.
+    const resumed = run('j', 'succeeded', [[{ outcome: 'interrupted', errorClass: null, costUsd: 0.1 }, pass()]]);
+    expect(simulateRun(resumed, resolveChoice({ maxRetries: 0 }))).toMatchObject({ simulated: 'succeeded', simulatedCostUsd: 0.2 });
   });
 
   it('maps recorded statuses, telling a budget pause from others, and leaves running or cancelled runs out', () => {

@@ -124,6 +124,8 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
       if (policy.taskUsd !== null && cost >= policy.taskUsd) return verdict('budget', `the ${usd(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
       cost += a.costUsd;
       if (a.outcome === 'passed' || a.outcome === 'flaky') break;
+      // An attempt cut by a crash or a stop is not the policy's to count: the resume's next attempt carries on.
+      if (a.outcome === 'interrupted' && step.attempts[i + 1]) continue;
       if (a.outcome === 'running' || a.outcome === 'interrupted') return verdict('unknown', `attempt ${i + 1} of ${where} did not finish in the recorded run`);
       const c = a.errorClass ?? 'unknown';
       const n = (used.get(c) ?? 0) + 1;

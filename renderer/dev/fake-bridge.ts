@@ -138,6 +138,12 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       run(runId);
       return { ok: true as const };
     },
+    'stats.whatIf': () => ({
+      policy: { limits: {}, taskUsd: null }, runs: 0,
+      actual: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
+      simulated: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
+      changed: [], assumptions: [],
+    }),
     'runs.queue': () => ({ concurrency: 2, active: [], queued: [], holds: [] }),
     'runs.retryNow': ({ runId }) => {
       const waiting = run(runId).summary.status === 'waiting';

@@ -6,6 +6,7 @@ import { humanize, percent, usd } from '../lib/format';
 import { useStats, type Days } from '../stores/stats';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { ReportDialog } from './ReportDialog';
+import { WhatIfPanel } from '../components/WhatIfPanel';
 
 export function DashboardScreen() {
   const days = useStats((s) => s.days);
@@ -31,6 +32,7 @@ export function DashboardScreen() {
       {slot.status === 'loading' && !slot.data && <Loading label="Loading statistics…" />}
       {slot.status === 'error' && <ErrorState title="Could not load the statistics" message={slot.error ?? ''} onRetry={() => void load(days)} />}
       {slot.data && (slot.data.runs === 0 ? <Empty title={`No runs in the last ${days} days`}>Statistics appear once runs have finished.</Empty> : <Stats s={slot.data} />)}
+      {slot.data && slot.data.runs > 0 && <WhatIfPanel days={days} />}
       {report && <ReportDialog days={days} onClose={() => setReport(false)} />}
     </div>
   );

@@ -1,0 +1,61 @@
+// What-if over a real store: a run that succeeded on its second attempt would have failed with no retries.
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../shared/contract';
+import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { createEngine, type Engine } from './engine';
+import { createService, toCallError, type Service } from './service';
+import { flipGate } from './testing/flip-gate';
+import { byStep } from './testing/recovery-fixtures';
+import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+import { makeRepo, tempDir } from './testing/temp-repo';
+import { loadWhatIfHistory } from './what-if-history';
+
+let server: ScriptedServer | undefined;
+let service: Service | undefined;
+let engine: Engine | undefined;
+afterEach(async () => {
+  await service?.close();
+  await engine?.releaseSandbox();
+  await server?.close();
+  service = undefined;
+  engine = undefined;
+  server = undefined;
+});
+
+describe('what-if over the store', () => {
+  it('loads the attempts as they happened and replays them under another policy through stats.whatIf', async () => {
+    server = await startScriptedServer({ script: byStep });
+    const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
+    service = createService(engine, { host: 'headless', version: '0.1.0', env });
+    const started = await dispatch(service.handlers, 'runs.start', { repo: makeRepo(), title: 'flips once', steps: [{ title: 'One', gates: ['test'] }, { title: 'Two' }], gates: { test: flipGate(2) } }, toCallError);
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    // The first failure waits out the preset's backoff; Retry now cuts it short.
+    for (let i = 0; i < 600 && engine.store.getRun(runId)?.status !== 'succeeded'; i++) {
+      if (engine.store.getRun(runId)?.status === 'waiting') await dispatch(service.handlers, 'runs.retryNow', { runId }, toCallError);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(engine.store.getRun(runId)?.status).toBe('succeeded');
+
+    const history = loadWhatIfHistory(engine.store, '2000-01-01T00:00:00.000Z');
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ runId, title: 'flips once', status: 'succeeded' });
+    expect(history[0]?.steps.map((s) => [s.index, s.attempts.map((a) => [a.outcome, a.errorClass])])).toEqual([
+      [1, [['failed', 'test_failure'], ['passed', null]]],
+      [2, [['passed', null]]],
+    ]);
+
+    const r = await dispatch(service.handlers, 'stats.whatIf', { days: 7, maxRetries: 0 }, toCallError);
+    expect(r).toMatchObject({
+      ok: true,
+      value: {
+        runs: 1,
+        actual: { succeeded: 1, failed: 0 },
+        simulated: { succeeded: 0, failed: 1 },
+        changed: [{ runId, actual: 'succeeded', simulated: 'failed', reason: 'step 1 "One" fails after attempt 1: 0 test failure retries used up' }],
+      },
+    });
+    const same = await dispatch(service.handlers, 'stats.whatIf', { days: 7 }, toCallError);
+    expect(same).toMatchObject({ ok: true, value: { simulated: { succeeded: 1 }, changed: [] } });
+  }, 60_000);
+});
