@@ -1,5 +1,5 @@
 // One gate's result: command, exit status, duration and its output, virtualized with ANSI colours.
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { AttemptDetail } from '../../../shared/contract';
 import { ansiSpans, lineAt, lineIndex, stripAnsi } from '../lib/ansi';
 import { bytes, duration } from '../lib/format';
@@ -13,7 +13,8 @@ function exitText(g: Gate): string {
   return g.exitCode === null ? 'no exit code' : `exit ${g.exitCode}`;
 }
 
-export function GateOutput({ gate, pending = false, target = null }: { gate: Gate; pending?: boolean; target?: LineTarget | null }) {
+/** Memoized: a live event elsewhere in the attempt (a transcript entry) does not redraw a finished gate's log. */
+export const GateOutput = memo(function GateOutput({ gate, pending = false, target = null }: { gate: Gate; pending?: boolean; target?: LineTarget | null }) {
   const starts = useMemo(() => lineIndex(gate.output), [gate.output]);
   // A cache per output: scrolling back re-renders rows, and parsing a row's escapes once is enough.
   const cache = useMemo(() => new Map<number, ReturnType<typeof ansiSpans>>(), [gate.output]);
@@ -59,4 +60,4 @@ export function GateOutput({ gate, pending = false, target = null }: { gate: Gat
       )}
     </section>
   );
-}
+});
