@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { GateOutput, LiveGateOutput } from './GateOutput';
 import { installFake, stubLayout } from '../test-helpers';
-import { applyDetailEvent, emptyDetail, useRunDetail } from '../stores/run-detail';
+import { applyDetailEvent, emptyDetail, useRunDetail, type RunDetail } from '../stores/run-detail';
 import type { EngineEventDoc } from '../../../shared/contract';
 
 stubLayout();
@@ -55,7 +55,7 @@ describe('GateOutput', () => {
     installFake();
     let id = 0;
     const ev = (type: string, payload: Record<string, unknown>): EngineEventDoc => ({ id: ++id, runId: 'r', at: new Date().toISOString(), type, payload });
-    let d = { ...emptyDetail('r'), status: 'ready' as const };
+    let d: RunDetail = { ...emptyDetail('r'), status: 'ready' };
     d = applyDetailEvent(d, ev('attempt.started', { attemptId: 7, step: 1, n: 1 }));
     d = applyDetailEvent(d, ev('gate.started', { attemptId: 7, gate: 'test', command: 'npm test' }));
     act(() => useRunDetail.setState({ byId: { r: d } }));
