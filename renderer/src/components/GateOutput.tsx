@@ -114,7 +114,9 @@ export const GateOutput = memo(function GateOutput({ gate, pending = false, targ
 /** The output of the gate running in an attempt, as it streams in; it follows the newest line unless scrolled up. */
 export function LiveGateOutput({ runId, attemptKey }: { runId: string; attemptKey: string }) {
   const live = useRunDetail((s) => s.byId[runId]?.liveGate[attemptKey] ?? null);
-  const { count, spans } = useTextLines(live?.text ?? '');
+  // A line still being printed shows; the empty "line" after the last line break does not.
+  const text = live?.text ?? '';
+  const { count, spans } = useTextLines(text.endsWith('\n') ? text.slice(0, -1) : text);
   if (!live) return null;
   const gutter = `${String(count).length + 2}ch`;
   return (
