@@ -45,7 +45,7 @@ async function openToFirstLine(browser: Browser, url: string, runId: string): Pr
       });
     `);
     await page.goto(`${url}#/runs/${runId}`);
-    return await page.evaluate(() => (window as unknown as { __firstLine: Promise<number> }).__firstLine);
+    return await page.evaluate(() => (globalThis as unknown as { __firstLine: Promise<number> }).__firstLine);
   } finally {
     await page.close();
   }

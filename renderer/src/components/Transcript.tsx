@@ -55,7 +55,8 @@ export function Transcript({ entries, live = false }: { entries: Entry[]; live?:
     // jsdom and the first paint have no layout yet: start from a plausible viewport instead of rendering nothing.
     initialRect: { width: 800, height: MAX_HEIGHT_PX },
   });
-  const onScroll = useFollowEnd(parent, entries.length, live);
+  // Follows the content's height, not the count: a new row is measured after it is drawn, and may grow then.
+  const onScroll = useFollowEnd(parent, v.getTotalSize(), live);
   if (entries.length === 0) return <p className="muted small-text">{live ? 'Waiting for the agent…' : 'The agent said nothing in this attempt.'}</p>;
   return (
     <div ref={parent} className="transcript-scroll" style={{ height: Math.min(MAX_HEIGHT_PX, v.getTotalSize() + 2) }} onScroll={onScroll} tabIndex={0} role="region" aria-label={`transcript, ${entries.length.toLocaleString()} ${entries.length === 1 ? 'entry' : 'entries'}`}>
