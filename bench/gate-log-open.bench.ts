@@ -24,6 +24,7 @@ function seedAttempt(store: Store, lines: number): string {
     : `ok ${i + 1} - parser handles case ${i + 1} (${(i % 17) + 1} ms)`)).join('\n');
   store.recordGate(runId, attemptId, { gate: 'test', command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 61_000, output, outputBytes: Buffer.byteLength(output), failures: [] });
   store.finishAttempt(runId, attemptId, { outcome: 'failed', errorClass: 'test_failure', errorMessage: 'tests failed', summary: null, treeRef: null, treeSha: null, diff: null, failures: [], transcript: [], sessionId: null });
+  store.setStepStatus(runId, 1, 'failed');
   store.setRunStatus(runId, 'failed', 'step 1 failed: test_failure', { finished: true });
   return runId;
 }
@@ -76,6 +77,19 @@ try {
     s.push(st);
     b.push(bt);
     ratios.push(bt / st);
+  }
+  // BENCH_SHOTS=<dir>: pictures of the big log, scrolled to its middle once its pages arrived, at both window sizes.
+  if (process.env.BENCH_SHOTS) {
+    for (const [w, h] of [[1400, 900], [1024, 700]] as const) {
+      const page = await browser.newPage({ viewport: { width: w, height: h } });
+      await page.goto(`${host.url}#/runs/${big}`);
+      const log = page.getByRole('log', { name: 'output of gate test', exact: true });
+      await log.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 50_000 * 18; });
+      await log.getByText(/^ok 50001 - parser handles case 50001 /).waitFor();
+      await log.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(process.env.BENCH_SHOTS, `p7-big-log-${w}.png`) });
+      await page.close();
+    }
   }
   const ok = goalLine('P7', 'open an attempt with a 100k-line gate log to first painted line ÷ a 100-line log', median(ratios), 1.5,
     `[${median(b).toFixed(0)} ms vs ${median(s).toFixed(0)} ms; ${ROUNDS} rounds; ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}]`);
