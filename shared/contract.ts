@@ -42,7 +42,18 @@ export const GateOutputDoc = z.object({
   output: z.string(),
   outputBytes: z.number().int(),
   failures: z.array(FailedTestDoc),
+  /** Set when `output` holds only the first lines (runs.attempt's `outputHeadLines`): the log's whole line count; the rest comes from runs.gateLog. */
+  lineCount: z.number().int().optional(),
+  partial: z.boolean().optional(),
 });
+
+/** A range of one gate's output lines (ANSI escapes kept), and how many lines the whole output has. */
+export const GateLogPage = z.object({ from: z.number().int(), lines: z.array(z.string()), total: z.number().int() });
+export type GateLogPage = z.infer<typeof GateLogPage>;
+/** Most lines one runs.gateLog call answers. */
+export const GATE_LOG_MAX_LINES = 5000;
+/** Most events one runs.events call answers when the caller pages (`limit`). */
+export const EVENTS_MAX_PAGE = 10_000;
 
 export { TranscriptEntryDoc };
 
@@ -234,8 +245,15 @@ export const methods = {
   'plans.revise': { input: RunId.extend({ steps: z.array(StepSpec).min(1) }), output: z.object({ revision: z.number().int(), kept: z.array(z.number().int()), reset: z.array(z.number().int()) }) },
   'runs.list': { input: Empty, output: z.array(RunSummary) },
   'runs.get': { input: RunId, output: StatusDocument },
-  'runs.attempt': { input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1) }), output: AttemptDetail },
-  'runs.events': { input: RunId.extend({ afterId: z.number().int().min(0).default(0) }), output: z.array(EngineEventDoc) },
+  /** With `outputHeadLines`, a long gate output is sent as its first lines (`partial`, `lineCount`): the viewer pages the rest. */
+  'runs.attempt': { input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), outputHeadLines: z.number().int().min(1).optional() }), output: AttemptDetail },
+  /** Lines [from, from + count) of one gate's output in an attempt (`gate` is its label, as in AttemptDetail.gates). */
+  'runs.gateLog': {
+    input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), gate: z.string().min(1), from: z.number().int().min(0), count: z.number().int().min(1).max(GATE_LOG_MAX_LINES) }),
+    output: GateLogPage,
+  },
+  /** A run's events after `afterId`, oldest first; at most `limit` of them when given (page until an empty answer). */
+  'runs.events': { input: RunId.extend({ afterId: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(EVENTS_MAX_PAGE).optional() }), output: z.array(EngineEventDoc) },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
   'runs.retry': { input: RunId, output: Ok },
   'runs.resumeInfo': { input: RunId, output: ResumeInfoDoc },

@@ -31,6 +31,8 @@ export const eventPayloads = {
     attemptId: id, gate: z.string(), passed: z.boolean(), exitCode: z.number().int().nullable().default(null),
     timedOut: z.boolean().default(false), durationMs: z.number().default(0), failures: z.number().int().default(0),
   }),
+  /** A running gate's output since the previous chunk (bounded, a few per second); the stored result holds the whole output. */
+  'gate.output': z.object({ attemptId: id, gate: z.string(), text: z.string(), skippedBytes: z.number().int().min(0).default(0), seq: id.default(0) }),
   decision: DecisionDoc.extend({ attemptId: id, step: id, n: id, fingerprint: z.string().nullable().optional() }),
   'api.usage': z.object({
     attemptId: id, model: z.string().optional(), inputTokens: z.number().default(0), outputTokens: z.number().default(0),

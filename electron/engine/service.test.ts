@@ -65,6 +65,39 @@ describe('service (the contract over the engine)', () => {
     expect((events2 as { ok: true; value: unknown[] }).value.length).toBeGreaterThan(5);
   });
 
+  it('streams a running gate\'s output as gate.output events, sends a long log as its head, and pages lines and events', async () => {
+    const { service, events } = await setup();
+    const started = await call(service, 'runs.start', {
+      repo: makeRepo(), title: 'Long log', steps: [{ title: 'One', gates: ['long'] }], gates: { long: 'seq 1 3000; sleep 0.6; echo end' }, preset: 'minimal',
+    });
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    const types = () => events.filter((e) => e.name === 'runs.onEvent').map((e) => e.payload as { type: string; payload: Record<string, unknown> });
+    await until(() => types().some((e) => e.type === 'run.status' && e.payload.status === 'succeeded'));
+    const all = types();
+    const chunks = all.filter((e) => e.type === 'gate.output');
+    // Output arrived while the gate ran (before its result), and the chunks add up to it.
+    expect(all.findIndex((e) => e.type === 'gate.output')).toBeLessThan(all.findIndex((e) => e.type === 'gate.finished'));
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    expect(chunks.map((c) => c.payload.text).join('')).toBe(`${Array.from({ length: 3000 }, (_, i) => i + 1).join('\n')}\nend\n`);
+
+    const head = await call(service, 'runs.attempt', { runId, step: 1, n: 1, outputHeadLines: 100 });
+    const gate = (head as { ok: true; value: { gates: Array<{ output: string; lineCount?: number; partial?: boolean }> } }).value.gates[0]!;
+    expect(gate).toMatchObject({ partial: true, lineCount: 3002 });
+    expect(gate.output.split('\n')).toHaveLength(100);
+    const whole = await call(service, 'runs.attempt', { runId, step: 1, n: 1 });
+    expect((whole as { ok: true; value: { gates: Array<{ output: string; partial?: boolean }> } }).value.gates[0]!.partial).toBeUndefined();
+    expect(await call(service, 'runs.gateLog', { runId, step: 1, n: 1, gate: 'long', from: 2998, count: 10 }))
+      .toEqual({ ok: true, value: { from: 2998, lines: ['2999', '3000', 'end', ''], total: 3002 } });
+    expect(await call(service, 'runs.gateLog', { runId, step: 1, n: 1, gate: 'nope', from: 0, count: 10 })).toMatchObject({ ok: false, error: { code: 'gate_not_found' } });
+
+    const firstPage = await call(service, 'runs.events', { runId, afterId: 0, limit: 3 });
+    const page = (firstPage as { ok: true; value: Array<{ id: number }> }).value;
+    expect(page).toHaveLength(3);
+    const rest = await call(service, 'runs.events', { runId, afterId: page[2]!.id });
+    const everything = await call(service, 'runs.events', { runId, afterId: 0 });
+    expect([...page, ...(rest as { ok: true; value: unknown[] }).value]).toEqual((everything as { ok: true; value: unknown[] }).value);
+  });
+
   it('refuses bad input and unknown methods with a code and a sentence', async () => {
     const { service } = await setup();
     expect(await call(service, 'runs.get', { runId: '' })).toMatchObject({ ok: false, error: { code: 'bad_input' } });

@@ -11,6 +11,8 @@ import type { Engine } from './engine';
 import { RatchetError } from './errors';
 import { processAlive } from './run-ownership';
 import { runsToStart } from './run-scheduler';
+import { GateLogCache } from './gate-log';
+import { headOf, logPage } from '../../shared/line-index';
 import { inspectRepo } from './git/repo-git';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
 import { loadStats, reportMarkdown } from './stats';
@@ -218,6 +220,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     };
   }
 
+  const gateLogs = new GateLogCache();
   const handlers: Handlers = {
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
@@ -258,18 +261,29 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return engine.store.listRuns().map(summary);
     },
     'runs.get': async ({ runId }): Promise<StatusDocument> => engine.status(runId),
-    'runs.attempt': async ({ runId, step, n }) => {
+    'runs.attempt': async ({ runId, step, n, outputHeadLines }) => {
       const a = engine.store.getAttempts(runId, step).find((x) => x.n === n);
       if (!a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
+      const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...g }) =>
+        // A recorded gate result never changes: its log is indexed once and kept for the pages that follow.
+        outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined));
       return {
         runId, step, n, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, model: a.model, agentKind: a.agent_kind,
-        prompt: a.prompt, transcript: JSON.parse(a.transcript_json) as never, gates: engine.store.getGateResults(a.id).map(({ id: _id, ...g }) => g) as never,
+        prompt: a.prompt, transcript: JSON.parse(a.transcript_json) as never, gates: gates as never,
         diff: a.diff, decision: a.decision_json ? JSON.parse(a.decision_json) : null, fingerprint: a.fingerprint, startedAt: a.started_at, finishedAt: a.finished_at,
         inputTokens: a.input_tokens, outputTokens: a.output_tokens, cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens,
         costUsd: a.cost_known ? a.cost_usd : null,
       };
     },
-    'runs.events': async ({ runId, afterId }) => engine.store.eventsSince(runId, afterId),
+    'runs.gateLog': async ({ runId, step, n, gate, from, count }) => {
+      const a = engine.store.getAttempts(runId, step).find((x) => x.n === n);
+      if (!a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
+      const load = () => engine.store.getGateResults(a.id).find((g) => g.gate === gate)?.output ?? null;
+      const log = gateLogs.get(`${a.id}:${gate}`, load);
+      if (!log) throw new RatchetError('gate_not_found', `Attempt ${n} of step ${step} has no output of a gate named ${gate}.`);
+      return logPage(log, from, count);
+    },
+    'runs.events': async ({ runId, afterId, limit }) => engine.store.eventsSince(runId, afterId, limit),
     'runs.start': async (input) => {
       const r = input.retry;
       const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;

@@ -1,6 +1,7 @@
 // A fake RatchetBridge answering from typed fixtures, with a little state (stop, retry, resume emit events), for the dev page and tests.
 import type { CallResult, EngineEventDoc, MethodInput, MethodName, MethodOutput, RatchetBridge, RunSummary } from '../../shared/contract';
 import type { StatusDocument } from '../../shared/domain';
+import { headOf, indexLog, logPage } from '../../shared/line-index';
 import { makeAttempt, makeBigOutput } from './fixtures-attempts';
 import { APP_INFO, DRAFT, WORKFLOW, makeRecent, makeReport, makeResumeInfo, makeSettings, makeStats } from './fixtures-misc';
 import { makeRuns, REPO } from './fixtures-runs';
@@ -101,12 +102,17 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     },
     'runs.list': () => [...runs.values()].map((r) => r.summary),
     'runs.get': ({ runId }) => run(runId).doc,
-    'runs.attempt': ({ runId, step, n }) => {
+    'runs.attempt': ({ runId, step, n, outputHeadLines }) => {
       const d = makeAttempt(run(runId).doc, step, n, now, () => (bigOutput ??= makeBigOutput()));
       if (!d) throw new Fail('not_found', `Run ${runId} has no attempt ${n} of step ${step}.`);
-      return d;
+      return { ...d, gates: d.gates.map((g) => headOf(g, outputHeadLines)) };
     },
-    'runs.events': ({ runId, afterId }) => history.filter((e) => e.runId === runId && e.id > (afterId ?? 0)),
+    'runs.gateLog': ({ runId, step, n, gate, from, count }) => {
+      const g = makeAttempt(run(runId).doc, step, n, now, () => (bigOutput ??= makeBigOutput()))?.gates.find((x) => x.gate === gate);
+      if (!g) throw new Fail('gate_not_found', `Attempt ${n} of step ${step} has no gate ${gate}.`);
+      return logPage(indexLog(g.output), from, count);
+    },
+    'runs.events': ({ runId, afterId, limit }) => history.filter((e) => e.runId === runId && e.id > (afterId ?? 0)).slice(0, limit),
     'runs.start': (input) => {
       const id = `r-new${++newRuns}`;
       const steps = (input.steps ?? WORKFLOW.steps).map((s, i) => ({ index: i + 1, title: s.title, status: 'pending' as const, commit: null, attempts: [] }));

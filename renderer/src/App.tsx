@@ -8,11 +8,14 @@ import { ConnectionBanner, Notices, SandboxBanner } from './components/Banners';
 import { ResumeDialog } from './components/ResumeDialog';
 import { Sidebar } from './components/Sidebar';
 import { Empty } from './components/States';
-import { DashboardScreen } from './screens/DashboardScreen';
+import { lazyScreen } from './components/LazyScreen';
 import { HomeScreen } from './screens/HomeScreen';
 import { NewTaskScreen } from './screens/NewTaskScreen';
 import { RunScreen } from './screens/RunScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+
+// The dashboard pulls in recharts and d3: its own chunk, fetched the first time it is opened.
+const DashboardScreen = lazyScreen(() => import('./screens/DashboardScreen').then((m) => m.DashboardScreen), 'Loading the dashboard…');
 
 export function App() {
   useEffect(() => boot(), []);

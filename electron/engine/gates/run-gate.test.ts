@@ -90,6 +90,22 @@ describe('runGate', () => {
     expect(r.output).toBe('123');
   });
 
+  it('streams its output while it runs (onOutput), throttled, and the chunks add up to the output', async () => {
+    const seen: Array<{ text: string; atMs: number }> = [];
+    const started = performance.now();
+    const r = await runGate(gate('for i in 1 2 3 4 5 6; do echo "tick $i"; sleep 0.15; done'), {
+      cwd: freshDir(),
+      env: process.env,
+      outputStream: { intervalMs: 100 },
+      onOutput: (c) => seen.push({ text: c.text, atMs: performance.now() - started }),
+    });
+    expect(seen.map((c) => c.text).join('')).toBe(r.output);
+    // The first line arrived long before the gate ended, not with its result.
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen[0]!.text).toBe('tick 1\n');
+    expect(seen[0]!.atMs).toBeLessThan(r.durationMs - 500);
+  });
+
   it('uses bash, so bash syntax works', async () => {
     const r = await runGate(gate('arr=(a b c); echo "${#arr[@]} ${BASH_VERSION:+bash}"'), { cwd: freshDir(), env: process.env });
     expect(r.output).toBe('3 bash\n');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../on-abort';
 import { BoundedOutput } from './bounded-output';
+import { OutputStream, type OutputChunk, type OutputStreamOptions } from './output-stream';
 
 export interface GateSpec {
   name: string;
@@ -42,6 +43,9 @@ export interface RunGateOptions {
   timeoutMultiplier?: number;
   /** The run's OS sandbox: the command runs inside it, with its environment (then `env` is not used). */
   jail?: RunJail;
+  /** Live output while the gate runs: bounded chunks, throttled (see OutputStream); the last one before the result. */
+  onOutput?: (chunk: OutputChunk) => void;
+  outputStream?: OutputStreamOptions;
 }
 
 /** Time between SIGTERM and SIGKILL: enough for a test runner to flush and clean up, short enough not to stall a run. */
@@ -210,6 +214,7 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
     };
 
     let stopListening = (): void => undefined;
+    const live = opts.onOutput ? new OutputStream(opts.onOutput, opts.outputStream) : null;
 
     function finish(): void {
       if (done) return;
@@ -224,6 +229,7 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       }
       child.stdout?.destroy();
       child.stderr?.destroy();
+      live?.close();
 
       let reportXml: string | null = null;
       if (reportPath) {
@@ -245,8 +251,12 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       });
     }
 
-    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    const onData = (chunk: Buffer) => {
+      output.push(chunk);
+      live?.push(chunk);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
 
     child.on('error', (err) => {
       // 'error' without a pid means the shell never started; later errors (kill failures) are not fatal.

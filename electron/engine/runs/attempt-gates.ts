@@ -56,7 +56,11 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     store.event(g.runId, 'gate.started', { attemptId: g.attemptId, gate: label, command: gate.run });
     const r = await runGate(
       { name, run: gate.run, timeoutS: gate.timeout ?? g.defaultTimeoutS, report: gate.report },
-      { cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier },
+      {
+        cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier,
+        // Streamed while the gate runs, so a long gate is not a blank panel until it ends.
+        onOutput: (c) => store.event(g.runId, 'gate.output', { attemptId: g.attemptId, gate: label, ...c }),
+      },
     );
     const failures = r.passed ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
     store.recordGate(g.runId, g.attemptId, { ...r, gate: label, failures });

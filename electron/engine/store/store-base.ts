@@ -348,10 +348,11 @@ export class StoreBase {
     });
   }
 
-  eventsSince(runId: string, afterId = 0): EngineEvent[] {
+  /** `limit`: at most that many (the oldest first), for callers that page; all of them by default. */
+  eventsSince(runId: string, afterId = 0, limit = -1): EngineEvent[] {
     const first = (this.stmt('SELECT first_event_id FROM runs WHERE id = ?').get(runId) as { first_event_id: number | null } | undefined)?.first_event_id ?? 0;
-    const rows = this.stmt('SELECT * FROM events WHERE id > ? AND run_id = ? ORDER BY id')
-      .all(Math.max(afterId, first - 1), runId) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
+    const rows = this.stmt('SELECT * FROM events WHERE id > ? AND run_id = ? ORDER BY id LIMIT ?')
+      .all(Math.max(afterId, first - 1), runId, limit) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
     return rows.map((r) => ({ id: r.id, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
   }
 }

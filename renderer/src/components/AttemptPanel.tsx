@@ -1,5 +1,5 @@
 // The attempt history of one step: a tab per attempt, and for the chosen one its error, decision, gates, tests, transcript, diff and cost.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
 import { duration, humanize, tokens, usd } from '../lib/format';
 import { diffLineFor, outputLineFor } from '../lib/locate';
@@ -8,7 +8,8 @@ import { useRunDetail } from '../stores/run-detail';
 import { DecisionView } from './DecisionView';
 import { DiffView } from './DiffView';
 import { FailingTests, type Failure } from './FailingTests';
-import { GateOutput } from './GateOutput';
+import { GateOutput, LiveGateOutput } from './GateOutput';
+import { fetchGateLines } from '../stores/gate-log';
 import { ErrorState, Loading } from './States';
 import { StatusIcon } from './StatusBadge';
 import { Transcript } from './Transcript';
@@ -48,6 +49,8 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
   const summary = step.attempts.find((a) => a.n === n);
   // Where the last clicked failure location points: a diff line, or a line of one gate's output.
   const [jump, setJump] = useState<{ where: 'diff' | string; target: LineTarget } | null>(null);
+  // Stable, so a memoized gate log is not redrawn by every live event; it also tells a long log where to fetch its pages.
+  const attemptRef = useMemo(() => ({ runId, step: step.index, n }), [runId, step.index, n]);
 
   useEffect(() => {
     if (!slot || slot.stale) void loadAttempt(runId, step.index, n);
@@ -62,7 +65,7 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
   const decision = summary?.decision ?? d.decision;
   const failures = d.gates.flatMap((g) => g.failures);
   const cost = summary?.costUsd ?? d.costUsd;
-  const locate = (f: Failure) => {
+  const locate = async (f: Failure) => {
     if (!f.file) return;
     const nonce = (jump?.target.nonce ?? 0) + 1;
     const inDiff = d.diff ? diffLineFor(d.diff.replace(/\n$/, '').split('\n'), f.file, f.line) : null;
@@ -70,7 +73,9 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
     // The gate whose failures hold this one first, then any gate whose output names the file.
     const gates = [...d.gates.filter((g) => g.failures.includes(f)), ...d.gates.filter((g) => !g.failures.includes(f))];
     for (const g of gates) {
-      const i = outputLineFor(g.output, f.file, f.line);
+      // A long log came as its first lines: look through all of it.
+      const output = g.partial ? (await fetchGateLines({ ...attemptRef, gate: g.gate }, 0, g.lineCount ?? 0).catch(() => [g.output])).join('\n') : g.output;
+      const i = outputLineFor(output, f.file, f.line);
       if (i !== null) return setJump({ where: `gate:${g.gate}`, target: { index: i, nonce } });
     }
   };
@@ -97,8 +102,9 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
       <h3>Gates</h3>
       {d.gates.length === 0 && !runningGate && <p className="muted small-text">{d.outcome === 'running' ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
       {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
-      {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
-      <FailingTests failures={failures} onLocate={locate} />
+      {runningGate && <LiveGateOutput runId={runId} attemptKey={key} />}
+      {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} attempt={attemptRef} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
+      <FailingTests failures={failures} onLocate={(f) => void locate(f)} />
 
       <h3>Transcript</h3>
       <Transcript entries={transcript} live={d.outcome === 'running'} />

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 // Tests for gate output: a huge output renders only the visible rows; exit status, size and line count are shown.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
-import { GateOutput } from './GateOutput';
-import { stubLayout } from '../test-helpers';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { GateOutput, LiveGateOutput } from './GateOutput';
+import { installFake, stubLayout } from '../test-helpers';
+import { applyDetailEvent, emptyDetail, useRunDetail, type RunDetail } from '../stores/run-detail';
+import type { EngineEventDoc } from '../../../shared/contract';
 
 stubLayout();
 
@@ -24,5 +26,49 @@ describe('GateOutput', () => {
     render(<GateOutput gate={{ gate: 'test', command: 'npm test', passed: false, exitCode: null, signal: 'SIGSEGV', timedOut: false, durationMs: 10, output: '', outputBytes: 0, failures: [] }} />);
     expect(screen.getByText(/killed by SIGSEGV/)).toBeTruthy();
     expect(screen.getByText('No output.')).toBeTruthy();
+  });
+
+  it('pages a long log: draws its first lines at once and fetches the lines scrolled to (runs.gateLog)', async () => {
+    const all = Array.from({ length: 30_000 }, (_, i) => `line ${i + 1}`);
+    const fake = installFake({
+      overrides: { 'runs.gateLog': ({ from, count }) => ({ from, lines: all.slice(from, from + count), total: all.length }) },
+    });
+    const head = all.slice(0, 500).join('\n');
+    render(<GateOutput attempt={{ runId: 'r', step: 1, n: 2 }} gate={{ gate: 'test', command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 10, output: head, outputBytes: 300_000, failures: [], partial: true, lineCount: all.length }} />);
+    expect(screen.getByText(/30,000 lines/)).toBeTruthy();
+    const log = screen.getByRole('log', { name: 'output of gate test' });
+    expect(log.querySelector('.vline')!.textContent).toBe('1line 1');
+    // The first screens are in the head: nothing was fetched for them.
+    expect(fake.calls.filter((c) => c.method === 'runs.gateLog')).toEqual([]);
+    act(() => {
+      log.scrollTop = 20_000 * 18;
+      log.dispatchEvent(new Event('scroll'));
+    });
+    await waitFor(() => expect(log.textContent).toContain('line 20001'));
+    const asked = fake.calls.filter((c) => c.method === 'runs.gateLog').map((c) => c.input as { from: number; count: number; gate: string; n: number });
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((a) => a.gate === 'test' && a.n === 2 && a.count <= 1000)).toBe(true);
+    expect(asked.some((a) => a.from <= 20_000 && a.from + a.count > 20_000)).toBe(true);
+  });
+
+  it('shows a running gate\'s output as it streams in', () => {
+    installFake();
+    let id = 0;
+    const ev = (type: string, payload: Record<string, unknown>): EngineEventDoc => ({ id: ++id, runId: 'r', at: new Date().toISOString(), type, payload });
+    let d: RunDetail = { ...emptyDetail('r'), status: 'ready' };
+    d = applyDetailEvent(d, ev('attempt.started', { attemptId: 7, step: 1, n: 1 }));
+    d = applyDetailEvent(d, ev('gate.started', { attemptId: 7, gate: 'test', command: 'npm test' }));
+    act(() => useRunDetail.setState({ byId: { r: d } }));
+    render(<LiveGateOutput runId="r" attemptKey="1:1" />);
+    expect(screen.getByText('No output yet.')).toBeTruthy();
+    const push = (text: string) => act(() => {
+      d = applyDetailEvent(d, ev('gate.output', { attemptId: 7, gate: 'test', text, skippedBytes: 0, seq: id }));
+      useRunDetail.setState({ byId: { r: d } });
+    });
+    push('building\n');
+    push('ok 1 - adds two numbers\n');
+    const log = screen.getByRole('log', { name: 'live output of gate test' });
+    expect(log.textContent).toContain('building');
+    expect(log.textContent).toContain('ok 1 - adds two numbers');
   });
 });

@@ -15,23 +15,8 @@ export interface AnsiSpan {
   underline: boolean;
 }
 
-/** Line starts, not substrings: a 20 MB output keeps one string and an index instead of 300 000 copies. */
-export function lineIndex(text: string): Uint32Array {
-  let count = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-  const starts = new Uint32Array(count);
-  let k = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[k++] = i + 1;
-  return starts;
-}
-
-export function lineAt(text: string, starts: Uint32Array, i: number): string {
-  const start = starts[i] ?? 0;
-  const next = starts[i + 1];
-  const end = next === undefined ? text.length : next - 1;
-  const line = text.slice(start, end);
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
-}
+// Line helpers live in shared/ (the engine pages gate logs by the same lines); re-exported for the renderer's callers.
+export { lineAt, lineIndex } from '../../../shared/line-index';
 
 const BASIC = ['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'];
 

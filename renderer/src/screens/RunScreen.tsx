@@ -4,6 +4,7 @@ import type { StatusDocument } from '../../../shared/domain';
 import { baseName, shortSha } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
+import { useShallow } from 'zustand/react/shallow';
 import { useRunDetail } from '../stores/run-detail';
 import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
@@ -24,7 +25,11 @@ export function defaultStep(doc: StatusDocument): number | null {
 }
 
 export function RunScreen({ runId, step }: { runId: string; step: number | null }) {
-  const detail = useRunDetail((s) => s.byId[runId]);
+  // Only the parts this screen draws: a transcript or gate-output event changes none of them, so it re-renders only its row.
+  const detail = useRunDetail(useShallow((s) => {
+    const d = s.byId[runId];
+    return d ? { status: d.status, error: d.error, doc: d.doc, title: d.title, wakeAt: d.wakeAt, timing: d.timing, log: d.log } : undefined;
+  }));
   const open = useRunDetail((s) => s.open);
   const summary = useRuns((s) => s.runs.data.find((r) => r.id === runId) ?? null);
   const settings = useSettings((s) => s.settings);

@@ -18,6 +18,13 @@ export interface AttemptSlot {
   stale: boolean;
 }
 
+export interface LiveGateOutput {
+  gate: string;
+  /** The newest output (bounded: older text is dropped, and counted in skippedBytes). */
+  text: string;
+  skippedBytes: number;
+}
+
 export interface LogLine {
   id: number;
   at: string;
@@ -40,6 +47,8 @@ export interface RunDetail {
   current: string | null;
   timing: Record<string, { startedAt: string; finishedAt: string | null }>;
   runningGate: Record<string, { gate: string; command: string } | null>;
+  /** Output of the gate running in an attempt, streamed by gate.output events; the stored result replaces it when the gate ends. */
+  liveGate: Record<string, LiveGateOutput>;
   /** Transcript of the attempt under way, from events; the stored transcript replaces it once the attempt finishes. */
   liveTranscript: Record<string, TranscriptEntry[]>;
   log: LogLine[];
@@ -50,11 +59,17 @@ export interface RunDetail {
 
 const MAX_LOG = 500;
 const MAX_LIVE_TRANSCRIPT = 2000;
+/** Live gate output kept per attempt, in characters: the newest part of a long gate's output, until the gate ends. */
+const MAX_LIVE_GATE_CHARS = 512 * 1024;
+/** Events per runs.events call when a run is opened or caught up. */
+const EVENT_PAGE = 2000;
+/** A gate log with more lines comes as its first lines; the viewer asks for the rest as it is scrolled (runs.gateLog). */
+export const GATE_HEAD_LINES = 500;
 
 export function emptyDetail(runId: string): RunDetail {
   return {
     runId, status: 'loading', error: null, doc: null, title: null, wakeAt: null, lastEventId: 0, attemptIds: {}, current: null,
-    timing: {}, runningGate: {}, liveTranscript: {}, log: [], attempts: {}, queued: [],
+    timing: {}, runningGate: {}, liveGate: {}, liveTranscript: {}, log: [], attempts: {}, queued: [],
   };
 }
 
@@ -102,7 +117,12 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
 
   if (key) {
     const gateStarted = payloadOf('gate.started', e);
-    if (gateStarted) next.runningGate = { ...next.runningGate, [key]: { gate: gateStarted.gate, command: gateStarted.command } };
+    if (gateStarted) {
+      next.runningGate = { ...next.runningGate, [key]: { gate: gateStarted.gate, command: gateStarted.command } };
+      next.liveGate = { ...next.liveGate, [key]: { gate: gateStarted.gate, text: '', skippedBytes: 0 } };
+    }
+    const chunk = payloadOf('gate.output', e);
+    if (chunk) next.liveGate = { ...next.liveGate, [key]: appendLive(next.liveGate[key], chunk) };
     const entry = payloadOf('agent.transcript', e);
     if (entry) {
       const { attemptId: _id, ...rest } = entry;
@@ -115,6 +135,8 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
       next.timing = { ...next.timing, [key]: { startedAt: t?.startedAt ?? e.at, finishedAt: e.at } };
       const { [key]: _done, ...rest } = next.liveTranscript;
       next.liveTranscript = rest;
+      const { [key]: _gate, ...gates } = next.liveGate;
+      next.liveGate = gates;
     }
     const slot = next.attempts[key];
     if (slot?.detail) {
@@ -123,17 +145,36 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
       const stale = slot.stale || payloadOf('gate.finished', e) !== null || finished !== null;
       if (detail !== slot.detail || stale !== slot.stale) next.attempts = { ...next.attempts, [key]: { ...slot, detail, stale } };
     }
-    if (payloadOf('gate.finished', e)) next.runningGate = { ...next.runningGate, [key]: null };
+    if (payloadOf('gate.finished', e)) {
+      next.runningGate = { ...next.runningGate, [key]: null };
+      const { [key]: _gate, ...gates } = next.liveGate;
+      next.liveGate = gates;
+    }
   }
 
   const log = payloadOf('log', e);
   if (log) next.log = [...next.log, { id: e.id, at: e.at, level: log.level, message: log.message }].slice(-MAX_LOG);
-  else if (!e.type.startsWith('agent.') && e.type !== 'api.usage') {
+  else if (!e.type.startsWith('agent.') && e.type !== 'api.usage' && e.type !== 'gate.output') {
     next.log = [...next.log, { id: e.id, at: e.at, level: 'event', message: describeEvent(e) }].slice(-MAX_LOG);
   }
 
   if (!replay && next.doc) next = { ...next, doc: patchStatusDoc(next.doc, e, at) };
   return next;
+}
+
+/** Adds a streamed chunk to a gate's live output, dropping the oldest text (at a line start) past the bound. */
+export function appendLive(prev: LiveGateOutput | undefined, c: { gate: string; text: string; skippedBytes: number }): LiveGateOutput {
+  const base = prev && prev.gate === c.gate ? prev : { gate: c.gate, text: '', skippedBytes: 0 };
+  let text = base.text + (c.skippedBytes > 0 && base.text !== '' && !base.text.endsWith('\n') ? '\n' : '') + c.text;
+  let skippedBytes = base.skippedBytes + c.skippedBytes;
+  if (text.length > MAX_LIVE_GATE_CHARS) {
+    let cut = text.length - MAX_LIVE_GATE_CHARS;
+    const nl = text.indexOf('\n', cut);
+    if (nl !== -1) cut = nl + 1;
+    skippedBytes += new TextEncoder().encode(text.slice(0, cut)).length;
+    text = text.slice(cut);
+  }
+  return { gate: c.gate, text, skippedBytes };
 }
 
 /** One line for the run's activity log. */
@@ -169,12 +210,13 @@ interface RunDetailState {
 async function allEvents(runId: string, afterId: number): Promise<EngineEventDoc[]> {
   const out: EngineEventDoc[] = [];
   let after = afterId;
-  // The host may page its answer; stop at an empty page (or a safety limit, to never spin).
-  for (let page = 0; page < 200; page++) {
-    const batch = await getApi().call('runs.events', { runId, afterId: after });
-    if (batch.length === 0) break;
-    out.push(...batch);
-    after = Math.max(after, ...batch.map((e) => e.id));
+  // Page by page (a long run has hundreds of thousands of events); stop at a short page (or a safety limit, to never spin).
+  for (let page = 0; page < 5000; page++) {
+    const batch = await getApi().call('runs.events', { runId, afterId: after, limit: EVENT_PAGE });
+    for (const e of batch) out.push(e);
+    const last = batch.at(-1);
+    if (!last || batch.length < EVENT_PAGE) break;
+    after = last.id;
   }
   return out;
 }
@@ -225,7 +267,7 @@ export const useRunDetail = create<RunDetailState>()((set, get) => {
       const key = attemptKey(step, n);
       update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: d.attempts[key]?.detail ? 'ready' : 'loading', detail: d.attempts[key]?.detail ?? null, error: null, stale: false } } }));
       try {
-        const detail = await getApi().call('runs.attempt', { runId, step, n });
+        const detail = await getApi().call('runs.attempt', { runId, step, n, outputHeadLines: GATE_HEAD_LINES });
         update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: 'ready', detail, error: null, stale: d.attempts[key]?.stale ?? false } } }));
       } catch (err) {
         update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: 'error', detail: d.attempts[key]?.detail ?? null, error: errorMessage(err), stale: false } } }));
