@@ -29,6 +29,14 @@ export interface StepDeps {
   now(): Date;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   rng(): number;
+  /** The run's notifications (ntfy, webhook); sending never waits and never throws. */
+  notify?: StepNotify;
+}
+
+/** What a step tells the run's notification targets about. */
+export interface StepNotify {
+  succeededAfterRetry(step: { index: number; title: string }, attempts: number, maxAttempts: number): void;
+  budgetAlert(step: { index: number; title: string }, budget: 'task' | 'daily', spentUsd: number, limitUsd: number): void;
 }
 
 export interface StepContext {
@@ -125,6 +133,10 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return null;
       case 'budgetAlert':
         store.event(runId, 'budget.alert', { key: c.budget === 'task' ? `task:${runId}` : 'daily', kind: c.budget, spentUsd: c.spentUsd, limitUsd: c.limitUsd });
+        deps.notify?.budgetAlert({ index, title: step.title }, c.budget, c.spentUsd, c.limitUsd);
+        return null;
+      case 'notify':
+        deps.notify?.succeededAfterRetry({ index, title: step.title }, c.attempts, c.maxAttempts);
         return null;
       case 'checkBudget': {
         const day = dayBounds(deps.now());
