@@ -17,16 +17,31 @@ export function headerText(text: string): string {
   return /^[\x20-\x7e]*$/.test(oneLine) ? oneLine : `=?UTF-8?B?${Buffer.from(oneLine, 'utf8').toString('base64')}?=`;
 }
 
+/**
+ * fetch refuses a URL with credentials in it; `https://user:password@host/…` (ntfy's access control, a protected
+ * webhook) becomes the same URL without them and a Basic Authorization header.
+ */
+function withCredentials(url: string): { url: string; headers: Record<string, string> } {
+  const u = new URL(url);
+  if (!u.username && !u.password) return { url, headers: {} };
+  const auth = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { url: u.toString(), headers: { authorization: `Basic ${Buffer.from(auth, 'utf8').toString('base64')}` } };
+}
+
 /** ntfy's publish: the message as a plain-text body, its title, priority and tags in headers. */
 export function ntfyRequest(url: string, n: Notice): HttpRequest {
+  const c = withCredentials(url);
   return {
-    target: 'ntfy', url, body: n.body,
-    headers: { 'content-type': 'text/plain; charset=utf-8', title: headerText(n.title), priority: n.priority, tags: n.tags.join(',') },
+    target: 'ntfy', url: c.url, body: n.body,
+    headers: { 'content-type': 'text/plain; charset=utf-8', title: headerText(n.title), priority: n.priority, tags: n.tags.join(','), ...c.headers },
   };
 }
 
 export function webhookRequest(url: string, n: Notice): HttpRequest {
-  return { target: 'webhook', url, body: JSON.stringify(n.webhook), headers: { 'content-type': 'application/json' } };
+  const c = withCredentials(url);
+  return { target: 'webhook', url: c.url, body: JSON.stringify(n.webhook), headers: { 'content-type': 'application/json', ...c.headers } };
 }
 
 /**
@@ -84,6 +99,8 @@ export async function deliver(req: HttpRequest, signal: AbortSignal, tuning: Del
       if (err instanceof Permanent) return { ok: false, tries, reason };
       if (signal.aborted) return { ok: false, tries, reason: 'not delivered before Ratchet stopped waiting for it (the run had ended)' };
       reason = describe(err, tuning.timeoutMs, req.url);
+      // A request that cannot even be built (a TypeError with no network cause) fails the same way every time.
+      if (err instanceof TypeError && (err as { cause?: unknown }).cause === undefined) return { ok: false, tries, reason };
     }
     if (tries <= tuning.retries) await delay(tuning.backoffMs(tries), undefined, { signal }).catch(() => undefined);
   }
