@@ -14,7 +14,7 @@ function isHttpUrl(text: string): boolean {
 /** An http(s) URL; null switches the target off (in a workflow: off for its runs, whatever Settings say). */
 const targetUrl = (what: string, example: string) =>
   z
-    .string()
+    .string({ error: `${what} is a URL in quotes, e.g. "${example}" (or null for none)` })
     .trim()
     .refine(isHttpUrl, `${what} must be a full http:// or https:// URL, e.g. ${example}`)
     .nullable();

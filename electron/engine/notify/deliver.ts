@@ -13,7 +13,6 @@ export interface HttpRequest {
 /** A header value ntfy reads as UTF-8: plain ASCII as it is, anything else as an RFC 2047 encoded word (which ntfy decodes). */
 export function headerText(text: string): string {
   const oneLine = text.replace(/[\r\n]+/g, ' ');
-  // eslint-disable-next-line no-control-regex
   return /^[\x20-\x7e]*$/.test(oneLine) ? oneLine : `=?UTF-8?B?${Buffer.from(oneLine, 'utf8').toString('base64')}?=`;
 }
 
