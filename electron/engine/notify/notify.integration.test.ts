@@ -108,6 +108,31 @@ describe('notifications from a real run', () => {
     expect(events.find((e) => e.type === 'notify.failed')?.payload).toMatchObject({ event: 'run.succeeded', target: 'ntfy', reason: expect.stringContaining('stopped waiting') });
   });
 
+  it('an escalated step (the same failure again, on_repeat: escalate) tells the targets the run needs you, at default priority', async () => {
+    const h = await hook();
+    const yaml = `gates: { test: "echo 'not ok 1 - adds'; exit 1" }\n${NO_WAIT}\non_repeat: { after: 2, action: escalate }\nnotify: { ntfy: "${h.url}/t", webhook: "${h.url}/hook" }\nsteps:\n  - title: Stuck\n`;
+    const { runId, doc } = await run(yaml, [...work('a1'), ...work('a2')]);
+    expect(doc.status).toBe('paused');
+    const ntfy = h.requests.find((r) => r.path === '/t')!;
+    expect(ntfy.headers.priority).toBe('default');
+    expect(ntfy.body).toContain(`Run 'Stuck' needs you at step 1 'Stuck'`);
+    expect(ntfy.body).toContain(`then ratchet resume ${runId}`);
+    const body = WebhookPayload.parse(JSON.parse(h.requests.find((r) => r.path === '/hook')!.body));
+    expect(body).toMatchObject({ event: 'run.needs_you', status: 'paused', step: 1, attempts: 2 });
+  });
+
+  it('a drafted plan waiting for approval tells the targets the run needs you, with the command that approves it', async () => {
+    const h = await hook();
+    const p = fixtureProject(`gates: { test: "true" }\nnotify: { webhook: "${h.url}/hook" }\nsteps:\n  - title: Draft me\n`);
+    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k' }, sandbox: TEST_SANDBOX_MODE, notify: FAST });
+    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }), { awaitApproval: true });
+    engine.close();
+    await engine.releaseSandbox();
+    const body = WebhookPayload.parse(JSON.parse(h.requests[0]!.body));
+    expect(body).toMatchObject({ event: 'run.needs_you', runId, status: 'waiting_approval', step: null });
+    expect(body.message).toContain(`Next: review the drafted plan, then ratchet resume ${runId} --approve`);
+  });
+
   it('a workflow that sets a target to null switches the one in Settings off for its runs', async () => {
     const h = await hook();
     const yaml = `gates: { test: "true" }\n${NO_WAIT}\nnotify: { ntfy: null }\nsteps:\n  - title: Quiet\n`;
