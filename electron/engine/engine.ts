@@ -101,6 +101,12 @@ export type ConfirmNext = (q: { done: { index: number; title: string }; next: { 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const DEFAULT_PRICING_FILE = resolve(HERE, '../../resources/pricing.json');
 
+/** The workflow as written into the repository's meta ref: without `notify`, whose URLs may carry a token (they stay in Ratchet's store). */
+function withoutNotify(workflow: Workflow): Workflow {
+  const { notify: _notify, ...rest } = workflow;
+  return rest;
+}
+
 export function slugify(text: string): string {
   return (
     text
@@ -263,7 +269,7 @@ export function createEngine(deps: EngineDeps) {
       await createWorktree(p.repoRoot, worktree, branch, p.headCommit);
       await writeRunMeta(p.repoRoot, {
         runId, branch, baseCommit: p.headCommit, baseBranch: p.baseBranch, worktree, title: p.title, description: p.description,
-        workflow: p.workflow, planRevision: 1, createdAt: now().toISOString(),
+        workflow: withoutNotify(p.workflow), planRevision: 1, createdAt: now().toISOString(),
       });
     } catch (err) {
       throw new RatchetError('worktree_failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}. Nothing was started; check the folder and the repository, then run again.`, { cause: err });
@@ -493,7 +499,7 @@ export function createEngine(deps: EngineDeps) {
     const workflow = store.getWorkflow(runId);
     await writeRunMeta(run.repo_path, {
       runId, branch: run.branch, baseCommit: run.base_commit, baseBranch: run.base_branch, worktree: run.worktree, title: run.task_title,
-      description: store.getTaskDescription(runId), workflow, planRevision: result.revision, createdAt: run.created_at,
+      description: store.getTaskDescription(runId), workflow: withoutNotify(workflow), planRevision: result.revision, createdAt: run.created_at,
     }).catch(() => undefined);
     return result;
   }

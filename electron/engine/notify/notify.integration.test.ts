@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../../shared/notify';
 import { startScriptedServer, type ScriptedServer, type ScriptResponse } from '../../scripted/server';
 import { createEngine, type EngineDeps } from '../engine';
+import { readRunMetas } from '../git/run-refs';
 import { create, fixtureProject, queue, say, turn } from '../testing/fixture-project';
 import { flipGate } from '../testing/flip-gate';
 import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
@@ -44,15 +45,18 @@ async function run(yaml: string, responses: ScriptResponse[], opts: { settings?:
   const returnedAt = Date.now();
   engine.close();
   await engine.releaseSandbox();
-  return { runId, doc, events, returnedAt };
+  return { runId, doc, events, returnedAt, repo: p.repo };
 }
 
 describe('notifications from a real run', () => {
   it('a run that fails after its retries sends ntfy a high-priority message and the webhook its JSON', async () => {
     const h = await hook();
     const yaml = `gates: { test: "echo 'not ok 1 - adds'; exit 1" }\n${NO_WAIT}\nmax_retries: 1\nnotify: { ntfy: "${h.url}/ratchet-topic", webhook: "${h.url}/hook?token=t0k" }\nsteps:\n  - title: Write tests\n`;
-    const { runId, doc, events } = await run(yaml, [...work('a1'), ...work('a2')]);
+    const { runId, doc, events, repo } = await run(yaml, [...work('a1'), ...work('a2')]);
     expect(doc.status).toBe('failed');
+    // The URLs (a token may be in them) stay in Ratchet's store, out of the repository's meta ref.
+    const meta = (await readRunMetas(repo)).find((m) => m.runId === runId)!;
+    expect(JSON.stringify(meta)).not.toContain('t0k');
     const ntfy = h.requests.filter((r) => r.path === '/ratchet-topic');
     const webhook = h.requests.filter((r) => r.path === '/hook?token=t0k');
     expect(ntfy).toHaveLength(1);
