@@ -6,7 +6,8 @@ import { buildNotice } from './messages';
 import { createNotifier, resolveTargets, type DeliveryReport } from './notifier';
 import { deadPort, startCaptureServer, type CaptureServer } from './testing/capture-server';
 
-const FAST = { timeoutMs: 500, retries: 2, backoffMs: () => 20 };
+// Generous per-request time: a loaded machine must not turn a delivered notice into a retry.
+const FAST = { timeoutMs: 10_000, retries: 2, backoffMs: () => 20 };
 const failed = buildNotice({ runId: 'r1', task: 'Add login', repo: '/src/app', costUsd: 0.42, status: 'failed', event: 'run.failed', step: { index: 3, title: 'Write tests' }, attempts: 4, maxAttempts: 4, why: 'gave up after 3 test_failure retries' });
 const recovered = buildNotice({ runId: 'r1', task: 'Add login', repo: '/src/app', costUsd: 0.3, status: 'running', event: 'step.succeeded_after_retry', step: { index: 2, title: 'Tests' }, attempts: 2, maxAttempts: 4 });
 

@@ -22,7 +22,7 @@ afterEach(async () => {
 
 const work = (file: string): ScriptResponse[] => [turn(create(file, `${file}\n`)), say('done')];
 const NO_WAIT = 'backoff: { base_s: 0, max_s: 0, jitter: 0 }\nflaky_check: false';
-const FAST: EngineDeps['notify'] = { tuning: { timeoutMs: 1000, retries: 2, backoffMs: () => 20 } };
+const FAST: EngineDeps['notify'] = { tuning: { timeoutMs: 10_000, retries: 2, backoffMs: () => 20 } };
 
 async function hook(opts?: Parameters<typeof startCaptureServer>[0]) {
   const h = await startCaptureServer(opts);
