@@ -98,6 +98,10 @@ export async function deliver(req: HttpRequest, signal: AbortSignal, tuning: Del
       if (err instanceof Permanent) return { ok: false, tries, reason };
       if (signal.aborted) return { ok: false, tries, reason: 'not delivered before Ratchet stopped waiting for it (the run had ended)' };
       reason = describe(err, tuning.timeoutMs, req.url);
+      // fetch refuses some ports outright (the Fetch standard's "bad ports"): trying again cannot help.
+      if ((err as { cause?: { message?: string } }).cause?.message === 'bad port') {
+        return { ok: false, tries, reason: `port ${new URL(req.url).port} is one fetch refuses to connect to; give the target another port` };
+      }
       // A request that cannot even be built (a TypeError with no network cause) fails the same way every time.
       if (err instanceof TypeError && (err as { cause?: unknown }).cause === undefined) return { ok: false, tries, reason };
     }
