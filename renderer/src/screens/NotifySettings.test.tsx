@@ -19,7 +19,8 @@ describe('Settings › Notifications', () => {
     expect(screen.getByText(/fails after its retries \(high priority\)/)).toBeTruthy();
     expect(screen.getByText(/event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message/)).toBeTruthy();
     fireEvent.change(ntfy, { target: { value: 'ntfy.example.com/topic' } });
-    expect(screen.getByText(/ntfy topic URL must be a full http:\/\/ or https:\/\/ URL/)).toBeTruthy();
+    expect(screen.getByText('the ntfy topic URL must be a full http:// or https:// URL, e.g. https://ntfy.example.com/my-ratchet-runs').getAttribute('role')).toBe('alert');
+    expect(screen.getByText(/Needs a valid ntfy topic URL\./)).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Save settings' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(ntfy, { target: { value: ' https://ntfy.example.com/my-runs ' } });
     fireEvent.change(screen.getByLabelText(/Webhook URL/), { target: { value: 'https://hooks.example.com/ratchet' } });
