@@ -125,6 +125,16 @@ describe('notifications from a real run', () => {
     expect(body).toMatchObject({ event: 'run.needs_you', status: 'paused', step: 1, attempts: 2 });
   });
 
+  it('a run paused at its task budget tells the targets it needs you, with the command that gives it more', async () => {
+    const h = await hook();
+    const yaml = `gates: { test: "echo 'not ok 1 - adds'; exit 1" }\n${NO_WAIT}\nbudget: { task_usd: 0.0001, alert_at: 1 }\nnotify: { webhook: "${h.url}/hook" }\nsteps:\n  - title: Pricey\n`;
+    const { runId, doc } = await run(yaml, [...work('a1'), ...work('a2')]);
+    expect(doc.status).toBe('paused');
+    const bodies = h.requests.map((r) => WebhookPayload.parse(JSON.parse(r.body)));
+    expect(bodies).toEqual([expect.objectContaining({ event: 'run.needs_you', status: 'paused', step: 1 })]);
+    expect(bodies[0]!.message).toContain(`Next: ratchet resume ${runId} --budget <usd>`);
+  });
+
   it('a drafted plan waiting for approval tells the targets the run needs you, with the command that approves it', async () => {
     const h = await hook();
     const p = fixtureProject(`gates: { test: "true" }\nnotify: { webhook: "${h.url}/hook" }\nsteps:\n  - title: Draft me\n`);
