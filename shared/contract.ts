@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AttemptOutcome, DecisionDoc, ErrorClass, FailedTestDoc, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
 import { TranscriptEntryDoc } from './engine-events';
 import { MENU_COMMANDS } from './menu-commands';
+import { NotifySettings } from './notify';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -191,6 +192,8 @@ export const Settings = z.object({
   preset: z.enum(['conservative', 'aggressive', 'minimal']),
   budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
   notifications: z.boolean(),
+  /** ntfy topic URL and webhook URL for every run (a workflow's `notify:` replaces them for its runs). */
+  notify: NotifySettings,
   worktreeFolder: z.string().nullable(),
   /** false: the user chose to run the agent's commands without the OS sandbox. */
   sandbox: z.boolean(),

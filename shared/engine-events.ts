@@ -2,6 +2,7 @@
 // renderer parses them on arrival. An event crosses a process boundary, so it lives in the contract's folder.
 import { z } from 'zod';
 import { AttemptOutcome, DecisionDoc, ErrorClass, RunStatus, StepStatus } from './domain';
+import { NotifyEvent } from './notify';
 
 const id = z.number().int();
 
@@ -46,6 +47,10 @@ export const eventPayloads = {
   'rescue.stashed': z.object({ stash: z.string().nullable() }),
   'git.config_reverted': z.object({ step: id, files: z.array(z.string()) }),
   log: z.object({ level: z.string().default('info'), message: z.string() }),
+  /** A notification delivered to ntfy or a webhook; `url` is redacted (scheme and host only). */
+  'notify.sent': z.object({ event: NotifyEvent, target: z.enum(['ntfy', 'webhook']), url: z.string(), tries: id }),
+  /** A notification that could not be delivered (never fails the run); `reason` says why, without the URL's secrets. */
+  'notify.failed': z.object({ event: NotifyEvent, target: z.enum(['ntfy', 'webhook']), url: z.string(), tries: id, reason: z.string() }),
 } as const;
 
 export type EngineEventType = keyof typeof eventPayloads;

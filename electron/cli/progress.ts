@@ -51,6 +51,9 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
       return `  task budget raised to $${Number(p.taskUsd).toFixed(2)}`;
     case 'log':
       return `  ${String(p.message)}`;
+    case 'notify.failed':
+      // Only failures are worth a line; the URL is already redacted to its host.
+      return `  ! ${String(p.target)} notification (${String(p.event)}) to ${String(p.url)} not delivered after ${String(p.tries)} tr${p.tries === 1 ? 'y' : 'ies'}: ${oneLine(p.reason, 200)}`;
     case 'run.status':
       if (p.status === 'running' || p.status === 'planning') return null;
       return `run ${String(p.status)}${p.reason ? `: ${String(p.reason)}` : ''}`;

@@ -32,6 +32,8 @@ import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, workflowCommands, workflowHash } from './trust/workflow-trust';
+import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
+import { resolveTargets } from './notify/notifier';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -49,6 +51,8 @@ export interface EngineDeps {
   leaseMs?: number;
   /** `off` (the CLI's --no-sandbox) runs without the OS sandbox; `auto` (default) sandboxes, or refuses where there is none. */
   sandbox?: SandboxMode;
+  /** Notification delivery (ntfy, webhook): tests shorten its timeouts; the targets come from the workflow and Settings. */
+  notify?: Pick<RunNoticesOptions, 'tuning' | 'flushMs' | 'fetch'>;
 }
 
 // The variables a command agent gets on top of the allowlist: what it needs to talk to the API.
@@ -97,6 +101,12 @@ export type ConfirmNext = (q: { done: { index: number; title: string }; next: { 
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const DEFAULT_PRICING_FILE = resolve(HERE, '../../resources/pricing.json');
+
+/** The workflow as written into the repository's meta ref: without `notify`, whose URLs may carry a token (they stay in Ratchet's store). */
+function withoutNotify(workflow: Workflow): Workflow {
+  const { notify: _notify, ...rest } = workflow;
+  return rest;
+}
 
 export function slugify(text: string): string {
   return (
@@ -260,7 +270,7 @@ export function createEngine(deps: EngineDeps) {
       await createWorktree(p.repoRoot, worktree, branch, p.headCommit);
       await writeRunMeta(p.repoRoot, {
         runId, branch, baseCommit: p.headCommit, baseBranch: p.baseBranch, worktree, title: p.title, description: p.description,
-        workflow: p.workflow, planRevision: 1, createdAt: now().toISOString(),
+        workflow: withoutNotify(p.workflow), planRevision: 1, createdAt: now().toISOString(),
       });
     } catch (err) {
       throw new RatchetError('worktree_failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}. Nothing was started; check the folder and the repository, then run again.`, { cause: err });
@@ -271,8 +281,16 @@ export function createEngine(deps: EngineDeps) {
     });
     if (opts.awaitApproval) {
       store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
+      const notes = noticesFor(runId, p.workflow);
+      notes.needsYou(null, 'approval', 'the agent drafted its plan and nothing runs until you approve it');
+      await notes.flush();
     }
     return runId;
+  }
+
+  /** The run's notifications: the workflow's `notify:` over the user's Settings, key by key. */
+  function noticesFor(runId: string, workflow: Workflow) {
+    return createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify });
   }
 
   /** Approves a plan waiting in `waiting_approval` (optionally as edited); the run is then resumed to start it. */
@@ -345,6 +363,9 @@ export function createEngine(deps: EngineDeps) {
       skipControllers.set(runId, c);
       return c.signal;
     };
+    // Notifications go out from here (the engine's process, never the sandbox); they never hold the run up.
+    const notes = noticesFor(runId, workflow);
+    const notify = { succeededAfterRetry: notes.stepSucceededAfterRetry, budgetAlert: notes.budgetAlert };
     try {
       for (const s of store.getSteps(runId)) {
         if (s.status === 'succeeded' || s.status === 'skipped') continue;
@@ -374,7 +395,7 @@ export function createEngine(deps: EngineDeps) {
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
-          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, apiKeyHash: apiKeyHash(deps.env) },
+          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env) },
           { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
         );
         if (outcome.kind === 'done') continue;
@@ -384,6 +405,7 @@ export function createEngine(deps: EngineDeps) {
             break;
           case 'escalate':
             store.setRunStatus(runId, 'paused', `${outcome.reason}. The attempts are kept; revise the plan or fix the setup, then resume.\n${outcome.summary}`);
+            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
             store.setRunStatus(runId, 'waiting', `${outcome.reason} (until ${outcome.wakeAt})`, { wakeAt: outcome.wakeAt });
@@ -391,6 +413,7 @@ export function createEngine(deps: EngineDeps) {
           case 'budget':
             if (outcome.wakeAt) store.setRunStatus(runId, 'waiting', outcome.reason, { wakeAt: outcome.wakeAt });
             else store.setRunStatus(runId, 'paused', outcome.reason);
+            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', outcome.reason, { wakeAt: outcome.wakeAt });
             break;
           case 'fatal': {
             store.setStepStatus(runId, s.step_index, 'failed');
@@ -401,18 +424,23 @@ export function createEngine(deps: EngineDeps) {
               rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
             }
             store.setRunStatus(runId, 'failed', `${outcome.reason}.${rescued}\n${outcome.summary}`, { finished: true });
+            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
             break;
           }
         }
         return status(runId);
       }
       store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      notes.runSucceeded();
       return status(runId);
     } catch (err) {
       store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
+      notes.runFailed(lastRun, null, null, `an internal error stopped it (${(err as Error).message})`);
       throw err;
     } finally {
       skipControllers.delete(runId);
+      // Bounded: deliveries still in flight get a few seconds, so a CLI run does not exit before they are sent or logged.
+      await notes.flush();
       held.release();
     }
   }
@@ -472,7 +500,7 @@ export function createEngine(deps: EngineDeps) {
     const workflow = store.getWorkflow(runId);
     await writeRunMeta(run.repo_path, {
       runId, branch: run.branch, baseCommit: run.base_commit, baseBranch: run.base_branch, worktree: run.worktree, title: run.task_title,
-      description: store.getTaskDescription(runId), workflow, planRevision: result.revision, createdAt: run.created_at,
+      description: store.getTaskDescription(runId), workflow: withoutNotify(workflow), planRevision: result.revision, createdAt: run.created_at,
     }).catch(() => undefined);
     return result;
   }

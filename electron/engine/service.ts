@@ -183,6 +183,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       preset: settings.preset,
       budget: settings.budget,
       notifications: settings.notifications,
+      notify: settings.notify,
       worktreeFolder: settings.worktreeFolder,
       sandbox: settings.sandbox,
       concurrency: settings.concurrency,

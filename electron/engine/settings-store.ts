@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { NotifySettings } from '../../shared/notify';
 
 export const UserSettings = z.object({
   defaultModel: z.string().min(1).default('claude-sonnet-5-5'),
@@ -10,6 +11,8 @@ export const UserSettings = z.object({
     .object({ taskUsd: z.number().positive().nullable().default(null), dailyUsd: z.number().positive().nullable().default(null), alertAt: z.number().gt(0).max(1).default(0.8) })
     .default({ taskUsd: null, dailyUsd: null, alertAt: 0.8 }),
   notifications: z.boolean().default(true),
+  /** ntfy topic URL and webhook URL for every run; a workflow's own `notify:` replaces them for its runs. */
+  notify: NotifySettings.default({ ntfy: null, webhook: null }),
   worktreeFolder: z.string().nullable().default(null),
   /** false runs the agent's shell, gates and command agents without the OS sandbox (the user's explicit choice). */
   sandbox: z.boolean().default(true),

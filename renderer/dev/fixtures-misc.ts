@@ -75,7 +75,7 @@ export function makeSettings(): Settings {
     apiKeySet: true, apiKeySource: 'safe_storage',
     apiKeyWarning: 'This Linux session has no keyring: Electron keeps the key with the basic_text backend (obfuscated, not encrypted). Install gnome-keyring or kwallet to encrypt it.',
     defaultModel: 'claude-sonnet-5-5', preset: 'conservative',
-    budget: { taskUsd: 5, dailyUsd: 20, alertAt: 0.8 }, notifications: true, worktreeFolder: null, concurrency: 2, sandbox: true, sandboxStatus: { state: 'on', message: null },
+    budget: { taskUsd: 5, dailyUsd: 20, alertAt: 0.8 }, notifications: true, notify: { ntfy: null, webhook: null }, worktreeFolder: null, concurrency: 2, sandbox: true, sandboxStatus: { state: 'on', message: null },
     pricing: {
       'claude-sonnet-5-5': { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 },
       'claude-opus-5-5': { input: 15, output: 75, cache_write: 18.75, cache_read: 1.5 },

@@ -19,14 +19,16 @@ export function recordApiHold(store: Store, deps: { apiKeyHash?: string | null; 
 }
 
 /**
- * Waits out a hold on the run's API key before its agent calls the API again: the run shows `waiting` with the time
- * and the run that was limited. Returns false when the run was stopped meanwhile.
+ * Waits out a hold another run put on this run's API key before its agent calls the API: the run shows `waiting`
+ * with the time and the run that was limited ("Retry now" goes ahead anyway). Returns false when the run was stopped meanwhile.
  */
 export async function waitForApiHold(
   store: Store,
   deps: { apiKeyHash?: string | null; now(): Date; sleep(ms: number, signal: AbortSignal): Promise<void> },
   runId: string,
   signal: AbortSignal,
+  /** Aborted by "Retry now": the user overrides the hold for this run. */
+  skip?: AbortSignal,
 ): Promise<boolean> {
   const keyHash = deps.apiKeyHash ?? null;
   if (!keyHash) return true;
@@ -34,11 +36,12 @@ export async function waitForApiHold(
   let waited = false;
   for (let hold = queue.activeHold(keyHash); hold; hold = queue.activeHold(keyHash)) {
     const ms = Date.parse(hold.until) - deps.now().getTime();
-    if (ms <= 0) break;
+    // The run that was limited waits by its own backoff (parked until its retry-after, or resumed early by the user).
+    if (ms <= 0 || hold.runId === runId || skip?.aborted) break;
     const who = hold.runId === runId ? 'this run' : `run ${hold.runId ?? 'in another process'}`;
     store.setRunStatus(runId, 'waiting', `The API key is rate-limited until ${hold.until} (${hold.reason} on ${who}); every run using it waits.`, { wakeAt: hold.until });
     waited = true;
-    await deps.sleep(ms, signal).catch(() => undefined);
+    await deps.sleep(ms, skip ? AbortSignal.any([signal, skip]) : signal).catch(() => undefined);
     if (signal.aborted) return false;
   }
   if (waited) store.setRunStatus(runId, 'running', null);

@@ -183,3 +183,23 @@ describe('step machine', () => {
     expect(b.commands).toEqual(a.commands);
   });
 });
+
+describe('step machine: what it tells the notification targets', () => {
+  it('asks to notify a success after a retry (k/n), never a first-attempt success', () => {
+    const { machine } = setup('flaky_check: false');
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] },
+      ok, { type: 'agentFinished', timedOut: false, ...art(2) }, { type: 'gatesFinished', failure: null, flaky: false, notes: [] }, { type: 'committed', sha: 'c2' },
+    ]);
+    expect(commands.filter((c) => c.kind === 'notify')).toEqual([{ kind: 'notify', event: 'step.succeeded_after_retry', attempts: 2, maxAttempts: 4 }]);
+  });
+
+  it('gives a step that gave up its attempts, the most it could have had, and why (for "failed at step N after k attempts")', () => {
+    const { machine } = setup('max_retries: 1\nflaky_check: false');
+    const { s } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] },
+      ok, { type: 'agentFinished', timedOut: false, ...art(2) }, { type: 'gatesFinished', failure: testFailure('not ok 2'), flaky: false, notes: [] },
+    ]);
+    expect(s.outcome).toMatchObject({ kind: 'fatal', attempts: 2, maxAttempts: 2, why: expect.stringContaining('gave up after 1 test_failure retr') });
+  });
+});

@@ -132,7 +132,8 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       const summary = attemptsSummary(mine, remainingIssues(failure), { earlier: history.length - mine.length, nextSteps: true });
       const files = nextAcct.conflictFiles.length ? `; conflicting files: ${nextAcct.conflictFiles.join(', ')}` : '';
       const reason = `step ${cfg.index} "${cfg.step.title}" ${decision.action === 'escalate' ? 'needs you' : 'failed'}: ${decision.reason}${files}`;
-      return finish(s2, decision.action === 'escalate' ? { kind: 'escalate', reason, summary } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass }, [record]);
+      const counts = { attempts: cur.k, maxAttempts: cur.of, why: `${decision.reason}${files}` };
+      return finish(s2, decision.action === 'escalate' ? { kind: 'escalate', reason, summary, ...counts } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass, ...counts }, [record]);
     }
     if (decision.action === 'wait') {
       return finish(s2, { kind: 'parked', reason: decision.reason, wakeAt: inSeconds(now, decision.delayS) }, [record]);
@@ -216,7 +217,9 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         const history = [...s.history, { n: cur.n, round: s.round, outcome: 'passed', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null }];
         // Seed 002's "succeeded on attempt k/n", whenever the step needed more than one attempt (in this round or before it).
         const earlier = s.history.some((h) => h.round < s.round);
-        const said = cur.k > 1 || earlier ? [log(`succeeded on attempt ${cur.k}/${cur.of}${earlier ? ` since the retry/resume (attempt ${cur.n} of the step)` : ''}`)] : [];
+        const said: StepCommand[] = cur.k > 1 || earlier
+          ? [log(`succeeded on attempt ${cur.k}/${cur.of}${earlier ? ` since the retry/resume (attempt ${cur.n} of the step)` : ''}`), { kind: 'notify', event: 'step.succeeded_after_retry', attempts: cur.k, maxAttempts: cur.of }]
+          : [];
         return finish({ ...s, history }, { kind: 'done', commit: e.sha }, said);
       }
       case 'commitConflicted':

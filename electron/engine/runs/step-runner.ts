@@ -32,6 +32,14 @@ export interface StepDeps {
   rng(): number;
   /** Which API key the run's agent uses (a hash, see api-hold.ts): a 429 on it holds every run that shares it. */
   apiKeyHash?: string | null;
+  /** The run's notifications (ntfy, webhook); sending never waits and never throws. */
+  notify?: StepNotify;
+}
+
+/** What a step tells the run's notification targets about. */
+export interface StepNotify {
+  succeededAfterRetry(step: { index: number; title: string }, attempts: number, maxAttempts: number): void;
+  budgetAlert(step: { index: number; title: string }, budget: 'task' | 'daily', spentUsd: number, limitUsd: number): void;
 }
 
 export interface StepContext {
@@ -128,6 +136,10 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return null;
       case 'budgetAlert':
         store.event(runId, 'budget.alert', { key: c.budget === 'task' ? `task:${runId}` : 'daily', kind: c.budget, spentUsd: c.spentUsd, limitUsd: c.limitUsd });
+        deps.notify?.budgetAlert({ index, title: step.title }, c.budget, c.spentUsd, c.limitUsd);
+        return null;
+      case 'notify':
+        deps.notify?.succeededAfterRetry({ index, title: step.title }, c.attempts, c.maxAttempts);
         return null;
       case 'checkBudget': {
         const day = dayBounds(deps.now());
@@ -145,7 +157,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       }
       case 'runAgent': {
         // A 429 on any run using this API key holds this one too, until its retry-after.
-        if (!(await waitForApiHold(store, deps, runId, ctx.signal))) return { type: 'stopped' };
+        if (!(await waitForApiHold(store, deps, runId, ctx.signal, ctx.skipWait()))) return { type: 'stopped' };
         agent = deps.agentFor(c.agent);
         const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt: c.prompt, preCommit: c.preCommit, round: c.round });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });

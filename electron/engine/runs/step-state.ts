@@ -11,8 +11,8 @@ import type { Overrides } from './retry-entries';
 export type StepOutcome =
   | { kind: 'done'; commit: string }
   | { kind: 'stopped'; reason: string }
-  | { kind: 'fatal'; reason: string; summary: string; errorClass: ErrorClass | null }
-  | { kind: 'escalate'; reason: string; summary: string }
+  | { kind: 'fatal'; reason: string; summary: string; errorClass: ErrorClass | null; attempts?: number; maxAttempts?: number; why?: string }
+  | { kind: 'escalate'; reason: string; summary: string; attempts?: number; maxAttempts?: number; why?: string }
   | { kind: 'parked'; reason: string; wakeAt: string }
   | { kind: 'budget'; budget: 'task' | 'daily'; reason: string; wakeAt: string | null };
 
@@ -180,6 +180,8 @@ export type StepCommand =
   | { kind: 'recordDecision'; attemptId: number; n: number; decision: Decision; fingerprint: string | null }
   | { kind: 'commit'; attemptId: number; message: string; finish: FinishData }
   | { kind: 'sleep'; delayS: number; wakeAt: string; reason: string }
+  /** Tell the user's notification targets (ntfy, webhook): the step passed after more than one attempt. */
+  | { kind: 'notify'; event: 'step.succeeded_after_retry'; attempts: number; maxAttempts: number }
   | { kind: 'finish'; outcome: StepOutcome };
 
 /** Commands after which the adapter waits for the event they produce (at most one per batch, always last). */

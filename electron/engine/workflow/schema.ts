@@ -1,6 +1,7 @@
 // The workflow file's schema (ratchet.yml): gates, agent, retry settings, budgets and steps. Later issues' keys are validated here too.
 import { z } from 'zod';
 import { ErrorClass, StepSpec } from '../../../shared/domain';
+import { WorkflowNotify } from '../../../shared/notify';
 
 const positive = z.number().positive();
 
@@ -156,6 +157,8 @@ export const WorkflowFile = z
       })
       .strict()
       .optional(),
+    /** ntfy topic URL and webhook URL for this workflow's runs; each replaces the one in Settings (null: none). */
+    notify: WorkflowNotify.optional(),
     steps: z.array(StepConfig).min(1, 'a workflow needs at least one step'),
   })
   .strict();

@@ -4,6 +4,7 @@ import type { Settings } from '../../../shared/contract';
 import { useSettings } from '../stores/settings';
 import { ErrorState, InlineError, Loading } from '../components/States';
 import { PricingTable, pricingFromRows, pricingRows, type PriceRow } from './PricingTable';
+import { NotifySettingsSection, notifyFields, notifyProblems, notifyValue } from './NotifySettings';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
@@ -76,6 +77,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [notifications, setNotifications] = useState(settings.notifications);
   const [worktreeFolder, setWorktreeFolder] = useState(settings.worktreeFolder ?? '');
   const [sandbox, setSandbox] = useState(settings.sandbox);
+  const [notify, setNotify] = useState(() => notifyFields(settings.notify));
   const [prices, setPrices] = useState<PriceRow[]>(() => pricingRows(settings.pricing));
   const [saved, setSaved] = useState(false);
 
@@ -90,12 +92,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
     !(alert > 0 && alert <= 1) && 'the alert threshold must be between 1 and 100 %',
     pricing === null && 'every pricing row needs a unique model name and prices of zero or more',
     !model.trim() && 'a default model',
+    ...notifyProblems(notify),
   ].filter(Boolean) as string[];
 
   const submit = async () => {
     setSaved(false);
     const ok = await save({
-      defaultModel: model.trim(), preset, notifications, worktreeFolder: worktreeFolder.trim() || null, sandbox,
+      defaultModel: model.trim(), preset, notifications, worktreeFolder: worktreeFolder.trim() || null, sandbox, notify: notifyValue(notify),
       budget: { taskUsd: task, dailyUsd: daily, alertAt: alert }, pricing: pricing ?? settings.pricing,
     });
     setSaved(ok);
@@ -142,6 +145,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <label className="check"><input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.target.checked)} /> Run the agent’s shell, gates and CLI agents in the OS sandbox (writes only in the worktree, no network but the workflow’s hosts)</label>
         {!sandbox && <p className="small-text tone-attention">Off: the agent’s commands can write anywhere you can, read your keys and reach any host.</p>}
       </section>
+
+      <NotifySettingsSection value={notify} onChange={setNotify} />
 
       <section className="card settings-section" aria-labelledby="h-other">
         <h2 id="h-other">Other</h2>
