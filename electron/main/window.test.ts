@@ -31,6 +31,14 @@ describe('createMainWindow', () => {
     expect(win.shown).toBe(true);
   });
 
+  it('puts the count of runs that need the user, from the page title, on the dock badge', () => {
+    const win = createMainWindow({ preload: '/p', dev: false }) as unknown as InstanceType<typeof fake.BrowserWindow>;
+    win.emit('page-title-updated', {}, '(3) Ratchet');
+    expect(fake.app.badgeCount).toBe(3);
+    win.emit('page-title-updated', {}, 'Ratchet');
+    expect(fake.app.badgeCount).toBe(0);
+  });
+
   it('allows DevTools only in development', () => {
     const devTools = (dev: boolean) => (createMainWindow({ preload: '/p', dev }) as unknown as { options: { webPreferences: { devTools: boolean } } }).options.webPreferences.devTools;
     expect(devTools(true)).toBe(true);

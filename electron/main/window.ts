@@ -1,5 +1,6 @@
 // The main window and the locks on it: isolated sandboxed renderer, no navigation, no new windows or webviews, no permissions.
-import { BrowserWindow, shell, type Session, type WebContents } from 'electron';
+import { app, BrowserWindow, shell, type Session, type WebContents } from 'electron';
+import { countFromTitle } from '../../shared/run-groups';
 import { APP_ENTRY_URL, isAppUrl } from './content-policy';
 
 /** Every security-relevant preference spelled out, so a changed Electron default cannot loosen one silently. */
@@ -86,6 +87,8 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     },
   });
   hardenContents(win.webContents, options.open);
+  // The renderer writes "(2) Ratchet" when two runs need the user: the same count goes on the dock/taskbar badge.
+  win.on('page-title-updated', (_event, title: string) => app.setBadgeCount(countFromTitle(title)));
   win.once('ready-to-show', () => win.show());
   void win.loadURL(APP_ENTRY_URL);
   return win;

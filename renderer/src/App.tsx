@@ -1,5 +1,6 @@
 // The app shell: sidebar, banners, the current screen by hash route, and the resume dialog when one is open.
 import { useEffect } from 'react';
+import { needsYouCount, titleWithCount } from '../../shared/run-groups';
 import { boot } from './boot';
 import { hrefs, navigate } from './lib/route';
 import { useRuns } from './stores/runs';
@@ -24,6 +25,11 @@ export function App() {
   const resumeRunId = useUi((s) => s.resumeRunId);
   const closeResume = useUi((s) => s.closeResume);
   const interrupted = useRuns((s) => s.interrupted.data);
+  // "(2) Ratchet": how many runs wait for the user, on the window title (and, in Electron, the dock badge).
+  const needYou = useRuns((s) => needsYouCount(s.runs.data));
+  useEffect(() => {
+    document.title = titleWithCount('Ratchet', needYou);
+  }, [needYou]);
 
   return (
     <div className="app">

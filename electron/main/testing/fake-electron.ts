@@ -102,6 +102,11 @@ class FakeApp extends EventEmitter {
   getName() {
     return 'Ratchet';
   }
+  badgeCount = 0;
+  setBadgeCount(n: number) {
+    this.badgeCount = n;
+    return true;
+  }
   requestSingleInstanceLock() {
     return true;
   }

@@ -1,0 +1,31 @@
+// Run groups: every status has one, the list's sections keep its order, the title count round-trips.
+import { describe, expect, it } from 'vitest';
+import { RUN_STATUSES } from './domain';
+import { countFromTitle, groupRuns, needsYouCount, runGroup, titleWithCount } from './run-groups';
+
+describe('run groups', () => {
+  it('puts every status in a group, the runs that wait for the user first', () => {
+    for (const s of RUN_STATUSES) expect(runGroup(s)).toBeTruthy();
+    const runs = [
+      { id: 'a', status: 'succeeded' as const },
+      { id: 'b', status: 'paused' as const },
+      { id: 'c', status: 'queued' as const },
+      { id: 'd', status: 'running' as const },
+      { id: 'e', status: 'waiting_approval' as const },
+    ];
+    expect(groupRuns(runs).map((g) => [g.group, g.runs.map((r) => r.id)])).toEqual([
+      ['needs_you', ['b', 'e']],
+      ['active', ['d']],
+      ['queued', ['c']],
+      ['done', ['a']],
+    ]);
+    expect(needsYouCount(runs)).toBe(2);
+  });
+
+  it('writes and reads the count in the window title', () => {
+    expect(titleWithCount('Ratchet', 0)).toBe('Ratchet');
+    expect(titleWithCount('Ratchet', 3)).toBe('(3) Ratchet');
+    expect(countFromTitle('(3) Ratchet')).toBe(3);
+    expect(countFromTitle('Ratchet')).toBe(0);
+  });
+});
