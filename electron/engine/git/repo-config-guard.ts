@@ -1,22 +1,17 @@
 // Repository config guard: snapshots the git config files an agent could rewrite (main config, config.worktree, includes) and puts them back after an attempt.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
-import { HARDENED_GIT_CONFIG, gitEnv } from './repo-git';
+import { git } from './repo-git';
 
 /** Each watched config file and its content when the snapshot was taken (null: it did not exist). */
 export interface RepoConfigSnapshot {
   files: Map<string, string | null>;
 }
 
+/** Git as the engine runs it, with the user's global config left out (only the repository's own files are watched). */
 function runGit(cwd: string, args: string[]): Promise<string> {
-  const cfg = HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]);
-  return new Promise((ok, fail) => {
-    execFile('git', [...cfg, ...args], { cwd, env: { ...gitEnv(), GIT_CONFIG_GLOBAL: '/dev/null' }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout) =>
-      err ? fail(err) : ok(stdout),
-    );
-  });
+  return git(cwd, [], { GIT_CONFIG_GLOBAL: '/dev/null' }).raw(args);
 }
 
 async function readOrNull(p: string): Promise<string | null> {
@@ -29,8 +24,9 @@ async function readOrNull(p: string): Promise<string | null> {
 
 /** The config files git reads for `dir` besides the user's own: the common config, both config.worktree places and every included file. */
 async function watchedFiles(dir: string): Promise<string[]> {
-  const common = resolve(dir, (await runGit(dir, ['rev-parse', '--git-common-dir'])).trim());
-  const own = resolve(dir, (await runGit(dir, ['rev-parse', '--git-dir'])).trim());
+  const [commonDir = '.git', ownDir = '.git'] = (await runGit(dir, ['rev-parse', '--git-common-dir', '--git-dir'])).trim().split('\n');
+  const common = resolve(dir, commonDir.trim());
+  const own = resolve(dir, ownDir.trim());
   const files = new Set([join(common, 'config'), join(common, 'config.worktree'), join(own, 'config.worktree')]);
   // --show-origin lists every file an entry came from, includes (and includeIf) among them; system/global are left out.
   let listed = '';

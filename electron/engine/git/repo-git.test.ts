@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
-import { branchTip, commitAll, conflictedFiles, createWorktree, inspectRepo, isAncestor, isDirty, rebaseOnto, saveAttemptRef, snapshotTree, headCommit, diffTrees, treeOf } from './repo-git';
+import { branchTip, git, gitLog, commitAll, conflictedFiles, createWorktree, inspectRepo, isAncestor, isDirty, rebaseOnto, saveAttemptRef, snapshotTree, headCommit, diffTrees, treeOf } from './repo-git';
 import { completedSteps } from './step-commits';
 
 describe('inspectRepo', () => {
@@ -103,5 +103,29 @@ describe('rebaseOnto (seed 002: one rebase after a git conflict)', () => {
     expect(await conflictedFiles(wt)).toEqual([]);
     expect(sh(wt, 'status', '--porcelain')).toContain('wip.txt');
     expect(await branchTip(wt, 'ratchet/x')).toBe(step1);
+  });
+});
+
+describe('git().raw (the one way the engine runs git)', () => {
+  it('resolves with stdout, rejects with stderr on a failure, and answers a quiet miss with empty output', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    const g = git(repo);
+    expect((await g.raw(['rev-parse', '--is-inside-work-tree'])).trim()).toBe('true');
+    await expect(g.raw(['rev-parse', '--verify', 'no-such-ref'])).rejects.toThrow(/fatal: Needed a single revision/);
+    expect(await g.raw(['rev-parse', '--verify', '--quiet', 'refs/heads/none'])).toBe('');
+    expect(await g.raw(['config', '--get', 'no.such'])).toBe('');
+  });
+
+  it('runs the git commands of a commit once each: one identity lookup, no repeated add', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    writeFileSync(join(repo, 'b.txt'), 'b\n');
+    gitLog.commands = [];
+    gitLog.record = true;
+    try {
+      await commitAll(repo, 'step 1: b');
+    } finally {
+      gitLog.record = false;
+    }
+    expect(gitLog.commands.map((c) => c.args.filter((a) => !a.startsWith('user.') && a !== '-c')[0])).toEqual(['add', 'config', 'commit', 'rev-parse']);
   });
 });

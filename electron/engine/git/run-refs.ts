@@ -22,7 +22,7 @@ export interface RunMeta {
 /** Stores the run's metadata in the repository, so `ratchet recover` can rebuild the run from git alone. */
 export async function writeRunMeta(repo: string, meta: RunMeta): Promise<void> {
   const g = git(repo);
-  // hash-object reads a file: simple-git's raw() has no stdin.
+  // hash-object -w reads the metadata from a temporary file.
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-meta-'));
   const file = join(dir, 'meta.json');
   try {
@@ -66,7 +66,7 @@ export async function clearStaleLocks(worktree: string): Promise<string[]> {
 
 /** Would merging the moved base into the branch conflict? (git merge-tree, nothing written to any checkout.) */
 export async function mergeConflicts(repo: string, branch: string, otherRev: string): Promise<string[]> {
-  // simple-git cannot tell exit 1 (conflicts) from success when git writes no stderr, so this one runs git directly.
+  // raw() cannot tell exit 1 (conflicts) from success when git writes no stderr, so this one reads the exit code itself.
   const r = await new Promise<{ code: number | null; out: string }>((ok) => {
     execFile('git', [...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), 'merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev], { cwd: repo, env: gitEnv() }, (err, stdout) => {
       ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout });
