@@ -5,37 +5,9 @@ import type { StatusDocument } from '../../shared/domain';
 import type { Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
 import { progressLine } from './progress';
+import { USAGE } from './usage';
 
-/** Each command's usage line(s), as `ratchet <command> --help` prints them. */
-export const COMMAND_USAGE: Record<string, string> = {
-  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox] [--queue [--priority N]]
-      run a task's plan in its own worktree; --trust trusts the repository's own workflow file as it is now; --description gives the task its description (a
-      "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
-      --draft lets the agent draft the plan, which waits for your approval (resume --approve);
-      --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first`,
-  status: 'ratchet status <run-id> [--json]          the run\'s status document (its steps, attempts, policy and cost)',
-  list: 'ratchet list [--json]                    runs, newest first',
-  check: `ratchet check <workflow-file> [--description <text>|@<file.md>]
-      validate a workflow without running it (exit 0 valid, 1 invalid) and show the retry policy in force`,
-  retry: 'ratchet retry <run-id> [--yes] [--json] [--no-sandbox]   continue a failed run from the next incomplete step',
-  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--no-sandbox]
-      resume an interrupted, paused or waiting run from its last checkpoint; --budget raises the run's
-      task budget (a run paused for its budget continues); --approve starts an agent-drafted plan`,
-  plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
-  recover: 'ratchet recover <repo>                   rebuild runs from the repository\'s branches after losing the database',
-  serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
-};
-
-export const USAGE = `Usage:
-${Object.values(COMMAND_USAGE).map((u) => `  ${u}`).join('\n')}
-
-Every command answers --help. run, retry, resume and serve take --no-sandbox: run the agent's commands without the OS
-sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
-
-/** `ratchet <command> --help`: the command's usage, on stdout. */
-export function commandHelp(command: string): string {
-  return `Usage:\n  ${COMMAND_USAGE[command]}\n\nEnvironment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
-}
+export { COMMAND_USAGE, USAGE, commandHelp } from './usage';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;

@@ -2,8 +2,10 @@
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
-import { commandHelp, COMMAND_USAGE, confirm, defaultIo, parse, UsageError, USAGE, withProgress, type CliIo } from './cli-kit';
+import { confirm, defaultIo, parse, UsageError, withProgress, type CliIo } from './cli-kit';
+import { helpAnswer } from './usage';
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
+import { cmdList, movedAsideNotice } from './list-command';
 import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -126,20 +128,6 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
   return 0;
 }
 
-function cmdList(engine: Engine, args: string[], io: CliIo): number {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
-  if (positionals.length) throw new UsageError('`ratchet list` takes no arguments.');
-  engine.detectInterrupted();
-  const runs = engine.list();
-  if (values.json) {
-    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
-    return 0;
-  }
-  if (!runs.length) io.stdout.write('No runs yet. Start one with `ratchet run <repo> --workflow <file>`.\n');
-  for (const r of runs) io.stdout.write(`${r.id}  ${r.status.padEnd(16)} ${r.createdAt}  ${r.branch}  ${r.repo}\n`);
-  return 0;
-}
-
 /** `--description <text>` or `--description @file.md`. */
 function readDescription(value: string | undefined): string | undefined {
   if (value === undefined || !value.startsWith('@')) return value;
@@ -179,37 +167,30 @@ function warnSandbox(engine: Engine, command: string, io: CliIo): void {
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    const topic = command === 'help' ? rest[0] : undefined;
-    (command ? io.stdout : io.stderr).write(`${topic && COMMAND_USAGE[topic] ? commandHelp(topic) : USAGE}\n`);
-    return command ? 0 : 2;
+  const help = helpAnswer(argv);
+  if (help) {
+    io[help.stream].write(help.text);
+    return help.code;
   }
-  // Every command answers --help (exit 0, usage on stdout), before it opens anything.
-  if (COMMAND_USAGE[command] && rest.some((a) => a === '--help' || a === '-h')) {
-    io.stdout.write(`${commandHelp(command)}\n`);
-    return 0;
-  }
+  const [command = '', ...rest] = argv;
   let engine: Engine | undefined;
   try {
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
-    if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    if (command === 'list') return cmdList(rest, io);
+    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
     engine = createEngine({ home: defaultHome(io.env), env: io.env, sandbox: noSandbox ? 'off' : 'auto' });
     warnSandbox(engine, command, io);
-    if (engine.movedAside) {
-      io.stderr.write(`The database could not be opened and was moved aside to ${engine.movedAside}; a new one was created.\nYour runs are not lost: \`ratchet recover <repo>\` rebuilds them from each repository's branches (run it once per repository).\n`);
-    }
+    if (engine.movedAside) io.stderr.write(movedAsideNotice(engine.movedAside));
     if (command === 'run') return await cmdRun(engine, rest, io);
     if (command === 'status') return cmdStatus(engine, rest, io);
     if (command === 'retry') return await cmdRetry(engine, rest, io);
     if (command === 'resume') return await cmdResume(engine, rest, io);
     if (command === 'plan') return await cmdPlan(engine, rest, io);
-    if (command === 'recover') return await cmdRecover(engine, rest, io);
-    return cmdList(engine, rest, io);
+    return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {
       io.stderr.write(`ratchet: ${(err as Error).message}\n`);

@@ -1,4 +1,5 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
+import { listRuns, markInterrupted } from './run-list';
 import { apiKeyHash } from './runs/api-hold';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -14,7 +15,7 @@ import { RatchetError } from './errors';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
-import { listItem, statusDocument } from './runs/status-document';
+import { statusDocument } from './runs/status-document';
 import { stepPolicies } from './runs/policy-doc';
 import { raisedTaskBudget } from './runs/status-document';
 import { parseTaskRetryConfig } from './runs/task-retry-config';
@@ -163,19 +164,7 @@ export function createEngine(deps: EngineDeps) {
 
   /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
   function detectInterrupted(): string[] {
-    const found: string[] = [];
-    for (const run of store.listRuns()) {
-      if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
-      if (run.owner_pid === process.pid && run.owner_host === host) continue;
-      // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
-      if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
-      // No owner, a dead one (this host, pid gone) or one whose lease ran out: nobody is running it.
-      if (observe(run).kind !== 'held') {
-        store.setRunStatus(run.id, 'interrupted', `The process running this run stopped during it (last seen ${run.heartbeat_at ?? 'never'}).`);
-        found.push(run.id);
-      }
-    }
-    return found;
+    return markInterrupted(store, { pid: process.pid, host }, now().getTime());
   }
 
   /**
@@ -553,7 +542,7 @@ export function createEngine(deps: EngineDeps) {
   }
 
   function list(): RunListItem[] {
-    return store.listRuns().map(listItem);
+    return listRuns(store);
   }
 
   const watchers = new Set<NodeJS.Timeout>();
