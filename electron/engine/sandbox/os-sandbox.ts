@@ -1,9 +1,11 @@
 // The OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) through @anthropic-ai/sandbox-runtime: one per engine, per-run policy per command.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+// Deep import: the library's own quoting, so a path is matched in its bwrap command exactly as it wrote it.
+import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { allowlistEnv } from './sandbox-env';
 import { runPolicy } from './sandbox-policy';
 
@@ -51,6 +53,25 @@ const BASE_CONFIG: SandboxRuntimeConfig = {
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * bubblewrap hides a read-denied directory under a writable tmpfs, so a write into RATCHET_HOME (its database, its
+ * settings) would "succeed" into a throwaway layer. Remounting that tmpfs read-only as the last mount makes the write
+ * fail with EROFS instead, while the worktree bound inside it stays writable (a remount touches only that mount).
+ * Unchanged when the command is not bubblewrap's or the directory is not a tmpfs there.
+ */
+export function remountReadOnly(wrapped: string, dir: string): string {
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // Not there (yet): nothing is mounted over it either.
+  }
+  const q = quote([real]);
+  const sep = wrapped.indexOf(' -- ');
+  if (!wrapped.startsWith('bwrap ') || sep < 0 || !wrapped.slice(0, sep).includes(` --tmpfs ${q} `)) return wrapped;
+  return `${wrapped.slice(0, sep)} --remount-ro ${q}${wrapped.slice(sep)}`;
 }
 
 /** What to tell a user on a platform without a sandbox: what to install, or how to opt out. */
@@ -122,7 +143,10 @@ export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; 
           // The library sets its own TMPDIR inside the sandbox; ours is the run's private folder.
           const inner = `export TMPDIR=${shellQuote(tmp)}\n${command}`;
           try {
-            const wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command });
+            const wrapped = remountReadOnly(
+              await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command }),
+              opts.ratchetHome,
+            );
             return {
               file: '/bin/sh',
               args: ['-c', wrapped],
