@@ -625,6 +625,8 @@ export function createEngine(deps: EngineDeps) {
       for (const t of watchers) clearInterval(t);
       watchers.clear();
       db.close();
+      // A closed engine runs nothing more: let go of the sandbox's proxies (their socat bridges) without being asked.
+      void osSandbox?.dispose();
     },
     /** Stops the sandbox's network proxies (call when the process is done with runs, e.g. at the end of a CLI command). */
     releaseSandbox: () => osSandbox?.dispose() ?? Promise.resolve(),
