@@ -9,6 +9,7 @@ import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
 import { allowlistEnv } from './sandbox-env';
 import { runPolicy } from './sandbox-policy';
+import { vendoredPaths } from './vendor-paths';
 
 /** How the engine was asked to sandbox: `auto` sandboxes where the platform can and refuses to run where it cannot. */
 export type SandboxMode = 'auto' | 'off';
@@ -53,6 +54,7 @@ function sessionConfig(): SandboxRuntimeConfig {
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
     ...(process.platform === 'linux' ? socatWithParentDeath() : {}),
+    ...vendoredPaths(),
   };
   return baseConfig;
 }
