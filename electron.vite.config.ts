@@ -21,7 +21,10 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         input: { index: resolve(__dirname, 'electron/main/index.ts') },
-        external: ['better-sqlite3'],
+        // Loaded from node_modules at run time, never bundled: better-sqlite3 for its native module, sandbox-runtime
+        // because it finds its vendor/ helpers (apply-seccomp, the Java proxy agent) relative to its own files.
+        // (Dependencies are external by default; naming them keeps it so should one move to devDependencies.)
+        external: ['better-sqlite3', '@anthropic-ai/sandbox-runtime', /^@anthropic-ai\/sandbox-runtime\//],
         // Chunks (the demo, the installed CLI) sit beside index.js, so paths relative to the bundle (../../resources) hold
         // for all of them; electron-builder.yml leaves the demo chunk out by this name.
         output: { chunkFileNames: '[name]-[hash].js' },

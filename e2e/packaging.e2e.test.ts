@@ -1,6 +1,6 @@
 // The built out/ tree (npm run build) against electron-builder.yml's `files` and `asarUnpack`: what an installer would hold, without the Electron binary.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, matchesGlob, relative } from 'node:path';
@@ -126,6 +126,15 @@ describe.skipIf(process.platform !== 'linux')('electron-builder --dir with a sta
 
   it('unpacks better-sqlite3 with its native module next to the archive', () => {
     expect(existsSync(join(app, 'resources', 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'prebuilds', `linux-${process.arch}.node`))).toBe(true);
+  });
+
+  it('keeps sandbox-runtime in the app with its vendor/ helpers unpacked, executable, where the sandbox can run them', () => {
+    const files = asar.listPackage(join(app, 'resources', 'app.asar')).map((f) => f.replace(/^[\\/]/, ''));
+    expect(files).toContain('node_modules/@anthropic-ai/sandbox-runtime/dist/index.js');
+    const vendor = join(app, 'resources', 'app.asar.unpacked', 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor');
+    const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+    expect(statSync(join(vendor, 'seccomp', arch, 'apply-seccomp')).mode & 0o111).not.toBe(0);
+    expect(existsSync(join(vendor, 'java-proxy-agent', 'srt-proxy-agent.jar'))).toBe(true);
   });
 
   it('puts the `ratchet` launcher beside the app, and it runs the app\'s executable in CLI mode', () => {

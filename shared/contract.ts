@@ -243,6 +243,8 @@ export const methods = {
       trust: z.object({ trusted: z.boolean(), commands: z.array(z.object({ source: z.string(), command: z.string() })) }).nullable().default(null),
     }),
   },
+  /** Forgets the user's trust in a repository's workflow file(s): it asks again before it runs (retry and resume too). */
+  'trust.revoke': { input: z.object({ repo: z.string().min(1) }), output: z.object({ repo: z.string(), revoked: z.number().int() }) },
   'plans.draft': { input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }), output: z.object({ steps: z.array(StepSpec), markdown: z.string() }) },
   'plans.get': { input: RunId, output: z.object({ revision: z.number().int(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()) }) },
   'plans.revise': { input: RunId.extend({ steps: z.array(StepSpec).min(1) }), output: z.object({ revision: z.number().int(), kept: z.array(z.number().int()), reset: z.array(z.number().int()) }) },

@@ -16,6 +16,8 @@ export const TranscriptEntryDoc = z.object({
 
 export const eventPayloads = {
   'run.created': z.object({ repo: z.string(), branch: z.string(), worktree: z.string(), baseCommit: z.string(), steps: id }),
+  /** The repository's workflow file the run started from was trusted at this content hash (retry/resume keep to it). */
+  'workflow.trusted': z.object({ file: z.string(), sha256: z.string() }),
   'run.status': z.object({ status: RunStatus, reason: z.string().nullable().default(null), wakeAt: z.string().nullable().default(null) }),
   'run.retry': z.object({ fromStep: id.nullable(), fromStatus: z.string(), turnBudget: id.nullable(), auto: z.string(), notes: z.array(z.string()) }),
   'run.resume': z.object({ fromStep: id.nullable(), fromStatus: z.string(), turnBudget: id.nullable(), auto: z.string(), notes: z.array(z.string()) }),

@@ -13,16 +13,18 @@ const AUTO = ['step', 'phase', 'run'] as const;
 type Auto = (typeof AUTO)[number];
 
 export async function cmdRetry(engine: Engine, args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' }, trust: { type: 'boolean' } });
   if (positionals.length !== 1) throw new UsageError('`ratchet retry` takes one run id (see `ratchet list`).');
   const runId = positionals[0] as string;
   const info = await engine.inspectResume(runId);
+  // The workflow stored with the run, under the trust it started with: no question, unless that trust no longer stands (exit 2).
+  engine.checkRunTrust(runId, Boolean(values.trust));
   if (!values.yes && io.stdin.isTTY) {
     io.stderr.write(`${renderResumePlan(info)}\n`);
     if (!(await confirm(io, 'Retry from the next incomplete step? [Y/n] '))) return 1;
   }
   return withProgress(engine, io, Boolean(values.json), info.facts.steps.length, async (signal) => {
-    const { doc, notes } = await engine.retry(runId, { signal });
+    const { doc, notes } = await engine.retry(runId, { signal, trust: Boolean(values.trust) });
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });
@@ -37,6 +39,8 @@ export interface ResumeFlags {
   approve?: boolean;
   /** `--budget <usd>`: the run's new task budget, set before it resumes. */
   budget?: number | null;
+  /** `--trust`: trust again the repository workflow version the run started with, if it is no longer trusted. */
+  trust?: boolean;
 }
 
 export async function cmdResume(engine: Engine, args: string[], io: CliIo): Promise<number> {
@@ -47,13 +51,14 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     'skip-step': { type: 'boolean' },
     budget: { type: 'string' },
     approve: { type: 'boolean' },
+    trust: { type: 'boolean' },
   });
   const auto = values.auto as string | undefined;
   const budgetText = values.budget as string | undefined;
   const budget = budgetText === undefined ? null : Number(budgetText.replace(/^\$/, ''));
   if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError('`--budget` takes an amount in US dollars above 0, e.g. --budget 10.');
   if (auto !== undefined && !AUTO.includes(auto as Auto)) throw new UsageError('`--auto` takes step, phase or run.');
-  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget, approve: Boolean(values.approve) };
+  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget, approve: Boolean(values.approve), trust: Boolean(values.trust) };
   if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id.');
   let runId = positionals[0];
   if (!runId) {
@@ -82,6 +87,7 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
 }
 
 export async function resumeById(engine: Engine, runId: string, flags: ResumeFlags, io: CliIo): Promise<number> {
+  engine.checkRunTrust(runId, Boolean(flags.trust));
   if (flags.budget) {
     const r = engine.raiseBudget(runId, flags.budget);
     io.stderr.write(`Task budget of run ${runId} raised to $${r.taskUsd.toFixed(2)}${r.spentUsd !== null ? ` ($${r.spentUsd.toFixed(2)} spent so far)` : ''}.\n`);
@@ -134,7 +140,7 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   return withProgress(engine, io, flags.json, info.facts.steps.length, async (signal) => {
-    const { doc, notes } = await engine.resume(runId, { signal, choices, auto, skipStep: flags.skipStep, confirmNext, approve });
+    const { doc, notes } = await engine.resume(runId, { signal, choices, auto, skipStep: flags.skipStep, confirmNext, approve, trust: Boolean(flags.trust) });
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });

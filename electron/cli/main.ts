@@ -1,4 +1,4 @@
-// The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover. Exit 0 success, 1 failed or stopped, 2 bad input.
+// The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover, trust. Exit 0 success, 1 failed or stopped, 2 bad input.
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
@@ -8,6 +8,7 @@ import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue
 import { cmdList, movedAsideNotice } from './list-command';
 import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
+import { cmdTrust } from './trust-command';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
@@ -178,7 +179,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
     if (command === 'list') return cmdList(rest, io);
-    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover', 'trust'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
@@ -190,6 +191,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'retry') return await cmdRetry(engine, rest, io);
     if (command === 'resume') return await cmdResume(engine, rest, io);
     if (command === 'plan') return await cmdPlan(engine, rest, io);
+    if (command === 'trust') return await cmdTrust(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

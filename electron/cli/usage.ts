@@ -11,12 +11,17 @@ export const COMMAND_USAGE: Record<string, string> = {
   list: 'ratchet list [--json]                    runs, newest first',
   check: `ratchet check <workflow-file> [--description <text>|@<file.md>]
       validate a workflow without running it (exit 0 valid, 1 invalid) and show the retry policy in force`,
-  retry: 'ratchet retry <run-id> [--yes] [--json] [--no-sandbox]   continue a failed run from the next incomplete step',
-  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--no-sandbox]
+  retry: `ratchet retry <run-id> [--yes] [--json] [--trust] [--no-sandbox]   continue a failed run from the next incomplete step
+      (with the workflow stored when it started; refused, exit 2, if that version is no longer trusted: --trust trusts it again)`,
+  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--trust] [--no-sandbox]
       resume an interrupted, paused or waiting run from its last checkpoint; --budget raises the run's
-      task budget (a run paused for its budget continues); --approve starts an agent-drafted plan`,
+      task budget (a run paused for its budget continues); --approve starts an agent-drafted plan;
+      refused (exit 2) if the repository workflow version the run started with is no longer trusted: --trust trusts it again`,
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
   recover: 'ratchet recover <repo>                   rebuild runs from the repository\'s branches after losing the database',
+  trust: `ratchet trust <repo> [--list | --revoke] [--json]
+      trust the repository's workflow file as it is now (shows what it runs); --list shows what is trusted
+      (workflow file, content hash, when); --revoke forgets it, so the workflow asks again (exit 0; 2 bad input)`,
   serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
 };
 

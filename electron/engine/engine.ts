@@ -32,7 +32,8 @@ import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from '
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
-import { TrustStore, workflowCommands, workflowHash } from './trust/workflow-trust';
+import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
+import { assertRunTrusted, recordRunTrust, type RunWorkflowTrust } from './trust/run-trust';
 import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
 import { resolveTargets } from './notify/notifier';
 
@@ -81,6 +82,8 @@ export interface PreparedRun {
   workflowFile: string;
   title: string;
   description: string;
+  /** Set when the workflow is the repository's own file: the trusted version the run starts from. */
+  trustedWorkflow?: RunWorkflowTrust;
 }
 
 export type Engine = ReturnType<typeof createEngine>;
@@ -171,12 +174,12 @@ export function createEngine(deps: EngineDeps) {
    * Throws `workflow_untrusted` (listing the commands) unless this content of the repository's workflow file was
    * trusted before; `trust` records it as trusted now.
    */
-  function checkTrust(repoRoot: string, file: string, workflow: Workflow, trust: boolean): void {
+  function checkTrust(repoRoot: string, file: string, workflow: Workflow, trust: boolean): RunWorkflowTrust {
     const sha = workflowHash(readFileSync(file));
-    if (trustStore.isTrusted(repoRoot, file, sha)) return;
+    if (trustStore.isTrusted(repoRoot, file, sha)) return { file, sha256: sha };
     if (trust) {
       trustStore.trust(repoRoot, file, sha, now().toISOString());
-      return;
+      return { file, sha256: sha };
     }
     const commands = workflowCommands(workflow).map((c) => `  ${c.source}: ${c.command}`);
     throw new RatchetError(
@@ -188,6 +191,18 @@ export function createEngine(deps: EngineDeps) {
   /** Whether this content of a repository's workflow file is trusted, and the commands it would run (the app's trust prompt). */
   function workflowTrust(repoRoot: string, file: string, workflow: Workflow): { trusted: boolean; commands: Array<{ source: string; command: string }> } {
     return { trusted: trustStore.isTrusted(repoRoot, file, workflowHash(readFileSync(file))), commands: workflowCommands(workflow) };
+  }
+
+  /** The repository's trust answers (`ratchet trust <repo> --list`, Settings): workflow file, trusted hash, when. */
+  async function listTrust(repoPath: string): Promise<{ repo: string; entries: TrustEntry[] }> {
+    const repo = await inspectRepo(repoPath);
+    return { repo: repo.root, entries: trustStore.list(repo.root) };
+  }
+
+  /** Forgets what the user trusted in a repository: its workflow file asks again before it runs (retry/resume included). */
+  async function revokeTrust(repoPath: string): Promise<{ repo: string; revoked: number }> {
+    const repo = await inspectRepo(repoPath);
+    return { repo: repo.root, revoked: trustStore.revoke(repo.root) };
   }
 
   /** Validates everything about a new run without changing anything (except recording trust the user gave). */
@@ -203,7 +218,7 @@ export function createEngine(deps: EngineDeps) {
     }
     const workflow = input.workflow ?? loadWorkflowFile(workflowFile as string);
     // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
-    if (!input.workflow && (!input.workflowFile || input.repoWorkflow)) checkTrust(repo.root, workflowFile as string, workflow, Boolean(input.trust));
+    const trustedWorkflow = !input.workflow && (!input.workflowFile || input.repoWorkflow) ? checkTrust(repo.root, workflowFile as string, workflow, Boolean(input.trust)) : undefined;
     const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');
     if (entryErrors.length) {
       throw new RatchetError('workflow_invalid', `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`);
@@ -241,6 +256,7 @@ export function createEngine(deps: EngineDeps) {
       workflowFile: workflowFile as string,
       title,
       description,
+      ...(trustedWorkflow ? { trustedWorkflow } : {}),
     };
   }
 
@@ -268,6 +284,7 @@ export function createEngine(deps: EngineDeps) {
       runId, repoPath: p.repoRoot, repoName: p.repoName, title: p.title, description: p.description, workflow: p.workflow,
       baseBranch: p.baseBranch, baseCommit: p.headCommit, branch, worktree,
     });
+    if (p.trustedWorkflow) recordRunTrust(store, runId, p.trustedWorkflow);
     if (opts.awaitApproval) {
       store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
       const notes = noticesFor(runId, p.workflow);
@@ -438,6 +455,7 @@ export function createEngine(deps: EngineDeps) {
 
   /** Seed 000: continue a failed run from the next incomplete step (same run, branch and worktree). */
   function retry(runId: string, opts: ContinueOptions) {
+    assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
     // The lease comes first: a second claimant fails before any recovery step touches the worktree.
     return withLease(runId, (lease) => retryRun(store, executeWith(lease), runId, opts));
   }
@@ -445,6 +463,7 @@ export function createEngine(deps: EngineDeps) {
   /** Seed 003: resume an interrupted, paused or waiting run after its checks. */
   function resume(runId: string, opts: ContinueOptions) {
     detectInterrupted();
+    assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
     // An agent-drafted plan resumes to its approval: it runs only once approved.
     if (store.getRun(runId)?.status === 'waiting_approval') {
       if (!opts.approve) throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
@@ -595,6 +614,10 @@ export function createEngine(deps: EngineDeps) {
     prepareRun,
     workflowTrust,
     trustStore,
+    listTrust,
+    revokeTrust,
+    /** Throws `workflow_untrusted` when the trusted workflow version a run started with is no longer trusted (`trust`: trust it again). */
+    checkRunTrust: (runId: string, trust = false) => assertRunTrusted(store, trustStore, runId, { trust, now }),
     createRun,
     execute,
     retry,
@@ -614,6 +637,8 @@ export function createEngine(deps: EngineDeps) {
       for (const t of watchers) clearInterval(t);
       watchers.clear();
       db.close();
+      // A closed engine runs nothing more: let go of the sandbox's proxies (their socat bridges) without being asked.
+      void osSandbox?.dispose();
     },
     /** Stops the sandbox's network proxies (call when the process is done with runs, e.g. at the end of a CLI command). */
     releaseSandbox: () => osSandbox?.dispose() ?? Promise.resolve(),

@@ -168,6 +168,8 @@ export interface ContinueOptions {
   choices?: Partial<Record<RequiredAction['code'], RecoveryOption>>;
   auto?: 'step' | 'phase' | 'run';
   skipStep?: boolean;
+  /** Trust again the version of the repository's workflow file the run started with, when it is no longer trusted. */
+  trust?: boolean;
   /** Approve a plan waiting in `waiting_approval` before resuming (resume only). */
   approve?: boolean;
   /** Asked after each step when `auto` is `step` (interactive auto-progress). */

@@ -242,6 +242,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         trust: engine.workflowTrust(info.root, file, parsed.workflow),
       };
     },
+    'trust.revoke': async ({ repo }) => engine.revokeTrust(repo),
     'plans.draft': async ({ repo, title, description }) => {
       const info = await inspectRepo(repo);
       const files = readdirSync(info.root).filter((f) => !f.startsWith('.')).slice(0, 40);

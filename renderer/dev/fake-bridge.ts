@@ -73,6 +73,8 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     setTimeout(() => engineEvent(runId, 'run.status', { status, reason, wakeAt }), 0);
   };
 
+  // Repositories whose workflow file the user trusted (by starting a run with Trust), until revoked.
+  const trustedRepos = new Set<string>();
   const handlers: { [M in MethodName]: Handler<M> } = {
     'app.info': () => APP_INFO,
     'repos.inspect': ({ path }) => {
@@ -82,7 +84,8 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     },
     'repos.recent': () => makeRecent(now),
     'repos.pick': () => ({ path: REPO }),
-    'workflow.load': () => WORKFLOW,
+    'workflow.load': ({ repo }) => ({ ...WORKFLOW, trust: WORKFLOW.trust && { ...WORKFLOW.trust, trusted: trustedRepos.has(repo) } }),
+    'trust.revoke': ({ repo }) => ({ repo, revoked: trustedRepos.delete(repo) ? 1 : 0 }),
     'plans.draft': () => DRAFT,
     'plans.get': ({ runId }) => {
       const r = run(runId);
@@ -114,6 +117,7 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     },
     'runs.events': ({ runId, afterId, limit }) => history.filter((e) => e.runId === runId && e.id > (afterId ?? 0)).slice(0, limit),
     'runs.start': (input) => {
+      if (input.trust) trustedRepos.add(input.repo);
       const id = `r-new${++newRuns}`;
       const steps = (input.steps ?? WORKFLOW.steps).map((s, i) => ({ index: i + 1, title: s.title, status: 'pending' as const, commit: null, attempts: [] }));
       const doc: StatusDocument = { id, status: 'running', reason: null, repo: input.repo, branch: `ratchet/new-task-${id}`, worktree: `/home/dev/.config/ratchet/worktrees/${id}`, baseCommit: '3c9e0b1f', costUsd: 0, steps, resumes: [] };

@@ -88,6 +88,14 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the OS sandbox' : `the 
         expect(readFileSync(join(home, 'ratchet.db'), 'utf8')).toBe('the database\n');
       });
 
+      it('a write into RATCHET_HOME fails with EROFS, not silently into a throwaway layer', async () => {
+        const out = await run(`echo x >> ${home}/ratchet.db && echo appended; echo {} > ${home}/settings.json && echo wrote; mkdir ${home}/runs && echo made; echo done`);
+        expect(out.match(/Read-only file system/g)?.length).toBe(3);
+        expect(out).not.toMatch(/appended|wrote|made/);
+        expect(readFileSync(join(home, 'ratchet.db'), 'utf8')).toBe('the database\n');
+        expect(existsSync(join(home, 'settings.json'))).toBe(false);
+      });
+
       it('writes in the worktree and in TMPDIR', async () => {
         const out = await run('echo w > inside.txt && echo t > "$TMPDIR/t.txt" && cat inside.txt "$TMPDIR/t.txt"');
         expect(out).toContain('w\nt');

@@ -1,11 +1,15 @@
 // The OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) through @anthropic-ai/sandbox-runtime: one per engine, per-run policy per command.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+// Deep import: the library's own quoting, so a path is matched in its bwrap command exactly as it wrote it.
+import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
+import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
 import { allowlistEnv } from './sandbox-env';
 import { runPolicy } from './sandbox-policy';
+import { vendoredPaths } from './vendor-paths';
 
 /** How the engine was asked to sandbox: `auto` sandboxes where the platform can and refuses to run where it cannot. */
 export type SandboxMode = 'auto' | 'off';
@@ -44,13 +48,72 @@ export interface RunJail {
 
 // The library keeps one session per process; every engine initialises it with this same, closed, base config
 // (a second identical initialize is a no-op), and each command brings its run's own paths and hosts.
-const BASE_CONFIG: SandboxRuntimeConfig = {
-  network: { allowedDomains: [], deniedDomains: [] },
-  filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-};
+let baseConfig: SandboxRuntimeConfig | null = null;
+function sessionConfig(): SandboxRuntimeConfig {
+  baseConfig ??= {
+    network: { allowedDomains: [], deniedDomains: [] },
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    ...(process.platform === 'linux' ? socatWithParentDeath() : {}),
+    ...vendoredPaths(),
+  };
+  return baseConfig;
+}
+
+/**
+ * On Linux the library bridges its proxies to the sandbox with host-side `socat UNIX-LISTEN…` processes that only
+ * `SandboxManager.reset()` (or its 'exit' hook) stops: a process killed with SIGKILL left them running forever.
+ * Started through `setpriv --pdeathsig TERM`, each socat gets SIGTERM from the kernel when its parent dies, however
+ * it dies. Without util-linux's setpriv, plain socat (the library's default).
+ */
+export function socatWithParentDeath(): { socatPath?: string } {
+  const setpriv = whichSync('setpriv');
+  const socat = whichSync('socat');
+  if (!setpriv || !socat) return {};
+  const dir = mkdtempSync(path.join(tmpdir(), 'ratchet-socat-'));
+  const file = path.join(dir, 'socat');
+  writeFileSync(file, `#!/bin/sh\nexec ${quote([setpriv])} --pdeathsig TERM -- ${quote([socat])} "$@"\n`);
+  chmodSync(dir, 0o755);
+  chmodSync(file, 0o755);
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return { socatPath: file };
+}
+
+// How many of this process's sandboxes use the library's session: the last one to let go resets it, so one
+// engine's releaseSandbox() does not pull the proxy from under another engine's running commands.
+let sessionUsers = 0;
+let sessionQueue: Promise<unknown> = Promise.resolve();
+function serially<T>(fn: () => Promise<T>): Promise<T> {
+  const next = sessionQueue.then(fn, fn);
+  sessionQueue = next.catch(() => undefined);
+  return next;
+}
+
+/** How many sandboxes of this process hold the library's session (for tests). */
+export function sandboxSessionUsers(): number {
+  return sessionUsers;
+}
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * bubblewrap hides a read-denied directory under a writable tmpfs, so a write into RATCHET_HOME (its database, its
+ * settings) would "succeed" into a throwaway layer. Remounting that tmpfs read-only as the last mount makes the write
+ * fail with EROFS instead, while the worktree bound inside it stays writable (a remount touches only that mount).
+ * Unchanged when the command is not bubblewrap's or the directory is not a tmpfs there.
+ */
+export function remountReadOnly(wrapped: string, dir: string): string {
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // Not there (yet): nothing is mounted over it either.
+  }
+  const q = quote([real]);
+  const sep = wrapped.indexOf(' -- ');
+  if (!wrapped.startsWith('bwrap ') || sep < 0 || !wrapped.slice(0, sep).includes(` --tmpfs ${q} `)) return wrapped;
+  return `${wrapped.slice(0, sep)} --remount-ro ${q}${wrapped.slice(sep)}`;
 }
 
 /** What to tell a user on a platform without a sandbox: what to install, or how to opt out. */
@@ -78,7 +141,7 @@ export interface OsSandbox {
   status: SandboxStatus;
   /** The confinement for one run. Throws `sandbox_unavailable` semantics are the engine's: call only when state is not `unavailable`. */
   forRun(input: RunJailInput): Promise<RunJail>;
-  /** Stops the library's proxies if this sandbox started them, so a CLI process can exit. */
+  /** Lets go of the library's session; the last sandbox of the process to let go stops its proxies, so a CLI process can exit. */
   dispose(): Promise<void>;
 }
 
@@ -87,9 +150,13 @@ export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; 
   let started = false;
   return {
     status,
-    async dispose() {
-      if (started && SandboxManager.isSandboxingEnabled()) await SandboxManager.reset();
-      started = false;
+    dispose() {
+      return serially(async () => {
+        if (!started) return;
+        started = false;
+        sessionUsers--;
+        if (sessionUsers === 0 && SandboxManager.isSandboxingEnabled()) await SandboxManager.reset();
+      });
     },
     async forRun(input) {
       const privateDir = path.join(tmpdir(), 'ratchet-sandbox', path.basename(input.worktree));
@@ -107,9 +174,14 @@ export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; 
           },
         };
       }
-      // Another engine of this process may have reset the session since: initialise again (a no-op when it is up).
-      if (!SandboxManager.isSandboxingEnabled()) await SandboxManager.initialize(BASE_CONFIG);
-      started = true;
+      // The first run of this sandbox joins the process's session, starting it when no other sandbox holds it.
+      await serially(async () => {
+        if (!SandboxManager.isSandboxingEnabled()) await SandboxManager.initialize(sessionConfig());
+        if (!started) {
+          started = true;
+          sessionUsers++;
+        }
+      });
       const policy = runPolicy({ worktree: input.worktree, privateDir, ratchetHome: opts.ratchetHome, userHome: homedir(), network: input.network });
       return {
         env,
@@ -122,7 +194,10 @@ export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; 
           // The library sets its own TMPDIR inside the sandbox; ours is the run's private folder.
           const inner = `export TMPDIR=${shellQuote(tmp)}\n${command}`;
           try {
-            const wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command });
+            const wrapped = remountReadOnly(
+              await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command }),
+              opts.ratchetHome,
+            );
             return {
               file: '/bin/sh',
               args: ['-c', wrapped],

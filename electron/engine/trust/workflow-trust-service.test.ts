@@ -30,5 +30,9 @@ describe('workspace trust (app)', () => {
     expect(existsSync(marker)).toBe(false);
     expect(await call(service, 'runs.start', { repo, title: 't', workflowFile: file, trust: true })).toMatchObject({ ok: true });
     expect(await call(service, 'workflow.load', { repo })).toMatchObject({ ok: true, value: { trust: { trusted: true } } });
+    // Revoke trust (the New task screen's button): the file asks again.
+    expect(await call(service, 'trust.revoke', { repo })).toMatchObject({ ok: true, value: { revoked: 1 } });
+    expect(await call(service, 'workflow.load', { repo })).toMatchObject({ ok: true, value: { trust: { trusted: false } } });
+    expect(await call(service, 'runs.start', { repo, title: 't', workflowFile: file })).toMatchObject({ ok: false, error: { code: 'workflow_untrusted' } });
   });
 });

@@ -28,6 +28,13 @@ export function workflowHash(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+export interface TrustEntry {
+  repo: string;
+  file: string;
+  sha256: string;
+  trustedAt: string;
+}
+
 /** Trust answers, one per repository and workflow file, with the hash of the content that was trusted. */
 export class TrustStore {
   constructor(private readonly db: Database.Database) {}
@@ -43,7 +50,15 @@ export class TrustStore {
       .run(repo, file, sha256, at);
   }
 
-  /** Forgets every trust answer for a repository (`ratchet untrust <repo>`); returns how many were removed. */
+  /** What is trusted for a repository (every repository when null): each workflow file, its trusted hash and when. */
+  list(repo: string | null): TrustEntry[] {
+    const rows = (repo === null
+      ? this.db.prepare('SELECT repo, file, sha256, trusted_at FROM workflow_trust ORDER BY repo, file').all()
+      : this.db.prepare('SELECT repo, file, sha256, trusted_at FROM workflow_trust WHERE repo = ? ORDER BY file').all(repo)) as Array<{ repo: string; file: string; sha256: string; trusted_at: string }>;
+    return rows.map((r) => ({ repo: r.repo, file: r.file, sha256: r.sha256, trustedAt: r.trusted_at }));
+  }
+
+  /** Forgets every trust answer for a repository (`ratchet trust <repo> --revoke`); returns how many were removed. */
   revoke(repo: string): number {
     return this.db.prepare('DELETE FROM workflow_trust WHERE repo = ?').run(repo).changes;
   }

@@ -49,6 +49,20 @@ describe('NewTaskScreen', () => {
     expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true });
   });
 
+  it('shows a trusted workflow file as trusted, with Revoke trust through the contract; it then asks again', async () => {
+    await fake.bridge.invoke('runs.start', { repo: REPO, title: 'Earlier', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true });
+    render(<NewTaskScreen repoPath={REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
+    fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
+    await screen.findByDisplayValue('Add heal() capped at max health');
+    expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('You trust this workflow file');
+    expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke trust' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Trust' })).toBeTruthy());
+    expect(fake.calls.find((c) => c.method === 'trust.revoke')?.input).toEqual({ repo: REPO });
+    expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('runs the user’s version once the loaded workflow is edited', async () => {
     render(<NewTaskScreen repoPath={REPO} />);
     fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });

@@ -67,6 +67,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [edited, setEdited] = useState(false);
   /** The user pressed Trust for the repository's workflow file (stored by the engine when the run starts). */
   const [trusted, setTrusted] = useState(false);
+  const [trustError, setTrustError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
 
@@ -86,6 +87,15 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       setTrusted(false);
     } catch (err) {
       setWorkflow({ status: 'error', data: null, error: errorMessage(err) });
+    }
+  };
+  const revokeTrust = async () => {
+    setTrustError(null);
+    try {
+      await getApi().call('trust.revoke', { repo: repo.root });
+      await loadWorkflow();
+    } catch (err) {
+      setTrustError(errorMessage(err));
     }
   };
   const draftPlan = async () => {
@@ -174,6 +184,14 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
           {workflow.data && (workflow.data.file
             ? <p className="small-text">Loaded <code>{workflow.data.file}</code>: {workflow.data.steps.length} steps, {Object.keys(workflow.data.gates).length} gates. {edited ? 'You changed them: the run uses your version below, not the file.' : 'The run uses the file as it is; edit the steps or gates below to run your version instead.'}</p>
             : <Empty title="No workflow file">This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them.</Empty>)}
+          {useWorkflowFile && workflow.data?.trust?.trusted && (
+            <div className="trust-box" role="region" aria-label="workflow trust">
+              <strong>You trust this workflow file as it is</strong>
+              <p className="small-text">It runs its commands without asking; a change to the file asks again. Revoking makes it ask again now, retries and resumes of its runs included.</p>
+              <button type="button" onClick={() => void revokeTrust()}>Revoke trust</button>
+              <InlineError message={trustError} />
+            </div>
+          )}
           {useWorkflowFile && workflow.data?.trust && !workflow.data.trust.trusted && (
             <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
               <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
