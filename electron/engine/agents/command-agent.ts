@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { whenAborted } from '../on-abort';
+import { classifyCliFailure } from './cli-agent-errors';
 import type { RunJail } from '../sandbox/os-sandbox';
 import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
 import { priceUsage, type PricingTable, type Usage } from './pricing';
@@ -46,6 +47,9 @@ const StreamLine = z.looseObject({
   is_error: z.boolean().optional(),
   num_turns: z.number().optional(),
   result: z.string().optional(),
+  api_error_status: z.number().nullable().optional(),
+  api_error_type: z.string().nullable().optional(),
+  retry_delay_ms: z.number().optional(),
   usage: StreamUsage.optional(),
   message: z
     .looseObject({
@@ -96,6 +100,9 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
         let turns = 0;
         let isError = false;
         let resultText = '';
+        let apiStatus: number | null = null;
+        let apiType: string | null = null;
+        let lastRetryDelayMs: number | null = null;
         let child: ChildProcessWithoutNullStreams;
         try {
           child = spawn(launch.file, launch.args, { cwd: input.worktree, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -133,6 +140,7 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
           if (!parsed.success) return;
           const m = parsed.data;
           if (m.session_id) sessionId = m.session_id;
+          if (m.type === 'system' && m.subtype === 'api_retry' && m.retry_delay_ms !== undefined) lastRetryDelayMs = m.retry_delay_ms;
           if (m.type === 'assistant') {
             turns++;
             for (const b of m.message?.content ?? []) {
@@ -144,6 +152,8 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
             if (m.num_turns !== undefined) turns = m.num_turns;
             isError = m.is_error === true;
             resultText = m.result ?? '';
+            apiStatus = m.api_error_status ?? null;
+            apiType = m.api_error_type ?? null;
             if (m.usage) {
               // Tokens recorded once per attempt through the same path as the Anthropic agent; the CLI's own cost wins
               // over the table's price, and is then not reported a second time (reportedCostUsd: null).
@@ -175,7 +185,9 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
           if (code !== 0 || isError) {
             const message = `the agent command exited with ${code ?? signal}${resultText ? `: ${resultText}` : ''}${stderr ? `\n${stderr.trim()}` : ''}`;
             note({ kind: 'error', text: message });
-            resolve({ stop: 'error', error: { errorClass: 'api_error', message, status: null, retryAfterS: null, retriable: true }, transcript, sessionId, turns, reportedCostUsd: cost });
+            // Claude Code says which HTTP status ended it (429 → rate_limit with the wait it used, 529/5xx → api_error).
+            const error = classifyCliFailure({ status: apiStatus, type: apiType, message, lastRetryDelayMs });
+            resolve({ stop: 'error', error, transcript, sessionId, turns, reportedCostUsd: cost });
             return;
           }
           resolve({ stop: 'end_turn', error: null, transcript, sessionId, turns, reportedCostUsd: cost });

@@ -245,3 +245,21 @@ describe('item 10: validators with inputs', () => {
     expect(doc.status).toBe('succeeded');
   });
 });
+
+describe('item 11: Claude Code\'s own rate limit is a rate_limit, retried after its wait, whatever the retry list says', () => {
+  it('a CLI agent that prints Claude Code\'s recorded 429 result is parked and retried, not failed', async () => {
+    const fixture = join(import.meta.dirname, '..', 'agents', 'fixtures', 'claude-code', 'api-error-429.stream.jsonl');
+    const counter = `"$TMPDIR/cc-${Math.random().toString(36).slice(2)}"`;
+    // The first run replays Claude Code's real 429 output (exit 1); the second does the work.
+    const script = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; if [ "$n" -lt 1 ]; then cat '${fixture}'; exit 1; fi; echo done > out.txt`;
+    const yaml = `agent: { kind: command, command: ["sh", "-c", ${JSON.stringify(script)}] }\ngates: { test: "true" }\n${NO_WAIT}\nretry:\n  - not: gate.test\n  - exit: 5\nsteps:\n  - title: one\n`;
+    const { engine, runId, events } = await setup(yaml, []);
+    const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    engine.close();
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'rate_limit'], ['passed', null]]);
+    expect(doc.status).toBe('succeeded');
+    // It waited what Claude Code's retry-after told (7.76 s, rounded up), not the workflow's zero backoff.
+    expect(doc.steps[0]!.attempts[0]!.decision).toMatchObject({ action: 'retry', delayS: 8 });
+    expect(events.some((e) => e.type === 'run.status' && e.payload.status === 'waiting')).toBe(true);
+  }, 60_000);
+});
