@@ -103,7 +103,7 @@ export function retryContext(f: RetryFacts): string {
   return sections.join('\n\n');
 }
 
-/** State a retry entry's `prompt` template can use: {error}, {errors}, {diff}, {gate.<name>}, {attempt}, {max_attempts}, {step.title}, {step.prompt}, and {prev.*}. */
+/** State a retry entry's `prompt` template can use: {error}, {failures}, {errors}, {diff}, {gate.<name>}, {attempt}, {max_attempts}, {step.title}, {step.prompt}, and {prev.*}. */
 export interface TemplateState {
   [key: string]: string | number | TemplateState | undefined;
 }

@@ -6,7 +6,7 @@ import { StatusDocument } from '../../../shared/domain';
 import { startScriptedServer, type ScriptedServer, type ScriptResponse } from '../../scripted/server';
 import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
 import { createEngine } from '../engine';
-import { create, fixtureProject, queue, say, turn } from '../testing/fixture-project';
+import { create, fixtureProject, queue, say, testFile, turn } from '../testing/fixture-project';
 import { sh } from '../testing/temp-repo';
 
 let server: ScriptedServer | undefined;
@@ -261,5 +261,24 @@ describe('item 11: Claude Code\'s own rate limit is a rate_limit, retried after 
     // It waited what Claude Code's retry-after told (7.76 s, rounded up), not the workflow's zero backoff.
     expect(doc.steps[0]!.attempts[0]!.decision).toMatchObject({ action: 'retry', delayS: 8 });
     expect(events.some((e) => e.type === 'run.status' && e.payload.status === 'waiting')).toBe(true);
+  }, 60_000);
+});
+
+describe('an entry\'s {errors} and {failures}: seed 002\'s failing-test entries, not raw output only', () => {
+  it('fills {failures} with the attempt\'s failing tests (name, Expected, Got, Location) and {errors} with every attempt\'s', async () => {
+    const yaml = `gates: { test: "node --test --test-reporter=spec" }\n${NO_WAIT}\nflaky_check: false\nretry:\n  - not: gate.test\n    prompt: "Fix it.\\nNow:\\n{failures}\\nSo far:\\n{errors}"\n  - exit: 5\nsteps:\n  - title: add\n`;
+    const bug = turn(create('src/add.mjs', 'export const add = (a, b) => a * b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)));
+    const { engine, runId, srv } = await setup(yaml, [bug, say('added'), turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n')), say('fixed')]);
+    const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    engine.close();
+    expect(doc.status).toBe('succeeded');
+    const retried = texts(srv).find((t) => t.startsWith('Fix it.'))!;
+    expect(retried).toBeTruthy();
+    const now = retried.slice(0, retried.indexOf('So far:'));
+    expect(now).toContain('- **adds**');
+    expect(now).toMatch(/Expected:.*5/);
+    expect(now).toMatch(/Got:.*6/);
+    expect(now).toMatch(/Location: \S*test\/add\.test\.mjs:\d+/);
+    expect(retried.slice(retried.indexOf('So far:'))).toMatch(/Attempt 1: test_failure[\s\S]*- \*\*adds\*\*/);
   }, 60_000);
 });

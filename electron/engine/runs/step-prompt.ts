@@ -1,6 +1,7 @@
 // Pure parts of an attempt's start: the "attempt k of n" label, the prompt (step prompt, retry context or an entry's template) and the remaining issues of a failure.
 import type { ErrorClass } from '../../../shared/domain';
 import { boundText } from '../gates/bounded-output';
+import { formatFailures } from '../gates/format-failures';
 import type { FailedTest } from '../gates/parse-failures';
 import type { StepConfig } from '../workflow/schema';
 import type { Failure } from './attempt-gates';
@@ -37,6 +38,8 @@ function templateState(f: Failure, diff: string | null, k: number, of: number, s
   for (const [name, out] of Object.entries(f.outputs)) gate[name] = boundText(out, MAX_TEMPLATE_OUTPUT);
   return {
     error: `${f.errorClass}: ${f.message}`,
+    /** This attempt's failing tests and errors in seed 002's shape (- **name** / Expected / Got / Location). */
+    failures: formatFailures(f.failures),
     diff: diff ?? '',
     gate,
     attempt: k,
@@ -63,7 +66,10 @@ export function attemptPrompt(cfg: MachineConfig, s: StepState, n: number, k: nu
   const base = stepPrompt(cfg.index, cfg.totalSteps, cfg.step, cfg.gateCommands);
   const f = s.lastFailure;
   if (!f) return { prompt: base, state: undefined, errorLog: s.errorLog };
-  const errorLog = [...s.errorLog, `Attempt ${n - 1}: ${f.errorClass}: ${f.message}\n${boundText(f.gate?.output ?? '', 4000)}`];
+  // Seed 002's accumulated context: each failed attempt's failing tests (name / Expected / Got / Location) first, then
+  // a bounded piece of the raw output.
+  const parsed = f.failures.length ? `${formatFailures(f.failures)}\n` : '';
+  const errorLog = [...s.errorLog, `Attempt ${n - 1}: ${f.errorClass}: ${f.message}\n${parsed}${boundText(f.gate?.output ?? '', f.failures.length ? 2000 : 4000)}`];
   const state = templateState(f, s.lastDiff, k, of, cfg.step, s.prev, errorLog);
   const active = s.acct.active;
   const notes = [...s.notes, ...(s.strategy ? [s.strategy.hint] : [])];
