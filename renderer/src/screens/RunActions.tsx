@@ -18,7 +18,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'stop' | 'skip' | null>(null);
-  const [revising, setRevising] = useState(false);
+  const [revising, setRevising] = useState<'revise' | 'approve' | null>(null);
 
   const act = async (name: string, fn: () => Promise<unknown>) => {
     setBusy(name);
@@ -38,6 +38,9 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
 
   return (
     <div className="run-actions" role="toolbar" aria-label="run actions">
+      {doc.status === 'waiting_approval' && (
+        <button type="button" className="primary" disabled={busy !== null} onClick={() => setRevising('approve')}>Review and approve the plan…</button>
+      )}
       {doc.status === 'waiting' && (
         <button type="button" className="primary" disabled={busy !== null} onClick={() => void act('retryNow', async () => {
           if (!(await retryNow(runId))) setNote('The run was no longer waiting.');
@@ -50,7 +53,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
       {['interrupted', 'failed', 'paused', 'cancelled'].includes(doc.status) && (
         <button type="button" className={doc.status === 'interrupted' ? 'primary' : ''} onClick={() => openResume(runId)}>Resume…</button>
       )}
-      <button type="button" disabled={busy !== null} onClick={() => setRevising(true)}>Revise plan…</button>
+      {doc.status !== 'waiting_approval' && <button type="button" disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>}
       {canSkip && (confirm === 'skip' ? (
         <span className="confirm">
           Skip step {selectedStep.index}?{' '}
@@ -67,13 +70,16 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
       ) : <button type="button" className="danger-outline" disabled={busy !== null} onClick={() => setConfirm('stop')}>{busy === 'stop' ? 'Stopping…' : 'Stop'}</button>)}
       {note && <span className="muted small-text">{note}</span>}
       <InlineError message={error} />
-      {revising && <RevisePlanDialog runId={runId} doc={doc} onClose={() => setRevising(false)} />}
+      {revising && <RevisePlanDialog runId={runId} doc={doc} mode={revising} onClose={() => setRevising(null)} />}
     </div>
   );
 }
 
-/** Revises the plan the run follows, starting from its current revision (`plans.get`): titles, prompts, gates and phases. */
-function RevisePlanDialog({ runId, doc, onClose }: { runId: string; doc: StatusDocument; onClose: () => void }) {
+/**
+ * Revises the plan the run follows, starting from its current revision (`plans.get`): titles, prompts, gates and phases.
+ * `approve`: an agent-drafted plan waiting for approval (seed 003) — the user edits it if they want and approves it, which starts the run.
+ */
+function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: StatusDocument; mode: 'revise' | 'approve'; onClose: () => void }) {
   const revise = useRunDetail((s) => s.revise);
   const [steps, setSteps] = useState<EditableStep[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -103,6 +109,11 @@ function RevisePlanDialog({ runId, doc, onClose }: { runId: string; doc: StatusD
     setBusy(true);
     setError(null);
     try {
+      if (mode === 'approve') {
+        await getApi().call('runs.approve', { runId, steps: toStepSpecs(steps) });
+        onClose();
+        return;
+      }
       const r = await revise(runId, toStepSpecs(steps));
       setResult(`Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next retry follows it.`);
     } catch (err) {
@@ -112,16 +123,18 @@ function RevisePlanDialog({ runId, doc, onClose }: { runId: string; doc: StatusD
     }
   };
   return (
-    <Modal title="Revise plan" onClose={onClose} wide footer={result ? <button type="button" className="primary" onClick={onClose}>Done</button> : (
+    <Modal title={mode === 'approve' ? 'Approve the drafted plan' : 'Revise plan'} onClose={onClose} wide footer={result ? <button type="button" className="primary" onClick={onClose}>Done</button> : (
       <>
         <InlineError message={error} />
         <button type="button" onClick={onClose}>Cancel</button>
-        <button type="button" className="primary" disabled={busy || !steps || toStepSpecs(steps).length === 0} onClick={() => void save()}>{busy ? 'Saving…' : 'Save revision'}</button>
+        <button type="button" className="primary" disabled={busy || !steps || toStepSpecs(steps).length === 0} onClick={() => void save()}>{mode === 'approve' ? (busy ? 'Starting…' : 'Approve and start') : busy ? 'Saving…' : 'Save revision'}</button>
       </>
     )}>
       {result ? <p>{result}</p> : steps === null ? <Loading label="Loading the plan…" /> : (
         <>
-          <p className="muted small-text">Committed steps are kept. A changed or new step starts over; the run continues from the first step that is not done.</p>
+          <p className="muted small-text">{mode === 'approve'
+            ? 'The agent drafted these steps; nothing has run yet. Edit them if you want, then approve: the run starts with this plan.'
+            : 'Committed steps are kept. A changed or new step starts over; the run continues from the first step that is not done.'}</p>
           <PlanEditor steps={steps} onChange={setSteps} locked={locked} />
         </>
       )}
