@@ -64,4 +64,16 @@ describe('HomeScreen', () => {
     await renderHome();
     expect(screen.getByText('Ratchet’s store cannot be opened.')).toBeTruthy();
   });
+
+  it('groups the runs by what they ask of you: needs you first, then running, queued and finished', async () => {
+    const fake = installFake();
+    await renderHome();
+    const groups = screen.getAllByRole('rowgroup').filter((g) => g.getAttribute('aria-label'));
+    const names = groups.map((g) => g.getAttribute('aria-label'));
+    expect(names[0]).toBe('Needs you');
+    expect(names).toEqual(['Needs you', 'Running', 'Queued', 'Finished'].filter((n) => names.includes(n)));
+    const needYou = [...fake.runs.values()].filter((r) => ['paused', 'waiting_approval', 'interrupted'].includes(r.summary.status));
+    expect(within(groups[0]!).getAllByRole('link')).toHaveLength(needYou.length);
+  });
 });
+

@@ -1,4 +1,5 @@
 // Home: drop or pick a repository to start a task, recent repositories, the runs list, and a banner for interrupted runs.
+import { groupRuns, RUN_GROUP_LABEL } from '../../../shared/run-groups';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage, getApi } from '../api/client';
 import { ago, baseName, usd } from '../lib/format';
@@ -119,8 +120,10 @@ function RunsList() {
           <thead>
             <tr><th scope="col">status</th><th scope="col">task</th><th scope="col">repository</th><th scope="col" className="num">steps</th><th scope="col" className="num">cost</th><th scope="col">updated</th></tr>
           </thead>
-          <tbody>
-            {runs.data.map((r) => (
+          {groupRuns(runs.data).map(({ group, runs: inGroup }) => (
+          <tbody key={group} aria-label={RUN_GROUP_LABEL[group]}>
+            <tr className="group-row"><th scope="rowgroup" colSpan={6}>{RUN_GROUP_LABEL[group]} <span className="muted">{inGroup.length}</span></th></tr>
+            {inGroup.map((r) => (
               <tr key={r.id} className="clickable" onClick={() => navigate(hrefs.run(r.id))}>
                 <td><RunStatusBadge status={r.status} wakeAt={r.wakeAt} /></td>
                 <td>
@@ -134,6 +137,7 @@ function RunsList() {
               </tr>
             ))}
           </tbody>
+          ))}
         </table>
       )}
     </section>
