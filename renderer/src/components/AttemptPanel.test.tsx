@@ -88,3 +88,19 @@ describe('AttemptPanel failure locations', () => {
     await waitFor(() => expect(output.querySelector('.vline-target')?.textContent).toContain('reconnect.ts(41,7)'));
   });
 });
+
+describe('AttemptPanel puts the failure first', () => {
+  it('shows the failing-tests table, then the decision, then the raw gate logs collapsed', async () => {
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    const { container } = render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
+    fireEvent.click(screen.getByRole('tab', { name: /Attempt 1/ }));
+    await screen.findByText('test failed');
+    const table = container.querySelector('table.failing-tests')!;
+    const decision = container.querySelector('.decision')!;
+    const logs = container.querySelector('details.gate-logs') as HTMLDetailsElement;
+    expect(table.compareDocumentPosition(decision) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(decision.compareDocumentPosition(logs) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(logs.open).toBe(false);
+  });
+});
