@@ -53,6 +53,18 @@ describe('the demo (npm run demo -- --app)', () => {
     const first = await until(engine, runs.first, 'succeeded');
     expect(first.steps.map((s) => s.attempts.map((a) => a.errorClass))).toEqual([[null], ['test_failure', null], [null]]);
 
+    // Issue 13 item 7: the retry's own change (against attempt 1), the step's change, and the run's cumulative change.
+    const diff = (against: 'previous' | 'step' | 'run') => service.handlers['runs.attemptDiff']({ runId: runs.first, step: 2, n: 2, against });
+    const own = await diff('previous');
+    expect(own).toMatchObject({ against: 'previous', fromAttempt: 1 });
+    expect(own.diff).toContain('-export const mul = (a, b) => a * a;');
+    expect(own.diff).toContain('+export const mul = (a, b) => a * b;');
+    expect(own.diff).not.toContain('test/mul.test.mjs');
+    const ofStep = await diff('step');
+    expect(ofStep.diff).toContain('test/mul.test.mjs');
+    expect(ofStep.diff).not.toContain('src/add.mjs');
+    expect((await diff('run')).diff).toContain('src/add.mjs');
+
     const secondId = await runs.second;
     const second = await until(engine, secondId, 'failed');
     expect(second.steps.map((s) => s.attempts.map((a) => a.errorClass))).toEqual([[null], ['test_failure', 'test_failure']]);

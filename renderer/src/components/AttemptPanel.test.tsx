@@ -104,3 +104,18 @@ describe('AttemptPanel puts the failure first', () => {
     expect(logs.open).toBe(false);
   });
 });
+
+describe('AttemptPanel diff base', () => {
+  it("shows a retry's own change by default, with the step's and the whole run's change one click away", async () => {
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
+    const own = await screen.findByRole('radio', { name: "This attempt's change (since attempt 1)" });
+    expect(own.getAttribute('aria-checked')).toBe('true');
+    const whole = screen.getByRole('radio', { name: 'Whole run (cumulative)' });
+    fireEvent.click(whole);
+    expect(whole.getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('radio', { name: "Since the step's start" })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('log', { name: 'diff' })).toBeTruthy());
+  });
+});

@@ -1,5 +1,5 @@
 // The attempt history of one step: a tab per attempt, and for the chosen one the failure first (its failing tests), then the decision, then the raw gate logs (collapsed), transcript, diff and cost.
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
 import { duration, humanize, tokens, usd } from '../lib/format';
 import { attemptFailures } from '../lib/attempt-failures';
@@ -7,7 +7,7 @@ import { diffLineFor, outputLineFor } from '../lib/locate';
 import { attemptKey } from '../stores/patches';
 import { useRunDetail } from '../stores/run-detail';
 import { DecisionView } from './DecisionView';
-import { DiffView } from './DiffView';
+import { AttemptDiff } from './AttemptDiff';
 import { FailingTests, type Failure } from './FailingTests';
 import { GateOutput, LiveGateOutput } from './GateOutput';
 import { fetchGateLines } from '../stores/gate-log';
@@ -55,6 +55,9 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
   const attemptRef = useMemo(() => ({ runId, step: step.index, n }), [runId, step.index, n]);
   // The raw gate logs are collapsed under the failure; they open by themselves while a gate runs or has no parsed failure.
   const [logsOpen, setLogsOpen] = useState<boolean | null>(null);
+  // The diff on screen (its base is the user's pick), for linking failure locations into it.
+  const [shownDiff, setShownDiff] = useState<string | null | undefined>(undefined);
+  const onShown = useCallback((diff: string | null) => setShownDiff(diff), []);
 
   useEffect(() => {
     if (!slot || slot.stale) void loadAttempt(runId, step.index, n);
@@ -74,7 +77,8 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
   const locate = async (f: Failure) => {
     if (!f.file) return;
     const nonce = (jump?.target.nonce ?? 0) + 1;
-    const inDiff = d.diff ? diffLineFor(d.diff.replace(/\n$/, '').split('\n'), f.file, f.line) : null;
+    const diff = shownDiff === undefined ? d.diff : shownDiff;
+    const inDiff = diff ? diffLineFor(diff.replace(/\n$/, '').split('\n'), f.file, f.line) : null;
     if (inDiff !== null) return setJump({ where: 'diff', target: { index: inDiff, nonce } });
     // The gate whose failures hold this one first, then any gate whose output names the file.
     const gates = [...d.gates.filter((g) => g.failures.includes(f)), ...d.gates.filter((g) => !g.failures.includes(f))];
@@ -132,7 +136,7 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
       <Transcript entries={transcript} live={d.outcome === 'running'} />
 
       <h3>Diff</h3>
-      <DiffView diff={d.diff} running={d.outcome === 'running'} target={jump?.where === 'diff' ? jump.target : null} />
+      <AttemptDiff runId={runId} step={step.index} n={n} stored={d.diff} running={d.outcome === 'running'} target={jump?.where === 'diff' ? jump.target : null} onShown={onShown} />
 
       <details className="prompt">
         <summary>Prompt sent to the agent</summary>
