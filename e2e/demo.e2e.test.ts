@@ -40,6 +40,25 @@ describe('the demo in the app', () => {
     await page.getByRole('tab', { name: /Attempt 1/ }).click();
     await page.getByText('multiplies two numbers').first().waitFor();
     await shot(page, 'demo-first-run-1400');
+    // The failure comes first (issue 13 item 7): the failing test above the decision, the raw log collapsed.
+    await page.locator('table.failing-tests').getByText('test/mul.test.mjs:6').waitFor();
+    await expect(page.locator('details.gate-logs').getAttribute('open')).resolves.toBeNull();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await shot(page, 'demo-first-run-1024');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.getByRole('tab', { name: /Attempt 2/ }).click();
+    const own = page.getByRole('radio', { name: "This attempt (since attempt 1)" });
+    await own.waitFor();
+    await expect(own.getAttribute('aria-checked')).resolves.toBe('true');
+    await page.getByRole('log', { name: 'diff' }).getByText('+export const mul = (a, b) => a * b;').waitFor();
+    await expect(page.getByRole('log', { name: 'diff' }).getByText('test/mul.test.mjs').count()).resolves.toBe(0);
+    await own.scrollIntoViewIfNeeded();
+    await shot(page, 'demo-attempt2-own-diff-1400');
+    await page.getByRole('radio', { name: 'Whole run' }).click();
+    await page.getByRole('log', { name: 'diff' }).getByText(/src\/add\.mjs/).first().waitFor();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await shot(page, 'demo-attempt2-run-diff-1024');
+    await page.setViewportSize({ width: 1400, height: 900 });
 
     await openRun(page, url, 'Division that refuses zero', 'failed');
     await page.getByRole('button', { name: /Refuse a zero divisor/ }).click();

@@ -32,14 +32,14 @@ export function AttemptDiff({ runId, step, n, stored, running, target, onShown }
   const diff = running ? stored : fetched?.base === base ? fetched.diff : base === 'step' ? stored : null;
   useEffect(() => onShown?.(diff), [diff, onShown]);
   const options: Array<[DiffBase, string]> = [
-    ...(n > 1 ? [['previous', `This attempt's change (since attempt ${n - 1})`] as [DiffBase, string]] : []),
+    ...(n > 1 ? [['previous', `This attempt (since attempt ${n - 1})`] as [DiffBase, string]] : []),
     ['step', n > 1 ? "Since the step's start" : "This attempt's change"],
-    ['run', 'Whole run (cumulative)'],
+    ['run', 'Whole run'],
   ];
   return (
     <div className="attempt-diff">
       {!running && (
-        <div className="segmented" role="radiogroup" aria-label="diff against">
+        <div className="segmented segmented-wrap" role="radiogroup" aria-label="diff against">
           {options.map(([value, label]) => (
             <button key={value} type="button" role="radio" aria-checked={base === value} className={`small${base === value ? ' active' : ''}`} onClick={() => setBase(value)}>
               {label}

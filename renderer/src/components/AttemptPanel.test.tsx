@@ -110,9 +110,9 @@ describe('AttemptPanel diff base', () => {
     await useRunDetail.getState().open(RUN_IDS.health);
     const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
     render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
-    const own = await screen.findByRole('radio', { name: "This attempt's change (since attempt 1)" });
+    const own = await screen.findByRole('radio', { name: "This attempt (since attempt 1)" });
     expect(own.getAttribute('aria-checked')).toBe('true');
-    const whole = screen.getByRole('radio', { name: 'Whole run (cumulative)' });
+    const whole = screen.getByRole('radio', { name: 'Whole run' });
     fireEvent.click(whole);
     expect(whole.getAttribute('aria-checked')).toBe('true');
     expect(screen.getByRole('radio', { name: "Since the step's start" })).toBeTruthy();
