@@ -55,6 +55,11 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
   const attemptRef = useMemo(() => ({ runId, step: step.index, n }), [runId, step.index, n]);
   // The raw gate logs are collapsed under the failure; they open by themselves while a gate runs or has no parsed failure.
   const [logsOpen, setLogsOpen] = useState<boolean | null>(null);
+  // Logs the user watched while a gate ran stay open when it ends: nothing collapses under their eyes.
+  const gateRunning = Boolean(runningGate);
+  useEffect(() => {
+    if (gateRunning) setLogsOpen((open) => open ?? true);
+  }, [gateRunning]);
   // The diff on screen (its base is the user's pick), for linking failure locations into it.
   const [shownDiff, setShownDiff] = useState<string | null | undefined>(undefined);
   const onShown = useCallback((diff: string | null) => setShownDiff(diff), []);
