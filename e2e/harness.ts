@@ -36,13 +36,15 @@ export function demoRepo(): string {
 export interface HostProcess {
   url: string;
   child: ChildProcess;
+  /** What the host printed on stderr so far. */
+  stderr(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `ratchet serve` as its own process and waits for the URL it prints. */
-export function startHostProcess(env: NodeJS.ProcessEnv): Promise<HostProcess> {
+/** Starts `ratchet serve` (with `args`, e.g. --demo) as its own process and waits for the URL it prints. */
+export function startHostProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<HostProcess> {
   // Sandboxed where this machine has a sandbox; explicitly opted out where it has none (a fresh machine).
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0', ...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox'])], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0', ...args, ...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox'])], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr?.on('data', (d) => (err += String(d)));
   return new Promise((ok, fail) => {
@@ -56,6 +58,7 @@ export function startHostProcess(env: NodeJS.ProcessEnv): Promise<HostProcess> {
         ok({
           url: m[1] as string,
           child,
+          stderr: () => err,
           kill: (signal = 'SIGTERM') =>
             new Promise((done) => {
               if (child.exitCode !== null || child.signalCode !== null) return done();

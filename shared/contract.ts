@@ -259,6 +259,14 @@ export const methods = {
   },
   /** A run's events after `afterId`, oldest first; at most `limit` of them when given (page until an empty answer). */
   'runs.events': { input: RunId.extend({ afterId: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(EVENTS_MAX_PAGE).optional() }), output: z.array(EngineEventDoc) },
+  /**
+   * One attempt's diff against a base the user picks: `previous` (the step's previous attempt, else the step's start:
+   * this attempt's own change), `step` (the step's start) or `run` (the run's base commit: the cumulative change).
+   */
+  'runs.attemptDiff': {
+    input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), against: z.enum(['previous', 'step', 'run']) }),
+    output: z.object({ diff: z.string(), against: z.enum(['previous', 'step', 'run']), fromAttempt: z.number().int().nullable() }),
+  },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
   'runs.retry': { input: RunId, output: Ok },
   'runs.resumeInfo': { input: RunId, output: ResumeInfoDoc },

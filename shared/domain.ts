@@ -33,6 +33,7 @@ export const ERROR_CLASSES = [
   'permission_error',
   'resource_exhaustion',
   'no_change',
+  'empty_attempt',
   'unknown',
 ] as const;
 export const ErrorClass = z.enum(ERROR_CLASSES);
@@ -85,6 +86,8 @@ export const AttemptDoc = z.object({
   fingerprint: z.string().nullable(),
   /** The execution this attempt belonged to: 0 for the first run, k after the k-th retry or resume (each starts the step's retry accounting afresh). */
   round: z.number().int().min(0).default(0),
+  /** What the attempt failed with, in a sentence ("the gate ran no tests", "your attempt changed no files"); null when it passed. */
+  message: z.string().nullable().optional(),
 });
 export type AttemptDoc = z.infer<typeof AttemptDoc>;
 
@@ -164,6 +167,8 @@ export const StepSpec = z
     phase: z.string().min(1).optional(),
     /** Retries for test failures in this step; overrides the task's and the workflow's `max_retries`. */
     max_retries: z.number().int().min(0).optional(),
+    /** An attempt that changes no file fails the step's attempt (`empty_attempt`) unless this is true. */
+    allow_empty: z.boolean().optional(),
   })
   .strict();
 export type StepSpec = z.infer<typeof StepSpec>;

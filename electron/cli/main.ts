@@ -121,9 +121,11 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     `worktree ${doc.worktree}`,
     `cost ${doc.costUsd === null ? 'unknown' : `$${doc.costUsd.toFixed(4)}`}`,
     ...(doc.policy ? policyLines(doc.policy, doc.steps) : []),
-    ...doc.steps.map(
-      (s) => `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
-    ),
+    ...doc.steps.flatMap((s) => [
+      `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
+      // What each failed attempt ended with ("your attempt changed no files", "the gate ran no tests"…).
+      ...s.attempts.filter((a) => a.message).map((a) => `     attempt ${a.n}: ${a.errorClass ?? a.outcome}: ${a.message!.split('\n')[0]}`),
+    ]),
   ];
   io.stdout.write(`${out.join('\n')}\n`);
   return 0;

@@ -29,7 +29,9 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
       if (p.passed) return `    gate ${String(p.gate)}: passed (${secs} s)`;
       const n = Number(p.failures);
       const failures = n > 0 ? `, ${n} failing test${n === 1 ? '' : 's'}` : '';
-      return `    gate ${String(p.gate)}: FAILED (${p.timedOut ? 'timed out' : `exit ${String(p.exitCode)}`}, ${secs} s${failures})`;
+      // A gate that exited 0 yet failed is one that ran no tests.
+      const why = p.timedOut ? 'timed out' : Number(p.exitCode) === 0 ? 'it ran no tests' : `exit ${String(p.exitCode)}`;
+      return `    gate ${String(p.gate)}: FAILED (${why}, ${secs} s${failures})`;
     }
     case 'attempt.finished':
       return p.outcome === 'passed' ? null : `    ✗ ${oneLine(p.summary, 200)}`;

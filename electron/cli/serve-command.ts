@@ -27,7 +27,12 @@ export async function cmdServe(args: string[], io: CliIo): Promise<number> {
   const staticDir = join(ROOT, 'out', 'renderer');
   const host = await startHost({ service, staticDir, port, home });
   if (!existsSync(join(staticDir, 'index.html'))) io.stderr.write('The app is not built yet: run `npm run build` (the API works meanwhile).\n');
-  if (demo) io.stderr.write(`DEMO — a scripted agent, not Claude; demo repository: ${demo.repo}\n`);
+  if (demo) {
+    io.stderr.write(`DEMO — a scripted agent, not Claude; demo repository: ${demo.repo}\n`);
+    // The demo shows what the README promises by itself: a run that fails a test and retries, then one that fails for good.
+    const runs = await (await import('../host/demo')).startDemoRuns(service, demo);
+    io.stderr.write(`Demo run ${runs.first} started; a second one starts when it ends.\n`);
+  }
   io.stdout.write(`Ratchet is at ${host.url}\n`);
   await new Promise<void>((done) => {
     const stop = () => done();

@@ -13,7 +13,8 @@ import { processAlive } from './run-ownership';
 import { runsToStart } from './run-scheduler';
 import { GateLogCache } from './gate-log';
 import { headOf, logPage } from '../../shared/line-index';
-import { inspectRepo } from './git/repo-git';
+import { boundText } from './gates/bounded-output';
+import { diffTrees, inspectRepo } from './git/repo-git';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
 import { loadStats, reportMarkdown } from './stats';
 import { whatIf } from './what-if';
@@ -286,6 +287,20 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return logPage(log, from, count);
     },
     'runs.events': async ({ runId, afterId, limit }) => engine.store.eventsSince(runId, afterId, limit),
+    'runs.attemptDiff': async ({ runId, step, n, against }) => {
+      const run = engine.store.getRun(runId);
+      const rows = engine.store.getAttempts(runId, step);
+      const a = rows.find((x) => x.n === n);
+      if (!run || !a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
+      // Each attempt's tree is kept (refs/ratchet/<run>/<step>/<n>), so any two can be compared.
+      if (!a.tree_sha) return { diff: a.diff ?? '', against: 'step' as const, fromAttempt: null };
+      const prev = against === 'previous' ? [...rows].reverse().find((x) => x.n < n && x.tree_sha) : undefined;
+      const base = against === 'run' ? run.base_commit : (engine.store.getSteps(runId).find((x) => x.step_index === step)?.pre_commit ?? null);
+      const from = prev?.tree_sha ?? (base ? `${base}^{tree}` : null);
+      if (!from) return { diff: a.diff ?? '', against: 'step' as const, fromAttempt: null };
+      const diff = boundText(await diffTrees(run.worktree, from, a.tree_sha), 200_000);
+      return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null };
+    },
     'runs.start': async (input) => {
       const r = input.retry;
       const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;

@@ -174,6 +174,8 @@ export function runShell(options: ShellOptions): void {
       pickRepo: () => pickRepository(win),
     });
     const handlers = secrets ? withShellHandlers(service.handlers, { secrets, env }) : service.handlers;
+    // The demo starts its two runs by itself (a retry that fixes a test, then a run that fails for good).
+    if (demo) void import('../host/demo').then((m) => m.startDemoRuns(service, demo)).catch(() => undefined);
     const unbindIpc = bindIpc({
       handlers,
       contents,

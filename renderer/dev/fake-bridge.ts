@@ -116,6 +116,11 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       return logPage(indexLog(g.output), from, count);
     },
     'runs.events': ({ runId, afterId, limit }) => history.filter((e) => e.runId === runId && e.id > (afterId ?? 0)).slice(0, limit),
+    'runs.attemptDiff': ({ runId, step, n, against }) => {
+      const d = makeAttempt(run(runId).doc, step, n, now, () => (bigOutput ??= makeBigOutput()));
+      if (!d) throw new Fail('not_found', `Run ${runId} has no attempt ${n} of step ${step}.`);
+      return { diff: d.diff ?? '', against: n > 1 && against === 'previous' ? 'previous' : against === 'run' ? 'run' : 'step', fromAttempt: n > 1 && against === 'previous' ? n - 1 : null };
+    },
     'runs.start': (input) => {
       if (input.trust) trustedRepos.add(input.repo);
       const id = `r-new${++newRuns}`;

@@ -1,5 +1,6 @@
 // Runs a step's gates for one attempt: classifies failures, re-runs a crashed gate (after its restart command), and re-runs a failed test gate once to catch flaky tests.
 import type { ErrorClass } from '../../../shared/domain';
+import { ranNoTests } from '../gates/count-tests';
 import { parseFailures, type FailedTest } from '../gates/parse-failures';
 import { runGate, type GateResult } from '../gates/run-gate';
 import type { RunJail } from '../sandbox/os-sandbox';
@@ -50,11 +51,11 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
   const failedGates: string[] = [];
   const outputs: Record<string, string> = {};
 
-  const runOnce = async (name: string, label = name): Promise<{ r: GateResult; failures: FailedTest[] }> => {
+  const runOnce = async (name: string, label = name): Promise<{ r: GateResult; failures: FailedTest[]; noTests: boolean }> => {
     const gate = g.workflow.gates[name];
     if (!gate) throw new Error(`gate ${name} is not defined`);
     store.event(g.runId, 'gate.started', { attemptId: g.attemptId, gate: label, command: gate.run });
-    const r = await runGate(
+    let r = await runGate(
       { name, run: gate.run, timeoutS: gate.timeout ?? g.defaultTimeoutS, report: gate.report },
       {
         cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier,
@@ -62,32 +63,37 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
         onOutput: (c) => store.event(g.runId, 'gate.output', { attemptId: g.attemptId, gate: label, ...c }),
       },
     );
-    const failures = r.passed ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
+    // A test gate that passed without running a test proved nothing: it fails, unless the gate allows it.
+    const noTests = r.passed && !gate.allow_no_tests && ranNoTests(r.output, r.reportXml);
+    if (noTests) r = { ...r, passed: false };
+    const failures = r.passed || noTests ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
     store.recordGate(g.runId, g.attemptId, { ...r, gate: label, failures });
-    return { r, failures };
+    return { r, failures, noTests };
   };
 
   for (const name of g.gateNames) {
     if (g.signal.aborted) break;
-    let { r, failures } = await runOnce(name);
+    let { r, failures, noTests } = await runOnce(name);
     outputs[name] = r.output;
     if (r.passed) continue;
-    let c = classifyGateFailure(r, failures, g.policy.rules);
+    let c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules);
 
-    if (c.errorClass === 'crash' && !g.signal.aborted) {
+    if (noTests) {
+      // Neither a crash nor a flaky test: running the gate again runs no tests again.
+    } else if (c.errorClass === 'crash' && !g.signal.aborted) {
       // A crash may be the tool's, not the code's: restart it if the gate says how, and run the gate again before spending an agent attempt.
       const restart = g.workflow.gates[name]?.restart;
       if (restart) {
         const rs = await runGate({ name: `${name}:restart`, run: restart, timeoutS: 120 }, { cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal });
         store.event(g.runId, 'log', { level: 'info', message: `gate ${name} crashed; restart command exited ${rs.exitCode ?? rs.signal}` });
       }
-      ({ r, failures } = await runOnce(name, `${name} (re-run after crash)`));
+      ({ r, failures, noTests } = await runOnce(name, `${name} (re-run after crash)`));
       outputs[name] = r.output;
       if (r.passed) {
         notes.push(`gate ${name} crashed, then passed when run again`);
         continue;
       }
-      c = classifyGateFailure(r, failures, g.policy.rules);
+      c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules);
     } else if (c.errorClass === 'test_failure' && g.policy.flakyCheck && !g.signal.aborted) {
       const again = await runOnce(name, `${name} (flaky check)`);
       if (again.r.passed) {
@@ -103,4 +109,14 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     };
   }
   return { failure, flaky, notes };
+}
+
+/** What a gate that passed without running a test fails with (a test failure: the agent may have broken test discovery). */
+export const NO_TESTS_MESSAGE = 'the gate ran no tests';
+function noTestsFailure(gate: string): { errorClass: ErrorClass; message: string; hints: string[] } {
+  return {
+    errorClass: 'test_failure',
+    message: `gate ${gate}: ${NO_TESTS_MESSAGE} (its output counts 0 tests; set allow_no_tests: true on the gate if that is expected)`,
+    hints: ['The test runner found no tests: check that the test files exist, match the runner\'s pattern and contain tests, and that no filter excludes them.'],
+  };
 }

@@ -40,6 +40,7 @@ const HINTS: Record<ErrorClass, string[]> = {
     'Git stopped on conflicting changes: resolve the conflict markers in the listed files or rebase once more onto the base branch; if it comes back, a person has to merge.',
   ],
   no_change: [],
+  empty_attempt: ["The step's change has to be made in the worktree's files: edit them (a description of the change is not the change)."],
 };
 
 // Seed 002's analyze_failure hints, in its wording. Its tests are substrings ('null' in text); these are narrower

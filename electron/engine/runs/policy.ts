@@ -17,6 +17,8 @@ export const DEFAULT_LIMITS: Limits = {
   permission_error: 0,
   resource_exhaustion: 0,
   no_change: 0,
+  /** An attempt that changed no file: the agent is told once; a second attempt changing nothing is `no_change`. */
+  empty_attempt: 1,
   unknown: 0,
 };
 

@@ -30,6 +30,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
           decision: a.decision_json ? DecisionDoc.parse(JSON.parse(a.decision_json)) : null,
           fingerprint: a.fingerprint,
           round: a.round,
+          message: a.error_message,
         };
       }),
   }));

@@ -9,9 +9,9 @@ import type { AttemptArtifacts, StepCommand, StepEvent, StepState } from './step
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 
-function setup(yaml = '') {
+function setup(yaml = '', stepYaml = '') {
   const backoff = yaml.includes('backoff:') ? '' : 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
-  const r = parseWorkflow(`gates: { test: "npm test" }\n${backoff}\n${yaml}\nsteps:\n  - title: one\n    prompt: do it\n`);
+  const r = parseWorkflow(`gates: { test: "npm test" }\n${backoff}\n${yaml}\nsteps:\n  - title: one\n    prompt: do it\n${stepYaml}`);
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   const w = r.workflow;
   const machine = createStepMachine({
@@ -201,5 +201,45 @@ describe('step machine: what it tells the notification targets', () => {
       ok, { type: 'agentFinished', timedOut: false, ...art(2) }, { type: 'gatesFinished', failure: testFailure('not ok 2'), flaky: false, notes: [] },
     ]);
     expect(s.outcome).toMatchObject({ kind: 'fatal', attempts: 2, maxAttempts: 2, why: expect.stringContaining('gave up after 1 test_failure retr') });
+  });
+});
+
+describe('an attempt that changed no file', () => {
+  const unchanged = (n: number): StepEvent => ({ type: 'agentFinished', timedOut: false, unchanged: true, ...art(n, 'start-tree') });
+
+  it('is not a success: no gates, no commit; the retry tells the agent its attempt changed no files', () => {
+    const { machine } = setup();
+    const { s, commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, unchanged(1), ok]);
+    expect(commands.map((c) => c.kind)).not.toContain('runGates');
+    expect(commands.map((c) => c.kind)).not.toContain('commit');
+    const finished = commands.find((c) => c.kind === 'finishAttempt');
+    expect(finished?.kind === 'finishAttempt' && finished.finish).toMatchObject({ outcome: 'error', errorClass: 'empty_attempt' });
+    expect(prompts(commands)[1]).toContain('your attempt changed no files');
+    expect(s.acct.classRetries.empty_attempt).toBe(1);
+  });
+
+  it('a second attempt changing nothing ends the step (no_change), so the accounting cannot loop', () => {
+    const { machine } = setup();
+    const { s } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, unchanged(1), ok, unchanged(2)]);
+    expect(s.outcome).toMatchObject({ kind: 'fatal', errorClass: 'no_change' });
+    expect(s.history.map((h) => h.errorClass)).toEqual(['empty_attempt', 'no_change']);
+  });
+
+  it('after a real failure, the retry keeps the failing test in the prompt and says the attempt changed nothing', () => {
+    const { machine } = setup('retry:\n  - attempt: 2\n    worktree: reset\n');
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] },
+      ok, unchanged(2), ok,
+    ]);
+    const third = prompts(commands)[2]!;
+    expect(third).toContain('changed no files');
+    expect(third).toContain('not ok 1 - adds');
+  });
+
+  it('is a success when the step says allow_empty: true', () => {
+    const { machine } = setup('', '    allow_empty: true\n');
+    const { s, commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, unchanged(1), { type: 'gatesFinished', failure: null, flaky: false, notes: [] }, { type: 'committed', sha: 'c1' }]);
+    expect(commands.map((c) => c.kind)).toEqual(['checkBudget', 'runAgent', 'runGates', 'commit', 'finish']);
+    expect(s.outcome).toEqual({ kind: 'done', commit: 'c1' });
   });
 });

@@ -14,6 +14,8 @@ export interface Transition {
   commands: StepCommand[];
 }
 
+export const EMPTY_ATTEMPT_MESSAGE = "your attempt changed no files: the step's change must be made in the worktree (a step that changes nothing needs allow_empty: true)";
+
 const NO_FAILURE_FIELDS = { hints: [], failures: [], gate: null, failedGates: [], outputs: {}, agentFatal: false, retryAfterS: null };
 
 export function initialState(index: number, stepStart: string, round = 0): StepState {
@@ -79,7 +81,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
   /** The attempt failed: record it, then ask the validators (when the retry list has any) or decide. */
   function onFailure(s: StepState, failure: Failure, apiFault: boolean, now: Date, knownFiles: readonly string[] = []): Transition {
     const cur = s.current!;
-    const fp = failure.agentFatal || failure.errorClass === 'no_change' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
+    const fp = failure.agentFatal || failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
     const files = failure.errorClass === 'git_conflict' ? [...knownFiles, ...conflictFilesIn(`${failure.message}\n${failure.gate?.output ?? ''}`)] : [];
     const outcome: FinishData['outcome'] = failure.gate ? 'failed' : 'error';
     const record = {
@@ -97,7 +99,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       finish: finishData(next, { outcome, errorClass: failure.errorClass, errorMessage: failure.message, summary: `${failure.errorClass}: ${failure.message}`, failures: failure.failures, fingerprint: fp }),
     }];
     const hasValidators = cfg.policy.entries.some((e) => e.validate !== undefined);
-    if (hasValidators && !apiFault && failure.errorClass !== 'no_change') {
+    if (hasValidators && !apiFault && failure.errorClass !== 'no_change' && failure.errorClass !== 'empty_attempt') {
       return { state: { ...next, phase: 'validating' }, commands: [...commands, { kind: 'validate', attemptId: cur.attemptId!, failure, agent: agentConfig(s) }] };
     }
     const d = decide(next, new Map(), apiFault, now);
@@ -140,12 +142,16 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     }
     // A retry: what this attempt left becomes what the next one is told about. Neither no_change nor an API fault
     // replaces a real failure: the next attempt still needs the gate output and the failing tests.
-    const keepReal = (failure.errorClass === 'no_change' || apiFault) && s.lastFailure !== null;
+    const keepReal = (failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' || apiFault) && s.lastFailure !== null;
+    const keptNote = !keepReal ? null
+      : apiFault ? `The previous attempt was cut short (${failure.errorClass}: ${failure.message}); its changes are still in the worktree.`
+      : failure.errorClass === 'empty_attempt' ? `The previous attempt changed no files, so the failure below is still there: ${failure.message}.`
+      : null;
     const retrying: StepState = {
       ...s2,
       lastTree: cur.tree,
       lastFailure: keepReal ? s.lastFailure : failure,
-      notes: keepReal && apiFault ? [...s.notes, `The previous attempt was cut short (${failure.errorClass}: ${failure.message}); its changes are still in the worktree.`] : s.notes,
+      notes: keptNote ? [...s.notes, keptNote] : s.notes,
       lastDiff: cur.diff,
       strategy: decision.strategy ?? null,
       current: null,
@@ -196,6 +202,11 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         const gateTimedOut = s.lastFailure?.errorClass === 'timeout' && s.lastFailure.gate !== null;
         if (s.lastTree !== null && e.tree === s.lastTree && !gateTimedOut) {
           return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'no_change', message: 'the agent made no changes since the previous attempt' }, false, now);
+        }
+        // A step is a change: an attempt that changed no file is not a success (unless the step allows it), and the
+        // agent is told so on the retry. Not after a gate timeout either: the same tree is run again on purpose.
+        if (e.unchanged && !cfg.step.allow_empty && !gateTimedOut) {
+          return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'empty_attempt', message: EMPTY_ATTEMPT_MESSAGE }, false, now);
         }
         return { state: { ...s1, phase: 'gates' }, commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }] };
       }

@@ -181,7 +181,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         const tree = await snapshotTree(worktree);
         const treeRef = `refs/ratchet/${runId}/${index}/${c.n}`;
         await saveAttemptRef(worktree, treeRef, tree, c.preCommit, `ratchet: step ${index} attempt ${c.n}`);
-        const diff = boundText(await diffTrees(worktree, await startTree(c.preCommit), tree), MAX_DIFF_CHARS);
+        const from = await startTree(c.preCommit);
+        const diff = boundText(await diffTrees(worktree, from, tree), MAX_DIFF_CHARS);
         const artifacts = { attemptId, sessionId: result.sessionId, tree, treeRef, diff };
         // A stop during the agent is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped', attempt: artifacts };
@@ -190,7 +191,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           if (e.errorClass === 'rate_limit') recordApiHold(store, deps, runId, e.retryAfterS);
           return { type: 'apiError', ...artifacts, errorClass: e.errorClass, message: e.message, retriable: e.retriable, retryAfterS: e.retryAfterS };
         }
-        return { type: 'agentFinished', ...artifacts, timedOut: timeout.aborted };
+        return { type: 'agentFinished', ...artifacts, timedOut: timeout.aborted, unchanged: tree === from };
       }
       case 'runGates': {
         const g = await runAttemptGates(store, {

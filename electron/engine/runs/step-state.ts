@@ -129,7 +129,8 @@ export type StepEvent =
   | { type: 'roundStarted'; round: number }
   /** What has been spent (the machine applies seed 002's budgets to it); `dayNext` is when a daily budget renews. */
   | { type: 'budgetChecked'; facts: BudgetFacts; dayNext: string }
-  | ({ type: 'agentFinished'; timedOut: boolean } & AttemptArtifacts)
+  /** `unchanged`: the attempt's tree is the step's start tree (the agent changed no file). */
+  | ({ type: 'agentFinished'; timedOut: boolean; unchanged?: boolean } & AttemptArtifacts)
   | ({ type: 'apiError'; errorClass: ErrorClass; message: string; retriable: boolean; retryAfterS: number | null } & AttemptArtifacts)
   | { type: 'gatesFinished'; failure: Failure | null; flaky: boolean; notes: string[] }
   | { type: 'validated'; results: Array<[number, boolean]> }

@@ -5,7 +5,7 @@ import { WorkflowNotify } from '../../../shared/notify';
 
 const positive = z.number().positive();
 
-// A gate is `{ run, timeout, report?, restart? }`; a bare string is shorthand for `{ run: <string> }`.
+// A gate is `{ run, timeout, report?, restart?, allow_no_tests? }`; a bare string is shorthand for `{ run: <string> }`.
 export const GateConfig = z.preprocess(
   (v) => (typeof v === 'string' ? { run: v } : v),
   z
@@ -15,6 +15,8 @@ export const GateConfig = z.preprocess(
       timeout: positive.optional(),
       report: z.string().min(1).optional(),
       restart: z.string().min(1).optional(),
+      /** A gate whose runner's summary or report counts 0 tests fails ("the gate ran no tests") unless this is true. */
+      allow_no_tests: z.boolean().optional(),
     })
     .strict(),
 );

@@ -88,3 +88,34 @@ describe('AttemptPanel failure locations', () => {
     await waitFor(() => expect(output.querySelector('.vline-target')?.textContent).toContain('reconnect.ts(41,7)'));
   });
 });
+
+describe('AttemptPanel puts the failure first', () => {
+  it('shows the failing-tests table, then the decision, then the raw gate logs collapsed', async () => {
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    const { container } = render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
+    fireEvent.click(screen.getByRole('tab', { name: /Attempt 1/ }));
+    await screen.findByText('test failed');
+    const table = container.querySelector('table.failing-tests')!;
+    const decision = container.querySelector('.decision')!;
+    const logs = container.querySelector('details.gate-logs') as HTMLDetailsElement;
+    expect(table.compareDocumentPosition(decision) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(decision.compareDocumentPosition(logs) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(logs.open).toBe(false);
+  });
+});
+
+describe('AttemptPanel diff base', () => {
+  it("shows a retry's own change by default, with the step's and the whole run's change one click away", async () => {
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
+    const own = await screen.findByRole('radio', { name: "This attempt (since attempt 1)" });
+    expect(own.getAttribute('aria-checked')).toBe('true');
+    const whole = screen.getByRole('radio', { name: 'Whole run' });
+    fireEvent.click(whole);
+    expect(whole.getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('radio', { name: "Since the step's start" })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('log', { name: 'diff' })).toBeTruthy());
+  });
+});

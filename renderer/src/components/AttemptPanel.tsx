@@ -1,12 +1,13 @@
-// The attempt history of one step: a tab per attempt, and for the chosen one its error, decision, gates, tests, transcript, diff and cost.
-import { useEffect, useMemo, useState } from 'react';
+// The attempt history of one step: a tab per attempt, and for the chosen one the failure first (its failing tests), then the decision, then the raw gate logs (collapsed), transcript, diff and cost.
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
 import { duration, humanize, tokens, usd } from '../lib/format';
+import { attemptFailures } from '../lib/attempt-failures';
 import { diffLineFor, outputLineFor } from '../lib/locate';
 import { attemptKey } from '../stores/patches';
 import { useRunDetail } from '../stores/run-detail';
 import { DecisionView } from './DecisionView';
-import { DiffView } from './DiffView';
+import { AttemptDiff } from './AttemptDiff';
 import { FailingTests, type Failure } from './FailingTests';
 import { GateOutput, LiveGateOutput } from './GateOutput';
 import { fetchGateLines } from '../stores/gate-log';
@@ -15,7 +16,8 @@ import { StatusIcon } from './StatusBadge';
 import { Transcript } from './Transcript';
 import type { LineTarget } from './VirtualLines';
 
-export function AttemptPanel({ runId, step, waitingWakeAt }: { runId: string; step: StepDoc; waitingWakeAt: string | null }) {
+/** `worktree`, when given, makes failure locations relative to the repository. */
+export function AttemptPanel({ runId, step, waitingWakeAt, worktree = null }: { runId: string; step: StepDoc; waitingWakeAt: string | null; worktree?: string | null }) {
   const last = step.attempts.at(-1)?.n ?? null;
   const [chosen, setChosen] = useState<number | null>(last);
   // A new attempt starting moves the view to it, as a log would.
@@ -34,12 +36,12 @@ export function AttemptPanel({ runId, step, waitingWakeAt }: { runId: string; st
           </button>
         ))}
       </div>
-      <AttemptBody key={`${step.index}:${n}`} runId={runId} step={step} n={n} wakeAt={n === last ? waitingWakeAt : null} />
+      <AttemptBody key={`${step.index}:${n}`} runId={runId} step={step} n={n} wakeAt={n === last ? waitingWakeAt : null} worktree={worktree} />
     </div>
   );
 }
 
-function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc; n: number; wakeAt: string | null }) {
+function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step: StepDoc; n: number; wakeAt: string | null; worktree: string | null }) {
   const key = attemptKey(step.index, n);
   const slot = useRunDetail((s) => s.byId[runId]?.attempts[key]);
   const live = useRunDetail((s) => s.byId[runId]?.liveTranscript[key]);
@@ -51,6 +53,16 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
   const [jump, setJump] = useState<{ where: 'diff' | string; target: LineTarget } | null>(null);
   // Stable, so a memoized gate log is not redrawn by every live event; it also tells a long log where to fetch its pages.
   const attemptRef = useMemo(() => ({ runId, step: step.index, n }), [runId, step.index, n]);
+  // The raw gate logs are collapsed under the failure; they open by themselves while a gate runs or has no parsed failure.
+  const [logsOpen, setLogsOpen] = useState<boolean | null>(null);
+  // Logs the user watched while a gate ran stay open when it ends: nothing collapses under their eyes.
+  const gateRunning = Boolean(runningGate);
+  useEffect(() => {
+    if (gateRunning) setLogsOpen((open) => open ?? true);
+  }, [gateRunning]);
+  // The diff on screen (its base is the user's pick), for linking failure locations into it.
+  const [shownDiff, setShownDiff] = useState<string | null | undefined>(undefined);
+  const onShown = useCallback((diff: string | null) => setShownDiff(diff), []);
 
   useEffect(() => {
     if (!slot || slot.stale) void loadAttempt(runId, step.index, n);
@@ -63,12 +75,15 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
   const started = timing?.startedAt ?? d.startedAt;
   const finished = timing?.finishedAt ?? d.finishedAt;
   const decision = summary?.decision ?? d.decision;
-  const failures = d.gates.flatMap((g) => g.failures);
+  const { failing: failures, flaky } = attemptFailures(d.gates, worktree);
+  const failedGate = d.gates.some((g) => !g.passed);
+  const showLogs = logsOpen ?? (Boolean(runningGate) || (failedGate && failures.length === 0));
   const cost = summary?.costUsd ?? d.costUsd;
   const locate = async (f: Failure) => {
     if (!f.file) return;
     const nonce = (jump?.target.nonce ?? 0) + 1;
-    const inDiff = d.diff ? diffLineFor(d.diff.replace(/\n$/, '').split('\n'), f.file, f.line) : null;
+    const diff = shownDiff === undefined ? d.diff : shownDiff;
+    const inDiff = diff ? diffLineFor(diff.replace(/\n$/, '').split('\n'), f.file, f.line) : null;
     if (inDiff !== null) return setJump({ where: 'diff', target: { index: inDiff, nonce } });
     // The gate whose failures hold this one first, then any gate whose output names the file.
     const gates = [...d.gates.filter((g) => g.failures.includes(f)), ...d.gates.filter((g) => !g.failures.includes(f))];
@@ -76,7 +91,10 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
       // A long log came as its first lines: look through all of it.
       const output = g.partial ? (await fetchGateLines({ ...attemptRef, gate: g.gate }, 0, g.lineCount ?? 0).catch(() => [g.output])).join('\n') : g.output;
       const i = outputLineFor(output, f.file, f.line);
-      if (i !== null) return setJump({ where: `gate:${g.gate}`, target: { index: i, nonce } });
+      if (i !== null) {
+        setLogsOpen(true);
+        return setJump({ where: `gate:${g.gate}`, target: { index: i, nonce } });
+      }
     }
   };
 
@@ -97,20 +115,33 @@ function AttemptBody({ runId, step, n, wakeAt }: { runId: string; step: StepDoc;
           <span>{d.errorMessage}</span>
         </div>
       )}
+      <FailingTests failures={failures} onLocate={(f) => void locate(f)} />
+      {flaky.length > 0 && (
+        <p className="muted small-text" role="note">
+          Flaky, not counted as failing: {flaky.map((f) => f.name).join(', ')} failed, then passed when the gate ran again on the same code.
+        </p>
+      )}
       {decision && <DecisionView decision={decision} wakeAt={wakeAt} />}
 
-      <h3>Gates</h3>
-      {d.gates.length === 0 && !runningGate && <p className="muted small-text">{d.outcome === 'running' ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
-      {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
-      {runningGate && <LiveGateOutput runId={runId} attemptKey={key} />}
-      {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} attempt={attemptRef} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
-      <FailingTests failures={failures} onLocate={(f) => void locate(f)} />
+      <details className="gate-logs" open={showLogs} onToggle={(e) => {
+        const open = (e.currentTarget as HTMLDetailsElement).open;
+        if (open !== showLogs) setLogsOpen(open);
+      }}>
+        <summary>
+          <h3>Gates</h3>
+          <span className="muted small-text"> {d.gates.length === 0 ? '' : `${d.gates.filter((g) => g.passed).length} of ${d.gates.length} passed · raw output`}</span>
+        </summary>
+        {d.gates.length === 0 && !runningGate && <p className="muted small-text">{d.outcome === 'running' ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
+        {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
+        {runningGate && <LiveGateOutput runId={runId} attemptKey={key} />}
+        {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} attempt={attemptRef} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
+      </details>
 
       <h3>Transcript</h3>
       <Transcript entries={transcript} live={d.outcome === 'running'} />
 
       <h3>Diff</h3>
-      <DiffView diff={d.diff} running={d.outcome === 'running'} target={jump?.where === 'diff' ? jump.target : null} />
+      <AttemptDiff runId={runId} step={step.index} n={n} stored={d.diff} running={d.outcome === 'running'} target={jump?.where === 'diff' ? jump.target : null} onShown={onShown} />
 
       <details className="prompt">
         <summary>Prompt sent to the agent</summary>

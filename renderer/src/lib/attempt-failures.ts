@@ -1,0 +1,51 @@
+// The failing tests of one attempt, as a person reads them: once each, flaky ones (failed, then passed on the flaky re-run) apart, paths relative to the repository.
+import type { AttemptDetail } from '../../../shared/contract';
+
+type Gate = AttemptDetail['gates'][number];
+export type Failure = Gate['failures'][number];
+
+/** The labels the engine gives a gate's second run (attempt-gates.ts): the flaky re-run and the re-run after a crash. */
+const RERUN = / \((flaky check|re-run after crash)\)$/;
+
+/** A path inside the worktree, relative to it ("test/mul.test.mjs:5"); other paths as they are. */
+export function relativeTo(worktree: string | null | undefined, file: string | null): string | null {
+  if (!file || !worktree) return file;
+  const root = worktree.replace(/\/+$/, '');
+  const plain = file.replace(/^file:\/\//, '');
+  return plain.startsWith(`${root}/`) ? plain.slice(root.length + 1) : file;
+}
+
+const identity = (f: Failure) => `${f.name}\u0000${f.file ?? ''}\u0000${f.line ?? ''}`;
+
+/**
+ * Splits an attempt's gate results into the tests that failed and the flaky ones. A gate's re-run replaces its first
+ * run: when the flaky re-run passed, the first run's failures were flaky; when it failed too, they are the same
+ * failures, counted once.
+ */
+export function attemptFailures(gates: readonly Gate[], worktree?: string | null): { failing: Failure[]; flaky: Failure[] } {
+  const lastRun = new Map<string, Gate>();
+  const firstRun = new Map<string, Gate>();
+  for (const g of gates) {
+    const base = g.gate.replace(RERUN, '');
+    if (!firstRun.has(base)) firstRun.set(base, g);
+    lastRun.set(base, g);
+  }
+  const failing: Failure[] = [];
+  const flaky: Failure[] = [];
+  const seen = new Set<string>();
+  const add = (into: Failure[], fs: readonly Failure[]) => {
+    for (const f of fs) {
+      const rel = { ...f, file: relativeTo(worktree, f.file) };
+      const id = identity(rel);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      into.push(rel);
+    }
+  };
+  for (const [base, last] of lastRun) {
+    const first = firstRun.get(base)!;
+    if (last.passed && last !== first) add(flaky, first.failures);
+    else add(failing, last.failures.length ? last.failures : first.failures);
+  }
+  return { failing, flaky };
+}

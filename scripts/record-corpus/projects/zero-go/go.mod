@@ -1,0 +1,3 @@
+module example.com/zero
+
+go 1.19

@@ -1,0 +1,3 @@
+// a test file with no test in it
+const assert = require("node:assert");
+void assert;
