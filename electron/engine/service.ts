@@ -268,10 +268,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...g }) =>
         // A recorded gate result never changes: its log is indexed once and kept for the pages that follow.
         outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined));
+      const texts = engine.store.getAttemptTexts(a.id);
       return {
         runId, step, n, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, model: a.model, agentKind: a.agent_kind,
-        prompt: a.prompt, transcript: JSON.parse(a.transcript_json) as never, gates: gates as never,
-        diff: a.diff, decision: a.decision_json ? JSON.parse(a.decision_json) : null, fingerprint: a.fingerprint, startedAt: a.started_at, finishedAt: a.finished_at,
+        prompt: texts.prompt, transcript: JSON.parse(texts.transcript_json) as never, gates: gates as never,
+        diff: texts.diff, decision: a.decision_json ? JSON.parse(a.decision_json) : null, fingerprint: a.fingerprint, startedAt: a.started_at, finishedAt: a.finished_at,
         inputTokens: a.input_tokens, outputTokens: a.output_tokens, cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens,
         costUsd: a.cost_known ? a.cost_usd : null,
       };
