@@ -15,7 +15,8 @@ import { GateLogCache } from './gate-log';
 import { headOf, logPage } from '../../shared/line-index';
 import { inspectRepo } from './git/repo-git';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
-import { loadStats, reportMarkdown } from './stats';
+import { reportMarkdown } from './stats';
+import { loadStats } from './stats-load';
 import { whatIf } from './what-if';
 import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
@@ -352,12 +353,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       engine.store.setStepStatus(runId, step, 'skipped');
       return { ok: true as const };
     },
-    'stats.summary': async ({ days }) => loadStats(engine.store, days, now(), settings.budget.dailyUsd),
+    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings.budget.dailyUsd),
     'stats.whatIf': async ({ days, ...choice }) => {
       const since = new Date(now().getTime() - days * 86_400_000).toISOString();
       return whatIf(loadWhatIfHistory(engine.store, since), choice);
     },
-    'stats.report': async ({ days }) => ({ markdown: reportMarkdown(loadStats(engine.store, days, now(), settings.budget.dailyUsd), now()) }),
+    'stats.report': async ({ days }) => ({ markdown: reportMarkdown(loadStats(engine.store.db, days, now(), settings.budget.dailyUsd), now()) }),
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {
       const { pricing, ...rest } = patch;
