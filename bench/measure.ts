@@ -72,3 +72,26 @@ export function report(id: string, what: string, subject: Timing, baseline: Timi
   console.log(`  (${fmtUs(subject.perOpUs)} vs ${fmtUs(baseline.perOpUs)} baseline)`);
   return ok;
 }
+
+/** compare() for async work: alternating rounds of `n` calls each, the median per-round ratio. */
+export async function compareAsync(n: number, subject: () => Promise<unknown>, baseline: () => Promise<unknown>, rounds = 9): Promise<{ subject: Timing; baseline: Timing; ratio: number }> {
+  const once = async (fn: () => Promise<unknown>) => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await fn();
+    return Number(process.hrtime.bigint() - start) / 1000 / n;
+  };
+  await once(baseline);
+  await once(subject);
+  const s: number[] = [];
+  const b: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const bt = await once(baseline);
+    const st = await once(subject);
+    b.push(bt);
+    s.push(st);
+    ratios.push(st / bt);
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+  return { subject: { perOpUs: median(s) }, baseline: { perOpUs: median(b) }, ratio: median(ratios) };
+}

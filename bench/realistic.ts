@@ -1,4 +1,5 @@
 // Realistic content for the store benchmarks: a step prompt, an agent transcript of about 30 KB, a diff, a gate log.
+import type { z } from 'zod';
 import type { TranscriptEntryDoc } from '../shared/engine-events';
 
 type Entry = { kind: 'text' | 'tool_use' | 'tool_result'; text: string; name?: string; input?: unknown; isError?: boolean };
@@ -30,7 +31,7 @@ export function realisticTranscript(k: number, bytes = 30_000): Array<Entry> {
       size += JSON.stringify(e).length + 1;
     }
   }
-  return out satisfies Array<TranscriptEntryDoc>;
+  return out satisfies Array<z.infer<typeof TranscriptEntryDoc>>;
 }
 
 /** A unified diff of about `lines` changed lines over a few files. */

@@ -164,8 +164,7 @@ export function createEngine(deps: EngineDeps) {
   /** Marks runs whose owning process is gone as interrupted (run at start-up and before listing). */
   function detectInterrupted(): string[] {
     const found: string[] = [];
-    for (const run of store.listRuns()) {
-      if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
+    for (const run of store.runsWithStatus(['running', 'waiting', 'planning'])) {
       if (run.owner_pid === process.pid && run.owner_host === host) continue;
       // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
       if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
@@ -535,7 +534,7 @@ export function createEngine(deps: EngineDeps) {
   /** Parked runs whose wake_at has come (the host resumes them). */
   function dueRuns(): string[] {
     const t = now().getTime();
-    return store.listRuns().filter((r) => r.status === 'waiting' && r.owner_pid === null && r.wake_at !== null && Date.parse(r.wake_at) <= t).map((r) => r.id);
+    return store.runsWithStatus(['waiting']).filter((r) => r.owner_pid === null && r.wake_at !== null && Date.parse(r.wake_at) <= t).map((r) => r.id);
   }
 
   /** "Retry now": ends the current backoff wait of a run this process is executing. */

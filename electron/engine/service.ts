@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
-import { ContractError } from '../../shared/contract';
+import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
 import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
@@ -20,7 +20,7 @@ import { loadStats } from './stats-load';
 import { whatIf } from './what-if';
 import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
-import type { RunRow } from './store/store';
+import type { RunSummaryRow } from './store/store';
 import { parseWorkflow } from './workflow/load-workflow';
 import { WorkflowFile, type Workflow } from './workflow/schema';
 
@@ -164,14 +164,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const pumpTimer = setInterval(pump, opts.queuePollMs ?? 1000);
   pumpTimer.unref();
 
-  function summary(run: RunRow): RunSummary {
-    const steps = engine.store.getSteps(run.id);
-    const doc = engine.status(run.id);
+  function summary(run: RunSummaryRow): RunSummary {
     return {
       id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at, title: run.task_title,
       reason: run.reason, wakeAt: run.wake_at, updatedAt: run.updated_at,
-      stepsDone: steps.filter((s) => s.status === 'succeeded').length, stepsTotal: steps.filter((s) => s.status !== 'skipped').length,
-      costUsd: doc.costUsd,
+      stepsDone: run.steps_done, stepsTotal: run.steps_total, costUsd: run.cost_usd,
     };
   }
 
@@ -258,9 +255,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return { revision: plan.revision, steps: plan.steps, gates: Object.fromEntries(Object.entries(workflow.gates).map(([k, g]) => [k, g.run])) };
     },
     'plans.revise': async ({ runId, steps }) => engine.revisePlan(runId, steps),
-    'runs.list': async () => {
+    'runs.list': async ({ limit, before }) => {
       engine.detectInterrupted();
-      return engine.store.listRuns().map(summary);
+      return engine.store.listRunSummaries({ limit: limit ?? RUNS_PAGE, before }).map(summary);
     },
     'runs.get': async ({ runId }): Promise<StatusDocument> => engine.status(runId),
     'runs.attempt': async ({ runId, step, n, outputHeadLines }) => {
@@ -308,7 +305,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'runs.resumeInfo': async ({ runId }) => resumeDoc(await engine.inspectResume(runId)),
     'runs.interrupted': async () => {
       engine.detectInterrupted();
-      return engine.store.listRuns().filter((r) => r.status === 'interrupted').map(summary);
+      const ids = engine.store.runsWithStatus(['interrupted']).map((r) => r.id);
+      return engine.store.listRunSummaries({ limit: ids.length, ids }).map(summary);
     },
     'runs.resume': async ({ runId, choices, auto, skipStep }) => {
       request(runId, { kind: 'resume', choices, auto: auto as never, skipStep: skipStep as never });

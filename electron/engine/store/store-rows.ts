@@ -43,6 +43,13 @@ export interface RunRow {
   task_title: string;
 }
 
+/** A runs-list row: the run with its step counts and cost (null when a model's price is unknown). */
+export interface RunSummaryRow extends RunRow {
+  steps_done: number;
+  steps_total: number;
+  cost_usd: number | null;
+}
+
 export interface StepRunRow {
   run_id: string;
   step_index: number;

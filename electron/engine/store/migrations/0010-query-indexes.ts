@@ -14,7 +14,7 @@ export const migration0010: Migration = {
       CREATE INDEX runs_task ON runs(task_id);
       CREATE INDEX runs_repo ON runs(repo_id, created_at);
       CREATE INDEX runs_list ON runs(created_at DESC, id DESC);
-      CREATE INDEX runs_active ON runs(status) WHERE status IN ('running', 'waiting', 'planning', 'interrupted');
+      CREATE INDEX runs_status ON runs(status, created_at);
       CREATE INDEX tasks_repo_title ON tasks(repo_id, title);
       DROP INDEX runs_created;
     `);

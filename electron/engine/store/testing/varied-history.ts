@@ -59,7 +59,7 @@ export function writeVariedHistory(db: Database.Database, opts: { runs: number; 
         } else if (last && roll < 0.25) {
           const errorClass = CLASSES[Math.floor(rand() * CLASSES.length)] as string;
           store.finishAttempt(runId, id, { ...finish, outcome: 'failed', errorClass: errorClass as never, errorMessage: 'gave up' });
-          store.recordDecision(runId, id, s, n, { action: 'fatal', reason: 'max retries', errorClass, overrides: {} } as never);
+          store.recordDecision(runId, id, s, n, { action: 'fatal', reason: 'max retries', delayS: 0, overrides: {} });
           store.setStepStatus(runId, s, 'failed');
           store.setRunStatus(runId, 'failed', 'step failed', { finished: true });
           runFailed = true;
@@ -69,7 +69,7 @@ export function writeVariedHistory(db: Database.Database, opts: { runs: number; 
         } else {
           const errorClass = CLASSES[Math.floor(rand() * CLASSES.length)] as string;
           store.finishAttempt(runId, id, { ...finish, outcome: 'failed', errorClass: errorClass as never, errorMessage: 'boom' });
-          store.recordDecision(runId, id, s, n, { action: rand() < 0.9 ? 'retry' : 'pause', reason: 'retrying', errorClass, overrides: {} } as never);
+          store.recordDecision(runId, id, s, n, { action: rand() < 0.9 ? 'retry' : 'escalate', reason: 'retrying', delayS: 0, overrides: {} });
         }
       }
     }
