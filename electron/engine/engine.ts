@@ -125,7 +125,7 @@ export function createEngine(deps: EngineDeps) {
   const rng = deps.rng ?? Math.random;
   const sleep = deps.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));
   const home = resolve(deps.home);
-  const { db, movedAside } = openDatabase(home, now);
+  const { db, movedAside, release: releaseStore } = openDatabase(home, now);
   const store = new Store(db, now);
   const trustStore = new TrustStore(db);
   const userPricing = join(home, 'pricing.json');
@@ -624,6 +624,7 @@ export function createEngine(deps: EngineDeps) {
       for (const t of watchers) clearInterval(t);
       watchers.clear();
       db.close();
+      releaseStore();
     },
     /** Stops the sandbox's network proxies (call when the process is done with runs, e.g. at the end of a CLI command). */
     releaseSandbox: () => osSandbox?.dispose() ?? Promise.resolve(),

@@ -80,10 +80,7 @@ export const migration0009: Migration = {
   up(db) {
     db.exec(`
       ALTER TABLE runs ADD COLUMN day TEXT;
-      UPDATE runs SET day = date(created_at, 'localtime');
       ALTER TABLE step_runs ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
-      UPDATE step_runs SET tries = (SELECT count(*) FROM attempts a WHERE a.run_id = step_runs.run_id AND a.step_index = step_runs.step_index
-        AND a.outcome NOT IN ('interrupted', 'running'));
 
       CREATE TABLE stats_runs (day TEXT NOT NULL, status TEXT NOT NULL, runs INTEGER NOT NULL, PRIMARY KEY (day, status)) WITHOUT ROWID;
       CREATE TABLE stats_steps (day TEXT NOT NULL, bucket TEXT NOT NULL, steps INTEGER NOT NULL, tries INTEGER NOT NULL, PRIMARY KEY (day, bucket)) WITHOUT ROWID;
@@ -106,6 +103,9 @@ export const migration0009: Migration = {
 /** Recomputes the summary tables from the rows (the migration's backfill; `ratchet doctor --rebuild-stats` uses it too). */
 export function rebuildSummary(db: import('better-sqlite3').Database): void {
   db.exec(`
+    UPDATE runs SET day = date(created_at, 'localtime') WHERE day IS NULL;
+    UPDATE step_runs SET tries = (SELECT count(*) FROM attempts a WHERE a.run_id = step_runs.run_id AND a.step_index = step_runs.step_index
+      AND a.outcome NOT IN ('interrupted', 'running'));
     DELETE FROM stats_runs; DELETE FROM stats_steps; DELETE FROM stats_attempts; DELETE FROM stats_costs;
     INSERT INTO stats_runs (day, status, runs) SELECT day, status, count(*) FROM runs GROUP BY day, status;
     INSERT INTO stats_steps (day, bucket, steps, tries)
