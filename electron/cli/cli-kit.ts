@@ -24,6 +24,10 @@ export const COMMAND_USAGE: Record<string, string> = {
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
   recover: 'ratchet recover <repo>                   rebuild runs from the repository\'s branches after losing the database',
   serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
+  stats: `ratchet stats [--days N] [--json]        the dashboard's numbers for the last N days (default 7, today included):
+      success rate, retries, reasons, cost per day; --json prints the same object the app's dashboard gets`,
+  doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
+      (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };
 
 export const USAGE = `Usage:

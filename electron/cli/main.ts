@@ -6,6 +6,7 @@ import { commandHelp, COMMAND_USAGE, confirm, defaultIo, parse, UsageError, USAG
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
+import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
@@ -194,7 +195,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   try {
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
-    if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
+    if (!['run', 'status', 'list', 'retry', 'resume', 'plan', 'recover', 'stats'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
@@ -209,6 +211,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'resume') return await cmdResume(engine, rest, io);
     if (command === 'plan') return await cmdPlan(engine, rest, io);
     if (command === 'recover') return await cmdRecover(engine, rest, io);
+    if (command === 'stats') return cmdStats(engine, rest, io);
     return cmdList(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {
