@@ -1,7 +1,7 @@
 // Builds benchmark stores quickly: runs written through the Store's own methods (rows, texts, events, summary triggers),
 // all in one transaction, with realistic prompts, transcripts, diffs and gate logs.
 import { WorkflowFile } from '../electron/engine/workflow/schema';
-import { newId, Store } from '../electron/engine/store/store';
+import { newId, type Store } from '../electron/engine/store/store';
 import { realisticDiff, realisticGateLog, realisticPrompt, realisticTranscript } from './realistic';
 
 /** Writes `runs` runs of `steps` steps (one failed attempt then a passing one every 4th step) spread over `days` days. */

@@ -33,7 +33,7 @@ export function runDoctor(home: string): DoctorReport {
   }
   const advice: string[] = [];
   let schemaVersion: number | null = null;
-  let integrity: DoctorReport['integrity'] = null;
+  let integrity: DoctorReport['integrity'];
   let sizes: DoctorReport['sizes'] = null;
   let db: Database.Database | null = null;
   try {

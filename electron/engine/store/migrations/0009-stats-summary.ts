@@ -1,6 +1,7 @@
 // Migration 9: the dashboard's per-day summary (day × class × outcome and friends), kept by triggers in the same
 // transaction as every write to runs, steps, attempts and API calls, so the stats read a few hundred rows, never history.
 // A run's day is its local calendar day of creation (`runs.day`, fixed at insert); an API call's day is its own.
+import type Database from 'better-sqlite3';
 import type { Migration } from '../migration';
 
 /** The step's retry bucket (as the dashboard's breakdown counts it), for the row alias `r`. */
@@ -101,7 +102,7 @@ export const migration0009: Migration = {
 };
 
 /** Recomputes the summary tables from the rows (the migration's backfill; `ratchet doctor --rebuild-stats` uses it too). */
-export function rebuildSummary(db: import('better-sqlite3').Database): void {
+export function rebuildSummary(db: Database.Database): void {
   db.exec(`
     UPDATE runs SET day = date(created_at, 'localtime') WHERE day IS NULL;
     UPDATE step_runs SET tries = (SELECT count(*) FROM attempts a WHERE a.run_id = step_runs.run_id AND a.step_index = step_runs.step_index
