@@ -23,7 +23,7 @@ export interface OpenedDb {
 }
 
 /** Each process with the store open leaves a marker here; one left by a process that is gone means it did not close cleanly. */
-export const openMarkersDir = (home: string) => join(home, 'ratchet.db.open');
+export const openMarkersDir = (home: string) => join(home, 'store-open');
 
 /** Markers of processes on this host that are gone (they stopped without closing the store). */
 export function staleMarkers(home: string, alive: (pid: number) => boolean = processAlive): string[] {
