@@ -46,7 +46,7 @@ const q = {
        cache_read_tokens, cache_write_tokens, cost_usd, cost_known, decision_json, started_at, finished_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'anthropic', 'claude-sonnet-5-5', 9000, 800, 6000, 900, ?, ?, ?, ?, ?)`,
   ),
-  text: db.prepare('INSERT INTO attempt_texts (attempt_id, kind, text) VALUES (?, ?, ?)'),
+  text: db.prepare("INSERT INTO attempt_texts (id, attempt_id, kind, text) VALUES (?1 * 4 + (CASE ?2 WHEN 'prompt' THEN 0 WHEN 'transcript' THEN 1 ELSE 2 END), ?1, ?2, ?3)"),
   call: db.prepare('INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at) VALUES (?, ?, 9000, 800, 6000, 900, ?, ?)'),
   gate: db.prepare("INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output_bytes, failures_json) VALUES (?, 'test', 'npm test', ?, ?, NULL, 0, 1200, ?, '[]')"),
   gateOut: db.prepare('INSERT INTO gate_outputs (gate_result_id, output) VALUES (?, ?)'),

@@ -39,7 +39,7 @@ try {
   const target = GB * 1e9;
   const runId = (db.prepare('SELECT id FROM runs LIMIT 1').get() as { id: string }).id;
   const attempt = db.prepare("INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, finished_at) VALUES (?, 1, ?, 'failed', 'anthropic', 'claude-sonnet-5-5', ?, ?)");
-  const text = db.prepare("INSERT INTO attempt_texts (attempt_id, kind, text) VALUES (?, 'transcript', printf('%.*c', 1000000, ?))");
+  const text = db.prepare("INSERT INTO attempt_texts (id, attempt_id, kind, text) VALUES (?1 * 4 + 1, ?1, 'transcript', printf('%.*c', 1000000, ?2))");
   const chunk = db.transaction((from: number) => {
     for (let n = from; n < from + 500; n++) {
       const at = new Date().toISOString();

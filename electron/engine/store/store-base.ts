@@ -5,6 +5,9 @@ import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-eve
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { newId, type AttemptFinish, type AttemptRow, type AttemptTexts, type EngineEvent, type GateResultInput, type RunRow, type StepRunRow, type UsageInput } from './store-rows';
 
+/** attempt_texts' key: attempt id × 4 + the kind's number (migration 8). */
+export const TEXT_KINDS = { prompt: 0, transcript: 1, diff: 2 } as const;
+
 export class StoreBase {
   private listeners = new Set<(e: EngineEvent) => void>();
   private pending: EngineEvent[] = [];
@@ -312,7 +315,11 @@ export class StoreBase {
   }
 
   finishAttempt(runId: string, attemptId: number, f: AttemptFinish): void {
-    this.tx(() => {
+    this.tx(() => this.writeFinish(runId, attemptId, f));
+  }
+
+  private writeFinish(runId: string, attemptId: number, f: AttemptFinish): void {
+    {
       this.stmt(
           `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?,
              failures_json = ?, session_id = ?, fingerprint = ?, finished_at = ? WHERE id = ?`,
@@ -321,9 +328,9 @@ export class StoreBase {
           f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
       this.putText(attemptId, 'transcript', JSON.stringify(f.transcript));
       if (f.diff !== null) this.putText(attemptId, 'diff', f.diff);
-      else this.stmt("DELETE FROM attempt_texts WHERE attempt_id = ? AND kind = 'diff'").run(attemptId);
+      else this.stmt('DELETE FROM attempt_texts WHERE id = ? * 4 + 2').run(attemptId);
       this.event(runId, 'attempt.finished', { attemptId, outcome: f.outcome, errorClass: f.errorClass, summary: f.summary });
-    });
+    }
   }
 
   /**
@@ -331,21 +338,22 @@ export class StoreBase {
    * step's commit, in one transaction (with their events and the stats summary the triggers keep).
    */
   checkpointStep(runId: string, attemptId: number, stepIndex: number, f: AttemptFinish, commitSha: string): void {
+    // The two writes directly, not through finishAttempt/completeStep: a nested tx would add two savepoints each.
     this.tx(() => {
-      this.finishAttempt(runId, attemptId, f);
-      this.completeStep(runId, stepIndex, commitSha);
+      this.writeFinish(runId, attemptId, f);
+      this.writeComplete(runId, stepIndex, commitSha);
     });
   }
 
   /** Writes one of an attempt's large texts (apart from its row, so lists and stats never read them). */
   protected putText(attemptId: number, kind: 'prompt' | 'transcript' | 'diff', text: string): void {
-    this.stmt('INSERT INTO attempt_texts (attempt_id, kind, text) VALUES (?, ?, ?) ON CONFLICT (attempt_id, kind) DO UPDATE SET text = excluded.text')
-      .run(attemptId, kind, text);
+    this.stmt('INSERT INTO attempt_texts (id, attempt_id, kind, text) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET text = excluded.text')
+      .run(attemptId * 4 + TEXT_KINDS[kind], attemptId, kind, text);
   }
 
   /** An attempt's prompt, transcript (JSON) and diff. */
   getAttemptTexts(attemptId: number): AttemptTexts {
-    const rows = this.stmt('SELECT kind, text FROM attempt_texts WHERE attempt_id = ?').all(attemptId) as Array<{ kind: string; text: string }>;
+    const rows = this.stmt('SELECT kind, text FROM attempt_texts WHERE id BETWEEN ? * 4 AND ? * 4 + 3').all(attemptId, attemptId) as Array<{ kind: string; text: string }>;
     const by = new Map(rows.map((r) => [r.kind, r.text]));
     return { prompt: by.get('prompt') ?? '', transcript_json: by.get('transcript') ?? '[]', diff: by.get('diff') ?? null };
   }
@@ -363,11 +371,13 @@ export class StoreBase {
 
   /** Checkpoint: the step's commit exists; the step is done. */
   completeStep(runId: string, stepIndex: number, commitSha: string): void {
-    this.tx(() => {
-      this.stmt(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`)
-        .run(commitSha, this.iso(), runId, stepIndex);
-      this.event(runId, 'step.committed', { step: stepIndex, commit: commitSha });
-    });
+    this.tx(() => this.writeComplete(runId, stepIndex, commitSha));
+  }
+
+  private writeComplete(runId: string, stepIndex: number, commitSha: string): void {
+    this.stmt(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`)
+      .run(commitSha, this.iso(), runId, stepIndex);
+    this.event(runId, 'step.committed', { step: stepIndex, commit: commitSha });
   }
 
   setStepStatus(runId: string, stepIndex: number, status: StepStatus): void {

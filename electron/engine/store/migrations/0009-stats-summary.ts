@@ -1,4 +1,4 @@
-// Migration 9: the dashboard's per-day summary (day × class × outcome and friends), kept by triggers in the same
+// Migration 9: the dashboard's per-day summary (runs by status, attempts by class × outcome, steps by retry bucket, API cost), kept by triggers in the same
 // transaction as every write to runs, steps, attempts and API calls, so the stats read a few hundred rows, never history.
 // A run's day is its local calendar day of creation (`runs.day`, fixed at insert); an API call's day is its own.
 import type Database from 'better-sqlite3';
@@ -13,21 +13,25 @@ const runDay = (r: string) => `(SELECT day FROM runs WHERE id = ${r}.run_id)`;
 const counted = (r: string) => `(${r}.outcome NOT IN ('interrupted', 'running'))`;
 
 const addStep = (r: string, sign: '+' | '-') => `
-  INSERT INTO stats_steps (day, bucket, steps, tries) SELECT ${runDay(r)}, b, ${sign}1, ${sign}${r}.tries
+  INSERT INTO stats_daily (day, kind, class, outcome, n, retries, retry_decisions, unknown_cost, tries)
+    SELECT ${runDay(r)}, 'step', '', b, ${sign}1, 0, 0, 0, ${sign}${r}.tries
     FROM (SELECT ${bucket(r)} AS b) WHERE b IS NOT NULL AND ${runDay(r)} IS NOT NULL
-    ON CONFLICT (day, bucket) DO UPDATE SET steps = steps + excluded.steps, tries = tries + excluded.tries;`;
+    ON CONFLICT (day, kind, class, outcome) DO UPDATE SET n = n + excluded.n, tries = tries + excluded.tries;`;
 
 const addAttempt = (r: string, sign: '+' | '-') => `
-  INSERT INTO stats_attempts (day, error_class, outcome, attempts, retries, retry_decisions, unknown_cost)
-    SELECT d, COALESCE(${r}.error_class, ''), ${r}.outcome, ${sign}1, ${sign}(${r}.n > 1),
-      ${sign}(${r}.error_class IS NOT NULL AND json_extract(${r}.decision_json, '$.action') IS 'retry'), ${sign}(${r}.cost_known = 0)
+  INSERT INTO stats_daily (day, kind, class, outcome, n, retries, retry_decisions, unknown_cost, tries)
+    SELECT d, 'attempt', COALESCE(${r}.error_class, ''), ${r}.outcome, ${sign}1, ${sign}(${r}.n > 1),
+      ${sign}(${r}.error_class IS NOT NULL AND json_extract(${r}.decision_json, '$.action') IS 'retry'), ${sign}(${r}.cost_known = 0), 0
     FROM (SELECT ${runDay(r)} AS d) WHERE d IS NOT NULL
-    ON CONFLICT (day, error_class, outcome) DO UPDATE SET attempts = attempts + excluded.attempts, retries = retries + excluded.retries,
+    ON CONFLICT (day, kind, class, outcome) DO UPDATE SET n = n + excluded.n, retries = retries + excluded.retries,
       retry_decisions = retry_decisions + excluded.retry_decisions, unknown_cost = unknown_cost + excluded.unknown_cost;`;
 
 const addRun = (r: string, sign: '+' | '-') => `
   INSERT INTO stats_runs (day, status, runs) SELECT COALESCE(${r}.day, date(${r}.created_at, 'localtime')), ${r}.status, ${sign}1 WHERE true
     ON CONFLICT (day, status) DO UPDATE SET runs = runs + excluded.runs;`;
+
+/** A step's contribution changed: its bucket, or its tries while in a success bucket (a pending or running step has none). */
+const stepMoved = `((${bucket('OLD')}) IS NOT (${bucket('NEW')}) OR (OLD.tries IS NOT NEW.tries AND (${bucket('NEW')}) IS NOT NULL))`;
 
 const stepTries = (r: string, sign: '+' | '-') =>
   `UPDATE step_runs SET tries = tries ${sign} 1 WHERE run_id = ${r}.run_id AND step_index = ${r}.step_index;`;
@@ -42,9 +46,10 @@ export const SUMMARY_TRIGGERS = `
     ${addRun('NEW', '+')}
   END;
   CREATE TRIGGER stats_step_insert AFTER INSERT ON step_runs BEGIN ${addStep('NEW', '+')} END;
-  CREATE TRIGGER stats_step_update AFTER UPDATE OF status, tries ON step_runs
-    WHEN OLD.status IS NOT NEW.status OR OLD.tries IS NOT NEW.tries BEGIN
+  CREATE TRIGGER stats_step_leave AFTER UPDATE OF status, tries ON step_runs WHEN ${stepMoved} AND (${bucket('OLD')}) IS NOT NULL BEGIN
     ${addStep('OLD', '-')}
+  END;
+  CREATE TRIGGER stats_step_enter AFTER UPDATE OF status, tries ON step_runs WHEN ${stepMoved} AND (${bucket('NEW')}) IS NOT NULL BEGIN
     ${addStep('NEW', '+')}
   END;
   CREATE TRIGGER stats_step_delete AFTER DELETE ON step_runs BEGIN ${addStep('OLD', '-')} END;
@@ -84,12 +89,23 @@ export const migration0009: Migration = {
       ALTER TABLE step_runs ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
 
       CREATE TABLE stats_runs (day TEXT NOT NULL, status TEXT NOT NULL, runs INTEGER NOT NULL, PRIMARY KEY (day, status)) WITHOUT ROWID;
-      CREATE TABLE stats_steps (day TEXT NOT NULL, bucket TEXT NOT NULL, steps INTEGER NOT NULL, tries INTEGER NOT NULL, PRIMARY KEY (day, bucket)) WITHOUT ROWID;
-      CREATE TABLE stats_attempts (
-        day TEXT NOT NULL, error_class TEXT NOT NULL, outcome TEXT NOT NULL,
-        attempts INTEGER NOT NULL, retries INTEGER NOT NULL, retry_decisions INTEGER NOT NULL, unknown_cost INTEGER NOT NULL,
-        PRIMARY KEY (day, error_class, outcome)
+      -- Attempts (day × error class × outcome) and steps (day × retry bucket) share one table, so a checkpoint, which
+      -- changes both, writes one page of summary: a day's rows sit together. The two views below name their columns.
+      CREATE TABLE stats_daily (
+        day TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('attempt', 'step')),
+        class TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        retries INTEGER NOT NULL,
+        retry_decisions INTEGER NOT NULL,
+        unknown_cost INTEGER NOT NULL,
+        tries INTEGER NOT NULL,
+        PRIMARY KEY (day, kind, class, outcome)
       ) WITHOUT ROWID;
+      CREATE VIEW stats_attempts AS
+        SELECT day, class AS error_class, outcome, n AS attempts, retries, retry_decisions, unknown_cost FROM stats_daily WHERE kind = 'attempt';
+      CREATE VIEW stats_steps AS SELECT day, outcome AS bucket, n AS steps, tries FROM stats_daily WHERE kind = 'step';
       CREATE TABLE stats_costs (
         day TEXT NOT NULL, retry INTEGER NOT NULL, calls INTEGER NOT NULL, cost_usd REAL NOT NULL,
         input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cache_read_tokens INTEGER NOT NULL, cache_write_tokens INTEGER NOT NULL,
@@ -107,14 +123,14 @@ export function rebuildSummary(db: Database.Database): void {
     UPDATE runs SET day = date(created_at, 'localtime') WHERE day IS NULL;
     UPDATE step_runs SET tries = (SELECT count(*) FROM attempts a WHERE a.run_id = step_runs.run_id AND a.step_index = step_runs.step_index
       AND a.outcome NOT IN ('interrupted', 'running'));
-    DELETE FROM stats_runs; DELETE FROM stats_steps; DELETE FROM stats_attempts; DELETE FROM stats_costs;
+    DELETE FROM stats_runs; DELETE FROM stats_daily; DELETE FROM stats_costs;
     INSERT INTO stats_runs (day, status, runs) SELECT day, status, count(*) FROM runs GROUP BY day, status;
-    INSERT INTO stats_steps (day, bucket, steps, tries)
-      SELECT r.day, b, count(*), sum(tries) FROM (SELECT s.run_id, s.tries, ${bucket('s')} AS b FROM step_runs s) x JOIN runs r ON r.id = x.run_id
+    INSERT INTO stats_daily (day, kind, class, outcome, n, retries, retry_decisions, unknown_cost, tries)
+      SELECT r.day, 'step', '', b, count(*), 0, 0, 0, sum(tries) FROM (SELECT s.run_id, s.tries, ${bucket('s')} AS b FROM step_runs s) x JOIN runs r ON r.id = x.run_id
       WHERE b IS NOT NULL GROUP BY r.day, b;
-    INSERT INTO stats_attempts (day, error_class, outcome, attempts, retries, retry_decisions, unknown_cost)
-      SELECT r.day, COALESCE(a.error_class, ''), a.outcome, count(*), sum(a.n > 1),
-        sum(a.error_class IS NOT NULL AND json_extract(a.decision_json, '$.action') IS 'retry'), sum(a.cost_known = 0)
+    INSERT INTO stats_daily (day, kind, class, outcome, n, retries, retry_decisions, unknown_cost, tries)
+      SELECT r.day, 'attempt', COALESCE(a.error_class, ''), a.outcome, count(*), sum(a.n > 1),
+        sum(a.error_class IS NOT NULL AND json_extract(a.decision_json, '$.action') IS 'retry'), sum(a.cost_known = 0), 0
       FROM attempts a JOIN runs r ON r.id = a.run_id GROUP BY r.day, COALESCE(a.error_class, ''), a.outcome;
     INSERT INTO stats_costs (day, retry, calls, cost_usd, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens)
       SELECT date(c.at, 'localtime'), COALESCE(a.n > 1, 0), count(*), COALESCE(sum(c.cost_usd), 0), sum(c.input_tokens), sum(c.output_tokens),

@@ -1,0 +1,27 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../electron/engine/store/open-store';
+import { Store } from '../../electron/engine/store/store';
+import { realisticDiff, realisticPrompt, realisticTranscript } from '../realistic';
+const dir = mkdtempSync(join(tmpdir(), 'fr-'));
+const { db } = openDatabase(join(dir, 'h'));
+db.pragma('wal_autocheckpoint = 0');
+const store = new Store(db);
+const N = 200;
+const steps = Array.from({ length: N }, (_, i) => ({ title: `s${i}`, prompt: '' }));
+store.createRun({ runId: 'b', repoPath: dir, repoName: 'b', title: 'b', description: '', workflow: { gates: {}, steps } as never, baseBranch: 'main', baseCommit: 'b'.repeat(40), branch: 'x', worktree: dir });
+const start = (i: number) => store.startAttempt({ runId: 'b', stepIndex: i + 1, n: 1, agentKind: 'a', model: 'm', prompt: realisticPrompt(i), preCommit: 'a'.repeat(40) });
+const ids: number[] = [];
+const tr = realisticTranscript(1); const df = realisticDiff(1);
+const wal = () => statSync(join(dir, 'h', 'ratchet.db-wal')).size;
+let w0 = 0; let acc = 0;
+for (let i = 0; i < 50; i++) { ids[i] = start(i); w0 = wal(); store.checkpointStep('b', ids[i] as number, i + 1, { outcome: 'passed', errorClass: null, errorMessage: null, summary: 's', treeRef: 'r', treeSha: 'x', diff: df, failures: [], transcript: tr as unknown[], sessionId: null }, 'c'.repeat(40)); acc += wal() - w0; }
+console.log('store frames/tx', acc / 4120 / 50);
+const raw = new Database(join(dir, 'raw.db')); raw.pragma('journal_mode = WAL'); raw.pragma('wal_autocheckpoint = 0');
+raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT)');
+const ins = raw.prepare('INSERT INTO t (a, b) VALUES (?, ?)');
+const r0 = statSync(join(dir, 'raw.db-wal')).size;
+for (let i = 0; i < 50; i++) raw.transaction(() => ins.run(JSON.stringify(tr), df)).immediate();
+console.log('raw frames/tx', (statSync(join(dir, 'raw.db-wal')).size - r0) / 4120 / 50);
