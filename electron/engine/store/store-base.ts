@@ -319,18 +319,16 @@ export class StoreBase {
   }
 
   private writeFinish(runId: string, attemptId: number, f: AttemptFinish): void {
-    {
-      this.stmt(
-          `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?,
-             failures_json = ?, session_id = ?, fingerprint = ?, finished_at = ? WHERE id = ?`,
-        )
-        .run(f.outcome, f.errorClass, f.errorMessage, f.summary, f.treeRef, f.treeSha, JSON.stringify(f.failures),
-          f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
-      this.putText(attemptId, 'transcript', JSON.stringify(f.transcript));
-      if (f.diff !== null) this.putText(attemptId, 'diff', f.diff);
-      else this.stmt('DELETE FROM attempt_texts WHERE id = ? * 4 + 2').run(attemptId);
-      this.event(runId, 'attempt.finished', { attemptId, outcome: f.outcome, errorClass: f.errorClass, summary: f.summary });
-    }
+    this.stmt(
+        `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?,
+           failures_json = ?, session_id = ?, fingerprint = ?, finished_at = ? WHERE id = ?`,
+      )
+      .run(f.outcome, f.errorClass, f.errorMessage, f.summary, f.treeRef, f.treeSha, JSON.stringify(f.failures),
+        f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
+    this.putText(attemptId, 'transcript', JSON.stringify(f.transcript));
+    if (f.diff !== null) this.putText(attemptId, 'diff', f.diff);
+    else this.stmt('DELETE FROM attempt_texts WHERE id = ? * 4 + 2').run(attemptId);
+    this.event(runId, 'attempt.finished', { attemptId, outcome: f.outcome, errorClass: f.errorClass, summary: f.summary });
   }
 
   /**

@@ -117,7 +117,7 @@ export const migration0009: Migration = {
   },
 };
 
-/** Recomputes the summary tables from the rows (the migration's backfill; `ratchet doctor --rebuild-stats` uses it too). */
+/** Recomputes the summary tables from the rows: the migration's backfill (and the benchmarks', after a bulk load). */
 export function rebuildSummary(db: Database.Database): void {
   db.exec(`
     UPDATE runs SET day = date(created_at, 'localtime') WHERE day IS NULL;
