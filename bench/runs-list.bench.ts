@@ -12,6 +12,9 @@ import { fillRuns } from './history-store';
 
 const BIG = Number(process.env.BENCH_RUNS ?? 10_000);
 const dirs: string[] = [];
+process.on('exit', () => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function serviceWith(runs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-bench-list-'));
