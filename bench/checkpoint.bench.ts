@@ -1,12 +1,12 @@
 // Benchmark P3: the engine's checkpoint at the end of a step — Store.checkpointStep, the call the step runner makes: the
 // attempt's outcome, 30 KB transcript and diff, the step's commit, their events and the stats summary, one transaction —
-// ÷ a raw better-sqlite3 transaction (same settings: WAL, synchronous NORMAL, BEGIN IMMEDIATE) inserting the same bytes
+// ÷ a raw better-sqlite3 transaction (same settings: page size, WAL, synchronous NORMAL, BEGIN IMMEDIATE) inserting the same bytes
 // (the transcript serialised in both) as one row. Goal ≤ 1.5.
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../electron/engine/store/open-store';
+import { openDatabase, STORE_PAGE_SIZE } from '../electron/engine/store/open-store';
 import { Store, type AttemptFinish } from '../electron/engine/store/store';
 import { report } from './measure';
 import { realisticDiff, realisticPrompt, realisticTranscript } from './realistic';
@@ -30,6 +30,7 @@ const finish = (i: number): AttemptFinish => ({
 
 // Baseline: the same bytes (the serialised transcript, the diff, the small fields) as one row in one transaction.
 const raw = new Database(join(dir, 'raw.db'));
+raw.pragma(`page_size = ${STORE_PAGE_SIZE}`);
 raw.pragma('journal_mode = WAL');
 raw.pragma('synchronous = NORMAL');
 raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, run_id TEXT, step INTEGER, outcome TEXT, summary TEXT, tree_ref TEXT, tree_sha TEXT, session TEXT, sha TEXT, at TEXT, transcript TEXT, diff TEXT)');

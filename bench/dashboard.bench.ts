@@ -11,7 +11,6 @@ import { createEngine } from '../electron/engine/engine';
 import { createService } from '../electron/engine/service';
 import { loadStatsFromRows } from '../electron/engine/stats-load';
 import { rebuildSummary, SUMMARY_TRIGGERS } from '../electron/engine/store/migrations/0009-stats-summary';
-import { TEXT_KINDS } from '../electron/engine/store/store-base';
 import { compareAsync, goalLine, report } from './measure';
 import { realisticDiff, realisticGateLog, realisticPrompt, realisticTranscript } from './realistic';
 
@@ -49,14 +48,14 @@ const q = {
        cache_read_tokens, cache_write_tokens, cost_usd, cost_known, decision_json, started_at, finished_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'anthropic', 'claude-sonnet-5-5', 9000, 800, 6000, 900, ?, ?, ?, ?, ?)`,
   ),
-  texts: db.prepare('INSERT INTO attempt_texts (id, attempt_id, kind, text) VALUES (?, ?, ?, ?)'),
+  prompt: db.prepare('INSERT INTO attempt_prompts (attempt_id, prompt) VALUES (?, ?)'),
+  result: db.prepare('INSERT INTO attempt_results (attempt_id, transcript_json, diff) VALUES (?, ?, ?)'),
   call: db.prepare('INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at) VALUES (?, ?, 9000, 800, 6000, 900, ?, ?)'),
   gate: db.prepare("INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output_bytes, failures_json) VALUES (?, 'test', 'npm test', ?, ?, NULL, 0, 1200, ?, '[]')"),
   gateOut: db.prepare('INSERT INTO gate_outputs (gate_result_id, output) VALUES (?, ?)'),
   event: db.prepare('INSERT INTO events (run_id, at, type, payload_json) VALUES (?, ?, ?, ?)'),
   stepDone: db.prepare('UPDATE step_runs SET status = ?, commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?'),
 };
-const text = (attemptId: number, kind: keyof typeof TEXT_KINDS, body: string) => q.texts.run(attemptId * 4 + TEXT_KINDS[kind], attemptId, kind, body);
 const transcripts = Array.from({ length: 8 }, (_, k) => JSON.stringify(realisticTranscript(k)));
 const diffs = Array.from({ length: 8 }, (_, k) => realisticDiff(k));
 const logs = Array.from({ length: 8 }, (_, k) => realisticGateLog(k));
@@ -89,10 +88,9 @@ db.transaction(() => {
         const id = Number(q.attempt.run(runId, s, n, passed ? ((r + s) % 23 === 0 ? 'flaky' : 'passed') : 'failed', cls, passed ? null : 'not ok 61 - keeps weights consistent',
           `step ${s} attempt ${n}`, 0.041, 1, passed ? null : retryDecision, at(s * 60_000 + n * 1000), at(s * 60_000 + n * 1000 + 900)).lastInsertRowid);
         attempts++;
-        text(id, 'prompt', attempts % FULL_EVERY === 0 ? (prompts[k] as string) : `Implement part ${s} of task ${r}: ${'keep the save format consistent. '.repeat(8)}`);
+        q.prompt.run(id, attempts % FULL_EVERY === 0 ? (prompts[k] as string) : `Implement part ${s} of task ${r}: ${'keep the save format consistent. '.repeat(8)}`);
         if (attempts % FULL_EVERY === 0) {
-          text(id, 'transcript', transcripts[k] as string);
-          text(id, 'diff', diffs[k] as string);
+          q.result.run(id, transcripts[k] as string, diffs[k] as string);
           const g = Number(q.gate.run(id, passed ? 1 : 0, passed ? 0 : 1, (logs[k] as string).length).lastInsertRowid);
           q.gateOut.run(g, logs[k] as string);
         }

@@ -39,12 +39,12 @@ try {
   const target = GB * 1e9;
   const runId = (db.prepare('SELECT id FROM runs LIMIT 1').get() as { id: string }).id;
   const attempt = db.prepare("INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, finished_at) VALUES (?, 1, ?, 'failed', 'anthropic', 'claude-sonnet-5-5', ?, ?)");
-  const text = db.prepare("INSERT INTO attempt_texts (id, attempt_id, kind, text) VALUES (? * 4 + 1, ?, 'transcript', printf('%.*c', 1000000, ?))");
+  const text = db.prepare("INSERT INTO attempt_results (attempt_id, transcript_json) VALUES (?, printf('%.*c', 1000000, ?))");
   const chunk = db.transaction((from: number) => {
     for (let n = from; n < from + 500; n++) {
       const at = new Date().toISOString();
       const id = Number(attempt.run(runId, n, at, at).lastInsertRowid);
-      text.run(id, id, String.fromCharCode(97 + (n % 26)));
+      text.run(id, String.fromCharCode(97 + (n % 26)));
     }
   });
   for (let n = 100; statSync(join(bigHome, 'ratchet.db')).size < target; n += 500) chunk(n);

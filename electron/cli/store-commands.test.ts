@@ -57,7 +57,7 @@ describe('ratchet doctor', () => {
     const doc = JSON.parse(r.out);
     expect(doc).toMatchObject({ exists: true, ok: true, schemaVersion: 10, newestSchema: 10, integrity: { ok: true, problems: [] }, advice: ['Nothing to do: the store is healthy.'] });
     expect(doc.sizes.fileBytes).toBeGreaterThan(0);
-    expect(doc.sizes.tables.map((t: { name: string }) => t.name)).toContain('attempt_texts');
+    expect(doc.sizes.tables.map((t: { name: string }) => t.name)).toContain('attempt_results');
     const text = await cli(['doctor'], { RATCHET_HOME: home });
     expect(text.out).toMatch(/integrity ok/);
   });
@@ -68,9 +68,10 @@ describe('ratchet doctor', () => {
     const db = new Database(file);
     db.pragma('wal_checkpoint(TRUNCATE)');
     const root = (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'attempts'").get() as { rootpage: number }).rootpage;
+    const size = db.pragma('page_size', { simple: true }) as number;
     db.close();
     const bytes = readFileSync(file);
-    for (let i = (root - 1) * 4096 + 100; i < root * 4096; i++) bytes[i] = (i * 31) & 0xff;
+    for (let i = (root - 1) * size + 100; i < root * size; i++) bytes[i] = (i * 31) & 0xff;
     writeFileSync(file, bytes);
     const r = await cli(['doctor', '--json'], { RATCHET_HOME: home });
     expect(r.code).toBe(1);

@@ -20,9 +20,8 @@ function dump(db: Database.Database, layout: 'old' | 'new'): Record<string, unkn
   for (const t of TABLES) {
     let sql = `SELECT * FROM ${t} ORDER BY rowid`;
     if (layout === 'new' && t === 'attempts') {
-      sql = `SELECT a.*, (SELECT text FROM attempt_texts WHERE id = a.id * 4 AND kind = 'prompt') AS prompt,
-               COALESCE((SELECT text FROM attempt_texts WHERE id = a.id * 4 + 1 AND kind = 'transcript'), '[]') AS transcript_json,
-               (SELECT text FROM attempt_texts WHERE id = a.id * 4 + 2 AND kind = 'diff') AS diff FROM attempts a ORDER BY a.id`;
+      sql = `SELECT a.*, p.prompt, COALESCE(r.transcript_json, '[]') AS transcript_json, r.diff
+               FROM attempts a LEFT JOIN attempt_prompts p ON p.attempt_id = a.id LEFT JOIN attempt_results r ON r.attempt_id = a.id ORDER BY a.id`;
     }
     if (layout === 'new' && t === 'gate_results') sql = 'SELECT g.*, o.output FROM gate_results g JOIN gate_outputs o ON o.gate_result_id = g.id ORDER BY g.id';
     if (layout === 'new' && t === 'runs') sql = 'SELECT * FROM runs ORDER BY rowid';

@@ -139,10 +139,11 @@ describe('the integrity check runs after a crash, not at every start', () => {
     const db = new Database(file);
     const pages = db.pragma('page_count', { simple: true }) as number;
     const events = (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'events'").get() as { rootpage: number }).rootpage;
+    const size = db.pragma('page_size', { simple: true }) as number;
     db.close();
     expect(pages).toBeGreaterThan(events);
     const bytes = readFileSync(file);
-    for (let i = (events - 1) * 4096 + 8; i < events * 4096; i++) bytes[i] = (i * 7919) & 0xff;
+    for (let i = (events - 1) * size + 8; i < events * size; i++) bytes[i] = (i * 7919) & 0xff;
     writeFileSync(file, bytes);
     const quiet = openDatabase(home);
     expect(quiet.movedAside).toBeNull();

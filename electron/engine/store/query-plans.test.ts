@@ -12,7 +12,7 @@ import { Store } from './store';
 import { writeVariedHistory } from './testing/varied-history';
 
 /** The tables that grow with every run; a plain `SCAN` of one of them is a bug. */
-const GROWING = ['events', 'attempts', 'step_runs', 'api_calls', 'gate_results', 'gate_outputs', 'attempt_texts', 'runs', 'tasks', 'plans', 'resumes'];
+const GROWING = ['events', 'attempts', 'step_runs', 'api_calls', 'gate_results', 'gate_outputs', 'attempt_prompts', 'attempt_results', 'runs', 'tasks', 'plans', 'resumes'];
 /** Ordered scans that stop at a LIMIT (the runs list's page) are fine. */
 const ALLOWED = [/^SCAN runs USING INDEX runs_list$/];
 

@@ -5,9 +5,6 @@ import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-eve
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { newId, type AttemptFinish, type AttemptRow, type AttemptTexts, type EngineEvent, type GateResultInput, type RunRow, type StepRunRow, type UsageInput } from './store-rows';
 
-/** attempt_texts' key: attempt id × 4 + the kind's number (migration 8). */
-export const TEXT_KINDS = { prompt: 0, transcript: 1, diff: 2 } as const;
-
 export class StoreBase {
   private listeners = new Set<(e: EngineEvent) => void>();
   private pending: EngineEvent[] = [];
@@ -277,7 +274,7 @@ export class StoreBase {
         )
         .run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, at, input.round ?? 0);
       const attemptId = Number(info.lastInsertRowid);
-      this.putText(attemptId, 'prompt', input.prompt);
+      this.stmt('INSERT INTO attempt_prompts (attempt_id, prompt) VALUES (?, ?)').run(attemptId, input.prompt);
       this.event(input.runId, 'attempt.started', { attemptId, step: input.stepIndex, n: input.n, model: input.model, agent: input.agentKind, round: input.round ?? 0 });
       return attemptId;
     });
@@ -325,9 +322,10 @@ export class StoreBase {
       )
       .run(f.outcome, f.errorClass, f.errorMessage, f.summary, f.treeRef, f.treeSha, JSON.stringify(f.failures),
         f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
-    this.putText(attemptId, 'transcript', JSON.stringify(f.transcript));
-    if (f.diff !== null) this.putText(attemptId, 'diff', f.diff);
-    else this.stmt('DELETE FROM attempt_texts WHERE id = ? * 4 + 2').run(attemptId);
+    this.stmt(
+      `INSERT INTO attempt_results (attempt_id, transcript_json, diff) VALUES (?, ?, ?)
+       ON CONFLICT (attempt_id) DO UPDATE SET transcript_json = excluded.transcript_json, diff = excluded.diff`,
+    ).run(attemptId, JSON.stringify(f.transcript), f.diff);
     this.event(runId, 'attempt.finished', { attemptId, outcome: f.outcome, errorClass: f.errorClass, summary: f.summary });
   }
 
@@ -343,17 +341,13 @@ export class StoreBase {
     });
   }
 
-  /** Writes one of an attempt's large texts (apart from its row, so lists and stats never read them). */
-  protected putText(attemptId: number, kind: 'prompt' | 'transcript' | 'diff', text: string): void {
-    this.stmt('INSERT INTO attempt_texts (id, attempt_id, kind, text) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET text = excluded.text')
-      .run(attemptId * 4 + TEXT_KINDS[kind], attemptId, kind, text);
-  }
-
-  /** An attempt's prompt, transcript (JSON) and diff. */
+  /** An attempt's prompt, transcript (JSON) and diff, kept apart from its row (attempt_prompts, attempt_results). */
   getAttemptTexts(attemptId: number): AttemptTexts {
-    const rows = this.stmt('SELECT kind, text FROM attempt_texts WHERE id BETWEEN ? * 4 AND ? * 4 + 3').all(attemptId, attemptId) as Array<{ kind: string; text: string }>;
-    const by = new Map(rows.map((r) => [r.kind, r.text]));
-    return { prompt: by.get('prompt') ?? '', transcript_json: by.get('transcript') ?? '[]', diff: by.get('diff') ?? null };
+    const row = this.stmt(
+      `SELECT p.prompt, r.transcript_json, r.diff FROM attempts a LEFT JOIN attempt_prompts p ON p.attempt_id = a.id
+       LEFT JOIN attempt_results r ON r.attempt_id = a.id WHERE a.id = ?`,
+    ).get(attemptId) as { prompt: string | null; transcript_json: string | null; diff: string | null } | undefined;
+    return { prompt: row?.prompt ?? '', transcript_json: row?.transcript_json ?? '[]', diff: row?.diff ?? null };
   }
 
   recordDecision(runId: string, attemptId: number, stepIndex: number, n: number, decision: Omit<EventPayloadIn<'decision'>, 'attemptId' | 'step' | 'n'>): void {

@@ -92,7 +92,7 @@ export interface AttemptRow {
   finished_at: string | null;
 }
 
-/** An attempt's large texts, kept apart from its row (attempt_texts). */
+/** An attempt's large texts, kept apart from its row (attempt_prompts, attempt_results). */
 export interface AttemptTexts {
   prompt: string;
   transcript_json: string;

@@ -1,5 +1,5 @@
-// Migration 8: large text lives apart from the rows lists and stats read — prompts, transcripts and diffs in attempt_texts
-// (one row per attempt and kind, keyed attempt_id × 4 + kind), gate logs in gate_outputs — so the attempts and gate_results rows stay narrow.
+// Migration 8: large text lives apart from the rows lists and stats read — prompts in attempt_prompts, transcripts and
+// diffs in attempt_results, gate logs in gate_outputs — so the attempts and gate_results rows stay narrow.
 import type { Migration } from '../migration';
 
 export const migration0008: Migration = {
@@ -7,18 +7,20 @@ export const migration0008: Migration = {
   name: 'attempt-texts',
   up(db) {
     db.exec(`
-      -- Keyed by its rowid, attempt_id × 4 + the kind's number (0 prompt, 1 transcript, 2 diff): one b-tree and no
-      -- second index to write at each checkpoint; an attempt's texts are the range attempt_id × 4 … × 4 + 3.
-      CREATE TABLE attempt_texts (
-        id INTEGER PRIMARY KEY,
-        attempt_id INTEGER NOT NULL REFERENCES attempts(id),
-        kind TEXT NOT NULL CHECK (kind IN ('prompt', 'transcript', 'diff')),
-        text TEXT NOT NULL,
-        CHECK (id = attempt_id * 4 + (CASE kind WHEN 'prompt' THEN 0 WHEN 'transcript' THEN 1 ELSE 2 END))
+      -- Keyed by the attempt's id (the rowid: no second index). The prompt is written when the attempt starts; the
+      -- transcript and the diff together, in one row, at its end (the checkpoint writes one text row, not two).
+      CREATE TABLE attempt_prompts (
+        attempt_id INTEGER PRIMARY KEY REFERENCES attempts(id),
+        prompt TEXT NOT NULL
       );
-      INSERT INTO attempt_texts (id, attempt_id, kind, text) SELECT id * 4, id, 'prompt', prompt FROM attempts;
-      INSERT INTO attempt_texts (id, attempt_id, kind, text) SELECT id * 4 + 1, id, 'transcript', transcript_json FROM attempts WHERE transcript_json <> '[]';
-      INSERT INTO attempt_texts (id, attempt_id, kind, text) SELECT id * 4 + 2, id, 'diff', diff FROM attempts WHERE diff IS NOT NULL;
+      CREATE TABLE attempt_results (
+        attempt_id INTEGER PRIMARY KEY REFERENCES attempts(id),
+        transcript_json TEXT NOT NULL,
+        diff TEXT
+      );
+      INSERT INTO attempt_prompts (attempt_id, prompt) SELECT id, prompt FROM attempts;
+      INSERT INTO attempt_results (attempt_id, transcript_json, diff) SELECT id, transcript_json, diff FROM attempts
+        WHERE transcript_json <> '[]' OR diff IS NOT NULL;
       ALTER TABLE attempts DROP COLUMN prompt;
       ALTER TABLE attempts DROP COLUMN transcript_json;
       ALTER TABLE attempts DROP COLUMN diff;
