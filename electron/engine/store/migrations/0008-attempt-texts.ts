@@ -1,10 +1,11 @@
 // Migration 8: large text lives apart from the rows lists and stats read — prompts in attempt_prompts, transcripts and
 // diffs in attempt_results, gate logs in gate_outputs — so the attempts and gate_results rows stay narrow.
-import type { Migration } from '../migration';
+import { creates, type Migration } from '../migration';
 
 export const migration0008: Migration = {
   version: 8,
   name: 'attempt-texts',
+  present: creates('table', 'attempt_prompts'),
   up(db) {
     db.exec(`
       -- Keyed by the attempt's id (the rowid: no second index). The prompt is written when the attempt starts; the

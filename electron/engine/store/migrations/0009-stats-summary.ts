@@ -2,7 +2,7 @@
 // transaction as every write to runs, steps, attempts and API calls, so the stats read a few hundred rows, never history.
 // A run's day is its local calendar day of creation (`runs.day`, fixed at insert); an API call's day is its own.
 import type Database from 'better-sqlite3';
-import type { Migration } from '../migration';
+import { creates, type Migration } from '../migration';
 
 /** The step's retry bucket (as the dashboard's breakdown counts it), for the row alias `r`. */
 const bucket = (r: string) =>
@@ -83,6 +83,7 @@ export const SUMMARY_TRIGGERS = `
 export const migration0009: Migration = {
   version: 9,
   name: 'stats-summary',
+  present: creates('table', 'stats_daily'),
   up(db) {
     db.exec(`
       ALTER TABLE runs ADD COLUMN day TEXT;

@@ -1,10 +1,11 @@
 // Migration 10: an index for every query path (a run's events, budget alerts, an attempt's gates and API calls, a task's
 // runs, the runs list's order, active runs), so none of them scans a table that grows with history.
-import type { Migration } from '../migration';
+import { creates, type Migration } from '../migration';
 
 export const migration0010: Migration = {
   version: 10,
   name: 'query-indexes',
+  present: creates('index', 'events_run'),
   up(db) {
     db.exec(`
       CREATE INDEX events_run ON events(run_id, id);
