@@ -53,10 +53,45 @@ export async function timeAsync(fn: () => Promise<void>, rounds = 5): Promise<Ti
   return { perOpUs: per[Math.floor(per.length / 2)] as number };
 }
 
-export function report(name: string, subject: Timing, baseline: Timing, goal: number, measuredRatio?: number): boolean {
-  const ratio = measuredRatio ?? subject.perOpUs / baseline.perOpUs;
-  const ok = ratio <= goal;
-  const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
-  console.log(`${name}: ${ratio.toFixed(2)} (goal ≤ ${goal}) ${ok ? 'OK' : 'MISSED'}  [${fmt(subject.perOpUs)} vs ${fmt(baseline.perOpUs)}]`);
+/**
+ * Prints a goal line, exactly `P<n> <what>: ratio <x> (goal <op> <y>) ok|MISSED`, then the times on a separate line that
+ * cannot be mistaken for one. Returns whether the goal was met; benches exit non-zero when it was not.
+ */
+export function goalLine(id: string, what: string, ratio: number, goal: number, op: '≤' | '≥' = '≤'): boolean {
+  const ok = Number.isFinite(ratio) && (op === '≤' ? ratio <= goal : ratio >= goal);
+  console.log(`${id} ${what}: ratio ${ratio.toFixed(2)} (goal ${op} ${goal}) ${ok ? 'ok' : 'MISSED'}`);
   return ok;
+}
+
+export const fmtUs = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
+
+/** A timed goal: the goal line, then `  (subject … vs baseline …)` for information. */
+export function report(id: string, what: string, subject: Timing, baseline: Timing, goal: number, measuredRatio?: number): boolean {
+  const ratio = measuredRatio ?? subject.perOpUs / baseline.perOpUs;
+  const ok = goalLine(id, what, ratio, goal);
+  console.log(`  (${fmtUs(subject.perOpUs)} vs ${fmtUs(baseline.perOpUs)} baseline)`);
+  return ok;
+}
+
+/** compare() for async work: alternating rounds of `n` calls each, the median per-round ratio. */
+export async function compareAsync(n: number, subject: () => Promise<unknown>, baseline: () => Promise<unknown>, rounds = 9): Promise<{ subject: Timing; baseline: Timing; ratio: number }> {
+  const once = async (fn: () => Promise<unknown>) => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await fn();
+    return Number(process.hrtime.bigint() - start) / 1000 / n;
+  };
+  await once(baseline);
+  await once(subject);
+  const s: number[] = [];
+  const b: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const bt = await once(baseline);
+    const st = await once(subject);
+    b.push(bt);
+    s.push(st);
+    ratios.push(st / bt);
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+  return { subject: { perOpUs: median(s) }, baseline: { perOpUs: median(b) }, ratio: median(ratios) };
 }

@@ -12,6 +12,7 @@ import { createEngine } from '../electron/engine/engine';
 import { startScriptedServer, type RecordedRequest, type ScriptResponse } from '../electron/scripted/server';
 import { create } from '../electron/engine/testing/fixture-project';
 import { makeRepo } from '../electron/engine/testing/temp-repo';
+import { goalLine } from './measure';
 
 const STEPS = 10;
 const FAIL_AT = 7;
@@ -111,9 +112,7 @@ console.log(`clean run: ${whole} tokens ($${cleanCost.toFixed(4)}); steps ${FAIL
 console.log(`retry after the failure at step ${FAIL_AT}: ${retryTokens} tokens ($${retry.costUsd.toFixed(4)}): ${retry.inputTokens} input, ${retry.cacheWriteTokens} cache write, ${retry.cacheReadTokens} cache read, ${retry.outputTokens} output; attempts ${retryAttempts}`);
 const tailRatio = retryTokens / tail;
 const restartRatio = retryTokens / whole;
-const okTail = tailRatio <= 1.15;
-const okRestart = restartRatio <= 0.5;
-console.log(`retry tokens ÷ steps ${FAIL_AT}–${STEPS} of a clean run: ${tailRatio.toFixed(2)} (goal ≤ 1.15) ${okTail ? 'OK' : 'MISSED'}`);
-console.log(`retry tokens ÷ a restart from scratch (whole clean run): ${restartRatio.toFixed(2)} (goal ≤ 0.5, ideal 0.4) ${okRestart ? 'OK' : 'MISSED'}`);
-console.log(`retry cost ÷ restart cost: ${(retry.costUsd / cleanCost).toFixed(2)} (for information)`);
+const okTail = goalLine('P4', `retry tokens ÷ steps ${FAIL_AT}–${STEPS} of a clean run`, tailRatio, 1.15);
+const okRestart = goalLine('P4b', 'retry tokens ÷ a restart from scratch (whole clean run; ideal 0.4)', restartRatio, 0.5);
+console.log(`retry cost ÷ restart cost, for information: ${(retry.costUsd / cleanCost).toFixed(2)}`);
 process.exitCode = okTail && okRestart ? 0 : 1;

@@ -10,6 +10,7 @@ import { DEFAULT_PRICING_FILE } from '../electron/engine/engine';
 import { startScriptedServer, type ScriptResponse } from '../electron/scripted/server';
 import { create, queue, say, turn } from '../electron/engine/testing/fixture-project';
 import { makeRepo } from '../electron/engine/testing/temp-repo';
+import { goalLine } from './measure';
 
 const MODEL = 'claude-sonnet-5-5';
 const rate = rateFor(loadPricing(DEFAULT_PRICING_FILE), MODEL)!;
@@ -76,8 +77,7 @@ const seed002First = uncachedInputCost(seed002.attempts[0]!) + (seed002.attempts
 const perAttempt = (xs: typeof ratchet.attempts) => xs.map((a) => `${a.n}: ${a.input + a.cacheWrite + a.cacheRead} in (${a.cacheRead} cached)`).join(', ');
 console.log(`Ratchet input tokens per attempt: ${perAttempt(ratchet.attempts)}`);
 console.log(`seed 002 input tokens per attempt: ${perAttempt(seed002.attempts)}`);
-const ok = cachedRatio <= 0.4;
-console.log(`retry input cost, attempts 2–4, with prompt caching ÷ uncached: ${cachedRatio.toFixed(2)} (goal ≤ 0.4) ${ok ? 'OK' : 'MISSED'}`);
+const ok = goalLine('P2', 'retry input cost, attempts 2–4, with prompt caching ÷ uncached', cachedRatio, 0.4);
 console.log(`whole step (4 attempts) ÷ first attempt: Ratchet ${(stepCost / firstCost).toFixed(2)}  vs  seed 002's approach ${(seed002Cost / seed002First).toFixed(2)}`);
 console.log(`step cost: Ratchet $${stepCost.toFixed(4)}  vs  seed 002's approach $${seed002Cost.toFixed(4)} (${(stepCost / seed002Cost).toFixed(2)}×)`);
 process.exitCode = ok ? 0 : 1;

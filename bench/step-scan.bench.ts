@@ -43,5 +43,5 @@ const scan = await timeAsync(async () => {
   found = (await completedSteps(dir, base, 'ratchet/bench')).length;
 });
 if (found !== Math.floor((COMMITS + 1) / 10)) throw new Error(`expected ${Math.floor((COMMITS + 1) / 10)} steps, found ${found}`);
-const ok = report(`completed-step scan (${COMMITS} commits) ÷ raw git log --format=%s`, scan, baseline, 1.5);
+const ok = report('P1', `completed-step scan (${COMMITS} commits) ÷ raw git log --format=%s`, scan, baseline, 1.5);
 process.exitCode = ok ? 0 : 1;

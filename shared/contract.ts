@@ -32,6 +32,16 @@ export const RunSummary = RunListItem.extend({
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
+/** How many runs `runs.list` answers when the caller does not say (the newest first). */
+export const RUNS_PAGE = 200;
+/** A page of the runs list: the newest `limit` runs, or those older than `before` (the last item of the previous page). */
+export const RunsPage = z
+  .object({
+    limit: z.number().int().min(1).max(5000).optional(),
+    before: z.object({ createdAt: z.string(), id: z.string() }).optional(),
+  })
+  .strict();
+
 export const GateOutputDoc = z.object({
   gate: z.string(),
   command: z.string(),
@@ -248,7 +258,7 @@ export const methods = {
   'plans.draft': { input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }), output: z.object({ steps: z.array(StepSpec), markdown: z.string() }) },
   'plans.get': { input: RunId, output: z.object({ revision: z.number().int(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()) }) },
   'plans.revise': { input: RunId.extend({ steps: z.array(StepSpec).min(1) }), output: z.object({ revision: z.number().int(), kept: z.array(z.number().int()), reset: z.array(z.number().int()) }) },
-  'runs.list': { input: Empty, output: z.array(RunSummary) },
+  'runs.list': { input: RunsPage, output: z.array(RunSummary) },
   'runs.get': { input: RunId, output: StatusDocument },
   /** With `outputHeadLines`, a long gate output is sent as its first lines (`partial`, `lineCount`): the viewer pages the rest. */
   'runs.attempt': { input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), outputHeadLines: z.number().int().min(1).optional() }), output: AttemptDetail },

@@ -9,6 +9,7 @@ import { cmdList, movedAsideNotice } from './list-command';
 import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { cmdTrust } from './trust-command';
+import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
@@ -181,7 +182,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
     if (command === 'list') return cmdList(rest, io);
-    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover', 'trust'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
+    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover', 'trust', 'stats'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
@@ -194,6 +196,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'resume') return await cmdResume(engine, rest, io);
     if (command === 'plan') return await cmdPlan(engine, rest, io);
     if (command === 'trust') return await cmdTrust(engine, rest, io);
+    if (command === 'stats') return cmdStats(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

@@ -23,6 +23,10 @@ export const COMMAND_USAGE: Record<string, string> = {
       trust the repository's workflow file as it is now (shows what it runs); --list shows what is trusted
       (workflow file, content hash, when); --revoke forgets it, so the workflow asks again (exit 0; 2 bad input)`,
   serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
+  stats: `ratchet stats [--days N] [--json]        the dashboard's numbers for the last N days (default 7, today included):
+      success rate, retries, reasons, cost per day; --json prints the same object the app's dashboard gets`,
+  doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
+      (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };
 
 export const USAGE = `Usage:

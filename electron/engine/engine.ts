@@ -129,7 +129,7 @@ export function createEngine(deps: EngineDeps) {
   const rng = deps.rng ?? Math.random;
   const sleep = deps.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));
   const home = resolve(deps.home);
-  const { db, movedAside } = openDatabase(home, now);
+  const { db, movedAside, release: releaseStore } = openDatabase(home, now);
   const store = new Store(db, now);
   const trustStore = new TrustStore(db);
   const userPricing = join(home, 'pricing.json');
@@ -543,7 +543,7 @@ export function createEngine(deps: EngineDeps) {
   /** Parked runs whose wake_at has come (the host resumes them). */
   function dueRuns(): string[] {
     const t = now().getTime();
-    return store.listRuns().filter((r) => r.status === 'waiting' && r.owner_pid === null && r.wake_at !== null && Date.parse(r.wake_at) <= t).map((r) => r.id);
+    return store.runsWithStatus(['waiting']).filter((r) => r.owner_pid === null && r.wake_at !== null && Date.parse(r.wake_at) <= t).map((r) => r.id);
   }
 
   /** "Retry now": ends the current backoff wait of a run this process is executing. */
@@ -639,6 +639,7 @@ export function createEngine(deps: EngineDeps) {
       db.close();
       // A closed engine runs nothing more: let go of the sandbox's proxies (their socat bridges) without being asked.
       void osSandbox?.dispose();
+      releaseStore();
     },
     /** Stops the sandbox's network proxies (call when the process is done with runs, e.g. at the end of a CLI command). */
     releaseSandbox: () => osSandbox?.dispose() ?? Promise.resolve(),

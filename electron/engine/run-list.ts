@@ -8,8 +8,7 @@ import type { Store } from './store/store';
 /** Marks running/waiting/planning runs that nobody holds (no owner, a dead one, or a lease that ran out) as interrupted. */
 export function markInterrupted(store: Store, self: { pid: number; host: string }, nowMs: number): string[] {
   const found: string[] = [];
-  for (const run of store.listRuns()) {
-    if (run.status !== 'running' && run.status !== 'waiting' && run.status !== 'planning') continue;
+  for (const run of store.runsWithStatus(['running', 'waiting', 'planning'])) {
     if (run.owner_pid === self.pid && run.owner_host === self.host) continue;
     // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
     if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;

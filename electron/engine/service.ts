@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
-import { ContractError } from '../../shared/contract';
+import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
 import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
@@ -16,11 +16,12 @@ import { headOf, logPage } from '../../shared/line-index';
 import { boundText } from './gates/bounded-output';
 import { diffTrees, inspectRepo } from './git/repo-git';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
-import { loadStats, reportMarkdown } from './stats';
+import { reportMarkdown } from './stats';
+import { loadStats } from './stats-load';
 import { whatIf } from './what-if';
 import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
-import type { RunRow } from './store/store';
+import type { RunSummaryRow } from './store/store';
 import { parseWorkflow } from './workflow/load-workflow';
 import { WorkflowFile, type Workflow } from './workflow/schema';
 
@@ -164,14 +165,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const pumpTimer = setInterval(pump, opts.queuePollMs ?? 1000);
   pumpTimer.unref();
 
-  function summary(run: RunRow): RunSummary {
-    const steps = engine.store.getSteps(run.id);
-    const doc = engine.status(run.id);
+  function summary(run: RunSummaryRow): RunSummary {
     return {
       id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at, title: run.task_title,
       reason: run.reason, wakeAt: run.wake_at, updatedAt: run.updated_at,
-      stepsDone: steps.filter((s) => s.status === 'succeeded').length, stepsTotal: steps.filter((s) => s.status !== 'skipped').length,
-      costUsd: doc.costUsd,
+      stepsDone: run.steps_done, stepsTotal: run.steps_total, costUsd: run.cost_usd,
     };
   }
 
@@ -259,9 +257,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return { revision: plan.revision, steps: plan.steps, gates: Object.fromEntries(Object.entries(workflow.gates).map(([k, g]) => [k, g.run])) };
     },
     'plans.revise': async ({ runId, steps }) => engine.revisePlan(runId, steps),
-    'runs.list': async () => {
+    'runs.list': async ({ limit, before }) => {
       engine.detectInterrupted();
-      return engine.store.listRuns().map(summary);
+      return engine.store.listRunSummaries({ limit: limit ?? RUNS_PAGE, before }).map(summary);
     },
     'runs.get': async ({ runId }): Promise<StatusDocument> => engine.status(runId),
     'runs.attempt': async ({ runId, step, n, outputHeadLines }) => {
@@ -270,10 +268,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...g }) =>
         // A recorded gate result never changes: its log is indexed once and kept for the pages that follow.
         outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined));
+      const texts = engine.store.getAttemptTexts(a.id);
       return {
         runId, step, n, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, model: a.model, agentKind: a.agent_kind,
-        prompt: a.prompt, transcript: JSON.parse(a.transcript_json) as never, gates: gates as never,
-        diff: a.diff, decision: a.decision_json ? JSON.parse(a.decision_json) : null, fingerprint: a.fingerprint, startedAt: a.started_at, finishedAt: a.finished_at,
+        prompt: texts.prompt, transcript: JSON.parse(texts.transcript_json) as never, gates: gates as never,
+        diff: texts.diff, decision: a.decision_json ? JSON.parse(a.decision_json) : null, fingerprint: a.fingerprint, startedAt: a.started_at, finishedAt: a.finished_at,
         inputTokens: a.input_tokens, outputTokens: a.output_tokens, cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens,
         costUsd: a.cost_known ? a.cost_usd : null,
       };
@@ -293,11 +292,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const a = rows.find((x) => x.n === n);
       if (!run || !a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
       // Each attempt's tree is kept (refs/ratchet/<run>/<step>/<n>), so any two can be compared.
-      if (!a.tree_sha) return { diff: a.diff ?? '', against: 'step' as const, fromAttempt: null };
+      if (!a.tree_sha) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null };
       const prev = against === 'previous' ? [...rows].reverse().find((x) => x.n < n && x.tree_sha) : undefined;
       const base = against === 'run' ? run.base_commit : (engine.store.getSteps(runId).find((x) => x.step_index === step)?.pre_commit ?? null);
       const from = prev?.tree_sha ?? (base ? `${base}^{tree}` : null);
-      if (!from) return { diff: a.diff ?? '', against: 'step' as const, fromAttempt: null };
+      if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null };
       const diff = boundText(await diffTrees(run.worktree, from, a.tree_sha), 200_000);
       return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null };
     },
@@ -322,7 +321,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'runs.resumeInfo': async ({ runId }) => resumeDoc(await engine.inspectResume(runId)),
     'runs.interrupted': async () => {
       engine.detectInterrupted();
-      return engine.store.listRuns().filter((r) => r.status === 'interrupted').map(summary);
+      const ids = engine.store.runsWithStatus(['interrupted']).map((r) => r.id);
+      return engine.store.listRunSummaries({ limit: ids.length, ids }).map(summary);
     },
     'runs.resume': async ({ runId, choices, auto, skipStep }) => {
       request(runId, { kind: 'resume', choices, auto: auto as never, skipStep: skipStep as never });
@@ -367,12 +367,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       engine.store.setStepStatus(runId, step, 'skipped');
       return { ok: true as const };
     },
-    'stats.summary': async ({ days }) => loadStats(engine.store, days, now(), settings.budget.dailyUsd),
+    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings.budget.dailyUsd),
     'stats.whatIf': async ({ days, ...choice }) => {
       const since = new Date(now().getTime() - days * 86_400_000).toISOString();
       return whatIf(loadWhatIfHistory(engine.store, since), choice);
     },
-    'stats.report': async ({ days }) => ({ markdown: reportMarkdown(loadStats(engine.store, days, now(), settings.budget.dailyUsd), now()) }),
+    'stats.report': async ({ days }) => ({ markdown: reportMarkdown(loadStats(engine.store.db, days, now(), settings.budget.dailyUsd), now()) }),
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {
       const { pricing, ...rest } = patch;

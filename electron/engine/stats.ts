@@ -1,6 +1,5 @@
-// The dashboard's numbers, computed from runs, steps and attempts: success rate, retry breakdown and reasons, cost per day, suggestions, and the weekly report.
+// The dashboard's numbers from counts (of rows, or of the store's per-day summary): success rate, retry breakdown and reasons, cost per day, suggestions, and the weekly report.
 import type { StatsSummary } from '../../shared/contract';
-import type { Store } from './store/store';
 
 export interface StatsInput {
   runs: Array<{ id: string; status: string; createdAt: string }>;
@@ -10,31 +9,53 @@ export interface StatsInput {
   dailyBudgetUsd: number | null;
 }
 
-const localDay = (iso: string) => {
+export const localDay = (iso: string) => {
   const d = new Date(iso);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Pure: the summary of the last `days` days (inputs already limited to that window). */
-export function summarise(input: StatsInput, days: number, now: Date): StatsSummary {
-  const finished = input.runs.filter((r) => r.status === 'succeeded' || r.status === 'failed');
+/** The window of the last `days` local calendar days, today included: its first day, and that day's local midnight. */
+export function statsWindow(days: number, now: Date): { sinceDay: string; sinceIso: string } {
+  const first = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (days - 1));
+  return { sinceDay: localDay(first.toISOString()), sinceIso: first.toISOString() };
+}
+
+/** What the dashboard is computed from: counts, whether they come from rows (summarise) or the summary tables (stats-load). */
+export interface StatsCounts {
+  runs: number;
+  succeeded: number;
+  failed: number;
+  breakdown: StatsSummary['retryBreakdown'];
+  /** Tries of the steps that succeeded after at least one, and how many such steps. */
+  successAttempts: number;
+  successSteps: number;
+  reasons: Array<{ errorClass: string; count: number }>;
+  /** Cost of the API calls per local day (days outside the window are left out of the chart, not of the totals). */
+  costByDay: Map<string, { costUsd: number; retryCostUsd: number }>;
+  flaky: number;
+  unknownCost: boolean;
+}
+
+/** Pure: counts from the window's rows. */
+export function countRows(input: StatsInput): StatsCounts {
   const succeeded = input.runs.filter((r) => r.status === 'succeeded').length;
   const failed = input.runs.filter((r) => r.status === 'failed').length;
-  const attemptsByStep = new Map<string, typeof input.attempts>();
+  const tries = new Map<string, number>();
   for (const a of input.attempts) {
+    if (a.outcome === 'interrupted' || a.outcome === 'running') continue;
     const key = `${a.runId}#${a.step}`;
-    attemptsByStep.set(key, [...(attemptsByStep.get(key) ?? []), a]);
+    tries.set(key, (tries.get(key) ?? 0) + 1);
   }
   const breakdown = { r0: 0, r1: 0, r2: 0, r3plus: 0, failedAfterMax: 0 };
   let successAttempts = 0;
   let successSteps = 0;
   for (const s of input.steps) {
-    const tries = (attemptsByStep.get(`${s.runId}#${s.index}`) ?? []).filter((a) => a.outcome !== 'interrupted' && a.outcome !== 'running').length;
-    if (s.status === 'succeeded' && tries > 0) {
+    const n = tries.get(`${s.runId}#${s.index}`) ?? 0;
+    if (s.status === 'succeeded' && n > 0) {
       successSteps++;
-      successAttempts += tries;
-      const retries = tries - 1;
+      successAttempts += n;
+      const retries = n - 1;
       if (retries === 0) breakdown.r0++;
       else if (retries === 1) breakdown.r1++;
       else if (retries === 2) breakdown.r2++;
@@ -43,23 +64,46 @@ export function summarise(input: StatsInput, days: number, now: Date): StatsSumm
   }
   const reasons = new Map<string, number>();
   for (const a of input.attempts) if (a.action === 'retry' && a.errorClass) reasons.set(a.errorClass, (reasons.get(a.errorClass) ?? 0) + 1);
-  const retryReasons = [...reasons].map(([errorClass, count]) => ({ errorClass, count })).sort((a, b) => b.count - a.count);
+  const costByDay = new Map<string, { costUsd: number; retryCostUsd: number }>();
+  for (const c of input.calls) {
+    const day = localDay(c.at);
+    const v = costByDay.get(day) ?? { costUsd: 0, retryCostUsd: 0 };
+    v.costUsd += c.costUsd ?? 0;
+    if (c.retry) v.retryCostUsd += c.costUsd ?? 0;
+    costByDay.set(day, v);
+  }
+  return {
+    runs: input.runs.length, succeeded, failed, breakdown, successAttempts, successSteps,
+    reasons: [...reasons].map(([errorClass, count]) => ({ errorClass, count })),
+    costByDay,
+    flaky: input.attempts.filter((a) => a.outcome === 'flaky').length,
+    unknownCost: input.attempts.some((a) => a.costUsd === null),
+  };
+}
 
+/** Pure: the summary of the last `days` days (inputs already limited to that window). */
+export function summarise(input: StatsInput, days: number, now: Date): StatsSummary {
+  return fromCounts(countRows(input), days, now, input.dailyBudgetUsd);
+}
+
+/** Pure: the dashboard's summary from the window's counts. */
+export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetUsd: number | null): StatsSummary {
+  const breakdown = c.breakdown;
+  const retryReasons = c.reasons.filter((r) => r.count > 0).sort((a, b) => b.count - a.count || a.errorClass.localeCompare(b.errorClass));
   const perDay = new Map<string, { costUsd: number; retryCostUsd: number }>();
   for (let i = days - 1; i >= 0; i--) perDay.set(localDay(new Date(now.getTime() - i * 86_400_000).toISOString()), { costUsd: 0, retryCostUsd: 0 });
   let total = 0;
   let retryTotal = 0;
-  for (const c of input.calls) {
-    const day = perDay.get(localDay(c.at));
-    const cost = c.costUsd ?? 0;
-    total += cost;
-    if (c.retry) retryTotal += cost;
+  for (const [d, v] of [...c.costByDay].sort(([a], [b]) => a.localeCompare(b))) {
+    total += v.costUsd;
+    retryTotal += v.retryCostUsd;
+    const day = perDay.get(d);
     if (day) {
-      day.costUsd += cost;
-      if (c.retry) day.retryCostUsd += cost;
+      day.costUsd += v.costUsd;
+      day.retryCostUsd += v.retryCostUsd;
     }
   }
-  const avg = successSteps ? successAttempts / successSteps : null;
+  const avg = c.successSteps ? c.successAttempts / c.successSteps : null;
   const suggestions: string[] = [];
   const top = retryReasons[0];
   const totalRetries = retryReasons.reduce((n, r) => n + r.count, 0);
@@ -75,46 +119,26 @@ export function summarise(input: StatsInput, days: number, now: Date): StatsSumm
     suggestions.push(`${Math.round((top.count / totalRetries) * 100)}% of retries were ${top.errorClass}${advice[top.errorClass] ? `: ${advice[top.errorClass]}` : ''}.`);
   }
   if (breakdown.failedAfterMax > 0) suggestions.push(`${breakdown.failedAfterMax} step(s) failed after every retry: revise those plans before retrying, or raise their limits if they came close.`);
-  const flaky = input.attempts.filter((a) => a.outcome === 'flaky').length;
-  if (flaky) suggestions.push(`${flaky} attempt(s) passed only on a re-run (flaky tests): fix them so they stop costing retries.`);
-  if (avg !== null && avg <= 1.5 && successSteps >= 5) suggestions.push(`Average ${avg.toFixed(1)} attempts per step: a good first-try rate; keep the current step format.`);
-  if (input.attempts.some((a) => a.costUsd === null)) suggestions.push('Some attempts used a model with no price in the pricing table: add it in Settings so costs are complete.');
+  if (c.flaky) suggestions.push(`${c.flaky} attempt(s) passed only on a re-run (flaky tests): fix them so they stop costing retries.`);
+  if (avg !== null && avg <= 1.5 && c.successSteps >= 5) suggestions.push(`Average ${avg.toFixed(1)} attempts per step: a good first-try rate; keep the current step format.`);
+  if (c.unknownCost) suggestions.push('Some attempts used a model with no price in the pricing table: add it in Settings so costs are complete.');
+  const finished = c.succeeded + c.failed;
   return {
     days,
-    runs: input.runs.length,
-    succeeded,
-    failed,
-    successRate: finished.length ? round(succeeded / finished.length, 4) : null,
+    runs: c.runs,
+    succeeded: c.succeeded,
+    failed: c.failed,
+    successRate: finished ? round(c.succeeded / finished, 4) : null,
     avgAttemptsPerSuccess: avg === null ? null : round(avg, 2),
     retryBreakdown: breakdown,
     retryReasons,
     costPerDay: [...perDay].map(([day, v]) => ({ day, costUsd: round(v.costUsd, 6), retryCostUsd: round(v.retryCostUsd, 6) })),
-    dailyBudgetUsd: input.dailyBudgetUsd,
+    dailyBudgetUsd,
     totalCostUsd: round(total, 6),
     retryCostUsd: round(retryTotal, 6),
     savedByRetries: breakdown.r1 + breakdown.r2 + breakdown.r3plus,
     suggestions,
   };
-}
-
-/** Loads the window's rows from the store. */
-export function loadStats(store: Store, days: number, now: Date, dailyBudgetUsd: number | null): StatsSummary {
-  const since = new Date(now.getTime() - days * 86_400_000).toISOString();
-  const db = store.db;
-  const runs = db.prepare('SELECT id, status, created_at AS createdAt FROM runs WHERE created_at >= ?').all(since) as StatsInput['runs'];
-  const steps = db.prepare('SELECT s.run_id AS runId, s.step_index AS "index", s.title, s.status FROM step_runs s JOIN runs r ON r.id = s.run_id WHERE r.created_at >= ?').all(since) as StatsInput['steps'];
-  const attempts = (db
-    .prepare(
-      `SELECT a.run_id AS runId, a.step_index AS step, a.n, a.outcome, a.error_class AS errorClass, a.decision_json, a.cost_usd AS costUsd, a.cost_known
-       FROM attempts a JOIN runs r ON r.id = a.run_id WHERE r.created_at >= ?`,
-    )
-    .all(since) as Array<Omit<StatsInput['attempts'][number], 'action'> & { decision_json: string | null; cost_known: number }>).map((a) => ({
-    runId: a.runId, step: a.step, n: a.n, outcome: a.outcome, errorClass: a.errorClass,
-    action: a.decision_json ? ((JSON.parse(a.decision_json) as { action?: string }).action ?? null) : null,
-    costUsd: a.cost_known ? a.costUsd : null,
-  }));
-  const calls = (db.prepare('SELECT c.at, c.cost_usd AS costUsd, a.n FROM api_calls c JOIN attempts a ON a.id = c.attempt_id WHERE c.at >= ?').all(since) as Array<{ at: string; costUsd: number | null; n: number }>).map((c) => ({ at: c.at, costUsd: c.costUsd, retry: c.n > 1 }));
-  return summarise({ runs, steps, attempts, calls, dailyBudgetUsd }, days, now);
 }
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);

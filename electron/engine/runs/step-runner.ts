@@ -103,7 +103,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   const real = lastRealFailure(rows.map((r) => ({ ...r, errorClass: r.error_class, row: r })));
   let state: StepState = restoreState(machine, {
     index, stepStart, round: store.getRun(runId)?.round ?? 0, rows: rows.map(stored), now: deps.now(),
-    lastFailure: real ? storedFailure(store, real.row) : null, lastDiff: real?.row.diff ?? null,
+    lastFailure: real ? storedFailure(store, real.row) : null, lastDiff: real ? store.getAttemptTexts(real.row.id).diff : null,
   });
 
   // What the adapters keep outside the (serialisable) state: the agent of the attempt in flight and its transcript.
@@ -218,10 +218,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           if (!files.length) throw err;
           return { type: 'commitConflicted', files, message: 'the step could not be committed: files are in conflict' };
         }
-        store.tx(() => {
-          store.finishAttempt(runId, c.attemptId, { ...c.finish, transcript });
-          store.completeStep(runId, index, sha);
-        });
+        store.checkpointStep(runId, c.attemptId, index, { ...c.finish, transcript }, sha);
         return { type: 'committed', sha };
       }
       case 'sleep': {

@@ -58,3 +58,17 @@ describe('migrations', () => {
     opened.db.close();
   });
 });
+
+describe('a migration merged after a higher-numbered one', () => {
+  it('is applied to a database already past its number that lacks it (8–10 after 14), and only once', () => {
+    const db = new Database(join(tmp(), 'late.db'));
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 7 || m.version > 10));
+    const past = db.pragma('user_version', { simple: true }) as number;
+    expect(past).toBeGreaterThan(10);
+    expect(migrate(db, MIGRATIONS)).toEqual([8, 9, 10]);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('attempt_prompts', 'stats_daily', 'events_run') ORDER BY name").all()).toHaveLength(3);
+    expect(db.pragma('user_version', { simple: true })).toBe(past);
+    expect(migrate(db, MIGRATIONS)).toEqual([]);
+    db.close();
+  });
+});

@@ -1,11 +1,13 @@
 // Busy is not corrupt: a database another process holds locked is waited for (or reported), never moved aside.
-import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-repo';
-import { openDatabase } from './open-store';
+import { openDatabase, openMarkersDir } from './open-store';
 import { Store } from './store';
 import { seedRun } from './testing/seed-run';
 
@@ -34,9 +36,10 @@ async function holdLock(file: string, ms: number): Promise<{ done: Promise<void>
 
 function seeded(): { home: string; runId: string } {
   const home = tempDir();
-  const { db } = openDatabase(home);
+  const { db, release } = openDatabase(home);
   const runId = seedRun(new Store(db));
   db.close();
+  release();
   return { home, runId };
 }
 
@@ -98,5 +101,59 @@ describe('a damaged database', () => {
     db.close();
     expect(() => openDatabase(home)).toThrow(expect.objectContaining({ code: 'db_from_future' }));
     expect(asideFiles(home)).toEqual([]);
+  });
+});
+
+describe('the integrity check runs after a crash, not at every start', () => {
+  /** The pid of a process that has exited. */
+  function deadPid(): number {
+    const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    return Number(r.stdout);
+  }
+
+  it('a clean close leaves no marker, and the next start skips the full check', () => {
+    const { home } = seeded();
+    const a = openDatabase(home);
+    expect(readdirSync(openMarkersDir(home))).toHaveLength(1);
+    a.db.close();
+    a.release();
+    expect(readdirSync(openMarkersDir(home))).toEqual([]);
+    const b = openDatabase(home);
+    expect(b.checked).toBe('none');
+    b.db.close();
+    b.release();
+  });
+
+  it('a marker left by a process that is gone makes the next start check the whole file, and a damaged one is moved aside', () => {
+    const { home, runId } = seeded();
+    writeFileSync(join(openMarkersDir(home), `${hostname()}-${deadPid()}-abcd`), '');
+    const ok = openDatabase(home);
+    expect(ok.checked).toBe('after-crash');
+    expect(new Store(ok.db).getRun(runId)?.id).toBe(runId);
+    ok.db.close();
+    ok.release();
+    expect(readdirSync(openMarkersDir(home))).toEqual([]);
+
+    // A data page damaged (the schema intact): a normal start does not read it; the start after a crash finds it.
+    const file = join(home, 'ratchet.db');
+    const db = new Database(file);
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    const events = (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'events'").get() as { rootpage: number }).rootpage;
+    const size = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    expect(pages).toBeGreaterThan(events);
+    const bytes = readFileSync(file);
+    for (let i = (events - 1) * size + 8; i < events * size; i++) bytes[i] = (i * 7919) & 0xff;
+    writeFileSync(file, bytes);
+    const quiet = openDatabase(home);
+    expect(quiet.movedAside).toBeNull();
+    quiet.db.close();
+    quiet.release();
+    writeFileSync(join(openMarkersDir(home), `${hostname()}-${deadPid()}-beef`), '');
+    const checked = openDatabase(home);
+    expect(checked.checked).toBe('after-crash');
+    expect(checked.movedAside).toMatch(/ratchet\.db\.corrupt-/);
+    checked.db.close();
+    checked.release();
   });
 });

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
 import type { StepConfig, Workflow } from '../workflow/schema';
-import { newId, type AttemptFinish, type AttemptRow, type EngineEvent, type GateResultInput, type RunRow, type StepRunRow, type UsageInput } from './store-rows';
+import { newId, type AttemptFinish, type AttemptRow, type AttemptTexts, type EngineEvent, type GateResultInput, type RunRow, type StepRunRow, type UsageInput } from './store-rows';
 
 export class StoreBase {
   private listeners = new Set<(e: EngineEvent) => void>();
@@ -146,10 +146,10 @@ export class StoreBase {
         .run(taskId, JSON.stringify(input.workflow.steps), at);
       this.stmt(
           `INSERT INTO runs (id, task_id, repo_id, status, reason, base_branch, base_commit, branch, worktree, plan_revision,
-             owner_pid, owner_host, heartbeat_at, created_at, updated_at)
-           VALUES (?, ?, ?, 'planning', NULL, ?, ?, ?, ?, 1, NULL, NULL, NULL, ?, ?)`,
+             owner_pid, owner_host, heartbeat_at, created_at, updated_at, day)
+           VALUES (?, ?, ?, 'planning', NULL, ?, ?, ?, ?, 1, NULL, NULL, NULL, ?, ?, date(?, 'localtime'))`,
         )
-        .run(input.runId, taskId, repoId, input.baseBranch, input.baseCommit, input.branch, input.worktree, at, at);
+        .run(input.runId, taskId, repoId, input.baseBranch, input.baseCommit, input.branch, input.worktree, at, at, at);
       const insertStep = this.stmt("INSERT INTO step_runs (run_id, step_index, title, phase, status) VALUES (?, ?, ?, ?, 'pending')");
       input.workflow.steps.forEach((s, i) => insertStep.run(input.runId, i + 1, s.title, s.phase ?? null));
       const firstEvent = this.nextEventId();
@@ -236,13 +236,15 @@ export class StoreBase {
   }
 
   getGateResults(attemptId: number): Array<GateResultInput & { id: number }> {
-    const rows = this.stmt('SELECT * FROM gate_results WHERE attempt_id = ? ORDER BY id').all(attemptId) as Array<{
+    const rows = this.stmt(
+      'SELECT g.*, o.output FROM gate_results g LEFT JOIN gate_outputs o ON o.gate_result_id = g.id WHERE g.attempt_id = ? ORDER BY g.id',
+    ).all(attemptId) as Array<{
       id: number; gate: string; command: string; passed: number; exit_code: number | null; signal: string | null;
-      timed_out: number; duration_ms: number; output: string; output_bytes: number; failures_json: string;
+      timed_out: number; duration_ms: number; output: string | null; output_bytes: number; failures_json: string;
     }>;
     return rows.map((r) => ({
       id: r.id, gate: r.gate, command: r.command, passed: r.passed === 1, exitCode: r.exit_code, signal: r.signal,
-      timedOut: r.timed_out === 1, durationMs: r.duration_ms, output: r.output, outputBytes: r.output_bytes,
+      timedOut: r.timed_out === 1, durationMs: r.duration_ms, output: r.output ?? '', outputBytes: r.output_bytes,
       failures: JSON.parse(r.failures_json) as unknown[],
     }));
   }
@@ -267,11 +269,12 @@ export class StoreBase {
         )
         .run(input.preCommit, at, input.runId, input.stepIndex);
       const info = this.stmt(
-          `INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, prompt, started_at, round)
-           VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+          `INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, round)
+           VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
         )
-        .run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, input.prompt, at, input.round ?? 0);
+        .run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, at, input.round ?? 0);
       const attemptId = Number(info.lastInsertRowid);
+      this.stmt('INSERT INTO attempt_prompts (attempt_id, prompt) VALUES (?, ?)').run(attemptId, input.prompt);
       this.event(input.runId, 'attempt.started', { attemptId, step: input.stepIndex, n: input.n, model: input.model, agent: input.agentKind, round: input.round ?? 0 });
       return attemptId;
     });
@@ -296,11 +299,12 @@ export class StoreBase {
 
   recordGate(runId: string, attemptId: number, g: GateResultInput): void {
     this.tx(() => {
-      this.stmt(
-          `INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output, output_bytes, failures_json)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      const info = this.stmt(
+          `INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output_bytes, failures_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(attemptId, g.gate, g.command, g.passed ? 1 : 0, g.exitCode, g.signal, g.timedOut ? 1 : 0, g.durationMs, g.output, g.outputBytes, JSON.stringify(g.failures));
+        .run(attemptId, g.gate, g.command, g.passed ? 1 : 0, g.exitCode, g.signal, g.timedOut ? 1 : 0, g.durationMs, g.outputBytes, JSON.stringify(g.failures));
+      this.stmt('INSERT INTO gate_outputs (gate_result_id, output) VALUES (?, ?)').run(Number(info.lastInsertRowid), g.output);
       this.event(runId, 'gate.finished', {
         attemptId, gate: g.gate, passed: g.passed, exitCode: g.exitCode, timedOut: g.timedOut, durationMs: g.durationMs, failures: g.failures.length,
       });
@@ -308,15 +312,42 @@ export class StoreBase {
   }
 
   finishAttempt(runId: string, attemptId: number, f: AttemptFinish): void {
+    this.tx(() => this.writeFinish(runId, attemptId, f));
+  }
+
+  private writeFinish(runId: string, attemptId: number, f: AttemptFinish): void {
+    this.stmt(
+        `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?,
+           failures_json = ?, session_id = ?, fingerprint = ?, finished_at = ? WHERE id = ?`,
+      )
+      .run(f.outcome, f.errorClass, f.errorMessage, f.summary, f.treeRef, f.treeSha, JSON.stringify(f.failures),
+        f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
+    this.stmt(
+      `INSERT INTO attempt_results (attempt_id, transcript_json, diff) VALUES (?, ?, ?)
+       ON CONFLICT (attempt_id) DO UPDATE SET transcript_json = excluded.transcript_json, diff = excluded.diff`,
+    ).run(attemptId, JSON.stringify(f.transcript), f.diff);
+    this.event(runId, 'attempt.finished', { attemptId, outcome: f.outcome, errorClass: f.errorClass, summary: f.summary });
+  }
+
+  /**
+   * The checkpoint at the end of a step, as the engine writes it: the attempt's outcome, transcript and diff and the
+   * step's commit, in one transaction (with their events and the stats summary the triggers keep).
+   */
+  checkpointStep(runId: string, attemptId: number, stepIndex: number, f: AttemptFinish, commitSha: string): void {
+    // The two writes directly, not through finishAttempt/completeStep: a nested tx would add two savepoints each.
     this.tx(() => {
-      this.stmt(
-          `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?, diff = ?,
-             failures_json = ?, transcript_json = ?, session_id = ?, fingerprint = ?, finished_at = ? WHERE id = ?`,
-        )
-        .run(f.outcome, f.errorClass, f.errorMessage, f.summary, f.treeRef, f.treeSha, f.diff, JSON.stringify(f.failures),
-          JSON.stringify(f.transcript), f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
-      this.event(runId, 'attempt.finished', { attemptId, outcome: f.outcome, errorClass: f.errorClass, summary: f.summary });
+      this.writeFinish(runId, attemptId, f);
+      this.writeComplete(runId, stepIndex, commitSha);
     });
+  }
+
+  /** An attempt's prompt, transcript (JSON) and diff, kept apart from its row (attempt_prompts, attempt_results). */
+  getAttemptTexts(attemptId: number): AttemptTexts {
+    const row = this.stmt(
+      `SELECT p.prompt, r.transcript_json, r.diff FROM attempts a LEFT JOIN attempt_prompts p ON p.attempt_id = a.id
+       LEFT JOIN attempt_results r ON r.attempt_id = a.id WHERE a.id = ?`,
+    ).get(attemptId) as { prompt: string | null; transcript_json: string | null; diff: string | null } | undefined;
+    return { prompt: row?.prompt ?? '', transcript_json: row?.transcript_json ?? '[]', diff: row?.diff ?? null };
   }
 
   recordDecision(runId: string, attemptId: number, stepIndex: number, n: number, decision: Omit<EventPayloadIn<'decision'>, 'attemptId' | 'step' | 'n'>): void {
@@ -332,11 +363,13 @@ export class StoreBase {
 
   /** Checkpoint: the step's commit exists; the step is done. */
   completeStep(runId: string, stepIndex: number, commitSha: string): void {
-    this.tx(() => {
-      this.stmt(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`)
-        .run(commitSha, this.iso(), runId, stepIndex);
-      this.event(runId, 'step.committed', { step: stepIndex, commit: commitSha });
-    });
+    this.tx(() => this.writeComplete(runId, stepIndex, commitSha));
+  }
+
+  private writeComplete(runId: string, stepIndex: number, commitSha: string): void {
+    this.stmt(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`)
+      .run(commitSha, this.iso(), runId, stepIndex);
+    this.event(runId, 'step.committed', { step: stepIndex, commit: commitSha });
   }
 
   setStepStatus(runId: string, stepIndex: number, status: StepStatus): void {
@@ -348,11 +381,10 @@ export class StoreBase {
     });
   }
 
-  /** `limit`: at most that many (the oldest first), for callers that page; all of them by default. */
+  /** `limit`: at most that many (the oldest first), for callers that page; all of them by default. Read along events_run. */
   eventsSince(runId: string, afterId = 0, limit = -1): EngineEvent[] {
-    const first = (this.stmt('SELECT first_event_id FROM runs WHERE id = ?').get(runId) as { first_event_id: number | null } | undefined)?.first_event_id ?? 0;
-    const rows = this.stmt('SELECT * FROM events WHERE id > ? AND run_id = ? ORDER BY id LIMIT ?')
-      .all(Math.max(afterId, first - 1), runId, limit) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
+    const rows = this.stmt('SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?')
+      .all(runId, afterId, limit) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
     return rows.map((r) => ({ id: r.id, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
   }
 }

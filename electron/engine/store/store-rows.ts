@@ -37,8 +37,17 @@ export interface RunRow {
   task_budget_usd?: number | null;
   /** Executions so far after the first: each retry or resume that starts a round adds one. */
   round: number;
+  /** The local calendar day it was created (the stats summary's day; migration 9). */
+  day?: string | null;
   repo_path: string;
   task_title: string;
+}
+
+/** A runs-list row: the run with its step counts and cost (null when a model's price is unknown). */
+export interface RunSummaryRow extends RunRow {
+  steps_done: number;
+  steps_total: number;
+  cost_usd: number | null;
 }
 
 export interface StepRunRow {
@@ -65,11 +74,8 @@ export interface AttemptRow {
   agent_kind: string;
   model: string | null;
   session_id: string | null;
-  prompt: string;
-  transcript_json: string;
   tree_ref: string | null;
   tree_sha: string | null;
-  diff: string | null;
   failures_json: string;
   input_tokens: number;
   output_tokens: number;
@@ -84,6 +90,13 @@ export interface AttemptRow {
   round: number;
   started_at: string;
   finished_at: string | null;
+}
+
+/** An attempt's large texts, kept apart from its row (attempt_prompts, attempt_results). */
+export interface AttemptTexts {
+  prompt: string;
+  transcript_json: string;
+  diff: string | null;
 }
 
 /** A gate's result as stored: what the runner measured, under the gate's name, with its parsed failures. */

@@ -2,10 +2,17 @@
 import { RatchetError } from '../errors';
 import type { StepConfig } from '../workflow/schema';
 import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
-import type { RunRow } from './store-rows';
+import type { RunStatus } from '../../../shared/domain';
+import type { RunRow, RunSummaryRow } from './store-rows';
 import { StoreBase } from './store-base';
 
 export * from './store-rows';
+
+/** A runs-list row's columns: the run, its repository and title, its step counts and cost (no texts). */
+const SUMMARY_COLUMNS = `runs.*, repos.path AS repo_path, tasks.title AS task_title,
+  (SELECT count(*) FROM step_runs s WHERE s.run_id = runs.id AND s.status = 'succeeded') AS steps_done,
+  (SELECT count(*) FROM step_runs s WHERE s.run_id = runs.id AND s.status <> 'skipped') AS steps_total,
+  (SELECT CASE WHEN min(a.cost_known) = 0 THEN NULL ELSE round(COALESCE(sum(a.cost_usd), 0), 6) END FROM attempts a WHERE a.run_id = runs.id) AS cost_usd`;
 
 export class Store extends StoreBase {
   private leaseUntil(ms: number): string {
@@ -68,9 +75,12 @@ export class Store extends StoreBase {
   }
 
   hasEventSince(type: string, key: string, sinceIso: string): boolean {
-    return (
-      this.stmt("SELECT 1 FROM events WHERE type = ? AND at >= ? AND json_extract(payload_json, '$.key') = ? LIMIT 1").get(type, sinceIso, key) !== undefined
-    );
+    // Budget alerts (the only events asked about, twice per attempt) have their own partial index: events_budget_alert.
+    const sql = type === 'budget.alert'
+      ? "SELECT 1 FROM events WHERE type = 'budget.alert' AND json_extract(payload_json, '$.key') = ? AND at >= ? LIMIT 1"
+      : "SELECT 1 FROM events WHERE type = ? AND json_extract(payload_json, '$.key') = ? AND at >= ? LIMIT 1";
+    const args = type === 'budget.alert' ? [key, sinceIso] : [type, key, sinceIso];
+    return this.stmt(sql).get(...args) !== undefined;
   }
 
   /** A new plan revision for the run's task; the run follows it from now on. Steps that still match keep their commits. */
@@ -200,7 +210,37 @@ export class Store extends StoreBase {
 
   /** Runs of the same repository and task title that were interrupted (seed 003: offer resume instead of a new run). */
   interruptedLike(repoPath: string, title: string): RunRow[] {
-    return this.listRuns().filter((r) => r.repo_path === repoPath && r.task_title === title && r.status === 'interrupted');
+    return this.runsWithStatus(['interrupted']).filter((r) => r.repo_path === repoPath && r.task_title === title);
+  }
+
+  /** Runs in the given statuses, newest first: read through the runs_status index (few runs are active at once). */
+  runsWithStatus(statuses: readonly RunStatus[]): RunRow[] {
+    const rows = statuses.flatMap((st) =>
+      this.stmt(
+        `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs INDEXED BY runs_status
+         JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.status = ?`,
+      ).all(st) as RunRow[],
+    );
+    return rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
+  }
+
+  /**
+   * One page of the runs list, newest first, with each run's step counts and cost: one query, narrow rows (no texts),
+   * read along the runs_list index, so a page costs the same with 10 runs or 100,000.
+   */
+  listRunSummaries(page: { limit: number; before?: { createdAt: string; id: string }; ids?: readonly string[] }): RunSummaryRow[] {
+    const b = page.before;
+    if (page.ids) return page.ids.length ? this.summariesOf(page.ids) : [];
+    return this.stmt(
+      `SELECT ${SUMMARY_COLUMNS}
+       FROM runs JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id
+       WHERE (? IS NULL OR runs.created_at < ? OR (runs.created_at = ? AND runs.id < ?))
+       ORDER BY runs.created_at DESC, runs.id DESC LIMIT ?`,
+    ).all(b?.createdAt ?? null, b?.createdAt ?? null, b?.createdAt ?? null, b?.id ?? null, page.limit) as RunSummaryRow[];
+  }
+
+  private summariesOf(ids: readonly string[]): RunSummaryRow[] {
+    return ids.flatMap((id) => (this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM runs JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?`).get(id) as RunSummaryRow | undefined) ?? []);
   }
 
 }

@@ -7,6 +7,12 @@ import { migration0004 } from './0004-attempt-rounds';
 import { migration0005 } from './0005-run-budget';
 import { migration0006 } from './0006-run-lease';
 import { migration0007 } from './0007-workflow-trust';
+import { migration0008 } from './0008-attempt-texts';
+import { migration0009 } from './0009-stats-summary';
+import { migration0010 } from './0010-query-indexes';
 import { migration0014 } from './0014-run-queue';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0014];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007,
+  migration0008, migration0009, migration0010, migration0014,
+];

@@ -1,0 +1,26 @@
+// `ratchet stats` (the dashboard's numbers, from the same function the app calls) and `ratchet doctor` (the store's health).
+import { reportMarkdown } from '../engine/stats';
+import { loadStats } from '../engine/stats-load';
+import { loadSettings } from '../engine/settings-store';
+import { doctorText, runDoctor } from '../engine/store/doctor';
+import type { Engine } from '../engine/engine';
+import { parse, UsageError, type CliIo } from './cli-kit';
+
+export function cmdStats(engine: Engine, args: string[], io: CliIo, now: Date = new Date()): number {
+  const { values, positionals } = parse(args, { days: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length) throw new UsageError('`ratchet stats` takes no arguments.');
+  const raw = (values.days as string | undefined) ?? '7';
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > 3660) throw new UsageError(`--days takes a whole number of days from 1 to 3660, not "${raw}".`);
+  const summary = loadStats(engine.store.db, days, now, loadSettings(engine.home).budget.dailyUsd);
+  io.stdout.write(values.json ? `${JSON.stringify(summary, null, 2)}\n` : reportMarkdown(summary, now));
+  return 0;
+}
+
+export function cmdDoctor(home: string, args: string[], io: CliIo): number {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  if (positionals.length) throw new UsageError('`ratchet doctor` takes no arguments.');
+  const report = runDoctor(home);
+  io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${doctorText(report)}\n`);
+  return report.ok ? 0 : 1;
+}

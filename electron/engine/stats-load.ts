@@ -1,0 +1,69 @@
+// Loads the dashboard's numbers: from the per-day summary tables (what the app, the host and `ratchet stats` call — a few
+// hundred rows whatever the history), or from the raw rows (the reference the summary is checked against in tests).
+import type Database from 'better-sqlite3';
+import type { StatsSummary } from '../../shared/contract';
+import { countRows, fromCounts, statsWindow, type StatsCounts, type StatsInput } from './stats';
+
+type Db = Database.Database;
+
+/** The dashboard's summary of the last `days` local days (today included), from the summary tables. */
+export function loadStats(db: Db, days: number, now: Date, dailyBudgetUsd: number | null): StatsSummary {
+  return fromCounts(summaryCounts(db, days, now), days, now, dailyBudgetUsd);
+}
+
+export function summaryCounts(db: Db, days: number, now: Date): StatsCounts {
+  const { sinceDay } = statsWindow(days, now);
+  const runs = db.prepare('SELECT status, SUM(runs) AS n FROM stats_runs WHERE day >= ? GROUP BY status').all(sinceDay) as Array<{ status: string; n: number }>;
+  const steps = db.prepare('SELECT bucket, SUM(steps) AS steps, SUM(tries) AS tries FROM stats_steps WHERE day >= ? GROUP BY bucket').all(sinceDay) as Array<{ bucket: string; steps: number; tries: number }>;
+  const attempts = db.prepare(
+    `SELECT error_class AS errorClass, outcome, SUM(attempts) AS attempts, SUM(retry_decisions) AS retryDecisions, SUM(unknown_cost) AS unknownCost
+     FROM stats_attempts WHERE day >= ? GROUP BY error_class, outcome`,
+  ).all(sinceDay) as Array<{ errorClass: string; outcome: string; attempts: number; retryDecisions: number; unknownCost: number }>;
+  const costs = db.prepare('SELECT day, retry, SUM(cost_usd) AS cost FROM stats_costs WHERE day >= ? GROUP BY day, retry').all(sinceDay) as Array<{ day: string; retry: number; cost: number }>;
+
+  const byStatus = new Map(runs.map((r) => [r.status, r.n]));
+  const bucket = new Map(steps.map((s) => [s.bucket, s]));
+  const n = (b: string) => bucket.get(b)?.steps ?? 0;
+  const reasons = new Map<string, number>();
+  for (const a of attempts) if (a.errorClass && a.retryDecisions) reasons.set(a.errorClass, (reasons.get(a.errorClass) ?? 0) + a.retryDecisions);
+  const costByDay = new Map<string, { costUsd: number; retryCostUsd: number }>();
+  for (const c of costs) {
+    const v = costByDay.get(c.day) ?? { costUsd: 0, retryCostUsd: 0 };
+    v.costUsd += c.cost;
+    if (c.retry) v.retryCostUsd += c.cost;
+    costByDay.set(c.day, v);
+  }
+  const successBuckets = ['r0', 'r1', 'r2', 'r3plus'];
+  return {
+    runs: runs.reduce((s, r) => s + r.n, 0),
+    succeeded: byStatus.get('succeeded') ?? 0,
+    failed: byStatus.get('failed') ?? 0,
+    breakdown: { r0: n('r0'), r1: n('r1'), r2: n('r2'), r3plus: n('r3plus'), failedAfterMax: n('failedAfterMax') },
+    successSteps: successBuckets.reduce((s, b) => s + n(b), 0),
+    successAttempts: successBuckets.reduce((s, b) => s + (bucket.get(b)?.tries ?? 0), 0),
+    reasons: [...reasons].map(([errorClass, count]) => ({ errorClass, count })),
+    costByDay,
+    flaky: attempts.filter((a) => a.outcome === 'flaky').reduce((s, a) => s + a.attempts, 0),
+    unknownCost: attempts.some((a) => a.unknownCost > 0),
+  };
+}
+
+/** The same summary computed from every row of the window (slow on a big store: tests compare it with loadStats). */
+export function loadStatsFromRows(db: Db, days: number, now: Date, dailyBudgetUsd: number | null): StatsSummary {
+  const since = statsWindow(days, now).sinceIso;
+  const runs = db.prepare('SELECT id, status, created_at AS createdAt FROM runs WHERE created_at >= ?').all(since) as StatsInput['runs'];
+  const steps = db.prepare('SELECT s.run_id AS runId, s.step_index AS "index", s.title, s.status FROM step_runs s JOIN runs r ON r.id = s.run_id WHERE r.created_at >= ?').all(since) as StatsInput['steps'];
+  const attempts = (db
+    .prepare(
+      `SELECT a.run_id AS runId, a.step_index AS step, a.n, a.outcome, a.error_class AS errorClass, a.decision_json, a.cost_usd AS costUsd, a.cost_known
+       FROM attempts a JOIN runs r ON r.id = a.run_id WHERE r.created_at >= ?`,
+    )
+    .all(since) as Array<Omit<StatsInput['attempts'][number], 'action'> & { decision_json: string | null; cost_known: number }>).map((a) => ({
+    runId: a.runId, step: a.step, n: a.n, outcome: a.outcome, errorClass: a.errorClass,
+    action: a.decision_json ? ((JSON.parse(a.decision_json) as { action?: string }).action ?? null) : null,
+    // An attempt with no API call yet costs 0; only a model with no price makes its cost unknown.
+    costUsd: a.cost_known ? (a.costUsd ?? 0) : null,
+  }));
+  const calls = (db.prepare('SELECT c.at, c.cost_usd AS costUsd, a.n FROM api_calls c JOIN attempts a ON a.id = c.attempt_id WHERE c.at >= ?').all(since) as Array<{ at: string; costUsd: number | null; n: number }>).map((c) => ({ at: c.at, costUsd: c.costUsd, retry: c.n > 1 }));
+  return fromCounts(countRows({ runs, steps, attempts, calls, dailyBudgetUsd }), days, now, dailyBudgetUsd);
+}
