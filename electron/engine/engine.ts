@@ -362,6 +362,8 @@ export function createEngine(deps: EngineDeps) {
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
     let firstPhase: string | null | undefined;
     let stepsRun = 0;
+    // HEAD after the step just committed; forgotten whenever the user had the worktree between steps.
+    let head: string | undefined;
     let auto = opts.auto;
     let lastRun: { index: number; title: string; phase: string | null } | null = null;
     const skip = () => {
@@ -378,6 +380,7 @@ export function createEngine(deps: EngineDeps) {
         // Auto-progress (seed 003 §5): one step, to the end of the phase, or (default) to the end of the run.
         if (auto === 'step' && stepsRun >= 1 && opts.confirmNext && lastRun) {
           const total = store.getSteps(runId).length;
+          head = undefined;
           const answer = await opts.confirmNext({ done: lastRun, next: { index: s.step_index, title: s.title, phase: s.phase }, total });
           if (answer === 'no') {
             store.setRunStatus(runId, 'paused', `Paused after step ${lastRun.index} at your request; resume to continue with step ${s.step_index}.`);
@@ -402,9 +405,12 @@ export function createEngine(deps: EngineDeps) {
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
           { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env) },
-          { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip },
+          { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip, head },
         );
-        if (outcome.kind === 'done') continue;
+        if (outcome.kind === 'done') {
+          head = outcome.commit;
+          continue;
+        }
         switch (outcome.kind) {
           case 'stopped':
             store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);

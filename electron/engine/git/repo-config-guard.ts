@@ -24,17 +24,17 @@ async function readOrNull(p: string): Promise<string | null> {
 
 /** The config files git reads for `dir` besides the user's own: the common config, both config.worktree places and every included file. */
 async function watchedFiles(dir: string): Promise<string[]> {
-  const [commonDir = '.git', ownDir = '.git'] = (await runGit(dir, ['rev-parse', '--git-common-dir', '--git-dir'])).trim().split('\n');
+  // Both only read, so they run side by side.
+  // --show-origin lists every file an entry came from, includes (and includeIf) among them; system/global are left out.
+  // An unreadable config is still watched through the fixed files below.
+  const [dirs, listed] = await Promise.all([
+    runGit(dir, ['rev-parse', '--git-common-dir', '--git-dir']),
+    runGit(dir, ['config', '--list', '--show-origin', '--includes', '-z']).catch(() => ''),
+  ]);
+  const [commonDir = '.git', ownDir = '.git'] = dirs.trim().split('\n');
   const common = resolve(dir, commonDir.trim());
   const own = resolve(dir, ownDir.trim());
   const files = new Set([join(common, 'config'), join(common, 'config.worktree'), join(own, 'config.worktree')]);
-  // --show-origin lists every file an entry came from, includes (and includeIf) among them; system/global are left out.
-  let listed = '';
-  try {
-    listed = await runGit(dir, ['config', '--list', '--show-origin', '--includes', '-z']);
-  } catch {
-    /* an unreadable config is still watched through the fixed files above */
-  }
   for (const rec of listed.split('\0')) {
     if (rec.startsWith('file:')) files.add(resolve(dir, rec.slice('file:'.length)));
   }

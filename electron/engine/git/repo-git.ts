@@ -176,8 +176,9 @@ async function identityArgs(dir: string): Promise<string[]> {
 /** Commits everything in the worktree with `message` (empty commits allowed, so every step leaves its commit). */
 export async function commitAll(worktree: string, message: string): Promise<string> {
   const g = git(worktree);
-  await g.raw(['add', '-A']);
-  await g.raw([...(await identityArgs(worktree)), 'commit', '--allow-empty', '--no-verify', '-q', '-m', message]);
+  // Staging and the identity lookup are independent (the lookup only reads config): run them side by side.
+  const [, identity] = await Promise.all([g.raw(['add', '-A']), identityArgs(worktree)]);
+  await g.raw([...identity, 'commit', '--allow-empty', '--no-verify', '-q', '-m', message]);
   return headCommit(worktree);
 }
 

@@ -54,6 +54,8 @@ export interface StepContext {
   signal: AbortSignal;
   /** Aborting it ends a backoff wait at once ("Retry now"). */
   skipWait(): AbortSignal;
+  /** The worktree's HEAD when the caller knows it (the commit of the step just completed), so the step need not look it up. */
+  head?: string;
 }
 
 const MAX_DIFF_CHARS = 200_000;
@@ -98,7 +100,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     policy, worktree, agentTimeoutS: workflow.timeout_seconds, rng: deps.rng,
   });
 
-  const stepStart = store.getSteps(runId).find((s) => s.step_index === index)?.pre_commit ?? (await headCommit(worktree));
+  const stepStart = store.getSteps(runId).find((s) => s.step_index === index)?.pre_commit ?? ctx.head ?? (await headCommit(worktree));
   const rows = store.getAttempts(runId, index);
   const real = lastRealFailure(rows.map((r) => ({ ...r, errorClass: r.error_class, row: r })));
   let state: StepState = restoreState(machine, {
@@ -178,11 +180,14 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         // [git hardening, issue 11 item 2] revert config the agent wrote (fsmonitor, filters…) before Ratchet's own git runs again.
         await guardRepoConfig(store, runId, index, configSnapshot);
         // Keep the attempt's tree whatever happens next, so it can be diffed or restored.
-        const tree = await snapshotTree(worktree);
+        // Independent git work runs side by side: reads of objects never wait on the index or a ref being written.
+        const [tree, from] = await Promise.all([snapshotTree(worktree), startTree(c.preCommit)]);
         const treeRef = `refs/ratchet/${runId}/${index}/${c.n}`;
-        await saveAttemptRef(worktree, treeRef, tree, c.preCommit, `ratchet: step ${index} attempt ${c.n}`);
-        const from = await startTree(c.preCommit);
-        const diff = boundText(await diffTrees(worktree, from, tree), MAX_DIFF_CHARS);
+        const [, fullDiff] = await Promise.all([
+          saveAttemptRef(worktree, treeRef, tree, c.preCommit, `ratchet: step ${index} attempt ${c.n}`),
+          diffTrees(worktree, from, tree),
+        ]);
+        const diff = boundText(fullDiff, MAX_DIFF_CHARS);
         const artifacts = { attemptId, sessionId: result.sessionId, tree, treeRef, diff };
         // A stop during the agent is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped', attempt: artifacts };
