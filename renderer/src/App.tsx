@@ -6,6 +6,7 @@ import { hrefs, navigate } from './lib/route';
 import { useRuns } from './stores/runs';
 import { useUi } from './stores/ui';
 import { ConnectionBanner, Notices, SandboxBanner } from './components/Banners';
+import { HoldBanner } from './components/HoldBanner';
 import { ResumeDialog } from './components/ResumeDialog';
 import { Sidebar } from './components/Sidebar';
 import { Empty } from './components/States';
@@ -37,6 +38,7 @@ export function App() {
       <main className="main" id="main">
         <ConnectionBanner />
         <SandboxBanner />
+        <HoldBanner />
         {route.name === 'home' && <HomeScreen />}
         {route.name === 'new' && <NewTaskScreen repoPath={route.repo} />}
         {route.name === 'run' && <RunScreen key={route.runId} runId={route.runId} step={route.step} />}

@@ -4,6 +4,7 @@ import { hrefs, navigate } from '../lib/route';
 import { usd } from '../lib/format';
 import { payloadOf } from './event-payloads';
 import { runMenuCommand } from './menu-commands';
+import { useQueue } from './queue';
 import { useRunDetail } from './run-detail';
 import { useRuns } from './runs';
 import { useUi } from './ui';
@@ -11,6 +12,7 @@ import { useUi } from './ui';
 export function applyEngineEvent(e: EngineEventDoc): void {
   useRuns.getState().applyEvent(e);
   useRunDetail.getState().applyEvent(e);
+  useQueue.getState().applyEvent(e);
   const alert = payloadOf('budget.alert', e);
   if (alert) {
     useUi.getState().notify({
@@ -38,5 +40,5 @@ export function connectEvents(api: RatchetApi): () => void {
 /** After a reconnect, anything pushed meanwhile was lost: reload the lists and replay missed events of open runs. */
 export async function resync(): Promise<void> {
   const runs = useRuns.getState();
-  await Promise.all([runs.load(), runs.loadInterrupted(), useRunDetail.getState().catchUp()]);
+  await Promise.all([runs.load(), runs.loadInterrupted(), useRunDetail.getState().catchUp(), useQueue.getState().load()]);
 }
