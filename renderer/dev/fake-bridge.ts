@@ -38,6 +38,7 @@ class Fail extends Error {
 export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
   const now = opts.now ?? Date.now();
   const runs = new Map(makeRuns(now).map((r) => [r.doc.id, r]));
+  const priorities = new Map<string, number>();
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const calls: FakeBridge['calls'] = [];
   const history: EngineEventDoc[] = [];
@@ -149,8 +150,10 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       setStatus(runId, 'cancelled', 'stopped by the user');
       return { ok: true };
     },
-    'runs.setPriority': ({ runId }) => {
+    'runs.setPriority': ({ runId, priority }) => {
       run(runId);
+      priorities.set(runId, priority);
+      setTimeout(() => engineEvent(runId, 'run.status', { status: run(runId).summary.status, reason: null, wakeAt: null }), 0);
       return { ok: true as const };
     },
     'stats.whatIf': () => ({
@@ -159,7 +162,14 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       simulated: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
       changed: [], assumptions: [],
     }),
-    'runs.queue': () => ({ concurrency: 2, active: [], queued: [], holds: [] }),
+    'runs.queue': () => {
+      const all = [...runs.values()].map((r) => r.summary);
+      const queued = all.filter((r) => r.status === 'queued')
+        .map((r) => ({ runId: r.id, title: r.title, priority: priorities.get(r.id) ?? 0, queuedAt: r.createdAt, action: 'execute' as const }))
+        .sort((a, b) => b.priority - a.priority || a.queuedAt.localeCompare(b.queuedAt))
+        .map((q, i) => ({ ...q, position: i + 1 }));
+      return { concurrency: 2, active: all.filter((r) => ['running', 'waiting', 'planning'].includes(r.status)).map((r) => r.id), queued, holds: [] };
+    },
     'runs.retryNow': ({ runId }) => {
       const waiting = run(runId).summary.status === 'waiting';
       if (waiting) setStatus(runId, 'running');

@@ -12,6 +12,7 @@ import { AttemptPanel } from '../components/AttemptPanel';
 import { CostMeter } from '../components/CostMeter';
 import { ErrorState, Loading } from '../components/States';
 import { RunStatusBadge } from '../components/StatusBadge';
+import { QueueControls } from '../components/QueueControls';
 import { StepTimeline } from '../components/StepTimeline';
 import { RunActions } from './RunActions';
 
@@ -72,6 +73,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
         </dl>
         {doc.reason && <p className={`run-reason ${doc.status === 'failed' || doc.status === 'interrupted' ? 'tone-bad' : 'muted'}`}>{doc.reason}</p>}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
+        {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
 
       <div className="run-body">

@@ -1,0 +1,46 @@
+// A queued run's place in the queue, with its controls: start it sooner or later (priority) and take it out of the queue.
+import { useEffect, useState } from 'react';
+import { errorMessage, getApi } from '../api/client';
+import { useQueue } from '../stores/queue';
+import { InlineError } from './States';
+
+export function QueueControls({ runId }: { runId: string }) {
+  const doc = useQueue((s) => s.doc);
+  const load = useQueue((s) => s.load);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void load();
+  }, [runId, load]);
+  const entry = doc?.queued.find((q) => q.runId === runId) ?? null;
+  if (!doc || !entry) return null;
+  const act = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      await load();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const slots = doc.active.length;
+  const ahead = entry.position - 1;
+  const setPriority = (priority: number) => act(() => getApi().call('runs.setPriority', { runId, priority: Math.max(-100, Math.min(100, priority)) }));
+  return (
+    <div className="queue-controls" role="group" aria-label="queue">
+      <p>
+        Queued: {ahead === 0 ? 'next to start' : `${ahead} ${ahead === 1 ? 'run' : 'runs'} ahead`}, {slots} of {doc.concurrency} {doc.concurrency === 1 ? 'slot' : 'slots'} in use
+        {' '}(Settings › Runs at once). Priority {entry.priority}: higher starts first.
+      </p>
+      <div className="row">
+        <button type="button" disabled={busy || entry.priority >= 100} onClick={() => void setPriority(entry.priority + 1)}>Start sooner</button>
+        <button type="button" disabled={busy || entry.priority <= -100} onClick={() => void setPriority(entry.priority - 1)}>Start later</button>
+        <button type="button" className="danger-outline" disabled={busy} onClick={() => void act(() => getApi().call('runs.stop', { runId }))}>Remove from the queue</button>
+      </div>
+      <InlineError message={error} />
+    </div>
+  );
+}
