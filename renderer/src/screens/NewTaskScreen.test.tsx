@@ -91,6 +91,19 @@ describe('NewTaskScreen', () => {
     expect(startInput()!.retry).toEqual({ maxRetries: 5, timeoutSeconds: 600, allowRetryOn: ['test_failure', 'compilation_error'] });
   });
 
+  it('takes any decimal budget (0.004), and says at the field why zero is refused', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
+    fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
+    const budget = screen.getByLabelText('Budget (USD)');
+    fireEvent.change(budget, { target: { value: '0' } });
+    expect(document.getElementById(budget.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The budget must be more than $0 (leave it empty for the Settings budget).');
+    fireEvent.change(budget, { target: { value: '0.004' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
+    await waitFor(() => expect(startInput()).toBeDefined());
+    expect(startInput()!.budgetUsd).toBe(0.004);
+  });
+
   it('explains why a folder cannot be used', async () => {
     render(<NewTaskScreen repoPath="/tmp/not-a-repo" />);
     expect(await screen.findByText(/is not a git repository/)).toBeTruthy();

@@ -1,6 +1,6 @@
 // New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), gates, preset, budget, this task's retry configuration.
 import { useEffect, useState } from 'react';
-import type { MethodOutput, StartRunInput } from '../../../shared/contract';
+import { StartRunInput, type MethodOutput } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
@@ -115,7 +115,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
 
   const specs = toStepSpecs(steps);
   const budgetNumber = budget.trim() === '' ? undefined : Number(budget);
-  const budgetInvalid = budgetNumber !== undefined && !(Number.isFinite(budgetNumber) && budgetNumber > 0);
+  // Checked with the contract's own schema (runs.start's budgetUsd): any amount above 0, in dollars and cents or less.
+  const budgetInvalid = budgetNumber !== undefined && !StartRunInput.shape.budgetUsd.safeParse(budgetNumber).success;
   const maxRetriesNumber = maxRetries.trim() === '' ? undefined : Number(maxRetries);
   const maxRetriesInvalid = maxRetriesNumber !== undefined && !(Number.isInteger(maxRetriesNumber) && maxRetriesNumber >= 0);
   const timeoutNumber = timeoutS.trim() === '' ? undefined : Number(timeoutS);
@@ -158,7 +159,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   };
 
   return (
-    <form className="screen new-task" onSubmit={(e) => { e.preventDefault(); if (blockers.length === 0) void start(); }}>
+    <form className="screen new-task" noValidate onSubmit={(e) => { e.preventDefault(); if (blockers.length === 0) void start(); }}>
       <header className="screen-header">
         <div>
           <h1>New task</h1>
@@ -236,7 +237,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
           </select>
         </label>
         <label className="field-inline">Budget (USD)
-          <input type="number" min="0" step="0.5" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'} aria-invalid={budgetInvalid} />
+          <input type="number" min="0" step="any" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'} aria-invalid={budgetInvalid} aria-describedby={budgetInvalid ? 'err-task-budget' : undefined} />
+          {budgetInvalid && <span id="err-task-budget" className="field-error">The budget must be more than $0 (leave it empty for the Settings budget).</span>}
         </label>
         <label className="field-inline">Max retries
           <input type="number" min="0" step="1" inputMode="numeric" value={maxRetries} onChange={(e) => setMaxRetries(e.target.value)} placeholder="workflow's" aria-invalid={maxRetriesInvalid} />

@@ -20,8 +20,9 @@ describe('Settings › Notifications', () => {
     expect(screen.getByText(/event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message/)).toBeTruthy();
     fireEvent.change(ntfy, { target: { value: 'ntfy.example.com/topic' } });
     expect(screen.getByText('the ntfy topic URL must be a full http:// or https:// URL, e.g. https://ntfy.example.com/my-ratchet-runs').getAttribute('role')).toBe('alert');
-    expect(screen.getByText(/Needs a valid ntfy topic URL\./)).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Save settings' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(screen.getByText(/Not saved: one field needs a fix/)).toBeTruthy();
+    expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(false);
     fireEvent.change(ntfy, { target: { value: ' https://ntfy.example.com/my-runs ' } });
     fireEvent.change(screen.getByLabelText(/Webhook URL/), { target: { value: 'https://hooks.example.com/ratchet' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));

@@ -12,19 +12,13 @@ export const notifyFields = (n: Settings['notify']): NotifyFields => ({ ntfy: n.
 /** What Settings saves: an empty field is no target. */
 export const notifyValue = (f: NotifyFields): Settings['notify'] => ({ ntfy: f.ntfy.trim() || null, webhook: f.webhook.trim() || null });
 
-/** Each field's problem, in the contract's words (null: fine). */
+/** Each field's problem, in the contract's words (null: fine); Save refuses them through the settings schema (settings-form.ts). */
 function fieldProblems(f: NotifyFields): { ntfy: string | null; webhook: string | null } {
   const v = notifyValue(f);
   return {
     ntfy: NtfyUrl.safeParse(v.ntfy).error?.issues[0]?.message ?? null,
     webhook: WebhookUrl.safeParse(v.webhook).error?.issues[0]?.message ?? null,
   };
-}
-
-/** The fields' problems, as the Save footer lists them ("Needs …"); each field says its own below it. */
-export function notifyProblems(f: NotifyFields): string[] {
-  const p = fieldProblems(f);
-  return [p.ntfy && 'a valid ntfy topic URL', p.webhook && 'a valid webhook URL'].filter((x): x is string => Boolean(x));
 }
 
 export function NotifySettingsSection({ value, onChange }: { value: NotifyFields; onChange(v: NotifyFields): void }) {

@@ -8,21 +8,16 @@ export function pricingRows(p: Settings['pricing']): PriceRow[] {
   return Object.entries(p).map(([model, r]) => ({ model, input: String(r.input), output: String(r.output), cache_write: String(r.cache_write), cache_read: String(r.cache_read) }));
 }
 
-/** The table as the contract wants it, or null while a row is invalid (empty or duplicate name, negative or missing price). */
-export function pricingFromRows(rows: PriceRow[]): Settings['pricing'] | null {
-  const out: Settings['pricing'] = {};
-  for (const r of rows) {
-    const model = r.model.trim();
-    if (!model || model in out) return null;
-    const nums = COLUMNS.map((c) => (r[c].trim() === '' ? NaN : Number(r[c])));
-    if (nums.some((n) => !Number.isFinite(n) || n < 0)) return null;
-    const [input, output, cache_write, cache_read] = nums as [number, number, number, number];
-    out[model] = { input, output, cache_write, cache_read };
-  }
-  return out;
-}
-
-export function PricingTable({ rows, onChange }: { rows: PriceRow[]; onChange: (rows: PriceRow[]) => void }) {
+/**
+ * `errors`: each cell's problem as a sentence, keyed `pricing.<row>.<column|model>` (settings-form.ts), shown under the cell;
+ * `errorId` gives the id the cell's aria-describedby names.
+ */
+export function PricingTable({ rows, onChange, errors = {}, errorId = (k) => `err-${k}` }: { rows: PriceRow[]; onChange: (rows: PriceRow[]) => void; errors?: Record<string, string>; errorId?: (key: string) => string }) {
+  const cell = (key: string) => ({
+    'aria-invalid': errors[key] !== undefined,
+    'aria-describedby': errors[key] ? errorId(key) : undefined,
+  });
+  const said = (key: string) => (errors[key] ? <span id={errorId(key)} className="field-error">{errors[key]}</span> : null);
   const set = (i: number, patch: Partial<PriceRow>) => onChange(rows.map((r, k) => (k === i ? { ...r, ...patch } : r)));
   return (
     <>
@@ -33,10 +28,12 @@ export function PricingTable({ rows, onChange }: { rows: PriceRow[]; onChange: (
         <tbody>
           {rows.map((r, i) => (
             <tr key={i}>
-              <td><input className="mono" aria-label={`model ${i + 1}`} value={r.model} onChange={(e) => set(i, { model: e.target.value })} /></td>
+              <td><input className="mono" aria-label={`model ${i + 1}`} value={r.model} onChange={(e) => set(i, { model: e.target.value })} {...cell(`pricing.${i}.model`)} />{said(`pricing.${i}.model`)}</td>
               {COLUMNS.map((c) => (
                 <td key={c}>
-                  <input type="number" min="0" step="0.01" className="num" aria-label={`${r.model || `model ${i + 1}`} ${c.replace('_', ' ')} price`} value={r[c]} onChange={(e) => set(i, { [c]: e.target.value })} aria-invalid={r[c].trim() === '' || Number(r[c]) < 0} />
+                  {/* step="any": a price like 0.125 is as valid as 3; the form checks values itself (settings-form.ts), in sentences. */}
+                  <input type="number" min="0" step="any" inputMode="decimal" className="num" aria-label={`${r.model || `model ${i + 1}`} ${c.replace('_', ' ')} price`} value={r[c]} onChange={(e) => set(i, { [c]: e.target.value })} {...cell(`pricing.${i}.${c}`)} />
+                  {said(`pricing.${i}.${c}`)}
                 </td>
               ))}
               <td><button type="button" className="icon-button" aria-label={`remove ${r.model || `model ${i + 1}`}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>×</button></td>

@@ -1,13 +1,18 @@
 // @vitest-environment jsdom
 // Tests for Settings: the key is write-only, where it is kept is said, and edits are sent as one settings.set.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { installFake } from '../test-helpers';
 import { SettingsScreen } from './SettingsScreen';
 
 let fake: FakeBridge;
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 beforeEach(() => {
   fake = installFake();
 });
@@ -27,16 +32,61 @@ describe('SettingsScreen', () => {
     expect(((await screen.findByLabelText('new API key')) as HTMLInputElement).value).toBe('');
   });
 
-  it('saves budgets and an edited price, and refuses an invalid price', async () => {
+  it('saves budgets and an edited price, and refuses an invalid price at its field, in a sentence', async () => {
     render(<SettingsScreen />);
     fireEvent.change(await screen.findByLabelText('Per task (USD)'), { target: { value: '7.5' } });
     fireEvent.change(screen.getByLabelText('claude-opus-5-5 input price'), { target: { value: '-1' } });
-    expect((screen.getByRole('button', { name: 'Save settings' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    const field = screen.getByLabelText('claude-opus-5-5 input price');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    // The sentence sits next to the field (its accessible description), not only in the footer.
+    const said = document.getElementById(field.getAttribute('aria-describedby') ?? '');
+    expect(said?.textContent).toBe('Input price for claude-opus-5-5 must be a number ≥ 0.');
+    expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(false);
     fireEvent.change(screen.getByLabelText('claude-opus-5-5 input price'), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
     const input = fake.calls.find((c) => c.method === 'settings.set')!.input as { budget: unknown; pricing: Record<string, { input: number }> };
     expect(input.budget).toEqual({ taskUsd: 7.5, dailyUsd: 20, alertAt: 0.8 });
     expect(input.pricing['claude-opus-5-5']!.input).toBe(12);
+  });
+
+  it('saves the shipped pricing table as it is (claude-haiku-5-5 cache write 0.125), says so, and the word goes away later', async () => {
+    // The defaults Ratchet ships: resources/pricing.json, no budgets.
+    const shipped = JSON.parse(readFileSync(join(import.meta.dirname, '../../../resources/pricing.json'), 'utf8')) as { models: Record<string, unknown> };
+    await fake.bridge.invoke('settings.set', { pricing: shipped.models, budget: { taskUsd: null, dailyUsd: null, alertAt: 0.8 } });
+    fake.calls.length = 0;
+    render(<SettingsScreen />);
+    const save = await screen.findByRole('button', { name: 'Save settings' });
+    expect((screen.getByLabelText('claude-haiku-5-5 cache write price') as HTMLInputElement).value).toBe('0.125');
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fireEvent.click(save);
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
+    const input = fake.calls.find((c) => c.method === 'settings.set')!.input as { pricing: Record<string, { cache_write: number }> };
+    expect(input.pricing['claude-haiku-5-5']!.cache_write).toBe(0.125);
+    expect((await screen.findByText('Settings saved')).getAttribute('role')).toBe('status');
+    await act(async () => {
+      vi.advanceTimersByTime(6000);
+    });
+    expect(screen.queryByText('Settings saved')).toBeNull();
+  });
+
+  it('accepts any decimal budget (0.004 per task, 2.25 a day)', async () => {
+    render(<SettingsScreen />);
+    fireEvent.change(await screen.findByLabelText('Per task (USD)'), { target: { value: '0.004' } });
+    fireEvent.change(screen.getByLabelText('Per day (USD)'), { target: { value: '2.25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
+    expect((fake.calls.find((c) => c.method === 'settings.set')!.input as { budget: unknown }).budget).toEqual({ taskUsd: 0.004, dailyUsd: 2.25, alertAt: 0.8 });
+  });
+
+  it('names a zero budget and a missing model name at their fields', async () => {
+    render(<SettingsScreen />);
+    fireEvent.change(await screen.findByLabelText('Per day (USD)'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: '+ Add model' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(screen.getByText('The daily budget must be more than $0 (leave it empty for none).')).toBeTruthy();
+    expect(screen.getByText('Model 4 needs a name.')).toBeTruthy();
+    expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(false);
   });
 });

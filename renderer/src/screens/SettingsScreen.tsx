@@ -3,8 +3,9 @@ import { useEffect, useState } from 'react';
 import type { Settings } from '../../../shared/contract';
 import { useSettings } from '../stores/settings';
 import { ErrorState, InlineError, Loading } from '../components/States';
-import { PricingTable, pricingFromRows, pricingRows, type PriceRow } from './PricingTable';
-import { NotifySettingsSection, notifyFields, notifyProblems, notifyValue } from './NotifySettings';
+import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
+import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
+import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
@@ -17,9 +18,15 @@ export function SettingsScreen() {
   const settings = useSettings((s) => s.settings);
   const error = useSettings((s) => s.error);
   const load = useSettings((s) => s.load);
+  const [savedAt, setSavedAt] = useState<number | null>(null);
   useEffect(() => {
     if (status === 'idle') void load();
   }, [status, load]);
+  useEffect(() => {
+    if (savedAt === null) return;
+    const t = setTimeout(() => setSavedAt(null), SAVED_NOTE_MS);
+    return () => clearTimeout(t);
+  }, [savedAt]);
   if (!settings) {
     return <div className="screen"><h1>Settings</h1>{status === 'error' ? <ErrorState message={error ?? ''} onRetry={() => void load()} /> : <Loading label="Loading settings…" />}</div>;
   }
@@ -27,7 +34,8 @@ export function SettingsScreen() {
     <div className="screen settings">
       <h1>Settings</h1>
       <ApiKey settings={settings} />
-      <SettingsForm key={JSON.stringify(settings)} settings={settings} />
+      {/* Remounted with what the engine answered after a save; the confirmation lives here so it outlasts that. */}
+      <SettingsForm key={JSON.stringify(settings)} settings={settings} saved={savedAt !== null} onSaved={() => setSavedAt(Date.now())} />
     </div>
   );
 }
@@ -65,7 +73,17 @@ function ApiKey({ settings }: { settings: Settings }) {
   );
 }
 
-function SettingsForm({ settings }: { settings: Settings }) {
+/** How long "Settings saved" stays up after a save. */
+export const SAVED_NOTE_MS = 4000;
+
+/** One field's problem, under the field; `id` is what the field's aria-describedby names. */
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? <span id={id} className="field-error">{message}</span> : null;
+}
+
+const errId = (key: string) => `err-${key.replace(/[^\w-]/g, '-')}`;
+
+function SettingsForm({ settings, saved, onSaved }: { settings: Settings; saved: boolean; onSaved: () => void }) {
   const save = useSettings((s) => s.save);
   const saving = useSettings((s) => s.saving);
   const saveError = useSettings((s) => s.saveError);
@@ -74,44 +92,47 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [taskUsd, setTaskUsd] = useState(settings.budget.taskUsd?.toString() ?? '');
   const [dailyUsd, setDailyUsd] = useState(settings.budget.dailyUsd?.toString() ?? '');
   const [alertPct, setAlertPct] = useState(String(Math.round(settings.budget.alertAt * 100)));
+  const [concurrency, setConcurrency] = useState(String(settings.concurrency));
   const [notifications, setNotifications] = useState(settings.notifications);
   const [worktreeFolder, setWorktreeFolder] = useState(settings.worktreeFolder ?? '');
   const [sandbox, setSandbox] = useState(settings.sandbox);
   const [notify, setNotify] = useState(() => notifyFields(settings.notify));
   const [prices, setPrices] = useState<PriceRow[]>(() => pricingRows(settings.pricing));
-  const [saved, setSaved] = useState(false);
+  // Empty required fields are pointed out once the user tries to save; a value typed wrong is pointed out at once.
+  const [attempted, setAttempted] = useState(false);
 
-  const money = (v: string) => (v.trim() === '' ? null : Number(v));
-  const task = money(taskUsd);
-  const daily = money(dailyUsd);
-  const alert = Number(alertPct) / 100;
-  const pricing = pricingFromRows(prices);
-  const problems = [
-    task !== null && !(task > 0) && 'the task budget must be above zero (or empty for none)',
-    daily !== null && !(daily > 0) && 'the daily budget must be above zero (or empty for none)',
-    !(alert > 0 && alert <= 1) && 'the alert threshold must be between 1 and 100 %',
-    pricing === null && 'every pricing row needs a unique model name and prices of zero or more',
-    !model.trim() && 'a default model',
-    ...notifyProblems(notify),
-  ].filter(Boolean) as string[];
+  const checked = checkSettings({
+    model, preset, taskUsd, dailyUsd, alertPct, concurrency, notifications, worktreeFolder, sandbox, notify: notifyValue(notify), prices,
+  });
+  const errors = checked.ok ? {} : checked.errors;
+  const typed: Record<string, string> = { defaultModel: model, 'budget.taskUsd': taskUsd, 'budget.dailyUsd': dailyUsd, 'budget.alertAt': alertPct, concurrency };
+  prices.forEach((r, i) => {
+    for (const c of PRICE_COLUMNS) typed[priceKey(i, c)] = r[c];
+    typed[priceKey(i, 'model')] = r.model;
+  });
+  const shown: FieldErrors = Object.fromEntries(Object.entries(errors).filter(([k]) => attempted || (typed[k] ?? '').trim() !== ''));
+  const field = (key: string) => ({ 'aria-invalid': shown[key] !== undefined, 'aria-describedby': shown[key] ? errId(key) : undefined });
+  const count = Object.keys(errors).length;
 
   const submit = async () => {
-    setSaved(false);
-    const ok = await save({
-      defaultModel: model.trim(), preset, notifications, worktreeFolder: worktreeFolder.trim() || null, sandbox, notify: notifyValue(notify),
-      budget: { taskUsd: task, dailyUsd: daily, alertAt: alert }, pricing: pricing ?? settings.pricing,
-    });
-    setSaved(ok);
+    setAttempted(true);
+    if (!checked.ok) {
+      // Take the user to the first field that needs them (the pricing table may be far down).
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('.settings-form [aria-invalid="true"]')?.focus());
+      return;
+    }
+    if (await save(checked.patch)) onSaved();
   };
 
   return (
-    <form className="settings-form" onSubmit={(e) => { e.preventDefault(); if (problems.length === 0) void submit(); }}>
+    <form className="settings-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <section className="card settings-section" aria-labelledby="h-agent">
         <h2 id="h-agent">Agent and retries</h2>
         <div className="inline-fields">
           <label className="field-inline">Default model
-            <input list="models" className="mono" value={model} onChange={(e) => setModel(e.target.value)} />
+            <input list="models" className="mono" value={model} onChange={(e) => setModel(e.target.value)} {...field('defaultModel')} />
             <datalist id="models">{prices.map((p) => <option key={p.model} value={p.model} />)}</datalist>
+            <FieldError id={errId('defaultModel')} message={shown.defaultModel} />
           </label>
           <label className="field-inline">Retry preset
             <select value={preset} onChange={(e) => setPreset(e.target.value as Settings['preset'])}>
@@ -120,6 +141,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
               <option value="minimal">minimal</option>
             </select>
           </label>
+          <label className="field-inline">Runs at once
+            <input type="number" min="1" max="16" step="1" inputMode="numeric" value={concurrency} onChange={(e) => setConcurrency(e.target.value)} {...field('concurrency')} />
+            <FieldError id={errId('concurrency')} message={shown.concurrency} />
+          </label>
         </div>
         {!prices.some((p) => p.model === model.trim()) && model.trim() && <p className="small-text tone-attention">No price for {model.trim()}: its cost will show as unknown.</p>}
       </section>
@@ -127,16 +152,25 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <section className="card settings-section" aria-labelledby="h-budget">
         <h2 id="h-budget">Budgets</h2>
         <div className="inline-fields">
-          <label className="field-inline">Per task (USD)<input type="number" min="0" step="0.5" value={taskUsd} placeholder="none" onChange={(e) => setTaskUsd(e.target.value)} /></label>
-          <label className="field-inline">Per day (USD)<input type="number" min="0" step="1" value={dailyUsd} placeholder="none" onChange={(e) => setDailyUsd(e.target.value)} /></label>
-          <label className="field-inline">Alert at (%)<input type="number" min="1" max="100" value={alertPct} onChange={(e) => setAlertPct(e.target.value)} /></label>
+          <label className="field-inline">Per task (USD)
+            <input type="number" min="0" step="any" inputMode="decimal" value={taskUsd} placeholder="none" onChange={(e) => setTaskUsd(e.target.value)} {...field('budget.taskUsd')} />
+            <FieldError id={errId('budget.taskUsd')} message={shown['budget.taskUsd']} />
+          </label>
+          <label className="field-inline">Per day (USD)
+            <input type="number" min="0" step="any" inputMode="decimal" value={dailyUsd} placeholder="none" onChange={(e) => setDailyUsd(e.target.value)} {...field('budget.dailyUsd')} />
+            <FieldError id={errId('budget.dailyUsd')} message={shown['budget.dailyUsd']} />
+          </label>
+          <label className="field-inline">Alert at (%)
+            <input type="number" min="1" max="100" step="any" inputMode="decimal" value={alertPct} onChange={(e) => setAlertPct(e.target.value)} {...field('budget.alertAt')} />
+            <FieldError id={errId('budget.alertAt')} message={shown['budget.alertAt']} />
+          </label>
         </div>
-        <p className="muted small-text">Over the task budget a run pauses; over the daily budget runs wait for the next day. Nothing is lost either way.</p>
+        <p className="muted small-text">Any amount in dollars and cents (0.50, 2.25, 0.004). Over the task budget a run pauses; over the daily budget runs wait for the next day. Nothing is lost either way. A workflow’s own <code>budget:</code> applies to its runs instead.</p>
       </section>
 
       <section className="card settings-section" aria-labelledby="h-pricing">
         <h2 id="h-pricing">Pricing <span className="muted small-text">USD per million tokens</span></h2>
-        <PricingTable rows={prices} onChange={setPrices} />
+        <PricingTable rows={prices} onChange={setPrices} errors={shown} errorId={errId} />
       </section>
 
       <section className="card settings-section" aria-labelledby="h-sandbox">
@@ -155,10 +189,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
       </section>
 
       <footer className="form-footer">
-        {problems.length > 0 && <span className="small-text tone-bad">Needs {problems.join('; ')}.</span>}
+        {attempted && count > 0 && <span className="small-text tone-bad" role="alert">Not saved: {count === 1 ? 'one field needs' : `${count} fields need`} a fix (marked above).</span>}
         <InlineError message={saveError} />
-        {saved && <span className="small-text tone-good" role="status">Saved.</span>}
-        <button type="submit" className="primary" disabled={saving || problems.length > 0}>{saving ? 'Saving…' : 'Save settings'}</button>
+        {saved && !saving && <span className="saved-note tone-good" role="status">Settings saved</span>}
+        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save settings'}</button>
       </footer>
     </form>
   );
