@@ -1,5 +1,6 @@
 // Turns engine events into the short progress lines the CLI prints on stderr.
 import type { EngineEvent } from '../engine/store/store';
+import { money } from '../../shared/money';
 
 function oneLine(text: unknown, max = 100): string {
   const s = String(text ?? '').replace(/\s+/g, ' ').trim();
@@ -47,10 +48,10 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
       const spent = Number(p.spentUsd);
       const limit = Number(p.limitUsd);
       const pct = limit > 0 ? Math.round((spent / limit) * 100) : 0;
-      return `  ! budget alert: $${spent.toFixed(2)} of the ${p.kind === 'daily' ? 'daily' : 'task'} budget of $${limit.toFixed(2)} spent (${pct} %)`;
+      return `  ! budget alert: ${money(spent)} of the ${p.kind === 'daily' ? 'daily' : 'task'} budget of ${money(limit)} spent (${pct} %)`;
     }
     case 'budget.raised':
-      return `  task budget raised to $${Number(p.taskUsd).toFixed(2)}`;
+      return `  task budget raised to ${money(Number(p.taskUsd))}`;
     case 'log':
       return `  ${String(p.message)}`;
     case 'notify.failed':

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { RunListItem, StatusDocument } from '../../shared/domain';
+import { money } from '../../shared/money';
 import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
@@ -488,7 +489,7 @@ export function createEngine(deps: EngineDeps) {
     if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
     const spent = status(runId).costUsd;
     if (spent !== null && taskUsd <= spent) {
-      throw new RatchetError('bad_arguments', `Run ${runId} has already spent $${spent.toFixed(2)}; a task budget of $${taskUsd.toFixed(2)} would stop it again at once. Give it more than $${spent.toFixed(2)}.`);
+      throw new RatchetError('bad_arguments', `Run ${runId} has already spent ${money(spent)}; a task budget of ${money(taskUsd)} would stop it again at once. Give it more than ${money(spent)}.`);
     }
     store.raiseTaskBudget(runId, taskUsd);
     return { taskUsd, spentUsd: spent };

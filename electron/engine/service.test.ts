@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch, methods, METHOD_NAMES, type EventName } from '../../shared/contract';
+import type { StatusDocument } from '../../shared/domain';
+import { money } from '../../shared/money';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from './engine';
 import { createService, toCallError, type Service } from './service';
@@ -127,5 +129,31 @@ describe('service (the contract over the engine)', () => {
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     const doc = await call(service, 'runs.get', { runId });
     expect((doc as { ok: true; value: { worktree: string } }).value.worktree.startsWith(folder)).toBe(true);
+  });
+
+  it('pauses a run at the budget that applies to it (not Settings), says it with enough digits, raises one alert, and raises and continues', async () => {
+    const { service, engine, events } = await setup();
+    // Settings say $1.50 a task; this task's own budget is far smaller, and is the one that applies.
+    await call(service, 'settings.set', { budget: { taskUsd: 1.5, alertAt: 0.8 } });
+    const started = await call(service, 'runs.start', { repo: makeRepo(), title: 'Tiny budget', steps: [{ title: 'One' }, { title: 'Two' }], budgetUsd: 0.00002 });
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    const get = async () => ((await call(service, 'runs.get', { runId })) as { ok: true; value: StatusDocument }).value;
+    await until(() => engine.store.getRun(runId)?.status === 'paused');
+    const doc = await get();
+    expect(doc.policy?.budget.taskUsd).toBe(0.00002);
+    const spent = doc.costUsd ?? 0;
+    expect(spent).toBeGreaterThan(0.00002);
+    expect(doc.reason?.startsWith(`task budget of $0.000020 reached (${money(spent)} spent);`)).toBe(true);
+    expect(doc.reason).toContain(`ratchet resume ${runId} --budget`);
+    // One budget alert in the app: the engine's event is shown by the app (renderer), the service adds no second notice of its own.
+    engine.store.event(runId, 'budget.alert', { key: `task:${runId}`, kind: 'task', spentUsd: 0.0059, limitUsd: 0.004 });
+    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string }).type === 'budget.alert'), 5000).catch(() => undefined);
+    expect(events.filter((e) => e.name === 'app.onNotice' && /budget/i.test(JSON.stringify(e.payload)) && !/needs you/i.test((e.payload as { title: string }).title))).toEqual([]);
+    // Raise budget and continue: one raise, then the run resumes where it paused and finishes.
+    expect(await call(service, 'runs.raiseBudget', { runId, taskUsd: 5 })).toMatchObject({ ok: true, value: { taskUsd: 5 } });
+    expect((await get()).policy?.budget).toMatchObject({ taskUsd: 5 });
+    expect((await call(service, 'runs.resume', { runId })).ok).toBe(true);
+    await until(() => engine.store.getRun(runId)?.status === 'succeeded');
+    expect((await get()).steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
   });
 });

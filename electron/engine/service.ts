@@ -88,9 +88,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         emit('app.onNotice', { level: notice.level, title: `${notice.title}: ${run.task_title}`, body: String(e.payload.reason ?? '').split('\n')[0] ?? '', runId: e.runId });
       }
     }
-    if (e.type === 'budget.alert') {
-      emit('app.onNotice', { level: 'warn', title: 'Budget alert', body: `${String(e.payload.kind)} budget: $${Number(e.payload.spentUsd).toFixed(2)} of $${Number(e.payload.limitUsd).toFixed(2)} spent`, runId: e.runId });
-    }
+    // A budget alert is shown once, by the app from the engine event itself (renderer engine-events.ts); no second notice here.
   });
   // Runs other processes execute on the same store (the CLI) stream in like this process's own.
   const stopWatching = engine.watchOtherWriters(opts.watchMs);

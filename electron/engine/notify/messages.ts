@@ -1,5 +1,6 @@
 // Pure: what a notification says (title, sentence, ntfy priority and tags, the webhook's JSON) for each event, from the run's state.
 import type { RunStatus } from '../../../shared/domain';
+import { money } from '../../../shared/money';
 import type { NotifyEvent, NtfyPriority, WebhookPayload } from '../../../shared/notify';
 
 /** Why a run waits for its user (`run.needs_you`). */
@@ -39,7 +40,7 @@ export interface Notice {
   webhook: WebhookPayload;
 }
 
-const usd = (n: number) => `$${n.toFixed(2)}`;
+const usd = (n: number) => money(n);
 const cost = (n: number | null, suffix = '') => (n === null ? `cost unknown${suffix}` : `${usd(n)}${suffix}`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const stepName = (s: StepRef) => `step ${s.index} '${s.title}'`;

@@ -12,6 +12,14 @@ describe('checkBudget', () => {
     expect(v).toMatchObject({ ok: false, kind: 'task' });
     if (!v.ok) expect(v.reason).toContain('task budget of $5.00 reached ($5.01 spent)');
   });
+  it('names a sub-cent budget and what was spent with enough digits, once, with the run to resume', () => {
+    const v = checkBudget({ ...base, taskUsd: 0.004, taskSpent: 0.0059, runId: 'r-42' });
+    if (v.ok) throw new Error('expected a stop');
+    expect(v.reason).toMatch(/^task budget of \$0\.0040 reached \(\$0\.0059 spent\)/);
+    expect(v.reason.match(/\$0\.0040/g)).toHaveLength(1);
+    expect(v.reason).toContain('ratchet resume r-42 --budget <usd>');
+    expect(v.reason).not.toContain('$0.00 ');
+  });
   it('stops at the daily budget', () => {
     expect(checkBudget({ ...base, daySpent: 50 })).toMatchObject({ ok: false, kind: 'daily' });
   });

@@ -1,4 +1,6 @@
 // Pure budget check before an attempt (seed 002's cost control): stop over the task or daily budget, alert once past alert_at.
+import { money as usd } from '../../../shared/money';
+
 export interface BudgetFacts {
   taskUsd: number | null;
   dailyUsd: number | null;
@@ -7,20 +9,20 @@ export interface BudgetFacts {
   daySpent: number;
   /** Alerts already raised (task: for this task; daily: today). */
   alerted: { task: boolean; daily: boolean };
+  /** The run, named in the reason's `ratchet resume` command (a placeholder when not given). */
+  runId?: string;
 }
 
 export type BudgetVerdict =
   | { ok: true; alerts: Array<{ kind: 'task' | 'daily'; spent: number; limit: number }> }
   | { ok: false; kind: 'task' | 'daily'; reason: string };
 
-const usd = (n: number) => `$${n.toFixed(2)}`;
-
 export function checkBudget(f: BudgetFacts): BudgetVerdict {
   if (f.taskUsd !== null && f.taskSpent >= f.taskUsd) {
     return {
       ok: false,
       kind: 'task',
-      reason: `task budget of ${usd(f.taskUsd)} reached (${usd(f.taskSpent)} spent); nothing is lost: give the run more with ratchet resume <run-id> --budget <usd> (in the app: Raise budget and continue)`,
+      reason: `task budget of ${usd(f.taskUsd)} reached (${usd(f.taskSpent)} spent); nothing is lost: give the run more with ratchet resume ${f.runId ?? '<run-id>'} --budget <usd> (in the app: Raise budget and continue)`,
     };
   }
   if (f.dailyUsd !== null && f.daySpent >= f.dailyUsd) {

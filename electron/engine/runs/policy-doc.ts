@@ -1,5 +1,6 @@
 // The retry policy in force for a task and its steps, as the status document and `ratchet check` show it.
 import type { PolicyDoc } from '../../../shared/domain';
+import { money } from '../../../shared/money';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { resolvePolicy, type ResolvedPolicy } from './policy';
 import { parseTaskRetryConfig, type TaskRetryConfig } from './task-retry-config';
@@ -28,7 +29,7 @@ export function policyDoc(workflow: Workflow, description: string, steps: readon
   };
 }
 
-const usd = (n: number | null) => (n === null ? 'none' : `$${n.toFixed(2)}`);
+const usd = (n: number | null) => (n === null ? 'none' : money(n));
 
 /** Plain lines for the terminal: each value with where it came from. */
 export function policyLines(doc: PolicyDoc, steps: readonly { title: string }[]): string[] {

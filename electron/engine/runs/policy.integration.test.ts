@@ -113,7 +113,8 @@ steps:
   it('stops at the task budget with a reason naming it, before spending another attempt', async () => {
     const { doc, events } = await run(`gates: { test: ${JSON.stringify(flipGate(5))} }\n${NO_WAIT}\nflaky_check: false\nbudget: { task_usd: 0.0001, alert_at: 0.5 }\nsteps:\n  - title: one\n`, [...work('a1'), ...work('a2')]);
     expect(doc.status).toBe('paused');
-    expect(doc.reason).toContain('task budget of $0.00 reached');
+    expect(doc.reason).toContain('task budget of $0.0001 reached');
+    expect(doc.policy?.budget.taskUsd).toBe(0.0001);
     expect(doc.steps[0]!.attempts).toHaveLength(1);
     expect(events.filter((e) => e.type === 'budget.alert')).toHaveLength(0);
   });

@@ -154,6 +154,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
               task: store.hasEventSince('budget.alert', `task:${runId}`, '1970-01-01T00:00:00.000Z'),
               daily: store.hasEventSince('budget.alert', 'daily', day.start.toISOString()),
             },
+            runId,
           },
         };
       }

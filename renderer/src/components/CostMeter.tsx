@@ -1,11 +1,11 @@
-// A run's cost against its budget: a bar plus the numbers, amber past the alert threshold and red over budget.
-import { usd } from '../lib/format';
+// A run's cost against its budget: a bar plus the numbers (with enough digits for sub-cent budgets), amber past the alert threshold and red over budget.
+import { money } from '../lib/format';
 
 export function CostMeter({ cost, budget, alertAt = 0.8, label = 'budget' }: { cost: number | null; budget: number | null; alertAt?: number; label?: string }) {
   if (budget === null || cost === null) {
     return (
       <div className="cost-meter">
-        <span className="cost-value">{usd(cost)}</span>
+        <span className="cost-value">{money(cost)}</span>
         <span className="muted">{cost === null ? 'a model price is unknown' : 'no budget'}</span>
       </div>
     );
@@ -14,8 +14,8 @@ export function CostMeter({ cost, budget, alertAt = 0.8, label = 'budget' }: { c
   const tone = ratio >= 1 ? 'bad' : ratio >= alertAt ? 'attention' : 'good';
   return (
     <div className="cost-meter">
-      <span className="cost-value">{usd(cost)}</span>
-      <span className="muted">of {usd(budget)} {label}</span>
+      <span className="cost-value">{money(cost)}</span>
+      <span className="muted">of {money(budget)} {label}</span>
       {/* A styled bar rather than <meter>, whose look the OS theme decides and which ignores dark mode. */}
       <span className={`meter meter-${tone}`} role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(ratio * 100)} aria-label={`${Math.round(ratio * 100)} % of the ${label}`}>
         <span className="meter-fill" style={{ width: `${Math.min(ratio, 1) * 100}%` }} />

@@ -69,3 +69,6 @@ export function baseName(path: string): string {
 export function humanize(code: string): string {
   return code.replace(/_/g, ' ');
 }
+
+/** Money with enough digits to tell small amounts apart ($0.0040, $0.0059; whole cents as $1.50): budgets and what runs spent against them. The engine's sentences use the same one. */
+export { money } from '../../../shared/money';

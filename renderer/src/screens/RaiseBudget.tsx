@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
 import { errorMessage, getApi } from '../api/client';
 import { InlineError } from '../components/States';
+import { money } from '../lib/format';
 
 /** A run paused because its task budget was reached (the engine's reason names it). */
 export function pausedForBudget(doc: StatusDocument): boolean {
@@ -36,12 +37,13 @@ export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument
   return (
     <span className="confirm">
       <label className="field-inline">New task budget (USD)
-        <input type="number" min="0" step="0.5" inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid} />
+        {/* Any amount above what it spent (0.25, 2.5, 0.004): step="any", checked here with a sentence. */}
+        <input type="number" min="0" step="any" inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid} autoFocus />
       </label>
-      <span className="muted small-text"> {spent > 0 ? `$${spent.toFixed(2)} spent` : ''}{current !== null ? ` of $${current.toFixed(2)}` : ''}</span>{' '}
+      <span className="muted small-text"> {spent > 0 ? `${money(spent)} spent` : ''}{current !== null ? ` of ${money(current)}` : ''}</span>{' '}
       <button type="button" className="primary" disabled={busy || invalid} onClick={() => void go()}>{busy ? 'Continuing…' : 'Continue'}</button>
       <button type="button" onClick={() => setOpen(false)}>Cancel</button>
-      <InlineError message={error ?? (invalid ? `Give it more than $${spent.toFixed(2)} (what it has spent).` : null)} />
+      <InlineError message={error ?? (invalid ? `Give it more than ${money(spent)} (what it has spent).` : null)} />
     </span>
   );
 }

@@ -7,7 +7,7 @@ import { useUi } from '../stores/ui';
 import { Modal } from '../components/Modal';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { InlineError, Loading } from '../components/States';
-import { RaiseBudget } from './RaiseBudget';
+import { pausedForBudget, RaiseBudget } from './RaiseBudget';
 
 const ACTIVE = ['running', 'waiting', 'planning', 'waiting_approval'];
 
@@ -47,7 +47,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
         })}>Retry now</button>
       )}
       <RaiseBudget runId={runId} doc={doc} />
-      {['failed', 'cancelled', 'paused'].includes(doc.status) && (
+      {['failed', 'cancelled', 'paused'].includes(doc.status) && !pausedForBudget(doc) /* Retry would stop at the budget again: Raise budget and continue is the way on. */ && (
         <button type="button" className="primary" disabled={busy !== null} onClick={() => void act('retry', () => retry(runId))}>{busy === 'retry' ? 'Retrying…' : 'Retry'}</button>
       )}
       {['interrupted', 'failed', 'paused', 'cancelled'].includes(doc.status) && (

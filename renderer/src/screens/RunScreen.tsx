@@ -25,6 +25,15 @@ export function defaultStep(doc: StatusDocument): number | null {
   return [...doc.steps].reverse().find((s) => s.attempts.length > 0)?.index ?? doc.steps[0]?.index ?? null;
 }
 
+/**
+ * The task budget that applies to this run: the engine's (its workflow's `budget.task_usd`, a raised one, or the
+ * Settings value copied in when the run started), from the status document. Settings only for a document without it.
+ */
+export function appliedBudget(doc: StatusDocument, settings: { taskUsd: number | null; alertAt: number } | null): { budget: number | null; alertAt: number | undefined } {
+  if (doc.policy) return { budget: doc.policy.budget.taskUsd, alertAt: doc.policy.budget.alertAt };
+  return { budget: settings?.taskUsd ?? null, alertAt: settings?.alertAt };
+}
+
 export function RunScreen({ runId, step }: { runId: string; step: number | null }) {
   // Only the parts this screen draws: a transcript or gate-output event changes none of them, so it re-renders only its row.
   const detail = useRunDetail(useShallow((s) => {
@@ -69,7 +78,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <div><dt>repository</dt><dd title={doc.repo}>{baseName(doc.repo)} <span className="muted mono">{doc.repo}</span></dd></div>
           <div><dt>branch</dt><dd><code>{doc.branch}</code> <span className="muted">from {shortSha(doc.baseCommit)}</span></dd></div>
           <div><dt>worktree</dt><dd><code className="selectable">{doc.worktree}</code></dd></div>
-          <div><dt>cost</dt><dd><CostMeter cost={doc.costUsd} budget={settings?.budget.taskUsd ?? null} alertAt={settings?.budget.alertAt} label="task budget" /></dd></div>
+          <div><dt>cost</dt><dd><CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" /></dd></div>
         </dl>
         {doc.reason && <p className={`run-reason ${doc.status === 'failed' || doc.status === 'interrupted' ? 'tone-bad' : 'muted'}`}>{doc.reason}</p>}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 // Tests for Settings: the key is write-only, where it is kept is said, and edits are sent as one settings.set.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { installFake } from '../test-helpers';
 import { SettingsScreen } from './SettingsScreen';
+// The pricing table Ratchet ships.
+import shippedPricing from '../../../resources/pricing.json';
 
 let fake: FakeBridge;
 afterEach(() => {
@@ -53,8 +53,7 @@ describe('SettingsScreen', () => {
 
   it('saves the shipped pricing table as it is (claude-haiku-5-5 cache write 0.125), says so, and the word goes away later', async () => {
     // The defaults Ratchet ships: resources/pricing.json, no budgets.
-    const shipped = JSON.parse(readFileSync(join(import.meta.dirname, '../../../resources/pricing.json'), 'utf8')) as { models: Record<string, unknown> };
-    await fake.bridge.invoke('settings.set', { pricing: shipped.models, budget: { taskUsd: null, dailyUsd: null, alertAt: 0.8 } });
+    await fake.bridge.invoke('settings.set', { pricing: shippedPricing.models, budget: { taskUsd: null, dailyUsd: null, alertAt: 0.8 } });
     fake.calls.length = 0;
     render(<SettingsScreen />);
     const save = await screen.findByRole('button', { name: 'Save settings' });

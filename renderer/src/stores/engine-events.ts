@@ -1,7 +1,7 @@
 // The one place engine events enter the stores: subscribes to the client's events and dispatches each to its patches.
 import type { EngineEventDoc, RatchetApi } from '../../../shared/contract';
 import { hrefs, navigate } from '../lib/route';
-import { usd } from '../lib/format';
+import { money, percent } from '../lib/format';
 import { payloadOf } from './event-payloads';
 import { runMenuCommand } from './menu-commands';
 import { useQueue } from './queue';
@@ -15,13 +15,20 @@ export function applyEngineEvent(e: EngineEventDoc): void {
   useQueue.getState().applyEvent(e);
   const alert = payloadOf('budget.alert', e);
   if (alert) {
-    useUi.getState().notify({
-      level: 'warn',
-      title: `Budget alert (${alert.kind})`,
-      body: `${usd(alert.spentUsd)} spent of ${usd(alert.limitUsd)}.`,
-      runId: e.runId,
-    });
+    // The one in-app alert for a budget (the service sends no notice of its own for it).
+    useUi.getState().notify(budgetAlertNotice(alert, e.runId));
   }
+}
+
+/** What the app says when spending crosses a budget's alert threshold: which budget, the figures with enough digits, what comes next. */
+export function budgetAlertNotice(a: { kind: string; spentUsd: number; limitUsd: number }, runId: string) {
+  const daily = a.kind === 'daily';
+  return {
+    level: 'warn' as const,
+    title: daily ? 'Daily budget alert' : 'Task budget alert',
+    body: `${money(a.spentUsd)} of the ${money(a.limitUsd)} ${daily ? 'daily' : 'task'} budget spent (${percent(a.limitUsd > 0 ? a.spentUsd / a.limitUsd : null)}). ${daily ? 'Runs wait for the next day when it is reached.' : 'The run pauses when it is reached; nothing is lost.'}`,
+    runId,
+  };
 }
 
 /** Wires the API's pushed events into the stores; returns the unsubscribe. */

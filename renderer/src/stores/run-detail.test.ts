@@ -116,9 +116,12 @@ describe('run-detail store', () => {
     expect(useRunDetail.getState().byId[RUN_IDS.running]!.doc!.costUsd).toBe(cost);
   });
 
-  it('turns a budget alert into a notice', () => {
+  it('turns a budget alert into one notice, with figures that keep their digits', () => {
     fake.engineEvent(RUN_IDS.running, 'budget.alert', { key: 'daily', kind: 'daily', spentUsd: 16, limitUsd: 20 });
-    expect(useUi.getState().notices).toEqual([expect.objectContaining({ level: 'warn', title: 'Budget alert (daily)', body: '$16.00 spent of $20.00.', runId: RUN_IDS.running })]);
+    expect(useUi.getState().notices).toEqual([expect.objectContaining({ level: 'warn', title: 'Daily budget alert', body: '$16.00 of the $20.00 daily budget spent (80 %). Runs wait for the next day when it is reached.', runId: RUN_IDS.running })]);
+    fake.engineEvent(RUN_IDS.running, 'budget.alert', { key: `task:${RUN_IDS.running}`, kind: 'task', spentUsd: 0.0033, limitUsd: 0.004 });
+    expect(useUi.getState().notices.at(-1)).toMatchObject({ title: 'Task budget alert', body: expect.stringMatching(/^\$0\.0033 of the \$0\.0040 task budget spent \(83 %\)/) });
+    expect(useUi.getState().notices).toHaveLength(2);
   });
 
   it('reports a load error with the engine’s sentence', async () => {

@@ -283,7 +283,8 @@ export const useRunDetail = create<RunDetailState>()((set, get) => {
       }
       update(e.runId, (x) => applyDetailEvent(x, e));
       // These change the shape of the run (steps, resumes), which no patch can rebuild: ask for the document.
-      if (['plan.revised', 'run.retry', 'run.resume'].includes(e.type)) void get().refreshDoc(e.runId);
+      // A raised budget changes the policy the run screen's cost meter shows.
+      if (['plan.revised', 'run.retry', 'run.resume', 'budget.raised'].includes(e.type)) void get().refreshDoc(e.runId);
     },
 
     async catchUp() {
