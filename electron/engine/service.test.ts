@@ -156,4 +156,14 @@ describe('service (the contract over the engine)', () => {
     await until(() => engine.store.getRun(runId)?.status === 'succeeded');
     expect((await get()).steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
   });
+
+  it('applies the budget typed in New task to a run of the repository’s workflow file, over the file’s own', async () => {
+    const { service, engine } = await setup();
+    const repo = makeRepo({ 'ratchet.yml': 'budget: { task_usd: 9 }\nsteps:\n  - title: One\n' });
+    const started = await call(service, 'runs.start', { repo, title: 'Typed budget', workflowFile: `${repo}/ratchet.yml`, trust: true, budgetUsd: 0.25 });
+    expect(started.ok).toBe(true);
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    expect((engine.status(runId)).policy?.budget.taskUsd).toBe(0.25);
+    await until(() => ['succeeded', 'failed', 'paused'].includes(engine.store.getRun(runId)?.status ?? ''));
+  });
 });

@@ -307,6 +307,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         repoWorkflow: input.workflowFile !== undefined, trust: input.trust,
         workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd }) : undefined,
       });
+      // The budget typed in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
+      if (!input.steps && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings.budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);
       return { runId };

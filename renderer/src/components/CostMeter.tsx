@@ -20,7 +20,8 @@ export function CostMeter({ cost, budget, alertAt = 0.8, label = 'budget' }: { c
       <span className={`meter meter-${tone}`} role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(ratio * 100)} aria-label={`${Math.round(ratio * 100)} % of the ${label}`}>
         <span className="meter-fill" style={{ width: `${Math.min(ratio, 1) * 100}%` }} />
       </span>
-      <span className="muted small-text">{Math.round(ratio * 100)} %</span>
+      {/* "0 %" would say nothing was spent: a little is "< 1 %". */}
+      <span className="muted small-text">{ratio > 0 && ratio < 0.005 ? '< 1 %' : `${Math.round(ratio * 100)} %`}</span>
     </div>
   );
 }

@@ -43,6 +43,13 @@ describe('the run screen’s budget', () => {
     expect(within(meter).getByRole('meter').className).toContain('meter-bad');
   });
 
+  it('says a little spent against a large raised budget is "< 1 %", not 0 %', async () => {
+    budgetPaused({ status: 'succeeded', reason: null, costUsd: 0.0132, policy: { ...policy(5), sources: { task_usd: 'raised' } } });
+    render(<RunScreen runId={RUN_IDS.paused} step={null} />);
+    const meter = (await screen.findByRole('meter')).closest('.cost-meter') as HTMLElement;
+    expect(meter.textContent).toBe('$0.0132of $5.00 task budget< 1 %');
+  });
+
   it('says "no budget" for a run without one, even when Settings has one', async () => {
     budgetPaused({ status: 'failed', reason: 'gave up', policy: policy(null) });
     render(<RunScreen runId={RUN_IDS.paused} step={null} />);

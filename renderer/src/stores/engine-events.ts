@@ -18,6 +18,16 @@ export function applyEngineEvent(e: EngineEventDoc): void {
     // The one in-app alert for a budget (the service sends no notice of its own for it).
     useUi.getState().notify(budgetAlertNotice(alert, e.runId));
   }
+  // Once the run stops at its budget, the notice saying so (the service's) is the one alert: the earlier threshold alert goes.
+  const stopped = e.type === 'run.status' && ['paused', 'waiting'].includes(String(e.payload.status)) ? /^(task|daily) budget of \$\S+ reached/.exec(String(e.payload.reason ?? '')) : null;
+  if (stopped) {
+    const title = stopped[1] === 'task' ? 'Task budget alert' : 'Daily budget alert';
+    useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.title === title)) }));
+  }
+  // A run that runs again (raised budget and continued, retried, resumed) no longer needs you: its "Run needs you" notice (the service's) goes.
+  if (e.type === 'run.status' && ['running', 'queued'].includes(String(e.payload.status))) {
+    useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.title.startsWith('Run needs you'))) }));
+  }
 }
 
 /** What the app says when spending crosses a budget's alert threshold: which budget, the figures with enough digits, what comes next. */

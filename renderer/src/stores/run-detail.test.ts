@@ -122,6 +122,14 @@ describe('run-detail store', () => {
     fake.engineEvent(RUN_IDS.running, 'budget.alert', { key: `task:${RUN_IDS.running}`, kind: 'task', spentUsd: 0.0033, limitUsd: 0.004 });
     expect(useUi.getState().notices.at(-1)).toMatchObject({ title: 'Task budget alert', body: expect.stringMatching(/^\$0\.0033 of the \$0\.0040 task budget spent \(83 %\)/) });
     expect(useUi.getState().notices).toHaveLength(2);
+    // The run then stops at that budget: the notice saying so is the one alert left for it.
+    fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'paused', reason: 'task budget of $0.0040 reached ($0.0059 spent); nothing is lost' });
+    expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);
+    // The service's "needs you" notice goes once the run runs again (Raise budget and continue).
+    fake.emit('app.onNotice', { level: 'warn', title: 'Run needs you: Add health', body: 'task budget of $0.0040 reached', runId: RUN_IDS.running });
+    expect(useUi.getState().notices).toHaveLength(2);
+    fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'running', reason: null });
+    expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);
   });
 
   it('reports a load error with the engine’s sentence', async () => {
