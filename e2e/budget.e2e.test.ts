@@ -76,7 +76,7 @@ describe('a budget pause raised and continued', () => {
     await page.getByLabel('claude-haiku-5-5 cache write price').fill('-1');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Cache write price for claude-haiku-5-5 must be a number ≥ 0.').waitFor();
-    await bothSizes(page, 'settings-invalid', () => page.getByLabel('claude-haiku-5-5 cache write price').scrollIntoViewIfNeeded());
+    await bothSizes(page, 'settings-invalid', () => page.getByLabel('claude-haiku-5-5 cache write price').evaluate((el) => el.scrollIntoView({ block: 'center' })));
     await page.getByLabel('claude-haiku-5-5 cache write price').fill('0.125');
     await page.getByLabel('Per task (USD)').fill('1.5');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -98,6 +98,12 @@ describe('a budget pause raised and continued', () => {
     await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Tiny budget');
     await page.getByRole('tab', { name: /From the repo/ }).click();
     await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
+    // New task's budget takes any amount above 0 and says so at the field; left empty here, the workflow's applies.
+    const budgetField = page.getByLabel('Budget (USD)');
+    await budgetField.fill('0');
+    await page.getByText('The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).').waitFor();
+    await bothSizes(page, 'budget-new-task', () => budgetField.evaluate((el) => el.scrollIntoView({ block: 'center' })));
+    await budgetField.fill('');
     await page.getByRole('button', { name: 'Trust', exact: true }).click();
     await page.getByText('You trust this workflow file').waitFor();
     await page.getByRole('button', { name: 'Start run' }).click();
@@ -117,7 +123,8 @@ describe('a budget pause raised and continued', () => {
     await expect(page.locator('.run-actions button.primary').allTextContents()).resolves.toEqual(['Raise budget and continue']);
     await expect(page.locator('.run-header').getByText(/task budget of \$0\.0040 reached/).count()).resolves.toBe(1);
     // One notice speaks of the budget: the pause (the threshold alert before it is superseded; the service's duplicate is gone).
-    const budgetNotices = await page.locator('.notice').filter({ hasText: /budget/i }).count();
+    await page.locator('.notice', { hasText: 'task budget of $0.0040 reached' }).waitFor();
+    const budgetNotices = await page.locator('.notice').filter({ hasText: /budget alert|budget of/i }).count();
     expect(budgetNotices).toBe(1);
     await bothSizes(page, 'budget-paused');
 
@@ -128,6 +135,8 @@ describe('a budget pause raised and continued', () => {
     await until(() => run('Tiny budget')?.status === 'succeeded', 'the run to succeed after the raise', 120_000);
     await page.locator('.run-header').getByText('succeeded', { exact: true }).first().waitFor({ timeout: 30_000 });
     await meter.getByText('of $5.00 task budget').waitFor({ timeout: 30_000 });
+    // The pause's "needs you" notice went when the run ran again; no budget notice is left.
+    await expect(page.locator('.notice').filter({ hasText: /needs you|budget alert|budget of/i }).count()).resolves.toBe(0);
     await bothSizes(page, 'budget-continued');
     await page.close();
   });

@@ -97,7 +97,7 @@ describe('NewTaskScreen', () => {
     fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
     const budget = screen.getByLabelText('Budget (USD)');
     fireEvent.change(budget, { target: { value: '0' } });
-    expect(document.getElementById(budget.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The budget must be more than $0 (leave it empty for the Settings budget).');
+    expect(document.getElementById(budget.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).');
     fireEvent.change(budget, { target: { value: '0.004' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());

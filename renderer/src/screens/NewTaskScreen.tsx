@@ -238,7 +238,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         </label>
         <label className="field-inline">Budget (USD)
           <input type="number" min="0" step="any" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'} aria-invalid={budgetInvalid} aria-describedby={budgetInvalid ? 'err-task-budget' : undefined} />
-          {budgetInvalid && <span id="err-task-budget" className="field-error">The budget must be more than $0 (leave it empty for the Settings budget).</span>}
+          {budgetInvalid && <span id="err-task-budget" className="field-error">The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).</span>}
         </label>
         <label className="field-inline">Max retries
           <input type="number" min="0" step="1" inputMode="numeric" value={maxRetries} onChange={(e) => setMaxRetries(e.target.value)} placeholder="workflow's" aria-invalid={maxRetriesInvalid} />
