@@ -182,8 +182,11 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       return { ok: true };
     },
     'stats.summary': ({ days }) => makeStats(now, days ?? 7),
-    'stats.report': ({ days }) => ({ markdown: makeReport(makeStats(now, days ?? 7), makeImprovements(days ?? 7)) }),
-    'stats.improvements': ({ days }) => ({ items: makeImprovements(days ?? 7) }),
+    'stats.report': ({ days }) => {
+      const s = makeStats(now, days ?? 7);
+      return { markdown: makeReport(s, makeImprovements(s)) };
+    },
+    'stats.improvements': ({ days }) => ({ items: makeImprovements(makeStats(now, days ?? 7)) }),
     'settings.get': () => settings,
     'settings.set': (patch) => Object.assign(settings, patch),
     'settings.setApiKey': ({ key }) => Object.assign(settings, { apiKeySet: key !== null, apiKeySource: key ? 'safe_storage' : 'none' }),

@@ -65,12 +65,13 @@ export function makeStats(now: number, n: 7 | 30): StatsSummary {
 }
 
 /** Seed 002's improvement suggestions as the engine words them (electron/engine/improvements.ts). */
-export function makeImprovements(n: 7 | 30): ImprovementDoc[] {
-  const k = n === 7 ? 1 : 4;
+export function makeImprovements(s: StatsSummary): ImprovementDoc[] {
+  const k = s.days === 7 ? 1 : 4;
+  const over = s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
   return [
     { finding: 'Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries', action: 'lower max retries for test_failure to 2', errorClass: 'test_failure' },
     { finding: `${3 * k} steps that failed on compilation errors were never fixed`, action: 'consider: add a build or typecheck gate before the tests, and say in the step prompt which files compile together', errorClass: 'compilation_error' },
-    { finding: 'The daily budget of $20.00 was exceeded on 1 day', action: 'raise the daily budget in Settings, or use the minimal preset for large tasks', errorClass: null },
+    { finding: `The daily budget of $20.00 was exceeded on ${over} day${over === 1 ? '' : 's'}`, action: 'raise the daily budget in Settings, or use the minimal preset for large tasks', errorClass: null },
   ];
 }
 

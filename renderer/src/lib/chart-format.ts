@@ -9,23 +9,26 @@ export function shortDay(day: string): string {
   return `${MONTHS[Number(m[2]) - 1] ?? m[2]} ${Number(m[3])}`;
 }
 
-/** A money tick: "$0", "$0.25", "$1.5", "$20" — no float noise, as few digits as the step needs. */
+/** A money tick: "$0", "$0.25", "$1.50", "$20", "$0.005" — no float noise, cents where there are any. */
 export function moneyTick(v: number): string {
   if (!Number.isFinite(v)) return '';
-  if (v === 0) return '$0';
   const abs = Math.abs(v);
-  const digits = abs >= 10 ? 0 : abs >= 1 ? 1 : abs >= 0.1 ? 2 : 3;
-  return `$${Number(v.toFixed(digits))}`;
+  if (Number.isInteger(v) || abs >= 10) return `$${Math.round(v)}`;
+  if (abs >= 0.01) return `$${v.toFixed(2)}`;
+  return `$${Number(v.toFixed(4))}`;
 }
 
 /**
- * The top of the cost axis: the highest day and the daily budget both fit (so the budget line is always drawn), with
- * room above for the line's label, rounded to a number the ticks divide evenly.
+ * The cost axis: evenly spaced round ticks from $0 up past the highest day and the daily budget (so the budget line is
+ * always drawn, with room above it), four or five of them.
  */
-export function costAxisMax(peakUsd: number, budgetUsd: number | null): number {
-  const top = Math.max(peakUsd, budgetUsd ?? 0) * 1.15;
-  if (top <= 0) return 1;
-  const step = 10 ** Math.floor(Math.log10(top));
-  const nice = [1, 2, 2.5, 5, 10].map((k) => k * step).find((n) => n >= top) ?? 10 * step;
-  return Number(nice.toPrecision(6));
+export function costAxis(peakUsd: number, budgetUsd: number | null): { max: number; ticks: number[] } {
+  const top = Math.max(peakUsd, budgetUsd ?? 0) * 1.1;
+  if (top <= 0) return { max: 1, ticks: [0, 0.25, 0.5, 0.75, 1] };
+  const rough = top / 4;
+  const unit = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((k) => k * unit).find((n) => n >= rough) ?? 10 * unit;
+  const n = Math.ceil(top / step - 1e-9);
+  const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(6)));
+  return { max: ticks[ticks.length - 1]!, ticks };
 }

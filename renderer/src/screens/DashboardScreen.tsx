@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
-import { costAxisMax, moneyTick, shortDay } from '../lib/chart-format';
+import { costAxis, moneyTick, shortDay } from '../lib/chart-format';
 import { humanize, percent, usd } from '../lib/format';
 import { useStats, type Days } from '../stores/stats';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -62,6 +62,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
   const peak = s.costPerDay.reduce<StatsSummary['costPerDay'][number] | null>((m, d) => (m === null || d.costUsd > m.costUsd ? d : m), null);
   const overBudget = s.dailyBudgetUsd === null ? 0 : s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
   const finished = s.succeeded + s.failed;
+  const axis = costAxis(peak?.costUsd ?? 0, s.dailyBudgetUsd);
 
   return (
     <>
@@ -88,8 +89,8 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
           </div>
           <table className="compact breakdown-table">
             <caption className="sr-only">Steps by number of retries</caption>
-            <thead><tr>{breakdown.map((b) => <th key={b.name} scope="col">{b.name}</th>)}</tr></thead>
-            <tbody><tr>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}</tr></tbody>
+            <thead><tr><th scope="row">retries</th>{breakdown.map((b) => <th key={b.name} scope="col" title={b.name}>{b.tick}</th>)}</tr></thead>
+            <tbody><tr><th scope="row">steps</th>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}</tr></tbody>
           </table>
         </section>
 
@@ -119,18 +120,18 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
           <h2 id="h-cost">Cost per day{s.dailyBudgetUsd !== null && <span className="muted"> · daily budget {usd(s.dailyBudgetUsd)}{overBudget > 0 && `, exceeded on ${overBudget} day${overBudget === 1 ? '' : 's'}`}</span>}</h2>
           <div className="chart" aria-hidden="true">
             <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={perDay} margin={{ top: 16, right: 12, bottom: 0, left: 0 }}>
+              <BarChart data={perDay} margin={{ top: 12, right: s.dailyBudgetUsd === null ? 12 : 96, bottom: 0, left: 0 }}>
                 <CartesianGrid stroke="var(--grid)" vertical={false} />
                 {/* Short dates, as many as fit without overlapping (every day at 7 days, fewer at 30). */}
                 <XAxis dataKey="day" tick={AXIS} tickFormatter={shortDay} interval="equidistantPreserveStart" minTickGap={10} />
-                {/* The axis always reaches the daily budget, so its line is drawn even on cheap days. */}
-                <YAxis tick={AXIS} width={52} tickCount={5} domain={[0, costAxisMax(peak?.costUsd ?? 0, s.dailyBudgetUsd)]} tickFormatter={moneyTick} allowDataOverflow={false} />
+                {/* The axis always reaches the daily budget, so its line is drawn even on cheap days; its label sits right of the plot, clear of the bars. */}
+                <YAxis tick={AXIS} width={52} domain={[0, axis.max]} ticks={axis.ticks} interval={0} tickFormatter={moneyTick} />
                 <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} formatter={(v) => usd(Number(v))} labelFormatter={(d) => shortDay(String(d))} />
                 <Legend wrapperStyle={{ fontSize: 11 }} />
                 <Bar dataKey="first" name="first attempts" stackId="c" fill="var(--accent)" isAnimationActive={false} />
                 <Bar dataKey="retries" name="retries" stackId="c" fill="var(--warn)" isAnimationActive={false} />
                 {s.dailyBudgetUsd !== null && (
-                  <ReferenceLine y={s.dailyBudgetUsd} ifOverflow="extendDomain" stroke="var(--bad)" strokeDasharray="4 3" label={{ value: `daily budget ${usd(s.dailyBudgetUsd)}`, position: 'insideTopRight', fontSize: 11, fill: 'var(--bad)' }} />
+                  <ReferenceLine y={s.dailyBudgetUsd} ifOverflow="extendDomain" stroke="var(--bad)" strokeDasharray="4 3" label={{ value: `budget ${moneyTick(s.dailyBudgetUsd)}`, position: 'right', fontSize: 11, fill: 'var(--bad)' }} />
                 )}
               </BarChart>
             </ResponsiveContainer>
