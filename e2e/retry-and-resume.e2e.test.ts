@@ -127,8 +127,8 @@ describe('Ratchet in the browser, against the headless host', () => {
     const runs = runStatus();
     const succeeded = runs.filter((r) => r.status === 'succeeded').length;
     expect(succeeded).toBe(2);
-    await page.getByText(`${succeeded} of ${runs.length} runs`).first().waitFor();
-    await page.getByText('100 %').first().waitFor();
+    await page.getByText(`${succeeded} of ${succeeded} finished runs · ${runs.length} started`).first().waitFor();
+    await page.getByText('100.0 %').first().waitFor();
     await shot(page, 'dashboard');
     // What-if: with no retries, the Calculator run (step 2 passed on its retry) would have failed.
     await page.getByLabel('Preset').selectOption('');

@@ -161,6 +161,10 @@ export const StatsSummary = z.object({
 });
 export type StatsSummary = z.infer<typeof StatsSummary>;
 
+/** Seed 002's improvement suggestion: what the period's attempts show, and what to change ("finding → action"). */
+export const ImprovementDoc = z.object({ finding: z.string(), action: z.string(), errorClass: z.string().nullable() });
+export type ImprovementDoc = z.infer<typeof ImprovementDoc>;
+
 /** What-if: another retry policy replayed over the period's recorded attempts (issue 13's "what-if"). */
 export const WhatIfChoiceDoc = z.object({
   preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
@@ -303,6 +307,8 @@ export const methods = {
   'stats.summary': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: StatsSummary },
   'stats.whatIf': { input: WhatIfChoiceDoc.extend({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: WhatIfDoc },
   'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },
+  /** Seed 002's improvement suggestions for the period, from the per-day summary (the weekly report lists the same). */
+  'stats.improvements': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ items: z.array(ImprovementDoc) }) },
   'settings.get': { input: Empty, output: Settings },
   'settings.set': {
     input: Settings.omit({ apiKeySet: true, apiKeySource: true, apiKeyWarning: true, budget: true, sandboxStatus: true })

@@ -1,6 +1,6 @@
 // `ratchet stats` (the dashboard's numbers, from the same function the app calls) and `ratchet doctor` (the store's health).
-import { reportMarkdown } from '../engine/stats';
 import { loadStats } from '../engine/stats-load';
+import { weeklyReport } from '../engine/stats-report';
 import { loadSettings } from '../engine/settings-store';
 import { doctorText, runDoctor } from '../engine/store/doctor';
 import type { Engine } from '../engine/engine';
@@ -12,8 +12,11 @@ export function cmdStats(engine: Engine, args: string[], io: CliIo, now: Date = 
   const raw = (values.days as string | undefined) ?? '7';
   const days = Number(raw);
   if (!/^\d+$/.test(raw) || days < 1 || days > 3660) throw new UsageError(`--days takes a whole number of days from 1 to 3660, not "${raw}".`);
-  const summary = loadStats(engine.store.db, days, now, loadSettings(engine.home).budget.dailyUsd);
-  io.stdout.write(values.json ? `${JSON.stringify(summary, null, 2)}\n` : reportMarkdown(summary, now));
+  const settings = loadSettings(engine.home);
+  io.stdout.write(values.json
+    ? `${JSON.stringify(loadStats(engine.store.db, days, now, settings.budget.dailyUsd), null, 2)}\n`
+    // The same report as the app's Weekly report (improvement suggestions included).
+    : weeklyReport(engine.store.db, days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown);
   return 0;
 }
 

@@ -16,7 +16,8 @@ import { headOf, logPage } from '../../shared/line-index';
 import { boundText } from './gates/bounded-output';
 import { diffTrees, inspectRepo } from './git/repo-git';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
-import { reportMarkdown } from './stats';
+import { statsWindow } from './stats';
+import { loadImprovements, weeklyReport } from './stats-report';
 import { loadStats } from './stats-load';
 import { whatIf } from './what-if';
 import { loadWhatIfHistory } from './what-if-history';
@@ -369,10 +370,15 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     },
     'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings.budget.dailyUsd),
     'stats.whatIf': async ({ days, ...choice }) => {
-      const since = new Date(now().getTime() - days * 86_400_000).toISOString();
+      // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
+      const since = statsWindow(days, now()).sinceIso;
       return whatIf(loadWhatIfHistory(engine.store, since), choice);
     },
-    'stats.report': async ({ days }) => ({ markdown: reportMarkdown(loadStats(engine.store.db, days, now(), settings.budget.dailyUsd), now()) }),
+    'stats.report': async ({ days }) => ({ markdown: weeklyReport(engine.store.db, days, now(), { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown }),
+    'stats.improvements': async ({ days }) => {
+      const at = now();
+      return { items: loadImprovements(engine.store.db, loadStats(engine.store.db, days, at, settings.budget.dailyUsd), at, settings.preset) };
+    },
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {
       const { pricing, ...rest } = patch;

@@ -2,6 +2,8 @@
 // hundred rows whatever the history), or from the raw rows (the reference the summary is checked against in tests).
 import type Database from 'better-sqlite3';
 import type { StatsSummary } from '../../shared/contract';
+import { ERROR_CLASSES, type ErrorClass } from '../../shared/domain';
+import type { ClassRecord } from './improvements';
 import { countRows, fromCounts, statsWindow, type StatsCounts, type StatsInput } from './stats';
 
 type Db = Database.Database;
@@ -66,4 +68,28 @@ export function loadStatsFromRows(db: Db, days: number, now: Date, dailyBudgetUs
   }));
   const calls = (db.prepare('SELECT c.at, c.cost_usd AS costUsd, a.n FROM api_calls c JOIN attempts a ON a.id = c.attempt_id WHERE c.at >= ?').all(since) as Array<{ at: string; costUsd: number | null; n: number }>).map((c) => ({ at: c.at, costUsd: c.costUsd, retry: c.n > 1 }));
   return fromCounts(countRows({ runs, steps, attempts, calls, dailyBudgetUsd }), days, now, dailyBudgetUsd);
+}
+
+/** Per error class over the last `days` local days, from the summary tables (stats_classes and stats_attempts): what the improvement suggestions read. */
+export function loadClassRecords(db: Db, days: number, now: Date): ClassRecord[] {
+  const { sinceDay } = statsWindow(days, now);
+  const steps = db.prepare(
+    `SELECT class, SUM(steps) AS steps, SUM(fixed) AS fixed, SUM(fixed_r1) AS r1, SUM(fixed_r2) AS r2, SUM(fixed_r3) AS r3, SUM(fixed_r4plus) AS r4
+     FROM stats_classes WHERE day >= ? GROUP BY class`,
+  ).all(sinceDay) as Array<{ class: string; steps: number; fixed: number; r1: number; r2: number; r3: number; r4: number }>;
+  const attempts = db.prepare(
+    `SELECT error_class AS class, SUM(retry_decisions) AS retries, SUM(CASE WHEN outcome IN ('failed', 'error') THEN attempts ELSE 0 END) AS failures
+     FROM stats_attempts WHERE day >= ? AND error_class <> '' GROUP BY error_class`,
+  ).all(sinceDay) as Array<{ class: string; retries: number; failures: number }>;
+  const byClass = new Map(attempts.map((a) => [a.class, a]));
+  return steps
+    .filter((s) => s.steps > 0 && (ERROR_CLASSES as readonly string[]).includes(s.class))
+    .map((s) => {
+      const a = byClass.get(s.class);
+      return {
+        errorClass: s.class as ErrorClass, steps: s.steps, fixed: s.fixed, fixedAfter: [s.r1, s.r2, s.r3, s.r4] as [number, number, number, number],
+        retries: a?.retries ?? 0, givenUp: Math.max(0, (a?.failures ?? 0) - (a?.retries ?? 0)),
+      };
+    })
+    .sort((x, y) => x.errorClass.localeCompare(y.errorClass));
 }

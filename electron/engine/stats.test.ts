@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportMarkdown, summarise, type StatsInput } from './stats';
+import { localDay, reportMarkdown, statsWindow, summarise, type StatsInput } from './stats';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
@@ -74,5 +74,27 @@ describe('reportMarkdown', () => {
     expect(md).toContain('**Success rate:** 50.0% (1/2 finished runs; 3 runs started)');
     expect(md).toContain('| 1 retry | 1 (25.0%) |');
     expect(md).toContain('1. compilation_error: 2 (67%)');
+  });
+});
+
+describe('the period', () => {
+  it('charts every calendar day the counts include, across a daylight-saving change', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      // Every hour of the ten days around the end of daylight saving time (1 Nov 2026 there).
+      for (let h = 0; h < 24 * 10; h++) {
+        const now = new Date(Date.parse('2026-10-28T00:30:00Z') + h * 3_600_000);
+        for (const days of [7, 30]) {
+          const chart = summarise({ runs: [], steps: [], attempts: [], calls: [], dailyBudgetUsd: null }, days, now).costPerDay.map((d) => d.day);
+          expect(new Set(chart).size, now.toString()).toBe(days);
+          expect(chart[0], now.toString()).toBe(statsWindow(days, now).sinceDay);
+          expect(chart[days - 1]).toBe(localDay(now.toISOString()));
+        }
+      }
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
 });

@@ -1,5 +1,6 @@
 // The dashboard's numbers from counts (of rows, or of the store's per-day summary): success rate, retry breakdown and reasons, cost per day, suggestions, and the weekly report.
 import type { StatsSummary } from '../../shared/contract';
+import { improvementText, type Improvement } from './improvements';
 
 export interface StatsInput {
   runs: Array<{ id: string; status: string; createdAt: string }>;
@@ -19,6 +20,11 @@ const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** di
 export function statsWindow(days: number, now: Date): { sinceDay: string; sinceIso: string } {
   const first = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (days - 1));
   return { sinceDay: localDay(first.toISOString()), sinceIso: first.toISOString() };
+}
+
+/** The window's local calendar days, oldest first (its first one is statsWindow's sinceDay). */
+export function windowDays(days: number, now: Date): string[] {
+  return Array.from({ length: days }, (_, i) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - (days - 1 - i)).toISOString()));
 }
 
 /** What the dashboard is computed from: counts, whether they come from rows (summarise) or the summary tables (stats-load). */
@@ -91,7 +97,8 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
   const breakdown = c.breakdown;
   const retryReasons = c.reasons.filter((r) => r.count > 0).sort((a, b) => b.count - a.count || a.errorClass.localeCompare(b.errorClass));
   const perDay = new Map<string, { costUsd: number; retryCostUsd: number }>();
-  for (let i = days - 1; i >= 0; i--) perDay.set(localDay(new Date(now.getTime() - i * 86_400_000).toISOString()), { costUsd: 0, retryCostUsd: 0 });
+  // Calendar days, as statsWindow counts them (subtracting 24 h steps skips a day around a daylight-saving change).
+  for (const day of windowDays(days, now)) perDay.set(day, { costUsd: 0, retryCostUsd: 0 });
   let total = 0;
   let retryTotal = 0;
   for (const [d, v] of [...c.costByDay].sort(([a], [b]) => a.localeCompare(b))) {
@@ -143,8 +150,9 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 
-/** The weekly report (seed 002's "Retry Statistics"), as Markdown. */
-export function reportMarkdown(s: StatsSummary, now: Date): string {
+/** The weekly report (seed 002's "Retry Statistics"), as Markdown; its suggestions are seed 002's improvement suggestions when given. */
+export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readonly Improvement[]): string {
+  const suggestions = improvements ? improvements.map(improvementText) : s.suggestions;
   const b = s.retryBreakdown;
   const steps = b.r0 + b.r1 + b.r2 + b.r3plus + b.failedAfterMax;
   const share = (n: number) => (steps ? ` (${((n / steps) * 100).toFixed(1)}%)` : '');
@@ -179,9 +187,9 @@ export function reportMarkdown(s: StatsSummary, now: Date): string {
     ...s.costPerDay.map((d) => `| ${d.day} | $${d.costUsd.toFixed(4)} | $${d.retryCostUsd.toFixed(4)} |`),
     ...(s.dailyBudgetUsd !== null ? ['', `Daily budget: $${s.dailyBudgetUsd.toFixed(2)}.`] : []),
     '',
-    '## Suggestions',
+    '## Improvement suggestions',
     '',
-    ...(s.suggestions.length ? s.suggestions.map((x) => `- ${x}`) : ['- Nothing stands out.']),
+    ...(suggestions.length ? suggestions.map((x) => `- ${x}`) : ['- Nothing stands out.']),
     '',
   ].join('\n');
 }

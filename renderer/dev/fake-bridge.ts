@@ -3,7 +3,7 @@ import type { CallResult, EngineEventDoc, MethodInput, MethodName, MethodOutput,
 import type { StatusDocument } from '../../shared/domain';
 import { headOf, indexLog, logPage } from '../../shared/line-index';
 import { makeAttempt, makeBigOutput } from './fixtures-attempts';
-import { APP_INFO, DRAFT, WORKFLOW, makeRecent, makeReport, makeResumeInfo, makeSettings, makeStats } from './fixtures-misc';
+import { APP_INFO, DRAFT, WORKFLOW, makeImprovements, makeRecent, makeReport, makeResumeInfo, makeSettings, makeStats } from './fixtures-misc';
 import { makeRuns, REPO } from './fixtures-runs';
 
 type Handler<M extends MethodName> = (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
@@ -182,7 +182,11 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       return { ok: true };
     },
     'stats.summary': ({ days }) => makeStats(now, days ?? 7),
-    'stats.report': ({ days }) => ({ markdown: makeReport(makeStats(now, days ?? 7)) }),
+    'stats.report': ({ days }) => {
+      const s = makeStats(now, days ?? 7);
+      return { markdown: makeReport(s, makeImprovements(s)) };
+    },
+    'stats.improvements': ({ days }) => ({ items: makeImprovements(makeStats(now, days ?? 7)) }),
     'settings.get': () => settings,
     'settings.set': (patch) => Object.assign(settings, patch),
     'settings.setApiKey': ({ key }) => Object.assign(settings, { apiKeySet: key !== null, apiKeySource: key ? 'safe_storage' : 'none' }),

@@ -1,5 +1,5 @@
 // Fixtures for the other methods: resume info, dashboard stats and report, settings, repos, workflow, drafted plan.
-import type { MethodOutput, ResumeInfoDoc, Settings, StatsSummary } from '../../shared/contract';
+import type { ImprovementDoc, MethodOutput, ResumeInfoDoc, Settings, StatsSummary } from '../../shared/contract';
 import type { StatusDocument } from '../../shared/domain';
 import { HOME, REPO } from './fixtures-runs';
 
@@ -64,10 +64,21 @@ export function makeStats(now: number, n: 7 | 30): StatsSummary {
   };
 }
 
-export function makeReport(s: StatsSummary): string {
+/** Seed 002's improvement suggestions as the engine words them (electron/engine/improvements.ts). */
+export function makeImprovements(s: StatsSummary): ImprovementDoc[] {
+  const k = s.days === 7 ? 1 : 4;
+  const over = s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
+  return [
+    { finding: 'Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries', action: 'lower max retries for test_failure to 2', errorClass: 'test_failure' },
+    { finding: `${3 * k} steps that failed on compilation errors were never fixed`, action: 'consider: add a build or typecheck gate before the tests, and say in the step prompt which files compile together', errorClass: 'compilation_error' },
+    { finding: `The daily budget of $20.00 was exceeded on ${over} day${over === 1 ? '' : 's'}`, action: 'raise the daily budget in Settings, or use the minimal preset for large tasks', errorClass: null },
+  ];
+}
+
+export function makeReport(s: StatsSummary, improvements: ImprovementDoc[] = []): string {
   return `# Ratchet — weekly report\n\n${s.runs} runs, ${s.succeeded} succeeded (${Math.round((s.successRate ?? 0) * 100)} %), ${s.failed} failed.\n\n` +
     `## Retries\n\n| retries | steps |\n| --- | --- |\n| 0 | ${s.retryBreakdown.r0} |\n| 1 | ${s.retryBreakdown.r1} |\n| 2 | ${s.retryBreakdown.r2} |\n| 3+ | ${s.retryBreakdown.r3plus} |\n| failed after max | ${s.retryBreakdown.failedAfterMax} |\n\n` +
-    `Retries rescued **${s.savedByRetries} steps** for $${s.retryCostUsd.toFixed(2)} of $${s.totalCostUsd.toFixed(2)}.\n\n## Suggestions\n\n${s.suggestions.map((x) => `- ${x}`).join('\n')}\n`;
+    `Retries rescued **${s.savedByRetries} steps** for $${s.retryCostUsd.toFixed(2)} of $${s.totalCostUsd.toFixed(2)}.\n\n## Improvement suggestions\n\n${improvements.map((x) => `- ${x.finding} → ${x.action}`).join('\n')}\n`;
 }
 
 export function makeSettings(): Settings {

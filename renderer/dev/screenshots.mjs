@@ -82,7 +82,7 @@ for (const theme of ['light', 'dark']) {
   await page.waitForTimeout(400);
   await shot('dashboard');
   await page.getByRole('button', { name: /Weekly report/ }).click();
-  await page.waitForSelector('.report-text');
+  await page.waitForSelector('.report-doc');
   await shot('report');
   await page.keyboard.press('Escape');
 

@@ -6,7 +6,7 @@ import { useQueue } from './stores/queue';
 import { useRunDetail } from './stores/run-detail';
 import { useRuns } from './stores/runs';
 import { useSettings } from './stores/settings';
-import { useStats } from './stores/stats';
+import { resetStatsRefresh, useStats } from './stores/stats';
 import { useUi } from './stores/ui';
 
 /** A fixed clock for fixtures, so relative times and countdowns are deterministic. */
@@ -16,6 +16,7 @@ export function resetStores(): void {
   for (const store of [useRuns, useRunDetail, useSettings, useStats, useUi, useQueue] as const) {
     (store as { setState(s: unknown, replace: true): void }).setState(store.getInitialState(), true);
   }
+  resetStatsRefresh();
 }
 
 /**

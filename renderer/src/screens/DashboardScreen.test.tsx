@@ -1,22 +1,49 @@
 // @vitest-environment jsdom
-// Tests for the dashboard: every number is also text, the period switch asks for 30 days, the report shows its Markdown.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// Tests for the dashboard: every number is also text, it follows engine events live (throttled), a period fetched
+// before other runs ended is fetched again, runs that need attention link to their run, the daily budget is on the
+// cost axis, seed 002's improvement suggestions are shown, and the report renders as a document that can be saved.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
-import { installFake } from '../test-helpers';
+import { RUN_IDS } from '../../dev/fixtures-runs';
+import { makeStats } from '../../dev/fixtures-misc';
+import { getApi } from '../api/client';
+import { connectEvents } from '../stores/engine-events';
+import { NOW, installFake } from '../test-helpers';
 import { DashboardScreen } from './DashboardScreen';
 
 let fake: FakeBridge;
-afterEach(cleanup);
+let disconnect: (() => void) | null = null;
+afterEach(() => {
+  cleanup();
+  disconnect?.();
+  disconnect = null;
+});
 beforeEach(() => {
   fake = installFake();
 });
 
+/** A fake engine whose numbers change as runs finish: `finished` more runs succeeded than the fixtures say. */
+function liveFake() {
+  const state = { finished: 0 };
+  fake = installFake({
+    overrides: {
+      'stats.summary': ({ days }) => {
+        const s = makeStats(NOW, days ?? 7);
+        return { ...s, runs: s.runs + state.finished, succeeded: s.succeeded + state.finished, successRate: (s.succeeded + state.finished) / (s.succeeded + s.failed + state.finished) };
+      },
+    },
+  });
+  disconnect = connectEvents(getApi());
+  return state;
+}
+const summaryCalls = () => fake.calls.filter((c) => c.method === 'stats.summary').map((c) => (c.input as { days: number }).days);
+
 describe('DashboardScreen', () => {
   it('shows the statistics as text next to the charts', async () => {
     render(<DashboardScreen />);
-    expect(await screen.findByText('83 %')).toBeTruthy();
-    expect(screen.getByText('19 of 23 runs · 3 failed')).toBeTruthy();
+    expect(await screen.findByText('82.6 %')).toBeTruthy();
+    expect(screen.getByText('19 of 22 finished runs · 23 started')).toBeTruthy();
     expect(screen.getByText('1.38')).toBeTruthy();
     const breakdown = screen.getByRole('table', { name: 'Steps by number of retries' });
     expect([...breakdown.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['41', '12', '5', '2', '3']);
@@ -24,22 +51,109 @@ describe('DashboardScreen', () => {
     expect(within(reasons).getByRole('rowheader', { name: 'test failure' }).nextElementSibling!.textContent).toBe('14');
     const perDay = screen.getByRole('table', { name: 'Cost per day' });
     expect(perDay.querySelectorAll('tbody tr')).toHaveLength(7);
+    // Days written short ("Nov 22"), as on the chart's axis.
+    expect(within(perDay).getByText('Nov 22')).toBeTruthy();
     expect(within(perDay).getAllByText('over').length).toBeGreaterThan(0);
     expect(screen.getByText(/daily budget \$20\.00, exceeded on 1 day/)).toBeTruthy();
   });
 
   it('loads 30 days when asked', async () => {
     render(<DashboardScreen />);
-    await screen.findByText('83 %');
+    await screen.findByText('82.6 %');
     fireEvent.click(screen.getByRole('button', { name: '30 days' }));
-    await waitFor(() => expect(screen.getByText('76 of 92 runs · 12 failed')).toBeTruthy());
-    expect(fake.calls.filter((c) => c.method === 'stats.summary').map((c) => (c.input as { days: number }).days)).toEqual([7, 30]);
+    await waitFor(() => expect(screen.getByText('76 of 88 finished runs · 92 started')).toBeTruthy());
+    expect(summaryCalls()).toEqual([7, 30]);
   });
 
-  it('shows the weekly report’s Markdown', async () => {
+  it('updates live when a run finishes, without a reload', async () => {
+    const state = liveFake();
     render(<DashboardScreen />);
-    await screen.findByText('83 %');
+    await screen.findByText('19 of 22 finished runs · 23 started');
+    state.finished = 1;
+    fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'succeeded', reason: null, wakeAt: null });
+    expect(await screen.findByText('20 of 23 finished runs · 24 started', {}, { timeout: 3000 })).toBeTruthy();
+  });
+
+  it('re-fetches at most once a second however many events arrive', async () => {
+    liveFake();
+    render(<DashboardScreen />);
+    await screen.findByText('19 of 22 finished runs · 23 started');
+    const before = summaryCalls().length;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      for (let i = 0; i < 50; i++) fake.engineEvent(RUN_IDS.running, 'api.usage', { costUsd: 0.01 });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(summaryCalls().length - before).toBeLessThanOrEqual(1);
+      for (let i = 0; i < 50; i++) fake.engineEvent(RUN_IDS.running, 'api.usage', { costUsd: 0.01 });
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(summaryCalls().length - before).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('fetches a period again when runs ended since it was fetched (7 days no longer shows fewer runs than 30)', async () => {
+    const state = liveFake();
+    render(<DashboardScreen />);
+    await screen.findByText('19 of 22 finished runs · 23 started');
+    fireEvent.click(screen.getByRole('button', { name: '30 days' }));
+    await screen.findByText('76 of 88 finished runs · 92 started');
+    // A run finishes while 30 days is shown: the 30-day numbers follow, and the 7-day ones are out of date.
+    state.finished = 1;
+    fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'succeeded', reason: null, wakeAt: null });
+    await screen.findByText('77 of 89 finished runs · 93 started', {}, { timeout: 3000 });
+    fireEvent.click(screen.getByRole('button', { name: '7 days' }));
+    expect(await screen.findByText('20 of 23 finished runs · 24 started')).toBeTruthy();
+  });
+
+  it('lists the runs that need attention, each linking to its run', async () => {
+    render(<DashboardScreen />);
+    const section = await screen.findByRole('region', { name: /Needs attention/ });
+    await waitFor(() => expect(within(section).getAllByRole('link').length).toBe(4));
+    const links = within(section).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Upgrade to React 19', `#/runs/${RUN_IDS.paused}`],
+      [expect.any(String), `#/runs/${RUN_IDS.approval}`],
+      ['Migrate the config loader to zod', `#/runs/${RUN_IDS.interrupted}`],
+      ['Rate limiter for the API client', `#/runs/${RUN_IDS.waiting}`],
+    ]);
+    expect(within(section).getByText(/task budget \$5\.00 reached/)).toBeTruthy();
+    // A run leaving `paused` leaves the list, live.
+    disconnect = connectEvents(getApi());
+    fake.engineEvent(RUN_IDS.paused, 'run.status', { status: 'running', reason: null, wakeAt: null });
+    await waitFor(() => expect(within(section).getAllByRole('link')).toHaveLength(3));
+  });
+
+  it("shows seed 002's improvement suggestions, each finding with its action", async () => {
+    render(<DashboardScreen />);
+    const section = await screen.findByRole('region', { name: 'Improvement suggestions' });
+    await waitFor(() => expect(within(section).getAllByRole('listitem')).toHaveLength(3));
+    const first = within(section).getAllByRole('listitem')[0]!;
+    expect(first.textContent).toBe('Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries→ lower max retries for test_failure to 2');
+    expect(fake.calls.filter((c) => c.method === 'stats.improvements')).toHaveLength(1);
+  });
+
+  it('renders the weekly report as a document, with its Markdown a click away, and saves it as a .md file', async () => {
+    render(<DashboardScreen />);
+    await screen.findByText('82.6 %');
     fireEvent.click(screen.getByRole('button', { name: /Weekly report/ }));
+    const doc = await screen.findByRole('article', { name: 'report' });
+    expect(within(doc).getByRole('heading', { level: 1 }).textContent).toBe('Ratchet — weekly report');
+    expect(within(doc).getByRole('table')).toBeTruthy();
+    expect(within(doc).getByRole('heading', { name: 'Improvement suggestions' })).toBeTruthy();
+    // Saving: a download of the Markdown (Electron asks where with its Save dialog).
+    const created: Blob[] = [];
+    const clicked: string[] = [];
+    URL.createObjectURL = ((b: Blob) => (created.push(b), 'blob:report')) as typeof URL.createObjectURL;
+    URL.revokeObjectURL = () => {};
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save as Markdown…' }));
+    click.mockRestore();
+    expect(clicked).toEqual([expect.stringMatching(/^ratchet-report-7-days-\d{4}-\d\d-\d\d\.md$/)]);
+    expect(await created[0]!.text()).toMatch(/^# Ratchet — weekly report/);
+    fireEvent.click(screen.getByRole('button', { name: 'Markdown' }));
     const text = (await screen.findByLabelText('report Markdown')) as HTMLTextAreaElement;
     expect(text.value).toMatch(/^# Ratchet — weekly report/);
   });

@@ -1,10 +1,13 @@
-// Dashboard: success rate, attempts per success, retry breakdown and reasons, cost per day against the daily budget, the weekly report.
+// Dashboard, live: runs that need attention, success rate, attempts per success, retry breakdown and reasons, cost per day
+// against the daily budget, seed 002's improvement suggestions, the what-if panel and the weekly report.
 import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { StatsSummary } from '../../../shared/contract';
+import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
+import { costAxis, moneyTick, shortDay } from '../lib/chart-format';
 import { humanize, percent, usd } from '../lib/format';
 import { useStats, type Days } from '../stores/stats';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { NeedsAttention } from '../components/dashboard/NeedsAttention';
 import { ReportDialog } from './ReportDialog';
 import { WhatIfPanel } from '../components/WhatIfPanel';
 
@@ -12,11 +15,14 @@ export function DashboardScreen() {
   const days = useStats((s) => s.days);
   const setDays = useStats((s) => s.setDays);
   const slot = useStats((s) => s.summary[days]);
+  const improvements = useStats((s) => s.improvements[days]);
   const load = useStats((s) => s.load);
   const [report, setReport] = useState(false);
   useEffect(() => {
-    if (slot.status === 'idle') void load(days);
-  }, [slot.status, days, load]);
+    // The period on screen is fetched when first shown and again when an engine event marked it stale.
+    const s = useStats.getState();
+    if (s.summary[days].status === 'idle' || s.stale[days]) void load(days);
+  }, [days, load]);
 
   return (
     <div className="screen dashboard">
@@ -27,11 +33,13 @@ export function DashboardScreen() {
             <button key={d} type="button" aria-pressed={days === d} className={days === d ? 'active' : ''} onClick={() => setDays(d)}>{d} days</button>
           ))}
         </div>
-        <button type="button" onClick={() => setReport(true)}>Weekly report…</button>
+        <button type="button" onClick={() => setReport(true)}>{days === 7 ? 'Weekly report…' : 'Report…'}</button>
+        <span className="muted small-text live-note" role="status">{slot.status === 'loading' && slot.data ? 'Updating…' : 'Updates live as runs progress'}</span>
       </header>
+      <NeedsAttention />
       {slot.status === 'loading' && !slot.data && <Loading label="Loading statistics…" />}
       {slot.status === 'error' && <ErrorState title="Could not load the statistics" message={slot.error ?? ''} onRetry={() => void load(days)} />}
-      {slot.data && (slot.data.runs === 0 ? <Empty title={`No runs in the last ${days} days`}>Statistics appear once runs have finished.</Empty> : <Stats s={slot.data} />)}
+      {slot.data && (slot.data.runs === 0 ? <Empty title={`No runs in the last ${days} days`}>Statistics appear once runs have finished.</Empty> : <Stats s={slot.data} improvements={improvements.data} />)}
       {slot.data && slot.data.runs > 0 && <WhatIfPanel days={days} />}
       {report && <ReportDialog days={days} onClose={() => setReport(false)} />}
     </div>
@@ -40,23 +48,26 @@ export function DashboardScreen() {
 
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
 
-function Stats({ s }: { s: StatsSummary }) {
+function Stats({ s, improvements }: { s: StatsSummary; improvements: ImprovementDoc[] | null }) {
+  // `tick` is the axis label (short, so five fit a half-width card at 1024 px); `name` is the table's header.
   const breakdown = [
-    { name: '0 retries', steps: s.retryBreakdown.r0 },
-    { name: '1 retry', steps: s.retryBreakdown.r1 },
-    { name: '2 retries', steps: s.retryBreakdown.r2 },
-    { name: '3+ retries', steps: s.retryBreakdown.r3plus },
-    { name: 'failed after max', steps: s.retryBreakdown.failedAfterMax },
+    { name: '0 retries', tick: '0', steps: s.retryBreakdown.r0 },
+    { name: '1 retry', tick: '1', steps: s.retryBreakdown.r1 },
+    { name: '2 retries', tick: '2', steps: s.retryBreakdown.r2 },
+    { name: '3+ retries', tick: '3+', steps: s.retryBreakdown.r3plus },
+    { name: 'failed after max', tick: 'gave up', steps: s.retryBreakdown.failedAfterMax },
   ];
   const reasons = s.retryReasons.map((r) => ({ name: humanize(r.errorClass), count: r.count }));
-  const perDay = s.costPerDay.map((d) => ({ day: d.day.slice(5), first: Math.round((d.costUsd - d.retryCostUsd) * 100) / 100, retries: d.retryCostUsd, total: d.costUsd }));
+  const perDay = s.costPerDay.map((d) => ({ day: d.day, first: Math.round((d.costUsd - d.retryCostUsd) * 100) / 100, retries: d.retryCostUsd, total: d.costUsd }));
   const peak = s.costPerDay.reduce<StatsSummary['costPerDay'][number] | null>((m, d) => (m === null || d.costUsd > m.costUsd ? d : m), null);
   const overBudget = s.dailyBudgetUsd === null ? 0 : s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
+  const finished = s.succeeded + s.failed;
+  const axis = costAxis(peak?.costUsd ?? 0, s.dailyBudgetUsd);
 
   return (
     <>
       <div className="kpis">
-        <Kpi label="success rate" value={percent(s.successRate)} sub={`${s.succeeded} of ${s.runs} runs · ${s.failed} failed`} />
+        <Kpi label="success rate" value={percent(s.successRate, 1)} sub={`${s.succeeded} of ${finished} finished runs · ${s.runs} started`} />
         <Kpi label="attempts per success" value={s.avgAttemptsPerSuccess === null ? '—' : s.avgAttemptsPerSuccess.toFixed(2)} sub="per step that succeeded" />
         <Kpi label="saved by retries" value={String(s.savedByRetries)} sub="steps that passed after a retry" />
         <Kpi label="total cost" value={usd(s.totalCostUsd)} sub={`${usd(s.retryCostUsd)} on retries (${percent(s.totalCostUsd ? s.retryCostUsd / s.totalCostUsd : null)})`} />
@@ -69,7 +80,7 @@ function Stats({ s }: { s: StatsSummary }) {
             <ResponsiveContainer width="100%" height={180}>
               <BarChart data={breakdown} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
                 <CartesianGrid stroke="var(--grid)" vertical={false} />
-                <XAxis dataKey="name" tick={AXIS} interval={0} />
+                <XAxis dataKey="tick" tick={AXIS} interval={0} />
                 <YAxis tick={AXIS} allowDecimals={false} />
                 <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} />
                 <Bar dataKey="steps" fill="var(--accent)" isAnimationActive={false} />
@@ -78,8 +89,8 @@ function Stats({ s }: { s: StatsSummary }) {
           </div>
           <table className="compact breakdown-table">
             <caption className="sr-only">Steps by number of retries</caption>
-            <thead><tr>{breakdown.map((b) => <th key={b.name} scope="col">{b.name}</th>)}</tr></thead>
-            <tbody><tr>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}</tr></tbody>
+            <thead><tr><th scope="row">retries</th>{breakdown.map((b) => <th key={b.name} scope="col" title={b.name}>{b.tick}</th>)}</tr></thead>
+            <tbody><tr><th scope="row">steps</th>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}</tr></tbody>
           </table>
         </section>
 
@@ -91,8 +102,8 @@ function Stats({ s }: { s: StatsSummary }) {
                 <ResponsiveContainer width="100%" height={Math.max(90, reasons.length * 28)}>
                   <BarChart data={reasons} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 40 }}>
                     <CartesianGrid stroke="var(--grid)" horizontal={false} />
-                    <XAxis type="number" tick={AXIS} allowDecimals={false} />
-                    <YAxis type="category" dataKey="name" tick={AXIS} width={100} />
+                    <XAxis type="number" tick={AXIS} allowDecimals={false} interval="preserveStartEnd" minTickGap={12} />
+                    <YAxis type="category" dataKey="name" tick={AXIS} width={110} interval={0} />
                     <Bar dataKey="count" fill="var(--warn)" isAnimationActive={false} />
                   </BarChart>
                 </ResponsiveContainer>
@@ -108,21 +119,25 @@ function Stats({ s }: { s: StatsSummary }) {
         <section className="card chart-card chart-wide" aria-labelledby="h-cost">
           <h2 id="h-cost">Cost per day{s.dailyBudgetUsd !== null && <span className="muted"> · daily budget {usd(s.dailyBudgetUsd)}{overBudget > 0 && `, exceeded on ${overBudget} day${overBudget === 1 ? '' : 's'}`}</span>}</h2>
           <div className="chart" aria-hidden="true">
-            <ResponsiveContainer width="100%" height={200}>
-              <BarChart data={perDay} margin={{ top: 8, right: 8, bottom: 0, left: -10 }}>
+            <ResponsiveContainer width="100%" height={220}>
+              <BarChart data={perDay} margin={{ top: 12, right: s.dailyBudgetUsd === null ? 12 : 96, bottom: 0, left: 0 }}>
                 <CartesianGrid stroke="var(--grid)" vertical={false} />
-                <XAxis dataKey="day" tick={AXIS} />
-                <YAxis tick={AXIS} tickFormatter={(v: number) => `$${v}`} />
-                <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} formatter={(v) => usd(Number(v))} />
+                {/* Short dates, as many as fit without overlapping (every day at 7 days, fewer at 30). */}
+                <XAxis dataKey="day" tick={AXIS} tickFormatter={shortDay} interval="equidistantPreserveStart" minTickGap={10} />
+                {/* The axis always reaches the daily budget, so its line is drawn even on cheap days; its label sits right of the plot, clear of the bars. */}
+                <YAxis tick={AXIS} width={52} domain={[0, axis.max]} ticks={axis.ticks} interval={0} tickFormatter={moneyTick} />
+                <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} formatter={(v) => usd(Number(v))} labelFormatter={(d) => shortDay(String(d))} />
                 <Legend wrapperStyle={{ fontSize: 11 }} />
                 <Bar dataKey="first" name="first attempts" stackId="c" fill="var(--accent)" isAnimationActive={false} />
                 <Bar dataKey="retries" name="retries" stackId="c" fill="var(--warn)" isAnimationActive={false} />
-                {s.dailyBudgetUsd !== null && <ReferenceLine y={s.dailyBudgetUsd} stroke="var(--bad)" strokeDasharray="4 3" label={{ value: 'daily budget', position: 'insideTopRight', fontSize: 11, fill: 'var(--bad)' }} />}
+                {s.dailyBudgetUsd !== null && (
+                  <ReferenceLine y={s.dailyBudgetUsd} ifOverflow="extendDomain" stroke="var(--bad)" strokeDasharray="4 3" label={{ value: `budget ${moneyTick(s.dailyBudgetUsd)}`, position: 'right', fontSize: 11, fill: 'var(--bad)' }} />
+                )}
               </BarChart>
             </ResponsiveContainer>
           </div>
           <p className="chart-caption small-text muted">
-            {usd(s.totalCostUsd)} over {s.days} days, {usd(s.retryCostUsd)} of it on retries; highest {peak ? `${usd(peak.costUsd)} on ${peak.day}` : '—'}.
+            {usd(s.totalCostUsd)} over {s.days} days, {usd(s.retryCostUsd)} of it on retries; highest {peak && peak.costUsd > 0 ? `${usd(peak.costUsd)} on ${shortDay(peak.day)}` : '—'}.
           </p>
           <details className="numbers-details">
             <summary>Numbers</summary>
@@ -132,7 +147,7 @@ function Stats({ s }: { s: StatsSummary }) {
               <tbody>
                 {s.costPerDay.map((d) => (
                   <tr key={d.day}>
-                    <td>{d.day}</td><td className="num">{usd(d.costUsd)}</td><td className="num">{usd(d.retryCostUsd)}</td>
+                    <td>{shortDay(d.day)}</td><td className="num">{usd(d.costUsd)}</td><td className="num">{usd(d.retryCostUsd)}</td>
                     <td className={s.dailyBudgetUsd !== null && d.costUsd > s.dailyBudgetUsd ? 'tone-bad' : 'muted'}>{s.dailyBudgetUsd === null ? '—' : d.costUsd > s.dailyBudgetUsd ? 'over' : 'within'}</td>
                   </tr>
                 ))}
@@ -142,13 +157,28 @@ function Stats({ s }: { s: StatsSummary }) {
         </section>
       </div>
 
-      {s.suggestions.length > 0 && (
-        <section className="card suggestions" aria-labelledby="h-suggestions">
-          <h2 id="h-suggestions">Suggestions</h2>
-          <ul>{s.suggestions.map((x) => <li key={x}>{x}</li>)}</ul>
-        </section>
-      )}
+      <Improvements items={improvements} />
     </>
+  );
+}
+
+/** Seed 002's "Improvement suggestions": each finding, then what to change. */
+function Improvements({ items }: { items: ImprovementDoc[] | null }) {
+  if (items === null) return null;
+  return (
+    <section className="card suggestions" aria-labelledby="h-suggestions">
+      <h2 id="h-suggestions">Improvement suggestions</h2>
+      {items.length === 0 ? <p className="muted small-text">Nothing stands out in this period: suggestions appear once a few steps have failed the same way.</p> : (
+        <ul>
+          {items.map((x) => (
+            <li key={`${x.finding}|${x.action}`}>
+              {x.finding}
+              <div className="suggestion-action">→ {x.action}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -7,12 +7,14 @@ import { runMenuCommand } from './menu-commands';
 import { useQueue } from './queue';
 import { useRunDetail } from './run-detail';
 import { useRuns } from './runs';
+import { useStats } from './stats';
 import { useUi } from './ui';
 
 export function applyEngineEvent(e: EngineEventDoc): void {
   useRuns.getState().applyEvent(e);
   useRunDetail.getState().applyEvent(e);
   useQueue.getState().applyEvent(e);
+  useStats.getState().applyEvent(e);
   const alert = payloadOf('budget.alert', e);
   if (alert) {
     // The one in-app alert for a budget (the service sends no notice of its own for it).
@@ -57,5 +59,10 @@ export function connectEvents(api: RatchetApi): () => void {
 /** After a reconnect, anything pushed meanwhile was lost: reload the lists and replay missed events of open runs. */
 export async function resync(): Promise<void> {
   const runs = useRuns.getState();
-  await Promise.all([runs.load(), runs.loadInterrupted(), useRunDetail.getState().catchUp(), useQueue.getState().load()]);
+  const stats = useStats.getState();
+  await Promise.all([
+    runs.load(), runs.loadInterrupted(), useRunDetail.getState().catchUp(), useQueue.getState().load(),
+    // The dashboard, when it was loaded: runs may have ended while disconnected.
+    stats.summary[stats.days].status !== 'idle' ? stats.load(stats.days) : Promise.resolve(),
+  ]);
 }
