@@ -11,7 +11,7 @@ import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
-import { RatchetError } from './errors';
+import { isUserStop, RatchetError } from './errors';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
@@ -33,7 +33,7 @@ import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
-import { assertRunTrusted, recordRunTrust, type RunWorkflowTrust } from './trust/run-trust';
+import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
 import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
 import { resolveTargets } from './notify/notifier';
 
@@ -260,6 +260,29 @@ export function createEngine(deps: EngineDeps) {
     };
   }
 
+  /**
+   * "Start again": a new run of the same task (title, description) with the plan the run follows now and the workflow it
+   * was started with, from the repository's current HEAD. The old run is left as it is. A run started from the
+   * repository's own workflow file keeps to the version trusted then (refused, as a retry is, if that trust no longer stands).
+   */
+  async function restart(runId: string, opts: { trust?: boolean } = {}): Promise<string> {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (['running', 'planning', 'queued'].includes(run.status)) throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it before starting it again.`);
+    assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
+    const trusted = runTrust(store, runId);
+    const plan = store.getPlan(runId);
+    const workflow = store.getWorkflow(runId);
+    const prepared = await prepareRun({
+      repo: run.repo_path, title: run.task_title, description: store.getTaskDescription(runId),
+      workflow: plan ? { ...workflow, steps: plan.steps } : workflow,
+    });
+    const fresh = await createRun(trusted ? { ...prepared, trustedWorkflow: trusted } : prepared);
+    store.event(runId, 'log', { level: 'info', message: `started again as run ${fresh}` });
+    store.event(fresh, 'log', { level: 'info', message: `started again from run ${runId}` });
+    return fresh;
+  }
+
   /** `awaitApproval`: an agent-drafted plan — the run waits in `waiting_approval` until `approve`. */
   async function createRun(p: PreparedRun, opts: { awaitApproval?: boolean } = {}): Promise<string> {
     const runId = newId();
@@ -413,7 +436,13 @@ export function createEngine(deps: EngineDeps) {
         }
         switch (outcome.kind) {
           case 'stopped':
-            store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
+            // The step is no longer running: back to pending (its attempts stay as history); a resume runs it again.
+            if (!held.lost.aborted) store.setStepStatus(runId, s.step_index, 'pending');
+            if (isUserStop(callerSignal.reason)) {
+              store.setRunStatus(runId, 'cancelled', `Stopped by you ${outcome.reason.replace(/^stopped /, '')}. The work in progress stays in the worktree; resume to continue, or start again.`, { finished: true });
+            } else {
+              store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
+            }
             break;
           case 'escalate':
             store.setRunStatus(runId, 'paused', `${outcome.reason}. The attempts are kept; revise the plan or fix the setup, then resume.\n${outcome.summary}`);
@@ -630,6 +659,7 @@ export function createEngine(deps: EngineDeps) {
     resume,
     raiseBudget,
     approve,
+    restart,
     inspectResume,
     revisePlan,
     recover,
