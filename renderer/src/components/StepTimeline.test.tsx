@@ -40,4 +40,17 @@ describe('StepTimeline', () => {
     fireEvent.keyDown(buttons[1]!, { key: 'ArrowUp' });
     expect(onSelect).toHaveBeenLastCalledWith(1);
   });
+
+  it('a stopped step does not keep the running icon (issue 13 item 4)', () => {
+    const stopped = doc.steps.map((s, i) => (i === 2 ? { ...s, status: 'pending' as const, attempts: [{ ...s.attempts[0]!, outcome: 'interrupted' as const }] } : s));
+    const { unmount } = render(<StepTimeline steps={stopped} selected={3} onSelect={() => undefined} timing={{}} now={NOW} runActive={false} />);
+    const step3 = within(screen.getAllByRole('listitem')[2]!);
+    expect(step3.getByRole('img', { name: 'stopped' })).toBeTruthy();
+    expect(step3.queryByRole('img', { name: 'running' })).toBeNull();
+    unmount();
+    // A run stopped before the engine reset its step: the stored status still says running, the run does not.
+    const stale = doc.steps.map((s, i) => (i === 2 ? { ...s, status: 'running' as const } : s));
+    render(<StepTimeline steps={stale} selected={3} onSelect={() => undefined} timing={{}} now={NOW} runActive={false} />);
+    expect(within(screen.getAllByRole('listitem')[2]!).getByRole('img', { name: 'stopped' })).toBeTruthy();
+  });
 });

@@ -79,7 +79,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
       <div className="run-body">
         <aside className="run-steps" aria-label="step timeline">
           <h2>Steps <span className="muted">{doc.steps.filter((s) => s.status === 'succeeded').length}/{doc.steps.length}</span></h2>
-          <StepTimeline steps={doc.steps} selected={selected} timing={detail.timing} now={now} onSelect={(i) => navigate(hrefs.run(runId, i))} />
+          <StepTimeline steps={doc.steps} selected={selected} timing={detail.timing} now={now} runActive={live} onSelect={(i) => navigate(hrefs.run(runId, i))} />
           {doc.resumes.length > 0 && (
             <div className="resumes small-text">
               <h3>Retries and resumes</h3>

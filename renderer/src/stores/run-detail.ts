@@ -201,6 +201,8 @@ interface RunDetailState {
   /** After a reconnect: fetch the events missed meanwhile for every run that is open. */
   catchUp(): Promise<void>;
   retry(runId: string): Promise<void>;
+  /** "Start again": a new run of the same task, plan and workflow; resolves with its id. */
+  restart(runId: string): Promise<string>;
   stop(runId: string): Promise<void>;
   retryNow(runId: string): Promise<boolean>;
   skipStep(runId: string, step: number): Promise<void>;
@@ -300,6 +302,10 @@ export const useRunDetail = create<RunDetailState>()((set, get) => {
 
     async retry(runId) {
       await getApi().call('runs.retry', { runId });
+    },
+    async restart(runId) {
+      const r = await getApi().call('runs.restart', { runId });
+      return r.runId;
     },
     async stop(runId) {
       await getApi().call('runs.stop', { runId });
