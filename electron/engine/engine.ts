@@ -12,6 +12,7 @@ import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
 import { isUserStop, RatchetError } from './errors';
+import { autoProgressReason, runEndReason } from './runs/run-reasons';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
@@ -414,11 +415,11 @@ export function createEngine(deps: EngineDeps) {
             firstPhase = lastRun.phase;
           }
         } else if (auto === 'step' && stepsRun >= 1) {
-          store.setRunStatus(runId, 'paused', `Paused after one step (auto-progress: step); resume to continue with step ${s.step_index}.`);
+          store.setRunStatus(runId, 'paused', autoProgressReason({ kind: 'step', doneStep: lastRun?.index ?? s.step_index - 1, nextStep: s.step_index }));
           return status(runId);
         }
         if (auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
-          store.setRunStatus(runId, 'paused', `Phase "${firstPhase ?? 'default'}" is complete (auto-progress: phase); resume to continue with phase "${s.phase ?? 'default'}".`);
+          store.setRunStatus(runId, 'paused', autoProgressReason({ kind: 'phase', phase: firstPhase ?? null, nextPhase: s.phase ?? null }));
           return status(runId);
         }
         if (stepsRun === 0) firstPhase = s.phase;
@@ -445,7 +446,7 @@ export function createEngine(deps: EngineDeps) {
             }
             break;
           case 'escalate':
-            store.setRunStatus(runId, 'paused', `${outcome.reason}. The attempts are kept; revise the plan or fix the setup, then resume.\n${outcome.summary}`);
+            store.setRunStatus(runId, 'paused', runEndReason(outcome));
             notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
@@ -464,7 +465,7 @@ export function createEngine(deps: EngineDeps) {
               store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
               rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
             }
-            store.setRunStatus(runId, 'failed', `${outcome.reason}.${rescued}\n${outcome.summary}`, { finished: true });
+            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued), { finished: true });
             notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
             break;
           }

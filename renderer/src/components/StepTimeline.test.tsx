@@ -22,7 +22,7 @@ describe('StepTimeline', () => {
     expect(step2.getByRole('img', { name: 'succeeded' })).toBeTruthy();
     expect(step2.getByText('2 attempts')).toBeTruthy();
     expect(step2.getByText('1 failed (test failure)')).toBeTruthy();
-    expect(step2.getByText('1m 30s')).toBeTruthy();
+    expect(step2.getByText('1 min 30 s')).toBeTruthy();
     const cost = doc.steps[1]!.attempts.reduce((t, a) => t + a.costUsd!, 0);
     expect(step2.getByText(`$${cost.toFixed(2)}`)).toBeTruthy();
     expect(step2.getByText('b7d20f4c')).toBeTruthy();
