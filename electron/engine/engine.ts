@@ -347,9 +347,16 @@ export function createEngine(deps: EngineDeps) {
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
     if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
     requireSandbox();
-    const jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
     // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
+    // Taken before the first await: a run without an owner meanwhile would be taken for an interrupted one.
     const held = hold(runId, opts.lease);
+    let jail: Awaited<ReturnType<ReturnType<typeof sandbox>['forRun']>>;
+    try {
+      jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
+    } catch (err) {
+      held.release();
+      throw err;
+    }
     // Losing the lease (another process took the run over after it ran out) stops this execution.
     const signal = AbortSignal.any([callerSignal, held.lost]);
     store.closeDeadAttempts(runId);

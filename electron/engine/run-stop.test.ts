@@ -11,6 +11,7 @@ import { createService, toCallError, type Service } from './service';
 import { byStep } from './testing/recovery-fixtures';
 import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
 import { makeRepo, tempDir } from './testing/temp-repo';
+import { parseWorkflow } from './workflow/load-workflow';
 
 let server: ScriptedServer | undefined;
 let service: Service | undefined;
@@ -87,4 +88,22 @@ describe('a user stop', () => {
     expect(e.status(runId).status).toBe('paused');
     expect(e.status(runId).steps[0]!.status).not.toBe('running');
   }, 90_000);
+});
+
+describe('a run starting', () => {
+  it('is not taken for an interrupted run while its sandbox is being set up (a new run flashed "Interrupted")', async () => {
+    server = await startScriptedServer({ script: byStep });
+    const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
+    const e = engine;
+    const parsed = parseWorkflow('gates: { ok: "true" }\nsteps:\n  - title: One\n    allow_empty: true\n');
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    const runId = await e.createRun(await e.prepareRun({ repo: makeRepo(), workflow: parsed.workflow }));
+    const done = e.execute(runId, new AbortController().signal);
+    // What the app's Home screen (runs.interrupted) or the host's watcher may do at any moment.
+    expect(e.detectInterrupted()).toEqual([]);
+    const doc = await done;
+    expect(e.store.eventsSince(runId).some((ev) => ev.type === 'run.status' && (ev.payload as { status: string }).status === 'interrupted')).toBe(false);
+    expect(doc.status).not.toBe('interrupted');
+  }, 60_000);
 });

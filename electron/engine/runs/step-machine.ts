@@ -261,7 +261,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         const s1 = e.attempt ? withArtifacts(s, e.attempt) : s;
         const commands: StepCommand[] = [];
         if (s1.current?.attemptId != null && (s.phase === 'agent' || s.phase === 'gates')) {
-          commands.push({ kind: 'finishAttempt', attemptId: s1.current.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: 'stopped by the user' }) });
+          commands.push({ kind: 'finishAttempt', attemptId: s1.current.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: 'Stopped before it finished.' }) });
         }
         const reason = s.phase === 'waiting' ? `stopped while waiting to retry step ${cfg.index}` : `stopped during step ${cfg.index}`;
         return finish(s1, { kind: 'stopped', reason }, commands);

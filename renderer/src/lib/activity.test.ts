@@ -24,6 +24,7 @@ const EVENTS: EngineEventDoc[] = [
   ev('gate.started', { attemptId: 7, gate: 'test', command: 'npm test' }),
   ev('gate.finished', { attemptId: 7, gate: 'test', passed: false, exitCode: 1, timedOut: false, durationMs: 2083, failures: 1 }),
   ev('gate.finished', { attemptId: 7, gate: 'lint', passed: true, exitCode: 0, timedOut: false, durationMs: 500, failures: 0 }),
+  ev('gate.finished', { attemptId: 7, gate: 'test', passed: false, exitCode: null, timedOut: false, durationMs: 2000, failures: 0 }),
   ev('decision', { attemptId: 7, step: 2, n: 2, action: 'retry', reason: 'retry 2 of 3 after a test failure', delayS: 2.083, overrides: {} }),
   ev('budget.alert', { kind: 'task', spentUsd: 0.81, limitUsd: 1 }),
   ev('budget.raised', { taskUsd: 3, before: 1.5 }),
@@ -52,6 +53,7 @@ describe('describeEvent', () => {
     expect(line('run.status', 1)).toBe('Stopped by you during step 2.');
     expect(line('attempt.finished')).toBe('Attempt failed: Test failure: 1 test failed');
     expect(line('gate.finished')).toBe('Gate test failed (exit 1, 1 failing test) after 2 s');
+    expect(line('gate.finished', 2)).toBe('Gate test was stopped after 2 s');
     expect(line('decision')).toBe('Step 2, attempt 2: retry 2 of 3 after a test failure, in 2 s');
     expect(line('run.created')).toBe('Run created: 3 steps on branch ratchet/add-health-1a2b3c');
     expect(line('step.repeated_failures')).toBe('Step 2 has failed 1 time in earlier runs');

@@ -66,6 +66,8 @@ export function describeEvent(e: EngineEventDoc): string {
   const gate = payloadOf('gate.finished', e);
   if (gate) {
     if (gate.passed) return `Gate ${gate.gate} passed after ${duration(gate.durationMs)}`;
+    // No exit code and no time-out: the gate was killed (a Stop, the app closing).
+    if (gate.exitCode === null && !gate.timedOut) return `Gate ${gate.gate} was stopped after ${duration(gate.durationMs)}`;
     const why = gate.timedOut ? 'timed out' : gate.exitCode === 0 ? 'it ran no tests' : `exit ${gate.exitCode ?? 'unknown'}`;
     const tests = gate.failures > 0 ? `, ${plural(gate.failures, 'failing test')}` : '';
     return `Gate ${gate.gate} failed (${why}${tests}) after ${duration(gate.durationMs)}`;
