@@ -21,7 +21,7 @@ describe('runActionsFor', () => {
     ['waiting', some, 'retryNow', ['retryNow', 'revise', 'stop']],
     ['waiting_approval', none, 'approve', ['approve', 'stop']],
     ['running', some, null, ['revise', 'stop']],
-    ['queued', none, null, ['stop']],
+    ['queued', none, null, []],
     ['succeeded', [step(1, 'succeeded')], null, []],
   ] as const)('%s (%#): primary %s', (status, steps, primary, actions) => {
     expect(runActionsFor(doc(status, [...steps]))).toEqual({ primary, actions });

@@ -68,7 +68,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
       case 'stop':
         return confirm === 'stop' ? (
           <span key={a} className="confirm">
-            {doc.status === 'queued' ? 'Remove the run from the queue?' : 'Stop the run? The work so far stays in the worktree.'}{' '}
+            Stop the run? The work so far stays in the worktree.{' '}
             <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>Stop</button>
             <button type="button" onClick={() => setConfirm(null)}>Keep running</button>
           </span>
