@@ -283,6 +283,8 @@ export const methods = {
   },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
   'runs.retry': { input: RunId, output: Ok },
+  /** "Start again": a new run of the same task with the run's current plan and its workflow (the old run is kept as it is). */
+  'runs.restart': { input: RunId.extend({ priority: z.number().int().min(-100).max(100).optional() }), output: z.object({ runId: z.string() }) },
   'runs.resumeInfo': { input: RunId, output: ResumeInfoDoc },
   'runs.interrupted': { input: Empty, output: z.array(RunSummary) },
   'runs.resume': {

@@ -51,7 +51,7 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'sk-test-secret', ANTHROPIC_BASE_URL: server.url };
     const userHead = sh(p.repo, 'rev-parse', 'HEAD');
     const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--task', 'Calculator', '--yes', '--json'], env);
-    expect(r.err).toContain('retry 1/3');
+    expect(r.err).toContain('retry 1 of 3');
     expect(r.code).toBe(0);
     const doc = StatusDocument.parse(JSON.parse(r.out));
     expect(doc.status).toBe('succeeded');
@@ -145,7 +145,7 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
     expect(r.code).toBe(1);
     const doc = StatusDocument.parse(JSON.parse(r.out));
-    expect(doc.reason).toContain('gave up after 1 test_failure retry');
+    expect(doc.reason).toContain('gave up after 1 test failure retry');
     expect(doc.reason).toContain('2. Retry 1: 1 test failed (no improvement)');
     expect(doc.reason).toMatch(/Remaining issues:\n- adds: expected 5, got 6/);
   });

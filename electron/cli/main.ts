@@ -15,6 +15,7 @@ import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
+import { errorClassLabel } from '../../shared/error-classes';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -125,7 +126,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     ...doc.steps.flatMap((s) => [
       `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
       // What each failed attempt ended with ("your attempt changed no files", "the gate ran no tests"…).
-      ...s.attempts.filter((a) => a.message).map((a) => `     attempt ${a.n}: ${a.errorClass ?? a.outcome}: ${a.message!.split('\n')[0]}`),
+      ...s.attempts.filter((a) => a.message).map((a) => `     attempt ${a.n}: ${a.errorClass ? errorClassLabel(a.errorClass) : a.outcome}: ${a.message!.split('\n')[0]}`),
     ]),
   ];
   io.stdout.write(`${out.join('\n')}\n`);

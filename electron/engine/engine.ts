@@ -12,7 +12,8 @@ import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
-import { RatchetError } from './errors';
+import { isUserStop, RatchetError } from './errors';
+import { autoProgressReason, runEndReason } from './runs/run-reasons';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
@@ -34,7 +35,7 @@ import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
-import { assertRunTrusted, recordRunTrust, type RunWorkflowTrust } from './trust/run-trust';
+import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
 import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
 import { resolveTargets } from './notify/notifier';
 
@@ -261,6 +262,29 @@ export function createEngine(deps: EngineDeps) {
     };
   }
 
+  /**
+   * "Start again": a new run of the same task (title, description) with the plan the run follows now and the workflow it
+   * was started with, from the repository's current HEAD. The old run is left as it is. A run started from the
+   * repository's own workflow file keeps to the version trusted then (refused, as a retry is, if that trust no longer stands).
+   */
+  async function restart(runId: string, opts: { trust?: boolean } = {}): Promise<string> {
+    const run = store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (['running', 'planning', 'queued'].includes(run.status)) throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it before starting it again.`);
+    assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
+    const trusted = runTrust(store, runId);
+    const plan = store.getPlan(runId);
+    const workflow = store.getWorkflow(runId);
+    const prepared = await prepareRun({
+      repo: run.repo_path, title: run.task_title, description: store.getTaskDescription(runId),
+      workflow: plan ? { ...workflow, steps: plan.steps } : workflow,
+    });
+    const fresh = await createRun(trusted ? { ...prepared, trustedWorkflow: trusted } : prepared);
+    store.event(runId, 'log', { level: 'info', message: `started again as run ${fresh}` });
+    store.event(fresh, 'log', { level: 'info', message: `started again from run ${runId}` });
+    return fresh;
+  }
+
   /** `awaitApproval`: an agent-drafted plan — the run waits in `waiting_approval` until `approve`. */
   async function createRun(p: PreparedRun, opts: { awaitApproval?: boolean } = {}): Promise<string> {
     const runId = newId();
@@ -324,9 +348,16 @@ export function createEngine(deps: EngineDeps) {
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
     if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
     requireSandbox();
-    const jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
     // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
+    // Taken before the first await: a run without an owner meanwhile would be taken for an interrupted one.
     const held = hold(runId, opts.lease);
+    let jail: Awaited<ReturnType<ReturnType<typeof sandbox>['forRun']>>;
+    try {
+      jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
+    } catch (err) {
+      held.release();
+      throw err;
+    }
     // Losing the lease (another process took the run over after it ran out) stops this execution.
     const signal = AbortSignal.any([callerSignal, held.lost]);
     store.closeDeadAttempts(runId);
@@ -392,11 +423,11 @@ export function createEngine(deps: EngineDeps) {
             firstPhase = lastRun.phase;
           }
         } else if (auto === 'step' && stepsRun >= 1) {
-          store.setRunStatus(runId, 'paused', `Paused after one step (auto-progress: step); resume to continue with step ${s.step_index}.`);
+          store.setRunStatus(runId, 'paused', autoProgressReason({ kind: 'step', doneStep: lastRun?.index ?? s.step_index - 1, nextStep: s.step_index }));
           return status(runId);
         }
         if (auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
-          store.setRunStatus(runId, 'paused', `Phase "${firstPhase ?? 'default'}" is complete (auto-progress: phase); resume to continue with phase "${s.phase ?? 'default'}".`);
+          store.setRunStatus(runId, 'paused', autoProgressReason({ kind: 'phase', phase: firstPhase ?? null, nextPhase: s.phase ?? null }));
           return status(runId);
         }
         if (stepsRun === 0) firstPhase = s.phase;
@@ -414,10 +445,16 @@ export function createEngine(deps: EngineDeps) {
         }
         switch (outcome.kind) {
           case 'stopped':
-            store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
+            // The step is no longer running: back to pending (its attempts stay as history); a resume runs it again.
+            if (!held.lost.aborted) store.setStepStatus(runId, s.step_index, 'pending');
+            if (isUserStop(callerSignal.reason)) {
+              store.setRunStatus(runId, 'cancelled', `Stopped by you ${outcome.reason.replace(/^stopped /, '')}. The work in progress stays in the worktree; resume to continue, or start again.`, { finished: true });
+            } else {
+              store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
+            }
             break;
           case 'escalate':
-            store.setRunStatus(runId, 'paused', `${outcome.reason}. The attempts are kept; revise the plan or fix the setup, then resume.\n${outcome.summary}`);
+            store.setRunStatus(runId, 'paused', runEndReason(outcome));
             notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
@@ -436,7 +473,7 @@ export function createEngine(deps: EngineDeps) {
               store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
               rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
             }
-            store.setRunStatus(runId, 'failed', `${outcome.reason}.${rescued}\n${outcome.summary}`, { finished: true });
+            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued), { finished: true });
             notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
             break;
           }
@@ -631,6 +668,7 @@ export function createEngine(deps: EngineDeps) {
     resume,
     raiseBudget,
     approve,
+    restart,
     inspectResume,
     revisePlan,
     recover,

@@ -33,3 +33,12 @@ export const BAD_INPUT_CODES = new Set([
 export function isBadInput(err: unknown): boolean {
   return err instanceof RatchetError && BAD_INPUT_CODES.has(err.code);
 }
+
+/** The abort reason of a Stop the user asked for (the app's Stop): the run ends `cancelled`, "Stopped by you". */
+export function userStop(): RatchetError {
+  return new RatchetError('stopped_by_user', 'Stopped by you.');
+}
+
+export function isUserStop(reason: unknown): boolean {
+  return reason instanceof RatchetError && reason.code === 'stopped_by_user';
+}

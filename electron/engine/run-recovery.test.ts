@@ -189,7 +189,7 @@ describe('ratchet resume (seed 003)', () => {
     const { engine, runId } = await interruptedAtStep2();
     const first = await engine.resume(runId, { signal: signal(), auto: 'step' });
     expect(first.doc.status).toBe('paused');
-    expect(first.doc.reason).toContain('Paused after one step');
+    expect(first.doc.reason).toBe('Paused after step 2, as you asked to go one step at a time. Resume to continue with step 3.');
     expect(first.doc.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'pending']);
     const second = await engine.resume(runId, { signal: signal() });
     expect(second.doc.status).toBe('succeeded');

@@ -8,7 +8,7 @@ import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
 import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
-import { RatchetError } from './errors';
+import { RatchetError, userStop } from './errors';
 import { processAlive } from './run-ownership';
 import { runsToStart } from './run-scheduler';
 import { GateLogCache } from './gate-log';
@@ -319,6 +319,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       request(runId, { kind: 'retry' });
       return { ok: true as const };
     },
+    'runs.restart': async ({ runId, priority }) => {
+      const fresh = await engine.restart(runId);
+      request(fresh, { kind: 'execute' }, priority);
+      return { runId: fresh };
+    },
     'runs.resumeInfo': async ({ runId }) => resumeDoc(await engine.inspectResume(runId)),
     'runs.interrupted': async () => {
       engine.detectInterrupted();
@@ -338,13 +343,13 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'runs.stop': async ({ runId }) => {
       const r = running.get(runId);
       if (r) {
-        r.controller.abort();
+        r.controller.abort(userStop());
         await r.done;
       } else {
         const run = engine.store.getRun(runId);
         if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}.`);
         if (run.status === 'queued') queue.cancel(runId);
-        if (run.status === 'waiting') engine.store.setRunStatus(runId, 'paused', 'Stopped while waiting; resume to continue.');
+        if (run.status === 'waiting') engine.store.setRunStatus(runId, 'cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true });
       }
       return { ok: true as const };
     },

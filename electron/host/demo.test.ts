@@ -68,7 +68,7 @@ describe('the demo (npm run demo -- --app)', () => {
     const secondId = await runs.second;
     const second = await until(engine, secondId, 'failed');
     expect(second.steps.map((s) => s.attempts.map((a) => a.errorClass))).toEqual([[null], ['test_failure', 'test_failure']]);
-    expect(second.reason).toContain('gave up after 1 test_failure retry');
+    expect(second.reason).toContain('gave up after 1 test failure retry');
     expect(second.steps[1]!.commit).toBeNull();
 
     // What the app invites: Retry (after revising the plan, or not) gives the step a new chance, and it passes.

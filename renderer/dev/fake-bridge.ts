@@ -135,6 +135,15 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       setStatus(runId, 'running');
       return { ok: true };
     },
+    'runs.restart': ({ runId }) => {
+      const old = run(runId);
+      const id = `r-new${++newRuns}`;
+      const steps = old.doc.steps.map((s) => ({ index: s.index, title: s.title, status: 'pending' as const, commit: null, attempts: [] }));
+      const doc: StatusDocument = { ...old.doc, id, status: 'running', reason: null, branch: `ratchet/again-${id}`, costUsd: 0, steps, resumes: [] };
+      runs.set(id, { doc, summary: { ...old.summary, id, status: 'running', branch: doc.branch, createdAt: new Date().toISOString(), reason: null, wakeAt: null, updatedAt: new Date().toISOString(), stepsDone: 0, stepsTotal: steps.length, costUsd: 0 } });
+      setTimeout(() => engineEvent(id, 'run.created', { repo: doc.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: steps.length }), 0);
+      return { runId: id };
+    },
     'runs.resumeInfo': ({ runId }) => makeResumeInfo(run(runId).doc, run(runId).summary.title, now),
     'runs.interrupted': () => [...runs.values()].filter((r) => r.summary.status === 'interrupted').map((r) => r.summary),
     'runs.resume': ({ runId }) => {
@@ -147,7 +156,7 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       return { ok: true };
     },
     'runs.stop': ({ runId }) => {
-      setStatus(runId, 'cancelled', 'stopped by the user');
+      setStatus(runId, 'cancelled', 'Stopped by you during step 1. The work in progress stays in the worktree; resume to continue, or start again.');
       return { ok: true };
     },
     'runs.setPriority': ({ runId, priority }) => {

@@ -1,4 +1,5 @@
 // Seed 002's exhaustion report: one line per attempt (what failed, what each retry fixed), the remaining issues once each, and the next steps.
+import { errorClassLabel } from '../../../shared/error-classes';
 import type { FailedTest } from '../gates/parse-failures';
 
 export interface AttemptFacts {
@@ -44,7 +45,7 @@ function describeTests(now: ReadonlySet<string>, previous: ReadonlySet<string> |
 }
 
 /** One line of the summary; `k` numbers the attempt within its round (1 = the initial attempt of that execution). */
-export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefined, k = a.n): string {
+export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefined, k = a.n, said?: string): string {
   const label = k === 1 ? 'Initial' : `Retry ${k - 1}`;
   if (a.outcome === 'passed' || a.outcome === 'flaky') return `${k}. ${label}: passed`;
   if (a.outcome === 'interrupted') return `${k}. ${label}: interrupted (the process stopped; not counted as a failure)`;
@@ -53,7 +54,13 @@ export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefi
     const prev = previous && previous.failedTests.length > 0 ? new Set(previous.failedTests) : null;
     return `${k}. ${label}: ${describeTests(now, prev)}`;
   }
-  return `${k}. ${label}: ${a.errorClass ?? 'failed'}${a.message ? `: ${a.message}` : ''}`;
+  const cls = a.errorClass ? errorClassLabel(a.errorClass) : 'Failed';
+  // The same error again, or one the reason above already states, is named, not repeated.
+  if (a.message && previous && previous.errorClass === a.errorClass && previous.message === a.message && previous.failedTests.length === 0) {
+    return `${k}. ${label}: the same ${a.errorClass ? errorClassLabel(a.errorClass, { midSentence: true }) : 'error'} again`;
+  }
+  if (a.message && said?.includes(a.message)) return `${k}. ${label}: ${cls} (the error above)`;
+  return `${k}. ${label}: ${cls}${a.message ? `: ${a.message}` : ''}`;
 }
 
 export interface SummaryOptions {
@@ -61,6 +68,8 @@ export interface SummaryOptions {
   earlier?: number;
   /** The step failed or needs the user: end with seed 002's next steps. */
   nextSteps?: boolean;
+  /** Text shown with the summary (the run's reason): an error it already states is not repeated. */
+  said?: string;
 }
 
 export const NEXT_STEPS = [
@@ -74,10 +83,22 @@ export const NEXT_STEPS = [
 export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: readonly string[] = [], opts: SummaryOptions = {}): string {
   const lines = ['Attempts summary:'];
   if (opts.earlier) lines.push(`(${opts.earlier} earlier ${opts.earlier === 1 ? 'attempt' : 'attempts'} of this step, before this retry, are in the run's history)`);
-  lines.push(...attempts.map((a, i) => describeAttempt(a, attempts[i - 1], i + 1)));
-  const issues = [...new Set(remaining)];
+  const described = attempts.map((a, i) => describeAttempt(a, attempts[i - 1], i + 1, opts.said));
+  lines.push(...described);
+  const already = [opts.said ?? '', ...described].join('\n');
+  // An issue the reason or an attempt line already states is not listed again; an error class reads as its label.
+  const issues = [...new Set(remaining.map(readableIssue))].filter((r) => {
+    const message = r.replace(/^[^:]+: /, '');
+    return !already.includes(r) && !(message.length >= 20 && already.includes(message));
+  });
   if (issues.length) lines.push('Remaining issues:', ...issues.slice(0, 20).map((r) => `- ${r}`));
   if (issues.length > 20) lines.push(`- … and ${issues.length - 20} more`);
   if (opts.nextSteps ?? remaining.length > 0) lines.push('', ...NEXT_STEPS);
   return lines.join('\n');
+}
+
+/** "test_failure: 1 test failed" reads "Test failure: 1 test failed". */
+function readableIssue(issue: string): string {
+  const m = /^([a-z]+(?:_[a-z]+)+|crash|timeout|unknown): /.exec(issue);
+  return m ? `${errorClassLabel(m[1]!)}: ${issue.slice(m[0].length)}` : issue;
 }

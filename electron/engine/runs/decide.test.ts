@@ -52,9 +52,9 @@ describe('policy', () => {
 describe('decideAfterFailure (seed 002 decision tree)', () => {
   it('retries test failures up to 3 times (4 attempts), counting retry k/n, with backoff', () => {
     const d1 = decideAfterFailure(facts({ attempt: 1, classRetriesUsed: 0 }));
-    expect(d1).toMatchObject({ action: 'retry', reason: 'retry 1/3 after test_failure', delayS: 60 });
-    expect(decideAfterFailure(facts({ attempt: 3, classRetriesUsed: 2 }))).toMatchObject({ action: 'retry', reason: 'retry 3/3 after test_failure', delayS: 240 });
-    expect(decideAfterFailure(facts({ attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test_failure retries' });
+    expect(d1).toMatchObject({ action: 'retry', reason: 'retry 1 of 3 after a test failure', delayS: 60 });
+    expect(decideAfterFailure(facts({ attempt: 3, classRetriesUsed: 2 }))).toMatchObject({ action: 'retry', reason: 'retry 3 of 3 after a test failure', delayS: 240 });
+    expect(decideAfterFailure(facts({ attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test failure retries' });
   });
   it('gives compilation errors 2 retries, crashes 2, timeouts 1 (with the gate timeout doubled), API errors 5', () => {
     expect(decideAfterFailure(facts({ errorClass: 'compilation_error', classRetriesUsed: 1 })).action).toBe('retry');
@@ -93,7 +93,7 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
     const d = decideAfterFailure(facts({ sameFailureInARow: 3, attempt: 3, classRetriesUsed: 2 }));
     expect(d).toMatchObject({ action: 'retry', strategy: { freshSession: true, hint: expect.stringContaining('came back 3 times') } });
     expect(decideAfterFailure(facts({ sameFailureInARow: 2 })).strategy).toBeUndefined();
-    expect(decideAfterFailure(facts({ sameFailureInARow: 4, attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test_failure retries' });
+    expect(decideAfterFailure(facts({ sameFailureInARow: 4, attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test failure retries' });
   });
   it('stops or escalates when the same failure comes back, when configured so', () => {
     const stop = workflow('on_repeat: { after: 3, action: stop }');
@@ -107,7 +107,7 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
     const api = (over: Partial<FailureFacts>) => facts({ errorClass: 'rate_limit', failedGates: [], apiFault: true, ...over }, w);
     expect(decideAfterFailure(api({ attempt: 0, roundAttempts: 1 })).action).toBe('retry');
     expect(decideAfterFailure(api({ attempt: 4, roundAttempts: 7, classRetriesUsed: 2 })).action).toBe('retry');
-    expect(decideAfterFailure(api({ attempt: 1, roundAttempts: 6, classRetriesUsed: 5 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 5 rate_limit retries' });
+    expect(decideAfterFailure(api({ attempt: 1, roundAttempts: 6, classRetriesUsed: 5 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 5 rate limit retries' });
     // A gate failure still needs an entry.
     expect(decideAfterFailure(facts({ errorClass: 'compilation_error', failedGates: ['build'] }, w))).toMatchObject({ action: 'fatal', reason: 'no retry entry applies to this failure' });
   });
@@ -183,9 +183,8 @@ describe('attemptsSummary', () => {
       '1. Initial: 4 tests failed',
       '2. Retry 1: 3 tests failed (fixed 1)',
       // No test ran: nothing is claimed fixed.
-      '3. Retry 2: compilation_error: TS2322 in a.ts',
-      'Remaining issues:',
-      '- TS2322 in a.ts',
+      '3. Retry 2: Compilation error: TS2322 in a.ts',
+      // The remaining issue is the error just stated: not listed again.
       '',
       'Next steps:',
       '1. Review the errors above',

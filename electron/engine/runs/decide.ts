@@ -1,5 +1,6 @@
 // Pure decision after a failed attempt (seed 002's decision tree with seed 004's retry entries): retry, wait, escalate or stop, and why.
 import type { ErrorClass } from '../../../shared/domain';
+import { errorClassLabel, plural } from '../../../shared/error-classes';
 import { backoffDelayS } from './backoff';
 import { ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, type Policy } from './policy';
 import { applyEntries, type Overrides } from './retry-entries';
@@ -47,16 +48,19 @@ export interface FailureFacts {
   rng?: () => number;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The class as it reads mid-sentence ("test failure", "API error"). */
+const cls = (c: string) => errorClassLabel(c, { midSentence: true });
+/** With its article: "a test failure", "an API error". */
+const aCls = (c: string) => `${/^[aeiouAEIOU]/.test(cls(c)) ? 'an' : 'a'} ${cls(c)}`;
 
 export function decideAfterFailure(f: FailureFacts): Decision {
   const { policy } = f;
   const stop = (action: 'fatal' | 'escalate', reason: string): Decision => ({ action, reason, delayS: 0, overrides: f.active });
   if (f.agentFatal) return stop('fatal', `the agent failed in a way a retry cannot fix: ${f.message}`);
   if (f.errorClass === 'no_change') return stop('fatal', `retry ${f.attempt - 1} changed nothing since the previous attempt; stopping early instead of looping`);
-  if (NON_RETRIABLE.has(f.errorClass)) return stop('fatal', `${f.errorClass} is not retriable: ${f.message}`);
+  if (NON_RETRIABLE.has(f.errorClass)) return stop('fatal', `${errorClassLabel(f.errorClass)} is not retriable: ${f.message}`);
   if (policy.allowRetryOn && !policy.allowRetryOn.has(f.errorClass)) {
-    return stop('fatal', `${f.errorClass} is not in allow_retry_on (${[...policy.allowRetryOn].join(', ')})`);
+    return stop('fatal', `${errorClassLabel(f.errorClass)} is not among the classes allowed a retry (allow_retry_on: ${[...policy.allowRetryOn].join(', ')})`);
   }
   const api = f.apiFault === true;
   const next = f.attempt + 1;
@@ -69,7 +73,7 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   }
   const limit = policy.limits[f.errorClass];
   if (f.classRetriesUsed >= limit) {
-    const why = limit === 0 ? `${f.errorClass} gets no retries` : `gave up after ${plural(limit, `${f.errorClass} retry`, `${f.errorClass} retries`)}`;
+    const why = limit === 0 ? `${errorClassLabel(f.errorClass)} gets no retries` : `gave up after ${plural(limit, `${cls(f.errorClass)} retry`, `${cls(f.errorClass)} retries`)}`;
     return ESCALATE_TO_USER.has(f.errorClass) ? stop('escalate', `${why}; it needs you: ${f.message}`) : stop('fatal', why);
   }
 
@@ -86,7 +90,7 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   const retry = f.classRetriesUsed + 1;
   let delayS = backoffDelayS(policy.backoff, retry, f.rng);
   if (f.retryAfterS !== null) delayS = Math.max(delayS, f.retryAfterS);
-  const label = `retry ${retry}/${limit} after ${f.errorClass}`;
+  const label = `retry ${retry} of ${limit} after ${aCls(f.errorClass)}`;
   if (f.errorClass === 'rate_limit' && delayS > policy.parkAfterS) {
     return { action: 'wait', reason: `${label}: the API asks to wait ${Math.round(delayS)} s; the run is parked until then`, delayS, overrides };
   }

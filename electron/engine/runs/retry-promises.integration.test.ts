@@ -51,7 +51,7 @@ describe('item 1: a retry gives the failed step a new chance', () => {
     engine.close();
     expect(after.status).toBe('failed');
     expect(after.steps[1]!.attempts.map((a) => [a.n, a.round])).toEqual([[1, 0], [2, 0], [3, 0], [4, 0], [5, 1], [6, 1], [7, 1], [8, 1]]);
-    expect(after.reason).toContain('gave up after 3 test_failure retries');
+    expect(after.reason).toContain('gave up after 3 test failure retries');
     // The retried step's first prompt carries its last real failure.
     const retried = texts(srv)[10]!;
     expect(retried).toContain('not ok 1 - adds');
@@ -134,7 +134,7 @@ describe('item 3: the defaults honour the seeds', () => {
     engine.close();
     expect(doc.status).toBe('failed');
     expect(doc.steps[0]!.attempts).toHaveLength(4);
-    expect(doc.reason).toContain('gave up after 3 test_failure retries');
+    expect(doc.reason).toContain('gave up after 3 test failure retries');
     // The repeat changed the strategy: attempt 4 starts a new session with a stronger hint.
     expect((srv.requests[6]!.body as { messages: unknown[] }).messages).toHaveLength(1);
     expect(texts(srv)[6]).toContain('came back 3 times');

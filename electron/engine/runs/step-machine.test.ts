@@ -76,7 +76,7 @@ describe('step machine', () => {
     const agents = commands.filter((c): c is Extract<StepCommand, { kind: 'runAgent' }> => c.kind === 'runAgent');
     expect(agents.map((a) => a.session)).toEqual(['new', 'continue', 'continue', 'new']);
     expect(agents[3]!.prompt).toContain('came back 3 times');
-    expect(s.outcome).toMatchObject({ kind: 'fatal', reason: expect.stringContaining('gave up after 3 test_failure retries') });
+    expect(s.outcome).toMatchObject({ kind: 'fatal', reason: expect.stringContaining('gave up after 3 test failure retries') });
   });
 
   it('a retry round starts the accounting afresh and tells the agent the last real failure', () => {
@@ -101,7 +101,7 @@ describe('step machine', () => {
     const s0 = restoreState(machine, { index: 1, stepStart: 'base', round: 2, rows, lastFailure: null, lastDiff: null, now: NOW });
     expect(s0.acct.classRetries.rate_limit).toBe(5);
     const { s } = drive(machine, s0, [{ type: 'start' }, ok, { type: 'apiError', errorClass: 'rate_limit', message: '429', retriable: true, retryAfterS: 1, ...art(6) }]);
-    expect(s.outcome).toMatchObject({ kind: 'fatal', reason: expect.stringContaining('gave up after 5 rate_limit retries') });
+    expect(s.outcome).toMatchObject({ kind: 'fatal', reason: expect.stringContaining('gave up after 5 rate limit retries') });
   });
 
   it('retries an API fault by its class even when no retry entry applies', () => {
@@ -200,7 +200,7 @@ describe('step machine: what it tells the notification targets', () => {
       { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'gatesFinished', failure: testFailure(), flaky: false, notes: [] },
       ok, { type: 'agentFinished', timedOut: false, ...art(2) }, { type: 'gatesFinished', failure: testFailure('not ok 2'), flaky: false, notes: [] },
     ]);
-    expect(s.outcome).toMatchObject({ kind: 'fatal', attempts: 2, maxAttempts: 2, why: expect.stringContaining('gave up after 1 test_failure retr') });
+    expect(s.outcome).toMatchObject({ kind: 'fatal', attempts: 2, maxAttempts: 2, why: expect.stringContaining('gave up after 1 test failure retr') });
   });
 });
 

@@ -2,6 +2,7 @@
 import type { ErrorClass } from '../../../shared/domain';
 import type { AgentConfig } from '../workflow/schema';
 import type { Failure } from './attempt-gates';
+import { errorClassLabel } from '../../../shared/error-classes';
 import { attemptsSummary, testIdentity } from './attempt-summary';
 import { checkBudget } from './budget';
 import { decideAfterFailure } from './decide';
@@ -96,7 +97,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     };
     const commands: StepCommand[] = [{
       kind: 'finishAttempt', attemptId: cur.attemptId!,
-      finish: finishData(next, { outcome, errorClass: failure.errorClass, errorMessage: failure.message, summary: `${failure.errorClass}: ${failure.message}`, failures: failure.failures, fingerprint: fp }),
+      finish: finishData(next, { outcome, errorClass: failure.errorClass, errorMessage: failure.message, summary: `${errorClassLabel(failure.errorClass)}: ${failure.message}`, failures: failure.failures, fingerprint: fp }),
     }];
     const hasValidators = cfg.policy.entries.some((e) => e.validate !== undefined);
     if (hasValidators && !apiFault && failure.errorClass !== 'no_change' && failure.errorClass !== 'empty_attempt') {
@@ -131,9 +132,9 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
 
     if (decision.action === 'fatal' || decision.action === 'escalate' || decision.action === 'done') {
       const mine = history.filter((h) => h.round === s.round);
-      const summary = attemptsSummary(mine, remainingIssues(failure), { earlier: history.length - mine.length, nextSteps: true });
       const files = nextAcct.conflictFiles.length ? `; conflicting files: ${nextAcct.conflictFiles.join(', ')}` : '';
       const reason = `step ${cfg.index} "${cfg.step.title}" ${decision.action === 'escalate' ? 'needs you' : 'failed'}: ${decision.reason}${files}`;
+      const summary = attemptsSummary(mine, remainingIssues(failure), { earlier: history.length - mine.length, nextSteps: true, said: reason });
       const counts = { attempts: cur.k, maxAttempts: cur.of, why: `${decision.reason}${files}` };
       return finish(s2, decision.action === 'escalate' ? { kind: 'escalate', reason, summary, ...counts } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass, ...counts }, [record]);
     }
@@ -260,7 +261,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         const s1 = e.attempt ? withArtifacts(s, e.attempt) : s;
         const commands: StepCommand[] = [];
         if (s1.current?.attemptId != null && (s.phase === 'agent' || s.phase === 'gates')) {
-          commands.push({ kind: 'finishAttempt', attemptId: s1.current.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: 'stopped by the user' }) });
+          commands.push({ kind: 'finishAttempt', attemptId: s1.current.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: 'Stopped before it finished.' }) });
         }
         const reason = s.phase === 'waiting' ? `stopped while waiting to retry step ${cfg.index}` : `stopped during step ${cfg.index}`;
         return finish(s1, { kind: 'stopped', reason }, commands);

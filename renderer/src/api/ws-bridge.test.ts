@@ -100,4 +100,22 @@ describe('createWsBridge', () => {
     expect(sockets).toHaveLength(1);
     expect(b.connection().state).toBe('closed');
   });
+
+  it('fails a call made while disconnected with a sentence once the connection is not back in time, instead of waiting forever', async () => {
+    const b = make();
+    sockets[0]!.open();
+    sockets[0]!.drop();
+    const call = b.invoke('plans.get', { runId: 'r1' });
+    let settled = false;
+    void call.then(() => (settled = true));
+    // The host stays away: every reconnect fails.
+    for (let t = 0; t < 4900; t += 100) {
+      vi.advanceTimersByTime(100);
+      sockets.at(-1)!.drop();
+    }
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    vi.advanceTimersByTime(200);
+    await expect(call).resolves.toEqual({ ok: false, error: { code: 'disconnected', message: 'Not connected to Ratchet — reconnecting… Try again once the connection is back.' } });
+  });
 });

@@ -25,7 +25,12 @@ export interface WsBridgeOptions {
   /** Backoff before reconnect k (1-based): doubles from baseMs up to maxMs. */
   baseMs?: number;
   maxMs?: number;
+  /** How long a call made while disconnected waits for the connection before it fails with `disconnected` (never spins forever). */
+  offlineWaitMs?: number;
 }
+
+/** The sentence a call made while disconnected fails with. */
+export const OFFLINE_MESSAGE = 'Not connected to Ratchet — reconnecting… Try again once the connection is back.';
 
 const OPEN = 1;
 
@@ -33,6 +38,7 @@ export function createWsBridge(url: string, opts: WsBridgeOptions = {}): WsBridg
   const makeSocket = opts.makeSocket ?? ((u: string) => new WebSocket(u) as SocketLike);
   const baseMs = opts.baseMs ?? 500;
   const maxMs = opts.maxMs ?? 10_000;
+  const offlineWaitMs = opts.offlineWaitMs ?? 5000;
   let socket: SocketLike | null = null;
   let nextId = 1;
   let closedByUs = false;
@@ -120,6 +126,15 @@ export function createWsBridge(url: string, opts: WsBridgeOptions = {}): WsBridg
         const sendNow = socket !== null && socket.readyState === OPEN;
         pending.set(id, { resolve, frame, sent: sendNow });
         if (sendNow) socket!.send(frame);
+        else {
+          // Queued for the connection: sent when it opens, failed if it is not back in time.
+          setTimeout(() => {
+            const p = pending.get(id);
+            if (!p || p.sent) return;
+            pending.delete(id);
+            resolve({ ok: false, error: { code: 'disconnected', message: OFFLINE_MESSAGE } });
+          }, offlineWaitMs);
+        }
       });
     },
     on(event, listener) {

@@ -25,7 +25,7 @@ describe('AttemptPanel', () => {
     await screen.findByText('test failed');
     expect(screen.getByText('1 test failed: Player > heal() caps at max health')).toBeTruthy();
     expect(screen.getByText(/retry 1 of 3 in 60 s/)).toBeTruthy();
-    expect(screen.getByText('after a 60 s backoff')).toBeTruthy();
+    expect(screen.getByText('after waiting 1 min')).toBeTruthy();
 
     const table = screen.getByRole('table');
     expect(within(table).getByText('1 failing test')).toBeTruthy();

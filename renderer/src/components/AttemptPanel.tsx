@@ -1,7 +1,7 @@
 // The attempt history of one step: a tab per attempt, and for the chosen one the failure first (its failing tests), then the decision, then the raw gate logs (collapsed), transcript, diff and cost.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
-import { duration, humanize, tokens, usd } from '../lib/format';
+import { duration, errorClassLabel, tokens, usd } from '../lib/format';
 import { attemptFailures } from '../lib/attempt-failures';
 import { diffLineFor, outputLineFor } from '../lib/locate';
 import { attemptKey } from '../stores/patches';
@@ -32,7 +32,7 @@ export function AttemptPanel({ runId, step, waitingWakeAt, worktree = null }: { 
         {step.attempts.map((a) => (
           <button key={a.n} type="button" role="tab" aria-selected={a.n === n} className={`tab${a.n === n ? ' tab-active' : ''}`} onClick={() => setChosen(a.n)}>
             <StatusIcon status={a.outcome} /> Attempt {a.n}
-            {a.errorClass && <span className="muted"> · {humanize(a.errorClass)}</span>}
+            {a.errorClass && <span className="muted"> · {errorClassLabel(a.errorClass)}</span>}
           </button>
         ))}
       </div>
@@ -111,7 +111,7 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
 
       {(d.errorClass || d.errorMessage) && (
         <div className="error-box" role="note">
-          {d.errorClass && <span className="badge tone-bad">{humanize(d.errorClass)}</span>}
+          {d.errorClass && <span className="badge tone-bad">{errorClassLabel(d.errorClass)}</span>}
           <span>{d.errorMessage}</span>
         </div>
       )}

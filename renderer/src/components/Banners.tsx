@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { Countdown } from './Countdown';
+import { Icon } from './Icon';
 
 export function ConnectionBanner() {
   const c = useUi((s) => s.connection);
@@ -32,7 +33,7 @@ export function Notices() {
             <div>{n.body}</div>
             {n.runId && <a href={`#/runs/${encodeURIComponent(n.runId)}`}>Open the run</a>}
           </div>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>×</button>
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}><Icon name="close" /></button>
         </div>
       ))}
     </div>

@@ -1,5 +1,6 @@
 // What the retry policy decided after a failed attempt, with a live countdown while the run waits for the backoff.
 import type { DecisionDoc } from '../../../shared/domain';
+import { seconds } from '../lib/format';
 import { Countdown } from './Countdown';
 
 const ACTION_LABEL: Record<DecisionDoc['action'], string> = {
@@ -29,7 +30,7 @@ export function DecisionView({ decision, wakeAt }: { decision: DecisionDoc; wake
       {wakeAt ? (
         <span className="decision-wait">next attempt <Countdown until={wakeAt} /></span>
       ) : decision.delayS > 0 && decision.action === 'retry' ? (
-        <span className="muted">after a {decision.delayS} s backoff</span>
+        <span className="muted">after waiting {seconds(decision.delayS)}</span>
       ) : null}
     </div>
   );

@@ -15,7 +15,7 @@ describe('GateOutput', () => {
   it('keeps the DOM small for 200 000 lines of output', () => {
     const output = Array.from({ length: 200_000 }, (_, i) => `line ${i + 1} \u001b[32mok\u001b[39m`).join('\n');
     render(<GateOutput gate={{ gate: 'build', command: 'npm run build', passed: false, exitCode: 2, signal: null, timedOut: false, durationMs: 96_400, output, outputBytes: output.length, failures: [] }} />);
-    expect(screen.getByText(/exit 2 · 1m 36s · .* MB · 200,000 lines/)).toBeTruthy();
+    expect(screen.getByText(/exit 2 · 1 min 36 s · .* MB · 200,000 lines/)).toBeTruthy();
     const rows = screen.getByRole('log').querySelectorAll('.vline');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(200);

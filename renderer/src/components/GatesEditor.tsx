@@ -1,4 +1,6 @@
 // Editable gates for a task: rows of name -> command (test, build, lint...).
+import { Icon } from './Icon';
+
 export type GateRow = { name: string; command: string };
 
 export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (rows: GateRow[]) => void }) {
@@ -15,7 +17,7 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
             <tr key={i}>
               <td><input aria-label={`gate ${i + 1} name`} value={r.name} placeholder="test" onChange={(e) => set(i, { name: e.target.value })} aria-invalid={r.name.trim() !== '' && names.indexOf(r.name.trim()) !== i} /></td>
               <td><input aria-label={`gate ${i + 1} command`} className="mono" value={r.command} placeholder="npm test" onChange={(e) => set(i, { command: e.target.value })} /></td>
-              <td><button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>×</button></td>
+              <td><button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}><Icon name="close" /></button></td>
             </tr>
           ))}
         </tbody>

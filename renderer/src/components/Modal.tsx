@@ -1,5 +1,6 @@
 // An accessible modal dialog: focus moves in on open and back on close, Escape and the backdrop close it, Tab stays inside.
 import { useEffect, useRef, type ReactNode } from 'react';
+import { Icon } from './Icon';
 
 export function Modal({ title, onClose, children, footer, wide = false }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -31,7 +32,7 @@ export function Modal({ title, onClose, children, footer, wide = false }: { titl
       <div ref={ref} className={`modal${wide ? ' modal-wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown}>
         <header className="modal-header">
           <h2>{title}</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label="Close">×</button>
+          <button type="button" className="icon-button" onClick={onClose} aria-label="Close"><Icon name="close" /></button>
         </header>
         <div className="modal-body">{children}</div>
         {footer && <footer className="modal-footer">{footer}</footer>}

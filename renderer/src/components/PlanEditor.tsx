@@ -1,5 +1,6 @@
 // An editable list of plan steps (title, prompt, optional gates): add, remove, reorder. Used by New task and Revise plan.
 import type { StepSpec } from '../../../shared/domain';
+import { Icon } from './Icon';
 
 export type EditableStep = { title: string; prompt: string; gates?: string[]; phase?: string };
 
@@ -40,9 +41,9 @@ export function PlanEditor({ steps, onChange, locked = [], label = 'Plan steps' 
                 {isLocked && <span className="muted small-text">committed — kept as is</span>}
               </div>
               <div className="plan-step-actions">
-                <button type="button" className="icon-button" aria-label={`move step ${i + 1} up`} disabled={i === 0 || isLocked || locked.includes(i - 1)} onClick={() => move(i, -1)}>↑</button>
-                <button type="button" className="icon-button" aria-label={`move step ${i + 1} down`} disabled={i === steps.length - 1 || isLocked || locked.includes(i + 1)} onClick={() => move(i, 1)}>↓</button>
-                <button type="button" className="icon-button" aria-label={`remove step ${i + 1}`} disabled={isLocked} onClick={() => onChange(steps.filter((_, k) => k !== i))}>×</button>
+                <button type="button" className="icon-button" aria-label={`move step ${i + 1} up`} disabled={i === 0 || isLocked || locked.includes(i - 1)} onClick={() => move(i, -1)}><Icon name="arrowUp" /></button>
+                <button type="button" className="icon-button" aria-label={`move step ${i + 1} down`} disabled={i === steps.length - 1 || isLocked || locked.includes(i + 1)} onClick={() => move(i, 1)}><Icon name="arrowDown" /></button>
+                <button type="button" className="icon-button" aria-label={`remove step ${i + 1}`} disabled={isLocked} onClick={() => onChange(steps.filter((_, k) => k !== i))}><Icon name="close" /></button>
               </div>
             </li>
           );

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'react';
 import type { MethodInput, ResumeInfoDoc, RunSummary } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
-import { ago, humanize, shortSha } from '../lib/format';
+import { ago, errorClassLabel, exactTime, humanize, plural, shortSha } from '../lib/format';
+import { Icon } from './Icon';
 import { Modal } from './Modal';
 import { ErrorState, InlineError, Loading } from './States';
 import { RunStatusBadge } from './StatusBadge';
@@ -103,7 +104,7 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
               <div><dt>worktree</dt><dd><code>{d.worktree}</code></dd></div>
               {d.phase && <div><dt>phase</dt><dd>{d.phase.index}/{d.phase.total} — {d.phase.name}</dd></div>}
               {d.lastStep && <div><dt>last step</dt><dd>{d.lastStep.index}: {d.lastStep.title}{d.lastStep.agent || d.lastStep.model ? ` (${[d.lastStep.agent, d.lastStep.model].filter(Boolean).join(', ')})` : ''} — {d.lastStep.status}</dd></div>}
-              {d.lastSeen && <div><dt>last seen</dt><dd>{ago(d.lastSeen)}</dd></div>}
+              {d.lastSeen && <div><dt>last seen</dt><dd><time dateTime={d.lastSeen} title={exactTime(d.lastSeen)}>{ago(d.lastSeen)}</time></dd></div>}
             </dl>
           </section>
 
@@ -111,7 +112,7 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
             <h3>Completed work</h3>
             {d.plan.completed.length === 0 ? <p className="muted small-text">No step was committed yet.</p> : (
               <ul className="plain-list">
-                {d.plan.completed.map((c) => <li key={c.index}><span className="tone-good">✓</span> step {c.index}: {c.title} <code>{shortSha(c.commit)}</code></li>)}
+                {d.plan.completed.map((c) => <li key={c.index}><span className="tone-good" role="img" aria-label="committed"><Icon name="check" /></span> step {c.index}: {c.title} <code>{shortSha(c.commit)}</code></li>)}
               </ul>
             )}
           </section>
@@ -152,12 +153,12 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
           {d.repeatedFailures.length > 0 && (
             <section className="warning-box" role="note">
               <h3>This step keeps failing</h3>
-              <p className="small-text">It failed {d.repeatedFailures.length} times across runs. Consider revising the plan or the step’s prompt before resuming.</p>
+              <p className="small-text">It failed {plural(d.repeatedFailures.length, 'time')} across runs. Consider revising the plan or the step’s prompt before resuming.</p>
               <table className="compact">
                 <thead><tr><th scope="col">run</th><th scope="col">attempt</th><th scope="col">error</th><th scope="col">message</th><th scope="col">when</th></tr></thead>
                 <tbody>
                   {d.repeatedFailures.map((f, i) => (
-                    <tr key={i}><td><code>{f.runId}</code></td><td>{f.n}</td><td>{f.errorClass ? humanize(f.errorClass) : '—'}</td><td>{f.message ?? '—'}</td><td>{ago(f.at)}</td></tr>
+                    <tr key={i}><td><code>{f.runId}</code></td><td>{f.n}</td><td>{f.errorClass ? errorClassLabel(f.errorClass) : '—'}</td><td>{f.message ?? '—'}</td><td><time dateTime={f.at} title={exactTime(f.at)}>{ago(f.at)}</time></td></tr>
                   ))}
                 </tbody>
               </table>

@@ -1,5 +1,6 @@
 // The navigation sidebar: Home, New task, Dashboard, Settings, with the current route marked.
 import { hrefs, type Route } from '../lib/route';
+import { Icon } from './Icon';
 
 const ITEMS: Array<{ href: string; label: string; match: Route['name'][] }> = [
   { href: hrefs.home(), label: 'Runs', match: ['home', 'run'] },
@@ -12,7 +13,7 @@ export function Sidebar({ route, demo }: { route: Route; demo: boolean }) {
   return (
     <nav className="sidebar" aria-label="main">
       <div className="brand">
-        <span className="brand-mark" aria-hidden="true">⟳</span> Ratchet
+        <span className="brand-mark"><Icon name="brand" /></span> Ratchet
       </div>
       {demo && <div className="demo-label" title="app.info says demo: the agent is scripted, no API key is used">DEMO — scripted agent</div>}
       <ul>

@@ -1,6 +1,7 @@
 // Status badges for runs, steps and attempts: a coloured label, with a live countdown while a run waits.
 import type { AttemptOutcome, RunStatus, StepStatus } from '../../../shared/domain';
 import { Countdown } from './Countdown';
+import { Icon, type IconName } from './Icon';
 
 const RUN_LABEL: Record<RunStatus, string> = {
   planning: 'planning',
@@ -11,7 +12,7 @@ const RUN_LABEL: Record<RunStatus, string> = {
   paused: 'paused',
   failed: 'failed',
   succeeded: 'succeeded',
-  cancelled: 'stopped',
+  cancelled: 'stopped by you',
   interrupted: 'interrupted',
 };
 
@@ -37,18 +38,22 @@ export function RunStatusBadge({ status, wakeAt }: { status: RunStatus; wakeAt?:
 
 type Mark = StepStatus | AttemptOutcome;
 
-const ICON: Record<Mark, string> = {
-  pending: '○', running: '◐', succeeded: '✓', failed: '✕', skipped: '⤼', passed: '✓', flaky: '≈', error: '!', interrupted: '⏸',
+const ICON: Record<Mark, IconName> = {
+  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skip', passed: 'succeeded', flaky: 'flaky', error: 'error', interrupted: 'pause',
 };
 const TONE: Record<Mark, string> = {
   pending: 'muted', running: 'active', succeeded: 'good', failed: 'bad', skipped: 'muted', passed: 'good', flaky: 'attention', error: 'bad', interrupted: 'attention',
 };
+/** What the icon means, said to screen readers and on hover. */
+const NAME: Record<Mark, string> = {
+  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skipped', passed: 'passed', flaky: 'flaky', error: 'error', interrupted: 'stopped',
+};
 
-/** A one-character status icon with its name for screen readers. */
+/** A status icon (an SVG, not a font glyph) with its name for screen readers. */
 export function StatusIcon({ status }: { status: Mark }) {
   return (
-    <span className={`status-icon tone-${TONE[status]}`} role="img" aria-label={status} title={status}>
-      {ICON[status]}
+    <span className={`status-icon tone-${TONE[status]}${status === 'running' ? ' spinning' : ''}`} role="img" aria-label={NAME[status]} title={NAME[status]} data-mark={status}>
+      <Icon name={ICON[status]} size={14} />
     </span>
   );
 }

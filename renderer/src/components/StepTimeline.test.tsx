@@ -22,7 +22,7 @@ describe('StepTimeline', () => {
     expect(step2.getByRole('img', { name: 'succeeded' })).toBeTruthy();
     expect(step2.getByText('2 attempts')).toBeTruthy();
     expect(step2.getByText('1 failed (test failure)')).toBeTruthy();
-    expect(step2.getByText('1m 30s')).toBeTruthy();
+    expect(step2.getByText('1 min 30 s')).toBeTruthy();
     const cost = doc.steps[1]!.attempts.reduce((t, a) => t + a.costUsd!, 0);
     expect(step2.getByText(`$${cost.toFixed(2)}`)).toBeTruthy();
     expect(step2.getByText('b7d20f4c')).toBeTruthy();
@@ -39,5 +39,18 @@ describe('StepTimeline', () => {
     const buttons = screen.getAllByRole('button');
     fireEvent.keyDown(buttons[1]!, { key: 'ArrowUp' });
     expect(onSelect).toHaveBeenLastCalledWith(1);
+  });
+
+  it('a stopped step does not keep the running icon (issue 13 item 4)', () => {
+    const stopped = doc.steps.map((s, i) => (i === 2 ? { ...s, status: 'pending' as const, attempts: [{ ...s.attempts[0]!, outcome: 'interrupted' as const }] } : s));
+    const { unmount } = render(<StepTimeline steps={stopped} selected={3} onSelect={() => undefined} timing={{}} now={NOW} runActive={false} />);
+    const step3 = within(screen.getAllByRole('listitem')[2]!);
+    expect(step3.getByRole('img', { name: 'stopped' })).toBeTruthy();
+    expect(step3.queryByRole('img', { name: 'running' })).toBeNull();
+    unmount();
+    // A run stopped before the engine reset its step: the stored status still says running, the run does not.
+    const stale = doc.steps.map((s, i) => (i === 2 ? { ...s, status: 'running' as const } : s));
+    render(<StepTimeline steps={stale} selected={3} onSelect={() => undefined} timing={{}} now={NOW} runActive={false} />);
+    expect(within(screen.getAllByRole('listitem')[2]!).getByRole('img', { name: 'stopped' })).toBeTruthy();
   });
 });

@@ -1,8 +1,19 @@
 // The run's step timeline: per step its status, attempts, duration and cost; choosing a step shows its attempt history.
 import type { StepDoc } from '../../../shared/domain';
-import { duration, humanize, shortSha, usd } from '../lib/format';
+import { duration, errorClassLabel, shortSha, usd } from '../lib/format';
 import { attemptKey } from '../stores/patches';
 import { StatusIcon } from './StatusBadge';
+
+/**
+ * The icon a step shows: its status, except a step that went back to pending after its last attempt was stopped
+ * (the user's Stop, a shutdown) shows as stopped — neither still running nor never started.
+ */
+export function stepMark(step: StepDoc, runActive = true): StepDoc['status'] | 'interrupted' {
+  if (step.status === 'pending' && step.attempts.at(-1)?.outcome === 'interrupted') return 'interrupted';
+  // A run that is not under way has no running step (runs stopped before the engine reset the step say 'running').
+  if (step.status === 'running' && !runActive) return 'interrupted';
+  return step.status;
+}
 
 export type Timing = Record<string, { startedAt: string; finishedAt: string | null }>;
 
@@ -28,8 +39,10 @@ export function stepDuration(step: StepDoc, timing: Timing, now: number): number
   return known ? total : null;
 }
 
-export function StepTimeline({ steps, selected, onSelect, timing, now }: {
+export function StepTimeline({ steps, selected, onSelect, timing, now, runActive = true }: {
   steps: StepDoc[];
+  /** The run is under way (running, waiting, planning): otherwise no step shows as running. */
+  runActive?: boolean;
   selected: number | null;
   onSelect: (index: number) => void;
   timing: Timing;
@@ -51,12 +64,12 @@ export function StepTimeline({ steps, selected, onSelect, timing, now }: {
         return (
           <li key={s.index} className={`timeline-item status-${s.status}`}>
             <button type="button" className={`timeline-button${s.index === selected ? ' selected' : ''}`} aria-current={s.index === selected ? 'step' : undefined} onClick={() => onSelect(s.index)} onKeyDown={(e) => onKeyDown(e, i)}>
-              <StatusIcon status={s.status} />
+              <StatusIcon status={stepMark(s, runActive)} />
               <span className="timeline-main">
                 <span className="timeline-title"><span className="muted">{s.index}.</span> {s.title}</span>
                 <span className="timeline-meta">
                   <span>{s.attempts.length} attempt{s.attempts.length === 1 ? '' : 's'}</span>
-                  {failedAttempts > 0 && <span className="tone-bad">{failedAttempts} failed{lastError ? ` (${humanize(lastError)})` : ''}</span>}
+                  {failedAttempts > 0 && <span className="tone-bad">{failedAttempts} failed{lastError ? ` (${errorClassLabel(lastError, { midSentence: true })})` : ''}</span>}
                   <span>{duration(stepDuration(s, timing, now))}</span>
                   <span>{s.attempts.length ? usd(stepCost(s)) : '—'}</span>
                   {s.commit && <code title={s.commit}>{shortSha(s.commit)}</code>}

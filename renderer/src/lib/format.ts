@@ -8,15 +8,30 @@ export function usd(v: number | null | undefined): string {
   return `$${v.toFixed(2)}`;
 }
 
+/** A span of time as people say it: "850 ms", "2 s", "1 min 5 s", "2 h 5 min" (whole seconds from 1 s up). */
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${Math.floor(m / 60)} h`;
 }
+
+/** A delay given in seconds (a backoff of 2.083 s reads "2 s"). */
+export function seconds(s: number): string {
+  return duration(s * 1000);
+}
+
+/** The exact local date and time, for a title on hover next to a relative time. */
+export function exactTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? '' : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export { plural } from '../../../shared/error-classes';
 
 /** "in 58 s" style countdown text from a number of milliseconds left. */
 export function countdown(msLeft: number): string {
@@ -72,3 +87,5 @@ export function humanize(code: string): string {
 
 /** Money with enough digits to tell small amounts apart ($0.0040, $0.0059; whole cents as $1.50): budgets and what runs spent against them. The engine's sentences use the same one. */
 export { money } from '../../../shared/money';
+/** An error class as a readable label ("Test failure"); mid-sentence in lower case ("a test failure"). */
+export { errorClassLabel } from '../../../shared/error-classes';

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { StartRunInput, type MethodOutput } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
+import { plural } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
@@ -183,7 +184,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
           {workflow.status === 'loading' && <Loading label="Reading ratchet.yml…" />}
           {workflow.status === 'error' && <ErrorState message={workflow.error ?? ''} onRetry={() => void loadWorkflow()} />}
           {workflow.data && (workflow.data.file
-            ? <p className="small-text">Loaded <code>{workflow.data.file}</code>: {workflow.data.steps.length} steps, {Object.keys(workflow.data.gates).length} gates. {edited ? 'You changed them: the run uses your version below, not the file.' : 'The run uses the file as it is; edit the steps or gates below to run your version instead.'}</p>
+            ? <p className="small-text">Loaded <code>{workflow.data.file}</code>: {plural(workflow.data.steps.length, 'step')}, {plural(Object.keys(workflow.data.gates).length, 'gate')}. {edited ? 'You changed them: the run uses your version below, not the file.' : 'The run uses the file as it is; edit the steps or gates below to run your version instead.'}</p>
             : <Empty title="No workflow file">This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them.</Empty>)}
           {useWorkflowFile && workflow.data?.trust?.trusted && (
             <div className="trust-box" role="region" aria-label="workflow trust">

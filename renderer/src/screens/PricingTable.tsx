@@ -1,5 +1,6 @@
 // The editable model pricing table (USD per million tokens; cache reads and writes at their own rates).
 import type { Settings } from '../../../shared/contract';
+import { Icon } from '../components/Icon';
 
 export type PriceRow = { model: string; input: string; output: string; cache_write: string; cache_read: string };
 const COLUMNS = ['input', 'output', 'cache_write', 'cache_read'] as const;
@@ -36,7 +37,7 @@ export function PricingTable({ rows, onChange, errors = {}, errorId = (k) => `er
                   {said(`pricing.${i}.${c}`)}
                 </td>
               ))}
-              <td><button type="button" className="icon-button" aria-label={`remove ${r.model || `model ${i + 1}`}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>×</button></td>
+              <td><button type="button" className="icon-button" aria-label={`remove ${r.model || `model ${i + 1}`}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}><Icon name="close" /></button></td>
             </tr>
           ))}
         </tbody>

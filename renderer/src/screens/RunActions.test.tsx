@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 // The run's actions for an agent-drafted plan waiting for approval: review it, edit it, approve it (runs.approve starts the run).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { RUN_IDS } from '../../dev/fixtures-runs';
+import { useUi } from '../stores/ui';
 import { installFake } from '../test-helpers';
 import { RunActions } from './RunActions';
 
@@ -30,5 +31,49 @@ describe('RunActions on a drafted plan waiting for approval', () => {
     expect(call.runId).toBe(doc.id);
     expect(call.steps.map((s) => s.title)).toEqual(['CSV writer with RFC 4180 escaping', 'Export button']);
     await waitFor(() => expect(screen.queryByText('Approve the drafted plan')).toBeNull());
+  });
+});
+
+describe('RunActions by the run state (issue 13 item 4)', () => {
+  const noneDone = (status: 'failed' | 'cancelled') => {
+    const doc = fake.runs.get(RUN_IDS.failed)!.doc;
+    return { ...doc, status, steps: doc.steps.map((s) => ({ ...s, status: s.index === 1 ? 'failed' as const : 'pending' as const, commit: null })) };
+  };
+
+  it('a run with no completed step offers Start again as the primary action and no Retry; Start again opens the new run', async () => {
+    const doc = noneDone('failed');
+    render(<RunActions runId={doc.id} doc={doc} selectedStep={null} />);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    const again = screen.getByRole('button', { name: /Start again/ });
+    expect(again.className).toContain('primary');
+    expect(screen.getByRole('button', { name: 'Resume…' }).className).not.toContain('primary');
+    fireEvent.click(again);
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.restart')).toBe(true));
+    expect((fake.calls.find((c) => c.method === 'runs.restart')!.input as { runId: string }).runId).toBe(doc.id);
+    await waitFor(() => expect(location.hash).toMatch(/^#\/runs\/r-new\d+/));
+  });
+
+  it('a failed run with a committed step offers Retry as the primary action', () => {
+    const doc = fake.runs.get(RUN_IDS.failed)!.doc;
+    const withDone = { ...doc, steps: doc.steps.map((s) => (s.index === 1 ? { ...s, status: 'succeeded' as const, commit: 'abc1234' } : { ...s, status: 'pending' as const })) };
+    render(<RunActions runId={doc.id} doc={withDone} selectedStep={null} />);
+    expect(screen.getByRole('button', { name: 'Retry' }).className).toContain('primary');
+    expect(screen.getAllByRole('button').filter((b) => b.className.split(' ').includes('primary'))).toHaveLength(1);
+  });
+
+  it('Revise plan while disconnected says so at once instead of spinning', async () => {
+    useUi.setState({ connection: { state: 'closed', retryAt: Date.now() + 5000, attempts: 1 } });
+    try {
+      const doc = noneDone('cancelled');
+      render(<RunActions runId={doc.id} doc={doc} selectedStep={null} />);
+      fireEvent.click(screen.getByRole('button', { name: 'Revise plan…' }));
+      expect(await screen.findByText(/Not connected to Ratchet — reconnecting/)).toBeTruthy();
+      expect(screen.queryByText('Loading the plan…')).toBeNull();
+      // Back online: the plan loads.
+      act(() => useUi.setState({ connection: { state: 'open', retryAt: null, attempts: 0 } }));
+      expect(await screen.findByLabelText('step 1 title')).toBeTruthy();
+    } finally {
+      useUi.setState({ connection: { state: 'open', retryAt: null, attempts: 0 } });
+    }
   });
 });

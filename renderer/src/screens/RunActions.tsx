@@ -1,18 +1,23 @@
-// The run's actions: Retry, Resume, Revise plan, Skip step, Stop, Retry now — each shown only when the run's state allows it.
+// The run's actions: only those that can work for its state (lib/run-actions.ts decides), the right one as primary.
 import { useEffect, useState } from 'react';
 import type { StatusDocument, StepDoc } from '../../../shared/domain';
 import { errorMessage, getApi } from '../api/client';
+import { OFFLINE_MESSAGE } from '../api/ws-bridge';
+import { runActionsFor, type RunAction } from '../lib/run-actions';
+import { hrefs, navigate } from '../lib/route';
 import { useRunDetail } from '../stores/run-detail';
 import { useUi } from '../stores/ui';
+import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { InlineError, Loading } from '../components/States';
 import { pausedForBudget, RaiseBudget } from './RaiseBudget';
 
-const ACTIVE = ['running', 'waiting', 'planning', 'waiting_approval'];
+/** What the user sees while the host is unreachable, instead of a spinner that never ends. */
+export const NOT_CONNECTED = OFFLINE_MESSAGE;
 
 export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: StatusDocument; selectedStep: StepDoc | null }) {
-  const { retry, stop, retryNow, skipStep } = useRunDetail.getState();
+  const { retry, stop, retryNow, skipStep, restart } = useRunDetail.getState();
   const openResume = useUi((s) => s.openResume);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -33,41 +38,57 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
       setBusy(null);
     }
   };
-  const active = ACTIVE.includes(doc.status);
-  const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && doc.status !== 'running';
+  const plan = runActionsFor(doc, { budgetPause: pausedForBudget(doc) });
+  const cls = (a: RunAction, base = '') => [base, plan.primary === a ? 'primary' : ''].filter(Boolean).join(' ') || undefined;
+  const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && !['running', 'succeeded', 'queued'].includes(doc.status);
+
+  const button = (a: RunAction) => {
+    switch (a) {
+      case 'approve':
+        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('approve')}>Review and approve the plan…</button>;
+      case 'retryNow':
+        return (
+          <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => void act('retryNow', async () => {
+            if (!(await retryNow(runId))) setNote('The run was no longer waiting.');
+          })}>Retry now</button>
+        );
+      case 'retry':
+        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="Continue the run from its next incomplete step" onClick={() => void act('retry', () => retry(runId))}>{busy === 'retry' ? 'Retrying…' : 'Retry'}</button>;
+      case 'resume':
+        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="Check the worktree and the branch, then continue where the run stopped" onClick={() => openResume(runId)}>Resume…</button>;
+      case 'startAgain':
+        return (
+          <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)" onClick={() => void act('startAgain', async () => {
+            const fresh = await restart(runId);
+            navigate(hrefs.run(fresh));
+          })}><Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}</button>
+        );
+      case 'revise':
+        return <button key={a} type="button" disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>;
+      case 'stop':
+        return confirm === 'stop' ? (
+          <span key={a} className="confirm">
+            Stop the run? The work so far stays in the worktree.{' '}
+            <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>Stop</button>
+            <button type="button" onClick={() => setConfirm(null)}>Keep running</button>
+          </span>
+        ) : <button key={a} type="button" className="danger-outline" disabled={busy !== null} onClick={() => setConfirm('stop')}><Icon name="stop" /> {busy === 'stop' ? 'Stopping…' : 'Stop'}</button>;
+    }
+  };
+  const before = plan.actions.filter((a) => a !== 'stop');
 
   return (
     <div className="run-actions" role="toolbar" aria-label="run actions">
-      {doc.status === 'waiting_approval' && (
-        <button type="button" className="primary" disabled={busy !== null} onClick={() => setRevising('approve')}>Review and approve the plan…</button>
-      )}
-      {doc.status === 'waiting' && (
-        <button type="button" className="primary" disabled={busy !== null} onClick={() => void act('retryNow', async () => {
-          if (!(await retryNow(runId))) setNote('The run was no longer waiting.');
-        })}>Retry now</button>
-      )}
       <RaiseBudget runId={runId} doc={doc} />
-      {['failed', 'cancelled', 'paused'].includes(doc.status) && !pausedForBudget(doc) /* Retry would stop at the budget again: Raise budget and continue is the way on. */ && (
-        <button type="button" className="primary" disabled={busy !== null} onClick={() => void act('retry', () => retry(runId))}>{busy === 'retry' ? 'Retrying…' : 'Retry'}</button>
-      )}
-      {['interrupted', 'failed', 'paused', 'cancelled'].includes(doc.status) && (
-        <button type="button" className={doc.status === 'interrupted' ? 'primary' : ''} onClick={() => openResume(runId)}>Resume…</button>
-      )}
-      {doc.status !== 'waiting_approval' && <button type="button" disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>}
+      {before.map(button)}
       {canSkip && (confirm === 'skip' ? (
         <span className="confirm">
           Skip step {selectedStep.index}?{' '}
           <button type="button" className="danger" onClick={() => void act('skip', () => skipStep(runId, selectedStep.index))}>Skip it</button>
           <button type="button" onClick={() => setConfirm(null)}>Keep</button>
         </span>
-      ) : <button type="button" disabled={busy !== null} onClick={() => setConfirm('skip')}>Skip step {selectedStep.index}</button>)}
-      {active && (confirm === 'stop' ? (
-        <span className="confirm">
-          Stop the run? The work so far stays in the worktree.{' '}
-          <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>Stop</button>
-          <button type="button" onClick={() => setConfirm(null)}>Keep running</button>
-        </span>
-      ) : <button type="button" className="danger-outline" disabled={busy !== null} onClick={() => setConfirm('stop')}>{busy === 'stop' ? 'Stopping…' : 'Stop'}</button>)}
+      ) : <button type="button" disabled={busy !== null} onClick={() => setConfirm('skip')}><Icon name="skip" /> Skip step {selectedStep.index}</button>)}
+      {plan.actions.includes('stop') && button('stop')}
       {note && <span className="muted small-text">{note}</span>}
       <InlineError message={error} />
       {revising && <RevisePlanDialog runId={runId} doc={doc} mode={revising} onClose={() => setRevising(null)} />}
@@ -88,8 +109,12 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
 
   // Only when the dialog opens: later changes to the document must not overwrite the user's edits.
   const [initial] = useState(doc);
+  const connected = useUi((s) => s.connection.state === 'open');
   useEffect(() => {
+    // Disconnected: say so at once (the call would wait for the connection); the plan loads when it is back.
+    if (!connected || steps !== null) return;
     let live = true;
+    setError(null);
     void getApi().call('plans.get', { runId }).then(
       (plan) => {
         if (live) setSteps(plan.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
@@ -101,11 +126,15 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
     return () => {
       live = false;
     };
-  }, [runId]);
+  }, [runId, connected, steps]);
   // Committed steps stay where they are, so their positions in the editor are their positions in the plan.
   const locked = initial.steps.filter((s) => s.status !== 'skipped').map((s, i) => (s.status === 'succeeded' ? i : -1)).filter((i) => i >= 0);
   const save = async () => {
     if (!steps) return;
+    if (!connected) {
+      setError(NOT_CONNECTED);
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -130,7 +159,7 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
         <button type="button" className="primary" disabled={busy || !steps || toStepSpecs(steps).length === 0} onClick={() => void save()}>{mode === 'approve' ? (busy ? 'Starting…' : 'Approve and start') : busy ? 'Saving…' : 'Save revision'}</button>
       </>
     )}>
-      {result ? <p>{result}</p> : steps === null ? <Loading label="Loading the plan…" /> : (
+      {result ? <p>{result}</p> : steps === null ? (!connected ? <InlineError message={NOT_CONNECTED} /> : error ? null : <Loading label="Loading the plan…" />) : (
         <>
           <p className="muted small-text">{mode === 'approve'
             ? 'The agent drafted these steps; nothing has run yet. Edit them if you want, then approve: the run starts with this plan.'

@@ -1,7 +1,7 @@
 // Run: header (repo, branch, worktree, status, cost against budget), actions, step timeline and the chosen step's attempt history.
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { baseName, shortSha } from '../lib/format';
+import { baseName, shortSha, usd } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
 import { useShallow } from 'zustand/react/shallow';
@@ -11,10 +11,16 @@ import { useSettings } from '../stores/settings';
 import { AttemptPanel } from '../components/AttemptPanel';
 import { CostMeter } from '../components/CostMeter';
 import { ErrorState, Loading } from '../components/States';
+import { RelativeTime } from '../components/RelativeTime';
 import { RunStatusBadge } from '../components/StatusBadge';
 import { QueueControls } from '../components/QueueControls';
 import { StepTimeline } from '../components/StepTimeline';
 import { RunActions } from './RunActions';
+
+/** What a run was when it was retried or resumed, as the resumes list says it. */
+const FROM_STATUS: Record<string, string> = {
+  failed: 'failed', paused: 'paused', interrupted: 'interrupted', cancelled: 'stopped by you', waiting: 'waiting to retry', waiting_approval: 'waiting for approval', running: 'running',
+};
 
 /** The step to show when none is chosen: the one under way, else the first that failed, else the last attempted. */
 export function defaultStep(doc: StatusDocument): number | null {
@@ -57,6 +63,8 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
   const doc = detail?.doc ?? null;
   const live = doc ? ['running', 'waiting', 'planning'].includes(doc.status) : false;
   const now = useNow(1000, live);
+  // Relative times ("3 min ago") in the resumes list and the Activity log stay true while the screen is open.
+  const clock = useNow(30_000);
   const selected = useMemo(() => (step ?? (doc ? defaultStep(doc) : null)), [step, doc]);
 
   if (!detail || (detail.status === 'loading' && !doc)) return <div className="screen"><Loading label="Loading the run…" /></div>;
@@ -80,7 +88,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <div><dt>worktree</dt><dd><code className="selectable">{doc.worktree}</code></dd></div>
           <div><dt>cost</dt><dd><CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" /></dd></div>
         </dl>
-        {doc.reason && <p className={`run-reason ${doc.status === 'failed' || doc.status === 'interrupted' ? 'tone-bad' : 'muted'}`}>{doc.reason}</p>}
+        {doc.reason && <RunReason reason={doc.reason} tone={doc.status === 'failed' || doc.status === 'interrupted' ? 'tone-bad' : 'muted'} />}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
@@ -88,12 +96,18 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
       <div className="run-body">
         <aside className="run-steps" aria-label="step timeline">
           <h2>Steps <span className="muted">{doc.steps.filter((s) => s.status === 'succeeded').length}/{doc.steps.length}</span></h2>
-          <StepTimeline steps={doc.steps} selected={selected} timing={detail.timing} now={now} onSelect={(i) => navigate(hrefs.run(runId, i))} />
+          <StepTimeline steps={doc.steps} selected={selected} timing={detail.timing} now={now} runActive={live} onSelect={(i) => navigate(hrefs.run(runId, i))} />
           {doc.resumes.length > 0 && (
             <div className="resumes small-text">
               <h3>Retries and resumes</h3>
               <ul className="plain-list">
-                {doc.resumes.map((r, i) => <li key={i}>{r.kind} from step {r.resumedFrom.step ?? '—'} ({r.resumedFrom.status}) · ${r.costUsd.toFixed(4)} after</li>)}
+                {doc.resumes.map((r, i) => (
+                  <li key={i}>
+                    {r.kind === 'retry' ? 'Retried' : 'Resumed'}{r.resumedFrom.step !== null ? ` from step ${r.resumedFrom.step}` : ''}
+                    {' '}<span className="muted">(it was {FROM_STATUS[r.resumedFrom.status] ?? r.resumedFrom.status.replace(/_/g, ' ')})</span>
+                    {' '}<RelativeTime at={r.at} now={Math.max(now, clock)} /> · <span data-testid="resume-cost">{usd(r.costUsd)}</span> spent since
+                  </li>
+                ))}
               </ul>
             </div>
           )}
@@ -113,9 +127,26 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <summary>Activity ({detail.log.length})</summary>
           <ol className="activity-log">
             {detail.log.slice(-200).map((l) => (
-              <li key={l.id} className={`log-${l.level}`}><time className="muted">{new Date(l.at).toLocaleTimeString()}</time> {l.message}</li>
+              <li key={l.id} className={`log-${l.level}`}><span className="muted activity-time"><RelativeTime at={l.at} now={Math.max(now, clock)} /></span> {l.message}</li>
             ))}
           </ol>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** The run's reason: its first line as a sentence; the attempts summary and next steps under it, one click away. */
+function RunReason({ reason, tone }: { reason: string; tone: string }) {
+  const [head, ...rest] = reason.split('\n');
+  const more = rest.join('\n').trim();
+  return (
+    <div className="run-reason-block">
+      <p className={`run-reason ${tone}`}>{head}</p>
+      {more && (
+        <details className="run-reason-more small-text">
+          <summary>Attempts summary and next steps</summary>
+          <div className="pre-line">{more}</div>
         </details>
       )}
     </div>

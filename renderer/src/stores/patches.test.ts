@@ -81,3 +81,22 @@ describe('patchAttemptDetail', () => {
     expect(next.gates[0]).toMatchObject({ gate: 'test', passed: true, exitCode: 0, output: detail.gates[0]!.output });
   });
 });
+
+describe('the resumes list follows the engine live (issue 13 item 9)', () => {
+  it('api.usage after a retry adds to that retry\'s "$… after", not only to the run total', () => {
+    const base = makeRuns(NOW).find((r) => r.doc.id === RUN_IDS.running)!.doc;
+    const retryAt = new Date(NOW - 60_000).toISOString();
+    const doc = {
+      ...base,
+      resumes: [{ kind: 'retry' as const, at: retryAt, resumedFrom: { step: 2, status: 'failed' }, turnBudget: null, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }],
+    };
+    const step = doc.steps.find((s) => s.attempts.length > 0)!;
+    const n = step.attempts.at(-1)!.n;
+    const next = patchStatusDoc(doc, ev(doc.id, 'api.usage', { attemptId: 1, inputTokens: 1000, outputTokens: 200, costUsd: 0.0123 }), { step: step.index, n });
+    expect(next.resumes[0]!.costUsd).toBeCloseTo(0.0123);
+    expect(next.resumes[0]!.inputTokens).toBe(1000);
+    // Usage from before the retry (an event older than it) is not counted after it.
+    const older = { ...ev(doc.id, 'api.usage', { attemptId: 1, costUsd: 0.5 }), at: new Date(NOW - 120_000).toISOString() };
+    expect(patchStatusDoc(next, older, { step: step.index, n }).resumes[0]!.costUsd).toBeCloseTo(0.0123);
+  });
+});

@@ -103,9 +103,28 @@ export function patchStatusDoc(doc: StatusDocument, e: EngineEventDoc, at: { ste
       cacheWriteTokens: a.cacheWriteTokens + usage.cacheWriteTokens,
       costUsd: add(a.costUsd, usage.costUsd),
     }));
-    return { ...patched, costUsd: add(doc.costUsd, usage.costUsd) };
+    return { ...patched, costUsd: add(doc.costUsd, usage.costUsd), resumes: addToResume(doc.resumes, e.at, usage) };
   }
   return doc;
+}
+
+/** Usage spent at `at` counts toward the retry or resume in force then (the last one at or before it): its "$… after". */
+function addToResume(resumes: StatusDocument['resumes'], at: string, u: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }): StatusDocument['resumes'] {
+  let i = -1;
+  for (let k = 0; k < resumes.length; k++) if (Date.parse(resumes[k]!.at) <= Date.parse(at)) i = k;
+  if (i === -1) return resumes;
+  const copy = resumes.slice();
+  const r = copy[i]!;
+  copy[i] = {
+    ...r,
+    inputTokens: r.inputTokens + u.inputTokens,
+    outputTokens: r.outputTokens + u.outputTokens,
+    cacheReadTokens: r.cacheReadTokens + u.cacheReadTokens,
+    cacheWriteTokens: r.cacheWriteTokens + u.cacheWriteTokens,
+    // An unknown price adds nothing here: the run's total already shows it as unknown.
+    costUsd: r.costUsd + (u.costUsd ?? 0),
+  };
+  return copy;
 }
 
 // ---- attempt detail -----------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type { StatusDocument, StepSpec } from '../../../shared/domain';
 import type { z } from 'zod';
 import type { TranscriptEntryDoc } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
+import { describeEvent } from '../lib/activity';
 import { payloadOf } from './event-payloads';
 import { attemptKey, patchAttemptDetail, patchStatusDoc } from './patches';
 
@@ -153,7 +154,7 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
   }
 
   const log = payloadOf('log', e);
-  if (log) next.log = [...next.log, { id: e.id, at: e.at, level: log.level, message: log.message }].slice(-MAX_LOG);
+  if (log) next.log = [...next.log, { id: e.id, at: e.at, level: log.level, message: describeEvent(e) }].slice(-MAX_LOG);
   else if (!e.type.startsWith('agent.') && e.type !== 'api.usage' && e.type !== 'gate.output') {
     next.log = [...next.log, { id: e.id, at: e.at, level: 'event', message: describeEvent(e) }].slice(-MAX_LOG);
   }
@@ -177,20 +178,8 @@ export function appendLive(prev: LiveGateOutput | undefined, c: { gate: string; 
   return { gate: c.gate, text, skippedBytes };
 }
 
-/** One line for the run's activity log. */
-export function describeEvent(e: EngineEventDoc): string {
-  const p = e.payload as Record<string, unknown>;
-  switch (e.type) {
-    case 'run.status': return `run ${String(p.status)}${p.reason ? `: ${String(p.reason)}` : ''}`;
-    case 'attempt.started': return `step ${String(p.step)}: attempt ${String(p.n)} started (${String(p.model ?? p.agent ?? '')})`;
-    case 'attempt.finished': return `attempt ${String(p.outcome)}${p.summary ? `: ${String(p.summary)}` : ''}`;
-    case 'gate.started': return `gate ${String(p.gate)} running: ${String(p.command ?? '')}`;
-    case 'gate.finished': return `gate ${String(p.gate)} ${p.passed ? 'passed' : `failed (exit ${String(p.exitCode ?? '—')})`}`;
-    case 'decision': return `step ${String(p.step)} attempt ${String(p.n)}: ${String(p.action)} — ${String(p.reason)}`;
-    case 'step.committed': return `step ${String(p.step)} committed ${String(p.commit).slice(0, 8)}`;
-    default: return `${e.type}${Object.keys(p).length ? ` ${JSON.stringify(p).slice(0, 160)}` : ''}`;
-  }
-}
+/** One line for the run's activity log (lib/activity.ts). */
+export { describeEvent };
 
 interface RunDetailState {
   byId: Record<string, RunDetail>;
@@ -201,6 +190,8 @@ interface RunDetailState {
   /** After a reconnect: fetch the events missed meanwhile for every run that is open. */
   catchUp(): Promise<void>;
   retry(runId: string): Promise<void>;
+  /** "Start again": a new run of the same task, plan and workflow; resolves with its id. */
+  restart(runId: string): Promise<string>;
   stop(runId: string): Promise<void>;
   retryNow(runId: string): Promise<boolean>;
   skipStep(runId: string, step: number): Promise<void>;
@@ -301,6 +292,10 @@ export const useRunDetail = create<RunDetailState>()((set, get) => {
 
     async retry(runId) {
       await getApi().call('runs.retry', { runId });
+    },
+    async restart(runId) {
+      const r = await getApi().call('runs.restart', { runId });
+      return r.runId;
     },
     async stop(runId) {
       await getApi().call('runs.stop', { runId });

@@ -1,0 +1,173 @@
+// A run as the user stops, restarts and resumes it (issue 13 items 4, 8, 9): "Stopped by you" (not "needs you"), no
+// running icon left, Start again as the one primary action, the resume's cost following live, Revise plan while disconnected.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { ScriptedServer } from '../electron/scripted/server';
+import { demoRepo, launchBrowser, scriptedAgent, shot, startHostProcess, type HostProcess } from './harness';
+
+let server: ScriptedServer;
+let browser: Browser;
+let host: HostProcess | undefined;
+let repo: string;
+const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-home-')), 'home');
+
+beforeAll(async () => {
+  server = await scriptedAgent(100);
+  repo = demoRepo();
+  // The demo's test gate, slowed down, so a Stop lands while it runs.
+  const file = join(repo, 'ratchet.yml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(
+    'run: "node --test --test-reporter=tap", timeout: 60',
+    'run: "for i in $(seq 1 6); do echo \\"warming up $i\\"; sleep 0.4; done; node --test --test-reporter=tap", timeout: 60',
+  ));
+  execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@localhost', 'commit', '-qam', 'slow gate'], { cwd: repo });
+  host = await startHostProcess({ RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await host?.kill();
+  await browser?.close();
+  await server?.close();
+});
+
+function runs(): Array<{ id: string; status: string; reason: string | null; title: string }> {
+  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT runs.id, runs.status, runs.reason, tasks.title FROM runs JOIN tasks ON tasks.id = runs.task_id ORDER BY runs.created_at').all() as never;
+  } finally {
+    db.close();
+  }
+}
+
+async function until<T>(fn: () => T | undefined | false, ms = 60_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() - start > ms) throw new Error(`timed out; runs: ${JSON.stringify(runs())}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts the demo task from the New task form and stops it while step 1's gate runs. */
+async function startAndStop(page: Page, title: string) {
+  await page.goto(host!.url);
+  await page.getByLabel('repository path').fill(repo);
+  await page.getByRole('button', { name: 'Use this path' }).click();
+  await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+  await page.getByRole('tab', { name: /From the repo/ }).click();
+  await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
+  const trust = page.getByRole('button', { name: 'Trust', exact: true });
+  if (await trust.isVisible()) {
+    await trust.click();
+    await page.getByText('You trust this workflow file').waitFor();
+  }
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.getByRole('heading', { name: title }).waitFor();
+  await page.getByRole('log', { name: 'live output of gate test', exact: true }).getByText('warming up 2', { exact: true }).waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await page.locator('.confirm').getByRole('button', { name: 'Stop', exact: true }).click();
+}
+
+/** Both sizes every screen must work at: 1400×900 and 1024×700. */
+async function shots(page: Page, name: string, at?: string) {
+  for (const [width, height] of [[1400, 900], [1024, 700]] as const) {
+    await page.setViewportSize({ width, height });
+    if (at) await page.locator(at).first().scrollIntoViewIfNeeded();
+    else await page.evaluate('window.scrollTo(0, 0); document.querySelectorAll(".main, main, .content").forEach((e) => e.scrollTo(0, 0))');
+    await shot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+}
+
+describe('stop, start again, resume', () => {
+  it('a stopped run reads "stopped by you", offers Start again as its primary action, and Start again runs the task anew', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await startAndStop(page, 'Stop me');
+
+    const header = page.locator('.run-header');
+    await header.getByText('stopped by you', { exact: true }).waitFor({ timeout: 30_000 });
+    await header.getByText(/^Stopped by you during step 1\./).waitFor();
+    const stopped = runs().find((r) => r.title === 'Stop me')!;
+    expect(stopped.status).toBe('cancelled');
+    // The stopped step no longer shows as running.
+    const timeline = page.getByRole('list', { name: 'steps' });
+    await timeline.getByRole('img', { name: 'stopped' }).first().waitFor();
+    await expect(timeline.getByRole('img', { name: 'running' }).count()).resolves.toBe(0);
+    // No completed step: Start again is the one primary action, and there is no Retry.
+    const toolbar = page.getByRole('toolbar', { name: 'run actions' });
+    await expect(toolbar.getByRole('button', { name: 'Retry', exact: true }).count()).resolves.toBe(0);
+    await expect(toolbar.locator('button.primary').allInnerTexts()).resolves.toEqual([expect.stringContaining('Start again')]);
+    await shots(page, 'run-stopped');
+    await page.locator('.activity summary').click();
+    await page.locator('.activity-log li', { hasText: /Stopped by you during step 1\./ }).first().waitFor();
+    const activity = await page.locator('.activity-log').innerText();
+    expect(activity).not.toMatch(/[{}]|auto-progress|test_failure|Interrupted/);
+    await shots(page, 'run-stopped-activity', '.activity');
+
+    // The runs list: in Finished, not in Needs you.
+    await page.getByRole('link', { name: 'Runs' }).click();
+    const needsYou = page.getByRole('rowgroup', { name: /Needs you/ });
+    await expect(needsYou.getByText('Stop me').count()).resolves.toBe(0);
+    await page.goto(`${host!.url.split('?')[0]}#/runs/${stopped.id}`);
+
+    await toolbar.getByRole('button', { name: /Start again/ }).click();
+    await page.waitForURL((u) => /#\/runs\//.test(u.hash) && !u.hash.includes(stopped.id), { timeout: 30_000 });
+    const fresh = await until(() => runs().find((r) => r.title === 'Stop me' && r.id !== stopped.id));
+    await until(() => runs().find((r) => r.id === fresh.id && r.status === 'succeeded'), 120_000);
+    await page.locator('.run-header').getByText('succeeded', { exact: true }).waitFor({ timeout: 30_000 });
+    await shots(page, 'run-started-again');
+    await page.close();
+  });
+
+  it('a resumed run shows what it spent since the resume live, and its Activity log in sentences', async () => {
+    const stopped = runs().find((r) => r.title === 'Stop me' && r.status === 'cancelled')!;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The first visit carries the host's token (it sets the cookie); then to the run.
+    await page.goto(host!.url);
+    await page.getByLabel('repository path').waitFor();
+    await page.goto(`${host!.url.split('?')[0]}#/runs/${stopped.id}`);
+    await page.getByRole('toolbar', { name: 'run actions' }).getByRole('button', { name: 'Resume…' }).click();
+    await page.getByRole('button', { name: 'Proceed', exact: true }).click();
+    const cost = page.getByTestId('resume-cost').first();
+    await cost.waitFor({ timeout: 30_000 });
+    // Without a reload: the cost after the resume follows the engine's usage events.
+    const start = Date.now();
+    for (;;) {
+      const t = (await cost.textContent()) ?? '';
+      if (t !== '' && t !== '$0.00') break;
+      if (Date.now() - start > 60_000) throw new Error(`the resume's cost stayed ${t}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await until(() => runs().find((r) => r.id === stopped.id && r.status === 'succeeded'), 120_000);
+    await page.locator('.run-header').getByText('succeeded', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.locator('.resumes').getByText(/Resumed from step 1/).waitFor();
+    await page.locator('.activity summary').click();
+    await page.locator('.activity-log li', { hasText: /Resumed from step 1/ }).first().waitFor();
+    await shots(page, 'run-resumed');
+    await shots(page, 'run-resumed-activity', '.activity');
+    await page.close();
+  });
+
+  it('Revise plan while the host is unreachable says so instead of spinning', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await startAndStop(page, 'Stop me too');
+    await page.locator('.run-header').getByText('stopped by you', { exact: true }).waitFor({ timeout: 30_000 });
+    await host!.kill();
+    host = undefined;
+    await page.getByText(/Disconnected from Ratchet/).waitFor({ timeout: 30_000 });
+    const started = Date.now();
+    await page.getByRole('toolbar', { name: 'run actions' }).getByRole('button', { name: 'Revise plan…' }).click();
+    await page.getByRole('dialog').getByText(/Not connected to Ratchet — reconnecting/).waitFor({ timeout: 5000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(page.getByText('Loading the plan…').count()).resolves.toBe(0);
+    await shots(page, 'run-revise-disconnected');
+    await page.close();
+  });
+});

@@ -1,0 +1,27 @@
+// The sentences a run's status reason says when a step ends it: failed, needs you, stopped, or paused by auto-progress.
+import type { StepOutcome } from './step-state';
+
+/** Capitalised: the reason starts a sentence ("Step 2 … needs you: …"). */
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The reason of a run a step failed (`fatal`) or handed to the user (`escalate`): the engine's one-line reason, what to
+ * do, then the attempts summary — which names an error the first line already states instead of repeating it.
+ */
+export function runEndReason(outcome: Extract<StepOutcome, { kind: 'fatal' | 'escalate' }>, rescued = ''): string {
+  const first = outcome.kind === 'escalate'
+    ? `${sentence(outcome.reason)}. The attempts are kept; revise the plan or fix the setup, then resume.`
+    : `${sentence(outcome.reason)}.${rescued}`;
+  return `${first}\n${outcome.summary}`;
+}
+
+export type AutoProgressPause =
+  | { kind: 'step'; doneStep: number; nextStep: number }
+  | { kind: 'phase'; phase: string | null; nextPhase: string | null };
+
+/** A run paused by seed 003's auto-progress (one step or one phase at a time), said as a sentence. */
+export function autoProgressReason(p: AutoProgressPause): string {
+  if (p.kind === 'step') return `Paused after step ${p.doneStep}, as you asked to go one step at a time. Resume to continue with step ${p.nextStep}.`;
+  const next = p.nextPhase ? `phase "${p.nextPhase}"` : 'the next phase';
+  return `Phase "${p.phase ?? 'default'}" is complete, as you asked to go one phase at a time. Resume to continue with ${next}.`;
+}

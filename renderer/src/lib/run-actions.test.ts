@@ -1,0 +1,39 @@
+// The run actions table: only actions that can work for the run's state, the right one primary.
+import { describe, expect, it } from 'vitest';
+import type { RunStatus, StatusDocument, StepDoc } from '../../../shared/domain';
+import { runActionsFor } from './run-actions';
+
+const step = (index: number, status: StepDoc['status']): StepDoc => ({ index, title: `s${index}`, status, commit: status === 'succeeded' ? `c${index}` : null, attempts: [] });
+const doc = (status: RunStatus, steps: StepDoc[]): StatusDocument => ({
+  id: 'r', status, reason: null, repo: '/r', branch: 'b', worktree: '/w', baseCommit: 'c', costUsd: 0, steps, resumes: [],
+});
+const none = [step(1, 'pending'), step(2, 'pending')];
+const some = [step(1, 'succeeded'), step(2, 'failed')];
+
+describe('runActionsFor', () => {
+  it.each([
+    ['failed', none, 'startAgain', ['startAgain', 'resume', 'revise']],
+    ['failed', some, 'retry', ['retry', 'resume', 'startAgain', 'revise']],
+    ['cancelled', none, 'startAgain', ['startAgain', 'resume', 'revise']],
+    ['cancelled', some, 'resume', ['resume', 'startAgain', 'revise']],
+    ['interrupted', none, 'resume', ['resume', 'startAgain', 'revise']],
+    ['paused', none, 'resume', ['resume', 'startAgain', 'revise']],
+    ['waiting', some, 'retryNow', ['retryNow', 'revise', 'stop']],
+    ['waiting_approval', none, 'approve', ['approve', 'stop']],
+    ['running', some, null, ['revise', 'stop']],
+    ['queued', none, null, []],
+    ['succeeded', [step(1, 'succeeded')], null, []],
+  ] as const)('%s (%#): primary %s', (status, steps, primary, actions) => {
+    expect(runActionsFor(doc(status, [...steps]))).toEqual({ primary, actions });
+  });
+
+  it('never offers Retry on a run with no committed step (the engine would refuse: "No completed steps found")', () => {
+    for (const status of ['failed', 'cancelled', 'paused', 'interrupted'] as const) {
+      expect(runActionsFor(doc(status, none)).actions).not.toContain('retry');
+    }
+  });
+
+  it('leaves the primary role to Raise budget on a run paused for its budget', () => {
+    expect(runActionsFor(doc('paused', some), { budgetPause: true })).toEqual({ primary: null, actions: ['resume', 'startAgain', 'revise'] });
+  });
+});

@@ -1,0 +1,48 @@
+// Which actions a run's state allows, and which one is primary: pure, so the table is tested without the screen.
+import type { StatusDocument } from '../../../shared/domain';
+
+export type RunAction = 'approve' | 'retryNow' | 'retry' | 'resume' | 'startAgain' | 'revise' | 'stop';
+
+export interface RunActionPlan {
+  /** The one action the run most likely needs (null: none stands out, or another control — Raise budget — takes the role). */
+  primary: RunAction | null;
+  /** Every action offered, in display order (the primary among them). */
+  actions: RunAction[];
+}
+
+/** A step is committed: Retry (seed 000) can continue after it; without one, only starting again or resuming can. */
+export function hasCompletedStep(doc: StatusDocument): boolean {
+  return doc.steps.some((s) => s.status === 'succeeded' && s.commit !== null);
+}
+
+/**
+ * The actions that can work for the run's state:
+ * - drafted plan waiting: approve (primary), stop;   waiting to retry: retry now (primary), revise, stop;
+ * - running/planning: revise, stop;   queued: none here (QueueControls offers Remove from the queue);
+ * - failed with a committed step: retry (primary), resume, start again, revise;
+ * - failed or cancelled with no committed step: start again (primary), resume, revise — Retry would only refuse;
+ * - paused, interrupted, or cancelled with a committed step: resume (primary), start again, revise;
+ * - paused for its budget: as paused, but Raise budget and continue is the primary (`budgetPause`);
+ * - succeeded: nothing.
+ */
+export function runActionsFor(doc: StatusDocument, opts: { budgetPause?: boolean } = {}): RunActionPlan {
+  const done = hasCompletedStep(doc);
+  const plan = (primary: RunAction | null, actions: RunAction[]): RunActionPlan => ({ primary, actions });
+  switch (doc.status) {
+    case 'waiting_approval': return plan('approve', ['approve', 'stop']);
+    case 'waiting': return plan('retryNow', ['retryNow', 'revise', 'stop']);
+    case 'running':
+    case 'planning': return plan(null, ['revise', 'stop']);
+    // A queued run's place, priority and Remove from the queue are QueueControls' (next to these actions).
+    case 'queued': return plan(null, []);
+    case 'succeeded': return plan(null, []);
+    case 'failed':
+      return done ? plan('retry', ['retry', 'resume', 'startAgain', 'revise']) : plan('startAgain', ['startAgain', 'resume', 'revise']);
+    case 'interrupted':
+      return plan('resume', ['resume', 'startAgain', 'revise']);
+    case 'paused':
+      return plan(opts.budgetPause ? null : 'resume', ['resume', 'startAgain', 'revise']);
+    case 'cancelled':
+      return done ? plan('resume', ['resume', 'startAgain', 'revise']) : plan('startAgain', ['startAgain', 'resume', 'revise']);
+  }
+}

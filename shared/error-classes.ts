@@ -1,0 +1,33 @@
+// The error classes as people read them ("Test failure", not `test_failure`): one map for the app, the CLI and the engine's sentences.
+import type { ErrorClass } from './domain';
+
+export const ERROR_CLASS_LABEL: Record<ErrorClass, string> = {
+  test_failure: 'Test failure',
+  compilation_error: 'Compilation error',
+  crash: 'Crash',
+  timeout: 'Timeout',
+  api_error: 'API error',
+  rate_limit: 'Rate limit',
+  git_conflict: 'Git conflict',
+  missing_dependency: 'Missing dependency',
+  permission_error: 'Permission error',
+  resource_exhaustion: 'Out of resources',
+  no_change: 'No change',
+  empty_attempt: 'Empty attempt',
+  unknown: 'Unknown error',
+};
+
+/**
+ * The readable label of an error class; `midSentence` lower-cases its first word unless it is an acronym
+ * ("a test failure", "an API error"). An unknown code reads with its underscores as spaces.
+ */
+export function errorClassLabel(code: string, opts: { midSentence?: boolean } = {}): string {
+  const label = (ERROR_CLASS_LABEL as Record<string, string | undefined>)[code] ?? code.replace(/_/g, ' ');
+  if (!opts.midSentence || /^[A-Z]{2,}\b/.test(label)) return label;
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+/** "1 retry", "2 retries": a count with its noun in the right number. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
