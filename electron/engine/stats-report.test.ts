@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { errorClassLabel, plural } from '../../shared/error-classes';
 import { improvementText } from './improvements';
 import { loadStats } from './stats-load';
 import { loadImprovements, weeklyReport } from './stats-report';
@@ -19,7 +20,7 @@ describe('weeklyReport', () => {
       const { markdown } = weeklyReport(db, days, end, { dailyUsd: 1, preset: 'conservative' });
       const s = loadStats(db, days, end, 1);
       const line = (re: RegExp) => markdown.match(re)?.slice(1) ?? [];
-      expect(line(/\*\*Success rate:\*\* ([\d.]+)% \((\d+)\/(\d+) finished runs; (\d+) runs started\)/)).toEqual([
+      expect(line(/\*\*Success rate:\*\* ([\d.]+) % \((\d+) of (\d+) finished runs?; (\d+) runs? started\)/)).toEqual([
         ((s.successRate ?? 0) * 100).toFixed(1), String(s.succeeded), String(s.succeeded + s.failed), String(s.runs),
       ]);
       expect(line(/\*\*Average attempts:\*\* ([\d.]+) per successful step/)).toEqual([String(s.avgAttemptsPerSuccess)]);
@@ -29,7 +30,7 @@ describe('weeklyReport', () => {
       expect([cell('none needed'), cell('1 retry'), cell('2 retries'), cell('3 or more'), cell('failed after max')]).toEqual([b.r0, b.r1, b.r2, b.r3plus, b.failedAfterMax]);
       const perDay = [...markdown.matchAll(/^\| (\d{4}-\d\d-\d\d) \| \$([\d.]+) \| \$([\d.]+) \|$/gm)].map((m) => [m[1], Number(m[2])]);
       expect(perDay).toEqual(s.costPerDay.map((d) => [d.day, Number(d.costUsd.toFixed(4))]));
-      for (const r of s.retryReasons) expect(markdown).toContain(`${r.errorClass}: ${r.count} (`);
+      for (const r of s.retryReasons) expect(markdown).toContain(`${errorClassLabel(r.errorClass)}: ${plural(r.count, 'retry', 'retries')} (`);
       const improvements = loadImprovements(db, s, end, 'conservative');
       expect(improvements.length).toBeGreaterThan(0);
       for (const i of improvements) expect(markdown).toContain(`- ${improvementText(i)}`);

@@ -55,9 +55,9 @@ describe('summarise', () => {
 
   it('suggests from what stands out', () => {
     const s = summarise(fixture(), 7, now);
-    expect(s.suggestions.join('\n')).toMatch(/67% of retries were compilation_error: add a build or typecheck gate/);
-    expect(s.suggestions.join('\n')).toContain('1 step(s) failed after every retry');
-    expect(s.suggestions.join('\n')).toContain('1 attempt(s) passed only on a re-run');
+    expect(s.suggestions.join('\n')).toMatch(/Compilation error caused 67 % of retries: add a build or typecheck gate/);
+    expect(s.suggestions.join('\n')).toContain('1 step failed after every retry');
+    expect(s.suggestions.join('\n')).toContain('1 attempt passed only on a re-run');
   });
 
   it('has no rates when nothing finished', () => {
@@ -71,9 +71,9 @@ describe('reportMarkdown', () => {
   it("reads like seed 002's weekly report", () => {
     const md = reportMarkdown(summarise(fixture(), 7, now), now);
     expect(md).toContain('# Retry statistics — last 7 days');
-    expect(md).toContain('**Success rate:** 50.0% (1/2 finished runs; 3 runs started)');
-    expect(md).toContain('| 1 retry | 1 (25.0%) |');
-    expect(md).toContain('1. compilation_error: 2 (67%)');
+    expect(md).toContain('**Success rate:** 50.0 % (1 of 2 finished runs; 3 runs started)');
+    expect(md).toContain('| 1 retry | 1 (25.0 %) |');
+    expect(md).toContain('1. Compilation error: 2 retries (67 %)');
   });
 });
 

@@ -1,6 +1,7 @@
 // The dashboard's numbers from counts (of rows, or of the store's per-day summary): success rate, retry breakdown and reasons, cost per day, suggestions, and the weekly report.
 import type { StatsSummary } from '../../shared/contract';
 import { improvementText, type Improvement } from './improvements';
+import { errorClassLabel, plural } from '../../shared/error-classes';
 
 export interface StatsInput {
   runs: Array<{ id: string; status: string; createdAt: string }>;
@@ -123,10 +124,10 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
       api_error: 'check the API status page; lower concurrency',
       rate_limit: 'spread runs over time or raise your rate limits',
     };
-    suggestions.push(`${Math.round((top.count / totalRetries) * 100)}% of retries were ${top.errorClass}${advice[top.errorClass] ? `: ${advice[top.errorClass]}` : ''}.`);
+    suggestions.push(`${errorClassLabel(top.errorClass)} caused ${Math.round((top.count / totalRetries) * 100)} % of retries${advice[top.errorClass] ? `: ${advice[top.errorClass]}` : ''}.`);
   }
-  if (breakdown.failedAfterMax > 0) suggestions.push(`${breakdown.failedAfterMax} step(s) failed after every retry: revise those plans before retrying, or raise their limits if they came close.`);
-  if (c.flaky) suggestions.push(`${c.flaky} attempt(s) passed only on a re-run (flaky tests): fix them so they stop costing retries.`);
+  if (breakdown.failedAfterMax > 0) suggestions.push(`${plural(breakdown.failedAfterMax, 'step')} failed after every retry: revise those plans before retrying, or raise their limits if they came close.`);
+  if (c.flaky) suggestions.push(`${plural(c.flaky, 'attempt')} passed only on a re-run (flaky tests): fix them so they stop costing retries.`);
   if (avg !== null && avg <= 1.5 && c.successSteps >= 5) suggestions.push(`Average ${avg.toFixed(1)} attempts per step: a good first-try rate; keep the current step format.`);
   if (c.unknownCost) suggestions.push('Some attempts used a model with no price in the pricing table: add it in Settings so costs are complete.');
   const finished = c.succeeded + c.failed;
@@ -148,23 +149,23 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
   };
 }
 
-const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
 
 /** The weekly report (seed 002's "Retry Statistics"), as Markdown; its suggestions are seed 002's improvement suggestions when given. */
 export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readonly Improvement[]): string {
   const suggestions = improvements ? improvements.map(improvementText) : s.suggestions;
   const b = s.retryBreakdown;
   const steps = b.r0 + b.r1 + b.r2 + b.r3plus + b.failedAfterMax;
-  const share = (n: number) => (steps ? ` (${((n / steps) * 100).toFixed(1)}%)` : '');
+  const share = (n: number) => (steps ? ` (${((n / steps) * 100).toFixed(1)} %)` : '');
   const reasonsTotal = s.retryReasons.reduce((n, r) => n + r.count, 0);
   return [
     `# Retry statistics — last ${s.days} days`,
     '',
     `_Generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC by Ratchet._`,
     '',
-    `- **Success rate:** ${pct(s.successRate)} (${s.succeeded}/${s.succeeded + s.failed} finished runs; ${s.runs} runs started)`,
+    `- **Success rate:** ${pct(s.successRate)} (${s.succeeded} of ${plural(s.succeeded + s.failed, 'finished run')}; ${plural(s.runs, 'run')} started)`,
     `- **Average attempts:** ${s.avgAttemptsPerSuccess ?? 'n/a'} per successful step`,
-    `- **Cost:** $${s.totalCostUsd.toFixed(2)}, of which retries $${s.retryCostUsd.toFixed(2)}; retries rescued ${s.savedByRetries} step(s)`,
+    `- **Cost:** $${s.totalCostUsd.toFixed(2)}, of which retries $${s.retryCostUsd.toFixed(2)}; retries rescued ${plural(s.savedByRetries, 'step')}`,
     '',
     '## Retry breakdown (steps)',
     '',
@@ -178,7 +179,7 @@ export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readon
     '',
     '## Common retry reasons',
     '',
-    ...(s.retryReasons.length ? s.retryReasons.map((r, i) => `${i + 1}. ${r.errorClass}: ${r.count} (${((r.count / reasonsTotal) * 100).toFixed(0)}%)`) : ['No retries.']),
+    ...(s.retryReasons.length ? s.retryReasons.map((r, i) => `${i + 1}. ${errorClassLabel(r.errorClass)}: ${plural(r.count, 'retry', 'retries')} (${((r.count / reasonsTotal) * 100).toFixed(0)} %)`) : ['No retries.']),
     '',
     '## Cost per day',
     '',
