@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
 import { costAxis, moneyTick, shortDay } from '../lib/chart-format';
-import { humanize, percent, usd } from '../lib/format';
+import { errorClassLabel, percent, usd } from '../lib/format';
 import { useStats, type Days } from '../stores/stats';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { NeedsAttention } from '../components/dashboard/NeedsAttention';
@@ -57,7 +57,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
     { name: '3+ retries', tick: '3+', steps: s.retryBreakdown.r3plus },
     { name: 'failed after max', tick: 'gave up', steps: s.retryBreakdown.failedAfterMax },
   ];
-  const reasons = s.retryReasons.map((r) => ({ name: humanize(r.errorClass), count: r.count }));
+  const reasons = s.retryReasons.map((r) => ({ name: errorClassLabel(r.errorClass), count: r.count }));
   const perDay = s.costPerDay.map((d) => ({ day: d.day, first: Math.round((d.costUsd - d.retryCostUsd) * 100) / 100, retries: d.retryCostUsd, total: d.costUsd }));
   const peak = s.costPerDay.reduce<StatsSummary['costPerDay'][number] | null>((m, d) => (m === null || d.costUsd > m.costUsd ? d : m), null);
   const overBudget = s.dailyBudgetUsd === null ? 0 : s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
