@@ -48,7 +48,7 @@ describe('DashboardScreen', () => {
     const breakdown = screen.getByRole('table', { name: 'Steps by number of retries' });
     expect([...breakdown.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['41', '12', '5', '2', '3']);
     const reasons = screen.getByRole('table', { name: 'Retries by error class' });
-    expect(within(reasons).getByRole('rowheader', { name: 'test failure' }).nextElementSibling!.textContent).toBe('14');
+    expect(within(reasons).getByRole('rowheader', { name: 'Test failure' }).nextElementSibling!.textContent).toBe('14');
     const perDay = screen.getByRole('table', { name: 'Cost per day' });
     expect(perDay.querySelectorAll('tbody tr')).toHaveLength(7);
     // Days written short ("Nov 22"), as on the chart's axis.
