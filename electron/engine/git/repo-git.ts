@@ -158,7 +158,8 @@ export async function diffTrees(dir: string, from: string, to: string): Promise<
   return git(dir).raw(['diff', '--no-color', '--no-ext-diff', from, to]);
 }
 
-async function identityArgs(dir: string): Promise<string[]> {
+/** `-c user.name/user.email` for whichever the user has not configured (the engine's identity fills in). */
+export async function identityArgs(dir: string): Promise<string[]> {
   // One lookup for both keys (exit 1 with no output when neither is set).
   let set = '';
   try {
