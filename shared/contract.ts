@@ -198,8 +198,8 @@ export type RunQueueDoc = z.infer<typeof RunQueueDoc>;
 
 export const Settings = z.object({
   apiKeySet: z.boolean(),
-  /** Where the key lives: the OS keychain (Electron safeStorage), the environment (headless host), or nowhere. */
-  apiKeySource: z.enum(['safe_storage', 'environment', 'none']),
+  /** Where the key lives: the OS keychain (Electron safeStorage), the environment, the headless host's memory until it stops (`session`), or nowhere. */
+  apiKeySource: z.enum(['safe_storage', 'environment', 'session', 'none']),
   /** Set when Electron's Linux backend stores secrets as plain text (basic_text). */
   apiKeyWarning: z.string().nullable(),
   defaultModel: z.string(),
@@ -218,6 +218,39 @@ export const Settings = z.object({
   pricing: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) })),
 });
 export type Settings = z.infer<typeof Settings>;
+
+/** Agents New task offers: the Anthropic API, or Claude Code run as a command agent. */
+export const AgentChoice = z.enum(['anthropic', 'claude-code']);
+export type AgentChoice = z.infer<typeof AgentChoice>;
+
+/** One folder's subfolders, for the folder browser the headless host serves in place of a native Open… dialog. */
+export const FolderListing = z.object({
+  dir: z.string(),
+  parent: z.string().nullable(),
+  isGitRepo: z.boolean(),
+  entries: z.array(z.object({ name: z.string(), path: z.string(), isGitRepo: z.boolean() })),
+  truncated: z.number().int(),
+});
+export type FolderListing = z.infer<typeof FolderListing>;
+
+/** What landing a succeeded run on its base branch would do, and where its branch could be pushed. */
+export const MergePreviewDoc = z.object({
+  base: z.string(),
+  branch: z.string(),
+  baseTip: z.string(),
+  branchTip: z.string(),
+  commits: z.array(z.object({ sha: z.string(), subject: z.string() })),
+  diffstat: z.string(),
+  canFastForward: z.boolean(),
+  conflicts: z.array(z.string()),
+  checkout: z.object({ path: z.string(), dirty: z.boolean() }).nullable(),
+  upToDate: z.boolean(),
+  /** Why it cannot land now, as a sentence saying what to do; null when it can. */
+  blocked: z.string().nullable(),
+  /** The remote a push goes to (null: none), and the page that opens a pull request there when the host is known. */
+  remote: z.object({ name: z.string(), url: z.string(), pullRequestUrl: z.string().nullable() }).nullable(),
+});
+export type MergePreviewDoc = z.infer<typeof MergePreviewDoc>;
 
 export const StartRunInput = z.object({
   repo: z.string().min(1),
@@ -240,6 +273,8 @@ export const StartRunInput = z.object({
   trust: z.boolean().optional(),
   /** Queue priority: a higher number starts first when runs wait for a slot (default 0). */
   priority: z.number().int().min(-100).max(100).optional(),
+  /** The agent of app-written steps: the Anthropic API (needs a key; the default) or Claude Code's CLI (`claude`, its own login). */
+  agent: AgentChoice.optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;
 
@@ -249,6 +284,8 @@ export const methods = {
   'repos.inspect': { input: z.object({ path: z.string().min(1) }), output: RepoInfo },
   'repos.recent': { input: Empty, output: z.array(z.object({ path: z.string(), name: z.string(), lastUsed: z.string() })) },
   'repos.pick': { input: Empty, output: z.object({ path: z.string().nullable() }) },
+  /** Subfolders of `dir` (default: the home folder), git repositories marked; what the browser host offers in place of Open…. */
+  'repos.browse': { input: z.object({ dir: z.string().nullable().optional(), showHidden: z.boolean().optional() }).strict(), output: FolderListing },
   'workflow.load': {
     input: z.object({ repo: z.string().min(1) }),
     output: z.object({
@@ -306,6 +343,17 @@ export const methods = {
   /** The queue: the concurrency limit, runs holding a slot, queued runs in start order, and API rate-limit holds in force. */
   'runs.queue': { input: Empty, output: RunQueueDoc },
   'runs.skipStep': { input: RunId.extend({ step: z.number().int().min(1) }), output: Ok },
+  /** What merging a succeeded run's branch into its base branch would bring, whether it can fast-forward, and what blocks it. */
+  'runs.mergePreview': { input: RunId, output: MergePreviewDoc },
+  /** Lands a succeeded run on its base branch; `expectBaseTip` (the preview's) refuses when the base moved since. Never touches a dirty checkout. */
+  'runs.merge': {
+    input: RunId.extend({ mode: z.enum(['ff-only', 'no-ff']), expectBaseTip: z.string().optional() }),
+    output: z.object({ commit: z.string(), mode: z.enum(['ff-only', 'no-ff']), base: z.string() }),
+  },
+  /** Pushes the run's branch to the repository's remote; answers the pull-request page when the remote's host is known. */
+  'runs.push': { input: RunId, output: z.object({ remote: z.string(), remoteUrl: z.string(), pullRequestUrl: z.string().nullable() }) },
+  /** Opens the run's worktree in a terminal, an editor or the file manager (the desktop app only; a browser cannot). */
+  'runs.openWorktree': { input: RunId.extend({ with: z.enum(['terminal', 'editor', 'folder']) }), output: Ok },
   'stats.summary': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: StatsSummary },
   'stats.whatIf': { input: WhatIfChoiceDoc.extend({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: WhatIfDoc },
   'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },

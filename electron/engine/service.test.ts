@@ -110,14 +110,14 @@ describe('service (the contract over the engine)', () => {
     expect(await call(service, 'runs.start', { repo: tempDir(), title: 't', steps: [{ title: 'x' }] })).toMatchObject({ ok: false, error: { code: 'not_git_repo' } });
   });
 
-  it('keeps settings, edits prices, and refuses to store a key in the headless host', async () => {
+  it('keeps settings, edits prices, and keeps a key saved in the headless host in memory only', async () => {
     const { service, engine } = await setup();
     const set = await call(service, 'settings.set', { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12 }, pricing: { 'my-model': { input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 } } });
     expect(set).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12, alertAt: 0.8 }, apiKeySet: true, apiKeySource: 'environment' } });
     expect(engine.pricing.models['my-model']).toEqual({ input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 });
     const again = createService(engine, { host: 'headless', version: '0', env: {} });
     expect(await call(again, 'settings.get', {})).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', apiKeySet: false } });
-    expect(await call(service, 'settings.setApiKey', { key: 'sk-x' })).toMatchObject({ ok: false, error: { message: expect.stringContaining('ANTHROPIC_API_KEY') } });
+    expect(await call(again, 'settings.setApiKey', { key: 'sk-x' })).toMatchObject({ ok: true, value: { apiKeySet: true, apiKeySource: 'session', apiKeyWarning: expect.stringContaining('ANTHROPIC_API_KEY') } });
     await again.close();
   });
 

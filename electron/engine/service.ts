@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
-import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
+import type { AgentChoice, CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
 import { withRetryConfig } from './runs/task-retry-config';
@@ -22,12 +22,13 @@ import { loadStats } from './stats-load';
 import { whatIf } from './what-if';
 import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
+import { CLAUDE_CODE_AGENT, landingHandlers } from './service-landing';
 import type { RunSummaryRow } from './store/store';
 import { parseWorkflow } from './workflow/load-workflow';
 import { WorkflowFile, type Workflow } from './workflow/schema';
 
 export interface SecretStore {
-  source: 'safe_storage' | 'environment' | 'none';
+  source: 'safe_storage' | 'environment' | 'session' | 'none';
   warning: string | null;
   get(): string | null;
   /** Throws a RatchetError where keys cannot be stored (the headless host reads the environment); may be async (safeStorage). */
@@ -73,6 +74,28 @@ export function toCallError(err: unknown): CallError {
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 }
 
+/**
+ * The headless host's key store: the environment's key, or a key saved from the app, kept in this process's memory
+ * only (no keychain without Electron) until the host stops; never written to disk.
+ */
+export function memorySecrets(envKey: string | null): SecretStore {
+  let session: string | null = null;
+  return {
+    get source() {
+      return session ? 'session' : envKey ? 'environment' : 'none';
+    },
+    get warning() {
+      return session ? 'This key is kept in memory only until `ratchet serve` stops. To keep it, set ANTHROPIC_API_KEY in the environment of `ratchet serve`.' : null;
+    },
+    get: () => session ?? envKey,
+    set: (key) => {
+      const value = key?.trim() ?? '';
+      if (value && /\s/.test(value)) throw new RatchetError('bad_arguments', 'An API key has no spaces or line breaks in it. Paste the key alone.');
+      session = value || null;
+    },
+  };
+}
+
 export function createService(engine: Engine, opts: ServiceOptions): Service {
   const now = opts.now ?? (() => new Date());
   const listeners = new Set<Listener>();
@@ -96,14 +119,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   let settings: UserSettings = loadSettings(engine.home);
   engine.applySettings(settings);
 
-  const secrets: SecretStore = opts.secrets ?? {
-    source: opts.env.ANTHROPIC_API_KEY ? 'environment' : 'none',
-    warning: null,
-    get: () => opts.env.ANTHROPIC_API_KEY ?? null,
-    set: () => {
-      throw new RatchetError('bad_arguments', 'The headless host reads the API key from ANTHROPIC_API_KEY in its environment; set it there and restart `ratchet serve`.');
-    },
-  };
+  const secrets: SecretStore = opts.secrets ?? memorySecrets(opts.env.ANTHROPIC_API_KEY ?? null);
   const storedKey = secrets.get();
   if (storedKey) opts.env.ANTHROPIC_API_KEY = storedKey;
 
@@ -190,10 +206,10 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     };
   }
 
-  function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; preset?: Workflow['preset']; budgetUsd?: number }): Workflow {
+  function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; preset?: Workflow['preset']; budgetUsd?: number; agent?: AgentChoice }): Workflow {
     const parsed = WorkflowFile.safeParse({
       gates: input.gates ?? {},
-      agent: { model: settings.defaultModel },
+      agent: input.agent === 'claude-code' ? { ...CLAUDE_CODE_AGENT, model: settings.defaultModel } : { model: settings.defaultModel },
       preset: input.preset ?? settings.preset,
       budget: {
         ...(input.budgetUsd ?? settings.budget.taskUsd ? { task_usd: input.budgetUsd ?? settings.budget.taskUsd } : {}),
@@ -221,6 +237,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
 
   const gateLogs = new GateLogCache();
   const handlers: Handlers = {
+    ...landingHandlers(engine, opts.host),
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
     'repos.recent': async () =>
@@ -306,7 +323,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
         // The app's only workflow file is the repository's own (workflow.load): it needs the user's trust.
         repoWorkflow: input.workflowFile !== undefined, trust: input.trust,
-        workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd }) : undefined,
+        workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd, agent: input.agent }) : undefined,
       });
       // The budget typed in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
       if (!input.steps && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings.budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
@@ -397,7 +414,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     },
     'settings.setApiKey': async ({ key }) => {
       await secrets.set(key);
-      if (key) opts.env.ANTHROPIC_API_KEY = key;
+      // What is stored now (removing a saved key falls back to the environment's).
+      const stored = secrets.get();
+      if (stored) opts.env.ANTHROPIC_API_KEY = stored;
       else delete opts.env.ANTHROPIC_API_KEY;
       return settingsDoc();
     },

@@ -85,6 +85,12 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     },
     'repos.recent': () => makeRecent(now),
     'repos.pick': () => ({ path: REPO }),
+    'repos.browse': ({ dir }) => {
+      const d = (dir ?? '/home/dev').replace(/\/+$/, '') || '/';
+      const parent = d === '/' ? null : d.slice(0, d.lastIndexOf('/')) || '/';
+      const names = d === '/home/dev' ? ['code', 'notes'] : d === '/home/dev/code' ? ['game', 'website'] : [];
+      return { dir: d, parent, isGitRepo: d === REPO, truncated: 0, entries: names.map((name) => ({ name, path: `${d === '/' ? '' : d}/${name}`, isGitRepo: `${d}/${name}` === REPO || name === 'website' })) };
+    },
     'workflow.load': ({ repo }) => ({ ...WORKFLOW, trust: WORKFLOW.trust && { ...WORKFLOW.trust, trusted: trustedRepos.has(repo) } }),
     'trust.revoke': ({ repo }) => ({ repo, revoked: trustedRepos.delete(repo) ? 1 : 0 }),
     'plans.draft': () => DRAFT,
@@ -190,6 +196,19 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       setTimeout(() => engineEvent(runId, 'step.status', { step, status: 'skipped' }), 0);
       return { ok: true };
     },
+    'runs.mergePreview': ({ runId }) => {
+      const r = run(runId);
+      return {
+        base: 'main', branch: r.doc.branch, baseTip: r.doc.baseCommit.padEnd(40, '0'), branchTip: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432',
+        commits: r.doc.steps.filter((s) => s.commit).map((s) => ({ sha: (s.commit ?? '').padEnd(40, '0'), subject: `step ${s.index}: ${s.title}` })).reverse(),
+        diffstat: ' src/player.ts      | 24 ++++++++++++++++++++++--\n src/player.test.ts | 31 +++++++++++++++++++++++++++++++\n 2 files changed, 53 insertions(+), 2 deletions(-)',
+        canFastForward: true, conflicts: [], checkout: { path: r.doc.repo, dirty: false }, upToDate: false, blocked: null,
+        remote: { name: 'origin', url: 'git@github.com:dev/game.git', pullRequestUrl: `https://github.com/dev/game/compare/main...${encodeURIComponent(r.doc.branch)}?expand=1` },
+      };
+    },
+    'runs.merge': ({ mode }) => ({ commit: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432', mode, base: 'main' }),
+    'runs.push': ({ runId }) => ({ remote: 'origin', remoteUrl: 'git@github.com:dev/game.git', pullRequestUrl: `https://github.com/dev/game/compare/main...${encodeURIComponent(run(runId).doc.branch)}?expand=1` }),
+    'runs.openWorktree': () => ({ ok: true as const }),
     'stats.summary': ({ days }) => makeStats(now, days ?? 7),
     'stats.report': ({ days }) => {
       const s = makeStats(now, days ?? 7);

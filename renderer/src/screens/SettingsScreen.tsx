@@ -10,6 +10,7 @@ import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './sett
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
   environment: 'Read from ANTHROPIC_API_KEY in the environment of the headless host; it cannot be changed from here.',
+  session: 'Kept in the memory of `ratchet serve` until it stops (a browser host has no keychain); set ANTHROPIC_API_KEY in its environment to keep it.',
   none: 'No key is set. Runs with the Anthropic agent will fail until one is.',
 };
 
