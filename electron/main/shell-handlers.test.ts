@@ -56,3 +56,20 @@ describe('withShellHandlers', () => {
     expect(env.ANTHROPIC_API_KEY).toBeUndefined();
   });
 });
+
+describe('runs.openWorktree in the desktop app', () => {
+  it('opens the run\'s worktree in the file manager, and says so when it no longer exists', async () => {
+    const { worktreeHandlers } = await import('./shell-handlers');
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-wt-'));
+    const opened: string[] = [];
+    const base = { 'runs.get': async () => ({ worktree: dir }) } as unknown as Handlers;
+    const h = worktreeHandlers(base, async (p) => {
+      opened.push(p);
+      return '';
+    });
+    expect(await h['runs.openWorktree']({ runId: 'r', with: 'folder' })).toEqual({ ok: true });
+    expect(opened).toEqual([dir]);
+    const gone = { 'runs.get': async () => ({ worktree: join(dir, 'gone') }) } as unknown as Handlers;
+    await expect(worktreeHandlers(gone, async () => '')['runs.openWorktree']({ runId: 'r', with: 'terminal' })).rejects.toMatchObject({ code: 'no_worktree' });
+  });
+});

@@ -1,5 +1,7 @@
-// The few contract methods the Electron shell answers differently from the service: saving the API key goes through safeStorage first.
+// The few contract methods the Electron shell answers differently from the service: saving the API key goes through safeStorage first; a run's worktree opens in a terminal or editor.
+import { shell } from 'electron';
 import type { Handlers } from '../../shared/contract';
+import { openWorktree } from './open-worktree';
 import type { Secrets } from './secrets';
 
 /**
@@ -10,6 +12,7 @@ import type { Secrets } from './secrets';
 export function withShellHandlers(base: Handlers, deps: { secrets: Secrets; env: NodeJS.ProcessEnv }): Handlers {
   return {
     ...base,
+    ...worktreeHandlers(base),
     'settings.setApiKey': async (input) => {
       await deps.secrets.set(input.key);
       const settings = await base['settings.setApiKey']({ key: input.key === null ? null : deps.secrets.key() });
@@ -17,6 +20,20 @@ export function withShellHandlers(base: Handlers, deps: { secrets: Secrets; env:
       if (key) deps.env.ANTHROPIC_API_KEY = key;
       else delete deps.env.ANTHROPIC_API_KEY;
       return settings;
+    },
+  };
+}
+
+/**
+ * `runs.openWorktree` in the desktop app: a terminal, an editor or the file manager at the run's worktree
+ * (the service's own answer says a browser cannot). `openFolder` is Electron's shell.openPath.
+ */
+export function worktreeHandlers(base: Handlers, openFolder?: (path: string) => Promise<string>): Pick<Handlers, 'runs.openWorktree'> {
+  return {
+    'runs.openWorktree': async ({ runId, with: withWhat }) => {
+      const doc = await base['runs.get']({ runId });
+      await openWorktree(doc.worktree, withWhat, openFolder ?? ((p) => shell.openPath(p)));
+      return { ok: true as const };
     },
   };
 }
