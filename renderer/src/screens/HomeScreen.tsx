@@ -8,6 +8,7 @@ import { useRuns } from '../stores/runs';
 import { useUi } from '../stores/ui';
 import { Empty, ErrorState, InlineError, Loading } from '../components/States';
 import { RunStatusBadge } from '../components/StatusBadge';
+import { useRepoPicker } from '../components/FolderBrowser';
 
 export function HomeScreen() {
   return (
@@ -75,21 +76,18 @@ function RepoDrop() {
     setError(file ? `The browser cannot tell where “${file.name}” is: paste its full path below.` : 'Nothing usable was dropped: paste the repository’s path below.');
     input.current?.focus();
   };
-  const pick = async () => {
+  // The native dialog in the app; the host's folder browser in a browser (u13-next).
+  const picker = useRepoPicker((picked) => void openRepo(picked, setError, setBusy), setError);
+  const pick = () => {
     setError(null);
-    try {
-      const { path: picked } = await getApi().call('repos.pick', {});
-      if (picked) await openRepo(picked, setError, setBusy);
-    } catch (err) {
-      setError(errorMessage(err));
-    }
+    picker.pick();
   };
 
   return (
     <section className={`dropzone${over ? ' dropzone-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop} aria-label="open a repository">
       <div className="dropzone-title">Drop a git repository here</div>
       <div className="dropzone-actions">
-        <button type="button" className="primary" onClick={() => void pick()} disabled={busy}>Open…</button>
+        <button type="button" className="primary" onClick={pick} disabled={busy}>Open…</button>
         {(!canResolveDrops || needsPath) && (
           <form className="path-form" onSubmit={(e) => { e.preventDefault(); if (path.trim()) void openRepo(path.trim(), setError, setBusy); }}>
             <input ref={input} className="mono" aria-label="repository path" placeholder="/path/to/repository" value={path} onChange={(e) => setPath(e.target.value)} />
@@ -98,6 +96,7 @@ function RepoDrop() {
         )}
       </div>
       <InlineError message={error} />
+      {picker.dialog}
     </section>
   );
 }

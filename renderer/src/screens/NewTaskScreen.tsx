@@ -1,6 +1,6 @@
 // New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), gates, preset, budget, this task's retry configuration.
 import { useEffect, useState } from 'react';
-import { StartRunInput, type MethodOutput } from '../../../shared/contract';
+import { StartRunInput, type AgentChoice, type MethodOutput } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
 import { plural } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
@@ -9,6 +9,8 @@ import { useSettings } from '../stores/settings';
 import { GatesEditor, gatesRecord, type GateRow } from '../components/GatesEditor';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { Empty, ErrorState, InlineError, Loading } from '../components/States';
+import { useRepoPicker } from '../components/FolderBrowser';
+import { NoKeyNotice } from '../components/NoKeyNotice';
 
 type RepoInfo = MethodOutput<'repos.inspect'>;
 type Source = 'hand' | 'workflow' | 'draft';
@@ -32,21 +34,29 @@ export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
     };
   }, [repoPath, reload]);
 
-  if (!repoPath) {
-    return (
-      <div className="screen">
-        <h1>New task</h1>
-        <Empty title="Choose a repository first">
-          <a href={hrefs.home()}>Drop or open a git repository</a> on the Runs screen; the task runs in a worktree of its own.
-        </Empty>
-      </div>
-    );
-  }
+  if (!repoPath) return <ChooseRepo />;
   if (repo.status === 'loading') return <div className="screen"><Loading label="Inspecting the repository…" /></div>;
   if (repo.status === 'error' || !repo.info) {
     return <div className="screen"><h1>New task</h1><ErrorState title="This folder cannot be used" message={repo.error ?? ''} onRetry={() => setReload((k) => k + 1)} /></div>;
   }
   return <TaskForm key={repo.info.root} repo={repo.info} />;
+}
+
+/** No repository yet: Open… here (the native dialog in the app, the host's folder browser in a browser). */
+function ChooseRepo() {
+  const [error, setError] = useState<string | null>(null);
+  const picker = useRepoPicker((path) => navigate(hrefs.newTask(path)), setError);
+  return (
+    <div className="screen">
+      <h1>New task</h1>
+      <Empty title="Choose a repository first">
+        <button type="button" className="primary" onClick={() => { setError(null); picker.pick(); }}>Open…</button>{' '}
+        a git repository, or <a href={hrefs.home()}>drop one</a> on the Runs screen; the task runs in a worktree of its own.
+      </Empty>
+      <InlineError message={error} />
+      {picker.dialog}
+    </div>
+  );
 }
 
 function TaskForm({ repo }: { repo: RepoInfo }) {
@@ -71,6 +81,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [trustError, setTrustError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
+  /** Who does the steps written here: the Anthropic API (needs a key) or Claude Code's CLI (its own login). */
+  const [agent, setAgent] = useState<AgentChoice>('anthropic');
 
   useEffect(() => {
     if (!settings) void loadSettings();
@@ -129,6 +141,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   };
   const useWorkflowFile = source === 'workflow' && !edited && workflow.data?.file && workflow.data.problems.length === 0;
   const needsTrust = Boolean(useWorkflowFile && workflow.data?.trust && !workflow.data.trust.trusted && !trusted);
+  // Said before the form is filled in, not after Start: the Anthropic agent cannot run a step without a key.
+  const noKey = Boolean(settings && !settings.apiKeySet && agent === 'anthropic');
   const blockers = [
     !title.trim() && 'a title',
     specs.length === 0 && !useWorkflowFile && 'at least one step with a title',
@@ -137,6 +151,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     maxRetriesInvalid && 'max retries as a whole number',
     timeoutInvalid && 'an agent timeout above zero',
     needsTrust && 'trusting the workflow file',
+    noKey && !useWorkflowFile && 'an API key (or Claude Code as the agent)',
   ].filter(Boolean) as string[];
 
   const start = async () => {
@@ -149,6 +164,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         ...(preset ? { preset } : {}),
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
         ...(Object.keys(retry).length ? { retry } : {}),
+        ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
       };
       const { runId } = await getApi().call('runs.start', input);
       void useRuns.getState().load();
@@ -168,9 +184,18 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         </div>
       </header>
 
+      {noKey && <NoKeyNotice onUseClaudeCode={() => setAgent('claude-code')} />}
+
       <div className="form-grid">
         <label className="field">Title<input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add health to Player" required /></label>
         <label className="field">Description<textarea rows={3} value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What should be true when the task is done? The agent reads this as untrusted text." /></label>
+        <label className="field">Agent
+          <select aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentChoice)}>
+            <option value="anthropic">Claude through the Anthropic API (needs an API key)</option>
+            <option value="claude-code">Claude Code (the claude CLI, signed in with its own login)</option>
+          </select>
+          {agent === 'claude-code' && <span className="muted small-text">Runs <code>claude -p</code> in the worktree; it must be installed and signed in. A workflow file run as it is uses its own agent.</span>}
+        </label>
       </div>
 
       <div className="tabs" role="tablist" aria-label="where the plan comes from">

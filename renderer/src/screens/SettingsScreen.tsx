@@ -44,6 +44,7 @@ export function SettingsScreen() {
 function ApiKey({ settings }: { settings: Settings }) {
   const setApiKey = useSettings((s) => s.setApiKey);
   const saving = useSettings((s) => s.saving);
+  const keyError = useSettings((s) => s.keyError);
   const [key, setKey] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const fromEnv = settings.apiKeySource === 'environment';
@@ -64,11 +65,12 @@ function ApiKey({ settings }: { settings: Settings }) {
       {!fromEnv && (
         <form className="row" onSubmit={(e) => { e.preventDefault(); if (key.trim()) void submit(key.trim()); }}>
           {/* Write-only: the key is never read back, so the field always starts empty. */}
-          <input type="password" className="mono" autoComplete="off" spellCheck={false} aria-label="new API key" placeholder={settings.apiKeySet ? 'Replace the key: sk-ant-…' : 'sk-ant-…'} value={key} onChange={(e) => setKey(e.target.value)} />
+          <input type="password" className="mono" autoComplete="off" spellCheck={false} aria-label="new API key" placeholder={settings.apiKeySet ? 'Replace the key: sk-ant-…' : 'sk-ant-…'} value={key} onChange={(e) => setKey(e.target.value)} aria-invalid={Boolean(keyError)} aria-describedby={keyError ? 'key-error' : undefined} />
           <button type="submit" className="primary" disabled={!key.trim() || saving}>Save key</button>
           {settings.apiKeySet && <button type="button" className="danger-outline" disabled={saving} onClick={() => void submit(null)}>Remove key</button>}
         </form>
       )}
+      {keyError && <p id="key-error" className="inline-error" role="alert">{keyError}</p>}
       {saved && <p className="small-text tone-good" role="status">{saved}</p>}
     </section>
   );

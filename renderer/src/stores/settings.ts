@@ -9,6 +9,8 @@ interface SettingsState {
   error: string | null;
   saving: boolean;
   saveError: string | null;
+  /** Why saving the API key failed: shown next to the key field, not with the settings form's errors. */
+  keyError: string | null;
   load(): Promise<void>;
   save(patch: MethodInput<'settings.set'>): Promise<boolean>;
   setApiKey(key: string | null): Promise<boolean>;
@@ -20,6 +22,7 @@ export const useSettings = create<SettingsState>()((set) => ({
   error: null,
   saving: false,
   saveError: null,
+  keyError: null,
 
   async load() {
     set({ status: 'loading', error: null });
@@ -42,12 +45,12 @@ export const useSettings = create<SettingsState>()((set) => ({
   },
 
   async setApiKey(key) {
-    set({ saving: true, saveError: null });
+    set({ saving: true, keyError: null });
     try {
       set({ settings: await getApi().call('settings.setApiKey', { key }), saving: false, status: 'ready' });
       return true;
     } catch (err) {
-      set({ saving: false, saveError: errorMessage(err) });
+      set({ saving: false, keyError: errorMessage(err) });
       return false;
     }
   },
