@@ -15,6 +15,7 @@ import { RelativeTime } from '../components/RelativeTime';
 import { RunStatusBadge } from '../components/StatusBadge';
 import { QueueControls } from '../components/QueueControls';
 import { StepTimeline } from '../components/StepTimeline';
+import { SuccessActions } from '../components/SuccessActions';
 import { RunActions } from './RunActions';
 
 /** What a run was when it was retried or resumed, as the resumes list says it. */
@@ -92,6 +93,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
+      {doc.status === 'succeeded' && <SuccessActions runId={runId} branch={doc.branch} worktree={doc.worktree} />}
 
       <div className="run-body">
         <aside className="run-steps" aria-label="step timeline">
