@@ -1,4 +1,5 @@
 // The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover, trust. Exit 0 success, 1 failed or stopped, 2 bad input.
+import { cmdMerge } from './merge-command';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
@@ -184,7 +185,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'serve') return await cmdServe(rest, io);
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover', 'trust', 'stats'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
@@ -198,6 +199,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'plan') return await cmdPlan(engine, rest, io);
     if (command === 'trust') return await cmdTrust(engine, rest, io);
     if (command === 'stats') return cmdStats(engine, rest, io);
+    if (command === 'merge') return await cmdMerge(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

@@ -25,6 +25,10 @@ export const COMMAND_USAGE: Record<string, string> = {
   serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
   stats: `ratchet stats [--days N] [--json]        the dashboard's numbers for the last N days (default 7, today included):
       success rate, retries, reasons, cost per day; --json prints the same object the app's dashboard gets`,
+  merge: `ratchet merge <run-id> [--ff-only | --no-ff] [--dry-run] [--json]
+      land a succeeded run's branch on the branch it started from (a fast-forward when it has not moved, else a merge
+      commit); --dry-run shows the commits and diffstat; refused (exit 1) when it would conflict or your checkout of the
+      base has uncommitted changes — nothing is touched then`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };
