@@ -59,8 +59,9 @@ export interface EngineDeps {
   notify?: Pick<RunNoticesOptions, 'tuning' | 'flushMs' | 'fetch'>;
 }
 
-// The variables a command agent gets on top of the allowlist: what it needs to talk to the API.
-const COMMAND_AGENT_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL'];
+// The variables a command agent gets on top of the allowlist: what it needs to talk to the API (Claude Code's
+// long-lived login token too: inside the sandbox its HOME is the run's own folder, so it cannot read ~/.claude).
+const COMMAND_AGENT_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'CLAUDE_CODE_OAUTH_TOKEN'];
 
 export interface StartRunInput {
   repo: string;

@@ -67,6 +67,18 @@ describe('after success: merge preview, merge, push (service)', () => {
   });
 });
 
+describe('New task\'s agent choice', () => {
+  it('runs app-written steps with Claude Code as a command agent when asked', async () => {
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env: {} });
+    service = createService(engine, { host: 'headless', version: '0', env: {} });
+    const { runId } = value<{ runId: string }>(await call(service, 'runs.start', { repo: makeRepo(), title: 'CC', steps: [{ title: 'One' }], agent: 'claude-code' }));
+    const agent = engine.store.getWorkflow(runId).agent;
+    expect(agent.kind).toBe('command');
+    expect(agent.command?.slice(0, 3)).toEqual(['claude', '-p', '{prompt}']);
+    expect(await call(service, 'runs.start', { repo: makeRepo(), title: 'x', steps: [{ title: 'One' }], agent: 'codex' })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+  });
+});
+
 describe('the browser host', () => {
   it('stores a key saved from the app for the session and uses it; removing it falls back to the environment', async () => {
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env: {} });

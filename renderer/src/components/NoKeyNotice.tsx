@@ -13,7 +13,7 @@ export function NoKeyNotice({ onUseClaudeCode }: { onUseClaudeCode: () => void }
   return (
     <section className="warning-box no-key" role="region" aria-label="no API key">
       <strong>No Anthropic API key is set</strong>
-      <p className="small-text">The Anthropic agent cannot run a step (or draft a plan) without one. Save a key here, or run this task with Claude Code, which uses its own login.</p>
+      <p className="small-text">The Anthropic agent cannot run a step (or draft a plan) without one. Save a key here, or run this task with Claude Code (the claude CLI, with its own login).</p>
       <div className="row">
         {/* A form inside the task's form is not allowed: Enter saves through the key handler instead. */}
         <input type="password" className="mono" autoComplete="off" spellCheck={false} aria-label="API key" placeholder="sk-ant-…" value={key}

@@ -192,9 +192,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         <label className="field">Agent
           <select aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentChoice)}>
             <option value="anthropic">Claude through the Anthropic API (needs an API key)</option>
-            <option value="claude-code">Claude Code (the claude CLI, signed in with its own login)</option>
+            <option value="claude-code">Claude Code (the claude CLI, with its own login)</option>
           </select>
-          {agent === 'claude-code' && <span className="muted small-text">Runs <code>claude -p</code> in the worktree; it must be installed and signed in. A workflow file run as it is uses its own agent.</span>}
+          {agent === 'claude-code' && <span className="muted small-text">Runs <code>claude -p</code> in the worktree: it must be installed; with the sandbox on, it signs in with <code>CLAUDE_CODE_OAUTH_TOKEN</code> (from <code>claude setup-token</code>) in Ratchet’s environment. A workflow file run as it is uses its own agent.</span>}
         </label>
       </div>
 
