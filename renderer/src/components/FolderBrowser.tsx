@@ -1,5 +1,5 @@
 // Open… in the browser host: a folder browser served by the host (repos.browse), since a web page cannot show a native folder dialog.
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FolderListing } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
 import { useUi } from '../stores/ui';
@@ -12,14 +12,17 @@ export function FolderBrowser({ onPick, onClose, start = null }: { onPick: (path
   const [loading, setLoading] = useState(true);
   const [typed, setTyped] = useState('');
   const [hidden, setHidden] = useState(false);
+  /** The user typed in the path field since the last listing was asked for: an answer arriving now must not overwrite it. */
+  const typing = useRef(false);
 
   const go = useCallback(async (dir: string | null, showHidden = hidden) => {
     setLoading(true);
     setError(null);
+    typing.current = false;
     try {
       const l = await getApi().call('repos.browse', { dir, showHidden });
       setListing(l);
-      setTyped(l.dir);
+      if (!typing.current) setTyped(l.dir);
     } catch (err) {
       // The listing shown stays: the error says why the folder asked for cannot be opened.
       setError(errorMessage(err));
@@ -42,7 +45,7 @@ export function FolderBrowser({ onPick, onClose, start = null }: { onPick: (path
   return (
     <Modal title="Open a repository" onClose={onClose} footer={footer} wide>
       <form className="row folder-path" onSubmit={(e) => { e.preventDefault(); if (typed.trim()) void go(typed.trim()); }}>
-        <input className="mono" aria-label="folder path" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="/home/you/code" />
+        <input className="mono" aria-label="folder path" value={typed} onChange={(e) => { typing.current = true; setTyped(e.target.value); }} placeholder="/home/you/code" />
         <button type="submit">Go</button>
         <label className="check small-text"><input type="checkbox" checked={hidden} onChange={(e) => { setHidden(e.target.checked); void go(listing?.dir ?? null, e.target.checked); }} /> Show hidden folders</label>
       </form>

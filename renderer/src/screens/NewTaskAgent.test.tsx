@@ -94,3 +94,25 @@ describe('Open… in the browser host', () => {
     expect(fake.calls.some((c) => c.method === 'repos.pick')).toBe(true);
   });
 });
+
+describe('the folder browser', () => {
+  it('keeps a path typed before the first listing arrives', async () => {
+    let answer: (() => void) | null = null;
+    installFake({
+      overrides: {
+        'app.info': () => ({ ...APP_INFO, host: 'headless' }),
+        'repos.browse': ({ dir }) => new Promise((ok) => {
+          answer = () => ok({ dir: dir ?? '/home/dev', parent: '/home', isGitRepo: false, entries: [], truncated: 0 });
+        }),
+      },
+    });
+    render(<NewTaskScreen repoPath={null} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open…' }));
+    const field = await screen.findByLabelText('folder path');
+    await waitFor(() => expect(answer).not.toBeNull());
+    fireEvent.change(field, { target: { value: '/srv/code' } });
+    answer!();
+    await screen.findByRole('list');
+    expect((field as HTMLInputElement).value).toBe('/srv/code');
+  });
+});
