@@ -62,7 +62,7 @@ describe('service (the contract over the engine)', () => {
     const stats = await call(service, 'stats.summary', { days: 7 });
     expect(stats).toMatchObject({ ok: true, value: { runs: 1, succeeded: 1, successRate: 1, retryBreakdown: { r0: 2 } } });
     const report = await call(service, 'stats.report', {});
-    expect((report as { ok: true; value: { markdown: string } }).value.markdown).toContain('**Success rate:** 100.0%');
+    expect((report as { ok: true; value: { markdown: string } }).value.markdown).toContain('**Success rate:** 100.0 %');
     const events2 = await call(service, 'runs.events', { runId, afterId: 0 });
     expect((events2 as { ok: true; value: unknown[] }).value.length).toBeGreaterThan(5);
   });
