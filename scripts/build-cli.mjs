@@ -1,14 +1,21 @@
 // Builds the `ratchet` CLI to plain JavaScript in out/cli (run by `npm install` through "prepare", and by bin/ratchet.mjs when
 // a source file is newer than the build): no TypeScript loader at start, and `--help` loads only the usage text.
 import { build } from 'esbuild';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'out', 'cli');
 
-/** Builds into a fresh folder, then swaps it in, so a `ratchet` starting meanwhile finds the old build or the new one. */
+/** Old chunks stay this long after a rebuild: a `ratchet` started before it may still import them. */
+const KEEP_OLD_MS = 30 * 60 * 1000;
+
+/**
+ * Builds into a fresh folder, then moves each file in (one rename each, inputs.json last), so a `ratchet` starting or
+ * running meanwhile finds whole files of the old build or the new one: chunks are named by their content, and the old
+ * ones it may still import later are kept a while instead of being deleted under it.
+ */
 export async function buildCli(target = outdir) {
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
@@ -30,9 +37,20 @@ export async function buildCli(target = outdir) {
   });
   // The sources it was built from: bin/ratchet.mjs rebuilds when one of them is newer than the build.
   const inputs = Object.keys(result.metafile.inputs).map((p) => relative(root, resolve(root, p)));
-  writeFileSync(join(tmp, 'inputs.json'), `${JSON.stringify({ builtAt: Date.now(), inputs })}\n`);
-  rmSync(target, { recursive: true, force: true });
-  renameSync(tmp, target);
+  const builtAt = Date.now();
+  mkdirSync(target, { recursive: true });
+  const fresh = new Set(readdirSync(tmp));
+  // Chunks first, then the entry points that import them: a start in between never finds an entry without its chunks.
+  const entries = ['entry.mjs', 'usage.mjs'];
+  for (const f of [...fresh].filter((x) => !entries.includes(x)).concat(entries.filter((x) => fresh.has(x)))) renameSync(join(tmp, f), join(target, f));
+  writeFileSync(join(tmp, 'inputs.json'), `${JSON.stringify({ builtAt, inputs })}\n`);
+  renameSync(join(tmp, 'inputs.json'), join(target, 'inputs.json'));
+  rmSync(tmp, { recursive: true, force: true });
+  for (const f of readdirSync(target)) {
+    if (fresh.has(f) || f === 'inputs.json') continue;
+    const p = join(target, f);
+    if (builtAt - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
+  }
   return inputs.length;
 }
 

@@ -1,6 +1,6 @@
 // The built CLI: --help needs nothing but the usage text, `list` does not load the engine, and a stale build is rebuilt.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,21 @@ describe('the built CLI', () => {
     expect(listCode).toContain('markInterrupted');
     expect(listCode).not.toContain('function createEngine');
     expect([...list.packages].filter((p) => !p.startsWith('node:')).sort()).toEqual(['better-sqlite3']);
+  }, 60_000);
+
+  it('rebuilds without deleting the chunks a running ratchet may still import; old ones go after a while', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'ratchet-cli-build-')), 'cli');
+    await buildCli(out);
+    // A chunk of an earlier build (another content, another name), loaded by a process still running, and one long unused.
+    writeFileSync(join(out, 'chunk-EARLIER.mjs'), 'export const x = 1;\n');
+    writeFileSync(join(out, 'chunk-ANCIENT.mjs'), 'export const x = 0;\n');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(out, 'chunk-ANCIENT.mjs'), hourAgo, hourAgo);
+    await buildCli(out);
+    expect(existsSync(join(out, 'chunk-EARLIER.mjs'))).toBe(true);
+    expect(existsSync(join(out, 'chunk-ANCIENT.mjs'))).toBe(false);
+    expect(existsSync(join(out, 'entry.mjs'))).toBe(true);
+    expect(readdirSync(join(out, '..')).filter((f) => f.includes('.tmp-'))).toEqual([]);
   }, 60_000);
 
   it('runs through bin/ratchet.mjs, and rebuilds when a source file is newer than the build', () => {
