@@ -39,6 +39,13 @@ describe('createMainWindow', () => {
     expect(fake.app.badgeCount).toBe(0);
   });
 
+  it('cannot be made smaller than 1024×700, the size every screen is laid out for (issue 13 item 3)', () => {
+    const win = createMainWindow({ preload: '/p', dev: false }) as unknown as InstanceType<typeof fake.BrowserWindow>;
+    expect(win.options).toMatchObject({ minWidth: 1024, minHeight: 700 });
+    expect(win.options.width).toBeGreaterThanOrEqual(1024);
+    expect(win.options.height).toBeGreaterThanOrEqual(700);
+  });
+
   it('allows DevTools only in development', () => {
     const devTools = (dev: boolean) => (createMainWindow({ preload: '/p', dev }) as unknown as { options: { webPreferences: { devTools: boolean } } }).options.webPreferences.devTools;
     expect(devTools(true)).toBe(true);
