@@ -75,5 +75,46 @@ describe('HomeScreen', () => {
     const needYou = [...fake.runs.values()].filter((r) => ['paused', 'waiting_approval', 'interrupted'].includes(r.summary.status));
     expect(within(groups[0]!).getAllByRole('link')).toHaveLength(needYou.length);
   });
-});
 
+  it('lists queued runs in queue order with their place, and moves one to the front or cancels it', async () => {
+    const summary = (id: string, title: string) => ({
+      id, title, status: 'queued' as const, repo: '/home/dev/code/calc', branch: `ratchet/${id}`, createdAt: new Date(NOW).toISOString(),
+      reason: 'Queued: waits for a free slot (2 runs at a time).', wakeAt: null, updatedAt: new Date(NOW).toISOString(), stepsDone: 0, stepsTotal: 3, costUsd: 0,
+    });
+    const entry = (runId: string, priority: number, position: number) => ({ runId, title: runId, priority, position, queuedAt: new Date(NOW).toISOString(), action: 'execute' as const });
+    const fake = installFake({
+      overrides: {
+        // Newest first, as runs.list answers; the queue starts q-old first (priority 2), then q-mid.
+        'runs.list': () => [summary('q-new', 'Newest'), summary('q-mid', 'Middle'), summary('q-old', 'Oldest')],
+        'runs.queue': () => ({ concurrency: 2, active: [], queued: [entry('q-old', 2, 1), entry('q-mid', 0, 2), entry('q-new', 0, 3)], holds: [] }),
+        'runs.setPriority': () => ({ ok: true as const }),
+        'runs.stop': () => ({ ok: true as const }),
+      },
+    });
+    await renderHome();
+    const queued = screen.getByRole('rowgroup', { name: 'Queued' });
+    await within(queued).findByText('3rd in the queue');
+    expect(within(queued).getAllByRole('link').map((a) => a.textContent)).toEqual(['Oldest', 'Middle', 'Newest']);
+    const rowOf = (title: string) => within(queued).getByRole('link', { name: title }).closest('tr')!;
+    expect(within(rowOf('Oldest')).getByText('1st in the queue')).toBeTruthy();
+    // The first has nowhere to move; the others go one above the highest priority waiting.
+    expect(within(rowOf('Oldest')).queryByRole('button', { name: 'Run next' })).toBeNull();
+    fireEvent.click(within(rowOf('Newest')).getByRole('button', { name: 'Run next' }));
+    await waitFor(() => expect(fake.calls.find((c) => c.method === 'runs.setPriority')?.input).toEqual({ runId: 'q-new', priority: 3 }));
+    fireEvent.click(within(rowOf('Middle')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(fake.calls.find((c) => c.method === 'runs.stop')?.input).toEqual({ runId: 'q-mid' }));
+    // The controls keep their clicks: the row did not open the run.
+    expect(location.hash).toBe('');
+  });
+
+  it('gives every title the room left by the sized columns, and the whole title on hover', async () => {
+    installFake();
+    await renderHome();
+    const cols = [...document.querySelectorAll('table.runs-table col')].map((c) => c.className);
+    expect(cols).toEqual(['c-status', 'c-task', 'c-repo', 'c-steps', 'c-cost', 'c-updated']);
+    for (const link of screen.getAllByRole('link').filter((a) => a.classList.contains('run-title-link'))) {
+      expect(link.getAttribute('title')).toBe(link.textContent);
+      expect(link.classList.contains('truncate')).toBe(true);
+    }
+  });
+});

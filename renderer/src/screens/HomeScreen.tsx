@@ -1,6 +1,7 @@
 // Home: drop or pick a repository to start a task, recent repositories, the runs list, and a banner for interrupted runs.
 import { groupRuns, RUN_GROUP_LABEL } from '../../../shared/run-groups';
 import { useEffect, useRef, useState } from 'react';
+import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
 import { ago, baseName, usd } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
@@ -9,6 +10,8 @@ import { useUi } from '../stores/ui';
 import { Empty, ErrorState, InlineError, Loading } from '../components/States';
 import { RunStatusBadge } from '../components/StatusBadge';
 import { useRepoPicker } from '../components/FolderBrowser';
+import { QueueRowControls } from '../components/QueueRowControls';
+import { queuePlace } from '../lib/queue-order';
 
 export function HomeScreen() {
   return (
@@ -101,9 +104,41 @@ function RepoDrop() {
   );
 }
 
+/** The queue (`runs.queue`) while the list shows queued runs: reloaded when they change, or on `reload()`. */
+function useQueue(runs: readonly RunSummary[]): { queue: RunQueueDoc | null; reload: () => void } {
+  const key = runs.filter((r) => r.status === 'queued').map((r) => r.id).join(' ');
+  const [loaded, setLoaded] = useState<{ key: string; doc: RunQueueDoc } | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!key) return;
+    let live = true;
+    getApi().call('runs.queue', {}).then(
+      (doc) => live && setLoaded({ key, doc }),
+      // Without the queue the list still offers Cancel; the place and Run next wait for the next answer.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, tick]);
+  return { queue: loaded && loaded.key === key ? loaded.doc : null, reload: () => setTick((t) => t + 1) };
+}
+
+/** Queued runs by their place in the queue; one the queue does not list (it just started) goes last. */
+function inQueueOrder(runs: readonly RunSummary[], queue: RunQueueDoc): RunSummary[] {
+  const place = new Map(queue.queued.map((q) => [q.runId, q.position]));
+  return [...runs].sort((a, b) => (place.get(a.id) ?? Infinity) - (place.get(b.id) ?? Infinity));
+}
+
+function QueuePlace({ runId, reason, queue }: { runId: string; reason: string | null; queue: RunQueueDoc | null }) {
+  const me = queue?.queued.find((q) => q.runId === runId);
+  return me ? <div className="muted small-text truncate" title={reason ?? undefined}>{queuePlace(me.position)}</div> : null;
+}
+
 function RunsList() {
   const runs = useRuns((s) => s.runs);
   const load = useRuns((s) => s.load);
+  const { queue, reload } = useQueue(runs.data);
   return (
     <section className="runs card" aria-label="runs">
       <header className="card-header">
@@ -114,29 +149,39 @@ function RunsList() {
       {runs.status === 'error' && <ErrorState message={runs.error ?? ''} onRetry={() => void load()} title="Could not load the runs" />}
       {runs.status === 'ready' && runs.data.length === 0 && <Empty title="No runs yet">Drop a repository above to start the first task.</Empty>}
       {runs.data.length > 0 && (
+        // Fixed layout: the task column takes what the sized columns leave (never 0 px: see styles.css, u13-layout).
         <table className="runs-table">
-          <colgroup><col className="c-status" /><col /><col className="c-repo" /><col className="c-steps" /><col className="c-cost" /><col className="c-updated" /></colgroup>
+          <colgroup><col className="c-status" /><col className="c-task" /><col className="c-repo" /><col className="c-steps" /><col className="c-cost" /><col className="c-updated" /></colgroup>
           <thead>
             <tr><th scope="col">status</th><th scope="col">task</th><th scope="col">repository</th><th scope="col" className="num">steps</th><th scope="col" className="num">cost</th><th scope="col">updated</th></tr>
           </thead>
-          {groupRuns(runs.data).map(({ group, runs: inGroup }) => (
+          {groupRuns(runs.data).map(({ group, runs: listed }) => {
+          // Queued runs in the order they will start (the queue's), the others as listed (newest first).
+          const inGroup = group === 'queued' && queue ? inQueueOrder(listed, queue) : listed;
+          return (
           <tbody key={group} aria-label={RUN_GROUP_LABEL[group]}>
             <tr className="group-row"><th scope="rowgroup" colSpan={6}>{RUN_GROUP_LABEL[group]} <span className="muted">{inGroup.length}</span></th></tr>
             {inGroup.map((r) => (
               <tr key={r.id} className="clickable" onClick={() => navigate(hrefs.run(r.id))}>
-                <td><RunStatusBadge status={r.status} wakeAt={r.wakeAt} /></td>
                 <td>
-                  <a href={hrefs.run(r.id)} onClick={(e) => e.stopPropagation()}>{r.title}</a>
-                  {r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
+                  <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
+                  {r.status === 'queued' && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
                 </td>
-                <td><span title={r.repo}>{baseName(r.repo)}</span><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
+                <td>
+                  <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>{r.title}</a>
+                  {r.status === 'queued'
+                    ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={() => { reload(); void load(); }} />
+                    : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
+                </td>
+                <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
                 <td className="num">{r.stepsDone}/{r.stepsTotal}</td>
                 <td className="num">{usd(r.costUsd)}</td>
-                <td className="muted">{ago(r.updatedAt)}</td>
+                <td className="muted truncate" title={new Date(r.updatedAt).toLocaleString()}>{ago(r.updatedAt)}</td>
               </tr>
             ))}
           </tbody>
-          ))}
+          );
+          })}
         </table>
       )}
     </section>
@@ -148,13 +193,14 @@ function RecentRepos() {
   const load = useRuns((s) => s.loadRecent);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Each time Home is shown: a repository opened since (New task) belongs in the list. The old list stays up meanwhile.
   useEffect(() => {
-    if (recent.status === 'idle') void load();
-  }, [recent.status, load]);
+    void load();
+  }, [load]);
   return (
     <section className="recent card" aria-label="recent repositories">
       <header className="card-header"><h2>Recent repositories</h2></header>
-      {recent.status === 'loading' && <Loading />}
+      {recent.status === 'loading' && recent.data.length === 0 && <Loading />}
       {recent.status === 'error' && <ErrorState message={recent.error ?? ''} onRetry={() => void load()} />}
       {recent.status === 'ready' && recent.data.length === 0 && <Empty title="None yet">Repositories you open appear here.</Empty>}
       <ul className="plain-list recent-list">

@@ -1,0 +1,137 @@
+// What the layout and queue specs do in the app: start a task from a repository's workflow, check a screen's layout, shoot it at both sizes.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { demoRepo, ROOT, shot } from './harness';
+
+/** The two window sizes every screen is looked at in: a roomy one and the window's minimum (issue 13 item 3). */
+export const SIZES = [
+  { width: 1400, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+/** A copy of the demo repository whose ratchet.yml is the demo's second task (step 2 fails for good: max_retries 1). */
+export function failingDemoRepo(): string {
+  const repo = demoRepo();
+  writeFileSync(join(repo, 'ratchet.yml'), readFileSync(join(ROOT, 'resources', 'demo-second.yml'), 'utf8'));
+  execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@localhost', 'commit', '-qam', 'the division task'], { cwd: repo });
+  return repo;
+}
+
+/** New task from Home: the repository's path, a title, its own workflow file (trusted once), Start run; ends on the run screen. */
+export async function startTask(page: Page, repo: string, title: string, beforeStart?: () => Promise<void>): Promise<void> {
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByLabel('repository path').fill(repo);
+  await page.getByRole('button', { name: 'Use this path' }).click();
+  await page.getByRole('heading', { name: 'New task' }).waitFor();
+  await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+  await page.getByRole('tab', { name: /From the repo/ }).click();
+  await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
+  const trust = page.getByRole('button', { name: 'Trust', exact: true });
+  if (await trust.isVisible()) {
+    await trust.click();
+    await page.getByText('You trust this workflow file').waitFor();
+  }
+  await beforeStart?.();
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.getByRole('heading', { name: title }).waitFor();
+}
+
+/** The little of the page's DOM the probe below reads (the e2e specs are compiled without the DOM library). */
+interface Box { left: number; right: number; width: number }
+interface PageElement {
+  tagName: string;
+  className: unknown;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  children: Iterable<PageElement> & ArrayLike<PageElement>;
+  getBoundingClientRect(): Box;
+  getAttribute(name: string): string | null;
+  querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
+}
+interface PageWindow {
+  innerWidth: number;
+  document: {
+    scrollingElement: PageElement | null;
+    documentElement: PageElement;
+    getElementById(id: string): PageElement | null;
+    querySelector(selector: string): PageElement | null;
+    querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
+    createRange(): { selectNodeContents(node: PageElement): void; getBoundingClientRect(): Box };
+  };
+  getComputedStyle(el: PageElement): { paddingLeft: string; paddingRight: string };
+  requestAnimationFrame(callback: () => void): number;
+}
+
+/**
+ * What is wrong with the layout on screen now, as sentences (none: fine): the page or the main pane scrolls
+ * sideways, an open dialog is wider than the window, and on the runs list a header cell overlaps the next one,
+ * its label does not fit, or the task column is too narrow to read a title.
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const window = globalThis as unknown as PageWindow;
+    const { document } = window;
+    const problems: string[] = [];
+    const doc = document.scrollingElement ?? document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) problems.push(`the page is ${doc.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    const main = document.getElementById('main');
+    if (main && main.scrollWidth > main.clientWidth + 1) {
+      // Name the culprits: the innermost elements that stick out on the right.
+      const edge = main.getBoundingClientRect().left + main.clientWidth + 1;
+      const out = [...main.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > edge && ![...el.children].some((c) => c.getBoundingClientRect().right > edge));
+      const names = out.slice(0, 3).map((el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} (to ${Math.round(el.getBoundingClientRect().right)} px)`);
+      problems.push(`the main pane scrolls sideways: ${main.scrollWidth} px of content in ${main.clientWidth} px; sticking out: ${names.join(', ') || 'nothing visible'}`);
+    }
+    for (const modal of document.querySelectorAll('[role="dialog"]')) {
+      const r = modal.getBoundingClientRect();
+      if (r.left < 0 || r.right > window.innerWidth + 1) problems.push(`the dialog "${modal.getAttribute('aria-label')}" spans ${Math.round(r.left)}–${Math.round(r.right)} px in a ${window.innerWidth} px window`);
+      for (const part of modal.querySelectorAll('.modal-body, .modal-footer, .modal-header')) {
+        if (part.scrollWidth > part.clientWidth + 1) problems.push(`the dialog "${modal.getAttribute('aria-label')}" scrolls sideways (${part.className}: ${part.scrollWidth} px in ${part.clientWidth} px)`);
+      }
+    }
+    const table = document.querySelector('table.runs-table');
+    if (table) {
+      const heads = [...table.querySelectorAll('thead th')];
+      heads.forEach((th, i) => {
+        const r = th.getBoundingClientRect();
+        const label = (th.textContent ?? '').trim();
+        const style = window.getComputedStyle(th);
+        const room = r.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        const text = range.getBoundingClientRect().width;
+        if (r.width < 1) problems.push(`the runs list's "${label}" column is ${r.width} px wide`);
+        else if (text > room + 0.5) problems.push(`the runs list's "${label}" header needs ${Math.ceil(text)} px but has ${Math.floor(room)} px`);
+        const next = heads[i + 1];
+        if (next && r.right > next.getBoundingClientRect().left + 0.5) problems.push(`the runs list's "${label}" header overlaps "${(next.textContent ?? '').trim()}"`);
+        if (r.right > table.getBoundingClientRect().right + 0.5) problems.push(`the runs list's "${label}" header sticks out of the table`);
+      });
+      const task = heads.find((th) => (th.textContent ?? '').trim().toLowerCase() === 'task');
+      const width = task?.getBoundingClientRect().width ?? 0;
+      if (width < 160) problems.push(`the runs list's task column is ${Math.round(width)} px wide (a title needs at least 160 px)`);
+    }
+    return problems;
+  });
+}
+
+/** Looks at the screen at both sizes: checks its layout at each and saves e2e/screenshots/screen-<name>-<1400|1024>.png. */
+export async function shootScreen(page: Page, name: string, prepare?: () => Promise<void>): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await prepare?.();
+    // One frame for layout after the resize (charts measure themselves in a ResizeObserver).
+    await page.evaluate(() => new Promise<void>((r) => {
+      const w = globalThis as unknown as PageWindow;
+      w.requestAnimationFrame(() => w.requestAnimationFrame(r));
+    }));
+    await page.waitForTimeout(150);
+    await shot(page, `screen-${name}-${size.width}`);
+    // Soft: one sweep reports every screen that is wrong, not only the first.
+    expect.soft(await layoutProblems(page), `${name} at ${size.width}×${size.height}`).toEqual([]);
+  }
+  await page.setViewportSize(SIZES[0]);
+}

@@ -1,0 +1,135 @@
+// The screenshot sweep (issue 13 item 3): every screen of the app at 1400×900 and at the window's minimum 1024×700, with runs in
+// every state; none scrolls sideways, the runs list's headers never overlap and its task column keeps a real width.
+// Saves e2e/screenshots/screen-<name>-<1400|1024>.png, to be looked at.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { ScriptedServer } from '../electron/scripted/server';
+import { demoRepo, launchBrowser, scriptedAgent, startHostProcess, type HostProcess } from './harness';
+import { failingDemoRepo, shootScreen, startTask } from './app-steps';
+
+let server: ScriptedServer;
+let browser: Browser;
+let host: HostProcess | undefined;
+const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-home-')), 'home');
+let calc: string;
+let division: string;
+
+beforeAll(async () => {
+  // Each answer takes 0.4 s, and every turn of a step matches its rule again (up to the workflow's 10 turns): a run
+  // lasts long enough to be seen running while another waits in the queue.
+  server = await scriptedAgent(400);
+  calc = demoRepo();
+  division = failingDemoRepo();
+  host = await startHostProcess({ RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await host?.kill();
+  await browser?.close();
+  await server?.close();
+});
+
+function statusOf(title: string): string | undefined {
+  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT runs.status FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE tasks.title = ? ORDER BY runs.created_at DESC').get(title) as { status: string } | undefined;
+    return row?.status;
+  } finally {
+    db.close();
+  }
+}
+
+async function until(what: string, fn: () => boolean, ms = 90_000): Promise<void> {
+  const start = Date.now();
+  while (!fn()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function openRun(page: Page, title: string, status: string): Promise<void> {
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.locator('table.runs-table').getByRole('link', { name: title, exact: true }).click();
+  await page.getByRole('heading', { name: title }).waitFor();
+  await page.locator('header').getByText(status, { exact: true }).first().waitFor({ timeout: 30_000 });
+}
+
+describe('every screen at 1400×900 and 1024×700', () => {
+  it('lays out every screen without sideways scrolling, overlapping headers or a squeezed task column', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(host!.url);
+    await page.getByLabel('repository path').waitFor();
+    await shootScreen(page, 'home-empty');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await shootScreen(page, 'settings');
+
+    // Three runs, two at a time (the default concurrency): the third waits in the queue.
+    await startTask(page, calc, 'Calculator', () => shootScreen(page, 'new-task'));
+    await startTask(page, division, 'Division that refuses zero');
+    await startTask(page, calc, 'Calculator, queued');
+    await page.locator('header').getByText('queued', { exact: true }).first().waitFor();
+    await shootScreen(page, 'run-queued');
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('rowgroup', { name: 'Queued' }).waitFor();
+    await shootScreen(page, 'home-running-queued');
+
+    // When the first two end, the queued one runs: seen running, then stopped by the user.
+    await until('the first two runs to end', () => statusOf('Calculator') === 'succeeded' && statusOf('Division that refuses zero') === 'failed');
+    await openRun(page, 'Calculator, queued', 'running');
+    await shootScreen(page, 'run-running');
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await until('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
+    await shootScreen(page, 'run-stopped');
+    // The notices of the three runs, stacked; then dismissed, so the screens below are seen whole.
+    await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).nth(2).waitFor();
+    await shootScreen(page, 'notices');
+    while ((await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).count()) > 0) {
+      await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).first().click();
+    }
+
+    await openRun(page, 'Calculator', 'succeeded');
+    await shootScreen(page, 'run-succeeded');
+    await page.getByRole('button', { name: /Add mul\(\)/ }).click();
+    await page.getByRole('tab', { name: /Attempt 1/ }).click();
+    await page.getByText('multiplies two numbers').first().waitFor();
+    await shootScreen(page, 'attempt-panel');
+
+    await openRun(page, 'Division that refuses zero', 'failed');
+    await page.getByRole('button', { name: /Refuse a zero divisor/ }).click();
+    await shootScreen(page, 'run-failed');
+    await page.getByRole('button', { name: /Revise plan/ }).click();
+    await page.getByRole('dialog').getByRole('textbox').first().waitFor();
+    await shootScreen(page, 'dialog-revise-plan');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: /^Resume/ }).click();
+    await page.getByRole('dialog').getByText('Resume plan').first().waitFor({ timeout: 30_000 });
+    await shootScreen(page, 'dialog-resume');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('rowgroup', { name: 'Finished' }).waitFor();
+    await expect(page.locator('table.runs-table tbody tr.clickable').count()).resolves.toBe(3);
+    await shootScreen(page, 'home-finished');
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByText(/of 3 runs/).first().waitFor();
+    await shootScreen(page, 'dashboard');
+    await page.getByLabel('Preset').selectOption('');
+    await page.getByLabel('Max retries').fill('0');
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await page.getByText(/runs? changes? outcome/).waitFor();
+    await shootScreen(page, 'dashboard-what-if', () => page.locator('.what-if').scrollIntoViewIfNeeded());
+    await page.getByRole('button', { name: /report/i }).first().click();
+    await page.getByRole('dialog').waitFor();
+    await shootScreen(page, 'dialog-report');
+    await page.close();
+  }, 200_000);
+});
