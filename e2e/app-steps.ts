@@ -40,7 +40,7 @@ export async function startTask(page: Page, repo: string, title: string, beforeS
 }
 
 /** The little of the page's DOM the probe below reads (the e2e specs are compiled without the DOM library). */
-interface Box { left: number; right: number; width: number }
+interface Box { left: number; right: number; top: number; bottom: number; width: number }
 interface PageElement {
   tagName: string;
   className: unknown;
@@ -91,6 +91,18 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       if (r.left < 0 || r.right > window.innerWidth + 1) problems.push(`the dialog "${modal.getAttribute('aria-label')}" spans ${Math.round(r.left)}–${Math.round(r.right)} px in a ${window.innerWidth} px window`);
       for (const part of modal.querySelectorAll('.modal-body, .modal-footer, .modal-header')) {
         if (part.scrollWidth > part.clientWidth + 1) problems.push(`the dialog "${modal.getAttribute('aria-label')}" scrolls sideways (${part.className}: ${part.scrollWidth} px in ${part.clientWidth} px)`);
+      }
+    }
+    // Chart axes: no tick label runs into the next one (recharts draws them as SVG text).
+    for (const axis of document.querySelectorAll('.recharts-cartesian-axis-tick-labels')) {
+      const ticks = [...axis.querySelectorAll('.recharts-cartesian-axis-tick-value')].map((t) => ({ text: (t.textContent ?? '').trim(), box: t.getBoundingClientRect() }));
+      for (let i = 0; i < ticks.length; i++) {
+        for (let j = i + 1; j < ticks.length; j++) {
+          const [a, b] = [ticks[i]!, ticks[j]!];
+          const cross = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+          const rows = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+          if (cross > 1 && rows > 1) problems.push(`the chart axis labels "${a.text}" and "${b.text}" overlap`);
+        }
       }
     }
     const table = document.querySelector('table.runs-table');

@@ -70,7 +70,11 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await shootScreen(page, 'settings');
 
     // Three runs, two at a time (the default concurrency): the third waits in the queue.
-    await startTask(page, calc, 'Calculator', () => shootScreen(page, 'new-task'));
+    await startTask(page, calc, 'Calculator', async () => {
+      await shootScreen(page, 'new-task');
+      // The lower half of the form: gates, retries and budget, the Start button.
+      await shootScreen(page, 'new-task-lower', () => page.getByText('Retries and budget').scrollIntoViewIfNeeded());
+    });
     await startTask(page, division, 'Division that refuses zero');
     await startTask(page, calc, 'Calculator, queued');
     await page.locator('header').getByText('queued', { exact: true }).first().waitFor();
