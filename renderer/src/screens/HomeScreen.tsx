@@ -2,6 +2,7 @@
 import { groupRuns, RUN_GROUP_LABEL } from '../../../shared/run-groups';
 import { useEffect, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
+import { useQueue } from '../stores/queue';
 import { errorMessage, getApi } from '../api/client';
 import { ago, baseName, usd } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
@@ -104,26 +105,6 @@ function RepoDrop() {
   );
 }
 
-/** The queue (`runs.queue`) while the list shows queued runs: reloaded when they change, or on `reload()`. */
-function useQueue(runs: readonly RunSummary[]): { queue: RunQueueDoc | null; reload: () => void } {
-  const key = runs.filter((r) => r.status === 'queued').map((r) => r.id).join(' ');
-  const [loaded, setLoaded] = useState<{ key: string; doc: RunQueueDoc } | null>(null);
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    if (!key) return;
-    let live = true;
-    getApi().call('runs.queue', {}).then(
-      (doc) => live && setLoaded({ key, doc }),
-      // Without the queue the list still offers Cancel; the place and Run next wait for the next answer.
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, tick]);
-  return { queue: loaded && loaded.key === key ? loaded.doc : null, reload: () => setTick((t) => t + 1) };
-}
-
 /** Queued runs by their place in the queue; one the queue does not list (it just started) goes last. */
 function inQueueOrder(runs: readonly RunSummary[], queue: RunQueueDoc): RunSummary[] {
   const place = new Map(queue.queued.map((q) => [q.runId, q.position]));
@@ -138,7 +119,13 @@ function QueuePlace({ runId, reason, queue }: { runId: string; reason: string | 
 function RunsList() {
   const runs = useRuns((s) => s.runs);
   const load = useRuns((s) => s.load);
-  const { queue, reload } = useQueue(runs.data);
+  // The shared queue store (refetched after every run status change); loaded here too when Home opens first.
+  const queue = useQueue((s) => s.doc);
+  const loadQueue = useQueue((s) => s.load);
+  const queuedCount = runs.data.filter((r) => r.status === 'queued').length;
+  useEffect(() => {
+    if (queuedCount > 0) void loadQueue();
+  }, [queuedCount, loadQueue]);
   return (
     <section className="runs card" aria-label="runs">
       <header className="card-header">
@@ -170,7 +157,7 @@ function RunsList() {
                 <td>
                   <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>{r.title}</a>
                   {r.status === 'queued'
-                    ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={() => { reload(); void load(); }} />
+                    ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={() => { void loadQueue(); void load(); }} />
                     : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
                 </td>
                 <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
