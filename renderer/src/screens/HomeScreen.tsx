@@ -116,6 +116,27 @@ function QueuePlace({ runId, reason, queue }: { runId: string; reason: string | 
   return me ? <div className="muted small-text truncate" title={reason ?? undefined}>{queuePlace(me.position)}</div> : null;
 }
 
+function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: RunQueueDoc | null; onQueueChanged: () => void }) {
+  return (
+    <tr className="clickable" onClick={() => navigate(hrefs.run(r.id))}>
+      <td>
+        <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
+        {r.status === 'queued' && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
+      </td>
+      <td>
+        <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>{r.title}</a>
+        {r.status === 'queued'
+          ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
+          : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
+      </td>
+      <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
+      <td className="num">{r.stepsDone}/{r.stepsTotal}</td>
+      <td className="num">{usd(r.costUsd)}</td>
+      <td className="muted truncate" title={new Date(r.updatedAt).toLocaleString()}>{ago(r.updatedAt)}</td>
+    </tr>
+  );
+}
+
 function RunsList() {
   const runs = useRuns((s) => s.runs);
   const load = useRuns((s) => s.load);
@@ -142,33 +163,15 @@ function RunsList() {
           <thead>
             <tr><th scope="col">status</th><th scope="col">task</th><th scope="col">repository</th><th scope="col" className="num">steps</th><th scope="col" className="num">cost</th><th scope="col">updated</th></tr>
           </thead>
-          {groupRuns(runs.data).map(({ group, runs: listed }) => {
-          // Queued runs in the order they will start (the queue's), the others as listed (newest first).
-          const inGroup = group === 'queued' && queue ? inQueueOrder(listed, queue) : listed;
-          return (
-          <tbody key={group} aria-label={RUN_GROUP_LABEL[group]}>
-            <tr className="group-row"><th scope="rowgroup" colSpan={6}>{RUN_GROUP_LABEL[group]} <span className="muted">{inGroup.length}</span></th></tr>
-            {inGroup.map((r) => (
-              <tr key={r.id} className="clickable" onClick={() => navigate(hrefs.run(r.id))}>
-                <td>
-                  <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
-                  {r.status === 'queued' && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
-                </td>
-                <td>
-                  <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>{r.title}</a>
-                  {r.status === 'queued'
-                    ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={() => { void loadQueue(); void load(); }} />
-                    : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
-                </td>
-                <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
-                <td className="num">{r.stepsDone}/{r.stepsTotal}</td>
-                <td className="num">{usd(r.costUsd)}</td>
-                <td className="muted truncate" title={new Date(r.updatedAt).toLocaleString()}>{ago(r.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-          );
-          })}
+          {groupRuns(runs.data).map(({ group, runs: listed }) => (
+            <tbody key={group} aria-label={RUN_GROUP_LABEL[group]}>
+              <tr className="group-row"><th scope="rowgroup" colSpan={6}>{RUN_GROUP_LABEL[group]} <span className="muted">{listed.length}</span></th></tr>
+              {/* Queued runs in the order they will start (the queue's), the others as listed (newest first). */}
+              {(group === 'queued' && queue ? inQueueOrder(listed, queue) : listed).map((r) => (
+                <RunRow key={r.id} run={r} queue={queue} onQueueChanged={() => { void loadQueue(); void load(); }} />
+              ))}
+            </tbody>
+          ))}
         </table>
       )}
     </section>
