@@ -41,11 +41,14 @@ function statuses(): Record<string, string> {
   }
 }
 
-/** Watches the database the whole time: the most runs ever executing at once. */
+/**
+ * Watches the database the whole time: the most runs ever holding a slot at once (running, or waiting out a retry's
+ * backoff). Not `planning`: every new run is created in it (its worktree being made) before it runs or is queued.
+ */
 function watchConcurrency(): { max(): number; stop(): void } {
   let max = 0;
   const timer = setInterval(() => {
-    const n = Object.values(statuses()).filter((s) => s === 'running' || s === 'planning').length;
+    const n = Object.values(statuses()).filter((s) => s === 'running' || s === 'waiting').length;
     max = Math.max(max, n);
   }, 100);
   return { max: () => max, stop: () => clearInterval(timer) };
