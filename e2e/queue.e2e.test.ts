@@ -116,6 +116,8 @@ describe('the queue in the app', () => {
       // When A and B end, E then C take the free slots; the runs list follows.
       await inGroup(page, 'Running', 'Queue E').waitFor({ timeout: 90_000 });
       await inGroup(page, 'Running', 'Queue C').or(inGroup(page, 'Finished', 'Queue C')).waitFor({ timeout: 90_000 });
+      // (The Running group shows a run from `planning` on; it reaches `running` a moment later.)
+      await until('C to run', () => startOrder().includes('Queue C'));
       expect(startOrder()).toEqual(['Queue A', 'Queue B', 'Queue E', 'Queue C']);
 
       await until('A, B, C and E to succeed', () => {

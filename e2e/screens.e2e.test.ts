@@ -91,8 +91,8 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await until('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
     await shootScreen(page, 'run-stopped');
-    // The notices of the three runs, stacked; then dismissed, so the screens below are seen whole.
-    await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).nth(2).waitFor();
+    // The notices of the runs that ended (a failure, a success), stacked; then dismissed, so the screens below are seen whole.
+    await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).nth(1).waitFor();
     await shootScreen(page, 'notices');
     while ((await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).count()) > 0) {
       await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).first().click();
@@ -124,7 +124,7 @@ describe('every screen at 1400×900 and 1024×700', () => {
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await page.getByText(/of 3 runs/).first().waitFor();
+    await page.getByText(/finished runs · 3 started/).first().waitFor();
     await shootScreen(page, 'dashboard');
     await page.getByLabel('Preset').selectOption('');
     await page.getByLabel('Max retries').fill('0');
