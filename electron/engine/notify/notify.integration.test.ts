@@ -51,14 +51,14 @@ async function run(yaml: string, responses: ScriptResponse[], opts: { settings?:
 describe('notifications from a real run', () => {
   it('a run that fails after its retries sends ntfy a high-priority message and the webhook its JSON', async () => {
     const h = await hook();
-    const yaml = `gates: { test: "echo 'not ok 1 - adds'; exit 1" }\n${NO_WAIT}\nmax_retries: 1\nnotify: { ntfy: "${h.url}/ratchet-topic", webhook: "${h.url}/hook?token=t0k" }\nsteps:\n  - title: Write tests\n`;
+    const yaml = `gates: { test: "echo 'not ok 1 - adds'; exit 1" }\n${NO_WAIT}\nmax_retries: 1\nnotify: { ntfy: "${h.url}/ratchet-topic", webhook: "${h.url}/hook?token=Tok_SECRET-9" }\nsteps:\n  - title: Write tests\n`;
     const { runId, doc, events, repo } = await run(yaml, [...work('a1'), ...work('a2')]);
     expect(doc.status).toBe('failed');
     // The URLs (a token may be in them) stay in Ratchet's store, out of the repository's meta ref.
     const meta = (await readRunMetas(repo)).find((m) => m.runId === runId)!;
-    expect(JSON.stringify(meta)).not.toContain('t0k');
+    expect(JSON.stringify(meta)).not.toContain('Tok_SECRET-9');
     const ntfy = h.requests.filter((r) => r.path === '/ratchet-topic');
-    const webhook = h.requests.filter((r) => r.path === '/hook?token=t0k');
+    const webhook = h.requests.filter((r) => r.path === '/hook?token=Tok_SECRET-9');
     expect(ntfy).toHaveLength(1);
     expect(ntfy[0]!.headers.priority).toBe('high');
     expect(ntfy[0]!.headers.title).toBe("Ratchet: 'Write tests' failed");
