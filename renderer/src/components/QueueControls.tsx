@@ -1,6 +1,7 @@
-// A queued run's place in the queue, with its controls: start it sooner or later (priority) and take it out of the queue.
+// A queued run's place in the queue, with the runs list's controls (Run next, Cancel) and Start later.
 import { useEffect, useState } from 'react';
 import { errorMessage, getApi } from '../api/client';
+import { priorityToRunNext } from '../lib/queue-order';
 import { useQueue } from '../stores/queue';
 import { InlineError } from './States';
 
@@ -28,6 +29,7 @@ export function QueueControls({ runId }: { runId: string }) {
   };
   const slots = doc.active.length;
   const ahead = entry.position - 1;
+  const next = priorityToRunNext(doc.queued, runId);
   const setPriority = (priority: number) => act(() => getApi().call('runs.setPriority', { runId, priority: Math.max(-100, Math.min(100, priority)) }));
   return (
     <div className="queue-controls" role="group" aria-label="queue">
@@ -36,9 +38,9 @@ export function QueueControls({ runId }: { runId: string }) {
         {' '}(Settings › Runs at once). Priority {entry.priority}: higher starts first.
       </p>
       <div className="row">
-        <button type="button" disabled={busy || entry.priority >= 100} onClick={() => void setPriority(entry.priority + 1)}>Start sooner</button>
-        <button type="button" disabled={busy || entry.priority <= -100} onClick={() => void setPriority(entry.priority - 1)}>Start later</button>
-        <button type="button" className="danger-outline" disabled={busy} onClick={() => void act(() => getApi().call('runs.stop', { runId }))}>Remove from the queue</button>
+        {next !== null && <button type="button" disabled={busy} title="Start this run before the others that wait" onClick={() => void setPriority(next)}>Run next</button>}
+        <button type="button" disabled={busy || entry.priority <= -100} title="Let the runs queued after it start first" onClick={() => void setPriority(entry.priority - 1)}>Start later</button>
+        <button type="button" className="danger-outline" disabled={busy} title="Take the run out of the queue: it does not start" onClick={() => void act(() => getApi().call('runs.stop', { runId }))}>Cancel</button>
       </div>
       <InlineError message={error} />
     </div>

@@ -18,7 +18,7 @@ export function hasCompletedStep(doc: StatusDocument): boolean {
 /**
  * The actions that can work for the run's state:
  * - drafted plan waiting: approve (primary), stop;   waiting to retry: retry now (primary), revise, stop;
- * - running/planning: revise, stop;   queued: none here (QueueControls offers Remove from the queue);
+ * - running/planning: revise, stop;   queued: none here (QueueControls offers Run next, Start later, Cancel);
  * - failed with a committed step: retry (primary), resume, start again, revise;
  * - failed or cancelled with no committed step: start again (primary), resume, revise — Retry would only refuse;
  * - paused, interrupted, or cancelled with a committed step: resume (primary), start again, revise;
@@ -33,7 +33,7 @@ export function runActionsFor(doc: StatusDocument, opts: { budgetPause?: boolean
     case 'waiting': return plan('retryNow', ['retryNow', 'revise', 'stop']);
     case 'running':
     case 'planning': return plan(null, ['revise', 'stop']);
-    // A queued run's place, priority and Remove from the queue are QueueControls' (next to these actions).
+    // A queued run's place, priority and Cancel are QueueControls' (next to these actions).
     case 'queued': return plan(null, []);
     case 'succeeded': return plan(null, []);
     case 'failed':
