@@ -4,11 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../shared/contract';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine, type Engine } from './engine';
-import { createService, toCallError, type Service } from './service';
+import { createService, type Service } from './service';
 import { byStep } from './testing/recovery-fixtures';
+import { callValue, until } from './testing/service-calls';
 import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
 import { makeRepo, tempDir } from './testing/temp-repo';
 import { parseWorkflow } from './workflow/load-workflow';
@@ -25,19 +25,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const call = async <T,>(s: Service, method: string, input: unknown): Promise<T> => {
-  const r = await dispatch(s.handlers, method, input, toCallError);
-  if (!r.ok) throw new Error(`${method}: ${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-};
+const call = callValue;
 
-async function until(check: () => boolean, ms = 30_000) {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function setup() {
   server = await startScriptedServer({ script: byStep });
