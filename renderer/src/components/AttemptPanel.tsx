@@ -134,7 +134,7 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
         {d.gates.length === 0 && !runningGate && <p className="muted small-text">{d.outcome === 'running' ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
         {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
         {runningGate && <LiveGateOutput runId={runId} attemptKey={key} />}
-        {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} attempt={attemptRef} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
+        {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} attempt={attemptRef} stopped={d.outcome === 'interrupted'} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
       </details>
 
       <h3>Transcript</h3>

@@ -22,6 +22,16 @@ describe('GateOutput', () => {
     expect(rows[0]!.textContent).toBe('1line 1 ok');
   });
 
+  it('reads "stopped", not "failed", for a gate the user\'s Stop cut short', () => {
+    const gate = { gate: 'test', command: 'npm test', passed: false, exitCode: null, signal: 'SIGTERM', timedOut: false, durationMs: 1000, output: 'warming up 1\n', outputBytes: 13, failures: [] };
+    const { unmount } = render(<GateOutput gate={gate} stopped />);
+    expect(screen.getByText('test stopped')).toBeTruthy();
+    expect(screen.queryByText('test failed')).toBeNull();
+    unmount();
+    render(<GateOutput gate={gate} />);
+    expect(screen.getByText('test failed')).toBeTruthy();
+  });
+
   it('names a timeout and a signal instead of an exit code', () => {
     render(<GateOutput gate={{ gate: 'test', command: 'npm test', passed: false, exitCode: null, signal: 'SIGSEGV', timedOut: false, durationMs: 10, output: '', outputBytes: 0, failures: [] }} />);
     expect(screen.getByText(/killed by SIGSEGV/)).toBeTruthy();

@@ -54,8 +54,10 @@ function useTextLines(text: string) {
 }
 
 /** Memoized: a live event elsewhere in the attempt (a transcript entry) does not redraw a finished gate's log. */
-export const GateOutput = memo(function GateOutput({ gate, pending = false, target = null, attempt = null }: { gate: Gate; pending?: boolean; target?: LineTarget | null; attempt?: AttemptRef | null }) {
+/** `stopped`: the attempt was stopped by the user, so a gate that did not pass was cut short, not failed by the code. */
+export const GateOutput = memo(function GateOutput({ gate, pending = false, target = null, attempt = null, stopped = false }: { gate: Gate; pending?: boolean; target?: LineTarget | null; attempt?: AttemptRef | null; stopped?: boolean }) {
   const head = useTextLines(gate.output);
+  const cutShort = stopped && !gate.passed;
   // A long log came as its first lines: the rest is asked for as it is scrolled to.
   const paged = gate.partial === true && attempt !== null;
   const pages = useGateLogPages(paged ? { ...attempt, gate: gate.gate } : null);
@@ -92,9 +94,9 @@ export const GateOutput = memo(function GateOutput({ gate, pending = false, targ
     setTimeout(() => setCopied('no'), 1500);
   };
   return (
-    <section className={`gate ${gate.passed ? 'gate-passed' : 'gate-failed'}`} aria-label={`gate ${gate.gate}`}>
+    <section className={`gate ${gate.passed ? 'gate-passed' : cutShort ? 'gate-stopped' : 'gate-failed'}`} aria-label={`gate ${gate.gate}`}>
       <header className="gate-header">
-        <span className={`badge tone-${gate.passed ? 'good' : 'bad'}`}>{gate.gate} {gate.passed ? 'passed' : 'failed'}</span>
+        <span className={`badge tone-${gate.passed ? 'good' : cutShort ? 'muted' : 'bad'}`}>{gate.gate} {gate.passed ? 'passed' : cutShort ? 'stopped' : 'failed'}</span>
         <code className="gate-command">{gate.command}</code>
         <span className="muted">{exitText(gate)} · {duration(gate.durationMs)} · {bytes(gate.outputBytes)}{lineCount > 0 && ` · ${lineCount.toLocaleString()} lines`}</span>
         {lineCount > 0 && <button type="button" className="small" disabled={copied === 'copying'} onClick={() => void copy()}>{copied === 'yes' ? 'Copied' : copied === 'copying' ? 'Copying…' : 'Copy output'}</button>}
