@@ -1,0 +1,66 @@
+// A sandboxed gate that is stopped (the user's Stop, a host shutdown, a timeout) leaves nothing running: bubblewrap puts the
+// command in a session of its own, out of reach of a kill of the gate's process group.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGate } from '../gates/run-gate';
+import { tempDir } from '../testing/temp-repo';
+import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
+import { createOsSandbox, type OsSandbox } from './os-sandbox';
+
+let home: string;
+let sb: OsSandbox;
+
+beforeAll(() => {
+  home = realpathSync(tempDir('ratchet-stopped-gate-'));
+  sb = createOsSandbox({ mode: 'auto', ratchetHome: home, env: process.env });
+});
+
+afterAll(async () => {
+  await sb.dispose();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** Processes whose command line holds `marker`, as `ps` lists them. */
+function running(marker: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
+}
+
+async function gone(marker: string, ms = 5000): Promise<boolean> {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (running(marker).length === 0) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gate' : `a stopped sandboxed gate — skipped: ${NO_SANDBOX_REASON}`, () => {
+  it('is killed with everything it started when the run is stopped', async () => {
+    const wt = join(home, 'worktrees', 'stop');
+    mkdirSync(wt, { recursive: true });
+    const jail = await sb.forRun({ worktree: wt, network: [], envNames: [] });
+    const marker = `ratchet-stop-marker-${process.pid}-${Date.now()}`;
+    const ac = new AbortController();
+    const gate = runGate({ name: 'test', run: `echo started; while true; do sleep 0.05; done # ${marker}`, timeoutS: 60 }, { cwd: wt, env: process.env, jail, signal: ac.signal });
+    const start = Date.now();
+    while (running(marker).length === 0 && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 50));
+    expect(running(marker).length).toBeGreaterThan(0);
+    ac.abort();
+    const r = await gate;
+    expect(r.passed).toBe(false);
+    expect(await gone(marker), `still running after the stop:\n${running(marker).join('\n')}`).toBe(true);
+  }, 30_000);
+
+  it('is killed when its timeout runs out', async () => {
+    const wt = join(home, 'worktrees', 'timeout');
+    mkdirSync(wt, { recursive: true });
+    const jail = await sb.forRun({ worktree: wt, network: [], envNames: [] });
+    const marker = `ratchet-timeout-marker-${process.pid}-${Date.now()}`;
+    const r = await runGate({ name: 'test', run: `while true; do sleep 0.05; done # ${marker}`, timeoutS: 1 }, { cwd: wt, env: process.env, jail });
+    expect(r.timedOut).toBe(true);
+    expect(await gone(marker), `still running after the timeout:\n${running(marker).join('\n')}`).toBe(true);
+  }, 30_000);
+});
