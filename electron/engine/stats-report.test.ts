@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorClassLabel, plural } from '../../shared/error-classes';
+import { money } from '../../shared/money';
 import { improvementText } from './improvements';
 import { loadStats } from './stats-load';
 import { loadImprovements, weeklyReport } from './stats-report';
@@ -24,7 +25,7 @@ describe('weeklyReport', () => {
         ((s.successRate ?? 0) * 100).toFixed(1), String(s.succeeded), String(s.succeeded + s.failed), String(s.runs),
       ]);
       expect(line(/\*\*Average attempts:\*\* ([\d.]+) per successful step/)).toEqual([String(s.avgAttemptsPerSuccess)]);
-      expect(line(/\*\*Cost:\*\* \$([\d.]+), of which retries \$([\d.]+); retries rescued (\d+) step/)).toEqual([s.totalCostUsd.toFixed(2), s.retryCostUsd.toFixed(2), String(s.savedByRetries)]);
+      expect(line(/\*\*Cost:\*\* (\$[\d.]+), of which retries (\$[\d.]+); retries rescued (\d+) step/)).toEqual([money(s.totalCostUsd), money(s.retryCostUsd), String(s.savedByRetries)]);
       const b = s.retryBreakdown;
       const cell = (label: string) => Number(line(new RegExp(`\\| ${label} \\| (\\d+)`))[0]);
       expect([cell('none needed'), cell('1 retry'), cell('2 retries'), cell('3 or more'), cell('failed after max')]).toEqual([b.r0, b.r1, b.r2, b.r3plus, b.failedAfterMax]);

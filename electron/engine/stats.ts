@@ -2,6 +2,7 @@
 import type { StatsSummary } from '../../shared/contract';
 import { improvementText, type Improvement } from './improvements';
 import { errorClassLabel, plural } from '../../shared/error-classes';
+import { money } from '../../shared/money';
 
 export interface StatsInput {
   runs: Array<{ id: string; status: string; createdAt: string }>;
@@ -165,7 +166,7 @@ export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readon
     '',
     `- **Success rate:** ${pct(s.successRate)} (${s.succeeded} of ${plural(s.succeeded + s.failed, 'finished run')}; ${plural(s.runs, 'run')} started)`,
     `- **Average attempts:** ${s.avgAttemptsPerSuccess ?? 'n/a'} per successful step`,
-    `- **Cost:** $${s.totalCostUsd.toFixed(2)}, of which retries $${s.retryCostUsd.toFixed(2)}; retries rescued ${plural(s.savedByRetries, 'step')}`,
+    `- **Cost:** ${money(s.totalCostUsd)}, of which retries ${money(s.retryCostUsd)}; retries rescued ${plural(s.savedByRetries, 'step')}`,
     '',
     '## Retry breakdown (steps)',
     '',
@@ -186,7 +187,7 @@ export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readon
     '| day | cost | of which retries |',
     '| --- | --- | --- |',
     ...s.costPerDay.map((d) => `| ${d.day} | $${d.costUsd.toFixed(4)} | $${d.retryCostUsd.toFixed(4)} |`),
-    ...(s.dailyBudgetUsd !== null ? ['', `Daily budget: $${s.dailyBudgetUsd.toFixed(2)}.`] : []),
+    ...(s.dailyBudgetUsd !== null ? ['', `Daily budget: ${money(s.dailyBudgetUsd)}.`] : []),
     '',
     '## Improvement suggestions',
     '',
