@@ -170,11 +170,23 @@ export interface SpecEnv {
  */
 export async function startSpecEnv(opts: { delayMs?: number; repo?: () => string; env?: NodeJS.ProcessEnv; home?: string; startHost?: boolean } = {}): Promise<SpecEnv> {
   const server = await scriptedAgent(opts.delayMs);
-  const repo = (opts.repo ?? demoRepo)();
-  const home = opts.home ?? tempHome();
-  const env = { RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url, ...opts.env };
-  const host = opts.startHost === false ? undefined : await startHostProcess(env);
-  const browser = await launchBrowser();
+  let host: HostProcess | undefined;
+  try {
+    const repo = (opts.repo ?? demoRepo)();
+    const home = opts.home ?? tempHome();
+    const env = { RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url, ...opts.env };
+    if (opts.startHost !== false) host = await startHostProcess(env);
+    const browser = await launchBrowser();
+    return specEnv(server, browser, host, home, repo, env);
+  } catch (err) {
+    // Nothing left running when the setup fails half way (the spec's afterAll has no env to close).
+    await host?.kill();
+    await server.close();
+    throw err;
+  }
+}
+
+function specEnv(server: ScriptedServer, browser: Browser, host: HostProcess | undefined, home: string, repo: string, env: NodeJS.ProcessEnv): SpecEnv {
   const spec: SpecEnv = {
     server, browser, host, home, repo, env,
     close: async () => {
