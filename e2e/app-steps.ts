@@ -1,10 +1,9 @@
 // What the layout and queue specs do in the app: start a task from a repository's workflow, check a screen's layout, shoot it at both sizes.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoRepo, ROOT, shot } from './harness';
+import { demoRepo, editWorkflow, ROOT, shot } from './harness';
 
 /** The two window sizes every screen is looked at in: a roomy one and the window's minimum (issue 13 item 3). */
 export const SIZES = [
@@ -14,14 +13,17 @@ export const SIZES = [
 
 /** A copy of the demo repository whose ratchet.yml is the demo's second task (step 2 fails for good: max_retries 1). */
 export function failingDemoRepo(): string {
-  const repo = demoRepo();
-  writeFileSync(join(repo, 'ratchet.yml'), readFileSync(join(ROOT, 'resources', 'demo-second.yml'), 'utf8'));
-  execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@localhost', 'commit', '-qam', 'the division task'], { cwd: repo });
-  return repo;
+  return editWorkflow(demoRepo(), () => readFileSync(join(ROOT, 'resources', 'demo-second.yml'), 'utf8'), 'the division task');
+}
+
+/** What startTask does on the way, besides filling the form: `afterLoad` once the workflow file is loaded (before Trust), `beforeStart` just before Start run. */
+export interface StartTaskHooks {
+  afterLoad?: () => Promise<void>;
+  beforeStart?: () => Promise<void>;
 }
 
 /** New task from Home: the repository's path, a title, its own workflow file (trusted once), Start run; ends on the run screen. */
-export async function startTask(page: Page, repo: string, title: string, beforeStart?: () => Promise<void>): Promise<void> {
+export async function startTask(page: Page, repo: string, title: string, hooks: StartTaskHooks = {}): Promise<void> {
   await page.getByRole('link', { name: 'Runs' }).click();
   await page.getByLabel('repository path').fill(repo);
   await page.getByRole('button', { name: 'Use this path' }).click();
@@ -29,12 +31,13 @@ export async function startTask(page: Page, repo: string, title: string, beforeS
   await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
   await page.getByRole('tab', { name: /From the repo/ }).click();
   await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
+  await hooks.afterLoad?.();
   const trust = page.getByRole('button', { name: 'Trust', exact: true });
   if (await trust.isVisible()) {
     await trust.click();
     await page.getByText('You trust this workflow file').waitFor();
   }
-  await beforeStart?.();
+  await hooks.beforeStart?.();
   await page.getByRole('button', { name: 'Start run' }).click();
   await page.getByRole('heading', { name: title }).waitFor();
 }

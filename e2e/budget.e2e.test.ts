@@ -1,59 +1,31 @@
 // A budget pause raised and continued (issue 13 items 1 and 2), in Chromium against `ratchet serve`: Settings save as shipped with a
 // $1.50 task budget; a run whose workflow sets `budget.task_usd: 0.004` pauses for that budget, the run screen shows that budget
 // (not Settings'), one budget notice at most, and "Raise budget and continue" takes it to success. Screenshots at 1400×900 and 1024×700.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ScriptedServer } from '../electron/scripted/server';
-import { demoRepo, launchBrowser, scriptedAgent, shot, startHostProcess, type HostProcess } from './harness';
+import { demoRepo, editWorkflow, latestRun, shot, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
 
-let server: ScriptedServer;
+let spec: SpecEnv;
 let browser: Browser;
 let host: HostProcess | undefined;
-const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-budget-')), 'home');
+let home: string;
 let repo: string;
 
 const SIZES = [{ name: '1400', width: 1400, height: 900 }, { name: '1024', width: 1024, height: 700 }] as const;
 
 beforeAll(async () => {
-  server = await scriptedAgent(50);
-  repo = demoRepo();
   // The demo workflow with a task budget far below what one attempt costs.
-  const file = join(repo, 'ratchet.yml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace('max_retries: 3', 'max_retries: 3\nbudget: { task_usd: 0.004 }'));
-  execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@localhost', 'commit', '-qam', 'A tiny task budget'], { cwd: repo });
-  host = await startHostProcess({ RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url });
-  browser = await launchBrowser();
+  spec = await startSpecEnv({ delayMs: 50, repo: () => editWorkflow(demoRepo(), (yml) => yml.replace('max_retries: 3', 'max_retries: 3\nbudget: { task_usd: 0.004 }'), 'A tiny task budget') });
+  ({ browser, host, home, repo } = spec);
 });
 
 afterAll(async () => {
-  await host?.kill();
-  await browser?.close();
-  await server?.close();
+  await spec?.close();
 });
 
-function run(title: string): { id: string; status: string; reason: string | null } | undefined {
-  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
-  try {
-    return db.prepare('SELECT runs.id, runs.status, runs.reason FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE tasks.title = ? ORDER BY runs.created_at DESC').get(title) as never;
-  } finally {
-    db.close();
-  }
-}
-
-async function until<T>(fn: () => T | undefined | false, what: string, ms = 90_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const run = (title: string) => latestRun(home, title);
 
 async function bothSizes(page: Page, name: string, scroll?: () => Promise<void>): Promise<void> {
   for (const size of SIZES) {
@@ -112,7 +84,7 @@ describe('a budget pause raised and continued', () => {
     const paused = await until(() => {
       const r = run('Tiny budget');
       return r?.status === 'paused' ? r : undefined;
-    }, 'the run to pause for its budget');
+    }, { ms: 90_000, describe: 'the run to pause for its budget' });
     expect(paused.reason).toMatch(/^task budget of \$0\.0040 reached \(\$0\.\d{4} spent\)/);
     const raise = page.getByRole('button', { name: 'Raise budget and continue' });
     await raise.waitFor({ timeout: 30_000 });
@@ -132,7 +104,7 @@ describe('a budget pause raised and continued', () => {
     await page.getByLabel(/New task budget/).fill('5');
     await bothSizes(page, 'budget-raise');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await until(() => run('Tiny budget')?.status === 'succeeded', 'the run to succeed after the raise', 120_000);
+    await until(() => run('Tiny budget')?.status === 'succeeded', { ms: 120_000, describe: 'the run to succeed after the raise' });
     await page.locator('.run-header').getByText('succeeded', { exact: true }).first().waitFor({ timeout: 30_000 });
     await meter.getByText('of $5.00 task budget').waitFor({ timeout: 30_000 });
     // The pause's "needs you" notice went when the run ran again; no budget notice is left.

@@ -1,36 +1,32 @@
 // The dashboard end to end (issue 13 item 5): it follows a run live (no reload), lists an interrupted run under Needs
 // attention with a link to it, draws the daily budget on the cost chart, and shows the weekly report as a document —
 // at 1400×900 and 1024×700 (screenshots e2e/screenshots/dashboard-*.png).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ScriptedServer } from '../electron/scripted/server';
-import { demoRepo, launchBrowser, scriptedAgent, SHOTS, startHostProcess, type HostProcess } from './harness';
+import { attemptCount, SHOTS, startHostProcess, startSpecEnv, storeRuns, tempHome, until, type HostProcess, type SpecEnv } from './harness';
+import { startTask as startTaskIn } from './app-steps';
 
-let server: ScriptedServer;
+let spec: SpecEnv;
 let browser: Browser;
 let host: HostProcess | undefined;
-const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-dash-')), 'home');
+const home = tempHome('ratchet-e2e-dash-');
 let repo: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  server = await scriptedAgent();
-  repo = demoRepo();
   // A daily budget, so the cost chart has its line.
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, 'settings.json'), JSON.stringify({ budget: { dailyUsd: 0.5 } }));
-  env = { RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url };
-  browser = await launchBrowser();
+  // The tests start (and kill) the host themselves.
+  spec = await startSpecEnv({ home, startHost: false });
+  ({ browser, repo, env } = spec);
 });
 
 afterAll(async () => {
   await host?.kill();
-  await browser?.close();
-  await server?.close();
+  await spec?.close();
 });
 
 /**
@@ -54,42 +50,12 @@ async function shoot(page: Page, name: string, lower?: string): Promise<void> {
 
 async function startTask(page: Page, title: string) {
   await page.goto(host!.url);
-  await page.getByLabel('repository path').fill(repo);
-  await page.getByRole('button', { name: 'Use this path' }).click();
-  await page.getByRole('heading', { name: 'New task' }).waitFor();
-  await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-  await page.getByRole('tab', { name: /From the repo/ }).click();
-  await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
-  const trust = page.getByRole('button', { name: 'Trust', exact: true });
-  if (await trust.isVisible()) {
-    await trust.click();
-    await page.getByText('You trust this workflow file').waitFor();
-  }
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await page.getByRole('heading', { name: title }).waitFor();
+  await startTaskIn(page, repo, title);
 }
 
-function runs(): Array<{ id: string; status: string; title: string; steps2: number }> {
-  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
-  try {
-    return db.prepare(
-      `SELECT runs.id, runs.status, tasks.title, (SELECT COUNT(*) FROM attempts a WHERE a.run_id = runs.id AND a.step_index = 2) AS steps2
-       FROM runs JOIN tasks ON tasks.id = runs.task_id ORDER BY runs.created_at`,
-    ).all() as never;
-  } finally {
-    db.close();
-  }
-}
-
-async function until<T>(fn: () => T | undefined | false, ms = 90_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() - start > ms) throw new Error(`timed out; runs: ${JSON.stringify(runs())}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The runs so far, each with how many attempts it made at step 2. */
+const runs = () => storeRuns(home).map((r) => ({ ...r, steps2: attemptCount(home, r.id, 2) }));
+const runsSoFar = () => `the runs; runs: ${JSON.stringify(runs())}`;
 
 async function openDashboard(page: Page) {
   await page.goto(host!.url);
@@ -108,7 +74,7 @@ describe('the dashboard', () => {
 
     const other = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await startTask(other, 'Calculator');
-    await until(() => runs().find((r) => r.title === 'Calculator' && r.status === 'succeeded'));
+    await until(() => runs().find((r) => r.title === 'Calculator' && r.status === 'succeeded'), { ms: 90_000, describe: runsSoFar });
     // The dashboard page was never reloaded: the engine's events brought the numbers.
     await dash.getByText('1 of 1 finished runs · 1 started').waitFor({ timeout: 15_000 });
     await dash.getByText('100.0 %').waitFor();
@@ -124,7 +90,7 @@ describe('the dashboard', () => {
   it('lists an interrupted run under Needs attention, linking to it; the report renders as a document', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await startTask(page, 'Calculator again');
-    const run = await until(() => runs().find((r) => r.title === 'Calculator again' && r.steps2 > 0));
+    const run = await until(() => runs().find((r) => r.title === 'Calculator again' && r.steps2 > 0), { ms: 90_000, describe: runsSoFar });
     await host!.kill('SIGKILL');
     await page.close();
 

@@ -1,7 +1,7 @@
-// e2e harness: the scripted agent (the demo's script, reusable), headless host processes we can kill, and a Chromium it finds (find-browser.ts) via playwright-core.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+// e2e harness: the scripted agent (the demo's script, reusable), headless host processes we can kill, a Chromium it finds (find-browser.ts) via playwright-core, and the store readers and setup every spec shares.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -26,11 +26,73 @@ export async function scriptedAgent(delayMs = 250): Promise<ScriptedServer> {
 export function demoRepo(): string {
   const repo = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-')), 'calc');
   cpSync(join(ROOT, 'resources', 'demo-repo'), repo, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@localhost', ...args], { cwd: repo, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'Demo calculator');
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, stdio: 'ignore' });
+  execFileSync('git', ['add', '-A'], { cwd: repo, stdio: 'ignore' });
+  return commitAll(repo, 'Demo calculator');
+}
+
+/** Commits every change in `repo` (as the e2e author) and returns `repo`. */
+export function commitAll(repo: string, message: string): string {
+  execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@localhost', 'commit', '-qam', message], { cwd: repo, stdio: 'ignore' });
   return repo;
+}
+
+/** Rewrites `repo`'s ratchet.yml with `edit` and commits it as `message`; returns `repo`. */
+export function editWorkflow(repo: string, edit: (yml: string) => string, message: string): string {
+  const file = join(repo, 'ratchet.yml');
+  writeFileSync(file, edit(readFileSync(file, 'utf8')));
+  return commitAll(repo, message);
+}
+
+/** The demo's test gate, slowed down: it prints "warming up 1".."warming up <lines>", one every 0.4 s, before the tests run. */
+export function slowGate(repo: string, lines: number): string {
+  return editWorkflow(repo, (yml) => yml.replace(
+    'run: "node --test --test-reporter=tap", timeout: 60',
+    `run: "for i in $(seq 1 ${lines}); do echo \\"warming up $i\\"; sleep 0.4; done; node --test --test-reporter=tap", timeout: 60`,
+  ), 'slow gate');
+}
+
+/** A fresh RATCHET_HOME path (not created yet) in its own temp folder. */
+export function tempHome(prefix = 'ratchet-e2e-home-'): string {
+  return join(mkdtempSync(join(tmpdir(), prefix)), 'home');
+}
+
+export interface StoredRun { id: string; status: string; reason: string | null; title: string }
+
+/** Every run in the store under `home`, oldest first, with its task's title. */
+export function storeRuns(home: string): StoredRun[] {
+  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT runs.id, runs.status, runs.reason, tasks.title FROM runs JOIN tasks ON tasks.id = runs.task_id ORDER BY runs.created_at').all() as StoredRun[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The newest run of the task titled `title`, if any. */
+export function latestRun(home: string, title: string): StoredRun | undefined {
+  return storeRuns(home).filter((r) => r.title === title).at(-1);
+}
+
+/** How many attempts run `runId` has made at step `step` so far. */
+export function attemptCount(home: string, runId: string, step: number): number {
+  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM attempts WHERE run_id = ? AND step_index = ?').get(runId, step) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Polls `fn` every `everyMs` (100) until it returns something truthy, which it returns; after `ms` it throws "timed out waiting for <describe>". */
+export async function until<T>(fn: () => T | undefined | null | false, opts: { ms: number; describe: string | (() => string); everyMs?: number }): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() - start > opts.ms) throw new Error(`timed out waiting for ${typeof opts.describe === 'string' ? opts.describe : opts.describe()}`);
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 100));
+  }
 }
 
 export interface HostProcess {
@@ -86,4 +148,52 @@ export async function launchBrowser(found?: FoundBrowser): Promise<Browser> {
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+/** What a spec's beforeAll sets up: the scripted agent, a repository, a RATCHET_HOME, the host's env, maybe a host, and a browser. */
+export interface SpecEnv {
+  server: ScriptedServer;
+  browser: Browser;
+  /** The host started by startSpecEnv (none with `startHost: false`). */
+  host: HostProcess | undefined;
+  home: string;
+  repo: string;
+  /** The host's environment: RATCHET_HOME, the agent's key and the scripted agent's URL, plus the spec's `env`. */
+  env: NodeJS.ProcessEnv;
+  /** Kills the host it started, closes the browser and the scripted agent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the scripted agent (answers `delayMs` apart), makes the repository (`repo`, default a fresh demo copy), and —
+ * unless `startHost` is false — `ratchet serve` on a fresh RATCHET_HOME with the key 'e2e-key' (overridden by `env`); then the browser.
+ */
+export async function startSpecEnv(opts: { delayMs?: number; repo?: () => string; env?: NodeJS.ProcessEnv; home?: string; startHost?: boolean } = {}): Promise<SpecEnv> {
+  const server = await scriptedAgent(opts.delayMs);
+  let host: HostProcess | undefined;
+  try {
+    const repo = (opts.repo ?? demoRepo)();
+    const home = opts.home ?? tempHome();
+    const env = { RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url, ...opts.env };
+    if (opts.startHost !== false) host = await startHostProcess(env);
+    const browser = await launchBrowser();
+    return specEnv(server, browser, host, home, repo, env);
+  } catch (err) {
+    // Nothing left running when the setup fails half way (the spec's afterAll has no env to close).
+    await host?.kill();
+    await server.close();
+    throw err;
+  }
+}
+
+function specEnv(server: ScriptedServer, browser: Browser, host: HostProcess | undefined, home: string, repo: string, env: NodeJS.ProcessEnv): SpecEnv {
+  const spec: SpecEnv = {
+    server, browser, host, home, repo, env,
+    close: async () => {
+      await spec.host?.kill();
+      await browser.close();
+      await server.close();
+    },
+  };
+  return spec;
 }

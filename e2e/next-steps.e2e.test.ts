@@ -6,31 +6,31 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ScriptedServer } from '../electron/scripted/server';
-import { demoRepo, launchBrowser, scriptedAgent, shot, startHostProcess, type HostProcess } from './harness';
+import { demoRepo, shot, startSpecEnv, type HostProcess, type SpecEnv } from './harness';
 
-let server: ScriptedServer;
+let spec: SpecEnv;
 let browser: Browser;
 let host: HostProcess | undefined;
 let repo: string;
 let remote: string;
 
-beforeAll(async () => {
-  server = await scriptedAgent(50);
-  repo = demoRepo();
+/** The demo repository with an empty bare repository as its origin. */
+function repoWithRemote(): string {
+  const calc = demoRepo();
   remote = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-remote-')), 'calc.git');
   execFileSync('git', ['init', '-q', '--bare', remote]);
-  execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo });
-  const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-home-')), 'home');
+  execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: calc });
+  return calc;
+}
+
+beforeAll(async () => {
   // No key in the environment: the app must say so before the form is filled in.
-  host = await startHostProcess({ RATCHET_HOME: home, ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: server.url });
-  browser = await launchBrowser();
+  spec = await startSpecEnv({ delayMs: 50, repo: repoWithRemote, env: { ANTHROPIC_API_KEY: '' } });
+  ({ browser, host, repo } = spec);
 });
 
 afterAll(async () => {
-  await host?.kill();
-  await browser?.close();
-  await server?.close();
+  await spec?.close();
 });
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();

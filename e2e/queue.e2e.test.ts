@@ -1,45 +1,31 @@
 // The queue end to end (issue 13 item 12): five runs started from the app with the default concurrency of 2 — two run at a
 // time, the others wait as `queued`; from the runs list the user moves the last one to the front and cancels another.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ScriptedServer } from '../electron/scripted/server';
-import { demoRepo, launchBrowser, scriptedAgent, shot, startHostProcess, type HostProcess } from './harness';
+import { shot, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
 import { layoutProblems, startTask } from './app-steps';
 
-let server: ScriptedServer;
+let spec: SpecEnv;
 let browser: Browser;
 let host: HostProcess | undefined;
-const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-home-')), 'home');
+let home: string;
 let repo: string;
 
 beforeAll(async () => {
   // Each answer takes 0.25 s, and every turn of a step matches its rule again (up to the workflow's 10 turns): a run
   // lasts long enough for the other three to be started from the app meanwhile.
-  server = await scriptedAgent(250);
-  repo = demoRepo();
-  host = await startHostProcess({ RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url });
-  browser = await launchBrowser();
+  spec = await startSpecEnv({ delayMs: 250 });
+  ({ browser, host, home, repo } = spec);
 });
 
 afterAll(async () => {
-  await host?.kill();
-  await browser?.close();
-  await server?.close();
+  await spec?.close();
 });
 
-function statuses(): Record<string, string> {
-  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
-  try {
-    const rows = db.prepare('SELECT runs.status, tasks.title FROM runs JOIN tasks ON tasks.id = runs.task_id').all() as Array<{ status: string; title: string }>;
-    return Object.fromEntries(rows.map((r) => [r.title, r.status]));
-  } finally {
-    db.close();
-  }
-}
+/** Each task's title → its run's status. */
+const statuses = (): Record<string, string> => Object.fromEntries(storeRuns(home).map((r) => [r.title, r.status]));
 
 /**
  * Watches the database the whole time: the most runs ever holding a slot at once (running, or waiting out a retry's
@@ -54,13 +40,8 @@ function watchConcurrency(): { max(): number; stop(): void } {
   return { max: () => max, stop: () => clearInterval(timer) };
 }
 
-async function until(what: string, fn: () => boolean, ms = 120_000): Promise<void> {
-  const start = Date.now();
-  while (!fn()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}; runs: ${JSON.stringify(statuses())}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+/** Waits up to 2 minutes for `fn`, naming `what` and the runs when it times out. */
+const waitFor = (what: string, fn: () => boolean) => until(fn, { ms: 120_000, everyMs: 150, describe: () => `${what}; runs: ${JSON.stringify(statuses())}` });
 
 /** Titles in the order their runs first started running (the run.status events). */
 function startOrder(): string[] {
@@ -117,10 +98,10 @@ describe('the queue in the app', () => {
       await inGroup(page, 'Running', 'Queue E').waitFor({ timeout: 90_000 });
       await inGroup(page, 'Running', 'Queue C').or(inGroup(page, 'Finished', 'Queue C')).waitFor({ timeout: 90_000 });
       // (The Running group shows a run from `planning` on; it reaches `running` a moment later.)
-      await until('C to run', () => startOrder().includes('Queue C'));
+      await waitFor('C to run', () => startOrder().includes('Queue C'));
       expect(startOrder()).toEqual(['Queue A', 'Queue B', 'Queue E', 'Queue C']);
 
-      await until('A, B, C and E to succeed', () => {
+      await waitFor('A, B, C and E to succeed', () => {
         const s = statuses();
         return ['Queue A', 'Queue B', 'Queue C', 'Queue E'].every((t) => s[t] === 'succeeded');
       });

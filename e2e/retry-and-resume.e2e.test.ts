@@ -1,71 +1,36 @@
 // The user flow end to end: add a repo, start a 3-step task, watch step 2 fail and be retried, read the attempt history;
 // kill the host mid-run, restart it, resume from the start-up dialog to success; check the dashboard against the runs.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ScriptedServer } from '../electron/scripted/server';
-import { demoRepo, launchBrowser, scriptedAgent, shot, startHostProcess, type HostProcess } from './harness';
+import { attemptCount, shot, startHostProcess, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
+import { startTask as startTaskIn } from './app-steps';
 
-let server: ScriptedServer;
+let spec: SpecEnv;
 let browser: Browser;
 let host: HostProcess | undefined;
-const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-home-')), 'home');
+let home: string;
 let repo: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  server = await scriptedAgent();
-  repo = demoRepo();
-  env = { RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url };
-  browser = await launchBrowser();
+  // The tests start (and kill) the host themselves.
+  spec = await startSpecEnv({ startHost: false });
+  ({ browser, home, repo, env } = spec);
 });
 
 afterAll(async () => {
   await host?.kill();
-  await browser?.close();
-  await server?.close();
+  await spec?.close();
 });
 
+/** New task for the demo repository, with a screenshot of the form before its workflow file is trusted. */
 async function startTask(page: Page, title: string) {
-  await page.getByRole('link', { name: 'Runs' }).click().catch(() => undefined);
-  await page.getByLabel('repository path').fill(repo);
-  await page.getByRole('button', { name: 'Use this path' }).click();
-  await page.getByRole('heading', { name: 'New task' }).waitFor();
-  await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-  await page.getByRole('tab', { name: /From the repo/ }).click();
-  await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
-  await shot(page, 'new-task');
   // The repository's own workflow file must be trusted once (issue 11's workspace trust); later runs of the same file are not asked.
-  const trust = page.getByRole('button', { name: 'Trust', exact: true });
-  if (await trust.isVisible()) {
-    await trust.click();
-    await page.getByText('You trust this workflow file').waitFor();
-  }
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await page.getByRole('heading', { name: title }).waitFor();
+  await startTaskIn(page, repo, title, { afterLoad: () => shot(page, 'new-task') });
 }
 
-function runStatus(): Array<{ id: string; status: string; title: string }> {
-  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
-  try {
-    return db.prepare('SELECT runs.id, runs.status, runs.reason, tasks.title FROM runs JOIN tasks ON tasks.id = runs.task_id ORDER BY runs.created_at').all() as never;
-  } finally {
-    db.close();
-  }
-}
-
-async function until<T>(fn: () => T | undefined | false, ms = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() - start > ms) throw new Error(`timed out; runs: ${JSON.stringify(runStatus())}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const runStatus = () => storeRuns(home);
+const runsSoFar = () => `the runs; runs: ${JSON.stringify(runStatus())}`;
 
 describe('Ratchet in the browser, against the headless host', () => {
   it('runs a 3-step task whose step 2 fails once and is retried, with the attempt history on screen', async () => {
@@ -93,15 +58,8 @@ describe('Ratchet in the browser, against the headless host', () => {
     await page.goto(host!.url);
     await startTask(page, 'Calculator again');
     // Kill the whole host as soon as step 1 is committed and step 2 is under way.
-    const run = await until(() => runStatus().find((r) => r.title === 'Calculator again'));
-    await until(() => {
-      const db = new Database(join(home, 'ratchet.db'), { readonly: true });
-      try {
-        return (db.prepare("SELECT COUNT(*) AS n FROM attempts WHERE run_id = ? AND step_index = 2").get(run.id) as { n: number }).n > 0;
-      } finally {
-        db.close();
-      }
-    });
+    const run = await until(() => runStatus().find((r) => r.title === 'Calculator again'), { ms: 60_000, describe: runsSoFar });
+    await until(() => attemptCount(home, run.id, 2) > 0, { ms: 60_000, describe: runsSoFar });
     await host!.kill('SIGKILL');
     await page.close();
 
@@ -112,7 +70,7 @@ describe('Ratchet in the browser, against the headless host', () => {
     await again.getByRole('dialog').getByText('Completed work').waitFor({ timeout: 30_000 });
     await shot(again, 'resume-dialog');
     await again.getByRole('button', { name: 'Proceed', exact: true }).click();
-    await until(() => runStatus().find((r) => r.id === run.id && r.status === 'succeeded'), 90_000);
+    await until(() => runStatus().find((r) => r.id === run.id && r.status === 'succeeded'), { ms: 90_000, describe: runsSoFar });
     await again.goto(`${host.url.split('?')[0]}#/runs/${run.id}`);
     await again.locator('header').getByText('succeeded', { exact: true }).first().waitFor({ timeout: 30_000 });
     await shot(again, 'run-resumed');

@@ -1,75 +1,33 @@
 // A run as the user stops, restarts and resumes it (issue 13 items 4, 8, 9): "Stopped by you" (not "needs you"), no
 // running icon left, Start again as the one primary action, the resume's cost following live, Revise plan while disconnected.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ScriptedServer } from '../electron/scripted/server';
-import { demoRepo, launchBrowser, scriptedAgent, shot, startHostProcess, type HostProcess } from './harness';
+import { demoRepo, shot, slowGate, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
+import { startTask } from './app-steps';
 
-let server: ScriptedServer;
+let spec: SpecEnv;
 let browser: Browser;
 let host: HostProcess | undefined;
 let repo: string;
-const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-home-')), 'home');
+let home: string;
 
 beforeAll(async () => {
-  server = await scriptedAgent(100);
-  repo = demoRepo();
   // The demo's test gate, slowed down, so a Stop lands while it runs.
-  const file = join(repo, 'ratchet.yml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace(
-    'run: "node --test --test-reporter=tap", timeout: 60',
-    'run: "for i in $(seq 1 6); do echo \\"warming up $i\\"; sleep 0.4; done; node --test --test-reporter=tap", timeout: 60',
-  ));
-  execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@localhost', 'commit', '-qam', 'slow gate'], { cwd: repo });
-  host = await startHostProcess({ RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url });
-  browser = await launchBrowser();
+  spec = await startSpecEnv({ delayMs: 100, repo: () => slowGate(demoRepo(), 6) });
+  ({ browser, host, repo, home } = spec);
 });
 
 afterAll(async () => {
-  await host?.kill();
-  await browser?.close();
-  await server?.close();
+  await spec?.close();
 });
 
-function runs(): Array<{ id: string; status: string; reason: string | null; title: string }> {
-  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
-  try {
-    return db.prepare('SELECT runs.id, runs.status, runs.reason, tasks.title FROM runs JOIN tasks ON tasks.id = runs.task_id ORDER BY runs.created_at').all() as never;
-  } finally {
-    db.close();
-  }
-}
-
-async function until<T>(fn: () => T | undefined | false, ms = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() - start > ms) throw new Error(`timed out; runs: ${JSON.stringify(runs())}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const runs = () => storeRuns(home);
+const runsSoFar = () => `the runs; runs: ${JSON.stringify(runs())}`;
 
 /** Starts the demo task from the New task form and stops it while step 1's gate runs. */
 async function startAndStop(page: Page, title: string) {
   await page.goto(host!.url);
-  await page.getByLabel('repository path').fill(repo);
-  await page.getByRole('button', { name: 'Use this path' }).click();
-  await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-  await page.getByRole('tab', { name: /From the repo/ }).click();
-  await page.getByText(/Loaded .*ratchet\.yml/).waitFor();
-  const trust = page.getByRole('button', { name: 'Trust', exact: true });
-  if (await trust.isVisible()) {
-    await trust.click();
-    await page.getByText('You trust this workflow file').waitFor();
-  }
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await page.getByRole('heading', { name: title }).waitFor();
+  await startTask(page, repo, title);
   await page.getByRole('log', { name: 'live output of gate test', exact: true }).getByText('warming up 2', { exact: true }).waitFor({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await page.locator('.confirm').getByRole('button', { name: 'Stop', exact: true }).click();
@@ -119,8 +77,8 @@ describe('stop, start again, resume', () => {
 
     await toolbar.getByRole('button', { name: /Start again/ }).click();
     await page.waitForURL((u) => /#\/runs\//.test(u.hash) && !u.hash.includes(stopped.id), { timeout: 30_000 });
-    const fresh = await until(() => runs().find((r) => r.title === 'Stop me' && r.id !== stopped.id));
-    await until(() => runs().find((r) => r.id === fresh.id && r.status === 'succeeded'), 120_000);
+    const fresh = await until(() => runs().find((r) => r.title === 'Stop me' && r.id !== stopped.id), { ms: 60_000, describe: runsSoFar });
+    await until(() => runs().find((r) => r.id === fresh.id && r.status === 'succeeded'), { ms: 120_000, describe: runsSoFar });
     await page.locator('.run-header').getByText('succeeded', { exact: true }).waitFor({ timeout: 30_000 });
     await shots(page, 'run-started-again');
     await page.close();
@@ -145,7 +103,7 @@ describe('stop, start again, resume', () => {
       if (Date.now() - start > 60_000) throw new Error(`the resume's cost stayed ${t}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    await until(() => runs().find((r) => r.id === stopped.id && r.status === 'succeeded'), 120_000);
+    await until(() => runs().find((r) => r.id === stopped.id && r.status === 'succeeded'), { ms: 120_000, describe: runsSoFar });
     await page.locator('.run-header').getByText('succeeded', { exact: true }).waitFor({ timeout: 30_000 });
     await page.locator('.resumes').getByText(/Resumed from step 1/).waitFor();
     await page.locator('.activity summary').click();

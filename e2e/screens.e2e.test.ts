@@ -1,56 +1,33 @@
 // The screenshot sweep (issue 13 item 3): every screen of the app at 1400×900 and at the window's minimum 1024×700, with runs in
 // every state; none scrolls sideways, the runs list's headers never overlap and its task column keeps a real width.
 // Saves e2e/screenshots/screen-<name>-<1400|1024>.png, to be looked at.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ScriptedServer } from '../electron/scripted/server';
-import { demoRepo, launchBrowser, scriptedAgent, startHostProcess, type HostProcess } from './harness';
+import { latestRun, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
 import { failingDemoRepo, shootScreen, startTask } from './app-steps';
 
-let server: ScriptedServer;
+let spec: SpecEnv;
 let browser: Browser;
 let host: HostProcess | undefined;
-const home = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-home-')), 'home');
+let home: string;
 let calc: string;
 let division: string;
 
 beforeAll(async () => {
   // Each answer takes 0.4 s, and every turn of a step matches its rule again (up to the workflow's 10 turns): a run
   // lasts long enough to be seen running while another waits in the queue.
-  server = await scriptedAgent(400);
-  calc = demoRepo();
+  spec = await startSpecEnv({ delayMs: 400 });
+  ({ browser, host, home, repo: calc } = spec);
   division = failingDemoRepo();
-  host = await startHostProcess({ RATCHET_HOME: home, ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: server.url });
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await host?.kill();
-  await browser?.close();
-  await server?.close();
+  await spec?.close();
 });
 
-function statusOf(title: string): string | undefined {
-  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
-  try {
-    const row = db.prepare('SELECT runs.status FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE tasks.title = ? ORDER BY runs.created_at DESC').get(title) as { status: string } | undefined;
-    return row?.status;
-  } finally {
-    db.close();
-  }
-}
-
-async function until(what: string, fn: () => boolean, ms = 90_000): Promise<void> {
-  const start = Date.now();
-  while (!fn()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const statusOf = (title: string) => latestRun(home, title)?.status;
+/** Waits up to 90 s for `fn`, naming `what` when it times out. */
+const waitFor = (what: string, fn: () => boolean) => until(fn, { ms: 90_000, everyMs: 200, describe: what });
 
 async function openRun(page: Page, title: string, status: string): Promise<void> {
   await page.getByRole('link', { name: 'Runs' }).click();
@@ -70,10 +47,12 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await shootScreen(page, 'settings');
 
     // Three runs, two at a time (the default concurrency): the third waits in the queue.
-    await startTask(page, calc, 'Calculator', async () => {
-      await shootScreen(page, 'new-task');
-      // The lower half of the form: gates, retries and budget, the Start button.
-      await shootScreen(page, 'new-task-lower', () => page.getByText('Retries and budget').scrollIntoViewIfNeeded());
+    await startTask(page, calc, 'Calculator', {
+      beforeStart: async () => {
+        await shootScreen(page, 'new-task');
+        // The lower half of the form: gates, retries and budget, the Start button.
+        await shootScreen(page, 'new-task-lower', () => page.getByText('Retries and budget').scrollIntoViewIfNeeded());
+      },
     });
     await startTask(page, division, 'Division that refuses zero');
     await startTask(page, calc, 'Calculator, queued');
@@ -84,12 +63,12 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await shootScreen(page, 'home-running-queued');
 
     // When the first two end, the queued one runs: seen running, then stopped by the user.
-    await until('the first two runs to end', () => statusOf('Calculator') === 'succeeded' && statusOf('Division that refuses zero') === 'failed');
+    await waitFor('the first two runs to end', () => statusOf('Calculator') === 'succeeded' && statusOf('Division that refuses zero') === 'failed');
     await openRun(page, 'Calculator, queued', 'running');
     await shootScreen(page, 'run-running');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
-    await until('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
+    await waitFor('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
     await shootScreen(page, 'run-stopped');
     // The notices of the runs that ended (a failure, a success), stacked; then dismissed, so the screens below are seen whole.
     await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).nth(1).waitFor();
