@@ -32,6 +32,8 @@ export const ERROR_CLASSES = [
   'missing_dependency',
   'permission_error',
   'resource_exhaustion',
+  'environment',
+  'sandbox_violation',
   'no_change',
   'empty_attempt',
   'unknown',

@@ -12,6 +12,8 @@ export const ERROR_CLASS_LABEL: Record<ErrorClass, string> = {
   missing_dependency: 'Missing dependency',
   permission_error: 'Permission error',
   resource_exhaustion: 'Out of resources',
+  environment: 'Environment problem',
+  sandbox_violation: 'Sandbox violation',
   no_change: 'No change',
   empty_attempt: 'Empty attempt',
   unknown: 'Unknown error',

@@ -39,6 +39,12 @@ const HINTS: Record<ErrorClass, string[]> = {
   git_conflict: [
     'Git stopped on conflicting changes: resolve the conflict markers in the listed files or rebase once more onto the base branch; if it comes back, a person has to merge.',
   ],
+  environment: [
+    "The worktree's environment is not ready (setup, network, registry or an installed dependency): fix it, then retry or resume; no agent attempt can.",
+  ],
+  sandbox_violation: [
+    "The agent's files tried to steer Ratchet's own processes outside the sandbox (a rewritten .git file or a nested repository): nothing of the attempt was staged or run.",
+  ],
   no_change: [],
   empty_attempt: ["The step's change has to be made in the worktree's files: edit them (a description of the change is not the change)."],
 };

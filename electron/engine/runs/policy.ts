@@ -16,6 +16,10 @@ export const DEFAULT_LIMITS: Limits = {
   missing_dependency: 0,
   permission_error: 0,
   resource_exhaustion: 0,
+  /** The worktree's environment (setup, network, registry, a dependency declared but not installed): no agent attempt can fix it. */
+  environment: 0,
+  /** The agent tried to steer Ratchet's own processes (a rewritten .git file, a nested repository): never retried. */
+  sandbox_violation: 0,
   no_change: 0,
   /** An attempt that changed no file: the agent is told once; a second attempt changing nothing is `no_change`. */
   empty_attempt: 1,
@@ -23,7 +27,7 @@ export const DEFAULT_LIMITS: Limits = {
 };
 
 /** Classes no agent attempt can fix: fail at once. */
-export const NON_RETRIABLE: ReadonlySet<ErrorClass> = new Set(['missing_dependency', 'permission_error', 'resource_exhaustion', 'no_change']);
+export const NON_RETRIABLE: ReadonlySet<ErrorClass> = new Set(['missing_dependency', 'permission_error', 'resource_exhaustion', 'environment', 'sandbox_violation', 'no_change']);
 /** Classes that, once out of retries, hand the run to the user (paused) instead of failing it. */
 export const ESCALATE_TO_USER: ReadonlySet<ErrorClass> = new Set(['unknown', 'git_conflict']);
 
