@@ -120,6 +120,49 @@ export const ClassRule = z
 export const StepConfig = StepSpec;
 export type StepConfig = z.infer<typeof StepConfig>;
 
+/** The package registries a workflow can name without knowing their host: resolved at run time from the tool's own configuration. */
+export const REGISTRY_PRESETS = ['npm', 'pypi', 'cargo', 'go', 'maven'] as const;
+export type RegistryPreset = (typeof REGISTRY_PRESETS)[number];
+
+/** A host a sandboxed command may reach (`*.` in front, `:port` after), or `registry:<ecosystem>` for the registry the user's tool is configured with. */
+export const NetworkEntry = z
+  .string()
+  .regex(
+    new RegExp(`^((\\*\\.)?[A-Za-z0-9.-]+(:\\d+)?|registry:(${REGISTRY_PRESETS.join('|')}))$`),
+    `a host name, optionally with *. in front or :port after (e.g. git.example.com), or registry:<${REGISTRY_PRESETS.join('|')}>`,
+  );
+
+/**
+ * The worktree's environment: commands that make a fresh worktree ready to test (install dependencies), run in the
+ * sandbox when the worktree is made and again when one of `inputs` changed since, with their own timeout and network.
+ */
+export const SetupConfig = z.preprocess(
+  (v) => (typeof v === 'string' || Array.isArray(v) ? { run: v } : v),
+  z
+    .object({
+      run: z.union([z.string().min(1, 'a setup command cannot be empty'), z.array(z.string().min(1, 'a setup command cannot be empty')).min(1)]),
+      /** Seconds for all of setup together. */
+      timeout: positive.default(900),
+      /** Globs of files whose content decides whether setup runs again (unset: the lockfiles and manifests found). */
+      inputs: z.array(z.string().min(1)).optional(),
+      /** Hosts reachable during setup only (gates get `sandbox.network`). */
+      network: z.array(NetworkEntry).default([]),
+    })
+    .strict(),
+);
+export type SetupConfig = z.infer<typeof SetupConfig>;
+
+/** Per-command limits in the sandbox; a command that hits one fails as resource_exhaustion. */
+export const SandboxLimits = z
+  .object({
+    memory_mb: z.number().int().positive().optional(),
+    processes: z.number().int().positive().optional(),
+    file_mb: z.number().int().positive().optional(),
+    disk_mb: z.number().int().positive().optional(),
+  })
+  .strict();
+export type SandboxLimits = z.infer<typeof SandboxLimits>;
+
 export const WorkflowFile = z
   .object({
     task: z.object({ title: z.string().min(1).optional(), description: z.string().optional() }).strict().optional(),
@@ -154,11 +197,16 @@ export const WorkflowFile = z
     /** The OS sandbox around the agent's shell, gates and validators: hosts they may reach, variables they may see. */
     sandbox: z
       .object({
-        network: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/, 'a host name, optionally with *. in front or :port after, e.g. registry.example.com')).default([]),
+        network: z.array(NetworkEntry).default([]),
         env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name, e.g. NODE_OPTIONS')).default([]),
+        limits: SandboxLimits.optional(),
       })
       .strict()
       .optional(),
+    /** Makes a fresh worktree ready to test (see SetupConfig). */
+    setup: SetupConfig.optional(),
+    /** Globs of files git does not carry (`.env`, local config) copied from the user's checkout into the worktree when it is made; never committed. */
+    copy: z.array(z.string().min(1)).optional(),
     /** ntfy topic URL and webhook URL for this workflow's runs; each replaces the one in Settings (null: none). */
     notify: WorkflowNotify.optional(),
     steps: z.array(StepConfig).min(1, 'a workflow needs at least one step'),
