@@ -71,6 +71,31 @@ describe('item 1: a retry gives the failed step a new chance', () => {
     expect(retried).toContain('not ok 1 - adds');
     expect(retried).not.toContain('no_change');
   });
+
+  it('the first prompt after a retry carries the same hints as a retry within the run did', async () => {
+    const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\nmax_retries: 1\nsteps:\n  - title: one\n    gates: []\n  - title: two\n    gates: [test]\n`;
+    const { engine, runId, srv } = await setup(yaml, [...work('s1'), ...work('a1'), ...work('a2'), ...work('b1')]);
+    const first = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    expect(first.status).toBe('failed');
+    await engine.retry(runId, { signal: new AbortController().signal });
+    engine.close();
+    const hints = (t: string) => t.slice(t.indexOf('Hints:')).split('\n\n')[0];
+    const inRun = texts(srv)[4]!;
+    const afterRetry = texts(srv)[6]!;
+    expect(inRun).toContain('Hints:');
+    expect(afterRetry).toContain('Hints:');
+    expect(hints(afterRetry)).toBe(hints(inRun));
+  });
+
+  it('a step ended by an attempt that changed nothing names the still-failing test under Remaining issues', async () => {
+    const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\nsteps:\n  - title: one\n    gates: [test]\n`;
+    const { engine, runId } = await setup(yaml, [...work('a1'), say('nothing to do')]);
+    const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    engine.close();
+    expect(doc.steps[0]!.attempts.map((a) => a.errorClass)).toEqual(['test_failure', 'no_change']);
+    expect(doc.reason).toContain('Remaining issues:');
+    expect(doc.reason).toMatch(/Remaining issues:[\s\S]*adds/);
+  });
 });
 
 describe('item 1 (resume): a resumed step counts afresh too', () => {
