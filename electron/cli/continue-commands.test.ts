@@ -94,3 +94,24 @@ describe('ratchet resume / retry / plan / recover', () => {
     expect(list).toEqual([expect.objectContaining({ id: runId, status: 'interrupted' })]);
   });
 });
+
+describe('ratchet restart (issue 20 item 4: the next step that works when step 1 failed)', () => {
+  it('a run that failed at step 1 names `ratchet restart <id>`, which starts the task again as a new run and runs it', async () => {
+    const { fixtureProject, queue, turn, create, say } = await import('../engine/testing/fixture-project');
+    const p = fixtureProject('gates: { test: "test -f ok.txt || { echo \'not ok 1 - ok exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: make ok\n    gates: [test]\n');
+    server = await startScriptedServer({ script: { rules: queue(turn(create('wrong.txt', 'no\n')), say('done'), turn(create('ok.txt', 'yes\n')), say('done')) } });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const first = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
+    expect(first.code).toBe(1);
+    const failed = StatusDocument.parse(JSON.parse(first.out));
+    expect(failed.reason).toContain(`\`ratchet restart ${failed.id}\``);
+    expect(failed.reason).not.toContain('<run-id>');
+    expect((await cli(['retry', failed.id, '--yes'], env)).err).toMatch(/No completed steps found/);
+    const again = await cli(['restart', failed.id, '--yes', '--json'], env);
+    expect(again.code, again.err).toBe(0);
+    const doc = StatusDocument.parse(JSON.parse(again.out));
+    expect(doc.id).not.toBe(failed.id);
+    expect(doc.status).toBe('succeeded');
+    expect(again.err).toContain(`started again from run ${failed.id}`);
+  });
+});

@@ -320,6 +320,11 @@ export function createEngine(deps: EngineDeps) {
     return runId;
   }
 
+  /** Steps whose commit is on the run's branch (what Retry can continue from). */
+  function committedSteps(runId: string): number {
+    return store.getSteps(runId).filter((s) => s.status === 'succeeded' && s.commit_sha).length;
+  }
+
   /** The run's notifications: the workflow's `notify:` over the user's Settings, key by key. */
   function noticesFor(runId: string, workflow: Workflow) {
     return createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify });
@@ -455,7 +460,7 @@ export function createEngine(deps: EngineDeps) {
             }
             break;
           case 'escalate':
-            store.setRunStatus(runId, 'paused', runEndReason(outcome));
+            store.setRunStatus(runId, 'paused', runEndReason(outcome, '', { runId, committedSteps: committedSteps(runId) }));
             notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
@@ -474,7 +479,7 @@ export function createEngine(deps: EngineDeps) {
               store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
               rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
             }
-            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued), { finished: true });
+            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued, { runId, committedSteps: committedSteps(runId) }), { finished: true });
             notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
             break;
           }
