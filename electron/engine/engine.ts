@@ -238,9 +238,7 @@ export function createEngine(deps: EngineDeps) {
         );
       }
     }
-    if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
-      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
-    }
+    requireApiKey(workflow);
     requireSandbox();
     const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
     const description = input.description ?? workflow.task?.description ?? '';
@@ -320,6 +318,16 @@ export function createEngine(deps: EngineDeps) {
     return runId;
   }
 
+  /**
+   * An Anthropic agent needs a key before anything starts: a run, a retry or a resume without one would only spend its
+   * api_error retries and their backoff (minutes) on an error the user has to fix. Refused at once (exit 2).
+   */
+  function requireApiKey(workflow: Workflow): void {
+    if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
+      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or add it in Settings, or use an agent of kind `command`.');
+    }
+  }
+
   /** Steps whose commit is on the run's branch (what Retry can continue from). */
   function committedSteps(runId: string): number {
     return store.getSteps(runId).filter((s) => s.status === 'succeeded' && s.commit_sha).length;
@@ -353,6 +361,7 @@ export function createEngine(deps: EngineDeps) {
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
     if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+    requireApiKey(workflow);
     requireSandbox();
     // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
     // Taken before the first await: a run without an owner meanwhile would be taken for an interrupted one.
