@@ -152,6 +152,35 @@ retry:
     });
   });
 
+  it("runs seed 004's table as the seed writes it, with no limits set: exit 8 decides how far gate failures go (issue 20 item 8)", () => {
+    const seed = workflow(`
+gates: { test: "true" }
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+retry:
+  - not: gate.test
+  - attempt: 3
+    agent: { model: claude-sonnet-thinking }
+  - attempt: 5
+    agent: { model: claude-opus-5-5 }
+    session: new
+  - exit: 8
+`);
+    let active: Overrides = {};
+    const actions: string[] = [];
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      const d = decideAfterFailure(facts({ attempt, classRetriesUsed: attempt - 1, active }, seed));
+      actions.push(d.action);
+      active = d.overrides;
+    }
+    expect(actions).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'fatal']);
+  });
+
+  it('a retry list whose only entry is `exit: N` retries every gate failure with the automatic retry context until attempt N', () => {
+    const only = workflow('gates: { test: "true" }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nretry:\n  - exit: 3\n');
+    expect(decideAfterFailure(facts({ attempt: 1 }, only))).toMatchObject({ action: 'retry', overrides: {} });
+    expect(decideAfterFailure(facts({ attempt: 2, classRetriesUsed: 1 }, only))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('exit: 3') });
+  });
+
   it('forces a new session when the agent changes, and says it is escalating', () => {
     const d = decideAfterFailure(facts({ attempt: 2, classRetriesUsed: 1 }, w));
     expect(d.overrides).toMatchObject({ agent: { model: 'claude-sonnet-thinking' }, session: 'new' });

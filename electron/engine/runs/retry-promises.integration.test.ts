@@ -98,6 +98,34 @@ describe('item 1: a retry gives the failed step a new chance', () => {
   });
 });
 
+describe("seed 004's sticky table, run end to end (issue 20 item 8)", () => {
+  it('attempts 1-2 use the step\'s agent, 3-4 the second, 5-7 the third, and exit: 8 ends the step, with no limits set', async () => {
+    const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: retry }
+retry:
+  - not: gate.test
+  - attempt: 3
+    agent: { model: claude-sonnet-4-5 }
+  - attempt: 5
+    agent: { model: claude-opus-4-5 }
+    session: new
+  - exit: 8
+steps:
+  - title: one
+    gates: [test]
+`;
+    const { engine, runId, srv } = await setup(yaml, [1, 2, 3, 4, 5, 6, 7, 8].flatMap((i) => work(`a${i}`)));
+    const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    engine.close();
+    expect(doc.status).toBe('failed');
+    expect(doc.reason).toContain('exit: 8');
+    expect(doc.steps[0]!.attempts.map((a) => a.model)).toEqual([
+      'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-4-5', 'claude-sonnet-4-5', 'claude-opus-4-5', 'claude-opus-4-5', 'claude-opus-4-5',
+    ]);
+    // Each attempt's two calls went to its own model.
+    expect(srv.requests.map((r) => r.body.model as string).filter((_, i) => i % 2 === 0)).toEqual(doc.steps[0]!.attempts.map((a) => a.model));
+  });
+});
+
 describe('item 1 (resume): a resumed step counts afresh too', () => {
   it('on_repeat counts from the resume: a paused step gets its two same-failure attempts again', async () => {
     const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: escalate }\nsteps:\n  - title: one\n`;
