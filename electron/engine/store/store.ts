@@ -209,8 +209,10 @@ export class Store extends StoreBase {
   }
 
   /** Runs of the same repository and task title that were interrupted (seed 003: offer resume instead of a new run). */
+  /** The repository's interrupted runs, newest first, those of the same task title first (the likeliest to resume). */
   interruptedLike(repoPath: string, title: string): RunRow[] {
-    return this.runsWithStatus(['interrupted']).filter((r) => r.repo_path === repoPath && r.task_title === title);
+    const mine = this.runsWithStatus(['interrupted']).filter((r) => r.repo_path === repoPath);
+    return [...mine.filter((r) => r.task_title === title), ...mine.filter((r) => r.task_title !== title)];
   }
 
   /** Runs in the given statuses, newest first: read through the runs_status index (few runs are active at once). */
