@@ -6,7 +6,7 @@ import { StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from '../engine/engine';
 import { byStep, setup } from '../engine/testing/recovery-fixtures';
-import { tempDir } from '../engine/testing/temp-repo';
+import { sh, tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
@@ -31,6 +31,10 @@ async function interrupted() {
   engine.store.setRunStatus(runId, 'running', null);
   engine.store.claimRun(runId, 2 ** 22 + 7, hostname());
   engine.close();
+  // A process that died mid-step leaves its git state as "running" (written when the execution started).
+  const state = join(tempDir(), 'state.json');
+  writeFileSync(state, JSON.stringify({ status: 'running', reason: null, finishedAt: null, steps: [], attempts: [] }));
+  sh(p.repo, 'update-ref', `refs/ratchet/${runId}/state`, sh(p.repo, 'hash-object', '-w', state));
   return { p, env, runId };
 }
 
