@@ -90,8 +90,13 @@ steps:
       expect(sh(userRepo, 'status', '--porcelain')).toBe('');
     },
     dotGit,
+    /** What the agent's shell command printed (the tool result of its one call). */
+    toolOutput: server.requests[1]?.lastUserText ?? '',
   };
 }
+
+/** The shell's complaint when the sandbox refuses to write the worktree's .git file (Linux, macOS). */
+const REFUSED_DOT_GIT = /\.git: (Read-only file system|Operation not permitted)/;
 
 /** The worktree's .git file as `git worktree add` wrote it: naming the repository's admin entry for this worktree. */
 const pointsAtAdminDir = (dotGit: string, repo: string) => expect(dotGit).toMatch(new RegExp(`^gitdir: ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.git/worktrees/[^/\\n]+\\n$`));
@@ -112,12 +117,16 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the agent with the sand
   it("cannot re-point the worktree's .git file at a git dir of its own: the filter in that dir's config never runs", async () => {
     const run = await attack(({ marker }) => ({ agent: repointedGitDir(marker), sandbox: true }));
     expect(existsSync(run.marker)).toBe(false);
+    // The sandbox refused the write itself (the worktree's .git is among its denied paths), so nothing was there to catch.
+    expect(run.toolOutput).toMatch(REFUSED_DOT_GIT);
+    expect(run.doc.status).toBe('succeeded');
     pointsAtAdminDir(run.dotGit, run.repo);
     run.userUnchanged();
   });
 
   it("cannot point the worktree's .git file at the user's repository: the user's branch and index stay as they were", async () => {
     const run = await attack(({ repo }) => ({ agent: userRepoGitDir(repo), sandbox: true }));
+    expect(run.toolOutput).toMatch(REFUSED_DOT_GIT);
     run.userUnchanged();
     pointsAtAdminDir(run.dotGit, run.repo);
     // What the run did commit is on its own branch.
@@ -137,6 +146,8 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the agent with the sand
   it("a gate cannot re-point the worktree's .git file either", async () => {
     const run = await attack(({ marker }) => ({ gate: repointedGitDir(marker), sandbox: true }));
     expect(existsSync(run.marker)).toBe(false);
+    // Refused inside the gate's sandbox: had it been written, the check after the gates would have failed the run.
+    expect(run.doc.status).toBe('succeeded');
     pointsAtAdminDir(run.dotGit, run.repo);
     run.userUnchanged();
   });
