@@ -39,7 +39,7 @@ export function gitEnv(): Record<string, string> {
  */
 export const HARDENED_GIT_CONFIG: readonly string[] = [
   'core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgsign=false', 'tag.gpgSign=false',
-  'submodule.recurse=false', 'diff.ignoreSubmodules=all', 'protocol.ext.allow=never',
+  'submodule.recurse=false', 'diff.ignoreSubmodules=all', 'push.recurseSubmodules=no', 'protocol.ext.allow=never',
 ];
 
 /** The one way the engine runs git: hardened config, a minimal environment, no prompt. */

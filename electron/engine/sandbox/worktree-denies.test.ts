@@ -15,7 +15,7 @@ import { WORKTREE_DENIED_PATHS, worktreeMandatoryDenies } from './worktree-denie
 describe('worktreeMandatoryDenies', () => {
   it("is the library's list for a working directory, resolved against the worktree, with its .git file", () => {
     const d = worktreeMandatoryDenies('/w/run-1');
-    for (const p of ['.git', '.gitmodules', '.gitconfig', '.bashrc', '.zshrc', '.profile', '.ripgreprc', '.mcp.json', '.vscode', '.idea', '.claude/commands', '.claude/agents']) {
+    for (const p of ['.git', '.gitmodules', '.gitconfig', '.bashrc', '.zshrc', '.profile', '.ripgreprc', '.mcp.json', '.vscode', '.idea', '.claude/commands', '.claude/agents', '.lfsconfig']) {
       expect(d).toContain(`/w/run-1/${p}`);
     }
     expect(WORKTREE_DENIED_PATHS).not.toContain('.git');
@@ -30,7 +30,7 @@ describe('worktreeMandatoryDenies', () => {
 /** A repository with the protected files tracked, and a run's worktree of it. */
 async function worktreeWithDotfiles() {
   const repo = realpathSync(makeRepo({
-    'a.txt': 'a\n', '.gitmodules': '[submodule "x"]\n', '.bashrc': 'echo hi\n', '.vscode/settings.json': '{}\n', '.mcp.json': '{}\n',
+    'a.txt': 'a\n', '.gitmodules': '[submodule "x"]\n', '.bashrc': 'echo hi\n', '.vscode/settings.json': '{}\n', '.mcp.json': '{}\n', '.lfsconfig': '[lfs]\n',
   }));
   const home = realpathSync(tempDir('ratchet-denies-home-'));
   const worktree = join(home, 'worktrees', 'wt');
@@ -51,6 +51,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
     const tries = [
       'printf "gitdir: /elsewhere\\n" > .git', 'rm -f .git', 'mv .git .git-old', 'printf x >> .gitmodules', 'printf x >> .bashrc',
       'printf x > .vscode/settings.json', 'printf x > .vscode/tasks.json', 'mv .vscode vscode-old', 'printf x > .mcp.json', 'printf x > .zshrc',
+      'printf "[lfs]\\n\\turl = https://example.com/x\\n" > .lfsconfig',
       'mkdir .idea', 'mkdir -p .claude/commands', 'rm -rf .git && mkdir .git',
     ];
     let out: string;
@@ -66,6 +67,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
     expect(readFileSync(join(worktree, '.bashrc'), 'utf8')).toBe('echo hi\n');
     expect(readFileSync(join(worktree, '.vscode/settings.json'), 'utf8')).toBe('{}\n');
     expect(existsSync(join(worktree, '.vscode/tasks.json'))).toBe(false);
+    expect(readFileSync(join(worktree, '.lfsconfig'), 'utf8')).toBe('[lfs]\n');
     expect(readFileSync(join(worktree, 'ordinary.txt'), 'utf8')).toBe('ordinary\n');
     // The placeholders the sandbox held absent paths with are gone once the command ended: git sees only the agent's file.
     expect(sh(worktree, 'status', '--porcelain', '--untracked-files=all')).toBe('?? ordinary.txt');
@@ -90,7 +92,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
       expect(readFileSync(join(a.worktree, '.zshrc'), 'utf8')).toBe('');
       const p = pinWorktree(a.repo, a.worktree);
       const tree = await snapshotTree(p);
-      expect(sh(a.repo, 'ls-tree', '--name-only', tree).split('\n').sort()).toEqual(['.bashrc', '.gitmodules', '.mcp.json', '.vscode', 'a.txt', 'work.txt']);
+      expect(sh(a.repo, 'ls-tree', '--name-only', tree).split('\n').sort()).toEqual(['.bashrc', '.gitmodules', '.lfsconfig', '.mcp.json', '.vscode', 'a.txt', 'work.txt']);
       // Nor in a commit, nor as uncommitted work (a rescue would otherwise commit them).
       await commitAll(p, 'step 1: work');
       expect(sh(a.repo, 'ls-tree', '--name-only', 'ratchet/denies').split('\n')).not.toContain('.zshrc');

@@ -6,9 +6,11 @@ import { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-
 /**
  * Paths under the worktree no sandboxed command may write, relative to it: the files and folders the library denies in
  * its working directory (shell start-up files, .gitconfig, .gitmodules, .ripgreprc, .mcp.json, .vscode, .idea,
- * .claude/commands, .claude/agents). On Linux an absent one is held by an empty placeholder for the command's life.
+ * .claude/commands, .claude/agents), and Ratchet's one addition: `.lfsconfig`, which git-lfs reads from the work tree
+ * when Ratchet's own git (outside the sandbox) checks files out — its `lfs.url` would send that git to a host of the
+ * agent's choosing. On Linux an absent one is held by an empty placeholder for the command's life.
  */
-export const WORKTREE_DENIED_PATHS: readonly string[] = [...DANGEROUS_FILES, ...getDangerousDirectories()];
+export const WORKTREE_DENIED_PATHS: readonly string[] = [...DANGEROUS_FILES, ...getDangerousDirectories(), '.lfsconfig'];
 
 /**
  * What the library's `linuxGetCwdMandatoryDenyPaths` (and macOS's mandatory entries) would deny if the worktree were
