@@ -25,6 +25,7 @@ import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
 import { clearStaleLocks, readRunMetas, writeRunMeta } from './git/run-refs';
+import { adoptableWorktree } from './git/worktree-integrity';
 import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
 import { runOwnership } from './run-ownership';
@@ -562,7 +563,8 @@ export function createEngine(deps: EngineDeps) {
   /** Rebuilds runs the store does not know from the repository's refs/ratchet/<run>/meta and branches (`ratchet recover`). */
   async function recover(repoPath: string): Promise<{ rebuilt: string[]; known: string[]; branchesWithoutMeta: string[] }> {
     const repo = await inspectRepo(repoPath);
-    const metas = await readRunMetas(repo.root);
+    // A record naming a folder that is not one of the repository's worktrees is not adopted (its branch is listed as without metadata).
+    const metas = (await readRunMetas(repo.root)).filter((m) => adoptableWorktree(repo.root, m.worktree));
     const rebuilt: string[] = [];
     const known: string[] = [];
     for (const m of metas) {

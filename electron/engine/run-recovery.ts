@@ -3,7 +3,7 @@ import { existsSync, renameSync } from 'node:fs';
 import type { StatusDocument } from '../../shared/domain';
 import { RatchetError } from './errors';
 import { branchExists, commitAll, createWorktree, currentBranch, git, isDirty } from './git/repo-git';
-import { pinnedOrNull, pinWorktree } from './git/worktree-integrity';
+import { holdsRepository, pinnedOrNull, pinWorktree } from './git/worktree-integrity';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from './git/run-refs';
 import { completedSteps } from './git/step-commits';
 import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
@@ -119,6 +119,9 @@ export async function applyRecovery(store: Store, run: RunRow, action: RequiredA
     case 'abort':
       throw new RatchetError('aborted', `Resume aborted: ${action.message}.`);
     case 'recreate_worktree': {
+      if (holdsRepository(run.repo_path, run.worktree)) {
+        throw new RatchetError('bad_arguments', `Run ${run.id} names ${run.worktree} as its worktree, which holds the repository itself; Ratchet will not move it aside. Start the run again.`);
+      }
       if (existsSync(run.worktree)) {
         // Never delete a folder the agent worked in: move it aside.
         const aside = `${run.worktree}.aside-${Date.now()}`;

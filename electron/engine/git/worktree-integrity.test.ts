@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { commitAll, createWorktree, diffTrees, git, isDirty, snapshotTree, treeOf, worktreeViolations } from './repo-git';
 import { clearStaleLocks } from './run-refs';
-import { checkWorktreeIntegrity, describeViolations, isDotGitName, pinnedOrNull, pinWorktree, restoreDotGit } from './worktree-integrity';
+import { adoptableWorktree, checkWorktreeIntegrity, describeViolations, holdsRepository, isDotGitName, pinnedOrNull, pinWorktree, restoreDotGit } from './worktree-integrity';
 
 async function worktree(files: Record<string, string> = { 'a.txt': 'a\n' }) {
   const repo = realpathSync(makeRepo(files));
@@ -41,6 +41,13 @@ describe('pinWorktree: the admin dir comes from the user\'s repository', () => {
       expect(() => pinWorktree(repo, other)).toThrow(expect.objectContaining({ code: 'worktree_unregistered' }));
       expect(pinnedOrNull(repo, other)).toBeNull();
     }
+  });
+
+  it('a rebuilt run may take one of the repository\'s worktrees or an empty path, never another folder; the repository is never moved aside', async () => {
+    const { repo, wt } = await worktree();
+    const gone = join(realpathSync(tempDir()), 'gone');
+    expect([wt, gone, repo, join(repo, 'src'), realpathSync(tempDir())].map((f) => adoptableWorktree(repo, f))).toEqual([true, true, false, true, false]);
+    expect([wt, gone, repo, join(repo, '..'), realpathSync(tempDir())].map((f) => holdsRepository(repo, f))).toEqual([false, false, true, true, false]);
   });
 
   it('works when the repository is itself a linked worktree of the user (its .git a file, its common dir elsewhere)', async () => {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { isWithin } from '../agents/tools/confine';
 import { RatchetError } from '../errors';
 
 /**
@@ -99,6 +100,20 @@ export function pinnedOrNull(repo: string, worktree: string): PinnedWorktree | n
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether a run rebuilt from git (`ratchet recover`) may take `worktree` as its worktree: one of the repository's own
+ * worktrees, or a path where nothing is yet (a resume makes the worktree there). Never an existing folder git does not
+ * know as a worktree of it — the user's checkout, say, which a resume would otherwise work in or move aside.
+ */
+export function adoptableWorktree(repo: string, worktree: string): boolean {
+  return lstatSafe(worktree) === null || pinnedOrNull(repo, worktree) !== null;
+}
+
+/** A run's worktree path that is not a worktree of the repository and holds the repository itself: never moved aside. */
+export function holdsRepository(repo: string, worktree: string): boolean {
+  return !adoptableWorktree(repo, worktree) && isWithin(real(worktree), real(repo));
 }
 
 /**
