@@ -15,7 +15,7 @@ import { loadPricing, PricingTable } from './agents/pricing';
 import { isUserStop, RatchetError } from './errors';
 import { autoProgressReason, runEndReason } from './runs/run-reasons';
 import { findMissingCommand } from './gates/run-gate';
-import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
+import { branchExists, createWorktree, git, inspectRepo, rescueCommit } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
 import { statusDocument } from './runs/status-document';
 import { stepPolicies } from './runs/policy-doc';
@@ -25,6 +25,7 @@ import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
 import { clearStaleLocks, readRunMetas, readRunState, writeRunMeta, writeRunState } from './git/run-refs';
+import { adoptableWorktree } from './git/worktree-integrity';
 import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
 import { runOwnership } from './run-ownership';
@@ -393,7 +394,7 @@ export function createEngine(deps: EngineDeps) {
     // Losing the lease (another process took the run over after it ran out) stops this execution.
     const signal = AbortSignal.any([callerSignal, held.lost]);
     store.closeDeadAttempts(runId);
-    await clearStaleLocks(run.worktree).catch(() => []);
+    clearStaleLocks(run.repo_path, run.worktree);
     const recon = await reconcileWithGit(store, run).catch((err: unknown) => {
       held.release();
       throw err;
@@ -502,11 +503,12 @@ export function createEngine(deps: EngineDeps) {
           case 'fatal': {
             store.setStepStatus(runId, s.step_index, 'failed');
             let rescued = '';
-            if (await isDirty(run.worktree)) {
-              const sha = await commitAll(run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
-              store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
-              rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
-            }
+            // Nothing of an attempt that tried to steer Ratchet's git is committed, not even as a rescue.
+            const rescue = outcome.errorClass === 'sandbox_violation' ? null : await rescueCommit(run.repo_path, run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
+            if (rescue && 'sha' in rescue) {
+              store.event(runId, 'rescue.committed', { step: s.step_index, commit: rescue.sha });
+              rescued = ` The unfinished work is kept in rescue commit ${rescue.sha.slice(0, 10)} on ${run.branch}.`;
+            } else if (rescue) rescued = ` No rescue commit was made: ${rescue.refused}.`;
             store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued, { runId, committedSteps: committedSteps(runId) }), { finished: true });
             notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
             break;
@@ -596,7 +598,8 @@ export function createEngine(deps: EngineDeps) {
   /** Rebuilds runs the store does not know from the repository's refs/ratchet/<run>/meta and branches (`ratchet recover`). */
   async function recover(repoPath: string): Promise<{ rebuilt: string[]; known: string[]; branchesWithoutMeta: string[] }> {
     const repo = await inspectRepo(repoPath);
-    const metas = await readRunMetas(repo.root);
+    // A record naming a folder that is not one of the repository's worktrees is not adopted (its branch is listed as without metadata).
+    const metas = (await readRunMetas(repo.root)).filter((m) => adoptableWorktree(repo.root, m.worktree));
     const rebuilt: string[] = [];
     const known: string[] = [];
     for (const m of metas) {

@@ -281,6 +281,23 @@ describe('ratchet recover', () => {
   });
 });
 
+describe('ratchet recover with run metadata naming a folder that is not a worktree of the repository', () => {
+  it("never adopts it (a forged record naming the user's checkout): the run is not rebuilt, the checkout is not touched", async () => {
+    const { p, runId, doc } = await failedAtStep2();
+    const meta = JSON.parse(sh(p.repo, 'cat-file', 'blob', `refs/ratchet/${runId}/meta`)) as Record<string, unknown>;
+    // With --no-sandbox the agent can write refs: the run's record now names the user's own checkout as its worktree.
+    const blob = join(mkdtempSync(join(tmpdir(), 'ratchet-meta-')), 'meta.json');
+    writeFileSync(blob, JSON.stringify({ ...meta, worktree: p.repo }));
+    sh(p.repo, 'update-ref', `refs/ratchet/${runId}/meta`, sh(p.repo, 'hash-object', '-w', blob));
+    const engine = await engineFor(join(mkdtempSync(join(tmpdir(), 'ratchet-home3-')), 'home'));
+    const r = await engine.recover(p.repo);
+    expect(r.rebuilt).toEqual([]);
+    expect(r.branchesWithoutMeta).toEqual([doc.branch]);
+    expect(existsSync(join(p.repo, '.git'))).toBe(true);
+    expect(sh(p.repo, 'status', '--porcelain')).toBe('');
+  });
+});
+
 describe('a run whose branch was never made', () => {
   it('resumes by creating the branch from the base commit when no step was committed', async () => {
     const p = setup(2);

@@ -313,7 +313,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const base = against === 'run' ? run.base_commit : (engine.store.getSteps(runId).find((x) => x.step_index === step)?.pre_commit ?? null);
       const from = prev?.tree_sha ?? (base ? `${base}^{tree}` : null);
       if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null };
-      const diff = boundText(await diffTrees(run.worktree, from, a.tree_sha), 200_000);
+      // Trees live in the repository's object store: diffed there, never through the worktree's .git file.
+      const diff = boundText(await diffTrees(run.repo_path, from, a.tree_sha), 200_000);
       return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null };
     },
     'runs.start': async (input) => {

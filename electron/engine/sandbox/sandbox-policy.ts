@@ -1,5 +1,6 @@
 // What one run's sandboxed commands may touch: pure data, turned into @anthropic-ai/sandbox-runtime's per-command config.
 import path from 'node:path';
+import { worktreeMandatoryDenies } from './worktree-denies';
 
 export interface RunPolicyInput {
   worktree: string;
@@ -47,7 +48,7 @@ export function runPolicy(input: RunPolicyInput): RunPolicy {
   const denyRead = [path.resolve(input.ratchetHome), ...SECRET_HOME_PATHS.map((p) => path.join(input.userHome, p))];
   const allowRead = writable.filter((w) => denyRead.some((d) => isInside(d, w)));
   return {
-    filesystem: { denyRead, allowRead, allowWrite: writable, denyWrite: [] },
+    filesystem: { denyRead, allowRead, allowWrite: writable, denyWrite: worktreeMandatoryDenies(input.worktree) },
     allowedDomains: [...new Set(input.network.map((h) => h.trim()).filter((h) => h !== ''))],
   };
 }
