@@ -33,6 +33,7 @@ import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
+import { sweepPrivateDirs } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
 import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
@@ -146,6 +147,8 @@ export function createEngine(deps: EngineDeps) {
   const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
   // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
   let osSandbox: OsSandbox | null = null;
+  // Private folders of runs whose process is gone (crashed, killed) are removed here, not left in /tmp forever.
+  sweepPrivateDirs();
   function sandbox(): OsSandbox {
     const mode: SandboxMode = deps.sandbox === 'off' || !userSettings.sandbox ? 'off' : 'auto';
     if (!osSandbox || (osSandbox.status.state === 'off') !== (mode === 'off')) osSandbox = createOsSandbox({ mode, ratchetHome: home, env: deps.env });
@@ -354,7 +357,7 @@ export function createEngine(deps: EngineDeps) {
     const held = hold(runId, opts.lease);
     let jail: Awaited<ReturnType<ReturnType<typeof sandbox>['forRun']>>;
     try {
-      jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
+      jail = await sandbox().forRun({ worktree: run.worktree, repo: run.repo_path, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [], limits: workflow.sandbox?.limits });
     } catch (err) {
       held.release();
       throw err;
@@ -364,11 +367,13 @@ export function createEngine(deps: EngineDeps) {
     store.closeDeadAttempts(runId);
     await clearStaleLocks(run.worktree).catch(() => []);
     const recon = await reconcileWithGit(store, run).catch((err: unknown) => {
+      jail.release();
       held.release();
       throw err;
     });
     if (recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null) {
       store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      jail.release();
       held.release();
       return status(runId);
     }
@@ -492,6 +497,7 @@ export function createEngine(deps: EngineDeps) {
       skipControllers.delete(runId);
       // Bounded: deliveries still in flight get a few seconds, so a CLI run does not exit before they are sent or logged.
       await notes.flush();
+      jail.release();
       held.release();
     }
   }

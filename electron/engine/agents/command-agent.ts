@@ -92,7 +92,7 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
       const [program, ...rest] = args;
       const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
       const launch = opts.jail
-        ? await opts.jail.wrap('/bin/sh', `exec ${args.map(quote).join(' ')}`, { extraHosts: opts.apiHosts, env: opts.env })
+        ? await opts.jail.wrap('/bin/sh', `exec ${args.map(quote).join(' ')}`, { extraHosts: opts.apiHosts, viaProxy: opts.apiHosts, env: opts.env })
         : { file: program ?? '', args: rest, env: opts.env, done() {} };
       return new Promise((resolve) => {
         let sessionId: string | null = null;

@@ -19,6 +19,15 @@ describe('runPolicy', () => {
     expect(SECRET_HOME_PATHS.length).toBeGreaterThan(10);
     expect(p.filesystem.allowRead).toEqual([worktree]);
   });
+  it("denies the user's home, and gives back only what builds need below it, never a credential store", () => {
+    const q = runPolicy({
+      ...input,
+      homeReads: ['/Users/u/.cargo/bin', '/Users/u/.rustup', '/Users/u', '/', '/opt/tools', '/Users/u/.ssh/bin', '/Users/u/.claude/local'],
+    });
+    expect(q.filesystem.denyRead).toContain('/Users/u');
+    for (const s of ['.claude', '.claude.json', '.pgpass', '.m2/settings.xml', '.bash_history', '.codex']) expect(q.filesystem.denyRead).toContain(`/Users/u/${s}`);
+    expect(q.filesystem.allowRead).toEqual([worktree, '/Users/u/.cargo/bin', '/Users/u/.rustup']);
+  });
   it('lists each host once', () => {
     expect(p.allowedDomains).toEqual(['registry.example.com']);
   });
