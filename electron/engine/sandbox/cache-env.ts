@@ -27,7 +27,6 @@ export function cacheEnv(ratchetHome: string, home?: string): Record<string, str
     npm_config_cache: at('npm'),
     YARN_CACHE_FOLDER: at('yarn'),
     YARN_GLOBAL_FOLDER: at('yarnGlobal'),
-    npm_config_store_dir: at('pnpm'),
     BUN_INSTALL_CACHE_DIR: at('bun'),
     PIP_CACHE_DIR: at('pip'),
     UV_CACHE_DIR: at('uv'),
@@ -40,6 +39,11 @@ export function cacheEnv(ratchetHome: string, home?: string): Record<string, str
     DENO_DIR: at('deno'),
     XDG_CACHE_HOME: at('xdg'),
   };
+}
+
+/** pnpm's store: set in pnpm's own config file (an npm_config_ variable would make npm warn about a key it does not know). */
+export function pnpmStoreDir(ratchetHome: string): string {
+  return path.join(cacheRoot(ratchetHome), FOLDERS.pnpm);
 }
 
 /** Makes every cache folder (a sandbox can only bind what exists) and returns the root. */

@@ -8,7 +8,7 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
 import type { SandboxLimits } from '../workflow/schema';
-import { cacheEnv, ensureCacheDirs } from './cache-env';
+import { cacheEnv, ensureCacheDirs, pnpmStoreDir } from './cache-env';
 import { effectiveLimits, limitsScript } from './limits';
 import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
@@ -209,7 +209,7 @@ export function createOsSandbox(opts: {
         const tools = toolchainEnv(opts.env, userHome);
         const PATH = userPath(opts.env.PATH, { ratchetRoot: ratchetPackageRoot(), execPath: process.execPath, env: opts.env });
         const env = runEnv(opts.env, { home: priv.home, tmpDir: priv.tmp, names: input.envNames, path: PATH, toolchain: tools, caches });
-        writeUserConfig({ userHome, home: priv.home, cargoHome: caches.CARGO_HOME, env: opts.env });
+        writeUserConfig({ userHome, home: priv.home, cargoHome: caches.CARGO_HOME, pnpmStore: pnpmStoreDir(opts.ratchetHome), env: opts.env });
         if (status.state !== 'on') {
           return {
             env,

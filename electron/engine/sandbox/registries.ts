@@ -41,18 +41,11 @@ function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME ?? '';
 }
 
-/** npm: `registry` and every `@scope:registry`, from `npm config list --json` (the user's .npmrc files and variables). */
+/** npm: the effective `registry` (`npm config get`) and every `@scope:registry` the user set (`npm config list`). */
 export async function npmRegistries(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const out = await run('npm', ['config', 'list', '--json'], env);
-  if (!out) return [];
-  try {
-    const config = JSON.parse(out) as Record<string, unknown>;
-    return Object.entries(config)
-      .filter(([k, v]) => (k === 'registry' || /^@[^:]+:registry$/.test(k)) && typeof v === 'string')
-      .map(([, v]) => v as string);
-  } catch {
-    return [];
-  }
+  const [registry, listing] = await Promise.all([run('npm', ['config', 'get', 'registry'], env), run('npm', ['config', 'list'], env)]);
+  const scoped = [...(listing ?? '').matchAll(/^@[^:\s]+:registry\s*=\s*"([^"]+)"/gm)].map((m) => m[1]!);
+  return [...(registry?.trim() ? [registry.trim()] : []), ...scoped];
 }
 
 /** The values of `*.index-url` / `*.extra-index-url` in `pip config list` output (one per line, values quoted). */
@@ -171,7 +164,7 @@ async function cargoDefaultIndex(env: NodeJS.ProcessEnv): Promise<string | null>
   const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dir = mkdtempSync(path.join(tmpdir(), 'ratchet-cargo-probe-'));
   try {
-    writeFileSync(path.join(dir, 'Cargo.toml'), '[package]\nname = "probe"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nitoa = "1"\n');
+    writeFileSync(path.join(dir, 'Cargo.toml'), '[package]\nname = "probe"\nversion = "0.0.0"\nedition = "2021"\n[lib]\npath = "lib.rs"\n[dependencies]\nitoa = "1"\n');
     writeFileSync(path.join(dir, 'lib.rs'), '');
     const probeEnv = {
       ...env, CARGO_HOME: path.join(dir, 'cargo-home'), CARGO_HTTP_PROXY: proxy, HTTPS_PROXY: proxy, https_proxy: proxy, HTTP_PROXY: proxy,
@@ -231,7 +224,8 @@ export function mavenMirrors(settings: string): { urls: string[]; coversCentral:
   for (const m of settings.replace(/<!--[\s\S]*?-->/g, '').matchAll(/<mirror>([\s\S]*?)<\/mirror>/g)) {
     const url = /<url>\s*([^<\s]+)\s*<\/url>/.exec(m[1]!)?.[1];
     const of = /<mirrorOf>\s*([^<]+?)\s*<\/mirrorOf>/.exec(m[1]!)?.[1] ?? '';
-    if (url) urls.push(url);
+    // Maven's own settings block plain http with a mirror to 0.0.0.0: not a registry.
+    if (url && !/<blocked>\s*true\s*<\/blocked>/.test(m[1]!)) urls.push(url);
     if (of.split(',').some((o) => o.trim() === '*' || o.trim() === 'central' || o.trim() === 'external:*')) coversCentral = true;
   }
   return { urls, coversCentral };

@@ -73,11 +73,35 @@ function openBrackets(s: string): number {
   return depth;
 }
 
-/** `a = 1, token = "x"` inside an inline table: the secret pairs removed. */
+/** `s` split at commas outside strings, brackets and braces. */
+function splitTopLevel(s: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(s.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(s.slice(from));
+  return parts;
+}
+
+/** An inline table's (`{ index = "…", token = "…" }`) secret pairs removed; any other value unchanged. */
 function withoutSecretPairs(value: string): string {
-  return value.replace(/(,\s*)?([A-Za-z0-9_.\-"']+)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s]+)(\s*,)?/g, (all, lead: string | undefined, key: string, _v, trail: string | undefined) =>
-    isSecretKey(key) ? (lead && trail ? ',' : '') : all,
-  );
+  const m = /^\{(.*)\}(\s*(?:#.*)?)$/.exec(value.trim());
+  if (!m) return value;
+  const kept = splitTopLevel(m[1]!).map((p) => p.trim()).filter((p) => p !== '' && !isSecretKey(p.split('=')[0] ?? ''));
+  return `{ ${kept.map((p) => (p.startsWith('{') ? p : p.replace(/=\s*(\{.*\})$/, (_, inner: string) => `= ${withoutSecretPairs(inner)}`))).join(', ')} }${m[2]!}`;
 }
 
 /**
@@ -194,6 +218,8 @@ export interface UserConfigInput {
   home: string;
   /** CARGO_HOME inside the sandbox (Ratchet's cargo cache). */
   cargoHome?: string;
+  /** pnpm's shared store (written to pnpm's own config in the private HOME). */
+  pnpmStore?: string;
   /** The user's environment (XDG_CONFIG_HOME, CARGO_HOME say where their files are). */
   env: NodeJS.ProcessEnv;
 }
@@ -219,6 +245,10 @@ export function writeUserConfig(input: UserConfigInput): string[] {
   copy([path.join(userHome, '.yarnrc.yml')], path.join(home, '.yarnrc.yml'), sanitizeYarnrc);
   copy([path.join(userHome, '.gitconfig'), path.join(xdg, 'git', 'config')], path.join(home, '.gitconfig'), sanitizeGitconfig);
   copy([path.join(userHome, '.m2', 'settings.xml')], path.join(home, '.m2', 'settings.xml'), sanitizeMavenSettings);
+  if (input.pnpmStore) {
+    writeWhole(path.join(home, '.config', 'pnpm', 'rc'), `store-dir=${input.pnpmStore}\n`);
+    written.push(path.join(home, '.config', 'pnpm', 'rc'));
+  }
   if (input.cargoHome) {
     const userCargo = env.CARGO_HOME && path.isAbsolute(env.CARGO_HOME) ? env.CARGO_HOME : path.join(userHome, '.cargo');
     for (const stale of ['config', 'credentials', 'credentials.toml']) rmSync(path.join(input.cargoHome, stale), { force: true });
