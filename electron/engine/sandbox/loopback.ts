@@ -1,5 +1,5 @@
 // A command that must reach a host on loopback or a private network (a command agent's local API gateway) reaches it through the sandbox's proxy: the proxy variables would send it direct, to the sandbox's own empty loopback.
-import { BlockList, isIP } from 'node:net';
+import { BlockList, connect, isIP } from 'node:net';
 // Deep import: the library's own proxy variables, so the NO_PROXY we narrow is the one it sets.
 import { generateProxyEnvVars } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
 
@@ -44,4 +44,36 @@ export function noProxyExport(hosts: readonly string[]): string {
   if (kept.length === entries.length) return '';
   const v = kept.join(',');
   return `export NO_PROXY='${v}' no_proxy='${v}'`;
+}
+
+/** Whether `host` (`host[:port]`) names this machine's loopback interface. */
+export function isLoopbackHost(hostPort: string): boolean {
+  const h = hostPart(hostPort).toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * The first loopback `host:port` of `hosts` where nothing accepts a connection (from outside the sandbox, where the
+ * gateway lives), or null. Hosts without a port, and other hosts, are not tried.
+ */
+export async function silentLoopback(hosts: readonly string[], timeoutMs = 2000): Promise<string | null> {
+  for (const hp of hosts) {
+    const port = /:(\d+)$/.exec(hp)?.[1];
+    if (!port || !isLoopbackHost(hp)) continue;
+    const host = hostPart(hp);
+    const answered = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: host === 'localhost' ? 'localhost' : host, port: Number(port), timeout: timeoutMs });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('timeout', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (!answered) return hp;
+  }
+  return null;
 }
