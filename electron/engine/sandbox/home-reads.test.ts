@@ -34,6 +34,8 @@ beforeAll(() => {
   put('tools/bin/mytool', '#!/bin/sh\necho mytool ran\n', 0o755);
   put('.cargo/bin/cargo-like', '#!/bin/sh\necho cargo-like ran\n', 0o755);
   put('.pyenv/version', '3.11\n');
+  put('.local/lib/python3.11/site-packages/userpkg.py', 'VALUE = "user site"\n');
+  put('.local/share/odd-tool/tool', '#!/bin/sh\necho odd ran\n', 0o755);
   // The user's repository under home, and Ratchet's home (with the run's worktree) under home too.
   repo = join(userHome, 'code', 'project');
   mkdirSync(repo, { recursive: true });
@@ -45,7 +47,7 @@ beforeAll(() => {
   worktree = join(ratchetHome, 'worktrees', 'wt');
   mkdirSync(dirname(worktree), { recursive: true });
   sh(repo, 'worktree', 'add', '-q', '-b', 'task', worktree);
-  const env = { ...process.env, HOME: userHome, PATH: `${userHome}/tools/bin:${userHome}/.cargo/bin:/usr/local/bin:/usr/bin:/bin` };
+  const env = { ...process.env, HOME: userHome, PATH: `${userHome}/tools/bin:${userHome}/.cargo/bin:${userHome}/.local/share:/usr/local/bin:/usr/bin:/bin` };
   sandbox = createOsSandbox({ mode: 'auto', ratchetHome, env, userHome });
 });
 
@@ -81,6 +83,14 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? "the user's home in the 
     expect(out).toContain('cargo-like ran');
     expect(out).toContain('3.11');
     expect(out).toMatch(/^1\n0\ndone/m);
+  });
+
+  it('a folder given back (here a PATH entry) still hides the credential stores inside it: the second wall', async () => {
+    const out = await gate(`ls "${userHome}/.local/share"; cat "${userHome}/.local/share/keyrings/login.keyring"; cat "${userHome}/.local/lib/python3.11/site-packages/userpkg.py"; echo done`);
+    expect(out).toContain('odd-tool');
+    expect(out).toContain('user site');
+    expect(out).not.toContain('SECRET');
+    expect(out).toContain('done');
   });
 
   it('a write into the home fails with EROFS, not silently into a throwaway layer', async () => {

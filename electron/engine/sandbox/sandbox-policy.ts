@@ -81,11 +81,15 @@ export function runPolicy(input: RunPolicyInput): RunPolicy {
   const home = path.resolve(input.userHome);
   const writable = [input.worktree, input.privateDir, ...(input.cacheDir ? [input.cacheDir] : [])].map((p) => path.resolve(p));
   const secrets = SECRET_HOME_PATHS.map((p) => path.join(home, p));
-  const denyRead = [path.resolve(input.ratchetHome), ...(deniableHome(home) ? [home] : []), ...secrets];
+  const homeDenied = deniableHome(home);
   // Given back: strictly below the home, never at or below a credential store (a PATH entry in ~/.ssh stays hidden).
   const homeReads = (input.homeReads ?? [])
     .map((p) => path.resolve(p))
     .filter((p) => isInside(home, p) && p !== home && !secrets.some((s) => isInside(s, p)));
+  // With the home denied, a credential store needs its own deny only inside a folder given back (each entry costs
+  // every command a mount to plan: ~100 ms a command for the whole list); without it, all of them.
+  const walled = homeDenied ? secrets.filter((s) => [...homeReads, ...writable].some((r) => isInside(r, s))) : secrets;
+  const denyRead = [path.resolve(input.ratchetHome), ...(homeDenied ? [home] : []), ...walled];
   const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isInside(d, w))), ...homeReads])];
   return {
     filesystem: { denyRead, allowRead, allowWrite: writable, denyWrite: (input.denyWrite ?? []).map((p) => path.resolve(p)) },

@@ -98,7 +98,8 @@ export function homeReads(input: HomeReadsInput): string[] {
   const candidates = [
     ...input.path.split(path.delimiter).filter((p) => path.isAbsolute(p)),
     ...TOOLCHAIN_HOME_PATHS.map((p) => path.join(home, p)),
-    ...Object.values(input.toolchainEnv).filter((v) => path.isAbsolute(v)),
+    // PYTHONUSERBASE is ~/.local: its site-packages come back below, not the whole of it.
+    ...Object.entries(input.toolchainEnv).filter(([k, v]) => k !== 'PYTHONUSERBASE' && path.isAbsolute(v)).map(([, v]) => v),
     ...userSitePackages(home),
     ...(input.gitCommonDir ? [input.gitCommonDir] : []),
   ];
