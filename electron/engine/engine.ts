@@ -33,7 +33,7 @@ import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
-import { sweepPrivateDirs } from './sandbox/private-dirs';
+import { sweepPrivateDirsOf } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
 import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
@@ -147,8 +147,8 @@ export function createEngine(deps: EngineDeps) {
   const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
   // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
   let osSandbox: OsSandbox | null = null;
-  // Private folders of runs whose process is gone (crashed, killed) are removed here, not left in /tmp forever.
-  sweepPrivateDirs();
+  // Private folders of finished runs whose process is gone (crashed, killed) are removed here, not left in /tmp forever.
+  sweepPrivateDirsOf(store.listRuns());
   function sandbox(): OsSandbox {
     const mode: SandboxMode = deps.sandbox === 'off' || !userSettings.sandbox ? 'off' : 'auto';
     if (!osSandbox || (osSandbox.status.state === 'off') !== (mode === 'off')) osSandbox = createOsSandbox({ mode, ratchetHome: home, env: deps.env });
@@ -367,7 +367,6 @@ export function createEngine(deps: EngineDeps) {
     store.closeDeadAttempts(runId);
     await clearStaleLocks(run.worktree).catch(() => []);
     const recon = await reconcileWithGit(store, run).catch((err: unknown) => {
-      jail.release();
       held.release();
       throw err;
     });
@@ -497,7 +496,8 @@ export function createEngine(deps: EngineDeps) {
       skipControllers.delete(runId);
       // Bounded: deliveries still in flight get a few seconds, so a CLI run does not exit before they are sent or logged.
       await notes.flush();
-      jail.release();
+      // A finished run's private folder goes; one that can resume keeps it (a command agent's session lives there).
+      if (store.getRun(runId)?.finished_at) jail.release();
       held.release();
     }
   }

@@ -58,6 +58,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a sandboxed run' : `a s
       const doc = await engine.execute(runId, new AbortController().signal);
       expect(doc.status).toBe('failed');
       expect(engine.store.getAttempts(runId).map((a) => a.error_class)).toEqual(['resource_exhaustion']);
+      // Failed is final: its private folder is gone (a paused run keeps its own, for a command agent's session).
       expect(existsSync(join(tmpdir(), 'ratchet-sandbox', basename(engine.store.getRun(runId)!.worktree)))).toBe(false);
     } finally {
       engine.close();

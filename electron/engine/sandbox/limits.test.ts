@@ -11,7 +11,7 @@ import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 import type { SandboxLimits } from '../workflow/schema';
 import { DEFAULT_LIMITS } from './limits';
 import { createOsSandbox, type OsSandbox } from './os-sandbox';
-import { privateRoot, sweepPrivateDirs } from './private-dirs';
+import { privateRoot, sweepPrivateDirsOf } from './private-dirs';
 import { runJailed, type JailedResult } from './testing/run-jailed';
 
 let ratchetHome: string;
@@ -103,25 +103,33 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'limits in the sandbox' 
 });
 
 describe('the sweep of private folders at engine start', () => {
-  it('removes folders whose process is gone and unowned ones older than an hour; keeps live and fresh ones', () => {
+  it("removes a finished run's folder once its process is gone, an unknown one after a day; keeps one in use and a resumable run's", () => {
     const root = tempDir('ratchet-sweep-');
     const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const make = (name: string, owner?: string) => {
       mkdirSync(join(root, name, 'home', 'go', 'pkg'), { recursive: true });
       if (owner) writeFileSync(join(root, `${name}.owner`), `${owner}\n`);
     };
-    make('dead-run', dead);
-    make('live-run', String(process.pid));
-    make('old-unowned');
-    make('fresh-unowned');
-    const hourAgo = (Date.now() - 2 * 3600_000) / 1000;
-    utimesSync(join(root, 'old-unowned'), hourAgo, hourAgo);
+    make('finished-run', dead);
+    make('finished-in-use', String(process.pid));
+    make('paused-run', dead);
+    make('unknown-old', dead);
+    make('unknown-fresh', dead);
+    make('legacy-old');
+    const twoDaysAgo = (Date.now() - 48 * 3600_000) / 1000;
+    for (const p of ['unknown-old.owner', 'legacy-old']) utimesSync(join(root, p), twoDaysAgo, twoDaysAgo);
     // Go leaves its module cache read-only: the sweep removes it all the same.
-    execFileSync('chmod', ['-R', 'a-w', join(root, 'dead-run', 'home')]);
+    execFileSync('chmod', ['-R', 'a-w', join(root, 'finished-run', 'home')]);
+    const runs = [
+      { worktree: '/r/worktrees/finished-run', finished_at: '2026-01-01T00:00:00Z' },
+      { worktree: '/r/worktrees/finished-in-use', finished_at: '2026-01-01T00:00:00Z' },
+      { worktree: '/r/worktrees/paused-run', finished_at: null },
+    ];
     try {
-      expect(sweepPrivateDirs(root).sort()).toEqual([join(root, 'dead-run'), join(root, 'old-unowned')]);
-      expect(readdirSync(root).sort()).toEqual(['fresh-unowned', 'live-run', 'live-run.owner']);
+      expect(sweepPrivateDirsOf(runs, root).sort()).toEqual(['finished-run', 'legacy-old', 'unknown-old'].map((n) => join(root, n)));
+      expect(readdirSync(root).sort()).toEqual(['finished-in-use', 'finished-in-use.owner', 'paused-run', 'paused-run.owner', 'unknown-fresh', 'unknown-fresh.owner']);
     } finally {
+      execFileSync('chmod', ['-R', 'u+w', root]);
       rmSync(root, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,4 @@
-// Each run's private folder (HOME and TMPDIR inside the sandbox) under <tmp>/ratchet-sandbox: made when the run starts, removed when it ends, and swept at engine start when the process that made it is gone.
+// Each run's private folder (HOME and TMPDIR inside the sandbox) under <tmp>/ratchet-sandbox: made when the run starts, removed when it finishes, and swept at engine start when no process uses it and no run will again.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,11 +62,26 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A folder left by a version that wrote no owner file counts as dead once it has not changed for this long. */
-const UNOWNED_AFTER_MS = 60 * 60 * 1000;
+/** What the store says of the run a private folder belongs to (by its worktree's name). */
+export type PrivateDirState = 'live' | 'finished' | 'unknown';
 
-/** Removes private folders whose process is gone (and old ones no process owns); returns what it removed. */
-export function sweepPrivateDirs(root = privateRoot(), now = Date.now()): string[] {
+/** A folder no store here knows (another RATCHET_HOME's, or one a crash left) is removed once this old. */
+const UNKNOWN_AFTER_MS = 24 * 60 * 60 * 1000;
+
+function mtimeOf(p: string): number | null {
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes the private folders no process uses and no run will use again: a finished run's at once, one no store here
+ * knows after a day; a run that can still resume (paused, waiting, interrupted) keeps its folder — a command agent's
+ * session lives in its HOME. Returns what it removed.
+ */
+export function sweepPrivateDirs(root = privateRoot(), stateOf: (name: string) => PrivateDirState = () => 'unknown', now = Date.now()): string[] {
   let names: string[];
   try {
     names = readdirSync(root);
@@ -77,27 +92,27 @@ export function sweepPrivateDirs(root = privateRoot(), now = Date.now()): string
   for (const name of names) {
     if (name.endsWith('.owner')) continue;
     const dir = path.join(root, name);
-    let dead: boolean;
-    if (existsSync(ownerFile(dir))) {
-      const pid = Number.parseInt(readFileSync(ownerFile(dir), 'utf8'), 10);
-      dead = !Number.isInteger(pid) || pid <= 0 || !alive(pid);
-    } else {
-      try {
-        dead = now - statSync(dir).mtimeMs > UNOWNED_AFTER_MS;
-      } catch {
-        continue;
-      }
-    }
-    if (!dead) continue;
+    const state = stateOf(name);
+    if (state === 'live') continue;
+    const owner = existsSync(ownerFile(dir)) ? Number.parseInt(readFileSync(ownerFile(dir), 'utf8'), 10) : null;
+    if (owner !== null && Number.isInteger(owner) && owner > 0 && alive(owner)) continue;
+    const touched = mtimeOf(ownerFile(dir)) ?? mtimeOf(dir);
+    if (touched === null || (state === 'unknown' && now - touched < UNKNOWN_AFTER_MS)) continue;
     try {
       removePrivateDir(dir);
       removed.push(dir);
     } catch {
-      // In use or not ours: the next sweep tries again.
+      // Not ours to remove: the next sweep tries again.
     }
   }
   for (const name of names.filter((n) => n.endsWith('.owner'))) {
     if (!existsSync(path.join(root, name.slice(0, -'.owner'.length)))) rmSync(path.join(root, name), { force: true });
   }
   return removed;
+}
+
+/** The sweep with what a store knows of its runs: a folder is named after its run's worktree. */
+export function sweepPrivateDirsOf(runs: ReadonlyArray<{ worktree: string; finished_at: string | null }>, root = privateRoot()): string[] {
+  const state = new Map(runs.map((r) => [path.basename(r.worktree), r.finished_at ? ('finished' as const) : ('live' as const)]));
+  return sweepPrivateDirs(root, (name) => state.get(name) ?? 'unknown');
 }
