@@ -34,6 +34,7 @@ import { loadWorkflowFile } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
+import { sweepPrivateDirsOf } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
 import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
@@ -147,6 +148,8 @@ export function createEngine(deps: EngineDeps) {
   const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
   // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
   let osSandbox: OsSandbox | null = null;
+  // Private folders of finished runs whose process is gone (crashed, killed) are removed here, not left in /tmp forever.
+  sweepPrivateDirsOf(store.listRuns());
   function sandbox(): OsSandbox {
     const mode: SandboxMode = deps.sandbox === 'off' || !userSettings.sandbox ? 'off' : 'auto';
     if (!osSandbox || (osSandbox.status.state === 'off') !== (mode === 'off')) osSandbox = createOsSandbox({ mode, ratchetHome: home, env: deps.env });
@@ -386,7 +389,7 @@ export function createEngine(deps: EngineDeps) {
     const held = hold(runId, opts.lease);
     let jail: Awaited<ReturnType<ReturnType<typeof sandbox>['forRun']>>;
     try {
-      jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
+      jail = await sandbox().forRun({ worktree: run.worktree, repo: run.repo_path, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [], limits: workflow.sandbox?.limits });
     } catch (err) {
       held.release();
       throw err;
@@ -401,6 +404,7 @@ export function createEngine(deps: EngineDeps) {
     });
     if (recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null) {
       store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      jail.release();
       held.release();
       return status(runId);
     }
@@ -529,6 +533,8 @@ export function createEngine(deps: EngineDeps) {
       await keepRunState(runId).catch((err: unknown) => store.event(runId, 'log', { level: 'warn', message: `could not keep the run's state in git: ${(err as Error).message}` }));
       // Bounded: deliveries still in flight get a few seconds, so a CLI run does not exit before they are sent or logged.
       await notes.flush();
+      // A finished run's private folder goes; one that can resume keeps it (a command agent's session lives there).
+      if (store.getRun(runId)?.finished_at) jail.release();
       held.release();
     }
   }

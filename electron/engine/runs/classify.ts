@@ -249,11 +249,12 @@ function crashOrResources(r: GateResult, out: string): Classification | null {
   // Out-of-memory wording is only trusted when the process actually died abnormally; the explicit errno names are
   // trusted anywhere.
   const strongResource = out.match(
-    /^.*(?:JavaScript heap out of memory|\bENOSPC\b|No space left on device|\bENOMEM\b|Cannot allocate memory|^MemoryError\b|runtime: out of memory|Disk quota exceeded|\bEDQUOT\b).*$/m,
+    /^.*(?:JavaScript heap out of memory|\bENOSPC\b|No space left on device|\bENOMEM\b|Cannot allocate memory|^MemoryError\b|runtime: out of memory|Disk quota exceeded|\bEDQUOT\b|File size limit exceeded|File too large|\bEFBIG\b|fork: (?:retry: )?Resource temporarily unavailable|failed to create new OS thread|Array buffer allocation failed).*$/m,
   );
   const weakResource = crashed ? out.match(/^.*(?:out of memory|\bOOM\b|oom-kill).*$/im) : null;
   const resource = strongResource ?? weakResource;
   if (resource) return result('resource_exhaustion', resource[0].trim());
+  if (r.signal === 'SIGXFSZ' || r.exitCode === 153) return result('resource_exhaustion', 'Killed by SIGXFSZ: a file grew past the file size limit (sandbox.limits.file_mb in ratchet.yml)');
   if (!crashed) return null;
   const how = r.signal
     ? `Killed by ${r.signal}`
