@@ -314,7 +314,7 @@ export function createEngine(deps: EngineDeps) {
     if (opts.awaitApproval) {
       store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
       const notes = noticesFor(runId, p.workflow);
-      notes.needsYou(null, 'approval', 'the agent drafted its plan and nothing runs until you approve it');
+      notes.needsYou(null, 'approval');
       await notes.flush();
     }
     return runId;
@@ -456,7 +456,7 @@ export function createEngine(deps: EngineDeps) {
             break;
           case 'escalate':
             store.setRunStatus(runId, 'paused', runEndReason(outcome));
-            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
+            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
             store.setRunStatus(runId, 'waiting', `${outcome.reason} (until ${outcome.wakeAt})`, { wakeAt: outcome.wakeAt });
@@ -464,7 +464,7 @@ export function createEngine(deps: EngineDeps) {
           case 'budget':
             if (outcome.wakeAt) store.setRunStatus(runId, 'waiting', outcome.reason, { wakeAt: outcome.wakeAt });
             else store.setRunStatus(runId, 'paused', outcome.reason);
-            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', outcome.reason, { wakeAt: outcome.wakeAt });
+            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', { wakeAt: outcome.wakeAt });
             break;
           case 'fatal': {
             store.setStepStatus(runId, s.step_index, 'failed');
@@ -475,7 +475,7 @@ export function createEngine(deps: EngineDeps) {
               rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
             }
             store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued), { finished: true });
-            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
+            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.errorClass);
             break;
           }
         }
@@ -486,7 +486,7 @@ export function createEngine(deps: EngineDeps) {
       return status(runId);
     } catch (err) {
       store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
-      notes.runFailed(lastRun, null, null, `an internal error stopped it (${(err as Error).message})`);
+      notes.runFailed(lastRun, null, null, 'internal');
       throw err;
     } finally {
       skipControllers.delete(runId);
