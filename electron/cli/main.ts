@@ -3,7 +3,7 @@ import { cmdMerge } from './merge-command';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
-import { confirm, defaultIo, parse, UsageError, withProgress, type CliIo } from './cli-kit';
+import { confirm, defaultIo, parse, terminalIo, UsageError, withProgress, type CliIo } from './cli-kit';
 import { helpAnswer } from './usage';
 import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { cmdList, movedAsideNotice } from './list-command';
@@ -172,7 +172,8 @@ function warnSandbox(engine: Engine, command: string, io: CliIo): void {
   if (st.state === 'off') io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent\'s shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n');
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
+  const io = terminalIo(rawIo);
   const help = helpAnswer(argv);
   if (help) {
     io[help.stream].write(help.text);
