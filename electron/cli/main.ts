@@ -17,6 +17,7 @@ import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
+import { UntrustedWorkflow } from '../engine/trust/check-trust';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -93,18 +94,19 @@ async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo
 
 /**
  * prepareRun, and when the repository's own workflow file is not trusted yet: on a terminal, show what it would
- * run and ask (`--yes` does not answer this); unattended, the engine's `workflow_untrusted` error stands (exit 2).
+ * run and allow, and ask (`--yes` does not answer this); unattended, the engine's `workflow_untrusted` error stands (exit 2).
  */
 async function prepareTrusting(engine: Engine, input: Parameters<Engine['prepareRun']>[0], io: CliIo): ReturnType<Engine['prepareRun']> {
   try {
     return await engine.prepareRun(input);
   } catch (e) {
-    if (!(e instanceof RatchetError) || e.code !== 'workflow_untrusted' || !io.stdin.isTTY) throw e;
-    io.stderr.write(`${e.message.split('\nRead it,')[0]}\n`);
+    if (!(e instanceof UntrustedWorkflow) || !io.stdin.isTTY) throw e;
+    io.stderr.write(`${e.shown}\n`);
     if (!(await confirm(io, 'Trust this workflow file and run its commands? [y/N] '))) {
       throw new RatchetError('workflow_untrusted', 'Not trusted: nothing was run. Pass --trust, or trust the workflow in the app, to run it.');
     }
-    return engine.prepareRun({ ...input, trust: true });
+    // The yes is for the content shown: a file changed while the question was open is refused, and not trusted.
+    return engine.prepareRun({ ...input, trust: true, trustSha256: e.sha256 });
   }
 }
 
