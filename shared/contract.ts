@@ -271,6 +271,8 @@ export const StartRunInput = z.object({
   }).optional(),
   /** The user trusts the repository's workflow file as it is now (the Trust button); stored per repository with its hash. */
   trust: z.boolean().optional(),
+  /** The hash workflow.load gave for the file's content the user was shown: the run starts only if the file still has exactly it. */
+  trustSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** Queue priority: a higher number starts first when runs wait for a slot (default 0). */
   priority: z.number().int().min(-100).max(100).optional(),
   /** The agent of app-written steps: the Anthropic API (needs a key; the default) or Claude Code's CLI (`claude`, its own login). */
@@ -290,8 +292,16 @@ export const methods = {
     input: z.object({ repo: z.string().min(1) }),
     output: z.object({
       file: z.string().nullable(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()), problems: z.array(z.string()),
-      /** Workspace trust of the repository's file: whether this content was trusted, and every command it would run. */
-      trust: z.object({ trusted: z.boolean(), commands: z.array(z.object({ source: z.string(), command: z.string() })) }).nullable().default(null),
+      /**
+       * Workspace trust of the repository's file: whether this content (`sha256`, of the very bytes the steps were read
+       * from) was trusted, and everything it would run or allow (commands, sandbox.env/network/limits, setup, copy, notify,
+       * the agent, its budget), each with a `warning` where one is due.
+       */
+      trust: z.object({
+        trusted: z.boolean(),
+        sha256: z.string(),
+        commands: z.array(z.object({ source: z.string(), command: z.string(), warning: z.string().optional() })),
+      }).nullable().default(null),
     }),
   },
   /** Forgets the user's trust in a repository's workflow file(s): it asks again before it runs (retry and resume too). */

@@ -3,7 +3,7 @@ import { cmdMerge } from './merge-command';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
-import { confirm, defaultIo, parse, UsageError, withProgress, type CliIo } from './cli-kit';
+import { confirm, defaultIo, parse, terminalIo, UsageError, withProgress, type CliIo } from './cli-kit';
 import { helpAnswer } from './usage';
 import { cmdPlan, cmdRecover, cmdRestart, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { cmdList, movedAsideNotice } from './list-command';
@@ -17,6 +17,7 @@ import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
+import { UntrustedWorkflow } from '../engine/trust/check-trust';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -98,18 +99,19 @@ async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo
 
 /**
  * prepareRun, and when the repository's own workflow file is not trusted yet: on a terminal, show what it would
- * run and ask (`--yes` does not answer this); unattended, the engine's `workflow_untrusted` error stands (exit 2).
+ * run and allow, and ask (`--yes` does not answer this); unattended, the engine's `workflow_untrusted` error stands (exit 2).
  */
 async function prepareTrusting(engine: Engine, input: Parameters<Engine['prepareRun']>[0], io: CliIo): ReturnType<Engine['prepareRun']> {
   try {
     return await engine.prepareRun(input);
   } catch (e) {
-    if (!(e instanceof RatchetError) || e.code !== 'workflow_untrusted' || !io.stdin.isTTY) throw e;
-    io.stderr.write(`${e.message.split('\nRead it,')[0]}\n`);
+    if (!(e instanceof UntrustedWorkflow) || !io.stdin.isTTY) throw e;
+    io.stderr.write(`${e.shown}\n`);
     if (!(await confirm(io, 'Trust this workflow file and run its commands? [y/N] '))) {
       throw new RatchetError('workflow_untrusted', 'Not trusted: nothing was run. Pass --trust, or trust the workflow in the app, to run it.');
     }
-    return engine.prepareRun({ ...input, trust: true });
+    // The yes is for the content shown: a file changed while the question was open is refused, and not trusted.
+    return engine.prepareRun({ ...input, trust: true, trustSha256: e.sha256 });
   }
 }
 
@@ -177,7 +179,8 @@ function warnSandbox(engine: Engine, command: string, io: CliIo): void {
   if (st.state === 'off') io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent\'s shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n');
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
+  const io = terminalIo(rawIo);
   const help = helpAnswer(argv);
   if (help) {
     io[help.stream].write(help.text);

@@ -1,7 +1,7 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
 import { listRuns, markInterrupted } from './run-list';
 import { apiKeyHash } from './runs/api-hold';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -30,13 +30,15 @@ import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
 import { runOwnership } from './run-ownership';
 import { newId, Store, type EngineEvent } from './store/store';
-import { loadWorkflowFile } from './workflow/load-workflow';
+import { loadWorkflowSource, type LoadedWorkflow } from './workflow/load-workflow';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { sweepPrivateDirsOf } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
-import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
+import { TrustStore, type TrustEntry } from './trust/workflow-trust';
+import { checkTrust } from './trust/check-trust';
+import { trustItems, type TrustItem } from './trust/trust-items';
 import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
 import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
 import { resolveTargets } from './notify/notifier';
@@ -74,6 +76,8 @@ export interface StartRunInput {
   description?: string;
   /** The user trusts the repository's own workflow file as it is now (`--trust`, or the app's Trust button). */
   trust?: boolean;
+  /** The hash of the workflow content the user was shown (the prompt, the app's workflow.load): any other content is refused. */
+  trustSha256?: string;
   /** `workflowFile` is the repository's own file found for the user (the app), not one the user named: it needs trust. */
   repoWorkflow?: boolean;
 }
@@ -89,6 +93,8 @@ export interface PreparedRun {
   description: string;
   /** Set when the workflow is the repository's own file: the trusted version the run starts from. */
   trustedWorkflow?: RunWorkflowTrust;
+  /** With trustedWorkflow: what that version runs and allows (`ratchet trust` prints it). */
+  trustItems?: TrustItem[];
 }
 
 export type Engine = ReturnType<typeof createEngine>;
@@ -178,26 +184,11 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /**
-   * Throws `workflow_untrusted` (listing the commands) unless this content of the repository's workflow file was
-   * trusted before; `trust` records it as trusted now.
+   * Whether this content of a repository's workflow file (read once, by the caller) is trusted, its hash, and what it
+   * would do (the app's trust prompt; runs.start is then bound to that hash).
    */
-  function checkTrust(repoRoot: string, file: string, workflow: Workflow, trust: boolean): RunWorkflowTrust {
-    const sha = workflowHash(readFileSync(file));
-    if (trustStore.isTrusted(repoRoot, file, sha)) return { file, sha256: sha };
-    if (trust) {
-      trustStore.trust(repoRoot, file, sha, now().toISOString());
-      return { file, sha256: sha };
-    }
-    const commands = workflowCommands(workflow).map((c) => `  ${c.source}: ${c.command}`);
-    throw new RatchetError(
-      'workflow_untrusted',
-      `${file} comes from the repository and is not trusted yet (new or changed since you trusted it). It would run:\n${commands.join('\n') || '  (no commands)'}\nRead it, then pass --trust (or trust it in the app's New task screen) to run it.`,
-    );
-  }
-
-  /** Whether this content of a repository's workflow file is trusted, and the commands it would run (the app's trust prompt). */
-  function workflowTrust(repoRoot: string, file: string, workflow: Workflow): { trusted: boolean; commands: Array<{ source: string; command: string }> } {
-    return { trusted: trustStore.isTrusted(repoRoot, file, workflowHash(readFileSync(file))), commands: workflowCommands(workflow) };
+  function workflowTrust(repoRoot: string, source: LoadedWorkflow): { trusted: boolean; sha256: string; commands: TrustItem[] } {
+    return { trusted: trustStore.isTrusted(repoRoot, source.file, source.sha256), sha256: source.sha256, commands: trustItems(source.workflow) };
   }
 
   /** The repository's trust answers (`ratchet trust <repo> --list`, Settings): workflow file, trusted hash, when. */
@@ -223,9 +214,13 @@ export function createEngine(deps: EngineDeps) {
         throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Pass --workflow <file>.`);
       }
     }
-    const workflow = input.workflow ?? loadWorkflowFile(workflowFile as string);
+    // Read once: the content hashed for trust is the content that runs.
+    const source = input.workflow ? null : loadWorkflowSource(workflowFile as string);
+    const workflow = input.workflow ?? source!.workflow;
     // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
-    const trustedWorkflow = !input.workflow && (!input.workflowFile || input.repoWorkflow) ? checkTrust(repo.root, workflowFile as string, workflow, Boolean(input.trust)) : undefined;
+    const trustedWorkflow = source && (!input.workflowFile || input.repoWorkflow)
+      ? checkTrust(trustStore, repo.root, source, { trust: Boolean(input.trust), shownSha256: input.trustSha256, now })
+      : undefined;
     const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');
     if (entryErrors.length) {
       throw new RatchetError('workflow_invalid', `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`);
@@ -261,7 +256,7 @@ export function createEngine(deps: EngineDeps) {
       workflowFile: workflowFile as string,
       title,
       description,
-      ...(trustedWorkflow ? { trustedWorkflow } : {}),
+      ...(trustedWorkflow ? { trustedWorkflow, trustItems: trustItems(workflow) } : {}),
     };
   }
 
@@ -316,7 +311,7 @@ export function createEngine(deps: EngineDeps) {
     if (opts.awaitApproval) {
       store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
       const notes = noticesFor(runId, p.workflow);
-      notes.needsYou(null, 'approval', 'the agent drafted its plan and nothing runs until you approve it');
+      notes.needsYou(null, 'approval');
       await notes.flush();
     }
     return runId;
@@ -494,7 +489,7 @@ export function createEngine(deps: EngineDeps) {
             break;
           case 'escalate':
             store.setRunStatus(runId, 'paused', runEndReason(outcome, '', { runId, committedSteps: committedSteps(runId) }));
-            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
+            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
             store.setRunStatus(runId, 'waiting', `${outcome.reason} (until ${outcome.wakeAt})`, { wakeAt: outcome.wakeAt });
@@ -502,7 +497,7 @@ export function createEngine(deps: EngineDeps) {
           case 'budget':
             if (outcome.wakeAt) store.setRunStatus(runId, 'waiting', outcome.reason, { wakeAt: outcome.wakeAt });
             else store.setRunStatus(runId, 'paused', outcome.reason);
-            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', outcome.reason, { wakeAt: outcome.wakeAt });
+            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', { wakeAt: outcome.wakeAt });
             break;
           case 'fatal': {
             store.setStepStatus(runId, s.step_index, 'failed');
@@ -514,7 +509,7 @@ export function createEngine(deps: EngineDeps) {
               rescued = ` The unfinished work is kept in rescue commit ${rescue.sha.slice(0, 10)} on ${run.branch}.`;
             } else if (rescue) rescued = ` No rescue commit was made: ${rescue.refused}.`;
             store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued, { runId, committedSteps: committedSteps(runId) }), { finished: true });
-            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
+            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.errorClass);
             break;
           }
         }
@@ -525,7 +520,7 @@ export function createEngine(deps: EngineDeps) {
       return status(runId);
     } catch (err) {
       store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
-      notes.runFailed(lastRun, null, null, `an internal error stopped it (${(err as Error).message})`);
+      notes.runFailed(lastRun, null, null, 'internal');
       throw err;
     } finally {
       skipControllers.delete(runId);

@@ -1,5 +1,5 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
@@ -24,7 +24,7 @@ import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
 import { CLAUDE_CODE_AGENT, landingHandlers } from './service-landing';
 import type { RunSummaryRow } from './store/store';
-import { parseWorkflow } from './workflow/load-workflow';
+import { readWorkflowSource } from './workflow/load-workflow';
 import { WorkflowFile, type Workflow } from './workflow/schema';
 
 export interface SecretStore {
@@ -250,11 +250,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const info = await inspectRepo(repo);
       const file = [join(info.root, 'ratchet.yml'), join(info.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f)) ?? null;
       if (!file) return { file: null, steps: [], gates: {}, problems: [], trust: null };
-      const parsed = parseWorkflow(readFileSync(file, 'utf8'));
+      // Read once: the steps shown, what the trust prompt lists and the hash runs.start is bound to are one content.
+      const { sha256, parsed } = readWorkflowSource(file);
       if (!parsed.ok) return { file, steps: [], gates: {}, problems: parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`), trust: null };
       return {
         file, steps: parsed.workflow.steps, gates: Object.fromEntries(Object.entries(parsed.workflow.gates).map(([k, g]) => [k, g.run])), problems: [],
-        trust: engine.workflowTrust(info.root, file, parsed.workflow),
+        trust: engine.workflowTrust(info.root, { file, sha256, workflow: parsed.workflow }),
       };
     },
     'trust.revoke': async ({ repo }) => engine.revokeTrust(repo),
@@ -323,7 +324,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const prepared = await engine.prepareRun({
         repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
         // The app's only workflow file is the repository's own (workflow.load): it needs the user's trust.
-        repoWorkflow: input.workflowFile !== undefined, trust: input.trust,
+        repoWorkflow: input.workflowFile !== undefined, trust: input.trust, trustSha256: input.trustSha256,
         workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd, agent: input.agent }) : undefined,
       });
       // The budget typed in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).

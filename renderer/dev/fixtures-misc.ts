@@ -112,7 +112,16 @@ export const WORKFLOW: MethodOutput<'workflow.load'> = {
   ],
   gates: { test: 'npm test', build: 'npm run build' },
   problems: [],
-  trust: { trusted: false, commands: [{ source: 'gate test', command: 'npm test' }, { source: 'gate build', command: 'npm run build' }] },
+  trust: {
+    trusted: false,
+    sha256: '5f2b0c9d6e1a4b3c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c',
+    commands: [
+      { source: 'gate test', command: 'npm test' },
+      { source: 'gate build', command: 'npm run build' },
+      { source: 'agent', command: 'anthropic (model claude-sonnet-5-5)' },
+      { source: 'sandbox.env', command: 'NPM_TOKEN', warning: "looks like a secret: its value would be given to the repository's code and the agent" },
+    ],
+  },
 };
 
 export const DRAFT: MethodOutput<'plans.draft'> = {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { REPO } from '../../dev/fixtures-runs';
+import { WORKFLOW } from '../../dev/fixtures-misc';
 import { installFake } from '../test-helpers';
 import { NewTaskScreen } from './NewTaskScreen';
 
@@ -42,11 +43,15 @@ describe('NewTaskScreen', () => {
     await screen.findByDisplayValue('Add heal() capped at max health');
     // The fixture's file is not trusted yet: its commands are listed and Start waits for the Trust answer.
     expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('npm run build');
+    // Not only commands: a secret-looking variable the file passes to the sandbox is listed, with its warning.
+    expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('NPM_TOKEN');
+    expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('looks like a secret');
     expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Trust' }));
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
-    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true });
+    // Trust is given to the content shown: the hash workflow.load gave goes with it.
+    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true, trustSha256: WORKFLOW.trust!.sha256 });
   });
 
   it('shows a trusted workflow file as trusted, with Revoke trust through the contract; it then asks again', async () => {

@@ -160,7 +160,10 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     try {
       const input: StartRunInput = {
         repo: repo.root, title: title.trim(), description,
-        ...(useWorkflowFile ? { workflowFile: workflow.data!.file!, ...(trusted ? { trust: true } : {}) } : { steps: specs, gates: gatesRecord(gates) }),
+        // The file's content as shown here (its hash): a file changed since is refused, not run.
+        ...(useWorkflowFile
+          ? { workflowFile: workflow.data!.file!, ...(workflow.data!.trust ? { trustSha256: workflow.data!.trust.sha256 } : {}), ...(trusted ? { trust: true } : {}) }
+          : { steps: specs, gates: gatesRecord(gates) }),
         ...(preset ? { preset } : {}),
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
         ...(Object.keys(retry).length ? { retry } : {}),
@@ -222,8 +225,13 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
           {useWorkflowFile && workflow.data?.trust && !workflow.data.trust.trusted && (
             <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
               <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
-              <p className="small-text">It comes from the repository (new, or changed since you last trusted it). Starting the run will run these commands on your machine:</p>
-              <ul>{workflow.data.trust.commands.map((c) => <li key={`${c.source}:${c.command}`}><span className="muted">{c.source}</span> <code>{c.command}</code></li>)}</ul>
+              <p className="small-text">It comes from the repository (new, or changed since you last trusted it). Starting the run will run these commands on your machine and allow the repository&apos;s code what is listed here:</p>
+              <ul>{workflow.data.trust.commands.map((c) => (
+                <li key={`${c.source}:${c.command}`}>
+                  <span className="muted">{c.source}</span> <code>{c.command}</code>
+                  {c.warning && <div className="trust-warning">⚠ {c.warning}</div>}
+                </li>
+              ))}</ul>
               {!trusted && <button type="button" onClick={() => setTrusted(true)}>Trust</button>}
             </div>
           )}
