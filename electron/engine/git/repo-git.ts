@@ -7,6 +7,7 @@ import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
 import { checkWorktreeIntegrity, describeViolations, pinWorktree, restoreDotGit, WorktreeViolationError, type PinnedWorktree, type WorktreeViolation } from './worktree-integrity';
 
 export type { PinnedWorktree } from './worktree-integrity';
+import { runExcludesConfig } from '../worktree-env/run-excludes';
 
 export interface RepoInfo {
   root: string;
@@ -69,7 +70,8 @@ export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Recor
   // Run directly, not through simple-git: it waited 50 ms after every command that printed nothing (4+ per step).
   const dir = typeof place === 'string' ? place : place.worktree;
   const pinned = typeof place === 'string' ? [] : [`--git-dir=${place.gitDir}`, `--work-tree=${place.worktree}`];
-  const config = [...HARDENED_GIT_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]);
+  // A run's worktree has its own exclude file (copied files, installed dependencies, gates' leftovers): never committed.
+  const config = [...HARDENED_GIT_CONFIG, ...runExcludesConfig(dir), ...extraConfig].flatMap((c) => ['-c', c]);
   const env = { ...gitEnv(), ...extraEnv };
   return {
     raw(args) {
@@ -266,6 +268,21 @@ export async function commitAll(p: PinnedWorktree, message: string, opts: WalkOp
   const [, identity] = await Promise.all([g.raw(['add', '-A', ...placeholderExcludes(p)]), identityArgs(p)]);
   await g.raw([...identity, 'commit', '--allow-empty', '--no-verify', '-q', '-m', message]);
   return headCommit(p);
+}
+
+/**
+ * Commits exactly `tree` (the attempt's snapshot, taken after the agent and before the gates) on top of HEAD, so
+ * whatever gates or validators wrote afterwards is not in the step's commit. Empty commits allowed, as commitAll.
+ * It reads no file of the work tree (the tree is already in the object store), so no walk check is needed here.
+ */
+export async function commitTree(p: PinnedWorktree, tree: string, message: string): Promise<string> {
+  const g = git(p);
+  const [head, identity] = await Promise.all([headCommit(p), identityArgs(p)]);
+  const sha = (await g.raw([...identity, 'commit-tree', tree, '-p', head, '-m', message])).trim();
+  // Only if HEAD is still where the commit was made from; the branch moves, and the reflog says why.
+  // The index already holds this tree (snapshotTree staged it; nothing in the sandbox can write the index).
+  await g.raw(['update-ref', '-m', `commit: ${message.split('\n')[0]}`, 'HEAD', sha, head]);
+  return sha;
 }
 
 export async function isDirty(p: PinnedWorktree, opts: WalkOptions = {}): Promise<boolean> {
