@@ -325,8 +325,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         repoWorkflow: input.workflowFile !== undefined, trust: input.trust,
         workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd, agent: input.agent }) : undefined,
       });
-      // The budget typed in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
+      // The budget and retry preset chosen in New task are this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
       if (!input.steps && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings.budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
+      if (!input.steps && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);
       return { runId };
