@@ -29,7 +29,8 @@ import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
 import { runOwnership } from './run-ownership';
 import { newId, Store, type EngineEvent } from './store/store';
-import { loadWorkflowFile } from './workflow/load-workflow';
+import { findWorkflowFile, loadWorkflowFile } from './workflow/load-workflow';
+import { withTaskSteps } from './workflow/task-steps';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
@@ -74,6 +75,10 @@ export interface StartRunInput {
   trust?: boolean;
   /** `workflowFile` is the repository's own file found for the user (the app), not one the user named: it needs trust. */
   repoWorkflow?: boolean;
+  /** Steps written for this task in place of the file's (the app's plan over the repository's workflow file). */
+  steps?: StepConfig[];
+  /** The plan comes later (`--draft`): a workflow file without steps is fine. */
+  planLater?: boolean;
 }
 
 export interface PreparedRun {
@@ -214,12 +219,12 @@ export function createEngine(deps: EngineDeps) {
     let workflowFile = input.workflowFile ? resolve(input.workflowFile) : undefined;
     if (input.workflow) workflowFile = '(written in the app)';
     else if (!workflowFile) {
-      workflowFile = [join(repo.root, 'ratchet.yml'), join(repo.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f));
+      workflowFile = findWorkflowFile(repo.root) ?? undefined;
       if (!workflowFile) {
-        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Pass --workflow <file>.`);
+        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Run \`ratchet init ${repo.root}\` to write one from what the repository uses, or pass --workflow <file>.`);
       }
     }
-    const workflow = input.workflow ?? loadWorkflowFile(workflowFile as string);
+    const workflow = withTaskSteps(input.workflow ?? loadWorkflowFile(workflowFile as string), input, workflowFile as string);
     // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
     const trustedWorkflow = !input.workflow && (!input.workflowFile || input.repoWorkflow) ? checkTrust(repo.root, workflowFile as string, workflow, Boolean(input.trust)) : undefined;
     const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');

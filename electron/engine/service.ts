@@ -1,7 +1,6 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { AgentChoice, CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError, RUNS_PAGE } from '../../shared/contract';
@@ -24,7 +23,7 @@ import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
 import { CLAUDE_CODE_AGENT, landingHandlers } from './service-landing';
 import type { RunSummaryRow } from './store/store';
-import { parseWorkflow } from './workflow/load-workflow';
+import { findWorkflowFile, parseWorkflow } from './workflow/load-workflow';
 import { WorkflowFile, type Workflow } from './workflow/schema';
 
 export interface SecretStore {
@@ -248,7 +247,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'repos.pick': async () => ({ path: opts.pickRepo ? await opts.pickRepo() : null }),
     'workflow.load': async ({ repo }) => {
       const info = await inspectRepo(repo);
-      const file = [join(info.root, 'ratchet.yml'), join(info.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f)) ?? null;
+      const file = findWorkflowFile(info.root);
       if (!file) return { file: null, steps: [], gates: {}, problems: [], trust: null };
       const parsed = parseWorkflow(readFileSync(file, 'utf8'));
       if (!parsed.ok) return { file, steps: [], gates: {}, problems: parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`), trust: null };
