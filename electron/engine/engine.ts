@@ -39,6 +39,8 @@ import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './t
 import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
 import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
 import { resolveTargets } from './notify/notifier';
+import { baselineCheck, type BaselineCheckOptions } from './worktree-env/baseline';
+import type { BaselineDoc } from '../../shared/worktree-env';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -661,6 +663,11 @@ export function createEngine(deps: EngineDeps) {
       userSettings = settings;
     },
     detectInterrupted,
+    /** New task's "Check project": the baseline check with this engine's sandbox and environment (worktree-env/baseline.ts). */
+    checkBaseline(opts: Omit<BaselineCheckOptions, 'sandbox' | 'env'>): Promise<BaselineDoc> {
+      requireSandbox();
+      return baselineCheck({ ...opts, sandbox: sandbox(), env: deps.env });
+    },
     prepareRun,
     workflowTrust,
     trustStore,
