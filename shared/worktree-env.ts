@@ -26,8 +26,8 @@ export const BaselineGateDoc = z.object({
   exitCode: z.number().int().nullable(),
   timedOut: z.boolean(),
   durationMs: z.number(),
-  /** How its failure is classified (null when it passed). */
-  errorClass: ErrorClass.nullable(),
+  /** How its failure is classified (null when it passed). Lazy: domain.ts's status document includes this file's schemas. */
+  errorClass: z.lazy(() => ErrorClass).nullable(),
   message: z.string().nullable(),
   /** The tests (or compile errors) it reported failing, by name. */
   failingTests: z.array(z.string()),

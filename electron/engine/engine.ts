@@ -38,9 +38,10 @@ import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
 import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
 import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
-import { resolveTargets } from './notify/notifier';
+import { prepareRunEnvironment, type WorktreeEnvHooks } from './worktree-env/run-environment';
+import { baselineNote } from './worktree-env/prepare-worktree';
 import { baselineCheck, type BaselineCheckOptions } from './worktree-env/baseline';
-import type { BaselineDoc } from '../../shared/worktree-env';
+import { resolveTargets } from './notify/notifier';
 
 export interface EngineDeps {
   /** All state: the database and the worktrees. */
@@ -395,7 +396,7 @@ export function createEngine(deps: EngineDeps) {
     const policies = stepPolicies(workflow, parseTaskRetryConfig(store.getTaskDescription(runId)), plan.steps, raisedTaskBudget(run));
     const system = systemPrompt(run.worktree);
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
-    const context = taskContext({
+    let context = taskContext({
       title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps,
       progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1 } : undefined,
     });
@@ -414,7 +415,25 @@ export function createEngine(deps: EngineDeps) {
     // Notifications go out from here (the engine's process, never the sandbox); they never hold the run up.
     const notes = noticesFor(runId, workflow);
     const notify = { succeededAfterRetry: notes.stepSucceededAfterRetry, budgetAlert: notes.budgetAlert };
+    let worktreeEnv: WorktreeEnvHooks | undefined;
     try {
+      // The worktree's environment before any agent money: copy, dependencies, setup, the gates' view of the code, the baseline check.
+      const ready = await prepareRunEnvironment({
+        store, runId, checkout: run.repo_path, worktree: run.worktree, baseCommit: run.base_commit, workflow, steps: plan.steps,
+        atBase: recon.completed.length === 0 && store.getAttempts(runId).length === 0, jail, signal, now,
+      });
+      if (ready.kind === 'stopped') {
+        if (!held.lost.aborted) store.setRunStatus(runId, isUserStop(callerSignal.reason) ? 'cancelled' : 'paused', 'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.', { finished: isUserStop(callerSignal.reason) });
+        return status(runId);
+      }
+      if (ready.kind === 'failed') {
+        store.setRunStatus(runId, 'failed', ready.reason, { finished: true });
+        notes.runFailed(null, null, null, ready.reason);
+        return status(runId);
+      }
+      jail = ready.jail;
+      worktreeEnv = ready.hooks;
+      context += baselineNote(ready.baseline);
       for (const s of store.getSteps(runId)) {
         if (s.status === 'succeeded' || s.status === 'skipped') continue;
         // Auto-progress (seed 003 §5): one step, to the end of the phase, or (default) to the end of the run.
@@ -444,7 +463,7 @@ export function createEngine(deps: EngineDeps) {
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
-          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env) },
+          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
           { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip, head },
         );
         if (outcome.kind === 'done') {
@@ -663,10 +682,10 @@ export function createEngine(deps: EngineDeps) {
       userSettings = settings;
     },
     detectInterrupted,
-    /** New task's "Check project": the baseline check with this engine's sandbox and environment (worktree-env/baseline.ts). */
-    checkBaseline(opts: Omit<BaselineCheckOptions, 'sandbox' | 'env'>): Promise<BaselineDoc> {
+    /** New task's "Check project": the workflow's setup and gates once on the base commit, in this engine's sandbox (see worktree-env/baseline.ts). */
+    baselineCheck(input: Omit<BaselineCheckOptions, 'sandbox' | 'env'>) {
       requireSandbox();
-      return baselineCheck({ ...opts, sandbox: sandbox(), env: deps.env });
+      return baselineCheck({ ...input, sandbox: sandbox(), env: deps.env });
     },
     prepareRun,
     workflowTrust,

@@ -240,7 +240,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const gateLogs = new GateLogCache();
   const handlers: Handlers = {
     ...landingHandlers(engine, opts.host),
-    ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.checkBaseline(o)), emit }),
+    ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.baselineCheck(o)), emit }),
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
     'repos.recent': async () =>

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { RatchetError } from '../errors';
+import { runExcludesConfig } from '../worktree-env/run-excludes';
 
 export interface RepoInfo {
   root: string;
@@ -51,7 +52,8 @@ export function git(dir: string, extraConfig: string[] = [], extraEnv: Record<st
   // Hooks are off on purpose: the user's hooks must not run (or block) inside the engine's own operations.
   // fsmonitor is off for the same reason: a command set by the agent would run on every status.
   // Run directly, not through simple-git: it waited 50 ms after every command that printed nothing (4+ per step).
-  const config = [...HARDENED_GIT_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]);
+  // A run's worktree has its own exclude file (copied files, installed dependencies, gates' leftovers): never committed.
+  const config = [...HARDENED_GIT_CONFIG, ...runExcludesConfig(dir), ...extraConfig].flatMap((c) => ['-c', c]);
   const env = { ...gitEnv(), ...extraEnv };
   return {
     raw(args) {
@@ -181,6 +183,20 @@ export async function commitAll(worktree: string, message: string): Promise<stri
   const [, identity] = await Promise.all([g.raw(['add', '-A']), identityArgs(worktree)]);
   await g.raw([...identity, 'commit', '--allow-empty', '--no-verify', '-q', '-m', message]);
   return headCommit(worktree);
+}
+
+/**
+ * Commits exactly `tree` (the attempt's snapshot, taken after the agent and before the gates) on top of HEAD, so
+ * whatever gates or validators wrote afterwards is not in the step's commit. Empty commits allowed, as commitAll.
+ */
+export async function commitTree(worktree: string, tree: string, message: string): Promise<string> {
+  const g = git(worktree);
+  const [head, identity] = await Promise.all([headCommit(worktree), identityArgs(worktree)]);
+  const sha = (await g.raw([...identity, 'commit-tree', tree, '-p', head, '-m', message])).trim();
+  // Only if HEAD is still where the commit was made from; the branch moves, and the reflog says why.
+  // The index already holds this tree (snapshotTree staged it; nothing in the sandbox can write the index).
+  await g.raw(['update-ref', '-m', `commit: ${message.split('\n')[0]}`, 'HEAD', sha, head]);
+  return sha;
 }
 
 export async function isDirty(worktree: string): Promise<boolean> {

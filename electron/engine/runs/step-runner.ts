@@ -3,7 +3,7 @@ import { recordApiHold, waitForApiHold } from './api-hold';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
-import { abortInProgress, branchTip, commitAll, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import { abortInProgress, branchTip, commitAll, commitTree, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import { completedSteps } from '../git/step-commits';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { guardRepoConfig, snapshotRepoConfig } from '../git/repo-config-guard';
@@ -18,6 +18,7 @@ import { lastRealFailure, restoreState, type StoredAttempt } from './step-restor
 import { AWAITED, type StepCommand, type StepEvent, type StepOutcome, type StepState } from './step-state';
 import { runValidators } from './validators';
 import type { Overrides } from './retry-entries';
+import type { WorktreeEnvHooks } from '../worktree-env/run-environment';
 
 export type { StepOutcome } from './step-state';
 
@@ -34,6 +35,8 @@ export interface StepDeps {
   apiKeyHash?: string | null;
   /** The run's notifications (ntfy, webhook); sending never waits and never throws. */
   notify?: StepNotify;
+  /** The worktree's environment: setup again before gates when the agent changed its inputs; gates' leftovers never committed. */
+  worktreeEnv?: WorktreeEnvHooks;
 }
 
 /** What a step tells the run's notification targets about. */
@@ -200,9 +203,14 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return { type: 'agentFinished', ...artifacts, timedOut: timeout.aborted, unchanged: tree === from };
       }
       case 'runGates': {
+        // The agent changed a lockfile or manifest: setup first (a failure is the environment's, not the code's).
+        const envFailure = (await deps.worktreeEnv?.beforeGates(ctx.signal)) ?? null;
+        if (ctx.signal.aborted) return { type: 'stopped' };
+        if (envFailure) return { type: 'gatesFinished', failure: envFailure, flaky: false, notes: [] };
         const g = await runAttemptGates(store, {
           runId, attemptId: c.attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal, timeoutMultiplier: c.timeoutMultiplier,
         });
+        await deps.worktreeEnv?.afterGates();
         // A stop during the gates is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped' };
         return { type: 'gatesFinished', failure: g.failure, flaky: g.flaky, notes: g.notes };
@@ -217,7 +225,9 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       case 'commit': {
         let sha: string;
         try {
-          sha = await commitAll(worktree, c.message);
+          // The tree the gates tested, snapshotted after the agent: nothing a gate or validator wrote since is committed.
+          const tree = state.current?.tree;
+          sha = tree ? await commitTree(worktree, tree, c.message) : await commitAll(worktree, c.message);
         } catch (err) {
           // A merge or rebase the agent left with conflicts refuses the commit: that is a git conflict, not an internal error.
           const files = await conflictedFiles(worktree);

@@ -1,0 +1,133 @@
+// The workflow's setup in a real run: run in the run's sandbox when the worktree is made, streamed and timed, the environment's failure when it fails, again only when its inputs change.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gateFailingWhile } from '../testing/recovery-fixtures';
+import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
+import { makeRepo, tempDir } from '../testing/temp-repo';
+import { closeEngine, envEngine, logLines, payloads, runWorkflow } from '../testing/worktree-env-fixtures';
+import type { Engine } from '../engine';
+
+const AGENT = `agent: { kind: command, command: ["sh", "-c", "date +%s%N > work.txt"] }`;
+let engine: Engine;
+afterEach(async () => {
+  if (engine) await closeEngine(engine);
+});
+
+describe('setup', () => {
+  it('runs when the worktree is made, before the gates: its output streams as events, its time is in the status, what it made is not committed', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: { run: ["echo installing the dependencies", "mkdir -p deps && echo lib > deps/lib.txt"], timeout: 60 }
+gates: { test: "test -f deps/lib.txt" }
+${AGENT}
+steps: [{ title: one }]
+`);
+    expect(r.doc.status).toBe('succeeded');
+    expect(payloads(r.events, 'setup.started')).toEqual([{ reason: 'worktree', changed: [], commands: ['echo installing the dependencies', 'mkdir -p deps && echo lib > deps/lib.txt'] }]);
+    const streamed = payloads(r.events, 'setup.output').map((p) => p.text).join('');
+    expect(streamed).toContain('$ echo installing the dependencies\ninstalling the dependencies');
+    expect(payloads(r.events, 'setup.finished')).toEqual([expect.objectContaining({ outcome: 'ok', note: 'the worktree was made' })]);
+    expect(r.doc.environment?.setup).toMatchObject({ outcome: 'ok', note: 'the worktree was made', message: null });
+    expect(r.doc.environment?.setup?.durationMs).toBeGreaterThan(0);
+    // Before the agent: the setup's events come before the first attempt's.
+    const order = r.events.map((e) => e.type);
+    expect(order.indexOf('setup.finished')).toBeLessThan(order.indexOf('attempt.started'));
+    expect(r.committed()).toEqual(['work.txt']);
+    expect(logLines(r.events)).toContain('setup created deps/: never committed');
+  });
+
+  it('that fails ends the run as the environment\'s problem before any agent attempt, with its own output and what to fix', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: "echo resolving; echo 'npm ERR! 404 Not Found - left-pad-nope' >&2; exit 3"
+gates: { test: "true" }
+${AGENT}
+steps: [{ title: one }]
+`);
+    expect(r.doc.status).toBe('failed');
+    expect(r.doc.reason).toMatch(/^Setup failed: `echo resolving; .*` exited with code 3 after \d+\.\d s\./);
+    expect(r.doc.reason).toContain('npm ERR! 404 Not Found - left-pad-nope');
+    expect(r.doc.reason).toContain("This is the worktree's environment, not the code: no agent attempt can fix it.");
+    expect(r.doc.steps[0]!.attempts).toEqual([]);
+    expect(r.doc.environment?.setup).toMatchObject({ outcome: 'failed' });
+    expect(r.doc.environment?.setup?.outputTail).toContain('left-pad-nope');
+  });
+
+  it('that runs past setup.timeout is stopped and said so', async () => {
+    engine = envEngine();
+    const repo = makeRepo();
+    const r = await runWorkflow(engine, repo, `
+setup: { run: "sleep 30", timeout: 1 }
+gates: { test: "true" }
+${AGENT}
+steps: [{ title: one }]
+`);
+    expect(r.doc.status).toBe('failed');
+    expect(r.doc.reason).toMatch(/^Setup failed: `sleep 30` did not finish within setup.timeout \(1 s\)/);
+  });
+
+  it('runs again before the gates when the agent changed one of its inputs (a manifest), and says which', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n', 'README.md': 'x\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: "echo run >> setup-count.txt"
+gates: { test: "true" }
+agent: { kind: command, command: ["sh", "-c", "echo '{\\"name\\":\\"a\\",\\"dependencies\\":{\\"b\\":\\"1\\"}}' > package.json"] }
+steps: [{ title: one }]
+`);
+    expect(r.doc.status).toBe('succeeded');
+    expect(payloads(r.events, 'setup.started').map((p) => [p.reason, p.changed])).toEqual([['worktree', []], ['inputs', ['package.json']]]);
+    expect(readFileSync(join(r.worktree, 'setup-count.txt'), 'utf8')).toBe('run\nrun\n');
+    // The agent's change is committed; the file setup made is not.
+    expect(r.committed()).toEqual(['package.json']);
+  });
+
+  it('is not run again by a retry when its inputs did not change (their hashes are in the store, not the worktree)', async () => {
+    engine = envEngine();
+    // Step 2's gate fails while the flag exists: on the base commit (the baseline check) and on step 2's first attempt.
+    const flag = join(tempDir('ratchet-flag-'), 'fail');
+    writeFileSync(flag, '');
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: "echo run >> setup-count.txt"
+gates: { plain: "true", guarded: ${JSON.stringify(gateFailingWhile(flag))} }
+limits: { test_failure: 0 }
+flaky_check: false
+${AGENT}
+steps: [{ title: one, gates: [plain] }, { title: two, gates: [guarded] }]
+`);
+    expect(r.doc.status).toBe('failed');
+    rmSync(flag);
+    const { doc } = await engine.retry(r.runId, { signal: new AbortController().signal });
+    expect(doc.status).toBe('succeeded');
+    expect(readFileSync(join(r.worktree, 'setup-count.txt'), 'utf8')).toBe('run\n');
+    expect(payloads(r.events, 'setup.started')).toHaveLength(1);
+    expect(existsSync(join(r.worktree, 'work.txt'))).toBe(true);
+  });
+
+  it.skipIf(!SANDBOX_AVAILABLE)(`reaches setup.network during setup only: the gates cannot${SANDBOX_AVAILABLE ? '' : ` — skipped: ${NO_SANDBOX_REASON}`}`, async () => {
+    // A stand-in registry on this machine, reached through the sandbox's proxy as a registry host would be.
+    const server = createServer((_req, res) => res.end('a tarball\n'));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as { port: number }).port;
+    const fetch = `curl -sSf --max-time 10 --noproxy '' -x $HTTP_PROXY http://127.0.0.1:${port}/`;
+    try {
+      engine = envEngine();
+      const repo = makeRepo();
+      const r = await runWorkflow(engine, repo, `
+setup: { run: "${fetch} > fetched.txt", network: ["127.0.0.1:${port}"] }
+gates: { test: "grep -q tarball fetched.txt && if ${fetch}; then echo the gate reached the registry; exit 1; fi" }
+${AGENT}
+steps: [{ title: one }]
+`);
+      expect(r.doc.status).toBe('succeeded');
+      expect(r.doc.environment?.baseline?.gates[0]).toMatchObject({ passed: true });
+    } finally {
+      server.close();
+    }
+  });
+});
