@@ -51,9 +51,9 @@ describe('New task’s project settings', () => {
     expect(result.textContent).toContain('Ready to run');
     expect(result.textContent).toContain('1 test already fails before the agent starts');
     expect(within(result).getByText('test: player > heals up to max health')).toBeTruthy();
-    expect(result.textContent).not.toContain('Checked before your last changes');
+    expect(result.textContent).not.toContain('Checked with other settings');
     fireEvent.change(screen.getByLabelText('gate 1 command'), { target: { value: 'go test -race ./...' } });
-    expect(screen.getByRole('region', { name: 'baseline check' }).textContent).toContain('Checked before your last changes');
+    expect(screen.getByRole('region', { name: 'baseline check' }).textContent).toContain('Checked with other settings or on an earlier commit');
   });
 
   it('says why a project is not ready, with what to fix', async () => {

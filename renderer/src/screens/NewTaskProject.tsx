@@ -57,15 +57,15 @@ export function ProjectSection(props: {
       <InlineError message={detection?.status === 'error' ? detection.error : null} />
       {props.trust}
 
+      <label className="field"><span>Setup <span className="muted small-text">· commands run once in a fresh worktree, one per line</span></span>
+        <textarea aria-label="setup commands" className="mono" rows={Math.max(2, lines(env.setup).length + 1)} value={env.setup} placeholder="none: the worktree needs nothing installed" onChange={(e) => set({ setup: e.target.value })} />
+      </label>
       <div className="env-grid">
-        <label className="field">Setup <span className="muted small-text">commands run once in a fresh worktree, one per line</span>
-          <textarea className="mono" rows={Math.max(2, lines(env.setup).length + 1)} value={env.setup} placeholder="none: the worktree needs nothing installed" onChange={(e) => set({ setup: e.target.value })} />
+        <label className="field"><span>Setup may reach <span className="muted small-text">· registry:&lt;ecosystem&gt; or host names</span></span>
+          <input aria-label="setup network" className="mono" value={env.network} placeholder="none" onChange={(e) => set({ network: e.target.value })} />
         </label>
-        <label className="field">Setup may reach <span className="muted small-text">registries by ecosystem (registry:npm), or hosts</span>
-          <input className="mono" value={env.network} placeholder="none" onChange={(e) => set({ network: e.target.value })} />
-        </label>
-        <label className="field">Files to copy <span className="muted small-text">from your checkout, never committed; the agent can read them</span>
-          <input className="mono" value={env.copy} placeholder="none (e.g. .env)" onChange={(e) => set({ copy: e.target.value })} />
+        <label className="field"><span>Files to copy <span className="muted small-text">· from your checkout, never committed; the agent reads them</span></span>
+          <input aria-label="files to copy" className="mono" value={env.copy} placeholder="none (e.g. .env)" onChange={(e) => set({ copy: e.target.value })} />
         </label>
       </div>
       <GatesEditor rows={env.gates} onChange={(gates) => set({ gates })} />
@@ -124,14 +124,14 @@ function BaselineView({ baseline, stale }: { baseline: BaselineState | undefined
             <p className="small-text pre-line">{r.problem ?? 'The project could not be set up.'}</p>
           </div>
         )}
-      {stale && <p className="muted small-text">Checked before your last changes to the settings above: check again to see theirs.</p>}
+      {stale && <p className="muted small-text">Checked with other settings or on an earlier commit than these: check again to see what a run would meet.</p>}
       <table className="baseline-table small-text">
         <thead><tr><th scope="col">what</th><th scope="col">command</th><th scope="col">result</th></tr></thead>
         <tbody>
           {r.setup && (
             <tr>
               <td>setup</td>
-              <td className="muted">{r.setup.note ?? ''}</td>
+              <td>{baseline.setup.length ? baseline.setup.map((c) => <code key={c} className="cmd-line">{c}</code>) : <span className="muted">{r.setup.note ?? ''}</span>}</td>
               <td><span className={`badge tone-${r.setup.outcome === 'ok' ? 'good' : r.setup.outcome === 'failed' ? 'bad' : 'muted'}`}>{r.setup.outcome === 'ok' ? 'done' : r.setup.outcome}</span> {duration(r.setup.durationMs)}</td>
             </tr>
           )}

@@ -181,7 +181,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const checkBlocked = needsTrust ? 'Trust the workflow file first: checking runs its commands.'
     : !useWorkflowFile && Object.keys(appEnv.gates).length === 0 && !setupLines.length ? 'Write a gate (the command that runs the tests) to check the project.'
       : null;
-  const baselineStale = baseline?.status === 'done' && baseline.checked !== baselineKey(baselineInput);
+  // Checked with other settings, or on another commit than the one a run would start from.
+  const baselineStale = baseline?.status === 'done' && (baseline.checked !== baselineKey(baselineInput) || baseline.result?.commit !== repo.headCommit);
   // Said before the form is filled in, not after Start: the Anthropic agent cannot run a step without a key.
   const noKey = Boolean(settings && !settings.apiKeySet && agent === 'anthropic');
   const blockers = [
@@ -307,7 +308,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         baseline={baseline}
         baselineStale={baselineStale}
         checkBlocked={checkBlocked}
-        onCheck={() => void useProject.getState().check(baselineInput)}
+        onCheck={() => void useProject.getState().check(baselineInput, setupLines)}
       />
 
       <fieldset className="inline-fields">
@@ -330,7 +331,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         <label className="field-inline">Agent timeout (s)
           <input type="number" min="1" step="1" inputMode="numeric" value={timeoutS} onChange={(e) => setTimeoutS(e.target.value)} placeholder="workflow's" aria-invalid={timeoutInvalid} />
         </label>
-        <span className="field-inline" role="group" aria-label="retry only on">Retry only on
+        <span className="field-inline retry-on" role="group" aria-label="retry only on">Retry only on
           {RETRY_CLASSES.map((c) => (
             <label key={c} className="check"><input type="checkbox" checked={retryOn.includes(c)} onChange={(e) => setRetryOn(e.target.checked ? [...retryOn, c] : retryOn.filter((x) => x !== c))} /> {c}</label>
           ))}

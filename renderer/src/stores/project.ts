@@ -18,6 +18,8 @@ export interface BaselineState {
   status: 'running' | 'done' | 'error';
   /** What was checked (the call's input as a key): a result for other settings than the form's is shown as such. */
   checked: string;
+  /** The setup commands checked, as the form showed them (the answer names only their outcome). */
+  setup: string[];
   progress: BaselineProgress[];
   result: Baseline | null;
   error: string | null;
@@ -28,7 +30,7 @@ interface ProjectState {
   detection: Record<string, DetectionState>;
   baseline: Record<string, BaselineState>;
   detect(repo: string): Promise<void>;
-  check(input: BaselineInput): Promise<void>;
+  check(input: BaselineInput, setup: string[]): Promise<void>;
   applyProgress(p: EventPayload<'project.onBaseline'>): void;
 }
 
@@ -55,11 +57,11 @@ export const useProject = create<ProjectState>()((set, get) => ({
     }
   },
 
-  async check(input) {
+  async check(input, setup) {
     const repo = input.repo;
     if (get().baseline[repo]?.status === 'running') return;
     const checked = baselineKey(input);
-    set((s) => ({ baseline: { ...s.baseline, [repo]: { status: 'running', checked, progress: [], result: null, error: null } } }));
+    set((s) => ({ baseline: { ...s.baseline, [repo]: { status: 'running', checked, setup, progress: [], result: null, error: null } } }));
     try {
       const result = await getApi().call('project.baseline', input);
       set((s) => ({ baseline: { ...s.baseline, [repo]: { ...(s.baseline[repo] as BaselineState), status: 'done', result } } }));
