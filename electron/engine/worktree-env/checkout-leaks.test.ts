@@ -37,7 +37,7 @@ function editableInstall(dir: string): void {
   try {
     execFileSync('python3', ['-m', 'pip', '--python', join(dir, '.venv', 'bin', 'python'), 'install', '-q', '--disable-pip-version-check', '-e', dir, '--no-deps'], { cwd: dir, stdio: 'pipe' });
   } catch (err) {
-    throw new Error(`the fixture's \`pip install -e .\` failed (pip needs its configured index for setuptools and wheel): ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`);
+    throw new Error(`the fixture's \`pip install -e .\` failed (pip needs its configured index for setuptools and wheel): ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`, { cause: err });
   }
 }
 

@@ -165,7 +165,7 @@ function goLeaks(c: { checkout: string; worktree: string }, files: readonly stri
   }
   const absolute = /(?:^|\s|=>\s*)(\/[^\s)]+)/g;
   for (const f of files.filter((x) => /(^|\/)(go\.work|go\.mod)$/.test(x))) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(path.join(c.worktree, f), 'utf8');
     } catch {

@@ -57,7 +57,7 @@ export function initRunExcludes(worktree: string, userFile: string): string {
 
 /** The paths this run excluded so far (relative; folders end in `/`). */
 export function runExcludes(worktree: string): string[] {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(runExcludesFile(worktree), 'utf8');
   } catch {
