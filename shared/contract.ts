@@ -5,6 +5,8 @@ import { AttemptOutcome, DecisionDoc, ErrorClass, FailedTestDoc, RunListItem, Ru
 import { TranscriptEntryDoc } from './engine-events';
 import { MENU_COMMANDS } from './menu-commands';
 import { NotifySettings } from './notify';
+import { AppEnvironment, AppSetup, DetectedProjectDoc } from './project';
+import { BaselineDoc } from './worktree-env';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -261,6 +263,9 @@ export const StartRunInput = z.object({
   workflowFile: z.string().optional(),
   /** Gates for app-written steps: name -> command. */
   gates: z.record(z.string(), z.string().min(1)).optional(),
+  /** Setup and files to copy for app-written steps (detected or typed in New task); a workflow file has its own. */
+  setup: AppSetup.optional(),
+  copy: z.array(z.string().trim().min(1)).optional(),
   preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
   budgetUsd: z.number().positive().optional(),
   /** This task's retry configuration (seed 002); kept as the description's "## Retry Configuration" block. */
@@ -292,6 +297,9 @@ export const methods = {
     input: z.object({ repo: z.string().min(1) }),
     output: z.object({
       file: z.string().nullable(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()), problems: z.array(z.string()),
+      /** The file's setup and files to copy, shown in New task beside its gates. */
+      setup: z.object({ run: z.array(z.string()), network: z.array(z.string()) }).nullable().default(null),
+      copy: z.array(z.string()).default([]),
       /**
        * Workspace trust of the repository's file: whether this content (`sha256`, of the very bytes the steps were read
        * from) was trusted, and everything it would run or allow (commands, sandbox.env/network/limits, setup, copy, notify,
@@ -304,6 +312,14 @@ export const methods = {
       }).nullable().default(null),
     }),
   },
+  /** What the repository's files show (npm, Python, Cargo, Go…): the setup, gates and files to copy a workflow would need, each with why. */
+  'project.detect': { input: z.object({ repo: z.string().min(1) }), output: DetectedProjectDoc },
+  /**
+   * "Check project": setup and gates once on the repository's HEAD in a temporary worktree, before any agent money is
+   * spent. Checks the repository's own workflow file (`workflowFile`, trusted or `trust`) or the environment written in
+   * New task (`gates`, `setup`, `copy`). Progress arrives as `project.onBaseline` events.
+   */
+  'project.baseline': { input: AppEnvironment.extend({ repo: z.string().min(1), workflowFile: z.string().optional(), trust: z.boolean().optional() }), output: BaselineDoc },
   /** Forgets the user's trust in a repository's workflow file(s): it asks again before it runs (retry and resume too). */
   'trust.revoke': { input: z.object({ repo: z.string().min(1) }), output: z.object({ repo: z.string(), revoked: z.number().int() }) },
   'plans.draft': { input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }), output: z.object({ steps: z.array(StepSpec), markdown: z.string() }) },
@@ -384,6 +400,8 @@ export const events = {
   'runs.onEvent': EngineEventDoc,
   'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
+  /** A baseline check's progress: setup or a gate started or finished (the repository's root names the check). */
+  'project.onBaseline': z.object({ repo: z.string(), phase: z.enum(['setup', 'gate']), gate: z.string().nullable(), state: z.enum(['started', 'finished']), ok: z.boolean().nullable(), durationMs: z.number().nullable() }),
   /** Menu commands the window should carry out (File › New Task, Run › Retry, …); the list lives in menu-commands.ts. */
   'app.onCommand': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;

@@ -10,6 +10,7 @@ import { cmdList, movedAsideNotice } from './list-command';
 import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { cmdTrust } from './trust-command';
+import { cmdInit } from './init-command';
 import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
@@ -77,7 +78,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
 async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo): Promise<number> {
   const prepared = await prepareTrusting(engine, {
     repo, workflowFile: values.workflow as string | undefined, title: values.task as string | undefined,
-    description: readDescription(values.description as string | undefined), trust: Boolean(values.trust),
+    description: readDescription(values.description as string | undefined), trust: Boolean(values.trust), planLater: true,
   }, io);
   const files = readdirSync(prepared.repoRoot).filter((f) => !f.startsWith('.')).slice(0, 40);
   const draft = await draftPlan({
@@ -163,7 +164,8 @@ function cmdCheck(args: string[], io: CliIo): number {
     return 1;
   }
   const w = report.workflow;
-  io.stdout.write(`${file}: valid — ${w?.steps.length ?? 0} steps, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
+  const steps = w?.steps.length ? `${w.steps.length} steps` : 'no steps (each task gives its own)';
+  io.stdout.write(`${file}: valid — ${steps}, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
   if (w) {
     const description = readDescription(values.description as string | undefined) ?? w.task?.description ?? '';
     parseTaskRetryConfig(description);
@@ -190,6 +192,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
   let engine: Engine | undefined;
   try {
     if (command === 'check') return cmdCheck(rest, io);
+    if (command === 'init') return await cmdInit(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);

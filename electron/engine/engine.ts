@@ -30,7 +30,8 @@ import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
 import { runOwnership } from './run-ownership';
 import { newId, Store, type EngineEvent } from './store/store';
-import { loadWorkflowSource, type LoadedWorkflow } from './workflow/load-workflow';
+import { findWorkflowFile, loadWorkflowSource, type LoadedWorkflow } from './workflow/load-workflow';
+import { withTaskSteps } from './workflow/task-steps';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
@@ -83,6 +84,10 @@ export interface StartRunInput {
   trustSha256?: string;
   /** `workflowFile` is the repository's own file found for the user (the app), not one the user named: it needs trust. */
   repoWorkflow?: boolean;
+  /** Steps written for this task in place of the file's (the app's plan over the repository's workflow file). */
+  steps?: StepConfig[];
+  /** The plan comes later (`--draft`): a workflow file without steps is fine. */
+  planLater?: boolean;
 }
 
 export interface PreparedRun {
@@ -212,14 +217,14 @@ export function createEngine(deps: EngineDeps) {
     let workflowFile = input.workflowFile ? resolve(input.workflowFile) : undefined;
     if (input.workflow) workflowFile = '(written in the app)';
     else if (!workflowFile) {
-      workflowFile = [join(repo.root, 'ratchet.yml'), join(repo.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f));
+      workflowFile = findWorkflowFile(repo.root) ?? undefined;
       if (!workflowFile) {
-        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Pass --workflow <file>.`);
+        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Run \`ratchet init ${repo.root}\` to write one from what the repository uses, or pass --workflow <file>.`);
       }
     }
     // Read once: the content hashed for trust is the content that runs.
     const source = input.workflow ? null : loadWorkflowSource(workflowFile as string);
-    const workflow = input.workflow ?? source!.workflow;
+    const workflow = withTaskSteps(input.workflow ?? source!.workflow, input, workflowFile as string);
     // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
     const trustedWorkflow = source && (!input.workflowFile || input.repoWorkflow)
       ? checkTrust(trustStore, repo.root, source, { trust: Boolean(input.trust), shownSha256: input.trustSha256, now })

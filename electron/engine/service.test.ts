@@ -166,4 +166,16 @@ describe('service (the contract over the engine)', () => {
     expect((engine.status(runId)).policy?.budget.taskUsd).toBe(0.25);
     await until(() => ['succeeded', 'failed', 'paused'].includes(engine.store.getRun(runId)?.status ?? ''));
   });
+
+  it('keeps the retry preset chosen in New task for a run of the repository’s workflow file, over the file’s own (issue 20 item 6)', async () => {
+    const { service, engine } = await setup();
+    const repo = makeRepo({ 'ratchet.yml': 'preset: conservative\nsteps:\n  - title: One\n' });
+    const started = await call(service, 'runs.start', { repo, title: 'Chosen preset', workflowFile: `${repo}/ratchet.yml`, trust: true, preset: 'aggressive' });
+    expect(started.ok).toBe(true);
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    expect(engine.store.getWorkflow(runId).preset).toBe('aggressive');
+    // The preset decides the retry limits the run uses (aggressive allows more test-failure retries than conservative).
+    expect(engine.status(runId).policy?.sources.max_retries).toBe('preset');
+    await until(() => ['succeeded', 'failed', 'paused'].includes(engine.store.getRun(runId)?.status ?? ''));
+  });
 });

@@ -1,10 +1,19 @@
 // Reads a workflow file (YAML), validates it, and reports every problem with its line number.
 import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { RatchetError } from '../errors';
 import { checkEntries } from '../runs/retry-entries';
 import { workflowHash } from '../trust/workflow-trust';
 import { WorkflowFile, type Workflow } from './schema';
+
+/** Where a repository keeps its own workflow file, in the order they are looked for. */
+export const WORKFLOW_FILES = ['ratchet.yml', '.ratchet/workflow.yml'] as const;
+
+/** The repository's own workflow file (the first of WORKFLOW_FILES that exists under `repoRoot`), or null. */
+export function findWorkflowFile(repoRoot: string): string | null {
+  return WORKFLOW_FILES.map((f) => join(repoRoot, f)).find((f) => existsSync(f)) ?? null;
+}
 
 export interface WorkflowProblem {
   line: number | null;
