@@ -94,7 +94,7 @@ export function setupFailureMessage(r: { command: string; exitCode: number | nul
   return (
     `Setup failed: \`${r.command}\` ${how} after ${(durationMs / 1000).toFixed(1)} s.${net}` +
     `${shown ? ` The end of its output:\n${shown}\n` : ' It printed nothing. '}` +
-    'This is the worktree\'s environment, not the code: no agent attempt can fix it. Fix the setup in the workflow (its commands, `setup.network`, `setup.timeout`) or the project, then retry the run.'
+    'This is the worktree\'s environment, not the code: no agent attempt can fix it. Fix the setup in the workflow (its commands, `setup.network`, `setup.timeout`) or the project, then retry the run (or start it again when no step was committed yet).'
   );
 }
 
