@@ -120,4 +120,16 @@ steps: [{ title: one, gates: [plain] }, { title: two, gates: [guarded] }]
     expect(payloads(r.events, 'setup.started')).toHaveLength(1);
     expect(existsSync(join(r.worktree, 'work.txt'))).toBe(true);
   });
+
+  it('may install what a gate runs: a gate command the checkout does not have is not refused up front when setup can make it (the baseline check says if it still is missing)', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: "mkdir -p .venv/bin && printf '#!/bin/sh\\necho tests pass\\n' > .venv/bin/check && chmod +x .venv/bin/check"
+gates: { test: ".venv/bin/check" }
+${AGENT}
+steps: [{ title: one }]
+`);
+    expect(r.doc.status).toBe('succeeded');
+  });
 });
