@@ -6,6 +6,8 @@ import { gateFailingWhile } from '../testing/recovery-fixtures';
 import { makeRepo, tempDir } from '../testing/temp-repo';
 import { closeEngine, envEngine, logLines, payloads, runWorkflow } from '../testing/worktree-env-fixtures';
 import type { Engine } from '../engine';
+import { progressLine } from '../../cli/progress';
+import { environmentLines } from './prepare-worktree';
 
 const AGENT = `agent: { kind: command, command: ["sh", "-c", "date +%s%N > work.txt"] }`;
 let engine: Engine;
@@ -35,6 +37,18 @@ steps: [{ title: one }]
     expect(order.indexOf('setup.finished')).toBeLessThan(order.indexOf('attempt.started'));
     expect(r.committed()).toEqual(['work.txt']);
     expect(logLines(r.events)).toContain('setup created deps/: never committed');
+    // What `ratchet run` prints as it goes, and `ratchet status` after.
+    const printed = r.events.map((e) => progressLine(e, 1)).filter((l) => l?.includes('setup') || l?.includes('baseline'));
+    expect(printed).toEqual([
+      '  setup: echo installing the dependencies && mkdir -p deps && echo lib > deps/lib.txt',
+      expect.stringMatching(/^ {2}setup done \(\d+\.\d s\)$/),
+      '  setup created deps/: never committed',
+      expect.stringMatching(/^ {2}baseline on the base commit: ready \(\d+\.\d s\)$/),
+    ]);
+    expect(environmentLines(r.doc.environment)).toEqual([
+      expect.stringMatching(/^setup ok in \d+\.\d s \(the worktree was made\)$/),
+      `baseline ready at ${r.doc.baseCommit.slice(0, 10)}`,
+    ]);
   });
 
   it('that fails ends the run as the environment\'s problem before any agent attempt, with its own output and what to fix', async () => {
@@ -105,5 +119,17 @@ steps: [{ title: one, gates: [plain] }, { title: two, gates: [guarded] }]
     expect(readFileSync(join(r.worktree, 'setup-count.txt'), 'utf8')).toBe('run\n');
     expect(payloads(r.events, 'setup.started')).toHaveLength(1);
     expect(existsSync(join(r.worktree, 'work.txt'))).toBe(true);
+  });
+
+  it('may install what a gate runs: a gate command the checkout does not have is not refused up front when setup can make it (the baseline check says if it still is missing)', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: "mkdir -p .venv/bin && printf '#!/bin/sh\\necho tests pass\\n' > .venv/bin/check && chmod +x .venv/bin/check"
+gates: { test: ".venv/bin/check" }
+${AGENT}
+steps: [{ title: one }]
+`);
+    expect(r.doc.status).toBe('succeeded');
   });
 });
