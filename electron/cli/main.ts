@@ -16,6 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
+import { environmentLines } from '../engine/worktree-env/prepare-worktree';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
 
@@ -130,6 +131,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     `worktree ${doc.worktree}`,
     `cost ${doc.costUsd === null ? 'unknown' : `$${doc.costUsd.toFixed(4)}`}`,
     ...(doc.policy ? policyLines(doc.policy, doc.steps) : []),
+    ...environmentLines(doc.environment),
     ...doc.steps.flatMap((s) => [
       `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
       // What each failed attempt ended with ("your attempt changed no files", "the gate ran no tests"…).

@@ -239,7 +239,8 @@ export function createEngine(deps: EngineDeps) {
       const gate = workflow.gates[name];
       if (!gate) continue;
       const missing = findMissingCommand(gate.run, repo.root, deps.env);
-      if (missing) {
+      // With a setup, the command may be what setup installs in the worktree: the baseline check says if it still is missing.
+      if (missing && !workflow.setup) {
         throw new RatchetError(
           'gate_command_missing',
           `Gate \`${name}\` runs \`${gate.run}\`, but \`${missing}\` was not found (PATH or the repository). Install it or fix the gate's \`run\` in ${workflowFile}.`,

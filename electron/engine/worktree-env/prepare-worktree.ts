@@ -1,6 +1,6 @@
 // Makes a worktree ready to test, as a run or the baseline check needs it: the run's exclude file, files copied and dependencies reused from the checkout, setup when its inputs changed, and the gates once on the base commit.
 import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
-import type { BaselineDoc, BaselineGateDoc, ReusedDoc, SetupDoc } from '../../../shared/worktree-env';
+import type { BaselineDoc, BaselineGateDoc, ReusedDoc, SetupDoc, WorktreeEnvDoc } from '../../../shared/worktree-env';
 import { ranNoTests } from '../gates/count-tests';
 import { parseFailures } from '../gates/parse-failures';
 import { runGate } from '../gates/run-gate';
@@ -94,7 +94,7 @@ export function setupFailureMessage(r: { command: string; exitCode: number | nul
   return (
     `Setup failed: \`${r.command}\` ${how} after ${(durationMs / 1000).toFixed(1)} s.${net}` +
     `${shown ? ` The end of its output:\n${shown}\n` : ' It printed nothing. '}` +
-    'This is the worktree\'s environment, not the code: no agent attempt can fix it. Fix the setup in the workflow (its commands, `setup.network`, `setup.timeout`) or the project, then retry the run.'
+    'This is the worktree\'s environment, not the code: no agent attempt can fix it. Fix the setup in the workflow (its commands, `setup.network`, `setup.timeout`) or the project, then retry the run (or start it again when no step was committed yet).'
   );
 }
 
@@ -169,6 +169,7 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
     t.emit('setup.finished', { outcome: doc.outcome, durationMs: doc.durationMs, note, message });
     return { doc, inputs: null, output: r.output };
   }
+  t.emit('setup.finished', { outcome: 'ok', durationMs: r.durationMs, note, message: null });
   const made = (await untrackedPaths(t.worktree)).filter((f) => !before.has(f));
   const excluded = made.length ? addRunExcludes(t.worktree, made, 'created by setup') : [];
   if (excluded.length) t.emit('log', { level: 'info', message: `setup created ${excluded.join(', ')}: never committed` });
@@ -178,9 +179,7 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
   }
   // The hashes after setup: an install that rewrote its own lockfile is not a change to set it off again.
   const after = await hashInputs(t.worktree, p.files, setup.inputs);
-  const doc: SetupDoc = { outcome: 'ok', durationMs: r.durationMs, at, note, message: null, outputTail: tail(r.output) };
-  t.emit('setup.finished', { outcome: 'ok', durationMs: r.durationMs, note, message: null });
-  return { doc, inputs: after, output: r.output };
+  return { doc: { outcome: 'ok', durationMs: r.durationMs, at, note, message: null, outputTail: tail(r.output) }, inputs: after, output: r.output };
 }
 
 /** Every gate a step of `steps` runs, in the workflow's order. */
@@ -238,4 +237,19 @@ export function baselineNote(b: BaselineDoc | null): string {
     `${list}${b.failingTests.length > 30 ? `\n- … and ${b.failingTests.length - 30} more` : ''}\n` +
     'They are not caused by your changes; the step is done when its gates pass.'
   );
+}
+
+/** `ratchet status`'s lines about the worktree's environment: what was brought, setup and its time, the baseline. */
+export function environmentLines(env: WorktreeEnvDoc | undefined): string[] {
+  if (!env) return [];
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const brought = [...env.copied, ...env.reused.map((r) => `${r.path} (${r.because}, ${secs(r.durationMs)})`)];
+  return [
+    ...(brought.length ? [`from your checkout: ${brought.join(', ')}`] : []),
+    ...(env.setup ? [`setup ${env.setup.outcome}${env.setup.outcome === 'skipped' ? '' : ` in ${secs(env.setup.durationMs)}`}${env.setup.note ? ` (${env.setup.note})` : ''}`] : []),
+    ...(env.baseline
+      ? [`baseline ${env.baseline.ready ? 'ready' : 'not ready'} at ${env.baseline.commit.slice(0, 10)}${env.baseline.failingTests.length ? `, already failing: ${env.baseline.failingTests.slice(0, 5).join('; ')}${env.baseline.failingTests.length > 5 ? '…' : ''}` : ''}`]
+      : []),
+    ...env.fixes.map((f) => `so gates test the worktree: ${f}`),
+  ];
 }
