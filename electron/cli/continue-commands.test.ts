@@ -94,3 +94,46 @@ describe('ratchet resume / retry / plan / recover', () => {
     expect(list).toEqual([expect.objectContaining({ id: runId, status: 'interrupted' })]);
   });
 });
+
+describe('ratchet restart (issue 20 item 4: the next step that works when step 1 failed)', () => {
+  it('a run that failed at step 1 names `ratchet restart <id>`, which starts the task again as a new run and runs it', async () => {
+    const { fixtureProject, queue, turn, create, say } = await import('../engine/testing/fixture-project');
+    const p = fixtureProject('gates: { test: "test -f ok.txt || { echo \'not ok 1 - ok exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: make ok\n    gates: [test]\n');
+    server = await startScriptedServer({ script: { rules: queue(turn(create('wrong.txt', 'no\n')), say('done'), turn(create('ok.txt', 'yes\n')), say('done')) } });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const first = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
+    expect(first.code).toBe(1);
+    const failed = StatusDocument.parse(JSON.parse(first.out));
+    expect(failed.reason).toContain(`\`ratchet restart ${failed.id}\``);
+    expect(failed.reason).not.toContain('<run-id>');
+    expect((await cli(['retry', failed.id, '--yes'], env)).err).toMatch(/No completed steps found/);
+    const again = await cli(['restart', failed.id, '--yes', '--json'], env);
+    expect(again.code, again.err).toBe(0);
+    const doc = StatusDocument.parse(JSON.parse(again.out));
+    expect(doc.id).not.toBe(failed.id);
+    expect(doc.status).toBe('succeeded');
+    expect(again.err).toContain(`started again from run ${failed.id}`);
+  });
+});
+
+describe('a missing API key is the user\'s to fix, at once (issue 20 item 11)', () => {
+  it('`retry` without ANTHROPIC_API_KEY refuses before any attempt (resume goes through the same check in execute) (exit 2), instead of five API errors with backoff', async () => {
+    const { fixtureProject, queue, turn, create, say } = await import('../engine/testing/fixture-project');
+    const p = fixtureProject('gates: { test: "test -f two.txt || { echo \'not ok 1 - two exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: one\n    gates: []\n  - title: two\n    gates: [test]\n');
+    server = await startScriptedServer({ script: { rules: queue(turn(create('one.txt', '1\n')), say('done'), turn(create('x.txt', 'x\n')), say('done')) } });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const failed = StatusDocument.parse(JSON.parse((await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env)).out));
+    expect(failed.status).toBe('failed');
+    const requests = server.requests.length;
+    const noKey = { RATCHET_HOME: p.home, ANTHROPIC_BASE_URL: server.url };
+    const started = Date.now();
+    const r = await cli(['retry', failed.id, '--yes', '--json'], noKey);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const after = StatusDocument.parse(JSON.parse((await cli(['status', failed.id, '--json'], noKey)).out));
+    expect(after.steps[1]!.attempts).toHaveLength(failed.steps[1]!.attempts.length);
+    expect(after.status).toBe('failed');
+    expect(server.requests.length).toBe(requests);
+  });
+});

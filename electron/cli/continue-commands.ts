@@ -1,4 +1,4 @@
-// `ratchet retry`, `resume`, `plan` and `recover`: continuing runs instead of restarting them.
+// `ratchet retry`, `resume`, `plan`, `recover` and `restart`: continuing runs, or starting one's task again.
 import { readFileSync, existsSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -28,6 +28,20 @@ export async function cmdRetry(engine: Engine, args: string[], io: CliIo): Promi
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });
+}
+
+/** `ratchet restart <run-id>`: Start again — a new run of the same task, plan and workflow from the repository's HEAD, run here. */
+export async function cmdRestart(engine: Engine, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' }, trust: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('`ratchet restart` takes one run id (see `ratchet list`).');
+  const runId = positionals[0] as string;
+  engine.checkRunTrust(runId, Boolean(values.trust));
+  if (!values.yes && io.stdin.isTTY) {
+    if (!(await confirm(io, `Start run ${runId}'s task again as a new run, from the repository's current HEAD? [Y/n] `))) return 1;
+  }
+  const fresh = await engine.restart(runId, { trust: Boolean(values.trust) });
+  io.stderr.write(`Run ${fresh} started again from run ${runId}.\n`);
+  return withProgress(engine, io, Boolean(values.json), engine.status(fresh).steps.length, (signal) => engine.execute(fresh, signal));
 }
 
 export interface ResumeFlags {

@@ -238,9 +238,7 @@ export function createEngine(deps: EngineDeps) {
         );
       }
     }
-    if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
-      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
-    }
+    requireApiKey(workflow);
     requireSandbox();
     const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
     const description = input.description ?? workflow.task?.description ?? '';
@@ -320,6 +318,21 @@ export function createEngine(deps: EngineDeps) {
     return runId;
   }
 
+  /**
+   * An Anthropic agent needs a key before anything starts: a run, a retry or a resume without one would only spend its
+   * api_error retries and their backoff (minutes) on an error the user has to fix. Refused at once (exit 2).
+   */
+  function requireApiKey(workflow: Workflow): void {
+    if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
+      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or add it in Settings, or use an agent of kind `command`.');
+    }
+  }
+
+  /** Steps whose commit is on the run's branch (what Retry can continue from). */
+  function committedSteps(runId: string): number {
+    return store.getSteps(runId).filter((s) => s.status === 'succeeded' && s.commit_sha).length;
+  }
+
   /** The run's notifications: the workflow's `notify:` over the user's Settings, key by key. */
   function noticesFor(runId: string, workflow: Workflow) {
     return createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify });
@@ -348,6 +361,7 @@ export function createEngine(deps: EngineDeps) {
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
     if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+    requireApiKey(workflow);
     requireSandbox();
     // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
     // Taken before the first await: a run without an owner meanwhile would be taken for an interrupted one.
@@ -455,7 +469,7 @@ export function createEngine(deps: EngineDeps) {
             }
             break;
           case 'escalate':
-            store.setRunStatus(runId, 'paused', runEndReason(outcome));
+            store.setRunStatus(runId, 'paused', runEndReason(outcome, '', { runId, committedSteps: committedSteps(runId) }));
             notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
@@ -474,7 +488,7 @@ export function createEngine(deps: EngineDeps) {
               store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
               rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
             }
-            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued), { finished: true });
+            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued, { runId, committedSteps: committedSteps(runId) }), { finished: true });
             notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
             break;
           }
