@@ -60,7 +60,7 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
   commitFix(p);
   const roundChange = ROUND_CHANGE[p.ecosystem]!;
   const workflowFile = join(tempDir('ratchet-p14-wf-'), 'ratchet.yml');
-  writeFileSync(workflowFile, `${projectWorkflow(p)}backoff: { base_s: 0, max_s: 0, jitter: 0 }\nmax_retries: 0\nsteps:\n  - title: Add the round's constant\n`);
+  writeFileSync(workflowFile, `${(await projectWorkflow(p)).text}backoff: { base_s: 0, max_s: 0, jitter: 0 }\nmax_retries: 0\nsteps:\n  - title: Add the round's constant\n`);
   const server = await startScriptedServer({ script: { rules: [] } });
   const userEnv = p.shellEnv;
   const engine = createEngine({ home: join(tempDir('ratchet-p14-home-'), 'home'), env: { ...userEnv, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });

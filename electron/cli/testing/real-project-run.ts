@@ -1,5 +1,5 @@
 // Test helper: one realistic project's bug fixed end to end through `ratchet run` (scripted agent, sandbox on), and what must hold after.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type TestContext } from 'vitest';
 import { StatusDocument } from '../../../shared/domain';
@@ -21,24 +21,37 @@ export function realProject(ctx: TestContext, make: () => RealProject): RealProj
   }
 }
 
+/** Where the project's part of the workflow came from: `ratchet init`'s detection, or (before there was one) the minimal file. */
+export type WorkflowSource = 'ratchet init' | 'minimal';
+
 /**
- * The project's part of the workflow (gates, and later setup/copy): what a new user writes today, the project's own
- * test command as the only gate and nothing else. When `ratchet init <repo>` proposes setup and gates, its output
- * replaces this function's body; nothing below depends on what is in it.
+ * The project's part of the workflow (setup, gates, copy), as a new user gets it: what `ratchet init <repo>` detects
+ * and writes, taken as it is (read, then removed from the checkout, so the run starts from the checkout as it was);
+ * where the CLI has no `init` yet, the minimal file a new user writes, the project's own test command as the only gate.
+ * Nothing else is added for a project.
  */
-export function projectWorkflow(p: RealProject): string {
-  return `gates:\n  test: ${JSON.stringify(p.testCommand)}\n`;
+export async function projectWorkflow(p: RealProject): Promise<{ text: string; source: WorkflowSource }> {
+  const init = await runCli(['init', p.repo, '--json'], { ...p.shellEnv, RATCHET_HOME: join(tempDir('ratchet-real-init-'), 'home') });
+  if (init.code !== 0 && /Unknown command `init`/.test(init.err)) {
+    return { text: `gates:\n  test: ${JSON.stringify(p.testCommand)}\n`, source: 'minimal' };
+  }
+  if (init.code !== 0) throw new Error(`ratchet init ${p.repo} failed (exit ${init.code}):\n${init.err}${init.out}`);
+  const { file } = JSON.parse(init.out) as { file: string };
+  const text = readFileSync(file, 'utf8');
+  rmSync(file);
+  return { text: text.endsWith('\n') ? text : `${text}\n`, source: 'ratchet init' };
 }
 
 /** The whole workflow: the project's part, the bug report as the one step, and no backoff (the test does not wait a minute between attempts). */
-export function workflowFile(p: RealProject): string {
+export async function workflowFile(p: RealProject): Promise<{ file: string; source: WorkflowSource }> {
+  const project = await projectWorkflow(p);
   const file = join(tempDir('ratchet-real-wf-'), 'ratchet.yml');
-  writeFileSync(file, `${projectWorkflow(p)}backoff: { base_s: 0, max_s: 0, jitter: 0 }
+  writeFileSync(file, `${project.text}backoff: { base_s: 0, max_s: 0, jitter: 0 }
 steps:
   - title: ${JSON.stringify(p.step.title)}
     prompt: ${JSON.stringify(p.step.prompt)}
 `);
-  return file;
+  return { file, source: project.source };
 }
 
 export interface RealRun {
@@ -52,6 +65,7 @@ export interface RealRun {
   /** Failing test names parsed from attempt 1's gate results, as stored. */
   attempt1Failures: string[];
   durationMs: number;
+  workflowSource: WorkflowSource;
 }
 
 /** `ratchet run <repo> --workflow <file> --yes --json` from the developer's shell, against the scripted agent. */
@@ -60,10 +74,11 @@ export async function runRealProject(p: RealProject): Promise<RealRun> {
   // saying why, instead of spending the API error retries on a script that ran out.
   const server = await startScriptedServer({ script: { rules: [...queue(...p.attempts[0], ...p.attempts[1]), { response: say('I have nothing more to change.') }] } });
   const home = join(tempDir('ratchet-real-home-'), 'home');
+  const workflow = await workflowFile(p);
   const before = checkoutState(p.repo);
   const started = performance.now();
   try {
-    const r = await runCli(['run', p.repo, '--workflow', workflowFile(p), '--yes', '--json'], {
+    const r = await runCli(['run', p.repo, '--workflow', workflow.file, '--yes', '--json'], {
       ...p.shellEnv,
       RATCHET_HOME: home,
       ANTHROPIC_API_KEY: 'sk-real-projects',
@@ -76,7 +91,7 @@ export async function runRealProject(p: RealProject): Promise<RealRun> {
     } catch {
       // No status document: the assertions say what the CLI printed instead.
     }
-    return { ...r, doc, requests: server.requests, before, after: checkoutState(p.repo), attempt1Failures: doc ? storedFailures(home, doc.id) : [], durationMs };
+    return { ...r, doc, requests: server.requests, before, after: checkoutState(p.repo), attempt1Failures: doc ? storedFailures(home, doc.id) : [], durationMs, workflowSource: workflow.source };
   } finally {
     await server.close();
   }
@@ -100,7 +115,7 @@ function storedFailures(home: string, runId: string): string[] {
  * real tool's failure; the user's checkout is as it was; the step commit holds the fix and nothing the tools made.
  */
 export function expectFixedOnRetry(p: RealProject, run: RealRun): void {
-  const said = `exit ${run.code}; status ${run.doc?.status}: ${run.doc?.reason}\n--- stderr (tail) ---\n${run.err.slice(-4000)}`;
+  const said = `workflow from ${run.workflowSource}; exit ${run.code}; status ${run.doc?.status}: ${run.doc?.reason}\n--- stderr (tail) ---\n${run.err.slice(-4000)}`;
   expect(run.doc?.status, said).toBe('succeeded');
   expect(run.code, said).toBe(0);
   const doc = run.doc!;
