@@ -59,11 +59,13 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
   }
   commitFix(p);
   const roundChange = ROUND_CHANGE[p.ecosystem]!;
-  const workflowFile = join(tempDir('ratchet-p14-wf-'), 'ratchet.yml');
+  const wfDir = tempDir('ratchet-p14-wf-');
+  const homeDir = tempDir('ratchet-p14-home-');
+  const workflowFile = join(wfDir, 'ratchet.yml');
   writeFileSync(workflowFile, `${(await projectWorkflow(p)).text}backoff: { base_s: 0, max_s: 0, jitter: 0 }\nmax_retries: 0\nsteps:\n  - title: Add the round's constant\n`);
   const server = await startScriptedServer({ script: { rules: [] } });
   const userEnv = p.shellEnv;
-  const engine = createEngine({ home: join(tempDir('ratchet-p14-home-'), 'home'), env: { ...userEnv, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+  const engine = createEngine({ home: join(homeDir, 'home'), env: { ...userEnv, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
   const gate = { name: 'test', run: p.testCommand, timeoutS: 600 };
 
   // The user runs the test command in their checkout after the same change, then puts the checkout back.
@@ -117,6 +119,7 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
     engine.close();
     await engine.releaseSandbox();
     await server.close();
+    for (const dir of [p.repo, wfDir, homeDir]) rmSync(dir, { recursive: true, force: true });
   }
 }
 

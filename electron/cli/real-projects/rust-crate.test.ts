@@ -2,11 +2,10 @@
 import { describe, it } from 'vitest';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../../engine/testing/sandbox-mode';
 import { makeRustCrate } from '../../engine/testing/real-projects/rust-crate';
-import { expectFixedOnRetry, realProject, runRealProject } from '../testing/real-project-run';
+import { expectRealProjectFixed } from '../testing/real-project-run';
 
 describe.skipIf(!SANDBOX_AVAILABLE)(`a Rust crate with \`cargo test\` as its gate${SANDBOX_AVAILABLE ? '' : ` (skipped: ${NO_SANDBOX_REASON})`}`, () => {
   it("is fixed on the retry that was told cargo test's failure, with the user's rustup toolchain; the checkout is as it was; the step commit holds only the fix", async (ctx) => {
-    const p = realProject(ctx, makeRustCrate);
-    expectFixedOnRetry(p, await runRealProject(p));
+    await expectRealProjectFixed(ctx, makeRustCrate);
   }, 300_000);
 });

@@ -1,6 +1,6 @@
 // Test helper: one realistic project's bug fixed end to end through `ratchet run` (scripted agent, sandbox on), and what must hold after.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect, type TestContext } from 'vitest';
 import { StatusDocument } from '../../../shared/domain';
 import { startScriptedServer, type RecordedRequest } from '../../scripted/server';
@@ -31,7 +31,8 @@ export type WorkflowSource = 'ratchet init' | 'minimal';
  * Nothing else is added for a project.
  */
 export async function projectWorkflow(p: RealProject): Promise<{ text: string; source: WorkflowSource }> {
-  const init = await runCli(['init', p.repo, '--json'], { ...p.shellEnv, RATCHET_HOME: join(tempDir('ratchet-real-init-'), 'home') });
+  const initHome = tempDir('ratchet-real-init-');
+  const init = await runCli(['init', p.repo, '--json'], { ...p.shellEnv, RATCHET_HOME: join(initHome, 'home') }).finally(() => rmSync(initHome, { recursive: true, force: true }));
   if (init.code !== 0 && /Unknown command `init`/.test(init.err)) {
     return { text: `gates:\n  test: ${JSON.stringify(p.testCommand)}\n`, source: 'minimal' };
   }
@@ -66,6 +67,8 @@ export interface RealRun {
   attempt1Failures: string[];
   durationMs: number;
   workflowSource: WorkflowSource;
+  /** Ratchet's home and the workflow's folder, for the caller to remove. */
+  tempDirs: string[];
 }
 
 /** `ratchet run <repo> --workflow <file> --yes --json` from the developer's shell, against the scripted agent. */
@@ -73,7 +76,8 @@ export async function runRealProject(p: RealProject): Promise<RealRun> {
   // Past its two attempts the agent has nothing more to try: a third attempt changes nothing and the step ends there,
   // saying why, instead of spending the API error retries on a script that ran out.
   const server = await startScriptedServer({ script: { rules: [...queue(...p.attempts[0], ...p.attempts[1]), { response: say('I have nothing more to change.') }] } });
-  const home = join(tempDir('ratchet-real-home-'), 'home');
+  const homeDir = tempDir('ratchet-real-home-');
+  const home = join(homeDir, 'home');
   const workflow = await workflowFile(p);
   const before = checkoutState(p.repo);
   const started = performance.now();
@@ -91,7 +95,7 @@ export async function runRealProject(p: RealProject): Promise<RealRun> {
     } catch {
       // No status document: the assertions say what the CLI printed instead.
     }
-    return { ...r, doc, requests: server.requests, before, after: checkoutState(p.repo), attempt1Failures: doc ? storedFailures(home, doc.id) : [], durationMs, workflowSource: workflow.source };
+    return { ...r, doc, requests: server.requests, before, after: checkoutState(p.repo), attempt1Failures: doc ? storedFailures(home, doc.id) : [], durationMs, workflowSource: workflow.source, tempDirs: [homeDir, dirname(workflow.file)] };
   } finally {
     await server.close();
   }
@@ -143,4 +147,17 @@ export function expectFixedOnRetry(p: RealProject, run: RealRun): void {
   expect(sh(p.repo, 'diff', '--name-only', doc.baseCommit, commit).split('\n')).toEqual(p.fixFiles);
   const tree = sh(p.repo, 'ls-tree', '-r', '--name-only', commit).split('\n');
   for (const dir of p.untrackedDirs) expect(tree.filter((f) => f.startsWith(`${dir}/`))).toEqual([]);
+}
+
+/**
+ * The whole test for one realistic project: build it (or skip, saying what is missing), fix its bug through `ratchet
+ * run`, check what must hold (`also` adds the project's own checks). A passing test removes the project and Ratchet's
+ * home (a suite makes hundreds of MB of them); a failing one keeps them to look at (their paths are in its message).
+ */
+export async function expectRealProjectFixed(ctx: TestContext, make: () => RealProject, also?: (p: RealProject, run: RealRun) => void): Promise<void> {
+  const p = realProject(ctx, make);
+  const run = await runRealProject(p);
+  expectFixedOnRetry(p, run);
+  also?.(p, run);
+  for (const dir of [p.repo, ...run.tempDirs]) rmSync(dir, { recursive: true, force: true });
 }
