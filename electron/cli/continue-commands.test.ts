@@ -6,7 +6,7 @@ import { StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from '../engine/engine';
 import { byStep, setup } from '../engine/testing/recovery-fixtures';
-import { tempDir } from '../engine/testing/temp-repo';
+import { sh, tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
@@ -31,6 +31,10 @@ async function interrupted() {
   engine.store.setRunStatus(runId, 'running', null);
   engine.store.claimRun(runId, 2 ** 22 + 7, hostname());
   engine.close();
+  // A process that died mid-step leaves its git state as "running" (written when the execution started).
+  const state = join(tempDir(), 'state.json');
+  writeFileSync(state, JSON.stringify({ status: 'running', reason: null, finishedAt: null, steps: [], attempts: [] }));
+  sh(p.repo, 'update-ref', `refs/ratchet/${runId}/state`, sh(p.repo, 'hash-object', '-w', state));
   return { p, env, runId };
 }
 
@@ -60,6 +64,25 @@ describe('ratchet resume / retry / plan / recover', () => {
     await cli(['list'], env);
     const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
     expect(r.err).toMatch(/Warning: this repository has an interrupted run of "Step number 1"/);
+  });
+
+  it('`run` of another task on a repository with an interrupted run warns too (issue 20 item 7: any interrupted run of the repository)', async () => {
+    const { p, env } = await interrupted();
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--task', 'Something else entirely', '--yes', '--json'], env);
+    expect(r.err).toMatch(/Warning: this repository has an interrupted run: "Step number 1" \(\w+\)/);
+  });
+
+  it('`resume <worktree path>` resumes the run working in that worktree, as seed 003\'s argument does (issue 20 item 7)', async () => {
+    const { env, runId } = await interrupted();
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: env.RATCHET_HOME, env: { ...process.env, ...env } });
+    const worktree = engine.store.getRun(runId)!.worktree;
+    engine.close();
+    const r = await cli(['resume', `${worktree}/`, '--yes', '--json'], env);
+    expect(r.code, r.err).toBe(0);
+    expect(StatusDocument.parse(JSON.parse(r.out))).toMatchObject({ id: runId, status: 'succeeded' });
+    const none = await cli(['resume', tempDir(), '--yes'], env);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/No run works in .*: give a run id or a run's worktree \(see `ratchet list`\)/);
   });
 
   it('`retry` refuses a run without completed steps with exit 2 and the seed 000 message', async () => {

@@ -52,10 +52,15 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
       return 1;
     }
   }
+  // The start-up check: a run whose process died while running is interrupted (not "running") before it is looked for.
+  engine.detectInterrupted();
   const interrupted = engine.store.interruptedLike(prepared.repoRoot, prepared.title);
   if (interrupted.length) {
-    const ids = interrupted.map((r) => r.id).join(', ');
-    err(`Warning: this repository has an interrupted run of "${prepared.title}" (${ids}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`);
+    const same = interrupted.filter((r) => r.task_title === prepared.title);
+    const listed = interrupted.map((r) => `"${r.task_title}" (${r.id})`).join(', ');
+    err(same.length
+      ? `Warning: this repository has an interrupted run of "${prepared.title}" (${same.map((r) => r.id).join(', ')}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`
+      : `Warning: this repository has an interrupted run: ${listed}. \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint; this run starts anyway.`);
     if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Resume it instead of starting over? [Y/n] '))) {
       return resumeById(engine, interrupted[0]?.id as string, { yes: false, json: Boolean(values.json), auto: 'run', skipStep: false }, io);
     }
