@@ -215,6 +215,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     io.stderr.write(`ratchet: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   } finally {
+    await engine?.settled();
     engine?.close();
     await engine?.releaseSandbox();
   }
