@@ -223,6 +223,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     io.stderr.write(`ratchet: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   } finally {
+    await engine?.settled();
     engine?.close();
     await engine?.releaseSandbox();
   }

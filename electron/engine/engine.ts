@@ -24,7 +24,7 @@ import { parseTaskRetryConfig } from './runs/task-retry-config';
 import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
-import { clearStaleLocks, readRunMetas, readRunState, writeRunMeta, writeRunState } from './git/run-refs';
+import { clearStaleLocks, readRunMetas, readRunState, writeRunMeta, writeRunState, type RunState } from './git/run-refs';
 import { adoptableWorktree } from './git/worktree-integrity';
 import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
@@ -336,11 +336,29 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
-  /** Writes the run's status, steps and attempts to refs/ratchet/<run>/state in its repository (see run-refs.ts). */
-  async function keepRunState(runId: string): Promise<void> {
+  /** The writes of each run's state in git, one after the other: a new execution's "running" never lands before the last end. */
+  const stateWrites = new Map<string, Promise<void>>();
+
+  /** Writes the run's state (as `runStateOf` read it, or as it is now) to refs/ratchet/<run>/state in its repository (see run-refs.ts). */
+  function keepRunState(runId: string, state: { repo: string; state: RunState } | null = runStateOf(runId)): Promise<void> {
+    if (!state) return Promise.resolve();
+    const write = (stateWrites.get(runId) ?? Promise.resolve()).catch(() => undefined).then(() => writeRunState(state.repo, runId, state.state));
+    stateWrites.set(runId, write);
+    return write.finally(() => {
+      if (stateWrites.get(runId) === write) stateWrites.delete(runId);
+    });
+  }
+
+  /** Resolves once every run state still being written to git is written (a CLI process waits for it before it exits). */
+  async function settled(): Promise<void> {
+    while (stateWrites.size) await Promise.allSettled([...stateWrites.values()]);
+  }
+
+  /** The run's status, steps and attempts as they stand in the store now. */
+  function runStateOf(runId: string): { repo: string; state: RunState } | null {
     const run = store.getRun(runId);
-    if (!run) return;
-    await writeRunState(run.repo_path, runId, {
+    if (!run) return null;
+    return { repo: run.repo_path, state: {
       status: run.status, reason: run.reason, finishedAt: run.finished_at,
       steps: store.getSteps(runId).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha })),
       attempts: store.getAttempts(runId).filter((a) => a.outcome !== 'running').map((a) => ({
@@ -350,7 +368,7 @@ export function createEngine(deps: EngineDeps) {
         cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens, costUsd: a.cost_known ? a.cost_usd : null,
         startedAt: a.started_at, finishedAt: a.finished_at,
       })),
-    });
+    } };
   }
 
   /** Steps whose commit is on the run's branch (what Retry can continue from). */
@@ -553,13 +571,16 @@ export function createEngine(deps: EngineDeps) {
       throw err;
     } finally {
       skipControllers.delete(runId);
-      // How the run stands now, kept in git, so `ratchet recover` brings it back as it was if the database is lost.
-      await keepRunState(runId).catch((err: unknown) => store.event(runId, 'log', { level: 'warn', message: `could not keep the run's state in git: ${(err as Error).message}` }));
+      // How the run stands now, read before the lease goes (a Resume may start at once) and written to git after it.
+      const kept = runStateOf(runId);
       // Bounded: deliveries still in flight get a few seconds, so a CLI run does not exit before they are sent or logged.
       await notes.flush();
       // A finished run's private folder goes; one that can resume keeps it (a command agent's session lives there).
       if (store.getRun(runId)?.finished_at) jail.release();
       held.release();
+      // Kept in git, so `ratchet recover` brings the run back as it was if the database is lost. Not awaited: the run
+      // has ended for its callers (the app's Resume may come at once); `settled()` waits for it before a process exits.
+      if (kept) void keepRunState(runId, kept).catch(() => undefined);
     }
   }
 
@@ -741,6 +762,7 @@ export function createEngine(deps: EngineDeps) {
       requireSandbox();
       return baselineCheck({ ...input, sandbox: sandbox(), env: deps.env });
     },
+    settled,
     prepareRun,
     workflowTrust,
     trustStore,

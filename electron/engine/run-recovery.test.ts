@@ -34,6 +34,8 @@ async function failedAtStep2(steps = 3, extra = '') {
   const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
   const doc = await engine.execute(runId, new AbortController().signal);
   expect(doc.status).toBe('failed');
+  // The run's state is written to git once the execution has let go of it.
+  await engine.settled();
   return { p, engine, runId, doc };
 }
 
@@ -263,6 +265,7 @@ describe('ratchet recover', () => {
     rmSync(p.flag);
     const { doc } = await first.retry(runId, { signal: signal() });
     expect(doc.status).toBe('succeeded');
+    await first.settled();
     const fresh = join(mkdtempSync(join(tmpdir(), 'ratchet-home3-')), 'home');
     const engine = await engineFor(fresh);
     expect((await engine.recover(p.repo)).rebuilt).toEqual([runId]);

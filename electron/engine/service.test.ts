@@ -152,7 +152,8 @@ describe('service (the contract over the engine)', () => {
     // Raise budget and continue: one raise, then the run resumes where it paused and finishes.
     expect(await call(service, 'runs.raiseBudget', { runId, taskUsd: 5 })).toMatchObject({ ok: true, value: { taskUsd: 5 } });
     expect((await get()).policy?.budget).toMatchObject({ taskUsd: 5 });
-    expect((await call(service, 'runs.resume', { runId })).ok).toBe(true);
+    const resumed = await call(service, 'runs.resume', { runId });
+    expect(resumed, JSON.stringify(resumed)).toMatchObject({ ok: true });
     await until(() => engine.store.getRun(runId)?.status === 'succeeded');
     expect((await get()).steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
   });
