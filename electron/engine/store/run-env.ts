@@ -3,7 +3,13 @@ import { BaselineDoc, ReusedDoc, SetupDoc, type WorktreeEnvDoc } from '../../../
 import { z } from 'zod';
 import type { Store } from './store';
 
-const Prepared = z.object({ copied: z.array(z.string()).default([]), reused: z.array(ReusedDoc).default([]), fixes: z.array(z.string()).default([]) });
+const Prepared = z.object({
+  copied: z.array(z.string()).default([]),
+  reused: z.array(ReusedDoc).default([]),
+  fixes: z.array(z.string()).default([]),
+  /** The worktree folder it was done in (device:inode): a worktree made again (recovery) is prepared again. */
+  worktreeId: z.string().nullable().default(null),
+});
 const Inputs = z.record(z.string(), z.string());
 
 interface RunEnvRow {
@@ -20,6 +26,8 @@ export interface RunEnvState {
   reused: ReusedDoc[];
   /** How the environment was changed so gates test the worktree's code (as of the last execution). */
   fixes: string[];
+  /** The worktree folder copy and setup were done in (device:inode). */
+  worktreeId: string | null;
   /** path -> sha256 of setup's inputs when it last succeeded; null when setup has to run. */
   setupInputs: Record<string, string> | null;
   setup: SetupDoc | null;
@@ -45,12 +53,13 @@ export class RunEnvStore {
 
   get(runId: string): RunEnvState {
     const row = this.db.prepare('SELECT prepared_at, prepared_json, setup_inputs_json, setup_json, baseline_json FROM run_env WHERE run_id = ?').get(runId) as RunEnvRow | undefined;
-    const prepared = parsed(Prepared, row?.prepared_json ?? null) ?? { copied: [], reused: [], fixes: [] };
+    const prepared = parsed(Prepared, row?.prepared_json ?? null) ?? { copied: [], reused: [], fixes: [], worktreeId: null };
     return {
       preparedAt: row?.prepared_at ?? null,
       copied: prepared.copied,
       reused: prepared.reused,
       fixes: prepared.fixes,
+      worktreeId: prepared.worktreeId,
       setupInputs: parsed(Inputs, row?.setup_inputs_json ?? null),
       setup: parsed(SetupDoc, row?.setup_json ?? null),
       baseline: parsed(BaselineDoc, row?.baseline_json ?? null),
@@ -58,17 +67,22 @@ export class RunEnvStore {
   }
 
   /** Copy and dependency reuse are done: a retry or resume of the run does not do them again. */
-  markPrepared(runId: string, at: string, copied: readonly string[], reused: readonly ReusedDoc[]): void {
+  markPrepared(runId: string, at: string, copied: readonly string[], reused: readonly ReusedDoc[], worktreeId: string): void {
     const fixes = this.get(runId).fixes;
     this.ensure(runId);
-    this.db.prepare('UPDATE run_env SET prepared_at = ?, prepared_json = ? WHERE run_id = ?').run(at, JSON.stringify({ copied, reused, fixes }), runId);
+    this.db.prepare('UPDATE run_env SET prepared_at = ?, prepared_json = ? WHERE run_id = ?').run(at, JSON.stringify({ copied, reused, fixes, worktreeId }), runId);
+  }
+
+  /** The worktree was made again: copy, dependencies and setup are to be done again (the baseline stays: same base commit). */
+  forgetWorktree(runId: string): void {
+    this.db.prepare('UPDATE run_env SET prepared_at = NULL, setup_inputs_json = NULL WHERE run_id = ?').run(runId);
   }
 
   /** How this execution changed the environment so that gates test the worktree's code. */
   recordFixes(runId: string, fixes: readonly string[]): void {
-    const { copied, reused } = this.get(runId);
+    const { copied, reused, worktreeId } = this.get(runId);
     this.ensure(runId);
-    this.db.prepare('UPDATE run_env SET prepared_json = ? WHERE run_id = ?').run(JSON.stringify({ copied, reused, fixes }), runId);
+    this.db.prepare('UPDATE run_env SET prepared_json = ? WHERE run_id = ?').run(JSON.stringify({ copied, reused, fixes, worktreeId }), runId);
   }
 
   /** The last setup; `inputs` (its inputs' hashes) only when it succeeded or had nothing to do — otherwise it runs again. */

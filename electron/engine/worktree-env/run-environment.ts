@@ -1,4 +1,5 @@
 // A run's worktree environment: made ready when the run executes (copy, dependencies, setup, the gates' view of the code, the baseline check), setup again before gates when its inputs changed, gates' leftovers kept out of commits.
+import { statSync } from 'node:fs';
 import type { BaselineDoc } from '../../../shared/worktree-env';
 import type { Failure } from '../runs/attempt-gates';
 import type { RunJail } from '../sandbox/os-sandbox';
@@ -62,8 +63,14 @@ function environmentFailure(message: string): Failure {
 export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise<RunEnvironment> {
   const { store, runId } = input;
   const envStore = new RunEnvStore(store);
-  const state = envStore.get(runId);
   const emit: EnvTarget['emit'] = (type, payload) => store.event(runId, type, payload);
+  const st = statSync(input.worktree);
+  const worktreeId = `${st.dev}:${st.ino}`;
+  if (envStore.get(runId).preparedAt && envStore.get(runId).worktreeId !== worktreeId) {
+    envStore.forgetWorktree(runId);
+    emit('log', { level: 'info', message: 'the worktree was made again: files are copied and setup runs again' });
+  }
+  const state = envStore.get(runId);
   const base: Omit<EnvTarget, 'jail' | 'env'> = {
     checkout: input.checkout, worktree: input.worktree, workflow: input.workflow, signal: input.signal, emit, now: input.now, resolveNetwork: input.resolveNetwork,
   };
@@ -74,14 +81,17 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
     const brought = await bringFromCheckout({ ...base, jail: input.jail, env: input.jail.env }, files);
     for (const n of brought.notes) emit('log', { level: 'info', message: n });
     if (input.signal.aborted) return { kind: 'stopped' };
-    envStore.markPrepared(runId, input.now().toISOString(), brought.copied, brought.reused);
+    envStore.markPrepared(runId, input.now().toISOString(), brought.copied, brought.reused, worktreeId);
     reusedNode = brought.reused.some((r) => r.path.endsWith('node_modules/'));
   }
 
   const t: EnvTarget = { ...base, jail: input.jail, env: input.jail.env };
+  // A worktree new to this run (made now, or again by a recovery) runs setup as a first time.
+  let fresh = !state.preparedAt;
   const runSetupPhase = async (): Promise<string | null> => {
     const s = envStore.get(runId);
-    const phase = await setupPhase(t, { files, stored: s.setupInputs, ranBefore: s.setup !== null, reusedNode });
+    const phase = await setupPhase(t, { files, stored: s.setupInputs, ranBefore: s.setup !== null && !fresh, reusedNode });
+    fresh = false;
     if (phase.doc) envStore.recordSetup(runId, phase.doc, phase.inputs, phase.output);
     if (phase.doc?.outcome === 'failed') return phase.doc.message;
     return null;

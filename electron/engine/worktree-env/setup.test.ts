@@ -132,4 +132,29 @@ steps: [{ title: one }]
 `);
     expect(r.doc.status).toBe('succeeded');
   });
+
+  it('runs again, with copy and dependencies, when the worktree was made again (a retry after its folder was deleted)', async () => {
+    engine = envEngine();
+    const flag = join(tempDir('ratchet-flag-'), 'fail');
+    writeFileSync(flag, '');
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    writeFileSync(join(repo, '.env'), 'A=1\n');
+    const r = await runWorkflow(engine, repo, `
+setup: "echo run >> setup-count.txt"
+copy: [.env]
+gates: { plain: "test -f setup-count.txt && test -f .env", guarded: ${JSON.stringify(gateFailingWhile(flag))} }
+limits: { test_failure: 0 }
+flaky_check: false
+${AGENT}
+steps: [{ title: one, gates: [plain] }, { title: two, gates: [plain, guarded] }]
+`);
+    expect(r.doc.status).toBe('failed');
+    rmSync(r.worktree, { recursive: true, force: true });
+    rmSync(flag);
+    const { doc } = await engine.retry(r.runId, { signal: new AbortController().signal });
+    expect(`${doc.status} ${doc.reason ?? ''}`).toBe('succeeded ');
+    expect(payloads(r.events, 'setup.started').map((p) => p.reason)).toEqual(['worktree', 'worktree']);
+    expect(readFileSync(join(r.worktree, 'setup-count.txt'), 'utf8')).toBe('run\n');
+    expect(logLines(r.events)).toContain('the worktree was made again: files are copied and setup runs again');
+  });
 });
