@@ -1,5 +1,5 @@
 // The user's toolchains inside the sandbox: which folders under their home builds need (read-only), and the variables that find them when HOME is the run's private folder.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Toolchain folders under the home, given back read-only when they exist (version managers, SDKs, user installs). */
@@ -110,6 +110,42 @@ export function homeReads(input: HomeReadsInput): string[] {
     if (under(p)) out.add(p);
     const real = realOr(p);
     if (real !== p && under(real)) out.add(real);
+  }
+  // Commands in a PATH folder under the home that link elsewhere in it (Claude Code's installer links ~/.local/bin/claude
+  // into ~/.local/share/claude/versions, pipx into its venvs, npm -g into lib/node_modules): what they link to comes back.
+  for (const dir of input.path.split(path.delimiter).filter((p) => path.isAbsolute(p) && under(path.resolve(p)))) {
+    for (const target of linkedInstalls(dir)) if (under(target)) out.add(target);
+  }
+  return [...out];
+}
+
+/** The installation a link in a PATH folder leads to: its package folder, the prefix of a `bin` folder, else its folder. */
+export function installOf(target: string): string {
+  const parts = target.split(path.sep);
+  const nm = parts.lastIndexOf('node_modules');
+  if (nm >= 0 && nm + 1 < parts.length - 1) return parts.slice(0, nm + (parts[nm + 1]!.startsWith('@') ? 3 : 2)).join(path.sep);
+  const dir = path.dirname(target);
+  return path.basename(dir) === 'bin' ? path.dirname(dir) : dir;
+}
+
+/** Where the symbolic links in `dir` lead (resolved), as installations (see installOf). */
+function linkedInstalls(dir: string): string[] {
+  const out = new Set<string>();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      if (!lstatSync(file).isSymbolicLink()) continue;
+      const real = realpathSync(file);
+      if (path.dirname(real) !== path.resolve(dir)) out.add(installOf(real));
+    } catch {
+      // A dangling link: nothing to give back.
+    }
   }
   return [...out];
 }

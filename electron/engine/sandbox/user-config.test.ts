@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-repo';
 import { sanitizeGitconfig, sanitizeMavenSettings, sanitizeNpmrc, sanitizePipConf, sanitizeToml, sanitizeYarnrc, writeUserConfig } from './user-config';
 import { isRatchetPathEntry, userPath } from './user-path';
-import { toolchainEnv, withoutUserinfo } from './toolchains';
+import { installOf, toolchainEnv, withoutUserinfo } from './toolchains';
 
 describe('sanitizeNpmrc', () => {
   const npmrc = [
@@ -128,5 +128,14 @@ describe('toolchainEnv', () => {
   it("passes the user's certificate and toolchain variables (URLs without credentials) and names the version managers' homes that exist", () => {
     const env = toolchainEnv({ SSL_CERT_FILE: '/etc/corp.pem', GOPROXY: 'https://u:tok@goproxy.example.test,direct', RUSTUP_TOOLCHAIN: '1.80', AWS_SECRET_ACCESS_KEY: 'x' }, '/home/me', (p) => p === '/home/me/.rustup' || p === '/home/me/.pyenv');
     expect(env).toEqual({ SSL_CERT_FILE: '/etc/corp.pem', GOPROXY: 'https://goproxy.example.test,direct', RUSTUP_TOOLCHAIN: '1.80', RUSTUP_HOME: '/home/me/.rustup', PYENV_ROOT: '/home/me/.pyenv' });
+  });
+});
+
+describe('installOf', () => {
+  it('is the package of a node_modules entry point, the prefix of a bin folder, else the folder', () => {
+    expect(installOf('/h/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js')).toBe('/h/.npm-global/lib/node_modules/@anthropic-ai/claude-code');
+    expect(installOf('/h/.npm-global/lib/node_modules/tsx/dist/cli.mjs')).toBe('/h/.npm-global/lib/node_modules/tsx');
+    expect(installOf('/h/.local/pipx/venvs/black/bin/black')).toBe('/h/.local/pipx/venvs/black');
+    expect(installOf('/h/.local/share/claude/versions/1.0.0')).toBe('/h/.local/share/claude/versions');
   });
 });
