@@ -7,6 +7,7 @@ import type { RunJail } from '../sandbox/os-sandbox';
 import type { Store } from '../store/store';
 import type { Workflow } from '../workflow/schema';
 import { classifyGateFailure, retryAfterFromText } from './classify';
+import { manifestReader, type BaselineFacts, type ClassifyContext } from './classify-context';
 import type { Policy } from './policy';
 
 export interface Failure {
@@ -42,6 +43,10 @@ export interface GateRunInput {
   env: NodeJS.ProcessEnv;
   jail?: RunJail;
   signal: AbortSignal;
+  /** The attempt's diff (the step's start against its tree): an import it adds that nothing provides is the agent's to fix. */
+  diff?: string | null;
+  /** What the base commit already failed on (worktree-env's baseline check), when it ran. */
+  baseline?: BaselineFacts | null;
 }
 
 export async function runAttemptGates(store: Store, g: GateRunInput): Promise<GatesOutcome> {
@@ -50,6 +55,14 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
   const notes: string[] = [];
   const failedGates: string[] = [];
   const outputs: Record<string, string> = {};
+  // What the classifier weighs beside the output: read lazily, so a passing gate costs nothing.
+  const context: ClassifyContext = {
+    diff: g.diff ?? null,
+    manifest: manifestReader(g.worktree),
+    baseline: g.baseline ?? null,
+    network: g.jail?.sandboxed ? (g.workflow.sandbox?.network ?? []) : null,
+    phase: 'gate',
+  };
 
   const runOnce = async (name: string, label = name): Promise<{ r: GateResult; failures: FailedTest[]; noTests: boolean }> => {
     const gate = g.workflow.gates[name];
@@ -76,7 +89,7 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     let { r, failures, noTests } = await runOnce(name);
     outputs[name] = r.output;
     if (r.passed) continue;
-    let c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules);
+    let c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules, context);
 
     if (noTests) {
       // Neither a crash nor a flaky test: running the gate again runs no tests again.
@@ -93,7 +106,7 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
         notes.push(`gate ${name} crashed, then passed when run again`);
         continue;
       }
-      c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules);
+      c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules, context);
     } else if (c.errorClass === 'test_failure' && g.policy.flakyCheck && !g.signal.aborted) {
       const again = await runOnce(name, `${name} (flaky check)`);
       if (again.r.passed) {

@@ -113,6 +113,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   const startTree = async (sha: string) => startTrees.get(sha) ?? startTrees.set(sha, await treeOf(worktree, sha)).get(sha)!;
   let agent: Agent | null = null;
   let transcript: unknown[] = [];
+  // The attempt's diff, for the classifier: an import the change added is the agent's, not the environment's.
+  let attemptDiff: string | null = null;
 
   const carryOut = async (c: StepCommand): Promise<StepEvent | null> => {
     switch (c.kind) {
@@ -189,6 +191,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           diffTrees(worktree, from, tree),
         ]);
         const diff = boundText(fullDiff, MAX_DIFF_CHARS);
+        attemptDiff = diff;
         const artifacts = { attemptId, sessionId: result.sessionId, tree, treeRef, diff };
         // A stop during the agent is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped', attempt: artifacts };
@@ -202,6 +205,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       case 'runGates': {
         const g = await runAttemptGates(store, {
           runId, attemptId: c.attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal, timeoutMultiplier: c.timeoutMultiplier,
+          diff: attemptDiff,
         });
         // A stop during the gates is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped' };
