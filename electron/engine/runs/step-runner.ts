@@ -205,7 +205,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       case 'runGates': {
         const g = await runAttemptGates(store, {
           runId, attemptId: c.attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal, timeoutMultiplier: c.timeoutMultiplier,
-          diff: attemptDiff,
+          diff: attemptDiff, previous: state.lastFailure,
         });
         // A stop during the gates is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped' };
