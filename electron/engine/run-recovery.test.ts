@@ -221,12 +221,38 @@ describe('ratchet recover', () => {
     const r = await engine.recover(p.repo);
     expect(r.rebuilt).toEqual([runId]);
     const rebuilt = engine.status(runId);
-    expect(rebuilt).toMatchObject({ status: 'interrupted', branch: doc.branch });
-    expect(rebuilt.steps.map((s) => s.status)).toEqual(['succeeded', 'pending', 'pending']);
+    // As it was (issue 20 item 7): failed, with its reason and every attempt, not an "interrupted" run without history.
+    expect(rebuilt).toMatchObject({ status: 'failed', branch: doc.branch, reason: doc.reason });
+    expect(rebuilt.steps.map((s) => s.status)).toEqual(['succeeded', 'failed', 'pending']);
     expect(rebuilt.steps[0]!.commit).toBe(doc.steps[0]!.commit);
-    const { doc: done } = await engine.resume(runId, { signal: signal() });
+    const was = (d: typeof doc) => d.steps.map((s) => s.attempts.map((a) => [a.n, a.outcome, a.errorClass, a.model]));
+    expect(was(rebuilt)).toEqual(was(doc));
+    expect(rebuilt.costUsd ?? 0).toBeCloseTo(doc.costUsd ?? 0, 6);
+    const { doc: done } = await engine.retry(runId, { signal: signal() });
     expect(done.status).toBe('succeeded');
     expect((await engine.recover(p.repo)).known).toEqual([runId]);
+  });
+
+  it('brings a succeeded run back succeeded, with its attempt history (issue 20 item 7)', async () => {
+    const { p, runId, engine: first } = await failedAtStep2();
+    rmSync(p.flag);
+    const { doc } = await first.retry(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    const fresh = join(mkdtempSync(join(tmpdir(), 'ratchet-home3-')), 'home');
+    const engine = await engineFor(fresh);
+    expect((await engine.recover(p.repo)).rebuilt).toEqual([runId]);
+    const rebuilt = engine.status(runId);
+    expect(rebuilt).toMatchObject({ status: 'succeeded', reason: doc.reason });
+    expect(rebuilt.steps.map((s) => [s.status, s.commit])).toEqual(doc.steps.map((s) => [s.status, s.commit]));
+    expect(rebuilt.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass]))).toEqual(doc.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass])));
+  });
+  
+  it('a run ended before Ratchet kept its state in git comes back interrupted, from the branch', async () => {
+    const { p, runId, doc } = await failedAtStep2();
+    sh(p.repo, 'update-ref', '-d', `refs/ratchet/${runId}/state`);
+    const engine = await engineFor(join(mkdtempSync(join(tmpdir(), 'ratchet-home4-')), 'home'));
+    await engine.recover(p.repo);
+    expect(engine.status(runId)).toMatchObject({ status: 'interrupted', branch: doc.branch });
   });
 });
 

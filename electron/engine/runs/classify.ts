@@ -421,6 +421,16 @@ function sideOf(failing: readonly FailedTest[]): SideMessage {
 // A test runner's own time limit as seed 002 prints it ("Test exceeded 300s timeout"): a timeout, as the seed says.
 const TEST_TIMEOUT_LINE = /^\s*(?:Tests?|Gate|Job) exceeded (?:its )?\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)? timeout\b.*$/im;
 
+/** Seed 002's analysis of a failure's text: the hints (NULL_REFERENCE_HINT, SIGNAL_HINT, …) whose pattern it matches. */
+export function seedAnalysis(text: string): string[] {
+  return ANALYSIS.filter(([applies]) => applies(text)).map(([, hint]) => hint);
+}
+
+/** The hints a failure of `errorClass` gets from its text alone (seed 002's analysis and the class's own): for a failure rebuilt from the store. */
+export function hintsFor(errorClass: ErrorClass, output: string, failures: FailedTest[]): string[] {
+  return withHints({ errorClass, message: '', hints: [] }, stripAnsi(output).replace(/\r\n?/g, '\n'), failures).hints;
+}
+
 /**
  * Classifies a failed gate run. Pure but for the clock (a Retry-After given as a date): looks only at the result, the
  * parsed failures, the workflow's `rules`, which are tried first (the first whose pattern matches the output wins),

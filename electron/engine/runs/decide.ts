@@ -81,8 +81,10 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   if (policy.entries.length) {
     const r = applyEntries(policy.entries, f.active, { attempt: next, failedGates: f.failedGates, validated: f.validated ?? new Map() });
     const sticky = Object.keys(f.active).some((k) => k !== 'gateTimeoutMultiplier');
+    // A list of only `exit: N` is seed 004's basic retry: every gate failure is retried, with the automatic context.
+    const basic = policy.entries.every((e) => e.exit !== undefined);
     // Entries decide about gate failures; an API fault is retried by its class whether or not an entry applies.
-    if (r.applied.length === 0 && !sticky && !api) return stop('fatal', 'no retry entry applies to this failure');
+    if (r.applied.length === 0 && !sticky && !api && !basic) return stop('fatal', 'no retry entry applies to this failure');
     overrides = r.overrides;
   }
   if (f.errorClass === 'timeout') overrides = { ...overrides, gateTimeoutMultiplier: (f.active.gateTimeoutMultiplier ?? 1) * 2 };

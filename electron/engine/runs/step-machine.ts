@@ -134,7 +134,9 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       const mine = history.filter((h) => h.round === s.round);
       const files = nextAcct.conflictFiles.length ? `; conflicting files: ${nextAcct.conflictFiles.join(', ')}` : '';
       const reason = `step ${cfg.index} "${cfg.step.title}" ${decision.action === 'escalate' ? 'needs you' : 'failed'}: ${decision.reason}${files}`;
-      const summary = attemptsSummary(mine, remainingIssues(failure), { earlier: history.length - mine.length, nextSteps: true, said: reason });
+      // An attempt that changed nothing (or was cut short) fixed nothing: what remains is the last real failure.
+      const stillFailing = (failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' || apiFault) && s.lastFailure ? s.lastFailure : failure;
+      const summary = attemptsSummary(mine, remainingIssues(stillFailing), { earlier: history.length - mine.length, said: reason });
       const counts = { attempts: cur.k, maxAttempts: cur.of, why: `${decision.reason}${files}` };
       return finish(s2, decision.action === 'escalate' ? { kind: 'escalate', reason, summary, ...counts } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass, ...counts }, [record]);
     }
