@@ -124,3 +124,12 @@ describe('network refusals, TLS and registry errors', () => {
     });
   });
 });
+
+describe("a refusal outside Ratchet's sandbox", () => {
+  it("a CONNECT refused while not sandboxed (network null) is a proxy of the user's, not the sandbox", () => {
+    const c = classify(read('net-refused-cargo.txt'), { network: null });
+    expect(c).toMatchObject({ errorClass: 'environment', message: "Network: a proxy refused cargo's connection to cargo.corp.example (403)" });
+    // The sandbox's own wording is the sandbox's whatever the context says.
+    expect(classify(read('net-refused-npm.txt'), { network: null }).message).toMatch(/^The sandbox refused npm's connection/);
+  });
+});

@@ -57,8 +57,10 @@ function hostFor(out: string, line: string, command: string): string | null {
 }
 
 // The sandbox proxy's refusals as clients print them (sandbox-runtime answers 403 "host is not on the allow list",
-// with "Connection blocked by network allowlist" in the body and an X-Proxy-Error header).
+// with "Connection blocked by network allowlist" in the body and an X-Proxy-Error header); curl and pip show only the
+// 403 of the CONNECT, which another proxy may answer too.
 const REFUSED = /^.*(?:host is not on the allow list|Connection blocked by network allowlist|blocked-by-allowlist|CONNECT tunnel failed, response 403|Tunnel connection failed: 403).*$/m;
+const SANDBOX_WORDING = /host is not on the allow list|Connection blocked by network allowlist|blocked-by-allowlist/;
 
 function refusal(host: string | null, tool: Tool, ctx: ClassifyContext): Classification {
   const setup = ctx.phase === 'setup';
@@ -154,10 +156,20 @@ function npmRegistry(out: string): Classification | null {
 export function networkFailure(r: GateResult, out: string, ctx: ClassifyContext, side: SideMessage): Classification | null {
   const tool = toolOf(out, r.command);
   const refused = out.match(REFUSED);
-  if (refused && !side(refused[0])) return refusal(hostFor(out, refused[0], r.command), tool, ctx);
+  if (refused && !side(refused[0])) {
+    const host = hostFor(out, refused[0], r.command);
+    // Not sandboxed (network null): a proxy of the user's own refused it.
+    if (ctx.network === null && !SANDBOX_WORDING.test(out)) {
+      return result('environment', `Network: a proxy refused ${tool.name}'s connection to ${host ?? 'its host'} (403)`, [
+        'Check the proxy this machine uses (HTTPS_PROXY, the tool\'s own proxy setting) and whether it lets that host through.',
+      ]);
+    }
+    return refusal(host, tool, ctx);
+  }
   const fetcher = FETCHERS.has(tool.name);
-  // A plain-HTTP request the proxy refused shows only the status: a host off the command's list answering 403 was refused.
-  if (fetcher && ctx.network) {
+  // A plain-HTTP request the proxy refused shows only the status: a host off the command's list answering 403 was
+  // refused. (A `registry:` entry is resolved elsewhere: with one for the tool's ecosystem, a 403 may be the registry's.)
+  if (fetcher && ctx.network && !(tool.eco && ctx.network.includes(`registry:${tool.eco}`))) {
     const forbidden = out.match(/^.*\b403\b.*$/m);
     const host = forbidden && !side(forbidden[0]) ? hostFor(out, forbidden[0], r.command) : null;
     if (host && !/^(?:localhost|127\.|\[::1\])/.test(host) && !allowedBy(ctx.network, host)) return refusal(host, tool, ctx);
