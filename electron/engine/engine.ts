@@ -93,7 +93,7 @@ export type Engine = ReturnType<typeof createEngine>;
 
 export interface ExecuteOptions {
   /** Set when a run continues (retry or resume): the prompt lists the completed step commits and where to continue. */
-  continuation?: { turnBudget: number | null };
+  continuation?: { turnBudget: number | null; /** What the agent must know before it continues (the base moved and conflicts). */ notes?: readonly string[] };
   auto?: 'step' | 'phase' | 'run';
   /** The lease the caller took (resume, retry); without one, execute takes it. */
   lease?: LeaseOwner;
@@ -423,7 +423,7 @@ export function createEngine(deps: EngineDeps) {
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
     const context = taskContext({
       title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps,
-      progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1 } : undefined,
+      progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes } : undefined,
     });
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
     let firstPhase: string | null | undefined;

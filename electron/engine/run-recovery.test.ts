@@ -1,4 +1,5 @@
 // Integration: retry (seed 000), plan revision, resume (seed 003), recover — real git, real SQLite, the scripted server through the SDK.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -208,6 +209,30 @@ describe('ratchet resume (seed 003)', () => {
     const info = await engine.inspectResume(last);
     expect(info.repeatedFailures).toHaveLength(3);
     expect(info.plan.nextStep).toBe(2);
+  });
+});
+
+describe('a retry when the base branch moved and conflicts (issue 20 item 9)', () => {
+  it('tells the agent which files conflict with the moved base and how to see its side, and the run goes on', async () => {
+    const { p, engine, runId } = await failedAtStep2();
+    rmSync(p.flag);
+    // The user's main gets its own steps/1.txt: merging it into the run's branch (which added steps/1.txt) would conflict.
+    writeFileSync(join(p.repo, 'steps.txt'), 'x');
+    sh(p.repo, 'checkout', '-q', 'main');
+    sh(p.repo, 'rm', '-q', '--cached', '--ignore-unmatch', 'steps.txt');
+    execFileSync('mkdir', ['-p', join(p.repo, 'steps')]);
+    writeFileSync(join(p.repo, 'steps', '1.txt'), 'the base has its own step 1\n');
+    sh(p.repo, 'add', 'steps/1.txt');
+    sh(p.repo, 'commit', '-q', '-m', 'main moves on');
+    const before = server!.requests.length;
+    const { doc, notes } = await engine.retry(runId, { signal: signal() });
+    expect(notes.join('\n')).toMatch(/would conflict in: steps\/1\.txt/);
+    expect(doc.status).toBe('succeeded');
+    const told = server!.requests.slice(before)[0]!;
+    const text = JSON.stringify(told.body);
+    expect(text).toContain('steps/1.txt');
+    expect(text).toMatch(/base branch main moved/);
+    expect(text).toMatch(/git diff [0-9a-f]{7,}\.\.main -- steps\/1\.txt/);
   });
 });
 

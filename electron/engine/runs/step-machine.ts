@@ -118,6 +118,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       policy: cfg.policy, attempt: inRound.entryAttempts, apiFault, roundAttempts: inRound.attempts, errorClass: failure.errorClass,
       message: failure.message, classRetriesUsed: acct.classRetries[failure.errorClass] ?? 0, agentFatal: failure.agentFatal,
       retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active: acct.active, sameFailureInARow: sameInARow, rng: cfg.rng,
+      unresolved: failure.errorClass === 'no_change' ? (s.lastFailure?.errorClass ?? null) : null,
     });
     const history = s.history.map((h, i) => (i === s.history.length - 1 ? { ...h, overrides: { ...decision.overrides } } : h));
     const nextAcct = {
