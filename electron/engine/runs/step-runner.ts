@@ -135,6 +135,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     const found = await checkWorktree(wt);
     return found.length ? describeViolations(found) : null;
   };
+  // The attempt's diff, for the classifier: an import the change added is the agent's, not the environment's.
+  let attemptDiff: string | null = null;
 
   const carryOut = async (c: StepCommand): Promise<StepEvent | null> => {
     switch (c.kind) {
@@ -213,6 +215,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           diffTrees(wt, from, tree),
         ]);
         const diff = boundText(fullDiff, MAX_DIFF_CHARS);
+        attemptDiff = diff;
         const artifacts = { attemptId, sessionId: result.sessionId, tree, treeRef, diff };
         // A stop during the agent is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped', attempt: artifacts };
@@ -230,6 +233,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         if (envFailure) return { type: 'gatesFinished', failure: envFailure, flaky: false, notes: [] };
         const g = await runAttemptGates(store, {
           runId, attemptId: c.attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal, timeoutMultiplier: c.timeoutMultiplier,
+          diff: attemptDiff, previous: state.lastFailure,
         });
         // The gates ran the repository's code in the worktree: the same guard as after the agent, before the commit
         // (with no gate, nothing has run since the agent's check).
