@@ -1,4 +1,6 @@
 // Makes a worktree ready to test, as a run or the baseline check needs it: the run's exclude file, files copied and dependencies reused from the checkout, setup when its inputs changed, and the gates once on the base commit.
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
 import type { BaselineDoc, BaselineGateDoc, ReusedDoc, SetupDoc, WorktreeEnvDoc } from '../../../shared/worktree-env';
 import { ranNoTests } from '../gates/count-tests';
@@ -8,6 +10,7 @@ import { git } from '../git/repo-git';
 import { classifyGateFailure } from '../runs/classify';
 import { presetGateTimeout } from '../runs/policy';
 import type { RunJail } from '../sandbox/os-sandbox';
+import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { copyFromCheckout } from './copy-files';
 import { onlyInstallsNodeModules, reuseDependencies } from './reuse-deps';
@@ -55,10 +58,24 @@ export async function initExcludes(checkout: string, worktree: string, env: Node
   initRunExcludes(worktree, userExcludesFile(configured || null, env));
 }
 
-/** Untracked, not ignored paths of the worktree (a wholly untracked folder once, ending in `/`). */
+/**
+ * Untracked, not ignored paths of the worktree (a wholly untracked folder once, ending in `/`). The sandbox's empty
+ * placeholders at its denied names (held while another run's command still runs) are not the gates' leftovers: an
+ * exclude naming one would make Ratchet's own `git add`, which keeps them out by pathspec, refuse an ignored path.
+ */
 export async function untrackedPaths(worktree: string): Promise<string[]> {
   const out = await git(worktree).raw(['ls-files', '-z', '--others', '--exclude-standard', '--directory', '--no-empty-directory']);
-  return out.split('\0').filter(Boolean);
+  return out.split('\0').filter(Boolean).filter((p) => !isPlaceholder(worktree, p));
+}
+
+function isPlaceholder(worktree: string, rel: string): boolean {
+  if (!WORKTREE_DENIED_PATHS.includes(rel)) return false;
+  try {
+    const st = lstatSync(join(worktree, rel));
+    return st.isFile() && st.size === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Copies `copy:` files and reuses dependencies; everything it brought is excluded from Ratchet's commits. */
