@@ -2,7 +2,7 @@
 // New task's Project section: the repository's own workflow or what detection found (never `npm test` by default), and "Check project" before any money is spent.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { GO_REPO, makeBaseline } from '../../dev/fixtures-misc';
+import { GO_REPO, makeBaseline, WORKFLOW } from '../../dev/fixtures-misc';
 import { REPO } from '../../dev/fixtures-runs';
 import { installFake, NOW } from '../test-helpers';
 import { NewTaskScreen } from './NewTaskScreen';
@@ -91,6 +91,6 @@ describe('New task’s project settings', () => {
     fireEvent.change(screen.getByLabelText('Retry preset'), { target: { value: 'aggressive' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.start')).toBe(true));
-    expect(fake.calls.find((c) => c.method === 'runs.start')?.input).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true, preset: 'aggressive' });
+    expect(fake.calls.find((c) => c.method === 'runs.start')?.input).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true, trustSha256: WORKFLOW.trust!.sha256, preset: 'aggressive' });
   });
 });
