@@ -101,9 +101,10 @@ describe('the built out/ tree against the builder config', () => {
   });
 
   it('packs every package the main bundle imports: each is a dependency (electron-builder copies those into the app)', () => {
+    // A specifier has no white space: prose in the bundle ("… from \"" in a message) is not an import.
     const deps = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
     const bare = new Set(
-      mainFiles.flatMap((f) => [...f.text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)"([^"./][^"]*)"/g)].map((m) => m[1] ?? '')),
+      mainFiles.flatMap((f) => [...f.text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)"([^"./\s][^"\s]*)"/g)].map((m) => m[1] ?? '')),
     );
     const packages = [...bare]
       .filter((s) => !s.startsWith('node:') && s !== 'electron' && !builtinModules.includes(s))

@@ -7,7 +7,7 @@ import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
 import { checkWorktreeIntegrity, describeViolations, pinWorktree, restoreDotGit, WorktreeViolationError, type PinnedWorktree, type WorktreeViolation } from './worktree-integrity';
 
 export type { PinnedWorktree } from './worktree-integrity';
-import { runExcludesConfig } from '../worktree-env/run-excludes';
+import { runExcludes, runExcludesConfig } from '../worktree-env/run-excludes';
 
 export interface RepoInfo {
   root: string;
@@ -200,7 +200,10 @@ export async function assertWorktreeIntact(p: PinnedWorktree): Promise<void> {
  */
 function placeholderExcludes(p: PinnedWorktree): string[] {
   const out: string[] = [];
+  // Those the run's exclude file ignores already must not be named: `git add` refuses a pathspec naming an ignored path.
+  const ignored = new Set(runExcludes(p.worktree));
   for (const rel of WORKTREE_DENIED_PATHS) {
+    if (ignored.has(rel)) continue;
     try {
       const st = lstatSync(join(p.worktree, rel));
       if (st.isFile() && st.size === 0) out.push(`:(top,literal,exclude)${rel}`);

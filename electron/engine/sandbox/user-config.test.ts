@@ -99,12 +99,35 @@ describe('writeUserConfig', () => {
     writeFileSync(join(cargoHome, 'config'), '[build]\nrustc-wrapper = "/tmp/planted"\n');
     try {
       const written = writeUserConfig({ userHome, home, cargoHome, env: {} });
-      expect(written).toEqual([join(home, '.npmrc'), join(home, '.config', 'pip', 'pip.conf'), join(cargoHome, 'config.toml')]);
+      expect(written).toEqual([join(home, '.npmrc'), join(home, '.config', 'pip', 'pip.conf'), join(home, '.config', 'git', 'ignore'), join(home, '.gitconfig'), join(cargoHome, 'config.toml')]);
       for (const f of written) expect(readFileSync(f, 'utf8')).not.toContain('SECRET');
       expect(readFileSync(join(home, '.npmrc'), 'utf8')).toBe('registry=https://npm.example.test/\n');
       expect(() => readFileSync(join(cargoHome, 'config'))).toThrow();
     } finally {
       for (const d of [userHome, home, cargoHome]) rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the sandbox's git excludes", () => {
+  it("hold the user's global excludes (core.excludesFile, ~ expanded) and the worktree paths the sandbox holds with placeholders", () => {
+    const userHome = tempDir('ratchet-uc-user-');
+    const home = tempDir('ratchet-uc-home-');
+    try {
+      writeFileSync(join(userHome, '.gitconfig'), '[user]\n\tname = Dev\n[core]\n\texcludesfile = ~/.my-ignore\n[credential]\n\thelper = store\n');
+      writeFileSync(join(userHome, '.my-ignore'), '*.swp\n.DS_Store');
+      writeUserConfig({ userHome, home, env: {} });
+      const ignore = readFileSync(join(home, '.config', 'git', 'ignore'), 'utf8').split('\n');
+      expect(ignore.slice(0, 2)).toEqual(['*.swp', '.DS_Store']);
+      expect(ignore).toContain('/.bashrc');
+      expect(ignore).toContain('/.claude/commands');
+      expect(ignore).toContain('/.lfsconfig');
+      const config = readFileSync(join(home, '.gitconfig'), 'utf8');
+      expect(config).toContain('name = Dev');
+      expect(config).toContain(`excludesFile = ${join(home, '.config', 'git', 'ignore')}`);
+      expect(config).not.toContain('helper');
+    } finally {
+      for (const d of [userHome, home]) rmSync(d, { recursive: true, force: true });
     }
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { withoutUserinfo } from './toolchains';
+import { WORKTREE_DENIED_PATHS } from './worktree-denies';
 
 /** Setting names that carry a secret, or that would route around the sandbox's proxy. */
 const SECRET_KEY = /token|passw|secret|credential|_auth|auth(?:ident|orization)?$|^auth|private[-_]?key|client[-_]?cert|^proxy$|[-_]proxy$|^https?[-_]?proxy|^noproxy$|^email$|^username$|^user$|certfile|keyfile/i;
@@ -187,6 +188,30 @@ export function sanitizeGitconfig(text: string): string {
   return lines.length ? `[user]\n${lines.join('\n')}\n` : '';
 }
 
+/** `core.excludesFile` as the user's git config texts set it (the last one wins, `~/` expanded); null when unset. */
+export function configuredExcludesFile(texts: readonly string[], userHome: string): string | null {
+  let found: string | null = null;
+  for (const text of texts) {
+    let section = '';
+    for (const line of text.split(/\r?\n/)) {
+      const t = line.trim();
+      const head = /^\[\s*([A-Za-z0-9.-]+)\s*\]/.exec(t);
+      if (head) section = head[1]!.toLowerCase();
+      else if (t.startsWith('[')) section = '';
+      const kv = /^excludesfile\s*=\s*(.*)$/i.exec(t);
+      if (section === 'core' && kv) found = kv[1]!.trim().replace(/^"(.*)"$/, '$1');
+    }
+  }
+  if (!found) return null;
+  return found.startsWith('~/') ? path.join(userHome, found.slice(2)) : found;
+}
+
+/** The sandbox's git excludes: the user's global ones, then the worktree paths the sandbox holds with placeholders. */
+export function sandboxGitIgnore(userExcludes: string): string {
+  const own = userExcludes === '' || userExcludes.endsWith('\n') ? userExcludes : `${userExcludes}\n`;
+  return `${own}# Ratchet's sandbox: placeholders at the paths it protects\n${WORKTREE_DENIED_PATHS.map((p) => `/${p}`).join('\n')}\n`;
+}
+
 /** ~/.m2/settings.xml: the `<mirrors>` only (servers and their passwords, proxies and profiles stay behind). */
 export function sanitizeMavenSettings(text: string): string {
   const mirrors = /<mirrors>[\s\S]*?<\/mirrors>/.exec(text.replace(/<!--[\s\S]*?-->/g, ''));
@@ -225,7 +250,7 @@ export interface UserConfigInput {
 }
 
 /**
- * Writes the sanitized copies: ~/.npmrc, pip.conf, uv.toml, ~/.yarnrc.yml, ~/.gitconfig and ~/.m2/settings.xml
+ * Writes the sanitized copies: ~/.npmrc, pip.conf, uv.toml, ~/.yarnrc.yml, ~/.gitconfig (with git's excludes) and ~/.m2/settings.xml
  * into the private HOME, cargo's config.toml into Ratchet's cargo home (replacing whatever a sandboxed command left
  * there: cargo would read a `config` beside it first). Returns the files written.
  */
@@ -243,7 +268,16 @@ export function writeUserConfig(input: UserConfigInput): string[] {
   copy([path.join(userHome, '.pip', 'pip.conf'), path.join(xdg, 'pip', 'pip.conf')], path.join(home, '.config', 'pip', 'pip.conf'), sanitizePipConf);
   copy([path.join(xdg, 'uv', 'uv.toml')], path.join(home, '.config', 'uv', 'uv.toml'), sanitizeToml);
   copy([path.join(userHome, '.yarnrc.yml')], path.join(home, '.yarnrc.yml'), sanitizeYarnrc);
-  copy([path.join(userHome, '.gitconfig'), path.join(xdg, 'git', 'config')], path.join(home, '.gitconfig'), sanitizeGitconfig);
+  // git's own identity, and an excludes file of its own (HOME is private: the user's global one is not read) holding the
+  // user's global excludes and the sandbox's placeholders, so `git status` in a gate or the agent's shell lists neither.
+  const gitSources = [path.join(userHome, '.gitconfig'), path.join(xdg, 'git', 'config')];
+  const ignore = path.join(home, '.config', 'git', 'ignore');
+  const userIgnore = configuredExcludesFile(gitSources.map(readIf).filter((t): t is string => t !== null), userHome) ?? path.join(xdg, 'git', 'ignore');
+  writeWhole(ignore, sandboxGitIgnore(readIf(userIgnore) ?? ''));
+  written.push(ignore);
+  const identity = gitSources.map(readIf).filter((t): t is string => t !== null).map(sanitizeGitconfig).filter((t) => t !== '');
+  writeWhole(path.join(home, '.gitconfig'), [...identity, `[core]\n\texcludesFile = ${ignore}\n`].join('\n'));
+  written.push(path.join(home, '.gitconfig'));
   copy([path.join(userHome, '.m2', 'settings.xml')], path.join(home, '.m2', 'settings.xml'), sanitizeMavenSettings);
   if (input.pnpmStore) {
     writeWhole(path.join(home, '.config', 'pnpm', 'rc'), `store-dir=${input.pnpmStore}\n`);

@@ -76,7 +76,7 @@ export async function baselineCheck(opts: BaselineCheckOptions): Promise<Baselin
   try {
     const jail = await opts.sandbox.forRun({ worktree, network: opts.workflow.sandbox?.network ?? [], envNames: opts.workflow.sandbox?.env ?? [] });
     const t: EnvTarget = { checkout: repo.root, worktree, workflow: opts.workflow, jail, env: jail.env, signal: opts.signal, emit, now: () => new Date() };
-    await initExcludes(repo.root, worktree, jail.env);
+    await initExcludes(repo.root, worktree, jail.env, jail.sandboxed);
     const files = await worktreeFiles(worktree);
     const brought = await bringFromCheckout(t, files);
     const setup = await setupPhase(t, { files, stored: null, ranBefore: false, reusedNode: brought.reused.some((r) => r.path.endsWith('node_modules/')) });

@@ -53,9 +53,9 @@ export function tail(output: string, lines = TAIL_LINES): string {
 }
 
 /** The run's exclude file, with the user's own global excludes folded in (made once). */
-export async function initExcludes(checkout: string, worktree: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function initExcludes(checkout: string, worktree: string, env: NodeJS.ProcessEnv = process.env, sandboxed = false): Promise<void> {
   const configured = (await git(checkout).raw(['config', '--path', '--get', 'core.excludesFile']).catch(() => '')).trim();
-  initRunExcludes(worktree, userExcludesFile(configured || null, env));
+  initRunExcludes(worktree, userExcludesFile(configured || null, env), { sandboxed });
 }
 
 /**

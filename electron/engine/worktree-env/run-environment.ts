@@ -74,7 +74,7 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
   const base: Omit<EnvTarget, 'jail' | 'env'> = {
     checkout: input.checkout, worktree: input.worktree, workflow: input.workflow, signal: input.signal, emit, now: input.now, resolveNetwork: input.resolveNetwork,
   };
-  await initExcludes(input.checkout, input.worktree, input.jail.env);
+  await initExcludes(input.checkout, input.worktree, input.jail.env, input.jail.sandboxed);
   let files = await worktreeFiles(input.worktree);
   let reusedNode = false;
   if (!state.preparedAt) {

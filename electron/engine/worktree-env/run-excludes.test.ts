@@ -3,7 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, tempDir } from '../testing/temp-repo';
+import { commitAll, isDirty } from '../git/repo-git';
+import { pinWorktree } from '../git/worktree-integrity';
+import { makeRepo, sh, tempDir } from '../testing/temp-repo';
+import { untrackedPaths } from './prepare-worktree';
 import { addRunExcludes, excludeLine, initRunExcludes, runExcludes, runExcludesConfig, runExcludesFile } from './run-excludes';
 
 describe('the run exclude file', () => {
@@ -42,5 +45,24 @@ describe('the run exclude file', () => {
     writeFileSync(join(repo, 'new.txt'), '');
     const status = execFileSync('git', ['-c', runExcludesConfig(repo)[0]!, 'status', '--porcelain', '--untracked-files=all'], { cwd: repo, encoding: 'utf8' });
     expect(status).toBe('?? new.txt\n');
+  });
+
+  it("of a sandboxed run ignores the placeholders a killed Ratchet left in the worktree: no gate leftover, nothing staged, git add does not refuse (CI: kill test run #5)", async () => {
+    const repo = makeRepo();
+    const worktree = join(tempDir(), 'wt');
+    sh(repo, 'worktree', 'add', '-q', '-b', 'task', worktree);
+    initRunExcludes(worktree, join(tempDir(), 'none'), { sandboxed: true });
+    // What the sandbox leaves when the process holding it dies by kill -9: empty files at the paths it protects.
+    mkdirSync(join(worktree, '.claude'));
+    for (const rel of ['.claude/commands', '.claude/agents', '.bashrc', '.mcp.json']) writeFileSync(join(worktree, rel), '');
+    writeFileSync(join(worktree, 'work.txt'), 'the agent\'s\n');
+    expect(await untrackedPaths(worktree)).toEqual(['work.txt']);
+    const p = pinWorktree(repo, worktree);
+    await commitAll(p, 'step 1: work');
+    expect(sh(repo, 'ls-tree', '--name-only', 'task').split('\n').sort()).toEqual(['README.md', 'work.txt']);
+    await expect(isDirty(p)).resolves.toBe(false);
+    // A run made before these lines existed gets them on resume, once.
+    initRunExcludes(worktree, join(tempDir(), 'none'), { sandboxed: true });
+    expect(readFileSync(runExcludesFile(worktree), 'utf8').match(/placeholders/g)).toHaveLength(1);
   });
 });

@@ -2,10 +2,12 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
 
 const HEADER = "# Ratchet: files in this run's worktree that are not the project's (copied, installed, left by gates); Ratchet never commits them.\n";
 const USER_START = '# --- your own excludes (core.excludesFile) ---\n';
 const USER_END = '# --- end of your own excludes ---\n';
+const PLACEHOLDERS = "# the sandbox's placeholders at the paths it protects (sandboxed commands cannot write there: never the agent's work)";
 
 /**
  * Where the run's exclude file lives: beside the worktree (`<worktrees>/.ratchet-env/<name>/exclude`), where the
@@ -39,19 +41,26 @@ export function excludeLine(relative: string): string {
 
 /**
  * Creates the run's exclude file (once): the header, then the user's own excludes (`userFile`'s content, since
- * core.excludesFile replaces theirs). Returns its path.
+ * core.excludesFile replaces theirs). With `sandboxed`, the paths the sandbox protects in the worktree follow: on
+ * Linux it holds an absent one with an empty placeholder (a `/dev/null` mount inside), which a kill -9 can leave
+ * behind; ignored here, Ratchet's git neither stages nor reports them (a pathspec exclude would make `git add`
+ * refuse them once they are ignored). Added to a file made before, so a resumed run gets them too. Returns its path.
  */
-export function initRunExcludes(worktree: string, userFile: string): string {
+export function initRunExcludes(worktree: string, userFile: string, opts: { sandboxed?: boolean } = {}): string {
   const file = runExcludesFile(worktree);
-  if (existsSync(file)) return file;
-  mkdirSync(path.dirname(file), { recursive: true });
-  let own = '';
-  try {
-    own = readFileSync(userFile, 'utf8');
-  } catch {
-    // The user has no global excludes.
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    let own = '';
+    try {
+      own = readFileSync(userFile, 'utf8');
+    } catch {
+      // The user has no global excludes.
+    }
+    writeFileSync(file, `${HEADER}${USER_START}${own}${own.endsWith('\n') || own === '' ? '' : '\n'}${USER_END}`);
   }
-  writeFileSync(file, `${HEADER}${USER_START}${own}${own.endsWith('\n') || own === '' ? '' : '\n'}${USER_END}`);
+  if (opts.sandboxed && !readFileSync(file, 'utf8').includes(PLACEHOLDERS)) {
+    appendFileSync(file, `${PLACEHOLDERS}\n${WORKTREE_DENIED_PATHS.map(excludeLine).join('\n')}\n`);
+  }
   return file;
 }
 
