@@ -1,7 +1,7 @@
 // The attempt history of one step: a tab per attempt, and for the chosen one the failure first (its failing tests), then the decision, then the raw gate logs (collapsed), transcript, diff and cost.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
-import { duration, errorClassLabel, tokens, usd } from '../lib/format';
+import { duration, errorClassLabel, tokens, money } from '../lib/format';
 import { attemptFailures } from '../lib/attempt-failures';
 import { diffLineFor, outputLineFor } from '../lib/locate';
 import { attemptKey } from '../stores/patches';
@@ -105,7 +105,7 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
         <div><dt>model</dt><dd>{d.model ?? d.agentKind}</dd></div>
         <div><dt>duration</dt><dd>{finished ? duration(Date.parse(finished) - Date.parse(started)) : 'running'}</dd></div>
         <div><dt>tokens</dt><dd title="input / output / cache read / cache write">{tokens(summary?.inputTokens ?? d.inputTokens)} in · {tokens(summary?.outputTokens ?? d.outputTokens)} out · {tokens(summary?.cacheReadTokens ?? d.cacheReadTokens)} cache read · {tokens(summary?.cacheWriteTokens ?? d.cacheWriteTokens)} cache write</dd></div>
-        <div><dt>cost</dt><dd>{usd(cost)}</dd></div>
+        <div><dt>cost</dt><dd>{money(cost)}</dd></div>
         {d.fingerprint && <div><dt>fingerprint</dt><dd><code>{d.fingerprint}</code></dd></div>}
       </dl>
 

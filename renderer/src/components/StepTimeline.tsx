@@ -1,6 +1,6 @@
 // The run's step timeline: per step its status, attempts, duration and cost; choosing a step shows its attempt history.
 import type { StepDoc } from '../../../shared/domain';
-import { duration, errorClassLabel, shortSha, usd } from '../lib/format';
+import { duration, errorClassLabel, shortSha, money } from '../lib/format';
 import { attemptKey } from '../stores/patches';
 import { StatusIcon } from './StatusBadge';
 
@@ -71,7 +71,7 @@ export function StepTimeline({ steps, selected, onSelect, timing, now, runActive
                   <span>{s.attempts.length} attempt{s.attempts.length === 1 ? '' : 's'}</span>
                   {failedAttempts > 0 && <span className="tone-bad">{failedAttempts} failed{lastError ? ` (${errorClassLabel(lastError, { midSentence: true })})` : ''}</span>}
                   <span>{duration(stepDuration(s, timing, now))}</span>
-                  <span>{s.attempts.length ? usd(stepCost(s)) : '—'}</span>
+                  <span>{s.attempts.length ? money(stepCost(s)) : '—'}</span>
                   {s.commit && <code title={s.commit}>{shortSha(s.commit)}</code>}
                 </span>
               </span>

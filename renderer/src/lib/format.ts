@@ -1,13 +1,5 @@
 // Formatting of money, durations, token counts and times the way the screens show them.
 
-/** Unknown prices stay visibly unknown: never shown as $0. */
-export function usd(v: number | null | undefined): string {
-  if (v === null || v === undefined) return 'unknown';
-  if (v === 0) return '$0.00';
-  if (Math.abs(v) < 0.01) return `$${v.toFixed(4)}`;
-  return `$${v.toFixed(2)}`;
-}
-
 /** A span of time as people say it: "850 ms", "2 s", "1 min 5 s", "2 h 5 min" (whole seconds from 1 s up). */
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
 import { useQueue } from '../stores/queue';
 import { errorMessage, getApi } from '../api/client';
-import { ago, baseName, usd } from '../lib/format';
+import { ago, baseName, money } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
 import { useUi } from '../stores/ui';
@@ -131,7 +131,7 @@ function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: Run
       </td>
       <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
       <td className="num">{r.stepsDone}/{r.stepsTotal}</td>
-      <td className="num">{usd(r.costUsd)}</td>
+      <td className="num">{money(r.costUsd)}</td>
       <td className="muted truncate" title={new Date(r.updatedAt).toLocaleString()}>{ago(r.updatedAt)}</td>
     </tr>
   );

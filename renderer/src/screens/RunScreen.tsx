@@ -1,7 +1,7 @@
 // Run: header (repo, branch, worktree, status, cost against budget), actions, step timeline and the chosen step's attempt history.
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { baseName, shortSha, usd } from '../lib/format';
+import { baseName, shortSha, money } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
 import { useShallow } from 'zustand/react/shallow';
@@ -107,7 +107,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
                   <li key={i}>
                     {r.kind === 'retry' ? 'Retried' : 'Resumed'}{r.resumedFrom.step !== null ? ` from step ${r.resumedFrom.step}` : ''}
                     {' '}<span className="muted">(it was {FROM_STATUS[r.resumedFrom.status] ?? r.resumedFrom.status.replace(/_/g, ' ')})</span>
-                    {' '}<RelativeTime at={r.at} now={Math.max(now, clock)} /> · <span data-testid="resume-cost">{usd(r.costUsd)}</span> spent since
+                    {' '}<RelativeTime at={r.at} now={Math.max(now, clock)} /> · <span data-testid="resume-cost">{money(r.costUsd)}</span> spent since
                   </li>
                 ))}
               </ul>
