@@ -3,7 +3,7 @@ import type { AttemptOutcome, RunStatus, StepStatus } from '../../../shared/doma
 import { Countdown } from './Countdown';
 import { Icon, type IconName } from './Icon';
 
-const RUN_LABEL: Record<RunStatus, string> = {
+export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
   planning: 'planning',
   waiting_approval: 'needs approval',
   queued: 'queued',
@@ -25,7 +25,7 @@ export function RunStatusBadge({ status, wakeAt }: { status: RunStatus; wakeAt?:
   return (
     <span className={`badge tone-${RUN_TONE[status]}`} data-status={status}>
       {status === 'running' && <span className="pulse" aria-hidden="true" />}
-      {RUN_LABEL[status]}
+      {RUN_STATUS_LABEL[status]}
       {status === 'waiting' && wakeAt && (
         <>
           {' '}

@@ -15,6 +15,9 @@ interface UiState {
   notices: Notice[];
   /** The run whose resume dialog is open; null when closed. */
   resumeRunId: string | null;
+  /** The runs list's search, status and repository filters (kept while the user goes to other screens). */
+  runsFilter: { text: string; status: string; repo: string };
+  setRunsFilter(patch: Partial<{ text: string; status: string; repo: string }>): void;
   /** The start-up offer to resume is made once per session, not after every reload of the list. */
   resumeOffered: boolean;
   setRoute(hash: string): void;
@@ -37,6 +40,8 @@ export const useUi = create<UiState>()((set) => ({
   notices: [],
   resumeRunId: null,
   resumeOffered: false,
+  runsFilter: { text: '', status: '', repo: '' },
+  setRunsFilter: (patch) => set((s) => ({ runsFilter: { ...s.runsFilter, ...patch } })),
   setRoute: (hash) => set({ route: parseHash(hash) }),
   async loadAppInfo() {
     try {
