@@ -316,7 +316,8 @@ export const methods = {
    */
   'runs.attemptDiff': {
     input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), against: z.enum(['previous', 'step', 'run']) }),
-    output: z.object({ diff: z.string(), against: z.enum(['previous', 'step', 'run']), fromAttempt: z.number().int().nullable() }),
+    /** `live`: read from the worktree now (an attempt under way, or the one an interrupted run left), not a saved attempt. */
+    output: z.object({ diff: z.string(), against: z.enum(['previous', 'step', 'run']), fromAttempt: z.number().int().nullable(), live: z.boolean().default(false) }),
   },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
   'runs.retry': { input: RunId, output: Ok },

@@ -15,6 +15,7 @@ import { GateLogCache } from './gate-log';
 import { headOf, logPage } from '../../shared/line-index';
 import { boundText } from './gates/bounded-output';
 import { diffTrees, inspectRepo } from './git/repo-git';
+import { liveAttemptDiff } from './live-attempt-diff';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
 import { statsWindow } from './stats';
 import { loadImprovements, weeklyReport } from './stats-report';
@@ -308,13 +309,16 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const a = rows.find((x) => x.n === n);
       if (!run || !a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
       // Each attempt's tree is kept (refs/ratchet/<run>/<step>/<n>), so any two can be compared.
-      if (!a.tree_sha) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null };
+      if (!a.tree_sha) {
+        const live = await liveAttemptDiff(engine, run, a, rows, step, against);
+        return live ?? { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null, live: false };
+      }
       const prev = against === 'previous' ? [...rows].reverse().find((x) => x.n < n && x.tree_sha) : undefined;
       const base = against === 'run' ? run.base_commit : (engine.store.getSteps(runId).find((x) => x.step_index === step)?.pre_commit ?? null);
       const from = prev?.tree_sha ?? (base ? `${base}^{tree}` : null);
-      if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null };
+      if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null, live: false };
       const diff = boundText(await diffTrees(run.worktree, from, a.tree_sha), 200_000);
-      return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null };
+      return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null, live: false };
     },
     'runs.start': async (input) => {
       const r = input.retry;

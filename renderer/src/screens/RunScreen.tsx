@@ -118,7 +118,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           {selectedStep ? (
             <>
               <h2><span className="muted">Step {selectedStep.index}.</span> {selectedStep.title}</h2>
-              <AttemptPanel runId={runId} step={selectedStep} waitingWakeAt={waitingOnSelected} worktree={doc.worktree} />
+              <AttemptPanel runId={runId} step={selectedStep} waitingWakeAt={waitingOnSelected} worktree={doc.worktree} runLive={live} />
             </>
           ) : <p className="muted">This run has no steps.</p>}
         </section>

@@ -133,7 +133,10 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
     const finished = payloadOf('attempt.finished', e);
     if (finished) {
       const t = next.timing[key];
-      next.timing = { ...next.timing, [key]: { startedAt: t?.startedAt ?? e.at, finishedAt: e.at } };
+      // An attempt found interrupted later ended when its process did (`finishedAt`), not when that was noticed.
+      next.timing = { ...next.timing, [key]: { startedAt: t?.startedAt ?? e.at, finishedAt: finished.finishedAt ?? e.at } };
+      // Nothing of an ended attempt runs any more: its gate spinner stops too.
+      next.runningGate = { ...next.runningGate, [key]: null };
       const { [key]: _done, ...rest } = next.liveTranscript;
       next.liveTranscript = rest;
       const { [key]: _gate, ...gates } = next.liveGate;

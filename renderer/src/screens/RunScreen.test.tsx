@@ -1,0 +1,71 @@
+// @vitest-environment jsdom
+// The run screen tells the truth at a glance (issue 20 item 14): an interrupted run's attempt does not say running, no
+// gate spinner turns, its diff resolves, and its step lasts as long as the attempt did, not until now.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { RUN_IDS } from '../../dev/fixtures-runs';
+import type { FakeBridge } from '../../dev/fake-bridge';
+import { getApi } from '../api/client';
+import { connectEvents } from '../stores/engine-events';
+import { installFake, NOW } from '../test-helpers';
+import { RunScreen } from './RunScreen';
+
+let off: (() => void) | null = null;
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => {
+  off?.();
+  off = null;
+  vi.useRealTimers();
+  cleanup();
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** The "gate test running: npm test" line, with its spinner. */
+const gateRunningLine = () => [...document.querySelectorAll('p')].find((p) => /gate test running/.test(p.textContent ?? '')) ?? null;
+const STARTED = NOW - 13 * 60_000;
+
+/** The interrupted fixture run, its last attempt left as the dead process left it (outcome running, a gate started). */
+function interruptedMidGate(fake: FakeBridge): void {
+  const r = fake.runs.get(RUN_IDS.interrupted)!;
+  r.doc = { ...r.doc, steps: r.doc.steps.map((s) => (s.index === 2 ? { ...s, attempts: s.attempts.map((a) => (a.n === 2 ? { ...a, outcome: 'running' as const } : a)) } : s)) };
+  fake.record(RUN_IDS.interrupted, 'attempt.started', { attemptId: 72, step: 2, n: 2, model: 'claude-sonnet-5-5', agent: 'anthropic', round: 0 }, iso(STARTED));
+  fake.record(RUN_IDS.interrupted, 'gate.started', { attemptId: 72, gate: 'test', command: 'npm test' }, iso(STARTED + 8_000));
+}
+
+describe('an interrupted run does not look alive (issue 20 item 14)', () => {
+  it('shows its last attempt stopped, with no spinner, a diff that loads, and no duration counted up to now', async () => {
+    const fake = installFake();
+    interruptedMidGate(fake);
+    render(<RunScreen runId={RUN_IDS.interrupted} step={2} />);
+    const panel = await screen.findByRole('tabpanel', { name: 'attempt 2' });
+    expect(within(panel).queryAllByText('running')).toHaveLength(0);
+    expect(within(panel).getAllByText('interrupted').length).toBeGreaterThan(0);
+    expect(document.querySelector('.spinner')).toBeNull();
+    expect(gateRunningLine()).toBeNull();
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.attemptDiff')).toBe(true));
+    await waitFor(() => expect(screen.queryByText('Loading the diff…')).toBeNull());
+    const step2 = screen.getAllByRole('listitem').find((li) => li.textContent?.includes('Load and validate config files'))!;
+    expect(step2.textContent).not.toMatch(/13 min/);
+    expect(within(step2).getByRole('img', { name: 'stopped' })).toBeTruthy();
+  });
+
+  it('ends the attempt where the engine says it ended when the run is found interrupted live', async () => {
+    // Only this attempt's events: the step's duration is this attempt's.
+    const fake = installFake({ history: false });
+    interruptedMidGate(fake);
+    const r = fake.runs.get(RUN_IDS.interrupted)!;
+    r.doc = { ...r.doc, status: 'running' };
+    off = connectEvents(getApi());
+    render(<RunScreen runId={RUN_IDS.interrupted} step={2} />);
+    await waitFor(() => expect(gateRunningLine()).not.toBeNull());
+    fake.engineEvent(RUN_IDS.interrupted, 'attempt.finished', { attemptId: 72, outcome: 'interrupted', errorClass: null, summary: null, finishedAt: iso(STARTED + 8_000) });
+    fake.engineEvent(RUN_IDS.interrupted, 'run.status', { status: 'interrupted', reason: 'The process running this run stopped during it.', wakeAt: null });
+    await waitFor(() => expect(gateRunningLine()).toBeNull());
+    const step2 = screen.getAllByRole('listitem').find((li) => li.textContent?.includes('Load and validate config files'))!;
+    await waitFor(() => expect(step2.textContent).toMatch(/\b8 s\b/));
+    expect(document.querySelector('.spinner')).toBeNull();
+  });
+});
