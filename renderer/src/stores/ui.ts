@@ -18,8 +18,6 @@ interface UiState {
   /** The runs list's search, status and repository filters (kept while the user goes to other screens). */
   runsFilter: { text: string; status: string; repo: string };
   setRunsFilter(patch: Partial<{ text: string; status: string; repo: string }>): void;
-  /** The start-up offer to resume is made once per session, not after every reload of the list. */
-  resumeOffered: boolean;
   setRoute(hash: string): void;
   loadAppInfo(): Promise<void>;
   setConnection(c: ConnectionState): void;
@@ -27,7 +25,6 @@ interface UiState {
   dismiss(id: number): void;
   openResume(runId: string): void;
   closeResume(): void;
-  markResumeOffered(): void;
 }
 
 let noticeId = 0;
@@ -39,7 +36,6 @@ export const useUi = create<UiState>()((set) => ({
   connection: { state: 'open', retryAt: null, attempts: 0 },
   notices: [],
   resumeRunId: null,
-  resumeOffered: false,
   runsFilter: { text: '', status: '', repo: '' },
   setRunsFilter: (patch) => set((s) => ({ runsFilter: { ...s.runsFilter, ...patch } })),
   setRoute: (hash) => set({ route: parseHash(hash) }),
@@ -58,7 +54,6 @@ export const useUi = create<UiState>()((set) => ({
     if (n.level === 'info') setTimeout(() => useUi.getState().dismiss(id), 8000);
   },
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
-  openResume: (runId) => set({ resumeRunId: runId, resumeOffered: true }),
+  openResume: (runId) => set({ resumeRunId: runId }),
   closeResume: () => set({ resumeRunId: null }),
-  markResumeOffered: () => set({ resumeOffered: true }),
 }));
