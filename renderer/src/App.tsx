@@ -39,6 +39,7 @@ export function App() {
         <ConnectionBanner />
         <SandboxBanner />
         <HoldBanner />
+        <Notices />
         {route.name === 'home' && <HomeScreen />}
         {route.name === 'new' && <NewTaskScreen repoPath={route.repo} />}
         {route.name === 'run' && <RunScreen key={route.runId} runId={route.runId} step={route.step} />}
@@ -46,7 +47,6 @@ export function App() {
         {route.name === 'settings' && <SettingsScreen />}
         {route.name === 'not-found' && <div className="screen"><Empty title="Nothing here"><a href={hrefs.home()}>Back to the runs</a></Empty></div>}
       </main>
-      <Notices />
       {resumeRunId && (
         <ResumeDialog
           runId={resumeRunId}

@@ -28,6 +28,8 @@ interface UiState {
 }
 
 let noticeId = 0;
+/** The service's notices of how a run ended (service.ts TERMINAL_NOTICE). */
+const OUTCOME_NOTICE = /^Run (failed|succeeded|needs you)\b/;
 
 export const useUi = create<UiState>()((set) => ({
   route: parseHash(typeof location === 'undefined' ? '' : location.hash),
@@ -38,7 +40,11 @@ export const useUi = create<UiState>()((set) => ({
   resumeRunId: null,
   runsFilter: { text: '', status: '', repo: '' },
   setRunsFilter: (patch) => set((s) => ({ runsFilter: { ...s.runsFilter, ...patch } })),
-  setRoute: (hash) => set({ route: parseHash(hash) }),
+  setRoute: (hash) => {
+    const route = parseHash(hash);
+    // The run's page says the whole reason: a notice of how the run ended has done its job once the page is open.
+    set((s) => ({ route, notices: route.name === 'run' ? s.notices.filter((n) => !(n.runId === route.runId && OUTCOME_NOTICE.test(n.title))) : s.notices }));
+  },
   async loadAppInfo() {
     try {
       set({ appInfo: await getApi().call('app.info', {}), appInfoError: null });
@@ -49,7 +55,8 @@ export const useUi = create<UiState>()((set) => ({
   setConnection: (connection) => set({ connection }),
   notify: (n) => {
     const id = ++noticeId;
-    set((s) => ({ notices: [...s.notices, { ...n, id }].slice(-5) }));
+    // One notice per run and kind (the latest): a run that fails twice is one line, not two.
+    set((s) => ({ notices: [...s.notices.filter((x) => !(n.runId && x.runId === n.runId && x.title === n.title)), { ...n, id }].slice(-20) }));
     // Information fades on its own; warnings and errors stay until the user has seen them.
     if (n.level === 'info') setTimeout(() => useUi.getState().dismiss(id), 8000);
   },
