@@ -202,7 +202,8 @@ export const Settings = z.object({
   apiKeySource: z.enum(['safe_storage', 'environment', 'session', 'none']),
   /** Set when Electron's Linux backend stores secrets as plain text (basic_text). */
   apiKeyWarning: z.string().nullable(),
-  defaultModel: z.string(),
+  /** Never empty: the engine names it in every run it starts (Settings marks an empty one at its field). */
+  defaultModel: z.string().trim().min(1),
   preset: z.enum(['conservative', 'aggressive', 'minimal']),
   budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
   notifications: z.boolean(),

@@ -6,6 +6,7 @@ import type { StatusDocument, StepSpec } from '../../shared/domain';
 import type { AgentChoice, CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
+import { checkApiKey } from './agents/api-key-check';
 import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
 import { RatchetError, userStop } from './errors';
@@ -49,6 +50,8 @@ export interface ServiceOptions {
   watchMs?: number;
   /** How often the queue looks for slots freed by other processes (default 1 s). */
   queuePollMs?: number;
+  /** Checks an API key before it is kept (default: one GET /v1/models at ANTHROPIC_BASE_URL); throws a sentence when refused. */
+  checkApiKey?: (key: string) => Promise<void>;
 }
 
 export type Listener = (event: EventName, payload: unknown) => void;
@@ -62,6 +65,8 @@ export interface Service {
   wakeDue(): string[];
   /** Stops every run this process executes (they pause, resumable) and waits for them. */
   close(): Promise<void>;
+  /** The check `settings.setApiKey` runs before keeping a key; the desktop shell runs it before its own encrypted write. */
+  checkApiKey(key: string): Promise<void>;
 }
 
 const TERMINAL_NOTICE: Record<string, { level: 'info' | 'warn' | 'error'; title: string }> = {
@@ -126,6 +131,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
 
   const queue = new RunQueue(engine.store, now);
   const self = { pid: process.pid, host: hostname() };
+  const checkKey = (key: string) => (opts.checkApiKey ?? ((k: string) => checkApiKey(k, opts.env.ANTHROPIC_BASE_URL)))(key);
 
   /** Starts the action in the background; its outcome arrives as engine events, and its slot goes to the next queued run. */
   function launch(runId: string, action: QueueAction): void {
@@ -417,6 +423,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return settingsDoc();
     },
     'settings.setApiKey': async ({ key }) => {
+      // Checked before it is kept (one free call); a key already stored (the desktop shell checks and stores it first) is not asked about twice.
+      const wanted = key?.trim() ?? '';
+      if (wanted && wanted !== secrets.get()) await checkKey(wanted);
       await secrets.set(key);
       // What is stored now (removing a saved key falls back to the environment's).
       const stored = secrets.get();
@@ -438,6 +447,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       for (const id of due) request(id, { kind: 'resume' });
       return due;
     },
+    checkApiKey: checkKey,
     async close() {
       closing = true;
       clearInterval(pumpTimer);
