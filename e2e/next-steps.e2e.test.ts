@@ -81,6 +81,10 @@ describe('next steps in the browser host', () => {
     await both(page, 'next-success', () => next.getByLabel('merge preview').waitFor());
 
     await next.getByRole('button', { name: 'Fast-forward main' }).click();
+    // Moving the user's own branch asks first (issue 20 item 19).
+    const confirm = next.getByRole('group', { name: 'confirm the merge' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Fast-forward main' }).click();
     await next.getByText(/main is now at/).waitFor();
     expect(git('log', '-1', '--format=%s', 'main')).toBe('step 3: Add sub()');
     expect(git('status', '--porcelain')).toBe('');

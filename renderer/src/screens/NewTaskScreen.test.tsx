@@ -108,4 +108,21 @@ describe('NewTaskScreen', () => {
     render(<NewTaskScreen repoPath="/tmp/not-a-repo" />);
     expect(await screen.findByText(/is not a git repository/)).toBeTruthy();
   });
+
+  it('never starts a paid run from Enter in a field: only the Start run button starts one (issue 20 item 19)', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    const title = await screen.findByLabelText('Title');
+    fireEvent.change(title, { target: { value: 'Health' } });
+    fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
+    const start = screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement;
+    expect(start.disabled).toBe(false);
+    // What Enter in the title does in a browser: the form's implicit submission.
+    fireEvent.keyDown(title, { key: 'Enter' });
+    fireEvent.submit(title.closest('form')!);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(startInput()).toBeUndefined();
+    fireEvent.click(start);
+    await waitFor(() => expect(startInput()).toMatchObject({ title: 'Health' }));
+  });
 });
+

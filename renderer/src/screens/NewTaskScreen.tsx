@@ -176,7 +176,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   };
 
   return (
-    <form className="screen new-task" noValidate onSubmit={(e) => { e.preventDefault(); if (blockers.length === 0) void start(); }}>
+    // Starting a run spends money: only the Start run button starts one. Enter in a field (the form's implicit submission) does nothing.
+    <form className="screen new-task" noValidate onSubmit={(e) => e.preventDefault()}>
       <header className="screen-header">
         <div>
           <h1>New task</h1>
@@ -283,7 +284,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       <footer className="form-footer">
         {blockers.length > 0 && <span className="muted small-text">Needs {blockers.join(', ')}.</span>}
         <InlineError message={startError} />
-        <button type="submit" className="primary" disabled={blockers.length > 0 || starting}>{starting ? 'Starting…' : 'Start run'}</button>
+        <button type="button" className="primary" disabled={blockers.length > 0 || starting} onClick={() => { if (blockers.length === 0) void start(); }}>{starting ? 'Starting…' : 'Start run'}</button>
       </footer>
     </form>
   );

@@ -48,6 +48,14 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     expect(again.className).toContain('primary');
     expect(screen.getByRole('button', { name: 'Resume…' }).className).not.toContain('primary');
     fireEvent.click(again);
+    // A new run spends money from its first step: it asks first (issue 20 item 19).
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.calls.some((c) => c.method === 'runs.restart')).toBe(false);
+    expect(screen.getByText(/new run of the same task/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep this run' }));
+    expect(screen.queryByText(/new run of the same task/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Start again/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new run' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.restart')).toBe(true));
     expect((fake.calls.find((c) => c.method === 'runs.restart')!.input as { runId: string }).runId).toBe(doc.id);
     await waitFor(() => expect(location.hash).toMatch(/^#\/runs\/r-new\d+/));

@@ -22,7 +22,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<'stop' | 'skip' | null>(null);
+  const [confirm, setConfirm] = useState<'stop' | 'skip' | 'startAgain' | null>(null);
   const [revising, setRevising] = useState<'revise' | 'approve' | null>(null);
 
   const act = async (name: string, fn: () => Promise<unknown>) => {
@@ -57,11 +57,18 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
       case 'resume':
         return <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="Check the worktree and the branch, then continue where the run stopped" onClick={() => openResume(runId)}>Resume…</button>;
       case 'startAgain':
-        return (
-          <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)" onClick={() => void act('startAgain', async () => {
-            const fresh = await restart(runId);
-            navigate(hrefs.run(fresh));
-          })}><Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}</button>
+        // A new run spends money from its first step: one click asks, the second starts it (issue 20 item 19).
+        return confirm === 'startAgain' ? (
+          <span key={a} className="confirm" role="group" aria-label="confirm start again">
+            Start a new run of the same task from step 1, in a fresh worktree? It spends from the start; this run is kept.{' '}
+            <button type="button" className="primary" onClick={() => void act('startAgain', async () => {
+              const fresh = await restart(runId);
+              navigate(hrefs.run(fresh));
+            })}>Start a new run</button>
+            <button type="button" onClick={() => setConfirm(null)}>Keep this run</button>
+          </span>
+        ) : (
+          <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)" onClick={() => setConfirm('startAgain')}><Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}</button>
         );
       case 'revise':
         return <button key={a} type="button" disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>;
