@@ -1,6 +1,7 @@
 // Banners above every screen: the lost connection (with its reconnect countdown) and the engine's notices.
 import { useEffect } from 'react';
 import { groupNotices } from '../lib/notices';
+import { reasonLine } from '../lib/format';
 import { hrefs } from '../lib/route';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
@@ -40,7 +41,7 @@ export function Notices() {
               {g.items.map((n) => (
                 <li key={n.id} role={n.level === 'error' ? 'alert' : undefined}>
                   {n.runId ? <a href={hrefs.run(n.runId)} className="notice-subject">{n.subject || 'Open the run'}</a> : n.subject && <span className="notice-subject">{n.subject}</span>}
-                  {n.body && <span className="muted small-text truncate notice-body" title={n.body}>{n.body}</span>}
+                  {n.body && <span className="muted small-text truncate notice-body" title={reasonLine(n.body)}>{reasonLine(n.body)}</span>}
                   {g.items.length > 1 && (
                     <button type="button" className="icon-button small" aria-label={`Dismiss the notice about ${n.subject || n.title}`} onClick={() => dismiss(n.id)}><Icon name="close" /></button>
                   )}

@@ -2,7 +2,7 @@
 import type { EngineEventDoc } from '../../../shared/contract';
 import { payloadOf } from '../../../shared/engine-events';
 import type { RunStatus } from '../../../shared/domain';
-import { duration, errorClassLabel, plural, seconds, shortSha, money } from './format';
+import { duration, errorClassLabel, plural, seconds, shortSha, money, reasonLine } from './format';
 
 const STATUS: Record<RunStatus, string> = {
   planning: 'Planning', waiting_approval: 'Waiting for your approval of the plan', queued: 'Queued', running: 'Running',
@@ -23,7 +23,7 @@ export function describeEvent(e: EngineEventDoc): string {
   const status = payloadOf('run.status', e);
   if (status) {
     const label = STATUS[status.status];
-    const reason = status.reason ? firstLine(status.reason) : '';
+    const reason = status.reason ? reasonLine(firstLine(status.reason), Date.parse(e.at)) : '';
     if (!reason) return label;
     return reason.toLowerCase().startsWith(label.toLowerCase()) ? reason : `${label}: ${reason}`;
   }

@@ -158,5 +158,17 @@ describe('HomeScreen', () => {
     expect(cell.querySelector('.tail')!.textContent).toBe('-4f9c2a');
     expect(cell.querySelector('.head')!.textContent).toBe('ratchet/division-that-refuses-zero-and-says-why');
   });
+
+  it('says a run’s reason without the terminal’s command or a raw time (issue 20 items 20, 23)', async () => {
+    const fake = installFake();
+    const [paused, interrupted] = [...fake.runs.values()].filter((r) => r.summary.status === 'paused' || r.summary.status === 'interrupted');
+    paused!.summary.reason = `task budget of $0.0040 reached ($0.0059 spent); nothing is lost: give the run more with ratchet resume ${paused!.summary.id} --budget <usd> (in the app: Raise budget and continue)`;
+    interrupted!.summary.reason = `The process running this run stopped during it (last seen ${new Date(NOW - 60_000).toISOString()}).`;
+    await renderHome();
+    const table = document.querySelector('table.runs-table')!;
+    expect(table.textContent).toContain('give the run more with Raise budget and continue');
+    expect(table.textContent).toContain('(last seen 1 min ago)');
+    expect(table.textContent).not.toMatch(/ratchet resume|<usd>|\d{4}-\d\d-\d\dT/);
+  });
 });
 

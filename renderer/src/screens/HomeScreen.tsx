@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
 import { useQueue } from '../stores/queue';
 import { errorMessage, getApi } from '../api/client';
-import { ago, baseName, money } from '../lib/format';
+import { ago, baseName, money, reasonLine } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
 import { useUi } from '../stores/ui';
@@ -130,7 +130,7 @@ function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: Run
         <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>{r.title}</a>
         {r.status === 'queued'
           ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
-          : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
+          : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={reasonLine(r.reason)}>{reasonLine(r.reason)}</div>}
       </td>
       <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><MiddleEllipsis text={r.branch} className="muted small-text mono" /></td>
       <td className="num">{r.stepsDone}/{r.stepsTotal}</td>

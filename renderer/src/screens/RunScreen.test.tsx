@@ -69,3 +69,38 @@ describe('an interrupted run does not look alive (issue 20 item 14)', () => {
     expect(document.querySelector('.spinner')).toBeNull();
   });
 });
+
+const FAILED_REASON = [
+  'Step 1 "Reconnect with jittered backoff" failed: compilation error: limit of 2 retries reached.',
+  'Attempts summary:',
+  '1. Initial: Compilation error',
+  '2. Retry 1: the same compilation error again',
+  'Remaining issues:',
+  "- Compilation error: Property 'jitter' does not exist on type 'BackoffOptions'.",
+  '',
+  'Next steps:',
+  '1. Review the errors above',
+  '2. Check if the task description was clear enough',
+  '3. Update the task or the plan with more specific instructions (`ratchet plan <run-id> --edit plan.yml`)',
+  '4. Retry the run (`ratchet retry <run-id>`, or Retry in the app): the step gets its retries afresh',
+].join('\n');
+
+describe('terminal text in the app (issue 20 item 20)', () => {
+  it('shows a failed run’s reason as paragraphs and lists, with no CLI command, and the page’s own buttons', async () => {
+    const fake = installFake();
+    const r = fake.runs.get(RUN_IDS.failed)!;
+    r.doc = { ...r.doc, reason: FAILED_REASON };
+    r.summary = { ...r.summary, reason: FAILED_REASON };
+    render(<RunScreen runId={RUN_IDS.failed} step={null} />);
+    await screen.findByRole('heading', { level: 1 });
+    const header = document.querySelector('.run-header')!;
+    expect(header.textContent).not.toMatch(/ratchet (plan|retry|resume)|<run-id>|`/);
+    const more = header.querySelector('details.run-reason-more')!;
+    expect(within(more as HTMLElement).getByText('Next steps')).toBeTruthy();
+    const lists = more.querySelectorAll('ol, ul');
+    expect(lists.length).toBe(3);
+    expect(lists[2]!.querySelectorAll('li')).toHaveLength(4);
+    expect(within(header as HTMLElement).getByRole('button', { name: /Revise plan/ })).toBeTruthy();
+  });
+});
+

@@ -1,7 +1,8 @@
 // Run: header (repo, branch, worktree, status, cost against budget), actions, step timeline and the chosen step's attempt history.
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { baseName, shortSha, money } from '../lib/format';
+import { baseName, shortSha, money, timeWords } from '../lib/format';
+import { appReason } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
 import { useShallow } from 'zustand/react/shallow';
@@ -138,17 +139,27 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
   );
 }
 
-/** The run's reason: its first line as a sentence; the attempts summary and next steps under it, one click away. */
+/**
+ * The run's reason as the app says it (shared/reason-text.ts): its first line as a sentence; the attempts summary,
+ * remaining issues and next steps under it, one click away, as paragraphs and lists — no terminal commands (the buttons
+ * below do what they said) and no raw times.
+ */
 function RunReason({ reason, tone }: { reason: string; tone: string }) {
-  const [head, ...rest] = reason.split('\n');
-  const more = rest.join('\n').trim();
+  const { head, blocks } = appReason(reason, (iso) => timeWords(iso));
   return (
     <div className="run-reason-block">
       <p className={`run-reason ${tone}`}>{head}</p>
-      {more && (
+      {blocks.length > 0 && (
         <details className="run-reason-more small-text">
-          <summary>Attempts summary and next steps</summary>
-          <div className="pre-line">{more}</div>
+          <summary>{blocks.some((b) => b.heading === 'Next steps') ? 'Attempts summary and next steps' : 'More'}</summary>
+          {blocks.map((b, i) => (
+            <div key={i} className="reason-part">
+              {b.heading && <strong>{b.heading}</strong>}
+              {b.list === 'ordered' ? <ol>{b.lines.map((l, k) => <li key={k}>{l}</li>)}</ol>
+                : b.list === 'bullets' ? <ul>{b.lines.map((l, k) => <li key={k}>{l}</li>)}</ul>
+                : b.lines.map((l, k) => <p key={k}>{l}</p>)}
+            </div>
+          ))}
         </details>
       )}
     </div>

@@ -4,6 +4,7 @@ import type { RunSummary } from '../../../../shared/contract';
 import type { RunStatus } from '../../../../shared/domain';
 import { runsNeedingYou } from '../../../../shared/run-groups';
 import { RelativeTime } from '../RelativeTime';
+import { reasonLine } from '../../lib/format';
 import { hrefs } from '../../lib/route';
 import { useRuns } from '../../stores/runs';
 import { RunStatusBadge } from '../StatusBadge';
@@ -43,7 +44,7 @@ export function NeedsAttention() {
             <li key={r.id}>
               <a href={hrefs.run(r.id)} className="attention-title">{r.title}</a>
               <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
-              <span className="muted small-text attention-why">{r.reason ?? ATTENTION[r.status]}</span>
+              <span className="muted small-text attention-why">{r.reason ? reasonLine(r.reason) : ATTENTION[r.status]}</span>
               <span className="muted small-text attention-when"><RelativeTime at={r.updatedAt} /></span>
             </li>
           ))}
