@@ -17,6 +17,7 @@ import { headOf, logPage } from '../../shared/line-index';
 import { boundText } from './gates/bounded-output';
 import { diffTrees, inspectRepo } from './git/repo-git';
 import { liveAttemptDiff } from './live-attempt-diff';
+import { withExpectedActual } from './attempt-detail';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
 import { statsWindow } from './stats';
 import { loadImprovements, weeklyReport } from './stats-report';
@@ -288,9 +289,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'runs.attempt': async ({ runId, step, n, outputHeadLines }) => {
       const a = engine.store.getAttempts(runId, step).find((x) => x.n === n);
       if (!a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
-      const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...g }) =>
+      const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...stored }) => {
+        const g = { ...stored, failures: withExpectedActual(stored.failures) };
         // A recorded gate result never changes: its log is indexed once and kept for the pages that follow.
-        outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined));
+        return outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined);
+      });
       const texts = engine.store.getAttemptTexts(a.id);
       return {
         runId, step, n, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, model: a.model, agentKind: a.agent_kind,

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AttemptOutcome, StepDoc } from '../../../shared/domain';
 import { duration, errorClassLabel, tokens, money } from '../lib/format';
-import { attemptFailures } from '../lib/attempt-failures';
+import { attemptFailures, gateTally } from '../lib/attempt-failures';
 import { diffLineFor, outputLineFor } from '../lib/locate';
 import { attemptKey } from '../stores/patches';
 import { useRunDetail } from '../stores/run-detail';
@@ -87,6 +87,7 @@ function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: str
   const finished = timing?.finishedAt ?? d.finishedAt;
   const decision = summary?.decision ?? d.decision;
   const { failing: failures, flaky } = attemptFailures(d.gates, worktree);
+  const tally = gateTally(d.gates);
   const failedGate = d.gates.some((g) => !g.passed);
   const showLogs = logsOpen ?? (Boolean(runningGate) || (failedGate && failures.length === 0));
   const cost = summary?.costUsd ?? d.costUsd;
@@ -140,7 +141,7 @@ function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: str
       }}>
         <summary>
           <h3>Gates</h3>
-          <span className="muted small-text"> {d.gates.length === 0 ? '' : `${d.gates.filter((g) => g.passed).length} of ${d.gates.length} passed · raw output`}</span>
+          <span className="muted small-text"> {d.gates.length === 0 ? '' : `${tally.passed} of ${tally.total} passed${tally.flaky.length ? ` (${tally.flaky.join(', ')} flaky: passed when run again)` : ''} · raw output`}</span>
         </summary>
         {d.gates.length === 0 && !runningGate && <p className="muted small-text">{attemptRunning ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
         {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}

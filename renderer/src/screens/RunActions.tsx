@@ -136,6 +136,23 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
   }, [runId, connected, steps]);
   // Committed steps stay where they are, so their positions in the editor are their positions in the plan.
   const locked = initial.steps.filter((s) => s.status !== 'skipped').map((s, i) => (s.status === 'succeeded' ? i : -1)).filter((i) => i >= 0);
+  // What continues the run with the revision: Retry (a failed run with a committed step) or Resume (paused, interrupted,
+  // stopped); offered next to Done once it is saved, so the revision is not left waiting (issue 20 item 22).
+  const primary = runActionsFor(doc).primary;
+  const next = primary === 'retry' || primary === 'resume' ? primary : null;
+  const openResume = useUi((s) => s.openResume);
+  const retryRun = useRunDetail((s) => s.retry);
+  const retryNow = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await retryRun(runId);
+      onClose();
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
   const save = async () => {
     if (!steps) return;
     if (!connected) {
@@ -151,7 +168,7 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
         return;
       }
       const r = await revise(runId, toStepSpecs(steps));
-      setResult(`Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next retry follows it.`);
+      setResult(`Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next ${primary === 'resume' ? 'resume' : 'retry'} follows it.`);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -159,7 +176,14 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
     }
   };
   return (
-    <Modal title={mode === 'approve' ? 'Approve the drafted plan' : 'Revise plan'} onClose={onClose} wide footer={result ? <button type="button" className="primary" onClick={onClose}>Done</button> : (
+    <Modal title={mode === 'approve' ? 'Approve the drafted plan' : 'Revise plan'} onClose={onClose} wide footer={result ? (
+      <>
+        <InlineError message={error} />
+        <button type="button" className={next ? undefined : 'primary'} onClick={onClose}>Done</button>
+        {next === 'retry' && <button type="button" className="primary" disabled={busy} onClick={() => void retryNow()}>{busy ? 'Retrying…' : 'Retry with this plan'}</button>}
+        {next === 'resume' && <button type="button" className="primary" onClick={() => { onClose(); openResume(runId); }}>Resume…</button>}
+      </>
+    ) : (
       <>
         <InlineError message={error} />
         <button type="button" onClick={onClose}>Cancel</button>
