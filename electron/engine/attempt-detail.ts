@@ -8,10 +8,12 @@ interface HasValues {
   actual?: string | null;
 }
 
+const isFailure = (f: unknown): f is HasValues => typeof f === 'object' && f !== null && !Array.isArray(f);
+
 /** The failures with expected/actual filled from their message where both are missing and the message has them. */
-export function withExpectedActual<T extends HasValues>(failures: readonly T[]): T[] {
+export function withExpectedActual<T>(failures: readonly T[]): T[] {
   return failures.map((f) => {
-    if (f.expected != null || f.actual != null || !f.message) return f;
+    if (!isFailure(f) || f.expected != null || f.actual != null || !f.message) return f;
     const { expected, actual } = extractExpectedActual(f.message);
     return expected === null && actual === null ? f : { ...f, expected, actual };
   });
