@@ -170,5 +170,17 @@ describe('HomeScreen', () => {
     expect(table.textContent).toContain('(last seen 1 min ago)');
     expect(table.textContent).not.toMatch(/ratchet resume|<usd>|\d{4}-\d\d-\d\dT/);
   });
+
+  it('offers drag and drop only where a drop can be used: not in a browser (issue 20 item 23)', async () => {
+    installFake();
+    await renderHome();
+    const zone = screen.getByRole('region', { name: 'open a repository' });
+    expect(zone.textContent).not.toMatch(/Drop/);
+    expect(screen.getByLabelText('repository path')).toBeTruthy();
+    cleanup();
+    installFake({ pathForFile: () => '/home/dev/code/space-game' });
+    await renderHome();
+    expect(screen.getByRole('region', { name: 'open a repository' }).textContent).toMatch(/Drop a git repository here/);
+  });
 });
 

@@ -92,7 +92,8 @@ function RepoDrop() {
 
   return (
     <section className={`dropzone${over ? ' dropzone-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop} aria-label="open a repository">
-      <div className="dropzone-title">Drop a git repository here</div>
+      {/* A browser never says where a dropped folder is: there, Open… and the path are the ways in (issue 20 item 23). */}
+      <div className="dropzone-title">{canResolveDrops ? 'Drop a git repository here' : 'Open a git repository'}</div>
       <div className="dropzone-actions">
         <button type="button" className="primary" onClick={pick} disabled={busy}>Open…</button>
         {(!canResolveDrops || needsPath) && (
@@ -203,7 +204,7 @@ function RunsList() {
       </header>
       {runs.status === 'loading' && runs.data.length === 0 && <Loading label="Loading runs…" />}
       {runs.status === 'error' && <ErrorState message={runs.error ?? ''} onRetry={() => void load()} title="Could not load the runs" />}
-      {runs.status === 'ready' && runs.data.length === 0 && <Empty title="No runs yet">Drop a repository above to start the first task.</Empty>}
+      {runs.status === 'ready' && runs.data.length === 0 && <Empty title="No runs yet">{typeof window.ratchet?.pathForFile === 'function' ? 'Drop' : 'Open'} a repository above to start the first task.</Empty>}
       {runs.data.length > 0 && shown.length === 0 && filtering && (
         <Empty title="No run matches">
           <button type="button" onClick={() => setFilter({ text: '', status: '', repo: '' })}>Clear the filters</button>

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Tests for New task: a drafted plan must be approved before it runs; the workflow file runs as is unless edited; start goes to the run.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { REPO } from '../../dev/fixtures-runs';
 import { installFake } from '../test-helpers';
@@ -123,6 +123,14 @@ describe('NewTaskScreen', () => {
     expect(startInput()).toBeUndefined();
     fireEvent.click(start);
     await waitFor(() => expect(startInput()).toMatchObject({ title: 'Health' }));
+  });
+
+  it('offers the recent repositories when none is chosen yet (issue 20 item 23)', async () => {
+    render(<NewTaskScreen repoPath={null} />);
+    const recent = await screen.findByRole('list', { name: 'recent repositories' });
+    const first = within(recent).getAllByRole('button')[0]!;
+    fireEvent.click(first);
+    await waitFor(() => expect(location.hash).toMatch(/^#\/new\?repo=%2F/));
   });
 });
 
