@@ -46,7 +46,7 @@ describe('DashboardScreen', () => {
     expect(screen.getByText('19 of 22 finished runs · 23 started')).toBeTruthy();
     expect(screen.getByText('1.38')).toBeTruthy();
     const breakdown = screen.getByRole('table', { name: 'Steps by number of retries' });
-    expect([...breakdown.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['41', '12', '5', '2', '3']);
+    expect([...breakdown.querySelectorAll('td.num')].map((td) => td.textContent)).toEqual(['41', '12', '5', '2', '3']);
     const reasons = screen.getByRole('table', { name: 'Retries by error class' });
     expect(within(reasons).getByRole('rowheader', { name: 'Test failure' }).nextElementSibling!.textContent).toBe('14');
     const perDay = screen.getByRole('table', { name: 'Cost per day' });

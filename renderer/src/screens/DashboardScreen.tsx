@@ -47,6 +47,9 @@ export function DashboardScreen() {
 }
 
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
+/** The retry breakdown chart's y-axis width and right margin, which its table's first and last columns repeat so cells sit under bars. */
+const BREAKDOWN_AXIS = 52;
+const BREAKDOWN_RIGHT = 8;
 
 function Stats({ s, improvements }: { s: StatsSummary; improvements: ImprovementDoc[] | null }) {
   // `tick` is the axis label (short, so five fit a half-width card at 1024 px); `name` is the table's header.
@@ -78,19 +81,21 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
           <h2 id="h-breakdown">Retry breakdown</h2>
           <div className="chart" aria-hidden="true">
             <ResponsiveContainer width="100%" height={180}>
-              <BarChart data={breakdown} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
+              <BarChart data={breakdown} margin={{ top: 8, right: BREAKDOWN_RIGHT, bottom: 0, left: 0 }}>
                 <CartesianGrid stroke="var(--grid)" vertical={false} />
                 <XAxis dataKey="tick" tick={AXIS} interval={0} />
-                <YAxis tick={AXIS} allowDecimals={false} />
+                <YAxis tick={AXIS} allowDecimals={false} width={BREAKDOWN_AXIS} />
                 <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} />
                 <Bar dataKey="steps" fill="var(--accent)" isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>
           </div>
+          {/* Its columns sit under the bars: the first is as wide as the chart's axis, the last as its right margin. */}
           <table className="compact breakdown-table">
             <caption className="sr-only">Steps by number of retries</caption>
-            <thead><tr><th scope="row">retries</th>{breakdown.map((b) => <th key={b.name} scope="col" title={b.name}>{b.tick}</th>)}</tr></thead>
-            <tbody><tr><th scope="row">steps</th>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}</tr></tbody>
+            <colgroup><col style={{ width: BREAKDOWN_AXIS }} />{breakdown.map((b) => <col key={b.name} />)}<col style={{ width: BREAKDOWN_RIGHT }} /></colgroup>
+            <thead><tr><th scope="row">retries</th>{breakdown.map((b) => <th key={b.name} scope="col" title={b.name}>{b.tick}</th>)}<td aria-hidden="true" /></tr></thead>
+            <tbody><tr><th scope="row">steps</th>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}<td aria-hidden="true" /></tr></tbody>
           </table>
         </section>
 

@@ -90,7 +90,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <div><dt>worktree</dt><dd><code className="selectable">{doc.worktree}</code></dd></div>
           <div><dt>cost</dt><dd><CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" /></dd></div>
         </dl>
-        {doc.reason && <RunReason reason={doc.reason} tone={doc.status === 'failed' || doc.status === 'interrupted' ? 'tone-bad' : 'muted'} />}
+        {doc.reason && <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
