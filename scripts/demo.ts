@@ -12,7 +12,9 @@ if (process.argv.includes('--app')) {
   process.stderr.write(
     `DEMO — a scripted agent, not Claude: no API key is used and nothing leaves this machine.\nRepository: ${demo.repo}\nState: ${home}\n\n`,
   );
-  const code = await main(['run', demo.repo, '--yes'], {
+  // The demo's own workflow file ships with Ratchet (not written by an agent): trusted by the demo that starts it,
+  // as `npm run demo -- --app` does, so a newcomer's first run is not refused by workspace trust.
+  const code = await main(['run', demo.repo, '--yes', '--trust'], {
     stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { ...demo.env, RATCHET_HOME: home },
   });
   await demo.server.close();

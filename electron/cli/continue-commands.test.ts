@@ -6,7 +6,7 @@ import { StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from '../engine/engine';
 import { byStep, setup } from '../engine/testing/recovery-fixtures';
-import { tempDir } from '../engine/testing/temp-repo';
+import { sh, tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
@@ -31,6 +31,10 @@ async function interrupted() {
   engine.store.setRunStatus(runId, 'running', null);
   engine.store.claimRun(runId, 2 ** 22 + 7, hostname());
   engine.close();
+  // A process that died mid-step leaves its git state as "running" (written when the execution started).
+  const state = join(tempDir(), 'state.json');
+  writeFileSync(state, JSON.stringify({ status: 'running', reason: null, finishedAt: null, steps: [], attempts: [] }));
+  sh(p.repo, 'update-ref', `refs/ratchet/${runId}/state`, sh(p.repo, 'hash-object', '-w', state));
   return { p, env, runId };
 }
 
@@ -60,6 +64,25 @@ describe('ratchet resume / retry / plan / recover', () => {
     await cli(['list'], env);
     const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
     expect(r.err).toMatch(/Warning: this repository has an interrupted run of "Step number 1"/);
+  });
+
+  it('`run` of another task on a repository with an interrupted run warns too (issue 20 item 7: any interrupted run of the repository)', async () => {
+    const { p, env } = await interrupted();
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--task', 'Something else entirely', '--yes', '--json'], env);
+    expect(r.err).toMatch(/Warning: this repository has an interrupted run: "Step number 1" \(\w+\)/);
+  });
+
+  it('`resume <worktree path>` resumes the run working in that worktree, as seed 003\'s argument does (issue 20 item 7)', async () => {
+    const { env, runId } = await interrupted();
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: env.RATCHET_HOME, env: { ...process.env, ...env } });
+    const worktree = engine.store.getRun(runId)!.worktree;
+    engine.close();
+    const r = await cli(['resume', `${worktree}/`, '--yes', '--json'], env);
+    expect(r.code, r.err).toBe(0);
+    expect(StatusDocument.parse(JSON.parse(r.out))).toMatchObject({ id: runId, status: 'succeeded' });
+    const none = await cli(['resume', tempDir(), '--yes'], env);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/No run works in .*: give a run id or a run's worktree \(see `ratchet list`\)/);
   });
 
   it('`retry` refuses a run without completed steps with exit 2 and the seed 000 message', async () => {
@@ -92,5 +115,48 @@ describe('ratchet resume / retry / plan / recover', () => {
     expect(rec.out).toContain(`rebuilt 1 run(s) from git: ${runId}`);
     const list = JSON.parse((await cli(['list', '--json'], other)).out) as Array<{ id: string; status: string }>;
     expect(list).toEqual([expect.objectContaining({ id: runId, status: 'interrupted' })]);
+  });
+});
+
+describe('ratchet restart (issue 20 item 4: the next step that works when step 1 failed)', () => {
+  it('a run that failed at step 1 names `ratchet restart <id>`, which starts the task again as a new run and runs it', async () => {
+    const { fixtureProject, queue, turn, create, say } = await import('../engine/testing/fixture-project');
+    const p = fixtureProject('gates: { test: "test -f ok.txt || { echo \'not ok 1 - ok exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: make ok\n    gates: [test]\n');
+    server = await startScriptedServer({ script: { rules: queue(turn(create('wrong.txt', 'no\n')), say('done'), turn(create('ok.txt', 'yes\n')), say('done')) } });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const first = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
+    expect(first.code).toBe(1);
+    const failed = StatusDocument.parse(JSON.parse(first.out));
+    expect(failed.reason).toContain(`\`ratchet restart ${failed.id}\``);
+    expect(failed.reason).not.toContain('<run-id>');
+    expect((await cli(['retry', failed.id, '--yes'], env)).err).toMatch(/No completed steps found/);
+    const again = await cli(['restart', failed.id, '--yes', '--json'], env);
+    expect(again.code, again.err).toBe(0);
+    const doc = StatusDocument.parse(JSON.parse(again.out));
+    expect(doc.id).not.toBe(failed.id);
+    expect(doc.status).toBe('succeeded');
+    expect(again.err).toContain(`started again from run ${failed.id}`);
+  });
+});
+
+describe('a missing API key is the user\'s to fix, at once (issue 20 item 11)', () => {
+  it('`retry` without ANTHROPIC_API_KEY refuses before any attempt (resume goes through the same check in execute) (exit 2), instead of five API errors with backoff', async () => {
+    const { fixtureProject, queue, turn, create, say } = await import('../engine/testing/fixture-project');
+    const p = fixtureProject('gates: { test: "test -f two.txt || { echo \'not ok 1 - two exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: one\n    gates: []\n  - title: two\n    gates: [test]\n');
+    server = await startScriptedServer({ script: { rules: queue(turn(create('one.txt', '1\n')), say('done'), turn(create('x.txt', 'x\n')), say('done')) } });
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const failed = StatusDocument.parse(JSON.parse((await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env)).out));
+    expect(failed.status).toBe('failed');
+    const requests = server.requests.length;
+    const noKey = { RATCHET_HOME: p.home, ANTHROPIC_BASE_URL: server.url };
+    const started = Date.now();
+    const r = await cli(['retry', failed.id, '--yes', '--json'], noKey);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const after = StatusDocument.parse(JSON.parse((await cli(['status', failed.id, '--json'], noKey)).out));
+    expect(after.steps[1]!.attempts).toHaveLength(failed.steps[1]!.attempts.length);
+    expect(after.status).toBe('failed');
+    expect(server.requests.length).toBe(requests);
   });
 });

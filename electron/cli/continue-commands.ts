@@ -1,5 +1,6 @@
-// `ratchet retry`, `resume`, `plan` and `recover`: continuing runs instead of restarting them.
-import { readFileSync, existsSync } from 'node:fs';
+// `ratchet retry`, `resume`, `plan`, `recover` and `restart`: continuing runs, or starting one's task again.
+import { readFileSync, existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { ConfirmNext, Engine } from '../engine/engine';
@@ -28,6 +29,20 @@ export async function cmdRetry(engine: Engine, args: string[], io: CliIo): Promi
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });
+}
+
+/** `ratchet restart <run-id>`: Start again — a new run of the same task, plan and workflow from the repository's HEAD, run here. */
+export async function cmdRestart(engine: Engine, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' }, trust: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('`ratchet restart` takes one run id (see `ratchet list`).');
+  const runId = positionals[0] as string;
+  engine.checkRunTrust(runId, Boolean(values.trust));
+  if (!values.yes && io.stdin.isTTY) {
+    if (!(await confirm(io, `Start run ${runId}'s task again as a new run, from the repository's current HEAD? [Y/n] `))) return 1;
+  }
+  const fresh = await engine.restart(runId, { trust: Boolean(values.trust) });
+  io.stderr.write(`Run ${fresh} started again from run ${runId}.\n`);
+  return withProgress(engine, io, Boolean(values.json), engine.status(fresh).steps.length, (signal) => engine.execute(fresh, signal));
 }
 
 export interface ResumeFlags {
@@ -59,8 +74,8 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
   if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError('`--budget` takes an amount in US dollars above 0, e.g. --budget 10.');
   if (auto !== undefined && !AUTO.includes(auto as Auto)) throw new UsageError('`--auto` takes step, phase or run.');
   const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget, approve: Boolean(values.approve), trust: Boolean(values.trust) };
-  if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id.');
-  let runId = positionals[0];
+  if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id or worktree path.');
+  let runId = positionals[0] ? runIdOf(engine, positionals[0]) : undefined;
   if (!runId) {
     engine.detectInterrupted();
     const runs = engine.store.listRuns().filter((r) => r.status === 'interrupted');
@@ -84,6 +99,27 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     runId = chosen.id;
   }
   return resumeById(engine, runId, flags, io);
+}
+
+/**
+ * A run id, or (seed 003's `worktree_path` argument) the path of a run's worktree: the newest run working there. A
+ * path no run works in is refused with what to give instead.
+ */
+function runIdOf(engine: Engine, arg: string): string {
+  if (engine.store.getRun(arg)) return arg;
+  const looksLikePath = arg.includes('/') || arg.includes('\\') || arg === '.' || arg === '..';
+  if (!looksLikePath || !existsSync(arg)) return arg;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const want = real(arg);
+  const run = engine.store.listRuns().find((r) => real(r.worktree) === want);
+  if (!run) throw new RatchetError('run_not_found', `No run works in ${want}: give a run id or a run's worktree (see \`ratchet list\`).`);
+  return run.id;
 }
 
 export async function resumeById(engine: Engine, runId: string, flags: ResumeFlags, io: CliIo): Promise<number> {

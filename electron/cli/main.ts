@@ -5,7 +5,7 @@ import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
 import { confirm, defaultIo, parse, UsageError, withProgress, type CliIo } from './cli-kit';
 import { helpAnswer } from './usage';
-import { cmdPlan, cmdRecover, cmdResume, cmdRetry, resumeById } from './continue-commands';
+import { cmdPlan, cmdRecover, cmdRestart, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { cmdList, movedAsideNotice } from './list-command';
 import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
@@ -52,10 +52,15 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
       return 1;
     }
   }
+  // The start-up check: a run whose process died while running is interrupted (not "running") before it is looked for.
+  engine.detectInterrupted();
   const interrupted = engine.store.interruptedLike(prepared.repoRoot, prepared.title);
   if (interrupted.length) {
-    const ids = interrupted.map((r) => r.id).join(', ');
-    err(`Warning: this repository has an interrupted run of "${prepared.title}" (${ids}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`);
+    const same = interrupted.filter((r) => r.task_title === prepared.title);
+    const listed = interrupted.map((r) => `"${r.task_title}" (${r.id})`).join(', ');
+    err(same.length
+      ? `Warning: this repository has an interrupted run of "${prepared.title}" (${same.map((r) => r.id).join(', ')}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`
+      : `Warning: this repository has an interrupted run: ${listed}. \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint; this run starts anyway.`);
     if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Resume it instead of starting over? [Y/n] '))) {
       return resumeById(engine, interrupted[0]?.id as string, { yes: false, json: Boolean(values.json), auto: 'run', skipStep: false }, io);
     }
@@ -167,7 +172,7 @@ function cmdCheck(args: string[], io: CliIo): number {
 
 /** Says once, loudly, when commands will run without the OS sandbox (a run without one is refused by the engine). */
 function warnSandbox(engine: Engine, command: string, io: CliIo): void {
-  if (!['run', 'retry', 'resume'].includes(command)) return;
+  if (!['run', 'retry', 'restart', 'resume'].includes(command)) return;
   const st = engine.sandboxStatus();
   if (st.state === 'off') io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent\'s shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n');
 }
@@ -185,9 +190,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'serve') return await cmdServe(rest, io);
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
-    // --no-sandbox (run, retry, resume): the user's explicit choice to run the agent's commands unconfined.
-    const noSandbox = ['run', 'retry', 'resume'].includes(command) && rest.includes('--no-sandbox');
+    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
+    const noSandbox = ['run', 'retry', 'restart', 'resume'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
     engine = createEngine({ home: defaultHome(io.env), env: io.env, sandbox: noSandbox ? 'off' : 'auto' });
     warnSandbox(engine, command, io);
@@ -195,6 +200,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     if (command === 'run') return await cmdRun(engine, rest, io);
     if (command === 'status') return cmdStatus(engine, rest, io);
     if (command === 'retry') return await cmdRetry(engine, rest, io);
+    if (command === 'restart') return await cmdRestart(engine, rest, io);
     if (command === 'resume') return await cmdResume(engine, rest, io);
     if (command === 'plan') return await cmdPlan(engine, rest, io);
     if (command === 'trust') return await cmdTrust(engine, rest, io);

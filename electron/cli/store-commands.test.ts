@@ -39,6 +39,17 @@ describe('ratchet stats', () => {
     expect(text.out).toContain('| 1 retry |');
   });
 
+  it('the text report lists every suggestion --json lists: never "Nothing stands out" beside suggestions (issue 20 item 5)', async () => {
+    const home = await busyHome();
+    for (const days of ['7', '30']) {
+      const json = JSON.parse((await cli(['stats', '--days', days, '--json'], { RATCHET_HOME: home })).out) as { suggestions: string[] };
+      const text = (await cli(['stats', '--days', days], { RATCHET_HOME: home })).out;
+      expect(json.suggestions.length).toBeGreaterThan(0);
+      for (const s of json.suggestions) expect(text).toContain(`- ${s}`);
+      expect(text).not.toContain('Nothing stands out');
+    }
+  });
+
   it('refuses a bad --days and answers --help', async () => {
     const home = tempDir();
     const bad = await cli(['stats', '--days', '0'], { RATCHET_HOME: home });

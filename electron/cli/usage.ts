@@ -13,7 +13,9 @@ export const COMMAND_USAGE: Record<string, string> = {
       validate a workflow without running it (exit 0 valid, 1 invalid) and show the retry policy in force`,
   retry: `ratchet retry <run-id> [--yes] [--json] [--trust] [--no-sandbox]   continue a failed run from the next incomplete step
       (with the workflow stored when it started; refused, exit 2, if that version is no longer trusted: --trust trusts it again)`,
-  resume: `ratchet resume [<run-id>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--trust] [--no-sandbox]
+  restart: `ratchet restart <run-id> [--yes] [--json] [--trust] [--no-sandbox]   start a run's task again as a new run (its plan and
+      workflow, from the repository's current HEAD) and run it: what to do when no step was committed, so retry has nothing to continue`,
+  resume: `ratchet resume [<run-id> | <worktree>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--trust] [--no-sandbox]
       resume an interrupted, paused or waiting run from its last checkpoint; --budget raises the run's
       task budget (a run paused for its budget continues); --approve starts an agent-drafted plan;
       refused (exit 2) if the repository workflow version the run started with is no longer trusted: --trust trusts it again`,
@@ -36,7 +38,7 @@ export const COMMAND_USAGE: Record<string, string> = {
 export const USAGE = `Usage:
 ${Object.values(COMMAND_USAGE).map((u) => `  ${u}`).join('\n')}
 
-Every command answers --help. run, retry, resume and serve take --no-sandbox: run the agent's commands without the OS
+Every command answers --help. run, retry, restart, resume and serve take --no-sandbox: run the agent's commands without the OS
 sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
 
 /** `ratchet <command> --help`: the command's usage, on stdout. */

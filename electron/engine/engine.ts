@@ -24,7 +24,7 @@ import { parseTaskRetryConfig } from './runs/task-retry-config';
 import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
-import { clearStaleLocks, readRunMetas, writeRunMeta } from './git/run-refs';
+import { clearStaleLocks, readRunMetas, readRunState, writeRunMeta, writeRunState } from './git/run-refs';
 import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
 import { runOwnership } from './run-ownership';
@@ -93,7 +93,7 @@ export type Engine = ReturnType<typeof createEngine>;
 
 export interface ExecuteOptions {
   /** Set when a run continues (retry or resume): the prompt lists the completed step commits and where to continue. */
-  continuation?: { turnBudget: number | null };
+  continuation?: { turnBudget: number | null; /** What the agent must know before it continues (the base moved and conflicts). */ notes?: readonly string[] };
   auto?: 'step' | 'phase' | 'run';
   /** The lease the caller took (resume, retry); without one, execute takes it. */
   lease?: LeaseOwner;
@@ -238,9 +238,7 @@ export function createEngine(deps: EngineDeps) {
         );
       }
     }
-    if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
-      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or use an agent of kind `command`.');
-    }
+    requireApiKey(workflow);
     requireSandbox();
     const title = input.title?.trim() || workflow.task?.title || workflow.steps[0]?.title || 'Task';
     const description = input.description ?? workflow.task?.description ?? '';
@@ -320,6 +318,38 @@ export function createEngine(deps: EngineDeps) {
     return runId;
   }
 
+  /**
+   * An Anthropic agent needs a key before anything starts: a run, a retry or a resume without one would only spend its
+   * api_error retries and their backoff (minutes) on an error the user has to fix. Refused at once (exit 2).
+   */
+  function requireApiKey(workflow: Workflow): void {
+    if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
+      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or add it in Settings, or use an agent of kind `command`.');
+    }
+  }
+
+  /** Writes the run's status, steps and attempts to refs/ratchet/<run>/state in its repository (see run-refs.ts). */
+  async function keepRunState(runId: string): Promise<void> {
+    const run = store.getRun(runId);
+    if (!run) return;
+    await writeRunState(run.repo_path, runId, {
+      status: run.status, reason: run.reason, finishedAt: run.finished_at,
+      steps: store.getSteps(runId).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha })),
+      attempts: store.getAttempts(runId).filter((a) => a.outcome !== 'running').map((a) => ({
+        step: a.step_index, n: a.n, round: a.round, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, summary: a.summary,
+        agentKind: a.agent_kind, model: a.model, treeRef: a.tree_ref, treeSha: a.tree_sha, failures: JSON.parse(a.failures_json) as unknown[],
+        decision: a.decision_json ? (JSON.parse(a.decision_json) as unknown) : null, inputTokens: a.input_tokens, outputTokens: a.output_tokens,
+        cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens, costUsd: a.cost_known ? a.cost_usd : null,
+        startedAt: a.started_at, finishedAt: a.finished_at,
+      })),
+    });
+  }
+
+  /** Steps whose commit is on the run's branch (what Retry can continue from). */
+  function committedSteps(runId: string): number {
+    return store.getSteps(runId).filter((s) => s.status === 'succeeded' && s.commit_sha).length;
+  }
+
   /** The run's notifications: the workflow's `notify:` over the user's Settings, key by key. */
   function noticesFor(runId: string, workflow: Workflow) {
     return createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify });
@@ -348,6 +378,7 @@ export function createEngine(deps: EngineDeps) {
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
     if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+    requireApiKey(workflow);
     requireSandbox();
     // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
     // Taken before the first await: a run without an owner meanwhile would be taken for an interrupted one.
@@ -373,6 +404,8 @@ export function createEngine(deps: EngineDeps) {
       return status(runId);
     }
     store.setRunStatus(runId, 'running', null);
+    // Kept as running until this execution ends: a process that dies now is recovered as interrupted, not as it ended before.
+    await keepRunState(runId).catch(() => undefined);
     // One agent per kind and model for the whole run, so `session: continue` finds its conversation.
     const agents = new Map<string, Agent>();
     const agentForRun = (config: AgentConfig): Agent => {
@@ -390,7 +423,7 @@ export function createEngine(deps: EngineDeps) {
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
     const context = taskContext({
       title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps,
-      progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1 } : undefined,
+      progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes } : undefined,
     });
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
     let firstPhase: string | null | undefined;
@@ -455,7 +488,7 @@ export function createEngine(deps: EngineDeps) {
             }
             break;
           case 'escalate':
-            store.setRunStatus(runId, 'paused', runEndReason(outcome));
+            store.setRunStatus(runId, 'paused', runEndReason(outcome, '', { runId, committedSteps: committedSteps(runId) }));
             notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
@@ -474,7 +507,7 @@ export function createEngine(deps: EngineDeps) {
               store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
               rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
             }
-            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued), { finished: true });
+            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued, { runId, committedSteps: committedSteps(runId) }), { finished: true });
             notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
             break;
           }
@@ -490,6 +523,8 @@ export function createEngine(deps: EngineDeps) {
       throw err;
     } finally {
       skipControllers.delete(runId);
+      // How the run stands now, kept in git, so `ratchet recover` brings it back as it was if the database is lost.
+      await keepRunState(runId).catch((err: unknown) => store.event(runId, 'log', { level: 'warn', message: `could not keep the run's state in git: ${(err as Error).message}` }));
       // Bounded: deliveries still in flight get a few seconds, so a CLI run does not exit before they are sent or logged.
       await notes.flush();
       held.release();
@@ -575,9 +610,21 @@ export function createEngine(deps: EngineDeps) {
         runId: m.runId, repoPath: repo.root, repoName: repo.name, title: m.title, description: m.description, workflow: parsed.data,
         baseBranch: m.baseBranch, baseCommit: m.baseCommit, branch: m.branch, worktree: m.worktree,
       });
-      store.setRunStatus(m.runId, 'interrupted', 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.');
-      const run = store.getRun(m.runId);
-      if (run) await reconcileWithGit(store, run);
+      const kept = await readRunState(repo.root, m.runId);
+      if (kept) {
+        // As it was when its process last let go of it: its attempts, then its steps and status (git still decides what is committed).
+        for (const a of kept.attempts) store.restoreAttempt(m.runId, a);
+        for (const st of kept.steps) if (st.status === 'failed' || st.status === 'skipped') store.setStepStatus(m.runId, st.index, st.status);
+        const run = store.getRun(m.runId);
+        if (run) await reconcileWithGit(store, run);
+        const ended = ['succeeded', 'failed', 'cancelled'].includes(kept.status);
+        const status = (['succeeded', 'failed', 'cancelled', 'paused'] as const).find((x) => x === kept.status) ?? 'interrupted';
+        store.setRunStatus(m.runId, status, status === 'interrupted' ? 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.' : kept.reason, { finished: ended });
+      } else {
+        store.setRunStatus(m.runId, 'interrupted', 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.');
+        const run = store.getRun(m.runId);
+        if (run) await reconcileWithGit(store, run);
+      }
       rebuilt.push(m.runId);
     }
     const branches = (await git(repo.root).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/ratchet/'])).split('\n').filter(Boolean);

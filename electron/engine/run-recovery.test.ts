@@ -1,4 +1,5 @@
 // Integration: retry (seed 000), plan revision, resume (seed 003), recover — real git, real SQLite, the scripted server through the SDK.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -211,6 +212,30 @@ describe('ratchet resume (seed 003)', () => {
   });
 });
 
+describe('a retry when the base branch moved and conflicts (issue 20 item 9)', () => {
+  it('tells the agent which files conflict with the moved base and how to see its side, and the run goes on', async () => {
+    const { p, engine, runId } = await failedAtStep2();
+    rmSync(p.flag);
+    // The user's main gets its own steps/1.txt: merging it into the run's branch (which added steps/1.txt) would conflict.
+    writeFileSync(join(p.repo, 'steps.txt'), 'x');
+    sh(p.repo, 'checkout', '-q', 'main');
+    sh(p.repo, 'rm', '-q', '--cached', '--ignore-unmatch', 'steps.txt');
+    execFileSync('mkdir', ['-p', join(p.repo, 'steps')]);
+    writeFileSync(join(p.repo, 'steps', '1.txt'), 'the base has its own step 1\n');
+    sh(p.repo, 'add', 'steps/1.txt');
+    sh(p.repo, 'commit', '-q', '-m', 'main moves on');
+    const before = server!.requests.length;
+    const { doc, notes } = await engine.retry(runId, { signal: signal() });
+    expect(notes.join('\n')).toMatch(/would conflict in: steps\/1\.txt/);
+    expect(doc.status).toBe('succeeded');
+    const told = server!.requests.slice(before)[0]!;
+    const text = JSON.stringify(told.body);
+    expect(text).toContain('steps/1.txt');
+    expect(text).toMatch(/base branch main moved/);
+    expect(text).toMatch(/git diff [0-9a-f]{7,}\.\.main -- steps\/1\.txt/);
+  });
+});
+
 describe('ratchet recover', () => {
   it('rebuilds a run from the branch and its metadata after the database is lost, and resumes it', async () => {
     const { p, runId, doc } = await failedAtStep2();
@@ -221,12 +246,38 @@ describe('ratchet recover', () => {
     const r = await engine.recover(p.repo);
     expect(r.rebuilt).toEqual([runId]);
     const rebuilt = engine.status(runId);
-    expect(rebuilt).toMatchObject({ status: 'interrupted', branch: doc.branch });
-    expect(rebuilt.steps.map((s) => s.status)).toEqual(['succeeded', 'pending', 'pending']);
+    // As it was (issue 20 item 7): failed, with its reason and every attempt, not an "interrupted" run without history.
+    expect(rebuilt).toMatchObject({ status: 'failed', branch: doc.branch, reason: doc.reason });
+    expect(rebuilt.steps.map((s) => s.status)).toEqual(['succeeded', 'failed', 'pending']);
     expect(rebuilt.steps[0]!.commit).toBe(doc.steps[0]!.commit);
-    const { doc: done } = await engine.resume(runId, { signal: signal() });
+    const was = (d: typeof doc) => d.steps.map((s) => s.attempts.map((a) => [a.n, a.outcome, a.errorClass, a.model]));
+    expect(was(rebuilt)).toEqual(was(doc));
+    expect(rebuilt.costUsd ?? 0).toBeCloseTo(doc.costUsd ?? 0, 6);
+    const { doc: done } = await engine.retry(runId, { signal: signal() });
     expect(done.status).toBe('succeeded');
     expect((await engine.recover(p.repo)).known).toEqual([runId]);
+  });
+
+  it('brings a succeeded run back succeeded, with its attempt history (issue 20 item 7)', async () => {
+    const { p, runId, engine: first } = await failedAtStep2();
+    rmSync(p.flag);
+    const { doc } = await first.retry(runId, { signal: signal() });
+    expect(doc.status).toBe('succeeded');
+    const fresh = join(mkdtempSync(join(tmpdir(), 'ratchet-home3-')), 'home');
+    const engine = await engineFor(fresh);
+    expect((await engine.recover(p.repo)).rebuilt).toEqual([runId]);
+    const rebuilt = engine.status(runId);
+    expect(rebuilt).toMatchObject({ status: 'succeeded', reason: doc.reason });
+    expect(rebuilt.steps.map((s) => [s.status, s.commit])).toEqual(doc.steps.map((s) => [s.status, s.commit]));
+    expect(rebuilt.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass]))).toEqual(doc.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass])));
+  });
+  
+  it('a run ended before Ratchet kept its state in git comes back interrupted, from the branch', async () => {
+    const { p, runId, doc } = await failedAtStep2();
+    sh(p.repo, 'update-ref', '-d', `refs/ratchet/${runId}/state`);
+    const engine = await engineFor(join(mkdtempSync(join(tmpdir(), 'ratchet-home4-')), 'home'));
+    await engine.recover(p.repo);
+    expect(engine.status(runId)).toMatchObject({ status: 'interrupted', branch: doc.branch });
   });
 });
 

@@ -216,10 +216,18 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
     }
     notes.push(await applyRecovery(store, run, action, opts.choices?.[action.code] ?? action.safeDefault));
   }
+  // Seed 000: the base moved and conflicts — warn, proceed, and let the agent work towards a clean merge (it is told below).
+  const agentNotes: string[] = [];
   if (info.baseConflicts.length) {
-    const msg = `The base branch ${run.base_branch} moved since this run started, and merging it would conflict in: ${info.baseConflicts.join(', ')}. The run goes on from its own base; resolve when you merge.`;
+    const msg = `The base branch ${run.base_branch} moved since this run started, and merging it would conflict in: ${info.baseConflicts.join(', ')}. The run goes on from its own base; the agent is told, and you resolve what is left when you merge.`;
     store.event(run.id, 'log', { level: 'warn', message: msg });
     notes.push(msg);
+    const files = info.baseConflicts.join(' ');
+    agentNotes.push(
+      `The base branch ${run.base_branch} moved since this run started, and merging it into this branch would conflict in: ${info.baseConflicts.join(', ')}. ` +
+        `See its side with \`git diff ${run.base_commit.slice(0, 10)}..${run.base_branch} -- ${files}\` (and \`git show ${run.base_branch}:<file>\`). ` +
+        'While you work on the step, keep your changes to those files compatible with the base branch\'s, so the merge is clean; do not merge or rebase yourself (Ratchet handles git).',
+    );
   }
   if (info.repeatedFailures.length) {
     const msg = `Step ${plan.nextStep} has failed ${info.repeatedFailures.length} times across runs; consider revising the plan.`;
@@ -240,6 +248,6 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
   // wake_at (rate limit, daily budget) continues its round, so its class limits still hold.
   if (kind === 'retry' || !(run.status === 'waiting' && run.wake_at !== null)) store.startRound(run.id);
   store.recordResume(run.id, { kind, fromStep: plan.nextStep, fromStatus: run.status, turnBudget, auto: opts.auto ?? 'run', notes });
-  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget }, auto: opts.auto, confirmNext: opts.confirmNext });
+  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget, notes: agentNotes }, auto: opts.auto, confirmNext: opts.confirmNext });
   return { doc, notes };
 }

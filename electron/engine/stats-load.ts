@@ -4,6 +4,9 @@ import type Database from 'better-sqlite3';
 import type { StatsSummary } from '../../shared/contract';
 import { ERROR_CLASSES, type ErrorClass } from '../../shared/domain';
 import type { ClassRecord } from './improvements';
+import type { FailedTest } from './gates/parse-failures';
+import type { UnfixedFailure } from './failure-patterns';
+import { testIdentity } from './runs/attempt-summary';
 import { countRows, fromCounts, statsWindow, type StatsCounts, type StatsInput } from './stats';
 
 type Db = Database.Database;
@@ -92,4 +95,33 @@ export function loadClassRecords(db: Db, days: number, now: Date): ClassRecord[]
       };
     })
     .sort((x, y) => x.errorClass.localeCompare(y.errorClass));
+}
+
+/**
+ * The last failure of every step in the period that was never fixed (its step failed): what seed 002's failure-pattern
+ * advice groups. Newest first, at most `limit` (the patterns need a few dozen, not the whole history).
+ */
+export function loadUnfixedFailures(db: Db, days: number, now: Date, limit = 500): UnfixedFailure[] {
+  const since = statsWindow(days, now).sinceIso;
+  const rows = db.prepare(
+    `SELECT a.run_id AS runId, COALESCE(a.error_message, '') AS message, a.failures_json AS failures
+     FROM attempts a JOIN step_runs s ON s.run_id = a.run_id AND s.step_index = a.step_index
+     WHERE s.status = 'failed' AND a.outcome IN ('failed', 'error') AND a.started_at >= ?
+       AND a.n = (SELECT MAX(b.n) FROM attempts b WHERE b.run_id = a.run_id AND b.step_index = a.step_index AND b.outcome IN ('failed', 'error'))
+     ORDER BY a.started_at DESC LIMIT ?`,
+  ).all(since, limit) as Array<{ runId: string; message: string; failures: string }>;
+  return rows.map((r) => {
+    let failures: FailedTest[] = [];
+    try {
+      failures = JSON.parse(r.failures) as FailedTest[];
+    } catch {
+      // A row written by an older version: its message still counts.
+    }
+    return {
+      runId: r.runId,
+      message: r.message,
+      tests: failures.filter((f) => f.kind !== 'compile' && f.name).map((f) => testIdentity(f)),
+      files: [...new Set(failures.map((f) => f.file?.replace(/:\d+(?::\d+)?$/, '')).filter((f): f is string => Boolean(f)))],
+    };
+  });
 }

@@ -4,17 +4,18 @@ import type { StatsSummary } from '../../shared/contract';
 import { improvementSuggestions, type Improvement } from './improvements';
 import { DEFAULT_LIMITS, PRESETS } from './runs/policy';
 import { reportMarkdown } from './stats';
-import { loadClassRecords, loadStats } from './stats-load';
+import { failurePatterns } from './failure-patterns';
+import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
 
 export interface ReportSettings {
   dailyUsd: number | null;
   preset: keyof typeof PRESETS;
 }
 
-/** Seed 002's improvement suggestions for the period `s` summarises, against the limits of the preset in Settings. */
+/** Seed 002's improvement suggestions for the period `s` summarises (per error class, against the limits of the preset in Settings, then failure patterns). */
 export function loadImprovements(db: Database.Database, s: StatsSummary, now: Date, preset: keyof typeof PRESETS): Improvement[] {
   const budget = s.dailyBudgetUsd;
-  return improvementSuggestions({
+  const byClass = improvementSuggestions({
     classes: loadClassRecords(db, s.days, now),
     limits: { ...DEFAULT_LIMITS, test_failure: PRESETS[preset].max_retries },
     successSteps: s.retryBreakdown.r0 + s.retryBreakdown.r1 + s.retryBreakdown.r2 + s.retryBreakdown.r3plus,
@@ -22,6 +23,8 @@ export function loadImprovements(db: Database.Database, s: StatsSummary, now: Da
     daysOverBudget: budget === null ? 0 : s.costPerDay.filter((d) => d.costUsd > budget).length,
     dailyBudgetUsd: budget,
   });
+  // Seed 002's failure-pattern advice: what several tasks' unfixed failures share.
+  return [...byClass, ...failurePatterns(loadUnfixedFailures(db, s.days, now))];
 }
 
 /** The weekly report: the dashboard's summary for the period and its improvement suggestions, as Markdown. */

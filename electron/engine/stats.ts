@@ -152,9 +152,12 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
 
-/** The weekly report (seed 002's "Retry Statistics"), as Markdown; its suggestions are seed 002's improvement suggestions when given. */
+/**
+ * The weekly report (seed 002's "Retry Statistics"), as Markdown. Its suggestions are seed 002's improvement suggestions
+ * (when given), then the summary's own, so it lists everything `ratchet stats --json` and the dashboard do.
+ */
 export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readonly Improvement[]): string {
-  const suggestions = improvements ? improvements.map(improvementText) : s.suggestions;
+  const suggestions = [...new Set([...(improvements ?? []).map(improvementText), ...s.suggestions])];
   const b = s.retryBreakdown;
   const steps = b.r0 + b.r1 + b.r2 + b.r3plus + b.failedAfterMax;
   const share = (n: number) => (steps ? ` (${((n / steps) * 100).toFixed(1)} %)` : '');

@@ -26,7 +26,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: A
     }
   });
   // Runs are sandboxed where the machine has a sandbox, and opt out explicitly where it has none (a fresh machine).
-  const opted = !SANDBOX_AVAILABLE && ['run', 'retry', 'resume'].includes(args[0] ?? '') ? [...args, '--no-sandbox'] : args;
+  const opted = !SANDBOX_AVAILABLE && ['run', 'retry', 'restart', 'resume'].includes(args[0] ?? '') ? [...args, '--no-sandbox'] : args;
   const code = await main(opted, { stdout, stderr, stdin, env });
   return { code, out, err };
 }

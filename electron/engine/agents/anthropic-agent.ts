@@ -40,6 +40,10 @@ export function toAgentError(err: unknown): AgentError {
     const fix = status === 401 || status === 403 ? ' Check ANTHROPIC_API_KEY.' : status === 404 ? ' Check the model name.' : '';
     return { errorClass: 'api_error', message: `API refused the request (${status}): ${detail}.${fix}`, status, retryAfterS, retriable: false };
   }
+  // No key at all (it was removed mid-run): the user's to fix, not a transient fault worth five retries and their backoff.
+  if (err instanceof Error && /Could not resolve authentication method/i.test(err.message)) {
+    return { errorClass: 'api_error', message: 'No API key: ANTHROPIC_API_KEY is not set (add it in Settings or the environment), so the API could not be called.', status: null, retryAfterS: null, retriable: false };
+  }
   // A cut or malformed stream: the SDK raises a plain AnthropicError (or a SyntaxError for a malformed body).
   if (err instanceof Anthropic.AnthropicError || err instanceof SyntaxError) {
     return { errorClass: 'api_error', message: `API response could not be read: ${err.message}`, status: null, retryAfterS: null, retriable: true };

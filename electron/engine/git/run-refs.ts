@@ -1,8 +1,9 @@
-// Git-side state that lets a run be rebuilt without the database: the run's metadata and plan kept as a blob under refs/ratchet/<run>/meta.
+// Git-side state that lets a run be rebuilt without the database: its metadata and plan (refs/ratchet/<run>/meta) and how it stood when it last ended (…/state).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { RestoredAttempt } from '../store/store-rows';
 import { HARDENED_GIT_CONFIG, git, gitEnv } from './repo-git';
 
 export interface RunMeta {
@@ -20,17 +21,46 @@ export interface RunMeta {
 }
 
 /** Stores the run's metadata in the repository, so `ratchet recover` can rebuild the run from git alone. */
-export async function writeRunMeta(repo: string, meta: RunMeta): Promise<void> {
+export function writeRunMeta(repo: string, meta: RunMeta): Promise<void> {
+  return writeBlobRef(repo, `refs/ratchet/${meta.runId}/meta`, meta);
+}
+
+/** How a run stood when its process last let go of it: enough for `ratchet recover` to bring it back as it was. */
+export interface RunState {
+  status: string;
+  reason: string | null;
+  finishedAt: string | null;
+  steps: Array<{ index: number; status: string; commit: string | null }>;
+  attempts: RestoredAttempt[];
+}
+
+async function writeBlobRef(repo: string, ref: string, value: unknown): Promise<void> {
   const g = git(repo);
-  // hash-object -w reads the metadata from a temporary file.
+  // hash-object -w reads the JSON from a temporary file.
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-meta-'));
-  const file = join(dir, 'meta.json');
+  const file = join(dir, 'blob.json');
   try {
-    writeFileSync(file, JSON.stringify(meta, null, 2));
+    writeFileSync(file, JSON.stringify(value, null, 2));
     const sha = (await g.raw(['hash-object', '-w', file])).trim();
-    await g.raw(['update-ref', `refs/ratchet/${meta.runId}/meta`, sha]);
+    await g.raw(['update-ref', ref, sha]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Keeps the run's state (status, reason, steps, attempts) under refs/ratchet/<run>/state, written when an execution ends. */
+export function writeRunState(repo: string, runId: string, state: RunState): Promise<void> {
+  return writeBlobRef(repo, `refs/ratchet/${runId}/state`, state);
+}
+
+/** The run's kept state, or null when there is none (a run from before it was kept) or it cannot be read. */
+export async function readRunState(repo: string, runId: string): Promise<RunState | null> {
+  const g = git(repo);
+  try {
+    const sha = (await g.raw(['rev-parse', '--verify', '-q', `refs/ratchet/${runId}/state`])).trim();
+    return sha ? (JSON.parse(await g.raw(['cat-file', 'blob', sha])) as RunState) : null;
+  } catch {
+    return null;
   }
 }
 

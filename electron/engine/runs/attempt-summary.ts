@@ -66,19 +66,32 @@ export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefi
 export interface SummaryOptions {
   /** Attempts of earlier rounds (before the retry or resume that started this one), kept in the run's history. */
   earlier?: number;
-  /** The step failed or needs the user: end with seed 002's next steps. */
-  nextSteps?: boolean;
   /** Text shown with the summary (the run's reason): an error it already states is not repeated. */
   said?: string;
 }
 
-export const NEXT_STEPS = [
-  'Next steps:',
-  '1. Review the errors above',
-  '2. Check if the task description was clear enough',
-  '3. Update the task or the plan with more specific instructions (`ratchet plan <run-id> --edit plan.yml`)',
-  '4. Retry the run (`ratchet retry <run-id>`, or Retry in the app): the step gets its retries afresh',
-];
+/** What the run's reason says the user can do next: the commands that will work for this run, with its id. */
+export interface NextStepsFor {
+  runId: string;
+  /** `fatal`: the run failed; `escalate`: it waits for the user. */
+  kind: 'fatal' | 'escalate';
+  /** Steps committed on the branch: with none, Retry has nothing to continue from and Start again is the way. */
+  committedSteps: number;
+}
+
+/** Seed 002's next steps, made specific to the run: its id in each command, and Retry only when it can work. */
+export function nextSteps(n: NextStepsFor): string[] {
+  const lines = [
+    'Next steps:',
+    '1. Review the errors above',
+    '2. Check if the task description was clear enough',
+    `3. Update the task or the plan with more specific instructions (\`ratchet plan ${n.runId} --edit plan.yml\`, or Revise plan in the app)`,
+  ];
+  if (n.kind === 'escalate') lines.push(`4. Resume the run (\`ratchet resume ${n.runId}\`, or Resume in the app): the step gets its retries afresh`);
+  else if (n.committedSteps > 0) lines.push(`4. Retry the run (\`ratchet retry ${n.runId}\`, or Retry in the app): it continues from this step, which gets its retries afresh`);
+  else lines.push(`4. Start again (\`ratchet restart ${n.runId}\`, or Start again in the app): no step is committed yet, so there is nothing for Retry to continue from`);
+  return lines;
+}
 
 export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: readonly string[] = [], opts: SummaryOptions = {}): string {
   const lines = ['Attempts summary:'];
@@ -93,7 +106,6 @@ export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: re
   });
   if (issues.length) lines.push('Remaining issues:', ...issues.slice(0, 20).map((r) => `- ${r}`));
   if (issues.length > 20) lines.push(`- … and ${issues.length - 20} more`);
-  if (opts.nextSteps ?? remaining.length > 0) lines.push('', ...NEXT_STEPS);
   return lines.join('\n');
 }
 

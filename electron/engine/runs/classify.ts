@@ -535,6 +535,16 @@ function withHints(c: Classification, out: string, failures: FailedTest[]): Clas
   return { ...c, hints };
 }
 
+/** Seed 002's analysis of a failure's text: the hints (NULL_REFERENCE_HINT, SIGNAL_HINT, …) whose pattern it matches. */
+export function seedAnalysis(text: string): string[] {
+  return ANALYSIS.filter(([applies]) => applies(text)).map(([, hint]) => hint);
+}
+
+/** The hints a failure of `errorClass` gets from its text alone (seed 002's analysis and the class's own): for a failure rebuilt from the store. */
+export function hintsFor(errorClass: ErrorClass, output: string, failures: FailedTest[]): string[] {
+  return withHints({ errorClass, message: '', hints: [] }, stripAnsi(output).replace(/\r\n?/g, '\n'), failures).hints;
+}
+
 /**
  * Classifies a failed gate run. Pure but for the clock (a Retry-After given as a date): looks only at the result, the
  * parsed failures and the workflow's `rules`, which are tried first (the first whose pattern matches the output wins),

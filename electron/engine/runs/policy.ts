@@ -61,6 +61,9 @@ export interface Policy {
   rules: ReadonlyArray<{ pattern: string; class: ErrorClass }>;
 }
 
+/** The classes of a failing gate the agent's code can fix: a retry list's `exit` decides their retries when nothing else does. */
+const EXIT_DECIDES: readonly ErrorClass[] = ['test_failure', 'compilation_error', 'crash'];
+
 /** Hard cap whatever the settings say, so no mix of classes can loop for ever. */
 export const MAX_ATTEMPTS_PER_STEP = 25;
 
@@ -81,17 +84,24 @@ export function resolvePolicy(w: Workflow, over: PolicyOverrides = {}): Resolved
   const stepMax = over.step?.max_retries;
   if (taskMax !== undefined) limits.test_failure = taskMax;
   if (stepMax !== undefined) limits.test_failure = stepMax;
+  // Seed 004: a retry list's `exit: N` is where gate failures stop. When nothing else sets how many retries the code's
+  // own failures get (no max_retries or limits in the workflow, task or step), exit decides it, so the seed's table
+  // (attempts 1-2, 3-4, 5-7, exit 8) runs as written instead of stopping at seed 002's default 3 retries.
+  const exits = (w.retry ?? []).map((e) => e.exit).filter((x): x is number => x !== undefined);
+  const exitAt = exits.length ? Math.min(...exits) : null;
+  if (exitAt !== null && w.max_retries === undefined && !preset && taskMax === undefined && stepMax === undefined) {
+    for (const c of EXIT_DECIDES) if (w.limits?.[c] === undefined) limits[c] = Math.max(limits[c], exitAt - 1);
+  }
   const allow = over.task?.allow_retry_on ?? w.allow_retry_on;
   const taskUsd = over.raisedTaskUsd ?? w.budget?.task_usd ?? null;
   const base = preset?.backoff ?? { base_s: 60, max_s: 300, jitter: 0.1 };
-  const exits = (w.retry ?? []).map((e) => e.exit).filter((x): x is number => x !== undefined);
   return {
     limits,
     maxRetries: limits.test_failure,
     backoff: { base_s: w.backoff?.base_s ?? base.base_s, max_s: w.backoff?.max_s ?? base.max_s, jitter: w.backoff?.jitter ?? base.jitter },
     allowRetryOn: allow ? new Set(allow) : null,
     entries: w.retry ?? [],
-    exitAt: exits.length ? Math.min(...exits) : null,
+    exitAt,
     budget: {
       taskUsd,
       dailyUsd: w.budget?.daily_usd ?? preset?.daily_usd ?? null,

@@ -25,6 +25,8 @@ export function systemPrompt(worktree: string): string {
 export interface Progress {
   completed: ReadonlyArray<{ sha: string; subject: string }>;
   from: number;
+  /** What else the agent must know before it continues (Ratchet's own words, e.g. the base branch moved and conflicts). */
+  notes?: readonly string[];
 }
 
 export function taskContext(input: { title: string; description: string; steps: readonly StepConfig[]; progress?: Progress }): string {
@@ -42,6 +44,7 @@ export function taskContext(input: { title: string; description: string; steps: 
       '## Progress',
       done ? `These steps are already committed on this branch; do not redo them:\n${done}` : 'No step is committed yet.',
       `Continue from step ${input.progress.from}.`,
+      ...(input.progress.notes ?? []),
     );
   }
   return parts.filter(Boolean).join('\n\n');

@@ -67,11 +67,31 @@ export function validatorInputProblems(entry: Pick<RetryEntry, 'validate' | 'wit
   return { missing: entry.with ? [...new Set(used.filter((u) => !given.includes(u)))] : [], unused: given.filter((g) => !used.includes(g)) };
 }
 
-/** Seed 004's safety validations for the dry run. */
-export function checkEntries(entries: readonly RetryEntry[]): CheckMessage[] {
+/** What else decides whether a gate failure can be retried: the workflow's test-failure retries, when it sets them. */
+export interface EntryContext {
+  /** `max_retries` or `limits.test_failure` as the workflow writes them (unset: the defaults, which allow retries). */
+  testFailureRetries?: number;
+}
+
+/** Seed 004's safety validations for the dry run, and a warning for a list that can never retry. */
+export function checkEntries(entries: readonly RetryEntry[], ctx: EntryContext = {}): CheckMessage[] {
   const out: CheckMessage[] = [];
   if (entries.length && !entries.some((e) => e.exit !== undefined)) {
     out.push({ level: 'error', entry: null, message: 'the retry list has no `exit: N` entry; add one (e.g. `- exit: 4`) so the step stops at some attempt' });
+  }
+  const exits = entries.map((e) => e.exit).filter((x): x is number => x !== undefined);
+  const exitAt = exits.length ? Math.min(...exits) : null;
+  const conditions = entries.map((e, i) => [e, i] as const).filter(([e]) => e.exit === undefined);
+  const unreachable = (e: RetryEntry) => exitAt !== null && e.attempt !== undefined && e.attempt >= exitAt;
+  for (const [e, i] of conditions) {
+    if (unreachable(e)) out.push({ level: 'warning', entry: i, message: `attempt ${e.attempt} is never reached: \`exit: ${exitAt}\` ends the step at attempt ${exitAt}` });
+  }
+  if (entries.length && exitAt !== null) {
+    const why = exitAt <= 1 ? `\`exit: ${exitAt}\` ends the step at its first attempt`
+      : conditions.length > 0 && conditions.every(([e]) => unreachable(e)) ? `every entry's attempt comes at or after \`exit: ${exitAt}\``
+      : ctx.testFailureRetries === 0 ? 'max_retries: 0 (or limits.test_failure: 0) leaves test failures no retry, whatever the list says'
+      : null;
+    if (why) out.push({ level: 'warning', entry: null, message: `this retry list can never retry: ${why}` });
   }
   entries.forEach((e, i) => {
     if (e.agent && e.session === undefined) {

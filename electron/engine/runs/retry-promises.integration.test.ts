@@ -71,6 +71,59 @@ describe('item 1: a retry gives the failed step a new chance', () => {
     expect(retried).toContain('not ok 1 - adds');
     expect(retried).not.toContain('no_change');
   });
+
+  it('the first prompt after a retry carries the same hints as a retry within the run did', async () => {
+    const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\nmax_retries: 1\nsteps:\n  - title: one\n    gates: []\n  - title: two\n    gates: [test]\n`;
+    const { engine, runId, srv } = await setup(yaml, [...work('s1'), ...work('a1'), ...work('a2'), ...work('b1')]);
+    const first = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    expect(first.status).toBe('failed');
+    await engine.retry(runId, { signal: new AbortController().signal });
+    engine.close();
+    const hints = (t: string) => t.slice(t.indexOf('Hints:')).split('\n\n')[0];
+    const inRun = texts(srv)[4]!;
+    const afterRetry = texts(srv)[6]!;
+    expect(inRun).toContain('Hints:');
+    expect(afterRetry).toContain('Hints:');
+    expect(hints(afterRetry)).toBe(hints(inRun));
+  });
+
+  it('a step ended by an attempt that changed nothing names the still-failing test under Remaining issues', async () => {
+    const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\nsteps:\n  - title: one\n    gates: [test]\n`;
+    const { engine, runId } = await setup(yaml, [...work('a1'), say('nothing to do')]);
+    const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    engine.close();
+    expect(doc.steps[0]!.attempts.map((a) => a.errorClass)).toEqual(['test_failure', 'no_change']);
+    expect(doc.reason).toContain('Remaining issues:');
+    expect(doc.reason).toMatch(/Remaining issues:[\s\S]*adds/);
+  });
+});
+
+describe("seed 004's sticky table, run end to end (issue 20 item 8)", () => {
+  it('attempts 1-2 use the step\'s agent, 3-4 the second, 5-7 the third, and exit: 8 ends the step, with no limits set', async () => {
+    const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: retry }
+retry:
+  - not: gate.test
+  - attempt: 3
+    agent: { model: claude-sonnet-4-5 }
+  - attempt: 5
+    agent: { model: claude-opus-4-5 }
+    session: new
+  - exit: 8
+steps:
+  - title: one
+    gates: [test]
+`;
+    const { engine, runId, srv } = await setup(yaml, [1, 2, 3, 4, 5, 6, 7, 8].flatMap((i) => work(`a${i}`)));
+    const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+    engine.close();
+    expect(doc.status).toBe('failed');
+    expect(doc.reason).toContain('exit: 8');
+    expect(doc.steps[0]!.attempts.map((a) => a.model)).toEqual([
+      'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-4-5', 'claude-sonnet-4-5', 'claude-opus-4-5', 'claude-opus-4-5', 'claude-opus-4-5',
+    ]);
+    // Each attempt's two calls went to its own model.
+    expect(srv.requests.map((r) => r.body.model as string).filter((_, i) => i % 2 === 0)).toEqual(doc.steps[0]!.attempts.map((a) => a.model));
+  });
 });
 
 describe('item 1 (resume): a resumed step counts afresh too', () => {

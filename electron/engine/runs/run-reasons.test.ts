@@ -47,6 +47,27 @@ describe('run reasons', () => {
     },
   );
 
+  it('next steps name this run and only what will work for it: Start again when no step is committed, Retry once one is (issue 20 item 4)', () => {
+    const outcome = ended('crash').outcome;
+    if (outcome?.kind !== 'fatal') throw new Error('expected fatal');
+    const none = runEndReason(outcome, '', { runId: 'r0abc', committedSteps: 0 });
+    expect(none).not.toContain('<run-id>');
+    expect(none).not.toMatch(/Retry the run|ratchet retry/);
+    expect(none).toContain('`ratchet restart r0abc`');
+    expect(none).toContain('`ratchet plan r0abc --edit plan.yml`');
+    const some = runEndReason(outcome, '', { runId: 'r0abc', committedSteps: 2 });
+    expect(some).toContain('`ratchet retry r0abc`');
+    expect(some).not.toContain('ratchet restart');
+  });
+
+  it('a step that needs the user says to resume this run', () => {
+    const outcome = ended('unknown').outcome;
+    if (outcome?.kind !== 'escalate') throw new Error('expected escalate');
+    const reason = runEndReason(outcome, '', { runId: 'r0abc', committedSteps: 0 });
+    expect(reason).toContain('`ratchet resume r0abc`');
+    expect(reason).not.toContain('<run-id>');
+  });
+
   it('auto-progress pauses read as sentences, without the option name', () => {
     expect(autoProgressReason({ kind: 'step', doneStep: 1, nextStep: 2 })).toBe('Paused after step 1, as you asked to go one step at a time. Resume to continue with step 2.');
     expect(autoProgressReason({ kind: 'phase', phase: 'build', nextPhase: null })).toBe('Phase "build" is complete, as you asked to go one phase at a time. Resume to continue with the next phase.');

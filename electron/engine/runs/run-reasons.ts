@@ -1,4 +1,5 @@
 // The sentences a run's status reason says when a step ends it: failed, needs you, stopped, or paused by auto-progress.
+import { nextSteps } from './attempt-summary';
 import type { StepOutcome } from './step-state';
 
 /** Capitalised: the reason starts a sentence ("Step 2 … needs you: …"). */
@@ -6,13 +7,19 @@ const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The reason of a run a step failed (`fatal`) or handed to the user (`escalate`): the engine's one-line reason, what to
- * do, then the attempts summary — which names an error the first line already states instead of repeating it.
+ * do, the attempts summary — which names an error the first line already states instead of repeating it — and, when
+ * the run is known, the next steps that will work for it.
  */
-export function runEndReason(outcome: Extract<StepOutcome, { kind: 'fatal' | 'escalate' }>, rescued = ''): string {
+export function runEndReason(
+  outcome: Extract<StepOutcome, { kind: 'fatal' | 'escalate' }>,
+  rescued = '',
+  run?: { runId: string; committedSteps: number },
+): string {
   const first = outcome.kind === 'escalate'
     ? `${sentence(outcome.reason)}. The attempts are kept; revise the plan or fix the setup, then resume.`
     : `${sentence(outcome.reason)}.${rescued}`;
-  return `${first}\n${outcome.summary}`;
+  const next = run ? `\n\n${nextSteps({ ...run, kind: outcome.kind }).join('\n')}` : '';
+  return `${first}\n${outcome.summary}${next}`;
 }
 
 export type AutoProgressPause =

@@ -118,6 +118,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       policy: cfg.policy, attempt: inRound.entryAttempts, apiFault, roundAttempts: inRound.attempts, errorClass: failure.errorClass,
       message: failure.message, classRetriesUsed: acct.classRetries[failure.errorClass] ?? 0, agentFatal: failure.agentFatal,
       retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active: acct.active, sameFailureInARow: sameInARow, rng: cfg.rng,
+      unresolved: failure.errorClass === 'no_change' ? (s.lastFailure?.errorClass ?? null) : null,
     });
     const history = s.history.map((h, i) => (i === s.history.length - 1 ? { ...h, overrides: { ...decision.overrides } } : h));
     const nextAcct = {
@@ -134,7 +135,9 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       const mine = history.filter((h) => h.round === s.round);
       const files = nextAcct.conflictFiles.length ? `; conflicting files: ${nextAcct.conflictFiles.join(', ')}` : '';
       const reason = `step ${cfg.index} "${cfg.step.title}" ${decision.action === 'escalate' ? 'needs you' : 'failed'}: ${decision.reason}${files}`;
-      const summary = attemptsSummary(mine, remainingIssues(failure), { earlier: history.length - mine.length, nextSteps: true, said: reason });
+      // An attempt that changed nothing (or was cut short) fixed nothing: what remains is the last real failure.
+      const stillFailing = (failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' || apiFault) && s.lastFailure ? s.lastFailure : failure;
+      const summary = attemptsSummary(mine, remainingIssues(stillFailing), { earlier: history.length - mine.length, said: reason });
       const counts = { attempts: cur.k, maxAttempts: cur.of, why: `${decision.reason}${files}` };
       return finish(s2, decision.action === 'escalate' ? { kind: 'escalate', reason, summary, ...counts } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass, ...counts }, [record]);
     }

@@ -11,6 +11,7 @@ import type { Store } from '../store/store';
 import type { AttemptRow } from '../store/store-rows';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
 import { runAttemptGates, type Failure } from './attempt-gates';
+import { classifyGateFailure, hintsFor } from './classify';
 import { dayBounds } from './budget';
 import { createStepMachine } from './step-machine';
 import { presetGateTimeout, type Policy } from './policy';
@@ -68,18 +69,25 @@ function stored(a: AttemptRow): StoredAttempt {
   };
 }
 
-/** The failure a stored attempt ended with, rebuilt from its gate results (for the next attempt's prompt). */
-function storedFailure(store: Store, a: AttemptRow): Failure {
+/**
+ * The failure a stored attempt ended with, rebuilt from its gate results (for the next attempt's prompt). Hints are
+ * not stored: they are worked out again from the stored gate output, as the attempt's own classification made them.
+ */
+function storedFailure(store: Store, a: AttemptRow, rules: Workflow['rules']): Failure {
   const gates = store.getGateResults(a.id);
   const failing = gates.find((g) => !g.passed);
+  const failures = JSON.parse(a.failures_json) as FailedTest[];
+  const gate = failing
+    ? { name: failing.gate, command: failing.command, passed: false, exitCode: failing.exitCode, signal: failing.signal, timedOut: failing.timedOut, durationMs: failing.durationMs, output: failing.output, outputBytes: failing.outputBytes, reportXml: null, spawnError: null }
+    : null;
+  const again = gate ? classifyGateFailure(gate, failures, rules) : null;
+  const errorClass = a.error_class!;
   return {
-    errorClass: a.error_class!,
+    errorClass,
     message: a.error_message ?? '',
-    hints: [],
-    failures: JSON.parse(a.failures_json) as FailedTest[],
-    gate: failing
-      ? { name: failing.gate, command: failing.command, passed: false, exitCode: failing.exitCode, signal: failing.signal, timedOut: failing.timedOut, durationMs: failing.durationMs, output: failing.output, outputBytes: failing.outputBytes, reportXml: null, spawnError: null }
-      : null,
+    hints: again?.errorClass === errorClass ? again.hints : hintsFor(errorClass, gate?.output ?? a.error_message ?? '', failures),
+    failures,
+    gate,
     failedGates: gates.filter((g) => !g.passed).map((g) => g.gate),
     outputs: Object.fromEntries(gates.map((g) => [g.gate, g.output])),
     agentFatal: false,
@@ -105,7 +113,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   const real = lastRealFailure(rows.map((r) => ({ ...r, errorClass: r.error_class, row: r })));
   let state: StepState = restoreState(machine, {
     index, stepStart, round: store.getRun(runId)?.round ?? 0, rows: rows.map(stored), now: deps.now(),
-    lastFailure: real ? storedFailure(store, real.row) : null, lastDiff: real ? store.getAttemptTexts(real.row.id).diff : null,
+    lastFailure: real ? storedFailure(store, real.row, workflow.rules) : null, lastDiff: real ? store.getAttemptTexts(real.row.id).diff : null,
   });
 
   // What the adapters keep outside the (serialisable) state: the agent of the attempt in flight and its transcript.

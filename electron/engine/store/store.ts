@@ -3,7 +3,7 @@ import { RatchetError } from '../errors';
 import type { StepConfig } from '../workflow/schema';
 import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
 import type { RunStatus } from '../../../shared/domain';
-import type { RunRow, RunSummaryRow } from './store-rows';
+import type { RestoredAttempt, RunRow, RunSummaryRow } from './store-rows';
 import { StoreBase } from './store-base';
 
 export * from './store-rows';
@@ -126,6 +126,27 @@ export class Store extends StoreBase {
   }
 
   /** Reconciliation: the step's commit exists on the branch, the store now agrees. */
+  /** `ratchet recover`: an attempt as the run's state ref kept it, with its own times, so the history and stats read as before. */
+  restoreAttempt(runId: string, a: RestoredAttempt): void {
+    this.tx(() => {
+      const info = this.stmt(
+        `INSERT INTO attempts (run_id, step_index, n, round, outcome, error_class, error_message, summary, agent_kind, model,
+           tree_ref, tree_sha, failures_json, decision_json, started_at, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(runId, a.step, a.n, a.round, a.outcome, a.errorClass, a.errorMessage, a.summary, a.agentKind, a.model, a.treeRef, a.treeSha,
+        JSON.stringify(a.failures ?? []), a.decision === null || a.decision === undefined ? null : JSON.stringify(a.decision), a.startedAt, a.finishedAt);
+      const id = Number(info.lastInsertRowid);
+      if (a.costUsd !== null || a.inputTokens || a.outputTokens) {
+        this.stmt(
+          `INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(id, a.model ?? '', a.inputTokens, a.outputTokens, a.cacheReadTokens, a.cacheWriteTokens, a.costUsd, a.finishedAt ?? a.startedAt);
+        this.stmt(
+          `UPDATE attempts SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, cost_known = ? WHERE id = ?`,
+        ).run(a.inputTokens, a.outputTokens, a.cacheReadTokens, a.cacheWriteTokens, a.costUsd, a.costUsd === null ? 0 : 1, id);
+      }
+    });
+  }
+
   adoptStep(runId: string, stepIndex: number, commitSha: string): void {
     this.tx(() => {
       this.stmt("UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = COALESCE(finished_at, ?) WHERE run_id = ? AND step_index = ?")
@@ -225,8 +246,10 @@ export class Store extends StoreBase {
   }
 
   /** Runs of the same repository and task title that were interrupted (seed 003: offer resume instead of a new run). */
+  /** The repository's interrupted runs, newest first, those of the same task title first (the likeliest to resume). */
   interruptedLike(repoPath: string, title: string): RunRow[] {
-    return this.runsWithStatus(['interrupted']).filter((r) => r.repo_path === repoPath && r.task_title === title);
+    const mine = this.runsWithStatus(['interrupted']).filter((r) => r.repo_path === repoPath);
+    return [...mine.filter((r) => r.task_title === title), ...mine.filter((r) => r.task_title !== title)];
   }
 
   /** Runs in the given statuses, newest first: read through the runs_status index (few runs are active at once). */

@@ -87,6 +87,17 @@ describe('parseWorkflow', () => {
     expect(r.problems.map((p) => p.path)).toContain('rules[0].pattern');
   });
 
+  it('warns about a retry list that can never retry: exit at 1, entries after the exit, no test-failure retries left (issue 20 item 8)', () => {
+    const w = (retry: string, extra = '') => checkWorkflowText(`gates: { test: npm test }\n${extra}retry:\n${retry}steps:\n  - title: one\n`).warnings.map((p) => p.message).join('\n');
+    expect(w('  - exit: 1\n')).toMatch(/can never retry.*exit: 1/);
+    expect(w('  - attempt: 5\n    session: new\n  - exit: 4\n')).toMatch(/attempt 5 is never reached: `exit: 4`/);
+    expect(w('  - attempt: 5\n    session: new\n  - exit: 4\n')).toMatch(/can never retry/);
+    expect(w('  - not: gate.test\n  - exit: 4\n', 'max_retries: 0\n')).toMatch(/max_retries: 0.*no retry/);
+    // A list that can retry gets none of these.
+    expect(w('  - not: gate.test\n  - exit: 4\n')).toBe('');
+    expect(w('  - exit: 3\n')).toBe('');
+  });
+
   it("accepts a validator's `with:` inputs (seed 004), refuses `with` without `validate`, and warns about unused or missing inputs", () => {
     const good = checkWorkflowText('gates: { test: npm test }\nretry:\n  - validate: "assess: Is {what} the cause?"\n    with: { what: the environment }\n  - exit: 4\nsteps:\n  - title: one\n');
     expect(good.errors).toEqual([]);

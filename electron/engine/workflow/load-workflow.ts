@@ -87,7 +87,8 @@ export interface CheckReport {
 export function checkWorkflowText(text: string): CheckReport {
   const parsed = parseWorkflow(text);
   if (!parsed.ok) return { errors: parsed.problems, warnings: [], workflow: null };
-  const messages = checkEntries(parsed.workflow.retry ?? []).map((m) => ({
+  const w = parsed.workflow;
+  const messages = checkEntries(w.retry ?? [], { testFailureRetries: w.limits?.test_failure ?? w.max_retries }).map((m) => ({
     level: m.level,
     problem: {
       line: parsed.lineOf(m.entry === null ? ['retry'] : ['retry', m.entry]),
