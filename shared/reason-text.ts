@@ -3,7 +3,7 @@
 // the blocks as paragraphs and lists. The CLI keeps the text as it is.
 
 /** What a reason's commands ask for, as the app's own actions (its buttons on the run's page). */
-export type ReasonAction = 'raise_budget' | 'approve' | 'resume' | 'retry' | 'revise_plan';
+export type ReasonAction = 'raise_budget' | 'approve' | 'resume' | 'retry' | 'revise_plan' | 'start_again';
 
 export interface ReasonBlock {
   /** "Attempts summary", "Remaining issues", "Next steps" (the line that introduced it, without its colon), or null. */
@@ -28,10 +28,11 @@ const COMMAND_ACTIONS: Array<[RegExp, ReasonAction | null]> = [
   [/^ratchet resume\b/, 'resume'],
   [/^ratchet retry\b/, 'retry'],
   [/^ratchet plan\b/, 'revise_plan'],
+  [/^ratchet restart\b/, 'start_again'],
 ];
 
 /** A `ratchet <command>` as the engine writes it: in backticks, or bare up to the sentence's end, a bracket or a semicolon. */
-const COMMAND = /`(ratchet [^`]+)`|\b(ratchet (?:resume|retry|plan|recover|trust|merge|status|run|list|doctor|check|init)\b[^()`;\n]*?)(?=\s*(?:[.;)(\n]|,\s|$))/g;
+const COMMAND = /`(ratchet [^`]+)`|\b(ratchet (?:resume|retry|restart|plan|recover|trust|merge|status|run|list|doctor|check|init)\b[^()`;\n]*?)(?=\s*(?:[.;)(\n]|,\s|$))/g;
 
 /** Where a command was cut out (a character no reason contains), and the words that only led to it. */
 const CUT = '\u2063';

@@ -8,18 +8,20 @@ import { checkBudget } from './budget';
 import { runEndReason } from './run-reasons';
 
 const RUN = 'r-4f9c2a';
-const noCommand = (text: string) => expect(text).not.toMatch(/ratchet (resume|retry|plan|recover|trust)|`|<run-id>|<usd>/);
+const noCommand = (text: string) => expect(text).not.toMatch(/ratchet (resume|retry|restart|plan|recover|trust)|`|<run-id>|<usd>/);
 
 /** The reasons the engine writes that name a command (engine.ts, budget.ts, run-reasons.ts + attempt-summary.ts). */
 const budget = checkBudget({ taskUsd: 0.004, dailyUsd: null, alertAt: 0.8, taskSpent: 0.0059, daySpent: 0, alerted: { task: true, daily: false }, runId: RUN });
-const failed = runEndReason({
-  kind: 'fatal', errorClass: 'test_failure', reason: 'step 2 "Refuse a zero divisor" failed: test failure: limit of 1 retry reached',
+const failedOutcome = {
+  kind: 'fatal' as const, errorClass: 'test_failure' as const, reason: 'step 2 "Refuse a zero divisor" failed: test failure: limit of 1 retry reached',
   summary: attemptsSummary(
     [{ n: 1, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: ['test/div.test.mjs › refuses zero'] },
       { n: 2, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: ['test/div.test.mjs › refuses zero'] }],
-    ['test_failure: refuses zero: Expected "Error", got 0'], { nextSteps: true },
+    ['test_failure: refuses zero: Expected "Error", got 0'],
   ),
-});
+};
+const failed = runEndReason(failedOutcome, '', { runId: RUN, committedSteps: 1 });
+const failedAtOne = runEndReason(failedOutcome, '', { runId: RUN, committedSteps: 0 });
 const APPROVAL = `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${RUN} --approve\`, or Approve in the app).`;
 const RECOVERED = 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.';
 const INTERRUPTED = 'The process running this run stopped during it (last seen 2026-11-22T11:59:00.000Z).';
@@ -36,7 +38,7 @@ describe('a reason as the app shows it', () => {
   });
 
   it('a failed run keeps its paragraphs: the sentence, the attempts, the remaining issues and the next steps, with no command', () => {
-    expect(failed).toContain('`ratchet retry <run-id>`');
+    expect(failed).toContain(`\`ratchet retry ${RUN}\``);
     const app = appReason(failed);
     expect(app.head).toMatch(/^Step 2 "Refuse a zero divisor" failed/);
     expect(app.blocks.map((b) => [b.heading, b.list])).toEqual([['Attempts summary', 'ordered'], ['Remaining issues', 'bullets'], ['Next steps', 'ordered']]);
@@ -45,8 +47,12 @@ describe('a reason as the app shows it', () => {
     expect(next).toHaveLength(4);
     for (const line of [app.head, ...app.blocks.flatMap((b) => b.lines)]) noCommand(line);
     expect(next[2]).toBe('Update the task or the plan with more specific instructions');
-    expect(next[3]).toBe('Retry the run: the step gets its retries afresh');
+    expect(next[3]).toBe('Retry the run: it continues from this step, which gets its retries afresh');
     expect(app.actions).toEqual(['revise_plan', 'retry']);
+    // With no committed step, the next step is Start again (the CLI's `ratchet restart`).
+    const atOne = appReason(failedAtOne);
+    for (const line of atOne.blocks.flatMap((b) => b.lines)) noCommand(line);
+    expect(atOne.actions).toEqual(['revise_plan', 'start_again']);
   });
 
   it('approval, recovery and interruption read without commands or raw times', () => {

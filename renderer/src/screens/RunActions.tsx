@@ -4,6 +4,7 @@ import type { StatusDocument, StepDoc } from '../../../shared/domain';
 import { errorMessage, getApi } from '../api/client';
 import { OFFLINE_MESSAGE } from '../api/ws-bridge';
 import { runActionsFor, type RunAction } from '../lib/run-actions';
+import { appReason, type ReasonAction } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useRunDetail } from '../stores/run-detail';
 import { useUi } from '../stores/ui';
@@ -12,6 +13,11 @@ import { Modal } from '../components/Modal';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { InlineError, Loading } from '../components/States';
 import { pausedForBudget, RaiseBudget } from './RaiseBudget';
+
+/** The app's button for each action a reason names (Raise budget is RaiseBudget's own control). */
+const REASON_ACTION: Record<ReasonAction, RunAction | null> = {
+  raise_budget: null, approve: 'approve', resume: 'resume', retry: 'retry', revise_plan: 'revise', start_again: 'startAgain',
+};
 
 /** What the user sees while the host is unreachable, instead of a spinner that never ends. */
 export const NOT_CONNECTED = OFFLINE_MESSAGE;
@@ -39,7 +45,9 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
     }
   };
   const plan = runActionsFor(doc, { budgetPause: pausedForBudget(doc) });
-  const cls = (a: RunAction, base = '') => [base, plan.primary === a ? 'primary' : ''].filter(Boolean).join(' ') || undefined;
+  // The buttons the run's reason points to (its commands, read as the app's actions: shared/reason-text.ts) stand out.
+  const suggested = new Set(doc.reason ? appReason(doc.reason).actions.map((x) => REASON_ACTION[x]) : []);
+  const cls = (a: RunAction, base = '') => [base, plan.primary === a ? 'primary' : '', suggested.has(a) && plan.primary !== a ? 'suggested' : ''].filter(Boolean).join(' ') || undefined;
   const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && !['running', 'succeeded', 'queued'].includes(doc.status);
 
   const button = (a: RunAction) => {
@@ -71,7 +79,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
           <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)" onClick={() => setConfirm('startAgain')}><Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}</button>
         );
       case 'revise':
-        return <button key={a} type="button" disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>;
+        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>;
       case 'stop':
         return confirm === 'stop' ? (
           <span key={a} className="confirm">

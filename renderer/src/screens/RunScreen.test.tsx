@@ -100,7 +100,8 @@ describe('terminal text in the app (issue 20 item 20)', () => {
     const lists = more.querySelectorAll('ol, ul');
     expect(lists.length).toBe(3);
     expect(lists[2]!.querySelectorAll('li')).toHaveLength(4);
-    expect(within(header as HTMLElement).getByRole('button', { name: /Revise plan/ })).toBeTruthy();
+    // The buttons the reason's next steps named stand out: Revise plan (Retry is the primary already).
+    expect(within(header as HTMLElement).getByRole('button', { name: /Revise plan/ }).className).toContain('suggested');
   });
 });
 
