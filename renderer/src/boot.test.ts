@@ -44,9 +44,17 @@ describe('the start-up resume offer', () => {
       await reload(hash);
       expect(useUi.getState().resumeRunId, hash).toBeNull();
     }
-    // Still offered on Home afterwards: nothing was offered yet.
-    await reload('#/');
+    // Offered when the user goes to Home: nothing was offered yet.
+    location.hash = '#/';
+    await flush(6);
     expect(useUi.getState().resumeRunId).toBe(RUN_IDS.interrupted);
+    // Once: going elsewhere and back does not offer it again.
+    useUi.getState().closeResume();
+    location.hash = '#/settings';
+    await flush(3);
+    location.hash = '#/';
+    await flush(3);
+    expect(useUi.getState().resumeRunId).toBeNull();
   });
 
   it('offers the same run again when it is interrupted again later', async () => {

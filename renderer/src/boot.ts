@@ -6,8 +6,8 @@ import { useUi } from './stores/ui';
 import { markOffered, wasOffered } from './lib/resume-offers';
 
 /**
- * Interrupted runs are offered for resume at start-up (seed 003) — once per interruption, remembered across reloads, and
- * only on Home: it never opens by itself over another screen. The Home banner keeps the offer open.
+ * Interrupted runs are offered for resume at start-up or on arriving at Home (seed 003) — once per interruption,
+ * remembered across reloads, and only on Home: it never opens by itself over another screen. The Home banner keeps the offer open.
  */
 function offerResume(): void {
   const interrupted = useRuns.getState().interrupted.data;
@@ -42,8 +42,13 @@ export function boot(): () => void {
   const runs = useRuns.getState();
   void runs.load();
   void runs.loadInterrupted().then(offerResume);
+  // Arriving at Home from another screen is the other moment to offer (the list may have changed since).
+  const offRoute = useUi.subscribe((now, before) => {
+    if (now.route.name === 'home' && before.route.name !== 'home') offerResume();
+  });
 
   return () => {
+    offRoute();
     offEvents();
     offConn();
     window.removeEventListener('hashchange', onHash);

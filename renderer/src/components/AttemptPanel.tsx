@@ -122,7 +122,7 @@ function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: str
       </dl>
 
       {(d.errorClass || d.errorMessage) && (
-        <div className="error-box" role="note">
+        <div className={`error-box${d.outcome === 'interrupted' ? ' error-box-stopped' : ''}`} role="note">
           {d.errorClass && <span className="badge tone-bad">{errorClassLabel(d.errorClass)}</span>}
           <span>{d.errorMessage}</span>
         </div>

@@ -103,7 +103,7 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
               <div><dt>branch</dt><dd><code>{d.branch}</code></dd></div>
               <div><dt>worktree</dt><dd><code>{d.worktree}</code></dd></div>
               {d.phase && <div><dt>phase</dt><dd>{d.phase.index}/{d.phase.total} — {d.phase.name}</dd></div>}
-              {d.lastStep && <div><dt>last step</dt><dd>{d.lastStep.index}: {d.lastStep.title}{d.lastStep.agent || d.lastStep.model ? ` (${[d.lastStep.agent, d.lastStep.model].filter(Boolean).join(', ')})` : ''} — {d.lastStep.status}</dd></div>}
+              {d.lastStep && <div><dt>last step</dt><dd>{d.lastStep.index}: {d.lastStep.title}{d.lastStep.agent || d.lastStep.model ? ` (${[d.lastStep.agent, d.lastStep.model].filter(Boolean).join(', ')})` : ''} — {d.lastStep.status === 'running' && d.status !== 'running' ? 'interrupted' : d.lastStep.status}</dd></div>}
               {d.lastSeen && <div><dt>last seen</dt><dd><time dateTime={d.lastSeen} title={exactTime(d.lastSeen)}>{ago(d.lastSeen)}</time></dd></div>}
             </dl>
           </section>

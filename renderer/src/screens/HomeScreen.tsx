@@ -38,8 +38,8 @@ function InterruptedBanner() {
   return (
     <div className="banner banner-attention" role="status">
       <span>
-        {interrupted.length === 1 ? <>The run <strong>{first.title}</strong> was interrupted.</> : <>{interrupted.length} runs were interrupted.</>}{' '}
-        Its work up to the last checkpoint is safe.
+        {interrupted.length === 1 ? <>The run <strong>{first.title}</strong> was interrupted. Its work</> : <>{interrupted.length} runs were interrupted. Their work</>}{' '}
+        up to the last checkpoint is safe.
       </span>
       <button type="button" className="primary" onClick={() => openResume(first.id)}>Review and resume…</button>
     </div>

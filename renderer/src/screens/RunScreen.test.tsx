@@ -32,6 +32,7 @@ function interruptedMidGate(fake: FakeBridge): void {
   const r = fake.runs.get(RUN_IDS.interrupted)!;
   r.doc = { ...r.doc, steps: r.doc.steps.map((s) => (s.index === 2 ? { ...s, attempts: s.attempts.map((a) => (a.n === 2 ? { ...a, outcome: 'running' as const } : a)) } : s)) };
   fake.record(RUN_IDS.interrupted, 'attempt.started', { attemptId: 72, step: 2, n: 2, model: 'claude-sonnet-5-5', agent: 'anthropic', round: 0 }, iso(STARTED));
+  fake.record(RUN_IDS.interrupted, 'agent.transcript', { attemptId: 72, kind: 'text', text: 'Reading the loader before changing it.' }, iso(STARTED + 3_000));
   fake.record(RUN_IDS.interrupted, 'gate.started', { attemptId: 72, gate: 'test', command: 'npm test' }, iso(STARTED + 8_000));
 }
 
@@ -50,6 +51,21 @@ describe('an interrupted run does not look alive (issue 20 item 14)', () => {
     const step2 = screen.getAllByRole('listitem').find((li) => li.textContent?.includes('Load and validate config files'))!;
     expect(step2.textContent).not.toMatch(/13 min/);
     expect(within(step2).getByRole('img', { name: 'stopped' })).toBeTruthy();
+  });
+
+  it('keeps what the agent said in an attempt its process never finished (the engine ends it as interrupted)', async () => {
+    const fake = installFake({ history: false });
+    interruptedMidGate(fake);
+    fake.record(RUN_IDS.interrupted, 'attempt.finished', { attemptId: 72, outcome: 'interrupted', errorClass: null, summary: null, finishedAt: iso(STARTED + 8_000) }, iso(NOW - 60_000));
+    // As the engine has it: a transcript is stored when an attempt finishes, which this one never did.
+    const original = fake.bridge.invoke.bind(fake.bridge);
+    fake.bridge.invoke = async (method, input) => {
+      const r = await original(method, input);
+      return method === 'runs.attempt' && r.ok ? { ok: true, value: { ...(r.value as object), transcript: [] } } : r;
+    };
+    render(<RunScreen runId={RUN_IDS.interrupted} step={2} />);
+    const panel = await screen.findByRole('tabpanel', { name: 'attempt 2' });
+    expect(await within(panel).findByText('Reading the loader before changing it.')).toBeTruthy();
   });
 
   it('ends the attempt where the engine says it ended when the run is found interrupted live', async () => {

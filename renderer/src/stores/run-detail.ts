@@ -137,8 +137,12 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
       next.timing = { ...next.timing, [key]: { startedAt: t?.startedAt ?? e.at, finishedAt: finished.finishedAt ?? e.at } };
       // Nothing of an ended attempt runs any more: its gate spinner stops too.
       next.runningGate = { ...next.runningGate, [key]: null };
-      const { [key]: _done, ...rest } = next.liveTranscript;
-      next.liveTranscript = rest;
+      // The stored transcript replaces the live one — except for an attempt whose process died: nothing was stored,
+      // and what the agent said is known only from these events.
+      if (finished.outcome !== 'interrupted') {
+        const { [key]: _done, ...rest } = next.liveTranscript;
+        next.liveTranscript = rest;
+      }
       const { [key]: _gate, ...gates } = next.liveGate;
       next.liveGate = gates;
     }
