@@ -252,7 +252,7 @@ function RecentRepos() {
           <li key={r.path}>
             <button type="button" className="link-button" disabled={busy} onClick={() => void openRepo(r.path, setError, setBusy)}>
               <strong>{r.name}</strong>
-              <span className="muted small-text mono truncate">{r.path}</span>
+              <MiddleEllipsis text={r.path} className="muted small-text mono" />
             </button>
             <span className="muted small-text">{ago(r.lastUsed)}</span>
           </li>
