@@ -54,7 +54,7 @@ describe('next steps in the browser host', () => {
     // It opens at the home folder; then the user types where the repository lives.
     await dialog.getByRole('list').waitFor();
     await dialog.getByLabel('folder path').fill(dirname(repo));
-    await dialog.getByRole('button', { name: 'Go' }).click();
+    await dialog.getByRole('button', { name: 'Go', exact: true }).click();
     await dialog.getByRole('button', { name: 'open calc' }).waitFor();
     await both(page, 'next-folder-browser', () => dialog.getByRole('button', { name: 'open calc' }).waitFor());
     await dialog.getByRole('button', { name: 'open calc' }).click();
