@@ -5,6 +5,8 @@ import { AttemptOutcome, DecisionDoc, ErrorClass, FailedTestDoc, RunListItem, Ru
 import { TranscriptEntryDoc } from './engine-events';
 import { MENU_COMMANDS } from './menu-commands';
 import { NotifySettings } from './notify';
+import { AppEnvironment, AppSetup, DetectedProjectDoc } from './project';
+import { BaselineDoc } from './worktree-env';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -262,6 +264,9 @@ export const StartRunInput = z.object({
   workflowFile: z.string().optional(),
   /** Gates for app-written steps: name -> command. */
   gates: z.record(z.string(), z.string().min(1)).optional(),
+  /** Setup and files to copy for app-written steps (detected or typed in New task); a workflow file has its own. */
+  setup: AppSetup.optional(),
+  copy: z.array(z.string().trim().min(1)).optional(),
   preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
   budgetUsd: z.number().positive().optional(),
   /** This task's retry configuration (seed 002); kept as the description's "## Retry Configuration" block. */
@@ -272,6 +277,8 @@ export const StartRunInput = z.object({
   }).optional(),
   /** The user trusts the repository's workflow file as it is now (the Trust button); stored per repository with its hash. */
   trust: z.boolean().optional(),
+  /** The hash workflow.load gave for the file's content the user was shown: the run starts only if the file still has exactly it. */
+  trustSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** Queue priority: a higher number starts first when runs wait for a slot (default 0). */
   priority: z.number().int().min(-100).max(100).optional(),
   /** The agent of app-written steps: the Anthropic API (needs a key; the default) or Claude Code's CLI (`claude`, its own login). */
@@ -291,10 +298,29 @@ export const methods = {
     input: z.object({ repo: z.string().min(1) }),
     output: z.object({
       file: z.string().nullable(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()), problems: z.array(z.string()),
-      /** Workspace trust of the repository's file: whether this content was trusted, and every command it would run. */
-      trust: z.object({ trusted: z.boolean(), commands: z.array(z.object({ source: z.string(), command: z.string() })) }).nullable().default(null),
+      /** The file's setup and files to copy, shown in New task beside its gates. */
+      setup: z.object({ run: z.array(z.string()), network: z.array(z.string()) }).nullable().default(null),
+      copy: z.array(z.string()).default([]),
+      /**
+       * Workspace trust of the repository's file: whether this content (`sha256`, of the very bytes the steps were read
+       * from) was trusted, and everything it would run or allow (commands, sandbox.env/network/limits, setup, copy, notify,
+       * the agent, its budget), each with a `warning` where one is due.
+       */
+      trust: z.object({
+        trusted: z.boolean(),
+        sha256: z.string(),
+        commands: z.array(z.object({ source: z.string(), command: z.string(), warning: z.string().optional() })),
+      }).nullable().default(null),
     }),
   },
+  /** What the repository's files show (npm, Python, Cargo, Go…): the setup, gates and files to copy a workflow would need, each with why. */
+  'project.detect': { input: z.object({ repo: z.string().min(1) }), output: DetectedProjectDoc },
+  /**
+   * "Check project": setup and gates once on the repository's HEAD in a temporary worktree, before any agent money is
+   * spent. Checks the repository's own workflow file (`workflowFile`, trusted or `trust`) or the environment written in
+   * New task (`gates`, `setup`, `copy`). Progress arrives as `project.onBaseline` events.
+   */
+  'project.baseline': { input: AppEnvironment.extend({ repo: z.string().min(1), workflowFile: z.string().optional(), trust: z.boolean().optional() }), output: BaselineDoc },
   /** Forgets the user's trust in a repository's workflow file(s): it asks again before it runs (retry and resume too). */
   'trust.revoke': { input: z.object({ repo: z.string().min(1) }), output: z.object({ repo: z.string(), revoked: z.number().int() }) },
   'plans.draft': { input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }), output: z.object({ steps: z.array(StepSpec), markdown: z.string() }) },
@@ -376,6 +402,8 @@ export const events = {
   'runs.onEvent': EngineEventDoc,
   'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
+  /** A baseline check's progress: setup or a gate started or finished (the repository's root names the check). */
+  'project.onBaseline': z.object({ repo: z.string(), phase: z.enum(['setup', 'gate']), gate: z.string().nullable(), state: z.enum(['started', 'finished']), ok: z.boolean().nullable(), durationMs: z.number().nullable() }),
   /** Menu commands the window should carry out (File › New Task, Run › Retry, …); the list lives in menu-commands.ts. */
   'app.onCommand': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;

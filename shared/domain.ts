@@ -1,5 +1,6 @@
 // Domain vocabulary shared by the engine, the CLI and the renderer: statuses, error classes, the status document.
 import { z } from 'zod';
+import { WorktreeEnvDoc } from './worktree-env';
 
 export const RUN_STATUSES = [
   'planning',
@@ -147,6 +148,8 @@ export const StatusDocument = z.object({
   resumes: z.array(ResumeDoc),
   /** The retry policy in force and where each value came from (default / preset / workflow / task / step / raised). */
   policy: PolicyDoc.optional(),
+  /** What made the worktree ready to test: files copied, dependencies reused, the last setup (its time), the baseline check. */
+  environment: z.lazy(() => WorktreeEnvDoc).optional(),
 });
 export type StatusDocument = z.infer<typeof StatusDocument>;
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { AttemptOutcome, DecisionDoc, ErrorClass, RunStatus, StepStatus } from './domain';
 import { NotifyEvent } from './notify';
+import { ReusedDoc, SetupDoc } from './worktree-env';
 
 const id = z.number().int();
 
@@ -49,6 +50,21 @@ export const eventPayloads = {
   'rescue.committed': z.object({ step: id.optional(), commit: z.string(), reason: z.string().optional() }),
   'rescue.stashed': z.object({ stash: z.string().nullable() }),
   'git.config_reverted': z.object({ step: id, files: z.array(z.string()) }),
+  /** Once per worktree: files copied from the checkout (`copy:`) and dependency folders reused from it (copied, never linked). */
+  'worktree.prepared': z.object({ copied: z.array(z.string()), reused: z.array(ReusedDoc), durationMs: z.number() }),
+  /** Setup starts: when the worktree was made, when its inputs changed (`changed` says which), or again after it failed or was stopped. */
+  'setup.started': z.object({ reason: z.enum(['worktree', 'inputs', 'unfinished']), changed: z.array(z.string()).default([]), commands: z.array(z.string()) }),
+  /** Setup's output since the previous chunk, as gate.output (each command after a `$ command` line). */
+  'setup.output': z.object({ text: z.string(), skippedBytes: z.number().int().min(0).default(0), seq: id.default(0) }),
+  'setup.finished': SetupDoc.omit({ outputTail: true, at: true }),
+  /** The baseline check: setup and gates once on the base commit before the agent's first attempt. */
+  'baseline.started': z.object({ commit: z.string(), gates: z.array(z.string()) }),
+  'baseline.output': z.object({ gate: z.string(), text: z.string(), skippedBytes: z.number().int().min(0).default(0), seq: id.default(0) }),
+  'baseline.gate': z.object({
+    gate: z.string(), passed: z.boolean(), exitCode: z.number().int().nullable().default(null), durationMs: z.number().default(0),
+    errorClass: ErrorClass.nullable().default(null), failingTests: z.array(z.string()).default([]),
+  }),
+  'baseline.finished': z.object({ ready: z.boolean(), problem: z.string().nullable().default(null), failingTests: z.array(z.string()).default([]), durationMs: z.number().default(0) }),
   log: z.object({ level: z.string().default('info'), message: z.string() }),
   /** A notification delivered to ntfy or a webhook; `url` is redacted (scheme and host only). */
   'notify.sent': z.object({ event: NotifyEvent, target: z.enum(['ntfy', 'webhook']), url: z.string(), tries: id }),

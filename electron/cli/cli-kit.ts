@@ -1,6 +1,9 @@
 // What every `ratchet` subcommand shares: its streams, flag parsing, usage errors, questions on a terminal, and live progress.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { terminalSafe } from '../../shared/terminal-text';
 import type { StatusDocument } from '../../shared/domain';
 import type { Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
@@ -17,6 +20,28 @@ export interface CliIo {
 }
 
 export const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+
+/** A stream that writes to `target` with control characters replaced (terminalSafe); it passes each write on at once. */
+function safeStream(target: NodeJS.WritableStream): NodeJS.WritableStream {
+  const decoder = new StringDecoder('utf8');
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _enc, done) {
+      target.write(terminalSafe(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
+      done();
+    },
+  });
+}
+
+/**
+ * The CLI's streams as every command writes them: much of what it prints is text Ratchet did not write (the model's
+ * words, tool input, gate output in a run's reason, step titles an agent drafted, a repository's file and folder
+ * names), so nothing reaches the terminal with its control characters. JSON output is unchanged (it escapes them).
+ * The streams are no longer TTYs to readline, so a question is asked without line-editing escape codes of its own.
+ */
+export function terminalIo(io: CliIo): CliIo {
+  return { ...io, stdout: safeStream(io.stdout), stderr: safeStream(io.stderr) };
+}
 
 export class UsageError extends RatchetError {
   constructor(message: string) {

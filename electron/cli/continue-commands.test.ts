@@ -30,6 +30,7 @@ async function interrupted() {
   engine.store.db.prepare("UPDATE step_runs SET status = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
   engine.store.setRunStatus(runId, 'running', null);
   engine.store.claimRun(runId, 2 ** 22 + 7, hostname());
+  await engine.settled();
   engine.close();
   // A process that died mid-step leaves its git state as "running" (written when the execution started).
   const state = join(tempDir(), 'state.json');

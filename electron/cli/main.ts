@@ -3,20 +3,23 @@ import { cmdMerge } from './merge-command';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
-import { confirm, defaultIo, parse, UsageError, withProgress, type CliIo } from './cli-kit';
+import { confirm, defaultIo, parse, terminalIo, UsageError, withProgress, type CliIo } from './cli-kit';
 import { helpAnswer } from './usage';
 import { cmdPlan, cmdRecover, cmdRestart, cmdResume, cmdRetry, resumeById } from './continue-commands';
 import { cmdList, movedAsideNotice } from './list-command';
 import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { cmdTrust } from './trust-command';
+import { cmdInit } from './init-command';
 import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
+import { environmentLines } from '../engine/worktree-env/prepare-worktree';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
+import { UntrustedWorkflow } from '../engine/trust/check-trust';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -76,7 +79,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
 async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo): Promise<number> {
   const prepared = await prepareTrusting(engine, {
     repo, workflowFile: values.workflow as string | undefined, title: values.task as string | undefined,
-    description: readDescription(values.description as string | undefined), trust: Boolean(values.trust),
+    description: readDescription(values.description as string | undefined), trust: Boolean(values.trust), planLater: true,
   }, io);
   const files = readdirSync(prepared.repoRoot).filter((f) => !f.startsWith('.')).slice(0, 40);
   const draft = await draftPlan({
@@ -98,18 +101,19 @@ async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo
 
 /**
  * prepareRun, and when the repository's own workflow file is not trusted yet: on a terminal, show what it would
- * run and ask (`--yes` does not answer this); unattended, the engine's `workflow_untrusted` error stands (exit 2).
+ * run and allow, and ask (`--yes` does not answer this); unattended, the engine's `workflow_untrusted` error stands (exit 2).
  */
 async function prepareTrusting(engine: Engine, input: Parameters<Engine['prepareRun']>[0], io: CliIo): ReturnType<Engine['prepareRun']> {
   try {
     return await engine.prepareRun(input);
   } catch (e) {
-    if (!(e instanceof RatchetError) || e.code !== 'workflow_untrusted' || !io.stdin.isTTY) throw e;
-    io.stderr.write(`${e.message.split('\nRead it,')[0]}\n`);
+    if (!(e instanceof UntrustedWorkflow) || !io.stdin.isTTY) throw e;
+    io.stderr.write(`${e.shown}\n`);
     if (!(await confirm(io, 'Trust this workflow file and run its commands? [y/N] '))) {
       throw new RatchetError('workflow_untrusted', 'Not trusted: nothing was run. Pass --trust, or trust the workflow in the app, to run it.');
     }
-    return engine.prepareRun({ ...input, trust: true });
+    // The yes is for the content shown: a file changed while the question was open is refused, and not trusted.
+    return engine.prepareRun({ ...input, trust: true, trustSha256: e.sha256 });
   }
 }
 
@@ -129,6 +133,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     `worktree ${doc.worktree}`,
     `cost ${doc.costUsd === null ? 'unknown' : `$${doc.costUsd.toFixed(4)}`}`,
     ...(doc.policy ? policyLines(doc.policy, doc.steps) : []),
+    ...environmentLines(doc.environment),
     ...doc.steps.flatMap((s) => [
       `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
       // What each failed attempt ended with ("your attempt changed no files", "the gate ran no tests"…).
@@ -161,7 +166,8 @@ function cmdCheck(args: string[], io: CliIo): number {
     return 1;
   }
   const w = report.workflow;
-  io.stdout.write(`${file}: valid — ${w?.steps.length ?? 0} steps, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
+  const steps = w?.steps.length ? `${w.steps.length} steps` : 'no steps (each task gives its own)';
+  io.stdout.write(`${file}: valid — ${steps}, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
   if (w) {
     const description = readDescription(values.description as string | undefined) ?? w.task?.description ?? '';
     parseTaskRetryConfig(description);
@@ -177,7 +183,8 @@ function warnSandbox(engine: Engine, command: string, io: CliIo): void {
   if (st.state === 'off') io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent\'s shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n');
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
+  const io = terminalIo(rawIo);
   const help = helpAnswer(argv);
   if (help) {
     io[help.stream].write(help.text);
@@ -187,6 +194,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   let engine: Engine | undefined;
   try {
     if (command === 'check') return cmdCheck(rest, io);
+    if (command === 'init') return await cmdInit(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
@@ -215,6 +223,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     io.stderr.write(`ratchet: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   } finally {
+    await engine?.settled();
     engine?.close();
     await engine?.releaseSandbox();
   }

@@ -52,6 +52,18 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
     }
     case 'budget.raised':
       return `  task budget raised to ${money(Number(p.taskUsd))}`;
+    case 'worktree.prepared': {
+      const reused = (p.reused as Array<{ path: string }>).map((r) => r.path);
+      return `  from your checkout: ${[...(p.copied as string[]), ...reused].join(', ')} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
+    }
+    case 'setup.started':
+      return `  setup${p.reason === 'inputs' ? ` again (${(p.changed as string[]).join(', ')} changed)` : ''}: ${(p.commands as string[]).join(' && ')}`;
+    case 'setup.finished':
+      return p.outcome === 'skipped' ? `  setup skipped: ${String(p.note)}` : `  setup ${p.outcome === 'ok' ? 'done' : String(p.outcome)} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
+    case 'baseline.finished': {
+      const failing = (p.failingTests as string[]).length;
+      return `  baseline on the base commit: ${p.ready ? 'ready' : 'not ready'}${failing ? `, ${failing} already failing` : ''} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
+    }
     case 'log':
       return `  ${String(p.message)}`;
     case 'notify.failed':

@@ -1,6 +1,7 @@
 // `ratchet trust <repo>`: trust the repository's workflow file as it is now, list what is trusted (--list), or revoke it (--revoke).
 import type { Engine } from '../engine/engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
+import { trustLines } from '../engine/trust/trust-items';
 
 export async function cmdTrust(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, { list: { type: 'boolean' }, revoke: { type: 'boolean' }, json: { type: 'boolean' } });
@@ -23,12 +24,12 @@ export async function cmdTrust(engine: Engine, args: string[], io: CliIo): Promi
   }
   // The user named the repository and asked to trust it: record the file's content as it is now, and say what it runs.
   const prepared = await engine.prepareRun({ repo: repoArg, trust: true });
-  const commands = engine.workflowTrust(prepared.repoRoot, prepared.workflowFile, prepared.workflow).commands;
+  const commands = prepared.trustItems ?? [];
   if (values.json) out(JSON.stringify({ repo: prepared.repoRoot, ...prepared.trustedWorkflow, commands }, null, 2));
   else {
-    out(`Trusted ${prepared.workflowFile} as it is now (sha256 ${prepared.trustedWorkflow?.sha256 ?? '?'}). It runs:`);
-    for (const c of commands) out(`  ${c.source}: ${c.command}`);
-    if (!commands.length) out('  (no commands)');
+    out(`Trusted ${prepared.workflowFile} as it is now (sha256 ${prepared.trustedWorkflow?.sha256 ?? '?'}). It runs and allows:`);
+    for (const line of trustLines(commands)) out(line);
+    if (!commands.length) out('  (nothing)');
   }
   return 0;
 }

@@ -9,6 +9,9 @@ export const COMMAND_USAGE: Record<string, string> = {
       --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first`,
   status: 'ratchet status <run-id> [--json]          the run\'s status document (its steps, attempts, policy and cost)',
   list: 'ratchet list [--json]                    runs, newest first',
+  init: `ratchet init <repo> [--force] [--json]
+      write ratchet.yml from what the repository's files show (npm/pnpm/yarn/bun, Python, Cargo, Go, Maven, Gradle, Makefile):
+      setup, gates and files to copy, each with why; refused when the repository has a workflow file, unless --force`,
   check: `ratchet check <workflow-file> [--description <text>|@<file.md>]
       validate a workflow without running it (exit 0 valid, 1 invalid) and show the retry policy in force`,
   retry: `ratchet retry <run-id> [--yes] [--json] [--trust] [--no-sandbox]   continue a failed run from the next incomplete step

@@ -1,7 +1,7 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
 import { listRuns, markInterrupted } from './run-list';
 import { apiKeyHash } from './runs/api-hold';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -15,7 +15,7 @@ import { loadPricing, PricingTable } from './agents/pricing';
 import { isUserStop, RatchetError } from './errors';
 import { autoProgressReason, runEndReason } from './runs/run-reasons';
 import { findMissingCommand } from './gates/run-gate';
-import { branchExists, commitAll, createWorktree, git, inspectRepo, isDirty } from './git/repo-git';
+import { branchExists, createWorktree, git, inspectRepo, rescueCommit } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
 import { statusDocument } from './runs/status-document';
 import { stepPolicies } from './runs/policy-doc';
@@ -24,19 +24,27 @@ import { parseTaskRetryConfig } from './runs/task-retry-config';
 import { checkEntries } from './runs/retry-entries';
 import { runStep } from './runs/step-runner';
 import { reconcileWithGit, resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
-import { clearStaleLocks, readRunMetas, readRunState, writeRunMeta, writeRunState } from './git/run-refs';
+import { clearStaleLocks, readRunMetas, readRunState, writeRunMeta, writeRunState, type RunState } from './git/run-refs';
+import { adoptableWorktree } from './git/worktree-integrity';
 import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
 import { runOwnership } from './run-ownership';
 import { newId, Store, type EngineEvent } from './store/store';
-import { loadWorkflowFile } from './workflow/load-workflow';
+import { findWorkflowFile, loadWorkflowSource, type LoadedWorkflow } from './workflow/load-workflow';
+import { withTaskSteps } from './workflow/task-steps';
 import { WorkflowFile, type AgentConfig, type StepConfig, type Workflow } from './workflow/schema';
 import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
+import { sweepPrivateDirsOf } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
-import { TrustStore, workflowCommands, workflowHash, type TrustEntry } from './trust/workflow-trust';
+import { TrustStore, type TrustEntry } from './trust/workflow-trust';
+import { checkTrust } from './trust/check-trust';
+import { trustItems, type TrustItem } from './trust/trust-items';
 import { assertRunTrusted, recordRunTrust, runTrust, type RunWorkflowTrust } from './trust/run-trust';
 import { createRunNotices, type RunNoticesOptions } from './notify/run-notices';
+import { prepareRunEnvironment, type WorktreeEnvHooks } from './worktree-env/run-environment';
+import { baselineNote } from './worktree-env/prepare-worktree';
+import { baselineCheck, type BaselineCheckOptions } from './worktree-env/baseline';
 import { resolveTargets } from './notify/notifier';
 
 export interface EngineDeps {
@@ -72,8 +80,14 @@ export interface StartRunInput {
   description?: string;
   /** The user trusts the repository's own workflow file as it is now (`--trust`, or the app's Trust button). */
   trust?: boolean;
+  /** The hash of the workflow content the user was shown (the prompt, the app's workflow.load): any other content is refused. */
+  trustSha256?: string;
   /** `workflowFile` is the repository's own file found for the user (the app), not one the user named: it needs trust. */
   repoWorkflow?: boolean;
+  /** Steps written for this task in place of the file's (the app's plan over the repository's workflow file). */
+  steps?: StepConfig[];
+  /** The plan comes later (`--draft`): a workflow file without steps is fine. */
+  planLater?: boolean;
 }
 
 export interface PreparedRun {
@@ -87,6 +101,8 @@ export interface PreparedRun {
   description: string;
   /** Set when the workflow is the repository's own file: the trusted version the run starts from. */
   trustedWorkflow?: RunWorkflowTrust;
+  /** With trustedWorkflow: what that version runs and allows (`ratchet trust` prints it). */
+  trustItems?: TrustItem[];
 }
 
 export type Engine = ReturnType<typeof createEngine>;
@@ -146,6 +162,8 @@ export function createEngine(deps: EngineDeps) {
   const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
   // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
   let osSandbox: OsSandbox | null = null;
+  // Private folders of finished runs whose process is gone (crashed, killed) are removed here, not left in /tmp forever.
+  sweepPrivateDirsOf(store.listRuns());
   function sandbox(): OsSandbox {
     const mode: SandboxMode = deps.sandbox === 'off' || !userSettings.sandbox ? 'off' : 'auto';
     if (!osSandbox || (osSandbox.status.state === 'off') !== (mode === 'off')) osSandbox = createOsSandbox({ mode, ratchetHome: home, env: deps.env });
@@ -174,26 +192,11 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /**
-   * Throws `workflow_untrusted` (listing the commands) unless this content of the repository's workflow file was
-   * trusted before; `trust` records it as trusted now.
+   * Whether this content of a repository's workflow file (read once, by the caller) is trusted, its hash, and what it
+   * would do (the app's trust prompt; runs.start is then bound to that hash).
    */
-  function checkTrust(repoRoot: string, file: string, workflow: Workflow, trust: boolean): RunWorkflowTrust {
-    const sha = workflowHash(readFileSync(file));
-    if (trustStore.isTrusted(repoRoot, file, sha)) return { file, sha256: sha };
-    if (trust) {
-      trustStore.trust(repoRoot, file, sha, now().toISOString());
-      return { file, sha256: sha };
-    }
-    const commands = workflowCommands(workflow).map((c) => `  ${c.source}: ${c.command}`);
-    throw new RatchetError(
-      'workflow_untrusted',
-      `${file} comes from the repository and is not trusted yet (new or changed since you trusted it). It would run:\n${commands.join('\n') || '  (no commands)'}\nRead it, then pass --trust (or trust it in the app's New task screen) to run it.`,
-    );
-  }
-
-  /** Whether this content of a repository's workflow file is trusted, and the commands it would run (the app's trust prompt). */
-  function workflowTrust(repoRoot: string, file: string, workflow: Workflow): { trusted: boolean; commands: Array<{ source: string; command: string }> } {
-    return { trusted: trustStore.isTrusted(repoRoot, file, workflowHash(readFileSync(file))), commands: workflowCommands(workflow) };
+  function workflowTrust(repoRoot: string, source: LoadedWorkflow): { trusted: boolean; sha256: string; commands: TrustItem[] } {
+    return { trusted: trustStore.isTrusted(repoRoot, source.file, source.sha256), sha256: source.sha256, commands: trustItems(source.workflow) };
   }
 
   /** The repository's trust answers (`ratchet trust <repo> --list`, Settings): workflow file, trusted hash, when. */
@@ -214,14 +217,18 @@ export function createEngine(deps: EngineDeps) {
     let workflowFile = input.workflowFile ? resolve(input.workflowFile) : undefined;
     if (input.workflow) workflowFile = '(written in the app)';
     else if (!workflowFile) {
-      workflowFile = [join(repo.root, 'ratchet.yml'), join(repo.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f));
+      workflowFile = findWorkflowFile(repo.root) ?? undefined;
       if (!workflowFile) {
-        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Pass --workflow <file>.`);
+        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Run \`ratchet init ${repo.root}\` to write one from what the repository uses, or pass --workflow <file>.`);
       }
     }
-    const workflow = input.workflow ?? loadWorkflowFile(workflowFile as string);
+    // Read once: the content hashed for trust is the content that runs.
+    const source = input.workflow ? null : loadWorkflowSource(workflowFile as string);
+    const workflow = withTaskSteps(input.workflow ?? source!.workflow, input, workflowFile as string);
     // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
-    const trustedWorkflow = !input.workflow && (!input.workflowFile || input.repoWorkflow) ? checkTrust(repo.root, workflowFile as string, workflow, Boolean(input.trust)) : undefined;
+    const trustedWorkflow = source && (!input.workflowFile || input.repoWorkflow)
+      ? checkTrust(trustStore, repo.root, source, { trust: Boolean(input.trust), shownSha256: input.trustSha256, now })
+      : undefined;
     const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');
     if (entryErrors.length) {
       throw new RatchetError('workflow_invalid', `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`);
@@ -231,7 +238,8 @@ export function createEngine(deps: EngineDeps) {
       const gate = workflow.gates[name];
       if (!gate) continue;
       const missing = findMissingCommand(gate.run, repo.root, deps.env);
-      if (missing) {
+      // With a setup, the command may be what setup installs in the worktree: the baseline check says if it still is missing.
+      if (missing && !workflow.setup) {
         throw new RatchetError(
           'gate_command_missing',
           `Gate \`${name}\` runs \`${gate.run}\`, but \`${missing}\` was not found (PATH or the repository). Install it or fix the gate's \`run\` in ${workflowFile}.`,
@@ -257,7 +265,7 @@ export function createEngine(deps: EngineDeps) {
       workflowFile: workflowFile as string,
       title,
       description,
-      ...(trustedWorkflow ? { trustedWorkflow } : {}),
+      ...(trustedWorkflow ? { trustedWorkflow, trustItems: trustItems(workflow) } : {}),
     };
   }
 
@@ -312,7 +320,7 @@ export function createEngine(deps: EngineDeps) {
     if (opts.awaitApproval) {
       store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
       const notes = noticesFor(runId, p.workflow);
-      notes.needsYou(null, 'approval', 'the agent drafted its plan and nothing runs until you approve it');
+      notes.needsYou(null, 'approval');
       await notes.flush();
     }
     return runId;
@@ -328,11 +336,29 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
-  /** Writes the run's status, steps and attempts to refs/ratchet/<run>/state in its repository (see run-refs.ts). */
-  async function keepRunState(runId: string): Promise<void> {
+  /** The writes of each run's state in git, one after the other: a new execution's "running" never lands before the last end. */
+  const stateWrites = new Map<string, Promise<void>>();
+
+  /** Writes the run's state (as `runStateOf` read it, or as it is now) to refs/ratchet/<run>/state in its repository (see run-refs.ts). */
+  function keepRunState(runId: string, state: { repo: string; state: RunState } | null = runStateOf(runId)): Promise<void> {
+    if (!state) return Promise.resolve();
+    const write = (stateWrites.get(runId) ?? Promise.resolve()).catch(() => undefined).then(() => writeRunState(state.repo, runId, state.state));
+    stateWrites.set(runId, write);
+    return write.finally(() => {
+      if (stateWrites.get(runId) === write) stateWrites.delete(runId);
+    });
+  }
+
+  /** Resolves once every run state still being written to git is written (a CLI process waits for it before it exits). */
+  async function settled(): Promise<void> {
+    while (stateWrites.size) await Promise.allSettled([...stateWrites.values()]);
+  }
+
+  /** The run's status, steps and attempts as they stand in the store now. */
+  function runStateOf(runId: string): { repo: string; state: RunState } | null {
     const run = store.getRun(runId);
-    if (!run) return;
-    await writeRunState(run.repo_path, runId, {
+    if (!run) return null;
+    return { repo: run.repo_path, state: {
       status: run.status, reason: run.reason, finishedAt: run.finished_at,
       steps: store.getSteps(runId).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha })),
       attempts: store.getAttempts(runId).filter((a) => a.outcome !== 'running').map((a) => ({
@@ -342,7 +368,7 @@ export function createEngine(deps: EngineDeps) {
         cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens, costUsd: a.cost_known ? a.cost_usd : null,
         startedAt: a.started_at, finishedAt: a.finished_at,
       })),
-    });
+    } };
   }
 
   /** Steps whose commit is on the run's branch (what Retry can continue from). */
@@ -385,7 +411,7 @@ export function createEngine(deps: EngineDeps) {
     const held = hold(runId, opts.lease);
     let jail: Awaited<ReturnType<ReturnType<typeof sandbox>['forRun']>>;
     try {
-      jail = await sandbox().forRun({ worktree: run.worktree, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [] });
+      jail = await sandbox().forRun({ worktree: run.worktree, repo: run.repo_path, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [], limits: workflow.sandbox?.limits });
     } catch (err) {
       held.release();
       throw err;
@@ -393,13 +419,14 @@ export function createEngine(deps: EngineDeps) {
     // Losing the lease (another process took the run over after it ran out) stops this execution.
     const signal = AbortSignal.any([callerSignal, held.lost]);
     store.closeDeadAttempts(runId);
-    await clearStaleLocks(run.worktree).catch(() => []);
+    clearStaleLocks(run.repo_path, run.worktree);
     const recon = await reconcileWithGit(store, run).catch((err: unknown) => {
       held.release();
       throw err;
     });
     if (recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null) {
       store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      jail.release();
       held.release();
       return status(runId);
     }
@@ -421,7 +448,7 @@ export function createEngine(deps: EngineDeps) {
     const policies = stepPolicies(workflow, parseTaskRetryConfig(store.getTaskDescription(runId)), plan.steps, raisedTaskBudget(run));
     const system = systemPrompt(run.worktree);
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
-    const context = taskContext({
+    let context = taskContext({
       title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps,
       progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes } : undefined,
     });
@@ -440,7 +467,27 @@ export function createEngine(deps: EngineDeps) {
     // Notifications go out from here (the engine's process, never the sandbox); they never hold the run up.
     const notes = noticesFor(runId, workflow);
     const notify = { succeededAfterRetry: notes.stepSucceededAfterRetry, budgetAlert: notes.budgetAlert };
+    let worktreeEnv: WorktreeEnvHooks | undefined;
     try {
+      // The worktree's environment before any agent money: copy, dependencies, setup, the gates' view of the code, the baseline check.
+      const ready = await prepareRunEnvironment({
+        store, runId, checkout: run.repo_path, worktree: run.worktree, baseCommit: run.base_commit, workflow, steps: plan.steps,
+        atBase: recon.completed.length === 0 && store.getAttempts(runId).length === 0, jail, signal, now,
+      });
+      if (ready.kind === 'stopped') {
+        if (!held.lost.aborted) store.setRunStatus(runId, isUserStop(callerSignal.reason) ? 'cancelled' : 'paused', 'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.', { finished: isUserStop(callerSignal.reason) });
+        return status(runId);
+      }
+      if (ready.kind === 'failed') {
+        store.setRunStatus(runId, 'failed', ready.reason, { finished: true });
+        notes.runFailed(null, null, null, 'environment');
+        return status(runId);
+      }
+      // The run's commands get the environment setup made ready (a worktree venv first…); letting go stays the sandbox's.
+      const owned = jail;
+      jail = { ...ready.jail, release: () => owned.release() };
+      worktreeEnv = ready.hooks;
+      context += baselineNote(ready.baseline);
       for (const s of store.getSteps(runId)) {
         if (s.status === 'succeeded' || s.status === 'skipped') continue;
         // Auto-progress (seed 003 §5): one step, to the end of the phase, or (default) to the end of the run.
@@ -470,7 +517,7 @@ export function createEngine(deps: EngineDeps) {
         store.event(runId, 'step.started', { step: s.step_index, title: s.title });
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
-          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env) },
+          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
           { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip, head },
         );
         if (outcome.kind === 'done') {
@@ -489,7 +536,7 @@ export function createEngine(deps: EngineDeps) {
             break;
           case 'escalate':
             store.setRunStatus(runId, 'paused', runEndReason(outcome, '', { runId, committedSteps: committedSteps(runId) }));
-            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', outcome.why ?? outcome.reason, { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
+            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
             break;
           case 'parked':
             store.setRunStatus(runId, 'waiting', `${outcome.reason} (until ${outcome.wakeAt})`, { wakeAt: outcome.wakeAt });
@@ -497,18 +544,19 @@ export function createEngine(deps: EngineDeps) {
           case 'budget':
             if (outcome.wakeAt) store.setRunStatus(runId, 'waiting', outcome.reason, { wakeAt: outcome.wakeAt });
             else store.setRunStatus(runId, 'paused', outcome.reason);
-            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', outcome.reason, { wakeAt: outcome.wakeAt });
+            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', { wakeAt: outcome.wakeAt });
             break;
           case 'fatal': {
             store.setStepStatus(runId, s.step_index, 'failed');
             let rescued = '';
-            if (await isDirty(run.worktree)) {
-              const sha = await commitAll(run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
-              store.event(runId, 'rescue.committed', { step: s.step_index, commit: sha });
-              rescued = ` The unfinished work is kept in rescue commit ${sha.slice(0, 10)} on ${run.branch}.`;
-            }
+            // Nothing of an attempt that tried to steer Ratchet's git is committed, not even as a rescue.
+            const rescue = outcome.errorClass === 'sandbox_violation' ? null : await rescueCommit(run.repo_path, run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
+            if (rescue && 'sha' in rescue) {
+              store.event(runId, 'rescue.committed', { step: s.step_index, commit: rescue.sha });
+              rescued = ` The unfinished work is kept in rescue commit ${rescue.sha.slice(0, 10)} on ${run.branch}.`;
+            } else if (rescue) rescued = ` No rescue commit was made: ${rescue.refused}.`;
             store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued, { runId, committedSteps: committedSteps(runId) }), { finished: true });
-            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.why ?? outcome.reason);
+            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.errorClass);
             break;
           }
         }
@@ -519,15 +567,20 @@ export function createEngine(deps: EngineDeps) {
       return status(runId);
     } catch (err) {
       store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
-      notes.runFailed(lastRun, null, null, `an internal error stopped it (${(err as Error).message})`);
+      notes.runFailed(lastRun, null, null, 'internal');
       throw err;
     } finally {
       skipControllers.delete(runId);
-      // How the run stands now, kept in git, so `ratchet recover` brings it back as it was if the database is lost.
-      await keepRunState(runId).catch((err: unknown) => store.event(runId, 'log', { level: 'warn', message: `could not keep the run's state in git: ${(err as Error).message}` }));
+      // How the run stands now, read before the lease goes (a Resume may start at once) and written to git after it.
+      const kept = runStateOf(runId);
       // Bounded: deliveries still in flight get a few seconds, so a CLI run does not exit before they are sent or logged.
       await notes.flush();
+      // A finished run's private folder goes; one that can resume keeps it (a command agent's session lives there).
+      if (store.getRun(runId)?.finished_at) jail.release();
       held.release();
+      // Kept in git, so `ratchet recover` brings the run back as it was if the database is lost. Not awaited: the run
+      // has ended for its callers (the app's Resume may come at once); `settled()` waits for it before a process exits.
+      if (kept) void keepRunState(runId, kept).catch(() => undefined);
     }
   }
 
@@ -596,7 +649,8 @@ export function createEngine(deps: EngineDeps) {
   /** Rebuilds runs the store does not know from the repository's refs/ratchet/<run>/meta and branches (`ratchet recover`). */
   async function recover(repoPath: string): Promise<{ rebuilt: string[]; known: string[]; branchesWithoutMeta: string[] }> {
     const repo = await inspectRepo(repoPath);
-    const metas = await readRunMetas(repo.root);
+    // A record naming a folder that is not one of the repository's worktrees is not adopted (its branch is listed as without metadata).
+    const metas = (await readRunMetas(repo.root)).filter((m) => adoptableWorktree(repo.root, m.worktree));
     const rebuilt: string[] = [];
     const known: string[] = [];
     for (const m of metas) {
@@ -703,6 +757,12 @@ export function createEngine(deps: EngineDeps) {
       userSettings = settings;
     },
     detectInterrupted,
+    /** New task's "Check project": the workflow's setup and gates once on the base commit, in this engine's sandbox (see worktree-env/baseline.ts). */
+    baselineCheck(input: Omit<BaselineCheckOptions, 'sandbox' | 'env'>) {
+      requireSandbox();
+      return baselineCheck({ ...input, sandbox: sandbox(), env: deps.env });
+    },
+    settled,
     prepareRun,
     workflowTrust,
     trustStore,

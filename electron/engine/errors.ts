@@ -28,6 +28,8 @@ export const BAD_INPUT_CODES = new Set([
   'needs_approval',
   'sandbox_unavailable',
   'workflow_untrusted',
+  'no_steps',
+  'workflow_exists',
 ]);
 
 export function isBadInput(err: unknown): boolean {

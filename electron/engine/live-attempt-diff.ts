@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import type { Engine } from './engine';
 import { boundText } from './gates/bounded-output';
 import { worktreeDiff } from './git/live-diff';
+import { pinnedOrNull } from './git/worktree-integrity';
 import type { AttemptRow, RunRow } from './store/store';
 
 type Against = 'previous' | 'step' | 'run';
@@ -17,7 +18,8 @@ export async function liveAttemptDiff(engine: Engine, run: RunRow, a: AttemptRow
   const prev = against === 'previous' ? [...stepRows].reverse().find((x) => x.n < a.n && x.tree_sha) : undefined;
   const base = against === 'run' ? run.base_commit : (engine.store.getSteps(run.id).find((x) => x.step_index === step)?.pre_commit ?? null);
   const from = prev?.tree_sha ?? base;
-  if (!from) return null;
-  const diff = boundText(await worktreeDiff(run.worktree, from), 200_000);
+  const pinned = pinnedOrNull(run.repo_path, run.worktree);
+  if (!from || !pinned) return null;
+  const diff = boundText(await worktreeDiff(pinned, from), 200_000);
   return { diff, against: prev ? 'previous' : against === 'run' ? 'run' : 'step', fromAttempt: prev?.n ?? null, live: true };
 }

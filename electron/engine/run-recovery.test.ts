@@ -34,6 +34,8 @@ async function failedAtStep2(steps = 3, extra = '') {
   const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
   const doc = await engine.execute(runId, new AbortController().signal);
   expect(doc.status).toBe('failed');
+  // The run's state is written to git once the execution has let go of it.
+  await engine.settled();
   return { p, engine, runId, doc };
 }
 
@@ -263,6 +265,7 @@ describe('ratchet recover', () => {
     rmSync(p.flag);
     const { doc } = await first.retry(runId, { signal: signal() });
     expect(doc.status).toBe('succeeded');
+    await first.settled();
     const fresh = join(mkdtempSync(join(tmpdir(), 'ratchet-home3-')), 'home');
     const engine = await engineFor(fresh);
     expect((await engine.recover(p.repo)).rebuilt).toEqual([runId]);
@@ -278,6 +281,23 @@ describe('ratchet recover', () => {
     const engine = await engineFor(join(mkdtempSync(join(tmpdir(), 'ratchet-home4-')), 'home'));
     await engine.recover(p.repo);
     expect(engine.status(runId)).toMatchObject({ status: 'interrupted', branch: doc.branch });
+  });
+});
+
+describe('ratchet recover with run metadata naming a folder that is not a worktree of the repository', () => {
+  it("never adopts it (a forged record naming the user's checkout): the run is not rebuilt, the checkout is not touched", async () => {
+    const { p, runId, doc } = await failedAtStep2();
+    const meta = JSON.parse(sh(p.repo, 'cat-file', 'blob', `refs/ratchet/${runId}/meta`)) as Record<string, unknown>;
+    // With --no-sandbox the agent can write refs: the run's record now names the user's own checkout as its worktree.
+    const blob = join(mkdtempSync(join(tmpdir(), 'ratchet-meta-')), 'meta.json');
+    writeFileSync(blob, JSON.stringify({ ...meta, worktree: p.repo }));
+    sh(p.repo, 'update-ref', `refs/ratchet/${runId}/meta`, sh(p.repo, 'hash-object', '-w', blob));
+    const engine = await engineFor(join(mkdtempSync(join(tmpdir(), 'ratchet-home3-')), 'home'));
+    const r = await engine.recover(p.repo);
+    expect(r.rebuilt).toEqual([]);
+    expect(r.branchesWithoutMeta).toEqual([doc.branch]);
+    expect(existsSync(join(p.repo, '.git'))).toBe(true);
+    expect(sh(p.repo, 'status', '--porcelain')).toBe('');
   });
 });
 

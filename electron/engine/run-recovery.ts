@@ -3,6 +3,7 @@ import { existsSync, renameSync } from 'node:fs';
 import type { StatusDocument } from '../../shared/domain';
 import { RatchetError } from './errors';
 import { branchExists, commitAll, createWorktree, currentBranch, git, isDirty } from './git/repo-git';
+import { holdsRepository, pinnedOrNull, pinWorktree } from './git/worktree-integrity';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from './git/run-refs';
 import { completedSteps } from './git/step-commits';
 import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
@@ -50,9 +51,11 @@ export async function resumeInfo(store: Store, runId: string): Promise<ResumeInf
   const run = store.getRun(runId);
   if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
   const hasBranch = await branchExists(run.repo_path, run.branch);
-  const worktreeExists = existsSync(run.worktree) && existsSync(`${run.worktree}/.git`);
-  const worktreeBranch = worktreeExists ? await currentBranch(run.worktree) : null;
-  const dirty = worktreeExists ? await isDirty(run.worktree) : false;
+  // A worktree git has no entry for (removed by hand, moved) counts as missing: recreating it moves the folder aside.
+  const wt = existsSync(run.worktree) ? pinnedOrNull(run.repo_path, run.worktree) : null;
+  const worktreeExists = wt !== null;
+  const worktreeBranch = wt ? await currentBranch(wt) : null;
+  const dirty = wt ? await isDirty(wt) : false;
   const commits = hasBranch ? await completedSteps(run.repo_path, run.base_commit, run.branch) : [];
   const steps = store.getSteps(runId);
   const stored = steps.map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha }));
@@ -116,6 +119,9 @@ export async function applyRecovery(store: Store, run: RunRow, action: RequiredA
     case 'abort':
       throw new RatchetError('aborted', `Resume aborted: ${action.message}.`);
     case 'recreate_worktree': {
+      if (holdsRepository(run.repo_path, run.worktree)) {
+        throw new RatchetError('bad_arguments', `Run ${run.id} names ${run.worktree} as its worktree, which holds the repository itself; Ratchet will not move it aside. Start the run again.`);
+      }
       if (existsSync(run.worktree)) {
         // Never delete a folder the agent worked in: move it aside.
         const aside = `${run.worktree}.aside-${Date.now()}`;
@@ -132,27 +138,30 @@ export async function applyRecovery(store: Store, run: RunRow, action: RequiredA
       break;
     }
     case 'checkout_branch': {
+      const wt = pinWorktree(run.repo_path, run.worktree);
       let stash = '';
-      if (await isDirty(run.worktree)) {
-        const sha = await stashAll(run.worktree, `ratchet ${run.id}: changes found on the wrong branch`);
+      if (await isDirty(wt)) {
+        const sha = await stashAll(wt, `ratchet ${run.id}: changes found on the wrong branch`);
         stash = sha ? ` (its uncommitted changes are in stash ${sha.slice(0, 10)})` : '';
       }
-      await checkoutBranch(run.worktree, run.branch);
+      await checkoutBranch(wt, run.branch);
       note = `checked out ${run.branch} in the worktree${stash}`;
       break;
     }
     case 'rescue_commit': {
       if (action.code !== 'dirty_tree') return 'nothing to do';
       // An earlier option (checking out the right branch) may already have stashed the changes: never an empty rescue commit.
-      if (!(await isDirty(run.worktree))) return 'the uncommitted changes were already kept (see the note above); no rescue commit needed';
-      const sha = await commitAll(run.worktree, 'rescue: uncommitted work of an interrupted attempt');
+      const wt = pinWorktree(run.repo_path, run.worktree);
+      if (!(await isDirty(wt))) return 'the uncommitted changes were already kept (see the note above); no rescue commit needed';
+      const sha = await commitAll(wt, 'rescue: uncommitted work of an interrupted attempt');
       store.event(run.id, 'rescue.committed', { commit: sha, reason: 'resume' });
       note = `kept the uncommitted changes in rescue commit ${sha.slice(0, 10)}`;
       break;
     }
     case 'stash': {
-      if (!(await isDirty(run.worktree))) return 'the uncommitted changes were already kept (see the note above); nothing to stash';
-      const sha = await stashAll(run.worktree, `ratchet ${run.id}: uncommitted work of an interrupted attempt`);
+      const wt = pinWorktree(run.repo_path, run.worktree);
+      if (!(await isDirty(wt))) return 'the uncommitted changes were already kept (see the note above); nothing to stash';
+      const sha = await stashAll(wt, `ratchet ${run.id}: uncommitted work of an interrupted attempt`);
       store.event(run.id, 'rescue.stashed', { stash: sha });
       note = `kept the uncommitted changes in stash ${sha?.slice(0, 10) ?? '(none)'}`;
       break;

@@ -153,7 +153,8 @@ describe('service (the contract over the engine)', () => {
     // Raise budget and continue: one raise, then the run resumes where it paused and finishes.
     expect(await call(service, 'runs.raiseBudget', { runId, taskUsd: 5 })).toMatchObject({ ok: true, value: { taskUsd: 5 } });
     expect((await get()).policy?.budget).toMatchObject({ taskUsd: 5 });
-    expect((await call(service, 'runs.resume', { runId })).ok).toBe(true);
+    const resumed = await call(service, 'runs.resume', { runId });
+    expect(resumed, JSON.stringify(resumed)).toMatchObject({ ok: true });
     await until(() => engine.store.getRun(runId)?.status === 'succeeded');
     expect((await get()).steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
   });
@@ -165,6 +166,18 @@ describe('service (the contract over the engine)', () => {
     expect(started.ok).toBe(true);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     expect((engine.status(runId)).policy?.budget.taskUsd).toBe(0.25);
+    await until(() => ['succeeded', 'failed', 'paused'].includes(engine.store.getRun(runId)?.status ?? ''));
+  });
+
+  it('keeps the retry preset chosen in New task for a run of the repository’s workflow file, over the file’s own (issue 20 item 6)', async () => {
+    const { service, engine } = await setup();
+    const repo = makeRepo({ 'ratchet.yml': 'preset: conservative\nsteps:\n  - title: One\n' });
+    const started = await call(service, 'runs.start', { repo, title: 'Chosen preset', workflowFile: `${repo}/ratchet.yml`, trust: true, preset: 'aggressive' });
+    expect(started.ok).toBe(true);
+    const runId = (started as { ok: true; value: { runId: string } }).value.runId;
+    expect(engine.store.getWorkflow(runId).preset).toBe('aggressive');
+    // The preset decides the retry limits the run uses (aggressive allows more test-failure retries than conservative).
+    expect(engine.status(runId).policy?.sources.max_retries).toBe('preset');
     await until(() => ['succeeded', 'failed', 'paused'].includes(engine.store.getRun(runId)?.status ?? ''));
   });
 });

@@ -1,8 +1,8 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
+import type { AppSetup } from '../../shared/project';
 import type { AgentChoice, CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
@@ -27,7 +27,7 @@ import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue, type QueueAction } from './store/run-queue';
 import { CLAUDE_CODE_AGENT, landingHandlers } from './service-landing';
 import type { RunSummaryRow } from './store/store';
-import { parseWorkflow } from './workflow/load-workflow';
+import { appEnvironment, projectHandlers, type BaselineFn } from './service-project';
 import { WorkflowFile, type Workflow } from './workflow/schema';
 
 export interface SecretStore {
@@ -53,6 +53,8 @@ export interface ServiceOptions {
   queuePollMs?: number;
   /** Checks an API key before it is kept (default: one GET /v1/models at ANTHROPIC_BASE_URL); throws a sentence when refused. */
   checkApiKey?: (key: string) => Promise<void>;
+  /** The baseline check "Check project" runs (default: the engine's, in its sandbox); tests swap it. */
+  baseline?: BaselineFn;
 }
 
 export type Listener = (event: EventName, payload: unknown) => void;
@@ -214,9 +216,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     };
   }
 
-  function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; preset?: Workflow['preset']; budgetUsd?: number; agent?: AgentChoice }): Workflow {
+  function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; setup?: AppSetup; copy?: string[]; preset?: Workflow['preset']; budgetUsd?: number; agent?: AgentChoice }): Workflow {
     const parsed = WorkflowFile.safeParse({
-      gates: input.gates ?? {},
+      ...appEnvironment(input),
       agent: input.agent === 'claude-code' ? { ...CLAUDE_CODE_AGENT, model: settings.defaultModel } : { model: settings.defaultModel },
       preset: input.preset ?? settings.preset,
       budget: {
@@ -246,6 +248,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const gateLogs = new GateLogCache();
   const handlers: Handlers = {
     ...landingHandlers(engine, opts.host),
+    ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.baselineCheck(o)), emit }),
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
     'repos.recent': async () =>
@@ -254,17 +257,6 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
          LEFT JOIN runs ON runs.repo_id = repos.id GROUP BY repos.id ORDER BY lastUsed DESC LIMIT 10`,
       ).all() as Array<{ path: string; name: string; lastUsed: string }>).filter((r) => existsSync(r.path)),
     'repos.pick': async () => ({ path: opts.pickRepo ? await opts.pickRepo() : null }),
-    'workflow.load': async ({ repo }) => {
-      const info = await inspectRepo(repo);
-      const file = [join(info.root, 'ratchet.yml'), join(info.root, '.ratchet', 'workflow.yml')].find((f) => existsSync(f)) ?? null;
-      if (!file) return { file: null, steps: [], gates: {}, problems: [], trust: null };
-      const parsed = parseWorkflow(readFileSync(file, 'utf8'));
-      if (!parsed.ok) return { file, steps: [], gates: {}, problems: parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`), trust: null };
-      return {
-        file, steps: parsed.workflow.steps, gates: Object.fromEntries(Object.entries(parsed.workflow.gates).map(([k, g]) => [k, g.run])), problems: [],
-        trust: engine.workflowTrust(info.root, file, parsed.workflow),
-      };
-    },
     'trust.revoke': async ({ repo }) => engine.revokeTrust(repo),
     'plans.draft': async ({ repo, title, description }) => {
       const info = await inspectRepo(repo);
@@ -326,20 +318,27 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const base = against === 'run' ? run.base_commit : (engine.store.getSteps(runId).find((x) => x.step_index === step)?.pre_commit ?? null);
       const from = prev?.tree_sha ?? (base ? `${base}^{tree}` : null);
       if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null, live: false };
-      const diff = boundText(await diffTrees(run.worktree, from, a.tree_sha), 200_000);
+      // Trees live in the repository's object store: diffed there, never through the worktree's .git file.
+      const diff = boundText(await diffTrees(run.repo_path, from, a.tree_sha), 200_000);
       return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null, live: false };
     },
     'runs.start': async (input) => {
       const r = input.retry;
       const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;
+      // Steps with the repository's workflow file: the file's settings and commands, this task's plan.
+      const fromFile = !input.steps || input.workflowFile !== undefined;
+      if (fromFile && (input.gates || input.setup || input.copy)) {
+        throw new RatchetError('bad_arguments', 'The workflow file has its own gates, setup and files to copy: send them without the file to run your version.');
+      }
       const prepared = await engine.prepareRun({
         repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
         // The app's only workflow file is the repository's own (workflow.load): it needs the user's trust.
-        repoWorkflow: input.workflowFile !== undefined, trust: input.trust,
-        workflow: input.steps ? workflowFromApp({ steps: input.steps, gates: input.gates, preset: input.preset, budgetUsd: input.budgetUsd, agent: input.agent }) : undefined,
+        repoWorkflow: input.workflowFile !== undefined, trust: input.trust, trustSha256: input.trustSha256,
+        ...(fromFile ? { steps: input.steps } : { workflow: workflowFromApp({ ...input, steps: input.steps as StepSpec[] }) }),
       });
-      // The budget typed in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
-      if (!input.steps && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings.budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
+      // The budget and retry preset chosen in New task are this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
+      if (fromFile && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings.budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
+      if (fromFile && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);
       return { runId };

@@ -129,6 +129,7 @@ describe('createEventSender', () => {
       'app.onNotice': { level: 'info', title: 't', body: 'b', runId: null },
       'app.onOpenRepo': { path: '/repo' },
       'app.onCommand': { command: 'newTask' },
+      'project.onBaseline': { repo: '/repo', phase: 'gate', gate: 'test', state: 'finished', ok: true, durationMs: 12 },
     };
     expect(Object.keys(samples).sort()).toEqual([...EVENT_NAMES].sort());
     for (const name of EVENT_NAMES) expect(send(name, samples[name]), name).toBe(true);

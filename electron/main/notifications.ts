@@ -1,6 +1,9 @@
 // OS notifications for the moments a developer who looked away cares about: a run succeeded, failed, needs them, or crossed its budget alert.
 import { Notification } from 'electron';
 import type { EngineEventDoc } from '../../shared/contract';
+import { errorClassLabel } from '../../shared/error-classes';
+import { money } from '../../shared/money';
+import type { OwnRunFacts } from '../engine/notify/run-facts';
 
 export interface Notice {
   title: string;
@@ -9,22 +12,27 @@ export interface Notice {
 }
 
 function usd(n: unknown): string {
-  return typeof n === 'number' && Number.isFinite(n) ? `$${n.toFixed(2)}` : '?';
+  return typeof n === 'number' && Number.isFinite(n) ? money(n) : '?';
 }
 
-/** Pure: which engine events deserve a notification, and its words. `runTitle` names the run when it is known. */
-export function noticeFor(event: EngineEventDoc, runTitle: string | null = null): Notice | null {
-  const name = runTitle ? `“${runTitle}”` : 'A run';
-  const reason = typeof event.payload.reason === 'string' && event.payload.reason ? event.payload.reason : null;
+/**
+ * Pure: which engine events deserve a notification, and its words — Ratchet's own only (the run's task title, the step
+ * it stopped at and that step's error class, from `facts`). The run's stored reason is never shown: it quotes gate
+ * output and the agent's words, which must not leave through a notification.
+ */
+export function noticeFor(event: EngineEventDoc, facts: OwnRunFacts | null = null): Notice | null {
+  const name = facts ? `“${facts.task}”` : 'A run';
+  const at = facts?.step ? ` at step ${facts.step.index} “${facts.step.title}”` : '';
+  const cls = facts?.errorClass ? `: ${errorClassLabel(facts.errorClass)}` : '';
   if (event.type === 'run.status') {
     switch (event.payload.status) {
       case 'succeeded':
         return { runId: event.runId, title: 'Run succeeded', body: `${name} finished: every step passed its gates.` };
       case 'failed':
-        return { runId: event.runId, title: 'Run failed', body: reason ?? `${name} failed.` };
+        return { runId: event.runId, title: 'Run failed', body: `${name} failed${at}${cls}.` };
       case 'paused':
         // Escalations, unknown errors, conflicts and task budgets all pause the run until the user acts.
-        return { runId: event.runId, title: 'Ratchet needs you', body: reason ?? `${name} is paused and waiting for you.` };
+        return { runId: event.runId, title: 'Ratchet needs you', body: `${name} is paused${at}${cls}, waiting for you.` };
       case 'waiting_approval':
         return { runId: event.runId, title: 'Ratchet needs you', body: `${name} is waiting for your approval.` };
       default:
@@ -43,7 +51,8 @@ export interface NotifierDeps {
   enabled: () => Promise<boolean>;
   /** When the window has focus the app shows the change itself; the OS notification would only repeat it. */
   windowFocused: () => boolean;
-  runTitle?: (runId: string) => Promise<string | null>;
+  /** What may be said about the run (see ownRunFacts); its stored reason is not among it. */
+  runFacts?: (runId: string) => Promise<OwnRunFacts | null>;
   onClick?: (runId: string) => void;
   show?: (notice: Notice, onClick: () => void) => void;
 }
@@ -62,8 +71,8 @@ export function createNotifier(deps: NotifierDeps): (event: EngineEventDoc) => P
     try {
       if (!noticeFor(event)) return;
       if (deps.windowFocused() || !(await deps.enabled())) return;
-      const title = deps.runTitle ? await deps.runTitle(event.runId).catch(() => null) : null;
-      const notice = noticeFor(event, title);
+      const facts = deps.runFacts ? await deps.runFacts(event.runId).catch(() => null) : null;
+      const notice = noticeFor(event, facts);
       if (notice) show(notice, () => deps.onClick?.(notice.runId));
     } catch {
       // Notifications are a courtesy; the renderer still shows the event.

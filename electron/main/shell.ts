@@ -12,6 +12,7 @@ import { pickRepository } from './dialogs';
 import { bindIpc, createEventSender } from './ipc';
 import { installMenu } from './menu';
 import { createNotifier } from './notifications';
+import { ownRunFacts } from '../engine/notify/run-facts';
 import { handleAppProtocol } from './protocol';
 import { asSecretStore, createSecrets, type Secrets } from './secrets';
 import { withShellHandlers, worktreeHandlers } from './shell-handlers';
@@ -189,7 +190,7 @@ export function runShell(options: ShellOptions): void {
     const notify = createNotifier({
       enabled: async () => (await service.handlers['settings.get']({})).notifications,
       windowFocused: () => Boolean(win && !win.isDestroyed() && win.isFocused()),
-      runTitle: async (runId) => engine.store.getRun(runId)?.task_title ?? null,
+      runFacts: async (runId) => ownRunFacts(engine.store, runId),
       onClick: () => {
         if (!win) win = openWindow();
         focusWindow();

@@ -3,7 +3,7 @@ import type { CallResult, EngineEventDoc, MethodInput, MethodName, MethodOutput,
 import type { StatusDocument } from '../../shared/domain';
 import { headOf, indexLog, logPage } from '../../shared/line-index';
 import { makeAttempt, makeBigOutput } from './fixtures-attempts';
-import { APP_INFO, DRAFT, WORKFLOW, makeImprovements, makeRecent, makeReport, makeResumeInfo, makeSettings, makeStats } from './fixtures-misc';
+import { APP_INFO, DRAFT, WORKFLOW, makeBaseline, makeDetected, makeImprovements, makeRecent, makeReport, makeResumeInfo, makeSettings, makeStats } from './fixtures-misc';
 import { makeRuns, REPO } from './fixtures-runs';
 
 type Handler<M extends MethodName> = (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
@@ -91,7 +91,15 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       const names = d === '/home/dev' ? ['code', 'notes'] : d === '/home/dev/code' ? ['game', 'website'] : [];
       return { dir: d, parent, isGitRepo: d === REPO, truncated: 0, entries: names.map((name) => ({ name, path: `${d === '/' ? '' : d}/${name}`, isGitRepo: `${d}/${name}` === REPO || name === 'website' })) };
     },
-    'workflow.load': ({ repo }) => ({ ...WORKFLOW, trust: WORKFLOW.trust && { ...WORKFLOW.trust, trusted: trustedRepos.has(repo) } }),
+    // The fixture repository has a workflow file; any other folder has none.
+    'workflow.load': ({ repo }) => repo === REPO
+      ? { ...WORKFLOW, trust: WORKFLOW.trust && { ...WORKFLOW.trust, trusted: trustedRepos.has(repo) } }
+      : { file: null, steps: [], gates: {}, problems: [], setup: null, copy: [], trust: null },
+    'project.detect': ({ repo }) => makeDetected(repo),
+    'project.baseline': ({ repo }) => {
+      setTimeout(() => emit('project.onBaseline', { repo, phase: 'setup', gate: null, state: 'started', ok: null, durationMs: null }), 0);
+      return makeBaseline(now);
+    },
     'trust.revoke': ({ repo }) => ({ repo, revoked: trustedRepos.delete(repo) ? 1 : 0 }),
     'plans.draft': () => DRAFT,
     'plans.get': ({ runId }) => {

@@ -112,8 +112,58 @@ export const WORKFLOW: MethodOutput<'workflow.load'> = {
   ],
   gates: { test: 'npm test', build: 'npm run build' },
   problems: [],
-  trust: { trusted: false, commands: [{ source: 'gate test', command: 'npm test' }, { source: 'gate build', command: 'npm run build' }] },
+  setup: { run: ['npm ci'], network: ['registry:npm'] },
+  copy: [],
+  trust: {
+    trusted: false,
+    sha256: '5f2b0c9d6e1a4b3c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c',
+    commands: [
+      { source: 'setup', command: 'npm ci' },
+      { source: 'gate test', command: 'npm test' },
+      { source: 'gate build', command: 'npm run build' },
+      { source: 'agent', command: 'anthropic (model claude-sonnet-5-5)' },
+      { source: 'sandbox.env', command: 'NPM_TOKEN', warning: "looks like a secret: its value would be given to the repository's code and the agent" },
+    ],
+  },
 };
+
+/** A repository without a workflow file (detection finds a Go module there). */
+export const GO_REPO = '/home/dev/code/http-kit';
+
+/** What detection answers for the fixture repository (npm) and for any other folder (a Go module). */
+export function makeDetected(repo: string): MethodOutput<'project.detect'> {
+  if (repo === REPO) {
+    return {
+      found: [{ ecosystem: 'node', label: 'npm', evidence: ['package.json', 'package-lock.json'] }],
+      setup: [{ run: 'npm ci', why: 'package-lock.json: installs exactly the locked versions' }],
+      network: [{ entry: 'registry:npm', why: 'npm installs packages from the registry your npm configuration names' }],
+      gates: [{ name: 'test', run: 'npm test', why: 'package.json scripts.test: vitest run' }],
+      copy: [{ glob: '.env', why: '.env.example is committed and your checkout has its own .env, which git ignores' }],
+      notes: [],
+    };
+  }
+  return {
+    found: [{ ecosystem: 'go', label: 'Go modules', evidence: ['go.mod', 'go.sum'] }],
+    setup: [{ run: 'go mod download', why: 'go.mod requires modules: downloaded once with the module proxy reachable, so the gate builds offline' }],
+    network: [{ entry: 'registry:go', why: 'go downloads modules through the proxy `go env GOPROXY` names' }],
+    gates: [{ name: 'test', run: 'go test ./...', why: 'go.mod: every package\'s tests' }],
+    copy: [],
+    notes: [],
+  };
+}
+
+/** A baseline check's answer: ready, with one test already failing on the base commit. */
+export function makeBaseline(now: number): MethodOutput<'project.baseline'> {
+  const at = new Date(now).toISOString();
+  return {
+    commit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6', ready: true, problem: null,
+    setup: { outcome: 'ok', durationMs: 14_200, at, note: 'the worktree was made', message: null, outputTail: 'added 212 packages in 13s' },
+    gates: [
+      { gate: 'test', command: 'npm test', passed: false, exitCode: 1, timedOut: false, durationMs: 3_100, errorClass: 'test_failure', message: '1 test failed', failingTests: ['player > heals up to max health'], outputTail: ' FAIL  test/player.test.ts > player > heals up to max health' },
+    ],
+    failingTests: ['test: player > heals up to max health'], durationMs: 17_900, at,
+  };
+}
 
 export const DRAFT: MethodOutput<'plans.draft'> = {
   steps: [

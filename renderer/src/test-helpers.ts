@@ -2,6 +2,7 @@
 import { resetApi } from './api/client';
 import { createFakeBridge, type FakeBridge, type FakeOptions } from '../dev/fake-bridge';
 import { seedHistory } from '../dev/seed-history';
+import { useProject } from './stores/project';
 import { useQueue } from './stores/queue';
 import { useRunDetail } from './stores/run-detail';
 import { useRuns } from './stores/runs';
@@ -13,7 +14,7 @@ import { useUi } from './stores/ui';
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 export function resetStores(): void {
-  for (const store of [useRuns, useRunDetail, useSettings, useStats, useUi, useQueue] as const) {
+  for (const store of [useRuns, useRunDetail, useSettings, useStats, useUi, useQueue, useProject] as const) {
     (store as { setState(s: unknown, replace: true): void }).setState(store.getInitialState(), true);
   }
   resetStatsRefresh();

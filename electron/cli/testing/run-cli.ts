@@ -5,9 +5,12 @@ import { main } from '../main';
 
 /**
  * `answers`: a terminal is simulated (isTTY) and each answer is typed once the question before it (a pattern) has been
- * printed on stderr, in order — as a user would.
+ * printed on stderr, in order — as a user would. An answer given as a function is called at that moment (to change
+ * something while the question is open) and types what it returns.
  */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: Array<[RegExp, string]>): Promise<{ code: number; out: string; err: string }> {
+export type Answer = [RegExp, string | (() => string)];
+
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: Answer[]): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -22,7 +25,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: A
     if (next && next[0].test(err.slice(seen))) {
       pending.shift();
       seen = err.length;
-      setImmediate(() => stdin.write(`${next[1]}\n`));
+      const typed = typeof next[1] === 'function' ? next[1]() : next[1];
+      setImmediate(() => stdin.write(`${typed}\n`));
     }
   });
   // Runs are sandboxed where the machine has a sandbox, and opt out explicitly where it has none (a fresh machine).
@@ -32,4 +36,4 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: A
 }
 
 /** The CLI with only PATH and HOME from this process, plus `env`. */
-export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Array<[RegExp, string]>) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers);
+export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Answer[]) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers);

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { whenAborted } from '../on-abort';
 import { classifyCliFailure } from './cli-agent-errors';
+import { silentLoopback } from '../sandbox/loopback';
 import type { RunJail } from '../sandbox/os-sandbox';
 import type { Agent, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
 import { priceUsage, type PricingTable, type Usage } from './pricing';
@@ -90,9 +91,17 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
       });
       if (input.session === 'continue' && input.sessionId) args.push('--resume', input.sessionId);
       const [program, ...rest] = args;
+      // A gateway on this machine is reached through the sandbox's proxy (see viaProxy); when nothing listens there the
+      // agent would retry into its timeout with no word, so say it now.
+      const silent = opts.jail?.sandboxed ? await silentLoopback(opts.apiHosts ?? []) : null;
+      if (silent) {
+        const message = `Nothing answers at the agent's API endpoint ${silent} (ANTHROPIC_BASE_URL) on this machine: start the gateway there, or point ANTHROPIC_BASE_URL at one that runs.`;
+        note({ kind: 'error', text: message });
+        return { stop: 'error', error: { errorClass: 'api_error', message, status: null, retryAfterS: null, retriable: true }, transcript, sessionId: null, turns: 0, reportedCostUsd: null };
+      }
       const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
       const launch = opts.jail
-        ? await opts.jail.wrap('/bin/sh', `exec ${args.map(quote).join(' ')}`, { extraHosts: opts.apiHosts, env: opts.env })
+        ? await opts.jail.wrap('/bin/sh', `exec ${args.map(quote).join(' ')}`, { extraHosts: opts.apiHosts, viaProxy: opts.apiHosts, env: opts.env })
         : { file: program ?? '', args: rest, env: opts.env, done() {} };
       return new Promise((resolve) => {
         let sessionId: string | null = null;

@@ -112,6 +112,18 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   return { expected: null, actual: null };
 }
 
+/**
+ * A name that carries its failure's values, as hand-written runners print it ("test_player_health: Expected 100, got
+ * 0", seed 002's shape): the name before the first ": " and the message after it, when the message holds an expected
+ * and a got value. Null when the name has no such tail (a colon alone is part of many names: "parse: handles spaces").
+ */
+export function splitNamedValues(text: string): { name: string; message: string; expected: string; actual: string } | null {
+  const m = /^(\S.*?):\s+(\S.*)$/.exec(text.trim());
+  if (!m || !/\bexpected\b/i.test(m[2]!) || !/\b(?:got|but was|received|actual)\b/i.test(m[2]!)) return null;
+  const { expected, actual } = extractExpectedActual(m[2]!);
+  return expected !== null && actual !== null ? { name: m[1]!.trim(), message: m[2]!.trim(), expected, actual } : null;
+}
+
 // Paths that are never where a test failure should be fixed.
 export const LIBRARY_PATH = /node_modules|site-packages|dist-packages|^node:|^internal\/|<frozen|\/rustc\/|\/usr\/lib\/|\/go\/src\/(?:runtime|testing)\//;
 

@@ -610,3 +610,26 @@ describe('parseFailures: gaps the fourth held-out batch found', () => {
     expect(extractExpectedActual("AssertionError: expected { a: 3 } to match object { a: 4 }")).toEqual({ expected: '{ a: 4 }', actual: '{ a: 3 }' });
   });
 });
+
+describe("parseFailures: seed 002's ❌ lines and names that carry their values", () => {
+  it('reads "❌ name: message" lines with expected and got (seed 002\'s sample output)', () => {
+    const out = fs.readFileSync(path.join(import.meta.dirname, '../runs/classify-corpus/seed002-test-failures.txt'), 'utf8');
+    expect(parseFailures({ output: out })).toEqual([
+      { name: 'test_player_health', message: 'Expected 100, got 0', expected: '100', actual: '0', file: null, line: null },
+      { name: 'test_take_damage', message: 'Signal not emitted', expected: null, actual: null, file: null, line: null },
+    ]);
+  });
+
+  it('splits a TAP test point "name: Expected X, got Y" into the name and its values', () => {
+    for (const output of ['TAP version 13\nnot ok 1 - test_player_health: Expected 100, got -1\n1..1\n', 'noise\nnot ok 1 - test_player_health: Expected 100, got -1\n']) {
+      expect(parseFailures({ output })).toEqual([
+        { name: 'test_player_health', message: 'Expected 100, got -1', expected: '100', actual: '-1', file: null, line: null },
+      ]);
+    }
+  });
+
+  it('keeps a colon that is part of a name, and a ❌ that is a summary rather than a test', () => {
+    expect(parseFailures({ output: 'TAP version 13\nnot ok 1 - parse: handles spaces\n1..1\n' })[0]!.name).toBe('parse: handles spaces');
+    expect(parseFailures({ output: '❌ 2 tests failed\n' })).toEqual([]);
+  });
+});

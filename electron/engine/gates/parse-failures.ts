@@ -21,6 +21,7 @@ import { rustcParser } from './parse-rustc';
 import { goBuildParser } from './parse-go-build';
 import { ccParser } from './parse-cc';
 import { pythonErrorParser } from './parse-python-errors';
+import { markedLinesParser } from './parse-marked-lines';
 
 export { MAX_FAILED_TESTS, extractExpectedActual, findLocation, stripAnsi, type FailedTest } from './failure-text';
 export { normaliseOutput, type FailureParser } from './failure-parser';
@@ -54,6 +55,7 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   goBuildParser,
   ccParser,
   pythonErrorParser,
+  markedLinesParser,
   { id: 'not-ok', detect: (t) => /^\s*not ok\b/m.test(t), parse: parseNotOkLines },
 ];
 

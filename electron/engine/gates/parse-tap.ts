@@ -1,7 +1,7 @@
 // Failing tests from TAP output (tap-parser, nested subtests and YAML diagnostics), and a `not ok` fallback for mixed output.
 import { Parser as TapParser } from 'tap-parser';
 import type { Result as TapResult } from 'tap-parser';
-import { MAX_FAILED_TESTS, stripAnsi, extractExpectedActual, findLocation, MAX_MESSAGE_CHARS, clip, userFile, parseLocationString, diagValue, type FailedTest } from './failure-text';
+import { MAX_FAILED_TESTS, stripAnsi, extractExpectedActual, findLocation, MAX_MESSAGE_CHARS, clip, userFile, parseLocationString, diagValue, splitNamedValues, type FailedTest } from './failure-text';
 
 
 /** Location from a TAP diagnostic: `at` (node-tap), the first user stack frame, or `location` (node:test). */
@@ -61,6 +61,9 @@ function tapFailure(name: string, diag: unknown, text = ''): FailedTest {
     actual ??= fromMessage.actual;
   }
   const { file, line } = diagLocation(d);
+  // A hand-written TAP producer puts the values in the test point's description: the test is the name before them.
+  const named = message === null && expected === null && actual === null ? splitNamedValues(name) : null;
+  if (named) return { ...named, file, line };
   return { name: name || '(unnamed test)', message, expected, actual, file, line };
 }
 
@@ -130,7 +133,8 @@ export function parseNotOkLines(text: string): FailedTest[] {
     const directive = name.match(/(?:^|\s)#\s*(TODO|SKIP)\b/i);
     if (directive) continue;
     name = name.replace(/\s+#\s.*$/, '').replace(/\\#/g, '#').trim();
-    out.push({ name: name || '(unnamed test)', message: null, expected: null, actual: null, file: null, line: null });
+    const named = splitNamedValues(name);
+    out.push(named ? { ...named, file: null, line: null } : { name: name || '(unnamed test)', message: null, expected: null, actual: null, file: null, line: null });
     if (out.length >= MAX_FAILED_TESTS) break;
   }
   return out;

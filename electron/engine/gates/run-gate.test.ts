@@ -262,21 +262,50 @@ describe('runGate', () => {
     expect(fs.existsSync(path.join(cwd, 'reports/junit.xml'))).toBe(false);
   });
 
-  it('does not delete a report path outside cwd, and ignores it unless the run rewrote it', async () => {
+  it('neither deletes nor reads a report path outside cwd, even one the command rewrote', async () => {
     const cwd = freshDir();
     const outside = path.join(root, `outside-${counter}.xml`);
     fs.writeFileSync(outside, '<old/>');
-    const old = new Date(Date.now() - 60_000);
-    fs.utimesSync(outside, old, old);
     const r = await runGate(gate('true', { report: path.relative(cwd, outside) }), { cwd, env: process.env });
     expect(fs.readFileSync(outside, 'utf8')).toBe('<old/>');
     expect(r.reportXml).toBeNull();
+    const rewritten = await runGate(gate(`echo '<new/>' > ${JSON.stringify(outside)}`, { report: path.relative(cwd, outside) }), { cwd, env: process.env });
+    expect(fs.readFileSync(outside, 'utf8')).toBe('<new/>\n');
+    expect(rewritten.reportXml).toBeNull();
+  });
 
-    const rewritten = await runGate(gate(`echo '<new/>' > ${JSON.stringify(outside)}`, { report: path.relative(cwd, outside) }), {
-      cwd,
-      env: process.env,
-    });
-    expect(rewritten.reportXml).toBe('<new/>\n');
+  it('follows no link out of cwd: a linked reports folder is neither emptied before the gate nor read after it', async () => {
+    const cwd = freshDir();
+    const elsewhere = fs.mkdtempSync(path.join(root, 'elsewhere-'));
+    fs.writeFileSync(path.join(elsewhere, 'junit.xml'), '<secret/>');
+    fs.symlinkSync(elsewhere, path.join(cwd, 'reports'));
+    // The command sees the file still there, and touches it so it is newer than the gate.
+    const r = await runGate(gate('test -e reports/junit.xml && touch reports/junit.xml', { report: 'reports/junit.xml' }), { cwd, env: process.env });
+    expect(r.passed).toBe(true);
+    expect(fs.readFileSync(path.join(elsewhere, 'junit.xml'), 'utf8')).toBe('<secret/>');
+    expect(r.reportXml).toBeNull();
+  });
+
+  it('removes a report that is a link (the link, not its target) and reads none that is one', async () => {
+    const cwd = freshDir();
+    const target = path.join(root, `target-${counter}.xml`);
+    fs.writeFileSync(target, '<secret/>');
+    fs.symlinkSync(target, path.join(cwd, 'junit.xml'));
+    const before = await runGate(gate('test ! -e junit.xml && ! test -L junit.xml', { report: 'junit.xml' }), { cwd, env: process.env });
+    expect(before.passed).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe('<secret/>');
+    const after = await runGate(gate(`ln -s ${JSON.stringify(target)} junit.xml && touch junit.xml`, { report: 'junit.xml' }), { cwd, env: process.env });
+    expect(after.passed).toBe(true);
+    expect(after.reportXml).toBeNull();
+  });
+
+  it('takes a folder named ..x for what it is, a folder inside cwd: its stale report is removed and the new one read', async () => {
+    const cwd = freshDir();
+    fs.mkdirSync(path.join(cwd, '..x'));
+    fs.writeFileSync(path.join(cwd, '..x/junit.xml'), '<stale/>');
+    const r = await runGate(gate(`test ! -e ..x/junit.xml && echo '<fresh/>' > ..x/junit.xml`, { report: '..x/junit.xml' }), { cwd, env: process.env });
+    expect(r.passed).toBe(true);
+    expect(r.reportXml).toBe('<fresh/>\n');
   });
 
   it('returns quickly when a background child keeps the pipes open, and kills it', async () => {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { openConfined, removeInside, resolveInside } from '../agents/tools/confine';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../on-abort';
 import { BoundedOutput } from './bounded-output';
@@ -88,19 +89,27 @@ function resolveShell(env: NodeJS.ProcessEnv, cwd: string): string {
   return whichIn('sh', env, cwd) ?? '/bin/sh';
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
-function readBoundedUtf8(file: string, maxBytes: number): string {
-  const fd = fs.openSync(file, 'r');
+/**
+ * The gate's report, read only where it really is inside the worktree: every link on the way resolved and checked,
+ * the file opened without following a link (O_NOFOLLOW) and its descriptor's real path checked again (openConfined).
+ * An agent's `ln -s /elsewhere reports` makes `reports/junit.xml` a file outside, which is never read. Null when there
+ * is no such file, it is older than the gate (`notBeforeMs`), or it is not the worktree's.
+ */
+async function readReport(cwd: string, report: string, notBeforeMs: number): Promise<string | null> {
   try {
-    const buf = Buffer.alloc(Math.min(maxBytes, fs.fstatSync(fd).size));
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    fs.closeSync(fd);
+    const real = await resolveInside(cwd, report, 'read');
+    const { handle } = await openConfined(cwd, real, { create: false, readOnly: true });
+    try {
+      const st = await handle.stat();
+      if (st.mtimeMs < notBeforeMs) return null;
+      const buf = Buffer.alloc(Math.min(MAX_REPORT_BYTES, st.size));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      return buf.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
   }
 }
 
@@ -118,7 +127,6 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
   const started = performance.now();
   const maxOutput = Math.max(2, Math.floor(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES));
   const output = new BoundedOutput(Math.floor(maxOutput / 2), maxOutput - Math.floor(maxOutput / 2));
-  const reportPath = spec.report ? path.resolve(opts.cwd, spec.report) : null;
 
   const base = (): GateResult => ({
     name: spec.name,
@@ -144,16 +152,11 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
     return Promise.resolve({ ...base(), spawnError: `working directory does not exist: ${opts.cwd}` });
   }
 
-  // Only delete inside the worktree: a report path pointing elsewhere is read only if this run rewrote it.
+  // A stale report must not pass for this run's: remove it, only ever inside the worktree (never through a link the
+  // agent made to a folder outside); the mtime guard keeps one that could not be removed from being read.
   let reportGuardMs = 0;
-  if (reportPath) {
-    if (isInside(opts.cwd, reportPath)) {
-      try {
-        fs.rmSync(reportPath, { force: true });
-      } catch {
-        // A directory or an unwritable file: the mtime guard below still keeps a stale one from being read.
-      }
-    }
+  if (spec.report) {
+    await removeInside(opts.cwd, spec.report).catch(() => false);
     reportGuardMs = Date.now() - 1000;
   }
 
@@ -231,24 +234,8 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       child.stderr?.destroy();
       live?.close();
 
-      let reportXml: string | null = null;
-      if (reportPath) {
-        try {
-          const st = fs.statSync(reportPath);
-          if (st.isFile() && st.mtimeMs >= reportGuardMs) reportXml = readBoundedUtf8(reportPath, MAX_REPORT_BYTES);
-        } catch {
-          reportXml = null;
-        }
-      }
-      resolve({
-        ...base(),
-        passed: spawnError === null && !timedOut && exitCode === 0,
-        exitCode,
-        signal: exitSignal,
-        timedOut,
-        reportXml,
-        spawnError,
-      });
+      const result = { passed: spawnError === null && !timedOut && exitCode === 0, exitCode, signal: exitSignal, timedOut, spawnError };
+      void (spec.report ? readReport(opts.cwd, spec.report, reportGuardMs) : Promise.resolve(null)).then((reportXml) => resolve({ ...base(), ...result, reportXml }));
     }
 
     const onData = (chunk: Buffer) => {

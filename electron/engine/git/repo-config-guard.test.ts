@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { createWorktree, isDirty, commitAll } from './repo-git';
 import { guardRepoConfig, restoreRepoConfig, snapshotRepoConfig } from './repo-config-guard';
+import { pinWorktree, type PinnedWorktree } from './worktree-integrity';
 
 function trap(): { script: string; marker: string } {
   const dir = tempDir();
@@ -15,27 +16,27 @@ function trap(): { script: string; marker: string } {
   return { script, marker };
 }
 
-async function worktreeOf(files: Record<string, string> = { 'a.txt': 'one\n' }): Promise<{ repo: string; wt: string }> {
+async function worktreeOf(files: Record<string, string> = { 'a.txt': 'one\n' }): Promise<{ repo: string; wt: string; p: PinnedWorktree }> {
   const repo = makeRepo(files);
   const wt = join(tempDir(), 'wt');
   await createWorktree(repo, wt, 'ratchet/guard', sh(repo, 'rev-parse', 'HEAD'));
-  return { repo, wt };
+  return { repo, wt, p: pinWorktree(repo, wt) };
 }
 
 describe('hardened git', () => {
   it('does not run a core.fsmonitor command the agent set in its worktree (it lands in the main repo config)', async () => {
-    const { repo, wt } = await worktreeOf();
+    const { repo, wt, p } = await worktreeOf();
     const { script, marker } = trap();
     sh(wt, 'config', 'core.fsmonitor', script); // what the agent's bash tool can do
     expect(readFileSync(join(repo, '.git', 'config'), 'utf8')).toContain('fsmonitor');
     writeFileSync(join(wt, 'b.txt'), 'two\n');
-    expect(await isDirty(wt)).toBe(true);
-    await commitAll(wt, 'step 1: b');
+    expect(await isDirty(p)).toBe(true);
+    await commitAll(p, 'step 1: b');
     expect(existsSync(marker)).toBe(false);
   });
 
   it('does not run hooks the agent installed through core.hooksPath or .git/hooks', async () => {
-    const { repo, wt } = await worktreeOf();
+    const { repo, wt, p } = await worktreeOf();
     const { script, marker } = trap();
     const hooks = tempDir();
     writeFileSync(join(hooks, 'pre-commit'), readFileSync(script));
@@ -44,7 +45,7 @@ describe('hardened git', () => {
     writeFileSync(join(repo, '.git', 'hooks', 'post-commit'), readFileSync(script));
     chmodSync(join(repo, '.git', 'hooks', 'post-commit'), 0o755);
     writeFileSync(join(wt, 'b.txt'), 'two\n');
-    await commitAll(wt, 'step 1: b');
+    await commitAll(p, 'step 1: b');
     expect(existsSync(marker)).toBe(false);
   });
 });

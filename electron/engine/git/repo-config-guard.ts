@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
-import { git } from './repo-git';
+import { git, type GitPlace } from './repo-git';
 
 /** Each watched config file and its content when the snapshot was taken (null: it did not exist). */
 export interface RepoConfigSnapshot {
@@ -10,8 +10,8 @@ export interface RepoConfigSnapshot {
 }
 
 /** Git as the engine runs it, with the user's global config left out (only the repository's own files are watched). */
-function runGit(cwd: string, args: string[]): Promise<string> {
-  return git(cwd, [], { GIT_CONFIG_GLOBAL: '/dev/null' }).raw(args);
+function runGit(place: GitPlace, args: string[]): Promise<string> {
+  return git(place, [], { GIT_CONFIG_GLOBAL: '/dev/null' }).raw(args);
 }
 
 async function readOrNull(p: string): Promise<string | null> {
@@ -23,13 +23,14 @@ async function readOrNull(p: string): Promise<string | null> {
 }
 
 /** The config files git reads for `dir` besides the user's own: the common config, both config.worktree places and every included file. */
-async function watchedFiles(dir: string): Promise<string[]> {
+async function watchedFiles(place: GitPlace): Promise<string[]> {
+  const dir = typeof place === 'string' ? place : place.worktree;
   // Both only read, so they run side by side.
   // --show-origin lists every file an entry came from, includes (and includeIf) among them; system/global are left out.
   // An unreadable config is still watched through the fixed files below.
   const [dirs, listed] = await Promise.all([
-    runGit(dir, ['rev-parse', '--git-common-dir', '--git-dir']),
-    runGit(dir, ['config', '--list', '--show-origin', '--includes', '-z']).catch(() => ''),
+    runGit(place, ['rev-parse', '--git-common-dir', '--git-dir']),
+    runGit(place, ['config', '--list', '--show-origin', '--includes', '-z']).catch(() => ''),
   ]);
   const [commonDir = '.git', ownDir = '.git'] = dirs.trim().split('\n');
   const common = resolve(dir, commonDir.trim());
@@ -41,10 +42,10 @@ async function watchedFiles(dir: string): Promise<string[]> {
   return [...files];
 }
 
-/** Records the repository's config files as they are now (call it before the agent works). */
-export async function snapshotRepoConfig(dir: string): Promise<RepoConfigSnapshot> {
+/** Records the repository's config files as they are now (call it before the agent works; a run's worktree is passed pinned). */
+export async function snapshotRepoConfig(place: GitPlace): Promise<RepoConfigSnapshot> {
   const files = new Map<string, string | null>();
-  for (const f of await watchedFiles(dir)) files.set(f, await readOrNull(f));
+  for (const f of await watchedFiles(place)) files.set(f, await readOrNull(f));
   return { files };
 }
 

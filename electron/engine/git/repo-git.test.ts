@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { branchTip, git, gitLog, commitAll, conflictedFiles, createWorktree, inspectRepo, isAncestor, isDirty, rebaseOnto, saveAttemptRef, snapshotTree, headCommit, diffTrees, treeOf } from './repo-git';
 import { completedSteps } from './step-commits';
+import { pinWorktree } from './worktree-integrity';
 
 describe('inspectRepo', () => {
   it('describes a normal repository', async () => {
@@ -31,15 +32,16 @@ describe('worktree, snapshots and step commits', () => {
     const base = sh(repo, 'rev-parse', 'HEAD');
     const wt = join(tempDir(), 'wt');
     await createWorktree(repo, wt, 'ratchet/demo-abc', base);
+    const p = pinWorktree(repo, wt);
     writeFileSync(join(wt, 'b.txt'), 'two\n');
-    expect(await isDirty(wt)).toBe(true);
-    const tree = await snapshotTree(wt);
-    const ref = await saveAttemptRef(wt, 'refs/ratchet/r1/1/1', tree, base, 'attempt');
+    expect(await isDirty(p)).toBe(true);
+    const tree = await snapshotTree(p);
+    const ref = await saveAttemptRef(p, 'refs/ratchet/r1/1/1', tree, base, 'attempt');
     expect(sh(repo, 'rev-parse', 'refs/ratchet/r1/1/1')).toBe(ref);
-    expect(await diffTrees(wt, await treeOf(wt, base), tree)).toContain('+two');
-    const c1 = await commitAll(wt, 'step 1: Add b');
-    const c2 = await commitAll(wt, 'step 2: Nothing to change');
-    expect(await headCommit(wt)).toBe(c2);
+    expect(await diffTrees(p, await treeOf(p, base), tree)).toContain('+two');
+    const c1 = await commitAll(p, 'step 1: Add b');
+    const c2 = await commitAll(p, 'step 2: Nothing to change');
+    expect(await headCommit(p)).toBe(c2);
     expect(await completedSteps(repo, base, 'ratchet/demo-abc')).toEqual([
       { index: 1, sha: c1, subject: 'step 1: Add b' },
       { index: 2, sha: c2, subject: 'step 2: Nothing to change' },
@@ -53,20 +55,23 @@ describe('worktree, snapshots and step commits', () => {
 });
 
 describe('abortInProgress', () => {
-  it('ends a merge left half-done by a conflict', async () => {
+  it('ends a merge left half-done by a conflict (found in the admin dir git keeps for the worktree)', async () => {
     const { abortInProgress } = await import('./repo-git');
     const repo = makeRepo({ 'a.txt': 'base\n' });
     sh(repo, 'checkout', '-q', '-b', 'other');
     writeFileSync(join(repo, 'a.txt'), 'other\n');
     sh(repo, 'commit', '-qam', 'other');
     sh(repo, 'checkout', '-q', 'main');
-    writeFileSync(join(repo, 'a.txt'), 'main\n');
-    sh(repo, 'commit', '-qam', 'main');
-    expect(() => sh(repo, 'merge', 'other')).toThrow();
-    expect(existsSync(join(repo, '.git', 'MERGE_HEAD'))).toBe(true);
-    expect(await abortInProgress(repo)).toEqual(['merge']);
-    expect(existsSync(join(repo, '.git', 'MERGE_HEAD'))).toBe(false);
-    expect(sh(repo, 'status', '--porcelain')).toBe('');
+    const wt = join(tempDir(), 'wt');
+    await createWorktree(repo, wt, 'ratchet/x', sh(repo, 'rev-parse', 'main'));
+    const p = pinWorktree(repo, wt);
+    writeFileSync(join(wt, 'a.txt'), 'run\n');
+    sh(wt, 'commit', '-qam', 'run');
+    expect(() => sh(wt, 'merge', 'other')).toThrow();
+    expect(existsSync(join(p.gitDir, 'MERGE_HEAD'))).toBe(true);
+    expect(await abortInProgress(p)).toEqual(['merge']);
+    expect(existsSync(join(p.gitDir, 'MERGE_HEAD'))).toBe(false);
+    expect(sh(wt, 'status', '--porcelain')).toBe('');
   });
 });
 
@@ -75,32 +80,33 @@ describe('rebaseOnto (seed 002: one rebase after a git conflict)', () => {
     const repo = makeRepo({ 'a.txt': 'one\n' });
     const wt = join(tempDir(), 'wt');
     await createWorktree(repo, wt, 'ratchet/x', sh(repo, 'rev-parse', 'HEAD'));
+    const p = pinWorktree(repo, wt);
     writeFileSync(join(wt, 'a.txt'), 'run\n');
-    const step1 = await commitAll(wt, 'step 1: edit a');
+    const step1 = await commitAll(p, 'step 1: edit a');
     writeFileSync(join(wt, 'wip.txt'), 'work in progress\n');
-    await snapshotTree(wt);
+    await snapshotTree(p);
     for (const [f, text] of Object.entries(baseChange)) writeFileSync(join(repo, f), text);
     sh(repo, 'add', '-A');
     sh(repo, 'commit', '-q', '-m', 'base moved');
-    return { repo, wt, step1, tip: sh(repo, 'rev-parse', 'main') };
+    return { repo, wt, p, step1, tip: sh(repo, 'rev-parse', 'main') };
   }
 
   it('replays the branch onto the moved base and keeps the uncommitted work', async () => {
-    const { repo, wt, tip } = await runBranch({ 'b.txt': 'base\n' });
-    const r = await rebaseOnto(wt, tip);
+    const { repo, wt, p, tip } = await runBranch({ 'b.txt': 'base\n' });
+    const r = await rebaseOnto(p, tip);
     expect(r.ok).toBe(true);
-    expect(await isAncestor(wt, tip, 'HEAD')).toBe(true);
+    expect(await isAncestor(p, tip, 'HEAD')).toBe(true);
     expect(sh(repo, 'log', '--format=%s', 'ratchet/x')).toBe('step 1: edit a\nbase moved\ninitial');
     expect(existsSync(join(wt, 'wip.txt'))).toBe(true);
     expect(existsSync(join(wt, 'b.txt'))).toBe(true);
   });
 
   it('aborts a rebase that conflicts: the branch, its commits and the work in progress are as before', async () => {
-    const { wt, step1, tip } = await runBranch({ 'a.txt': 'base\n' });
-    const r = await rebaseOnto(wt, tip);
+    const { wt, p, step1, tip } = await runBranch({ 'a.txt': 'base\n' });
+    const r = await rebaseOnto(p, tip);
     expect(r).toMatchObject({ ok: false, files: ['a.txt'] });
-    expect(await headCommit(wt)).toBe(step1);
-    expect(await conflictedFiles(wt)).toEqual([]);
+    expect(await headCommit(p)).toBe(step1);
+    expect(await conflictedFiles(p)).toEqual([]);
     expect(sh(wt, 'status', '--porcelain')).toContain('wip.txt');
     expect(await branchTip(wt, 'ratchet/x')).toBe(step1);
   });
@@ -116,16 +122,18 @@ describe('git().raw (the one way the engine runs git)', () => {
     expect(await g.raw(['config', '--get', 'no.such'])).toBe('');
   });
 
-  it('runs the git commands of a commit once each: one identity lookup, no repeated add', async () => {
+  it('runs the git commands of a commit once each: the ignored-folder listing of the integrity check, one identity lookup, no repeated add', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
-    writeFileSync(join(repo, 'b.txt'), 'b\n');
+    const wt = join(tempDir(), 'wt');
+    await createWorktree(repo, wt, 'ratchet/x', sh(repo, 'rev-parse', 'HEAD'));
+    writeFileSync(join(wt, 'b.txt'), 'b\n');
     gitLog.commands = [];
     gitLog.record = true;
     try {
-      await commitAll(repo, 'step 1: b');
+      await commitAll(pinWorktree(repo, wt), 'step 1: b');
     } finally {
       gitLog.record = false;
     }
-    expect(gitLog.commands.map((c) => c.args.filter((a) => !a.startsWith('user.') && a !== '-c')[0])).toEqual(['add', 'config', 'commit', 'rev-parse']);
+    expect(gitLog.commands.map((c) => c.args.filter((a) => !a.startsWith('user.') && a !== '-c')[0])).toEqual(['ls-files', 'add', 'config', 'commit', 'rev-parse']);
   });
 });

@@ -1,8 +1,13 @@
 // Git operations of a run: repo checks, the run's worktree, attempt snapshots, step and rescue commits.
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { existsSync, lstatSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { RatchetError } from '../errors';
+import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
+import { checkWorktreeIntegrity, describeViolations, pinWorktree, restoreDotGit, WorktreeViolationError, type PinnedWorktree, type WorktreeViolation } from './worktree-integrity';
+
+export type { PinnedWorktree } from './worktree-integrity';
+import { runExcludesConfig } from '../worktree-env/run-excludes';
 
 export interface RepoInfo {
   root: string;
@@ -26,12 +31,17 @@ export function gitEnv(): Record<string, string> {
 }
 
 /**
- * `-c` settings every git command of Ratchet's runs with. They override whatever the repository's config says,
- * which the agent can write (`git config` in its worktree lands in the main repository's .git/config):
- * no hooks, no fsmonitor command, no signing. Other commands config can name (filters, diff drivers) are
- * caught by the config guard (repo-config-guard.ts), which reverts config changes after each attempt.
+ * `-c` settings every git command of Ratchet's runs with. They override whatever the repository's config says
+ * (with --no-sandbox the agent can write it; `git config` in a worktree lands in the main repository's .git/config),
+ * and git hands them on to the git processes it starts itself: no hooks, no fsmonitor command, no signing, never into
+ * a submodule or nested repository (no `git status` run inside one, whose config could name a filter), no `ext::`
+ * transport. Ratchet's own diffs add --no-ext-diff and --no-textconv. Other commands config can name (filters) are
+ * caught by the config guard (repo-config-guard.ts), which reverts config changes after each attempt and each gate.
  */
-export const HARDENED_GIT_CONFIG: readonly string[] = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgsign=false'];
+export const HARDENED_GIT_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgsign=false', 'tag.gpgSign=false',
+  'submodule.recurse=false', 'diff.ignoreSubmodules=all', 'push.recurseSubmodules=no', 'protocol.ext.allow=never',
+];
 
 /** The one way the engine runs git: hardened config, a minimal environment, no prompt. */
 export interface Git {
@@ -46,18 +56,28 @@ export interface Git {
 /** Every git command the engine ran in this process (dir and arguments), for benchmarks and tests that count them; off by default. */
 export const gitLog: { record: boolean; commands: Array<{ dir: string; args: readonly string[] }> } = { record: false, commands: [] };
 
-export function git(dir: string, extraConfig: string[] = [], extraEnv: Record<string, string> = {}): Git {
+/**
+ * Where a git command runs: a repository folder of the user's (a string), or a run's worktree pinned to the admin dir
+ * found for it in the user's repository — then git is told `--git-dir` and `--work-tree` and never reads the worktree's
+ * `.git` file, which the agent could have rewritten.
+ */
+export type GitPlace = string | PinnedWorktree;
+
+export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Record<string, string> = {}): Git {
   // Never prompt (no TTY here) and never sign: the engine's commits must not block on the user's setup.
   // Hooks are off on purpose: the user's hooks must not run (or block) inside the engine's own operations.
   // fsmonitor is off for the same reason: a command set by the agent would run on every status.
   // Run directly, not through simple-git: it waited 50 ms after every command that printed nothing (4+ per step).
-  const config = [...HARDENED_GIT_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]);
+  const dir = typeof place === 'string' ? place : place.worktree;
+  const pinned = typeof place === 'string' ? [] : [`--git-dir=${place.gitDir}`, `--work-tree=${place.worktree}`];
+  // A run's worktree has its own exclude file (copied files, installed dependencies, gates' leftovers): never committed.
+  const config = [...HARDENED_GIT_CONFIG, ...runExcludesConfig(dir), ...extraConfig].flatMap((c) => ['-c', c]);
   const env = { ...gitEnv(), ...extraEnv };
   return {
     raw(args) {
       if (gitLog.record) gitLog.commands.push({ dir, args });
       return new Promise((ok, fail) => {
-        const child = spawn('git', [...config, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('git', [...config, ...pinned, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
         const out: Buffer[] = [];
         const err: Buffer[] = [];
         child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -123,47 +143,113 @@ export async function branchExists(repoRoot: string, branch: string): Promise<bo
   }
 }
 
-export async function headCommit(dir: string): Promise<string> {
-  return (await git(dir).raw(['rev-parse', 'HEAD'])).trim();
+export async function headCommit(place: GitPlace): Promise<string> {
+  return (await git(place).raw(['rev-parse', 'HEAD'])).trim();
 }
 
-export async function currentBranch(dir: string): Promise<string | null> {
+export async function currentBranch(place: GitPlace): Promise<string | null> {
   try {
-    return (await git(dir).raw(['symbolic-ref', '--short', '-q', 'HEAD'])).trim() || null;
+    return (await git(place).raw(['symbolic-ref', '--short', '-q', 'HEAD'])).trim() || null;
   } catch {
     return null;
   }
 }
 
+/**
+ * Directories git ignores in the worktree (it never walks them, so a nested repository there is never seen by
+ * Ratchet's git either). Lets the integrity walk skip node_modules and the like. Nothing in the worktree can make this
+ * command run anything: it is pinned, hardened, and reads no file's contents; a failure means a full walk.
+ */
+async function ignoredDirs(p: PinnedWorktree): Promise<Set<string>> {
+  const out = await git(p).raw(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).catch(() => '');
+  const dirs = new Set<string>();
+  for (const entry of out.split('\0')) if (entry.endsWith('/')) dirs.add(resolve(p.worktree, entry.slice(0, -1)));
+  return dirs;
+}
+
+/** What the integrity check finds in the worktree (empty: intact). Fs only, but for one listing of the ignored folders. */
+export async function worktreeViolations(p: PinnedWorktree): Promise<WorktreeViolation[]> {
+  return checkWorktreeIntegrity(p, await ignoredDirs(p));
+}
+
+/**
+ * The check after the agent, a gate or a validator ran: what would have steered Ratchet's git (empty: the worktree is
+ * intact). The `.git` file is put back whenever it was touched.
+ */
+export async function checkWorktree(p: PinnedWorktree): Promise<WorktreeViolation[]> {
+  const found = await worktreeViolations(p);
+  if (found.some((v) => v.kind !== 'nested_git')) restoreDotGit(p);
+  return found;
+}
+
+/**
+ * The guard in front of every git command of Ratchet's that walks the work tree: refuses (WorktreeViolationError,
+ * class sandbox_violation) a worktree whose `.git` file was rewritten or that holds a nested git dir, putting the
+ * `.git` file back. Nothing is staged or run then.
+ */
+export async function assertWorktreeIntact(p: PinnedWorktree): Promise<void> {
+  const found = await checkWorktree(p);
+  if (found.length) throw new WorktreeViolationError(found);
+}
+
+/**
+ * Pathspecs that keep the sandbox's placeholders out of what Ratchet stages: on Linux the sandbox holds each denied
+ * path that does not exist (`.bashrc`, `.mcp.json`…) with an empty file made in the worktree, removed after the
+ * command — later, while another run's command is still sandboxed. Sandboxed commands can neither create nor change
+ * those paths, so an empty file there is the sandbox's, never the agent's work.
+ */
+export function placeholderExcludes(p: PinnedWorktree): string[] {
+  const out: string[] = [];
+  for (const rel of WORKTREE_DENIED_PATHS) {
+    try {
+      const st = lstatSync(join(p.worktree, rel));
+      if (st.isFile() && st.size === 0) out.push(`:(top,literal,exclude)${rel}`);
+    } catch {
+      /* absent: nothing to keep out */
+    }
+  }
+  return out.length ? ['--', '.', ...out] : [];
+}
+
+/**
+ * How a caller that walks the work tree is covered: by the check inside (the default), or `checked` when it has just
+ * run checkWorktree itself and no sandboxed process has run since (the step runner, once per attempt, not twice).
+ */
+export interface WalkOptions {
+  checked?: boolean;
+}
+
 /** Stages everything (the worktree is the engine's own) and returns the tree of the working directory. */
-export async function snapshotTree(worktree: string): Promise<string> {
-  const g = git(worktree);
-  await g.raw(['add', '-A']);
+export async function snapshotTree(p: PinnedWorktree, opts: WalkOptions = {}): Promise<string> {
+  if (!opts.checked) await assertWorktreeIntact(p);
+  const g = git(p);
+  await g.raw(['add', '-A', ...placeholderExcludes(p)]);
   return (await g.raw(['write-tree'])).trim();
 }
 
-export async function treeOf(dir: string, rev: string): Promise<string> {
-  return (await git(dir).raw(['rev-parse', `${rev}^{tree}`])).trim();
+export async function treeOf(place: GitPlace, rev: string): Promise<string> {
+  return (await git(place).raw(['rev-parse', `${rev}^{tree}`])).trim();
 }
 
 /** Keeps an attempt's tree reachable under a hidden ref, so any attempt can be diffed or restored later. */
-export async function saveAttemptRef(worktree: string, ref: string, tree: string, parent: string, message: string): Promise<string> {
-  const g = git(worktree, [`user.name=${ENGINE_IDENTITY.name}`, `user.email=${ENGINE_IDENTITY.email}`]);
+export async function saveAttemptRef(place: GitPlace, ref: string, tree: string, parent: string, message: string): Promise<string> {
+  const g = git(place, [`user.name=${ENGINE_IDENTITY.name}`, `user.email=${ENGINE_IDENTITY.email}`]);
   const sha = (await g.raw(['commit-tree', tree, '-p', parent, '-m', message])).trim();
   await g.raw(['update-ref', ref, sha]);
   return sha;
 }
 
-export async function diffTrees(dir: string, from: string, to: string): Promise<string> {
-  return git(dir).raw(['diff', '--no-color', '--no-ext-diff', from, to]);
+/** The diff between two trees: no external diff program, no textconv (a driver's command never runs for Ratchet's diffs). */
+export async function diffTrees(place: GitPlace, from: string, to: string): Promise<string> {
+  return git(place).raw(['diff', '--no-color', '--no-ext-diff', '--no-textconv', from, to]);
 }
 
 /** `-c user.name/user.email` for whichever the user has not configured (the engine's identity fills in). */
-export async function identityArgs(dir: string): Promise<string[]> {
+export async function identityArgs(place: GitPlace): Promise<string[]> {
   // One lookup for both keys (exit 1 with no output when neither is set).
   let set = '';
   try {
-    set = await git(dir).raw(['config', '--get-regexp', '^user\\.(name|email)$']);
+    set = await git(place).raw(['config', '--get-regexp', '^user\\.(name|email)$']);
   } catch {
     set = '';
   }
@@ -175,30 +261,57 @@ export async function identityArgs(dir: string): Promise<string[]> {
 }
 
 /** Commits everything in the worktree with `message` (empty commits allowed, so every step leaves its commit). */
-export async function commitAll(worktree: string, message: string): Promise<string> {
-  const g = git(worktree);
+export async function commitAll(p: PinnedWorktree, message: string, opts: WalkOptions = {}): Promise<string> {
+  if (!opts.checked) await assertWorktreeIntact(p);
+  const g = git(p);
   // Staging and the identity lookup are independent (the lookup only reads config): run them side by side.
-  const [, identity] = await Promise.all([g.raw(['add', '-A']), identityArgs(worktree)]);
+  const [, identity] = await Promise.all([g.raw(['add', '-A', ...placeholderExcludes(p)]), identityArgs(p)]);
   await g.raw([...identity, 'commit', '--allow-empty', '--no-verify', '-q', '-m', message]);
-  return headCommit(worktree);
+  return headCommit(p);
 }
 
-export async function isDirty(worktree: string): Promise<boolean> {
-  const status = await git(worktree).raw(['status', '--porcelain', '--untracked-files=all']);
+/**
+ * Commits exactly `tree` (the attempt's snapshot, taken after the agent and before the gates) on top of HEAD, so
+ * whatever gates or validators wrote afterwards is not in the step's commit. Empty commits allowed, as commitAll.
+ * It reads no file of the work tree (the tree is already in the object store), so no walk check is needed here.
+ */
+export async function commitTree(p: PinnedWorktree, tree: string, message: string): Promise<string> {
+  const g = git(p);
+  const [head, identity] = await Promise.all([headCommit(p), identityArgs(p)]);
+  const sha = (await g.raw([...identity, 'commit-tree', tree, '-p', head, '-m', message])).trim();
+  // Only if HEAD is still where the commit was made from; the branch moves, and the reflog says why.
+  // The index already holds this tree (snapshotTree staged it; nothing in the sandbox can write the index).
+  await g.raw(['update-ref', '-m', `commit: ${message.split('\n')[0]}`, 'HEAD', sha, head]);
+  return sha;
+}
+
+export async function isDirty(p: PinnedWorktree, opts: WalkOptions = {}): Promise<boolean> {
+  if (!opts.checked) await assertWorktreeIntact(p);
+  const status = await git(p).raw(['status', '--porcelain', '--untracked-files=all', ...placeholderExcludes(p)]);
   return status.trim().length > 0;
 }
 
-export async function resetHard(worktree: string, commit: string): Promise<void> {
-  const g = git(worktree);
+/**
+ * The rescue commit of a failed step's unfinished work (null: nothing to keep). Refused, with the reason, when the
+ * worktree fails the check: what would steer Ratchet's git is never committed, not even as a rescue.
+ */
+export async function rescueCommit(repo: string, worktree: string, message: string): Promise<{ sha: string } | { refused: string } | null> {
+  const wt = pinWorktree(repo, worktree);
+  const found = await checkWorktree(wt);
+  if (found.length) return { refused: describeViolations(found) };
+  if (!(await isDirty(wt, { checked: true }))) return null;
+  return { sha: await commitAll(wt, message, { checked: true }) };
+}
+
+export async function resetHard(p: PinnedWorktree, commit: string): Promise<void> {
+  const g = git(p);
   await g.raw(['reset', '--hard', '-q', commit]);
   await g.raw(['clean', '-fdq']);
 }
 
 /** Ends a rebase, merge or cherry-pick left half-done in the worktree, so the next attempt starts from a sane tree. Returns what it aborted. */
-export async function abortInProgress(worktree: string): Promise<string[]> {
-  const g = git(worktree);
-  const gitDir = (await g.raw(['rev-parse', '--git-dir'])).trim();
-  const abs = resolve(worktree, gitDir);
+export async function abortInProgress(p: PinnedWorktree): Promise<string[]> {
+  const g = git(p);
   const aborted: string[] = [];
   const tries: Array<[string, string[]]> = [
     ['rebase-merge', ['rebase', '--abort']],
@@ -207,7 +320,7 @@ export async function abortInProgress(worktree: string): Promise<string[]> {
     ['CHERRY_PICK_HEAD', ['cherry-pick', '--abort']],
   ];
   for (const [marker, args] of tries) {
-    if (existsSync(resolve(abs, marker))) {
+    if (existsSync(resolve(p.gitDir, marker))) {
       await g.raw(args).catch(() => undefined);
       aborted.push(args[0] as string);
     }
@@ -225,23 +338,22 @@ export async function branchTip(repo: string, branch: string): Promise<string | 
 }
 
 /** Is `ancestor` already in `rev`'s history? */
-export async function isAncestor(dir: string, ancestor: string, rev: string): Promise<boolean> {
+export async function isAncestor(place: GitPlace, ancestor: string, rev: string): Promise<boolean> {
   try {
-    return (await git(dir).raw(['merge-base', ancestor, rev])).trim() === ancestor;
+    return (await git(place).raw(['merge-base', ancestor, rev])).trim() === ancestor;
   } catch {
     return false;
   }
 }
 
 /** Files left unmerged (in conflict) in the worktree's index. */
-export async function conflictedFiles(worktree: string): Promise<string[]> {
-  const out = await git(worktree).raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '');
+export async function conflictedFiles(p: PinnedWorktree): Promise<string[]> {
+  const out = await git(p).raw(['diff', '--name-only', '--no-ext-diff', '--diff-filter=U']).catch(() => '');
   return [...new Set(out.split('\n').map((l) => l.trim()).filter(Boolean))];
 }
 
-async function rebaseInProgress(worktree: string): Promise<boolean> {
-  const abs = resolve(worktree, (await git(worktree).raw(['rev-parse', '--git-dir'])).trim());
-  return existsSync(resolve(abs, 'rebase-merge')) || existsSync(resolve(abs, 'rebase-apply'));
+function rebaseInProgress(p: PinnedWorktree): boolean {
+  return existsSync(resolve(p.gitDir, 'rebase-merge')) || existsSync(resolve(p.gitDir, 'rebase-apply'));
 }
 
 /**
@@ -249,16 +361,17 @@ async function rebaseInProgress(worktree: string): Promise<boolean> {
  * (autostash). When it conflicts, the rebase is aborted, so the branch and the work are exactly as before, and the
  * conflicting files are returned. Nothing committed is lost either way: the old commits stay in the reflog.
  */
-export async function rebaseOnto(worktree: string, onto: string): Promise<{ ok: true; head: string } | { ok: false; files: string[]; message: string }> {
-  const g = git(worktree);
+export async function rebaseOnto(p: PinnedWorktree, onto: string): Promise<{ ok: true; head: string } | { ok: false; files: string[]; message: string }> {
+  await assertWorktreeIntact(p);
+  const g = git(p);
   let message = '';
   try {
-    await g.raw([...(await identityArgs(worktree)), 'rebase', '--autostash', '-q', onto]);
+    await g.raw([...(await identityArgs(p)), 'rebase', '--autostash', '-q', onto]);
   } catch (err) {
     message = (err as Error).message.split('\n').find((l) => l.trim()) ?? 'the rebase failed';
   }
-  if (!message && !(await rebaseInProgress(worktree))) return { ok: true, head: await headCommit(worktree) };
-  const files = await conflictedFiles(worktree);
+  if (!message && !rebaseInProgress(p)) return { ok: true, head: await headCommit(p) };
+  const files = await conflictedFiles(p);
   await g.raw(['rebase', '--abort']).catch(() => undefined);
   return { ok: false, files, message: message || 'the rebase stopped on a conflict' };
 }

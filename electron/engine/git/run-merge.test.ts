@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { commitAll, createWorktree } from './repo-git';
+import { pinWorktree } from './worktree-integrity';
 import { landRun, previewMerge, pullRequestUrl, pushRun } from './run-merge';
 
 /** A repository on main and a run's worktree on ratchet/x with two step commits. */
@@ -12,11 +13,12 @@ async function withRun(files: Record<string, string> = { 'a.txt': 'one\n' }) {
   const base = sh(repo, 'rev-parse', 'HEAD');
   const wt = join(tempDir(), 'wt');
   await createWorktree(repo, wt, 'ratchet/x', base);
+  const p = pinWorktree(repo, wt);
   writeFileSync(join(wt, 'b.txt'), 'two\n');
-  await commitAll(wt, 'step 1: Add b');
+  await commitAll(p, 'step 1: Add b');
   writeFileSync(join(wt, 'c.txt'), 'three\n');
-  await commitAll(wt, 'step 2: Add c');
-  return { repo, base, wt, target: { repo, branch: 'ratchet/x', base: 'main' } };
+  await commitAll(p, 'step 2: Add c');
+  return { repo, base, wt, p, target: { repo, branch: 'ratchet/x', base: 'main' } };
 }
 
 describe('previewMerge', () => {
@@ -32,9 +34,9 @@ describe('previewMerge', () => {
   });
 
   it('names the files that would conflict when the base moved the same lines', async () => {
-    const { repo, wt, target } = await withRun();
+    const { repo, wt, p: pinned, target } = await withRun();
     writeFileSync(join(wt, 'a.txt'), 'run\n');
-    await commitAll(wt, 'step 3: Change a');
+    await commitAll(pinned, 'step 3: Change a');
     writeFileSync(join(repo, 'a.txt'), 'user\n');
     sh(repo, 'commit', '-qam', 'user change');
     const p = await previewMerge(target);

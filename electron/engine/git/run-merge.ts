@@ -60,7 +60,7 @@ export async function previewMerge(t: MergeTarget): Promise<MergePreview> {
   const g = git(t.repo);
   const log = await g.raw(['log', '--no-color', '--format=%H%x09%s', `${baseTip}..${tip}`]);
   const commits = log.split('\n').filter(Boolean).map((l) => ({ sha: l.slice(0, 40), subject: l.slice(41) }));
-  const diffstat = commits.length ? (await g.raw(['diff', '--no-color', '--no-ext-diff', '--stat', `${baseTip}...${tip}`])).trimEnd() : '';
+  const diffstat = commits.length ? (await g.raw(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--stat', `${baseTip}...${tip}`])).trimEnd() : '';
   const canFastForward = await isAncestor(t.repo, baseTip, tip);
   const conflicts = canFastForward ? [] : await mergeConflicts(t.repo, baseTip, tip);
   const path = await checkoutOf(t.repo, t.base);

@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RestoredAttempt } from '../store/store-rows';
-import { HARDENED_GIT_CONFIG, git, gitEnv } from './repo-git';
+import { HARDENED_GIT_CONFIG, assertWorktreeIntact, git, gitEnv, type PinnedWorktree } from './repo-git';
+import { pinnedOrNull } from './worktree-integrity';
 
 export interface RunMeta {
   runId: string;
@@ -80,12 +81,16 @@ export async function readRunMetas(repo: string): Promise<RunMeta[]> {
   return out;
 }
 
-/** Removes index.lock files a killed git left in the worktree (its owner is gone: only this run's process works there). */
-export async function clearStaleLocks(worktree: string): Promise<string[]> {
-  const gitDir = resolve(worktree, (await git(worktree).raw(['rev-parse', '--git-dir'])).trim());
+/**
+ * Removes index.lock files a killed git left in the worktree's admin dir (its owner is gone: only this run's process
+ * works there). The admin dir is the one the user's repository names for the worktree, never what its .git file says.
+ */
+export function clearStaleLocks(repo: string, worktree: string): string[] {
+  const wt = pinnedOrNull(repo, worktree);
+  if (!wt) return [];
   const removed: string[] = [];
   for (const name of ['index.lock', 'HEAD.lock']) {
-    const p = resolve(gitDir, name);
+    const p = resolve(wt.gitDir, name);
     if (existsSync(p)) {
       rmSync(p, { force: true });
       removed.push(p);
@@ -113,12 +118,14 @@ export async function recreateWorktree(repo: string, worktree: string, branch: s
   await g.raw(['worktree', 'add', worktree, branch]);
 }
 
-export async function checkoutBranch(worktree: string, branch: string): Promise<void> {
-  await git(worktree).raw(['checkout', '-q', branch]);
+export async function checkoutBranch(wt: PinnedWorktree, branch: string): Promise<void> {
+  await assertWorktreeIntact(wt);
+  await git(wt).raw(['checkout', '-q', branch]);
 }
 
-export async function stashAll(worktree: string, message: string): Promise<string | null> {
-  const g = git(worktree);
+export async function stashAll(wt: PinnedWorktree, message: string): Promise<string | null> {
+  await assertWorktreeIntact(wt);
+  const g = git(wt);
   await g.raw(['stash', 'push', '--include-untracked', '-m', message]);
   try {
     return (await g.raw(['rev-parse', 'stash@{0}'])).trim();

@@ -1,5 +1,9 @@
 // Pure: what a notification says (title, sentence, ntfy priority and tags, the webhook's JSON) for each event, from the run's state.
-import type { RunStatus } from '../../../shared/domain';
+// Only Ratchet's own words: run, task title, status, step number and title, error class label, counts and cost. Nothing a
+// sandboxed process produced (gate output, the agent's text, file names) is ever a field here: a notification leaves
+// from Ratchet's own process, to hosts the sandbox cannot reach, so free text in it would be a way out for a secret.
+import type { ErrorClass, RunStatus } from '../../../shared/domain';
+import { errorClassLabel } from '../../../shared/error-classes';
 import { money } from '../../../shared/money';
 import type { NotifyEvent, NtfyPriority, WebhookPayload } from '../../../shared/notify';
 
@@ -16,12 +20,15 @@ interface RunFacts {
 
 export type NoticeFacts = RunFacts &
   (
-    | { event: 'run.failed'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; why: string }
+    | { event: 'run.failed'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; cause: FailureCause }
     | { event: 'run.succeeded'; stepsDone: number; stepsTotal: number; branch: string }
-    | { event: 'run.needs_you'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; kind: NeedsYouKind; why: string; wakeAt?: string | null }
+    | { event: 'run.needs_you'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; kind: NeedsYouKind; cause: FailureCause; wakeAt?: string | null }
     | { event: 'step.succeeded_after_retry'; step: StepRef; attempts: number; maxAttempts: number }
     | { event: 'budget.alert'; step: StepRef | null; budget: 'task' | 'daily'; spentUsd: number; limitUsd: number }
   );
+
+/** Why a step failed or stopped, as Ratchet names it: its error class, Ratchet's own internal error, or not known. */
+export type FailureCause = ErrorClass | 'internal' | null;
 
 export interface StepRef {
   index: number;
@@ -44,8 +51,14 @@ const usd = (n: number) => money(n);
 const cost = (n: number | null, suffix = '') => (n === null ? `cost unknown${suffix}` : `${usd(n)}${suffix}`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const stepName = (s: StepRef) => `step ${s.index} '${s.title}'`;
-/** The first line of a reason, without a trailing full stop (it goes inside a sentence). */
-const firstLine = (text: string) => (text.split('\n')[0] ?? '').trim().replace(/\.$/, '');
+const causeText = (c: FailureCause, otherwise: string) => (c === 'internal' ? 'an internal error in Ratchet stopped it (ratchet status says more)' : c ? errorClassLabel(c) : otherwise);
+/** What the user is waiting for, in Ratchet's words (the escalated step's class; the budget or the plan otherwise). */
+const NEEDS_YOU_WHY: Record<NeedsYouKind, string> = {
+  escalated: 'its attempts need a look',
+  task_budget: 'it reached its task budget',
+  daily_budget: "today's runs reached the daily budget",
+  approval: 'the agent drafted its plan and nothing runs until you approve it',
+};
 
 /** Builds the notification for an event; every field comes from `facts`, nothing from the clock or the network. */
 export function buildNotice(f: NoticeFacts): Notice {
@@ -66,7 +79,7 @@ export function buildNotice(f: NoticeFacts): Notice {
       attempts = f.attempts;
       maxAttempts = f.maxAttempts;
       const where = f.step ? ` at ${stepName(f.step)}${f.attempts !== null ? ` after ${plural(f.attempts, 'attempt')}` : ''}` : '';
-      body = `${run} failed${where} (${cost(f.costUsd)}): ${firstLine(f.why)}. Next: ratchet retry ${f.runId}`;
+      body = `${run} failed${where} (${cost(f.costUsd)}): ${causeText(f.cause, 'it failed')}. Next: ratchet retry ${f.runId}`;
       break;
     }
     case 'run.succeeded':
@@ -87,7 +100,7 @@ export function buildNotice(f: NoticeFacts): Notice {
         daily_budget: `it waits for the next day${f.wakeAt ? ` (${f.wakeAt})` : ''}; raise the daily budget to continue sooner`,
         approval: `review the drafted plan, then ratchet resume ${f.runId} --approve`,
       };
-      body = `${run} needs you${at} (${cost(f.costUsd)}): ${firstLine(f.why)}. Next: ${next[f.kind]}`;
+      body = `${run} needs you${at} (${cost(f.costUsd)}): ${f.kind === 'escalated' ? causeText(f.cause, NEEDS_YOU_WHY.escalated) : NEEDS_YOU_WHY[f.kind]}. Next: ${next[f.kind]}`;
       break;
     }
     case 'step.succeeded_after_retry':

@@ -8,7 +8,7 @@ import { deadPort, startCaptureServer, type CaptureServer } from './testing/capt
 
 // Generous per-request time: a loaded machine must not turn a delivered notice into a retry.
 const FAST = { timeoutMs: 10_000, retries: 2, backoffMs: () => 20 };
-const failed = buildNotice({ runId: 'r1', task: 'Add login', repo: '/src/app', costUsd: 0.42, status: 'failed', event: 'run.failed', step: { index: 3, title: 'Write tests' }, attempts: 4, maxAttempts: 4, why: 'gave up after 3 test_failure retries' });
+const failed = buildNotice({ runId: 'r1', task: 'Add login', repo: '/src/app', costUsd: 0.42, status: 'failed', event: 'run.failed', step: { index: 3, title: 'Write tests' }, attempts: 4, maxAttempts: 4, cause: 'test_failure' });
 const recovered = buildNotice({ runId: 'r1', task: 'Add login', repo: '/src/app', costUsd: 0.3, status: 'running', event: 'step.succeeded_after_retry', step: { index: 2, title: 'Tests' }, attempts: 2, maxAttempts: 4 });
 
 let servers: CaptureServer[] = [];
@@ -37,7 +37,7 @@ describe('ntfy and webhook requests', () => {
     expect(a.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(a.headers.title).toBe("Ratchet: 'Add login' failed");
     expect(a.headers.tags).toBe('x');
-    expect(a.body).toBe("Run 'Add login' failed at step 3 'Write tests' after 4 attempts ($0.42): gave up after 3 test_failure retries. Next: ratchet retry r1");
+    expect(a.body).toBe("Run 'Add login' failed at step 3 'Write tests' after 4 attempts ($0.42): Test failure. Next: ratchet retry r1");
     expect(b.body).toContain('succeeded on attempt 2/4');
     expect(b.headers.tags).toBe('white_check_mark,arrows_counterclockwise');
     expect(reports.map((r) => [r.event, r.target, r.result])).toEqual(expect.arrayContaining([['run.failed', 'ntfy', { ok: true, tries: 1 }], ['step.succeeded_after_retry', 'ntfy', { ok: true, tries: 1 }]]));

@@ -62,7 +62,7 @@ describe('notifications from a real run', () => {
     expect(ntfy).toHaveLength(1);
     expect(ntfy[0]!.headers.priority).toBe('high');
     expect(ntfy[0]!.headers.title).toBe("Ratchet: 'Write tests' failed");
-    expect(ntfy[0]!.body).toMatch(new RegExp(`^Run 'Write tests' failed at step 1 'Write tests' after 2 attempts \\((\\$\\d+\\.\\d+|cost unknown)\\): gave up after 1 test failure retr.*\\. Next: ratchet retry ${runId}$`));
+    expect(ntfy[0]!.body).toMatch(new RegExp(`^Run 'Write tests' failed at step 1 'Write tests' after 2 attempts \\((\\$\\d+\\.\\d+|cost unknown)\\): Test failure\\. Next: ratchet retry ${runId}$`));
     expect(webhook).toHaveLength(1);
     expect(webhook[0]!.headers['content-type']).toBe('application/json');
     const payload = WebhookPayload.parse(JSON.parse(webhook[0]!.body));

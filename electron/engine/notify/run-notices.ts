@@ -1,6 +1,7 @@
 // One run's notifications: the engine calls these where a run ends, pauses, crosses alert_at or recovers; each reads the run's facts and sends, never throwing.
 import type { Store } from '../store/store';
-import { buildNotice, type NeedsYouKind, type NoticeFacts, type StepRef } from './messages';
+import { buildNotice, type FailureCause, type NeedsYouKind, type NoticeFacts, type StepRef } from './messages';
+import { lastErrorClass } from './run-facts';
 import { createNotifier, type Notifier, type NotifierOptions, type Targets } from './notifier';
 
 /** How long the end of a run may wait for deliveries still in flight (the CLI exits right after). */
@@ -43,13 +44,18 @@ export function createRunNotices(o: RunNoticesOptions) {
   }
 
   return {
-    runFailed: (step: StepRef | null, attempts: number | null, maxAttempts: number | null, why: string) => send('run.failed', { step, attempts, maxAttempts, why }),
+    /** `cause`: the step's error class when the caller knows it (else the step's last attempt's), or 'internal'. */
+    runFailed: (step: StepRef | null, attempts: number | null, maxAttempts: number | null, cause?: FailureCause) =>
+      send('run.failed', { step, attempts, maxAttempts, cause: cause ?? (step ? lastErrorClass(o.store, o.runId, step.index) : null) }),
     runSucceeded: () => {
       const steps = o.store.getSteps(o.runId).filter((s) => s.status !== 'skipped');
       send('run.succeeded', { stepsDone: steps.filter((s) => s.status === 'succeeded').length, stepsTotal: steps.length, branch: o.store.getRun(o.runId)?.branch ?? '' });
     },
-    needsYou: (step: StepRef | null, kind: NeedsYouKind, why: string, extra: { attempts?: number | null; maxAttempts?: number | null; wakeAt?: string | null } = {}) =>
-      send('run.needs_you', { step, kind, why, attempts: extra.attempts ?? null, maxAttempts: extra.maxAttempts ?? null, wakeAt: extra.wakeAt ?? null }),
+    needsYou: (step: StepRef | null, kind: NeedsYouKind, extra: { attempts?: number | null; maxAttempts?: number | null; wakeAt?: string | null } = {}) =>
+      send('run.needs_you', {
+        step, kind, attempts: extra.attempts ?? null, maxAttempts: extra.maxAttempts ?? null, wakeAt: extra.wakeAt ?? null,
+        cause: kind === 'escalated' && step ? lastErrorClass(o.store, o.runId, step.index) : null,
+      }),
     stepSucceededAfterRetry: (step: StepRef, attempts: number, maxAttempts: number) => send('step.succeeded_after_retry', { step, attempts, maxAttempts }),
     budgetAlert: (step: StepRef | null, budget: 'task' | 'daily', spentUsd: number, limitUsd: number) => send('budget.alert', { step, budget, spentUsd, limitUsd }),
     /** Waits (bounded) for deliveries in flight, so a CLI run does not exit before they are sent or reported. */

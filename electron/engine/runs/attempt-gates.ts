@@ -1,4 +1,5 @@
 // Runs a step's gates for one attempt: classifies failures, re-runs a crashed gate (after its restart command), and re-runs a failed test gate once to catch flaky tests.
+// A retry runs the tests that failed before first, and the whole gate only once they pass (retry-focus.ts).
 import type { ErrorClass } from '../../../shared/domain';
 import { ranNoTests } from '../gates/count-tests';
 import { parseFailures, type FailedTest } from '../gates/parse-failures';
@@ -6,7 +7,10 @@ import { runGate, type GateResult } from '../gates/run-gate';
 import type { RunJail } from '../sandbox/os-sandbox';
 import type { Store } from '../store/store';
 import type { Workflow } from '../workflow/schema';
+import { countTests } from '../gates/count-tests';
 import { classifyGateFailure, retryAfterFromText } from './classify';
+import { focusCommand, type FocusedCommand } from './retry-focus';
+import { manifestReader, type BaselineFacts, type ClassifyContext } from './classify-context';
 import type { Policy } from './policy';
 
 export interface Failure {
@@ -42,6 +46,20 @@ export interface GateRunInput {
   env: NodeJS.ProcessEnv;
   jail?: RunJail;
   signal: AbortSignal;
+  /** The attempt's diff (the step's start against its tree): an import it adds that nothing provides is the agent's to fix. */
+  diff?: string | null;
+  /** What the base commit already failed on (worktree-env's baseline check), when it ran. */
+  baseline?: BaselineFacts | null;
+  /** The failure the previous attempt ended with: its failing tests run first, alone, when the gate's runner allows. */
+  previous?: Pick<Failure, 'errorClass' | 'failures' | 'gate'> | null;
+}
+
+/** The gate a stored failure names, without a run's label ("test (flaky check)" → "test"). */
+const gateKey = (label: string): string => label.replace(/ \((?:flaky check|failed tests first|re-run after crash)[^)]*\)$/, '');
+
+/** A focused run decides only when it ran tests and failed with failures parsed; otherwise the whole gate runs. */
+function focusDecides(run: { r: GateResult; failures: FailedTest[]; noTests: boolean }): boolean {
+  return !run.r.passed && !run.noTests && run.failures.length > 0 && countTests(run.r.output, run.r.reportXml) !== 0;
 }
 
 export async function runAttemptGates(store: Store, g: GateRunInput): Promise<GatesOutcome> {
@@ -50,13 +68,22 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
   const notes: string[] = [];
   const failedGates: string[] = [];
   const outputs: Record<string, string> = {};
+  // What the classifier weighs beside the output: read lazily, so a passing gate costs nothing.
+  const context: ClassifyContext = {
+    diff: g.diff ?? null,
+    manifest: manifestReader(g.worktree),
+    baseline: g.baseline ?? null,
+    network: g.jail?.sandboxed ? (g.workflow.sandbox?.network ?? []) : null,
+    phase: 'gate',
+  };
 
-  const runOnce = async (name: string, label = name): Promise<{ r: GateResult; failures: FailedTest[]; noTests: boolean }> => {
+  const runOnce = async (name: string, label = name, command?: string): Promise<{ r: GateResult; failures: FailedTest[]; noTests: boolean }> => {
     const gate = g.workflow.gates[name];
     if (!gate) throw new Error(`gate ${name} is not defined`);
-    store.event(g.runId, 'gate.started', { attemptId: g.attemptId, gate: label, command: gate.run });
+    const run = command ?? gate.run;
+    store.event(g.runId, 'gate.started', { attemptId: g.attemptId, gate: label, command: run });
     let r = await runGate(
-      { name, run: gate.run, timeoutS: gate.timeout ?? g.defaultTimeoutS, report: gate.report },
+      { name, run, timeoutS: gate.timeout ?? g.defaultTimeoutS, report: gate.report },
       {
         cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier,
         // Streamed while the gate runs, so a long gate is not a blank panel until it ends.
@@ -71,12 +98,28 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     return { r, failures, noTests };
   };
 
+  /** The gate's command narrowed to `tests`, when its runner is one Ratchet knows invoked plainly. */
+  const focus = (name: string, tests: readonly FailedTest[]): FocusedCommand | null => {
+    const gate = g.workflow.gates[name];
+    return gate ? focusCommand(gate.run, tests, context.manifest?.('package.json')) : null;
+  };
+  const previous = g.previous?.errorClass === 'test_failure' && g.previous.gate ? g.previous : null;
+
   for (const name of g.gateNames) {
     if (g.signal.aborted) break;
-    let { r, failures, noTests } = await runOnce(name);
+    // A retry learns its result in the time of the tests that failed: they run alone first, and while they fail,
+    // that is the gate's result; the whole gate runs once they pass (or when the narrowed run proves nothing).
+    const first = previous && gateKey(previous.gate!.name) === name ? focus(name, previous.failures) : null;
+    let focused = first ? await runOnce(name, `${name} (failed tests first)`, first.command) : null;
+    if (focused && first) {
+      const verdict = focusDecides(focused) ? 'still fail' : focused.r.passed ? 'pass now: running the whole gate' : 'ran inconclusively: running the whole gate';
+      store.event(g.runId, 'log', { level: 'info', message: `gate ${name}: ran the ${first.tests.length} failing test${first.tests.length === 1 ? '' : 's'} first (${first.runner}); they ${verdict}` });
+      if (!focusDecides(focused)) focused = null;
+    }
+    let { r, failures, noTests } = focused ?? (await runOnce(name));
     outputs[name] = r.output;
     if (r.passed) continue;
-    let c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules);
+    let c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules, context);
 
     if (noTests) {
       // Neither a crash nor a flaky test: running the gate again runs no tests again.
@@ -93,12 +136,17 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
         notes.push(`gate ${name} crashed, then passed when run again`);
         continue;
       }
-      c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules);
+      c = noTests ? noTestsFailure(name) : classifyGateFailure(r, failures, g.policy.rules, context);
     } else if (c.errorClass === 'test_failure' && g.policy.flakyCheck && !g.signal.aborted) {
-      const again = await runOnce(name, `${name} (flaky check)`);
+      // The failed tests alone when the runner can select them: whether they pass again is the question.
+      const only = focus(name, failures);
+      let again = only ? await runOnce(name, `${name} (flaky check)`, only.command) : null;
+      if (again && !again.r.passed && !focusDecides(again)) again = null;
+      again ??= await runOnce(name, `${name} (flaky check)`);
       if (again.r.passed) {
         flaky = true;
-        notes.push(`gate ${name} failed, then passed on the unchanged tree: flaky (${failures.map((t) => t.name).slice(0, 5).join(', ') || 'no test named'})`);
+        const alone = only && again.r.command === only.command ? ', re-run alone' : '';
+        notes.push(`gate ${name} failed, then passed on the unchanged tree${alone}: flaky (${failures.map((t) => t.name).slice(0, 5).join(', ') || 'no test named'})`);
         continue;
       }
     }

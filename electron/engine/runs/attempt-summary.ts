@@ -1,6 +1,7 @@
 // Seed 002's exhaustion report: one line per attempt (what failed, what each retry fixed), the remaining issues once each, and the next steps.
 import { errorClassLabel } from '../../../shared/error-classes';
 import type { FailedTest } from '../gates/parse-failures';
+import { splitNamedValues } from '../gates/failure-text';
 
 export interface AttemptFacts {
   n: number;
@@ -13,10 +14,11 @@ export interface AttemptFacts {
 
 /**
  * What makes two failing tests the same test: its file (without line) and its name, without a timing a runner
- * appends ("adds (3 ms)", "adds # time=1.2ms"), so the same test failing again is never counted as fixed.
+ * appends ("adds (3 ms)", "adds # time=1.2ms") or the values a hand-written runner prints after it ("test_hp: Expected
+ * 100, got -1"), so the same test failing again, with other values, is never counted as fixed and new.
  */
-export function testIdentity(t: Pick<FailedTest, 'name' | 'file' | 'kind'>): string {
-  const name = t.name
+export function testIdentity(t: Pick<FailedTest, 'name'> & Partial<Pick<FailedTest, 'file' | 'kind'>>): string {
+  const name = (splitNamedValues(t.name)?.name ?? t.name)
     .replace(/\s*#\s*time=\S+\s*$/i, '')
     .replace(/\s*[([]?\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s)[)\]]?\s*$/i, '')
     .trim();

@@ -7,10 +7,23 @@ import type { ErrorClass } from '../../../shared/domain';
 import { parseFailures } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
 import { fingerprint } from './fingerprint';
+import type { BaselineFacts } from './classify-context';
 import { classifyGateFailure, FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, retryAfterFromText, SIGNAL_HINT, TEST_TIMEOUT_HINT } from './classify';
 
 const CORPUS = path.join(import.meta.dirname, 'classify-corpus');
 const read = (name: string): string => fs.readFileSync(path.join(CORPUS, name), 'utf8');
+// The projects the corpus was recorded from (scripts/record-corpus/record-classify.sh): their manifests are what the
+// gate's worktree held. A changed project's files are its base with the change laid over it.
+const PROJECTS = path.join(import.meta.dirname, '../../../scripts/record-corpus/projects');
+function projectFiles(project: string): (rel: string) => string | null {
+  return (rel) => {
+    for (const dir of ['change', 'base', '.']) {
+      const file = path.join(PROJECTS, project, dir, rel);
+      if (fs.existsSync(file) && fs.statSync(file).isFile()) return fs.readFileSync(file, 'utf8');
+    }
+    return null;
+  };
+}
 
 function gateResult(over: Partial<GateResult>): GateResult {
   const output = over.output ?? '';
@@ -43,6 +56,13 @@ interface Row {
   report?: string;
   errorClass: ErrorClass;
   message: string;
+  /** The gate's command, when the output does not name what it reached. */
+  command?: string;
+  /** What the classifier is told beside the output: the recorded project's manifests, the attempt's diff (a file of the corpus), the base commit's failures, the gate's network list. */
+  project?: string;
+  diff?: string;
+  baseline?: BaselineFacts;
+  network?: string[];
 }
 
 // Exit codes and signals are the ones the real runs produced (tsc exits 2, cargo 101, bash 126/127/139).
@@ -104,16 +124,81 @@ const TABLE: Row[] = [
   { file: 'go-missing-package.txt', exitCode: 1, errorClass: 'missing_dependency', message: 'Missing package github.com/gorilla/mux: no required module provides package github.com/gorilla/mux' },
   { file: 'npm-missing-script.txt', exitCode: 1, errorClass: 'missing_dependency', message: 'package.json has no "test" script' },
   { file: 'cargo-openssl-missing.txt', exitCode: 101, errorClass: 'missing_dependency', message: 'Build script of openssl-sys v0.9.103 is missing a system dependency: Could not find directory of OpenSSL installation, and this `-sys` crate cannot' },
+  // Seed 002's own sample outputs, as the seed prints them (issue 20 item 1).
+  { file: 'seed002-test-failures.txt', exitCode: 1, errorClass: 'test_failure', message: '2 tests failed: test_player_health, test_take_damage' },
+  { file: 'seed002-compile.txt', exitCode: 1, errorClass: 'compilation_error', message: "Parse Error: Expected ')' on line 42 and 1 more error" },
+  { file: 'seed002-crash.txt', exitCode: 1, errorClass: 'crash', message: 'Exit code 1: Godot crashed with signal 11 (SIGSEGV)' },
+  { file: 'seed002-timeout.txt', exitCode: 1, errorClass: 'timeout', message: 'Test exceeded 300s timeout' },
+  { file: 'seed002-missing.txt', exitCode: 1, errorClass: 'missing_dependency', message: "Godot addon 'ExamplePlugin' is not installed (Cannot find addon 'ExamplePlugin')" },
+  { file: 'seed002-permission.txt', exitCode: 1, errorClass: 'permission_error', message: 'Permission denied: /etc/godot/config' },
+  { file: 'seed002-conflict.txt', exitCode: 1, errorClass: 'git_conflict', message: 'CONFLICT (content): Merge conflict in player.gd' },
+  { file: 'seed002-rate-limit.txt', exitCode: 1, errorClass: 'rate_limit', message: 'HTTP 429: Too Many Requests' },
+  { file: 'seed002-out-of-memory.txt', exitCode: 1, errorClass: 'resource_exhaustion', message: 'Out of memory' },
+  { file: 'seed002-disk-full.txt', exitCode: 1, errorClass: 'resource_exhaustion', message: 'Disk full' },
+  // Environment or code (issue 19 item 7, issue 20 item 1): a module the project itself lacks is the code's, a
+  // dependency declared but not installed is the environment's, an import the attempt's own change added is the code's.
+  { file: 'node-local-missing.txt', exitCode: 1, errorClass: 'compilation_error', message: "Cannot find module './src/health' (/tmp/rc/cls-node-local/index.js:1): no such file in the project" },
+  { file: 'node-declared-missing.txt', exitCode: 1, project: 'cls-node-declared', errorClass: 'missing_dependency', message: "'lodash' is declared in package.json but not installed in the worktree (Cannot find module 'lodash')" },
+  { file: 'node-declared-missing.txt', exitCode: 1, errorClass: 'missing_dependency', message: "Cannot find module 'lodash'" },
+  { file: 'node-introduced-missing.txt', exitCode: 1, project: 'cls-node-introduced', diff: 'node-introduced-missing.diff', errorClass: 'compilation_error', message: "The attempt's change imports 'left-pad' (/tmp/rc/cls-node-introduced/index.js:1), which is not installed and not declared in package.json (Cannot find module 'left-pad')" },
+  { file: 'node-introduced-missing.txt', exitCode: 1, project: 'cls-node-introduced', errorClass: 'missing_dependency', message: "Cannot find module 'left-pad'" },
+  // node --test prints the import error beside a failure that stands for the whole file ("test failed").
+  { file: 'node-test-introduced-missing.txt', exitCode: 1, project: 'cls-node-esm-introduced', diff: 'node-test-introduced-missing.diff', errorClass: 'compilation_error', message: "The attempt's change imports 'left-pad' (/tmp/rc/cls-node-esm-introduced/src/label.mjs), which is not installed and not declared in package.json (Cannot find module 'left-pad')" },
+  { file: 'node-test-introduced-missing.txt', exitCode: 1, project: 'cls-node-esm-introduced', errorClass: 'missing_dependency', message: "Cannot find module 'left-pad'" },
+  { file: 'node-declared-command-missing.txt', exitCode: 127, project: 'cls-node-declared-bin', errorClass: 'missing_dependency', message: '`vitest` is declared in package.json but not installed in the worktree (command not found)' },
+  { file: 'node-declared-command-missing.txt', exitCode: 127, baseline: { missing: ['vitest'] }, errorClass: 'missing_dependency', message: 'The base commit fails the same way: `vitest` is not installed or not on PATH (command not found)' },
+  { file: 'python-declared-missing.txt', exitCode: 2, project: 'cls-py-declared', errorClass: 'missing_dependency', message: "'stripe' is declared in pyproject.toml but not installed in the worktree (No module named 'stripe')" },
+  { file: 'python-declared-missing.txt', exitCode: 2, baseline: { missing: ['stripe'] }, errorClass: 'missing_dependency', message: "The base commit fails the same way: No module named 'stripe'" },
+  // Without the manifest or the base commit's run, a test importing a module nobody has is taken for a module not written yet.
+  { file: 'python-declared-missing.txt', exitCode: 2, errorClass: 'compilation_error', message: "tests/test_pay.py:1 imports 'stripe', which does not exist yet (No module named 'stripe')" },
+  { file: 'python-introduced-missing.txt', exitCode: 2, project: 'cls-py-introduced', diff: 'python-introduced-missing.diff', errorClass: 'compilation_error', message: "The attempt's change imports 'textkit' (app/report.py:1), which is not installed and not declared in pyproject.toml (No module named 'textkit')" },
+  { file: 'python-introduced-missing.txt', exitCode: 2, project: 'cls-py-introduced', errorClass: 'missing_dependency', message: "No module named 'textkit'" },
+  { file: 'go-own-package-missing.txt', exitCode: 1, project: 'cls-go-own', errorClass: 'compilation_error', message: 'Package github.com/acme/shop/money of this module does not exist yet (main.go:6): cannot find module providing package github.com/acme/shop/money' },
+  { file: 'go-own-package-missing.txt', exitCode: 1, diff: 'go-own-package-missing.diff', errorClass: 'compilation_error', message: "The attempt's change imports 'github.com/acme/shop/money' (main.go:6), which is not installed (cannot find module providing package github.com/acme/shop/money)" },
+  // Network refusals by Ratchet's own sandbox proxy, named by host with the line that lets it through.
+  { file: 'net-refused-npm.txt', exitCode: 1, errorClass: 'environment', message: "The sandbox refused npm's connection to npm.corp.example: add it to sandbox.network in ratchet.yml (sandbox: { network: [npm.corp.example] })" },
+  { file: 'net-refused-pip.txt', exitCode: 1, errorClass: 'environment', message: "The sandbox refused pip's connection to pypi.corp.example: add it to sandbox.network in ratchet.yml (sandbox: { network: [pypi.corp.example] })" },
+  { file: 'net-refused-go.txt', exitCode: 1, errorClass: 'environment', message: "The sandbox refused go's connection to goproxy.corp.example: add it to sandbox.network in ratchet.yml (sandbox: { network: [goproxy.corp.example] })" },
+  { file: 'net-refused-cargo.txt', exitCode: 101, errorClass: 'environment', message: "The sandbox refused cargo's connection to cargo.corp.example: add it to sandbox.network in ratchet.yml (sandbox: { network: [cargo.corp.example] })" },
+  { file: 'net-refused-curl.txt', exitCode: 56, command: 'curl -sS https://downloads.corp.example/fixtures/players.json -o players.json', errorClass: 'environment', message: "The sandbox refused curl's connection to downloads.corp.example: add it to sandbox.network in ratchet.yml (sandbox: { network: [downloads.corp.example] })" },
+  { file: 'net-refused-curl-http.txt', exitCode: 22, command: 'curl -sSf http://downloads.corp.example/fixtures/players.json -o players.json', network: [], errorClass: 'environment', message: "The sandbox refused curl's connection to downloads.corp.example: add it to sandbox.network in ratchet.yml (sandbox: { network: [downloads.corp.example] })" },
+  // husky's "Read-only file system" in npm's prepare is a side message: the parsed test failure is what failed.
+  { file: 'husky-erofs-test-failure.txt', exitCode: 1, errorClass: 'test_failure', message: '1 test failed: player starts with full health' },
+  // DNS, a refused connection, TLS and the registry: the environment's, headlined by the cause, never by npm's log line.
+  { file: 'net-enotfound-npm.txt', exitCode: 1, errorClass: 'environment', message: 'Network: npm could not resolve npm.corp.example (ENOTFOUND)' },
+  { file: 'net-econnrefused-npm.txt', exitCode: 1, errorClass: 'environment', message: 'Network: npm could not connect to 127.0.0.1:9 (ECONNREFUSED)' },
+  { file: 'net-dns-pip.txt', exitCode: 1, errorClass: 'environment', message: 'Network: pip could not resolve pypi.corp.example (Name or service not known)' },
+  { file: 'net-dns-curl.txt', exitCode: 6, command: 'curl -sS https://downloads.corp.example/fixtures/players.json -o players.json', errorClass: 'environment', message: 'Network: curl could not resolve downloads.corp.example (Could not resolve host)' },
+  { file: 'tls-self-signed-npm.txt', exitCode: 1, errorClass: 'environment', message: 'TLS: npm does not trust the certificate of localhost:8741 (SELF_SIGNED_CERT_IN_CHAIN: self-signed certificate in certificate chain)' },
+  { file: 'tls-verify-failed-pip.txt', exitCode: 1, errorClass: 'environment', message: 'TLS: pip does not trust the certificate of localhost:8741 (CERTIFICATE_VERIFY_FAILED: self-signed certificate in certificate chain)' },
+  { file: 'tls-local-issuer-curl.txt', exitCode: 60, command: 'curl -sS https://localhost:8742/fixtures/players.json -o players.json', errorClass: 'environment', message: 'TLS: curl does not trust the certificate of localhost:8742 (unable to get local issuer certificate)' },
+  { file: 'registry-e404-npm.txt', exitCode: 1, errorClass: 'environment', message: "The npm registry at 127.0.0.1:8743 has no left-pad@^1.3.0 (E404 Not Found)" },
+  { file: 'registry-e503-npm.txt', exitCode: 1, errorClass: 'environment', message: 'The npm registry at 127.0.0.1:8745 failed: 503 Service Unavailable (E503)' },
+  { file: 'npm-no-package-json.txt', exitCode: 254, errorClass: 'environment', message: "npm found no package.json in /tmp/rc/cls-empty: the gate's command does not fit this repository" },
+  { file: 'npm-ejsonparse.txt', exitCode: 1, errorClass: 'compilation_error', message: 'package.json is not valid JSON: Expected double-quoted property name in JSON at position 84 (EJSONPARSE)' },
+  { file: 'npm-ebadengine.txt', exitCode: 1, errorClass: 'environment', message: 'npm: the project requires {"node":"<10"}, the gate has {"node":"v20.20.2","npm":"11.19.1"} (EBADENGINE)' },
+  { file: 'npm-ci-no-lockfile.txt', exitCode: 1, errorClass: 'unknown', message: 'npm failed (EUSAGE): The `npm ci` command can only install with an existing package-lock.json or npm-shrinkwrap.json with lockfileVersion >= 1. Run an install with npm@5 or later to generate a package-lock.json file, then try again.' },
 ];
 
 describe('classifyGateFailure on the corpus', () => {
-  it.each(TABLE.map((row) => [`${row.file}${row.report ? ` + ${row.report}` : ''}`, row] as const))('%s', (_label, row) => {
-    const c = classify({
+  const label = (row: Row): string =>
+    [row.file, row.report, row.project && `project ${row.project}`, row.diff && 'its diff', row.baseline && 'the baseline', row.network && 'the network list']
+      .filter(Boolean)
+      .join(' + ');
+  it.each(TABLE.map((row) => [label(row), row] as const))('%s', (_label, row) => {
+    const r = gateResult({
       output: read(row.file),
       reportXml: row.report ? read(row.report) : null,
       exitCode: row.exitCode,
       signal: row.signal ?? null,
       timedOut: row.timedOut ?? false,
+      ...(row.command ? { command: row.command } : {}),
+    });
+    const c = classifyGateFailure(r, parseFailures({ output: r.output, reportXml: r.reportXml }), undefined, {
+      manifest: row.project ? projectFiles(row.project) : undefined,
+      diff: row.diff ? read(row.diff) : undefined,
+      baseline: row.baseline,
+      network: row.network,
     });
     expect(c.errorClass).toBe(row.errorClass);
     expect(c.message).toBe(row.message);
@@ -121,7 +206,7 @@ describe('classifyGateFailure on the corpus', () => {
   });
 
   it('covers every fixture file in the corpus', () => {
-    const used = new Set(TABLE.flatMap((r) => [r.file, r.report].filter(Boolean)));
+    const used = new Set(TABLE.flatMap((r) => [r.file, r.report, r.diff].filter(Boolean)));
     expect(fs.readdirSync(CORPUS).filter((f) => !used.has(f))).toEqual([]);
   });
 });
@@ -211,6 +296,15 @@ describe('classifyGateFailure ordering and edge cases', () => {
     expect(c).toMatchObject({ errorClass: 'test_failure', message: '8 tests failed: case 1, case 2, case 3, case 4, case 5, and 3 more' });
   });
 
+  it('never lists an empty name: "1 test failed", not "1 test failed: , and 1 more"', () => {
+    expect(classify({ output: 'Tests:       1 failed, 3 passed, 4 total\n' }).message).toBe('1 test failed');
+    const unnamed = [
+      { name: '', message: 'boom', expected: null, actual: null, file: null, line: null },
+      { name: 'adds', message: null, expected: null, actual: null, file: null, line: null },
+    ];
+    expect(classifyGateFailure(gateResult({ output: 'x' }), unnamed).message).toBe('2 tests failed: adds, and 1 more');
+  });
+
   it('adds a hint about expected and actual values when there are some', () => {
     const c = classify({ output: read('node-test-tap.txt') });
     expect(c.hints[0]).toMatch(/expected and actual/);
@@ -231,7 +325,7 @@ describe('classifyGateFailure ordering and edge cases', () => {
   it('the corpus exercises every class this classifier can return', () => {
     const reachable: ErrorClass[] = [
       'timeout', 'missing_dependency', 'permission_error', 'resource_exhaustion', 'crash', 'compilation_error', 'test_failure', 'unknown',
-      'api_error', 'rate_limit', 'git_conflict',
+      'api_error', 'rate_limit', 'git_conflict', 'environment',
     ];
     for (const cls of reachable) expect(ERROR_CLASSES).toContain(cls);
     expect(new Set(TABLE.map((r) => r.errorClass))).toEqual(new Set(reachable));

@@ -3,17 +3,16 @@ import { ERROR_CLASSES } from '../../../shared/domain';
 import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
 import { goTestJsonText, stripAnsi } from '../gates/parse-failures';
-import { TEST_FILE } from '../gates/failure-text';
 import type { GateResult } from '../gates/run-gate';
+import type { ClassifyContext } from './classify-context';
+import { missingDependency } from './classify-missing';
+import { networkFailure } from './classify-network';
+import { npmHeadline, npmProjectFailure } from './classify-npm';
+import { locationSuffix, moreSuffix, result, type Classification, type SideMessage } from './classify-result';
 
-export interface Classification {
-  errorClass: ErrorClass;
-  /** One line a person can read, e.g. "2 tests failed: adds numbers, subtracts". */
-  message: string;
-  hints: string[];
-}
+export type { Classification } from './classify-result';
+export type { BaselineFacts, ClassifyContext } from './classify-context';
 
-const MAX_MESSAGE = 300;
 const MAX_NAMES_SHOWN = 5;
 
 const HINTS: Record<ErrorClass, string[]> = {
@@ -75,160 +74,15 @@ const ANALYSIS: ReadonlyArray<readonly [(text: string) => boolean, string]> = [
   [(t) => /\btim(?:ed|e) ?out\b|\bexceeded timeout\b/i.test(t), TEST_TIMEOUT_HINT],
 ];
 
-function oneLine(text: string): string {
-  const s = text.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
-  return s.length <= MAX_MESSAGE ? s : `${s.slice(0, MAX_MESSAGE - 1)}…`;
-}
-
-/** A classification with only its specific hints; `withHints` adds the analysis and the class's own hints. */
-function result(errorClass: ErrorClass, message: string, extraHints: string[] = []): Classification {
-  return { errorClass, message: oneLine(message), hints: extraHints };
-}
-
-function firstMatch(text: string, patterns: RegExp[]): RegExpMatchArray | null {
-  for (const re of patterns) {
-    const m = text.match(re);
-    if (m) return m;
-  }
-  return null;
-}
-
-function isPackageSpecifier(spec: string): boolean {
-  return !/^(?:\.{1,2}\/|\/|[A-Za-z]:[\\/]|file:)/.test(spec) && spec !== '.' && spec !== '..';
-}
-
-const LIBRARY_DIR = /[\\/](?:site|dist)-packages[\\/]/;
-
-/**
- * The test file whose import of `module` failed, from the frames printed before the error (pytest "tests/x.py:1: in
- * <module>" or a traceback's 'File "tests/x.py", line 1'), when the import statement names that module; else null.
- */
-function testFileImporting(before: string, module: string): { file: string; line: string } | null {
-  const frames = [...before.matchAll(/^(\S+\.py):(\d+): in \S+\n\s+(.+)$|^\s*File "([^"]+)", line (\d+), in \S+\n\s+(.+)$/gm)].filter(
-    (m) => !LIBRARY_DIR.test(m[1] ?? m[4]!) && !/<frozen|\/lib\/python[\d.]+\//.test(m[1] ?? m[4]!),
-  );
-  const last = frames[frames.length - 1];
-  if (!last) return null;
-  const file = last[1] ?? last[4]!;
-  const statement = (last[3] ?? last[6]!).trim();
-  const top = module.split('.')[0]!;
-  const imports = new RegExp(`^(?:from\\s+${top}(?:\\.[\\w.]+)?\\s+import\\b|import\\s+${top}\\b)`).test(statement);
-  return imports && TEST_FILE.test(file) ? { file, line: last[2] ?? last[5]! } : null;
-}
-
-function missingDependency(r: GateResult, out: string): Classification | null {
-  if (r.spawnError) return result('missing_dependency', `Could not start the gate command: ${r.spawnError}`);
-  // A shell's own "sh: 1: x: not found" is trusted whatever the exit code: make, for one, turns 127 into 2.
-  const shell = out.match(/^(?:\S*\/)?(?:sh|dash|bash): (?:line )?\d+: ([^\s:'"`]+): (?:command )?not found\s*$/m);
-  // Lookbehinds here and below start a match only at a token's first character: without them a long token makes the
-  // engine retry from each of its characters, and a 128 KB line of minified code takes seconds.
-  const notFound = shell ?? out.match(/(?<![^\s:'"`])([^\s:'"`]+): (?:command )?not found\s*$/m);
-  if (notFound && (shell || r.exitCode === 127 || /: command not found\s*$/m.test(out))) {
-    const cmd = notFound[1]!;
-    return result('missing_dependency', `\`${cmd}\` is not installed or not on PATH (command not found)`, [
-      `Check that \`${cmd}\` is installed and on the PATH the gate runs with.`,
-    ]);
-  }
-  const script =
-    out.match(/^npm (?:ERR!|error) [Mm]issing script:? "?([^"\s]+)"?/m) ??
-    out.match(/ERR_PNPM_NO_SCRIPT\s+Missing script:? "?([^"\s]+)"?/) ??
-    out.match(/^error Command "([^"]+)" not found\./m); // yarn 1
-  if (script) {
-    return result('missing_dependency', `package.json has no "${script[1]}" script`, [
-      `Add a "${script[1]}" script to package.json or change the gate's command.`,
-    ]);
-  }
-  const so = out.match(/(?<![\w.+-])([\w.+-]+\.so(?:\.[\w.]+)?): cannot open shared object file/);
-  if (so) {
-    return result('missing_dependency', `Shared library ${so[1]} is not installed (cannot open shared object file)`, [
-      `Install the system package that provides ${so[1]}.`,
-    ]);
-  }
-  for (const m of out.matchAll(/Cannot find (?:module|package) ['"]([^'"]+)['"]/g)) {
-    if (isPackageSpecifier(m[1]!)) return result('missing_dependency', `Cannot find module '${m[1]}'`);
-  }
-  for (const m of out.matchAll(/Failed to (?:resolve|load) (?:import|url) "?([^"\s]+)"?/g)) {
-    if (isPackageSpecifier(m[1]!)) return result('missing_dependency', `Cannot resolve import '${m[1]}'`);
-  }
-  const py = out.match(/(?:ModuleNotFoundError|ImportError): No module named ['"]?([\w.]+)['"]?/) ?? out.match(/No module named ['"]?([\w.]+)['"]?/);
-  if (py) {
-    // A test that imports the module it tests, before the agent has written it, is the agent's to fix.
-    const importer = testFileImporting(out.slice(0, py.index), py[1]!);
-    if (importer) {
-      return result('compilation_error', `${importer.file}:${importer.line} imports '${py[1]}', which does not exist yet (No module named '${py[1]}')`, [
-        `Write the module '${py[1]}' the test imports (or fix the import's name).`,
-      ]);
-    }
-    return result('missing_dependency', `No module named '${py[1]}'`);
-  }
-  // A name missing from an installed package means the wrong version is installed; from project code it is a bug.
-  const pyName = out.match(/ImportError: cannot import name '([^']+)' from '([^']+)' \(([^)]*)\)/);
-  if (pyName && LIBRARY_DIR.test(pyName[3]!)) {
-    const pkg = pyName[2]!.split('.')[0]!;
-    return result('missing_dependency', `cannot import name '${pyName[1]}' from '${pyName[2]}': the installed ${pkg} does not provide it`, [
-      `Install the version of ${pkg} the code expects (and pin it), or write the code against the installed version.`,
-    ]);
-  }
-  const other = firstMatch(out, [
-    /no required module provides package ([^\s;]+)/, // Go modules
-    /missing go\.sum entry for module providing package ([^\s;]+)/,
-    /cannot find package "([^"]+)"/, // Go, GOPATH era
-    /no matching package named `([^`]+)` found/, // cargo
-  ]);
-  if (other) {
-    // A package of the module itself (under internal/, or a module path with no host) cannot be downloaded: the
-    // agent has to write it.
-    if (/\/internal(?:\/|$)/.test(other[1]!) || !other[1]!.split('/')[0]!.includes('.')) {
-      const at = out.slice(0, other.index).split('\n').pop()!.match(/^(\S+\.go):(\d+)/);
-      return result('compilation_error', `Package ${other[1]} of this module does not exist yet${at ? locationSuffix(at[1], at[2]) : ''}: ${other[0]}`, [
-        `Write the package ${other[1]} (or fix the import path); it belongs to this module, so go get cannot fetch it.`,
-      ]);
-    }
-    return result('missing_dependency', `Missing package ${other[1]}: ${other[0]}`);
-  }
-  const linker = out.match(/linker `([^`]+)` not found/);
-  if (linker) {
-    return result('missing_dependency', `The linker \`${linker[1]}\` is not installed (${linker[0]})`, [
-      `Install a C toolchain that provides \`${linker[1]}\` (e.g. build-essential).`,
-    ]);
-  }
-  // A -sys crate's build script that cannot find its system library (OpenSSL, pkg-config, …).
-  const build = out.match(/failed to run custom build command for `([^`]+)`/);
-  if (build) {
-    const why = firstMatch(out.slice(build.index), [
-      /^.*\bCould not find\b.*$/m,
-      /^.*\b(?:could not be found|is not installed|Unable to find)\b.*$/m,
-      /^.*\bnot found\b.*$/m,
-    ]);
-    if (why) return result('missing_dependency', `Build script of ${build[1]} is missing a system dependency: ${why[0].trim()}`);
-  }
-  // Godot: an addon the project enables, or the export templates an export needs.
-  const addon = out.match(/Cannot find addon ['"]?([^'"\s]+)['"]?/);
-  if (addon) {
-    return result('missing_dependency', `Godot addon '${addon[1]}' is not installed (${addon[0]})`, [
-      'Install the addon under res://addons/ and enable it in the project; the agent cannot download it.',
-    ]);
-  }
-  const template = out.match(/^.*(?:No export template found|export templates? (?:is |are )?missing).*$/im);
-  if (template) {
-    const next = out.slice((template.index ?? 0) + template[0].length + 1).split('\n', 1)[0]!.trim();
-    const where = /^(?:\/|[A-Za-z]:[\\/]|~)/.test(next) ? ` ${next}` : '';
-    return result('missing_dependency', `${template[0].replace(/^ERROR:\s*/, '').trim()}${where}`, [
-      "Install the export templates for this Godot version (Editor → Manage Export Templates, or unpack them into Godot's export_templates/<version>/ directory).",
-    ]);
-  }
-  if (r.exitCode === 127) return result('missing_dependency', 'Exit code 127: a command the gate runs was not found');
-  return null;
-}
-
-function permissionError(r: GateResult, out: string): Classification | null {
+function permissionError(r: GateResult, out: string, side: SideMessage): Classification | null {
   // The descriptive line first ("…: Read-only file system") over a bare errno line ("npm ERR! code EROFS").
   const line =
     // "PermissionError:" as a raised exception; a test that expects one ("DID NOT RAISE <class 'PermissionError'>",
-    // pytest.raises(PermissionError)) names it without the colon.
-    out.match(/^.*(?:: Permission denied\b|\bEACCES\b|\bPermissionError: ).*$/m) ??
+    // pytest.raises(PermissionError)) names it without the colon. Seed 002 prints "Permission denied: /etc/godot/config".
+    out.match(/^.*(?:: Permission denied\b|^\s*Permission denied: \S|\bEACCES\b|\bPermissionError: ).*$/m) ??
     out.match(/^.*(?:(?:: |\] |")(?:Read-only file ?system|Operation not permitted)\b|cannot write to (?:a )?read-only file ?system).*$/im) ??
     out.match(/^.*\b(?:EROFS|EPERM)\b.*$/m);
+  if (line && side(line[0])) return null;
   if (r.exitCode === 126 || line) {
     return result('permission_error', line ? line[0].trim() : 'Exit code 126: a command was found but could not be executed');
   }
@@ -239,7 +93,7 @@ const SIGNAL_EXITS: Record<number, string> = { 134: 'SIGABRT', 137: 'SIGKILL', 1
 // Godot's crash handler, and the wording of seed 002's Godot server.
 const GODOT_CRASH = /^.*(?:handle_crash: Program crashed with signal \d+|\bGodot crashed with signal \d+).*$/m;
 
-function crashOrResources(r: GateResult, out: string): Classification | null {
+function crashOrResources(r: GateResult, out: string, side: SideMessage): Classification | null {
   const crashLine = out.match(GODOT_CRASH) ?? out.match(/^.*(?:Segmentation fault|core dumped|Aborted|Killed).*$/m);
   const crashed =
     r.signal !== null ||
@@ -249,11 +103,14 @@ function crashOrResources(r: GateResult, out: string): Classification | null {
   // Out-of-memory wording is only trusted when the process actually died abnormally; the explicit errno names are
   // trusted anywhere.
   const strongResource = out.match(
-    /^.*(?:JavaScript heap out of memory|\bENOSPC\b|No space left on device|\bENOMEM\b|Cannot allocate memory|^MemoryError\b|runtime: out of memory|Disk quota exceeded|\bEDQUOT\b).*$/m,
+    /^.*(?:JavaScript heap out of memory|\bENOSPC\b|No space left on device|\bENOMEM\b|Cannot allocate memory|^MemoryError\b|runtime: out of memory|Disk quota exceeded|\bEDQUOT\b|File size limit exceeded|File too large|\bEFBIG\b|fork: (?:retry: )?Resource temporarily unavailable|failed to create new OS thread|Array buffer allocation failed).*$/m,
   );
+  // Seed 002's bare "Out of memory" and "Disk full" lines say it whatever the exit code.
+  const seedResource = out.match(/^\s*(?:[\w.-]+: )?(?:Out of memory|Disk full)\.?\s*$/im);
   const weakResource = crashed ? out.match(/^.*(?:out of memory|\bOOM\b|oom-kill).*$/im) : null;
-  const resource = strongResource ?? weakResource;
-  if (resource) return result('resource_exhaustion', resource[0].trim());
+  const resource = strongResource ?? seedResource ?? weakResource;
+  if (resource && !side(resource[0])) return result('resource_exhaustion', resource[0].trim());
+  if (r.signal === 'SIGXFSZ' || r.exitCode === 153) return result('resource_exhaustion', 'Killed by SIGXFSZ: a file grew past the file size limit (sandbox.limits.file_mb in ratchet.yml)');
   if (!crashed) return null;
   const how = r.signal
     ? `Killed by ${r.signal}`
@@ -271,14 +128,6 @@ function gitConflict(out: string): Classification | null {
   }
   const stopped = out.match(/^error: could not apply .*$/m) ?? out.match(/^Automatic merge failed\b.*$/m);
   return stopped ? result('git_conflict', stopped[0].trim()) : null;
-}
-
-function locationSuffix(file: string | undefined, line: string | undefined): string {
-  return file ? ` (${file.trim()}${line ? `:${line}` : ''})` : '';
-}
-
-function moreSuffix(count: number): string {
-  return count > 1 ? ` and ${count - 1} more error${count > 2 ? 's' : ''}` : '';
 }
 
 function compilationError(out: string): Classification | null {
@@ -366,10 +215,11 @@ function leafName(name: string): string {
   return parts[parts.length - 1]!.trim() || name;
 }
 
+/** "2 tests failed: a, b"; an empty name is never listed, and "and N more" only follows names. */
 function namesSummary(count: number, names: string[]): string {
-  const shown = names.slice(0, MAX_NAMES_SHOWN);
+  const shown = names.filter((n) => n.trim() !== '').slice(0, MAX_NAMES_SHOWN);
   const rest = count - shown.length;
-  const list = shown.join(', ') + (rest > 0 ? `, and ${rest} more` : '');
+  const list = shown.length > 0 ? shown.join(', ') + (rest > 0 ? `, and ${rest} more` : '') : '';
   return `${count} test${count === 1 ? '' : 's'} failed${list ? `: ${list}` : ''}`;
 }
 
@@ -405,7 +255,13 @@ const TEST_FAILURE_MARKERS = [
   /^Failing Tests\s+[1-9]/im, // GUT's totals
 ];
 
-function testFailure(out: string, failures: FailedTest[]): Classification | null {
+/** " (a and b already failed on the base commit)" for the failing tests the baseline run saw fail too. */
+function alreadyFailing(names: string[], baseline: ClassifyContext['baseline']): string[] {
+  const before = (baseline?.failingTests ?? []).map((n) => leafName(n));
+  return names.filter((n) => before.includes(n) || before.includes(leafName(n)));
+}
+
+function testFailure(out: string, failures: FailedTest[], ctx: ClassifyContext): Classification | null {
   // Only compile errors parsed (a linter's or compiler's format the patterns above do not name): the code must build first.
   if (failures.length > 0 && failures.every((f) => f.kind === 'compile')) {
     const first = failures[0]!;
@@ -416,7 +272,14 @@ function testFailure(out: string, failures: FailedTest[]): Classification | null
       failures.some((f) => f.expected !== null || f.actual !== null)
         ? ['Compare the expected and actual values reported for each failing test before changing code.']
         : [];
-    return result('test_failure', namesSummary(failures.length, failures.map((f) => leafName(f.name))), hint);
+    const names = failures.map((f) => leafName(f.name));
+    const old = alreadyFailing(names, ctx.baseline);
+    if (old.length === 0) return result('test_failure', namesSummary(failures.length, names), hint);
+    const which = old.length <= 2 ? old.join(' and ') : `${old.length} of them`;
+    return result('test_failure', `${namesSummary(failures.length, names)} (${which} already failed on the base commit)`, [
+      `${old.join(', ')} already failed on the base commit, before this run's changes: the gate fails until they pass, so fix them only if the step asks for it, or change the gate.`,
+      ...hint,
+    ]);
   }
   if (!TEST_FAILURE_MARKERS.some((re) => re.test(out))) return null;
   const names = textFailureNames(out);
@@ -499,7 +362,11 @@ export function retryAfterFromText(output: string, now: number = Date.now()): nu
 }
 
 function lastMeaningfulLine(out: string): string | null {
-  const lines = out.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l));
+  // A log file's whereabouts (npm's "A complete log of this run can be found in: …") says nothing about the failure.
+  const lines = out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l) && !/^(?:npm (?:ERR!|error)\s*$|.*\bA complete log of this run can be found in\b)/.test(l));
   return lines.length > 0 ? lines[lines.length - 1]! : null;
 }
 
@@ -535,6 +402,26 @@ function withHints(c: Classification, out: string, failures: FailedTest[]): Clas
   return { ...c, hints };
 }
 
+// A failure that stands for a whole test file that did not run (node --test's "test failed", jest's "Test suite failed
+// to run"): what stopped it is printed beside it, so it makes no other line a side message.
+const FILE_LEVEL_NAME = /\.(?:[cm]?[jt]sx?|py|go|rs|gd)$/;
+const FILE_LEVEL_MESSAGE = /^(?:test failed|Test suite failed to run)\b/i;
+
+/** Lines outside every parsed failing test (not compiler errors) are side messages: they never outrank the tests. */
+function sideOf(failing: readonly FailedTest[]): SideMessage {
+  const tests = failing.filter((f) => !FILE_LEVEL_NAME.test(f.name.trim()) && !FILE_LEVEL_MESSAGE.test(f.message?.trim() ?? ''));
+  if (tests.length === 0) return () => false;
+  const texts = tests.map((f) => `${f.name}\n${f.message ?? ''}`);
+  const leads = tests.map((f) => (f.message ?? '').split('\n').map((l) => l.trim()).find((l) => l.length >= 8)).filter((l): l is string => !!l);
+  return (line) => {
+    const core = line.trim().replace(/^(?:E\s+|npm (?:ERR!|error) )/, '');
+    return core === '' || (!texts.some((t) => t.includes(core)) && !leads.some((l) => core.includes(l)));
+  };
+}
+
+// A test runner's own time limit as seed 002 prints it ("Test exceeded 300s timeout"): a timeout, as the seed says.
+const TEST_TIMEOUT_LINE = /^\s*(?:Tests?|Gate|Job) exceeded (?:its )?\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)? timeout\b.*$/im;
+
 /** Seed 002's analysis of a failure's text: the hints (NULL_REFERENCE_HINT, SIGNAL_HINT, …) whose pattern it matches. */
 export function seedAnalysis(text: string): string[] {
   return ANALYSIS.filter(([applies]) => applies(text)).map(([, hint]) => hint);
@@ -547,13 +434,15 @@ export function hintsFor(errorClass: ErrorClass, output: string, failures: Faile
 
 /**
  * Classifies a failed gate run. Pure but for the clock (a Retry-After given as a date): looks only at the result, the
- * parsed failures and the workflow's `rules`, which are tried first (the first whose pattern matches the output wins),
- * before the built-in patterns.
+ * parsed failures, the workflow's `rules`, which are tried first (the first whose pattern matches the output wins),
+ * before the built-in patterns, and what `context` tells (see ClassifyContext: the attempt's diff, the manifests, the
+ * base commit's failures, the network list), which decides whose a missing module or a refused host is.
  */
 export function classifyGateFailure(
   r: GateResult,
   failures: FailedTest[],
   rules?: ReadonlyArray<{ pattern: string; class: ErrorClass }>,
+  context: ClassifyContext = {},
 ): Classification {
   if (r.passed) return { errorClass: 'unknown', message: 'The gate passed', hints: [] };
   const raw = stripAnsi(r.output).replace(/\r\n?/g, '\n');
@@ -564,15 +453,23 @@ export function classifyGateFailure(
   if (r.timedOut) {
     return withHints(result('timeout', `Timed out after ${(r.durationMs / 1000).toFixed(1)} s: ${r.command}`), out, failures);
   }
+  const tests = failures.filter((f) => f.kind !== 'compile');
+  const side = sideOf(tests);
+  const exceeded = out.match(TEST_TIMEOUT_LINE);
+  if (exceeded && !side(exceeded[0])) return withHints(result('timeout', exceeded[0].trim()), out, failures);
   const classified =
-    missingDependency(r, out) ??
-    permissionError(r, out) ??
-    crashOrResources(r, out) ??
+    networkFailure(r, out, context, side) ??
+    missingDependency(r, out, context, failures, side) ??
+    npmProjectFailure(out) ??
+    permissionError(r, out, side) ??
+    crashOrResources(r, out, side) ??
     gitConflict(out) ??
     compilationError(out) ??
-    testFailure(out, failures) ??
+    testFailure(out, failures, context) ??
     apiFailure(out);
   if (classified) return withHints(classified, out, failures);
+  const npm = npmHeadline(out);
+  if (npm) return withHints(result('unknown', npm), out, failures);
   const last = lastMeaningfulLine(out);
   const code = r.exitCode === null ? 'no exit code' : `exit code ${r.exitCode}`;
   return withHints(result('unknown', last ? `Failed with ${code}: ${last}` : `Failed with ${code} and no output`), out, failures);

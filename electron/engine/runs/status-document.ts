@@ -2,6 +2,7 @@
 import { DecisionDoc, type StatusDocument, type RunListItem } from '../../../shared/domain';
 import type { RunRow, Store } from '../store/store';
 import { policyDoc } from './policy-doc';
+import { RunEnvStore } from '../store/run-env';
 
 export function statusDocument(store: Store, run: RunRow): StatusDocument {
   const attempts = store.getAttempts(run.id);
@@ -34,6 +35,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
         };
       }),
   }));
+  const environment = new RunEnvStore(store).doc(run.id);
   return {
     id: run.id,
     status: run.status,
@@ -59,6 +61,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
       };
     }),
     policy: policyDoc(store.getWorkflow(run.id), store.getTaskDescription(run.id), store.getPlan(run.id)?.steps ?? [], raisedTaskBudget(run)),
+    ...(environment ? { environment } : {}),
   };
 }
 

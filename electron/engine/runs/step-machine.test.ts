@@ -243,3 +243,26 @@ describe('an attempt that changed no file', () => {
     expect(s.outcome).toEqual({ kind: 'done', commit: 'c1' });
   });
 });
+
+describe("a worktree that would steer Ratchet's git (sandbox_violation)", () => {
+  const said = "files in the worktree would have steered Ratchet's own git…: the worktree's .git file re-pointed at /wt/.evil";
+
+  it('after the agent: the attempt ends with no tree (nothing staged), the step fails at once, whatever the retry settings say', () => {
+    const { machine } = setup('max_retries: 5\nallow_retry_on: [sandbox_violation, test_failure]');
+    const { s, commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, { type: 'worktreeViolated', message: said, attemptId: 101, sessionId: 's1' }]);
+    expect(commands.map((c) => c.kind)).toEqual(['checkBudget', 'runAgent', 'finishAttempt', 'recordDecision', 'finish']);
+    const finished = commands.find((c): c is Extract<StepCommand, { kind: 'finishAttempt' }> => c.kind === 'finishAttempt')!;
+    expect(finished).toMatchObject({ attemptId: 101, finish: { outcome: 'error', errorClass: 'sandbox_violation', errorMessage: said, treeRef: null, treeSha: null, diff: null, sessionId: 's1', fingerprint: null } });
+    expect(s.outcome).toMatchObject({ kind: 'fatal', errorClass: 'sandbox_violation', reason: expect.stringContaining(said) });
+  });
+
+  it('after the gates: no validator is asked (it would run in that worktree), no retry', () => {
+    const { machine } = setup('retry:\n  - validate: "./assess.sh"\n  - exit: 3');
+    const { s, commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, { type: 'worktreeViolated', message: said },
+    ]);
+    expect(commands.map((c) => c.kind)).toEqual(['checkBudget', 'runAgent', 'runGates', 'finishAttempt', 'recordDecision', 'finish']);
+    expect(commands.find((c) => c.kind === 'finishAttempt')).toMatchObject({ attemptId: 101, finish: { errorClass: 'sandbox_violation', treeRef: 'refs/x/1' } });
+    expect(s.outcome).toMatchObject({ kind: 'fatal', errorClass: 'sandbox_violation' });
+  });
+});

@@ -82,7 +82,9 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
   /** The attempt failed: record it, then ask the validators (when the retry list has any) or decide. */
   function onFailure(s: StepState, failure: Failure, apiFault: boolean, now: Date, knownFiles: readonly string[] = []): Transition {
     const cur = s.current!;
-    const fp = failure.agentFatal || failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
+    // A sandbox violation is not a failure of the code: nothing to fingerprint, no validator to ask (they would run in the worktree it concerns).
+    const untouchable = failure.errorClass === 'sandbox_violation';
+    const fp = failure.agentFatal || untouchable || failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
     const files = failure.errorClass === 'git_conflict' ? [...knownFiles, ...conflictFilesIn(`${failure.message}\n${failure.gate?.output ?? ''}`)] : [];
     const outcome: FinishData['outcome'] = failure.gate ? 'failed' : 'error';
     const record = {
@@ -100,7 +102,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       finish: finishData(next, { outcome, errorClass: failure.errorClass, errorMessage: failure.message, summary: `${errorClassLabel(failure.errorClass)}: ${failure.message}`, failures: failure.failures, fingerprint: fp }),
     }];
     const hasValidators = cfg.policy.entries.some((e) => e.validate !== undefined);
-    if (hasValidators && !apiFault && failure.errorClass !== 'no_change' && failure.errorClass !== 'empty_attempt') {
+    if (hasValidators && !apiFault && !untouchable && failure.errorClass !== 'no_change' && failure.errorClass !== 'empty_attempt') {
       return { state: { ...next, phase: 'validating' }, commands: [...commands, { kind: 'validate', attemptId: cur.attemptId!, failure, agent: agentConfig(s) }] };
     }
     const d = decide(next, new Map(), apiFault, now);
@@ -259,6 +261,13 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
           commands.push(log(`rebasing onto ${e.base ?? 'the base'} conflicted in ${e.files.join(', ') || 'unknown files'}; the rebase was aborted`, 'warn'));
         }
         return { state: { ...s, acct, stepStart, phase: 'budget', notes: [...s.notes, note] }, commands: [...commands, { kind: 'checkBudget' }] };
+      }
+      case 'worktreeViolated': {
+        // Ended in the agent phase, the attempt is known only by its id (it has no tree: nothing was staged).
+        const s1 = e.attemptId !== undefined && s.current
+          ? { ...s, current: { ...s.current, attemptId: e.attemptId, sessionId: e.sessionId ?? null }, lastSession: { id: e.sessionId ?? null, agent: s.current.agentKey } }
+          : s;
+        return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'sandbox_violation', message: e.message }, false, now);
       }
       case 'stopped': {
         const s1 = e.attempt ? withArtifacts(s, e.attempt) : s;

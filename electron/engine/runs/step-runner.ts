@@ -3,10 +3,11 @@ import { recordApiHold, waitForApiHold } from './api-hold';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
-import { abortInProgress, branchTip, commitAll, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import { abortInProgress, branchTip, checkWorktree, commitAll, commitTree, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import { completedSteps } from '../git/step-commits';
 import type { RunJail } from '../sandbox/os-sandbox';
-import { guardRepoConfig, snapshotRepoConfig } from '../git/repo-config-guard';
+import { guardRepoConfig, snapshotRepoConfig, type RepoConfigSnapshot } from '../git/repo-config-guard';
+import { describeViolations, pinWorktree } from '../git/worktree-integrity';
 import type { Store } from '../store/store';
 import type { AttemptRow } from '../store/store-rows';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
@@ -19,6 +20,7 @@ import { lastRealFailure, restoreState, type StoredAttempt } from './step-restor
 import { AWAITED, type StepCommand, type StepEvent, type StepOutcome, type StepState } from './step-state';
 import { runValidators } from './validators';
 import type { Overrides } from './retry-entries';
+import type { WorktreeEnvHooks } from '../worktree-env/run-environment';
 
 export type { StepOutcome } from './step-state';
 
@@ -35,6 +37,8 @@ export interface StepDeps {
   apiKeyHash?: string | null;
   /** The run's notifications (ntfy, webhook); sending never waits and never throws. */
   notify?: StepNotify;
+  /** The worktree's environment: setup again before gates when the agent changed its inputs; gates' leftovers never committed. */
+  worktreeEnv?: WorktreeEnvHooks;
 }
 
 /** What a step tells the run's notification targets about. */
@@ -108,7 +112,9 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     policy, worktree, agentTimeoutS: workflow.timeout_seconds, rng: deps.rng,
   });
 
-  const stepStart = store.getSteps(runId).find((s) => s.step_index === index)?.pre_commit ?? ctx.head ?? (await headCommit(worktree));
+  // Every git command on the worktree names the admin dir found for it in the user's repository (never its .git file).
+  const wt = pinWorktree(store.getRun(runId)?.repo_path ?? worktree, worktree);
+  const stepStart = store.getSteps(runId).find((s) => s.step_index === index)?.pre_commit ?? ctx.head ?? (await headCommit(wt));
   const rows = store.getAttempts(runId, index);
   const real = lastRealFailure(rows.map((r) => ({ ...r, errorClass: r.error_class, row: r })));
   let state: StepState = restoreState(machine, {
@@ -118,9 +124,19 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
 
   // What the adapters keep outside the (serialisable) state: the agent of the attempt in flight and its transcript.
   const startTrees = new Map<string, string>();
-  const startTree = async (sha: string) => startTrees.get(sha) ?? startTrees.set(sha, await treeOf(worktree, sha)).get(sha)!;
+  const startTree = async (sha: string) => startTrees.get(sha) ?? startTrees.set(sha, await treeOf(wt, sha)).get(sha)!;
   let agent: Agent | null = null;
   let transcript: unknown[] = [];
+  // The repository's config as it was before the attempt: put back after the agent, and after the gates and validators.
+  let configSnapshot: RepoConfigSnapshot | null = null;
+  /** After a sandboxed process ran in the worktree: its config put back, and the worktree checked before Ratchet's git walks it. */
+  const guardAfter = async (): Promise<string | null> => {
+    if (configSnapshot) await guardRepoConfig(store, runId, index, configSnapshot);
+    const found = await checkWorktree(wt);
+    return found.length ? describeViolations(found) : null;
+  };
+  // The attempt's diff, for the classifier: an import the change added is the agent's, not the environment's.
+  let attemptDiff: string | null = null;
 
   const carryOut = async (c: StepCommand): Promise<StepEvent | null> => {
     switch (c.kind) {
@@ -128,11 +144,11 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         store.event(runId, 'log', { level: c.level, message: c.message });
         return null;
       case 'resetWorktree':
-        await resetHard(worktree, c.to);
+        await resetHard(wt, c.to);
         return null;
       case 'abortInProgress': {
         // The conflict retry starts from a tree with no half-done rebase or merge; the conflict itself is in the error context.
-        const aborted = await abortInProgress(worktree);
+        const aborted = await abortInProgress(wt);
         if (aborted.length) store.event(runId, 'log', { level: 'info', message: `step ${index}: aborted the ${aborted.join(', ')} left in progress before retrying` });
         return null;
       }
@@ -173,7 +189,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt: c.prompt, preCommit: c.preCommit, round: c.round });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });
         // [git hardening, issue 11 item 2] snapshot the repo's git config before the agent works (checked below).
-        const configSnapshot = await snapshotRepoConfig(worktree);
+        configSnapshot = await snapshotRepoConfig(wt);
         const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
         const result = await agent.run({
           worktree, system: ctx.system, context: ctx.context, prompt: c.prompt, model: c.agent.model,
@@ -187,16 +203,19 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         }
         transcript = result.transcript;
         // [git hardening, issue 11 item 2] revert config the agent wrote (fsmonitor, filters…) before Ratchet's own git runs again.
-        await guardRepoConfig(store, runId, index, configSnapshot);
+        // [issue 18] and refuse a worktree whose .git file was rewritten or that holds a nested git dir: nothing is staged.
+        const violation = await guardAfter();
+        if (violation) return { type: 'worktreeViolated', message: violation, attemptId, sessionId: result.sessionId };
         // Keep the attempt's tree whatever happens next, so it can be diffed or restored.
         // Independent git work runs side by side: reads of objects never wait on the index or a ref being written.
-        const [tree, from] = await Promise.all([snapshotTree(worktree), startTree(c.preCommit)]);
+        const [tree, from] = await Promise.all([snapshotTree(wt, { checked: true }), startTree(c.preCommit)]);
         const treeRef = `refs/ratchet/${runId}/${index}/${c.n}`;
         const [, fullDiff] = await Promise.all([
-          saveAttemptRef(worktree, treeRef, tree, c.preCommit, `ratchet: step ${index} attempt ${c.n}`),
-          diffTrees(worktree, from, tree),
+          saveAttemptRef(wt, treeRef, tree, c.preCommit, `ratchet: step ${index} attempt ${c.n}`),
+          diffTrees(wt, from, tree),
         ]);
         const diff = boundText(fullDiff, MAX_DIFF_CHARS);
+        attemptDiff = diff;
         const artifacts = { attemptId, sessionId: result.sessionId, tree, treeRef, diff };
         // A stop during the agent is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped', attempt: artifacts };
@@ -208,9 +227,19 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return { type: 'agentFinished', ...artifacts, timedOut: timeout.aborted, unchanged: tree === from };
       }
       case 'runGates': {
+        // The agent changed a lockfile or manifest: setup first (a failure is the environment's, not the code's).
+        const envFailure = (await deps.worktreeEnv?.beforeGates(ctx.signal)) ?? null;
+        if (ctx.signal.aborted) return { type: 'stopped' };
+        if (envFailure) return { type: 'gatesFinished', failure: envFailure, flaky: false, notes: [] };
         const g = await runAttemptGates(store, {
           runId, attemptId: c.attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal, timeoutMultiplier: c.timeoutMultiplier,
+          diff: attemptDiff, previous: state.lastFailure,
         });
+        // The gates ran the repository's code in the worktree: the same guard as after the agent, before the commit
+        // (with no gate, nothing has run since the agent's check).
+        const violation = gateNames.length ? await guardAfter() : null;
+        if (violation) return { type: 'worktreeViolated', message: violation };
+        await deps.worktreeEnv?.afterGates();
         // A stop during the gates is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped' };
         return { type: 'gatesFinished', failure: g.failure, flaky: g.flaky, notes: g.notes };
@@ -220,15 +249,20 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           worktree, env: deps.env, jail: deps.jail, signal: ctx.signal, agent: agent ?? deps.agentFor(c.agent), agentConfig: c.agent, system: ctx.system, context: ctx.context,
           store, runId, attemptId: c.attemptId, failure: c.failure,
         });
+        const violation = await guardAfter();
+        if (violation) return { type: 'worktreeViolated', message: violation };
         return { type: 'validated', results: [...results] };
       }
       case 'commit': {
         let sha: string;
         try {
-          sha = await commitAll(worktree, c.message);
+          // The tree the gates tested, snapshotted after the agent (and checked then): nothing a gate or validator wrote
+          // since is committed. Without one (an attempt restored from the store), everything, checked after the gates.
+          const tree = state.current?.tree;
+          sha = tree ? await commitTree(wt, tree, c.message) : await commitAll(wt, c.message, { checked: true });
         } catch (err) {
           // A merge or rebase the agent left with conflicts refuses the commit: that is a git conflict, not an internal error.
-          const files = await conflictedFiles(worktree);
+          const files = await conflictedFiles(wt);
           if (!files.length) throw err;
           return { type: 'commitConflicted', files, message: 'the step could not be committed: files are in conflict' };
         }
@@ -252,13 +286,13 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     const run = store.getRun(runId);
     const base = run?.base_branch ?? null;
     const tip = run && base ? await branchTip(run.repo_path, base) : null;
-    if (!run || !base || !tip || tip === run.base_commit || (await isAncestor(worktree, tip, 'HEAD'))) {
+    if (!run || !base || !tip || tip === run.base_commit || (await isAncestor(wt, tip, 'HEAD'))) {
       return { type: 'rebased', moved: false, ok: false, base, onto: tip, files: [], newStart: null };
     }
-    const r = await rebaseOnto(worktree, tip);
+    const r = await rebaseOnto(wt, tip);
     if (!r.ok) return { type: 'rebased', moved: true, ok: false, base, onto: tip, files: r.files, newStart: null };
     // The step starts from the rebased branch; the completed steps' commits are the rebased ones now.
-    const newStart = await headCommit(worktree);
+    const newStart = await headCommit(wt);
     store.setRebased(runId, tip, index, newStart);
     for (const c of await completedSteps(run.repo_path, tip, run.branch)) store.adoptStep(runId, c.index, c.sha);
     return { type: 'rebased', moved: true, ok: true, base, onto: tip, files: [], newStart };

@@ -140,7 +140,13 @@ export type StepEvent =
   | { type: 'timerFired' }
   | { type: 'rebased'; moved: boolean; ok: boolean; base: string | null; onto: string | null; files: string[]; newStart: string | null }
   /** The user stopped the run; `attempt` when an attempt's agent had just ended. */
-  | { type: 'stopped'; attempt?: AttemptArtifacts };
+  | { type: 'stopped'; attempt?: AttemptArtifacts }
+  /**
+   * Ratchet's git refused the worktree after the agent, a gate or a validator: a rewritten `.git` file or a nested git
+   * dir (sandbox_violation, never retried; nothing of the attempt was staged). `attemptId`/`sessionId` when the agent's
+   * attempt had just ended (it has no tree: nothing was snapshotted).
+   */
+  | { type: 'worktreeViolated'; message: string; attemptId?: number; sessionId?: string | null };
 
 export interface FinishData {
   outcome: 'passed' | 'flaky' | 'failed' | 'error' | 'interrupted';

@@ -1,6 +1,7 @@
 // The engine sandboxes a whole run: a command agent and its gates cannot write outside the worktree; ratchet.yml's `sandbox:` key is validated.
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
@@ -37,6 +38,28 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a sandboxed run' : `a s
       expect(existsSync(join(repo, 'escaped-agent'))).toBe(false);
       expect(existsSync(join(repo, 'escaped-gate'))).toBe(false);
       expect(readFileSync(join(engine.store.getRun(runId)!.worktree, 'work.txt'), 'utf8')).toBe('work\n');
+    } finally {
+      engine.close();
+      await engine.releaseSandbox();
+    }
+  });
+
+  it("applies the workflow's sandbox.limits (a gate past file_mb fails as resource_exhaustion, not retried) and removes the run's private folder when it ends", async () => {
+    const repo = realpathSync(makeRepo({ 'a.txt': 'a\n' }));
+    writeFileSync(
+      join(repo, 'ratchet.yml'),
+      'gates: { big: "head -c 3000000 /dev/zero > big.bin" }\nagent: { kind: command, command: ["sh", "-c", "echo work > work.txt"] }\nsandbox: { limits: { file_mb: 1 } }\nsteps:\n  - title: one\n',
+    );
+    sh(repo, 'add', 'ratchet.yml');
+    sh(repo, 'commit', '-qm', 'workflow');
+    const engine = createEngine({ home: tempDir('ratchet-sbx-engine-'), env: process.env });
+    try {
+      const runId = await engine.createRun(await engine.prepareRun({ repo, trust: true }));
+      const doc = await engine.execute(runId, new AbortController().signal);
+      expect(doc.status).toBe('failed');
+      expect(engine.store.getAttempts(runId).map((a) => a.error_class)).toEqual(['resource_exhaustion']);
+      // Failed is final: its private folder is gone (a paused run keeps its own, for a command agent's session).
+      expect(existsSync(join(tmpdir(), 'ratchet-sandbox', basename(engine.store.getRun(runId)!.worktree)))).toBe(false);
     } finally {
       engine.close();
       await engine.releaseSandbox();

@@ -1,14 +1,23 @@
 // The OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) through @anthropic-ai/sandbox-runtime: one per engine, per-run policy per command.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 // Deep import: the library's own quoting, so a path is matched in its bwrap command exactly as it wrote it.
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
-import { allowlistEnv } from './sandbox-env';
+import type { SandboxLimits } from '../workflow/schema';
+import { cacheEnv, ensureCacheDirs, pnpmStoreDir } from './cache-env';
+import { effectiveLimits, limitsScript } from './limits';
+import { noProxyExport } from './loopback';
+import { makePrivateDir, removePrivateDir } from './private-dirs';
+import { resolveNetwork } from './registries';
+import { runEnv } from './sandbox-env';
 import { runPolicy } from './sandbox-policy';
+import { gitCommonDirOf, homeReads, toolchainEnv } from './toolchains';
+import { writeUserConfig } from './user-config';
+import { ratchetPackageRoot, userPath } from './user-path';
 import { vendoredPaths } from './vendor-paths';
 
 /** How the engine was asked to sandbox: `auto` sandboxes where the platform can and refuses to run where it cannot. */
@@ -23,10 +32,25 @@ export interface SandboxStatus {
 
 export interface RunJailInput {
   worktree: string;
-  /** Hosts commands may reach (ratchet.yml `sandbox.network`); empty: none. */
+  /** The user's repository the worktree belongs to: its git dir stays readable when the home is denied. */
+  repo?: string;
+  /** Hosts commands may reach (ratchet.yml `sandbox.network`, `registry:<ecosystem>` allowed); empty: none. */
   network: readonly string[];
   /** Variable names the workflow lets through (`sandbox.env`). */
   envNames: readonly string[];
+  /** Per-command limits (`sandbox.limits`); unset ones take the defaults. */
+  limits?: SandboxLimits;
+}
+
+export interface WrapOptions {
+  /** Widens the network for this command only (hosts or `registry:<ecosystem>`). */
+  extraHosts?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Hosts (`host` or `host:port`) this command reaches through the sandbox's proxy although they are on loopback or a
+   * private network, which the proxy variables otherwise send direct (to nothing: the sandbox has its own loopback).
+   */
+  viaProxy?: readonly string[];
 }
 
 export interface WrappedCommand {
@@ -42,8 +66,14 @@ export interface RunJail {
   /** The environment commands get (the allowlist with the sandbox's HOME and TMPDIR). */
   env: NodeJS.ProcessEnv;
   /** Turns `shell -c command` into the process to spawn; `extraHosts` widens the network for this command only. */
-  wrap(shell: string, command: string, opts?: { extraHosts?: readonly string[]; env?: NodeJS.ProcessEnv }): Promise<WrappedCommand>;
+  wrap(shell: string, command: string, opts?: WrapOptions): Promise<WrappedCommand>;
   sandboxed: boolean;
+}
+
+/** The jail as its owner (the engine) holds it: the one that ends the run releases it. */
+export interface OwnedRunJail extends RunJail {
+  /** The run is over: removes its private folder (HOME and TMPDIR inside). */
+  release(): void;
 }
 
 // The library keeps one session per process; every engine initialises it with this same, closed, base config
@@ -140,12 +170,18 @@ export function sandboxStatus(mode: SandboxMode, platform: NodeJS.Platform = pro
 export interface OsSandbox {
   status: SandboxStatus;
   /** The confinement for one run. Throws `sandbox_unavailable` semantics are the engine's: call only when state is not `unavailable`. */
-  forRun(input: RunJailInput): Promise<RunJail>;
+  forRun(input: RunJailInput): Promise<OwnedRunJail>;
   /** Lets go of the library's session; the last sandbox of the process to let go stops its proxies, so a CLI process can exit. */
   dispose(): Promise<void>;
 }
 
-export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; env: NodeJS.ProcessEnv }): OsSandbox {
+export function createOsSandbox(opts: {
+  mode: SandboxMode;
+  ratchetHome: string;
+  env: NodeJS.ProcessEnv;
+  /** The user's home (denied but for what builds need); default: the environment's HOME. */
+  userHome?: string;
+}): OsSandbox {
   const status = sandboxStatus(opts.mode);
   let started = false;
   return {
@@ -159,60 +195,81 @@ export function createOsSandbox(opts: { mode: SandboxMode; ratchetHome: string; 
       });
     },
     async forRun(input) {
-      const privateDir = path.join(tmpdir(), 'ratchet-sandbox', path.basename(input.worktree));
-      const home = path.join(privateDir, 'home');
-      const tmp = path.join(privateDir, 'tmp');
-      mkdirSync(home, { recursive: true });
-      mkdirSync(tmp, { recursive: true });
-      const env = allowlistEnv(opts.env, { home, tmpDir: tmp, names: input.envNames });
-      if (status.state !== 'on') {
+      const userHome = opts.userHome ?? (opts.env.HOME || homedir());
+      const priv = makePrivateDir(input.worktree);
+      const released = { done: false };
+      const release = () => {
+        if (released.done) return;
+        released.done = true;
+        removePrivateDir(priv.dir);
+      };
+      try {
+        const cacheDir = ensureCacheDirs(opts.ratchetHome);
+        const caches = cacheEnv(opts.ratchetHome, priv.home);
+        const tools = toolchainEnv(opts.env, userHome);
+        const PATH = userPath(opts.env.PATH, { ratchetRoot: ratchetPackageRoot(), execPath: process.execPath, env: opts.env });
+        const env = runEnv(opts.env, { home: priv.home, tmpDir: priv.tmp, names: input.envNames, path: PATH, toolchain: tools, caches });
+        writeUserConfig({ userHome, home: priv.home, cargoHome: caches.CARGO_HOME, pnpmStore: pnpmStoreDir(opts.ratchetHome), env: opts.env });
+        if (status.state !== 'on') {
+          return {
+            env,
+            sandboxed: false,
+            release,
+            async wrap(shell, command, o) {
+              return { file: shell, args: ['-c', command], env: o?.env ?? env, done() {} };
+            },
+          };
+        }
+        const network = await resolveNetwork(input.network, opts.env);
+        // The first run of this sandbox joins the process's session, starting it when no other sandbox holds it.
+        await serially(async () => {
+          if (!SandboxManager.isSandboxingEnabled()) await SandboxManager.initialize(sessionConfig());
+          if (!started) {
+            started = true;
+            sessionUsers++;
+          }
+        });
+        const policy = runPolicy({
+          worktree: input.worktree, privateDir: priv.dir, ratchetHome: opts.ratchetHome, userHome, network, cacheDir,
+          homeReads: homeReads({ userHome, path: PATH ?? '', toolchainEnv: tools, gitCommonDir: input.repo ? gitCommonDirOf(input.repo) : null }),
+          // Ratchet writes cargo's configuration; a command that rewrote it would steer every later run's cargo.
+          denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml')],
+        });
+        const limits = limitsScript(effectiveLimits(input.limits), [input.worktree, priv.dir]);
         return {
           env,
-          sandboxed: false,
+          sandboxed: true,
+          release,
           async wrap(shell, command, o) {
-            return { file: shell, args: ['-c', command], env: o?.env ?? env, done() {} };
+            const hosts = [...policy.allowedDomains, ...(await resolveNetwork(o?.extraHosts ?? [], opts.env))];
+            // An unguessable id binds this command's connections to its own host list (see registerCommandNetworkLists).
+            const commandId = randomBytes(16).toString('base64url');
+            if (hosts.length) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: hosts });
+            // The library sets its own TMPDIR inside the sandbox; ours is the run's private folder. Then the limits.
+            const inner = [`export TMPDIR=${shellQuote(priv.tmp)}`, noProxyExport(o?.viaProxy ?? []), limits, command].filter(Boolean).join('\n');
+            try {
+              let wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command });
+              for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
+              return {
+                file: '/bin/sh',
+                // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.
+                args: ['-c', `exec ${wrapped}`],
+                env: o?.env ?? env,
+                done() {
+                  SandboxManager.unregisterCommandNetworkLists(commandId);
+                  SandboxManager.cleanupAfterCommand();
+                },
+              };
+            } catch (err) {
+              SandboxManager.unregisterCommandNetworkLists(commandId);
+              throw err;
+            }
           },
         };
+      } catch (err) {
+        release();
+        throw err;
       }
-      // The first run of this sandbox joins the process's session, starting it when no other sandbox holds it.
-      await serially(async () => {
-        if (!SandboxManager.isSandboxingEnabled()) await SandboxManager.initialize(sessionConfig());
-        if (!started) {
-          started = true;
-          sessionUsers++;
-        }
-      });
-      const policy = runPolicy({ worktree: input.worktree, privateDir, ratchetHome: opts.ratchetHome, userHome: homedir(), network: input.network });
-      return {
-        env,
-        sandboxed: true,
-        async wrap(shell, command, o) {
-          const hosts = [...policy.allowedDomains, ...(o?.extraHosts ?? [])];
-          // An unguessable id binds this command's connections to its own host list (see registerCommandNetworkLists).
-          const commandId = randomBytes(16).toString('base64url');
-          if (hosts.length) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: hosts });
-          // The library sets its own TMPDIR inside the sandbox; ours is the run's private folder.
-          const inner = `export TMPDIR=${shellQuote(tmp)}\n${command}`;
-          try {
-            const wrapped = remountReadOnly(
-              await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command }),
-              opts.ratchetHome,
-            );
-            return {
-              file: '/bin/sh',
-              args: ['-c', wrapped],
-              env: o?.env ?? env,
-              done() {
-                SandboxManager.unregisterCommandNetworkLists(commandId);
-                SandboxManager.cleanupAfterCommand();
-              },
-            };
-          } catch (err) {
-            SandboxManager.unregisterCommandNetworkLists(commandId);
-            throw err;
-          }
-        },
-      };
     },
   };
 }

@@ -26,3 +26,22 @@ export function allowlistEnv(env: NodeJS.ProcessEnv, opts: AllowEnvOptions): Nod
   out.TMPDIR = opts.tmpDir;
   return out;
 }
+
+export interface RunEnvOptions extends AllowEnvOptions {
+  /** The user's PATH without Ratchet's own entries (see userPath). */
+  path: string | undefined;
+  /** Certificate and toolchain variables (see toolchainEnv). */
+  toolchain: Record<string, string>;
+  /** The shared caches' variables (see cacheEnv). */
+  caches: Record<string, string>;
+}
+
+/**
+ * What a run's commands get: the allowlist, with the user's PATH (not Ratchet's), their certificate and toolchain
+ * variables, and the shared caches. A name the workflow lists (`sandbox.env`) wins over Ratchet's choice.
+ */
+export function runEnv(env: NodeJS.ProcessEnv, opts: RunEnvOptions): NodeJS.ProcessEnv {
+  const base = allowlistEnv(opts.path === undefined ? env : { ...env, PATH: opts.path }, opts);
+  const listed = Object.fromEntries((opts.names ?? []).filter((n) => env[n] !== undefined).map((n) => [n, env[n]]));
+  return { ...opts.toolchain, ...opts.caches, ...base, ...listed, HOME: opts.home, TMPDIR: opts.tmpDir };
+}

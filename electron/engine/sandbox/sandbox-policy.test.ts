@@ -13,11 +13,26 @@ describe('runPolicy', () => {
   it('writes only in the worktree and the private folder', () => {
     expect(p.filesystem.allowWrite).toEqual([worktree, '/tmp/ratchet-sandbox/app-1a2b3c']);
   });
-  it('hides RATCHET_HOME and the credential stores, but not the worktree inside RATCHET_HOME', () => {
+  it("hides RATCHET_HOME and the user's home (credential stores with it), but not the worktree inside RATCHET_HOME", () => {
     expect(p.filesystem.denyRead).toContain(home);
-    for (const s of ['.ssh', '.aws', '.config/gcloud', '.netrc', '.npmrc']) expect(p.filesystem.denyRead).toContain(`/Users/u/${s}`);
+    expect(p.filesystem.denyRead).toContain('/Users/u');
     expect(SECRET_HOME_PATHS.length).toBeGreaterThan(10);
     expect(p.filesystem.allowRead).toEqual([worktree]);
+  });
+  it("denies the user's home, and gives back only what builds need below it, never a credential store", () => {
+    const q = runPolicy({
+      ...input,
+      homeReads: ['/Users/u/.cargo/bin', '/Users/u/.rustup', '/Users/u', '/', '/opt/tools', '/Users/u/.ssh/bin', '/Users/u/.claude/local', '/Users/u/.local/share'],
+    });
+    expect(q.filesystem.denyRead).toContain('/Users/u');
+    expect(q.filesystem.allowRead).toEqual([worktree, '/Users/u/.cargo/bin', '/Users/u/.rustup', '/Users/u/.local/share']);
+    // The second wall: a credential store inside a folder given back keeps its own deny.
+    expect(q.filesystem.denyRead).toContain('/Users/u/.local/share/keyrings');
+    expect(q.filesystem.denyRead).not.toContain('/Users/u/.ssh');
+  });
+  it('denies every credential store by name when the home cannot be denied as a whole', () => {
+    const q = runPolicy({ ...input, userHome: '/' });
+    for (const s of ['.claude', '.claude.json', '.pgpass', '.m2/settings.xml', '.bash_history', '.codex']) expect(q.filesystem.denyRead).toContain(`/${s}`);
   });
   it('lists each host once', () => {
     expect(p.allowedDomains).toEqual(['registry.example.com']);
@@ -50,10 +65,10 @@ describe('the macOS profile made from the policy', () => {
     expect(cmd).toMatch(/sandbox-exec/);
     expect(cmd).toContain('(deny default');
   });
-  it('denies reading RATCHET_HOME and ~/.ssh, and allows the worktree back', () => {
+  it("denies reading RATCHET_HOME and the user's home, and allows the worktree back", () => {
     const denied = block('(deny file-read*');
     expect(denied).toContain(`(subpath "${home}")`);
-    expect(denied).toContain('(subpath "/Users/u/.ssh")');
+    expect(denied).toContain('(subpath "/Users/u")');
     expect(block('(allow file-read*\n')).toContain(`(subpath "${worktree}")`);
   });
   it('allows writes only under the worktree and the private folder', () => {

@@ -1,5 +1,6 @@
 // What one run's sandboxed commands may touch: pure data, turned into @anthropic-ai/sandbox-runtime's per-command config.
 import path from 'node:path';
+import { worktreeMandatoryDenies } from './worktree-denies';
 
 export interface RunPolicyInput {
   worktree: string;
@@ -7,17 +8,46 @@ export interface RunPolicyInput {
   privateDir: string;
   /** Ratchet's own state (database, settings, other runs): never readable. */
   ratchetHome: string;
-  /** The user's home: its credential stores are never readable. */
+  /** The user's home: denied, but for `homeReads`; its credential stores are never readable. */
   userHome: string;
-  /** Hosts a command may connect to (through the sandbox's proxy); empty means no network. */
+  /** Hosts a command may connect to (through the sandbox's proxy), `registry:` entries already resolved; empty means no network. */
   network: readonly string[];
+  /** What builds need from the user's home (see homeReads): read-only. */
+  homeReads?: readonly string[];
+  /** Ratchet's build caches shared across runs (see cacheEnv): readable and writable. */
+  cacheDir?: string;
+  /** Files inside writable folders that Ratchet writes and sandboxed commands may not change. */
+  denyWrite?: readonly string[];
 }
 
-/** Credential stores under the user's home that no sandboxed command may read. */
+/**
+ * Credential stores under the user's home that no sandboxed command may read. The home itself is denied too (only
+ * what builds need is given back): this list is the second wall, for a folder given back that holds one of these.
+ */
 export const SECRET_HOME_PATHS = [
-  '.ssh', '.aws', '.azure', '.config/gcloud', '.config/gh', '.config/hub', '.docker', '.kube', '.gnupg',
-  '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.config/git/credentials', '.cargo/credentials',
-  '.cargo/credentials.toml', '.vault-token', '.terraformrc', '.gem/credentials', '.yarnrc', '.yarnrc.yml',
+  // ssh, cloud and container CLIs
+  '.ssh', '.aws', '.azure', '.config/gcloud', '.config/gh', '.config/hub', '.docker', '.kube', '.oci', '.config/doctl',
+  '.config/heroku', '.netlify', '.config/netlify', '.vercel', '.config/vercel', '.fly', '.terraform.d', '.terraformrc',
+  '.vault-token', '.config/op', '.config/1Password', '.pulumi', '.config/hcloud', '.s3cfg', '.boto', '.databrickscfg',
+  // package managers and build tools
+  '.netrc', '.npmrc', '.pypirc', '.yarnrc', '.yarnrc.yml', '.cargo/credentials', '.cargo/credentials.toml',
+  '.cargo/config', '.cargo/config.toml', '.gem/credentials', '.m2/settings.xml', '.m2/settings-security.xml',
+  '.gradle/gradle.properties', '.ivy2/.credentials', '.sbt/.credentials', '.nuget/NuGet/NuGet.Config', '.composer/auth.json',
+  '.config/composer/auth.json', '.pip/pip.conf', '.config/pip/pip.conf', '.config/uv/uv.toml', '.config/pypoetry/auth.toml',
+  '.local/share/pypoetry/auth.toml', '.config/hatch', '.docker/config.json',
+  // git and source hosts
+  '.git-credentials', '.config/git/credentials', '.gitconfig', '.config/git/config', '.config/glab-cli', '.config/tea',
+  // databases
+  '.pgpass', '.my.cnf', '.mylogin.cnf', '.psql_history', '.mysql_history', '.rediscli_history', '.dbshell', '.mongoshrc.js',
+  // agent CLIs (Ratchet's own command agent among them)
+  '.claude', '.claude.json', '.claude.json.backup', '.config/claude', '.codex', '.gemini', '.config/github-copilot',
+  '.aider', '.aider.conf.yml', '.cursor', '.continue', '.config/openai', '.anthropic',
+  // keyrings, password stores, GPG
+  '.gnupg', '.password-store', '.local/share/keyrings', '.config/keybase', '.pki', '.mozilla', '.config/google-chrome',
+  '.config/chromium', '.thunderbird',
+  // shell and REPL histories
+  '.bash_history', '.zsh_history', '.zhistory', '.history', '.sh_history', '.local/share/fish/fish_history',
+  '.python_history', '.node_repl_history', '.irb_history', '.lesshst', '.viminfo', '.wget-hsts',
 ];
 
 export interface SandboxFilesystem {
@@ -32,22 +62,38 @@ export interface RunPolicy {
   allowedDomains: string[];
 }
 
-function isInside(parent: string, child: string): boolean {
+export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Whether the home can be denied as a whole: an absolute folder below the root. */
+function deniableHome(home: string): boolean {
+  return path.isAbsolute(home) && path.resolve(home) !== path.parse(home).root;
+}
+
 /**
- * Writes: the worktree and the private folder only (everything else, the repository's `.git` included, is mounted
- * read-only, so `git status`/`diff`/`log` work and `git commit` does not). Reads: everything but RATCHET_HOME and
- * the credential stores; the worktree and private folder stay readable when they live under RATCHET_HOME.
+ * Writes: the worktree, the private folder and the shared caches only (everything else, the repository's `.git`
+ * included, is mounted read-only, so `git status`/`diff`/`log` work and `git commit` does not). Reads: everything but
+ * RATCHET_HOME and the user's home; of the home, what builds need (`homeReads`) comes back read-only, minus the
+ * credential stores. The worktree, private folder and caches stay readable where they live under a denied folder.
  */
 export function runPolicy(input: RunPolicyInput): RunPolicy {
-  const writable = [path.resolve(input.worktree), path.resolve(input.privateDir)];
-  const denyRead = [path.resolve(input.ratchetHome), ...SECRET_HOME_PATHS.map((p) => path.join(input.userHome, p))];
-  const allowRead = writable.filter((w) => denyRead.some((d) => isInside(d, w)));
+  const home = path.resolve(input.userHome);
+  const writable = [input.worktree, input.privateDir, ...(input.cacheDir ? [input.cacheDir] : [])].map((p) => path.resolve(p));
+  const secrets = SECRET_HOME_PATHS.map((p) => path.join(home, p));
+  const homeDenied = deniableHome(home);
+  // Given back: strictly below the home, never at or below a credential store (a PATH entry in ~/.ssh stays hidden).
+  const homeReads = (input.homeReads ?? [])
+    .map((p) => path.resolve(p))
+    .filter((p) => isInside(home, p) && p !== home && !secrets.some((s) => isInside(s, p)));
+  // With the home denied, a credential store needs its own deny only inside a folder given back (each entry costs
+  // every command a mount to plan: ~100 ms a command for the whole list); without it, all of them.
+  const walled = homeDenied ? secrets.filter((s) => [...homeReads, ...writable].some((r) => isInside(r, s))) : secrets;
+  const denyRead = [path.resolve(input.ratchetHome), ...(homeDenied ? [home] : []), ...walled];
+  const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isInside(d, w))), ...homeReads])];
   return {
-    filesystem: { denyRead, allowRead, allowWrite: writable, denyWrite: [] },
+    filesystem: { denyRead, allowRead, allowWrite: writable, denyWrite: [...worktreeMandatoryDenies(input.worktree), ...(input.denyWrite ?? []).map((p) => path.resolve(p))] },
     allowedDomains: [...new Set(input.network.map((h) => h.trim()).filter((h) => h !== ''))],
   };
 }

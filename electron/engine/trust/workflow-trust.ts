@@ -1,28 +1,6 @@
-// Workspace trust: the commands an in-repository workflow file would run, its hash, and the per-repository record of what the user trusted.
+// Workspace trust: the hash of an in-repository workflow file's content, and the per-repository record of what the user trusted (what it would do: trust-items.ts).
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Workflow } from '../workflow/schema';
-
-/** One command the workflow would run, and where it comes from (shown to the user before trusting). */
-export interface TrustCommand {
-  source: string;
-  command: string;
-}
-
-/** Every command a workflow names: gates and their restarts, the agent's command (workflow and retry entries), validators. */
-export function workflowCommands(workflow: Workflow): TrustCommand[] {
-  const out: TrustCommand[] = [];
-  for (const [name, gate] of Object.entries(workflow.gates)) {
-    out.push({ source: `gate ${name}`, command: gate.run });
-    if (gate.restart) out.push({ source: `gate ${name} restart`, command: gate.restart });
-  }
-  if (workflow.agent.kind === 'command' && workflow.agent.command) out.push({ source: 'agent', command: workflow.agent.command.join(' ') });
-  (workflow.retry ?? []).forEach((entry, i) => {
-    if (entry.validate) out.push({ source: `retry[${i}] validate`, command: entry.validate });
-    if (entry.agent?.command) out.push({ source: `retry[${i}] agent`, command: entry.agent.command.join(' ') });
-  });
-  return out;
-}
 
 export function workflowHash(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');

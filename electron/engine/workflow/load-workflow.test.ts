@@ -73,9 +73,12 @@ describe('parseWorkflow', () => {
     expect(r.problems[0]?.line).toBe(5);
   });
 
-  it('refuses a workflow without steps and a non-mapping document', () => {
+  it('refuses an empty steps list and a non-mapping document; a workflow without the key leaves steps to each task', () => {
     const a = parseWorkflow('gates: {}\nsteps: []\n');
     expect(a.ok).toBe(false);
+    if (!a.ok) expect(a.problems[0]?.message).toContain('leave `steps` out to let each task give its own');
+    const absent = parseWorkflow('gates:\n  test: go test ./...\n');
+    expect(absent.ok && absent.workflow.steps).toEqual([]);
     const b = parseWorkflow('- just\n- a list\n');
     expect(b.ok).toBe(false);
   });

@@ -1,9 +1,19 @@
 // Reads a workflow file (YAML), validates it, and reports every problem with its line number.
 import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { RatchetError } from '../errors';
 import { checkEntries } from '../runs/retry-entries';
+import { workflowHash } from '../trust/workflow-trust';
 import { WorkflowFile, type Workflow } from './schema';
+
+/** Where a repository keeps its own workflow file, in the order they are looked for. */
+export const WORKFLOW_FILES = ['ratchet.yml', '.ratchet/workflow.yml'] as const;
+
+/** The repository's own workflow file (the first of WORKFLOW_FILES that exists under `repoRoot`), or null. */
+export function findWorkflowFile(repoRoot: string): string | null {
+  return WORKFLOW_FILES.map((f) => join(repoRoot, f)).find((f) => existsSync(f)) ?? null;
+}
 
 export interface WorkflowProblem {
   line: number | null;
@@ -107,14 +117,42 @@ export function formatProblems(file: string, problems: readonly WorkflowProblem[
   return problems.map((p) => `${file}${p.line ? `:${p.line}` : ''}: ${p.path}: ${p.message}`).join('\n');
 }
 
-/** Reads and validates a workflow file; throws a RatchetError whose message lists every problem with its line. */
-export function loadWorkflowFile(file: string): Workflow {
+/**
+ * A workflow file read once: the bytes hashed are the bytes parsed. Workspace trust binds to that hash, so what the
+ * user is shown, what is stored as trusted and what runs are one content — never a later read of a file that may
+ * have changed in between.
+ */
+export interface WorkflowSource {
+  file: string;
+  sha256: string;
+  parsed: ParsedWorkflow;
+}
+
+export function readWorkflowSource(file: string): WorkflowSource {
   if (!existsSync(file)) {
     throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist. Pass --workflow <file>, or add ratchet.yml to the repository.`);
   }
-  const parsed = parseWorkflow(readFileSync(file, 'utf8'));
+  const bytes = readFileSync(file);
+  return { file, sha256: workflowHash(bytes), parsed: parseWorkflow(bytes.toString('utf8')) };
+}
+
+/** A workflow file read once and valid: its workflow and the hash of the very bytes it was parsed from. */
+export interface LoadedWorkflow {
+  file: string;
+  sha256: string;
+  workflow: Workflow;
+}
+
+/** Reads (once) and validates a workflow file; throws a RatchetError whose message lists every problem with its line. */
+export function loadWorkflowSource(file: string): LoadedWorkflow {
+  const { sha256, parsed } = readWorkflowSource(file);
   if (!parsed.ok) {
     throw new RatchetError('workflow_invalid', `The workflow file is not valid:\n${formatProblems(file, parsed.problems)}\nFix these lines and run again.`);
   }
-  return parsed.workflow;
+  return { file, sha256, workflow: parsed.workflow };
+}
+
+/** Reads and validates a workflow file; throws a RatchetError whose message lists every problem with its line. */
+export function loadWorkflowFile(file: string): Workflow {
+  return loadWorkflowSource(file).workflow;
 }

@@ -209,7 +209,11 @@ export const WorkflowFile = z
     copy: z.array(z.string().min(1)).optional(),
     /** ntfy topic URL and webhook URL for this workflow's runs; each replaces the one in Settings (null: none). */
     notify: WorkflowNotify.optional(),
-    steps: z.array(StepConfig).min(1, 'a workflow needs at least one step'),
+    /**
+     * The plan. Left out, each task gives its own (New task, `ratchet run --task`, `--draft`): a file written by
+     * `ratchet init` describes the project (setup, gates, copy), not one task. An empty list is refused as a mistake.
+     */
+    steps: z.array(StepConfig).min(1, 'a workflow with `steps` needs at least one; leave `steps` out to let each task give its own').default([]),
   })
   .strict();
 export type Workflow = z.infer<typeof WorkflowFile>;

@@ -59,4 +59,23 @@ describe('describeEvent', () => {
     expect(line('step.repeated_failures')).toBe('Step 2 has failed 1 time in earlier runs');
     expect(line('something.new')).toBe('Something new');
   });
+
+  it("says what made the worktree ready: what came from the checkout, setup and its time, the base commit's check", () => {
+    const lines = [
+      ev('worktree.prepared', { copied: ['.env'], reused: [{ path: 'node_modules/', because: 'package-lock.json is the same', method: 'cp --reflink=auto', durationMs: 3200 }], durationMs: 3300 }),
+      ev('setup.started', { reason: 'inputs', changed: ['package-lock.json'], commands: ['npm ci'] }),
+      ev('setup.finished', { outcome: 'ok', durationMs: 12_400, note: 'package-lock.json changed', message: null }),
+      ev('setup.finished', { outcome: 'failed', durationMs: 1000, note: null, message: 'Setup failed: `npm ci` exited with code 1 after 1.0 s.\nmore' }),
+      ev('baseline.gate', { gate: 'test', passed: false, exitCode: 127, durationMs: 300, errorClass: 'missing_dependency', failingTests: [] }),
+      ev('baseline.finished', { ready: true, problem: null, failingTests: ['test: a', 'test: b'], durationMs: 5000 }),
+    ].map(describeEvent);
+    expect(lines).toEqual([
+      'From your checkout: .env, node_modules/ (3 s)',
+      'Setup running again (package-lock.json changed): npm ci',
+      'Setup done after 12 s',
+      'Setup failed: `npm ci` exited with code 1 after 1.0 s.',
+      'On the base commit, gate test failed (missing dependency) after 300 ms',
+      'The project is ready to test; 2 tests already failing',
+    ]);
+  });
 });

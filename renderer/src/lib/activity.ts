@@ -89,6 +89,22 @@ export function describeEvent(e: EngineEventDoc): string {
   if (stash) return stash.stash ? 'Uncommitted changes were stashed before resuming' : 'There were no uncommitted changes to stash';
   const reverted = payloadOf('git.config_reverted', e);
   if (reverted) return `Step ${reverted.step}: the agent's change to the git configuration was undone (${plural(reverted.files.length, 'file')})`;
+  const prepared = payloadOf('worktree.prepared', e);
+  if (prepared) return `From your checkout: ${[...prepared.copied, ...prepared.reused.map((r) => r.path)].join(', ')} (${duration(prepared.durationMs)})`;
+  const setupStarted = payloadOf('setup.started', e);
+  if (setupStarted) return `Setup running${setupStarted.reason === 'inputs' ? ` again (${setupStarted.changed.join(', ')} changed)` : ''}: ${setupStarted.commands.join(' && ')}`;
+  const setupDone = payloadOf('setup.finished', e);
+  if (setupDone) {
+    if (setupDone.outcome === 'skipped') return `Setup skipped: ${setupDone.note ?? 'nothing to do'}`;
+    if (setupDone.outcome === 'ok') return `Setup done after ${duration(setupDone.durationMs)}`;
+    return setupDone.outcome === 'failed' && setupDone.message ? firstLine(setupDone.message) : `Setup ${setupDone.outcome} after ${duration(setupDone.durationMs)}`;
+  }
+  const baselineStarted = payloadOf('baseline.started', e);
+  if (baselineStarted) return `Checking the base commit ${shortSha(baselineStarted.commit)}: ${baselineStarted.gates.join(', ') || 'no gates'}`;
+  const baselineGate = payloadOf('baseline.gate', e);
+  if (baselineGate) return `On the base commit, gate ${baselineGate.gate} ${baselineGate.passed ? 'passed' : `failed${baselineGate.errorClass ? ` (${errorClassLabel(baselineGate.errorClass, { midSentence: true })})` : ''}`} after ${duration(baselineGate.durationMs)}`;
+  const baseline = payloadOf('baseline.finished', e);
+  if (baseline) return baseline.ready ? `The project is ready to test${baseline.failingTests.length ? `; ${plural(baseline.failingTests.length, 'test')} already failing` : ''}` : `The project is not ready to test: ${firstLine(baseline.problem ?? '')}`;
   const log = payloadOf('log', e);
   if (log) return cap(firstLine(log.message));
   const sent = payloadOf('notify.sent', e);

@@ -2,7 +2,7 @@
 // New task before the form is filled in: no API key is said at the top with its ways out (save a key here, Claude Code), and Open… works in a browser.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { APP_INFO, makeSettings } from '../../dev/fixtures-misc';
+import { APP_INFO, GO_REPO, makeSettings } from '../../dev/fixtures-misc';
 import { REPO } from '../../dev/fixtures-runs';
 import { installFake } from '../test-helpers';
 import { NewTaskScreen } from './NewTaskScreen';
@@ -29,7 +29,7 @@ function noKey(setApiKey?: (key: string | null) => unknown) {
 describe('New task without an API key', () => {
   it('says so at the top before anything is filled in, and runs with Claude Code when the user picks it', async () => {
     const fake = noKey();
-    render(<NewTaskScreen repoPath={REPO} />);
+    render(<NewTaskScreen repoPath={GO_REPO} />);
     const notice = await screen.findByRole('region', { name: 'no API key' });
     expect(notice.textContent).toContain('No Anthropic API key is set');
     expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);

@@ -3,7 +3,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
+import { GO_REPO } from '../../dev/fixtures-misc';
 import { REPO } from '../../dev/fixtures-runs';
+import { WORKFLOW } from '../../dev/fixtures-misc';
 import { installFake } from '../test-helpers';
 import { NewTaskScreen } from './NewTaskScreen';
 
@@ -20,7 +22,7 @@ const startInput = () => fake.calls.find((c) => c.method === 'runs.start')?.inpu
 
 describe('NewTaskScreen', () => {
   it('runs a drafted plan only once it is approved, with the approved steps', async () => {
-    render(<NewTaskScreen repoPath={REPO} />);
+    render(<NewTaskScreen repoPath={GO_REPO} />);
     fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Versioned saves' } });
     fireEvent.click(screen.getByRole('tab', { name: 'Drafted by the agent' }));
     fireEvent.click(screen.getByRole('button', { name: 'Draft a plan' }));
@@ -32,7 +34,7 @@ describe('NewTaskScreen', () => {
     expect(start.disabled).toBe(false);
     fireEvent.click(start);
     await waitFor(() => expect(location.hash).toMatch(/^#\/runs\/r-new1$/));
-    expect(startInput()).toMatchObject({ repo: REPO, title: 'Versioned saves', steps: [{ title: 'Read the current save format' }, { title: 'Add a versioned save schema' }, { title: 'Write saves atomically' }] });
+    expect(startInput()).toMatchObject({ repo: GO_REPO, title: 'Versioned saves', steps: [{ title: 'Read the current save format' }, { title: 'Add a versioned save schema' }, { title: 'Write saves atomically' }] });
   });
 
   it('runs the repository’s workflow file as it is when untouched', async () => {
@@ -42,11 +44,15 @@ describe('NewTaskScreen', () => {
     await screen.findByDisplayValue('Add heal() capped at max health');
     // The fixture's file is not trusted yet: its commands are listed and Start waits for the Trust answer.
     expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('npm run build');
+    // Not only commands: a secret-looking variable the file passes to the sandbox is listed, with its warning.
+    expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('NPM_TOKEN');
+    expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('looks like a secret');
     expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Trust' }));
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
-    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true });
+    // Trust is given to the content shown: the hash workflow.load gave goes with it.
+    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true, trustSha256: WORKFLOW.trust!.sha256 });
   });
 
   it('shows a trusted workflow file as trusted, with Revoke trust through the contract; it then asks again', async () => {
@@ -63,21 +69,36 @@ describe('NewTaskScreen', () => {
     expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('runs the user’s version once the loaded workflow is edited', async () => {
+  it('runs the user’s steps with the workflow file’s settings once the steps are edited (the file still needs trust)', async () => {
     render(<NewTaskScreen repoPath={REPO} />);
     fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
-    fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
     await screen.findByDisplayValue('Add heal() capped at max health');
     fireEvent.change(screen.getByLabelText('step 3 title'), { target: { value: 'Emit died once' } });
+    expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Trust' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
+    await waitFor(() => expect(startInput()).toBeDefined());
+    expect(startInput()).toMatchObject({ workflowFile: `${REPO}/ratchet.yml`, trust: true });
+    expect((startInput()!.steps as Array<{ title: string }>).map((s) => s.title)[2]).toBe('Emit died once');
+    expect(startInput()!.gates).toBeUndefined();
+  });
+
+  it('runs the user’s version of setup and gates once they are edited: no workflow file, no trust asked', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
+    await screen.findByDisplayValue('npm run build');
+    fireEvent.change(screen.getByLabelText('gate 2 command'), { target: { value: 'npm run build -- --strict' } });
+    expect(screen.getByLabelText('where the project settings come from').textContent).toMatch(/You changed what .*ratchet.yml says/);
+    expect(screen.queryByRole('region', { name: 'workflow trust' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
     expect(startInput()!.workflowFile).toBeUndefined();
-    expect((startInput()!.steps as Array<{ title: string }>).map((s) => s.title)[2]).toBe('Emit died once');
-    expect(startInput()!.gates).toEqual({ test: 'npm test', build: 'npm run build' });
+    expect(startInput()).toMatchObject({ gates: { test: 'npm test', build: 'npm run build -- --strict' }, setup: { run: ['npm ci'], network: ['registry:npm'] } });
+    expect((startInput()!.steps as unknown[]).length).toBe(3);
   });
 
   it('sets this task’s retry configuration: max retries, agent timeout, the classes to retry on', async () => {
-    render(<NewTaskScreen repoPath={REPO} />);
+    render(<NewTaskScreen repoPath={GO_REPO} />);
     fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
     fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
     fireEvent.change(screen.getByLabelText('Max retries'), { target: { value: '1.5' } });
@@ -92,7 +113,7 @@ describe('NewTaskScreen', () => {
   });
 
   it('takes any decimal budget (0.004), and says at the field why zero is refused', async () => {
-    render(<NewTaskScreen repoPath={REPO} />);
+    render(<NewTaskScreen repoPath={GO_REPO} />);
     fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
     fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
     const budget = screen.getByLabelText('Budget (USD)');

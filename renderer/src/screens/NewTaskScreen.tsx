@@ -1,4 +1,4 @@
-// New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), gates, preset, budget, this task's retry configuration.
+// New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), the project's setup and gates (the repo's workflow file, else detected) with "Check project", preset, budget, this task's retry configuration.
 import { useEffect, useState } from 'react';
 import { StartRunInput, type AgentChoice, type MethodOutput } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
@@ -6,11 +6,13 @@ import { plural } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
-import { GatesEditor, gatesRecord, type GateRow } from '../components/GatesEditor';
+import { gatesRecord } from '../components/GatesEditor';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { Empty, ErrorState, InlineError, Loading } from '../components/States';
 import { useRepoPicker } from '../components/FolderBrowser';
 import { NoKeyNotice } from '../components/NoKeyNotice';
+import { baselineKey, useProject, type BaselineInput } from '../stores/project';
+import { lines, ProjectSection, words, type EnvForm } from './NewTaskProject';
 
 type RepoInfo = MethodOutput<'repos.inspect'>;
 type Source = 'hand' | 'workflow' | 'draft';
@@ -86,7 +88,10 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [description, setDescription] = useState('');
   const [source, setSource] = useState<Source>('hand');
   const [steps, setSteps] = useState<EditableStep[]>([{ title: '', prompt: '' }]);
-  const [gates, setGates] = useState<GateRow[]>([{ name: 'test', command: 'npm test' }]);
+  /** Setup, files to copy and gates: the repository's workflow file's, else detected; never a guess (no `npm test` without package.json). */
+  const [env, setEnv] = useState<EnvForm>({ setup: '', network: '', copy: '', gates: [] });
+  /** The user changed the environment: the run uses theirs, not the file's or detection's. */
+  const [envEdited, setEnvEdited] = useState(false);
   const [preset, setPreset] = useState<Preset | null>(null);
   const [budget, setBudget] = useState('');
   const [maxRetries, setMaxRetries] = useState('');
@@ -94,8 +99,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [retryOn, setRetryOn] = useState<string[]>([]);
   const [workflow, setWorkflow] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; data: MethodOutput<'workflow.load'> | null; error: string | null }>({ status: 'idle', data: null, error: null });
   const [draft, setDraft] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; markdown: string; error: string | null; approved: boolean }>({ status: 'idle', markdown: '', error: null, approved: false });
-  /** The user changed the loaded workflow's steps or gates: run their version, not the file. */
-  const [edited, setEdited] = useState(false);
+  /** The user changed the loaded workflow's steps: run theirs (with the file's settings). */
+  const [stepsEdited, setStepsEdited] = useState(false);
   /** The user pressed Trust for the repository's workflow file (stored by the engine when the run starts). */
   const [trusted, setTrusted] = useState(false);
   const [trustError, setTrustError] = useState<string | null>(null);
@@ -104,24 +109,47 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   /** Who does the steps written here: the Anthropic API (needs a key) or Claude Code's CLI (its own login). */
   const [agent, setAgent] = useState<AgentChoice>('anthropic');
 
+  const detection = useProject((s) => s.detection[repo.root]);
+  const baseline = useProject((s) => s.baseline[repo.root]);
+
   useEffect(() => {
     if (!settings) void loadSettings();
   }, [settings, loadSettings]);
 
-  const loadWorkflow = async () => {
+  const loadWorkflow = async (first = false) => {
     setWorkflow({ status: 'loading', data: null, error: null });
     try {
       const data = await getApi().call('workflow.load', { repo: repo.root });
       setWorkflow({ status: 'ready', data, error: null });
       if (data.steps.length) setSteps(data.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
-      const rows = Object.entries(data.gates).map(([name, command]) => ({ name, command }));
-      if (rows.length) setGates(rows);
-      setEdited(false);
+      // The repository's own workflow is what New task shows first.
+      if (first && data.file && data.problems.length === 0) setSource('workflow');
+      setStepsEdited(false);
       setTrusted(false);
     } catch (err) {
       setWorkflow({ status: 'error', data: null, error: errorMessage(err) });
     }
   };
+  // Opening a repository reads its workflow file and what its files show, at once.
+  useEffect(() => {
+    void loadWorkflow(true);
+    void useProject.getState().detect(repo.root);
+  }, [repo.root]);
+
+  const fileOk = Boolean(workflow.data?.file && workflow.data.problems.length === 0);
+  // The form shows the file's environment when the repository has one, else detection's; the user's edits stay.
+  useEffect(() => {
+    if (envEdited || workflow.status === 'loading' || workflow.status === 'idle') return;
+    const data = workflow.data;
+    if (data && fileOk) {
+      setEnv({ setup: (data.setup?.run ?? []).join('\n'), network: (data.setup?.network ?? []).join(' '), copy: data.copy.join(' '), gates: Object.entries(data.gates).map(([name, command]) => ({ name, command })) });
+    } else if (detection?.status === 'ready' && detection.data) {
+      const d = detection.data;
+      const gates = d.gates.map((g) => ({ name: g.name, command: g.run }));
+      setEnv({ setup: d.setup.map((x) => x.run).join('\n'), network: d.network.map((n) => n.entry).join(' '), copy: d.copy.map((c) => c.glob).join(' '), gates: gates.length ? gates : [{ name: 'test', command: '' }] });
+    } else if (detection?.status === 'error') setEnv((e) => (e.gates.length ? e : { ...e, gates: [{ name: 'test', command: '' }] }));
+  }, [envEdited, workflow.status, workflow.data, fileOk, detection?.status, detection?.data]);
+  const useFileEnv = () => setEnvEdited(false);
   const revokeTrust = async () => {
     setTrustError(null);
     try {
@@ -141,10 +169,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       setDraft({ status: 'error', markdown: '', error: errorMessage(err), approved: false });
     }
   };
-  const chooseSource = (s: Source) => {
-    setSource(s);
-    if (s === 'workflow' && workflow.status === 'idle') void loadWorkflow();
-  };
+  const chooseSource = (s: Source) => setSource(s);
 
   const specs = toStepSpecs(steps);
   const budgetNumber = budget.trim() === '' ? undefined : Number(budget);
@@ -159,13 +184,30 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     ...(timeoutNumber !== undefined ? { timeoutSeconds: timeoutNumber } : {}),
     ...(retryOn.length ? { allowRetryOn: retryOn as NonNullable<NonNullable<StartRunInput['retry']>['allowRetryOn']> } : {}),
   };
-  const useWorkflowFile = source === 'workflow' && !edited && workflow.data?.file && workflow.data.problems.length === 0;
+  /** The run uses the repository's workflow file (its setup, gates, agent, sandbox…) unless the environment was edited here. */
+  const useWorkflowFile = fileOk && !envEdited;
+  /** …and its steps too, when the plan is the file's as it is. */
+  const stepsFromFile = useWorkflowFile && source === 'workflow' && !stepsEdited && (workflow.data?.steps.length ?? 0) > 0;
   const needsTrust = Boolean(useWorkflowFile && workflow.data?.trust && !workflow.data.trust.trusted && !trusted);
+  const setupLines = lines(env.setup);
+  const appEnv = {
+    gates: gatesRecord(env.gates),
+    ...(setupLines.length ? { setup: { run: setupLines, network: words(env.network) } } : {}),
+    ...(words(env.copy).length ? { copy: words(env.copy) } : {}),
+  };
+  const baselineInput: BaselineInput = useWorkflowFile
+    ? { repo: repo.root, workflowFile: workflow.data!.file!, ...(trusted ? { trust: true } : {}) }
+    : { repo: repo.root, ...appEnv };
+  const checkBlocked = needsTrust ? 'Trust the workflow file first: checking runs its commands.'
+    : !useWorkflowFile && Object.keys(appEnv.gates).length === 0 && !setupLines.length ? 'Write a gate (the command that runs the tests) to check the project.'
+      : null;
+  // Checked with other settings, or on another commit than the one a run would start from.
+  const baselineStale = baseline?.status === 'done' && (baseline.checked !== baselineKey(baselineInput) || baseline.result?.commit !== repo.headCommit);
   // Said before the form is filled in, not after Start: the Anthropic agent cannot run a step without a key.
   const noKey = Boolean(settings && !settings.apiKeySet && agent === 'anthropic');
   const blockers = [
     !title.trim() && 'a title',
-    specs.length === 0 && !useWorkflowFile && 'at least one step with a title',
+    specs.length === 0 && !stepsFromFile && 'at least one step with a title',
     source === 'draft' && !draft.approved && 'approving the drafted plan',
     budgetInvalid && 'a budget above zero',
     maxRetriesInvalid && 'max retries as a whole number',
@@ -180,7 +222,10 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     try {
       const input: StartRunInput = {
         repo: repo.root, title: title.trim(), description,
-        ...(useWorkflowFile ? { workflowFile: workflow.data!.file!, ...(trusted ? { trust: true } : {}) } : { steps: specs, gates: gatesRecord(gates) }),
+        // The file's content as shown here (its hash): a file changed since is refused, not run.
+        ...(useWorkflowFile
+          ? { workflowFile: workflow.data!.file!, ...(workflow.data!.trust ? { trustSha256: workflow.data!.trust.sha256 } : {}), ...(trusted ? { trust: true } : {}), ...(stepsFromFile ? {} : { steps: specs }) }
+          : { steps: specs, ...appEnv }),
         ...(preset ? { preset } : {}),
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
         ...(Object.keys(retry).length ? { retry } : {}),
@@ -194,6 +239,29 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       setStarting(false);
     }
   };
+
+  const trustBox = useWorkflowFile && workflow.data?.trust ? (workflow.data.trust.trusted
+    ? (
+      <div className="trust-box" role="region" aria-label="workflow trust">
+        <strong>You trust this workflow file as it is</strong>
+        <p className="small-text">It runs its commands without asking; a change to the file asks again. Revoking makes it ask again now, retries and resumes of its runs included.</p>
+        <button type="button" onClick={() => void revokeTrust()}>Revoke trust</button>
+        <InlineError message={trustError} />
+      </div>
+    )
+    : (
+      <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
+        <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
+        <p className="small-text">It comes from the repository (new, or changed since you last trusted it). Checking the project or starting the run will run these commands on your machine and allow the repository&apos;s code what is listed here:</p>
+        <ul>{workflow.data.trust.commands.map((c) => (
+          <li key={`${c.source}:${c.command}`}>
+            <span className="muted">{c.source}</span> <code>{c.command}</code>
+            {c.warning && <div className="trust-warning">⚠ {c.warning}</div>}
+          </li>
+        ))}</ul>
+        {!trusted && <button type="button" onClick={() => setTrusted(true)}>Trust</button>}
+      </div>
+    )) : null;
 
   return (
     // Starting a run spends money: only the Start run button starts one. Enter in a field (the form's implicit submission) does nothing.
@@ -230,24 +298,10 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
           {workflow.status === 'loading' && <Loading label="Reading ratchet.yml…" />}
           {workflow.status === 'error' && <ErrorState message={workflow.error ?? ''} onRetry={() => void loadWorkflow()} />}
           {workflow.data && (workflow.data.file
-            ? <p className="small-text">Loaded <code>{workflow.data.file}</code>: {plural(workflow.data.steps.length, 'step')}, {plural(Object.keys(workflow.data.gates).length, 'gate')}. {edited ? 'You changed them: the run uses your version below, not the file.' : 'The run uses the file as it is; edit the steps or gates below to run your version instead.'}</p>
-            : <Empty title="No workflow file">This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them.</Empty>)}
-          {useWorkflowFile && workflow.data?.trust?.trusted && (
-            <div className="trust-box" role="region" aria-label="workflow trust">
-              <strong>You trust this workflow file as it is</strong>
-              <p className="small-text">It runs its commands without asking; a change to the file asks again. Revoking makes it ask again now, retries and resumes of its runs included.</p>
-              <button type="button" onClick={() => void revokeTrust()}>Revoke trust</button>
-              <InlineError message={trustError} />
-            </div>
-          )}
-          {useWorkflowFile && workflow.data?.trust && !workflow.data.trust.trusted && (
-            <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
-              <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
-              <p className="small-text">It comes from the repository (new, or changed since you last trusted it). Starting the run will run these commands on your machine:</p>
-              <ul>{workflow.data.trust.commands.map((c) => <li key={`${c.source}:${c.command}`}><span className="muted">{c.source}</span> <code>{c.command}</code></li>)}</ul>
-              {!trusted && <button type="button" onClick={() => setTrusted(true)}>Trust</button>}
-            </div>
-          )}
+            ? <p className="small-text">{workflow.data.steps.length
+              ? <>Loaded <code>{workflow.data.file}</code>: {plural(workflow.data.steps.length, 'step')}. {stepsEdited ? 'You changed them: the run follows your steps below.' : 'The run follows them as they are; edit them below to run your version instead.'}</>
+              : <><code>{workflow.data.file}</code> leaves the steps to each task: write this task’s below.</>}</p>
+            : <Empty title="No workflow file">This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them; <code>ratchet init</code> writes a workflow file from what the repository uses.</Empty>)}
           {workflow.data && workflow.data.problems.length > 0 && (
             <div className="warning-box" role="alert"><strong>The workflow file has problems</strong><ul>{workflow.data.problems.map((p) => <li key={p}><code>{p}</code></li>)}</ul></div>
           )}
@@ -269,9 +323,20 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       )}
 
       {(source !== 'draft' || draft.status === 'ready') && (
-        <PlanEditor steps={steps} onChange={(s) => { setSteps(s); setEdited(true); if (source === 'draft') setDraft((d) => ({ ...d, approved: false })); }} />
+        <PlanEditor steps={steps} onChange={(s) => { setSteps(s); setStepsEdited(true); if (source === 'draft') setDraft((d) => ({ ...d, approved: false })); }} />
       )}
-      <GatesEditor rows={gates} onChange={(g) => { setGates(g); setEdited(true); }} />
+      <ProjectSection
+        origin={fileOk && workflow.data?.file ? { kind: 'file', file: workflow.data.file, edited: envEdited } : workflow.status === 'loading' || workflow.status === 'idle' || detection?.status === 'loading' ? { kind: 'loading' } : { kind: 'detected' }}
+        detection={detection}
+        env={env}
+        onChange={(e) => { setEnv(e); setEnvEdited(true); }}
+        onUseFile={useFileEnv}
+        trust={trustBox}
+        baseline={baseline}
+        baselineStale={baselineStale}
+        checkBlocked={checkBlocked}
+        onCheck={() => void useProject.getState().check(baselineInput, setupLines)}
+      />
 
       <fieldset className="inline-fields">
         <legend>Retries and budget</legend>
@@ -293,7 +358,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         <label className="field-inline">Agent timeout (s)
           <input type="number" min="1" step="1" inputMode="numeric" value={timeoutS} onChange={(e) => setTimeoutS(e.target.value)} placeholder="workflow's" aria-invalid={timeoutInvalid} />
         </label>
-        <span className="field-inline" role="group" aria-label="retry only on">Retry only on
+        <span className="field-inline retry-on" role="group" aria-label="retry only on">Retry only on
           {RETRY_CLASSES.map((c) => (
             <label key={c} className="check"><input type="checkbox" checked={retryOn.includes(c)} onChange={(e) => setRetryOn(e.target.checked ? [...retryOn, c] : retryOn.filter((x) => x !== c))} /> {c}</label>
           ))}

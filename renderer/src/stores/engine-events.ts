@@ -4,6 +4,7 @@ import { hrefs, navigate } from '../lib/route';
 import { money, percent } from '../lib/format';
 import { payloadOf } from './event-payloads';
 import { runMenuCommand } from './menu-commands';
+import { useProject } from './project';
 import { useQueue } from './queue';
 import { useRunDetail } from './run-detail';
 import { useRuns } from './runs';
@@ -52,6 +53,8 @@ export function connectEvents(api: RatchetApi): () => void {
     api.on('app.onOpenRepo', ({ path }) => navigate(hrefs.newTask(path))),
     // File › New Task, Run › Stop and the other menu items (and their shortcuts).
     api.on('app.onCommand', ({ command }) => void runMenuCommand(command)),
+    // New task's "Check project": which part of the baseline check is running.
+    api.on('project.onBaseline', (p) => useProject.getState().applyProgress(p)),
   ];
   return () => offs.forEach((off) => off());
 }

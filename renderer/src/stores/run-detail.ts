@@ -162,7 +162,7 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
 
   const log = payloadOf('log', e);
   if (log) next.log = [...next.log, { id: e.id, at: e.at, level: log.level, message: describeEvent(e) }].slice(-MAX_LOG);
-  else if (!e.type.startsWith('agent.') && e.type !== 'api.usage' && e.type !== 'gate.output') {
+  else if (!e.type.startsWith('agent.') && e.type !== 'api.usage' && !e.type.endsWith('.output')) {
     next.log = [...next.log, { id: e.id, at: e.at, level: 'event', message: describeEvent(e) }].slice(-MAX_LOG);
   }
 

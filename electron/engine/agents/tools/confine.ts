@@ -1,6 +1,7 @@
 // Confines the paths an agent's tools touch to its git worktree: resolves `..` and symlinks and refuses anything that lands outside, or in `.git` when writing.
+// Ratchet's own hands use it too where they act on a path the agent could have shaped (a gate's report file).
 import { constants, existsSync } from 'node:fs';
-import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 export type ToolErrorCode =
@@ -71,7 +72,10 @@ async function realpathLoose(abs: string, hops: number): Promise<string> {
   return realpathLoose(target, hops + 1);
 }
 
-/** Whether `p` is `root` or below it; both must already be absolute and resolved the same way. */
+/**
+ * Whether `p` is `root` or below it; both must already be absolute and resolved the same way. The project's one path
+ * containment check: a child named `..x` is inside (only `..` itself or `../…` leaves the root).
+ */
 export function isWithin(root: string, p: string): boolean {
   if (p === root) return true;
   const rel = path.relative(root, p);
@@ -143,9 +147,9 @@ const PROC_FD = existsSync('/proc/self/fd') ? '/proc/self/fd' : null;
  * and undone between the open and the re-check is not caught there — the OS sandbox (issue 11 item 1) is the
  * boundary on macOS, this check a second line.
  */
-export async function openConfined(root: string, real: string, opts: { create: boolean }): Promise<{ handle: FileHandle; created: boolean }> {
+export async function openConfined(root: string, real: string, opts: { create: boolean; readOnly?: boolean }): Promise<{ handle: FileHandle; created: boolean }> {
   const realRoot = await realpath(root);
-  const base = constants.O_RDWR | constants.O_NOFOLLOW;
+  const base = (opts.readOnly ? constants.O_RDONLY : constants.O_RDWR) | constants.O_NOFOLLOW;
   let handle: FileHandle;
   let created = false;
   try {
@@ -178,5 +182,42 @@ export async function openConfined(root: string, real: string, opts: { create: b
   } catch (err) {
     await handle.close();
     throw err;
+  }
+}
+
+/**
+ * Removes the entry `p` (relative to `root`) names — a file, or a symbolic link itself, never what it points to — only
+ * when the folder holding it really is inside `root`: an agent's `ln -s /elsewhere reports` makes `reports/x` name a
+ * file outside, which this leaves alone. Returns whether something was removed; a folder is left as it is.
+ *
+ * Race-free on Linux as openConfined is: the folder is opened (O_NOFOLLOW), the kernel says where the descriptor
+ * really is (/proc/self/fd/N), and the entry is removed through that descriptor's path, which a swap cannot redirect.
+ * macOS: the folder's real path is checked after it is opened (see openConfined for what that leaves).
+ */
+export async function removeInside(root: string, p: string): Promise<boolean> {
+  const realRoot = await realpath(root);
+  const lexical = path.isAbsolute(p) ? path.resolve(p) : path.resolve(realRoot, p);
+  const name = path.basename(lexical);
+  if (lexical === realRoot || name === '..' || name === '.') return false;
+  const folder = await resolveInside(root, path.dirname(lexical), 'write');
+  const dir = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    const actual = PROC_FD ? await readlink(`${PROC_FD}/${dir.fd}`) : await realpath(folder);
+    if (!isWithin(realRoot, actual) || touchesGitDir(realRoot, actual)) {
+      throw new ToolError('path_changed', `${folder} was moved out of the worktree after it was checked (it is now ${actual}); nothing was removed.`);
+    }
+    const entry = PROC_FD ? `${PROC_FD}/${dir.fd}/${name}` : path.join(actual, name);
+    let info;
+    try {
+      info = await lstat(entry);
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return false;
+      throw err;
+    }
+    if (info.isDirectory()) return false;
+    await unlink(entry);
+    return true;
+  } finally {
+    await dir.close();
   }
 }

@@ -1,0 +1,151 @@
+// Benchmark P14: a gate in the OS sandbox (a new run's worktree, Ratchet's real gate runner, caches warm from earlier
+// runs) ÷ the same test command in the user's checkout after the same change, for the Go module, the Rust crate and
+// the Python package of the real-project tests. The goal line gives the worst of the three (goal ≤ 1.15).
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createEngine } from '../electron/engine/engine';
+import { runGate } from '../electron/engine/gates/run-gate';
+import { SANDBOX_AVAILABLE, NO_SANDBOX_REASON } from '../electron/engine/testing/sandbox-mode';
+import { create, queue, say, turn } from '../electron/engine/testing/fixture-project';
+import { makeGoModule } from '../electron/engine/testing/real-projects/go-module';
+import { makePythonPackage } from '../electron/engine/testing/real-projects/python-package';
+import { commitFix, Unavailable, type Ecosystem, type RealProject } from '../electron/engine/testing/real-projects/real-project';
+import { makeRustCrate } from '../electron/engine/testing/real-projects/rust-crate';
+import { tempDir } from '../electron/engine/testing/temp-repo';
+import { projectWorkflow } from '../electron/cli/testing/real-project-run';
+import { startScriptedServer } from '../electron/scripted/server';
+import { goalLine } from './measure';
+
+const ROUNDS = 5;
+const GOAL = 1.15;
+
+/**
+ * Round k's change, appended to the project's files: new code and a test of it, so each gate compiles the change and
+ * a gate that tests anything but the worktree's code (the checkout's, through an editable install) fails.
+ */
+const ROUND_CHANGE: Partial<Record<Ecosystem, (k: number) => Record<string, string>>> = {
+  go: (k) => ({
+    'stats/stats.go': `\n// Round is the benchmark's round: a change the gate must compile.\nconst Round = ${k}\n`,
+    'stats/stats_test.go': `\nfunc TestRound(t *testing.T) {\n\tif Round != ${k} {\n\t\tt.Fatalf("Round = %d", Round)\n\t}\n}\n`,
+  }),
+  rust: (k) => ({
+    'src/lib.rs': `\n/// The benchmark's round: a change the gate must compile.\npub const ROUND: u32 = ${k};\n\n#[test]\nfn round_is_the_worktrees() {\n    assert_eq!(ROUND, ${k});\n}\n`,
+  }),
+  python: (k) => ({
+    'src/relpick/__init__.py': `\nROUND = ${k}  # the benchmark's round: a change the gate must import\n`,
+    'tests/test_round.py': `from relpick import ROUND\n\n\ndef test_round_is_the_worktrees():\n    assert ROUND == ${k}\n`,
+  }),
+};
+
+/** The files of `repo` with round k's change appended (new files start empty). */
+function changed(repo: string, change: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(change).map(([path, text]) => {
+    const file = join(repo, path);
+    return [path, `${existsSync(file) ? readFileSync(file, 'utf8') : ''}${text}`];
+  }));
+}
+
+type Outcome = { ecosystem: Ecosystem; ratio: number; sandboxMs: number; checkoutMs: number } | { ecosystem: Ecosystem; failed: string } | { ecosystem: Ecosystem; skipped: string };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<Outcome> {
+  let p: RealProject;
+  try {
+    p = make();
+  } catch (err) {
+    if (err instanceof Unavailable) return { ecosystem, skipped: err.message };
+    throw err;
+  }
+  commitFix(p);
+  const roundChange = ROUND_CHANGE[p.ecosystem]!;
+  const wfDir = tempDir('ratchet-p14-wf-');
+  const homeDir = tempDir('ratchet-p14-home-');
+  const workflowFile = join(wfDir, 'ratchet.yml');
+  writeFileSync(workflowFile, `${(await projectWorkflow(p)).text}backoff: { base_s: 0, max_s: 0, jitter: 0 }\nmax_retries: 0\nsteps:\n  - title: Add the round's constant\n`);
+  const server = await startScriptedServer({ script: { rules: [] } });
+  const userEnv = p.shellEnv;
+  const engine = createEngine({ home: join(homeDir, 'home'), env: { ...userEnv, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+  const gate = { name: 'test', run: p.testCommand, timeoutS: 600 };
+
+  // The user runs the test command in their checkout after the same change, then puts the checkout back.
+  const inCheckout = async (k: number): Promise<number> => {
+    const files = changed(p.repo, roundChange(k));
+    const before = Object.fromEntries(Object.keys(files).map((f) => [f, existsSync(join(p.repo, f)) ? readFileSync(join(p.repo, f), 'utf8') : null]));
+    for (const [f, text] of Object.entries(files)) writeFileSync(join(p.repo, f), text);
+    try {
+      const r = await runGate(gate, { cwd: p.repo, env: userEnv });
+      if (!r.passed) throw new Error(`\`${p.testCommand}\` failed in the checkout:\n${r.output.slice(-2000)}`);
+      return r.durationMs;
+    } finally {
+      for (const [f, text] of Object.entries(before)) {
+        if (text === null) rmSync(join(p.repo, f), { force: true });
+        else writeFileSync(join(p.repo, f), text);
+      }
+    }
+  };
+  // A new run whose agent makes that change: its one gate, as Ratchet's gate runner timed it in the sandbox.
+  const inSandbox = async (k: number): Promise<number | string> => {
+    const files = changed(p.repo, roundChange(k));
+    // Asked again (the gate failed), the agent changes nothing, so the run ends at once.
+    server.setScript({ rules: [...queue(turn(...Object.entries(files).map(([f, text]) => create(f, text))), say('Added the constant and its test.')), { response: say('Nothing more to change.') }] });
+    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile }));
+    const doc = await engine.execute(runId, new AbortController().signal);
+    const attempt = engine.store.getAttempts(runId, 1)[0];
+    const result = attempt ? engine.store.getGateResults(attempt.id)[0] : undefined;
+    if (!result) return `no gate ran (${doc.status}: ${doc.reason})`;
+    if (!result.passed) return `the gate failed in the sandbox as ${attempt!.error_class}: ${attempt!.error_message?.split('\n')[0] ?? result.output.slice(-300)}`;
+    return result.durationMs;
+  };
+
+  try {
+    // Warm-up: the checkout's caches (the developer's), and whatever caches Ratchet keeps across runs.
+    await inCheckout(0);
+    const warm = await inSandbox(0);
+    if (typeof warm === 'string') return { ecosystem: p.ecosystem, failed: warm };
+    const s: number[] = [];
+    const c: number[] = [];
+    const ratios: number[] = [];
+    for (let k = 1; k <= ROUNDS; k++) {
+      const ck = await inCheckout(k);
+      const sk = await inSandbox(k);
+      if (typeof sk === 'string') return { ecosystem: p.ecosystem, failed: sk };
+      c.push(ck);
+      s.push(sk);
+      ratios.push(sk / ck);
+    }
+    return { ecosystem: p.ecosystem, ratio: median(ratios), sandboxMs: median(s), checkoutMs: median(c) };
+  } finally {
+    engine.close();
+    await engine.releaseSandbox();
+    await server.close();
+    for (const dir of [p.repo, wfDir, homeDir]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (!SANDBOX_AVAILABLE) {
+  console.log(`P14 sandboxed gate: skipped (${NO_SANDBOX_REASON})`);
+  process.exit(0);
+}
+const outcomes: Outcome[] = [];
+// `tsx bench/p14-sandboxed-gate.bench.ts go rust` measures only those.
+const only = process.argv.slice(2);
+for (const [ecosystem, make] of [['go', makeGoModule], ['rust', makeRustCrate], ['python', makePythonPackage]] as const) {
+  if (only.length && !only.includes(ecosystem)) continue;
+  outcomes.push(await measure(ecosystem, make));
+}
+for (const o of outcomes) {
+  if ('skipped' in o) console.log(`  ${o.ecosystem}: skipped (${o.skipped})`);
+  else if ('failed' in o) console.log(`  ${o.ecosystem}: ${o.failed}`);
+  else console.log(`  ${o.ecosystem}: gate ${(o.sandboxMs / 1000).toFixed(2)} s in the sandbox vs ${(o.checkoutMs / 1000).toFixed(2)} s in the checkout (medians of ${ROUNDS} rounds): ratio ${o.ratio.toFixed(2)}`);
+}
+const measured = outcomes.filter((o) => !('skipped' in o));
+if (measured.length === 0) {
+  console.log('P14 sandboxed gate: skipped (none of go, cargo, python3 is installed here)');
+  process.exit(0);
+}
+// The worst project decides: a user waits on the slowest ecosystem's gate, and a failed gate is no speed at all.
+const worst = Math.max(...measured.map((o) => ('ratio' in o ? o.ratio : Infinity)));
+const ok = goalLine('P14', 'sandboxed gate', worst, GOAL);
+console.log(`  (the worst of ${measured.map((o) => o.ecosystem).join(', ')})`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,74 @@
+// `ratchet init`: writes the detected workflow for review, `ratchet check` accepts it, a task runs with it, and it never overwrites without --force.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatusDocument } from '../../shared/domain';
+import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { create, queue, say, turn } from '../engine/testing/fixture-project';
+import { makeRepo, tempDir } from '../engine/testing/temp-repo';
+import { cli } from './testing/run-cli';
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('ratchet init', () => {
+  it('writes ratchet.yml with the detected setup and gates, each with why, and `ratchet check` accepts it', async () => {
+    const repo = makeRepo({ 'package.json': '{"name":"lib","scripts":{"test":"node --test","typecheck":"tsc --noEmit"}}', 'package-lock.json': '{}', '.env.example': 'X=\n', '.gitignore': '.env\n' });
+    writeFileSync(join(repo, '.env'), 'X=1\n');
+    const r = await cli(['init', repo], { RATCHET_HOME: tempDir() });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`Wrote ${join(repo, 'ratchet.yml')}`);
+    const text = readFileSync(join(repo, 'ratchet.yml'), 'utf8');
+    expect(text).toContain('# Detected: npm (package.json, package-lock.json).');
+    expect(text).toMatch(/# package-lock.json: installs exactly the locked versions\n {4}- npm ci\n/);
+    expect(text).toMatch(/ {4}- registry:npm\n/);
+    expect(text).toMatch(/# package.json scripts.test: node --test\n {2}test: npm test\n/);
+    expect(text).toMatch(/copy:\n {2}# .env.example is committed.*\n {2}- .env\n/);
+    const check = await cli(['check', join(repo, 'ratchet.yml')], {});
+    expect(check.code, check.err).toBe(0);
+    expect(check.out).toContain('valid — no steps (each task gives its own), gates: test, typecheck');
+  });
+
+  it('refuses to overwrite a workflow file without --force, saying so in a sentence; --force replaces it', async () => {
+    const repo = makeRepo({ 'go.mod': 'module example.com/x\n', '.ratchet/workflow.yml': 'steps:\n  - title: mine\n' });
+    const file = join(repo, '.ratchet', 'workflow.yml');
+    const refused = await cli(['init', repo], {});
+    expect(refused.code).toBe(2);
+    expect(refused.err).toBe(`ratchet: ${file} already exists and was left as it is. Pass --force to replace it with the detected workflow (read \`git diff\` afterwards).\n`);
+    expect(readFileSync(file, 'utf8')).toBe('steps:\n  - title: mine\n');
+    const forced = await cli(['init', repo, '--force', '--json'], {});
+    expect(forced.code, forced.err).toBe(0);
+    const doc = JSON.parse(forced.out) as { file: string; replaced: boolean; detected: { gates: Array<{ run: string }> } };
+    expect(doc).toMatchObject({ file, replaced: true });
+    expect(doc.detected.gates.map((g) => g.run)).toEqual(['go test ./...']);
+    expect(readFileSync(file, 'utf8')).toContain('  test: go test ./...');
+  });
+
+  it('a repository with nothing recognisable still gets a valid file that says to add the test command', async () => {
+    const repo = makeRepo({ 'notes.txt': 'hi\n' });
+    expect((await cli(['init', repo], {})).code).toBe(0);
+    const text = readFileSync(join(repo, 'ratchet.yml'), 'utf8');
+    expect(text).toContain('# No test command was detected');
+    expect((await cli(['check', join(repo, 'ratchet.yml')], {})).code).toBe(0);
+  });
+
+  it('a task runs with the file init wrote: --task gives the one step, its description the prompt; without a task the run says what to pass', async () => {
+    const repo = makeRepo({ Makefile: 'test:\n\ttest -f done.txt\n' });
+    expect((await cli(['init', repo], {})).code).toBe(0);
+    const home = tempDir();
+    server = await startScriptedServer({ script: { rules: queue(turn(create('done.txt', 'done\n')), say('Created done.txt.')) } });
+    const env = { RATCHET_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const none = await cli(['run', repo, '--yes', '--trust', '--json'], env);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('has no steps: each task gives its own. Pass --task "<title>"');
+    const r = await cli(['run', repo, '--task', 'Write done.txt', '--description', 'Create done.txt so make test passes.', '--yes', '--trust', '--json'], env);
+    expect(r.code, r.err).toBe(0);
+    const doc = StatusDocument.parse(JSON.parse(r.out));
+    expect(doc.status).toBe('succeeded');
+    expect(doc.steps.map((s) => s.title)).toEqual(['Write done.txt']);
+    expect(JSON.stringify(server.requests[0])).toContain('Create done.txt so make test passes.');
+  });
+});

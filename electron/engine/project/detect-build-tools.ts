@@ -1,0 +1,110 @@
+// Detection for Cargo, Go modules, Maven, Gradle and a Makefile's test target: their dependency fetch as setup, their test command as the gate.
+import { firstOf, has, type EcosystemProposal, type ProjectSnapshot } from './proposal';
+import { hasTable, keysOf, tomlOutline } from './toml-outline';
+
+export function detectRust(s: ProjectSnapshot): EcosystemProposal | null {
+  if (!has(s, 'Cargo.toml')) return null;
+  const outline = tomlOutline(s.contents['Cargo.toml'] ?? '');
+  const workspace = hasTable(outline, 'workspace');
+  const depTables = [...outline.tables.keys()].filter((t) => /(^|\.)(dev-|build-)?dependencies(\.|$)/.test(t));
+  const hasDeps = workspace || depTables.some((t) => t.split('.').length > (t.startsWith('target.') ? 3 : 1) || keysOf(outline, t).length > 0);
+  const locked = has(s, 'Cargo.lock');
+  const notes: string[] = [];
+  const setup = hasDeps ? [{ run: `cargo fetch${locked ? ' --locked' : ''}`, why: `Cargo.toml names dependencies: fetched once with the registry reachable, so the gate builds offline${locked ? ' (the versions Cargo.lock pins)' : ''}` }] : [];
+  if (!hasDeps) notes.push('Cargo.toml names no dependencies: no setup is needed.');
+  return {
+    id: 'rust',
+    label: 'Cargo',
+    evidence: ['Cargo.toml', ...(locked ? ['Cargo.lock'] : [])],
+    setup,
+    network: hasDeps ? [{ entry: 'registry:cargo', why: 'cargo fetches crates from the registry your cargo configuration names' }] : [],
+    gates: [{
+      name: 'test',
+      run: workspace && hasTable(outline, 'package') ? 'cargo test --workspace' : 'cargo test',
+      why: workspace ? 'Cargo.toml [workspace]: every member\'s tests' : 'Cargo.toml',
+    }],
+    notes,
+  };
+}
+
+export function detectGo(s: ProjectSnapshot): EcosystemProposal | null {
+  if (!has(s, 'go.mod')) return null;
+  const requires = /^\s*require\b/m.test(s.contents['go.mod'] ?? '');
+  const notes = has(s, 'go.work') ? ['A go.work is committed: the gate builds the modules it names.'] : [];
+  return {
+    id: 'go',
+    label: 'Go modules',
+    evidence: ['go.mod', ...(has(s, 'go.sum') ? ['go.sum'] : [])],
+    setup: requires ? [{ run: 'go mod download', why: 'go.mod requires modules: downloaded once with the module proxy reachable, so the gate builds offline' }] : [],
+    network: requires ? [{ entry: 'registry:go', why: 'go downloads modules through the proxy `go env GOPROXY` names' }] : [],
+    gates: [{ name: 'test', run: 'go test ./...', why: 'go.mod: every package\'s tests' }],
+    notes,
+  };
+}
+
+export function detectMaven(s: ProjectSnapshot): EcosystemProposal | null {
+  if (!has(s, 'pom.xml')) return null;
+  const mvn = has(s, 'mvnw') ? './mvnw' : 'mvn';
+  return {
+    id: 'maven',
+    label: 'Maven',
+    evidence: ['pom.xml', ...(has(s, 'mvnw') ? ['mvnw'] : [])],
+    setup: [{ run: `${mvn} -B -q dependency:go-offline`, why: 'pom.xml: dependencies and plugins downloaded once with the repository reachable' }],
+    network: [{ entry: 'registry:maven', why: 'Maven downloads from the repository your Maven settings name' }],
+    gates: [{ name: 'test', run: `${mvn} -B -q test`, why: 'pom.xml' }],
+    notes: ['If a gate stops on a plugin Maven could not download offline (surefire\'s test providers are fetched when tests first run), add that step to setup, e.g. `mvn -B -q test -DskipTests=false -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false`.'],
+  };
+}
+
+/** The host Gradle's wrapper downloads its distribution from, as the repository's own wrapper properties name it. */
+export function gradleDistributionHost(properties: string | undefined): string | null {
+  const url = /^\s*distributionUrl\s*=\s*(\S+)/m.exec(properties ?? '')?.[1]?.replace(/\\:/g, ':');
+  if (!url) return null;
+  try {
+    return new URL(url).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+export function detectGradle(s: ProjectSnapshot): EcosystemProposal | null {
+  const build = firstOf(s, ['build.gradle.kts', 'build.gradle', 'settings.gradle.kts', 'settings.gradle']);
+  if (!build) return null;
+  const gradle = has(s, 'gradlew') ? './gradlew' : 'gradle';
+  const host = has(s, 'gradlew') ? gradleDistributionHost(s.contents['gradle/wrapper/gradle-wrapper.properties']) : null;
+  return {
+    id: 'gradle',
+    label: 'Gradle',
+    evidence: [build, ...(has(s, 'gradlew') ? ['gradlew'] : [])],
+    setup: [{ run: `${gradle} --no-daemon testClasses`, why: `${build}: compiles the code and its tests once with the repositories reachable, so the gate runs offline` }],
+    network: [
+      { entry: 'registry:maven', why: 'Gradle resolves dependencies from the Maven repository your configuration names' },
+      ...(host ? [{ entry: host, why: 'gradle/wrapper/gradle-wrapper.properties: where the wrapper downloads Gradle from' }] : []),
+    ],
+    gates: [{ name: 'test', run: `${gradle} --no-daemon test`, why: build }],
+    notes: ['Gradle plugins resolved from a plugin portal need its host in setup.network.'],
+  };
+}
+
+/** Targets a Makefile defines (`name:` at the start of a line, not a variable assignment `name := …`). */
+export function makeTargets(text: string): string[] {
+  const targets = new Set<string>();
+  for (const m of text.matchAll(/^([A-Za-z0-9_.\-/ ]+?)\s*::?(?!=)/gm)) for (const t of (m[1] ?? '').split(/\s+/)) if (t && !t.startsWith('.')) targets.add(t);
+  return [...targets];
+}
+
+export function detectMake(s: ProjectSnapshot): EcosystemProposal | null {
+  const file = firstOf(s, ['GNUmakefile', 'Makefile', 'makefile']);
+  if (!file) return null;
+  const target = ['test', 'check'].find((t) => makeTargets(s.contents[file] ?? '').includes(t));
+  if (!target) return null;
+  return {
+    id: 'make',
+    label: 'Makefile',
+    evidence: [file],
+    setup: [],
+    network: [],
+    gates: [{ name: 'test', run: `make ${target}`, why: `${file} has a \`${target}\` target` }],
+    notes: [],
+  };
+}

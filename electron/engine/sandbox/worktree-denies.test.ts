@@ -1,0 +1,107 @@
+// The sandbox's built-in write protection applies to the run's worktree (the library computes it from process.cwd()): the agent cannot rewrite the worktree's .git file, .gitmodules, shell start-up files, .vscode…
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createBashSession } from '../agents/tools/bash-tool';
+import { commitAll, createWorktree, isDirty, snapshotTree } from '../git/repo-git';
+import { pinWorktree } from '../git/worktree-integrity';
+import { makeRepo, sh, tempDir } from '../testing/temp-repo';
+import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
+import { createOsSandbox, type RunJail } from './os-sandbox';
+import { runPolicy } from './sandbox-policy';
+import { WORKTREE_DENIED_PATHS, worktreeMandatoryDenies } from './worktree-denies';
+
+describe('worktreeMandatoryDenies', () => {
+  it("is the library's list for a working directory, resolved against the worktree, with its .git file", () => {
+    const d = worktreeMandatoryDenies('/w/run-1');
+    for (const p of ['.git', '.gitmodules', '.gitconfig', '.bashrc', '.zshrc', '.profile', '.ripgreprc', '.mcp.json', '.vscode', '.idea', '.claude/commands', '.claude/agents', '.lfsconfig']) {
+      expect(d).toContain(`/w/run-1/${p}`);
+    }
+    expect(WORKTREE_DENIED_PATHS).not.toContain('.git');
+  });
+
+  it("is the run policy's denyWrite", () => {
+    const p = runPolicy({ worktree: '/w/run-1', privateDir: '/tmp/p', ratchetHome: '/h', userHome: '/u', network: [] });
+    expect(p.filesystem.denyWrite).toEqual(worktreeMandatoryDenies('/w/run-1'));
+  });
+});
+
+/** A repository with the protected files tracked, and a run's worktree of it. */
+async function worktreeWithDotfiles() {
+  const repo = realpathSync(makeRepo({
+    'a.txt': 'a\n', '.gitmodules': '[submodule "x"]\n', '.bashrc': 'echo hi\n', '.vscode/settings.json': '{}\n', '.mcp.json': '{}\n', '.lfsconfig': '[lfs]\n',
+  }));
+  const home = realpathSync(tempDir('ratchet-denies-home-'));
+  const worktree = join(home, 'worktrees', 'wt');
+  mkdirSync(join(home, 'worktrees'));
+  await createWorktree(repo, worktree, 'ratchet/denies', sh(repo, 'rev-parse', 'HEAD'));
+  return { repo, home, worktree, dotGit: readFileSync(join(worktree, '.git'), 'utf8') };
+}
+
+async function jailFor(home: string, worktree: string): Promise<RunJail> {
+  return createOsSandbox({ mode: 'auto', ratchetHome: home, env: process.env }).forRun({ worktree, network: [], envNames: [] });
+}
+
+describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `inside the sandbox — skipped: ${NO_SANDBOX_REASON}`, () => {
+  it("the agent cannot rewrite, replace or move the worktree's .git file, .gitmodules, .bashrc, .vscode/…, nor create .zshrc or .idea; ordinary files it writes", async () => {
+    const { worktree, home, dotGit } = await worktreeWithDotfiles();
+    const jail = await jailFor(home, worktree);
+    const s = createBashSession({ cwd: worktree, env: jail.env, jail, timeoutS: 30 });
+    const tries = [
+      'printf "gitdir: /elsewhere\\n" > .git', 'rm -f .git', 'mv .git .git-old', 'printf x >> .gitmodules', 'printf x >> .bashrc',
+      'printf x > .vscode/settings.json', 'printf x > .vscode/tasks.json', 'mv .vscode vscode-old', 'printf x > .mcp.json', 'printf x > .zshrc',
+      'printf "[lfs]\\n\\turl = https://example.com/x\\n" > .lfsconfig',
+      'mkdir .idea', 'mkdir -p .claude/commands', 'rm -rf .git && mkdir .git',
+    ];
+    let out: string;
+    try {
+      out = (await s.run({ command: `${tries.map((t) => `(${t}) 2>/dev/null && echo "WROTE: ${t.replace(/"/g, '\\"')}"`).join('\n')}\necho ordinary > ordinary.txt\necho done` })).content;
+    } finally {
+      s.close();
+    }
+    expect(out).toContain('done');
+    expect(out).not.toContain('WROTE');
+    expect(readFileSync(join(worktree, '.git'), 'utf8')).toBe(dotGit);
+    expect(readFileSync(join(worktree, '.gitmodules'), 'utf8')).toBe('[submodule "x"]\n');
+    expect(readFileSync(join(worktree, '.bashrc'), 'utf8')).toBe('echo hi\n');
+    expect(readFileSync(join(worktree, '.vscode/settings.json'), 'utf8')).toBe('{}\n');
+    expect(existsSync(join(worktree, '.vscode/tasks.json'))).toBe(false);
+    expect(readFileSync(join(worktree, '.lfsconfig'), 'utf8')).toBe('[lfs]\n');
+    expect(readFileSync(join(worktree, 'ordinary.txt'), 'utf8')).toBe('ordinary\n');
+    // The placeholders the sandbox held absent paths with are gone once the command ended: git sees only the agent's file.
+    expect(sh(worktree, 'status', '--porcelain', '--untracked-files=all')).toBe('?? ordinary.txt');
+  });
+
+  it("keeps the sandbox's placeholders out of Ratchet's snapshot while another run's command still runs (their removal waits for it)", async () => {
+    const a = await worktreeWithDotfiles();
+    const b = await worktreeWithDotfiles();
+    const jailA = await jailFor(a.home, a.worktree);
+    const jailB = await jailFor(b.home, b.worktree);
+    // B's command waits on a named pipe in its worktree until the test lets it go.
+    const fifo = join(b.worktree, 'latch');
+    execFileSync('mkfifo', [fifo]);
+    const wrappedB = await jailB.wrap('sh', `read line < ${fifo}`);
+    const childB = spawn(wrappedB.file, wrappedB.args, { cwd: b.worktree, env: wrappedB.env, stdio: 'ignore' });
+    const endedB = new Promise<void>((r) => childB.on('close', () => r()));
+    try {
+      const wrappedA = await jailA.wrap('sh', 'echo work > work.txt');
+      await new Promise<void>((r) => spawn(wrappedA.file, wrappedA.args, { cwd: a.worktree, env: wrappedA.env, stdio: 'ignore' }).on('close', () => r()));
+      wrappedA.done();
+      // A's command is over, but the library removes its placeholders only when no sandboxed command is left.
+      expect(readFileSync(join(a.worktree, '.zshrc'), 'utf8')).toBe('');
+      const p = pinWorktree(a.repo, a.worktree);
+      const tree = await snapshotTree(p);
+      expect(sh(a.repo, 'ls-tree', '--name-only', tree).split('\n').sort()).toEqual(['.bashrc', '.gitmodules', '.lfsconfig', '.mcp.json', '.vscode', 'a.txt', 'work.txt']);
+      // Nor in a commit, nor as uncommitted work (a rescue would otherwise commit them).
+      await commitAll(p, 'step 1: work');
+      expect(sh(a.repo, 'ls-tree', '--name-only', 'ratchet/denies').split('\n')).not.toContain('.zshrc');
+      await expect(isDirty(p)).resolves.toBe(false);
+    } finally {
+      writeFileSync(fifo, 'go\n');
+      await endedB;
+      wrappedB.done();
+    }
+    expect(existsSync(join(a.worktree, '.zshrc'))).toBe(false);
+  });
+});

@@ -1,0 +1,25 @@
+// The sandbox's built-in write protection, computed for a run's worktree: the library computes it from process.cwd() (Ratchet's launch folder), never from the folder its commands work in.
+import path from 'node:path';
+// Deep import: the library's own lists, so this follows them when they grow (its index does not export them).
+import { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+
+/**
+ * Paths under the worktree no sandboxed command may write, relative to it: the files and folders the library denies in
+ * its working directory (shell start-up files, .gitconfig, .gitmodules, .ripgreprc, .mcp.json, .vscode, .idea,
+ * .claude/commands, .claude/agents), and Ratchet's one addition: `.lfsconfig`, which git-lfs reads from the work tree
+ * when Ratchet's own git (outside the sandbox) checks files out — its `lfs.url` would send that git to a host of the
+ * agent's choosing. On Linux an absent one is held by an empty placeholder for the command's life.
+ */
+export const WORKTREE_DENIED_PATHS: readonly string[] = [...DANGEROUS_FILES, ...getDangerousDirectories(), '.lfsconfig'];
+
+/**
+ * What the library's `linuxGetCwdMandatoryDenyPaths` (and macOS's mandatory entries) would deny if the worktree were
+ * its working directory, as absolute paths for the run policy's `denyWrite`. Plus the library's `.git` rule for a
+ * worktree, whose `.git` is a file (`gitdir: <repo>/.git/worktrees/<name>`): the file itself is denied, so a command can
+ * neither re-point it nor replace it with a git dir of its own (nothing can be made under a file, so `.git/hooks` and
+ * `.git/config` need no entry). Pure: a Ratchet worktree's `.git` is a file by construction.
+ */
+export function worktreeMandatoryDenies(worktree: string): string[] {
+  const root = path.resolve(worktree);
+  return [...WORKTREE_DENIED_PATHS.map((p) => path.join(root, p)), path.join(root, '.git')];
+}

@@ -1,0 +1,78 @@
+// Project store: what detection proposes for a repository and its baseline check ("Check project"), with the check's live progress.
+import { create } from 'zustand';
+import type { EventPayload, MethodInput, MethodOutput } from '../../../shared/contract';
+import { errorMessage, getApi } from '../api/client';
+
+type Detected = MethodOutput<'project.detect'>;
+type Baseline = MethodOutput<'project.baseline'>;
+export type BaselineInput = MethodInput<'project.baseline'>;
+export type BaselineProgress = Omit<EventPayload<'project.onBaseline'>, 'repo'>;
+
+export interface DetectionState {
+  status: 'loading' | 'ready' | 'error';
+  data: Detected | null;
+  error: string | null;
+}
+
+export interface BaselineState {
+  status: 'running' | 'done' | 'error';
+  /** What was checked (the call's input as a key): a result for other settings than the form's is shown as such. */
+  checked: string;
+  /** The setup commands checked, as the form showed them (the answer names only their outcome). */
+  setup: string[];
+  progress: BaselineProgress[];
+  result: Baseline | null;
+  error: string | null;
+}
+
+interface ProjectState {
+  /** By repository root. */
+  detection: Record<string, DetectionState>;
+  baseline: Record<string, BaselineState>;
+  detect(repo: string): Promise<void>;
+  check(input: BaselineInput, setup: string[]): Promise<void>;
+  applyProgress(p: EventPayload<'project.onBaseline'>): void;
+}
+
+/** The key a baseline input is compared by (the repository and everything it checks). */
+export function baselineKey(input: BaselineInput): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sorted)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]))
+        : v;
+  return JSON.stringify(sorted(input));
+}
+
+export const useProject = create<ProjectState>()((set, get) => ({
+  detection: {},
+  baseline: {},
+
+  async detect(repo) {
+    set((s) => ({ detection: { ...s.detection, [repo]: { status: 'loading', data: s.detection[repo]?.data ?? null, error: null } } }));
+    try {
+      const data = await getApi().call('project.detect', { repo });
+      set((s) => ({ detection: { ...s.detection, [repo]: { status: 'ready', data, error: null } } }));
+    } catch (err) {
+      set((s) => ({ detection: { ...s.detection, [repo]: { status: 'error', data: null, error: errorMessage(err) } } }));
+    }
+  },
+
+  async check(input, setup) {
+    const repo = input.repo;
+    if (get().baseline[repo]?.status === 'running') return;
+    const checked = baselineKey(input);
+    set((s) => ({ baseline: { ...s.baseline, [repo]: { status: 'running', checked, setup, progress: [], result: null, error: null } } }));
+    try {
+      const result = await getApi().call('project.baseline', input);
+      set((s) => ({ baseline: { ...s.baseline, [repo]: { ...(s.baseline[repo] as BaselineState), status: 'done', result } } }));
+    } catch (err) {
+      set((s) => ({ baseline: { ...s.baseline, [repo]: { ...(s.baseline[repo] as BaselineState), status: 'error', error: errorMessage(err) } } }));
+    }
+  },
+
+  applyProgress({ repo, ...p }) {
+    const cur = get().baseline[repo];
+    if (cur?.status !== 'running') return;
+    set((s) => ({ baseline: { ...s.baseline, [repo]: { ...cur, progress: [...cur.progress, p] } } }));
+  },
+}));

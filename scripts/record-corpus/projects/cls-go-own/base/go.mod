@@ -1,0 +1,3 @@
+module github.com/acme/shop
+
+go 1.19

@@ -1,0 +1,1 @@
+exports.health = () => 0;

@@ -1,0 +1,9 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/google/uuid"
+)
+
+func main() { fmt.Println(uuid.NewString()) }

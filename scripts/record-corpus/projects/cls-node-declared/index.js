@@ -1,0 +1,3 @@
+const _ = require('lodash');
+
+console.log(_.sum([1, 2, 3]));

@@ -1,0 +1,5 @@
+function label(n) {
+  return `#${n}`;
+}
+
+console.log(label(7));

@@ -1,0 +1,3 @@
+const { health } = require('./src/health');
+
+console.log(health());

@@ -1,0 +1,2 @@
+def title(name):
+    return name.upper()

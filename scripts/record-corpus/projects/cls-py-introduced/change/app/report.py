@@ -1,0 +1,5 @@
+from textkit import shout
+
+
+def title(name):
+    return shout(name)
