@@ -134,7 +134,9 @@ describe('NewTaskScreen', () => {
     render(<NewTaskScreen repoPath={REPO} />);
     const title = await screen.findByLabelText('Title');
     fireEvent.change(title, { target: { value: 'Health' } });
-    fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
+    fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
+    await screen.findByDisplayValue('Add heal() capped at max health');
+    fireEvent.click(screen.getByRole('button', { name: 'Trust' }));
     const start = screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement;
     expect(start.disabled).toBe(false);
     // What Enter in the title does in a browser: the form's implicit submission.
