@@ -46,6 +46,7 @@ export async function startTask(page: Page, repo: string, title: string, hooks: 
 interface Box { left: number; right: number; top: number; bottom: number; width: number }
 interface PageElement {
   tagName: string;
+  contains(other: PageElement): boolean;
   className: unknown;
   textContent: string | null;
   scrollWidth: number;
@@ -107,6 +108,29 @@ export async function layoutProblems(page: Page): Promise<string[]> {
           if (cross > 1 && rows > 1) problems.push(`the chart axis labels "${a.text}" and "${b.text}" overlap`);
         }
       }
+    }
+    // Nothing lies over a control: a notice never covers a button of the screen (issue 20 item 16).
+    const overlap = (a: Box, b: Box) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    for (const notice of document.querySelectorAll('.notices .notice')) {
+      const n = notice.getBoundingClientRect();
+      for (const button of document.querySelectorAll('main button, main a, main input')) {
+        if (notice.contains(button)) continue;
+        const b = button.getBoundingClientRect();
+        if (b.width > 0 && overlap(n, b)) problems.push(`a notice covers "${(button.textContent ?? '').trim() || button.tagName.toLowerCase()}"`);
+      }
+    }
+    // The retry breakdown's table sits under its bars: each column's centre within a few pixels of its bar's (issue 20 item 23).
+    const breakdown = document.querySelector('.breakdown-table');
+    const card = document.querySelector('section[aria-labelledby="h-breakdown"]');
+    if (breakdown && card) {
+      const ticks = [...card.querySelectorAll('.recharts-xAxis .recharts-cartesian-axis-tick-value')].map((t) => t.getBoundingClientRect());
+      const heads = [...breakdown.querySelectorAll('thead th[scope="col"]')].map((t) => t.getBoundingClientRect());
+      heads.forEach((h, i) => {
+        const t = ticks[i];
+        if (!t) return;
+        const off = Math.abs((h.left + h.right) / 2 - (t.left + t.right) / 2);
+        if (off > 6) problems.push(`the retry breakdown's column ${i + 1} is ${Math.round(off)} px off its bar`);
+      });
     }
     const table = document.querySelector('table.runs-table');
     if (table) {

@@ -69,7 +69,7 @@ describe('the dashboard', () => {
     const dash = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await openDashboard(dash);
     await dash.getByText('No runs in the last 7 days').waitFor();
-    await dash.getByText('No run is paused, waiting or interrupted.').waitFor();
+    await dash.getByText('No run is paused, failed, waiting or interrupted.').waitFor();
     await shoot(dash, 'empty');
 
     const other = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -54,7 +54,7 @@ describe('next steps in the browser host', () => {
     // It opens at the home folder; then the user types where the repository lives.
     await dialog.getByRole('list').waitFor();
     await dialog.getByLabel('folder path').fill(dirname(repo));
-    await dialog.getByRole('button', { name: 'Go' }).click();
+    await dialog.getByRole('button', { name: 'Go', exact: true }).click();
     await dialog.getByRole('button', { name: 'open calc' }).waitFor();
     await both(page, 'next-folder-browser', () => dialog.getByRole('button', { name: 'open calc' }).waitFor());
     await dialog.getByRole('button', { name: 'open calc' }).click();
@@ -81,6 +81,10 @@ describe('next steps in the browser host', () => {
     await both(page, 'next-success', () => next.getByLabel('merge preview').waitFor());
 
     await next.getByRole('button', { name: 'Fast-forward main' }).click();
+    // Moving the user's own branch asks first (issue 20 item 19).
+    const confirm = next.getByRole('group', { name: 'confirm the merge' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Fast-forward main' }).click();
     await next.getByText(/main is now at/).waitFor();
     expect(git('log', '-1', '--format=%s', 'main')).toBe('step 3: Add sub()');
     expect(git('status', '--porcelain')).toBe('');

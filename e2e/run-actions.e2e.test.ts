@@ -76,6 +76,8 @@ describe('stop, start again, resume', () => {
     await page.goto(`${host!.url.split('?')[0]}#/runs/${stopped.id}`);
 
     await toolbar.getByRole('button', { name: /Start again/ }).click();
+    // A new run spends money: it asks first (issue 20 item 19).
+    await toolbar.getByRole('button', { name: 'Start a new run' }).click();
     await page.waitForURL((u) => /#\/runs\//.test(u.hash) && !u.hash.includes(stopped.id), { timeout: 30_000 });
     const fresh = await until(() => runs().find((r) => r.title === 'Stop me' && r.id !== stopped.id), { ms: 60_000, describe: runsSoFar });
     await until(() => runs().find((r) => r.id === fresh.id && r.status === 'succeeded'), { ms: 120_000, describe: runsSoFar });

@@ -1,10 +1,13 @@
-// The screenshot sweep (issue 13 item 3): every screen of the app at 1400×900 and at the window's minimum 1024×700, with runs in
-// every state; none scrolls sideways, the runs list's headers never overlap and its task column keeps a real width.
-// Saves e2e/screenshots/screen-<name>-<1400|1024>.png, to be looked at.
+// The screenshot sweep (issue 13 item 3, issue 20): every screen of the app at 1400×900 and at the window's minimum
+// 1024×700, with many runs in every state (two dozen seeded through the store — failed, interrupted, paused, waiting for
+// approval, stopped, succeeded — plus real ones running, queued, failed and succeeded); none scrolls sideways, the runs
+// list's headers never overlap and its task column keeps a real width, no notice covers a control, and the retry
+// breakdown's table sits under its bars. Saves e2e/screenshots/screen-<name>-<1400|1024>.png, to be looked at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { latestRun, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
+import { latestRun, startHostProcess, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
 import { failingDemoRepo, shootScreen, startTask } from './app-steps';
+import { seedRuns } from './seed-runs';
 
 let spec: SpecEnv;
 let browser: Browser;
@@ -12,13 +15,18 @@ let host: HostProcess | undefined;
 let home: string;
 let calc: string;
 let division: string;
+let seeded: string[];
 
 beforeAll(async () => {
   // Each answer takes 0.4 s, and every turn of a step matches its rule again (up to the workflow's 10 turns): a run
   // lasts long enough to be seen running while another waits in the queue.
-  spec = await startSpecEnv({ delayMs: 400 });
-  ({ browser, host, home, repo: calc } = spec);
+  spec = await startSpecEnv({ delayMs: 400, startHost: false });
+  ({ browser, home, repo: calc } = spec);
   division = failingDemoRepo();
+  // A busy store: the runs list, the dashboard and the notices are looked at with many runs, not three.
+  seeded = seedRuns(home);
+  host = await startHostProcess(spec.env);
+  spec.host = host;
 });
 
 afterAll(async () => {
@@ -41,7 +49,15 @@ describe('every screen at 1400×900 and 1024×700', () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(host!.url);
     await page.getByLabel('repository path').waitFor();
-    await shootScreen(page, 'home-empty');
+    // The seeded interrupted runs are offered once, on Home.
+    const offer = page.getByRole('dialog', { name: 'Resume plan' });
+    await offer.getByText('Completed work').waitFor({ timeout: 30_000 });
+    await shootScreen(page, 'dialog-resume-offer');
+    await offer.getByRole('button', { name: 'Cancel' }).click();
+    await shootScreen(page, 'home-seeded');
+    await page.getByRole('combobox', { name: 'status' }).selectOption('needs_you');
+    await shootScreen(page, 'home-needs-you');
+    await page.getByRole('combobox', { name: 'status' }).selectOption('');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await shootScreen(page, 'settings');
@@ -70,11 +86,17 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await waitFor('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
     await shootScreen(page, 'run-stopped');
-    // The notices of the runs that ended (a failure, a success), stacked; then dismissed, so the screens below are seen whole.
-    await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).nth(1).waitFor();
+    // The notices of the runs that ended (a failure, a success), grouped, in the page; New task's Start button stays clear
+    // of them. Then dismissed, so the screens below are seen whole.
+    await page.locator('.notices').getByRole('button', { name: /^Dismiss/ }).nth(1).waitFor();
     await shootScreen(page, 'notices');
-    while ((await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).count()) > 0) {
-      await page.locator('.notices').getByRole('button', { name: 'Dismiss' }).first().click();
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByLabel('repository path').fill(calc);
+    await page.getByRole('button', { name: 'Use this path' }).click();
+    await page.getByRole('heading', { name: 'New task' }).waitFor();
+    await shootScreen(page, 'new-task-with-notices');
+    while ((await page.locator('.notices').getByRole('button', { name: /^Dismiss/ }).count()) > 0) {
+      await page.locator('.notices').getByRole('button', { name: /^Dismiss/ }).first().click();
     }
 
     await openRun(page, 'Calculator', 'succeeded');
@@ -87,6 +109,8 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await openRun(page, 'Division that refuses zero', 'failed');
     await page.getByRole('button', { name: /Refuse a zero divisor/ }).click();
     await shootScreen(page, 'run-failed');
+    await page.getByText('Attempts summary and next steps').click();
+    await shootScreen(page, 'run-failed-reason');
     await page.getByRole('button', { name: /Revise plan/ }).click();
     await page.getByRole('dialog').getByRole('textbox').first().waitFor();
     await shootScreen(page, 'dialog-revise-plan');
@@ -98,12 +122,12 @@ describe('every screen at 1400×900 and 1024×700', () => {
 
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByRole('rowgroup', { name: 'Finished' }).waitFor();
-    await expect(page.locator('table.runs-table tbody tr.clickable').count()).resolves.toBe(3);
+    await expect(page.locator('table.runs-table tbody tr.clickable').count()).resolves.toBe(seeded.length + 3);
     await shootScreen(page, 'home-finished');
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await page.getByText(/finished runs · 3 started/).first().waitFor();
+    await page.getByText(new RegExp(`finished runs · ${seeded.length + 3} started`)).first().waitFor();
     await shootScreen(page, 'dashboard');
     await page.getByLabel('Preset').selectOption('');
     await page.getByLabel('Max retries').fill('0');

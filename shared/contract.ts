@@ -204,7 +204,8 @@ export const Settings = z.object({
   apiKeySource: z.enum(['safe_storage', 'environment', 'session', 'none']),
   /** Set when Electron's Linux backend stores secrets as plain text (basic_text). */
   apiKeyWarning: z.string().nullable(),
-  defaultModel: z.string(),
+  /** Never empty: the engine names it in every run it starts (Settings marks an empty one at its field). */
+  defaultModel: z.string().trim().min(1),
   preset: z.enum(['conservative', 'aggressive', 'minimal']),
   budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
   notifications: z.boolean(),
@@ -342,7 +343,8 @@ export const methods = {
    */
   'runs.attemptDiff': {
     input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), against: z.enum(['previous', 'step', 'run']) }),
-    output: z.object({ diff: z.string(), against: z.enum(['previous', 'step', 'run']), fromAttempt: z.number().int().nullable() }),
+    /** `live`: read from the worktree now (an attempt under way, or the one an interrupted run left), not a saved attempt. */
+    output: z.object({ diff: z.string(), against: z.enum(['previous', 'step', 'run']), fromAttempt: z.number().int().nullable(), live: z.boolean().default(false) }),
   },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
   'runs.retry': { input: RunId, output: Ok },

@@ -29,7 +29,8 @@ export const eventPayloads = {
   'step.demoted': z.object({ step: id }),
   'step.repeated_failures': z.object({ step: id.nullable(), attempts: z.array(z.object({ runId: z.string(), n: id, errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() })) }),
   'attempt.started': z.object({ attemptId: id.optional(), step: id, n: id, model: z.string().nullable().default(null), agent: z.string().default(''), round: z.number().int().min(0).default(0) }),
-  'attempt.finished': z.object({ attemptId: id, outcome: AttemptOutcome, errorClass: ErrorClass.nullable().default(null), summary: z.string().nullable().default(null) }),
+  /** `finishedAt`: when the attempt really ended, given when that is not the event's own time (one found interrupted later). */
+  'attempt.finished': z.object({ attemptId: id, outcome: AttemptOutcome, errorClass: ErrorClass.nullable().default(null), summary: z.string().nullable().default(null), finishedAt: z.string().optional() }),
   'gate.started': z.object({ attemptId: id, gate: z.string(), command: z.string().default('') }),
   'gate.finished': z.object({
     attemptId: id, gate: z.string(), passed: z.boolean(), exitCode: z.number().int().nullable().default(null),

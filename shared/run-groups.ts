@@ -20,7 +20,8 @@ const GROUP_OF: Record<RunStatus, RunGroup> = {
   waiting: 'active',
   queued: 'queued',
   succeeded: 'done',
-  failed: 'done',
+  // A failed run is the user's to look at (retry, revise, start again) — until a newer run of the task replaces it.
+  failed: 'needs_you',
   cancelled: 'done',
 };
 
@@ -28,19 +29,55 @@ export function runGroup(status: RunStatus): RunGroup {
   return GROUP_OF[status];
 }
 
+/** What a run needs to be told apart from the other runs of its task (all optional: a bare status groups by status alone). */
+export interface GroupedRun {
+  status: RunStatus;
+  repo?: string;
+  title?: string;
+  createdAt?: string;
+}
+
+const taskKey = (r: GroupedRun) => `${r.repo ?? ''}\u0000${r.title ?? ''}`;
+
+/** The newest run of each task (repository and title): a failed run older than it was replaced ("Start again", a new run). */
+function newestByTask(runs: readonly GroupedRun[]): Map<string, string> {
+  const newest = new Map<string, string>();
+  for (const r of runs) {
+    if (r.title === undefined || r.createdAt === undefined) continue;
+    const k = taskKey(r);
+    const seen = newest.get(k);
+    if (seen === undefined || r.createdAt > seen) newest.set(k, r.createdAt);
+  }
+  return newest;
+}
+
+/** The run's group among `runs`: a failed run that a newer run of the same task replaced is finished, not the user's. */
+function groupAmong(r: GroupedRun, newest: Map<string, string>): RunGroup {
+  const g = runGroup(r.status);
+  if (r.status === 'failed' && r.createdAt !== undefined && r.title !== undefined && (newest.get(taskKey(r)) ?? '') > r.createdAt) return 'done';
+  return g;
+}
+
 /** Runs in their groups, in RUN_GROUPS order, each keeping the list's own order; empty groups left out. */
-export function groupRuns<T extends { status: RunStatus }>(runs: readonly T[]): Array<{ group: RunGroup; runs: T[] }> {
+export function groupRuns<T extends GroupedRun>(runs: readonly T[]): Array<{ group: RunGroup; runs: T[] }> {
+  const newest = newestByTask(runs);
   const by = new Map<RunGroup, T[]>();
   for (const r of runs) {
-    const g = runGroup(r.status);
+    const g = groupAmong(r, newest);
     by.set(g, [...(by.get(g) ?? []), r]);
   }
   return RUN_GROUPS.filter((g) => by.has(g)).map((group) => ({ group, runs: by.get(group) ?? [] }));
 }
 
-/** How many runs wait for the user (paused, waiting for approval, interrupted). */
-export function needsYouCount(runs: ReadonlyArray<{ status: RunStatus }>): number {
-  return runs.filter((r) => runGroup(r.status) === 'needs_you').length;
+/** The runs that wait for the user (paused, waiting for approval, interrupted, failed and not replaced), in the list's order. */
+export function runsNeedingYou<T extends GroupedRun>(runs: readonly T[]): T[] {
+  const newest = newestByTask(runs);
+  return runs.filter((r) => groupAmong(r, newest) === 'needs_you');
+}
+
+/** How many runs wait for the user (paused, waiting for approval, interrupted, failed and not replaced). */
+export function needsYouCount(runs: readonly GroupedRun[]): number {
+  return runsNeedingYou(runs).length;
 }
 
 /** The window title with the count in front, as mail apps do: "(2) Ratchet". */

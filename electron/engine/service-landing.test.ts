@@ -1,7 +1,7 @@
 // The after-success methods and the browser host's key and folder answers, through the service, on a real run in a real repository.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { dispatch, type EventName } from '../../shared/contract';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from './engine';
@@ -81,8 +81,11 @@ describe('New task\'s agent choice', () => {
 
 describe('the browser host', () => {
   it('stores a key saved from the app for the session and uses it; removing it falls back to the environment', async () => {
+    // The key is checked with the API before it is kept: the scripted server stands in for it.
+    const api = await startScriptedServer({ script: { rules: [] } });
+    onTestFinished(() => api.close());
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env: {} });
-    const env: NodeJS.ProcessEnv = {};
+    const env: NodeJS.ProcessEnv = { ANTHROPIC_BASE_URL: api.url };
     service = createService(engine, { host: 'headless', version: '0', env });
     expect(await call(service, 'settings.get', {})).toMatchObject({ ok: true, value: { apiKeySet: false, apiKeySource: 'none' } });
     expect(await call(service, 'settings.setApiKey', { key: 'sk-ant-123' })).toMatchObject({ ok: true, value: { apiKeySet: true, apiKeySource: 'session' } });

@@ -115,7 +115,8 @@ describe('service (the contract over the engine)', () => {
     const set = await call(service, 'settings.set', { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12 }, pricing: { 'my-model': { input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 } } });
     expect(set).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12, alertAt: 0.8 }, apiKeySet: true, apiKeySource: 'environment' } });
     expect(engine.pricing.models['my-model']).toEqual({ input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 });
-    const again = createService(engine, { host: 'headless', version: '0', env: {} });
+    // The key check has its own test (service-api-key.test.ts): here the API accepts it without being asked.
+    const again = createService(engine, { host: 'headless', version: '0', env: {}, checkApiKey: async () => undefined });
     expect(await call(again, 'settings.get', {})).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', apiKeySet: false } });
     expect(await call(again, 'settings.setApiKey', { key: 'sk-x' })).toMatchObject({ ok: true, value: { apiKeySet: true, apiKeySource: 'session', apiKeyWarning: expect.stringContaining('ANTHROPIC_API_KEY') } });
     await again.close();

@@ -6,6 +6,7 @@ import type { AppSetup } from '../../shared/project';
 import type { AgentChoice, CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
+import { checkApiKey } from './agents/api-key-check';
 import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
 import { RatchetError, userStop } from './errors';
@@ -15,6 +16,8 @@ import { GateLogCache } from './gate-log';
 import { headOf, logPage } from '../../shared/line-index';
 import { boundText } from './gates/bounded-output';
 import { diffTrees, inspectRepo } from './git/repo-git';
+import { liveAttemptDiff } from './live-attempt-diff';
+import { withExpectedActual } from './attempt-detail';
 import { loadSettings, saveSettings, type UserSettings } from './settings-store';
 import { statsWindow } from './stats';
 import { loadImprovements, weeklyReport } from './stats-report';
@@ -48,6 +51,8 @@ export interface ServiceOptions {
   watchMs?: number;
   /** How often the queue looks for slots freed by other processes (default 1 s). */
   queuePollMs?: number;
+  /** Checks an API key before it is kept (default: one GET /v1/models at ANTHROPIC_BASE_URL); throws a sentence when refused. */
+  checkApiKey?: (key: string) => Promise<void>;
   /** The baseline check "Check project" runs (default: the engine's, in its sandbox); tests swap it. */
   baseline?: BaselineFn;
 }
@@ -63,6 +68,8 @@ export interface Service {
   wakeDue(): string[];
   /** Stops every run this process executes (they pause, resumable) and waits for them. */
   close(): Promise<void>;
+  /** The check `settings.setApiKey` runs before keeping a key; the desktop shell runs it before its own encrypted write. */
+  checkApiKey(key: string): Promise<void>;
 }
 
 const TERMINAL_NOTICE: Record<string, { level: 'info' | 'warn' | 'error'; title: string }> = {
@@ -127,6 +134,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
 
   const queue = new RunQueue(engine.store, now);
   const self = { pid: process.pid, host: hostname() };
+  const checkKey = (key: string) => (opts.checkApiKey ?? ((k: string) => checkApiKey(k, opts.env.ANTHROPIC_BASE_URL)))(key);
 
   /** Starts the action in the background; its outcome arrives as engine events, and its slot goes to the next queued run. */
   function launch(runId: string, action: QueueAction): void {
@@ -273,9 +281,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'runs.attempt': async ({ runId, step, n, outputHeadLines }) => {
       const a = engine.store.getAttempts(runId, step).find((x) => x.n === n);
       if (!a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
-      const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...g }) =>
+      const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...stored }) => {
+        const g = { ...stored, failures: withExpectedActual(stored.failures) };
         // A recorded gate result never changes: its log is indexed once and kept for the pages that follow.
-        outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined));
+        return outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined);
+      });
       const texts = engine.store.getAttemptTexts(a.id);
       return {
         runId, step, n, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, model: a.model, agentKind: a.agent_kind,
@@ -300,14 +310,17 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const a = rows.find((x) => x.n === n);
       if (!run || !a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
       // Each attempt's tree is kept (refs/ratchet/<run>/<step>/<n>), so any two can be compared.
-      if (!a.tree_sha) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null };
+      if (!a.tree_sha) {
+        const live = await liveAttemptDiff(engine, run, a, rows, step, against);
+        return live ?? { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null, live: false };
+      }
       const prev = against === 'previous' ? [...rows].reverse().find((x) => x.n < n && x.tree_sha) : undefined;
       const base = against === 'run' ? run.base_commit : (engine.store.getSteps(runId).find((x) => x.step_index === step)?.pre_commit ?? null);
       const from = prev?.tree_sha ?? (base ? `${base}^{tree}` : null);
-      if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null };
+      if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null, live: false };
       // Trees live in the repository's object store: diffed there, never through the worktree's .git file.
       const diff = boundText(await diffTrees(run.repo_path, from, a.tree_sha), 200_000);
-      return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null };
+      return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null, live: false };
     },
     'runs.start': async (input) => {
       const r = input.retry;
@@ -412,6 +425,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return settingsDoc();
     },
     'settings.setApiKey': async ({ key }) => {
+      // Checked before it is kept (one free call); a key already stored (the desktop shell checks and stores it first) is not asked about twice.
+      const wanted = key?.trim() ?? '';
+      if (wanted && wanted !== secrets.get()) await checkKey(wanted);
       await secrets.set(key);
       // What is stored now (removing a saved key falls back to the environment's).
       const stored = secrets.get();
@@ -433,6 +449,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       for (const id of due) request(id, { kind: 'resume' });
       return due;
     },
+    checkApiKey: checkKey,
     async close() {
       closing = true;
       clearInterval(pumpTimer);

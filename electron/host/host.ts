@@ -89,7 +89,9 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     if (!existsSync(join(opts.staticDir, 'index.html'))) {
       return send(res, 503, 'The app is not built yet: run `npm run build`, then reload.', { 'Content-Type': 'text/plain; charset=utf-8' });
     }
-    const file = staticFile(opts.staticDir, url.pathname === '/' ? '/index.html' : url.pathname) ?? (extname(url.pathname) ? null : join(opts.staticDir, 'index.html'));
+    // Browsers ask for /favicon.ico whatever the page names: the app's icon answers it.
+    const path = url.pathname === '/' ? '/index.html' : url.pathname === '/favicon.ico' && !staticFile(opts.staticDir, '/favicon.ico') ? '/favicon.svg' : url.pathname;
+    const file = staticFile(opts.staticDir, path) ?? (extname(url.pathname) ? null : join(opts.staticDir, 'index.html'));
     if (!file) return send(res, 404, 'Not found', { 'Content-Type': 'text/plain; charset=utf-8' });
     return send(res, 200, readFileSync(file), { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
   }

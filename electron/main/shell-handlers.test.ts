@@ -1,5 +1,5 @@
 // settings.setApiKey in the shell: saved through safeStorage before the service answers; the engine's env follows what is stored.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,7 @@ const { withShellHandlers } = await import('./shell-handlers');
 
 beforeEach(() => fake.resetFakeElectron());
 
-async function setup(envKey: string | null) {
+async function setup(envKey: string | null, checkKey?: (key: string) => Promise<void>) {
   const file = join(mkdtempSync(join(tmpdir(), 'ratchet-shell-')), 'api-key.enc');
   const secrets = createSecrets({ file, platform: 'linux', envKey });
   await secrets.load();
@@ -27,7 +27,7 @@ async function setup(envKey: string | null) {
       return { apiKeySet: Boolean(store.get()), apiKeySource: store.source } as never;
     }),
   } as unknown as Handlers;
-  return { file, env, secrets, handlers: withShellHandlers(base, { secrets, env }), base };
+  return { file, env, secrets, handlers: withShellHandlers(base, { secrets, env, checkKey }), base };
 }
 
 describe('withShellHandlers', () => {
@@ -52,6 +52,20 @@ describe('withShellHandlers', () => {
     fake.safeStorage.available = false;
     const { env, handlers, base } = await setup(null);
     await expect(handlers['settings.setApiKey']({ key: 'sk-ant-x' })).rejects.toMatchObject({ code: 'keychain_unavailable' });
+    expect(base['settings.setApiKey']).not.toHaveBeenCalled();
+    expect(env.ANTHROPIC_API_KEY).toBeUndefined();
+  });
+});
+
+describe('a refused key (issue 20 item 18)', () => {
+  it('is checked before the encrypted write, and never written', async () => {
+    const refuse = vi.fn(async () => {
+      throw Object.assign(new Error('The API refused this key (invalid x-api-key). The key was not saved.'), { code: 'api_key_refused' });
+    });
+    const { file, env, handlers, base } = await setup(null, refuse);
+    await expect(handlers['settings.setApiKey']({ key: ' sk-ant-typo ' })).rejects.toMatchObject({ code: 'api_key_refused' });
+    expect(refuse).toHaveBeenCalledWith('sk-ant-typo');
+    expect(existsSync(file)).toBe(false);
     expect(base['settings.setApiKey']).not.toHaveBeenCalled();
     expect(env.ANTHROPIC_API_KEY).toBeUndefined();
   });

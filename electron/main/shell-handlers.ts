@@ -5,15 +5,18 @@ import { openWorktree } from './open-worktree';
 import type { Secrets } from './secrets';
 
 /**
- * `settings.setApiKey` awaits the encrypted write (the service's secret store is synchronous), then lets the service
+ * `settings.setApiKey` checks the key with the API (`checkKey`), awaits the encrypted write (the service's secret store is synchronous), then lets the service
  * answer; the engine's environment is then set from what is actually stored, so clearing a saved key falls back to
  * the environment's key instead of leaving none.
  */
-export function withShellHandlers(base: Handlers, deps: { secrets: Secrets; env: NodeJS.ProcessEnv }): Handlers {
+export function withShellHandlers(base: Handlers, deps: { secrets: Secrets; env: NodeJS.ProcessEnv; checkKey?: (key: string) => Promise<void> }): Handlers {
   return {
     ...base,
     ...worktreeHandlers(base),
     'settings.setApiKey': async (input) => {
+      // A refused key is never written: checked (one cheap API call) before the encrypted write.
+      const wanted = input.key?.trim() ?? '';
+      if (wanted && wanted !== deps.secrets.key()) await deps.checkKey?.(wanted);
       await deps.secrets.set(input.key);
       const settings = await base['settings.setApiKey']({ key: input.key === null ? null : deps.secrets.key() });
       const key = deps.secrets.key();

@@ -2,8 +2,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { METHOD_NAMES } from '../../shared/contract';
+import { startScriptedServer } from '../scripted/server';
 
 vi.mock('electron', () => import('./testing/fake-electron'));
 const fake = await import('./testing/fake-electron');
@@ -81,7 +82,10 @@ describe('runShell', () => {
   });
 
   it('saves the API key encrypted under userData and reports it in settings', async () => {
-    const { call } = await boot();
+    // The key is checked with the API before it is written: the scripted server stands in for it.
+    const api = await startScriptedServer({ script: { rules: [] } });
+    onTestFinished(() => api.close());
+    const { call } = await boot({ ANTHROPIC_BASE_URL: api.url });
     const set = await call('settings.setApiKey', { key: 'sk-ant-shell-test' });
     expect(set).toMatchObject({ ok: true, value: { apiKeySet: true, apiKeySource: 'safe_storage', apiKeyWarning: null } });
     const file = join(base, 'userData', 'api-key.enc');

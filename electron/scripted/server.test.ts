@@ -261,6 +261,34 @@ describe('errors and the SDK retry policy', () => {
   });
 });
 
+describe('API keys (issue 20 item 18)', () => {
+  it('refuses a key it was not given, as the real API does: 401 authentication_error "invalid x-api-key"', async () => {
+    const server = await startScriptedServer({ script: { rules: [{ response: { content: [{ type: 'text', text: 'hi' }] } }] }, apiKeys: ['sk-ant-good'] });
+    open.push(server);
+    const refused = { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } };
+    const bad = await post(server, JSON.stringify(ask('hello')), { 'x-api-key': 'sk-ant-typo' });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject(refused);
+    const models = await fetch(`${server.url}/v1/models?limit=1`, { headers: { 'x-api-key': 'sk-ant-typo', 'anthropic-version': '2023-06-01' } });
+    expect(models.status).toBe(401);
+    expect(await models.json()).toMatchObject(refused);
+    // The SDK sees the error class a user's first run would.
+    await expect(new Anthropic({ apiKey: 'sk-ant-typo', baseURL: server.url, maxRetries: 0 }).messages.create(ask('hello'))).rejects.toMatchObject({ status: 401 });
+    expect((await post(server, JSON.stringify(ask('hello')), { 'x-api-key': 'sk-ant-good' })).status).toBe(200);
+  });
+
+  it('lists models at GET /v1/models for a good key, the cheap call that checks a key', async () => {
+    const server = await serve({ rules: [] });
+    const res = await fetch(`${server.url}/v1/models?limit=1`, { headers: { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: Array<{ type: string; id: string }>; has_more: boolean };
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0]!.type).toBe('model');
+    expect(typeof body.has_more).toBe('boolean');
+    expect((await fetch(`${server.url}/v1/models`)).status).toBe(401);
+  });
+});
+
 describe('rule selection', () => {
   it('matches on the last user text and on the system prompt', async () => {
     const server = await serve({

@@ -226,7 +226,14 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
   });
 }
 
-export function startScriptedServer(opts: { script: Script | ScriptFn; port?: number }): Promise<ScriptedServer> {
+/** What GET /v1/models lists (the real API lists the models the key may use, newest first). */
+const MODELS = ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5'];
+
+/**
+ * `apiKeys`: the keys this server accepts; any other is refused as the real API refuses a bad key (401,
+ * authentication_error, "invalid x-api-key"). Without it every non-empty key is accepted.
+ */
+export function startScriptedServer(opts: { script: Script | ScriptFn; port?: number; apiKeys?: readonly string[] }): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
   const cache = new PromptCache();
   let scriptFn: ScriptFn | null = null;
@@ -297,14 +304,25 @@ export function startScriptedServer(opts: { script: Script | ScriptFn; port?: nu
       res.end(errorBody(type, message, requestId));
     };
 
-    if (method !== 'POST' || path !== '/v1/messages') {
-      return sendError(404, 'not_found_error', `scripted server: no route ${method} ${path} (only POST /v1/messages)`);
+    const listModels = method === 'GET' && path === '/v1/models';
+    if (!listModels && (method !== 'POST' || path !== '/v1/messages')) {
+      return sendError(404, 'not_found_error', `scripted server: no route ${method} ${path} (only POST /v1/messages and GET /v1/models)`);
     }
     const apiKey = req.headers['x-api-key'];
     const authorization = req.headers.authorization;
     const hasKey = typeof apiKey === 'string' && apiKey.trim() !== '';
-    const hasBearer = typeof authorization === 'string' && /^Bearer\s+\S+/i.test(authorization);
-    if (!hasKey && !hasBearer) return sendError(401, 'authentication_error', 'x-api-key header is required');
+    const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)/i.exec(authorization)?.[1] : undefined;
+    if (!hasKey && !bearer) return sendError(401, 'authentication_error', 'x-api-key header is required');
+    const sentKey = hasKey ? String(apiKey).trim() : (bearer ?? '');
+    if (opts.apiKeys && !opts.apiKeys.includes(sentKey)) return sendError(401, 'authentication_error', 'invalid x-api-key');
+    if (listModels) {
+      const limit = Math.max(1, Math.min(1000, Number(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('limit')) || 20));
+      const data = MODELS.slice(0, limit).map((id) => ({ type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' }));
+      rec.status = 200;
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+      res.end(JSON.stringify({ data, has_more: limit < MODELS.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }));
+      return;
+    }
     if (tooLarge) return sendError(413, 'request_too_large', `request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`);
     if (!parsed) return sendError(400, 'invalid_request_error', 'request body is not valid JSON');
     const invalid = validateBody(body);

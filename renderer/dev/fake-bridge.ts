@@ -134,7 +134,9 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     'runs.attemptDiff': ({ runId, step, n, against }) => {
       const d = makeAttempt(run(runId).doc, step, n, now, () => (bigOutput ??= makeBigOutput()));
       if (!d) throw new Fail('not_found', `Run ${runId} has no attempt ${n} of step ${step}.`);
-      return { diff: d.diff ?? '', against: n > 1 && against === 'previous' ? 'previous' : against === 'run' ? 'run' : 'step', fromAttempt: n > 1 && against === 'previous' ? n - 1 : null };
+      // An attempt with no saved tree (under way, or left by a dead process) is read from the worktree, as the engine does.
+      const live = d.outcome === 'running' || d.outcome === 'interrupted';
+      return { diff: d.diff ?? '', against: n > 1 && against === 'previous' ? 'previous' : against === 'run' ? 'run' : 'step', fromAttempt: n > 1 && against === 'previous' ? n - 1 : null, live };
     },
     'runs.start': (input) => {
       if (input.trust) trustedRepos.add(input.repo);

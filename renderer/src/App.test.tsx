@@ -14,6 +14,8 @@ describe('App', () => {
     const summaries = [...fake.runs.values()].map((r) => r.summary);
     const expected = needsYouCount(summaries);
     expect(expected).toBeGreaterThan(0);
+    // Failed runs are the user's to look at too (issue 20 item 21).
+    expect(expected).toBe(summaries.filter((s) => ['paused', 'waiting_approval', 'interrupted', 'failed'].includes(s.status)).length);
     render(<App />);
     await waitFor(() => expect(document.title).toBe(`(${expected}) Ratchet`));
     // One of them is resumed: the count drops at once.

@@ -1,5 +1,7 @@
 // The app shell: sidebar, banners, the current screen by hash route, and the resume dialog when one is open.
 import { useEffect } from 'react';
+import { shortcutFor, typingIn } from './lib/shortcuts';
+import { runMenuCommand } from './stores/menu-commands';
 import { needsYouCount, titleWithCount } from '../../shared/run-groups';
 import { boot } from './boot';
 import { hrefs, navigate } from './lib/route';
@@ -19,6 +21,18 @@ import { SettingsScreen } from './screens/SettingsScreen';
 // The dashboard pulls in recharts and d3: its own chunk, fetched the first time it is opened.
 const DashboardScreen = lazyScreen(() => import('./screens/DashboardScreen').then((m) => m.DashboardScreen), 'Loading the dashboard…');
 
+/** "/": the runs list's filter, from any screen (Home is opened first; the field is there a frame later). */
+function focusRunsFilter(): void {
+  if (useUi.getState().route.name !== 'home') navigate(hrefs.home());
+  let tries = 0;
+  const focus = () => {
+    const field = document.getElementById('runs-filter');
+    if (field) field.focus();
+    else if (tries++ < 30) requestAnimationFrame(focus);
+  };
+  requestAnimationFrame(focus);
+}
+
 export function App() {
   useEffect(() => boot(), []);
   const route = useUi((s) => s.route);
@@ -31,6 +45,21 @@ export function App() {
   useEffect(() => {
     document.title = titleWithCount('Ratchet', needYou);
   }, [needYou]);
+  // Keyboard shortcuts in the page: the browser host's stand-ins for the menu, and "/" to filter the runs.
+  const host = useUi((s) => s.appInfo?.host ?? 'electron');
+  useEffect(() => {
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      const target = shortcutFor(e, { host, mac, inField: typingIn(e.target) });
+      if (!target) return;
+      e.preventDefault();
+      if (target === 'filter') focusRunsFilter();
+      else void runMenuCommand(target);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [host]);
 
   return (
     <div className="app">
@@ -39,6 +68,7 @@ export function App() {
         <ConnectionBanner />
         <SandboxBanner />
         <HoldBanner />
+        <Notices />
         {route.name === 'home' && <HomeScreen />}
         {route.name === 'new' && <NewTaskScreen repoPath={route.repo} />}
         {route.name === 'run' && <RunScreen key={route.runId} runId={route.runId} step={route.step} />}
@@ -46,7 +76,6 @@ export function App() {
         {route.name === 'settings' && <SettingsScreen />}
         {route.name === 'not-found' && <div className="screen"><Empty title="Nothing here"><a href={hrefs.home()}>Back to the runs</a></Empty></div>}
       </main>
-      <Notices />
       {resumeRunId && (
         <ResumeDialog
           runId={resumeRunId}

@@ -3,6 +3,22 @@ import { getApi, onConnection, stripTokenFromUrl } from './api/client';
 import { connectEvents, resync } from './stores/engine-events';
 import { useRuns } from './stores/runs';
 import { useUi } from './stores/ui';
+import { markOffered, wasOffered } from './lib/resume-offers';
+
+/**
+ * Interrupted runs are offered for resume at start-up or on arriving at Home (seed 003) — once per interruption,
+ * remembered across reloads, and only on Home: it never opens by itself over another screen. The Home banner keeps the offer open.
+ */
+function offerResume(): void {
+  const interrupted = useRuns.getState().interrupted.data;
+  const ui = useUi.getState();
+  if (ui.route.name !== 'home' || ui.resumeRunId) return;
+  const first = interrupted.find((r) => !wasOffered(r));
+  if (!first) return;
+  ui.openResume(first.id);
+  // The dialog lists every interrupted run: all of them have been offered.
+  markOffered(interrupted);
+}
 
 export function boot(): () => void {
   stripTokenFromUrl();
@@ -25,16 +41,14 @@ export function boot(): () => void {
   void ui.loadAppInfo();
   const runs = useRuns.getState();
   void runs.load();
-  void runs.loadInterrupted().then(() => {
-    // Interrupted runs are offered for resume once, at start-up (seed 003); the Home banner keeps the offer open.
-    const { interrupted } = useRuns.getState();
-    const state = useUi.getState();
-    const first = interrupted.data[0];
-    if (first && !state.resumeOffered) state.openResume(first.id);
-    else state.markResumeOffered();
+  void runs.loadInterrupted().then(offerResume);
+  // Arriving at Home from another screen is the other moment to offer (the list may have changed since).
+  const offRoute = useUi.subscribe((now, before) => {
+    if (now.route.name === 'home' && before.route.name !== 'home') offerResume();
   });
 
   return () => {
+    offRoute();
     offEvents();
     offConn();
     window.removeEventListener('hashchange', onHash);

@@ -198,7 +198,7 @@ export async function assertWorktreeIntact(p: PinnedWorktree): Promise<void> {
  * command — later, while another run's command is still sandboxed. Sandboxed commands can neither create nor change
  * those paths, so an empty file there is the sandbox's, never the agent's work.
  */
-function placeholderExcludes(p: PinnedWorktree): string[] {
+export function placeholderExcludes(p: PinnedWorktree): string[] {
   const out: string[] = [];
   // Those the run's exclude file ignores already must not be named: `git add` refuses a pathspec naming an ignored path.
   const ignored = new Set(runExcludes(p.worktree));

@@ -163,10 +163,26 @@ export class Store extends StoreBase {
     });
   }
 
-  /** Attempts left `running` by a process that died become `interrupted`. */
+  /**
+   * Attempts left `running` by a process that died become `interrupted`, ended at the run's last sign of life (its last
+   * event or lease heartbeat, not the moment it was noticed), each with an attempt.finished event saying when.
+   */
   closeDeadAttempts(runId: string): number {
-    return this.stmt("UPDATE attempts SET outcome = 'interrupted', error_message = COALESCE(error_message, 'the process stopped during this attempt'), finished_at = COALESCE(finished_at, ?) WHERE run_id = ? AND outcome = 'running'")
-      .run(this.iso(), runId).changes;
+    return this.tx(() => {
+      const open = this.stmt("SELECT id, started_at FROM attempts WHERE run_id = ? AND outcome = 'running'").all(runId) as Array<{ id: number; started_at: string }>;
+      if (open.length === 0) return 0;
+      const lastEvent = (this.stmt('SELECT at FROM events WHERE run_id = ? ORDER BY id DESC LIMIT 1').get(runId) as { at: string } | undefined)?.at ?? '';
+      // The lease's heartbeat says the process was alive then, even when nothing happened (a long API call).
+      const heartbeat = (this.stmt('SELECT heartbeat_at FROM runs WHERE id = ?').get(runId) as { heartbeat_at: string | null } | undefined)?.heartbeat_at ?? '';
+      const last = lastEvent > heartbeat ? lastEvent : heartbeat;
+      for (const a of open) {
+        const endedAt = last && last > a.started_at ? last : a.started_at;
+        this.stmt("UPDATE attempts SET outcome = 'interrupted', error_message = COALESCE(error_message, 'the process stopped during this attempt'), finished_at = COALESCE(finished_at, ?) WHERE id = ?")
+          .run(endedAt, a.id);
+        this.event(runId, 'attempt.finished', { attemptId: a.id, outcome: 'interrupted', errorClass: null, summary: null, finishedAt: endedAt });
+      }
+      return open.length;
+    });
   }
 
   recordResume(runId: string, r: { kind: 'retry' | 'resume'; fromStep: number | null; fromStatus: string; turnBudget: number | null; auto: string; notes: string[] }): number {

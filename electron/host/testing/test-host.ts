@@ -12,6 +12,8 @@ import { startHost, type Host } from '../host';
 
 export interface TestHost {
   host: Host;
+  /** The app folder the host serves. */
+  staticDir: string;
   service: Service;
   home: string;
   close(): Promise<void>;
@@ -28,7 +30,7 @@ export async function startTestHost(opts: { home?: string; port?: number } = {})
   const service = createService(engine, { host: 'headless', version: '0.0.0', env: {} });
   const host = await startHost({ service, staticDir, home, port: opts.port });
   return {
-    host, service, home,
+    host, service, home, staticDir,
     async close() {
       await host.close();
       await service.close();

@@ -1,35 +1,54 @@
 // The attempt's diff with its base picked by the user: this attempt's own change (against the previous attempt), the step's change, or the run's cumulative change.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage, getApi } from '../api/client';
 import { DiffView } from './DiffView';
 import type { LineTarget } from './VirtualLines';
 
 export type DiffBase = 'previous' | 'step' | 'run';
 
+/** A running attempt's diff is read again at most this often as the agent works. */
+const LIVE_REFRESH_MS = 2000;
+
 /**
  * `stored` is the diff the engine kept with the attempt (against the step's start); the other bases are asked for.
- * `onShown` reports the diff on screen, so failure locations link into what the user sees.
+ * While the attempt runs, the engine reads its change from the worktree; `progress` (the transcript's length) changing
+ * reads it again. `onShown` reports the diff on screen, so failure locations link into what the user sees.
  */
-export function AttemptDiff({ runId, step, n, stored, running, target, onShown }: {
-  runId: string; step: number; n: number; stored: string | null; running: boolean; target: LineTarget | null; onShown?: (diff: string | null) => void;
+export function AttemptDiff({ runId, step, n, stored, running, target, onShown, progress = 0 }: {
+  runId: string; step: number; n: number; stored: string | null; running: boolean; target: LineTarget | null; onShown?: (diff: string | null) => void; progress?: number;
 }) {
   const [base, setBase] = useState<DiffBase>(n > 1 ? 'previous' : 'step');
-  const [fetched, setFetched] = useState<{ base: DiffBase; diff: string; fromAttempt: number | null } | null>(null);
+  const [fetched, setFetched] = useState<{ base: DiffBase; diff: string; fromAttempt: number | null; live: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Reads of a running attempt's diff, throttled: the last one's time, and a read waiting its turn.
+  const lastRead = useRef(0);
+  const [tick, setTick] = useState(0);
 
   useEffect(() => {
-    if (running) return;
+    if (!running) return;
+    const wait = lastRead.current + LIVE_REFRESH_MS - Date.now();
+    if (wait <= 0) {
+      setTick((t) => t + 1);
+      return;
+    }
+    const timer = setTimeout(() => setTick((t) => t + 1), wait);
+    return () => clearTimeout(timer);
+  }, [progress, running]);
+
+  useEffect(() => {
     let live = true;
+    lastRead.current = Date.now();
     setError(null);
     getApi().call('runs.attemptDiff', { runId, step, n, against: base })
-      .then((r) => live && setFetched({ base, diff: r.diff, fromAttempt: r.fromAttempt }))
+      .then((r) => live && setFetched({ base, diff: r.diff, fromAttempt: r.fromAttempt, live: r.live }))
       .catch((e: unknown) => live && setError(errorMessage(e)));
     return () => {
       live = false;
     };
-  }, [runId, step, n, base, running]);
+  }, [runId, step, n, base, running, tick]);
 
-  const diff = running ? stored : fetched?.base === base ? fetched.diff : base === 'step' ? stored : null;
+  const diff = fetched?.base === base ? fetched.diff : base === 'step' && !running ? stored : null;
+  const liveRead = fetched?.base === base && fetched.live;
   useEffect(() => onShown?.(diff), [diff, onShown]);
   const options: Array<[DiffBase, string]> = [
     ...(n > 1 ? [['previous', `This attempt (since attempt ${n - 1})`] as [DiffBase, string]] : []),
@@ -38,17 +57,22 @@ export function AttemptDiff({ runId, step, n, stored, running, target, onShown }
   ];
   return (
     <div className="attempt-diff">
-      {!running && (
-        <div className="segmented segmented-wrap" role="radiogroup" aria-label="diff against">
-          {options.map(([value, label]) => (
-            <button key={value} type="button" role="radio" aria-checked={base === value} className={`small${base === value ? ' active' : ''}`} onClick={() => setBase(value)}>
-              {label}
-            </button>
-          ))}
-        </div>
-      )}
+      <div className="segmented segmented-wrap" role="radiogroup" aria-label="diff against">
+        {options.map(([value, label]) => (
+          <button key={value} type="button" role="radio" aria-checked={base === value} className={`small${base === value ? ' active' : ''}`} onClick={() => setBase(value)}>
+            {label}
+          </button>
+        ))}
+      </div>
       {error && <p className="tone-bad small-text" role="alert">Could not load this diff: {error}</p>}
-      {diff === null && !error ? <p className="muted small-text">Loading the diff…</p> : <DiffView diff={diff} running={running} target={target} />}
+      {liveRead && diff && (
+        <p className="muted small-text" role="note">
+          {running ? 'The change so far, read from the worktree as the agent works; it is saved when the attempt ends.' : 'What this attempt left in the worktree when its process stopped (not committed; resuming keeps it).'}
+        </p>
+      )}
+      {diff === null && !error ? <p className="muted small-text">Loading the diff…</p>
+        : liveRead && !diff ? <p className="muted small-text">{running ? 'No changes yet: the agent has not changed a file.' : 'No changes: the attempt stopped before it changed a file.'}</p>
+        : <DiffView diff={diff} running={running} target={target} />}
     </div>
   );
 }

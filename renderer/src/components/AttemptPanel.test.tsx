@@ -119,3 +119,28 @@ describe('AttemptPanel diff base', () => {
     await waitFor(() => expect(screen.getByRole('log', { name: 'diff' })).toBeTruthy());
   });
 });
+
+describe('AttemptPanel counts (issue 20 item 22)', () => {
+  const gate = (name: string, passed: boolean, failures: Array<Record<string, unknown>> = []) => ({
+    gate: name, command: 'npm test', passed, exitCode: passed ? 0 : 1, signal: null, timedOut: false, durationMs: 5, output: 'x', outputBytes: 1, failures,
+  });
+
+  it('says "1 of 2 passed" when a gate failed on its flaky re-run too', async () => {
+    const failure = { name: 'test_player_health', message: 'Expected 100, got 0', expected: '100', actual: '0', file: null, line: null };
+    const fake = installFake();
+    const original = fake.bridge.invoke.bind(fake.bridge);
+    fake.bridge.invoke = async (method, input) => {
+      const r = await original(method, input);
+      if (method !== 'runs.attempt' || !r.ok) return r;
+      const d = r.value as { gates: unknown[] };
+      return { ok: true, value: { ...d, gates: [gate('test', false, [failure]), gate('test (flaky check)', false, [failure]), gate('build', true)] } };
+    };
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
+    fireEvent.click(screen.getByRole('tab', { name: /Attempt 1/ }));
+    expect(await screen.findByText(/1 of 2 passed/)).toBeTruthy();
+    expect(screen.queryByText(/of 3 passed/)).toBeNull();
+  });
+});
+

@@ -1,8 +1,8 @@
 // The attempt history of one step: a tab per attempt, and for the chosen one the failure first (its failing tests), then the decision, then the raw gate logs (collapsed), transcript, diff and cost.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { StepDoc } from '../../../shared/domain';
-import { duration, errorClassLabel, tokens, usd } from '../lib/format';
-import { attemptFailures } from '../lib/attempt-failures';
+import type { AttemptOutcome, StepDoc } from '../../../shared/domain';
+import { duration, errorClassLabel, tokens, money } from '../lib/format';
+import { attemptFailures, gateTally } from '../lib/attempt-failures';
 import { diffLineFor, outputLineFor } from '../lib/locate';
 import { attemptKey } from '../stores/patches';
 import { useRunDetail } from '../stores/run-detail';
@@ -16,8 +16,16 @@ import { StatusIcon } from './StatusBadge';
 import { Transcript } from './Transcript';
 import type { LineTarget } from './VirtualLines';
 
-/** `worktree`, when given, makes failure locations relative to the repository. */
-export function AttemptPanel({ runId, step, waitingWakeAt, worktree = null }: { runId: string; step: StepDoc; waitingWakeAt: string | null; worktree?: string | null }) {
+/**
+ * What an attempt is, as the screen says it: one still `running` in a run that is not under way (its process died
+ * before the engine noticed) is interrupted — nothing of it may look alive.
+ */
+export function shownOutcome(outcome: AttemptOutcome, runLive: boolean): AttemptOutcome {
+  return outcome === 'running' && !runLive ? 'interrupted' : outcome;
+}
+
+/** `worktree`, when given, makes failure locations relative to the repository. `runLive`: the run is under way (running, waiting, planning). */
+export function AttemptPanel({ runId, step, waitingWakeAt, worktree = null, runLive = true }: { runId: string; step: StepDoc; waitingWakeAt: string | null; worktree?: string | null; runLive?: boolean }) {
   const last = step.attempts.at(-1)?.n ?? null;
   const [chosen, setChosen] = useState<number | null>(last);
   // A new attempt starting moves the view to it, as a log would.
@@ -31,22 +39,24 @@ export function AttemptPanel({ runId, step, waitingWakeAt, worktree = null }: { 
       <div className="tabs" role="tablist" aria-label={`attempts of step ${step.index}`}>
         {step.attempts.map((a) => (
           <button key={a.n} type="button" role="tab" aria-selected={a.n === n} className={`tab${a.n === n ? ' tab-active' : ''}`} onClick={() => setChosen(a.n)}>
-            <StatusIcon status={a.outcome} /> Attempt {a.n}
+            <StatusIcon status={shownOutcome(a.outcome, runLive)} /> Attempt {a.n}
             {a.errorClass && <span className="muted"> · {errorClassLabel(a.errorClass)}</span>}
           </button>
         ))}
       </div>
-      <AttemptBody key={`${step.index}:${n}`} runId={runId} step={step} n={n} wakeAt={n === last ? waitingWakeAt : null} worktree={worktree} />
+      <AttemptBody key={`${step.index}:${n}`} runId={runId} step={step} n={n} wakeAt={n === last ? waitingWakeAt : null} worktree={worktree} runLive={runLive} />
     </div>
   );
 }
 
-function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step: StepDoc; n: number; wakeAt: string | null; worktree: string | null }) {
+function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: string; step: StepDoc; n: number; wakeAt: string | null; worktree: string | null; runLive: boolean }) {
   const key = attemptKey(step.index, n);
   const slot = useRunDetail((s) => s.byId[runId]?.attempts[key]);
   const live = useRunDetail((s) => s.byId[runId]?.liveTranscript[key]);
   const timing = useRunDetail((s) => s.byId[runId]?.timing[key]);
-  const runningGate = useRunDetail((s) => s.byId[runId]?.runningGate[key] ?? null);
+  const gateStarted = useRunDetail((s) => s.byId[runId]?.runningGate[key] ?? null);
+  // A gate runs only in an attempt that runs, in a run under way: anything else is what a dead process left behind.
+  const runningGate = runLive ? gateStarted : null;
   const loadAttempt = useRunDetail((s) => s.loadAttempt);
   const summary = step.attempts.find((a) => a.n === n);
   // Where the last clicked failure location points: a diff line, or a line of one gate's output.
@@ -70,12 +80,14 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
 
   if (!slot || (slot.status === 'loading' && !slot.detail)) return <Loading label={`Loading attempt ${n}…`} />;
   if (slot.status === 'error' && !slot.detail) return <ErrorState message={slot.error ?? ''} onRetry={() => void loadAttempt(runId, step.index, n)} />;
-  const d = slot.detail!;
+  const d = { ...slot.detail!, outcome: shownOutcome(slot.detail!.outcome, runLive) };
+  const attemptRunning = d.outcome === 'running';
   const transcript = live && live.length > d.transcript.length ? live : d.transcript;
   const started = timing?.startedAt ?? d.startedAt;
   const finished = timing?.finishedAt ?? d.finishedAt;
   const decision = summary?.decision ?? d.decision;
   const { failing: failures, flaky } = attemptFailures(d.gates, worktree);
+  const tally = gateTally(d.gates);
   const failedGate = d.gates.some((g) => !g.passed);
   const showLogs = logsOpen ?? (Boolean(runningGate) || (failedGate && failures.length === 0));
   const cost = summary?.costUsd ?? d.costUsd;
@@ -103,14 +115,14 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
       <dl className="facts">
         <div><dt>outcome</dt><dd><StatusIcon status={d.outcome} /> {d.outcome}</dd></div>
         <div><dt>model</dt><dd>{d.model ?? d.agentKind}</dd></div>
-        <div><dt>duration</dt><dd>{finished ? duration(Date.parse(finished) - Date.parse(started)) : 'running'}</dd></div>
+        <div><dt>duration</dt><dd>{finished ? duration(Date.parse(finished) - Date.parse(started)) : attemptRunning ? 'running' : '—'}</dd></div>
         <div><dt>tokens</dt><dd title="input / output / cache read / cache write">{tokens(summary?.inputTokens ?? d.inputTokens)} in · {tokens(summary?.outputTokens ?? d.outputTokens)} out · {tokens(summary?.cacheReadTokens ?? d.cacheReadTokens)} cache read · {tokens(summary?.cacheWriteTokens ?? d.cacheWriteTokens)} cache write</dd></div>
-        <div><dt>cost</dt><dd>{usd(cost)}</dd></div>
+        <div><dt>cost</dt><dd>{money(cost)}</dd></div>
         {d.fingerprint && <div><dt>fingerprint</dt><dd><code>{d.fingerprint}</code></dd></div>}
       </dl>
 
       {(d.errorClass || d.errorMessage) && (
-        <div className="error-box" role="note">
+        <div className={`error-box${d.outcome === 'interrupted' ? ' error-box-stopped' : ''}`} role="note">
           {d.errorClass && <span className="badge tone-bad">{errorClassLabel(d.errorClass)}</span>}
           <span>{d.errorMessage}</span>
         </div>
@@ -129,19 +141,19 @@ function AttemptBody({ runId, step, n, wakeAt, worktree }: { runId: string; step
       }}>
         <summary>
           <h3>Gates</h3>
-          <span className="muted small-text"> {d.gates.length === 0 ? '' : `${d.gates.filter((g) => g.passed).length} of ${d.gates.length} passed · raw output`}</span>
+          <span className="muted small-text"> {d.gates.length === 0 ? '' : `${tally.passed} of ${tally.total} passed${tally.flaky.length ? ` (${tally.flaky.join(', ')} flaky: passed when run again)` : ''} · raw output`}</span>
         </summary>
-        {d.gates.length === 0 && !runningGate && <p className="muted small-text">{d.outcome === 'running' ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
+        {d.gates.length === 0 && !runningGate && <p className="muted small-text">{attemptRunning ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
         {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
         {runningGate && <LiveGateOutput runId={runId} attemptKey={key} />}
         {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} attempt={attemptRef} stopped={d.outcome === 'interrupted'} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
       </details>
 
       <h3>Transcript</h3>
-      <Transcript entries={transcript} live={d.outcome === 'running'} />
+      <Transcript entries={transcript} live={attemptRunning} />
 
       <h3>Diff</h3>
-      <AttemptDiff runId={runId} step={step.index} n={n} stored={d.diff} running={d.outcome === 'running'} target={jump?.where === 'diff' ? jump.target : null} onShown={onShown} />
+      <AttemptDiff runId={runId} step={step.index} n={n} stored={d.diff} running={attemptRunning} progress={transcript.length} target={jump?.where === 'diff' ? jump.target : null} onShown={onShown} />
 
       <details className="prompt">
         <summary>Prompt sent to the agent</summary>

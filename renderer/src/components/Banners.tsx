@@ -1,5 +1,8 @@
 // Banners above every screen: the lost connection (with its reconnect countdown) and the engine's notices.
 import { useEffect } from 'react';
+import { groupNotices } from '../lib/notices';
+import { reasonLine } from '../lib/format';
+import { hrefs } from '../lib/route';
 import { useSettings } from '../stores/settings';
 import { useUi } from '../stores/ui';
 import { Countdown } from './Countdown';
@@ -20,23 +23,36 @@ export function ConnectionBanner() {
   );
 }
 
+/**
+ * The engine's notices, grouped ("3 runs failed"), one line each with a link to the run (its page has the whole
+ * reason), each closable and each group at once. They sit in the page above the screen, never over it.
+ */
 export function Notices() {
   const notices = useUi((s) => s.notices);
   const dismiss = useUi((s) => s.dismiss);
   if (notices.length === 0) return null;
   return (
-    <div className="notices" aria-live="polite">
-      {notices.map((n) => (
-        <div key={n.id} className={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
-          <div>
-            <strong>{n.title}</strong>
-            <div>{n.body}</div>
-            {n.runId && <a href={`#/runs/${encodeURIComponent(n.runId)}`}>Open the run</a>}
+    <section className="notices" aria-live="polite" aria-label="notices">
+      {groupNotices(notices).map((g) => (
+        <div key={g.key} role="group" aria-label={g.label} className={`notice notice-${g.level}`}>
+          <div className="notice-main">
+            <strong>{g.label}</strong>
+            <ul className="notice-items">
+              {g.items.map((n) => (
+                <li key={n.id} role={n.level === 'error' ? 'alert' : undefined}>
+                  {n.runId ? <a href={hrefs.run(n.runId)} className="notice-subject">{n.subject || 'Open the run'}</a> : n.subject && <span className="notice-subject">{n.subject}</span>}
+                  {n.body && <span className="muted small-text truncate notice-body" title={reasonLine(n.body)}>{reasonLine(n.body)}</span>}
+                  {g.items.length > 1 && (
+                    <button type="button" className="icon-button small" aria-label={`Dismiss the notice about ${n.subject || n.title}`} onClick={() => dismiss(n.id)}><Icon name="close" /></button>
+                  )}
+                </li>
+              ))}
+            </ul>
           </div>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}><Icon name="close" /></button>
+          <button type="button" className="icon-button" aria-label={g.items.length > 1 ? `Dismiss all ${g.items.length}` : 'Dismiss'} onClick={() => g.items.forEach((n) => dismiss(n.id))}><Icon name="close" /></button>
         </div>
       ))}
-    </div>
+    </section>
   );
 }
 

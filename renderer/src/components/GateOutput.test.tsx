@@ -32,6 +32,11 @@ describe('GateOutput', () => {
     expect(screen.getByText('test failed')).toBeTruthy();
   });
 
+  it('says "1 line", not "1 lines" (issue 20 item 23)', () => {
+    render(<GateOutput gate={{ gate: 'lint', command: 'npm run lint', passed: true, exitCode: 0, signal: null, timedOut: false, durationMs: 10, output: 'ok', outputBytes: 2, failures: [] }} />);
+    expect(screen.getByText(/ · 1 line$/)).toBeTruthy();
+  });
+
   it('names a timeout and a signal instead of an exit code', () => {
     render(<GateOutput gate={{ gate: 'test', command: 'npm test', passed: false, exitCode: null, signal: 'SIGSEGV', timedOut: false, durationMs: 10, output: '', outputBytes: 0, failures: [] }} />);
     expect(screen.getByText(/killed by SIGSEGV/)).toBeTruthy();

@@ -98,7 +98,7 @@ export const GateOutput = memo(function GateOutput({ gate, pending = false, targ
       <header className="gate-header">
         <span className={`badge tone-${gate.passed ? 'good' : cutShort ? 'muted' : 'bad'}`}>{gate.gate} {gate.passed ? 'passed' : cutShort ? 'stopped' : 'failed'}</span>
         <code className="gate-command">{gate.command}</code>
-        <span className="muted">{exitText(gate)} · {duration(gate.durationMs)} · {bytes(gate.outputBytes)}{lineCount > 0 && ` · ${lineCount.toLocaleString()} lines`}</span>
+        <span className="muted">{exitText(gate)} · {duration(gate.durationMs)} · {bytes(gate.outputBytes)}{lineCount > 0 && ` · ${lineCount.toLocaleString()} ${lineCount === 1 ? 'line' : 'lines'}`}</span>
         {lineCount > 0 && <button type="button" className="small" disabled={copied === 'copying'} onClick={() => void copy()}>{copied === 'yes' ? 'Copied' : copied === 'copying' ? 'Copying…' : 'Copy output'}</button>}
       </header>
       {pending && gate.output === '' ? (

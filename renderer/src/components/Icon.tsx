@@ -2,7 +2,7 @@
 import type { LucideIcon, LucideProps } from 'lucide-react';
 import {
   ArrowDown, ArrowUp, Check, Circle, CircleAlert, CircleCheck, CircleStop, CircleX, LoaderCircle, Pause, Play,
-  RotateCcw, RotateCw, SkipForward, Square, TriangleAlert, Waves, X,
+  RotateCcw, RotateCw, SkipForward, Square, TriangleAlert, Unplug, Waves, X,
 } from 'lucide-react';
 
 export type { LucideIcon };
@@ -25,6 +25,7 @@ export const Icons = {
   skip: SkipForward,
   stop: Square,
   warning: TriangleAlert,
+  interrupted: Unplug,
   flaky: Waves,
   close: X,
 } satisfies Record<string, LucideIcon>;

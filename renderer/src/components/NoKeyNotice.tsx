@@ -20,7 +20,7 @@ export function NoKeyNotice({ onUseClaudeCode }: { onUseClaudeCode: () => void }
           onChange={(e) => setKey(e.target.value)}
           onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); if (key.trim()) void save(); } }}
           aria-invalid={Boolean(keyError)} aria-describedby={keyError ? 'no-key-error' : undefined} />
-        <button type="button" className="primary" disabled={!key.trim() || saving} onClick={() => void save()}>{saving ? 'Saving…' : 'Save key'}</button>
+        <button type="button" className="primary" disabled={!key.trim() || saving} onClick={() => void save()}>{saving ? 'Checking the key…' : 'Save key'}</button>
         <span className="muted small-text">or</span>
         <button type="button" onClick={onUseClaudeCode}>Use Claude Code instead</button>
       </div>

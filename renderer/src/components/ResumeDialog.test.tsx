@@ -71,6 +71,20 @@ describe('ResumeDialog', () => {
     expect(screen.getByText('anthropic, claude-opus-5-5')).toBeTruthy();
   });
 
+  it('says an interrupted run’s last step was interrupted, not running (issue 20 item 14)', async () => {
+    fake = installFake({
+      overrides: {
+        'runs.resumeInfo': ({ runId }) => ({
+          ...makeResumeInfo(fake.runs.get(runId)!.doc, fake.runs.get(runId)!.summary.title, NOW),
+          status: 'interrupted',
+          lastStep: { index: 1, title: 'Add add()', agent: 'anthropic', model: 'claude-sonnet-5-5', status: 'running' },
+        }),
+      },
+    });
+    render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={() => undefined} />);
+    expect(await screen.findByText('1: Add add() (anthropic, claude-sonnet-5-5) — interrupted')).toBeTruthy();
+  });
+
   it('sends the safe defaults untouched when the user just proceeds', async () => {
     render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={() => undefined} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Proceed' }));

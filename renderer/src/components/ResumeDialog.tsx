@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { MethodInput, ResumeInfoDoc, RunSummary } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
-import { ago, errorClassLabel, exactTime, humanize, plural, shortSha } from '../lib/format';
+import { ago, errorClassLabel, exactTime, humanize, plural, reasonLine, shortSha } from '../lib/format';
 import { Icon } from './Icon';
 import { Modal } from './Modal';
 import { ErrorState, InlineError, Loading } from './States';
@@ -99,11 +99,11 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
           <section>
             <h3 className="resume-title">{d.title}</h3>
             <dl className="facts">
-              <div><dt>state</dt><dd><RunStatusBadge status={d.status} />{d.reason && <span className="muted"> {d.reason}</span>}</dd></div>
+              <div><dt>state</dt><dd><RunStatusBadge status={d.status} />{d.reason && <span className="muted"> {reasonLine(d.reason)}</span>}</dd></div>
               <div><dt>branch</dt><dd><code>{d.branch}</code></dd></div>
               <div><dt>worktree</dt><dd><code>{d.worktree}</code></dd></div>
               {d.phase && <div><dt>phase</dt><dd>{d.phase.index}/{d.phase.total} — {d.phase.name}</dd></div>}
-              {d.lastStep && <div><dt>last step</dt><dd>{d.lastStep.index}: {d.lastStep.title}{d.lastStep.agent || d.lastStep.model ? ` (${[d.lastStep.agent, d.lastStep.model].filter(Boolean).join(', ')})` : ''} — {d.lastStep.status}</dd></div>}
+              {d.lastStep && <div><dt>last step</dt><dd>{d.lastStep.index}: {d.lastStep.title}{d.lastStep.agent || d.lastStep.model ? ` (${[d.lastStep.agent, d.lastStep.model].filter(Boolean).join(', ')})` : ''} — {d.lastStep.status === 'running' && d.status !== 'running' ? 'interrupted' : d.lastStep.status}</dd></div>}
               {d.lastSeen && <div><dt>last seen</dt><dd><time dateTime={d.lastSeen} title={exactTime(d.lastSeen)}>{ago(d.lastSeen)}</time></dd></div>}
             </dl>
           </section>

@@ -1,15 +1,23 @@
 // The navigation sidebar: Home, New task, Dashboard, Settings, with the current route marked.
 import { hrefs, type Route } from '../lib/route';
+import { shortcutHint, type ShortcutTarget } from '../lib/shortcuts';
+import { useUi } from '../stores/ui';
 import { Icon } from './Icon';
 
-const ITEMS: Array<{ href: string; label: string; match: Route['name'][] }> = [
-  { href: hrefs.home(), label: 'Runs', match: ['home', 'run'] },
-  { href: hrefs.newTask(), label: 'New task', match: ['new'] },
-  { href: hrefs.dashboard(), label: 'Dashboard', match: ['dashboard'] },
-  { href: hrefs.settings(), label: 'Settings', match: ['settings'] },
+const ITEMS: Array<{ href: string; label: string; match: Route['name'][]; key: ShortcutTarget }> = [
+  { href: hrefs.home(), label: 'Runs', match: ['home', 'run'], key: 'filter' },
+  { href: hrefs.newTask(), label: 'New task', match: ['new'], key: 'newTask' },
+  { href: hrefs.dashboard(), label: 'Dashboard', match: ['dashboard'], key: 'dashboard' },
+  { href: hrefs.settings(), label: 'Settings', match: ['settings'], key: 'settings' },
 ];
 
 export function Sidebar({ route, demo }: { route: Route; demo: boolean }) {
+  const host = useUi((s) => s.appInfo?.host ?? 'electron');
+  const mac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+  const hint = (it: (typeof ITEMS)[number]) => {
+    const k = shortcutHint(it.key, host, mac);
+    return k ? `${it.label} (${it.key === 'filter' ? `${k} finds a run` : k})` : undefined;
+  };
   return (
     <nav className="sidebar" aria-label="main">
       <div className="brand">
@@ -19,7 +27,7 @@ export function Sidebar({ route, demo }: { route: Route; demo: boolean }) {
       <ul>
         {ITEMS.map((it) => (
           <li key={it.href}>
-            <a href={it.href} aria-current={it.match.includes(route.name) ? 'page' : undefined}>{it.label}</a>
+            <a href={it.href} title={hint(it)} aria-current={it.match.includes(route.name) ? 'page' : undefined}>{it.label}</a>
           </li>
         ))}
       </ul>

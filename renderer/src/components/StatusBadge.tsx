@@ -3,7 +3,7 @@ import type { AttemptOutcome, RunStatus, StepStatus } from '../../../shared/doma
 import { Countdown } from './Countdown';
 import { Icon, type IconName } from './Icon';
 
-const RUN_LABEL: Record<RunStatus, string> = {
+export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
   planning: 'planning',
   waiting_approval: 'needs approval',
   queued: 'queued',
@@ -16,16 +16,21 @@ const RUN_LABEL: Record<RunStatus, string> = {
   interrupted: 'interrupted',
 };
 
+// Interrupted (the process stopped; the work is safe, resume it) has a look of its own: not failed's red, not paused's fill.
 const RUN_TONE: Record<RunStatus, string> = {
   planning: 'info', waiting_approval: 'attention', queued: 'info', running: 'active', waiting: 'attention', paused: 'attention',
-  failed: 'bad', succeeded: 'good', cancelled: 'muted', interrupted: 'bad',
+  failed: 'bad', succeeded: 'good', cancelled: 'muted', interrupted: 'interrupted',
 };
+
+/** The icon beside the word, for the states a glance must tell apart. */
+const RUN_ICON: Partial<Record<RunStatus, IconName>> = { failed: 'failed', interrupted: 'interrupted', paused: 'pause', succeeded: 'succeeded' };
 
 export function RunStatusBadge({ status, wakeAt }: { status: RunStatus; wakeAt?: string | null }) {
   return (
     <span className={`badge tone-${RUN_TONE[status]}`} data-status={status}>
       {status === 'running' && <span className="pulse" aria-hidden="true" />}
-      {RUN_LABEL[status]}
+      {RUN_ICON[status] && <Icon name={RUN_ICON[status]} size={12} aria-hidden="true" />}
+      {RUN_STATUS_LABEL[status]}
       {status === 'waiting' && wakeAt && (
         <>
           {' '}

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { makeRuns, RUN_IDS } from '../../dev/fixtures-runs';
 import { StepTimeline } from './StepTimeline';
+import { money } from '../lib/format';
 
 afterEach(cleanup);
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
@@ -24,7 +25,7 @@ describe('StepTimeline', () => {
     expect(step2.getByText('1 failed (test failure)')).toBeTruthy();
     expect(step2.getByText('1 min 30 s')).toBeTruthy();
     const cost = doc.steps[1]!.attempts.reduce((t, a) => t + a.costUsd!, 0);
-    expect(step2.getByText(`$${cost.toFixed(2)}`)).toBeTruthy();
+    expect(step2.getByText(money(cost))).toBeTruthy();
     expect(step2.getByText('b7d20f4c')).toBeTruthy();
     expect(items[1]!.querySelector('button')!.getAttribute('aria-current')).toBe('step');
     // No timing known for step 1: its duration is not invented.

@@ -1,6 +1,6 @@
 // The run's step timeline: per step its status, attempts, duration and cost; choosing a step shows its attempt history.
 import type { StepDoc } from '../../../shared/domain';
-import { duration, errorClassLabel, shortSha, usd } from '../lib/format';
+import { duration, errorClassLabel, shortSha, money } from '../lib/format';
 import { attemptKey } from '../stores/patches';
 import { StatusIcon } from './StatusBadge';
 
@@ -26,13 +26,16 @@ export function stepCost(step: StepDoc): number | null {
   return total;
 }
 
-/** Sum of the attempts' durations that are known (from events or loaded details); null when none is. */
-export function stepDuration(step: StepDoc, timing: Timing, now: number): number | null {
+/**
+ * Sum of the attempts' durations that are known (from events or loaded details); null when none is. An attempt with
+ * no end counts up to `now` only while the run is under way: one whose process died ended then, not now.
+ */
+export function stepDuration(step: StepDoc, timing: Timing, now: number, runActive = true): number | null {
   let total = 0;
   let known = false;
   for (const a of step.attempts) {
     const t = timing[attemptKey(step.index, a.n)];
-    if (!t) continue;
+    if (!t || (!t.finishedAt && !runActive)) continue;
     known = true;
     total += (t.finishedAt ? Date.parse(t.finishedAt) : now) - Date.parse(t.startedAt);
   }
@@ -70,8 +73,8 @@ export function StepTimeline({ steps, selected, onSelect, timing, now, runActive
                 <span className="timeline-meta">
                   <span>{s.attempts.length} attempt{s.attempts.length === 1 ? '' : 's'}</span>
                   {failedAttempts > 0 && <span className="tone-bad">{failedAttempts} failed{lastError ? ` (${errorClassLabel(lastError, { midSentence: true })})` : ''}</span>}
-                  <span>{duration(stepDuration(s, timing, now))}</span>
-                  <span>{s.attempts.length ? usd(stepCost(s)) : '—'}</span>
+                  <span>{duration(stepDuration(s, timing, now, runActive))}</span>
+                  <span>{s.attempts.length ? money(stepCost(s)) : '—'}</span>
                   {s.commit && <code title={s.commit}>{shortSha(s.commit)}</code>}
                 </span>
               </span>

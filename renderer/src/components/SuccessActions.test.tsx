@@ -35,6 +35,15 @@ describe('SuccessActions', () => {
     expect(within(preview).getByText(/step 3: Emit a died signal/)).toBeTruthy();
     expect(preview.textContent).toContain('2 files changed');
     fireEvent.click(screen.getByRole('button', { name: 'Fast-forward main' }));
+    // It moves the user's own branch: it asks first, saying what moves (issue 20 item 19).
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.calls.some((c) => c.method === 'runs.merge')).toBe(false);
+    const confirm = screen.getByRole('group', { name: 'confirm the merge' });
+    expect(confirm.textContent).toMatch(/Move main/);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('group', { name: 'confirm the merge' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Fast-forward main' }));
+    fireEvent.click(within(screen.getByRole('group', { name: 'confirm the merge' })).getByRole('button', { name: 'Fast-forward main' }));
     expect(await screen.findByText(/main is now at/)).toBeTruthy();
     expect(fake.calls.find((c) => c.method === 'runs.merge')?.input).toMatchObject({ runId: RUN_IDS.health, mode: 'ff-only', expectBaseTip: expect.stringMatching(/^3c9e0b1f/) });
     fireEvent.click(screen.getByRole('button', { name: 'Push to origin' }));

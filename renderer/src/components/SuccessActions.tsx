@@ -36,6 +36,8 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
   const [merged, setMerged] = useState<Merged | null>(null);
   const [pushed, setPushed] = useState<Pushed | null>(null);
   const [showPreview, setShowPreview] = useState(false);
+  /** The merge waiting for the user's yes: it moves their own branch (issue 20 item 19). */
+  const [confirming, setConfirming] = useState<'ff-only' | 'no-ff' | null>(null);
 
   const load = useCallback(async () => {
     setPreview((p) => ({ ...p, status: 'loading', error: null }));
@@ -51,6 +53,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
 
   const merge = async (mode: 'ff-only' | 'no-ff') => {
     if (!preview.doc) return;
+    setConfirming(null);
     setBusy(mode);
     setActionError(null);
     try {
@@ -127,8 +130,18 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
             {!doc.upToDate && (
               <div className="row">
                 <button type="button" onClick={() => setShowPreview((v) => !v)} aria-expanded={showPreview}>{showPreview ? 'Hide preview' : 'Preview merge'}</button>
-                <button type="button" className="primary" disabled={Boolean(doc.blocked) || !doc.canFastForward || busy !== null} onClick={() => void merge('ff-only')}>{busy === 'ff-only' ? 'Merging…' : `Fast-forward ${doc.base}`}</button>
-                <button type="button" disabled={Boolean(doc.blocked) || busy !== null} onClick={() => void merge('no-ff')}>{busy === 'no-ff' ? 'Merging…' : 'Merge commit'}</button>
+                <button type="button" className="primary" disabled={Boolean(doc.blocked) || !doc.canFastForward || busy !== null} onClick={() => setConfirming('ff-only')}>{busy === 'ff-only' ? 'Merging…' : `Fast-forward ${doc.base}`}</button>
+                <button type="button" disabled={Boolean(doc.blocked) || busy !== null} onClick={() => setConfirming('no-ff')}>{busy === 'no-ff' ? 'Merging…' : 'Merge commit'}</button>
+              </div>
+            )}
+            {confirming && !doc.upToDate && (
+              <div className="confirm warning-box small-text" role="group" aria-label="confirm the merge">
+                <span>
+                  Move {doc.base} forward by {doc.commits.length} commit{doc.commits.length === 1 ? '' : 's'}{confirming === 'no-ff' ? ' and a merge commit' : ''}?
+                  {doc.checkout ? <> {doc.base} is checked out in <code>{doc.checkout.path}</code>: its files change there too.</> : ' It changes your branch, not only the run’s.'}
+                </span>{' '}
+                <button type="button" className="primary" onClick={() => void merge(confirming)}>{confirming === 'ff-only' ? `Fast-forward ${doc.base}` : 'Merge commit'}</button>
+                <button type="button" onClick={() => setConfirming(null)}>Cancel</button>
               </div>
             )}
             {showPreview && (

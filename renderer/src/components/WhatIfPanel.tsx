@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { WhatIfDoc } from '../../../shared/contract';
 import { getApi } from '../api/client';
-import { usd } from '../lib/format';
+import { money } from '../lib/format';
 import { hrefs } from '../lib/route';
 
 type Preset = 'conservative' | 'aggressive' | 'minimal';
@@ -124,7 +124,7 @@ function WhatIfResult({ r }: { r: WhatIfDoc }) {
           {rows.map(([label, a, s]) => (
             <tr key={label}><th scope="row">{label}</th><td className="num">{a}</td><td className={`num${a !== s ? ' changed' : ''}`}>{s}</td></tr>
           ))}
-          <tr><th scope="row">cost</th><td className="num">{usd(r.actual.costUsd)}</td><td className="num">{r.simulated.unknown > 0 ? 'at least ' : ''}{usd(r.simulated.costUsd)}</td></tr>
+          <tr><th scope="row">cost</th><td className="num">{money(r.actual.costUsd)}</td><td className="num">{r.simulated.unknown > 0 ? 'at least ' : ''}{money(r.simulated.costUsd)}</td></tr>
         </tbody>
       </table>
       <h3>{r.changed.length === 0 ? 'No run changes outcome.' : `${r.changed.length} ${r.changed.length === 1 ? 'run changes' : 'runs change'} outcome`}</h3>

@@ -2,7 +2,7 @@
 import type { EngineEventDoc } from '../../../shared/contract';
 import { payloadOf } from '../../../shared/engine-events';
 import type { RunStatus } from '../../../shared/domain';
-import { duration, errorClassLabel, plural, seconds, shortSha, usd } from './format';
+import { duration, errorClassLabel, plural, seconds, shortSha, money, reasonLine } from './format';
 
 const STATUS: Record<RunStatus, string> = {
   planning: 'Planning', waiting_approval: 'Waiting for your approval of the plan', queued: 'Queued', running: 'Running',
@@ -23,7 +23,7 @@ export function describeEvent(e: EngineEventDoc): string {
   const status = payloadOf('run.status', e);
   if (status) {
     const label = STATUS[status.status];
-    const reason = status.reason ? firstLine(status.reason) : '';
+    const reason = status.reason ? reasonLine(firstLine(status.reason), Date.parse(e.at)) : '';
     if (!reason) return label;
     return reason.toLowerCase().startsWith(label.toLowerCase()) ? reason : `${label}: ${reason}`;
   }
@@ -78,9 +78,9 @@ export function describeEvent(e: EngineEventDoc): string {
     return `Step ${decision.step}, attempt ${decision.n}: ${decision.reason}${when}`;
   }
   const alert = payloadOf('budget.alert', e);
-  if (alert) return `Budget alert: ${usd(alert.spentUsd)} of the ${alert.kind === 'daily' ? 'daily' : 'task'} budget of ${usd(alert.limitUsd)} spent`;
+  if (alert) return `Budget alert: ${money(alert.spentUsd)} of the ${alert.kind === 'daily' ? 'daily' : 'task'} budget of ${money(alert.limitUsd)} spent`;
   const raised = payloadOf('budget.raised', e);
-  if (raised) return `Task budget raised to ${usd(raised.taskUsd)}${raised.before !== null ? ` (it was ${usd(raised.before)})` : ''}`;
+  if (raised) return `Task budget raised to ${money(raised.taskUsd)}${raised.before !== null ? ` (it was ${money(raised.before)})` : ''}`;
   const revised = payloadOf('plan.revised', e);
   if (revised) return `Plan revised (revision ${revised.revision}, ${plural(revised.steps, 'step')})${revised.reset?.length ? `; ${plural(revised.reset.length, 'step')} will run again` : ''}`;
   const rescue = payloadOf('rescue.committed', e);

@@ -1,7 +1,7 @@
 // The failing tests of an attempt: a flaky re-run is not a second failing test, and paths are relative to the repository.
 import { describe, expect, it } from 'vitest';
 import type { AttemptDetail } from '../../../shared/contract';
-import { attemptFailures, relativeTo } from './attempt-failures';
+import { attemptFailures, gateTally, relativeTo } from './attempt-failures';
 
 type Gate = AttemptDetail['gates'][number];
 const WT = '/tmp/home/worktrees/calc-1';
@@ -30,3 +30,13 @@ describe('attemptFailures', () => {
     expect(relativeTo(null, 'src/a.mjs')).toBe('src/a.mjs');
   });
 });
+
+describe('gateTally (issue 20 item 22)', () => {
+  it('counts each gate once, as its last run ended: a flaky re-run is not a gate of its own', () => {
+    expect(gateTally([gate('test', false), gate('test (flaky check)', false), gate('build', true)])).toEqual({ passed: 1, total: 2, flaky: [] });
+    expect(gateTally([gate('test', false), gate('test (flaky check)', true), gate('build', true)])).toEqual({ passed: 2, total: 2, flaky: ['test'] });
+    expect(gateTally([gate('test', false), gate('test (re-run after crash)', true)])).toEqual({ passed: 1, total: 1, flaky: [] });
+    expect(gateTally([])).toEqual({ passed: 0, total: 0, flaky: [] });
+  });
+});
+

@@ -49,3 +49,23 @@ export function attemptFailures(gates: readonly Gate[], worktree?: string | null
   }
   return { failing, flaky };
 }
+
+/**
+ * How many of an attempt's gates passed, each gate counted once as its last run ended (a flaky re-run or a re-run after
+ * a crash is not a gate of its own); `flaky`: gates that failed, then passed when run again on the same code.
+ */
+export function gateTally(gates: readonly Gate[]): { passed: number; total: number; flaky: string[] } {
+  const runs = new Map<string, Gate[]>();
+  for (const g of gates) {
+    const base = g.gate.replace(RERUN, '');
+    runs.set(base, [...(runs.get(base) ?? []), g]);
+  }
+  let passed = 0;
+  const flaky: string[] = [];
+  for (const [base, all] of runs) {
+    const last = all.at(-1)!;
+    if (last.passed) passed++;
+    if (last.passed && all.length > 1 && / \(flaky check\)$/.test(last.gate) && !all[0]!.passed) flaky.push(base);
+  }
+  return { passed, total: runs.size, flaky };
+}

@@ -1,12 +1,5 @@
 // Formatting of money, durations, token counts and times the way the screens show them.
-
-/** Unknown prices stay visibly unknown: never shown as $0. */
-export function usd(v: number | null | undefined): string {
-  if (v === null || v === undefined) return 'unknown';
-  if (v === 0) return '$0.00';
-  if (Math.abs(v) < 0.01) return `$${v.toFixed(4)}`;
-  return `$${v.toFixed(2)}`;
-}
+import { reasonHead } from '../../../shared/reason-text';
 
 /** A span of time as people say it: "850 ms", "2 s", "1 min 5 s", "2 h 5 min" (whole seconds from 1 s up). */
 export function duration(ms: number | null | undefined): string {
@@ -64,6 +57,20 @@ export function ago(iso: string | null | undefined, now: number = Date.now()): s
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86_400)} d ago`;
+}
+
+/** A time inside a sentence: "3 min ago" when past, "at 12:05 (in 4 min)" when to come; the exact time is a hover away where shown with RelativeTime. */
+export function timeWords(iso: string, now: number = Date.now()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  if (t <= now + 30_000) return ago(iso, now);
+  const at = new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return `at ${at} (in ${duration(t - now)})`;
+}
+
+/** A run's reason without the terminal's commands and raw times: see shared/reason-text.ts. */
+export function reasonLine(reason: string | null | undefined, now: number = Date.now()): string {
+  return reasonHead(reason, (iso) => timeWords(iso, now));
 }
 
 export function percent(v: number | null | undefined, digits = 0): string {

@@ -46,7 +46,7 @@ describe('DashboardScreen', () => {
     expect(screen.getByText('19 of 22 finished runs · 23 started')).toBeTruthy();
     expect(screen.getByText('1.38')).toBeTruthy();
     const breakdown = screen.getByRole('table', { name: 'Steps by number of retries' });
-    expect([...breakdown.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['41', '12', '5', '2', '3']);
+    expect([...breakdown.querySelectorAll('td.num')].map((td) => td.textContent)).toEqual(['41', '12', '5', '2', '3']);
     const reasons = screen.getByRole('table', { name: 'Retries by error class' });
     expect(within(reasons).getByRole('rowheader', { name: 'Test failure' }).nextElementSibling!.textContent).toBe('14');
     const perDay = screen.getByRole('table', { name: 'Cost per day' });
@@ -106,22 +106,23 @@ describe('DashboardScreen', () => {
     expect(await screen.findByText('20 of 23 finished runs · 24 started')).toBeTruthy();
   });
 
-  it('lists the runs that need attention, each linking to its run', async () => {
+  it('lists the runs that need attention, failed ones too (issue 20 item 21), each linking to its run', async () => {
     render(<DashboardScreen />);
     const section = await screen.findByRole('region', { name: /Needs attention/ });
-    await waitFor(() => expect(within(section).getAllByRole('link').length).toBe(4));
+    await waitFor(() => expect(within(section).getAllByRole('link').length).toBe(5));
     const links = within(section).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
     expect(links).toEqual([
       ['Upgrade to React 19', `#/runs/${RUN_IDS.paused}`],
       [expect.any(String), `#/runs/${RUN_IDS.approval}`],
       ['Migrate the config loader to zod', `#/runs/${RUN_IDS.interrupted}`],
+      ['Fix the flaky websocket reconnect', `#/runs/${RUN_IDS.failed}`],
       ['Rate limiter for the API client', `#/runs/${RUN_IDS.waiting}`],
     ]);
     expect(within(section).getByText(/task budget \$5\.00 reached/)).toBeTruthy();
     // A run leaving `paused` leaves the list, live.
     disconnect = connectEvents(getApi());
     fake.engineEvent(RUN_IDS.paused, 'run.status', { status: 'running', reason: null, wakeAt: null });
-    await waitFor(() => expect(within(section).getAllByRole('link')).toHaveLength(3));
+    await waitFor(() => expect(within(section).getAllByRole('link')).toHaveLength(4));
   });
 
   it("shows seed 002's improvement suggestions, each finding with its action", async () => {

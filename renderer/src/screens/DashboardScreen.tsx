@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
 import { costAxis, moneyTick, shortDay } from '../lib/chart-format';
-import { errorClassLabel, percent, usd } from '../lib/format';
+import { errorClassLabel, percent, money } from '../lib/format';
 import { useStats, type Days } from '../stores/stats';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { NeedsAttention } from '../components/dashboard/NeedsAttention';
@@ -47,6 +47,9 @@ export function DashboardScreen() {
 }
 
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
+/** The retry breakdown chart's y-axis width and right margin, which its table's first and last columns repeat so cells sit under bars. */
+const BREAKDOWN_AXIS = 52;
+const BREAKDOWN_RIGHT = 8;
 
 function Stats({ s, improvements }: { s: StatsSummary; improvements: ImprovementDoc[] | null }) {
   // `tick` is the axis label (short, so five fit a half-width card at 1024 px); `name` is the table's header.
@@ -70,7 +73,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
         <Kpi label="success rate" value={percent(s.successRate, 1)} sub={`${s.succeeded} of ${finished} finished runs · ${s.runs} started`} />
         <Kpi label="attempts per success" value={s.avgAttemptsPerSuccess === null ? '—' : s.avgAttemptsPerSuccess.toFixed(2)} sub="per step that succeeded" />
         <Kpi label="saved by retries" value={String(s.savedByRetries)} sub="steps that passed after a retry" />
-        <Kpi label="total cost" value={usd(s.totalCostUsd)} sub={`${usd(s.retryCostUsd)} on retries (${percent(s.totalCostUsd ? s.retryCostUsd / s.totalCostUsd : null)})`} />
+        <Kpi label="total cost" value={money(s.totalCostUsd)} sub={`${money(s.retryCostUsd)} on retries (${percent(s.totalCostUsd ? s.retryCostUsd / s.totalCostUsd : null)})`} />
       </div>
 
       <div className="charts">
@@ -78,19 +81,21 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
           <h2 id="h-breakdown">Retry breakdown</h2>
           <div className="chart" aria-hidden="true">
             <ResponsiveContainer width="100%" height={180}>
-              <BarChart data={breakdown} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
+              <BarChart data={breakdown} margin={{ top: 8, right: BREAKDOWN_RIGHT, bottom: 0, left: 0 }}>
                 <CartesianGrid stroke="var(--grid)" vertical={false} />
                 <XAxis dataKey="tick" tick={AXIS} interval={0} />
-                <YAxis tick={AXIS} allowDecimals={false} />
+                <YAxis tick={AXIS} allowDecimals={false} width={BREAKDOWN_AXIS} />
                 <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} />
                 <Bar dataKey="steps" fill="var(--accent)" isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>
           </div>
+          {/* Its columns sit under the bars: the first is as wide as the chart's axis, the last as its right margin. */}
           <table className="compact breakdown-table">
             <caption className="sr-only">Steps by number of retries</caption>
-            <thead><tr><th scope="row">retries</th>{breakdown.map((b) => <th key={b.name} scope="col" title={b.name}>{b.tick}</th>)}</tr></thead>
-            <tbody><tr><th scope="row">steps</th>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}</tr></tbody>
+            <colgroup><col style={{ width: BREAKDOWN_AXIS }} />{breakdown.map((b) => <col key={b.name} />)}<col style={{ width: BREAKDOWN_RIGHT }} /></colgroup>
+            <thead><tr><th scope="row">retries</th>{breakdown.map((b) => <th key={b.name} scope="col" title={b.name}>{b.tick}</th>)}<td aria-hidden="true" /></tr></thead>
+            <tbody><tr><th scope="row">steps</th>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}<td aria-hidden="true" /></tr></tbody>
           </table>
         </section>
 
@@ -117,7 +122,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
         </section>
 
         <section className="card chart-card chart-wide" aria-labelledby="h-cost">
-          <h2 id="h-cost">Cost per day{s.dailyBudgetUsd !== null && <span className="muted"> · daily budget {usd(s.dailyBudgetUsd)}{overBudget > 0 && `, exceeded on ${overBudget} day${overBudget === 1 ? '' : 's'}`}</span>}</h2>
+          <h2 id="h-cost">Cost per day{s.dailyBudgetUsd !== null && <span className="muted"> · daily budget {money(s.dailyBudgetUsd)}{overBudget > 0 && `, exceeded on ${overBudget} day${overBudget === 1 ? '' : 's'}`}</span>}</h2>
           <div className="chart" aria-hidden="true">
             <ResponsiveContainer width="100%" height={220}>
               <BarChart data={perDay} margin={{ top: 12, right: s.dailyBudgetUsd === null ? 12 : 96, bottom: 0, left: 0 }}>
@@ -126,7 +131,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
                 <XAxis dataKey="day" tick={AXIS} tickFormatter={shortDay} interval="equidistantPreserveStart" minTickGap={10} />
                 {/* The axis always reaches the daily budget, so its line is drawn even on cheap days; its label sits right of the plot, clear of the bars. */}
                 <YAxis tick={AXIS} width={52} domain={[0, axis.max]} ticks={axis.ticks} interval={0} tickFormatter={moneyTick} />
-                <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} formatter={(v) => usd(Number(v))} labelFormatter={(d) => shortDay(String(d))} />
+                <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} formatter={(v) => money(Number(v))} labelFormatter={(d) => shortDay(String(d))} />
                 <Legend wrapperStyle={{ fontSize: 11 }} />
                 <Bar dataKey="first" name="first attempts" stackId="c" fill="var(--accent)" isAnimationActive={false} />
                 <Bar dataKey="retries" name="retries" stackId="c" fill="var(--warn)" isAnimationActive={false} />
@@ -137,7 +142,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
             </ResponsiveContainer>
           </div>
           <p className="chart-caption small-text muted">
-            {usd(s.totalCostUsd)} over {s.days} days, {usd(s.retryCostUsd)} of it on retries; highest {peak && peak.costUsd > 0 ? `${usd(peak.costUsd)} on ${shortDay(peak.day)}` : '—'}.
+            {money(s.totalCostUsd)} over {s.days} days, {money(s.retryCostUsd)} of it on retries; highest {peak && peak.costUsd > 0 ? `${money(peak.costUsd)} on ${shortDay(peak.day)}` : '—'}.
           </p>
           <details className="numbers-details">
             <summary>Numbers</summary>
@@ -147,7 +152,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
               <tbody>
                 {s.costPerDay.map((d) => (
                   <tr key={d.day}>
-                    <td>{shortDay(d.day)}</td><td className="num">{usd(d.costUsd)}</td><td className="num">{usd(d.retryCostUsd)}</td>
+                    <td>{shortDay(d.day)}</td><td className="num">{money(d.costUsd)}</td><td className="num">{money(d.retryCostUsd)}</td>
                     <td className={s.dailyBudgetUsd !== null && d.costUsd > s.dailyBudgetUsd ? 'tone-bad' : 'muted'}>{s.dailyBudgetUsd === null ? '—' : d.costUsd > s.dailyBudgetUsd ? 'over' : 'within'}</td>
                   </tr>
                 ))}

@@ -72,7 +72,7 @@ describe('HomeScreen', () => {
     const names = groups.map((g) => g.getAttribute('aria-label'));
     expect(names[0]).toBe('Needs you');
     expect(names).toEqual(['Needs you', 'Running', 'Queued', 'Finished'].filter((n) => names.includes(n)));
-    const needYou = [...fake.runs.values()].filter((r) => ['paused', 'waiting_approval', 'interrupted'].includes(r.summary.status));
+    const needYou = [...fake.runs.values()].filter((r) => ['paused', 'waiting_approval', 'interrupted', 'failed'].includes(r.summary.status));
     expect(within(groups[0]!).getAllByRole('link')).toHaveLength(needYou.length);
   });
 
@@ -117,4 +117,70 @@ describe('HomeScreen', () => {
       expect(link.classList.contains('truncate')).toBe(true);
     }
   });
+
+  it('finds runs by text, status and repository (issue 20 item 21)', async () => {
+    const fake = installFake();
+    await renderHome();
+    const all = [...fake.runs.values()].map((r) => r.summary);
+    const titles = () => screen.queryAllByRole('link').filter((a) => a.classList.contains('run-title-link')).map((a) => a.textContent);
+    expect(titles()).toHaveLength(all.length);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'filter runs' }), { target: { value: 'websocket' } });
+    expect(titles()).toEqual(['Fix the flaky websocket reconnect']);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'filter runs' }), { target: { value: '' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'status' }), { target: { value: 'needs_you' } });
+    const needYou = all.filter((r) => ['paused', 'waiting_approval', 'interrupted', 'failed'].includes(r.status));
+    expect(titles().sort()).toEqual(needYou.map((r) => r.title).sort());
+    fireEvent.change(screen.getByRole('combobox', { name: 'status' }), { target: { value: '' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'repository' }), { target: { value: '/home/dev/code/http-kit' } });
+    expect(titles().sort()).toEqual(all.filter((r) => r.repo === '/home/dev/code/http-kit').map((r) => r.title).sort());
+    // Nothing left: said, with a way back.
+    fireEvent.change(screen.getByRole('searchbox', { name: 'filter runs' }), { target: { value: 'no such run' } });
+    expect(screen.getByText(/No run matches/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear the filters' }));
+    expect(titles()).toHaveLength(all.length);
+  });
+
+  it('counts failed runs under Needs you (issue 20 item 21)', async () => {
+    installFake();
+    await renderHome();
+    const group = screen.getByRole('rowgroup', { name: 'Needs you' });
+    expect(within(group).getByRole('link', { name: 'Fix the flaky websocket reconnect' })).toBeTruthy();
+  });
+
+  it('keeps a branch name’s unique suffix in view, cutting the middle (issue 20 item 21)', async () => {
+    const fake = installFake();
+    const run = [...fake.runs.values()][0]!;
+    run.summary.branch = 'ratchet/division-that-refuses-zero-and-says-why-4f9c2a';
+    await renderHome();
+    const cell = document.querySelector(`[title="${run.summary.branch}"]`)!;
+    expect(cell.classList.contains('middle-ellipsis')).toBe(true);
+    // The head shrinks with an ellipsis; the tail (the run's id) never does.
+    expect(cell.querySelector('.tail')!.textContent).toBe('-4f9c2a');
+    expect(cell.querySelector('.head')!.textContent).toBe('ratchet/division-that-refuses-zero-and-says-why');
+  });
+
+  it('says a run’s reason without the terminal’s command or a raw time (issue 20 items 20, 23)', async () => {
+    const fake = installFake();
+    const [paused, interrupted] = [...fake.runs.values()].filter((r) => r.summary.status === 'paused' || r.summary.status === 'interrupted');
+    paused!.summary.reason = `task budget of $0.0040 reached ($0.0059 spent); nothing is lost: give the run more with ratchet resume ${paused!.summary.id} --budget <usd> (in the app: Raise budget and continue)`;
+    interrupted!.summary.reason = `The process running this run stopped during it (last seen ${new Date(NOW - 60_000).toISOString()}).`;
+    await renderHome();
+    const table = document.querySelector('table.runs-table')!;
+    expect(table.textContent).toContain('give the run more with Raise budget and continue');
+    expect(table.textContent).toContain('(last seen 1 min ago)');
+    expect(table.textContent).not.toMatch(/ratchet resume|<usd>|\d{4}-\d\d-\d\dT/);
+  });
+
+  it('offers drag and drop only where a drop can be used: not in a browser (issue 20 item 23)', async () => {
+    installFake();
+    await renderHome();
+    const zone = screen.getByRole('region', { name: 'open a repository' });
+    expect(zone.textContent).not.toMatch(/Drop/);
+    expect(screen.getByLabelText('repository path')).toBeTruthy();
+    cleanup();
+    installFake({ pathForFile: () => '/home/dev/code/space-game' });
+    await renderHome();
+    expect(screen.getByRole('region', { name: 'open a repository' }).textContent).toMatch(/Drop a git repository here/);
+  });
 });
+

@@ -1,10 +1,10 @@
 // Home: drop or pick a repository to start a task, recent repositories, the runs list, and a banner for interrupted runs.
-import { groupRuns, RUN_GROUP_LABEL } from '../../../shared/run-groups';
-import { useEffect, useRef, useState } from 'react';
+import { groupRuns, RUN_GROUP_LABEL, RUN_GROUPS, type RunGroup } from '../../../shared/run-groups';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
 import { useQueue } from '../stores/queue';
 import { errorMessage, getApi } from '../api/client';
-import { ago, baseName, usd } from '../lib/format';
+import { ago, baseName, money, reasonLine } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
 import { useUi } from '../stores/ui';
@@ -13,6 +13,9 @@ import { RunStatusBadge } from '../components/StatusBadge';
 import { useRepoPicker } from '../components/FolderBrowser';
 import { QueueRowControls } from '../components/QueueRowControls';
 import { queuePlace } from '../lib/queue-order';
+import { MiddleEllipsis } from '../components/MiddleEllipsis';
+import { RUN_STATUS_LABEL } from '../components/StatusBadge';
+import { RUN_STATUSES } from '../../../shared/domain';
 
 export function HomeScreen() {
   return (
@@ -35,8 +38,8 @@ function InterruptedBanner() {
   return (
     <div className="banner banner-attention" role="status">
       <span>
-        {interrupted.length === 1 ? <>The run <strong>{first.title}</strong> was interrupted.</> : <>{interrupted.length} runs were interrupted.</>}{' '}
-        Its work up to the last checkpoint is safe.
+        {interrupted.length === 1 ? <>The run <strong>{first.title}</strong> was interrupted. Its work</> : <>{interrupted.length} runs were interrupted. Their work</>}{' '}
+        up to the last checkpoint is safe.
       </span>
       <button type="button" className="primary" onClick={() => openResume(first.id)}>Review and resume…</button>
     </div>
@@ -89,7 +92,8 @@ function RepoDrop() {
 
   return (
     <section className={`dropzone${over ? ' dropzone-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop} aria-label="open a repository">
-      <div className="dropzone-title">Drop a git repository here</div>
+      {/* A browser never says where a dropped folder is: there, Open… and the path are the ways in (issue 20 item 23). */}
+      <div className="dropzone-title">{canResolveDrops ? 'Drop a git repository here' : 'Open a git repository'}</div>
       <div className="dropzone-actions">
         <button type="button" className="primary" onClick={pick} disabled={busy}>Open…</button>
         {(!canResolveDrops || needsPath) && (
@@ -127,19 +131,41 @@ function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: Run
         <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>{r.title}</a>
         {r.status === 'queued'
           ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
-          : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={r.reason}>{r.reason}</div>}
+          : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={reasonLine(r.reason)}>{reasonLine(r.reason)}</div>}
       </td>
-      <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><div className="muted small-text mono truncate" title={r.branch}>{r.branch}</div></td>
+      <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><MiddleEllipsis text={r.branch} className="muted small-text mono" /></td>
       <td className="num">{r.stepsDone}/{r.stepsTotal}</td>
-      <td className="num">{usd(r.costUsd)}</td>
+      <td className="num">{money(r.costUsd)}</td>
       <td className="muted truncate" title={new Date(r.updatedAt).toLocaleString()}>{ago(r.updatedAt)}</td>
     </tr>
   );
 }
 
+export interface RunsFilter {
+  /** Words to find in the title, repository, branch, reason or id. */
+  text: string;
+  /** A group (`needs_you`, …), `status:<status>`, or '' for every run. */
+  status: string;
+  /** A repository path, or '' for every repository. */
+  repo: string;
+}
+
+/** Pure: the runs the filter keeps, in the list's order. `group` tells which group a run is in (failed runs can be replaced). */
+export function filterRuns(runs: readonly RunSummary[], f: RunsFilter, groupOf: (r: RunSummary) => RunGroup): RunSummary[] {
+  const words = f.text.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  return runs.filter((r) => {
+    if (f.repo && r.repo !== f.repo) return false;
+    if (f.status.startsWith('status:') ? r.status !== f.status.slice(7) : f.status && groupOf(r) !== f.status) return false;
+    const hay = `${r.title}\n${r.repo}\n${r.branch}\n${r.reason ?? ''}\n${r.id}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
 function RunsList() {
   const runs = useRuns((s) => s.runs);
   const load = useRuns((s) => s.load);
+  const filter = useUi((s) => s.runsFilter);
+  const setFilter = useUi((s) => s.setRunsFilter);
   // The shared queue store (refetched after every run status change); loaded here too when Home opens first.
   const queue = useQueue((s) => s.doc);
   const loadQueue = useQueue((s) => s.load);
@@ -147,23 +173,51 @@ function RunsList() {
   useEffect(() => {
     if (queuedCount > 0) void loadQueue();
   }, [queuedCount, loadQueue]);
+  const groups = useMemo(() => groupRuns(runs.data), [runs.data]);
+  const groupOf = useMemo(() => {
+    const by = new Map<string, RunGroup>();
+    for (const g of groups) for (const r of g.runs) by.set(r.id, g.group);
+    return (r: RunSummary) => by.get(r.id) ?? 'done';
+  }, [groups]);
+  const repos = useMemo(() => [...new Set(runs.data.map((r) => r.repo))].sort((a, b) => baseName(a).localeCompare(baseName(b))), [runs.data]);
+  const filtering = Boolean(filter.text.trim() || filter.status || filter.repo);
+  const kept = useMemo(() => new Set(filterRuns(runs.data, filter, groupOf).map((r) => r.id)), [runs.data, filter, groupOf]);
+  const shown = groups.map((g) => ({ ...g, runs: g.runs.filter((r) => kept.has(r.id)) })).filter((g) => g.runs.length > 0);
   return (
     <section className="runs card" aria-label="runs">
       <header className="card-header">
         <h2>Runs</h2>
-        <button type="button" className="small" onClick={() => void load()} disabled={runs.status === 'loading'}>Refresh</button>
+        <div className="runs-filters" role="search">
+          <input id="runs-filter" type="search" aria-label="filter runs" placeholder="Find a run…  ( / )" value={filter.text} onChange={(e) => setFilter({ text: e.target.value })}
+            onKeyDown={(e) => { if (e.key === 'Escape') { setFilter({ text: '' }); e.currentTarget.blur(); } }} />
+          <select aria-label="status" value={filter.status} onChange={(e) => setFilter({ status: e.target.value })}>
+            <option value="">Every status</option>
+            <optgroup label="Groups">{RUN_GROUPS.map((g) => <option key={g} value={g}>{RUN_GROUP_LABEL[g]}</option>)}</optgroup>
+            <optgroup label="Status">{RUN_STATUSES.map((st) => <option key={st} value={`status:${st}`}>{RUN_STATUS_LABEL[st]}</option>)}</optgroup>
+          </select>
+          <select aria-label="repository" value={filter.repo} onChange={(e) => setFilter({ repo: e.target.value })}>
+            <option value="">Every repository</option>
+            {repos.map((p) => <option key={p} value={p} title={p}>{baseName(p)}</option>)}
+          </select>
+          <button type="button" className="small" onClick={() => void load()} disabled={runs.status === 'loading'}>Refresh</button>
+        </div>
       </header>
       {runs.status === 'loading' && runs.data.length === 0 && <Loading label="Loading runs…" />}
       {runs.status === 'error' && <ErrorState message={runs.error ?? ''} onRetry={() => void load()} title="Could not load the runs" />}
-      {runs.status === 'ready' && runs.data.length === 0 && <Empty title="No runs yet">Drop a repository above to start the first task.</Empty>}
-      {runs.data.length > 0 && (
+      {runs.status === 'ready' && runs.data.length === 0 && <Empty title="No runs yet">{typeof window.ratchet?.pathForFile === 'function' ? 'Drop' : 'Open'} a repository above to start the first task.</Empty>}
+      {runs.data.length > 0 && shown.length === 0 && filtering && (
+        <Empty title="No run matches">
+          <button type="button" onClick={() => setFilter({ text: '', status: '', repo: '' })}>Clear the filters</button>
+        </Empty>
+      )}
+      {shown.length > 0 && (
         // Fixed layout: the task column takes what the sized columns leave (never 0 px: see styles.css, u13-layout).
         <table className="runs-table">
           <colgroup><col className="c-status" /><col className="c-task" /><col className="c-repo" /><col className="c-steps" /><col className="c-cost" /><col className="c-updated" /></colgroup>
           <thead>
             <tr><th scope="col">status</th><th scope="col">task</th><th scope="col">repository</th><th scope="col" className="num">steps</th><th scope="col" className="num">cost</th><th scope="col">updated</th></tr>
           </thead>
-          {groupRuns(runs.data).map(({ group, runs: listed }) => (
+          {shown.map(({ group, runs: listed }) => (
             <tbody key={group} aria-label={RUN_GROUP_LABEL[group]}>
               <tr className="group-row"><th scope="rowgroup" colSpan={6}>{RUN_GROUP_LABEL[group]} <span className="muted">{listed.length}</span></th></tr>
               {/* Queued runs in the order they will start (the queue's), the others as listed (newest first). */}
@@ -198,7 +252,7 @@ function RecentRepos() {
           <li key={r.path}>
             <button type="button" className="link-button" disabled={busy} onClick={() => void openRepo(r.path, setError, setBusy)}>
               <strong>{r.name}</strong>
-              <span className="muted small-text mono truncate">{r.path}</span>
+              <MiddleEllipsis text={r.path} className="muted small-text mono" />
             </button>
             <span className="muted small-text">{ago(r.lastUsed)}</span>
           </li>

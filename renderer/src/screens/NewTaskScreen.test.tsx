@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Tests for New task: a drafted plan must be approved before it runs; the workflow file runs as is unless edited; start goes to the run.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { GO_REPO } from '../../dev/fixtures-misc';
 import { REPO } from '../../dev/fixtures-runs';
@@ -129,4 +129,31 @@ describe('NewTaskScreen', () => {
     render(<NewTaskScreen repoPath="/tmp/not-a-repo" />);
     expect(await screen.findByText(/is not a git repository/)).toBeTruthy();
   });
+
+  it('never starts a paid run from Enter in a field: only the Start run button starts one (issue 20 item 19)', async () => {
+    render(<NewTaskScreen repoPath={REPO} />);
+    const title = await screen.findByLabelText('Title');
+    fireEvent.change(title, { target: { value: 'Health' } });
+    fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
+    await screen.findByDisplayValue('Add heal() capped at max health');
+    fireEvent.click(screen.getByRole('button', { name: 'Trust' }));
+    const start = screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement;
+    expect(start.disabled).toBe(false);
+    // What Enter in the title does in a browser: the form's implicit submission.
+    fireEvent.keyDown(title, { key: 'Enter' });
+    fireEvent.submit(title.closest('form')!);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(startInput()).toBeUndefined();
+    fireEvent.click(start);
+    await waitFor(() => expect(startInput()).toMatchObject({ title: 'Health' }));
+  });
+
+  it('offers the recent repositories when none is chosen yet (issue 20 item 23)', async () => {
+    render(<NewTaskScreen repoPath={null} />);
+    const recent = await screen.findByRole('list', { name: 'recent repositories' });
+    const first = within(recent).getAllByRole('button')[0]!;
+    fireEvent.click(first);
+    await waitFor(() => expect(location.hash).toMatch(/^#\/new\?repo=%2F/));
+  });
 });
+

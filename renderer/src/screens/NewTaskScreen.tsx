@@ -44,17 +44,37 @@ export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
   return <TaskForm key={repo.info.root} repo={repo.info} />;
 }
 
-/** No repository yet: Open… here (the native dialog in the app, the host's folder browser in a browser). */
+/** No repository yet: one of the recent ones, or Open… (the native dialog in the app, the host's folder browser in a browser). */
 function ChooseRepo() {
   const [error, setError] = useState<string | null>(null);
   const picker = useRepoPicker((path) => navigate(hrefs.newTask(path)), setError);
+  const recent = useRuns((s) => s.recent);
+  const loadRecent = useRuns((s) => s.loadRecent);
+  useEffect(() => {
+    void loadRecent();
+  }, [loadRecent]);
+  const canDrop = typeof window.ratchet?.pathForFile === 'function';
   return (
     <div className="screen">
       <h1>New task</h1>
       <Empty title="Choose a repository first">
         <button type="button" className="primary" onClick={() => { setError(null); picker.pick(); }}>Open…</button>{' '}
-        a git repository, or <a href={hrefs.home()}>drop one</a> on the Runs screen; the task runs in a worktree of its own.
+        a git repository{canDrop ? <>, or <a href={hrefs.home()}>drop one</a> on the Runs screen</> : ''}; the task runs in a worktree of its own.
       </Empty>
+      {recent.data.length > 0 && (
+        <section className="card recent" aria-labelledby="h-new-recent">
+          <h2 id="h-new-recent">Recent repositories</h2>
+          <ul className="plain-list recent-list" aria-label="recent repositories">
+            {recent.data.map((r) => (
+              <li key={r.path}>
+                <button type="button" className="link-button" onClick={() => navigate(hrefs.newTask(r.path))}>
+                  <strong>{r.name}</strong> <span className="muted small-text mono">{r.path}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <InlineError message={error} />
       {picker.dialog}
     </div>
@@ -244,7 +264,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     )) : null;
 
   return (
-    <form className="screen new-task" noValidate onSubmit={(e) => { e.preventDefault(); if (blockers.length === 0) void start(); }}>
+    // Starting a run spends money: only the Start run button starts one. Enter in a field (the form's implicit submission) does nothing.
+    <form className="screen new-task" noValidate onSubmit={(e) => e.preventDefault()}>
       <header className="screen-header">
         <div>
           <h1>New task</h1>
@@ -348,7 +369,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       <footer className="form-footer">
         {blockers.length > 0 && <span className="muted small-text">Needs {blockers.join(', ')}.</span>}
         <InlineError message={startError} />
-        <button type="submit" className="primary" disabled={blockers.length > 0 || starting}>{starting ? 'Starting…' : 'Start run'}</button>
+        <button type="button" className="primary" disabled={blockers.length > 0 || starting} onClick={() => { if (blockers.length === 0) void start(); }}>{starting ? 'Starting…' : 'Start run'}</button>
       </footer>
     </form>
   );

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The run's actions for an agent-drafted plan waiting for approval: review it, edit it, approve it (runs.approve starts the run).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { RUN_IDS } from '../../dev/fixtures-runs';
 import { useUi } from '../stores/ui';
@@ -48,6 +48,14 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     expect(again.className).toContain('primary');
     expect(screen.getByRole('button', { name: 'Resume…' }).className).not.toContain('primary');
     fireEvent.click(again);
+    // A new run spends money from its first step: it asks first (issue 20 item 19).
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.calls.some((c) => c.method === 'runs.restart')).toBe(false);
+    expect(screen.getByText(/new run of the same task/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep this run' }));
+    expect(screen.queryByText(/new run of the same task/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Start again/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new run' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.restart')).toBe(true));
     expect((fake.calls.find((c) => c.method === 'runs.restart')!.input as { runId: string }).runId).toBe(doc.id);
     await waitFor(() => expect(location.hash).toMatch(/^#\/runs\/r-new\d+/));
@@ -76,4 +84,20 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
       useUi.setState({ connection: { state: 'open', retryAt: null, attempts: 0 } });
     }
   });
+
+  it('after saving a revised plan of a failed run, offers Retry right there (issue 20 item 22)', async () => {
+    const doc = fake.runs.get(RUN_IDS.failed)!.doc;
+    const withDone = { ...doc, steps: doc.steps.map((s) => (s.index === 1 ? { ...s, status: 'succeeded' as const, commit: 'abc1234' } : { ...s, status: s.index === 2 ? 'failed' as const : 'pending' as const })) };
+    render(<RunActions runId={doc.id} doc={withDone} selectedStep={null} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Revise plan…' }));
+    fireEvent.change(await screen.findByLabelText('step 2 title'), { target: { value: 'Wrap fetch() in the limiter, one call at a time' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save revision' }));
+    const dialog = await screen.findByRole('dialog');
+    const retry = await within(dialog).findByRole('button', { name: 'Retry with this plan' });
+    expect(within(dialog).getByRole('button', { name: 'Done' })).toBeTruthy();
+    fireEvent.click(retry);
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.retry')).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
 });
+

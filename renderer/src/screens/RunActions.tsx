@@ -4,6 +4,7 @@ import type { StatusDocument, StepDoc } from '../../../shared/domain';
 import { errorMessage, getApi } from '../api/client';
 import { OFFLINE_MESSAGE } from '../api/ws-bridge';
 import { runActionsFor, type RunAction } from '../lib/run-actions';
+import { appReason, type ReasonAction } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useRunDetail } from '../stores/run-detail';
 import { useUi } from '../stores/ui';
@@ -12,6 +13,11 @@ import { Modal } from '../components/Modal';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { InlineError, Loading } from '../components/States';
 import { pausedForBudget, RaiseBudget } from './RaiseBudget';
+
+/** The app's button for each action a reason names (Raise budget is RaiseBudget's own control). */
+const REASON_ACTION: Record<ReasonAction, RunAction | null> = {
+  raise_budget: null, approve: 'approve', resume: 'resume', retry: 'retry', revise_plan: 'revise', start_again: 'startAgain',
+};
 
 /** What the user sees while the host is unreachable, instead of a spinner that never ends. */
 export const NOT_CONNECTED = OFFLINE_MESSAGE;
@@ -22,7 +28,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<'stop' | 'skip' | null>(null);
+  const [confirm, setConfirm] = useState<'stop' | 'skip' | 'startAgain' | null>(null);
   const [revising, setRevising] = useState<'revise' | 'approve' | null>(null);
 
   const act = async (name: string, fn: () => Promise<unknown>) => {
@@ -39,7 +45,9 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
     }
   };
   const plan = runActionsFor(doc, { budgetPause: pausedForBudget(doc) });
-  const cls = (a: RunAction, base = '') => [base, plan.primary === a ? 'primary' : ''].filter(Boolean).join(' ') || undefined;
+  // The buttons the run's reason points to (its commands, read as the app's actions: shared/reason-text.ts) stand out.
+  const suggested = new Set(doc.reason ? appReason(doc.reason).actions.map((x) => REASON_ACTION[x]) : []);
+  const cls = (a: RunAction, base = '') => [base, plan.primary === a ? 'primary' : '', suggested.has(a) && plan.primary !== a ? 'suggested' : ''].filter(Boolean).join(' ') || undefined;
   const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && !['running', 'succeeded', 'queued'].includes(doc.status);
 
   const button = (a: RunAction) => {
@@ -57,14 +65,21 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
       case 'resume':
         return <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="Check the worktree and the branch, then continue where the run stopped" onClick={() => openResume(runId)}>Resume…</button>;
       case 'startAgain':
-        return (
-          <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)" onClick={() => void act('startAgain', async () => {
-            const fresh = await restart(runId);
-            navigate(hrefs.run(fresh));
-          })}><Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}</button>
+        // A new run spends money from its first step: one click asks, the second starts it (issue 20 item 19).
+        return confirm === 'startAgain' ? (
+          <span key={a} className="confirm" role="group" aria-label="confirm start again">
+            Start a new run of the same task from step 1, in a fresh worktree? It spends from the start; this run is kept.{' '}
+            <button type="button" className="primary" onClick={() => void act('startAgain', async () => {
+              const fresh = await restart(runId);
+              navigate(hrefs.run(fresh));
+            })}>Start a new run</button>
+            <button type="button" onClick={() => setConfirm(null)}>Keep this run</button>
+          </span>
+        ) : (
+          <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)" onClick={() => setConfirm('startAgain')}><Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}</button>
         );
       case 'revise':
-        return <button key={a} type="button" disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>;
+        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>;
       case 'stop':
         return confirm === 'stop' ? (
           <span key={a} className="confirm">
@@ -129,6 +144,23 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
   }, [runId, connected, steps]);
   // Committed steps stay where they are, so their positions in the editor are their positions in the plan.
   const locked = initial.steps.filter((s) => s.status !== 'skipped').map((s, i) => (s.status === 'succeeded' ? i : -1)).filter((i) => i >= 0);
+  // What continues the run with the revision: Retry (a failed run with a committed step) or Resume (paused, interrupted,
+  // stopped); offered next to Done once it is saved, so the revision is not left waiting (issue 20 item 22).
+  const primary = runActionsFor(doc).primary;
+  const next = primary === 'retry' || primary === 'resume' ? primary : null;
+  const openResume = useUi((s) => s.openResume);
+  const retryRun = useRunDetail((s) => s.retry);
+  const retryNow = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await retryRun(runId);
+      onClose();
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
   const save = async () => {
     if (!steps) return;
     if (!connected) {
@@ -144,7 +176,7 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
         return;
       }
       const r = await revise(runId, toStepSpecs(steps));
-      setResult(`Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next retry follows it.`);
+      setResult(`Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next ${primary === 'resume' ? 'resume' : 'retry'} follows it.`);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -152,7 +184,14 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
     }
   };
   return (
-    <Modal title={mode === 'approve' ? 'Approve the drafted plan' : 'Revise plan'} onClose={onClose} wide footer={result ? <button type="button" className="primary" onClick={onClose}>Done</button> : (
+    <Modal title={mode === 'approve' ? 'Approve the drafted plan' : 'Revise plan'} onClose={onClose} wide footer={result ? (
+      <>
+        <InlineError message={error} />
+        <button type="button" className={next ? undefined : 'primary'} onClick={onClose}>Done</button>
+        {next === 'retry' && <button type="button" className="primary" disabled={busy} onClick={() => void retryNow()}>{busy ? 'Retrying…' : 'Retry with this plan'}</button>}
+        {next === 'resume' && <button type="button" className="primary" onClick={() => { onClose(); openResume(runId); }}>Resume…</button>}
+      </>
+    ) : (
       <>
         <InlineError message={error} />
         <button type="button" onClick={onClose}>Cancel</button>

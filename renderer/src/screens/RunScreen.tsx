@@ -1,7 +1,8 @@
 // Run: header (repo, branch, worktree, status, cost against budget), actions, step timeline and the chosen step's attempt history.
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { baseName, shortSha, usd } from '../lib/format';
+import { baseName, shortSha, money, timeWords } from '../lib/format';
+import { appReason } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
 import { useShallow } from 'zustand/react/shallow';
@@ -89,7 +90,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <div><dt>worktree</dt><dd><code className="selectable">{doc.worktree}</code></dd></div>
           <div><dt>cost</dt><dd><CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" /></dd></div>
         </dl>
-        {doc.reason && <RunReason reason={doc.reason} tone={doc.status === 'failed' || doc.status === 'interrupted' ? 'tone-bad' : 'muted'} />}
+        {doc.reason && <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
@@ -107,7 +108,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
                   <li key={i}>
                     {r.kind === 'retry' ? 'Retried' : 'Resumed'}{r.resumedFrom.step !== null ? ` from step ${r.resumedFrom.step}` : ''}
                     {' '}<span className="muted">(it was {FROM_STATUS[r.resumedFrom.status] ?? r.resumedFrom.status.replace(/_/g, ' ')})</span>
-                    {' '}<RelativeTime at={r.at} now={Math.max(now, clock)} /> · <span data-testid="resume-cost">{usd(r.costUsd)}</span> spent since
+                    {' '}<RelativeTime at={r.at} now={Math.max(now, clock)} /> · <span data-testid="resume-cost">{money(r.costUsd)}</span> spent since
                   </li>
                 ))}
               </ul>
@@ -118,7 +119,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           {selectedStep ? (
             <>
               <h2><span className="muted">Step {selectedStep.index}.</span> {selectedStep.title}</h2>
-              <AttemptPanel runId={runId} step={selectedStep} waitingWakeAt={waitingOnSelected} worktree={doc.worktree} />
+              <AttemptPanel runId={runId} step={selectedStep} waitingWakeAt={waitingOnSelected} worktree={doc.worktree} runLive={live} />
             </>
           ) : <p className="muted">This run has no steps.</p>}
         </section>
@@ -138,17 +139,27 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
   );
 }
 
-/** The run's reason: its first line as a sentence; the attempts summary and next steps under it, one click away. */
+/**
+ * The run's reason as the app says it (shared/reason-text.ts): its first line as a sentence; the attempts summary,
+ * remaining issues and next steps under it, one click away, as paragraphs and lists — no terminal commands (the buttons
+ * below do what they said) and no raw times.
+ */
 function RunReason({ reason, tone }: { reason: string; tone: string }) {
-  const [head, ...rest] = reason.split('\n');
-  const more = rest.join('\n').trim();
+  const { head, blocks } = appReason(reason, (iso) => timeWords(iso));
   return (
     <div className="run-reason-block">
       <p className={`run-reason ${tone}`}>{head}</p>
-      {more && (
+      {blocks.length > 0 && (
         <details className="run-reason-more small-text">
-          <summary>Attempts summary and next steps</summary>
-          <div className="pre-line">{more}</div>
+          <summary>{blocks.some((b) => b.heading === 'Next steps') ? 'Attempts summary and next steps' : 'More'}</summary>
+          {blocks.map((b, i) => (
+            <div key={i} className="reason-part">
+              {b.heading && <strong>{b.heading}</strong>}
+              {b.list === 'ordered' ? <ol>{b.lines.map((l, k) => <li key={k}>{l}</li>)}</ol>
+                : b.list === 'bullets' ? <ul>{b.lines.map((l, k) => <li key={k}>{l}</li>)}</ul>
+                : b.lines.map((l, k) => <p key={k}>{l}</p>)}
+            </div>
+          ))}
         </details>
       )}
     </div>

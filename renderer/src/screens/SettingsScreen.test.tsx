@@ -88,4 +88,37 @@ describe('SettingsScreen', () => {
     expect(screen.getByText('Model 4 needs a name.')).toBeTruthy();
     expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(false);
   });
+
+  it('marks an empty Default model at its field in a sentence, and sends nothing (issue 20 item 18)', async () => {
+    render(<SettingsScreen />);
+    const model = await screen.findByLabelText('Default model');
+    fireEvent.change(model, { target: { value: '  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(model.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(model.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Name the default model (for example claude-sonnet-5-5).');
+    expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(false);
+    expect(screen.queryByText(/invalid_type|"code"|\[\s*\{/)).toBeNull();
+  });
+
+  it('never says "Settings saved" next to "Not saved" (issue 20 item 18)', async () => {
+    render(<SettingsScreen />);
+    fireEvent.change(await screen.findByLabelText('Per task (USD)'), { target: { value: '3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText('Settings saved');
+    fireEvent.change(screen.getByLabelText('Per task (USD)'), { target: { value: '-3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(screen.getByText(/Not saved: one field needs a fix/)).toBeTruthy();
+    expect(screen.queryByText('Settings saved')).toBeNull();
+  });
+
+  it('says what is wrong with a key the API refused, and not "Key saved." (issue 20 item 18)', async () => {
+    fake = installFake({ overrides: { 'settings.setApiKey': () => { throw Object.assign(new Error('The API refused this key (invalid x-api-key). The key was not saved.'), { code: 'api_key_refused' }); } } });
+    render(<SettingsScreen />);
+    fireEvent.change(await screen.findByLabelText('new API key'), { target: { value: 'sk-ant-typo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save key' }));
+    expect((await screen.findByText(/invalid x-api-key/)).id).toBe('key-error');
+    expect(screen.queryByText('Key saved.')).toBeNull();
+    expect(screen.getByLabelText('new API key').getAttribute('aria-invalid')).toBe('true');
+  });
 });
+

@@ -36,7 +36,7 @@ export function SettingsScreen() {
       <h1>Settings</h1>
       <ApiKey settings={settings} />
       {/* Remounted with what the engine answered after a save; the confirmation lives here so it outlasts that. */}
-      <SettingsForm key={JSON.stringify(settings)} settings={settings} saved={savedAt !== null} onSaved={() => setSavedAt(Date.now())} />
+      <SettingsForm key={JSON.stringify(settings)} settings={settings} saved={savedAt !== null} onSaved={() => setSavedAt(Date.now())} onNotSaved={() => setSavedAt(null)} />
     </div>
   );
 }
@@ -66,7 +66,7 @@ function ApiKey({ settings }: { settings: Settings }) {
         <form className="row" onSubmit={(e) => { e.preventDefault(); if (key.trim()) void submit(key.trim()); }}>
           {/* Write-only: the key is never read back, so the field always starts empty. */}
           <input type="password" className="mono" autoComplete="off" spellCheck={false} aria-label="new API key" placeholder={settings.apiKeySet ? 'Replace the key: sk-ant-…' : 'sk-ant-…'} value={key} onChange={(e) => setKey(e.target.value)} aria-invalid={Boolean(keyError)} aria-describedby={keyError ? 'key-error' : undefined} />
-          <button type="submit" className="primary" disabled={!key.trim() || saving}>Save key</button>
+          <button type="submit" className="primary" disabled={!key.trim() || saving}>{saving && key.trim() ? 'Checking the key…' : 'Save key'}</button>
           {settings.apiKeySet && <button type="button" className="danger-outline" disabled={saving} onClick={() => void submit(null)}>Remove key</button>}
         </form>
       )}
@@ -86,7 +86,8 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
 
 const errId = (key: string) => `err-${key.replace(/[^\w-]/g, '-')}`;
 
-function SettingsForm({ settings, saved, onSaved }: { settings: Settings; saved: boolean; onSaved: () => void }) {
+/** `onNotSaved`: a save was refused (a field needs a fix): an earlier "Settings saved" must not stand next to it. */
+function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Settings; saved: boolean; onSaved: () => void; onNotSaved: () => void }) {
   const save = useSettings((s) => s.save);
   const saving = useSettings((s) => s.saving);
   const saveError = useSettings((s) => s.saveError);
@@ -120,11 +121,13 @@ function SettingsForm({ settings, saved, onSaved }: { settings: Settings; saved:
   const submit = async () => {
     setAttempted(true);
     if (!checked.ok) {
+      onNotSaved();
       // Take the user to the first field that needs them (the pricing table may be far down).
       requestAnimationFrame(() => document.querySelector<HTMLElement>('.settings-form [aria-invalid="true"]')?.focus());
       return;
     }
     if (await save(checked.patch)) onSaved();
+    else onNotSaved();
   };
 
   return (

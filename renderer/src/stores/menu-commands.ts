@@ -42,6 +42,11 @@ function onRun(command: MenuCommand, act: (runId: string) => Promise<void> | voi
 const handlers: Record<MenuCommand, () => Promise<void> | void> = {
   newTask: () => navigate(hrefs.newTask(likelyRepo())),
   openRepo: async () => {
+    // A browser has no native folder dialog: New task's chooser (recent repositories, the host's folder browser) instead.
+    if (useUi.getState().appInfo?.host === 'headless') {
+      navigate(hrefs.newTask());
+      return;
+    }
     try {
       const { path } = await getApi().call('repos.pick', {});
       if (path) navigate(hrefs.newTask(path));

@@ -148,7 +148,7 @@ export function patchAttemptDetail(d: AttemptDetail, e: EngineEventDoc, gateComm
     return { ...d, transcript: [...d.transcript, rest] };
   }
   const finished = payloadOf('attempt.finished', e);
-  if (finished) return { ...d, outcome: finished.outcome, errorClass: finished.errorClass, finishedAt: e.at };
+  if (finished) return { ...d, outcome: finished.outcome, errorClass: finished.errorClass, finishedAt: finished.finishedAt ?? e.at };
   const decision = payloadOf('decision', e);
   if (decision) {
     const { action, reason, delayS, overrides } = decision;

@@ -133,9 +133,16 @@ export function applyDetailEvent(d: RunDetail, e: EngineEventDoc, replay = false
     const finished = payloadOf('attempt.finished', e);
     if (finished) {
       const t = next.timing[key];
-      next.timing = { ...next.timing, [key]: { startedAt: t?.startedAt ?? e.at, finishedAt: e.at } };
-      const { [key]: _done, ...rest } = next.liveTranscript;
-      next.liveTranscript = rest;
+      // An attempt found interrupted later ended when its process did (`finishedAt`), not when that was noticed.
+      next.timing = { ...next.timing, [key]: { startedAt: t?.startedAt ?? e.at, finishedAt: finished.finishedAt ?? e.at } };
+      // Nothing of an ended attempt runs any more: its gate spinner stops too.
+      next.runningGate = { ...next.runningGate, [key]: null };
+      // The stored transcript replaces the live one — except for an attempt whose process died: nothing was stored,
+      // and what the agent said is known only from these events.
+      if (finished.outcome !== 'interrupted') {
+        const { [key]: _done, ...rest } = next.liveTranscript;
+        next.liveTranscript = rest;
+      }
       const { [key]: _gate, ...gates } = next.liveGate;
       next.liveGate = gates;
     }

@@ -15,8 +15,9 @@ interface UiState {
   notices: Notice[];
   /** The run whose resume dialog is open; null when closed. */
   resumeRunId: string | null;
-  /** The start-up offer to resume is made once per session, not after every reload of the list. */
-  resumeOffered: boolean;
+  /** The runs list's search, status and repository filters (kept while the user goes to other screens). */
+  runsFilter: { text: string; status: string; repo: string };
+  setRunsFilter(patch: Partial<{ text: string; status: string; repo: string }>): void;
   setRoute(hash: string): void;
   loadAppInfo(): Promise<void>;
   setConnection(c: ConnectionState): void;
@@ -24,10 +25,11 @@ interface UiState {
   dismiss(id: number): void;
   openResume(runId: string): void;
   closeResume(): void;
-  markResumeOffered(): void;
 }
 
 let noticeId = 0;
+/** The service's notices of how a run ended (service.ts TERMINAL_NOTICE). */
+const OUTCOME_NOTICE = /^Run (failed|succeeded|needs you)\b/;
 
 export const useUi = create<UiState>()((set) => ({
   route: parseHash(typeof location === 'undefined' ? '' : location.hash),
@@ -36,8 +38,13 @@ export const useUi = create<UiState>()((set) => ({
   connection: { state: 'open', retryAt: null, attempts: 0 },
   notices: [],
   resumeRunId: null,
-  resumeOffered: false,
-  setRoute: (hash) => set({ route: parseHash(hash) }),
+  runsFilter: { text: '', status: '', repo: '' },
+  setRunsFilter: (patch) => set((s) => ({ runsFilter: { ...s.runsFilter, ...patch } })),
+  setRoute: (hash) => {
+    const route = parseHash(hash);
+    // The run's page says the whole reason: a notice of how the run ended has done its job once the page is open.
+    set((s) => ({ route, notices: route.name === 'run' ? s.notices.filter((n) => !(n.runId === route.runId && OUTCOME_NOTICE.test(n.title))) : s.notices }));
+  },
   async loadAppInfo() {
     try {
       set({ appInfo: await getApi().call('app.info', {}), appInfoError: null });
@@ -48,12 +55,12 @@ export const useUi = create<UiState>()((set) => ({
   setConnection: (connection) => set({ connection }),
   notify: (n) => {
     const id = ++noticeId;
-    set((s) => ({ notices: [...s.notices, { ...n, id }].slice(-5) }));
+    // One notice per run and kind (the latest): a run that fails twice is one line, not two.
+    set((s) => ({ notices: [...s.notices.filter((x) => !(n.runId && x.runId === n.runId && x.title === n.title)), { ...n, id }].slice(-20) }));
     // Information fades on its own; warnings and errors stay until the user has seen them.
     if (n.level === 'info') setTimeout(() => useUi.getState().dismiss(id), 8000);
   },
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
-  openResume: (runId) => set({ resumeRunId: runId, resumeOffered: true }),
+  openResume: (runId) => set({ resumeRunId: runId }),
   closeResume: () => set({ resumeRunId: null }),
-  markResumeOffered: () => set({ resumeOffered: true }),
 }));

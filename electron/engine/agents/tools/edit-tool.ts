@@ -4,6 +4,7 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, openConfined, resolveInside } from './confine';
+import { plural } from '../../../../shared/error-classes';
 
 /** What a tool execution hands back to the model as a tool_result. */
 export interface ToolOutcome {
@@ -328,8 +329,8 @@ async function create(t: WriteTarget, shown: string, fileText: string): Promise<
   const lines = splitLines(fileText).length;
   return {
     content: existing
-      ? `File ${shown} already existed and was overwritten with the new content (${lines} lines).`
-      : `File created successfully at ${shown} (${lines} lines).`,
+      ? `File ${shown} already existed and was overwritten with the new content (${plural(lines, 'line')}).`
+      : `File created successfully at ${shown} (${plural(lines, 'line')}).`,
     isError: false,
   };
 }

@@ -1,0 +1,102 @@
+// e2e: many runs in every state, written into a RATCHET_HOME through the store's own methods before the host starts,
+// with the reasons the engine itself writes (a budget pause, a failure with its attempts summary and next steps, an
+// interruption found by the host), so the screenshot sweep sees a busy store, not three runs.
+import { hostname } from 'node:os';
+import { markInterrupted } from '../electron/engine/run-list';
+import { attemptsSummary } from '../electron/engine/runs/attempt-summary';
+import { checkBudget } from '../electron/engine/runs/budget';
+import { runEndReason } from '../electron/engine/runs/run-reasons';
+import { openDatabase } from '../electron/engine/store/open-store';
+import { newId, Store } from '../electron/engine/store/store';
+import { WorkflowFile } from '../electron/engine/workflow/schema';
+
+type Fate = 'succeeded' | 'failed' | 'paused' | 'interrupted' | 'cancelled' | 'waiting_approval';
+
+const TASKS: Array<[repo: string, title: string, fate: Fate]> = [
+  ['space-game', 'Add health to Player', 'succeeded'],
+  ['space-game', 'Emit a died signal at zero health', 'failed'],
+  ['space-game', 'Emit a died signal at zero health', 'succeeded'],
+  ['space-game', 'Save games atomically, with a versioned schema', 'interrupted'],
+  ['http-kit', 'Rate limiter for the API client, with a token bucket and jittered refill', 'paused'],
+  ['http-kit', 'Fix the flaky websocket reconnect', 'failed'],
+  ['http-kit', 'Surface 429s to the caller', 'succeeded'],
+  ['http-kit', 'Retry idempotent requests once', 'cancelled'],
+  ['ledger', 'Add CSV export to reports', 'waiting_approval'],
+  ['ledger', 'Round money half to even everywhere', 'failed'],
+  ['ledger', 'Paginate the transactions endpoint', 'succeeded'],
+  ['ledger', 'Migrate the config loader to zod', 'interrupted'],
+  ['dashboard-web', 'Upgrade to React 19', 'paused'],
+  ['dashboard-web', 'Dark mode toggle that follows the OS', 'succeeded'],
+  ['dashboard-web', 'Replace moment with date-fns', 'failed'],
+  ['dashboard-web', 'Lazy-load the charts', 'succeeded'],
+  ['parser', 'Report line and column in syntax errors', 'succeeded'],
+  ['parser', 'Accept trailing commas in arrays and objects', 'interrupted'],
+  ['parser', 'Fuzz the tokenizer for a minute in CI', 'cancelled'],
+  ['parser', 'Speed up the lexer on long strings', 'succeeded'],
+  ['space-game', 'Pause menu with resume and quit', 'succeeded'],
+  ['http-kit', 'Stream response bodies', 'failed'],
+  ['ledger', 'Import OFX statements', 'succeeded'],
+  ['dashboard-web', 'Keyboard shortcuts for the main views', 'succeeded'],
+];
+
+/** Writes the runs into `home` (its store is created if needed); clocks run up to `end`, newest last. */
+export function seedRuns(home: string, end = Date.now()): string[] {
+  let t = end - TASKS.length * 40 * 60_000;
+  const { db } = openDatabase(home);
+  const store = new Store(db, () => new Date(t));
+  const ids: string[] = [];
+  const tick = (s: number) => (t += s * 1000);
+  for (const [repoName, title, fate] of TASKS) {
+    tick(30 * 60);
+    const runId = newId();
+    ids.push(runId);
+    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+    const steps = [{ title: 'Write the failing test first' }, { title: title.length > 40 ? 'Make it pass' : title }, { title: 'Document it' }];
+    store.createRun({
+      runId, repoPath: `/home/dev/code/${repoName}`, repoName, title, description: '', workflow: WorkflowFile.parse({ steps }),
+      baseBranch: 'main', baseCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6', branch: `ratchet/${slug}-${runId.slice(-6)}`, worktree: `/tmp/ratchet-e2e-seeded/${runId}`,
+    });
+    store.setRunStatus(runId, 'running', null);
+    const attempt = (step: number, n: number, cost: number) => {
+      tick(20);
+      const id = store.startAttempt({ runId, stepIndex: step, n, agentKind: 'anthropic', model: 'claude-sonnet-5-5', prompt: `step ${step}`, preCommit: 'a'.repeat(40) });
+      tick(40);
+      store.recordApiCall(runId, id, { model: 'claude-sonnet-5-5', inputTokens: 4200, outputTokens: 610, cacheReadTokens: 9000, cacheWriteTokens: 1200, costUsd: cost });
+      return id;
+    };
+    const finish = { errorClass: null, errorMessage: null, summary: null, treeRef: null, treeSha: null, diff: null, failures: [], transcript: [], sessionId: null };
+    const pass = (step: number, n: number, cost: number) => store.checkpointStep(runId, attempt(step, n, cost), step, { ...finish, outcome: 'passed' }, 'c'.repeat(40));
+    pass(1, 1, 0.0123);
+    if (fate === 'succeeded' || fate === 'cancelled') {
+      if (fate === 'succeeded') {
+        pass(2, 1, 0.0187);
+        pass(3, 1, 0.0042);
+        store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      } else store.setRunStatus(runId, 'cancelled', 'Stopped by you during step 2. The work in progress stays in the worktree; resume to continue, or start again.', { finished: true });
+    } else if (fate === 'failed') {
+      const tests = ['test/health.test.mjs › dies at zero health'];
+      for (const n of [1, 2]) {
+        const id = attempt(2, n, 0.0211);
+        store.finishAttempt(runId, id, { ...finish, outcome: 'failed', errorClass: 'test_failure', errorMessage: '1 test failed', failures: [] });
+        store.recordDecision(runId, id, 2, n, n === 1 ? { action: 'retry', reason: 'test_failure: retry 1 of 1', delayS: 0, overrides: {} } : { action: 'fatal', reason: 'test_failure: limit of 1 retry reached', delayS: 0, overrides: {} });
+      }
+      store.setStepStatus(runId, 2, 'failed');
+      const summary = attemptsSummary([1, 2].map((n) => ({ n, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: tests })), ['test_failure: dies at zero health: Expected 0, got 5']);
+      store.setRunStatus(runId, 'failed', runEndReason({ kind: 'fatal', errorClass: 'test_failure', reason: `step 2 "${steps[1]!.title}" failed: test failure: limit of 1 retry reached`, summary }, '', { runId, committedSteps: 1 }), { finished: true });
+    } else if (fate === 'paused') {
+      attempt(2, 1, 0.0311);
+      const verdict = checkBudget({ taskUsd: 0.05, dailyUsd: null, alertAt: 0.8, taskSpent: 0.0512, daySpent: 0, alerted: { task: true, daily: false }, runId });
+      store.setRunStatus(runId, 'paused', verdict.ok ? 'paused' : verdict.reason);
+    } else if (fate === 'waiting_approval') {
+      store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
+    } else {
+      // Interrupted: its process died in step 2's attempt; the host finds it on its first list.
+      attempt(2, 1, 0.0096);
+      store.claimRun(runId, 2 ** 22 + 4242, hostname());
+    }
+  }
+  tick(60);
+  markInterrupted(store, { pid: process.pid, host: hostname() }, t);
+  db.close();
+  return ids;
+}

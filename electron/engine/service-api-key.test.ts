@@ -1,0 +1,60 @@
+// Settings › API key (issue 20 item 18): a key is checked with one cheap call (GET /v1/models at ANTHROPIC_BASE_URL)
+// before it is kept; a refused key is not saved, and the sentence says what is wrong.
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../shared/contract';
+import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { createEngine } from './engine';
+import { createService, toCallError, type Service } from './service';
+import { tempDir } from './testing/temp-repo';
+import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+
+let server: ScriptedServer | undefined;
+let service: Service | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+const call = (s: Service, method: string, input: unknown) => dispatch(s.handlers, method, input, toCallError);
+
+async function hostWith(baseURL: string) {
+  const env: NodeJS.ProcessEnv = { ANTHROPIC_BASE_URL: baseURL };
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
+  service = createService(engine, { host: 'headless', version: '0', env });
+  return { service, env };
+}
+
+describe('settings.setApiKey checks the key before keeping it', () => {
+  it('refuses a key the API refuses, says why, and keeps none', async () => {
+    server = await startScriptedServer({ script: { rules: [] }, apiKeys: ['sk-ant-good'] });
+    const { service, env } = await hostWith(server.url);
+    const bad = await call(service, 'settings.setApiKey', { key: 'sk-ant-typo' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'api_key_refused' } });
+    const message = (bad as { ok: false; error: { message: string } }).error.message;
+    expect(message).toContain('invalid x-api-key');
+    expect(message).toMatch(/not saved/);
+    expect(message).not.toContain('sk-ant-typo');
+    expect(env.ANTHROPIC_API_KEY).toBeUndefined();
+    expect(await call(service, 'settings.get', {})).toMatchObject({ ok: true, value: { apiKeySet: false } });
+    // One cheap call, to the models list, with the key and the API version.
+    const asked = server.requests.filter((r) => r.path === '/v1/models');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.headers['anthropic-version']).toBeTruthy();
+    expect(server.requests.some((r) => r.path === '/v1/messages')).toBe(false);
+
+    expect(await call(service, 'settings.setApiKey', { key: 'sk-ant-good' })).toMatchObject({ ok: true, value: { apiKeySet: true } });
+    expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-good');
+  });
+
+  it('says the key could not be checked when the API cannot be reached, and keeps none', async () => {
+    const closed = await startScriptedServer({ script: { rules: [] } });
+    const url = closed.url;
+    await closed.close();
+    const { service, env } = await hostWith(url);
+    const r = await call(service, 'settings.setApiKey', { key: 'sk-ant-good' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'api_key_unchecked', message: expect.stringContaining(url) } });
+    expect(env.ANTHROPIC_API_KEY).toBeUndefined();
+  });
+});
