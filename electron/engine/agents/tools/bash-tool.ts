@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { BoundedOutput } from '../../gates/bounded-output';
 import { whenAborted } from '../../on-abort';
 import type { RunJail, WrappedCommand } from '../../sandbox/os-sandbox';
-import { isWithin } from './confine';
+import { isWithin } from '../../fs/within';
 import { describeInvalidInput } from './edit-tool';
 import type { ToolOutcome } from './edit-tool';
 
