@@ -76,6 +76,16 @@ describe('the docs', () => {
     expect(statSync(join(ROOT, 'README.md')).size).toBeLessThan(README_LIMIT);
   });
 
+  it("the README's commands are the real ones: install, start, the test command CI runs, the demo", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const commands = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap((m) => (m[1] as string).split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()));
+    for (const c of ['npm install', 'npm start', 'npm test', 'npm run demo']) expect(commands, c).toContain(c);
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    for (const s of ['start', 'test', 'demo']) expect(scripts[s], s).toBeTruthy();
+    // .ci/run says it runs "the README's test command": it must run exactly that line.
+    expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8').split('\n')).toContain('npm test');
+  });
+
   it('CONTRIBUTING.md, STYLE.md and a docs/ reference exist beside it', () => {
     for (const f of ['CONTRIBUTING.md', 'STYLE.md']) expect(existsSync(join(ROOT, f)), f).toBe(true);
     expect(markdownUnder(join(ROOT, 'docs')).length).toBeGreaterThan(0);
