@@ -96,6 +96,16 @@ describe('the docs', () => {
     expect(present.flatMap(problemsIn)).toEqual([]);
   });
 
+  it('every repository path the docs name in code spans exists (a map of the code that names moved files is stale)', () => {
+    const top = /^(?:electron|shared|renderer|e2e|bench|resources|scripts|bin|\.ci)\/[\w./-]*$/;
+    const missing = DOCS.filter((f) => existsSync(f)).flatMap((file) =>
+      [...outsideFences(readFileSync(file, 'utf8')).matchAll(/`([^`\s]+)`/g)]
+        .map((m) => (m[1] as string).replace(/[/,:]+$/, ''))
+        .filter((p) => top.test(p) && !/NNNN/.test(p) && !existsSync(join(ROOT, p)))
+        .map((p) => `${relative(ROOT, file)}: ${p}`));
+    expect(missing).toEqual([]);
+  });
+
   it('the link check itself catches a missing file, a missing anchor and ignores code', () => {
     expect(linkTargets('see [a](docs/x.md#y) and ![i](p.png "t") but not `[b](c.md)`\n```\n[d](e.md)\n```\n')).toEqual(['docs/x.md#y', 'p.png']);
     expect([...headingAnchors('# The store: stats and health\n## Run `ratchet serve`\n## Run `ratchet serve`\n')]).toEqual([
