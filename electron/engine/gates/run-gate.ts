@@ -6,6 +6,7 @@ import path from 'node:path';
 import { openConfined, removeInside, resolveInside } from '../agents/tools/confine';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../on-abort';
+import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
 import { BoundedOutput } from './bounded-output';
 import { OutputStream, type OutputChunk, type OutputStreamOptions } from './output-stream';
 
@@ -49,8 +50,6 @@ export interface RunGateOptions {
   outputStream?: OutputStreamOptions;
 }
 
-/** Time between SIGTERM and SIGKILL: enough for a test runner to flush and clean up, short enough not to stall a run. */
-export const KILL_GRACE_MS = 2000;
 /** Reports above this are cut: a parser gets the start, and memory stays bounded. */
 export const MAX_REPORT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_OUTPUT_BYTES = 128 * 1024;
@@ -197,21 +196,11 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
     let done = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const killGroup = (sig: NodeJS.Signals): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, sig);
-      } catch {
-        // ESRCH: the group is already gone.
-      }
-    };
-
     let terminating = false;
     const terminate = (): void => {
       if (terminating || done) return;
       terminating = true;
-      killGroup('SIGTERM');
-      timers.push(setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS));
+      terminateGroup(child.pid);
       // A grandchild that left our process group (setsid) can keep the pipes open forever; stop waiting for it.
       timers.push(setTimeout(finish, KILL_GRACE_MS + 1000));
     };
@@ -227,8 +216,7 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       stopListening();
       // Background processes the command left behind (servers, watchers) do not outlive the gate.
       if (exited && !terminating) {
-        killGroup('SIGTERM');
-        setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+        terminateGroup(child.pid);
       }
       child.stdout?.destroy();
       child.stderr?.destroy();
