@@ -20,6 +20,7 @@ import { environmentLines } from '../engine/worktree-env/prepare-worktree';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
 import { UntrustedWorkflow } from '../engine/trust/check-trust';
+import { money } from '../../shared/money';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -131,7 +132,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     `repo ${doc.repo}`,
     `branch ${doc.branch}  base ${doc.baseCommit.slice(0, 10)}`,
     `worktree ${doc.worktree}`,
-    `cost ${doc.costUsd === null ? 'unknown' : `$${doc.costUsd.toFixed(4)}`}`,
+    `cost ${money(doc.costUsd)}`,
     ...(doc.policy ? policyLines(doc.policy, doc.steps) : []),
     ...environmentLines(doc.environment),
     ...doc.steps.flatMap((s) => [

@@ -1,6 +1,7 @@
 // Seed 002's "Improvement suggestions": what the period's recorded attempts say about the retry policy, as findings with an action each (pure).
 import type { ErrorClass } from '../../shared/domain';
 import type { Limits } from './runs/policy';
+import { money } from '../../shared/money';
 
 export interface Improvement {
   /** What the history shows, e.g. "Test failures were retried 4.2 times on average and fixed 30 % of the time". */
@@ -115,7 +116,7 @@ export function improvementSuggestions(input: ImprovementInput): Improvement[] {
   }
   if (input.daysOverBudget && input.dailyBudgetUsd != null) {
     out.push({
-      finding: `The daily budget of $${input.dailyBudgetUsd.toFixed(2)} was exceeded on ${plural(input.daysOverBudget, 'day')}`,
+      finding: `The daily budget of ${money(input.dailyBudgetUsd)} was exceeded on ${plural(input.daysOverBudget, 'day')}`,
       action: 'raise the daily budget in Settings, or use the minimal preset for large tasks',
       errorClass: null,
     });

@@ -1,6 +1,7 @@
 // What-if: replays the recorded attempts of a period under another retry policy and says which runs would change outcome.
 import { ERROR_CLASSES, type AttemptOutcome, type ErrorClass, type RunStatus } from '../../shared/domain';
 import { DEFAULT_LIMITS, ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, PRESETS, type Limits } from './runs/policy';
+import { money } from '../../shared/money';
 
 export interface HistoryAttempt {
   outcome: AttemptOutcome;
@@ -107,7 +108,6 @@ export function actualOutcome(run: Pick<HistoryRun, 'status' | 'reason'>): WhatI
   }
 }
 
-const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 const CLASS_LABEL = (c: ErrorClass) => c.replace(/_/g, ' ');
 
 /** Replays one run's recorded attempts under `policy`. Pure. */
@@ -121,7 +121,7 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
     for (let i = 0; ; i++) {
       const a = step.attempts[i];
       if (!a) return verdict('unknown', `${where} would have had attempt ${i + 1}, which was never made`);
-      if (policy.taskUsd !== null && cost >= policy.taskUsd) return verdict('budget', `the ${usd(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
+      if (policy.taskUsd !== null && cost >= policy.taskUsd) return verdict('budget', `the ${money(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
       cost += a.costUsd;
       if (a.outcome === 'passed' || a.outcome === 'flaky') break;
       // An attempt cut by a crash or a stop is not the policy's to count: the resume's next attempt carries on.
@@ -139,7 +139,7 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
       }
     }
   }
-  return verdict('succeeded', `every step passes within the policy (${usd(cost)})`);
+  return verdict('succeeded', `every step passes within the policy (${money(cost)})`);
 }
 
 function emptyTotals(): WhatIfTotals {
