@@ -7,6 +7,7 @@ import { openConfined, removeInside, resolveInside } from '../agents/tools/confi
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../on-abort';
 import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
+import { isExecutableFile, whichIn } from '../process/which';
 import { BoundedOutput } from './bounded-output';
 import { OutputStream, type OutputChunk, type OutputStreamOptions } from './output-stream';
 
@@ -55,32 +56,6 @@ export const MAX_REPORT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_OUTPUT_BYTES = 128 * 1024;
 // After the shell exits, background children may still hold the pipes open; wait this long before killing them.
 const PIPE_DRAIN_MS = 250;
-const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!fs.statSync(file).isFile()) return false;
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function pathDirs(env: NodeJS.ProcessEnv, cwd: string): string[] {
-  const raw = env.PATH ?? FALLBACK_PATH;
-  // An empty PATH entry means the current directory, as in the shell.
-  return raw.split(path.delimiter).map((dir) => (dir === '' ? cwd : path.resolve(cwd, dir)));
-}
-
-function whichIn(name: string, env: NodeJS.ProcessEnv, cwd: string): string | null {
-  for (const dir of pathDirs(env, cwd)) {
-    const candidate = path.join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
-}
-
 /** bash from the gate's PATH or the usual places, else sh: gates are written for bash but must still run without it. */
 function resolveShell(env: NodeJS.ProcessEnv, cwd: string): string {
   const bash = whichIn('bash', env, cwd) ?? ['/bin/bash', '/usr/bin/bash'].find(isExecutableFile);
