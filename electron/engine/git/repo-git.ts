@@ -234,6 +234,12 @@ export async function treeOf(place: GitPlace, rev: string): Promise<string> {
   return (await git(place).raw(['rev-parse', `${rev}^{tree}`])).trim();
 }
 
+/** The paths a tree adds or modifies since another (relative, `/`-separated; a rename counts as the new path added). */
+export async function changedPaths(place: GitPlace, from: string, to: string): Promise<string[]> {
+  const out = await git(place).raw(['diff', '--name-only', '-z', '--no-renames', '--diff-filter=AM', '--no-ext-diff', '--no-textconv', from, to]);
+  return out.split('\0').filter(Boolean);
+}
+
 /** Keeps an attempt's tree reachable under a hidden ref, so any attempt can be diffed or restored later. */
 export async function saveAttemptRef(place: GitPlace, ref: string, tree: string, parent: string, message: string): Promise<string> {
   const g = git(place, [`user.name=${ENGINE_IDENTITY.name}`, `user.email=${ENGINE_IDENTITY.email}`]);
