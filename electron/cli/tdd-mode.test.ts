@@ -31,8 +31,11 @@ const fix = 'export function add(a, b) { return a + b; }\n';
 /** One agent attempt: the files it writes, then "done". */
 const attempt = (...files: Array<[string, string]>): ScriptResponse[] => [turn(...files.map(([p, text]) => create(p, text))), say('done')];
 
+let lastHome = '';
+
 async function run(yaml: string, responses: ScriptResponse[]) {
   const p = fixtureProject(yaml);
+  lastHome = p.home;
   server = await startScriptedServer({ script: { rules: queue(...responses) } });
   const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
   const doc = StatusDocument.parse(JSON.parse(r.out));
@@ -92,6 +95,26 @@ describe('a test-first step (tdd: true)', () => {
     expect(asked[2]).toContain('added no test');
     expect(r.err).not.toContain('gate test:');
     expect(doc.reason).toContain('gave up after 1 TDD violation retry');
+  });
+
+  it('`ratchet retry` after the implementation gave up continues past the red test: the test is not asked for again', async () => {
+    const yaml = workflow('max_retries: 0').replace('steps:\n', 'steps:\n  - title: one\n    gates: []\n');
+    const wrong = 'export function add(a, b) { return a - b; }\n';
+    const { doc, asked } = await run(yaml, [
+      ...attempt(['one.txt', '1\n']), ...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]), ...attempt(['src/add.mjs', wrong]), ...attempt(['src/add.mjs', fix]),
+    ]);
+    expect(doc.status).toBe('failed');
+    expect(doc.steps[1]!.attempts.map((a) => a.outcome)).toEqual(['red', 'failed']);
+    const env = { RATCHET_HOME: lastHome, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server!.url };
+    const again = await cli(['retry', doc.id, '--yes', '--json'], env);
+    expect(again.code, again.err).toBe(0);
+    const after = StatusDocument.parse(JSON.parse(again.out));
+    expect(after.status).toBe('succeeded');
+    expect(after.steps[1]!.attempts.map((a) => a.outcome)).toEqual(['red', 'failed', 'passed']);
+    const retried = server!.requests.map((q) => q.lastUserText ?? '')[asked.length]!;
+    expect(retried).toContain('Keep the test written first (test/add.test.mjs)');
+    expect(retried).not.toContain('this attempt writes the test');
+    expect(retried).toContain('adds 2 and 3');
   });
 
   it('a step without tdd runs as before: one attempt that passes is committed', async () => {
