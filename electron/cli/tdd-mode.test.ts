@@ -46,6 +46,17 @@ async function run(yaml: string, responses: ScriptResponse[]) {
 }
 
 describe('a test-first step (tdd: true)', () => {
+  it('`ratchet check` says which steps are test first, and refuses one with no gate', async () => {
+    const p = fixtureProject(workflow().replace('steps:\n', 'steps:\n  - title: one\n'));
+    const r = await cli(['check', p.workflowFile], { RATCHET_HOME: p.home });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('test first (tdd): step 2 — the first attempt writes a test the gates must fail on, then the change');
+    const none = fixtureProject(workflow().replace('    tdd: true\n', '    tdd: true\n    gates: []\n'));
+    const bad = await cli(['check', none.workflowFile], { RATCHET_HOME: none.home });
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('steps[0].tdd: step "Add add()" is test first (tdd), which needs a gate that runs its tests');
+  });
+
   it('the agent writes a failing test, then the fix: the step succeeds with both in its commit', async () => {
     const { r, doc, git, asked } = await run(workflow(), [...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]), ...attempt(['src/add.mjs', fix])]);
     expect(doc.status).toBe('succeeded');

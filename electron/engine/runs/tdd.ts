@@ -95,6 +95,20 @@ export function keepTestNote(red: RedTest): string {
   return `Keep the test written first${files}: do not delete it, skip it or weaken what it checks; change the code under test.`;
 }
 
+/** `ratchet check`'s line about test first: which steps write their test first (null: none). */
+export function tddCheckLine(workflow: Pick<Workflow, 'tdd' | 'gates' | 'steps'>): string | null {
+  const globs = (t: TddConfig) => (t.tests ? ` (tests: ${t.tests.join(', ')})` : '');
+  if (!workflow.steps.length) {
+    const t = workflow.tdd ? stepTdd(workflow, { title: '-', prompt: '' }) : null;
+    return t ? `test first (tdd): every step${globs(t)}` : null;
+  }
+  const on = workflow.steps.map((step, i) => ({ i: i + 1, t: stepTdd(workflow, step) })).filter((x) => x.t !== null);
+  if (!on.length) return null;
+  const which = on.length === workflow.steps.length ? 'every step' : `step${on.length > 1 ? 's' : ''} ${on.map((x) => x.i).join(', ')}`;
+  const own = [...new Set(on.map((x) => globs(x.t!)))];
+  return `test first (tdd): ${which}${own.length === 1 ? own[0] : ''} — the first attempt writes a test the gates must fail on, then the change`;
+}
+
 /** The attempt's summary when the test attempt's test fails as it should. */
 export function redSummary(red: RedTest): string {
   const names = [...new Set(red.failures.map((f) => f.name))];
