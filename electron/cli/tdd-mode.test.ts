@@ -128,6 +128,18 @@ describe('a test-first step (tdd: true)', () => {
     expect(retried).toContain('adds 2 and 3');
   });
 
+  it('`worktree: reset` after a failed implementation goes back to the red test (real git): the retry only writes the fix', async () => {
+    const wrong = 'export function add(a, b) { return a - b; }\n';
+    const { doc, git, r } = await run(workflow('retry:\n  - attempt: 3\n    worktree: reset\n  - exit: 5'), [
+      ...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]), ...attempt(['src/add.mjs', wrong], ['notes.txt', 'scratch\n']), ...attempt(['src/add.mjs', fix]),
+    ]);
+    expect(doc.status, r.err).toBe('succeeded');
+    expect(doc.steps[0]!.attempts.map((a) => a.outcome)).toEqual(['red', 'failed', 'passed']);
+    expect(r.err).toContain('worktree reset to the step\'s start with its test-first test (attempt 1)');
+    // The failed attempt's scratch file is gone; the test written first is committed with the fix.
+    expect(git('show', '--name-only', '--format=', doc.steps[0]!.commit!).split('\n').sort()).toEqual(['src/add.mjs', 'test/add.test.mjs']);
+  });
+
   it('a step without tdd runs as before: one attempt that passes is committed', async () => {
     const { doc, asked } = await run(workflow().replace('    tdd: true\n', ''), attempt(['test/add.test.mjs', TEST], ['src/add.mjs', fix]));
     expect(doc.status).toBe('succeeded');

@@ -318,6 +318,11 @@ export async function resetHard(p: PinnedWorktree, commit: string): Promise<void
   await g.raw(['clean', '-fdq']);
 }
 
+/** Puts a tree's files in the index and the worktree (files it lacks removed), leaving HEAD where it is. */
+export async function restoreTree(p: PinnedWorktree, tree: string): Promise<void> {
+  await git(p).raw(['read-tree', '-u', '--reset', tree]);
+}
+
 /** Ends a rebase, merge or cherry-pick left half-done in the worktree, so the next attempt starts from a sane tree. Returns what it aborted. */
 export async function abortInProgress(p: PinnedWorktree): Promise<string[]> {
   const g = git(p);

@@ -66,7 +66,12 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
   function beginAttempt(s: StepState): Transition {
     const commands: StepCommand[] = [];
     if (s.acct.attempts > 0 && s.acct.active.worktree === 'reset') {
-      commands.push({ kind: 'resetWorktree', to: s.stepStart }, log(`worktree reset to the step's start (${s.stepStart.slice(0, 10)})`));
+      // Past a test-first step's red test, the implementation starts again from that test, not from nothing.
+      const redTree = cfg.tdd && s.red?.tree ? s.red.tree : null;
+      commands.push(
+        redTree ? { kind: 'resetWorktree', to: s.stepStart, tree: redTree } : { kind: 'resetWorktree', to: s.stepStart },
+        log(redTree ? `worktree reset to the step's start with its test-first test (attempt ${s.red!.n})` : `worktree reset to the step's start (${s.stepStart.slice(0, 10)})`),
+      );
     }
     const agent = agentConfig(s);
     const agentKey = `${agent.kind}:${agent.model}`;
@@ -141,6 +146,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     const cur = s.current!;
     const red: RedTest = {
       n: cur.n, testFiles: cur.testFiles ?? [], failures: failure.failures, output: (failure.gate?.output ?? failure.message).slice(-8000), gate: failure.gate?.name ?? null,
+      tree: cur.tree,
     };
     const summary = redSummary(red);
     const record = { n: cur.n, round: s.round, outcome: 'red', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null };

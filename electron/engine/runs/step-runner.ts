@@ -3,7 +3,7 @@ import { recordApiHold, waitForApiHold } from './api-hold';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
-import { abortInProgress, branchTip, changedPaths, checkWorktree, commitAll, commitTree, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import { abortInProgress, branchTip, changedPaths, checkWorktree, commitAll, commitTree, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, restoreTree, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import { completedSteps } from '../git/step-commits';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { guardRepoConfig, snapshotRepoConfig, type RepoConfigSnapshot } from '../git/repo-config-guard';
@@ -151,6 +151,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return null;
       case 'resetWorktree':
         await resetHard(wt, c.to);
+        if (c.tree) await restoreTree(wt, c.tree);
         return null;
       case 'abortInProgress': {
         // The conflict retry starts from a tree with no half-done rebase or merge; the conflict itself is in the error context.

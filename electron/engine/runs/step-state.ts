@@ -176,7 +176,8 @@ export type StepCommand =
   | { kind: 'log'; level: 'info' | 'warn'; message: string }
   /** Spending crossed a budget's alert_at (raised once per task, once a day). */
   | { kind: 'budgetAlert'; budget: 'task' | 'daily'; spentUsd: number; limitUsd: number }
-  | { kind: 'resetWorktree'; to: string }
+  /** `git reset --hard` to `to` and `git clean`; then `tree`'s files put back (a test-first step's red test), HEAD unmoved. */
+  | { kind: 'resetWorktree'; to: string; tree?: string }
   | { kind: 'abortInProgress' }
   /** Rebase the run's branch onto its base branch's tip, once; abort cleanly when it conflicts. */
   | { kind: 'rebase' }

@@ -21,5 +21,6 @@ export async function storedRed(store: Store, place: GitPlace, stepStart: string
     failures: JSON.parse(row.failures_json) as FailedTest[],
     output: (gate?.output ?? '').slice(-8000),
     gate: gate?.gate ?? null,
+    tree: row.tree_sha,
   };
 }

@@ -163,6 +163,18 @@ describe('test first: the step machine', () => {
     expect(s.acct.classRetries).toEqual({ test_failure: 1 });
   });
 
+  it('`worktree: reset` after an implementation failure goes back to the red test, not to an empty step', () => {
+    const { machine } = setup('retry:\n  - attempt: 3\n    worktree: reset\n  - exit: 5');
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' }, ok, finished(1, ['test/add.test.mjs']), gates(failing()),
+      ok, finished(2, ['src/add.mjs']), gates(failing()), ok,
+    ]);
+    expect(commands.filter((c) => c.kind === 'resetWorktree')).toEqual([{ kind: 'resetWorktree', to: 'base', tree: 'tree1' }]);
+    const plain = setup('retry:\n  - attempt: 2\n    worktree: reset\n  - exit: 5', '');
+    const p = drive(plain.machine, initialState(1, 'base'), [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, gates(failing()), ok]);
+    expect(p.commands.filter((c) => c.kind === 'resetWorktree')).toEqual([{ kind: 'resetWorktree', to: 'base' }]);
+  });
+
   it('a step without tdd behaves exactly as before: no changed-files request, no test-first words, a passing first attempt commits', () => {
     const { machine } = setup('', '');
     const { s, commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, gates(null), { type: 'committed', sha: 'c1' }]);
@@ -186,7 +198,7 @@ describe('test first: the step machine', () => {
 });
 
 describe('test first: a step resumed past its red test', () => {
-  const red: RedTest = { n: 1, testFiles: ['test/add.test.mjs'], failures: [], output: 'not ok 1 - adds', gate: 'test' };
+  const red: RedTest = { n: 1, testFiles: ['test/add.test.mjs'], failures: [], output: 'not ok 1 - adds', gate: 'test', tree: 'tree1' };
   const rows: StoredAttempt[] = [
     { n: 1, round: 0, outcome: 'red', errorClass: null, message: null, failures: [], fingerprint: null, overrides: null },
     { n: 2, round: 0, outcome: 'interrupted', errorClass: null, message: null, failures: [], fingerprint: null, overrides: null },

@@ -24,6 +24,8 @@ export interface RedTest {
   /** The failing gate's output (bounded). */
   output: string;
   gate: string | null;
+  /** The attempt's tree: `worktree: reset` goes back to it, not to the step's start (the test stays). */
+  tree: string | null;
 }
 
 /** The step's test-first settings (its own `tdd`, else the workflow's), or null when it is not test first. */
