@@ -16,6 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
+import { tddCheckLine } from '../engine/runs/tdd';
 import { environmentLines } from '../engine/worktree-env/prepare-worktree';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
@@ -173,6 +174,8 @@ function cmdCheck(args: string[], io: CliIo): number {
     const description = readDescription(values.description as string | undefined) ?? w.task?.description ?? '';
     parseTaskRetryConfig(description);
     io.stdout.write(`${policyLines(policyDoc(w, description, w.steps), w.steps).join('\n')}\n`);
+    const tdd = tddCheckLine(w);
+    if (tdd) io.stdout.write(`${tdd}\n`);
   }
   return 0;
 }

@@ -48,6 +48,7 @@ const LABEL: Partial<Record<ErrorClass, string>> = {
   rate_limit: 'Rate limits',
   git_conflict: 'Git conflicts',
   empty_attempt: 'Attempts that changed nothing',
+  tdd_violation: 'Test-first violations',
 };
 const label = (c: ErrorClass) => LABEL[c] ?? c.replace(/_/g, ' ').replace(/^./, (x) => x.toUpperCase());
 
@@ -61,6 +62,7 @@ const ADVICE: Partial<Record<ErrorClass, string>> = {
   rate_limit: 'spread runs over time or raise your rate limits',
   git_conflict: 'rebase the base branch before starting, or split the step',
   empty_attempt: 'say in the step prompt which files the step must change',
+  tdd_violation: 'say in those steps what the new test checks and where test files go (`tdd: { tests: [...] }`)',
 };
 
 const percent = (x: number) => `${Math.round(x * 100)} %`;

@@ -83,6 +83,8 @@ export const WHAT_IF_ASSUMPTIONS = [
 export function resolveChoice(choice: WhatIfChoice): WhatIfPolicy {
   const preset = choice.preset ? PRESETS[choice.preset] : null;
   const limits: Limits = { ...DEFAULT_LIMITS, test_failure: choice.maxRetries ?? preset?.max_retries ?? DEFAULT_LIMITS.test_failure };
+  // A test-first violation is retried like a test failure (policy.ts): the same limit unless one is chosen for it.
+  limits.tdd_violation = limits.test_failure;
   for (const c of ERROR_CLASSES) {
     const v = choice.limits?.[c];
     if (v !== undefined) limits[c] = Math.max(0, Math.floor(v));
@@ -124,6 +126,8 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
       if (policy.taskUsd !== null && cost >= policy.taskUsd) return verdict('budget', `the ${money(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
       cost += a.costUsd;
       if (a.outcome === 'passed' || a.outcome === 'flaky') break;
+      // A test-first step's test attempt (its test failing as it should) is no failure: the implementation follows.
+      if (a.outcome === 'red') continue;
       // An attempt cut by a crash or a stop is not the policy's to count: the resume's next attempt carries on.
       if (a.outcome === 'interrupted' && step.attempts[i + 1]) continue;
       if (a.outcome === 'running' || a.outcome === 'interrupted') return verdict('unknown', `attempt ${i + 1} of ${where} did not finish in the recorded run`);
