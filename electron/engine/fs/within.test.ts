@@ -7,6 +7,9 @@ describe('isWithin / isBelow', () => {
     expect(isWithin('/a/b', '/a/b')).toBe(true);
     expect(isWithin('/a/b', '/a/b/c')).toBe(true);
     expect(isWithin('/a/b', '/a/b/..x')).toBe(true);
+    expect(isWithin('/a/b', '/a/b/..x/junit.xml')).toBe(true);
+    expect(isWithin('/a/b', '/')).toBe(false);
+    expect(isWithin('/a/b/c', '/a/b/d')).toBe(false);
     expect(isBelow('/a/b', '/a/b/..x/y')).toBe(true);
     expect(isBelow('/a/b', '/a/b')).toBe(false);
   });
