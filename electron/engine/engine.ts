@@ -13,7 +13,7 @@ import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
 import { isUserStop, RatchetError } from './errors';
-import { autoProgressReason, runEndReason } from './runs/run-reasons';
+import { initialRunState, nextRun, type RunCommand, type RunEvent, type StepRef } from './runs/run-machine';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, createWorktree, git, inspectRepo, rescueCommit } from './git/repo-git';
 import { taskContext, systemPrompt } from './runs/prompts';
@@ -424,15 +424,21 @@ export function createEngine(deps: EngineDeps) {
       held.release();
       throw err;
     });
-    if (recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null) {
-      store.setRunStatus(runId, 'succeeded', null, { finished: true });
+    const machine = { state: initialRunState(runId, { auto: opts.auto, interactive: Boolean(opts.confirmNext) }) };
+    const allDone = recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null;
+    const first = nextRun(machine.state, { type: 'reconciled', allDone }, now());
+    machine.state = first.state;
+    // Before the run loop proper: its status (and, running, the state kept in git, so a process that dies now is
+    // recovered as interrupted, not as it ended before). The worktree's preparation runs below, inside the loop.
+    for (const c of first.commands) {
+      if (c.kind === 'setStatus') store.setRunStatus(runId, c.status, c.reason, { finished: c.finished });
+      if (c.kind === 'keepState') await keepRunState(runId).catch(() => undefined);
+    }
+    if (machine.state.ended) {
       jail.release();
       held.release();
       return status(runId);
     }
-    store.setRunStatus(runId, 'running', null);
-    // Kept as running until this execution ends: a process that dies now is recovered as interrupted, not as it ended before.
-    await keepRunState(runId).catch(() => undefined);
     // One agent per kind and model for the whole run, so `session: continue` finds its conversation.
     const agents = new Map<string, Agent>();
     const agentForRun = (config: AgentConfig): Agent => {
@@ -453,12 +459,8 @@ export function createEngine(deps: EngineDeps) {
       progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes } : undefined,
     });
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
-    let firstPhase: string | null | undefined;
-    let stepsRun = 0;
     // HEAD after the step just committed; forgotten whenever the user had the worktree between steps.
     let head: string | undefined;
-    let auto = opts.auto;
-    let lastRun: { index: number; title: string; phase: string | null } | null = null;
     const skip = () => {
       const c = new AbortController();
       skipControllers.set(runId, c);
@@ -468,106 +470,93 @@ export function createEngine(deps: EngineDeps) {
     const notes = noticesFor(runId, workflow);
     const notify = { succeededAfterRetry: notes.stepSucceededAfterRetry, budgetAlert: notes.budgetAlert };
     let worktreeEnv: WorktreeEnvHooks | undefined;
-    try {
-      // The worktree's environment before any agent money: copy, dependencies, setup, the gates' view of the code, the baseline check.
-      const ready = await prepareRunEnvironment({
-        store, runId, checkout: run.repo_path, worktree: run.worktree, baseCommit: run.base_commit, workflow, steps: plan.steps,
-        atBase: recon.completed.length === 0 && store.getAttempts(runId).length === 0, jail, signal, now,
-      });
-      if (ready.kind === 'stopped') {
-        if (!held.lost.aborted) store.setRunStatus(runId, isUserStop(callerSignal.reason) ? 'cancelled' : 'paused', 'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.', { finished: isUserStop(callerSignal.reason) });
-        return status(runId);
-      }
-      if (ready.kind === 'failed') {
-        store.setRunStatus(runId, 'failed', ready.reason, { finished: true });
-        notes.runFailed(null, null, null, 'environment');
-        return status(runId);
-      }
-      // The run's commands get the environment setup made ready (a worktree venv first…); letting go stays the sandbox's.
-      const owned = jail;
-      jail = { ...ready.jail, release: () => owned.release() };
-      worktreeEnv = ready.hooks;
-      context += baselineNote(ready.baseline);
-      for (const s of store.getSteps(runId)) {
-        if (s.status === 'succeeded' || s.status === 'skipped') continue;
-        // Auto-progress (seed 003 §5): one step, to the end of the phase, or (default) to the end of the run.
-        if (auto === 'step' && stepsRun >= 1 && opts.confirmNext && lastRun) {
-          const total = store.getSteps(runId).length;
+    const stepRef = (s: { step_index: number; title: string; phase: string | null }): StepRef => ({ index: s.step_index, title: s.title, phase: s.phase });
+
+    /** Carries out one of the run machine's commands; the event it produces, if any, goes back to the machine. */
+    const carryOut = async (c: RunCommand): Promise<RunEvent | null> => {
+      switch (c.kind) {
+        case 'setStatus':
+          store.setRunStatus(runId, c.status, c.reason, { finished: c.finished, ...(c.wakeAt !== undefined ? { wakeAt: c.wakeAt } : {}) });
+          return null;
+        case 'keepState':
+          await keepRunState(runId).catch(() => undefined);
+          return null;
+        case 'prepare': {
+          // The worktree's environment before any agent money: copy, dependencies, setup, the gates' view of the code, the baseline check.
+          const ready = await prepareRunEnvironment({
+            store, runId, checkout: run.repo_path, worktree: run.worktree, baseCommit: run.base_commit, workflow, steps: plan.steps,
+            atBase: recon.completed.length === 0 && store.getAttempts(runId).length === 0, jail, signal, now,
+          });
+          if (ready.kind === 'stopped') return { type: 'prepared', ready: 'stopped', userStop: isUserStop(callerSignal.reason), leaseLost: held.lost.aborted };
+          if (ready.kind === 'failed') return { type: 'prepared', ready: 'failed', reason: ready.reason };
+          // The run's commands get the environment setup made ready (a worktree venv first…); letting go stays the sandbox's.
+          const owned = jail;
+          jail = { ...ready.jail, release: () => owned.release() };
+          worktreeEnv = ready.hooks;
+          context += baselineNote(ready.baseline);
+          const steps = store.getSteps(runId);
+          return { type: 'prepared', ready: 'ready', pending: steps.filter((s) => s.status !== 'succeeded' && s.status !== 'skipped').map(stepRef), total: steps.length };
+        }
+        case 'forgetHead':
           head = undefined;
-          const answer = await opts.confirmNext({ done: lastRun, next: { index: s.step_index, title: s.title, phase: s.phase }, total });
-          if (answer === 'no') {
-            store.setRunStatus(runId, 'paused', `Paused after step ${lastRun.index} at your request; resume to continue with step ${s.step_index}.`);
-            return status(runId);
+          return null;
+        case 'ask':
+          return { type: 'answered', answer: await opts.confirmNext!({ done: { index: c.done.index, title: c.done.title }, next: c.next, total: c.total }) };
+        case 'runStep': {
+          const s = c.step;
+          store.event(runId, 'step.started', { step: s.index, title: s.title });
+          const policy = policies[s.index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
+          const outcome = await runStep(
+            { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
+            { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.index, system, context, signal, skipWait: skip, head },
+          );
+          if (outcome.kind === 'done') head = outcome.commit;
+          return { type: 'stepFinished', outcome, userStop: isUserStop(callerSignal.reason), leaseLost: held.lost.aborted, committedSteps: committedSteps(runId) };
+        }
+        case 'setStepStatus':
+          store.setStepStatus(runId, c.index, c.status);
+          return null;
+        case 'rescue': {
+          const rescue = await rescueCommit(run.repo_path, run.worktree, `rescue: step ${c.step.index} unfinished (${c.errorClass ?? 'failed'})`);
+          if (rescue && 'sha' in rescue) {
+            store.event(runId, 'rescue.committed', { step: c.step.index, commit: rescue.sha });
+            return { type: 'rescued', note: ` The unfinished work is kept in rescue commit ${rescue.sha.slice(0, 10)} on ${run.branch}.` };
           }
-          if (answer === 'auto') {
-            auto = 'phase';
-            firstPhase = lastRun.phase;
-          }
-        } else if (auto === 'step' && stepsRun >= 1) {
-          store.setRunStatus(runId, 'paused', autoProgressReason({ kind: 'step', doneStep: lastRun?.index ?? s.step_index - 1, nextStep: s.step_index }));
-          return status(runId);
+          return { type: 'rescued', note: rescue ? ` No rescue commit was made: ${rescue.refused}.` : '' };
         }
-        if (auto === 'phase' && stepsRun >= 1 && s.phase !== firstPhase) {
-          store.setRunStatus(runId, 'paused', autoProgressReason({ kind: 'phase', phase: firstPhase ?? null, nextPhase: s.phase ?? null }));
-          return status(runId);
-        }
-        if (stepsRun === 0) firstPhase = s.phase;
-        stepsRun++;
-        lastRun = { index: s.step_index, title: s.title, phase: s.phase };
-        store.event(runId, 'step.started', { step: s.step_index, title: s.title });
-        const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
-        const outcome = await runStep(
-          { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
-          { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip, head },
-        );
-        if (outcome.kind === 'done') {
-          head = outcome.commit;
-          continue;
-        }
-        switch (outcome.kind) {
-          case 'stopped':
-            // The step is no longer running: back to pending (its attempts stay as history); a resume runs it again.
-            if (!held.lost.aborted) store.setStepStatus(runId, s.step_index, 'pending');
-            if (isUserStop(callerSignal.reason)) {
-              store.setRunStatus(runId, 'cancelled', `Stopped by you ${outcome.reason.replace(/^stopped /, '')}. The work in progress stays in the worktree; resume to continue, or start again.`, { finished: true });
-            } else {
-              store.setRunStatus(runId, 'paused', `${outcome.reason}. The worktree keeps the work in progress.`);
-            }
-            break;
-          case 'escalate':
-            store.setRunStatus(runId, 'paused', runEndReason(outcome, '', { runId, committedSteps: committedSteps(runId) }));
-            notes.needsYou({ index: s.step_index, title: s.title }, 'escalated', { attempts: outcome.attempts, maxAttempts: outcome.maxAttempts });
-            break;
-          case 'parked':
-            store.setRunStatus(runId, 'waiting', `${outcome.reason} (until ${outcome.wakeAt})`, { wakeAt: outcome.wakeAt });
-            break;
-          case 'budget':
-            if (outcome.wakeAt) store.setRunStatus(runId, 'waiting', outcome.reason, { wakeAt: outcome.wakeAt });
-            else store.setRunStatus(runId, 'paused', outcome.reason);
-            notes.needsYou({ index: s.step_index, title: s.title }, outcome.budget === 'task' ? 'task_budget' : 'daily_budget', { wakeAt: outcome.wakeAt });
-            break;
-          case 'fatal': {
-            store.setStepStatus(runId, s.step_index, 'failed');
-            let rescued = '';
-            // Nothing of an attempt that tried to steer Ratchet's git is committed, not even as a rescue.
-            const rescue = outcome.errorClass === 'sandbox_violation' ? null : await rescueCommit(run.repo_path, run.worktree, `rescue: step ${s.step_index} unfinished (${outcome.errorClass ?? 'failed'})`);
-            if (rescue && 'sha' in rescue) {
-              store.event(runId, 'rescue.committed', { step: s.step_index, commit: rescue.sha });
-              rescued = ` The unfinished work is kept in rescue commit ${rescue.sha.slice(0, 10)} on ${run.branch}.`;
-            } else if (rescue) rescued = ` No rescue commit was made: ${rescue.refused}.`;
-            store.setRunStatus(runId, 'failed', runEndReason(outcome, rescued, { runId, committedSteps: committedSteps(runId) }), { finished: true });
-            notes.runFailed({ index: s.step_index, title: s.title }, outcome.attempts ?? null, outcome.maxAttempts ?? null, outcome.errorClass);
-            break;
-          }
-        }
-        return status(runId);
+        case 'notifyNeedsYou':
+          notes.needsYou({ index: c.step.index, title: c.step.title }, c.what, c.extra);
+          return null;
+        case 'notifyFailed':
+          notes.runFailed(c.step && { index: c.step.index, title: c.step.title }, c.attempts, c.maxAttempts, c.cause);
+          return null;
+        case 'notifySucceeded':
+          notes.runSucceeded();
+          return null;
+        case 'end':
+          return null;
       }
-      store.setRunStatus(runId, 'succeeded', null, { finished: true });
-      notes.runSucceeded();
+    };
+
+    /** The adapter loop: feed the machine an event, carry out its commands, until it ends the run. */
+    const drive = async (event: RunEvent): Promise<void> => {
+      let next: RunEvent | null = event;
+      while (next) {
+        const t = nextRun(machine.state, next, now());
+        machine.state = t.state;
+        next = null;
+        for (const c of t.commands) next = (await carryOut(c)) ?? next;
+        if (machine.state.ended) return;
+      }
+    };
+    try {
+      const prepared = first.commands.some((c) => c.kind === 'prepare') ? await carryOut({ kind: 'prepare' }) : null;
+      if (prepared) await drive(prepared);
       return status(runId);
     } catch (err) {
-      store.setRunStatus(runId, 'failed', `Internal error: ${(err as Error).message}`, { finished: true });
-      notes.runFailed(lastRun, null, null, 'internal');
+      const t = nextRun(machine.state, { type: 'crashed', message: (err as Error).message }, now());
+      machine.state = t.state;
+      for (const c of t.commands) await carryOut(c);
       throw err;
     } finally {
       skipControllers.delete(runId);
