@@ -9,7 +9,7 @@ import { completedSteps } from './git/step-commits';
 import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
 import { resumePlan, type RecoveryOption, type RequiredAction, type ResumeFacts, type ResumePlan } from './runs/resume-plan';
 import type { RunRow, Store } from './store/store';
-import type { ExecuteOptions } from './engine';
+import type { ExecuteOptions } from './run-options';
 
 /** Makes the store agree with the branch: adopts step commits it did not know, demotes rows whose commit is gone. */
 export async function reconcileWithGit(store: Store, run: RunRow): Promise<Reconciliation> {
