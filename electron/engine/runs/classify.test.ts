@@ -180,6 +180,18 @@ const TABLE: Row[] = [
   { file: 'npm-ci-no-lockfile.txt', exitCode: 1, errorClass: 'unknown', message: 'npm failed (EUSAGE): The `npm ci` command can only install with an existing package-lock.json or npm-shrinkwrap.json with lockfileVersion >= 1. Run an install with npm@5 or later to generate a package-lock.json file, then try again.' },
 ];
 
+describe('failing tests a report file did not name', () => {
+  it("are named from the output by the gates' own parsers (the classifier keeps no copies of them)", () => {
+    for (const [file, names] of [['cargo-test-fail.txt', 'parses_list, adds_numbers'], ['go-test-fail.txt', 'TestAdd, TestParseList/with_spaces']] as const) {
+      const r = gateResult({ output: read(file), exitCode: 1 });
+      // A report that names no failing test: the parsed failures are empty, the output still says which tests failed.
+      const c = classifyGateFailure(r, []);
+      expect(c.errorClass).toBe('test_failure');
+      expect(c.message).toBe(`2 tests failed: ${names}`);
+    }
+  });
+});
+
 describe('classifyGateFailure on the corpus', () => {
   const label = (row: Row): string =>
     [row.file, row.report, row.project && `project ${row.project}`, row.diff && 'its diff', row.baseline && 'the baseline', row.network && 'the network list']

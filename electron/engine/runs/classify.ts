@@ -2,7 +2,7 @@
 import { ERROR_CLASSES } from '../../../shared/domain';
 import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
-import { goTestJsonText, stripAnsi } from '../gates/parse-failures';
+import { goTestJsonText, parseOutputFailures, stripAnsi } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
 import type { ClassifyContext } from './classify-context';
 import { missingDependency } from './classify-missing';
@@ -226,23 +226,6 @@ function namesSummary(count: number, names: string[]): string {
   return `${count} test${count === 1 ? '' : 's'} failed${list ? `: ${list}` : ''}`;
 }
 
-/** Failing test names straight from common runners' text output, for when no TAP or JUnit was parsed. */
-function textFailureNames(out: string): string[] {
-  const names: string[] = [];
-  const add = (n: string | undefined): void => {
-    const name = n?.trim();
-    if (name && !names.includes(name)) names.push(name);
-  };
-  // go test: a parent test fails when a subtest does; name only the subtests ("TestParse/with_spaces").
-  const goNames = [...out.matchAll(/^\s*--- FAIL: (\S+)/gm)].map((m) => m[1]!);
-  for (const n of goNames) if (!goNames.some((other) => other.startsWith(`${n}/`))) add(n);
-  for (const m of out.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) add(m[1]?.split('::').pop()); // cargo test
-  for (const m of out.matchAll(/^FAILED (\S+?)(?: - .*)?$/gm)) add(m[1]?.split('::').pop()); // pytest summary
-  for (const m of out.matchAll(/^\s*● (?!Test suite failed to run)(.+)$/gm)) add(m[1]?.split(' › ').pop()); // jest
-  for (const m of out.matchAll(/^\s*FAIL\s+\S+\.\w+ > (.+)$/gm)) add(m[1]?.split(' > ').pop()); // vitest
-  return names;
-}
-
 const TEST_FAILURE_MARKERS = [
   /^\s*not ok \d+/m,
   /^\s*FAIL\b/m,
@@ -285,7 +268,8 @@ function testFailure(out: string, failures: FailedTest[], ctx: ClassifyContext):
     ]);
   }
   if (!TEST_FAILURE_MARKERS.some((re) => re.test(out))) return null;
-  const names = textFailureNames(out);
+  // Names from the gates' own parsers (a report file, when there was one, named none).
+  const names = [...new Set(parseOutputFailures(out).failures.map((f) => leafName(f.name)))];
   const counted = out.match(/Tests:?\s+(\d+) failed/) ?? out.match(/\b(\d+) failed\b/) ?? out.match(/\b(\d+) failing\b/);
   const count = Math.max(names.length, counted ? Number(counted[1]) : 0);
   if (count > 0) return result('test_failure', namesSummary(count, names));
