@@ -88,7 +88,7 @@ export function seedRuns(home: string, end = Date.now()): string[] {
       const verdict = checkBudget({ taskUsd: 0.05, dailyUsd: null, alertAt: 0.8, taskSpent: 0.0512, daySpent: 0, alerted: { task: true, daily: false }, runId });
       store.setRunStatus(runId, 'paused', verdict.ok ? 'paused' : verdict.reason);
     } else if (fate === 'waiting_approval') {
-      store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
+      store.restoreRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
     } else {
       // Interrupted: its process died in step 2's attempt; the host finds it on its first list.
       attempt(2, 1, 0.0096);

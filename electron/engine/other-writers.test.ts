@@ -38,7 +38,7 @@ describe('other writers', () => {
 
     // This process's own events arrive once, also when interleaved with the other writer's.
     const mine = seedRun(app.store);
-    cli.store.setRunStatus(theirs, 'paused', 'x');
+    cli.store.restoreRunStatus(theirs, 'paused', 'x');
     app.store.setRunStatus(mine, 'running', null);
     await until(() => engineEvents(theirs).length === 4);
     await new Promise((r) => setTimeout(r, 200));
@@ -49,7 +49,7 @@ describe('other writers', () => {
     expect(new Set(ids).size).toBe(ids.length);
 
     await service.close();
-    cli.store.setRunStatus(theirs, 'failed', 'after close', { finished: true });
+    cli.store.restoreRunStatus(theirs, 'failed', 'after close', { finished: true });
     await new Promise((r) => setTimeout(r, 200));
     expect(engineEvents(theirs)).toHaveLength(4);
     cli.close();

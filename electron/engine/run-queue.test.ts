@@ -106,7 +106,7 @@ describe('the run queue', () => {
     const x = await start('x');
     await until(() => status(x) === 'running');
     const queue = new RunQueue(engine!.store);
-    engine!.store.setRunStatus(a, 'failed', 'test: as if it had failed');
+    engine!.store.restoreRunStatus(a, 'failed', 'test: as if it had failed');
     queue.enqueue(a, { kind: 'retry' }, { reason: 'Queued: waits for a free slot (1 run at a time).' });
     await call(service, 'runs.stop', { runId: a });
     expect(engine!.store.getRun(a)).toMatchObject({ status: 'failed', reason: 'Removed from the queue by you; the retry did not start.' });

@@ -6,10 +6,11 @@ import { branchExists, commitAll, createWorktree, currentBranch, git, isDirty } 
 import { holdsRepository, pinnedOrNull, pinWorktree } from './git/worktree-integrity';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from './git/run-refs';
 import { completedSteps } from './git/step-commits';
-import { reconcile, retryTurnBudget, type Reconciliation } from './runs/reconcile';
+import { decideContinuation } from './runs/continuation';
+import { reconcile, type Reconciliation } from './runs/reconcile';
 import { resumePlan, type RecoveryOption, type RequiredAction, type ResumeFacts, type ResumePlan } from './runs/resume-plan';
 import type { RunRow, Store } from './store/store';
-import type { ExecuteOptions } from './engine';
+import type { ExecuteOptions } from './run-options';
 
 /** Makes the store agree with the branch: adopts step commits it did not know, demotes rows whose commit is gone. */
 export async function reconcileWithGit(store: Store, run: RunRow): Promise<Reconciliation> {
@@ -213,50 +214,40 @@ export async function resumeRun(store: Store, execute: Execute, runId: string, o
 
 async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kind: 'retry' | 'resume', opts: ContinueOptions) {
   const { run, plan } = info;
-  if (plan.blocked) {
-    const blocker = plan.required.find((r) => (r.code === 'no_branch' && r.options.length === 1) || r.code === 'no_plan');
-    throw new RatchetError(blocker?.code === 'no_plan' ? 'no_plan' : 'no_branch', blocker?.code === 'no_plan' ? 'No plan found.' : 'Cannot retry — no branch from previous execution');
-  }
+  const decision = decideContinuation({
+    kind, run: { status: run.status, wakeAt: run.wake_at, baseBranch: run.base_branch, baseCommit: run.base_commit }, plan,
+    baseConflicts: info.baseConflicts, repeatedFailures: info.repeatedFailures.length, choices: opts.choices, skipStep: opts.skipStep,
+    steps: store.getSteps(run.id).map((s) => ({ index: s.step_index, status: s.status })), maxTurns: store.getWorkflow(run.id).agent.max_turns,
+  });
+  if (decision.refused) throw new RatchetError(decision.refused.code, decision.refused.message);
+  // The decision carried out: recoveries on git, then the store.
   const notes: string[] = [];
-  for (const action of plan.required) {
-    if (action.code === 'missing_commits') {
-      notes.push(action.message);
-      continue;
+  for (const step of decision.steps) {
+    switch (step.kind) {
+      case 'note':
+        notes.push(step.text);
+        break;
+      case 'recover':
+        notes.push(await applyRecovery(store, run, step.action, step.option));
+        break;
+      case 'baseMoved':
+        store.event(run.id, 'log', { level: 'warn', message: step.text });
+        notes.push(step.text);
+        break;
+      case 'repeatedFailures':
+        store.event(run.id, 'step.repeated_failures', { step: step.step, attempts: info.repeatedFailures });
+        notes.push(step.text);
+        break;
+      case 'skip':
+        store.setStepStatus(run.id, step.step, 'skipped');
+        notes.push(`skipped step ${step.step}`);
+        break;
     }
-    notes.push(await applyRecovery(store, run, action, opts.choices?.[action.code] ?? action.safeDefault));
   }
-  // Seed 000: the base moved and conflicts — warn, proceed, and let the agent work towards a clean merge (it is told below).
-  const agentNotes: string[] = [];
-  if (info.baseConflicts.length) {
-    const msg = `The base branch ${run.base_branch} moved since this run started, and merging it would conflict in: ${info.baseConflicts.join(', ')}. The run goes on from its own base; the agent is told, and you resolve what is left when you merge.`;
-    store.event(run.id, 'log', { level: 'warn', message: msg });
-    notes.push(msg);
-    const files = info.baseConflicts.join(' ');
-    agentNotes.push(
-      `The base branch ${run.base_branch} moved since this run started, and merging it into this branch would conflict in: ${info.baseConflicts.join(', ')}. ` +
-        `See its side with \`git diff ${run.base_commit.slice(0, 10)}..${run.base_branch} -- ${files}\` (and \`git show ${run.base_branch}:<file>\`). ` +
-        'While you work on the step, keep your changes to those files compatible with the base branch\'s, so the merge is clean; do not merge or rebase yourself (Ratchet handles git).',
-    );
-  }
-  if (info.repeatedFailures.length) {
-    const msg = `Step ${plan.nextStep} has failed ${info.repeatedFailures.length} times across runs; consider revising the plan.`;
-    store.event(run.id, 'step.repeated_failures', { step: plan.nextStep, attempts: info.repeatedFailures });
-    notes.push(msg);
-  }
-  if (opts.skipStep && plan.nextStep !== null) {
-    store.setStepStatus(run.id, plan.nextStep, 'skipped');
-    notes.push(`skipped step ${plan.nextStep}`);
-  }
-  // A step that failed runs again: it goes back to pending, keeping its attempts as history.
-  for (const s of store.getSteps(run.id)) if (s.status === 'failed' || s.status === 'running') store.setStepStatus(run.id, s.step_index, 'pending');
-  const steps = store.getSteps(run.id).filter((s) => s.status !== 'skipped');
-  const remaining = steps.filter((s) => s.status !== 'succeeded').length;
-  const workflow = store.getWorkflow(run.id);
-  const turnBudget = retryTurnBudget(remaining, steps.length, workflow.agent.max_turns);
-  // A retry or resume starts a new round: the step's retry accounting starts afresh. A parked run resuming at its
-  // wake_at (rate limit, daily budget) continues its round, so its class limits still hold.
-  if (kind === 'retry' || !(run.status === 'waiting' && run.wake_at !== null)) store.startRound(run.id);
+  for (const index of decision.toPending) store.setStepStatus(run.id, index, 'pending');
+  if (decision.newRound) store.startRound(run.id);
+  const turnBudget = decision.turnBudget;
   store.recordResume(run.id, { kind, fromStep: plan.nextStep, fromStatus: run.status, turnBudget, auto: opts.auto ?? 'run', notes });
-  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget, notes: agentNotes }, auto: opts.auto, confirmNext: opts.confirmNext });
+  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget, notes: decision.agentNotes }, auto: opts.auto, confirmNext: opts.confirmNext });
   return { doc, notes };
 }

@@ -9,9 +9,8 @@ import { draftPlan } from './agents/plan-draft';
 import { checkApiKey } from './agents/api-key-check';
 import { withRetryConfig } from './runs/task-retry-config';
 import type { Engine } from './engine';
-import { RatchetError, userStop } from './errors';
-import { processAlive } from './run-ownership';
-import { runsToStart } from './run-scheduler';
+import { RatchetError } from './errors';
+import { createScheduler } from './run-scheduler';
 import { GateLogCache } from './gate-log';
 import { headOf, logPage } from '../../shared/line-index';
 import { boundText } from './gates/bounded-output';
@@ -24,7 +23,7 @@ import { loadImprovements, weeklyReport } from './stats-report';
 import { loadStats } from './stats-load';
 import { whatIf } from './what-if';
 import { loadWhatIfHistory } from './what-if-history';
-import { RunQueue, type QueueAction } from './store/run-queue';
+import { RunQueue } from './store/run-queue';
 import { CLAUDE_CODE_AGENT, landingHandlers } from './service-landing';
 import type { RunSummaryRow } from './store/store';
 import { appEnvironment, projectHandlers, type BaselineFn } from './service-project';
@@ -108,7 +107,6 @@ export function memorySecrets(envKey: string | null): SecretStore {
 export function createService(engine: Engine, opts: ServiceOptions): Service {
   const now = opts.now ?? (() => new Date());
   const listeners = new Set<Listener>();
-  const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   const emit: Listener = (event, payload) => {
     for (const l of listeners) l(event, payload);
   };
@@ -136,59 +134,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const self = { pid: process.pid, host: hostname() };
   const checkKey = (key: string) => (opts.checkApiKey ?? ((k: string) => checkApiKey(k, opts.env.ANTHROPIC_BASE_URL)))(key);
 
-  /** Starts the action in the background; its outcome arrives as engine events, and its slot goes to the next queued run. */
-  function launch(runId: string, action: QueueAction): void {
-    if (running.has(runId)) throw new RatchetError('run_busy', `Run ${runId} is already running here.`);
-    const controller = new AbortController();
-    const signal = controller.signal;
-    const work =
-      action.kind === 'execute' ? engine.execute(runId, signal)
-        : action.kind === 'retry' ? engine.retry(runId, { signal })
-          : engine.resume(runId, { signal, choices: action.choices as never, auto: action.auto as never, skipStep: action.skipStep as never });
-    const done = work
-      .catch((err: unknown) => emit('app.onNotice', { level: 'error', title: 'Run stopped with an error', body: toCallError(err).message, runId }))
-      .finally(() => {
-        running.delete(runId);
-        pump();
-      });
-    running.set(runId, { controller, done });
-  }
-
-  /** Runs holding a slot: leased anywhere, or started here and not leased yet. */
-  function activeCount(): number {
-    return new Set([...queue.leasedRunIds(), ...running.keys()]).size;
-  }
-
-  /** Starts the run now if a slot is free and nobody is ahead of it; otherwise it waits in the queue (status `queued`). */
-  function request(runId: string, action: QueueAction, priority = 0): { queued: boolean } {
-    if (running.has(runId)) throw new RatchetError('run_busy', `Run ${runId} is already running here.`);
-    const limit = settings.concurrency;
-    if (queue.list().length === 0 && activeCount() < limit) {
-      launch(runId, action);
-      return { queued: false };
-    }
-    queue.enqueue(runId, action, { priority, owner: null, reason: `Queued: waits for a free slot (${limit} ${limit === 1 ? 'run' : 'runs'} at a time).` });
-    pump();
-    return { queued: true };
-  }
-
-  let closing = false;
-  /** Starts queued runs while slots are free. */
-  function pump(): void {
-    if (closing) return;
-    try {
-      const starts = runsToStart({ queued: queue.list(), active: activeCount(), concurrency: settings.concurrency, self, alive: processAlive });
-      for (const q of starts) {
-        const action = queue.claim(q.id);
-        if (action) launch(q.id, action);
-      }
-    } catch (err) {
-      emit('app.onNotice', { level: 'error', title: 'The run queue could not start a run', body: toCallError(err).message, runId: null });
-    }
-  }
-  // Slots freed by other processes (a CLI run that ended) and queued runs left from before a restart.
-  const pumpTimer = setInterval(pump, opts.queuePollMs ?? 1000);
-  pumpTimer.unref();
+  // Where runs start, wait in the queue and stop: the scheduler (run-scheduler.ts); this file only maps the contract's calls.
+  const scheduler = createScheduler(engine, {
+    queue, self, concurrency: () => settings.concurrency, pollMs: opts.queuePollMs,
+    onError: (title, body, runId) => emit('app.onNotice', { level: 'error', title, body, runId }),
+  });
+  const { request, pump } = scheduler;
 
   function summary(run: RunSummaryRow): RunSummary {
     return {
@@ -360,7 +311,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return engine.store.listRunSummaries({ limit: ids.length, ids }).map(summary);
     },
     'runs.resume': async ({ runId, choices, auto, skipStep }) => {
-      request(runId, { kind: 'resume', choices, auto: auto as never, skipStep: skipStep as never });
+      request(runId, { kind: 'resume', choices, auto, skipStep });
       return { ok: true as const };
     },
     'runs.approve': async ({ runId, steps }) => {
@@ -370,16 +321,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     },
     'runs.raiseBudget': async ({ runId, taskUsd }) => engine.raiseBudget(runId, taskUsd),
     'runs.stop': async ({ runId }) => {
-      const r = running.get(runId);
-      if (r) {
-        r.controller.abort(userStop());
-        await r.done;
-      } else {
-        const run = engine.store.getRun(runId);
-        if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}.`);
-        if (run.status === 'queued') queue.cancel(runId);
-        if (run.status === 'waiting') engine.store.setRunStatus(runId, 'cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true });
-      }
+      await scheduler.stop(runId, engine.store);
       return { ok: true as const };
     },
     'runs.setPriority': async ({ runId, priority }) => {
@@ -389,13 +331,13 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     },
     'runs.queue': async () => ({
       concurrency: settings.concurrency,
-      active: [...new Set([...queue.leasedRunIds(), ...running.keys()])],
+      active: scheduler.active(),
       queued: queue.list().map((q, i) => ({ runId: q.id, title: q.title, priority: q.priority, position: i + 1, queuedAt: q.queuedAt, action: q.action.kind })),
       holds: queue.activeHolds().map((h) => ({ until: h.until, runId: h.runId, reason: h.reason })),
     }),
     'runs.retryNow': async ({ runId }) => ({ skipped: engine.retryNow(runId) }),
     'runs.skipStep': async ({ runId, step }) => {
-      if (running.has(runId)) throw new RatchetError('run_busy', 'Stop the run before skipping a step; resume continues after it.');
+      if (scheduler.isRunningHere(runId)) throw new RatchetError('run_busy', 'Stop the run before skipping a step; resume continues after it.');
       const s = engine.store.getSteps(runId).find((x) => x.step_index === step);
       if (!s) throw new RatchetError('run_not_found', `Run ${runId} has no step ${step}.`);
       if (s.status === 'succeeded') throw new RatchetError('bad_arguments', `Step ${step} is already committed.`);
@@ -443,18 +385,15 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    active: () => [...running.keys()],
+    active: () => scheduler.runningHere(),
     wakeDue() {
-      const due = engine.dueRuns().filter((id) => !running.has(id));
+      const due = engine.dueRuns().filter((id) => !scheduler.isRunningHere(id));
       for (const id of due) request(id, { kind: 'resume' });
       return due;
     },
     checkApiKey: checkKey,
     async close() {
-      closing = true;
-      clearInterval(pumpTimer);
-      for (const r of running.values()) r.controller.abort();
-      await Promise.all([...running.values()].map((r) => r.done));
+      await scheduler.close();
       stopWatching();
       unsubscribeEngine();
     },

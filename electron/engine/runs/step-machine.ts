@@ -176,7 +176,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     const decision = decideAfterFailure({
       policy: cfg.policy, attempt: inRound.entryAttempts, apiFault, roundAttempts: inRound.attempts, errorClass: failure.errorClass,
       message: failure.message, classRetriesUsed: acct.classRetries[failure.errorClass] ?? 0, agentFatal: failure.agentFatal,
-      retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active: acct.active, sameFailureInARow: sameInARow, rng: cfg.rng,
+      retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active: acct.active, sameFailureInARow: sameInARow, rng: drawn ?? cfg.rng,
       unresolved: failure.errorClass === 'no_change' ? (s.lastFailure?.errorClass ?? null) : null,
     });
     const history = s.history.map((h, i) => (i === s.history.length - 1 ? { ...h, overrides: { ...decision.overrides } } : h));
@@ -237,7 +237,19 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     return { state: { ...s, phase: 'budget' }, commands: [{ kind: 'checkBudget' }] };
   }
 
+  // The event's own random draw while next() handles it (synchronous: set on entry, cleared on exit).
+  let drawn: (() => number) | undefined;
   function next(s: StepState, e: StepEvent, now: Date): Transition {
+    const draw = e.draw;
+    drawn = draw === undefined ? undefined : () => draw;
+    try {
+      return handle(s, e, now);
+    } finally {
+      drawn = undefined;
+    }
+  }
+
+  function handle(s: StepState, e: StepEvent, now: Date): Transition {
     switch (e.type) {
       case 'start':
         return { state: { ...s, phase: 'budget' }, commands: [{ kind: 'checkBudget' }] };

@@ -321,6 +321,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     }
     if (state.outcome) return state.outcome;
     if (!produced) throw new Error(`step ${index}: the step machine is waiting for an event no command produces (phase ${state.phase})`);
-    event = produced;
+    // The randomness a decision may need (backoff jitter) travels in the event, so the same events replay the same way.
+    event = { ...produced, draw: deps.rng() };
   }
 }

@@ -130,7 +130,14 @@ export interface AttemptArtifacts {
   diff: string;
 }
 
-export type StepEvent =
+/**
+ * What happened, as the step runner tells the machine. `draw`: a random number in [0, 1) drawn by the runner for this
+ * event (the backoff's jitter, if the event leads to a retry): carried in the event, so a run replays from its events the
+ * same way; without one the machine draws from its config's rng.
+ */
+export type StepEvent = StepEventBody & { draw?: number };
+
+type StepEventBody =
   | { type: 'start' }
   /** A retry or resume: this step's retry accounting starts afresh; its history stays. */
   | { type: 'roundStarted'; round: number }

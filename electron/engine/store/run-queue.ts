@@ -2,6 +2,7 @@
 // them), the runs that hold a slot, and the rate-limit holds that one API key's 429 puts on every run using it.
 import { z } from 'zod';
 import type { RunStatus } from '../../../shared/domain';
+import { RecoveryOptionDoc } from '../../../shared/contract';
 import { RatchetError } from '../errors';
 import type { Store } from './store';
 
@@ -11,9 +12,10 @@ export const QueueAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('retry') }),
   z.object({
     kind: z.literal('resume'),
-    auto: z.boolean().optional(),
-    skipStep: z.number().int().optional(),
-    choices: z.record(z.string(), z.unknown()).optional(),
+    // As the contract's runs.resume takes them (they were typed boolean/number/unknown here, hidden by casts).
+    auto: z.enum(['step', 'phase', 'run']).optional(),
+    skipStep: z.boolean().optional(),
+    choices: z.record(z.string(), RecoveryOptionDoc).optional(),
   }),
 ]);
 export type QueueAction = z.infer<typeof QueueAction>;

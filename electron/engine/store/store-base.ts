@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-events';
 import type { StepConfig, Workflow } from '../workflow/schema';
+import { assertRunTransition } from '../runs/run-transitions';
 import { newId, type AttemptFinish, type AttemptRow, type AttemptTexts, type EngineEvent, type GateResultInput, type RunRow, type StepRunRow, type UsageInput } from './store-rows';
 
 export class StoreBase {
@@ -204,15 +205,32 @@ export class StoreBase {
     return row ? { revision: row.revision, steps: JSON.parse(row.steps_json) as StepConfig[] } : undefined;
   }
 
+  /** The one way a run's status changes: only as the run's transition table allows (an illegal change throws, a bug). */
   setRunStatus(
     runId: string,
     status: RunStatus,
     reason: string | null,
     extra: { finished?: boolean; wakeAt?: string | null } = {},
   ): void {
+    this.writeRunStatus(runId, status, reason, extra, true);
+  }
+
+  /**
+   * Puts a run back as it was kept elsewhere (`ratchet recover` from git's record, a test's fabricated history): not a
+   * change the run made, so the transition table does not apply. Nothing in the run's own life calls this.
+   */
+  restoreRunStatus(runId: string, status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): void {
+    this.writeRunStatus(runId, status, reason, extra, false);
+  }
+
+  private writeRunStatus(runId: string, status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null }, checked: boolean): void {
     // A process that lost the run's lease to another no longer decides its status.
     if (this.lostLeases.has(runId)) return;
     this.tx(() => {
+      if (checked) {
+        const current = this.stmt('SELECT status FROM runs WHERE id = ?').get(runId) as { status: RunStatus } | undefined;
+        if (current) assertRunTransition(runId, current.status, status);
+      }
       const at = this.iso();
       this.stmt(
           `UPDATE runs SET status = ?, reason = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END,

@@ -1,0 +1,196 @@
+// The run's state machine beside the step's: next(state, event, now) → { state, commands }. Pure: no git, no store, no
+// clock but `now`; the run loop's adapters (run-loop.ts) carry out the commands and answer with events. It decides every
+// run status the run loop writes (each allowed by RUN_TRANSITIONS, which the store enforces): auto-progress, stop,
+// a lost lease, budget, parking, the step's end → the run's.
+import type { ErrorClass, RunStatus } from '../../../shared/domain';
+import type { FailureCause, NeedsYouKind } from '../notify/messages';
+import { autoProgressReason, runEndReason } from './run-reasons';
+import type { StepOutcome } from './step-state';
+
+export type AutoProgress = 'step' | 'phase' | 'run';
+
+export interface StepRef {
+  index: number;
+  title: string;
+  phase: string | null;
+}
+
+export interface RunMachineState {
+  runId: string;
+  /** The last status the machine wrote (null before it wrote one). */
+  status: RunStatus | null;
+  auto: AutoProgress | undefined;
+  /** Whether the user is asked after each step (`auto: 'step'` with a confirmNext), instead of pausing. */
+  interactive: boolean;
+  /** The steps still to run, in order (the store's snapshot when the run loop began). */
+  pending: StepRef[];
+  total: number;
+  stepsRun: number;
+  firstPhase: string | null | undefined;
+  lastRun: StepRef | null;
+  /** The step running now, or the one a pending question or rescue is about. */
+  current: StepRef | null;
+  /** The step that failed for good, while its rescue commit is being made. */
+  failing: { step: StepRef; outcome: Extract<StepOutcome, { kind: 'fatal' }>; committedSteps: number } | null;
+  ended: boolean;
+}
+
+export type RunEvent =
+  /** The store agrees with the branch: whether every step is done already. */
+  | { type: 'reconciled'; allDone: boolean }
+  /** The worktree's environment is ready (or not); `pending` is the steps left to run. */
+  | { type: 'prepared'; ready: 'ready'; pending: StepRef[]; total: number }
+  | { type: 'prepared'; ready: 'stopped'; userStop: boolean; leaseLost: boolean }
+  | { type: 'prepared'; ready: 'failed'; reason: string }
+  /** The user's answer after a step (interactive auto-progress). */
+  | { type: 'answered'; answer: 'yes' | 'no' | 'auto' }
+  /** The step runner's outcome; `committedSteps` is how many steps the branch holds now. */
+  | { type: 'stepFinished'; outcome: StepOutcome; userStop: boolean; leaseLost: boolean; committedSteps: number }
+  /** The rescue commit of a failed step's unfinished work: what to tell the user of it ('' when none was tried). */
+  | { type: 'rescued'; note: string }
+  /** Something threw in the run loop: the run fails as an internal error. */
+  | { type: 'crashed'; message: string };
+
+export type RunCommand =
+  | { kind: 'setStatus'; status: RunStatus; reason: string | null; finished?: boolean; wakeAt?: string | null }
+  /** Kept in git as it stands (the run's state ref), so a process dying now is recovered as it is. */
+  | { kind: 'keepState' }
+  /** Make the worktree's environment ready (copy, dependencies, setup, baseline). */
+  | { kind: 'prepare' }
+  | { kind: 'ask'; done: StepRef; next: StepRef; total: number }
+  /** HEAD after the last commit is no longer known (the user had the worktree between steps). */
+  | { kind: 'forgetHead' }
+  | { kind: 'runStep'; step: StepRef }
+  | { kind: 'setStepStatus'; index: number; status: 'pending' | 'failed' }
+  | { kind: 'rescue'; step: StepRef; errorClass: ErrorClass | null }
+  | { kind: 'notifyNeedsYou'; step: StepRef; what: NeedsYouKind; extra: { attempts?: number | null; maxAttempts?: number | null; wakeAt?: string | null } }
+  | { kind: 'notifyFailed'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; cause: FailureCause }
+  | { kind: 'notifySucceeded' }
+  | { kind: 'end' };
+
+export interface RunTransition {
+  state: RunMachineState;
+  commands: RunCommand[];
+}
+
+export function initialRunState(runId: string, opts: { auto?: AutoProgress; interactive?: boolean } = {}): RunMachineState {
+  return {
+    runId, status: null, auto: opts.auto, interactive: Boolean(opts.interactive), pending: [], total: 0, stepsRun: 0,
+    firstPhase: undefined, lastRun: null, current: null, failing: null, ended: false,
+  };
+}
+
+function set(status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): RunCommand {
+  return { kind: 'setStatus', status, reason, ...extra };
+}
+
+function end(s: RunMachineState, commands: RunCommand[]): RunTransition {
+  const last = [...commands].reverse().find((c): c is Extract<RunCommand, { kind: 'setStatus' }> => c.kind === 'setStatus');
+  return { state: { ...s, status: last?.status ?? s.status, ended: true, current: null }, commands: [...commands, { kind: 'end' }] };
+}
+
+/** The next step, or a pause the auto-progress policy asks for, or the run's success when no step is left. */
+function advance(s: RunMachineState): RunTransition {
+  const [step, ...rest] = s.pending;
+  if (!step) return end(s, [set('succeeded', null, { finished: true }), { kind: 'notifySucceeded' }]);
+  if (s.auto === 'step' && s.stepsRun >= 1) {
+    if (s.interactive && s.lastRun) return { state: { ...s, current: step }, commands: [{ kind: 'forgetHead' }, { kind: 'ask', done: s.lastRun, next: step, total: s.total }] };
+    return end(s, [set('paused', autoProgressReason({ kind: 'step', doneStep: s.lastRun?.index ?? step.index - 1, nextStep: step.index }))]);
+  }
+  return startStep(s, step, rest);
+}
+
+function startStep(s: RunMachineState, step: StepRef, rest: StepRef[]): RunTransition {
+  if (s.auto === 'phase' && s.stepsRun >= 1 && step.phase !== s.firstPhase) {
+    return end(s, [set('paused', autoProgressReason({ kind: 'phase', phase: s.firstPhase ?? null, nextPhase: step.phase ?? null }))]);
+  }
+  const firstPhase = s.stepsRun === 0 ? step.phase : s.firstPhase;
+  return {
+    state: { ...s, pending: rest, firstPhase, stepsRun: s.stepsRun + 1, lastRun: step, current: step },
+    commands: [{ kind: 'runStep', step }],
+  };
+}
+
+function stepFinished(s: RunMachineState, e: Extract<RunEvent, { type: 'stepFinished' }>): RunTransition {
+  const step = s.current;
+  if (!step) throw new Error(`run ${s.runId}: a step finished while none was running`);
+  const o = e.outcome;
+  switch (o.kind) {
+    case 'done':
+      return advance({ ...s, current: null });
+    case 'stopped': {
+      // The step is no longer running: back to pending (its attempts stay as history); a resume runs it again.
+      const commands: RunCommand[] = e.leaseLost ? [] : [{ kind: 'setStepStatus', index: step.index, status: 'pending' }];
+      commands.push(
+        e.userStop
+          ? set('cancelled', `Stopped by you ${o.reason.replace(/^stopped /, '')}. The work in progress stays in the worktree; resume to continue, or start again.`, { finished: true })
+          : set('paused', `${o.reason}. The worktree keeps the work in progress.`),
+      );
+      return end(s, commands);
+    }
+    case 'escalate':
+      return end(s, [
+        set('paused', runEndReason(o, '', { runId: s.runId, committedSteps: e.committedSteps })),
+        { kind: 'notifyNeedsYou', step, what: 'escalated', extra: { attempts: o.attempts, maxAttempts: o.maxAttempts } },
+      ]);
+    case 'parked':
+      return end(s, [set('waiting', `${o.reason} (until ${o.wakeAt})`, { wakeAt: o.wakeAt })]);
+    case 'budget':
+      return end(s, [
+        o.wakeAt ? set('waiting', o.reason, { wakeAt: o.wakeAt }) : set('paused', o.reason),
+        { kind: 'notifyNeedsYou', step, what: o.budget === 'task' ? 'task_budget' : 'daily_budget', extra: { wakeAt: o.wakeAt } },
+      ]);
+    case 'fatal':
+      // Nothing of an attempt that tried to steer Ratchet's git is kept, not even as a rescue commit.
+      if (o.errorClass === 'sandbox_violation') return failStep(s, { step, outcome: o, committedSteps: e.committedSteps }, '', [{ kind: 'setStepStatus', index: step.index, status: 'failed' }]);
+      return {
+        state: { ...s, failing: { step, outcome: o, committedSteps: e.committedSteps } },
+        commands: [{ kind: 'setStepStatus', index: step.index, status: 'failed' }, { kind: 'rescue', step, errorClass: o.errorClass }],
+      };
+  }
+}
+
+function failStep(s: RunMachineState, f: NonNullable<RunMachineState['failing']>, rescued: string, before: RunCommand[] = []): RunTransition {
+  return end({ ...s, failing: null }, [
+    ...before,
+    set('failed', runEndReason(f.outcome, rescued, { runId: s.runId, committedSteps: f.committedSteps }), { finished: true }),
+    { kind: 'notifyFailed', step: f.step, attempts: f.outcome.attempts ?? null, maxAttempts: f.outcome.maxAttempts ?? null, cause: f.outcome.errorClass },
+  ]);
+}
+
+export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransition {
+  if (s.ended) {
+    // The run's status is decided: a throw after that (reading the status document) changes nothing of it.
+    if (e.type === 'crashed') return { state: s, commands: [] };
+    throw new Error(`run ${s.runId}: event ${e.type} after the run loop ended`);
+  }
+  switch (e.type) {
+    case 'reconciled':
+      // Git already holds every step (a crash after the last commit): nothing to run.
+      if (e.allDone) return end(s, [set('succeeded', null, { finished: true })]);
+      return { state: { ...s, status: 'running' }, commands: [set('running', null), { kind: 'keepState' }, { kind: 'prepare' }] };
+    case 'prepared':
+      if (e.ready === 'stopped') {
+        // A process that lost the lease no longer decides the run's status.
+        if (e.leaseLost) return end(s, []);
+        return end(s, [set(e.userStop ? 'cancelled' : 'paused', 'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.', { finished: e.userStop })]);
+      }
+      if (e.ready === 'failed') return end(s, [set('failed', e.reason, { finished: true }), { kind: 'notifyFailed', step: null, attempts: null, maxAttempts: null, cause: 'environment' }]);
+      return advance({ ...s, pending: e.pending, total: e.total });
+    case 'answered': {
+      const step = s.current;
+      if (!step || !s.lastRun) throw new Error(`run ${s.runId}: an answer came while nothing was asked`);
+      const rest = s.pending.slice(1);
+      if (e.answer === 'no') return end(s, [set('paused', `Paused after step ${s.lastRun.index} at your request; resume to continue with step ${step.index}.`)]);
+      if (e.answer === 'auto') return startStep({ ...s, auto: 'phase', firstPhase: s.lastRun.phase }, step, rest);
+      return startStep(s, step, rest);
+    }
+    case 'stepFinished':
+      return stepFinished(s, e);
+    case 'rescued':
+      if (!s.failing) throw new Error(`run ${s.runId}: a rescue commit came for no failed step`);
+      return failStep(s, s.failing, e.note);
+    case 'crashed':
+      return end(s, [set('failed', `Internal error: ${e.message}`, { finished: true }), { kind: 'notifyFailed', step: s.lastRun, attempts: null, maxAttempts: null, cause: 'internal' }]);
+  }
+}
