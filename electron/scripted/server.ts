@@ -435,9 +435,12 @@ export function startScriptedServer(opts: { script: Script | ScriptFn; port?: nu
     }
 
     const content = response.content.map(toBlock);
-    const stop_reason = response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     const given = Object.fromEntries(Object.entries(response.usage ?? {}).filter(([, v]) => v !== undefined));
     const usage = { ...cache.usageFor(request), output_tokens: estimateOutputTokens(content), ...given };
+    // The real API never writes more than max_tokens: a longer scripted answer is cut there, as the API cuts it.
+    const cut = usage.output_tokens > Number(request.max_tokens);
+    if (cut) usage.output_tokens = Number(request.max_tokens);
+    const stop_reason = cut ? 'max_tokens' : (response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'));
     const message = {
       id: newId('msg_'),
       type: 'message',

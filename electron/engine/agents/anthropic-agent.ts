@@ -83,7 +83,7 @@ const TRIM_TO = 0.5;
 /** The prompt cache keeps a prefix 5 minutes; a call within this many ms of the last one reads what that one wrote. */
 const CACHE_FRESH_MS = 270_000;
 /** Below this many output tokens a call is not worth making: the budget stops the attempt instead. */
-const MIN_USEFUL_OUTPUT = 1024;
+const MIN_USEFUL_OUTPUT = 256;
 
 const elided = (chars: number): string =>
   `[The output of this earlier tool call (${chars} characters) was elided to keep the conversation within the model's context window; run it again if you need it.]`;
