@@ -16,7 +16,7 @@ import { isUserStop, RatchetError } from './errors';
 import { autoProgressReason, runEndReason } from './runs/run-reasons';
 import { findMissingCommand } from './gates/run-gate';
 import { branchExists, createWorktree, git, inspectRepo, rescueCommit } from './git/repo-git';
-import { taskContext, systemPrompt } from './runs/prompts';
+import { progressNote, taskContext, systemPrompt } from './runs/prompts';
 import { statusDocument } from './runs/status-document';
 import { stepPolicies } from './runs/policy-doc';
 import { raisedTaskBudget } from './runs/status-document';
@@ -448,10 +448,9 @@ export function createEngine(deps: EngineDeps) {
     const policies = stepPolicies(workflow, parseTaskRetryConfig(store.getTaskDescription(runId)), plan.steps, raisedTaskBudget(run));
     const system = systemPrompt(run.worktree);
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
-    let context = taskContext({
-      title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps,
-      progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes } : undefined,
-    });
+    // The context is the one the run started with (cached across a retry); the progress goes with the continued step's prompt.
+    let context = taskContext({ title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps });
+    const progress = opts.continuation ? progressNote({ completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes }) : undefined;
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
     let firstPhase: string | null | undefined;
     let stepsRun = 0;
@@ -518,7 +517,7 @@ export function createEngine(deps: EngineDeps) {
         const policy = policies[s.step_index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
         const outcome = await runStep(
           { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
-          { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip, head },
+          { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.step_index, system, context, signal, skipWait: skip, head, preamble: stepsRun === 1 ? progress : undefined },
         );
         if (outcome.kind === 'done') {
           head = outcome.commit;

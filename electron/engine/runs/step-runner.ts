@@ -61,6 +61,8 @@ export interface StepContext {
   skipWait(): AbortSignal;
   /** The worktree's HEAD when the caller knows it (the commit of the step just completed), so the step need not look it up. */
   head?: string;
+  /** Sent before each attempt's prompt of this step (a continued run's progress), outside the cached task context. */
+  preamble?: string;
 }
 
 const MAX_DIFF_CHARS = 200_000;
@@ -191,13 +193,14 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         // A 429 on any run using this API key holds this one too, until its retry-after.
         if (!(await waitForApiHold(store, deps, runId, ctx.signal, ctx.skipWait()))) return { type: 'stopped' };
         agent = deps.agentFor(c.agent);
-        const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt: c.prompt, preCommit: c.preCommit, round: c.round });
+        const prompt = ctx.preamble ? `${ctx.preamble}\n\n${c.prompt}` : c.prompt;
+        const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt, preCommit: c.preCommit, round: c.round });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });
         // [git hardening, issue 11 item 2] snapshot the repo's git config before the agent works (checked below).
         configSnapshot = await snapshotRepoConfig(wt);
         const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
         const result = await agent.run({
-          worktree, system: ctx.system, context: ctx.context, prompt: c.prompt, model: c.agent.model,
+          worktree, system: ctx.system, context: ctx.context, prompt, model: c.agent.model,
           maxTurns: c.agent.max_turns, maxTokens: c.agent.max_tokens, session: c.session, sessionId: c.sessionId,
           signal: AbortSignal.any([ctx.signal, timeout]),
           onUsage: (model, usage, costUsd) => store.recordApiCall(runId, attemptId, { model, ...usage, costUsd }),
