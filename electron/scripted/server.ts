@@ -197,6 +197,24 @@ export function refusalOf(body: Json): Refusal | null {
       }
     }
   }
+  // Every message but a final assistant one has content, and each tool_use is answered in the very next message.
+  const messages = body.messages as Json[];
+  for (const [i, m] of messages.entries()) {
+    const content = m.content;
+    const empty = typeof content === 'string' ? content === '' : Array.isArray(content) && content.length === 0;
+    if (empty && !(i === messages.length - 1 && m.role === 'assistant')) {
+      return invalid(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
+    }
+    if (m.role !== 'assistant' || !Array.isArray(content)) continue;
+    const ids = content.filter((b) => isRecord(b) && b.type === 'tool_use').map((b) => String((b as Json).id));
+    if (!ids.length || i === messages.length - 1) continue;
+    const after = messages[i + 1]?.content;
+    const answered = new Set(Array.isArray(after) ? after.filter((b) => isRecord(b) && b.type === 'tool_result').map((b) => String((b as Json).tool_use_id)) : []);
+    const missing = ids.filter((id) => !answered.has(id));
+    if (missing.length) {
+      return invalid(`messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+    }
+  }
   const breakpoints = countCacheControl(body.system) + countCacheControl(body.messages) + countCacheControl(body.tools) + (body.cache_control ? 1 : 0);
   if (breakpoints > MAX_CACHE_BREAKPOINTS) return invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`);
   const spec = modelSpec(model);

@@ -206,7 +206,8 @@ export function createAnthropicAgent(opts: AnthropicAgentOptions): Agent {
           cachedTokens = counted;
           lastCallAt = Date.now();
           input.onUsage(input.model, usage, priceUsage(opts.pricing, input.model, usage));
-          messages.push({ role: 'assistant', content: message.content as ContentBlockParam[] });
+          // An answer with no content (a refusal, a cut) is not kept: the API refuses an empty message in a later request.
+          if (message.content.length) messages.push({ role: 'assistant', content: message.content as ContentBlockParam[] });
           const results: ToolResultBlockParam[] = [];
           for (const block of message.content) {
             if (block.type === 'text') {

@@ -110,3 +110,29 @@ describe('the Anthropic agent is accepted for every model Ratchet offers', () =>
     expect(String(lastResult.content).length).toBeGreaterThan(90_000);
   }, 120_000);
 });
+
+describe('a continued session stays a conversation the API accepts', () => {
+  it('continues after an answer with no content (a refusal) without sending an empty assistant message', async () => {
+    let n = 0;
+    server = await startScriptedServer({ script: () => (n++ === 0 ? { content: [], stop_reason: 'end_turn' } : say('done')) });
+    const agent = createAnthropicAgent({ apiKey: 'k', baseURL: server.url, pricing, env: {} });
+    const first = await agent.run(input(tempDir()));
+    expect(first.stop).toBe('end_turn');
+    const again = await agent.run(input(tempDir(), { session: 'continue', sessionId: first.sessionId, prompt: 'Retry: try again' }));
+    expect(again.error?.message ?? null).toBeNull();
+    expect(server.requests.map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  it('refuses a tool_use left without its tool_result, as the API does', async () => {
+    server = await startScriptedServer({ script: { rules: [{ response: say('ok') }] } });
+    const r = await refusal(base({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'ls' } }] },
+        { role: 'user', content: 'go on' },
+      ],
+    }));
+    expect(r.status).toBe(400);
+    expect(r.json.error.message).toMatch(/tool_result/);
+  });
+});
