@@ -197,6 +197,7 @@ export function refusalOf(body: Json): Refusal | null {
       }
     }
   }
+  if (Array.isArray(body.system) && body.system.some((b) => isRecord(b) && b.type === 'text' && b.text === '')) return invalid('system: text content blocks must be non-empty');
   // Every message but a final assistant one has content, and each tool_use is answered in the very next message.
   const messages = body.messages as Json[];
   for (const [i, m] of messages.entries()) {
@@ -204,6 +205,9 @@ export function refusalOf(body: Json): Refusal | null {
     const empty = typeof content === 'string' ? content === '' : Array.isArray(content) && content.length === 0;
     if (empty && !(i === messages.length - 1 && m.role === 'assistant')) {
       return invalid(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
+    }
+    if (Array.isArray(content) && content.some((b) => isRecord(b) && b.type === 'text' && b.text === '')) {
+      return invalid(`messages.${i}: text content blocks must be non-empty`);
     }
     if (m.role !== 'assistant' || !Array.isArray(content)) continue;
     const ids = content.filter((b) => isRecord(b) && b.type === 'tool_use').map((b) => String((b as Json).id));

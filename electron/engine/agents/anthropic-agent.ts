@@ -136,17 +136,15 @@ export function createAnthropicAgent(opts: AnthropicAgentOptions): Agent {
       });
       const previous = input.session === 'continue' && input.sessionId ? sessions.get(input.sessionId) : undefined;
       const sessionId = previous && input.sessionId ? input.sessionId : randomUUID();
+      // The API refuses an empty text block: an empty context or prompt is left out rather than sent.
+      const promptBlocks: ContentBlockParam[] = input.prompt.trim() ? [{ type: 'text', text: input.prompt }] : [];
+      const firstBlocks: ContentBlockParam[] = [
+        ...(input.context.trim() ? [{ type: 'text' as const, text: input.context, cache_control: EPHEMERAL }] : []),
+        ...promptBlocks,
+      ];
       const messages: MessageParam[] = previous
-        ? [...previous, { role: 'user', content: [{ type: 'text', text: input.prompt }] }]
-        : [
-            {
-              role: 'user',
-              content: [
-                { type: 'text', text: input.context, cache_control: EPHEMERAL },
-                { type: 'text', text: input.prompt },
-              ],
-            },
-          ];
+        ? [...previous, { role: 'user', content: promptBlocks.length ? promptBlocks : [{ type: 'text', text: 'Continue.' }] }]
+        : [{ role: 'user', content: firstBlocks.length ? firstBlocks : [{ type: 'text', text: 'Continue.' }] }];
       const system: Anthropic.Messages.TextBlockParam[] = [{ type: 'text', text: input.system, cache_control: EPHEMERAL }];
       // Within the model's published limits (models.ts): max_tokens at most its output limit, the request within its window.
       const spec = modelSpec(input.model);

@@ -135,4 +135,12 @@ describe('a continued session stays a conversation the API accepts', () => {
     expect(r.status).toBe(400);
     expect(r.json.error.message).toMatch(/tool_result/);
   });
+
+  it('refuses an empty text block, as the API does, and the agent sends none even for an empty step prompt', async () => {
+    server = await startScriptedServer({ script: { rules: [{ response: say('ok') }] } });
+    expect((await refusal(base({ messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] }))).status).toBe(400);
+    const agent = createAnthropicAgent({ apiKey: 'k', baseURL: server.url, pricing, env: {} });
+    const result = await agent.run(input(tempDir(), { prompt: '' }));
+    expect(result.error?.message ?? null).toBeNull();
+  });
 });
