@@ -67,7 +67,7 @@ export function spendLimit(f: SpendFacts): { usd: number; kind: 'task' | 'daily'
 /** The run's reason when the agent stopped before a call its budget could not cover. */
 export function budgetCapReason(kind: 'task' | 'daily', f: SpendFacts & { runId?: string }, agentNote: string): string {
   if (kind === 'daily') {
-    return `daily budget of ${usd(f.dailyUsd ?? 0)} reached (${usd(f.daySpent)} spent today; the agent ${agentNote}, and a run never spends more than 10 % past a budget); runs wait until tomorrow, or raise budget.daily_usd`;
+    return `daily budget of ${usd(f.dailyUsd ?? 0)} reached (${usd(f.daySpent)} spent today): the agent ${agentNote}, and a run never spends more than 10 % past a budget; runs wait until tomorrow, or raise budget.daily_usd`;
   }
-  return `task budget of ${usd(f.taskUsd ?? 0)} reached (${usd(f.taskSpent)} spent; the agent ${agentNote}, and a run never spends more than 10 % past its budget); nothing is lost: give the run more with ratchet resume ${f.runId ?? '<run-id>'} --budget <usd> (in the app: Raise budget and continue)`;
+  return `task budget of ${usd(f.taskUsd ?? 0)} reached (${usd(f.taskSpent)} spent): the agent ${agentNote}, and a run never spends more than 10 % past its budget; nothing is lost: give the run more with ratchet resume ${f.runId ?? '<run-id>'} --budget <usd> (in the app: Raise budget and continue)`;
 }

@@ -226,7 +226,8 @@ describe('the task budget is a cap (issue 20 item 12)', () => {
     expect(doc.costUsd).not.toBeNull();
     expect(doc.costUsd!).toBeLessThanOrEqual(0.004 * 1.1);
     expect(doc.status).toBe('paused');
-    expect(doc.reason).toMatch(/task budget of \$0\.004/);
+    // The shape the app and e2e read: "task budget of $X reached ($Y spent)", then why.
+    expect(doc.reason).toMatch(/^task budget of \$0\.0040 reached \(\$0\.\d{4} spent\): the agent stopped before API call \d+/);
     expect(doc.reason).toMatch(/10 % past its budget/);
     // The last call asked for no more output than the budget left.
     expect(Math.min(...requests.map((r) => r.body.max_tokens as number))).toBeLessThan(8192);
