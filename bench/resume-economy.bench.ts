@@ -3,7 +3,8 @@
 // cache read + output, from the status document's resumes[0]) ÷ the tokens of steps 7–10 in a clean 10-step run of the same
 // plan (goal ≤ 1.15: continuing costs about what the remaining steps cost), and ÷ the whole clean run, i.e. a restart from
 // scratch (goal ≤ 0.5; 0.4 is the ideal, 4 of 10 steps). Both runs go through the real engine and the scripted server,
-// which bills prompt caching like the API; the agent does the same work at every step of both runs.
+// which bills prompt caching like the API; the agent does the same work at every step of both runs, looking around first
+// (`git log`) as agents do before they act.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,7 @@ function agent(req: RecordedRequest): ScriptResponse {
     .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type?: string }>) : []))
     .filter((b) => b.type === 'tool_result').length;
   if (k === 0) return { content: [{ type: 'text', text: 'Which step is this?' }] };
-  if (results === 0) return { content: [{ type: 'tool_use', name: 'bash', input: { command: 'cat package.json' } }] };
+  if (results === 0) return { content: [{ type: 'tool_use', name: 'bash', input: { command: 'git log' } }] };
   if (results === 1) {
     return { content: [create(`src/part-${k}.mjs`, `export const part = ${k};\n${'// implementation detail\n'.repeat(40)}`)] };
   }

@@ -10,7 +10,7 @@ import { reconcileWithGit } from './run-recovery';
 import type { ExecuteOptions } from './run-options';
 import { apiKeyHash } from './runs/api-hold';
 import { stepPolicies } from './runs/policy-doc';
-import { systemPrompt, taskContext } from './runs/prompts';
+import { progressNote, systemPrompt, taskContext } from './runs/prompts';
 import { initialRunState, nextRun, type RunCommand, type RunEvent, type StepRef } from './runs/run-machine';
 import { raisedTaskBudget } from './runs/status-document';
 import { runStep } from './runs/step-runner';
@@ -87,10 +87,10 @@ export function createExecute(ctx: EngineContext) {
     const policies = stepPolicies(workflow, parseTaskRetryConfig(store.getTaskDescription(runId)), plan.steps, raisedTaskBudget(run));
     const system = systemPrompt(run.worktree);
     const completedCommits = recon.completed.map((c) => ({ sha: c.sha, subject: c.subject }));
-    let context = taskContext({
-      title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps,
-      progress: opts.continuation ? { completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes } : undefined,
-    });
+    // The context is the one the run started with (cached across a retry); the progress goes with the continued step's prompt.
+    let context = taskContext({ title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps });
+    const progress = opts.continuation ? progressNote({ completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes }) : undefined;
+    let stepsRun = 0;
     const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
     // HEAD after the step just committed; forgotten whenever the user had the worktree between steps.
     let head: string | undefined;
@@ -137,11 +137,12 @@ export function createExecute(ctx: EngineContext) {
           return { type: 'answered', answer: await opts.confirmNext!({ done: { index: c.done.index, title: c.done.title }, next: c.next, total: c.total }) };
         case 'runStep': {
           const s = c.step;
+          stepsRun += 1;
           store.event(runId, 'step.started', { step: s.index, title: s.title });
           const policy = policies[s.index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
           const outcome = await runStep(
             { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
-            { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.index, system, context, signal, skipWait: skip, head },
+            { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.index, system, context, signal, skipWait: skip, head, preamble: stepsRun === 1 ? progress : undefined },
           );
           if (outcome.kind === 'done') head = outcome.commit;
           return { type: 'stepFinished', outcome, userStop: isUserStop(callerSignal.reason), leaseLost: held.lost.aborted, committedSteps: committedSteps(runId) };

@@ -61,6 +61,15 @@ describe('ratchet retry (seed 000)', () => {
     expect(retryRequest.lastUserText).toContain('## Retry: this is attempt 1 of 1 since the run was retried or resumed');
     expect(retryRequest.lastUserText).toContain('blocked by flag');
     expect(retryRequest.lastUserText).toContain('<untrusted source="plan">');
+    // Issue 20 item 13: the cached task context is byte for byte the one the run started with (a cache read, not a
+    // new write); the progress travels with the continued step's prompt, and step 3's first request has none of it.
+    type Body = { messages: Array<{ content: Array<{ text?: string; cache_control?: unknown }> }> };
+    const contextOf = (i: number) => (server!.requests[i]!.body as Body).messages[0]!.content[0]!;
+    expect(contextOf(before)).toEqual(contextOf(0));
+    expect(contextOf(before).cache_control).toEqual({ type: 'ephemeral' });
+    expect(contextOf(before).text).not.toContain('Continue from step');
+    const step3 = server!.requests.slice(before).find((r) => r.lastUserText.includes('## Step 3 of'))!;
+    expect(step3.lastUserText).not.toContain('## Progress');
     expect(d.resumes).toEqual([expect.objectContaining({ kind: 'retry', resumedFrom: { step: 2, status: 'failed' }, turnBudget: 27 })]);
     expect(d.resumes[0]!.inputTokens + d.resumes[0]!.cacheReadTokens + d.resumes[0]!.cacheWriteTokens).toBeGreaterThan(0);
     const subjects = sh(p.repo, 'log', '--format=%s', `${d.baseCommit}..${d.branch}`).split('\n').filter((s) => s.startsWith('step '));

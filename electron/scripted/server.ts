@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { PromptCache, estimateOutputTokens } from './usage';
+import { PromptCache, estimateOutputTokens, layoutPrompt } from './usage';
+import { CLIENT_TOOL_NAMES, MAX_CACHE_BREAKPOINTS, isRetiredModel, modelSpec } from '../engine/agents/models';
 
 export type ScriptContent =
   | { type: 'text'; text: string }
@@ -146,6 +147,106 @@ function validateBody(body: unknown): string | null {
     }
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') return 'stream: Input should be a valid boolean';
+  return null;
+}
+
+/** The request fields the Messages API knows; any other is refused as the real API refuses it. */
+const KNOWN_FIELDS = new Set([
+  'model', 'max_tokens', 'messages', 'system', 'tools', 'tool_choice', 'stream', 'temperature', 'top_p', 'top_k',
+  'stop_sequences', 'metadata', 'thinking', 'output_config', 'service_tier', 'container', 'mcp_servers',
+  'context_management', 'inference_geo', 'cache_control',
+]);
+
+interface Refusal {
+  status: number;
+  type: string;
+  message: string;
+}
+
+const invalid = (message: string): Refusal => ({ status: 400, type: 'invalid_request_error', message });
+
+function countCacheControl(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countCacheControl(x), 0);
+  if (!isRecord(v)) return 0;
+  let n = v.cache_control !== undefined && v.cache_control !== null ? 1 : 0;
+  for (const [k, x] of Object.entries(v)) if (k !== 'cache_control' && typeof x === 'object') n += countCacheControl(x);
+  return n;
+}
+
+/**
+ * What the real API refuses of a well-formed request, per the published reference: retired models, unknown fields,
+ * client tools under the wrong name or an unknown version, more than four cache breakpoints, and for the models it
+ * knows (models.ts) max_tokens over the model's output limit, sampling parameters and thinking modes the model
+ * refuses, and a prompt that with max_tokens does not fit the context window. A model it does not know (a test double)
+ * gets the model-independent checks only.
+ */
+export function refusalOf(body: Json): Refusal | null {
+  const model = String(body.model);
+  if (isRetiredModel(model)) return { status: 404, type: 'not_found_error', message: `model: ${model}` };
+  for (const key of Object.keys(body)) if (!KNOWN_FIELDS.has(key)) return invalid(`${key}: Extra inputs are not permitted`);
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools)) return invalid('tools: Input should be a valid list');
+    for (const [i, tool] of body.tools.entries()) {
+      if (!isRecord(tool)) return invalid(`tools.${i}: Input should be a valid dictionary`);
+      const type = typeof tool.type === 'string' ? tool.type : null;
+      if (type === null || type === 'custom') continue;
+      if (/^(bash|text_editor)_\d+$/.test(type)) {
+        const expected = CLIENT_TOOL_NAMES[type];
+        if (!expected) return invalid(`tools.${i}: Input tag '${type}' found using 'type' does not match any of the expected tags: ${Object.keys(CLIENT_TOOL_NAMES).map((t) => `'${t}'`).join(', ')}`);
+        if (tool.name !== expected) return invalid(`tools.${i}.${type}.name: Input should be '${expected}'`);
+      }
+    }
+  }
+  if (Array.isArray(body.system) && body.system.some((b) => isRecord(b) && b.type === 'text' && b.text === '')) return invalid('system: text content blocks must be non-empty');
+  // Every message but a final assistant one has content, and each tool_use is answered in the very next message.
+  const messages = body.messages as Json[];
+  for (const [i, m] of messages.entries()) {
+    const content = m.content;
+    const empty = typeof content === 'string' ? content === '' : Array.isArray(content) && content.length === 0;
+    if (empty && !(i === messages.length - 1 && m.role === 'assistant')) {
+      return invalid(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
+    }
+    if (Array.isArray(content) && content.some((b) => isRecord(b) && b.type === 'text' && b.text === '')) {
+      return invalid(`messages.${i}: text content blocks must be non-empty`);
+    }
+    if (m.role !== 'assistant' || !Array.isArray(content)) continue;
+    const ids = content.filter((b) => isRecord(b) && b.type === 'tool_use').map((b) => String((b as Json).id));
+    if (!ids.length || i === messages.length - 1) continue;
+    const after = messages[i + 1]?.content;
+    const answered = new Set(Array.isArray(after) ? after.filter((b) => isRecord(b) && b.type === 'tool_result').map((b) => String((b as Json).tool_use_id)) : []);
+    const missing = ids.filter((id) => !answered.has(id));
+    if (missing.length) {
+      return invalid(`messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+    }
+  }
+  const breakpoints = countCacheControl(body.system) + countCacheControl(body.messages) + countCacheControl(body.tools) + (body.cache_control ? 1 : 0);
+  if (breakpoints > MAX_CACHE_BREAKPOINTS) return invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`);
+  const spec = modelSpec(model);
+  if (!spec) return null;
+  const maxTokens = Number(body.max_tokens);
+  if (maxTokens > spec.maxOutput) return invalid(`max_tokens: ${maxTokens} > ${spec.maxOutput}, which is the maximum allowed number of output tokens for ${model}`);
+  const has = (k: string) => body[k] !== undefined && body[k] !== null;
+  if (has('temperature') && has('top_p')) return invalid('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
+  if (spec.refusesSampling && ((has('temperature') && body.temperature !== 1) || has('top_p') || has('top_k'))) {
+    return invalid(`${has('top_k') ? 'top_k' : has('top_p') ? 'top_p' : 'temperature'}: sampling parameters are not supported for ${model}; leave them out`);
+  }
+  const thinking = isRecord(body.thinking) ? body.thinking : null;
+  if (thinking) {
+    const t = thinking.type;
+    if (t === 'enabled' && (spec.thinking === 'adaptive' || spec.thinking === 'adaptive-always')) {
+      return invalid('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
+    }
+    if (t === 'disabled' && spec.thinking === 'adaptive-always') return invalid('"thinking.type.disabled" is not supported for this model: its thinking is always on.');
+    if (t === 'adaptive' && spec.thinking === 'manual') return invalid('"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" with "budget_tokens".');
+    if (t === 'enabled' && (typeof thinking.budget_tokens !== 'number' || thinking.budget_tokens < 1024 || thinking.budget_tokens >= maxTokens)) {
+      return invalid('thinking.enabled.budget_tokens: must be at least 1024 and less than max_tokens');
+    }
+  }
+  const input = layoutPrompt(body).reduce((n, p) => n + p.tokens, 0);
+  if (input > spec.contextWindow) return invalid(`prompt is too long: ${input} tokens > ${spec.contextWindow} maximum`);
+  if (input + maxTokens > spec.contextWindow) {
+    return invalid(`input length and \`max_tokens\` exceed context limit: ${input} + ${maxTokens} > ${spec.contextWindow}, decrease input length or \`max_tokens\` and try again`);
+  }
   return null;
 }
 
@@ -325,9 +426,11 @@ export function startScriptedServer(opts: { script: Script | ScriptFn; port?: nu
     }
     if (tooLarge) return sendError(413, 'request_too_large', `request exceeds the maximum size of ${MAX_BODY_BYTES} bytes`);
     if (!parsed) return sendError(400, 'invalid_request_error', 'request body is not valid JSON');
-    const invalid = validateBody(body);
-    if (invalid) return sendError(400, 'invalid_request_error', invalid);
+    const malformed = validateBody(body);
+    if (malformed) return sendError(400, 'invalid_request_error', malformed);
     const request = body as Json;
+    const refused = refusalOf(request);
+    if (refused) return sendError(refused.status, refused.type, refused.message);
 
     let response: ScriptResponse;
     try {
@@ -354,9 +457,12 @@ export function startScriptedServer(opts: { script: Script | ScriptFn; port?: nu
     }
 
     const content = response.content.map(toBlock);
-    const stop_reason = response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     const given = Object.fromEntries(Object.entries(response.usage ?? {}).filter(([, v]) => v !== undefined));
     const usage = { ...cache.usageFor(request), output_tokens: estimateOutputTokens(content), ...given };
+    // The real API never writes more than max_tokens: a longer scripted answer is cut there, as the API cuts it.
+    const cut = usage.output_tokens > Number(request.max_tokens);
+    if (cut) usage.output_tokens = Number(request.max_tokens);
+    const stop_reason = cut ? 'max_tokens' : (response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'));
     const message = {
       id: newId('msg_'),
       type: 'message',

@@ -35,11 +35,19 @@ export interface AgentRunInput {
   sessionId: string | null;
   signal: AbortSignal;
   onUsage(model: string, usage: Usage, costUsd: number | null): void;
+  /**
+   * What the agent may still spend, in USD, before the next API call (the task budget plus 10 %, less what was spent);
+   * null or absent: no limit. Agents that price their own calls keep each call's worst case within it.
+   */
+  spendLimitUsd?: () => number | null;
   onTranscript(entry: TranscriptEntry): void;
 }
 
 export interface AgentRunResult {
-  stop: 'end_turn' | 'max_turns' | 'error' | 'aborted';
+  /** `budget`: the next call could have cost more than spendLimitUsd allows, so the agent stopped before making it. */
+  stop: 'end_turn' | 'max_turns' | 'error' | 'aborted' | 'budget';
+  /** With stop `budget`: what the call would have cost and what was left, in words. */
+  budgetNote?: string;
   error: AgentError | null;
   transcript: TranscriptEntry[];
   sessionId: string | null;

@@ -28,7 +28,8 @@ export async function draftPlan(opts: {
   try {
     const message = await client.messages.create({
       model: opts.model,
-      max_tokens: 2048,
+      // Room for adaptive thinking, which newer models always do and which counts against max_tokens.
+      max_tokens: 8192,
       system: SYSTEM,
       messages: [{ role: 'user', content: `# Task: ${opts.title}\n\n${wrapUntrusted('task description', opts.description || '(no description)')}\n\n## Repository\n${opts.repoSummary}` }],
     });

@@ -44,3 +44,30 @@ export function dayBounds(now: Date): { start: Date; next: Date } {
   const next = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
   return { start, next };
 }
+
+/** A budget is a cap: a run never spends more than this share past its task (or daily) budget. */
+export const BUDGET_OVERRUN = 0.1;
+
+export interface SpendFacts {
+  taskUsd: number | null;
+  dailyUsd: number | null;
+  taskSpent: number;
+  daySpent: number;
+}
+
+/** What the agent may still spend before the next API call: the tighter of the two budgets plus 10 %, less what was spent. */
+export function spendLimit(f: SpendFacts): { usd: number; kind: 'task' | 'daily' } | null {
+  const task = f.taskUsd === null ? null : f.taskUsd * (1 + BUDGET_OVERRUN) - f.taskSpent;
+  const daily = f.dailyUsd === null ? null : f.dailyUsd * (1 + BUDGET_OVERRUN) - f.daySpent;
+  if (task === null && daily === null) return null;
+  if (daily === null || (task !== null && task <= daily)) return { usd: task!, kind: 'task' };
+  return { usd: daily, kind: 'daily' };
+}
+
+/** The run's reason when the agent stopped before a call its budget could not cover. */
+export function budgetCapReason(kind: 'task' | 'daily', f: SpendFacts & { runId?: string }, agentNote: string): string {
+  if (kind === 'daily') {
+    return `daily budget of ${usd(f.dailyUsd ?? 0)} reached (${usd(f.daySpent)} spent today): the agent ${agentNote}, and a run never spends more than 10 % past a budget; runs wait until tomorrow, or raise budget.daily_usd`;
+  }
+  return `task budget of ${usd(f.taskUsd ?? 0)} reached (${usd(f.taskSpent)} spent): the agent ${agentNote}, and a run never spends more than 10 % past its budget; nothing is lost: give the run more with ratchet resume ${f.runId ?? '<run-id>'} --budget <usd> (in the app: Raise budget and continue)`;
+}

@@ -213,3 +213,30 @@ describe('validators and retry now', () => {
     engine.close();
   });
 });
+
+describe('the task budget is a cap (issue 20 item 12)', () => {
+  it('never spends more than 10 % past task_usd: each call is capped to what the budget leaves, then the run pauses and says so', async () => {
+    // Each turn writes 150 output tokens ($0.0015 at Sonnet 5.5's $10/MTok) and the gate never passes: without the cap an
+    // attempt that starts just under $0.004 spends as much again.
+    const busy: ScriptResponse = { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo more >> notes.txt' } }], usage: { output_tokens: 150 } };
+    const { doc, requests, p } = await run(
+      `agent: { model: claude-sonnet-5-5 }\ngates: { test: "exit 1" }\n${NO_WAIT}\nflaky_check: false\nmax_retries: 5\nbudget: { task_usd: 0.004, alert_at: 1 }\nsteps:\n  - title: one\n`,
+      Array.from({ length: 40 }, () => busy),
+    );
+    expect(doc.costUsd).not.toBeNull();
+    expect(doc.costUsd!).toBeLessThanOrEqual(0.004 * 1.1);
+    expect(doc.status).toBe('paused');
+    // The shape the app and e2e read: "task budget of $X reached ($Y spent)", then why.
+    expect(doc.reason).toMatch(/^task budget of \$0\.0040 reached \(\$0\.\d{4} spent\): the agent stopped before API call \d+/);
+    expect(doc.reason).toMatch(/10 % past its budget/);
+    // The last call asked for no more output than the budget left.
+    expect(Math.min(...requests.map((r) => r.body.max_tokens as number))).toBeLessThan(8192);
+    // Raising the budget to no more than was spent is refused: it would stop the run again at once.
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server!.url } });
+    try {
+      expect(() => engine.raiseBudget(doc.id, doc.costUsd! / 2)).toThrow(/already spent/);
+    } finally {
+      engine.close();
+    }
+  }, 60_000);
+});

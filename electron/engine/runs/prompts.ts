@@ -37,17 +37,23 @@ export function taskContext(input: { title: string; description: string; steps: 
     '## Plan (latest revision)',
     wrapUntrusted('plan', plan),
   ];
-  if (input.progress) {
-    // Seed 000's retry prompt: what is already committed, and where to continue.
-    const done = input.progress.completed.map((c) => `- ${c.sha.slice(0, 10)} ${c.subject}`).join('\n');
-    parts.push(
-      '## Progress',
-      done ? `These steps are already committed on this branch; do not redo them:\n${done}` : 'No step is committed yet.',
-      `Continue from step ${input.progress.from}.`,
-      ...(input.progress.notes ?? []),
-    );
-  }
+  if (input.progress) parts.push(progressNote(input.progress));
   return parts.filter(Boolean).join('\n\n');
+}
+
+/**
+ * Seed 000's retry prompt: what is already committed, and where to continue. The engine sends it with the continued
+ * step's prompt, not in the task context: the context stays byte for byte the one the run started with, so a retry or
+ * resume reads it from the prompt cache, and the steps after the continued one cost what they cost in a straight run.
+ */
+export function progressNote(progress: Progress): string {
+  const done = progress.completed.map((c) => `- ${c.sha.slice(0, 10)} ${c.subject}`).join('\n');
+  return [
+    '## Progress',
+    done ? `These steps are already committed on this branch; do not redo them:\n${done}` : 'No step is committed yet.',
+    `Continue from step ${progress.from}.`,
+    ...(progress.notes ?? []),
+  ].join('\n\n');
 }
 
 export function stepPrompt(index: number, total: number, step: StepConfig, gateCommands: readonly string[]): string {

@@ -292,6 +292,11 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         }
         return { state: { ...s1, phase: 'gates' }, commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }] };
       }
+      case 'budgetStopped': {
+        const s1 = withArtifacts(s, e);
+        const closed: StepCommand = { kind: 'finishAttempt', attemptId: e.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: e.reason }) };
+        return finish(s1, { kind: 'budget', budget: e.budget, reason: e.reason, wakeAt: e.wakeAt }, [closed]);
+      }
       case 'apiError':
         return onFailure(withArtifacts(s, e), { ...NO_FAILURE_FIELDS, errorClass: e.errorClass, message: e.message, agentFatal: !e.retriable, retryAfterS: e.retryAfterS }, isApiFault(e.errorClass), now);
       case 'gatesFinished': {

@@ -13,7 +13,7 @@ import type { AttemptRow } from '../store/store-rows';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
 import { runAttemptGates, type Failure } from './attempt-gates';
 import { classifyGateFailure, hintsFor } from './classify';
-import { dayBounds } from './budget';
+import { budgetCapReason, dayBounds, spendLimit } from './budget';
 import { createStepMachine } from './step-machine';
 import { presetGateTimeout, type Policy } from './policy';
 import { lastRealFailure, restoreState, type StoredAttempt } from './step-restore';
@@ -63,6 +63,8 @@ export interface StepContext {
   skipWait(): AbortSignal;
   /** The worktree's HEAD when the caller knows it (the commit of the step just completed), so the step need not look it up. */
   head?: string;
+  /** Sent before each attempt's prompt of this step (a continued run's progress), outside the cached task context. */
+  preamble?: string;
 }
 
 const MAX_DIFF_CHARS = 200_000;
@@ -144,6 +146,11 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   // The attempt's diff, for the classifier: an import the change added is the agent's, not the environment's.
   let attemptDiff: string | null = null;
 
+  // What the run and today have spent against their budgets, read before each API call (the agent's spend limit).
+  const spendFacts = () => ({
+    taskUsd: policy.budget.taskUsd, dailyUsd: policy.budget.dailyUsd,
+    taskSpent: store.taskSpentUsd(runId), daySpent: store.spentSinceUsd(dayBounds(deps.now()).start.toISOString()),
+  });
   const carryOut = async (c: StepCommand): Promise<StepEvent | null> => {
     switch (c.kind) {
       case 'log':
@@ -193,16 +200,18 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         // A 429 on any run using this API key holds this one too, until its retry-after.
         if (!(await waitForApiHold(store, deps, runId, ctx.signal, ctx.skipWait()))) return { type: 'stopped' };
         agent = deps.agentFor(c.agent);
-        const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt: c.prompt, preCommit: c.preCommit, round: c.round });
+        const prompt = ctx.preamble ? `${ctx.preamble}\n\n${c.prompt}` : c.prompt;
+        const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt, preCommit: c.preCommit, round: c.round });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });
         // [git hardening, issue 11 item 2] snapshot the repo's git config before the agent works (checked below).
         configSnapshot = await snapshotRepoConfig(wt);
         const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
         const result = await agent.run({
-          worktree, system: ctx.system, context: ctx.context, prompt: c.prompt, model: c.agent.model,
+          worktree, system: ctx.system, context: ctx.context, prompt, model: c.agent.model,
           maxTurns: c.agent.max_turns, maxTokens: c.agent.max_tokens, session: c.session, sessionId: c.sessionId,
           signal: AbortSignal.any([ctx.signal, timeout]),
           onUsage: (model, usage, costUsd) => store.recordApiCall(runId, attemptId, { model, ...usage, costUsd }),
+          spendLimitUsd: () => spendLimit(spendFacts())?.usd ?? null,
           onTranscript: (entry) => store.event(runId, 'agent.transcript', { attemptId, ...entry }),
         });
         if (result.reportedCostUsd !== null) {
@@ -226,6 +235,12 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         const artifacts = { attemptId, sessionId: result.sessionId, tree, treeRef, diff };
         // A stop during the agent is the user's stop, not a failure of the code.
         if (ctx.signal.aborted) return { type: 'stopped', attempt: artifacts };
+        if (result.stop === 'budget') {
+          const facts = spendFacts();
+          const kind = spendLimit(facts)?.kind ?? 'task';
+          const reason = budgetCapReason(kind, { ...facts, runId }, result.budgetNote ?? 'stopped before a call the budget could not cover');
+          return { type: 'budgetStopped', ...artifacts, budget: kind, reason, wakeAt: kind === 'daily' ? dayBounds(deps.now()).next.toISOString() : null };
+        }
         if (!timeout.aborted && result.stop === 'error' && result.error) {
           const e = result.error;
           if (e.errorClass === 'rate_limit') recordApiHold(store, deps, runId, e.retryAfterS);

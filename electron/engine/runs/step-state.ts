@@ -158,6 +158,8 @@ type StepEventBody =
   | { type: 'rebased'; moved: boolean; ok: boolean; base: string | null; onto: string | null; files: string[]; newStart: string | null }
   /** The user stopped the run; `attempt` when an attempt's agent had just ended. */
   | { type: 'stopped'; attempt?: AttemptArtifacts }
+  /** The agent stopped before an API call the budget (plus its 10 %) could not cover: the run pauses on its budget. */
+  | ({ type: 'budgetStopped'; budget: 'task' | 'daily'; reason: string; wakeAt: string | null } & AttemptArtifacts)
   /**
    * Ratchet's git refused the worktree after the agent, a gate or a validator: a rewritten `.git` file or a nested git
    * dir (sandbox_violation, never retried; nothing of the attempt was staged). `attemptId`/`sessionId` when the agent's
