@@ -6,7 +6,8 @@ import type { BaselineDoc, BaselineGateDoc, ReusedDoc, SetupDoc, WorktreeEnvDoc 
 import { ranNoTests } from '../gates/count-tests';
 import { parseFailures } from '../gates/parse-failures';
 import { runGate } from '../gates/run-gate';
-import { git } from '../git/repo-git';
+import { git, type PinnedWorktree } from '../git/repo-git';
+import { pinWorktree } from '../git/worktree-integrity';
 import { classifyGateFailure } from '../runs/classify';
 import { presetGateTimeout } from '../runs/policy';
 import type { RunJail } from '../sandbox/os-sandbox';
@@ -63,9 +64,19 @@ export async function initExcludes(checkout: string, worktree: string, env: Node
  * placeholders at its denied names (held while another run's command still runs) are not the gates' leftovers: an
  * exclude naming one would make Ratchet's own `git add`, which keeps them out by pathspec, refuse an ignored path.
  */
-export async function untrackedPaths(worktree: string): Promise<string[]> {
-  const out = await git(worktree).raw(['ls-files', '-z', '--others', '--exclude-standard', '--directory', '--no-empty-directory']);
-  return out.split('\0').filter(Boolean).filter((p) => !isPlaceholder(worktree, p));
+export async function untrackedPaths(p: PinnedWorktree): Promise<string[]> {
+  const out = await git(p).raw(['ls-files', '-z', '--others', '--exclude-standard', '--directory', '--no-empty-directory']);
+  return out.split('\0').filter(Boolean).filter((rel) => !isPlaceholder(p.worktree, rel));
+}
+
+/** Tracked files of the worktree whose content differs from the index (what a setup rewrote), relative. */
+export async function trackedChanges(p: PinnedWorktree): Promise<string[]> {
+  return (await git(p).raw(['diff', '--name-only', '--no-ext-diff', '--no-textconv']).catch(() => '')).split('\n').filter(Boolean);
+}
+
+/** The worktree of `t` pinned to its admin dir in the user's repository (never found through the worktree's `.git` file). */
+export function pinned(t: Pick<EnvTarget, 'checkout' | 'worktree'>): PinnedWorktree {
+  return pinWorktree(t.checkout, t.worktree);
 }
 
 function isPlaceholder(worktree: string, rel: string): boolean {
@@ -168,7 +179,8 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
   }
   t.emit('setup.started', { reason, changed, commands });
   const hosts = await resolveHosts(t, setup.network);
-  const before = new Set(await untrackedPaths(t.worktree));
+  const wt = pinned(t);
+  const before = new Set(await untrackedPaths(wt));
   const r = await runSetup({
     worktree: t.worktree, setup, jail: t.jail, env: t.env, hosts, signal: t.signal,
     onOutput: (c) => t.emit('setup.output', { text: c.text, skippedBytes: c.skippedBytes, seq: c.seq }),
@@ -187,10 +199,10 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
     return { doc, inputs: null, output: r.output };
   }
   t.emit('setup.finished', { outcome: 'ok', durationMs: r.durationMs, note, message: null });
-  const made = (await untrackedPaths(t.worktree)).filter((f) => !before.has(f));
+  const made = (await untrackedPaths(wt)).filter((f) => !before.has(f));
   const excluded = made.length ? addRunExcludes(t.worktree, made, 'created by setup') : [];
   if (excluded.length) t.emit('log', { level: 'info', message: `setup created ${excluded.join(', ')}: never committed` });
-  const touched = (await git(t.worktree).raw(['diff', '--name-only']).catch(() => '')).split('\n').filter(Boolean);
+  const touched = await trackedChanges(wt);
   if (touched.length) {
     t.emit('log', { level: 'warn', message: `setup changed files the project tracks: ${touched.slice(0, 10).join(', ')}${touched.length > 10 ? '…' : ''} (a lockfile rewritten by an install?); they count as the step's changes` });
   }
