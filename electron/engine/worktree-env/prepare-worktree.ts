@@ -9,6 +9,8 @@ import { runGate } from '../gates/run-gate';
 import { git, type PinnedWorktree } from '../git/repo-git';
 import { pinWorktree } from '../git/worktree-integrity';
 import { classifyGateFailure } from '../runs/classify';
+import type { BaselineFacts } from '../runs/classify-context';
+import { missingNames } from '../runs/classify-missing';
 import { presetGateTimeout } from '../runs/policy';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
@@ -235,7 +237,8 @@ export async function baselineGates(t: EnvTarget, gateNames: readonly string[], 
     const c = r.passed && !noTests ? null : noTests ? { errorClass: 'test_failure' as const, message: 'the gate ran no tests' } : classifyGateFailure(r, failures, t.workflow.rules);
     const doc: BaselineGateDoc = {
       gate: name, command: gate.run, passed: c === null, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs,
-      errorClass: c?.errorClass ?? null, message: c?.message ?? null, failingTests: failures.map((f) => f.name), outputTail: c ? tail(r.output) : '',
+      errorClass: c?.errorClass ?? null, message: c?.message ?? null, failingTests: failures.map((f) => f.name),
+      missing: c ? missingNames(r.output) : [], outputTail: c ? tail(r.output) : '',
     };
     gates.push(doc);
     t.emit('baseline.gate', { gate: name, passed: doc.passed, exitCode: doc.exitCode, durationMs: doc.durationMs, errorClass: doc.errorClass, failingTests: doc.failingTests });
@@ -255,6 +258,19 @@ export async function baselineGates(t: EnvTarget, gateNames: readonly string[], 
   };
   t.emit('baseline.finished', { ready: doc.ready, problem: doc.problem, failingTests: doc.failingTests, durationMs: doc.durationMs });
   return doc;
+}
+
+/**
+ * What the classifier weighs from the base commit's run: the tests that already failed there and what its gates said
+ * was missing (read from the stored output's end for a run stored before gates kept `missing`). Null without a baseline.
+ */
+export function baselineFacts(b: BaselineDoc | null | undefined): BaselineFacts | null {
+  if (!b) return null;
+  const failed = b.gates.filter((g) => !g.passed);
+  return {
+    failingTests: [...new Set(failed.flatMap((g) => g.failingTests))],
+    missing: [...new Set(failed.flatMap((g) => g.missing ?? missingNames(g.outputTail)))],
+  };
 }
 
 /** What the agent is told about the base commit: the tests that failed there before any change. */

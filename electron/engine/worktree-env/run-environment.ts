@@ -2,12 +2,13 @@
 import { statSync } from 'node:fs';
 import type { BaselineDoc } from '../../../shared/worktree-env';
 import type { Failure } from '../runs/attempt-gates';
+import type { BaselineFacts } from '../runs/classify-context';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { RunEnvStore } from '../store/run-env';
 import type { Store } from '../store/store';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { checkCheckoutLeaks } from './checkout-leaks';
-import { baselineGates, bringFromCheckout, gatesOf, initExcludes, pinned, setupPhase, untrackedPaths, type EnvTarget } from './prepare-worktree';
+import { baselineFacts, baselineGates, bringFromCheckout, gatesOf, initExcludes, pinned, setupPhase, untrackedPaths, type EnvTarget } from './prepare-worktree';
 import { addRunExcludes } from './run-excludes';
 import { worktreeFiles } from './setup-inputs';
 
@@ -31,6 +32,8 @@ export interface RunEnvironmentInput {
 
 /** What the step runner calls around an attempt's gates. */
 export interface WorktreeEnvHooks {
+  /** What the base commit already failed on (the run's stored baseline check), for the classifier; null when none ran. */
+  baseline: BaselineFacts | null;
   /** Runs setup again when the agent changed one of its inputs; a failure is the environment's (never retried through the agent). */
   beforeGates(signal: AbortSignal): Promise<Failure | null>;
   /** Keeps what the gates left in the worktree out of every later commit, and says so. */
@@ -123,6 +126,7 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
   }
 
   const hooks: WorktreeEnvHooks = {
+    baseline: baselineFacts(baseline),
     async beforeGates(signal) {
       if (!input.workflow.setup) return null;
       files = await worktreeFiles(wt);
