@@ -37,8 +37,9 @@ export interface EnvTarget {
   emit: Emit;
   now: () => Date;
   /**
-   * SEAM(sandbox-env): turns setup.network into hosts, `registry:<ecosystem>` resolved from the user's tool
-   * configuration — the sandbox module's `resolveNetwork`. Until it is passed, only plain host entries reach setup.
+   * Turns setup.network into hosts before setup runs. Unset (as in a run), the entries go to the jail as they are:
+   * its wrap resolves `registry:<ecosystem>` from the user's own tool configuration (the sandbox's `resolveNetwork`,
+   * outside the sandbox, with the user's environment rather than the sandbox's private HOME).
    */
   resolveNetwork?: (entries: readonly string[], env: NodeJS.ProcessEnv) => Promise<string[]>;
 }
@@ -147,12 +148,9 @@ export interface SetupPhase {
 }
 
 async function resolveHosts(t: EnvTarget, entries: readonly string[]): Promise<string[]> {
-  if (t.resolveNetwork) return t.resolveNetwork(entries, t.env);
-  const registries = entries.filter((e) => e.startsWith('registry:'));
-  if (registries.length) {
-    t.emit('log', { level: 'warn', message: `setup.network: ${registries.join(', ')} cannot be resolved to a host yet; name the registry's host instead` });
-  }
-  return entries.filter((e) => !e.startsWith('registry:'));
+  // Dropping `registry:` entries here left setup with no registry at all: pip retried every package against a
+  // refused index for minutes (the Python real-project run's slow setup).
+  return t.resolveNetwork ? t.resolveNetwork(entries, t.env) : [...entries];
 }
 
 /**
