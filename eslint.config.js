@@ -1,7 +1,8 @@
-// ESLint: TypeScript rules plus the zone rules of STYLE.md (engine never imports electron; shared and renderer never import Node).
+// ESLint: TypeScript rules plus the zone rules of STYLE.md (engine never imports electron; shared and renderer never import Node) and the layer map (eslint-rules/layers.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { layersRule } from './eslint-rules/layers.js';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'http', 'net', 'url', 'stream', 'util'];
 
@@ -22,6 +23,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Bad layering: the engine runs under plain Node and never imports electron.' }] }],
     },
+  },
+  {
+    // The layer map, for product code: tests, test helpers and dev fixtures may reach across it.
+    files: ['shared/**', 'renderer/**', 'electron/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', 'renderer/dev/**'],
+    plugins: { ratchet: { rules: { layers: layersRule } } },
+    rules: { 'ratchet/layers': 'error' },
   },
   {
     files: ['renderer/**'],

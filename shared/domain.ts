@@ -37,6 +37,8 @@ export const ERROR_CLASSES = [
   'sandbox_violation',
   'no_change',
   'empty_attempt',
+  /** A test-first step's test attempt broke its rule: no test file changed, or the tests pass before the implementation. */
+  'tdd_violation',
   'unknown',
 ] as const;
 export const ErrorClass = z.enum(ERROR_CLASSES);
@@ -44,7 +46,8 @@ export type ErrorClass = z.infer<typeof ErrorClass>;
 
 /** How one attempt ended. `running` only while it is under way. */
 /** `flaky`: the gate failed, then passed on a re-run of the unchanged tree, so the step went on. */
-export const ATTEMPT_OUTCOMES = ['running', 'passed', 'flaky', 'failed', 'error', 'interrupted'] as const;
+/** `red`: a test-first step's test attempt (`tdd`): its new test fails as it should before the implementation. */
+export const ATTEMPT_OUTCOMES = ['running', 'passed', 'flaky', 'failed', 'error', 'interrupted', 'red'] as const;
 export const AttemptOutcome = z.enum(ATTEMPT_OUTCOMES);
 export type AttemptOutcome = z.infer<typeof AttemptOutcome>;
 
@@ -162,6 +165,13 @@ export const RunListItem = z.object({
 });
 export type RunListItem = z.infer<typeof RunListItem>;
 
+/** A step's (or the workflow's default) test-first setting: `true`, `false`, or `{ tests: [globs] }` naming the test files. */
+export const TddSetting = z.union([
+  z.boolean(),
+  z.object({ tests: z.array(z.string().min(1)).min(1, 'name at least one glob of test files, e.g. "spec/**"') }).strict(),
+]);
+export type TddSetting = z.infer<typeof TddSetting>;
+
 /** One step of a plan, as written in a workflow file, drafted by the agent or typed in the app. */
 export const StepSpec = z
   .object({
@@ -174,6 +184,11 @@ export const StepSpec = z
     max_retries: z.number().int().min(0).optional(),
     /** An attempt that changes no file fails the step's attempt (`empty_attempt`) unless this is true. */
     allow_empty: z.boolean().optional(),
+    /**
+     * Test first: the step's first attempt only adds a test that fails (checked by running the gates), then the next
+     * attempts implement the change. `{ tests: globs }` says which files are tests when the usual names do not.
+     */
+    tdd: TddSetting.optional(),
   })
   .strict();
 export type StepSpec = z.infer<typeof StepSpec>;

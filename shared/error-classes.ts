@@ -16,6 +16,7 @@ export const ERROR_CLASS_LABEL: Record<ErrorClass, string> = {
   sandbox_violation: 'Sandbox violation',
   no_change: 'No change',
   empty_attempt: 'Empty attempt',
+  tdd_violation: 'TDD violation',
   unknown: 'Unknown error',
 };
 

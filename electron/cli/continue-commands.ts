@@ -9,6 +9,7 @@ import type { RecoveryOption, RequiredAction } from '../engine/runs/resume-plan'
 import { StepConfig } from '../engine/workflow/schema';
 import { ask, confirm, parse, UsageError, withProgress, type CliIo } from './cli-kit';
 import { interruptedLine, optionText, renderResumePlan } from './resume-view';
+import { money } from '../../shared/money';
 
 const AUTO = ['step', 'phase', 'run'] as const;
 type Auto = (typeof AUTO)[number];
@@ -126,7 +127,7 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
   engine.checkRunTrust(runId, Boolean(flags.trust));
   if (flags.budget) {
     const r = engine.raiseBudget(runId, flags.budget);
-    io.stderr.write(`Task budget of run ${runId} raised to $${r.taskUsd.toFixed(2)}${r.spentUsd !== null ? ` ($${r.spentUsd.toFixed(2)} spent so far)` : ''}.\n`);
+    io.stderr.write(`Task budget of run ${runId} raised to ${money(r.taskUsd)}${r.spentUsd !== null ? ` (${money(r.spentUsd)} spent so far)` : ''}.\n`);
   }
   const info = await engine.inspectResume(runId);
   const tty = Boolean(io.stdin.isTTY) && !flags.yes;

@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { RatchetError } from '../engine/errors';
+import { isBelow } from '../engine/fs/within';
 import { inspectRepo } from '../engine/git/repo-git';
 import { detectProject } from '../engine/project/detect-project';
 import { initWorkflowText } from '../engine/project/init-workflow';
@@ -31,8 +32,7 @@ export async function cmdInit(args: string[], io: CliIo): Promise<number> {
   out(`  gates:    ${detected.gates.map((g) => `${g.name}: ${g.run}`).join('; ') || '(none: add your test command)'}`);
   if (detected.copy.length) out(`  copy:     ${detected.copy.map((c) => c.glob).join(', ')}`);
   for (const n of detected.notes) out(`  note: ${n}`);
-  const rel = relative(process.cwd(), file);
-  const shown = rel && !rel.startsWith('..') ? rel : file;
+  const shown = isBelow(process.cwd(), file) ? relative(process.cwd(), file) : file;
   out(`Review it (each entry says why it was proposed), check it with \`ratchet check ${shown}\`, then run a task: \`ratchet run ${repo.root} --task "<title>"\`.`);
   return 0;
 }

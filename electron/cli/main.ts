@@ -16,10 +16,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
 import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
+import { tddCheckLine } from '../engine/runs/tdd';
 import { environmentLines } from '../engine/worktree-env/prepare-worktree';
 import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
 import { UntrustedWorkflow } from '../engine/trust/check-trust';
+import { money } from '../../shared/money';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -131,7 +133,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     `repo ${doc.repo}`,
     `branch ${doc.branch}  base ${doc.baseCommit.slice(0, 10)}`,
     `worktree ${doc.worktree}`,
-    `cost ${doc.costUsd === null ? 'unknown' : `$${doc.costUsd.toFixed(4)}`}`,
+    `cost ${money(doc.costUsd)}`,
     ...(doc.policy ? policyLines(doc.policy, doc.steps) : []),
     ...environmentLines(doc.environment),
     ...doc.steps.flatMap((s) => [
@@ -172,6 +174,8 @@ function cmdCheck(args: string[], io: CliIo): number {
     const description = readDescription(values.description as string | undefined) ?? w.task?.description ?? '';
     parseTaskRetryConfig(description);
     io.stdout.write(`${policyLines(policyDoc(w, description, w.steps), w.steps).join('\n')}\n`);
+    const tdd = tddCheckLine(w);
+    if (tdd) io.stdout.write(`${tdd}\n`);
   }
   return 0;
 }

@@ -35,6 +35,7 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
       return `    gate ${String(p.gate)}: FAILED (${why}, ${secs} s${failures})`;
     }
     case 'attempt.finished':
+      if (p.outcome === 'red') return `    ✓ test first: ${oneLine(p.summary, 200)}`;
       return p.outcome === 'passed' ? null : `    ✗ ${oneLine(p.summary, 200)}`;
     case 'decision':
       return p.action === 'retry'

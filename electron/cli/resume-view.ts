@@ -1,14 +1,11 @@
 // Renders seed 003's "Workflow Resume Plan" and the interrupted-runs list for the terminal.
 import type { ResumeInfo } from '../engine/run-recovery';
 import type { RunRow } from '../engine/store/store';
+import { ago as timeAgo } from '../../shared/time-ago';
 
+/** The terminal's long form ("3 minutes ago"). */
 export function ago(iso: string | null, now: Date = new Date()): string {
-  if (!iso) return 'at an unknown time';
-  const s = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
-  if (s < 90) return `${s} seconds ago`;
-  if (s < 5400) return `${Math.round(s / 60)} minutes ago`;
-  if (s < 86_400 * 2) return `${Math.round(s / 3600)} hours ago`;
-  return `${Math.round(s / 86_400)} days ago`;
+  return timeAgo(iso, now.getTime(), 'long');
 }
 
 const OPTION_TEXT: Record<string, string> = {

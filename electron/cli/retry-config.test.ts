@@ -95,6 +95,8 @@ describe('budgets a user can act on', () => {
     expect(bad.code).toBe(2);
     const r = await cli(['resume', doc.id, '--budget', '10', '--yes', '--json'], env);
     expect(r.err).toContain('raised to $10.00');
+    // What was spent is a fraction of a cent: said in four decimals, never "$0.00".
+    expect(r.err).toMatch(/\(\$0\.0\d*[1-9]\d* spent so far\)/);
     expect(r.code).toBe(0);
     const after = StatusDocument.parse(JSON.parse(r.out));
     expect(after.status).toBe('succeeded');

@@ -1,6 +1,7 @@
 // Seed 002's "Improvement suggestions": what the period's recorded attempts say about the retry policy, as findings with an action each (pure).
 import type { ErrorClass } from '../../shared/domain';
 import type { Limits } from './runs/policy';
+import { money } from '../../shared/money';
 
 export interface Improvement {
   /** What the history shows, e.g. "Test failures were retried 4.2 times on average and fixed 30 % of the time". */
@@ -47,6 +48,7 @@ const LABEL: Partial<Record<ErrorClass, string>> = {
   rate_limit: 'Rate limits',
   git_conflict: 'Git conflicts',
   empty_attempt: 'Attempts that changed nothing',
+  tdd_violation: 'Test-first violations',
 };
 const label = (c: ErrorClass) => LABEL[c] ?? c.replace(/_/g, ' ').replace(/^./, (x) => x.toUpperCase());
 
@@ -60,6 +62,7 @@ const ADVICE: Partial<Record<ErrorClass, string>> = {
   rate_limit: 'spread runs over time or raise your rate limits',
   git_conflict: 'rebase the base branch before starting, or split the step',
   empty_attempt: 'say in the step prompt which files the step must change',
+  tdd_violation: 'say in those steps what the new test checks and where test files go (`tdd: { tests: [...] }`)',
 };
 
 const percent = (x: number) => `${Math.round(x * 100)} %`;
@@ -115,7 +118,7 @@ export function improvementSuggestions(input: ImprovementInput): Improvement[] {
   }
   if (input.daysOverBudget && input.dailyBudgetUsd != null) {
     out.push({
-      finding: `The daily budget of $${input.dailyBudgetUsd.toFixed(2)} was exceeded on ${plural(input.daysOverBudget, 'day')}`,
+      finding: `The daily budget of ${money(input.dailyBudgetUsd)} was exceeded on ${plural(input.daysOverBudget, 'day')}`,
       action: 'raise the daily budget in Settings, or use the minimal preset for large tasks',
       errorClass: null,
     });

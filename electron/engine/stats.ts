@@ -189,7 +189,7 @@ export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readon
     '',
     '| day | cost | of which retries |',
     '| --- | --- | --- |',
-    ...s.costPerDay.map((d) => `| ${d.day} | $${d.costUsd.toFixed(4)} | $${d.retryCostUsd.toFixed(4)} |`),
+    ...s.costPerDay.map((d) => `| ${d.day} | ${money(d.costUsd)} | ${money(d.retryCostUsd)} |`),
     ...(s.dailyBudgetUsd !== null ? ['', `Daily budget: ${money(s.dailyBudgetUsd)}.`] : []),
     '',
     '## Improvement suggestions',

@@ -52,6 +52,14 @@ describe('what-if', () => {
     expect(v.reason).toContain('before attempt 3');
   });
 
+  it("a test-first step's red attempt is no failure, and its violations use the test failures' limit", () => {
+    const red: HistoryAttempt = { outcome: 'red', errorClass: null, costUsd: 0.1 };
+    expect(simulateRun(run('t', 'succeeded', [[red, pass()]]), resolveChoice({ maxRetries: 0 })).simulated).toBe('succeeded');
+    const violations = run('u', 'succeeded', [[fail('tdd_violation'), fail('tdd_violation'), red, pass()]]);
+    expect(simulateRun(violations, resolveChoice({ maxRetries: 2 })).simulated).toBe('succeeded');
+    expect(simulateRun(violations, resolveChoice({ maxRetries: 1 })).reason).toContain('1 tdd violation retry used up');
+  });
+
   it('a flaky pass counts as passed, an interrupted attempt is unknown', () => {
     expect(simulateRun(run('h', 'succeeded', [[{ outcome: 'flaky', errorClass: null, costUsd: 0.1 }]]), resolveChoice({})).simulated).toBe('succeeded');
     expect(simulateRun(run('i', 'interrupted', [[{ outcome: 'interrupted', errorClass: null, costUsd: 0 }]]), resolveChoice({})).simulated).toBe('unknown');

@@ -1,6 +1,7 @@
 // What-if: replays the recorded attempts of a period under another retry policy and says which runs would change outcome.
 import { ERROR_CLASSES, type AttemptOutcome, type ErrorClass, type RunStatus } from '../../shared/domain';
 import { DEFAULT_LIMITS, ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, PRESETS, type Limits } from './runs/policy';
+import { money } from '../../shared/money';
 
 export interface HistoryAttempt {
   outcome: AttemptOutcome;
@@ -82,6 +83,8 @@ export const WHAT_IF_ASSUMPTIONS = [
 export function resolveChoice(choice: WhatIfChoice): WhatIfPolicy {
   const preset = choice.preset ? PRESETS[choice.preset] : null;
   const limits: Limits = { ...DEFAULT_LIMITS, test_failure: choice.maxRetries ?? preset?.max_retries ?? DEFAULT_LIMITS.test_failure };
+  // A test-first violation is retried like a test failure (policy.ts): the same limit unless one is chosen for it.
+  limits.tdd_violation = limits.test_failure;
   for (const c of ERROR_CLASSES) {
     const v = choice.limits?.[c];
     if (v !== undefined) limits[c] = Math.max(0, Math.floor(v));
@@ -107,7 +110,6 @@ export function actualOutcome(run: Pick<HistoryRun, 'status' | 'reason'>): WhatI
   }
 }
 
-const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 const CLASS_LABEL = (c: ErrorClass) => c.replace(/_/g, ' ');
 
 /** Replays one run's recorded attempts under `policy`. Pure. */
@@ -121,9 +123,11 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
     for (let i = 0; ; i++) {
       const a = step.attempts[i];
       if (!a) return verdict('unknown', `${where} would have had attempt ${i + 1}, which was never made`);
-      if (policy.taskUsd !== null && cost >= policy.taskUsd) return verdict('budget', `the ${usd(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
+      if (policy.taskUsd !== null && cost >= policy.taskUsd) return verdict('budget', `the ${money(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
       cost += a.costUsd;
       if (a.outcome === 'passed' || a.outcome === 'flaky') break;
+      // A test-first step's test attempt (its test failing as it should) is no failure: the implementation follows.
+      if (a.outcome === 'red') continue;
       // An attempt cut by a crash or a stop is not the policy's to count: the resume's next attempt carries on.
       if (a.outcome === 'interrupted' && step.attempts[i + 1]) continue;
       if (a.outcome === 'running' || a.outcome === 'interrupted') return verdict('unknown', `attempt ${i + 1} of ${where} did not finish in the recorded run`);
@@ -139,7 +143,7 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
       }
     }
   }
-  return verdict('succeeded', `every step passes within the policy (${usd(cost)})`);
+  return verdict('succeeded', `every step passes within the policy (${money(cost)})`);
 }
 
 function emptyTotals(): WhatIfTotals {

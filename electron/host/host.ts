@@ -4,10 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { extname, join, normalize, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch } from '../../shared/contract';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-policy';
+import { isWithin } from '../engine/fs/within';
 import { toCallError, type Service } from '../engine/service';
 import { cookieName, guardHttp, guardUpgrade, safeDecode, type HostIdentity } from './http-guard';
 import { installId } from './install-id';
@@ -61,7 +62,7 @@ export function staticFile(root: string, urlPath: string): string | null {
   if (decoded === null) return null;
   const rel = normalize(decoded).replace(/^([/\\])+/, '');
   const full = resolve(root, rel);
-  if (full !== resolve(root) && !full.startsWith(resolve(root) + sep)) return null;
+  if (!isWithin(resolve(root), full)) return null;
   if (existsSync(full) && statSync(full).isFile()) return full;
   return null;
 }

@@ -1,8 +1,8 @@
 // Opening a run's worktree from the desktop app: in a terminal, an editor, or the file manager (runs.openWorktree).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { RatchetError } from '../engine/errors';
+import { whichIn } from '../engine/process/which';
 
 export type OpenWith = 'terminal' | 'editor' | 'folder';
 
@@ -38,9 +38,7 @@ export function launchFor(withWhat: OpenWith, dir: string, platform: NodeJS.Plat
 }
 
 export function onPath(program: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (program.includes('/')) return existsSync(program);
-  const exts = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
-  return (env.PATH ?? '').split(delimiter).some((d) => d && exts.some((x) => existsSync(join(d, program + x))));
+  return whichIn(program, env) !== null;
 }
 
 /** Opens `dir`; `openFolder` is Electron's shell.openPath. Throws a sentence saying what to do when nothing can open it. */

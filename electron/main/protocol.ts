@@ -1,7 +1,8 @@
 // The app:// scheme that serves the built renderer from out/renderer: a real origin for the CSP, no file:// and no path outside that folder.
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { isBelow } from '../engine/fs/within';
 import { APP_HOST, APP_SCHEME, CONTENT_SECURITY_POLICY } from './content-policy';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -63,9 +64,8 @@ export function resolveAppPath(root: string, url: string): string | null {
   if (pathname === '/' || pathname === '') pathname = '/index.html';
   const base = resolve(root);
   const file = resolve(base, `.${pathname.startsWith('/') ? pathname : `/${pathname}`}`);
-  const rel = relative(base, file);
   // Decoding happens before resolving, so an encoded `..` is caught here like a literal one.
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  if (!isBelow(base, file)) return null;
   return file;
 }
 

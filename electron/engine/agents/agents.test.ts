@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../scripted/server';
 import { queue, say, turn } from '../testing/fixture-project';
+import { until } from '../testing/service-calls';
 import { tempDir } from '../testing/temp-repo';
 import type { AgentRunInput, TranscriptEntry } from './agent';
 import { createAnthropicAgent } from './anthropic-agent';
@@ -173,6 +174,36 @@ describe('command agent', () => {
     expect(readFileSync(join(wt, 'stdin.txt'), 'utf8')).toContain(longPrompt);
     expect(readFileSync(join(wt, 'argv.txt'), 'utf8')).toBe('-p');
   });
+
+  it('stops a CLI agent that ignores SIGTERM when the attempt is aborted: the whole group is gone after the grace period', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'stubborn.mjs');
+    // Ignores SIGTERM, writes its pid, and a child of its own that ignores SIGTERM too.
+    writeFileSync(
+      file,
+      `import { spawn } from 'node:child_process';\nimport { writeFileSync } from 'node:fs';\nprocess.on('SIGTERM', () => {});\n` +
+        `const c = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { stdio: 'ignore' });\n` +
+        `writeFileSync('pids.txt', process.pid + ' ' + c.pid);\nsetInterval(() => {}, 1000);\n`,
+    );
+    const wt = tempDir();
+    const controller = new AbortController();
+    const agent = createCommandAgent({ command: [process.execPath, file], promptVia: 'stdin', env: process.env });
+    const running = agent.run(input(wt, { signal: controller.signal }).value);
+    await until(() => existsSync(join(wt, 'pids.txt')));
+    const pids = readFileSync(join(wt, 'pids.txt'), 'utf8').split(' ').map(Number);
+    controller.abort();
+    await running;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await until(() => pids.every((pid) => !alive(pid)), 10_000).catch(() => undefined);
+    expect(pids.filter(alive)).toEqual([]);
+  }, 20_000);
 
   it('reports a program that does not exist', async () => {
     const agent = createCommandAgent({ command: ['/nonexistent/claude'], promptVia: 'arg', env: process.env });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { whenAborted } from '../on-abort';
+import { terminateGroup } from '../process/kill-group';
 import { classifyCliFailure } from './cli-agent-errors';
 import { silentLoopback } from '../sandbox/loopback';
 import type { RunJail } from '../sandbox/os-sandbox';
@@ -123,15 +124,7 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
           return;
         }
         child.once('close', () => launch.done());
-        const kill = () => {
-          if (child.pid) {
-            try {
-              process.kill(-child.pid, 'SIGTERM');
-            } catch {
-              /* already gone */
-            }
-          }
-        };
+        const kill = () => terminateGroup(child.pid);
         whenAborted(input.signal, kill);
         child.stdin.on('error', () => undefined);
         if (viaStdin) child.stdin.end(fullPrompt);

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { openConfined, removeInside, resolveInside } from '../agents/tools/confine';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../on-abort';
+import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
+import { isExecutableFile, whichIn } from '../process/which';
 import { BoundedOutput } from './bounded-output';
 import { OutputStream, type OutputChunk, type OutputStreamOptions } from './output-stream';
 
@@ -49,39 +51,11 @@ export interface RunGateOptions {
   outputStream?: OutputStreamOptions;
 }
 
-/** Time between SIGTERM and SIGKILL: enough for a test runner to flush and clean up, short enough not to stall a run. */
-export const KILL_GRACE_MS = 2000;
 /** Reports above this are cut: a parser gets the start, and memory stays bounded. */
 export const MAX_REPORT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_OUTPUT_BYTES = 128 * 1024;
 // After the shell exits, background children may still hold the pipes open; wait this long before killing them.
 const PIPE_DRAIN_MS = 250;
-const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!fs.statSync(file).isFile()) return false;
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function pathDirs(env: NodeJS.ProcessEnv, cwd: string): string[] {
-  const raw = env.PATH ?? FALLBACK_PATH;
-  // An empty PATH entry means the current directory, as in the shell.
-  return raw.split(path.delimiter).map((dir) => (dir === '' ? cwd : path.resolve(cwd, dir)));
-}
-
-function whichIn(name: string, env: NodeJS.ProcessEnv, cwd: string): string | null {
-  for (const dir of pathDirs(env, cwd)) {
-    const candidate = path.join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
-}
-
 /** bash from the gate's PATH or the usual places, else sh: gates are written for bash but must still run without it. */
 function resolveShell(env: NodeJS.ProcessEnv, cwd: string): string {
   const bash = whichIn('bash', env, cwd) ?? ['/bin/bash', '/usr/bin/bash'].find(isExecutableFile);
@@ -197,21 +171,11 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
     let done = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const killGroup = (sig: NodeJS.Signals): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, sig);
-      } catch {
-        // ESRCH: the group is already gone.
-      }
-    };
-
     let terminating = false;
     const terminate = (): void => {
       if (terminating || done) return;
       terminating = true;
-      killGroup('SIGTERM');
-      timers.push(setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS));
+      terminateGroup(child.pid);
       // A grandchild that left our process group (setsid) can keep the pipes open forever; stop waiting for it.
       timers.push(setTimeout(finish, KILL_GRACE_MS + 1000));
     };
@@ -227,8 +191,7 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       stopListening();
       // Background processes the command left behind (servers, watchers) do not outlive the gate.
       if (exited && !terminating) {
-        killGroup('SIGTERM');
-        setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+        terminateGroup(child.pid);
       }
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -234,6 +234,12 @@ export async function treeOf(place: GitPlace, rev: string): Promise<string> {
   return (await git(place).raw(['rev-parse', `${rev}^{tree}`])).trim();
 }
 
+/** The paths a tree adds or modifies since another (relative, `/`-separated; a rename counts as the new path added). */
+export async function changedPaths(place: GitPlace, from: string, to: string): Promise<string[]> {
+  const out = await git(place).raw(['diff', '--name-only', '-z', '--no-renames', '--diff-filter=AM', '--no-ext-diff', '--no-textconv', from, to]);
+  return out.split('\0').filter(Boolean);
+}
+
 /** Keeps an attempt's tree reachable under a hidden ref, so any attempt can be diffed or restored later. */
 export async function saveAttemptRef(place: GitPlace, ref: string, tree: string, parent: string, message: string): Promise<string> {
   const g = git(place, [`user.name=${ENGINE_IDENTITY.name}`, `user.email=${ENGINE_IDENTITY.email}`]);
@@ -310,6 +316,11 @@ export async function resetHard(p: PinnedWorktree, commit: string): Promise<void
   const g = git(p);
   await g.raw(['reset', '--hard', '-q', commit]);
   await g.raw(['clean', '-fdq']);
+}
+
+/** Puts a tree's files in the index and the worktree (files it lacks removed), leaving HEAD where it is. */
+export async function restoreTree(p: PinnedWorktree, tree: string): Promise<void> {
+  await git(p).raw(['read-tree', '-u', '--reset', tree]);
 }
 
 /** Ends a rebase, merge or cherry-pick left half-done in the worktree, so the next attempt starts from a sane tree. Returns what it aborted. */

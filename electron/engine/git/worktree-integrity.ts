@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { isWithin } from '../agents/tools/confine';
+import { isWithin } from '../fs/within';
 import { RatchetError } from '../errors';
 
 /**

@@ -50,6 +50,7 @@ function describeTests(now: ReadonlySet<string>, previous: ReadonlySet<string> |
 export function describeAttempt(a: AttemptFacts, previous: AttemptFacts | undefined, k = a.n, said?: string): string {
   const label = k === 1 ? 'Initial' : `Retry ${k - 1}`;
   if (a.outcome === 'passed' || a.outcome === 'flaky') return `${k}. ${label}: passed`;
+  if (a.outcome === 'red') return `${k}. Test first: the new test failed, as it should`;
   if (a.outcome === 'interrupted') return `${k}. ${label}: interrupted (the process stopped; not counted as a failure)`;
   const now = new Set(a.failedTests);
   if (now.size > 0) {

@@ -46,6 +46,9 @@ const HINTS: Record<ErrorClass, string[]> = {
   ],
   no_change: [],
   empty_attempt: ["The step's change has to be made in the worktree's files: edit them (a description of the change is not the change)."],
+  tdd_violation: [
+    'This step is test first: its first attempt adds a test for the change and nothing that makes it pass; the gates must fail on that test before the change is implemented.',
+  ],
 };
 
 // Seed 002's analyze_failure hints, in its wording. Its tests are substrings ('null' in text); these are narrower

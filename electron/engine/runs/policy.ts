@@ -23,6 +23,8 @@ export const DEFAULT_LIMITS: Limits = {
   no_change: 0,
   /** An attempt that changed no file: the agent is told once; a second attempt changing nothing is `no_change`. */
   empty_attempt: 1,
+  /** A test-first step's test attempt broke its rule: retried like a test failure (its limit follows test_failure's). */
+  tdd_violation: 3,
   unknown: 0,
 };
 
@@ -62,7 +64,7 @@ export interface Policy {
 }
 
 /** The classes of a failing gate the agent's code can fix: a retry list's `exit` decides their retries when nothing else does. */
-const EXIT_DECIDES: readonly ErrorClass[] = ['test_failure', 'compilation_error', 'crash'];
+const EXIT_DECIDES: readonly ErrorClass[] = ['test_failure', 'compilation_error', 'crash', 'tdd_violation'];
 
 /** Hard cap whatever the settings say, so no mix of classes can loop for ever. */
 export const MAX_ATTEMPTS_PER_STEP = 25;
@@ -92,6 +94,8 @@ export function resolvePolicy(w: Workflow, over: PolicyOverrides = {}): Resolved
   if (exitAt !== null && w.max_retries === undefined && !preset && taskMax === undefined && stepMax === undefined) {
     for (const c of EXIT_DECIDES) if (w.limits?.[c] === undefined) limits[c] = Math.max(limits[c], exitAt - 1);
   }
+  // A test-first violation is retried like a test failure: the same limit, unless `limits` names it.
+  if (w.limits?.tdd_violation === undefined) limits.tdd_violation = limits.test_failure;
   const allow = over.task?.allow_retry_on ?? w.allow_retry_on;
   const taskUsd = over.raisedTaskUsd ?? w.budget?.task_usd ?? null;
   const base = preset?.backoff ?? { base_s: 60, max_s: 300, jitter: 0.1 };

@@ -3,12 +3,15 @@ import type { ErrorClass } from '../../../shared/domain';
 import type { AgentConfig } from '../workflow/schema';
 import type { Failure } from './attempt-gates';
 import { errorClassLabel } from '../../../shared/error-classes';
+import { NO_TESTS_MESSAGE } from './attempt-gates';
 import { attemptsSummary, testIdentity } from './attempt-summary';
 import { checkBudget } from './budget';
+import { hintsFor } from './classify';
 import { decideAfterFailure } from './decide';
 import { fingerprint } from './fingerprint';
 import { attemptPrompt, attemptsLimit, conflictFilesIn, remainingIssues } from './step-prompt';
 import { emptyAccounting, type AttemptArtifacts, type FinishData, type MachineConfig, type StepCommand, type StepEvent, type StepState } from './step-state';
+import { implementInstructions, isTestFile, keepTestNote, noTestMessage, passesMessage, redSummary, testFirstInstructions, type RedTest } from './tdd';
 
 export interface Transition {
   state: StepState;
@@ -22,7 +25,7 @@ const NO_FAILURE_FIELDS = { hints: [], failures: [], gate: null, failedGates: []
 export function initialState(index: number, stepStart: string, round = 0): StepState {
   return {
     index, round, phase: 'idle', stepStart, nextN: 1, history: [], acct: emptyAccounting(), lastFailure: null, lastDiff: null,
-    lastTree: null, lastSession: null, prev: undefined, errorLog: [], strategy: null, notes: [], current: null, outcome: null,
+    lastTree: null, lastSession: null, prev: undefined, errorLog: [], strategy: null, notes: [], current: null, outcome: null, red: null,
   };
 }
 
@@ -41,6 +44,20 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     treeRef: s.current?.treeRef ?? null, treeSha: s.current?.tree ?? null, diff: s.current?.diff ?? null, sessionId: s.current?.sessionId ?? null, ...over,
   });
 
+  /** A test-first step whose test has not failed yet: its attempts write the test. */
+  const writingTest = (s: StepState): boolean => cfg.tdd != null && s.red === null;
+  /** This round spent an attempt on the test (not a retry: the implementation's first attempt comes after it). */
+  const redThisRound = (s: StepState): boolean => s.history.some((h) => h.outcome === 'red' && h.round === s.round);
+
+  /** The prompt of a test-first step's attempt: the test-only rule while writing the test, then the failing test to make pass. */
+  function tddPrompt(s: StepState, prompt: string, session: 'new' | 'continue'): string {
+    if (!cfg.tdd) return prompt;
+    if (s.red === null) return `${prompt}\n\n${testFirstInstructions(cfg.tdd)}`;
+    // The first implementation attempt: in the test's session it needs only what to do now; in a new one, the step too.
+    if (s.lastFailure === null) return session === 'continue' ? implementInstructions(s.red) : `${prompt}\n\n${implementInstructions(s.red)}`;
+    return `${prompt}\n\n${keepTestNote(s.red)}`;
+  }
+
   function agentConfig(s: StepState): AgentConfig {
     return { ...cfg.agent, ...s.acct.active.agent } as AgentConfig;
   }
@@ -49,21 +66,31 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
   function beginAttempt(s: StepState): Transition {
     const commands: StepCommand[] = [];
     if (s.acct.attempts > 0 && s.acct.active.worktree === 'reset') {
-      commands.push({ kind: 'resetWorktree', to: s.stepStart }, log(`worktree reset to the step's start (${s.stepStart.slice(0, 10)})`));
+      // Past a test-first step's red test, the implementation starts again from that test, not from nothing.
+      const redTree = cfg.tdd && s.red?.tree ? s.red.tree : null;
+      commands.push(
+        redTree ? { kind: 'resetWorktree', to: s.stepStart, tree: redTree } : { kind: 'resetWorktree', to: s.stepStart },
+        log(redTree ? `worktree reset to the step's start with its test-first test (attempt ${s.red!.n})` : `worktree reset to the step's start (${s.stepStart.slice(0, 10)})`),
+      );
     }
     const agent = agentConfig(s);
     const agentKey = `${agent.kind}:${agent.model}`;
     const canContinue = s.lastSession !== null && s.lastSession.id !== null && s.lastSession.agent === agentKey;
     const wantsContinue = (s.acct.active.session ?? 'continue') === 'continue' && !s.strategy?.freshSession;
-    const session: 'new' | 'continue' = s.lastFailure && wantsContinue && canContinue ? 'continue' : 'new';
+    // The implementation after a test-first step's test continues the session that wrote it, like a retry.
+    const afterRed = cfg.tdd != null && s.red !== null && s.lastFailure === null && s.acct.attempts > 0;
+    const session: 'new' | 'continue' = (s.lastFailure || afterRed) && wantsContinue && canContinue ? 'continue' : 'new';
     const n = s.nextN;
     const k = s.acct.attempts + 1;
-    const of = attemptsLimit(cfg.policy, s.acct, k);
+    const of = attemptsLimit(cfg.policy, s.acct, k, writingTest(s) || redThisRound(s) ? 1 : 0);
     const p = attemptPrompt(cfg, s, n, k, of, session);
-    if (n > 1) commands.push(log(`attempt ${n}${s.round > 0 ? ` (${k} of ${of} since the ${ordinal(s.round)} retry/resume)` : ''}${session === 'continue' ? ' (same session)' : ''}`));
+    const prompt = tddPrompt(s, p.prompt, session);
+    const tddNote = !cfg.tdd ? '' : s.red === null ? ' (test first: it writes the test; the gates must fail on it)' : s.lastFailure === null ? ' (test first: the implementation, now that its test fails)' : '';
+    if (n > 1 || tddNote) commands.push(log(`attempt ${n}${s.round > 0 ? ` (${k} of ${of} since the ${ordinal(s.round)} retry/resume)` : ''}${session === 'continue' ? ' (same session)' : ''}${tddNote}`));
     commands.push({
-      kind: 'runAgent', n, round: s.round, prompt: p.prompt, agent, session,
+      kind: 'runAgent', n, round: s.round, prompt, agent, session,
       sessionId: session === 'continue' ? (s.lastSession?.id ?? null) : null, overrides: { ...s.acct.active }, preCommit: s.stepStart,
+      ...(writingTest(s) ? { listChanged: true } : {}),
     });
     return {
       state: {
@@ -107,6 +134,36 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     }
     const d = decide(next, new Map(), apiFault, now);
     return { state: d.state, commands: [...commands, ...d.commands] };
+  }
+
+  /** A test-first violation: retried like a test failure (its limit follows test_failure's), the rule said in the agent's context. */
+  function violation(message: string): Failure {
+    return { ...NO_FAILURE_FIELDS, errorClass: 'tdd_violation', message, hints: hintsFor('tdd_violation', '', []), failedGates: [...(cfg.tdd?.gates ?? [])] };
+  }
+
+  /** The test attempt's gates failed on its code, as they should: the attempt is kept as `red`, and the implementation starts. */
+  function onRed(s: StepState, failure: Failure, commands: StepCommand[]): Transition {
+    const cur = s.current!;
+    const red: RedTest = {
+      n: cur.n, testFiles: cur.testFiles ?? [], failures: failure.failures, output: (failure.gate?.output ?? failure.message).slice(-8000), gate: failure.gate?.name ?? null,
+      tree: cur.tree,
+    };
+    const summary = redSummary(red);
+    const record = { n: cur.n, round: s.round, outcome: 'red', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null };
+    const next: StepState = {
+      ...s, phase: 'budget', red, history: [...s.history, record],
+      // An attempt of the round (seed 004's `attempt: N` and `exit: N` count it), not a failure: no class retry is spent.
+      acct: { ...s.acct, attempts: s.acct.attempts + 1, entryAttempts: s.acct.entryAttempts + 1 },
+      lastTree: cur.tree, lastDiff: cur.diff, lastFailure: null, strategy: null, current: null,
+    };
+    return {
+      state: next,
+      commands: [
+        ...commands,
+        { kind: 'finishAttempt', attemptId: cur.attemptId!, finish: finishData(s, { outcome: 'red', summary, failures: failure.failures }) },
+        { kind: 'checkBudget' },
+      ],
+    };
   }
 
   function decide(s: StepState, validated: ReadonlyMap<number, boolean>, apiFault: boolean, now: Date): Transition {
@@ -214,12 +271,31 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         if (e.unchanged && !cfg.step.allow_empty && !gateTimedOut) {
           return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'empty_attempt', message: EMPTY_ATTEMPT_MESSAGE }, false, now);
         }
+        // A test-first step's test attempt must add a test: without one, the gates are not worth running.
+        if (cfg.tdd && writingTest(s1) && s1.current) {
+          const changed = e.changed ?? [];
+          const testFiles = changed.filter((f) => isTestFile(f, cfg.tdd!.tests));
+          if (!testFiles.length) return onFailure(s1, violation(noTestMessage(cfg.tdd, changed)), false, now);
+          return { state: { ...s1, phase: 'gates', current: { ...s1.current, testFiles } }, commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }] };
+        }
         return { state: { ...s1, phase: 'gates' }, commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }] };
       }
       case 'apiError':
         return onFailure(withArtifacts(s, e), { ...NO_FAILURE_FIELDS, errorClass: e.errorClass, message: e.message, agentFatal: !e.retriable, retryAfterS: e.retryAfterS }, isApiFault(e.errorClass), now);
       case 'gatesFinished': {
         const notes = e.notes.map((m) => log(m, 'warn'));
+        if (cfg.tdd && writingTest(s) && s.current) {
+          // The test attempt: its gates must fail, on the code (a failing test, or code that does not build yet without
+          // what the step adds). Passing is the rule broken; the environment, a timeout or a gate that ran no tests are
+          // failures like any other.
+          if (!e.failure) {
+            const t = onFailure(s, violation(passesMessage(s.current.testFiles ?? [], e.flaky)), false, now);
+            return { state: t.state, commands: [...notes, ...t.commands] };
+          }
+          if ((e.failure.errorClass === 'test_failure' || e.failure.errorClass === 'compilation_error') && !e.failure.message.includes(NO_TESTS_MESSAGE)) {
+            return onRed(s, e.failure, notes);
+          }
+        }
         if (e.failure) {
           const t = onFailure(s, e.failure, false, now);
           return { state: t.state, commands: [...notes, ...t.commands] };
@@ -234,7 +310,8 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         const history = [...s.history, { n: cur.n, round: s.round, outcome: 'passed', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null }];
         // Seed 002's "succeeded on attempt k/n", whenever the step needed more than one attempt (in this round or before it).
         const earlier = s.history.some((h) => h.round < s.round);
-        const said: StepCommand[] = cur.k > 1 || earlier
+        // A test-first step's test attempt is not a retry: its implementation passing first time passed "at once".
+        const said: StepCommand[] = cur.k > (redThisRound(s) ? 2 : 1) || earlier
           ? [log(`succeeded on attempt ${cur.k}/${cur.of}${earlier ? ` since the retry/resume (attempt ${cur.n} of the step)` : ''}`), { kind: 'notify', event: 'step.succeeded_after_retry', attempts: cur.k, maxAttempts: cur.of }]
           : [];
         return finish({ ...s, history }, { kind: 'done', commit: e.sha }, said);

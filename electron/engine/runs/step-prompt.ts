@@ -13,12 +13,14 @@ const MAX_TEMPLATE_OUTPUT = 24_000;
 
 /**
  * The n of "attempt k of n": the most attempts the policy can give the step in this round, given the classes that
- * failed so far (one initial attempt plus each class's retries; the retry list's `exit` and the hard cap bound it).
+ * failed so far (one initial attempt plus each class's retries, plus a test-first step's test attempt; the retry list's
+ * `exit` and the hard cap bound it).
  * Never below k.
  */
-export function attemptsLimit(policy: Policy, acct: Accounting, k: number): number {
+export function attemptsLimit(policy: Policy, acct: Accounting, k: number, testFirst = 0): number {
   const seen: readonly ErrorClass[] = acct.classesSeen.length ? acct.classesSeen : ['test_failure'];
-  let n = 1 + seen.reduce((sum, c) => sum + policy.limits[c], 0);
+  // `testFirst`: a test-first step's test attempt, which is not a retry, comes before the implementation's first attempt.
+  let n = 1 + testFirst + seen.reduce((sum, c) => sum + policy.limits[c], 0);
   // `exit: N` ends the step at attempt N, counting attempts that were not API faults.
   if (policy.entries.length && policy.exitAt !== null) n = Math.min(n, policy.exitAt - 1 + (acct.attempts - acct.entryAttempts));
   return Math.max(Math.min(n, MAX_ATTEMPTS_PER_STEP), k);

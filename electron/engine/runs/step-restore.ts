@@ -6,6 +6,7 @@ import { testIdentity } from './attempt-summary';
 import type { Overrides } from './retry-entries';
 import { initialState, isApiFault, type StepMachine } from './step-machine';
 import type { AttemptRecord, StepState } from './step-state';
+import type { RedTest } from './tdd';
 
 /** A stored attempt, as much of it as the machine needs. */
 export interface StoredAttempt {
@@ -44,6 +45,8 @@ export function lastRealFailure<T extends Pick<StoredAttempt, 'outcome' | 'error
  */
 export function restoreState(machine: StepMachine, input: {
   index: number; stepStart: string; round: number; rows: readonly StoredAttempt[]; lastFailure: Failure | null; lastDiff: string | null; now: Date;
+  /** A test-first step's test that failed as it should (its attempt is stored as `red`): the step is past writing it. */
+  red?: RedTest | null;
 }): StepState {
   const { rows, round } = input;
   const lastRound = rows.reduce((m, r) => Math.max(m, r.round), 0);
@@ -53,7 +56,11 @@ export function restoreState(machine: StepMachine, input: {
     nextN: rows.reduce((m, r) => Math.max(m, r.n), 0) + 1,
     lastFailure: input.lastFailure,
     lastDiff: input.lastDiff,
+    red: input.red ?? null,
   };
+  // The test-first attempt of this round is an attempt (seed 004's entries count it), not a failure.
+  const reds = rows.filter((r) => r.round === s.round && r.outcome === 'red').length;
+  s.acct = { ...s.acct, attempts: s.acct.attempts + reds, entryAttempts: s.acct.entryAttempts + reds };
   const mine = rows.filter((r) => r.round === s.round && failedOutcome(r.outcome) && r.errorClass !== null);
   for (const r of mine) {
     const c = r.errorClass!;

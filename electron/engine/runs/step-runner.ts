@@ -3,7 +3,7 @@ import { recordApiHold, waitForApiHold } from './api-hold';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
-import { abortInProgress, branchTip, checkWorktree, commitAll, commitTree, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import { abortInProgress, branchTip, changedPaths, checkWorktree, commitAll, commitTree, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, restoreTree, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
 import { completedSteps } from '../git/step-commits';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { guardRepoConfig, snapshotRepoConfig, type RepoConfigSnapshot } from '../git/repo-config-guard';
@@ -19,6 +19,8 @@ import { presetGateTimeout, type Policy } from './policy';
 import { lastRealFailure, restoreState, type StoredAttempt } from './step-restore';
 import { AWAITED, type StepCommand, type StepEvent, type StepOutcome, type StepState } from './step-state';
 import { runValidators } from './validators';
+import { stepTdd } from './tdd';
+import { splitAtRed, storedRed } from './tdd-restore';
 import type { Overrides } from './retry-entries';
 import type { WorktreeEnvHooks } from '../worktree-env/run-environment';
 
@@ -107,18 +109,22 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   if (!step) throw new Error(`step ${index} is not in the plan`);
   const gateNames = step.gates ?? Object.keys(workflow.gates);
   const defaultTimeoutS = presetGateTimeout(workflow) ?? 300;
+  const tdd = stepTdd(workflow, step);
   const machine = createStepMachine({
     index, totalSteps: ctx.steps.length, step, gateCommands: gateNames.map((g) => workflow.gates[g]?.run ?? g), agent: workflow.agent,
-    policy, worktree, agentTimeoutS: workflow.timeout_seconds, rng: deps.rng,
+    policy, worktree, agentTimeoutS: workflow.timeout_seconds, rng: deps.rng, tdd,
   });
 
   // Every git command on the worktree names the admin dir found for it in the user's repository (never its .git file).
   const wt = pinWorktree(store.getRun(runId)?.repo_path ?? worktree, worktree);
   const stepStart = store.getSteps(runId).find((s) => s.step_index === index)?.pre_commit ?? ctx.head ?? (await headCommit(wt));
   const rows = store.getAttempts(runId, index);
-  const real = lastRealFailure(rows.map((r) => ({ ...r, errorClass: r.error_class, row: r })));
+  // A test-first step past its red test: what came before it is not what the implementation is told about.
+  const tddRows = splitAtRed(rows, tdd);
+  const real = lastRealFailure(tddRows.after.map((r) => ({ ...r, errorClass: r.error_class, row: r })));
   let state: StepState = restoreState(machine, {
     index, stepStart, round: store.getRun(runId)?.round ?? 0, rows: rows.map(stored), now: deps.now(),
+    red: tdd && tddRows.red ? await storedRed(store, wt, stepStart, tddRows.red, tdd) : null,
     lastFailure: real ? storedFailure(store, real.row, workflow.rules) : null, lastDiff: real ? store.getAttemptTexts(real.row.id).diff : null,
   });
 
@@ -145,6 +151,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return null;
       case 'resetWorktree':
         await resetHard(wt, c.to);
+        if (c.tree) await restoreTree(wt, c.tree);
         return null;
       case 'abortInProgress': {
         // The conflict retry starts from a tree with no half-done rebase or merge; the conflict itself is in the error context.
@@ -224,7 +231,9 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           if (e.errorClass === 'rate_limit') recordApiHold(store, deps, runId, e.retryAfterS);
           return { type: 'apiError', ...artifacts, errorClass: e.errorClass, message: e.message, retriable: e.retriable, retryAfterS: e.retryAfterS };
         }
-        return { type: 'agentFinished', ...artifacts, timedOut: timeout.aborted, unchanged: tree === from };
+        // A test-first step's test attempt: the files it changed, for the machine's "did it add a test" check.
+        const changed = c.listChanged ? await changedPaths(wt, from, tree) : undefined;
+        return { type: 'agentFinished', ...artifacts, timedOut: timeout.aborted, unchanged: tree === from, ...(changed ? { changed } : {}) };
       }
       case 'runGates': {
         // The agent changed a lockfile or manifest: setup first (a failure is the environment's, not the code's).

@@ -7,6 +7,7 @@ import type { Decision } from './decide';
 import type { Policy } from './policy';
 import type { TemplateState } from './prompts';
 import type { Overrides } from './retry-entries';
+import type { RedTest, TddConfig } from './tdd';
 
 export type StepOutcome =
   | { kind: 'done'; commit: string }
@@ -29,6 +30,8 @@ export interface MachineConfig {
   /** The agent's own time limit per attempt (timeout_seconds). */
   agentTimeoutS: number;
   rng: () => number;
+  /** Test first (`tdd`): the first attempt writes a test that must fail before the change is implemented. */
+  tdd?: TddConfig | null;
 }
 
 /** One finished attempt, as the summary and the accounting need it. */
@@ -81,6 +84,8 @@ export interface CurrentAttempt {
   sessionId: string | null;
   /** The failure being decided on, between the attempt's end and the decision. */
   failure: Failure | null;
+  /** A test-first step's test attempt: the test files it changed (checked before its gates run). */
+  testFiles?: string[];
   fingerprint: string | null;
 }
 
@@ -112,6 +117,8 @@ export interface StepState {
   notes: string[];
   current: CurrentAttempt | null;
   outcome: StepOutcome | null;
+  /** A test-first step's test, once the gates failed on it (any round): until then its attempts write the test. */
+  red: RedTest | null;
 }
 
 /** What an attempt left behind in the worktree (its tree is kept under `treeRef`). */
@@ -129,8 +136,11 @@ export type StepEvent =
   | { type: 'roundStarted'; round: number }
   /** What has been spent (the machine applies seed 002's budgets to it); `dayNext` is when a daily budget renews. */
   | { type: 'budgetChecked'; facts: BudgetFacts; dayNext: string }
-  /** `unchanged`: the attempt's tree is the step's start tree (the agent changed no file). */
-  | ({ type: 'agentFinished'; timedOut: boolean; unchanged?: boolean } & AttemptArtifacts)
+  /**
+   * `unchanged`: the attempt's tree is the step's start tree (the agent changed no file). `changed`: the files its
+   * tree changes since the step's start, when the runAgent command asked for them (a test-first step's test attempt).
+   */
+  | ({ type: 'agentFinished'; timedOut: boolean; unchanged?: boolean; changed?: string[] } & AttemptArtifacts)
   | ({ type: 'apiError'; errorClass: ErrorClass; message: string; retriable: boolean; retryAfterS: number | null } & AttemptArtifacts)
   | { type: 'gatesFinished'; failure: Failure | null; flaky: boolean; notes: string[] }
   | { type: 'validated'; results: Array<[number, boolean]> }
@@ -149,7 +159,7 @@ export type StepEvent =
   | { type: 'worktreeViolated'; message: string; attemptId?: number; sessionId?: string | null };
 
 export interface FinishData {
-  outcome: 'passed' | 'flaky' | 'failed' | 'error' | 'interrupted';
+  outcome: 'passed' | 'flaky' | 'failed' | 'error' | 'interrupted' | 'red';
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   summary: string | null;
@@ -166,7 +176,8 @@ export type StepCommand =
   | { kind: 'log'; level: 'info' | 'warn'; message: string }
   /** Spending crossed a budget's alert_at (raised once per task, once a day). */
   | { kind: 'budgetAlert'; budget: 'task' | 'daily'; spentUsd: number; limitUsd: number }
-  | { kind: 'resetWorktree'; to: string }
+  /** `git reset --hard` to `to` and `git clean`; then `tree`'s files put back (a test-first step's red test), HEAD unmoved. */
+  | { kind: 'resetWorktree'; to: string; tree?: string }
   | { kind: 'abortInProgress' }
   /** Rebase the run's branch onto its base branch's tip, once; abort cleanly when it conflicts. */
   | { kind: 'rebase' }
@@ -180,6 +191,8 @@ export type StepCommand =
       sessionId: string | null;
       overrides: Overrides;
       preCommit: string;
+      /** Report the files the attempt changed since the step's start (`changed` in agentFinished). */
+      listChanged?: boolean;
     }
   | { kind: 'runGates'; attemptId: number; timeoutMultiplier: number }
   | { kind: 'finishAttempt'; attemptId: number; finish: FinishData }

@@ -30,6 +30,10 @@ describe('runPolicy', () => {
     expect(q.filesystem.denyRead).toContain('/Users/u/.local/share/keyrings');
     expect(q.filesystem.denyRead).not.toContain('/Users/u/.ssh');
   });
+  it("gives back a home folder whose name starts with two dots (`..tools` is below the home, not outside it)", () => {
+    const q = runPolicy({ ...input, homeReads: ['/Users/u/..tools/bin', '/Users/..u/bin'] });
+    expect(q.filesystem.allowRead).toEqual([worktree, '/Users/u/..tools/bin']);
+  });
   it('denies every credential store by name when the home cannot be denied as a whole', () => {
     const q = runPolicy({ ...input, userHome: '/' });
     for (const s of ['.claude', '.claude.json', '.pgpass', '.m2/settings.xml', '.bash_history', '.codex']) expect(q.filesystem.denyRead).toContain(`/${s}`);

@@ -1,5 +1,6 @@
 // What one run's sandboxed commands may touch: pure data, turned into @anthropic-ai/sandbox-runtime's per-command config.
 import path from 'node:path';
+import { isBelow, isWithin } from '../fs/within';
 import { worktreeMandatoryDenies } from './worktree-denies';
 
 export interface RunPolicyInput {
@@ -62,10 +63,6 @@ export interface RunPolicy {
   allowedDomains: string[];
 }
 
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 /** Whether the home can be denied as a whole: an absolute folder below the root. */
 function deniableHome(home: string): boolean {
@@ -86,12 +83,12 @@ export function runPolicy(input: RunPolicyInput): RunPolicy {
   // Given back: strictly below the home, never at or below a credential store (a PATH entry in ~/.ssh stays hidden).
   const homeReads = (input.homeReads ?? [])
     .map((p) => path.resolve(p))
-    .filter((p) => isInside(home, p) && p !== home && !secrets.some((s) => isInside(s, p)));
+    .filter((p) => isBelow(home, p) && !secrets.some((s) => isWithin(s, p)));
   // With the home denied, a credential store needs its own deny only inside a folder given back (each entry costs
   // every command a mount to plan: ~100 ms a command for the whole list); without it, all of them.
-  const walled = homeDenied ? secrets.filter((s) => [...homeReads, ...writable].some((r) => isInside(r, s))) : secrets;
+  const walled = homeDenied ? secrets.filter((s) => [...homeReads, ...writable].some((r) => isWithin(r, s))) : secrets;
   const denyRead = [path.resolve(input.ratchetHome), ...(homeDenied ? [home] : []), ...walled];
-  const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isInside(d, w))), ...homeReads])];
+  const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isWithin(d, w))), ...homeReads])];
   return {
     filesystem: { denyRead, allowRead, allowWrite: writable, denyWrite: [...worktreeMandatoryDenies(input.worktree), ...(input.denyWrite ?? []).map((p) => path.resolve(p))] },
     allowedDomains: [...new Set(input.network.map((h) => h.trim()).filter((h) => h !== ''))],

@@ -1,6 +1,7 @@
 // The user's toolchains inside the sandbox: which folders under their home builds need (read-only), and the variables that find them when HOME is the run's private folder.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isBelow } from '../fs/within';
 
 /** Toolchain folders under the home, given back read-only when they exist (version managers, SDKs, user installs). */
 export const TOOLCHAIN_HOME_PATHS = [
@@ -91,10 +92,7 @@ export interface HomeReadsInput {
  */
 export function homeReads(input: HomeReadsInput): string[] {
   const home = path.resolve(input.userHome);
-  const under = (p: string) => {
-    const rel = path.relative(home, p);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  };
+  const under = (p: string) => isBelow(home, p);
   const candidates = [
     ...input.path.split(path.delimiter).filter((p) => path.isAbsolute(p)),
     ...TOOLCHAIN_HOME_PATHS.map((p) => path.join(home, p)),

@@ -67,6 +67,15 @@ export function parseWorkflow(text: string): ParsedWorkflow {
   const workflow = result.data;
   const problems: WorkflowProblem[] = [];
   workflow.steps.forEach((step, i) => {
+    // A test-first step proves its test fails by running its gates: with none, nothing could.
+    const gates = step.gates ?? Object.keys(workflow.gates);
+    if ((step.tdd ?? workflow.tdd) && gates.length === 0) {
+      problems.push({
+        line: nodeLine(['steps', i, step.tdd !== undefined ? 'tdd' : 'title']),
+        path: step.tdd !== undefined ? `steps[${i}].tdd` : `steps[${i}]`,
+        message: `step "${step.title}" is test first (tdd), which needs a gate that runs its tests; this step has none`,
+      });
+    }
     step.gates?.forEach((g, j) => {
       if (!(g in workflow.gates)) {
         const known = Object.keys(workflow.gates);

@@ -1,6 +1,6 @@
 // The workflow file's schema (ratchet.yml): gates, agent, retry settings, budgets and steps. Later issues' keys are validated here too.
 import { z } from 'zod';
-import { ErrorClass, StepSpec } from '../../../shared/domain';
+import { ErrorClass, StepSpec, TddSetting } from '../../../shared/domain';
 import { WorkflowNotify } from '../../../shared/notify';
 
 const positive = z.number().positive();
@@ -207,6 +207,8 @@ export const WorkflowFile = z
     setup: SetupConfig.optional(),
     /** Globs of files git does not carry (`.env`, local config) copied from the user's checkout into the worktree when it is made; never committed. */
     copy: z.array(z.string().min(1)).optional(),
+    /** Test first for every step that does not say otherwise (a step's own `tdd` wins): see StepSpec's `tdd`. */
+    tdd: TddSetting.optional(),
     /** ntfy topic URL and webhook URL for this workflow's runs; each replaces the one in Settings (null: none). */
     notify: WorkflowNotify.optional(),
     /**

@@ -1,7 +1,7 @@
 // The gate tests the worktree's code: finds what would make the project resolve to the user's checkout (an editable install, a .pth line, PYTHONPATH, a PATH entry, a node_modules link, go.work) and points it at the worktree, or says what to change.
 import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { isWithin } from '../agents/tools/confine';
+import { isWithin } from '../fs/within';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { probePython, type PythonProbe, type PythonRef } from './python-probe';
 

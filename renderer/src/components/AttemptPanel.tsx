@@ -127,6 +127,11 @@ function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: str
           <span>{d.errorMessage}</span>
         </div>
       )}
+      {d.outcome === 'red' && (
+        <p className="muted small-text" role="note">
+          Test first: this attempt wrote the step&apos;s test, and the gates failed on it as they should. The next attempt implements the change.
+        </p>
+      )}
       <FailingTests failures={failures} onLocate={(f) => void locate(f)} />
       {flaky.length > 0 && (
         <p className="muted small-text" role="note">

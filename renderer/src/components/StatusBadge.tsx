@@ -44,14 +44,14 @@ export function RunStatusBadge({ status, wakeAt }: { status: RunStatus; wakeAt?:
 type Mark = StepStatus | AttemptOutcome;
 
 const ICON: Record<Mark, IconName> = {
-  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skip', passed: 'succeeded', flaky: 'flaky', error: 'error', interrupted: 'pause',
+  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skip', passed: 'succeeded', flaky: 'flaky', error: 'error', interrupted: 'pause', red: 'check',
 };
 const TONE: Record<Mark, string> = {
-  pending: 'muted', running: 'active', succeeded: 'good', failed: 'bad', skipped: 'muted', passed: 'good', flaky: 'attention', error: 'bad', interrupted: 'attention',
+  pending: 'muted', running: 'active', succeeded: 'good', failed: 'bad', skipped: 'muted', passed: 'good', flaky: 'attention', error: 'bad', interrupted: 'attention', red: 'good',
 };
 /** What the icon means, said to screen readers and on hover. */
 const NAME: Record<Mark, string> = {
-  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skipped', passed: 'passed', flaky: 'flaky', error: 'error', interrupted: 'stopped',
+  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skipped', passed: 'passed', flaky: 'flaky', error: 'error', interrupted: 'stopped', red: 'test written, fails as it should',
 };
 
 /** A status icon (an SVG, not a font glyph) with its name for screen readers. */

@@ -60,6 +60,13 @@ describe('describeEvent', () => {
     expect(line('something.new')).toBe('Something new');
   });
 
+  it("says a test-first step's test attempt wrote a test that fails as it should (not a failure), and names its violations", () => {
+    const red = ev('attempt.finished', { attemptId: 8, outcome: 'red', errorClass: null, summary: '1 test fails (adds) before the implementation, as it should; test files: test/add.test.mjs' });
+    expect(describeEvent(red)).toBe('Test written first: 1 test fails (adds) before the implementation, as it should; test files: test/add.test.mjs');
+    const violation = ev('attempt.finished', { attemptId: 9, outcome: 'error', errorClass: 'tdd_violation', summary: null });
+    expect(describeEvent(violation)).toBe('Attempt ended with an error: TDD violation');
+  });
+
   it("says what made the worktree ready: what came from the checkout, setup and its time, the base commit's check", () => {
     const lines = [
       ev('worktree.prepared', { copied: ['.env'], reused: [{ path: 'node_modules/', because: 'package-lock.json is the same', method: 'cp --reflink=auto', durationMs: 3200 }], durationMs: 3300 }),

@@ -12,7 +12,7 @@ const STATUS: Record<RunStatus, string> = {
 
 const OUTCOME: Record<string, string> = {
   passed: 'Attempt passed', flaky: 'Attempt passed (a gate was flaky)', failed: 'Attempt failed', error: 'Attempt ended with an error',
-  interrupted: 'Attempt stopped', running: 'Attempt running',
+  interrupted: 'Attempt stopped', running: 'Attempt running', red: 'Test written first',
 };
 
 const firstLine = (s: string) => s.split('\n')[0]!.trim();

@@ -1,5 +1,9 @@
 // Formatting of money, durations, token counts and times the way the screens show them.
 import { reasonHead } from '../../../shared/reason-text';
+import { ago } from '../../../shared/time-ago';
+
+/** How long ago, in the app's short form (shared with the terminal's long one). */
+export { ago };
 
 /** A span of time as people say it: "850 ms", "2 s", "1 min 5 s", "2 h 5 min" (whole seconds from 1 s up). */
 export function duration(ms: number | null | undefined): string {
@@ -46,17 +50,6 @@ export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-export function ago(iso: string | null | undefined, now: number = Date.now()): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '—';
-  const s = Math.round((now - t) / 1000);
-  if (s < 45) return 'just now';
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86_400)} d ago`;
 }
 
 /** A time inside a sentence: "3 min ago" when past, "at 12:05 (in 4 min)" when to come; the exact time is a hover away where shown with RelativeTime. */

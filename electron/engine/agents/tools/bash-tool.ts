@@ -7,14 +7,14 @@ import { z } from 'zod';
 import { BoundedOutput } from '../../gates/bounded-output';
 import { whenAborted } from '../../on-abort';
 import type { RunJail, WrappedCommand } from '../../sandbox/os-sandbox';
-import { isWithin } from './confine';
+import { isWithin } from '../../fs/within';
+import { terminateGroup } from '../../process/kill-group';
 import { describeInvalidInput } from './edit-tool';
 import type { ToolOutcome } from './edit-tool';
 
 export const BASH_TOOL_NAME = 'bash';
 export const DEFAULT_BASH_TIMEOUT_S = 120;
 export const DEFAULT_BASH_MAX_OUTPUT_BYTES = 100_000;
-const KILL_GRACE_MS = 2_000;
 // After bash exits, how long to wait for its pipes to drain; background jobs may hold them open forever.
 const DRAIN_GRACE_MS = 200;
 
@@ -39,14 +39,6 @@ const BashInput = z.object({
   command: z.string().optional(),
   restart: z.boolean().optional(),
 });
-
-function signalGroup(pgid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, sig);
-  } catch {
-    // ESRCH: the whole group is already gone, which is what we wanted.
-  }
-}
 
 type KillReason = 'timeout' | 'abort' | 'close';
 
@@ -74,8 +66,7 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
 
   function stopLingering(): void {
     for (const pgid of lingering) {
-      signalGroup(pgid, 'SIGTERM');
-      setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      terminateGroup(pgid);
     }
     lingering.clear();
   }
@@ -123,9 +114,8 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
       const kill = (reason: KillReason): void => {
         if (killedFor || settled || pgid === undefined) return;
         killedFor = reason;
-        signalGroup(pgid, 'SIGTERM');
-        // Not cleared when bash exits: a grandchild that ignores SIGTERM still has to go.
-        setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
+        // SIGKILL follows even when bash exits first: a grandchild that ignores SIGTERM still has to go.
+        terminateGroup(pgid);
       };
       const timer = setTimeout(() => kill('timeout'), timeoutS * 1000);
       const stopListening = whenAborted(signal, () => kill('abort'));

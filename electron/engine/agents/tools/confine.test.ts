@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolError, isWithin, resolveInside } from './confine';
+import { isWithin } from '../../fs/within';
+import { ToolError, resolveInside } from './confine';
 
 let base: string;
 let root: string;

@@ -3,6 +3,7 @@
 import { constants, existsSync } from 'node:fs';
 import { lstat, open, readlink, realpath, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { isWithin } from '../../fs/within';
 
 export type ToolErrorCode =
   | 'outside_worktree'
@@ -70,16 +71,6 @@ async function realpathLoose(abs: string, hops: number): Promise<string> {
   if (!isLink) return candidate;
   const target = path.resolve(path.dirname(candidate), await readlink(candidate));
   return realpathLoose(target, hops + 1);
-}
-
-/**
- * Whether `p` is `root` or below it; both must already be absolute and resolved the same way. The project's one path
- * containment check: a child named `..x` is inside (only `..` itself or `../…` leaves the root).
- */
-export function isWithin(root: string, p: string): boolean {
-  if (p === root) return true;
-  const rel = path.relative(root, p);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 function touchesGitDir(root: string, p: string): boolean {

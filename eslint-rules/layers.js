@@ -1,0 +1,54 @@
+// The layer map, enforced by lint: which top-level zone of the product may import which (in the manner of VS Code's
+// layering rule). Tests, test helpers (`testing/`) and the renderer's dev fixtures may reach further; product code may not.
+import path from 'node:path';
+
+/** Zone → the other zones its product code may import from. A zone always imports itself. */
+export const LAYERS = {
+  shared: [],
+  renderer: ['shared'],
+  'electron/preload': ['shared'],
+  'electron/engine': ['shared'],
+  'electron/scripted': ['shared'],
+  'electron/host': ['electron/engine', 'electron/scripted', 'shared'],
+  'electron/cli': ['electron/engine', 'electron/host', 'shared'],
+  'electron/main': ['electron/engine', 'electron/host', 'electron/cli', 'shared'],
+};
+
+const ZONES = Object.keys(LAYERS).sort((a, b) => b.length - a.length);
+
+/** The zone a repository-relative path lies in, or null (scripts, bench, e2e… are outside the map). */
+export function zoneOf(rel) {
+  const p = rel.split(path.sep).join('/');
+  return ZONES.find((z) => p === z || p.startsWith(`${z}/`)) ?? null;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Each zone imports only the zones the layer map allows (docs/architecture.md).' },
+    schema: [],
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = context.physicalFilename ?? context.filename;
+    const from = zoneOf(path.relative(root, file));
+    if (!from) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const to = zoneOf(path.relative(root, path.resolve(path.dirname(file), spec)));
+      if (!to || to === from || LAYERS[from].includes(to)) return;
+      const allowed = LAYERS[from].length ? LAYERS[from].map((z) => `${z}/`).join(', ') : 'nothing outside itself';
+      context.report({ node, message: `Bad layering: ${from}/ may import only ${allowed}; this imports ${to}/ (the layer map: docs/architecture.md).` });
+    };
+    return {
+      ImportDeclaration: (n) => check(n.source, n.source.value),
+      ExportNamedDeclaration: (n) => n.source && check(n.source, n.source.value),
+      ExportAllDeclaration: (n) => check(n.source, n.source.value),
+      ImportExpression: (n) => n.source.type === 'Literal' && check(n.source, n.source.value),
+      CallExpression: (n) => {
+        if (n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal') check(n.arguments[0], n.arguments[0].value);
+      },
+    };
+  },
+};

@@ -1,0 +1,36 @@
+// The layer map is enforced: a deliberate violation fails lint with the map's own message, an allowed import passes, and tests may reach across.
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { LAYERS, zoneOf } from '../eslint-rules/layers.js';
+
+const ROOT = join(__dirname, '..');
+const eslint = new ESLint({ cwd: ROOT });
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'ratchet/layers').map((m) => m.message);
+}
+
+describe('the layer map', () => {
+  it('names every product zone, and each zone only below it', () => {
+    expect(zoneOf('electron/engine/runs/step-machine.ts')).toBe('electron/engine');
+    expect(zoneOf('electron/main/index.ts')).toBe('electron/main');
+    expect(zoneOf('scripts/demo.ts')).toBeNull();
+    expect(LAYERS.shared).toEqual([]);
+    expect(LAYERS['electron/engine']).toEqual(['shared']);
+  });
+
+  it('fails lint on a deliberate violation: the engine importing the CLI, shared importing the engine', async () => {
+    expect(await layerErrors('electron/engine/runs/violation.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;\n")).toEqual([
+      'Bad layering: electron/engine/ may import only shared/; this imports electron/cli/ (the layer map: docs/architecture.md).',
+    ]);
+    expect(await layerErrors('shared/violation.ts', "export { createEngine } from '../electron/engine/engine';\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/src/violation.ts', "const m = await import('../../electron/engine/engine');\nexport default m;\n")).toHaveLength(1);
+  }, 60_000);
+
+  it('passes what the map allows, and lets tests reach across it', async () => {
+    expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine/service';\nexport const s = createService;\n")).toEqual([]);
+    expect(await layerErrors('electron/engine/runs/violation.test.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;\n")).toEqual([]);
+  }, 60_000);
+});
