@@ -31,6 +31,8 @@ export const BaselineGateDoc = z.object({
   message: z.string().nullable(),
   /** The tests (or compile errors) it reported failing, by name. */
   failingTests: z.array(z.string()),
+  /** The modules, packages and commands its output said were missing (the classifier's names); absent in older runs. */
+  missing: z.array(z.string()).optional(),
   outputTail: z.string(),
 });
 export type BaselineGateDoc = z.infer<typeof BaselineGateDoc>;

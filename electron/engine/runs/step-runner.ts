@@ -257,7 +257,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         if (envFailure) return { type: 'gatesFinished', failure: envFailure, flaky: false, notes: [] };
         const g = await runAttemptGates(store, {
           runId, attemptId: c.attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal, timeoutMultiplier: c.timeoutMultiplier,
-          diff: attemptDiff, previous: state.lastFailure,
+          diff: attemptDiff, previous: state.lastFailure, baseline: deps.worktreeEnv?.baseline ?? null,
         });
         // The gates ran the repository's code in the worktree: the same guard as after the agent, before the commit
         // (with no gate, nothing has run since the agent's check).

@@ -79,14 +79,38 @@ export interface OwnedRunJail extends RunJail {
 // The library keeps one session per process; every engine initialises it with this same, closed, base config
 // (a second identical initialize is a no-op), and each command brings its run's own paths and hosts.
 let baseConfig: SandboxRuntimeConfig | null = null;
+// The socat the library's relays run inside the sandbox: the plain one (see insideSocat).
+let relaySocat: { wrapper: string; plain: string } | null = null;
 function sessionConfig(): SandboxRuntimeConfig {
-  baseConfig ??= {
-    network: { allowedDomains: [], deniedDomains: [] },
-    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-    ...(process.platform === 'linux' ? socatWithParentDeath() : {}),
-    ...vendoredPaths(),
-  };
+  if (!baseConfig) {
+    const socat = process.platform === 'linux' ? socatWithParentDeath() : {};
+    if (socat.socatPath && socat.plainSocat) relaySocat = { wrapper: socat.socatPath, plain: socat.plainSocat };
+    baseConfig = {
+      network: { allowedDomains: [], deniedDomains: [] },
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+      ...(socat.socatPath ? { socatPath: socat.socatPath } : {}),
+      // The library lists dangerous names below process.cwd() (Ratchet's launch folder: the user's checkout, their
+      // home, `/` for the app) with ripgrep before every command, 3 levels down by default: 0.1 s from a repository,
+      // seconds from a big folder, on every gate. What it finds there is read-only in Ratchet's sandbox anyway (a run
+      // writes only its worktree, its private folder and the caches), and the worktree's own names are denied by
+      // worktreeMandatoryDenies. So the scan goes as shallow as the library allows.
+      mandatoryDenySearchDepth: 1,
+      ...vendoredPaths(),
+    };
+  }
   return baseConfig;
+}
+
+/**
+ * The library runs the same socatPath on the host (the bridges, which must die with Ratchet: setpriv's wrapper) and
+ * inside each sandboxed command (its relays, which die with the sandbox's pid namespace anyway). Inside, the wrapper
+ * only adds a shell and setpriv to every command's start, while the command waits for the relays to listen: the
+ * relays run the plain socat. Unchanged when there is no wrapper.
+ */
+export function insideSocat(wrapped: string, socat: { wrapper: string; plain: string } | null = relaySocat): string {
+  // Only bare paths: a quoted one would need quoting again at each level of the library's nesting.
+  if (!socat || ![socat.wrapper, socat.plain].every((p) => /^[\w./-]+$/.test(p))) return wrapped;
+  return wrapped.split(quote([socat.wrapper])).join(quote([socat.plain]));
 }
 
 /**
@@ -95,7 +119,7 @@ function sessionConfig(): SandboxRuntimeConfig {
  * Started through `setpriv --pdeathsig TERM`, each socat gets SIGTERM from the kernel when its parent dies, however
  * it dies. Without util-linux's setpriv, plain socat (the library's default).
  */
-export function socatWithParentDeath(): { socatPath?: string } {
+export function socatWithParentDeath(): { socatPath?: string; plainSocat?: string } {
   const setpriv = whichSync('setpriv');
   const socat = whichSync('socat');
   if (!setpriv || !socat) return {};
@@ -105,7 +129,7 @@ export function socatWithParentDeath(): { socatPath?: string } {
   chmodSync(dir, 0o755);
   chmodSync(file, 0o755);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return { socatPath: file };
+  return { socatPath: file, plainSocat: socat };
 }
 
 // How many of this process's sandboxes use the library's session: the last one to let go resets it, so one
@@ -250,6 +274,7 @@ export function createOsSandbox(opts: {
             try {
               let wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command });
               for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
+              wrapped = insideSocat(wrapped);
               return {
                 file: '/bin/sh',
                 // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.

@@ -108,6 +108,17 @@ describe('resolveNetwork', () => {
     expect((await resolveNetwork(['registry:pypi'], env())).sort()).toEqual(['127.0.0.1:3141', 'pypi.example.test']);
   }, 60_000);
 
+  it.skipIf(!has('python -m pip --version || python3 -m pip --version'))("registry:pypi with only extra indexes configured keeps pip's default index and file host, which pip still asks first (refused, it retried each package for minutes)", async () => {
+    put('.config/pip/pip.conf', '[global]\nextra-index-url = http://127.0.0.1:3141/root/dev file:///opt/wheels/simple\n');
+    const hosts = await resolveNetwork(['registry:pypi'], env());
+    expect(hosts[0]).toBe('127.0.0.1:3141');
+    expect(hosts).toHaveLength(3);
+    for (const h of hosts.slice(1)) expect(h).toMatch(HOSTNAME);
+    forgetRegistries();
+    put('.config/pip/pip.conf', '[global]\nno-index = true\nextra-index-url = http://127.0.0.1:3141/root/dev\n');
+    expect(await resolveNetwork(['registry:pypi'], env())).toEqual(['127.0.0.1:3141']);
+  }, 60_000);
+
   it.skipIf(!has('python -m pip --version || python3 -m pip --version'))("registry:pypi with nothing configured is pip's own default index and file host", async () => {
     const hosts = await resolveNetwork(['registry:pypi'], env());
     expect(hosts).toHaveLength(2);

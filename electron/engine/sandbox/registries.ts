@@ -55,11 +55,21 @@ export function pipConfigIndexes(listing: string): string[] {
   return urls;
 }
 
-/** pip (and uv): the configured indexes, else pip's own default index and file host, as pip reports them. */
+/** Whether `pip config list` output names the main index (`index-url`) or turns indexes off (`no-index`). */
+export function pipConfigReplacesDefault(listing: string): boolean {
+  return /^[\w-]+\.index-url\s*=/m.test(listing) || /^[\w-]+\.no-index\s*=\s*(['"]?)(?:1|true|yes|on)\1\s*$/im.test(listing);
+}
+
+/**
+ * pip (and uv): the configured indexes, and pip's own default index and file host unless the main index is replaced
+ * (`index-url`, PIP_INDEX_URL, uv's default index) or indexes are off: extra indexes are asked beside the default one,
+ * and a default index the sandbox refused cost every package five retries.
+ */
 export async function pypiRegistries(env: NodeJS.ProcessEnv): Promise<string[]> {
   const python = (await run('python3', ['-c', 'import sys; print(sys.executable)'], env)) !== null ? 'python3' : 'python';
+  const listing = (await run(python, ['-m', 'pip', 'config', 'list'], env)) ?? '';
   const urls = [
-    ...pipConfigIndexes((await run(python, ['-m', 'pip', 'config', 'list'], env)) ?? ''),
+    ...pipConfigIndexes(listing),
     ...[env.PIP_INDEX_URL, env.PIP_EXTRA_INDEX_URL, env.UV_INDEX_URL, env.UV_DEFAULT_INDEX, env.UV_EXTRA_INDEX_URL, env.UV_INDEX]
       .filter((v): v is string => !!v)
       .flatMap((v) => v.split(/\s+/)),
@@ -67,10 +77,12 @@ export async function pypiRegistries(env: NodeJS.ProcessEnv): Promise<string[]> 
   const xdg = env.XDG_CONFIG_HOME || path.join(homeOf(env), '.config');
   const uv = readIf(path.join(xdg, 'uv', 'uv.toml'));
   if (uv) for (const m of uv.matchAll(/^\s*(?:index-url|extra-index-url|url)\s*=\s*["']([^"']+)["']/gm)) urls.push(m[1]!);
-  if (urls.length) return urls;
+  const noIndex = /^(?:1|true|yes|on)$/i.test(env.PIP_NO_INDEX ?? '');
+  const replaced = pipConfigReplacesDefault(listing) || noIndex || !!(env.PIP_INDEX_URL || env.UV_INDEX_URL || env.UV_DEFAULT_INDEX) || /^\s*index-url\s*=/m.test(uv ?? '');
+  if (replaced) return urls;
   // pip's built-in PyPI: its index, and the host its files are served from.
   const defaults = await run(python, ['-c', 'from pip._internal.models.index import PyPI; print(PyPI.simple_url); print("https://" + PyPI.file_storage_domain)'], env);
-  return defaults ? defaults.split('\n').filter(Boolean) : [];
+  return [...urls, ...(defaults ? defaults.split('\n').filter(Boolean) : [])];
 }
 
 /** The hosts of a GOPROXY list and a GOSUMDB setting (`direct`, `off` and a sum database's key left out). */

@@ -56,6 +56,45 @@ steps: [{ title: one }]
   });
 });
 
+describe("the classifier, told the run's baseline", () => {
+  it('says a test that failed on the base commit already failed there', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: "true"
+gates: { test: "echo 'not ok 1 - already broken'; exit 1" }
+agent: { kind: command, command: ["sh", "-c", "date > w.txt"] }
+max_retries: 0
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+steps: [{ title: one }]
+`);
+    expect(r.doc.environment?.baseline).toMatchObject({ ready: true, failingTests: ['test: already broken'] });
+    const first = r.doc.steps[0]!.attempts[0]!;
+    expect(first.errorClass).toBe('test_failure');
+    expect(first.message).toContain('(already broken already failed on the base commit)');
+  });
+
+  it("calls a module the base commit also lacks the environment's (missing_dependency, not retried), not the agent's code", async () => {
+    engine = envEngine();
+    // A test that imports a module nothing here provides: on the base commit that reads as a test importing what
+    // the agent has yet to write (retried), so the baseline does not stop the run.
+    const repo = makeRepo({ 'tests/test_calc.py': 'import calc_helpers_not_installed\n' });
+    const r = await runWorkflow(engine, repo, `
+setup: "true"
+gates: { test: "python3 tests/test_calc.py" }
+agent: { kind: command, command: ["sh", "-c", "date > w.txt"] }
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+steps: [{ title: one }]
+`);
+    expect(r.doc.environment?.baseline).toMatchObject({ ready: true });
+    expect(r.doc.environment?.baseline?.gates[0]).toMatchObject({ passed: false, missing: ['calc_helpers_not_installed'] });
+    const attempts = r.doc.steps[0]!.attempts;
+    expect(attempts[0]).toMatchObject({ errorClass: 'missing_dependency' });
+    expect(attempts[0]!.message).toMatch(/^The base commit fails the same way: .*calc_helpers_not_installed/);
+    expect(attempts).toHaveLength(1);
+  });
+});
+
 describe('baselineCheck (New task\'s "Check project")', () => {
   const workflow = (setup: string) => WorkflowFile.parse({ setup, gates: { test: BROKEN_UNTIL_FIXED }, steps: [{ title: 'one' }] });
 

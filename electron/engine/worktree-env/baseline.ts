@@ -7,7 +7,7 @@ import { git, inspectRepo } from '../git/repo-git';
 import type { OsSandbox } from '../sandbox/os-sandbox';
 import type { Workflow } from '../workflow/schema';
 import { checkCheckoutLeaks } from './checkout-leaks';
-import { baselineGates, bringFromCheckout, gatesOf, initExcludes, setupPhase, type EnvTarget } from './prepare-worktree';
+import { baselineGates, bringFromCheckout, gatesOf, initExcludes, pinned, setupPhase, type EnvTarget } from './prepare-worktree';
 import { removeRunExcludes } from './run-excludes';
 import { withEnv } from './run-environment';
 import { worktreeFiles } from './setup-inputs';
@@ -77,14 +77,15 @@ export async function baselineCheck(opts: BaselineCheckOptions): Promise<Baselin
     const jail = await opts.sandbox.forRun({ worktree, network: opts.workflow.sandbox?.network ?? [], envNames: opts.workflow.sandbox?.env ?? [] });
     const t: EnvTarget = { checkout: repo.root, worktree, workflow: opts.workflow, jail, env: jail.env, signal: opts.signal, emit, now: () => new Date() };
     await initExcludes(repo.root, worktree, jail.env, jail.sandboxed);
-    const files = await worktreeFiles(worktree);
+    const wt = pinned(t);
+    const files = await worktreeFiles(wt);
     const brought = await bringFromCheckout(t, files);
     const setup = await setupPhase(t, { files, stored: null, ranBefore: false, reusedNode: brought.reused.some((r) => r.path.endsWith('node_modules/')) });
     const at = () => new Date().toISOString();
     if (setup.doc?.outcome === 'failed') {
       return { commit, ready: false, problem: setup.doc.message, setup: setup.doc, gates: [], failingTests: [], durationMs: Math.round(performance.now() - startedAt), at: at() };
     }
-    const leaks = await checkCheckoutLeaks({ checkout: repo.root, worktree, files: await worktreeFiles(worktree), env: jail.env, jail, signal: opts.signal });
+    const leaks = await checkCheckoutLeaks({ checkout: repo.root, worktree, files: await worktreeFiles(wt), env: jail.env, jail, signal: opts.signal });
     if (leaks.refusal) {
       return { commit, ready: false, problem: leaks.refusal, setup: setup.doc, gates: [], failingTests: [], durationMs: Math.round(performance.now() - startedAt), at: at() };
     }

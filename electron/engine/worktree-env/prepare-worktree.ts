@@ -6,8 +6,11 @@ import type { BaselineDoc, BaselineGateDoc, ReusedDoc, SetupDoc, WorktreeEnvDoc 
 import { ranNoTests } from '../gates/count-tests';
 import { parseFailures } from '../gates/parse-failures';
 import { runGate } from '../gates/run-gate';
-import { git } from '../git/repo-git';
+import { git, type PinnedWorktree } from '../git/repo-git';
+import { pinWorktree } from '../git/worktree-integrity';
 import { classifyGateFailure } from '../runs/classify';
+import type { BaselineFacts } from '../runs/classify-context';
+import { missingNames } from '../runs/classify-missing';
 import { presetGateTimeout } from '../runs/policy';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
@@ -34,8 +37,9 @@ export interface EnvTarget {
   emit: Emit;
   now: () => Date;
   /**
-   * SEAM(sandbox-env): turns setup.network into hosts, `registry:<ecosystem>` resolved from the user's tool
-   * configuration — the sandbox module's `resolveNetwork`. Until it is passed, only plain host entries reach setup.
+   * Turns setup.network into hosts before setup runs. Unset (as in a run), the entries go to the jail as they are:
+   * its wrap resolves `registry:<ecosystem>` from the user's own tool configuration (the sandbox's `resolveNetwork`,
+   * outside the sandbox, with the user's environment rather than the sandbox's private HOME).
    */
   resolveNetwork?: (entries: readonly string[], env: NodeJS.ProcessEnv) => Promise<string[]>;
 }
@@ -63,9 +67,19 @@ export async function initExcludes(checkout: string, worktree: string, env: Node
  * placeholders at its denied names (held while another run's command still runs) are not the gates' leftovers: an
  * exclude naming one would make Ratchet's own `git add`, which keeps them out by pathspec, refuse an ignored path.
  */
-export async function untrackedPaths(worktree: string): Promise<string[]> {
-  const out = await git(worktree).raw(['ls-files', '-z', '--others', '--exclude-standard', '--directory', '--no-empty-directory']);
-  return out.split('\0').filter(Boolean).filter((p) => !isPlaceholder(worktree, p));
+export async function untrackedPaths(p: PinnedWorktree): Promise<string[]> {
+  const out = await git(p).raw(['ls-files', '-z', '--others', '--exclude-standard', '--directory', '--no-empty-directory']);
+  return out.split('\0').filter(Boolean).filter((rel) => !isPlaceholder(p.worktree, rel));
+}
+
+/** Tracked files of the worktree whose content differs from the index (what a setup rewrote), relative. */
+export async function trackedChanges(p: PinnedWorktree): Promise<string[]> {
+  return (await git(p).raw(['diff', '--name-only', '--no-ext-diff', '--no-textconv']).catch(() => '')).split('\n').filter(Boolean);
+}
+
+/** The worktree of `t` pinned to its admin dir in the user's repository (never found through the worktree's `.git` file). */
+export function pinned(t: Pick<EnvTarget, 'checkout' | 'worktree'>): PinnedWorktree {
+  return pinWorktree(t.checkout, t.worktree);
 }
 
 function isPlaceholder(worktree: string, rel: string): boolean {
@@ -134,12 +148,9 @@ export interface SetupPhase {
 }
 
 async function resolveHosts(t: EnvTarget, entries: readonly string[]): Promise<string[]> {
-  if (t.resolveNetwork) return t.resolveNetwork(entries, t.env);
-  const registries = entries.filter((e) => e.startsWith('registry:'));
-  if (registries.length) {
-    t.emit('log', { level: 'warn', message: `setup.network: ${registries.join(', ')} cannot be resolved to a host yet; name the registry's host instead` });
-  }
-  return entries.filter((e) => !e.startsWith('registry:'));
+  // Dropping `registry:` entries here left setup with no registry at all: pip retried every package against a
+  // refused index for minutes (the Python real-project run's slow setup).
+  return t.resolveNetwork ? t.resolveNetwork(entries, t.env) : [...entries];
 }
 
 /**
@@ -168,7 +179,8 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
   }
   t.emit('setup.started', { reason, changed, commands });
   const hosts = await resolveHosts(t, setup.network);
-  const before = new Set(await untrackedPaths(t.worktree));
+  const wt = pinned(t);
+  const before = new Set(await untrackedPaths(wt));
   const r = await runSetup({
     worktree: t.worktree, setup, jail: t.jail, env: t.env, hosts, signal: t.signal,
     onOutput: (c) => t.emit('setup.output', { text: c.text, skippedBytes: c.skippedBytes, seq: c.seq }),
@@ -187,10 +199,10 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
     return { doc, inputs: null, output: r.output };
   }
   t.emit('setup.finished', { outcome: 'ok', durationMs: r.durationMs, note, message: null });
-  const made = (await untrackedPaths(t.worktree)).filter((f) => !before.has(f));
+  const made = (await untrackedPaths(wt)).filter((f) => !before.has(f));
   const excluded = made.length ? addRunExcludes(t.worktree, made, 'created by setup') : [];
   if (excluded.length) t.emit('log', { level: 'info', message: `setup created ${excluded.join(', ')}: never committed` });
-  const touched = (await git(t.worktree).raw(['diff', '--name-only']).catch(() => '')).split('\n').filter(Boolean);
+  const touched = await trackedChanges(wt);
   if (touched.length) {
     t.emit('log', { level: 'warn', message: `setup changed files the project tracks: ${touched.slice(0, 10).join(', ')}${touched.length > 10 ? '…' : ''} (a lockfile rewritten by an install?); they count as the step's changes` });
   }
@@ -223,7 +235,8 @@ export async function baselineGates(t: EnvTarget, gateNames: readonly string[], 
     const c = r.passed && !noTests ? null : noTests ? { errorClass: 'test_failure' as const, message: 'the gate ran no tests' } : classifyGateFailure(r, failures, t.workflow.rules);
     const doc: BaselineGateDoc = {
       gate: name, command: gate.run, passed: c === null, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs,
-      errorClass: c?.errorClass ?? null, message: c?.message ?? null, failingTests: failures.map((f) => f.name), outputTail: c ? tail(r.output) : '',
+      errorClass: c?.errorClass ?? null, message: c?.message ?? null, failingTests: failures.map((f) => f.name),
+      missing: c ? missingNames(r.output) : [], outputTail: c ? tail(r.output) : '',
     };
     gates.push(doc);
     t.emit('baseline.gate', { gate: name, passed: doc.passed, exitCode: doc.exitCode, durationMs: doc.durationMs, errorClass: doc.errorClass, failingTests: doc.failingTests });
@@ -243,6 +256,19 @@ export async function baselineGates(t: EnvTarget, gateNames: readonly string[], 
   };
   t.emit('baseline.finished', { ready: doc.ready, problem: doc.problem, failingTests: doc.failingTests, durationMs: doc.durationMs });
   return doc;
+}
+
+/**
+ * What the classifier weighs from the base commit's run: the tests that already failed there and what its gates said
+ * was missing (read from the stored output's end for a run stored before gates kept `missing`). Null without a baseline.
+ */
+export function baselineFacts(b: BaselineDoc | null | undefined): BaselineFacts | null {
+  if (!b) return null;
+  const failed = b.gates.filter((g) => !g.passed);
+  return {
+    failingTests: [...new Set(failed.flatMap((g) => g.failingTests))],
+    missing: [...new Set(failed.flatMap((g) => g.missing ?? missingNames(g.outputTail)))],
+  };
 }
 
 /** What the agent is told about the base commit: the tests that failed there before any change. */

@@ -2,12 +2,13 @@
 import { statSync } from 'node:fs';
 import type { BaselineDoc } from '../../../shared/worktree-env';
 import type { Failure } from '../runs/attempt-gates';
+import type { BaselineFacts } from '../runs/classify-context';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { RunEnvStore } from '../store/run-env';
 import type { Store } from '../store/store';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { checkCheckoutLeaks } from './checkout-leaks';
-import { baselineGates, bringFromCheckout, gatesOf, initExcludes, setupPhase, untrackedPaths, type EnvTarget } from './prepare-worktree';
+import { baselineFacts, baselineGates, bringFromCheckout, gatesOf, initExcludes, pinned, setupPhase, untrackedPaths, type EnvTarget } from './prepare-worktree';
 import { addRunExcludes } from './run-excludes';
 import { worktreeFiles } from './setup-inputs';
 
@@ -31,6 +32,8 @@ export interface RunEnvironmentInput {
 
 /** What the step runner calls around an attempt's gates. */
 export interface WorktreeEnvHooks {
+  /** What the base commit already failed on (the run's stored baseline check), for the classifier; null when none ran. */
+  baseline: BaselineFacts | null;
   /** Runs setup again when the agent changed one of its inputs; a failure is the environment's (never retried through the agent). */
   beforeGates(signal: AbortSignal): Promise<Failure | null>;
   /** Keeps what the gates left in the worktree out of every later commit, and says so. */
@@ -75,7 +78,8 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
     checkout: input.checkout, worktree: input.worktree, workflow: input.workflow, signal: input.signal, emit, now: input.now, resolveNetwork: input.resolveNetwork,
   };
   await initExcludes(input.checkout, input.worktree, input.jail.env, input.jail.sandboxed);
-  let files = await worktreeFiles(input.worktree);
+  const wt = pinned(input);
+  let files = await worktreeFiles(wt);
   let reusedNode = false;
   if (!state.preparedAt) {
     const brought = await bringFromCheckout({ ...base, jail: input.jail, env: input.jail.env }, files);
@@ -102,7 +106,7 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
   if (setupFailed) return { kind: 'failed', reason: setupFailed };
 
   // The gates' view of the code: fixed where Ratchet can, refused where it cannot.
-  files = await worktreeFiles(input.worktree);
+  files = await worktreeFiles(wt);
   const leaks = await checkCheckoutLeaks({ checkout: input.checkout, worktree: input.worktree, files, env: input.jail.env, jail: input.jail, signal: input.signal });
   if (input.signal.aborted) return { kind: 'stopped' };
   envStore.recordFixes(runId, leaks.fixes);
@@ -122,9 +126,10 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
   }
 
   const hooks: WorktreeEnvHooks = {
+    baseline: baselineFacts(baseline),
     async beforeGates(signal) {
       if (!input.workflow.setup) return null;
-      files = await worktreeFiles(input.worktree);
+      files = await worktreeFiles(wt);
       t.signal = signal;
       const failed = await runSetupPhase();
       return failed ? environmentFailure(failed) : null;
@@ -136,7 +141,7 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
 
 /** Files gates left that the project does not track: excluded from Ratchet's commits from now on, and the user is told. */
 async function keepLeftovers(t: EnvTarget, who: string): Promise<void> {
-  const left = await untrackedPaths(t.worktree);
+  const left = await untrackedPaths(pinned(t));
   if (!left.length) return;
   const fresh = addRunExcludes(t.worktree, left, `left by ${who}`);
   if (fresh.length) {

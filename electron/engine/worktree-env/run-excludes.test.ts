@@ -56,8 +56,8 @@ describe('the run exclude file', () => {
     mkdirSync(join(worktree, '.claude'));
     for (const rel of ['.claude/commands', '.claude/agents', '.bashrc', '.mcp.json']) writeFileSync(join(worktree, rel), '');
     writeFileSync(join(worktree, 'work.txt'), 'the agent\'s\n');
-    expect(await untrackedPaths(worktree)).toEqual(['work.txt']);
     const p = pinWorktree(repo, worktree);
+    expect(await untrackedPaths(p)).toEqual(['work.txt']);
     await commitAll(p, 'step 1: work');
     expect(sh(repo, 'ls-tree', '--name-only', 'task').split('\n').sort()).toEqual(['README.md', 'work.txt']);
     await expect(isDirty(p)).resolves.toBe(false);

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { git } from '../git/repo-git';
+import { git, type PinnedWorktree } from '../git/repo-git';
 
 /** Used when `setup.inputs` is not set: the lockfiles and manifests of the common ecosystems, found at any depth. */
 export const DEFAULT_SETUP_INPUTS: readonly string[] = [
@@ -32,8 +32,8 @@ export function inputMatcher(globs: readonly string[] | undefined): (file: strin
 }
 
 /** The files of the worktree git sees (tracked, staged, or new and not ignored), relative. */
-export async function worktreeFiles(worktree: string): Promise<string[]> {
-  const out = await git(worktree).raw(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+export async function worktreeFiles(p: PinnedWorktree): Promise<string[]> {
+  const out = await git(p).raw(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
   return [...new Set(out.split('\0').filter(Boolean))];
 }
 
