@@ -84,16 +84,8 @@ export function attemptCount(home: string, runId: string, step: number): number 
   }
 }
 
-/** Polls `fn` every `everyMs` (100) until it returns something truthy, which it returns; after `ms` it throws "timed out waiting for <describe>". */
-export async function until<T>(fn: () => T | undefined | null | false, opts: { ms: number; describe: string | (() => string); everyMs?: number }): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() - start > opts.ms) throw new Error(`timed out waiting for ${typeof opts.describe === 'string' ? opts.describe : opts.describe()}`);
-    await new Promise((r) => setTimeout(r, opts.everyMs ?? 100));
-  }
-}
+// The polling helper is the one all tests share (shared/testing/until.ts); e2e specs keep importing it from here.
+export { until } from '../shared/testing/until';
 
 export interface HostProcess {
   url: string;

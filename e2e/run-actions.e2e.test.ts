@@ -98,13 +98,9 @@ describe('stop, start again, resume', () => {
     const cost = page.getByTestId('resume-cost').first();
     await cost.waitFor({ timeout: 30_000 });
     // Without a reload: the cost after the resume follows the engine's usage events.
-    const start = Date.now();
-    for (;;) {
-      const t = (await cost.textContent()) ?? '';
-      if (t !== '' && t !== '$0.00') break;
-      if (Date.now() - start > 60_000) throw new Error(`the resume's cost stayed ${t}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await page.waitForFunction(() => !['', '$0.00'].includes((globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('[data-testid="resume-cost"]')?.textContent ?? ''), null, { timeout: 60_000 }).catch(async (err: unknown) => {
+      throw new Error(`the resume's cost stayed ${(await cost.textContent()) ?? ''}: ${String(err)}`);
+    });
     await until(() => runs().find((r) => r.id === stopped.id && r.status === 'succeeded'), { ms: 120_000, describe: runsSoFar });
     await page.locator('.run-header').getByText('succeeded', { exact: true }).waitFor({ timeout: 30_000 });
     await page.locator('.resumes').getByText(/Resumed from step 1/).waitFor();

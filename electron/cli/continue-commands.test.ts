@@ -1,12 +1,12 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from '../engine/engine';
 import { byStep, setup } from '../engine/testing/recovery-fixtures';
-import { sh, tempDir } from '../engine/testing/temp-repo';
+import { tempDir } from '../engine/testing/temp-repo';
+import { interruptedRun } from './testing/interrupted-run';
 import { cli } from './testing/run-cli';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
@@ -16,28 +16,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-
-/** A run of 3 steps whose process "died" during step 2 (made with the engine, then left). */
-async function interrupted() {
-  const p = setup(3);
-  server = await startScriptedServer({ script: byStep });
-  const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ...env } });
-  const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
-  writeFileSync(p.flag, 'x');
-  await engine.execute(runId, new AbortController().signal);
-  rmSync(p.flag);
-  engine.store.db.prepare("UPDATE step_runs SET status = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
-  engine.store.setRunStatus(runId, 'running', null);
-  engine.store.claimRun(runId, 2 ** 22 + 7, hostname());
-  await engine.settled();
-  engine.close();
-  // A process that died mid-step leaves its git state as "running" (written when the execution started).
-  const state = join(tempDir(), 'state.json');
-  writeFileSync(state, JSON.stringify({ status: 'running', reason: null, finishedAt: null, steps: [], attempts: [] }));
-  sh(p.repo, 'update-ref', `refs/ratchet/${runId}/state`, sh(p.repo, 'hash-object', '-w', state));
-  return { p, env, runId };
-}
+/** A run of 3 steps whose process "died" during step 2, with its git state left "running". */
+const interrupted = () => interruptedRun({ gitState: true });
 
 describe('ratchet resume / retry / plan / recover', () => {
   it('`resume` with no id lists interrupted runs (task, step, how long ago); without a terminal it asks for the id', async () => {

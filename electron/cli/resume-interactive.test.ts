@@ -1,40 +1,15 @@
 // `ratchet resume` on a terminal (seed 003): interactive auto-progress after each step, [y/N] defaults, a damaged database.
 import { rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../shared/domain';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine } from '../engine/engine';
-import { byStep, setup } from '../engine/testing/recovery-fixtures';
 import { tempDir } from '../engine/testing/temp-repo';
 import { confirm } from './cli-kit';
+import { interruptedRun } from './testing/interrupted-run';
 import { cli } from './testing/run-cli';
-import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-/** A run of 3 steps whose process "died" during step 2. */
-async function interrupted() {
-  const p = setup(3);
-  server = await startScriptedServer({ script: byStep });
-  const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ...env } });
-  const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
-  writeFileSync(p.flag, 'x');
-  await engine.execute(runId, new AbortController().signal);
-  rmSync(p.flag);
-  engine.store.db.prepare("UPDATE step_runs SET status = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
-  engine.store.setRunStatus(runId, 'running', null);
-  engine.store.claimRun(runId, 2 ** 22 + 7, hostname());
-  engine.close();
-  return { p, env, runId };
-}
+const interrupted = () => interruptedRun();
 
 const PROCEED = /Proceed with resume\? \[Y\/n\] $/;
 const AFTER_STEP = /Step 2 \(Step number 2\) completed! Continue to step 3\/3 \(Step number 3\)\?\n {2}\[Y\]es, continue \/ \[N\]o, pause here \/ \[A\]uto to the end of the phase \[Y\] $/;

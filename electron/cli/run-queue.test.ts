@@ -9,6 +9,8 @@ import { byStep } from '../engine/testing/recovery-fixtures';
 import { fixtureProject } from '../engine/testing/fixture-project';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 import { cli } from './testing/run-cli';
+import { RunQueue } from '../engine/store/run-queue';
+import { until } from '../../shared/testing/until';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -36,18 +38,18 @@ describe('ratchet run --queue', () => {
     const blocker = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile, title: 'blocker' }));
     expect(engine.store.acquireLease(blocker, { pid: process.pid, host: hostname(), token: 'blocker' }, 600_000, () => true)).toMatchObject({ ok: true });
 
-    const run = cli(['run', p.repo, '--workflow', p.workflowFile, '--task', 'queued one', '--yes', '--json', '--queue'], env);
-    const queuedId = async () => {
-      for (let i = 0; i < 400; i++) {
-        const q = engine.store.listRuns().find((r) => r.task_title === 'queued one' && r.status === 'queued');
-        if (q) return q.id;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('the run never showed as queued');
-    };
-    const id = await queuedId();
-    await new Promise((r) => setTimeout(r, 700));
+    let err = '';
+    const run = cli(['run', p.repo, '--workflow', p.workflowFile, '--task', 'queued one', '--yes', '--json', '--queue'], env, undefined, (e) => (err = e));
+    const id = await until(() => engine.store.listRuns().find((r) => r.task_title === 'queued one' && r.status === 'queued')?.id, { ms: 20_000, describe: 'the run to show as queued' });
+    await until(() => err.includes('Queued: next in line'), { ms: 20_000, describe: 'the CLI to say it waits' });
+    // A run put ahead of it is seen by a later poll of the CLI (it says so): that poll, with the slot still held,
+    // did not start the run.
+    const ahead = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile, title: 'ahead' }));
+    const queue = new RunQueue(engine.store);
+    queue.enqueue(ahead, { kind: 'execute' }, { priority: 10, owner: { pid: process.pid, host: hostname() }, reason: 'ahead' });
+    await until(() => err.includes('Queued: 1 run ahead'), { ms: 20_000, describe: 'the CLI to see the run ahead of it' });
     expect(engine.store.getRun(id)?.status).toBe('queued');
+    queue.cancel(ahead);
     engine.store.releaseLease(blocker, 'blocker');
     const r = await run;
     expect(r.err).toContain('Queued: next in line; waiting for a free slot (1 at a time');

@@ -31,7 +31,7 @@ async function interruptedAtStep2(extra = '') {
   rmSync(p.flag);
   const run = engine.store.getRun(runId)!;
   sh(run.worktree, 'reset', '-q', '--soft', 'HEAD~1');
-  engine.store.db.prepare("UPDATE step_runs SET status = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
+  engine.store.setStepStatus(runId, 2, 'running');
   engine.store.db.prepare("UPDATE attempts SET outcome = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
   engine.store.setRunStatus(runId, 'running', null);
   engine.store.claimRun(runId, 2 ** 22 + 99, hostname());

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { dispatch, type EventName } from '../../shared/contract';
+import { until } from '../../shared/testing/until';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from './engine';
 import { createService, toCallError, type Service } from './service';
@@ -34,11 +35,7 @@ async function succeededRun() {
   service.subscribe((name, payload) => events.push({ name, payload: payload as never }));
   const repo = makeRepo();
   const { runId } = value<{ runId: string }>(await call(service, 'runs.start', { repo, title: 'Land me', steps: [{ title: 'One' }, { title: 'Two' }], preset: 'minimal' }));
-  const start = Date.now();
-  while (!events.some((e) => e.payload.type === 'run.status' && e.payload.payload?.status === 'succeeded')) {
-    if (Date.now() - start > 20_000) throw new Error('the run did not succeed');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(() => events.some((e) => e.payload.type === 'run.status' && e.payload.payload?.status === 'succeeded'), { ms: 20_000, describe: 'the run to succeed' });
   return { service, repo, runId, engine };
 }
 

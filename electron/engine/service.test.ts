@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch, methods, METHOD_NAMES, type EventName } from '../../shared/contract';
 import type { StatusDocument } from '../../shared/domain';
 import { money } from '../../shared/money';
+import { until } from '../../shared/testing/until';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine } from './engine';
 import { createService, toCallError, type Service } from './service';
@@ -29,14 +30,6 @@ async function setup() {
 }
 
 const call = (s: Service, method: string, input: unknown) => dispatch(s.handlers, method, input, toCallError);
-
-async function until(check: () => boolean, ms = 20_000) {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('service (the contract over the engine)', () => {
   it('has a handler for every method of the contract', async () => {
@@ -149,7 +142,7 @@ describe('service (the contract over the engine)', () => {
     expect(doc.reason).toContain(`ratchet resume ${runId} --budget`);
     // One budget alert in the app: the engine's event is shown by the app (renderer), the service adds no second notice of its own.
     engine.store.event(runId, 'budget.alert', { key: `task:${runId}`, kind: 'task', spentUsd: 0.0059, limitUsd: 0.004 });
-    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string }).type === 'budget.alert'), 5000).catch(() => undefined);
+    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string }).type === 'budget.alert'), { ms: 5000, describe: 'the budget alert event' });
     expect(events.filter((e) => e.name === 'app.onNotice' && /budget/i.test(JSON.stringify(e.payload)) && !/needs you/i.test((e.payload as { title: string }).title))).toEqual([]);
     // Raise budget and continue: one raise, then the run resumes where it paused and finishes.
     expect(await call(service, 'runs.raiseBudget', { runId, taskUsd: 5 })).toMatchObject({ ok: true, value: { taskUsd: 5 } });

@@ -1,6 +1,7 @@
 // What-if over a real store: a run that succeeded on its second attempt would have failed with no retries.
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../shared/contract';
+import { until } from '../../shared/testing/until';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine, type Engine } from './engine';
 import { createService, toCallError, type Service } from './service';
@@ -31,11 +32,13 @@ describe('what-if over the store', () => {
     const started = await dispatch(service.handlers, 'runs.start', { repo: makeRepo(), title: 'flips once', steps: [{ title: 'One', gates: ['test'] }, { title: 'Two' }], gates: { test: flipGate(2) } }, toCallError);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     // The first failure waits out the preset's backoff; Retry now cuts it short.
-    for (let i = 0; i < 600 && engine.store.getRun(runId)?.status !== 'succeeded'; i++) {
-      if (engine.store.getRun(runId)?.status === 'waiting') await dispatch(service.handlers, 'runs.retryNow', { runId }, toCallError);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(engine.store.getRun(runId)?.status).toBe('succeeded');
+    const e = engine;
+    const s = service;
+    await until(() => {
+      const status = e.store.getRun(runId)?.status;
+      if (status === 'waiting') void dispatch(s.handlers, 'runs.retryNow', { runId }, toCallError);
+      return status === 'succeeded';
+    }, { ms: 30_000, describe: () => `the run to succeed (it is ${e.store.getRun(runId)?.status})` });
 
     const history = loadWhatIfHistory(engine.store, '2000-01-01T00:00:00.000Z');
     expect(history).toHaveLength(1);

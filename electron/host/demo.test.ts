@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusDocument } from '../../shared/domain';
+import { until as poll } from '../../shared/testing/until';
 import { createEngine, type Engine } from '../engine/engine';
 import { createService, type Service } from '../engine/service';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
@@ -28,22 +29,13 @@ async function boot() {
 
 /** Resolves with the run's status document once it reaches `status` (after `fresh` attempts of step `step + 1`, when given); rejects when it ends otherwise. */
 function until(engine: Engine, runId: string, status: string, fresh = 0, step = 0, timeoutMs = 90_000): Promise<StatusDocument> {
-  const end = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const doc = engine.status(runId);
-      const attempts = doc.steps[step]?.attempts.length ?? 0;
-      if (attempts < fresh && Date.now() < end) return;
-      if (doc.status === status) done(() => resolve(doc));
-      else if (Date.now() > end || ['failed', 'succeeded', 'paused'].includes(doc.status)) {
-        done(() => reject(new Error(`run ${runId} is ${doc.status}, not ${status}: ${doc.reason ?? ''}`)));
-      }
-    }, 100);
-    const done = (f: () => void) => {
-      clearInterval(timer);
-      f();
-    };
-  });
+  return poll(() => {
+    const doc = engine.status(runId);
+    if ((doc.steps[step]?.attempts.length ?? 0) < fresh) return undefined;
+    if (doc.status === status) return doc;
+    if (['failed', 'succeeded', 'paused'].includes(doc.status)) throw new Error(`run ${runId} is ${doc.status}, not ${status}: ${doc.reason ?? ''}`);
+    return undefined;
+  }, { ms: timeoutMs, everyMs: 100, describe: () => `run ${runId} to be ${status} (it is ${engine.status(runId).status})` });
 }
 
 describe('the demo (npm run demo -- --app)', () => {

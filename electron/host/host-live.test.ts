@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEventDoc } from '../../shared/contract';
 import { create, queue, say, turn } from '../engine/testing/fixture-project';
+import { until } from '../../shared/testing/until';
 import { makeRepo, tempDir } from '../engine/testing/temp-repo';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { connect, startTestHost, type TestHost } from './testing/test-host';
@@ -44,8 +45,7 @@ describe('runs started from the CLI', () => {
       child.once('exit', ok);
     });
     expect(code).toBe(0);
-    const deadline = Date.now() + 5_000;
-    while (!events.some((e) => e.type === 'run.status' && e.payload.status === 'succeeded') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => events.some((e) => e.type === 'run.status' && e.payload.status === 'succeeded'), { ms: 5_000, describe: 'the succeeded status over the socket' });
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('run.created');
     expect(types).toEqual(expect.arrayContaining(['step.started', 'attempt.started', 'gate.finished', 'step.committed']));

@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '../../shared/testing/until';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => import('./testing/fake-electron'));
@@ -9,16 +10,6 @@ const fake = await import('./testing/fake-electron');
 const { runShell } = await import('./shell');
 const { createEngine } = await import('../engine/engine');
 const { seedRun } = await import('../engine/store/testing/seed-run');
-
-async function until<T>(fn: () => T | undefined | null | false, what: string, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 let base: string;
 beforeEach(() => {
@@ -34,15 +25,15 @@ describe('the budget alert in the app', () => {
     const home = join(base, 'home');
     runShell({ env: { RATCHET_HOME: home }, argv: ['electron', fake.app.getAppPath()], cwd: base, platform: 'linux', preload: '/p.cjs', rendererDir: join(base, 'renderer') });
     fake.app.ready.resolve();
-    await until(() => fake.BrowserWindow.instances[0], 'the window');
+    await until(() => fake.BrowserWindow.instances[0], { ms: 8000, describe: 'the window' });
     // Another process (the CLI) runs a task whose spending crosses alert_at.
     const cli = createEngine({ home, env: {} });
     const runId = seedRun(cli.store);
     cli.store.event(runId, 'budget.alert', { key: `task:${runId}`, kind: 'task', spentUsd: 4.1, limitUsd: 5 });
-    const shown = await until(() => fake.Notification.shown.find((n) => n.title === 'Budget alert'), 'the OS notification');
+    const shown = await until(() => fake.Notification.shown.find((n) => n.title === 'Budget alert'), { ms: 8000, describe: 'the OS notification' });
     expect(shown.body).toBe('Task budget: $4.10 of $5.00 spent.');
     cli.close();
     fake.app.quit();
-    await until(() => fake.app.quitCalls >= 2, 'the second quit');
+    await until(() => fake.app.quitCalls >= 2, { ms: 8000, describe: 'the second quit' });
   });
 });

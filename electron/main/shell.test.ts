@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '../../shared/testing/until';
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { METHOD_NAMES } from '../../shared/contract';
 import { startScriptedServer } from '../scripted/server';
@@ -11,15 +12,6 @@ const fake = await import('./testing/fake-electron');
 const { repoPathFor, repoPathsFromArgv, runShell } = await import('./shell');
 
 type Win = InstanceType<typeof fake.BrowserWindow>;
-
-async function until<T>(fn: () => T | undefined | null | false, what: string): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const v = fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 let base: string;
 beforeEach(() => {
@@ -36,7 +28,7 @@ async function boot(env: NodeJS.ProcessEnv = {}) {
   // macOS can deliver open-file before ready; the path must wait for the renderer.
   fake.app.emit('open-file', { preventDefault() {} }, repo);
   fake.app.ready.resolve();
-  const win = await until(() => fake.BrowserWindow.instances[0] as Win | undefined, 'the window');
+  const win = await until(() => fake.BrowserWindow.instances[0] as Win | undefined, { ms: 4000, describe: 'the window' });
   const call = (method: string, input: unknown, sender: unknown = win.webContents) =>
     fake.ipcMain.handlers.get(method)!({ sender, senderFrame: { url: 'app://ratchet/index.html', parent: null } }, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
   return { win, call, repo };
@@ -44,7 +36,7 @@ async function boot(env: NodeJS.ProcessEnv = {}) {
 
 async function quit() {
   fake.app.quit();
-  await until(() => fake.app.quitCalls >= 2, 'the second quit');
+  await until(() => fake.app.quitCalls >= 2, { ms: 4000, describe: 'the second quit' });
 }
 
 describe('runShell', () => {
@@ -106,7 +98,7 @@ describe('runShell', () => {
     writeFileSync(join(base, 'not-a-folder'), 'x');
     runShell({ env: { RATCHET_HOME: join(base, 'not-a-folder') }, argv: [], cwd: base, platform: 'linux', preload: '/p', rendererDir: join(base, 'renderer') });
     fake.app.ready.resolve();
-    await until(() => fake.app.exitCode !== null, 'exit');
+    await until(() => fake.app.exitCode !== null, { ms: 4000, describe: 'exit' });
     expect(fake.dialog.showErrorBox).toHaveBeenCalledWith('Ratchet could not start', expect.any(String));
     expect(fake.app.exitCode).toBe(1);
   });
@@ -146,7 +138,7 @@ describe('the demo in the shell', () => {
     fake.app.isPackaged = true;
     runShell({ env: { RATCHET_HOME: join(base, 'home'), RATCHET_DEMO: '1' }, argv: ['ratchet', '--demo'], cwd: base, platform: 'linux', preload: '/p.cjs', rendererDir: join(base, 'renderer') });
     fake.app.ready.resolve();
-    const win = await until(() => fake.BrowserWindow.instances[0] as Win | undefined, 'the window');
+    const win = await until(() => fake.BrowserWindow.instances[0] as Win | undefined, { ms: 4000, describe: 'the window' });
     const info = await fake.ipcMain.handlers.get('app.info')!({ sender: win.webContents, senderFrame: { url: 'app://ratchet/index.html', parent: null } }, {});
     expect(info).toEqual({ ok: true, value: expect.objectContaining({ demo: false, home: join(base, 'home') }) });
     await quit();

@@ -10,7 +10,8 @@ import { main } from '../main';
  */
 export type Answer = [RegExp, string | (() => string)];
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: Answer[]): Promise<{ code: number; out: string; err: string }> {
+/** `onErr`, when given, is called with everything printed on stderr so far each time more arrives (to wait for a line mid-run). */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: Answer[], onErr?: (err: string) => void): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -21,6 +22,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: A
   stdout.on('data', (d) => (out += String(d)));
   stderr.on('data', (d) => {
     err += String(d);
+    onErr?.(err);
     const next = pending[0];
     if (next && next[0].test(err.slice(seen))) {
       pending.shift();
@@ -36,4 +38,4 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: A
 }
 
 /** The CLI with only PATH and HOME from this process, plus `env`. */
-export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Answer[]) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers);
+export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Answer[], onErr?: (err: string) => void) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers, onErr);

@@ -1,5 +1,5 @@
 // Tests for the live gate-output stream: throttled, bounded chunks that keep the newest text and count what they drop.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { OutputStream, type OutputChunk } from './output-stream';
 
 function collect(opts: ConstructorParameters<typeof OutputStream>[1], clock: { t: number }) {
@@ -10,6 +10,8 @@ function collect(opts: ConstructorParameters<typeof OutputStream>[1], clock: { t
 
 describe('OutputStream', () => {
   it('sends the first output at once, then at most one chunk per interval, and the rest on close', async () => {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
     const clock = { t: 0 };
     const { s, chunks } = collect({ intervalMs: 50 }, clock);
     s.push(Buffer.from('one\n'));
@@ -18,7 +20,10 @@ describe('OutputStream', () => {
     s.push(Buffer.from('two\n'));
     s.push(Buffer.from('three\n'));
     expect(chunks).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 80));
+    // Held until the interval since the first chunk has passed (40 ms from now), then sent as one chunk.
+    await vi.advanceTimersByTimeAsync(39);
+    expect(chunks).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(chunks.map((c) => c.text)).toEqual(['one\n', 'two\nthree\n']);
     clock.t = 20;
     s.push(Buffer.from('four'));

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../shared/testing/until';
 import { findMissingCommand, runGate } from './run-gate';
 import type { GateSpec } from './run-gate';
 import type { RunJail } from '../sandbox/os-sandbox';
@@ -44,14 +45,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitUntilGone(pid: number, ms = 2000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (!isAlive(pid)) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return !isAlive(pid);
-}
+/** Waits (2 s at most) until `pid` has ended. */
+const untilGone = (pid: number) => until(() => !isAlive(pid), { ms: 2000, everyMs: 25, describe: `process ${pid} to end` });
 
 function readPid(file: string): number {
   const pid = Number(fs.readFileSync(file, 'utf8').trim());
@@ -140,7 +135,7 @@ describe('runGate', () => {
     expect(r.output).not.toContain('never printed');
     expect(elapsed).toBeGreaterThanOrEqual(450);
     expect(elapsed).toBeLessThan(2000);
-    expect(await waitUntilGone(readPid(path.join(cwd, 'gc.pid')))).toBe(true);
+    await untilGone(readPid(path.join(cwd, 'gc.pid')));
   });
 
   it('sends SIGKILL after the grace period to a group that ignores SIGTERM', async () => {
@@ -153,7 +148,7 @@ describe('runGate', () => {
     expect(r.signal).toBe('SIGKILL');
     expect(elapsed).toBeGreaterThanOrEqual(2200);
     expect(elapsed).toBeLessThan(4500);
-    expect(await waitUntilGone(readPid(path.join(cwd, 'gc.pid')))).toBe(true);
+    await untilGone(readPid(path.join(cwd, 'gc.pid')));
   });
 
   it('applies timeoutMultiplier', async () => {
@@ -181,7 +176,7 @@ describe('runGate', () => {
     expect(r.timedOut).toBe(false);
     expect(r.passed).toBe(false);
     expect(r.signal).toBe('SIGTERM');
-    expect(await waitUntilGone(readPid(path.join(cwd, 'gc.pid')))).toBe(true);
+    await untilGone(readPid(path.join(cwd, 'gc.pid')));
   });
 
   it('does not start the command when the signal is already aborted', async () => {
@@ -316,14 +311,14 @@ describe('runGate', () => {
     expect(r.passed).toBe(true);
     expect(r.exitCode).toBe(0);
     expect(r.output).toBe('started\n');
-    expect(await waitUntilGone(readPid(path.join(cwd, 'bg.pid')))).toBe(true);
+    await untilGone(readPid(path.join(cwd, 'bg.pid')));
   });
 
   it('cleans up a detached-from-output background process after the gate ends', async () => {
     const cwd = freshDir();
     const r = await runGate(gate('sleep 100 >/dev/null 2>&1 & echo $! > bg.pid'), { cwd, env: process.env });
     expect(r.passed).toBe(true);
-    expect(await waitUntilGone(readPid(path.join(cwd, 'bg.pid')))).toBe(true);
+    await untilGone(readPid(path.join(cwd, 'bg.pid')));
   });
 });
 

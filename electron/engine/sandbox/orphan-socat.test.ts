@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../../../shared/testing/until';
 import { tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 
@@ -21,11 +22,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function until(ok: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (ok()) return true;
-  return ok();
 }
 
 /** Runs the fixture; `kill` SIGKILLs it once it has reported. Resolves with what it reported and how it ended. */
@@ -67,7 +63,7 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
         expect(report.socat.length).toBeGreaterThan(0);
         if (how === 'kill') expect(signal).toBe('SIGKILL');
         else expect(code).toBe(0);
-        expect(await until(() => report.socat.every((pid) => !alive(pid)), 5000)).toBe(true);
+        await until(() => report.socat.every((pid) => !alive(pid)), { ms: 5000, describe: () => `the bridges to end: ${report.socat.filter(alive).join(', ')}` });
       }, 40_000);
     }
   },

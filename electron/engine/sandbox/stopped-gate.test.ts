@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../shared/testing/until';
 import { runGate } from '../gates/run-gate';
 import { tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
@@ -28,15 +29,6 @@ function running(marker: string): string[] {
   return out.split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
 }
 
-async function gone(marker: string, ms = 5000): Promise<boolean> {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    if (running(marker).length === 0) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gate' : `a stopped sandboxed gate — skipped: ${NO_SANDBOX_REASON}`, () => {
   it('is killed with everything it started when the run is stopped', async () => {
     const wt = join(home, 'worktrees', 'stop');
@@ -45,13 +37,11 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gat
     const marker = `ratchet-stop-marker-${process.pid}-${Date.now()}`;
     const ac = new AbortController();
     const gate = runGate({ name: 'test', run: `echo started; while true; do sleep 0.05; done # ${marker}`, timeoutS: 60 }, { cwd: wt, env: process.env, jail, signal: ac.signal });
-    const start = Date.now();
-    while (running(marker).length === 0 && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 50));
-    expect(running(marker).length).toBeGreaterThan(0);
+    await until(() => running(marker).length > 0, { ms: 10_000, describe: 'the gate to start' });
     ac.abort();
     const r = await gate;
     expect(r.passed).toBe(false);
-    expect(await gone(marker), `still running after the stop:\n${running(marker).join('\n')}`).toBe(true);
+    await until(() => running(marker).length === 0, { ms: 5000, describe: () => `its processes to end after the stop; still running:\n${running(marker).join('\n')}` });
   }, 30_000);
 
   it('is killed when its timeout runs out', async () => {
@@ -61,6 +51,6 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gat
     const marker = `ratchet-timeout-marker-${process.pid}-${Date.now()}`;
     const r = await runGate({ name: 'test', run: `while true; do sleep 0.05; done # ${marker}`, timeoutS: 1 }, { cwd: wt, env: process.env, jail });
     expect(r.timedOut).toBe(true);
-    expect(await gone(marker), `still running after the timeout:\n${running(marker).join('\n')}`).toBe(true);
+    await until(() => running(marker).length === 0, { ms: 5000, describe: () => `its processes to end after the timeout; still running:\n${running(marker).join('\n')}` });
   }, 30_000);
 });

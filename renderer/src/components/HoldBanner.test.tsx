@@ -5,6 +5,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import type { RunQueueDoc } from '../../../shared/contract';
 import { installFake } from '../test-helpers';
 import { App } from '../App';
+import { useQueue } from '../stores/queue';
 
 afterEach(cleanup);
 
@@ -31,7 +32,8 @@ describe('HoldBanner', () => {
   it('shows nothing for a hold already over', async () => {
     installFake({ overrides: { 'runs.queue': () => ({ concurrency: 2, active: [], queued: [], holds: [{ until: new Date(Date.now() - 1000).toISOString(), runId: null, reason: 'x' }] }) } });
     render(<App />);
-    await new Promise((r) => setTimeout(r, 50));
+    // The banner has the queue with the (past) hold, and still shows nothing.
+    await waitFor(() => expect(useQueue.getState().doc?.holds).toHaveLength(1));
     expect(screen.queryByRole('status', { name: 'rate limit hold' })).toBeNull();
   });
 });

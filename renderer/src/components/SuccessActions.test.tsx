@@ -36,9 +36,8 @@ describe('SuccessActions', () => {
     expect(preview.textContent).toContain('2 files changed');
     fireEvent.click(screen.getByRole('button', { name: 'Fast-forward main' }));
     // It moves the user's own branch: it asks first, saying what moves (issue 20 item 19).
-    await new Promise((r) => setTimeout(r, 20));
+    const confirm = await screen.findByRole('group', { name: 'confirm the merge' });
     expect(fake.calls.some((c) => c.method === 'runs.merge')).toBe(false);
-    const confirm = screen.getByRole('group', { name: 'confirm the merge' });
     expect(confirm.textContent).toMatch(/Move main/);
     fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('group', { name: 'confirm the merge' })).toBeNull();

@@ -49,9 +49,8 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     expect(screen.getByRole('button', { name: 'Resume…' }).className).not.toContain('primary');
     fireEvent.click(again);
     // A new run spends money from its first step: it asks first (issue 20 item 19).
-    await new Promise((r) => setTimeout(r, 20));
+    expect(await screen.findByText(/new run of the same task/)).toBeTruthy();
     expect(fake.calls.some((c) => c.method === 'runs.restart')).toBe(false);
-    expect(screen.getByText(/new run of the same task/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Keep this run' }));
     expect(screen.queryByText(/new run of the same task/)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Start again/ }));

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { until } from '../../../../shared/testing/until';
 import { allowlistEnv } from '../../sandbox/sandbox-env';
 import { createBashSession } from './bash-tool';
 import type { BashSession } from './bash-tool';
@@ -43,15 +44,6 @@ function isAlive(pid: number): boolean {
     if (state === 'Z' || state === 'X') return false;
   }
   return true;
-}
-
-async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return cond();
 }
 
 describe('bash session', () => {
@@ -138,7 +130,7 @@ describe('bash session', () => {
     expect(out.content).toContain('timed out after 1 s');
     const pid = Number(await readFile(path.join(root, 'gc.pid'), 'utf8'));
     expect(pid).toBeGreaterThan(0);
-    expect(await waitFor(() => !isAlive(pid), 4_000)).toBe(true);
+    await until(() => !isAlive(pid), { ms: 4_000, describe: `process ${pid} to end` });
   });
 
   it('kills the command when the signal aborts', async () => {
@@ -151,7 +143,7 @@ describe('bash session', () => {
     expect(out.isError).toBe(true);
     expect(out.content).toContain('aborted');
     const pid = Number(await readFile(path.join(root, 'shell.pid'), 'utf8'));
-    expect(await waitFor(() => !isAlive(pid), 4_000)).toBe(true);
+    await until(() => !isAlive(pid), { ms: 4_000, describe: `process ${pid} to end` });
   });
 
   it('does not start a command when the signal is already aborted', async () => {
@@ -173,7 +165,7 @@ describe('bash session', () => {
     const pid = Number(await readFile(path.join(root, 'bg.pid'), 'utf8'));
     expect(isAlive(pid)).toBe(true);
     s.close();
-    expect(await waitFor(() => !isAlive(pid), 4_000)).toBe(true);
+    await until(() => !isAlive(pid), { ms: 4_000, describe: `process ${pid} to end` });
   });
 
   it('bounds the output, keeping head and tail and saying how much was elided', async () => {
