@@ -63,13 +63,27 @@ function environmentFailure(message: string): Failure {
  * Makes the run's worktree ready before its first step (a retry or resume does only what is left: copy and reuse
  * once, setup when its inputs changed or it did not finish, the baseline until it passed once).
  */
+/**
+ * Which folder this is, beyond its path: device, inode and birth time. The inode alone is not enough: a folder deleted
+ * and made again at once often gets the same inode back (seen here), and would pass for the prepared one.
+ */
+export function worktreeIdentity(dir: string): string {
+  const st = statSync(dir);
+  return `${st.dev}:${st.ino}:${Math.round(st.birthtimeMs * 1000)}`;
+}
+
+/** Whether a stored identity names this folder; one stored before birth times were kept compares device and inode. */
+export function sameWorktree(stored: string | null, now: string): boolean {
+  if (stored === null) return false;
+  return stored.split(':').length === 2 ? now.startsWith(`${stored}:`) : stored === now;
+}
+
 export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise<RunEnvironment> {
   const { store, runId } = input;
   const envStore = new RunEnvStore(store);
   const emit: EnvTarget['emit'] = (type, payload) => store.event(runId, type, payload);
-  const st = statSync(input.worktree);
-  const worktreeId = `${st.dev}:${st.ino}`;
-  if (envStore.get(runId).preparedAt && envStore.get(runId).worktreeId !== worktreeId) {
+  const worktreeId = worktreeIdentity(input.worktree);
+  if (envStore.get(runId).preparedAt && !sameWorktree(envStore.get(runId).worktreeId, worktreeId)) {
     envStore.forgetWorktree(runId);
     emit('log', { level: 'info', message: 'the worktree was made again: files are copied and setup runs again' });
   }
