@@ -11,7 +11,7 @@ import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
-import { RatchetError } from './errors';
+import { RatchetError, runNotFound } from './errors';
 import { inspectRepo } from './git/repo-git';
 import { statusDocument } from './runs/status-document';
 import { resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
@@ -149,7 +149,7 @@ export function createEngine(deps: EngineDeps) {
   /** Approves a plan waiting in `waiting_approval` (optionally as edited); the run is then resumed to start it. */
   function approve(runId: string, steps?: StepConfig[]): void {
     const run = store.getRun(runId);
-    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (!run) throw runNotFound(runId);
     if (run.status !== 'waiting_approval') throw new RatchetError('bad_arguments', `Run ${runId} is ${run.status}, not waiting for approval.`);
     if (steps) store.revisePlan(runId, steps);
     store.event(runId, 'log', { level: 'info', message: `plan approved${steps ? ' as edited' : ''}` });
@@ -183,7 +183,7 @@ export function createEngine(deps: EngineDeps) {
    */
   function raiseBudget(runId: string, taskUsd: number): { taskUsd: number; spentUsd: number | null } {
     const run = store.getRun(runId);
-    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (!run) throw runNotFound(runId);
     if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
     const spent = status(runId).costUsd;
     if (spent !== null && taskUsd <= spent) {
@@ -204,7 +204,7 @@ export function createEngine(deps: EngineDeps) {
   /** A new plan revision; a later retry or resume follows it. Completed steps that still match keep their commits. */
   async function revisePlan(runId: string, steps: StepConfig[]) {
     const run = store.getRun(runId);
-    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (!run) throw runNotFound(runId);
     const lease = observe(run);
     if (run.status === 'running' && lease.kind === 'held') {
       throw new RatchetError('run_busy', `${busyMessage(runId, lease)} The new plan would apply from its next retry: stop it first, or revise after it ends.`);
@@ -234,7 +234,7 @@ export function createEngine(deps: EngineDeps) {
 
   function status(runId: string): StatusDocument {
     const run = store.getRun(runId);
-    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\` for the runs there are.`);
+    if (!run) throw runNotFound(runId);
     return statusDocument(store, run);
   }
 

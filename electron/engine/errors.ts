@@ -32,6 +32,11 @@ export const BAD_INPUT_CODES = new Set([
   'workflow_exists',
 ]);
 
+/** The one error for a run id the store does not hold (CLI exit code 2), in one wording. */
+export function runNotFound(runId: string): RatchetError {
+  return new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\` for the runs there are.`);
+}
+
 export function isBadInput(err: unknown): boolean {
   return err instanceof RatchetError && BAD_INPUT_CODES.has(err.code);
 }

@@ -2,7 +2,7 @@
 // store rows made (createRun); "Start again" (restart) is a new run of the same task.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RatchetError } from './errors';
+import { RatchetError, runNotFound } from './errors';
 import type { EngineContext } from './engine-context';
 import { findMissingCommand } from './gates/run-gate';
 import { createWorktree, inspectRepo } from './git/repo-git';
@@ -105,7 +105,7 @@ export function createRunMaker(ctx: EngineContext) {
    */
   async function restart(runId: string, opts: { trust?: boolean } = {}): Promise<string> {
     const run = store.getRun(runId);
-    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (!run) throw runNotFound(runId);
     if (['running', 'planning', 'queued'].includes(run.status)) throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it before starting it again.`);
     assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
     const trusted = runTrust(store, runId);

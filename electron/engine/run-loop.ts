@@ -3,7 +3,7 @@
 import type { StatusDocument } from '../../shared/domain';
 import type { Agent } from './agents/agent';
 import type { EngineContext } from './engine-context';
-import { isUserStop, RatchetError } from './errors';
+import { isUserStop, RatchetError, runNotFound } from './errors';
 import { rescueCommit } from './git/repo-git';
 import { clearStaleLocks } from './git/run-refs';
 import { reconcileWithGit } from './run-recovery';
@@ -32,7 +32,7 @@ export function createExecute(ctx: EngineContext) {
    */
   async function execute(runId: string, callerSignal: AbortSignal, opts: ExecuteOptions = {}): Promise<StatusDocument> {
     const run = store.getRun(runId);
-    if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+    if (!run) throw runNotFound(runId);
     const workflow = store.getWorkflow(runId);
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');

@@ -1,7 +1,7 @@
 // Continuing a run instead of restarting it: reconciling the store with the branch, seed 000's retry, seed 003's resume checks and recovery options.
 import { existsSync, renameSync } from 'node:fs';
 import type { StatusDocument } from '../../shared/domain';
-import { RatchetError } from './errors';
+import { RatchetError, runNotFound } from './errors';
 import { branchExists, commitAll, createWorktree, currentBranch, git, isDirty } from './git/repo-git';
 import { holdsRepository, pinnedOrNull, pinWorktree } from './git/worktree-integrity';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from './git/run-refs';
@@ -50,7 +50,7 @@ export function agentLabel(kind: string, command?: readonly string[] | null): st
 /** Everything the resume dialog shows, computed without changing anything. */
 export async function resumeInfo(store: Store, runId: string): Promise<ResumeInfo> {
   const run = store.getRun(runId);
-  if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+  if (!run) throw runNotFound(runId);
   const hasBranch = await branchExists(run.repo_path, run.branch);
   // A worktree git has no entry for (removed by hand, moved) counts as missing: recreating it moves the folder aside.
   const wt = existsSync(run.worktree) ? pinnedOrNull(run.repo_path, run.worktree) : null;

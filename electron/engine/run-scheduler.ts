@@ -1,6 +1,6 @@
 // The scheduler, in one place: which queued runs start now (runsToStart, a pure decision over the queue, the runs
 // holding a slot, the concurrency limit and who waits for each run), and the host's launcher that acts on it.
-import { RatchetError, userStop } from './errors';
+import { RatchetError, runNotFound, userStop } from './errors';
 import type { ContinueOptions } from './run-recovery';
 import { processAlive } from './run-ownership';
 import type { QueueAction, QueuedRun, RunQueue } from './store/run-queue';
@@ -138,7 +138,7 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
         return;
       }
       const run = store.getRun(runId);
-      if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}.`);
+      if (!run) throw runNotFound(runId);
       if (run.status === 'queued') o.queue.cancel(runId);
       if (run.status === 'waiting') store.setRunStatus(runId, 'cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true });
     },

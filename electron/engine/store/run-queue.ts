@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { RunStatus } from '../../../shared/domain';
 import { RecoveryOptionDoc } from '../../../shared/contract';
-import { RatchetError } from '../errors';
+import { RatchetError, runNotFound } from '../errors';
 import type { Store } from './store';
 
 /** What a queued run does when its turn comes. */
@@ -62,7 +62,7 @@ export class RunQueue {
   enqueue(runId: string, action: QueueAction, opts: { priority?: number; owner?: { pid: number; host: string } | null; reason: string }): void {
     this.store.tx(() => {
       const run = this.store.getRun(runId);
-      if (!run) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+      if (!run) throw runNotFound(runId);
       if (run.status === 'queued') throw new RatchetError('run_busy', `Run ${runId} is already queued.`);
       this.db
         .prepare(

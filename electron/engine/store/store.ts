@@ -1,5 +1,5 @@
 // Typed queries over the SQLite store: the core (store-base.ts) plus run leases, budgets, plan revisions, reconciliation and resumes.
-import { RatchetError } from '../errors';
+import { runNotFound } from '../errors';
 import type { StepConfig } from '../workflow/schema';
 import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
 import type { RunStatus } from '../../../shared/domain';
@@ -29,7 +29,7 @@ export class Store extends StoreBase {
       const row = this.stmt('SELECT owner_pid, owner_host, owner_token, lease_until FROM runs WHERE id = ?').get(runId) as
         | { owner_pid: number | null; owner_host: string | null; owner_token: string | null; lease_until: string | null }
         | undefined;
-      if (!row) throw new RatchetError('run_not_found', `No run with id ${runId}. See \`ratchet list\`.`);
+      if (!row) throw runNotFound(runId);
       const state = leaseState(row, owner, this.now().getTime(), alive);
       if (state.kind === 'held') return { ok: false as const, holder: state };
       this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = ?, lease_until = ?, heartbeat_at = ? WHERE id = ?')
