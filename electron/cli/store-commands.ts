@@ -1,7 +1,6 @@
 // `ratchet stats` (the dashboard's numbers, from the same function the app calls) and `ratchet doctor` (the store's health).
 import { loadStats } from '../engine/stats-load';
 import { weeklyReport } from '../engine/stats-report';
-import { loadSettings } from '../engine/settings-store';
 import { doctorText, runDoctor } from '../engine/store/doctor';
 import type { Engine } from '../engine/engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
@@ -12,7 +11,7 @@ export function cmdStats(engine: Engine, args: string[], io: CliIo, now: Date = 
   const raw = (values.days as string | undefined) ?? '7';
   const days = Number(raw);
   if (!/^\d+$/.test(raw) || days < 1 || days > 3660) throw new UsageError(`--days takes a whole number of days from 1 to 3660, not "${raw}".`);
-  const settings = loadSettings(engine.home);
+  const settings = engine.settings();
   io.stdout.write(values.json
     ? `${JSON.stringify(loadStats(engine.store.db, days, now, settings.budget.dailyUsd), null, 2)}\n`
     // The same report as the app's Weekly report (improvement suggestions included).

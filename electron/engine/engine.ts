@@ -258,6 +258,10 @@ export function createEngine(deps: EngineDeps) {
     sandboxStatus(): SandboxStatus {
       return sandbox().status;
     },
+    /** The user's settings as this engine holds them (settings.json, loaded with the engine; changed by applySettings). */
+    settings(): UserSettings {
+      return userSettings;
+    },
     /** New settings apply to runs started afterwards: worktree folder, and budgets where a workflow sets none. */
     applySettings(settings: UserSettings) {
       userSettings = settings;

@@ -17,7 +17,7 @@ import { boundText } from './gates/bounded-output';
 import { diffTrees, inspectRepo } from './git/repo-git';
 import { liveAttemptDiff } from './live-attempt-diff';
 import { withExpectedActual } from './attempt-detail';
-import { loadSettings, saveSettings, type UserSettings } from './settings-store';
+import { saveSettings, type UserSettings } from './settings-store';
 import { statsWindow } from './stats';
 import { loadImprovements, weeklyReport } from './stats-report';
 import { loadStats } from './stats-load';
@@ -123,8 +123,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   });
   // Runs other processes execute on the same store (the CLI) stream in like this process's own.
   const stopWatching = engine.watchOtherWriters(opts.watchMs);
-  let settings: UserSettings = loadSettings(engine.home);
-  engine.applySettings(settings);
+  // The engine holds the user's settings (loaded once with it); this file reads them there, never a copy of its own.
+  const settings = (): UserSettings => engine.settings();
 
   const secrets: SecretStore = opts.secrets ?? memorySecrets(opts.env.ANTHROPIC_API_KEY ?? null);
   const storedKey = secrets.get();
@@ -136,7 +136,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
 
   // Where runs start, wait in the queue and stop: the scheduler (run-scheduler.ts); this file only maps the contract's calls.
   const scheduler = createScheduler(engine, {
-    queue, self, concurrency: () => settings.concurrency, pollMs: opts.queuePollMs,
+    queue, self, concurrency: () => settings().concurrency, pollMs: opts.queuePollMs,
     onError: (title, body, runId) => emit('app.onNotice', { level: 'error', title, body, runId }),
   });
   const { request, pump } = scheduler;
@@ -154,14 +154,14 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       apiKeySet: Boolean(secrets.get()),
       apiKeySource: secrets.get() ? secrets.source : 'none',
       apiKeyWarning: secrets.warning,
-      defaultModel: settings.defaultModel,
-      preset: settings.preset,
-      budget: settings.budget,
-      notifications: settings.notifications,
-      notify: settings.notify,
-      worktreeFolder: settings.worktreeFolder,
-      sandbox: settings.sandbox,
-      concurrency: settings.concurrency,
+      defaultModel: settings().defaultModel,
+      preset: settings().preset,
+      budget: settings().budget,
+      notifications: settings().notifications,
+      notify: settings().notify,
+      worktreeFolder: settings().worktreeFolder,
+      sandbox: settings().sandbox,
+      concurrency: settings().concurrency,
       sandboxStatus: engine.sandboxStatus(),
       pricing: engine.pricing.models,
     };
@@ -170,12 +170,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; setup?: AppSetup; copy?: string[]; preset?: Workflow['preset']; budgetUsd?: number; agent?: AgentChoice }): Workflow {
     const parsed = WorkflowFile.safeParse({
       ...appEnvironment(input),
-      agent: input.agent === 'claude-code' ? { ...CLAUDE_CODE_AGENT, model: settings.defaultModel } : { model: settings.defaultModel },
-      preset: input.preset ?? settings.preset,
+      agent: input.agent === 'claude-code' ? { ...CLAUDE_CODE_AGENT, model: settings().defaultModel } : { model: settings().defaultModel },
+      preset: input.preset ?? settings().preset,
       budget: {
-        ...(input.budgetUsd ?? settings.budget.taskUsd ? { task_usd: input.budgetUsd ?? settings.budget.taskUsd } : {}),
-        ...(settings.budget.dailyUsd ? { daily_usd: settings.budget.dailyUsd } : {}),
-        alert_at: settings.budget.alertAt,
+        ...(input.budgetUsd ?? settings().budget.taskUsd ? { task_usd: input.budgetUsd ?? settings().budget.taskUsd } : {}),
+        ...(settings().budget.dailyUsd ? { daily_usd: settings().budget.dailyUsd } : {}),
+        alert_at: settings().budget.alertAt,
       },
       steps: input.steps,
     });
@@ -213,7 +213,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const info = await inspectRepo(repo);
       const files = readdirSync(info.root).filter((f) => !f.startsWith('.')).slice(0, 40);
       return draftPlan({
-        apiKey: opts.env.ANTHROPIC_API_KEY, baseURL: opts.env.ANTHROPIC_BASE_URL, model: settings.defaultModel, title, description,
+        apiKey: opts.env.ANTHROPIC_API_KEY, baseURL: opts.env.ANTHROPIC_BASE_URL, model: settings().defaultModel, title, description,
         repoSummary: `${info.name} (branch ${info.branch ?? 'detached'}); top-level files: ${files.join(', ')}`,
       });
     },
@@ -288,7 +288,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         ...(fromFile ? { steps: input.steps } : { workflow: workflowFromApp({ ...input, steps: input.steps as StepSpec[] }) }),
       });
       // The budget and retry preset chosen in New task are this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
-      if (fromFile && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings.budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
+      if (fromFile && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings().budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
       if (fromFile && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);
@@ -330,7 +330,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return { ok: true as const };
     },
     'runs.queue': async () => ({
-      concurrency: settings.concurrency,
+      concurrency: settings().concurrency,
       active: scheduler.active(),
       queued: queue.list().map((q, i) => ({ runId: q.id, title: q.title, priority: q.priority, position: i + 1, queuedAt: q.queuedAt, action: q.action.kind })),
       holds: queue.activeHolds().map((h) => ({ until: h.until, runId: h.runId, reason: h.reason })),
@@ -344,23 +344,23 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       engine.store.setStepStatus(runId, step, 'skipped');
       return { ok: true as const };
     },
-    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings.budget.dailyUsd),
+    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
     'stats.whatIf': async ({ days, ...choice }) => {
       // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
       const since = statsWindow(days, now()).sinceIso;
       return whatIf(loadWhatIfHistory(engine.store, since), choice);
     },
-    'stats.report': async ({ days }) => ({ markdown: weeklyReport(engine.store.db, days, now(), { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown }),
+    'stats.report': async ({ days }) => ({ markdown: weeklyReport(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }).markdown }),
     'stats.improvements': async ({ days }) => {
       const at = now();
-      return { items: loadImprovements(engine.store.db, loadStats(engine.store.db, days, at, settings.budget.dailyUsd), at, settings.preset) };
+      return { items: loadImprovements(engine.store.db, loadStats(engine.store.db, days, at, settings().budget.dailyUsd), at, settings().preset) };
     },
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {
       const { pricing, ...rest } = patch;
-      settings = { ...settings, ...rest, budget: { ...settings.budget, ...rest.budget } } as UserSettings;
-      saveSettings(engine.home, settings);
-      engine.applySettings(settings);
+      const next = { ...settings(), ...rest, budget: { ...settings().budget, ...rest.budget } } as UserSettings;
+      saveSettings(engine.home, next);
+      engine.applySettings(next);
       if (pricing) engine.setPricing({ models: pricing });
       // A higher limit starts queued runs at once.
       pump();
