@@ -1,4 +1,4 @@
-// Seed 002's "Improvement suggestions": what the period's recorded attempts say about the retry policy, as findings with an action each (pure).
+// The "Improvement suggestions": what the period's recorded attempts say about the retry policy, as findings with an action each (pure).
 import type { ErrorClass } from '../../shared/domain';
 import type { Limits } from './runs/policy';
 import { money } from '../../shared/money';
@@ -52,7 +52,7 @@ const LABEL: Partial<Record<ErrorClass, string>> = {
 };
 const label = (c: ErrorClass) => LABEL[c] ?? c.replace(/_/g, ' ').replace(/^./, (x) => x.toUpperCase());
 
-/** Seed 002's "→ consider …" for a class that keeps failing the same way. */
+/** The "→ consider …" advice for a class that keeps failing the same way. */
 const ADVICE: Partial<Record<ErrorClass, string>> = {
   test_failure: 'give those steps the expected values and the test names they must satisfy',
   compilation_error: 'add a build or typecheck gate before the tests, and say in the step prompt which files compile together',

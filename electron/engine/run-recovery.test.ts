@@ -1,4 +1,4 @@
-// Integration: retry (seed 000), plan revision, resume (seed 003), recover — real git, real SQLite, the scripted server through the SDK.
+// Integration: retry, plan revision, resume, recover — real git, real SQLite, the scripted server through the SDK.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';

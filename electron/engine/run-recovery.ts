@@ -1,4 +1,4 @@
-// Continuing a run instead of restarting it: reconciling the store with the branch, seed 000's retry, seed 003's resume checks and recovery options.
+// Continuing a run instead of restarting it: reconciling the store with the branch, retry, the resume checks and recovery options.
 import { existsSync, renameSync } from 'node:fs';
 import type { StatusDocument } from '../../shared/domain';
 import { RatchetError } from './errors';

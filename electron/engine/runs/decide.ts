@@ -1,4 +1,4 @@
-// Pure decision after a failed attempt (seed 002's decision tree with seed 004's retry entries): retry, wait, escalate or stop, and why.
+// Pure decision after a failed attempt (the decision tree, with the workflow's retry entries): retry, wait, escalate or stop, and why.
 import type { ErrorClass } from '../../../shared/domain';
 import { errorClassLabel, plural } from '../../../shared/error-classes';
 import { backoffDelayS } from './backoff';
@@ -21,7 +21,7 @@ export interface Decision {
 export interface FailureFacts {
   policy: Policy;
   /**
-   * The attempt that just failed, counted as seed 004's entries count them: attempts of this round (a retry or resume
+   * The attempt that just failed, counted as retry entries count them: attempts of this round (a retry or resume
    * starts at 1 again) that were not API faults.
    */
   attempt: number;

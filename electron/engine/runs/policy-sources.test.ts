@@ -1,4 +1,4 @@
-// Per-task and per-step retry configuration (seeds 001, 002): what overrides what, and where each value came from.
+// Per-task and per-step retry configuration: what overrides what, and where each value came from.
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { WorkflowFile } from '../workflow/schema';
