@@ -1,6 +1,6 @@
 // Benchmark: what retries cost. A step that takes 4 attempts, run by the real engine through the scripted server (which bills
 // prompt caching like the API): input cost of attempts 2–4 with caching ÷ the same tokens uncached (goal ≤ 0.4), the whole
-// step ÷ its first attempt, and the same step run seed 002's way (new session per retry, every error appended to the task text).
+// step ÷ its first attempt, and the same step run the naive way (new session per retry, every error appended to the task text).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The demo's promise (issue 13 item 11): by itself it runs a task that fails a test and succeeds on the retry, then one that fails for good; Retry then fixes it; every start is a fresh repository.
+// The demo's promise: by itself it runs a task that fails a test and succeeds on the retry, then one that fails for good; Retry then fixes it; every start is a fresh repository.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
