@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { demoRepo, editWorkflow, ROOT, shot } from './harness';
 
-/** The two window sizes every screen is looked at in: a roomy one and the window's minimum (issue 13 item 3). */
+/** The two window sizes every screen is looked at in: a roomy one and the window's minimum. */
 export const SIZES = [
   { width: 1400, height: 900 },
   { width: 1024, height: 700 },

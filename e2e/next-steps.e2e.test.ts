@@ -1,4 +1,4 @@
-// Issue 13 item 10 in the browser host: Open… walks the host's folders, New task says up front that no API key is set
+// Next steps in the browser host: Open… walks the host's folders, New task says up front that no API key is set
 // and saves one inline, and a succeeded run offers its next steps (copy branch, cd command, previewed merge, push).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

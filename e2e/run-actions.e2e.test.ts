@@ -1,4 +1,4 @@
-// A run as the user stops, restarts and resumes it (issue 13 items 4, 8, 9): "Stopped by you" (not "needs you"), no
+// A run as the user stops, restarts and resumes it: "Stopped by you" (not "needs you"), no
 // running icon left, Start again as the one primary action, the resume's cost following live, Revise plan while disconnected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
