@@ -65,7 +65,7 @@ const cachedRatio = retries.reduce((s, a) => s + inputCost(a), 0) / retries.redu
 const stepCost = ratchet.attempts.reduce((s, a) => s + a.costUsd, 0);
 const firstCost = ratchet.attempts[0]!.costUsd;
 
-// Seed 002's way: every retry is a new session whose task text has every previous error appended, billed without caching.
+// The naive way: every retry is a new session whose task text has every previous error appended, billed without caching.
 const seed002 = await runStep(`retry:
   - not: gate.test
     session: new

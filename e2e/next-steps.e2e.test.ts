@@ -81,7 +81,7 @@ describe('next steps in the browser host', () => {
     await both(page, 'next-success', () => next.getByLabel('merge preview').waitFor());
 
     await next.getByRole('button', { name: 'Fast-forward main' }).click();
-    // Moving the user's own branch asks first (issue 20 item 19).
+    // Moving the user's own branch asks first.
     const confirm = next.getByRole('group', { name: 'confirm the merge' });
     await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Fast-forward main' }).click();

@@ -8,7 +8,7 @@ import { parseTaskRetryConfig, retryConfigBlock, withRetryConfig } from './task-
 
 const workflow = (yaml: string) => WorkflowFile.parse(parseYaml(`${yaml}\nsteps:\n  - title: one\n`));
 
-/** Seed 002's example, as a task description. */
+/** A worked example, as a task description. */
 const SEED_002 = `# Task: Add health to Player
 
 Give the player a health bar.

@@ -167,7 +167,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
   );
 }
 
-/** Seed 002's "Improvement suggestions": each finding, then what to change. */
+/** The "Improvement suggestions": each finding, then what to change. */
 function Improvements({ items }: { items: ImprovementDoc[] | null }) {
   if (items === null) return null;
   return (
