@@ -27,7 +27,7 @@ export async function serveDevPage(): Promise<{ url: string; close(): Promise<vo
 
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-/** The line every benchmark prints (issue 12's format), and whether the goal was met. */
+/** The line every benchmark prints (`P<n> <what>: ratio <x> (goal <op> <y>) ok|MISSED`), and whether the goal was met. */
 export function goalLine(id: string, what: string, ratio: number, goal: number, detail: string): boolean {
   const ok = ratio <= goal;
   console.log(`${id} ${what}: ratio ${ratio.toFixed(2)} (goal ≤ ${goal}) ${ok ? 'ok' : 'MISSED'}`);

@@ -1,6 +1,6 @@
 // Benchmark: what retries cost. A step that takes 4 attempts, run by the real engine through the scripted server (which bills
 // prompt caching like the API): input cost of attempts 2–4 with caching ÷ the same tokens uncached (goal ≤ 0.4), the whole
-// step ÷ its first attempt, and the same step run seed 002's way (new session per retry, every error appended to the task text).
+// step ÷ its first attempt, and the same step run the naive way (new session per retry, every error appended to the task text).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +65,7 @@ const cachedRatio = retries.reduce((s, a) => s + inputCost(a), 0) / retries.redu
 const stepCost = ratchet.attempts.reduce((s, a) => s + a.costUsd, 0);
 const firstCost = ratchet.attempts[0]!.costUsd;
 
-// Seed 002's way: every retry is a new session whose task text has every previous error appended, billed without caching.
+// The naive way: every retry is a new session whose task text has every previous error appended, billed without caching.
 const seed002 = await runStep(`retry:
   - not: gate.test
     session: new

@@ -1,4 +1,4 @@
-// Benchmark (issue 19 item 10): faster retries. A retry whose failing test still fails learns it in the time of that
+// Benchmark: faster retries. A retry whose failing test still fails learns it in the time of that
 // test: the retry's gates (runAttemptGates with the previous failure) ÷ the runner run by hand on the failing test alone
 // (goal ≤ 1.2), and ÷ the whole gate (goal ≤ 0.5), for vitest, go test and python unittest on a suite of slow passing
 // tests and one failing test, real runners, measured in alternating rounds.

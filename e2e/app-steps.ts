@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { demoRepo, editWorkflow, ROOT, shot } from './harness';
 
-/** The two window sizes every screen is looked at in: a roomy one and the window's minimum (issue 13 item 3). */
+/** The two window sizes every screen is looked at in: a roomy one and the window's minimum. */
 export const SIZES = [
   { width: 1400, height: 900 },
   { width: 1024, height: 700 },
@@ -109,7 +109,7 @@ export async function layoutProblems(page: Page): Promise<string[]> {
         }
       }
     }
-    // Nothing lies over a control: a notice never covers a button of the screen (issue 20 item 16).
+    // Nothing lies over a control: a notice never covers a button of the screen.
     const overlap = (a: Box, b: Box) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
     for (const notice of document.querySelectorAll('.notices .notice')) {
       const n = notice.getBoundingClientRect();
@@ -119,7 +119,7 @@ export async function layoutProblems(page: Page): Promise<string[]> {
         if (b.width > 0 && overlap(n, b)) problems.push(`a notice covers "${(button.textContent ?? '').trim() || button.tagName.toLowerCase()}"`);
       }
     }
-    // The retry breakdown's table sits under its bars: each column's centre within a few pixels of its bar's (issue 20 item 23).
+    // The retry breakdown's table sits under its bars: each column's centre within a few pixels of its bar's.
     const breakdown = document.querySelector('.breakdown-table');
     const card = document.querySelector('section[aria-labelledby="h-breakdown"]');
     if (breakdown && card) {

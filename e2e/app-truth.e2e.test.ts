@@ -1,4 +1,4 @@
-// The app tells the truth at a glance (issue 20 items 14–23), against the real headless host in Chromium: a killed run
+// The app tells the truth at a glance, against the real headless host in Chromium: a killed run
 // does not look alive and is offered for resume once; Enter in New task starts nothing; a refused API key is said; the
 // favicon is served; the browser host's shortcuts; failed runs count as needing you. Screenshots at 1400×900 and 1024×700.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A budget pause raised and continued (issue 13 items 1 and 2), in Chromium against `ratchet serve`: Settings save as shipped with a
+// A budget pause raised and continued, in Chromium against `ratchet serve`: Settings save as shipped with a
 // $1.50 task budget; a run whose workflow sets `budget.task_usd: 0.004` pauses for that budget, the run screen shows that budget
 // (not Settings'), one budget notice at most, and "Raise budget and continue" takes it to success. Screenshots at 1400×900 and 1024×700.
 import { readFileSync } from 'node:fs';

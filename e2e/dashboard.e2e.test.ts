@@ -1,4 +1,4 @@
-// The dashboard end to end (issue 13 item 5): it follows a run live (no reload), lists an interrupted run under Needs
+// The dashboard end to end: it follows a run live (no reload), lists an interrupted run under Needs
 // attention with a link to it, draws the daily budget on the cost chart, and shows the weekly report as a document —
 // at 1400×900 and 1024×700 (screenshots e2e/screenshots/dashboard-*.png).
 import { mkdirSync, writeFileSync } from 'node:fs';

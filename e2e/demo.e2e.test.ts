@@ -1,4 +1,4 @@
-// The demo end to end (issue 13 item 11): `ratchet serve --demo` (what `npm run demo -- --app` runs) starts a run that fails a test and succeeds on the retry, then one that fails for good; the user retries it from the app.
+// The demo end to end: `ratchet serve --demo` (what `npm run demo -- --app` runs) starts a run that fails a test and succeeds on the retry, then one that fails for good; the user retries it from the app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, shot, startHostProcess, type HostProcess } from './harness';
@@ -40,7 +40,7 @@ describe('the demo in the app', () => {
     await page.getByRole('tab', { name: /Attempt 1/ }).click();
     await page.getByText('multiplies two numbers').first().waitFor();
     await shot(page, 'demo-first-run-1400');
-    // The failure comes first (issue 13 item 7): the failing test above the decision, the raw log collapsed.
+    // The failure comes first: the failing test above the decision, the raw log collapsed.
     await page.locator('table.failing-tests').getByText('test/mul.test.mjs:6').waitFor();
     await expect(page.locator('details.gate-logs').getAttribute('open')).resolves.toBeNull();
     await page.setViewportSize({ width: 1024, height: 700 });

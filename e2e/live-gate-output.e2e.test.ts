@@ -1,4 +1,4 @@
-// A gate's output streams into the run screen while the gate runs (issue 13 item 9), then its whole stored log replaces it.
+// A gate's output streams into the run screen while the gate runs, then its whole stored log replaces it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoRepo, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
 import { startTask } from './app-steps';

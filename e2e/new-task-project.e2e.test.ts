@@ -1,4 +1,4 @@
-// New task on real repositories (issue 19 item 6): a Go module and an npm package show what detection found (never npm test
+// New task on real repositories: a Go module and an npm package show what detection found (never npm test
 // for the Go one), and "Check project" runs the baseline check and shows its result — ready, and the test that already fails.
 // Saves e2e/screenshots/screen-new-task-{go,go-checked,npm-checked}-<1400|1024>.png, to be looked at.
 import { execFileSync } from 'node:child_process';

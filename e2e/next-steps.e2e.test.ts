@@ -1,4 +1,4 @@
-// Issue 13 item 10 in the browser host: Open… walks the host's folders, New task says up front that no API key is set
+// Next steps in the browser host: Open… walks the host's folders, New task says up front that no API key is set
 // and saves one inline, and a succeeded run offers its next steps (copy branch, cd command, previewed merge, push).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -81,7 +81,7 @@ describe('next steps in the browser host', () => {
     await both(page, 'next-success', () => next.getByLabel('merge preview').waitFor());
 
     await next.getByRole('button', { name: 'Fast-forward main' }).click();
-    // Moving the user's own branch asks first (issue 20 item 19).
+    // Moving the user's own branch asks first.
     const confirm = next.getByRole('group', { name: 'confirm the merge' });
     await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Fast-forward main' }).click();

@@ -1,4 +1,4 @@
-// The queue end to end (issue 13 item 12): five runs started from the app with the default concurrency of 2 — two run at a
+// The queue end to end: five runs started from the app with the default concurrency of 2 — two run at a
 // time, the others wait as `queued`; from the runs list the user moves the last one to the front and cancels another.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** New task for the demo repository, with a screenshot of the form before its workflow file is trusted. */
 async function startTask(page: Page, title: string) {
-  // The repository's own workflow file must be trusted once (issue 11's workspace trust); later runs of the same file are not asked.
+  // The repository's own workflow file must be trusted once (workspace trust); later runs of the same file are not asked.
   await startTaskIn(page, repo, title, { afterLoad: () => shot(page, 'new-task') });
 }
 

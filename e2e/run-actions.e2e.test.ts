@@ -1,4 +1,4 @@
-// A run as the user stops, restarts and resumes it (issue 13 items 4, 8, 9): "Stopped by you" (not "needs you"), no
+// A run as the user stops, restarts and resumes it: "Stopped by you" (not "needs you"), no
 // running icon left, Start again as the one primary action, the resume's cost following live, Revise plan while disconnected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -76,7 +76,7 @@ describe('stop, start again, resume', () => {
     await page.goto(`${host!.url.split('?')[0]}#/runs/${stopped.id}`);
 
     await toolbar.getByRole('button', { name: /Start again/ }).click();
-    // A new run spends money: it asks first (issue 20 item 19).
+    // A new run spends money: it asks first.
     await toolbar.getByRole('button', { name: 'Start a new run' }).click();
     await page.waitForURL((u) => /#\/runs\//.test(u.hash) && !u.hash.includes(stopped.id), { timeout: 30_000 });
     const fresh = await until(() => runs().find((r) => r.title === 'Stop me' && r.id !== stopped.id), { ms: 60_000, describe: runsSoFar });

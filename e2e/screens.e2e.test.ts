@@ -1,4 +1,4 @@
-// The screenshot sweep (issue 13 item 3, issue 20): every screen of the app at 1400×900 and at the window's minimum
+// The screenshot sweep: every screen of the app at 1400×900 and at the window's minimum
 // 1024×700, with many runs in every state (two dozen seeded through the store — failed, interrupted, paused, waiting for
 // approval, stopped, succeeded — plus real ones running, queued, failed and succeeded); none scrolls sideways, the runs
 // list's headers never overlap and its task column keeps a real width, no notice covers a control, and the retry

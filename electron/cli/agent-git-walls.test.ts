@@ -1,4 +1,4 @@
-// Issue 18 items 1–3: the agent's files never steer Ratchet's own git (outside the sandbox). Each attack is a real
+// The agent's files never steer Ratchet's own git (outside the sandbox). Each attack is a real
 // `ratchet run` whose scripted agent (or gate) uses only a shell: a re-pointed .git file with a filter in its config,
 // the .git file pointed at the user's own repository, and a nested repository with a filter and a touched file.
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';

@@ -103,7 +103,7 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
 }
 
 /**
- * A run id, or (seed 003's `worktree_path` argument) the path of a run's worktree: the newest run working there. A
+ * A run id, or (the `worktree_path` argument) the path of a run's worktree: the newest run working there. A
  * path no run works in is refused with what to give instead.
  */
 function runIdOf(engine: Engine, arg: string): string {
@@ -136,7 +136,7 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
     const blocker = info.plan.required.find((r) => r.code === 'no_branch' || r.code === 'no_plan');
     throw new RatchetError(blocker?.code === 'no_plan' ? 'no_plan' : 'no_branch', blocker?.message ?? 'This run cannot be resumed.');
   }
-  // An agent-drafted plan resumes to its approval (seed 003): it runs only once approved.
+  // An agent-drafted plan resumes to its approval: it runs only once approved.
   let approve = Boolean(flags.approve);
   if (info.run.status === 'waiting_approval' && !approve) {
     const plan = engine.store.getPlan(runId);
@@ -159,7 +159,7 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
     if (info.repeatedFailures.length && !(await confirm(io, 'Continue anyway? [y/N] '))) return 1;
     if (!(await confirm(io, 'Proceed with resume? [Y/n] '))) return 1;
   }
-  // On a terminal without --auto, seed 003's interactive auto-progress: asked after each step.
+  // On a terminal without --auto, interactive auto-progress: asked after each step.
   const auto = flags.auto ?? (tty ? 'step' : 'run');
   const confirmNext: ConfirmNext | undefined = !flags.auto && tty
     ? async ({ done, next, total }) => {

@@ -1,4 +1,4 @@
-// Seed 003: an agent-drafted plan waits in `waiting_approval` until approved, and such a run resumes to the approval.
+// An agent-drafted plan waits in `waiting_approval` until approved, and such a run resumes to the approval.
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';

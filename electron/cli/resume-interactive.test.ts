@@ -1,4 +1,4 @@
-// `ratchet resume` on a terminal (seed 003): interactive auto-progress after each step, [y/N] defaults, a damaged database.
+// `ratchet resume` on a terminal: interactive auto-progress after each step, [y/N] defaults, a damaged database.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';

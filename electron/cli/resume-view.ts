@@ -1,4 +1,4 @@
-// Renders seed 003's "Workflow Resume Plan" and the interrupted-runs list for the terminal.
+// Renders the resume plan ("Workflow Resume Plan") and the interrupted-runs list for the terminal.
 import type { ResumeInfo } from '../engine/run-recovery';
 import type { RunRow } from '../engine/store/store';
 import { ago as timeAgo } from '../../shared/time-ago';

@@ -88,7 +88,7 @@ describe('budgets a user can act on', () => {
     const { doc, env } = await runCli(`gates: { test: ${flipGate(1)} }\n${NO_WAIT}\nbudget: { task_usd: 0.0001 }\nsteps:\n  - title: one\n  - title: two\n`, [...work('a1'), ...work('a2'), ...work('b1')]);
     expect(doc.status).toBe('paused');
     expect(doc.reason).toContain('--budget');
-    // A budget is a cap (issue 20 item 12): no call fits $0.0001 plus 10 %, so the run paused having spent at most that.
+    // A budget is a cap: no call fits $0.0001 plus 10 %, so the run paused having spent at most that.
     expect(doc.costUsd ?? 0).toBeLessThanOrEqual(0.0001 * 1.1);
     const low = await cli(['resume', doc.id, '--budget', '0', '--yes'], env);
     expect(low.code).toBe(2);

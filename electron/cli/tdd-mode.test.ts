@@ -1,4 +1,4 @@
-// CLI (issue 20 item 10, seed 001's TDD mode): a test-first step through `ratchet run` with the scripted agent, real git and a real `node --test` gate.
+// CLI (TDD mode): a test-first step through `ratchet run` with the scripted agent, real git and a real `node --test` gate.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../shared/domain';

@@ -1,4 +1,4 @@
-// The failing-test table's expected and got cells (issue 20 item 22): a failure stored without them, whose message has
+// The failing-test table's expected and got cells: a failure stored without them, whose message has
 // them ("Expected 100, got 0", "expected 5 to be 6"), is answered with them filled, by the parser the gates use.
 import { describe, expect, it } from 'vitest';
 import { withExpectedActual } from './attempt-detail';

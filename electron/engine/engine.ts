@@ -158,14 +158,14 @@ export function createEngine(deps: EngineDeps) {
 
   const executeWith = (lease: LeaseOwner) => (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, { ...opts, lease });
 
-  /** Seed 000: continue a failed run from the next incomplete step (same run, branch and worktree). */
+  /** Continue a failed run from the next incomplete step (same run, branch and worktree). */
   function retry(runId: string, opts: ContinueOptions) {
     assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
     // The lease comes first: a second claimant fails before any recovery step touches the worktree.
     return withLease(runId, (lease) => retryRun(store, executeWith(lease), runId, opts));
   }
 
-  /** Seed 003: resume an interrupted, paused or waiting run after its checks. */
+  /** Resume an interrupted, paused or waiting run after its checks. */
   function resume(runId: string, opts: ContinueOptions) {
     detectInterrupted();
     assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });

@@ -1,4 +1,4 @@
-// Seed 002's failure-pattern advice ("3 tasks repeatedly failed on null references → consider adding null checks"): unfixed failures grouped by what they share.
+// The failure-pattern advice ("3 tasks repeatedly failed on null references → consider adding null checks"): unfixed failures grouped by what they share.
 import { describe, expect, it } from 'vitest';
 import { failurePatterns, type UnfixedFailure } from './failure-patterns';
 import { improvementText } from './improvements';

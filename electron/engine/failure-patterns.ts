@@ -1,4 +1,4 @@
-// Seed 002's failure-pattern advice ("3 tasks repeatedly failed on null references → consider adding null checks"): the period's unfixed failures grouped by what they share (pure).
+// The failure-pattern advice ("3 tasks repeatedly failed on null references → consider adding null checks"): the period's unfixed failures grouped by what they share (pure).
 import { FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, SIGNAL_HINT, TEST_TIMEOUT_HINT, seedAnalysis } from './runs/classify';
 import type { Improvement } from './improvements';
 
@@ -10,7 +10,7 @@ export interface UnfixedFailure {
   files: string[];
 }
 
-/** Seed 002's analysis patterns (the classifier's own), as a finding and its advice. */
+/** The failure analysis patterns (the classifier's own), as a finding and its advice. */
 const PATTERN: Record<string, { what: string; advice: string }> = {
   [NULL_REFERENCE_HINT]: { what: 'null references', advice: 'consider adding null checks (initialise objects before use, guard values that may be missing) and say so in the step prompts' },
   [SIGNAL_HINT]: { what: 'signals not emitted or not connected', advice: 'consider saying in the step prompts which signals must be declared, emitted and connected' },
@@ -45,7 +45,7 @@ function groups<K>(rows: readonly UnfixedFailure[], keysOf: (f: UnfixedFailure) 
 }
 
 /**
- * The patterns several tasks' unfixed failures share, most tasks first: one of seed 002's analysis patterns (null
+ * The patterns several tasks' unfixed failures share, most tasks first: one of the failure analysis patterns (null
  * references, signals, wrong values, timeouts), else the same message once its values are taken out; the same failing
  * test; the same file. Each is said once, with what to do about it.
  */

@@ -1,4 +1,4 @@
-// Tests for seed 002's improvement suggestions: the pure rules, and the per-class summary they read from a real store.
+// Tests for the improvement suggestions: the pure rules, and the per-class summary they read from a real store.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Seed 002's "Improvement suggestions": what the period's recorded attempts say about the retry policy, as findings with an action each (pure).
+// The "Improvement suggestions": what the period's recorded attempts say about the retry policy, as findings with an action each (pure).
 import type { ErrorClass } from '../../shared/domain';
 import type { Limits } from './runs/policy';
 import { money } from '../../shared/money';
@@ -52,7 +52,7 @@ const LABEL: Partial<Record<ErrorClass, string>> = {
 };
 const label = (c: ErrorClass) => LABEL[c] ?? c.replace(/_/g, ' ').replace(/^./, (x) => x.toUpperCase());
 
-/** Seed 002's "→ consider …" for a class that keeps failing the same way. */
+/** The "→ consider …" advice for a class that keeps failing the same way. */
 const ADVICE: Partial<Record<ErrorClass, string>> = {
   test_failure: 'give those steps the expected values and the test names they must satisfy',
   compilation_error: 'add a build or typecheck gate before the tests, and say in the step prompt which files compile together',
@@ -72,11 +72,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const MIN_STEPS = 3;
 
 /**
- * Pure: seed 002's improvement suggestions, most useful first.
+ * Pure: the improvement suggestions, most useful first.
  * - A class retried a lot and rarely fixed, whose fixes all came within fewer retries than its limit: lower the limit to that.
  * - A class fixed almost always, with steps given up at the limit: raise the limit by one.
- * - Steps that failed on one class and were never fixed: the class's advice (seed 002's "3 tasks repeatedly failed on … → consider …").
- * - A good first-try rate (≤ 1.8 attempts per successful step): keep the current task format (seed 002's "Average 1.8 attempts
+ * - Steps that failed on one class and were never fixed: the class's advice ("3 tasks repeatedly failed on … → consider …").
+ * - A good first-try rate (≤ 1.8 attempts per successful step): keep the current task format ("Average 1.8 attempts
  *   suggests good first-try rate"); 2.5 or more: clearer acceptance criteria.
  * - Days over the daily budget: raise it or use a cheaper preset.
  */
@@ -126,5 +126,5 @@ export function improvementSuggestions(input: ImprovementInput): Improvement[] {
   return out;
 }
 
-/** One suggestion as seed 002 writes it: the finding, then "→ action". */
+/** One suggestion as the report writes it: the finding, then "→ action". */
 export const improvementText = (i: Improvement) => `${i.finding} → ${i.action}`;

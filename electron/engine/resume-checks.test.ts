@@ -1,4 +1,4 @@
-// Seed 003's resume checks and confirmation: no empty rescue commits, and the plan names phase, agent and model.
+// The resume checks and confirmation: no empty rescue commits, and the plan names phase, agent and model.
 import { rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';

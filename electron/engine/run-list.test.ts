@@ -1,4 +1,4 @@
-// An interrupted run must not look alive (issue 20 item 14): marking it interrupted ends its running attempt where the
+// An interrupted run must not look alive: marking it interrupted ends its running attempt where the
 // attempt was last seen (not now), and says so with an event the app applies live.
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './testing/temp-repo';

@@ -14,7 +14,7 @@ export function markInterrupted(store: Store, self: { pid: number; host: string 
     if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
     // No owner, a dead one (this host, pid gone) or one whose lease ran out: nobody is running it.
     if (leaseState(run, { host: self.host, token: null }, nowMs, processAlive).kind !== 'held') {
-      // Its attempt ended when the process did: nothing of it may look alive in the app (issue 20 item 14).
+      // Its attempt ended when the process did: nothing of it may look alive in the app.
       store.closeDeadAttempts(run.id);
       store.setRunStatus(run.id, 'interrupted', `The process running this run stopped during it (last seen ${run.heartbeat_at ?? 'never'}).`);
       found.push(run.id);

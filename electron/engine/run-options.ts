@@ -68,7 +68,7 @@ export interface ExecuteOptions {
   /** The lease the caller took (resume, retry); without one, execute takes it. */
   lease?: LeaseOwner;
   /**
-   * Interactive auto-progress (seed 003 §5.1): with `auto: 'step'`, asked after each step instead of pausing —
+   * Interactive auto-progress: with `auto: 'step'`, asked after each step instead of pausing —
    * `yes` goes on one more step, `no` pauses here, `auto` runs to the end of the phase.
    */
   confirmNext?: ConfirmNext;

@@ -1,4 +1,4 @@
-// Integration: retry (seed 000), plan revision, resume (seed 003), recover — real git, real SQLite, the scripted server through the SDK.
+// Integration: retry, plan revision, resume, recover — real git, real SQLite, the scripted server through the SDK.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -57,11 +57,11 @@ describe('ratchet retry (seed 000)', () => {
     expect(retryRequest.lastUserText).toContain(`${step1!.slice(0, 10)} step 1: Step number 1`);
     expect(retryRequest.lastUserText).toContain('Continue from step 2.');
     // The retried step carries the error that stopped it.
-    // The retry gives the step a new chance: its attempts count from the retry (issue 9, item 1).
+    // The retry gives the step a new chance: its attempts count from the retry.
     expect(retryRequest.lastUserText).toContain('## Retry: this is attempt 1 of 1 since the run was retried or resumed');
     expect(retryRequest.lastUserText).toContain('blocked by flag');
     expect(retryRequest.lastUserText).toContain('<untrusted source="plan">');
-    // Issue 20 item 13: the cached task context is byte for byte the one the run started with (a cache read, not a
+    // The cached task context is byte for byte the one the run started with (a cache read, not a
     // new write); the progress travels with the continued step's prompt, and step 3's first request has none of it.
     type Body = { messages: Array<{ content: Array<{ text?: string; cache_control?: unknown }> }> };
     const contextOf = (i: number) => (server!.requests[i]!.body as Body).messages[0]!.content[0]!;
@@ -257,7 +257,7 @@ describe('ratchet recover', () => {
     const r = await engine.recover(p.repo);
     expect(r.rebuilt).toEqual([runId]);
     const rebuilt = engine.status(runId);
-    // As it was (issue 20 item 7): failed, with its reason and every attempt, not an "interrupted" run without history.
+    // As it was: failed, with its reason and every attempt, not an "interrupted" run without history.
     expect(rebuilt).toMatchObject({ status: 'failed', branch: doc.branch, reason: doc.reason });
     expect(rebuilt.steps.map((s) => s.status)).toEqual(['succeeded', 'failed', 'pending']);
     expect(rebuilt.steps[0]!.commit).toBe(doc.steps[0]!.commit);

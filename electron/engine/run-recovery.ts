@@ -1,4 +1,4 @@
-// Continuing a run instead of restarting it: reconciling the store with the branch, seed 000's retry, seed 003's resume checks and recovery options.
+// Continuing a run instead of restarting it: reconciling the store with the branch, retry, the resume checks and recovery options.
 import { existsSync, renameSync } from 'node:fs';
 import type { StatusDocument } from '../../shared/domain';
 import { RatchetError, runNotFound } from './errors';
@@ -30,11 +30,11 @@ export interface ResumeInfo {
   run: RunRow;
   facts: ResumeFacts;
   plan: ResumePlan;
-  /** Seed 003: the next step has failed 3+ times across runs. */
+  /** The next step has failed 3+ times across runs. */
   repeatedFailures: Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }>;
-  /** The base branch moved since the run started and merging it would conflict (seed 000: warn and proceed). */
+  /** The base branch moved since the run started and merging it would conflict (warn and proceed: the run may still work). */
   baseConflicts: string[];
-  /** Seed 003's "Phase: x/total - description": the phase of the step to continue with (or of the last one). */
+  /** The plan's "Phase: x/total - description": the phase of the step to continue with (or of the last one). */
   phase: { index: number; total: number; name: string } | null;
   /** The last step that ran: its agent and model (from its latest attempt) and status. */
   lastStep: { index: number; title: string; status: string; agent: string | null; model: string | null } | null;
@@ -188,7 +188,7 @@ export interface ContinueOptions {
 
 type Execute = (runId: string, signal: AbortSignal, opts: ExecuteOptions & { continuation: { turnBudget: number | null } }) => Promise<StatusDocument>;
 
-/** Seed 000: continue a failed run on the same branch and worktree from the next incomplete step. */
+/** Continue a failed run on the same branch and worktree from the next incomplete step. */
 export async function retryRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
   const info = await resumeInfo(store, runId);
   const { run } = info;
@@ -202,7 +202,7 @@ export async function retryRun(store: Store, execute: Execute, runId: string, op
   return continueRun(store, execute, info, 'retry', opts);
 }
 
-/** Seed 003: resume an interrupted (or paused, waiting) run from its last checkpoint after the checks. */
+/** Resume an interrupted (or paused, waiting) run from its last checkpoint after the checks. */
 export async function resumeRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
   const info = await resumeInfo(store, runId);
   if (info.run.status === 'running' || info.run.status === 'planning') {

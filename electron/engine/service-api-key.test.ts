@@ -1,4 +1,4 @@
-// Settings › API key (issue 20 item 18): a key is checked with one cheap call (GET /v1/models at ANTHROPIC_BASE_URL)
+// Settings › API key: a key is checked with one cheap call (GET /v1/models at ANTHROPIC_BASE_URL)
 // before it is kept; a refused key is not saved, and the sentence says what is wrong.
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../shared/contract';

@@ -1,4 +1,4 @@
-// A running attempt's diff (issue 20 item 22): what the agent changed so far, read from the worktree without touching its
+// A running attempt's diff: what the agent changed so far, read from the worktree without touching its
 // index, instead of "Loading the diff…" for the attempt's whole length; an interrupted attempt shows what it left.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';

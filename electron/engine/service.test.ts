@@ -136,7 +136,7 @@ describe('service (the contract over the engine)', () => {
     const doc = await get();
     expect(doc.policy?.budget.taskUsd).toBe(0.00002);
     const spent = doc.costUsd ?? 0;
-    // A budget is a cap (issue 20 item 12): never more than 10 % past it; here no call fits, so none is made.
+    // A budget is a cap: never more than 10 % past it; here no call fits, so none is made.
     expect(spent).toBeLessThanOrEqual(0.00002 * 1.1);
     expect(doc.reason?.startsWith(`task budget of $0.000020 reached (${money(spent)} spent`)).toBe(true);
     expect(doc.reason).toContain(`ratchet resume ${runId} --budget`);

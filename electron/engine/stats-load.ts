@@ -98,7 +98,7 @@ export function loadClassRecords(db: Db, days: number, now: Date): ClassRecord[]
 }
 
 /**
- * The last failure of every step in the period that was never fixed (its step failed): what seed 002's failure-pattern
+ * The last failure of every step in the period that was never fixed (its step failed): what the failure-pattern
  * advice groups. Newest first, at most `limit` (the patterns need a few dozen, not the whole history).
  */
 export function loadUnfixedFailures(db: Db, days: number, now: Date, limit = 500): UnfixedFailure[] {

@@ -12,7 +12,7 @@ export interface ReportSettings {
   preset: keyof typeof PRESETS;
 }
 
-/** Seed 002's improvement suggestions for the period `s` summarises (per error class, against the limits of the preset in Settings, then failure patterns). */
+/** Improvement suggestions for the period `s` summarises (per error class, against the limits of the preset in Settings, then failure patterns). */
 export function loadImprovements(db: Database.Database, s: StatsSummary, now: Date, preset: keyof typeof PRESETS): Improvement[] {
   const budget = s.dailyBudgetUsd;
   const byClass = improvementSuggestions({
@@ -23,7 +23,7 @@ export function loadImprovements(db: Database.Database, s: StatsSummary, now: Da
     daysOverBudget: budget === null ? 0 : s.costPerDay.filter((d) => d.costUsd > budget).length,
     dailyBudgetUsd: budget,
   });
-  // Seed 002's failure-pattern advice: what several tasks' unfixed failures share.
+  // The failure-pattern advice: what several tasks' unfixed failures share.
   return [...byClass, ...failurePatterns(loadUnfixedFailures(db, s.days, now))];
 }
 

@@ -153,7 +153,7 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
 
 /**
- * The weekly report (seed 002's "Retry Statistics"), as Markdown. Its suggestions are seed 002's improvement suggestions
+ * The weekly report ("Retry Statistics"), as Markdown. Its suggestions are the improvement suggestions
  * (when given), then the summary's own, so it lists everything `ratchet stats --json` and the dashboard do.
  */
 export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readonly Improvement[]): string {

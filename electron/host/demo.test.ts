@@ -1,4 +1,4 @@
-// The demo's promise (issue 13 item 11): by itself it runs a task that fails a test and succeeds on the retry, then one that fails for good; Retry then fixes it; every start is a fresh repository.
+// The demo's promise: by itself it runs a task that fails a test and succeeds on the retry, then one that fails for good; Retry then fixes it; every start is a fresh repository.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ describe('the demo (npm run demo -- --app)', () => {
     const first = await until(engine, runs.first, 'succeeded');
     expect(first.steps.map((s) => s.attempts.map((a) => a.errorClass))).toEqual([[null], ['test_failure', null], [null]]);
 
-    // Issue 13 item 7: the retry's own change (against attempt 1), the step's change, and the run's cumulative change.
+    // The diffs: the retry's own change (against attempt 1), the step's change, and the run's cumulative change.
     const diff = (against: 'previous' | 'step' | 'run') => service.handlers['runs.attemptDiff']({ runId: runs.first, step: 2, n: 2, against });
     const own = await diff('previous');
     expect(own).toMatchObject({ against: 'previous', fromAttempt: 1 });

@@ -1,4 +1,4 @@
-// The favicon (issue 20 item 23): every page load asked for /favicon.ico and got a 404. The page names its icon, the
+// The favicon: every page load asked for /favicon.ico and got a 404. The page names its icon, the
 // build carries it, and the host answers /favicon.ico with it too (browsers ask there anyway).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -21,7 +21,7 @@ async function start(home?: string) {
   return h.host;
 }
 
-/** The requests of issue 11 that took `ratchet serve` down, before and after authenticating. */
+/** The requests that once took `ratchet serve` down, before and after authenticating. */
 function malformed(port: number, cookie: string): Array<{ name: string; text: string; status: number }> {
   const host = `Host: 127.0.0.1:${port}\r\n`;
   const ws = `Origin: http://127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`;

@@ -1,4 +1,4 @@
-// Issue 9 item 7, in the app: a run crossing alert_at (here, a `ratchet run` in another process writing the same store) raises an OS notification.
+// The budget alert, in the app: a run crossing alert_at (here, a `ratchet run` in another process writing the same store) raises an OS notification.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -61,7 +61,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
-    // Every screen is laid out to work from 1024×700 up (issue 13 item 3): the window cannot be made smaller.
+    // Every screen is laid out to work from 1024×700 up: the window cannot be made smaller.
     minWidth: 1024,
     minHeight: 700,
     title: 'Ratchet',

@@ -14,7 +14,7 @@ describe('App', () => {
     const summaries = [...fake.runs.values()].map((r) => r.summary);
     const expected = needsYouCount(summaries);
     expect(expected).toBeGreaterThan(0);
-    // Failed runs are the user's to look at too (issue 20 item 21).
+    // Failed runs are the user's to look at too.
     expect(expected).toBe(summaries.filter((s) => ['paused', 'waiting_approval', 'interrupted', 'failed'].includes(s.status)).length);
     render(<App />);
     await waitFor(() => expect(document.title).toBe(`(${expected}) Ratchet`));

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The start-up offer to resume (issue 20 item 15): made once per interruption, remembered across reloads, and only on
+// The start-up offer to resume: made once per interruption, remembered across reloads, and only on
 // Home — never opening by itself over Settings, New task or another run's page (the Home banner keeps the offer).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_IDS } from '../dev/fixtures-runs';

@@ -6,7 +6,7 @@ import { useUi } from './stores/ui';
 import { markOffered, wasOffered } from './lib/resume-offers';
 
 /**
- * Interrupted runs are offered for resume at start-up or on arriving at Home (seed 003) — once per interruption,
+ * Interrupted runs are offered for resume at start-up or on arriving at Home — once per interruption,
  * remembered across reloads, and only on Home: it never opens by itself over another screen. The Home banner keeps the offer open.
  */
 function offerResume(): void {

@@ -1,4 +1,4 @@
-// A Go module's real bug fixed end to end through `ratchet run` with the sandbox on (issue 19's "Done when", Go).
+// A Go module's real bug fixed end to end through `ratchet run` with the sandbox on (real projects are done when this passes, Go).
 import { describe, it } from 'vitest';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../../engine/testing/sandbox-mode';
 import { makeGoModule } from '../../engine/testing/real-projects/go-module';

@@ -1,4 +1,4 @@
-// A TypeScript library's real bug fixed end to end through `ratchet run` with the sandbox on (issue 19's "Done when", npm).
+// A TypeScript library's real bug fixed end to end through `ratchet run` with the sandbox on (real projects are done when this passes, npm).
 import { describe, it } from 'vitest';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../../engine/testing/sandbox-mode';
 import { makeNpmLibrary } from '../../engine/testing/real-projects/npm-library';

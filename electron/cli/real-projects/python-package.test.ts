@@ -1,4 +1,4 @@
-// A Python package's real bug fixed end to end through `ratchet run` with the sandbox on (issue 19's "Done when", Python).
+// A Python package's real bug fixed end to end through `ratchet run` with the sandbox on (real projects are done when this passes, Python).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../../engine/testing/sandbox-mode';

@@ -1,4 +1,4 @@
-// A Rust crate's real bug fixed end to end through `ratchet run` with the sandbox on (issue 19's "Done when", Rust).
+// A Rust crate's real bug fixed end to end through `ratchet run` with the sandbox on (real projects are done when this passes, Rust).
 import { describe, it } from 'vitest';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../../engine/testing/sandbox-mode';
 import { makeRustCrate } from '../../engine/testing/real-projects/rust-crate';

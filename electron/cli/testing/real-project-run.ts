@@ -115,7 +115,7 @@ function storedFailures(home: string, runId: string): string[] {
 }
 
 /**
- * What issue 19 asks of every realistic project: the run succeeds on attempt 2 of step 1, the retry that was told the
+ * What every realistic project must show: the run succeeds on attempt 2 of step 1, the retry that was told the
  * real tool's failure; the user's checkout is as it was; the step commit holds the fix and nothing the tools made.
  */
 export function expectFixedOnRetry(p: RealProject, run: RealRun): void {

@@ -1,4 +1,4 @@
-// Issue 20 item 0b: the first real API call must be accepted. The scripted server refuses what the real API refuses
+// The first real API call must be accepted. The scripted server refuses what the real API refuses
 // (models.ts, from the published reference), and the Anthropic agent's requests pass it for every model Ratchet prices.
 import { afterEach, describe, expect, it } from 'vitest';
 import type Anthropic from '@anthropic-ai/sdk';

@@ -114,7 +114,7 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
 /**
  * A name that carries its failure's values, as hand-written runners print it ("test_player_health: Expected 100, got
- * 0", seed 002's shape): the name before the first ": " and the message after it, when the message holds an expected
+ * 0"): the name before the first ": " and the message after it, when the message holds an expected
  * and a got value. Null when the name has no such tail (a colon alone is part of many names: "parse: handles spaces").
  */
 export function splitNamedValues(text: string): { name: string; message: string; expected: string; actual: string } | null {

@@ -1,4 +1,4 @@
-// Tests for the retry prompt's failure entries (seed 002's shape) over real recorded outputs from the corpus.
+// Tests for the retry prompt's failure entries (name, Expected, Got) over real recorded outputs from the corpus.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Failing tests and compile errors as the retry prompt lists them, in seed 002's shape: "- **name**", Expected, Got,
+// Failing tests and compile errors as the retry prompt lists them: "- **name**", Expected, Got,
 // Location; values quoted as the tool printed them.
 import type { FailedTest } from './failure-text';
 

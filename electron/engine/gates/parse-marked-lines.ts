@@ -1,4 +1,4 @@
-// Failing tests a hand-written runner marks with ❌, in seed 002's shape: "❌ test_player_health: Expected 100, got 0".
+// Failing tests a hand-written runner marks with ❌, in the form "❌ test_player_health: Expected 100, got 0".
 import type { FailureParser } from './failure-parser';
 import { testFailure } from './failure-parser';
 import { clip, extractExpectedActual, MAX_FAILED_TESTS, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';

@@ -371,7 +371,7 @@ function rebaseInProgress(p: PinnedWorktree): boolean {
 }
 
 /**
- * Seed 002's one rebase after a git conflict: replays the worktree's branch onto `onto`, keeping uncommitted work
+ * The one rebase a git conflict gets: replays the worktree's branch onto `onto`, keeping uncommitted work
  * (autostash). When it conflicts, the rebase is aborted, so the branch and the work are exactly as before, and the
  * conflicting files are returned. Nothing committed is lost either way: the old commits stay in the reflog.
  */

@@ -1,4 +1,4 @@
-// Terminal text in the app (issue 20 item 20): every reason the engine writes with a `ratchet …` command reads, in the
+// Terminal text in the app: every reason the engine writes with a `ratchet …` command reads, in the
 // app, without the command — the app's action named instead — with its blocks kept apart and its times worded. The
 // engine's text itself (what the CLI prints) is unchanged.
 import { describe, expect, it } from 'vitest';

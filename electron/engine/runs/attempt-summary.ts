@@ -1,4 +1,4 @@
-// Seed 002's exhaustion report: one line per attempt (what failed, what each retry fixed), the remaining issues once each, and the next steps.
+// The exhaustion report: one line per attempt (what failed, what each retry fixed), the remaining issues once each, and the next steps.
 import { errorClassLabel } from '../../../shared/error-classes';
 import type { FailedTest } from '../gates/parse-failures';
 import { splitNamedValues } from '../gates/failure-text';
@@ -82,7 +82,7 @@ export interface NextStepsFor {
   committedSteps: number;
 }
 
-/** Seed 002's next steps, made specific to the run: its id in each command, and Retry only when it can work. */
+/** The next steps, made specific to the run: its id in each command, and Retry only when it can work. */
 export function nextSteps(n: NextStepsFor): string[] {
   const lines = [
     'Next steps:',

@@ -1,4 +1,4 @@
-// Pure budget check before an attempt (seed 002's cost control): stop over the task or daily budget, alert once past alert_at.
+// Pure budget check before an attempt (cost control): stop over the task or daily budget, alert once past alert_at.
 import { money as usd } from '../../../shared/money';
 
 export interface BudgetFacts {

@@ -1,4 +1,4 @@
-// Integration (issue 19 item 7): the step runner hands the classifier the attempt's diff and the worktree's manifests,
+// Integration: the step runner hands the classifier the attempt's diff and the worktree's manifests,
 // so an import the agent's own change added is retried as the code's problem, through the scripted server, real git
 // and a real `node --test` gate.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Tests for classifyGateFailure: a table over real tool output in classify-corpus/, user rules, API text, seed 002 hints, ordering and edge cases.
+// Tests for classifyGateFailure: a table over real tool output in classify-corpus/, user rules, API text, the built-in hints, ordering and edge cases.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ const TABLE: Row[] = [
   { file: 'timeout-hang.txt', exitCode: null, signal: 'SIGTERM', timedOut: true, errorClass: 'timeout', message: 'Timed out after 1.2 s: npm test' },
   // `diff want.conf got.conf`: no known format, so the last line is all there is to say.
   { file: 'diff-mismatch.txt', exitCode: 1, errorClass: 'unknown', message: 'Failed with exit code 1: > port = 8080' },
-  // Lint errors are the agent's to fix, like a compiler's (issue 10).
+  // Lint errors are the agent's to fix, like a compiler's.
   { file: 'eslint.txt', exitCode: 1, errorClass: 'compilation_error', message: "'unused' is assigned a value but never used (no-unused-vars) (/home/dev/calc-vitest/src/legacy.js:3) and 2 more errors" },
   // Structured reports and streams: the JSON reporters of the vitest and jest runs above, and go test -json.
   { file: 'vitest-fail.txt', exitCode: 1, report: 'vitest-report.json', errorClass: 'test_failure', message: '2 tests failed: adds numbers, parses a list' },
@@ -124,7 +124,7 @@ const TABLE: Row[] = [
   { file: 'go-missing-package.txt', exitCode: 1, errorClass: 'missing_dependency', message: 'Missing package github.com/gorilla/mux: no required module provides package github.com/gorilla/mux' },
   { file: 'npm-missing-script.txt', exitCode: 1, errorClass: 'missing_dependency', message: 'package.json has no "test" script' },
   { file: 'cargo-openssl-missing.txt', exitCode: 101, errorClass: 'missing_dependency', message: 'Build script of openssl-sys v0.9.103 is missing a system dependency: Could not find directory of OpenSSL installation, and this `-sys` crate cannot' },
-  // Seed 002's own sample outputs, as the seed prints them (issue 20 item 1).
+  // Sample outputs of a Godot project, one per error class (the seed002-* files).
   { file: 'seed002-test-failures.txt', exitCode: 1, errorClass: 'test_failure', message: '2 tests failed: test_player_health, test_take_damage' },
   { file: 'seed002-compile.txt', exitCode: 1, errorClass: 'compilation_error', message: "Parse Error: Expected ')' on line 42 and 1 more error" },
   { file: 'seed002-crash.txt', exitCode: 1, errorClass: 'crash', message: 'Exit code 1: Godot crashed with signal 11 (SIGSEGV)' },
@@ -135,7 +135,7 @@ const TABLE: Row[] = [
   { file: 'seed002-rate-limit.txt', exitCode: 1, errorClass: 'rate_limit', message: 'HTTP 429: Too Many Requests' },
   { file: 'seed002-out-of-memory.txt', exitCode: 1, errorClass: 'resource_exhaustion', message: 'Out of memory' },
   { file: 'seed002-disk-full.txt', exitCode: 1, errorClass: 'resource_exhaustion', message: 'Disk full' },
-  // Environment or code (issue 19 item 7, issue 20 item 1): a module the project itself lacks is the code's, a
+  // Environment or code: a module the project itself lacks is the code's, a
   // dependency declared but not installed is the environment's, an import the attempt's own change added is the code's.
   { file: 'node-local-missing.txt', exitCode: 1, errorClass: 'compilation_error', message: "Cannot find module './src/health' (/tmp/rc/cls-node-local/index.js:1): no such file in the project" },
   { file: 'node-declared-missing.txt', exitCode: 1, project: 'cls-node-declared', errorClass: 'missing_dependency', message: "'lodash' is declared in package.json but not installed in the worktree (Cannot find module 'lodash')" },

@@ -79,7 +79,7 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
     expect(decideAfterFailure(facts({ errorClass: 'unknown' }))).toMatchObject({ action: 'escalate' });
     expect(decideAfterFailure(facts({ errorClass: 'git_conflict', classRetriesUsed: 0 })).action).toBe('retry');
     expect(decideAfterFailure(facts({ errorClass: 'git_conflict', classRetriesUsed: 1 })).action).toBe('escalate');
-    // An attempt that left the conflict untouched hands it to the user, not "failed (no change)" (issue 20 item 9).
+    // An attempt that left the conflict untouched hands it to the user, not "failed (no change)".
     const untouched = decideAfterFailure(facts({ errorClass: 'no_change', unresolved: 'git_conflict', attempt: 2 }));
     expect(untouched).toMatchObject({ action: 'escalate', reason: expect.stringMatching(/conflict is still there.*needs you/) });
   });

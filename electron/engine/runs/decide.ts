@@ -1,4 +1,4 @@
-// Pure decision after a failed attempt (seed 002's decision tree with seed 004's retry entries): retry, wait, escalate or stop, and why.
+// Pure decision after a failed attempt (the decision tree, with the workflow's retry entries): retry, wait, escalate or stop, and why.
 import type { ErrorClass } from '../../../shared/domain';
 import { errorClassLabel, plural } from '../../../shared/error-classes';
 import { backoffDelayS } from './backoff';
@@ -21,7 +21,7 @@ export interface Decision {
 export interface FailureFacts {
   policy: Policy;
   /**
-   * The attempt that just failed, counted as seed 004's entries count them: attempts of this round (a retry or resume
+   * The attempt that just failed, counted as retry entries count them: attempts of this round (a retry or resume
    * starts at 1 again) that were not API faults.
    */
   attempt: number;
@@ -59,7 +59,7 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   const { policy } = f;
   const stop = (action: 'fatal' | 'escalate', reason: string): Decision => ({ action, reason, delayS: 0, overrides: f.active });
   if (f.agentFatal) return stop('fatal', `the agent failed in a way a retry cannot fix: ${f.message}`);
-  // A conflict the agent left untouched is the user's to resolve (seed 002 escalates git conflicts), not a code failure.
+  // A conflict the agent left untouched is the user's to resolve (git conflicts are escalated), not a code failure.
   if (f.errorClass === 'no_change' && f.unresolved === 'git_conflict') {
     return stop('escalate', `retry ${f.attempt - 1} changed nothing and the git conflict is still there; it needs you: resolve the conflicting files in the worktree, then resume`);
   }
@@ -87,7 +87,7 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   if (policy.entries.length) {
     const r = applyEntries(policy.entries, f.active, { attempt: next, failedGates: f.failedGates, validated: f.validated ?? new Map() });
     const sticky = Object.keys(f.active).some((k) => k !== 'gateTimeoutMultiplier');
-    // A list of only `exit: N` is seed 004's basic retry: every gate failure is retried, with the automatic context.
+    // A list of only `exit: N` is the basic retry: every gate failure is retried, with the automatic context.
     const basic = policy.entries.every((e) => e.exit !== undefined);
     // Entries decide about gate failures; an API fault is retried by its class whether or not an entry applies.
     if (r.applied.length === 0 && !sticky && !api && !basic) return stop('fatal', 'no retry entry applies to this failure');

@@ -1,4 +1,4 @@
-// Integration (issue 13 item 6): a run that did nothing does not succeed — an attempt that changed no file, a test gate that ran no tests — through the scripted server, real git and real gates.
+// Integration: a run that did nothing does not succeed — an attempt that changed no file, a test gate that ran no tests — through the scripted server, real git and real gates.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../../shared/domain';

@@ -1,4 +1,4 @@
-// Per-task and per-step retry configuration (seeds 001, 002): what overrides what, and where each value came from.
+// Per-task and per-step retry configuration: what overrides what, and where each value came from.
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { WorkflowFile } from '../workflow/schema';
@@ -8,7 +8,7 @@ import { parseTaskRetryConfig, retryConfigBlock, withRetryConfig } from './task-
 
 const workflow = (yaml: string) => WorkflowFile.parse(parseYaml(`${yaml}\nsteps:\n  - title: one\n`));
 
-/** Seed 002's example, as a task description. */
+/** A worked example, as a task description. */
 const SEED_002 = `# Task: Add health to Player
 
 Give the player a health bar.

@@ -1,10 +1,10 @@
-// The retry policy as data: seed 002's per-class limits, the presets, and how a workflow's settings combine with them.
+// The retry policy as data: the per-class limits, the presets, and how a workflow's settings combine with them.
 import { ERROR_CLASSES, type ErrorClass } from '../../../shared/domain';
 import type { Backoff, RetryEntry, Workflow } from '../workflow/schema';
 
 export type Limits = Record<ErrorClass, number>;
 
-/** Seed 002's table (max retries per error class). Non-retriable classes are 0. */
+/** The built-in table (max retries per error class). Non-retriable classes are 0. */
 export const DEFAULT_LIMITS: Limits = {
   test_failure: 3,
   compilation_error: 2,
@@ -40,7 +40,7 @@ export interface Preset {
   daily_usd: number;
 }
 
-/** Seed 002's presets. */
+/** The built-in presets. */
 export const PRESETS: Record<'conservative' | 'aggressive' | 'minimal', Preset> = {
   conservative: { max_retries: 3, gate_timeout_s: 300, backoff: { base_s: 60, max_s: 300, jitter: 0.1 }, daily_usd: 50 },
   aggressive: { max_retries: 5, gate_timeout_s: 600, backoff: { base_s: 30, max_s: 300, jitter: 0.1 }, daily_usd: 100 },
@@ -71,7 +71,7 @@ export const MAX_ATTEMPTS_PER_STEP = 25;
 
 /**
  * Built-in defaults < preset < the workflow's own keys. `max_retries` sets test_failure and every class that
- * has no entry in seed 002's table; `limits` sets any class explicitly.
+ * has no entry in the built-in table; `limits` sets any class explicitly.
  */
 export function resolvePolicy(w: Workflow, over: PolicyOverrides = {}): ResolvedPolicy {
   const preset = w.preset ? PRESETS[w.preset] : null;
@@ -86,9 +86,9 @@ export function resolvePolicy(w: Workflow, over: PolicyOverrides = {}): Resolved
   const stepMax = over.step?.max_retries;
   if (taskMax !== undefined) limits.test_failure = taskMax;
   if (stepMax !== undefined) limits.test_failure = stepMax;
-  // Seed 004: a retry list's `exit: N` is where gate failures stop. When nothing else sets how many retries the code's
-  // own failures get (no max_retries or limits in the workflow, task or step), exit decides it, so the seed's table
-  // (attempts 1-2, 3-4, 5-7, exit 8) runs as written instead of stopping at seed 002's default 3 retries.
+  // A retry list's `exit: N` is where gate failures stop. When nothing else sets how many retries the code's
+  // own failures get (no max_retries or limits in the workflow, task or step), exit decides it, so a list
+  // (attempts 1-2, 3-4, 5-7, exit 8) runs as written instead of stopping at the built-in default of 3 retries.
   const exits = (w.retry ?? []).map((e) => e.exit).filter((x): x is number => x !== undefined);
   const exitAt = exits.length ? Math.min(...exits) : null;
   if (exitAt !== null && w.max_retries === undefined && !preset && taskMax === undefined && stepMax === undefined) {
@@ -132,7 +132,7 @@ export function resolvePolicy(w: Workflow, over: PolicyOverrides = {}): Resolved
 export type PolicySource = 'default' | 'preset' | 'workflow' | 'task' | 'step' | 'raised';
 export type PolicyKey = 'max_retries' | 'timeout_seconds' | 'allow_retry_on' | 'backoff' | 'task_usd' | 'daily_usd' | 'alert_at';
 
-/** What overrides the workflow for one task or step (seed 001/002's per-task retry configuration). */
+/** What overrides the workflow for one task or step (the per-task retry configuration). */
 export interface PolicyOverrides {
   task?: { max_retries?: number; timeout_seconds?: number; allow_retry_on?: readonly ErrorClass[] } | null;
   step?: { max_retries?: number } | null;

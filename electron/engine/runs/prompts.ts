@@ -42,7 +42,7 @@ export function taskContext(input: { title: string; description: string; steps: 
 }
 
 /**
- * Seed 000's retry prompt: what is already committed, and where to continue. The engine sends it with the continued
+ * The retry prompt of a retried run: what is already committed, and where to continue. The engine sends it with the continued
  * step's prompt, not in the task context: the context stays byte for byte the one the run started with, so a retry or
  * resume reads it from the prompt cache, and the steps after the continued one cost what they cost in a straight run.
  */
@@ -86,13 +86,13 @@ export interface RetryFacts {
 const MAX_OUTPUT_CHARS = 24_000;
 const MAX_DIFF_CHARS = 12_000;
 
-/** Seed 001's retry prompt, with seed 002's error context: class, message, failing tests, hints, previous diff, attempt k of n. */
+/** The retry prompt after a failed attempt, with its error context: class, message, failing tests, hints, previous diff, attempt k of n. */
 export function retryContext(f: RetryFacts): string {
   const sections = [
     `## Retry: this is attempt ${f.attempt} of ${f.maxAttempts}${f.sinceResume ? ' since the run was retried or resumed' : ''}`,
     `The previous attempt failed its gates. Error class: ${f.errorClass}. ${f.message}`,
   ];
-  // Seed 002's entries, outside the quoted output (each name and value still comes from the tool, so it is wrapped).
+  // The failure entries, outside the quoted output (each name and value still comes from the tool, so it is wrapped).
   sections.push(f.failures.length ? `Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(f.failures))}` : formatFailures(f.failures));
   sections.push(`Output of ${f.gateLabel}:\n${wrapUntrusted('gate output', boundText(f.output, MAX_OUTPUT_CHARS))}`);
   if (f.hints.length) sections.push(`Hints:\n${f.hints.map((h) => `- ${h}`).join('\n')}`);

@@ -46,7 +46,7 @@ export function reconcile(stored: readonly StoredStep[], commits: readonly StepC
   };
 }
 
-/** Seed 000's turn budget for a retry: min(max(ceil(remaining / total * max_turns), 15), max_turns). */
+/** A retry's turn budget: min(max(ceil(remaining / total * max_turns), 15), max_turns). */
 export function retryTurnBudget(remaining: number, total: number, maxTurns: number): number {
   if (total <= 0) return maxTurns;
   return Math.min(Math.max(Math.ceil((remaining / total) * maxTurns), 15), maxTurns);

@@ -1,4 +1,4 @@
-// Pure resume plan for an interrupted or stopped run (seed 003 §2-3): where to continue, why, and what must be fixed first.
+// Pure resume plan for an interrupted or stopped run: where to continue, why, and what must be fixed first.
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { RecoveryOption, RequiredAction, ResumePlan } from '../../../shared/contract';
 

@@ -1,4 +1,4 @@
-// Seed 004's retry entries: which entries apply at an attempt, the sticky overrides they leave active, and the dry-run checks.
+// The retry entries: which entries apply at an attempt, the sticky overrides they leave active, and the dry-run checks.
 import type { AgentOverride, RetryEntry } from '../workflow/schema';
 import type { z } from 'zod';
 
@@ -30,7 +30,7 @@ export function entryApplies(entry: RetryEntry, index: number, f: EntryFacts): b
 function overridesOf(entry: RetryEntry): Overrides {
   const o: Overrides = {};
   if (entry.agent) o.agent = entry.agent;
-  // A new agent cannot continue another agent's session (seed 004: forced to new).
+  // A new agent cannot continue another agent's session (the session is forced to new).
   if (entry.agent) o.session = 'new';
   else if (entry.session) o.session = entry.session;
   if (entry.worktree) o.worktree = entry.worktree;
@@ -73,7 +73,7 @@ export interface EntryContext {
   testFailureRetries?: number;
 }
 
-/** Seed 004's safety validations for the dry run, and a warning for a list that can never retry. */
+/** The retry list's safety validations for the dry run, and a warning for a list that can never retry. */
 export function checkEntries(entries: readonly RetryEntry[], ctx: EntryContext = {}): CheckMessage[] {
   const out: CheckMessage[] = [];
   if (entries.length && !entries.some((e) => e.exit !== undefined)) {

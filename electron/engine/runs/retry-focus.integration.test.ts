@@ -1,4 +1,4 @@
-// Faster retries (issue 19 item 10) with real runners: a retry's gate runs the tests that failed first, and the whole
+// Faster retries with real runners: a retry's gate runs the tests that failed first, and the whole
 // gate only once they pass; the flaky re-check re-runs only the failed tests. vitest (the project's own), go test and
 // python unittest, each on a project with a slow passing suite and one failing test.
 import { execFileSync } from 'node:child_process';

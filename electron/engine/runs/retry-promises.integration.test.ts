@@ -1,4 +1,4 @@
-// Integration: issue 9's promises (fresh accounting on retry, API faults by class, the seeds' defaults, the truthful summary, the conflict rebase, validators with inputs) through the scripted server, real git and real gates.
+// Integration: the retry promises (fresh accounting on retry, API faults by class, the built-in defaults, the truthful summary, the conflict rebase, validators with inputs) through the scripted server, real git and real gates.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -26,7 +26,7 @@ export type AutoProgressPause =
   | { kind: 'step'; doneStep: number; nextStep: number }
   | { kind: 'phase'; phase: string | null; nextPhase: string | null };
 
-/** A run paused by seed 003's auto-progress (one step or one phase at a time), said as a sentence. */
+/** A run paused by auto-progress (one step or one phase at a time), said as a sentence. */
 export function autoProgressReason(p: AutoProgressPause): string {
   if (p.kind === 'step') return `Paused after step ${p.doneStep}, as you asked to go one step at a time. Resume to continue with step ${p.nextStep}.`;
   const next = p.nextPhase ? `phase "${p.nextPhase}"` : 'the next phase';

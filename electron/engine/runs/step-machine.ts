@@ -152,7 +152,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     const record = { n: cur.n, round: s.round, outcome: 'red', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null };
     const next: StepState = {
       ...s, phase: 'budget', red, history: [...s.history, record],
-      // An attempt of the round (seed 004's `attempt: N` and `exit: N` count it), not a failure: no class retry is spent.
+      // An attempt of the round (retry entries' `attempt: N` and `exit: N` count it), not a failure: no class retry is spent.
       acct: { ...s.acct, attempts: s.acct.attempts + 1, entryAttempts: s.acct.entryAttempts + 1 },
       lastTree: cur.tree, lastDiff: cur.diff, lastFailure: null, strategy: null, current: null,
     };
@@ -259,7 +259,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
         // fixed the cause outside the tree).
         return { state: { ...s, round: e.round, acct: emptyAccounting(), lastTree: null, lastSession: null, strategy: null, notes: [] }, commands: [] };
       case 'budgetChecked': {
-        // Budgets are checked before every attempt (seed 002's cost control).
+        // Budgets are checked before every attempt (cost control).
         const verdict = checkBudget(e.facts);
         if (!verdict.ok) {
           return finish(s, { kind: 'budget', budget: verdict.kind, reason: verdict.reason, wakeAt: verdict.kind === 'daily' ? e.dayNext : null });
@@ -325,7 +325,7 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       case 'committed': {
         const cur = s.current!;
         const history = [...s.history, { n: cur.n, round: s.round, outcome: 'passed', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null }];
-        // Seed 002's "succeeded on attempt k/n", whenever the step needed more than one attempt (in this round or before it).
+        // "Succeeded on attempt k/n", whenever the step needed more than one attempt (in this round or before it).
         const earlier = s.history.some((h) => h.round < s.round);
         // A test-first step's test attempt is not a retry: its implementation passing first time passed "at once".
         const said: StepCommand[] = cur.k > (redThisRound(s) ? 2 : 1) || earlier

@@ -40,14 +40,14 @@ function templateState(f: Failure, diff: string | null, k: number, of: number, s
   for (const [name, out] of Object.entries(f.outputs)) gate[name] = boundText(out, MAX_TEMPLATE_OUTPUT);
   return {
     error: `${f.errorClass}: ${f.message}`,
-    /** This attempt's failing tests and errors in seed 002's shape (- **name** / Expected / Got / Location). */
+    /** This attempt's failing tests and errors as entries (- **name** / Expected / Got / Location). */
     failures: formatFailures(f.failures),
     diff: diff ?? '',
     gate,
     attempt: k,
     max_attempts: of,
     step: { title: step.title, prompt: step.prompt },
-    /** Every failure of this step so far, oldest first (seed 002's accumulated error context). */
+    /** Every failure of this step so far, oldest first (the accumulated error context). */
     errors: errors.join('\n\n'),
     prev,
   };
@@ -68,7 +68,7 @@ export function attemptPrompt(cfg: MachineConfig, s: StepState, n: number, k: nu
   const base = stepPrompt(cfg.index, cfg.totalSteps, cfg.step, cfg.gateCommands);
   const f = s.lastFailure;
   if (!f) return { prompt: base, state: undefined, errorLog: s.errorLog };
-  // Seed 002's accumulated context: each failed attempt's failing tests (name / Expected / Got / Location) first, then
+  // The accumulated context: each failed attempt's failing tests (name / Expected / Got / Location) first, then
   // a bounded piece of the raw output.
   const parsed = f.failures.length ? `${formatFailures(f.failures)}\n` : '';
   const errorLog = [...s.errorLog, `Attempt ${n - 1}: ${f.errorClass}: ${f.message}\n${parsed}${boundText(f.gate?.output ?? '', f.failures.length ? 2000 : 4000)}`];

@@ -58,7 +58,7 @@ export function restoreState(machine: StepMachine, input: {
     lastDiff: input.lastDiff,
     red: input.red ?? null,
   };
-  // The test-first attempt of this round is an attempt (seed 004's entries count it), not a failure.
+  // The test-first attempt of this round is an attempt (retry entries count it), not a failure.
   const reds = rows.filter((r) => r.round === s.round && r.outcome === 'red').length;
   s.acct = { ...s.acct, attempts: s.acct.attempts + reds, entryAttempts: s.acct.entryAttempts + reds };
   const mine = rows.filter((r) => r.round === s.round && failedOutcome(r.outcome) && r.errorClass !== null);

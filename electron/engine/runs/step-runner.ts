@@ -203,7 +203,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         const prompt = ctx.preamble ? `${ctx.preamble}\n\n${c.prompt}` : c.prompt;
         const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt, preCommit: c.preCommit, round: c.round });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });
-        // [git hardening, issue 11 item 2] snapshot the repo's git config before the agent works (checked below).
+        // [git hardening] snapshot the repo's git config before the agent works (checked below).
         configSnapshot = await snapshotRepoConfig(wt);
         const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
         const result = await agent.run({
@@ -218,8 +218,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           store.recordApiCall(runId, attemptId, { model: c.agent.model, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: result.reportedCostUsd });
         }
         transcript = result.transcript;
-        // [git hardening, issue 11 item 2] revert config the agent wrote (fsmonitor, filters…) before Ratchet's own git runs again.
-        // [issue 18] and refuse a worktree whose .git file was rewritten or that holds a nested git dir: nothing is staged.
+        // [git hardening] revert config the agent wrote (fsmonitor, filters…) before Ratchet's own git runs again.
+        // [git walls] and refuse a worktree whose .git file was rewritten or that holds a nested git dir: nothing is staged.
         const violation = await guardAfter();
         if (violation) return { type: 'worktreeViolated', message: violation, attemptId, sessionId: result.sessionId };
         // Keep the attempt's tree whatever happens next, so it can be diffed or restored.
@@ -305,7 +305,7 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
     }
   };
 
-  /** Seed 002's one rebase: the run's branch onto its base branch's tip, when the base moved. */
+  /** The one rebase a git conflict gets: the run's branch onto its base branch's tip, when the base moved. */
   const rebase = async (): Promise<StepEvent> => {
     const run = store.getRun(runId);
     const base = run?.base_branch ?? null;

@@ -54,7 +54,7 @@ export interface AttemptRecord {
 export interface Accounting {
   /** Attempts of this round (every kind). */
   attempts: number;
-  /** Attempts of this round that were not API faults: what seed 004's `attempt: N` and `exit: N` count. */
+  /** Attempts of this round that were not API faults: what retry entries' `attempt: N` and `exit: N` count. */
   entryAttempts: number;
   /** Failures per class in this round: the retries each class has used. */
   classRetries: Partial<Record<ErrorClass, number>>;
@@ -64,7 +64,7 @@ export interface Accounting {
   fingerprints: Array<string | null>;
   /** Retry entries' overrides in force (sticky). */
   active: Overrides;
-  /** The one rebase onto a moved base a git conflict gets (seed 002) has been tried. */
+  /** The one rebase onto a moved base a git conflict gets has been tried. */
   rebaseTried: boolean;
   /** Files git reported in conflict during this round. */
   conflictFiles: string[];
@@ -141,7 +141,7 @@ type StepEventBody =
   | { type: 'start' }
   /** A retry or resume: this step's retry accounting starts afresh; its history stays. */
   | { type: 'roundStarted'; round: number }
-  /** What has been spent (the machine applies seed 002's budgets to it); `dayNext` is when a daily budget renews. */
+  /** What has been spent (the machine applies the task and daily budgets to it); `dayNext` is when a daily budget renews. */
   | { type: 'budgetChecked'; facts: BudgetFacts; dayNext: string }
   /**
    * `unchanged`: the attempt's tree is the step's start tree (the agent changed no file). `changed`: the files its

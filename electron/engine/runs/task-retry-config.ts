@@ -1,4 +1,4 @@
-// Seed 002's per-task retry configuration: the `## Retry Configuration` block of a task description, parsed and checked.
+// The per-task retry configuration: the `## Retry Configuration` block of a task description, parsed and checked.
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ErrorClass } from '../../../shared/domain';

@@ -1,4 +1,4 @@
-// Pure tests of test first (seed 001's TDD mode): the step machine's test phase, what counts as a test file, and a restored step past its red test.
+// Pure tests of test first (TDD mode): the step machine's test phase, what counts as a test file, and a restored step past its red test.
 import { describe, expect, it } from 'vitest';
 import { parseWorkflow } from '../workflow/load-workflow';
 import type { Failure } from './attempt-gates';

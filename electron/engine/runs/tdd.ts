@@ -1,4 +1,4 @@
-// Test first (seed 001's TDD mode, `tdd:` on a step or as the workflow's default), pure: which files are tests, what the test and implementation attempts are told, and the rule's violations.
+// Test first (TDD mode, `tdd:` on a step or as the workflow's default), pure: which files are tests, what the test and implementation attempts are told, and the rule's violations.
 import path from 'node:path';
 import type { FailedTest } from '../gates/parse-failures';
 import { boundText } from '../gates/bounded-output';

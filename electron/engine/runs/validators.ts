@@ -1,4 +1,4 @@
-// Seed 004's validators: the `validate` retry entries, with their `with:` inputs templated into the assessment question or the command.
+// Validators: the `validate` retry entries, with their `with:` inputs templated into the assessment question or the command.
 import type { RunJail } from '../sandbox/os-sandbox';
 import type { Agent } from '../agents/agent';
 import { runGate } from '../gates/run-gate';

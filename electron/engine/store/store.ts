@@ -233,7 +233,7 @@ export class Store extends StoreBase {
     return { input: row.i, output: row.o, cacheRead: row.r, cacheWrite: row.w, costUsd: row.c };
   }
 
-  /** Failed attempts of one step (by index and title) over every run of the same repository and task title: seed 003's "same step failing 3+ times". */
+  /** Failed attempts of one step (by index and title) over every run of the same repository and task title: the resume plan's "same step failing 3+ times". */
   stepFailuresAcrossRuns(runId: string, stepIndex: number, title: string): Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }> {
     return this.stmt(
       `SELECT a.run_id AS runId, a.n, a.error_class AS errorClass, a.error_message AS message, a.started_at AS at
@@ -245,7 +245,7 @@ export class Store extends StoreBase {
     ).all(runId, stepIndex, title) as Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }>;
   }
 
-  /** Runs of the same repository and task title that were interrupted (seed 003: offer resume instead of a new run). */
+  /** Runs of the same repository and task title that were interrupted (to offer resume instead of a new run). */
   /** The repository's interrupted runs, newest first, those of the same task title first (the likeliest to resume). */
   interruptedLike(repoPath: string, title: string): RunRow[] {
     const mine = this.runsWithStatus(['interrupted']).filter((r) => r.repo_path === repoPath);

@@ -102,7 +102,7 @@ export interface CheckReport {
   workflow: Workflow | null;
 }
 
-/** The dry run (`ratchet check`): schema problems, then seed 004's safety validations of the retry list, each with its line. */
+/** The dry run (`ratchet check`): schema problems, then the safety validations of the retry list, each with its line. */
 export function checkWorkflowText(text: string): CheckReport {
   const parsed = parseWorkflow(text);
   if (!parsed.ok) return { errors: parsed.problems, warnings: [], workflow: null };

@@ -51,13 +51,13 @@ export const AgentOverride = z
 
 const gateRef = z.string().regex(/^gate\.[A-Za-z0-9_-]+$/, 'write a gate condition as `gate.<name>`');
 
-/** One entry of seed 004's retry list: conditions, then overrides that apply from the attempt it matches. */
+/** One entry of the retry list: conditions, then overrides that apply from the attempt it matches. */
 export const RetryEntry = z
   .object({
     attempt: z.number().int().min(1).optional(),
     not: gateRef.optional(),
     validate: z.string().min(1).optional(),
-    /** Inputs of the `validate` validator (seed 004): `{name}` in its command or assessment question is replaced by the value. */
+    /** Inputs of the `validate` validator: `{name}` in its command or assessment question is replaced by the value. */
     with: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a `with` key is a name: letters, digits, - and _'), z.union([z.string(), z.number(), z.boolean()])).optional(),
     exit: z.number().int().min(1).optional(),
     agent: AgentOverride.optional(),

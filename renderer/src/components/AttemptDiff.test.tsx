@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// A running attempt's diff (issue 20 item 22): the change so far, read live, or "no changes yet" — never "Loading the
+// A running attempt's diff: the change so far, read live, or "no changes yet" — never "Loading the
 // diff…" for the attempt's whole length; it follows the agent's work as it goes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

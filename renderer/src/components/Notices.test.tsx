@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Failure notices (issue 20 item 16): grouped (three failed runs are one notice), each closable and the group too, one
+// Failure notices: grouped (three failed runs are one notice), each closable and the group too, one
 // line each (the full reason is on the run's page), gone once that run is opened, and never laid over the screen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// The resume dialog (seed 003's "Workflow Resume Plan"): what was done, what happens next, what must be fixed first, and how far to go.
+// The resume dialog ("Workflow Resume Plan"): what was done, what happens next, what must be fixed first, and how far to go.
 import { useEffect, useState } from 'react';
 import type { MethodInput, ResumeInfoDoc, RunSummary } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Run badges (issue 20 item 23): an interrupted run (its process stopped; the work is safe) and a failed one (gave up)
+// Run badges: an interrupted run (its process stopped; the work is safe) and a failed one (gave up)
 // are told apart at a glance — by colour and by icon, not only by the word.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';

@@ -35,7 +35,7 @@ describe('SuccessActions', () => {
     expect(within(preview).getByText(/step 3: Emit a died signal/)).toBeTruthy();
     expect(preview.textContent).toContain('2 files changed');
     fireEvent.click(screen.getByRole('button', { name: 'Fast-forward main' }));
-    // It moves the user's own branch: it asks first, saying what moves (issue 20 item 19).
+    // It moves the user's own branch: it asks first, saying what moves.
     const confirm = await screen.findByRole('group', { name: 'confirm the merge' });
     expect(fake.calls.some((c) => c.method === 'runs.merge')).toBe(false);
     expect(confirm.textContent).toMatch(/Move main/);

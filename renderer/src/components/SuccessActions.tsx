@@ -36,7 +36,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
   const [merged, setMerged] = useState<Merged | null>(null);
   const [pushed, setPushed] = useState<Pushed | null>(null);
   const [showPreview, setShowPreview] = useState(false);
-  /** The merge waiting for the user's yes: it moves their own branch (issue 20 item 19). */
+  /** The merge waiting for the user's yes: it moves their own branch. */
   const [confirming, setConfirming] = useState<'ff-only' | 'no-ff' | null>(null);
 
   const load = useCallback(async () => {

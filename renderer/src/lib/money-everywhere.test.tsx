@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Issue 20 item 17: one money format everywhere — the runs list, the step timeline, the attempt and the dashboard say
+// One money format everywhere — the runs list, the step timeline, the attempt and the dashboard say
 // what the run header and the weekly report say ($0.0120, $0.5076), never a rounded $0.01 or $0.51.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';

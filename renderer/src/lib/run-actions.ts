@@ -10,7 +10,7 @@ export interface RunActionPlan {
   actions: RunAction[];
 }
 
-/** A step is committed: Retry (seed 000) can continue after it; without one, only starting again or resuming can. */
+/** A step is committed: Retry can continue after it; without one, only starting again or resuming can. */
 export function hasCompletedStep(doc: StatusDocument): boolean {
   return doc.steps.some((s) => s.status === 'succeeded' && s.commit !== null);
 }

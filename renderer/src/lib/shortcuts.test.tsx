@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// App shortcuts in the browser host too (issue 20 item 23): the menu's shortcuts where a browser lets a page have them
+// App shortcuts in the browser host too: the menu's shortcuts where a browser lets a page have them
 // (Ctrl+N stays the browser's own: Alt+N there), and "/" to filter the runs, in both hosts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';

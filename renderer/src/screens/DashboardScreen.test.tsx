@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Tests for the dashboard: every number is also text, it follows engine events live (throttled), a period fetched
 // before other runs ended is fetched again, runs that need attention link to their run, the daily budget is on the
-// cost axis, seed 002's improvement suggestions are shown, and the report renders as a document that can be saved.
+// cost axis, the improvement suggestions are shown, and the report renders as a document that can be saved.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';

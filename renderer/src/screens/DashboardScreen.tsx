@@ -1,5 +1,5 @@
 // Dashboard, live: runs that need attention, success rate, attempts per success, retry breakdown and reasons, cost per day
-// against the daily budget, seed 002's improvement suggestions, the what-if panel and the weekly report.
+// against the daily budget, the improvement suggestions, the what-if panel and the weekly report.
 import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
@@ -167,7 +167,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
   );
 }
 
-/** Seed 002's "Improvement suggestions": each finding, then what to change. */
+/** The "Improvement suggestions": each finding, then what to change. */
 function Improvements({ items }: { items: ImprovementDoc[] | null }) {
   if (items === null) return null;
   return (

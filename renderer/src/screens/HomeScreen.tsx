@@ -92,7 +92,7 @@ function RepoDrop() {
 
   return (
     <section className={`dropzone${over ? ' dropzone-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop} aria-label="open a repository">
-      {/* A browser never says where a dropped folder is: there, Open… and the path are the ways in (issue 20 item 23). */}
+      {/* A browser never says where a dropped folder is: there, Open… and the path are the ways in. */}
       <div className="dropzone-title">{canResolveDrops ? 'Drop a git repository here' : 'Open a git repository'}</div>
       <div className="dropzone-actions">
         <button type="button" className="primary" onClick={pick} disabled={busy}>Open…</button>

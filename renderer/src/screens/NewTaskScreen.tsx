@@ -17,7 +17,7 @@ import { lines, ProjectSection, words, type EnvForm } from './NewTaskProject';
 type RepoInfo = MethodOutput<'repos.inspect'>;
 type Source = 'hand' | 'workflow' | 'draft';
 type Preset = NonNullable<StartRunInput['preset']>;
-/** Classes a retry can help with (seed 002); the task's allow_retry_on picks among them. */
+/** Classes a retry can help with; the task's allow_retry_on picks among them. */
 const RETRY_CLASSES = ['test_failure', 'compilation_error', 'crash', 'timeout', 'api_error', 'rate_limit', 'git_conflict'] as const;
 
 export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {

@@ -48,7 +48,7 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     expect(again.className).toContain('primary');
     expect(screen.getByRole('button', { name: 'Resume…' }).className).not.toContain('primary');
     fireEvent.click(again);
-    // A new run spends money from its first step: it asks first (issue 20 item 19).
+    // A new run spends money from its first step: it asks first.
     expect(await screen.findByText(/new run of the same task/)).toBeTruthy();
     expect(fake.calls.some((c) => c.method === 'runs.restart')).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Keep this run' }));

@@ -65,7 +65,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
       case 'resume':
         return <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="Check the worktree and the branch, then continue where the run stopped" onClick={() => openResume(runId)}>Resume…</button>;
       case 'startAgain':
-        // A new run spends money from its first step: one click asks, the second starts it (issue 20 item 19).
+        // A new run spends money from its first step: one click asks, the second starts it.
         return confirm === 'startAgain' ? (
           <span key={a} className="confirm" role="group" aria-label="confirm start again">
             Start a new run of the same task from step 1, in a fresh worktree? It spends from the start; this run is kept.{' '}
@@ -113,7 +113,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
 
 /**
  * Revises the plan the run follows, starting from its current revision (`plans.get`): titles, prompts, gates and phases.
- * `approve`: an agent-drafted plan waiting for approval (seed 003) — the user edits it if they want and approves it, which starts the run.
+ * `approve`: an agent-drafted plan waiting for approval — the user edits it if they want and approves it, which starts the run.
  */
 function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: StatusDocument; mode: 'revise' | 'approve'; onClose: () => void }) {
   const revise = useRunDetail((s) => s.revise);
@@ -145,7 +145,7 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
   // Committed steps stay where they are, so their positions in the editor are their positions in the plan.
   const locked = initial.steps.filter((s) => s.status !== 'skipped').map((s, i) => (s.status === 'succeeded' ? i : -1)).filter((i) => i >= 0);
   // What continues the run with the revision: Retry (a failed run with a committed step) or Resume (paused, interrupted,
-  // stopped); offered next to Done once it is saved, so the revision is not left waiting (issue 20 item 22).
+  // stopped); offered next to Done once it is saved, so the revision is not left waiting.
   const primary = runActionsFor(doc).primary;
   const next = primary === 'retry' || primary === 'resume' ? primary : null;
   const openResume = useUi((s) => s.openResume);

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The run screen tells the truth at a glance (issue 20 item 14): an interrupted run's attempt does not say running, no
+// The run screen tells the truth at a glance: an interrupted run's attempt does not say running, no
 // gate spinner turns, its diff resolves, and its step lasts as long as the attempt did, not until now.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';

@@ -135,7 +135,7 @@ const PROC_FD = existsSync('/proc/self/fd') ? '/proc/self/fd' : null;
  *
  * macOS (no /proc): the fallback re-resolves the checked path after the open and compares its device and inode
  * with the descriptor's (fstat). That catches a swap that is still in place when the open returns; a swap made
- * and undone between the open and the re-check is not caught there — the OS sandbox (issue 11 item 1) is the
+ * and undone between the open and the re-check is not caught there — the OS sandbox is the
  * boundary on macOS, this check a second line.
  */
 export async function openConfined(root: string, real: string, opts: { create: boolean; readOnly?: boolean }): Promise<{ handle: FileHandle; created: boolean }> {

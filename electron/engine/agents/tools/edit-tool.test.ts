@@ -147,7 +147,7 @@ describe('view', () => {
 describe('create', () => {
   it('writes a new file, creating missing folders', async () => {
     const out = await ok({ command: 'create', path: 'a/b/c.ts', file_text: 'export const x = 1;\n' });
-    // "1 line": the app shows this answer in the transcript (issue 20 item 23).
+    // "1 line": the app shows this answer in the transcript.
     expect(out).toBe('File created successfully at a/b/c.ts (1 line).');
     expect(await read('a/b/c.ts')).toBe('export const x = 1;\n');
   });

@@ -1,5 +1,5 @@
 // Migration 13: per error class and day, the steps that failed with it and how many of them were fixed (and after how
-// many tries) — what seed 002's improvement suggestions read. Kept by triggers in the checkpoint's transaction, like migration 9's summary.
+// many tries) — what the improvement suggestions read. Kept by triggers in the checkpoint's transaction, like migration 9's summary.
 import type Database from 'better-sqlite3';
 import { creates, type Migration } from '../migration';
 
