@@ -1,4 +1,5 @@
 // Test helpers: install a fake bridge as window.ratchet, reset every store, and stub what jsdom lacks.
+import { configure } from '@testing-library/react';
 import { resetApi } from './api/client';
 import { createFakeBridge, type FakeBridge, type FakeOptions } from '../dev/fake-bridge';
 import { seedHistory } from '../dev/seed-history';
@@ -9,6 +10,10 @@ import { useRuns } from './stores/runs';
 import { useSettings } from './stores/settings';
 import { resetStatsRefresh, useStats } from './stores/stats';
 import { useUi } from './stores/ui';
+
+// findBy… and waitFor wait up to 5 s, not 1 s: on a loaded 2-core machine a screen's first render alone can take longer,
+// and a test that waits for something that never comes still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 /** A fixed clock for fixtures, so relative times and countdowns are deterministic. */
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');
