@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { PromptCache, estimateOutputTokens, layoutPrompt } from './usage';
-import { CLIENT_TOOL_NAMES, MAX_CACHE_BREAKPOINTS, isRetiredModel, modelSpec } from '../engine/agents/models';
+import { CLIENT_TOOL_NAMES, MAX_CACHE_BREAKPOINTS, isRetiredModel, modelSpec } from '../../shared/anthropic-models';
 
 export type ScriptContent =
   | { type: 'text'; text: string }

@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { randomUUID } from 'node:crypto';
 import type { Agent, AgentError, AgentRunInput, AgentRunResult, TranscriptEntry } from './agent';
 import { priceUsage, rateFor, type PricingTable, type Usage } from './pricing';
-import { modelSpec, UNKNOWN_MODEL_CONTEXT_WINDOW } from './models';
+import { modelSpec, UNKNOWN_MODEL_CONTEXT_WINDOW } from '../../../shared/anthropic-models';
 import { money } from '../../../shared/money';
 import { AGENT_TOOLS, runTool } from './tools/tool-definitions';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,7 @@ import type { AgentRunInput } from './agent';
 import { createAnthropicAgent } from './anthropic-agent';
 import { loadPricing } from './pricing';
 import { DEFAULT_PRICING_FILE } from '../engine';
-import { modelSpec } from './models';
+import { modelSpec } from '../../../shared/anthropic-models';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
