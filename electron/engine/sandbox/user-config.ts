@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { withoutUserinfo } from './toolchains';
+import { userExcludesFile } from '../worktree-env/run-excludes';
 import { WORKTREE_DENIED_PATHS } from './worktree-denies';
 
 /** Setting names that carry a secret, or that would route around the sandbox's proxy. */
@@ -188,8 +189,8 @@ export function sanitizeGitconfig(text: string): string {
   return lines.length ? `[user]\n${lines.join('\n')}\n` : '';
 }
 
-/** `core.excludesFile` as the user's git config texts set it (the last one wins, `~/` expanded); null when unset. */
-export function configuredExcludesFile(texts: readonly string[], userHome: string): string | null {
+/** `core.excludesFile` as the user's git config texts set it (the last one wins, as written); null when unset. */
+export function configuredExcludesFile(texts: readonly string[]): string | null {
   let found: string | null = null;
   for (const text of texts) {
     let section = '';
@@ -202,8 +203,7 @@ export function configuredExcludesFile(texts: readonly string[], userHome: strin
       if (section === 'core' && kv) found = kv[1]!.trim().replace(/^"(.*)"$/, '$1');
     }
   }
-  if (!found) return null;
-  return found.startsWith('~/') ? path.join(userHome, found.slice(2)) : found;
+  return found;
 }
 
 /** The sandbox's git excludes: the user's global ones, then the worktree paths the sandbox holds with placeholders. */
@@ -272,7 +272,8 @@ export function writeUserConfig(input: UserConfigInput): string[] {
   // user's global excludes and the sandbox's placeholders, so `git status` in a gate or the agent's shell lists neither.
   const gitSources = [path.join(userHome, '.gitconfig'), path.join(xdg, 'git', 'config')];
   const ignore = path.join(home, '.config', 'git', 'ignore');
-  const userIgnore = configuredExcludesFile(gitSources.map(readIf).filter((t): t is string => t !== null), userHome) ?? path.join(xdg, 'git', 'ignore');
+  // Where git would find them (`~/` expanded, else the XDG default): the run's exclude file's own rule.
+  const userIgnore = userExcludesFile(configuredExcludesFile(gitSources.map(readIf).filter((t): t is string => t !== null)), { ...env, HOME: userHome, XDG_CONFIG_HOME: xdg });
   writeWhole(ignore, sandboxGitIgnore(readIf(userIgnore) ?? ''));
   written.push(ignore);
   const identity = gitSources.map(readIf).filter((t): t is string => t !== null).map(sanitizeGitconfig).filter((t) => t !== '');
