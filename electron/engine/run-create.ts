@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RatchetError, runNotFound } from './errors';
 import type { EngineContext } from './engine-context';
-import { findMissingCommand } from './gates/run-gate';
+import { findMissingCommand } from './gates/missing-command';
 import { createWorktree, inspectRepo } from './git/repo-git';
 import { writeRunMeta } from './git/run-refs';
 import { checkEntries } from './runs/retry-entries';

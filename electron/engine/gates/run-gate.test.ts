@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../../shared/testing/until';
-import { findMissingCommand, runGate } from './run-gate';
+import { findMissingCommand } from './missing-command';
+import { runGate } from './run-gate';
 import type { GateSpec } from './run-gate';
 import type { RunJail } from '../sandbox/os-sandbox';
 
