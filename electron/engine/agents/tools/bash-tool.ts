@@ -9,8 +9,7 @@ import { whenAborted } from '../../on-abort';
 import type { RunJail, WrappedCommand } from '../../sandbox/os-sandbox';
 import { isWithin } from '../../fs/within';
 import { terminateGroup } from '../../process/kill-group';
-import { describeInvalidInput } from './edit-tool';
-import type { ToolOutcome } from './edit-tool';
+import { describeInvalidInput, type ToolOutcome } from './tool-replies';
 
 export const BASH_TOOL_NAME = 'bash';
 export const DEFAULT_BASH_TIMEOUT_S = 120;

@@ -1,16 +1,15 @@
 // Executes Anthropic's text editor tool (text_editor_20250728, named str_replace_based_edit_tool) on files inside the worktree.
-import { mkdir, readFile, readdir, stat, type FileHandle } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { mkdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, openConfined, resolveInside } from './confine';
+import { viewDirectory, viewFile } from './edit-view';
+import { decodeText, errnoCode, statOrNull } from './text-file';
+import { countNewlines, fitLines, lineOfOffset, numbered, splitLines, usesCrlf } from './text-lines';
+import { describeInvalidInput, type ToolOutcome } from './tool-replies';
 import { plural } from '../../../../shared/error-classes';
 
-/** What a tool execution hands back to the model as a tool_result. */
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
-}
+export type { ToolOutcome } from './tool-replies';
 
 export interface EditToolOptions {
   /** Bound on the characters `view` returns; matches `max_characters` on the tool definition. */
@@ -21,8 +20,6 @@ export interface EditToolOptions {
 
 export const EDIT_TOOL_NAME = 'str_replace_based_edit_tool';
 export const DEFAULT_VIEW_MAX_CHARACTERS = 50_000;
-// Reading a multi-gigabyte log into memory to show 50 000 characters of it is not worth the risk.
-const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const SNIPPET_CONTEXT_LINES = 4;
 
 const lineNumber = z.number().int();
@@ -54,63 +51,6 @@ const InsertInput = z.object({
 const EditInput = z.discriminatedUnion('command', [ViewInput, CreateInput, StrReplaceInput, InsertInput]);
 type EditInput = z.infer<typeof EditInput>;
 
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value === 'number' ? 'the number' : typeof value} ${String(value)}`;
-}
-
-function expectedPhrase(expected: string): string {
-  if (expected === 'int') return 'an integer';
-  if (expected === 'array' || expected === 'object' || expected === 'integer') return `an ${expected}`;
-  return `a ${expected}`;
-}
-
-function valueAt(input: unknown, keys: readonly PropertyKey[]): unknown {
-  let cur: unknown = input;
-  for (const key of keys) {
-    if (typeof cur !== 'object' || cur === null) return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[key];
-  }
-  return cur;
-}
-
-function fieldName(keys: readonly PropertyKey[]): string {
-  return keys.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
-}
-
-/**
- * Turns zod's issues into one sentence the model can act on: which field, what was expected, what came.
- * Shared with the bash tool so both tools word input errors the same way.
- */
-export function describeInvalidInput(toolName: string, input: unknown, error: z.ZodError): string {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return `Invalid input for ${toolName}: expected a JSON object, got ${describeValue(input)}.`;
-  }
-  const parts = error.issues.slice(0, 4).map((issue) => {
-    const field = fieldName(issue.path);
-    const got = valueAt(input, issue.path);
-    if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
-      const options = issue.options.map((o: unknown) => JSON.stringify(o)).join(', ');
-      const hint = got === 'undo_edit' ? ' (undo_edit does not exist in this version of the tool)' : '';
-      return `\`${field}\` must be one of ${options}, got ${got === undefined ? 'nothing' : describeValue(got)}${hint}`;
-    }
-    if (issue.code === 'invalid_type') {
-      const expected = expectedPhrase(String(issue.expected));
-      if (got === undefined) return `\`${field}\` is missing (expected ${expected})`;
-      return `\`${field}\` must be ${expected}, got ${describeValue(got)}`;
-    }
-    return `\`${field || 'input'}\`: ${issue.message}`;
-  });
-  return `Invalid input for ${toolName}: ${parts.join('; ')}.`;
-}
-
-function errnoCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
-}
-
 function fsFailure(err: unknown, shown: string, action: string): string {
   switch (errnoCode(err)) {
     case 'ENOENT':
@@ -127,148 +67,6 @@ function fsFailure(err: unknown, shown: string, action: string): string {
   }
 }
 
-async function statOrNull(real: string): Promise<Stats | null> {
-  try {
-    return await stat(real);
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return null;
-    throw err;
-  }
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Reads a UTF-8 text file, refusing directories, huge files and binaries with messages the model can act on. */
-async function readTextFile(real: string, shown: string): Promise<string> {
-  return decodeText(await statOrNull(real), () => readFile(real), shown);
-}
-
-async function decodeText(info: Stats | null, readBytes: () => Promise<Buffer>, shown: string): Promise<string> {
-  if (!info) throw new ToolError('not_found', `The path ${shown} does not exist.`);
-  if (info.isDirectory()) throw new ToolError('wrong_kind', `${shown} is a directory, not a file.`);
-  if (!info.isFile()) throw new ToolError('wrong_kind', `${shown} is not a regular file.`);
-  if (info.size > MAX_FILE_BYTES) {
-    throw new ToolError(
-      'too_large',
-      `${shown} is ${info.size} bytes, too large for the editor (limit ${MAX_FILE_BYTES}); use bash (sed -n, head, grep) to read parts of it.`,
-    );
-  }
-  const bytes = await readBytes();
-  const binary = (): ToolError =>
-    new ToolError(
-      'binary_file',
-      `${shown} looks like a binary file (${bytes.length} bytes); the editor handles UTF-8 text only — use bash (file, xxd | head) to inspect it.`,
-    );
-  if (bytes.subarray(0, 8192).includes(0)) throw binary();
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw binary();
-  }
-}
-
-/** Lines as `cat -n` sees them: a final newline ends the last line rather than starting an empty one. */
-function splitLines(text: string): string[] {
-  if (text === '') return [];
-  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
-}
-
-function numbered(lines: readonly string[], firstLineNumber: number): string[] {
-  return lines.map((line, i) => `${String(firstLineNumber + i).padStart(6)}\t${line.replace(/\r$/, '')}`);
-}
-
-/** Whether every newline is CRLF; mixed files are edited byte for byte rather than normalised. */
-function usesCrlf(text: string): boolean {
-  return text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
-}
-
-/** Keeps whole lines while they fit in `budget` characters; returns how many lines were kept. */
-function fitLines(lines: readonly string[], budget: number): { text: string; kept: number } {
-  let used = 0;
-  let kept = 0;
-  for (const line of lines) {
-    const cost = line.length + (kept > 0 ? 1 : 0);
-    if (used + cost > budget) break;
-    used += cost;
-    kept += 1;
-  }
-  if (kept === 0 && lines.length > 0) {
-    // A single line longer than the budget: show its start rather than nothing at all.
-    return { text: (lines[0] ?? '').slice(0, Math.max(0, budget)), kept: 0 };
-  }
-  return { text: lines.slice(0, kept).join('\n'), kept };
-}
-
-async function viewFile(real: string, shown: string, range: readonly [number, number] | null | undefined, max: number): Promise<ToolOutcome> {
-  const lines = splitLines(await readTextFile(real, shown));
-  if (lines.length === 0) return { content: `The file ${shown} is empty.`, isError: false };
-  let start = 1;
-  let end = lines.length;
-  if (range) {
-    const [from, to] = range;
-    if (from < 1 || from > lines.length) {
-      throw new ToolError(
-        'out_of_range',
-        `Invalid view_range [${from}, ${to}]: the first number must be between 1 and ${lines.length} (the file has ${lines.length} lines).`,
-      );
-    }
-    if (to !== -1 && to < from) {
-      throw new ToolError('out_of_range', `Invalid view_range [${from}, ${to}]: the second number must be -1 (to the end) or at least ${from}.`);
-    }
-    start = from;
-    end = to === -1 ? lines.length : Math.min(to, lines.length);
-  }
-  const header = `Here's the result of running \`cat -n\` on ${shown}:\n`;
-  const rows = numbered(lines.slice(start - 1, end), start);
-  const fit = fitLines(rows, max - header.length);
-  if (fit.kept === rows.length) return { content: header + fit.text, isError: false };
-  const shownUpTo = start + fit.kept - 1;
-  const what =
-    fit.kept === 0
-      ? `line ${start} alone is longer than the limit and was cut`
-      : `showing lines ${start}-${shownUpTo} of ${lines.length}`;
-  const next = Math.max(shownUpTo + 1, start + 1);
-  return {
-    content: `${header}${fit.text}\n<response clipped: ${what}; output is limited to ${max} characters. Use view_range, e.g. [${next}, -1], to see more.>`,
-    isError: false,
-  };
-}
-
-async function viewDirectory(real: string, shown: string, max: number): Promise<ToolOutcome> {
-  const entries: string[] = [];
-  const walk = async (dir: string, rel: string, depth: number): Promise<void> => {
-    let children;
-    try {
-      children = await readdir(dir, { withFileTypes: true });
-    } catch (err) {
-      entries.push(`${path.join(shown, rel)}/ (unreadable: ${errnoCode(err) ?? 'error'})`);
-      return;
-    }
-    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const child of children) {
-      // Hidden entries (.git above all) and node_modules drown the listing in noise.
-      if (child.name.startsWith('.') || child.name === 'node_modules') continue;
-      const childRel = path.join(rel, child.name);
-      const display = path.join(shown, childRel);
-      if (child.isDirectory()) {
-        entries.push(`${display}/`);
-        if (depth < 2) await walk(path.join(dir, child.name), childRel, depth + 1);
-      } else {
-        entries.push(child.isSymbolicLink() ? `${display}@` : display);
-      }
-    }
-  };
-  await walk(real, '', 1);
-  const header = `Here are the files and directories up to 2 levels deep in ${shown}, excluding hidden items and node_modules:\n`;
-  if (entries.length === 0) return { content: `${header}(empty directory)`, isError: false };
-  const fit = fitLines(entries, max - header.length);
-  if (fit.kept === entries.length) return { content: header + fit.text, isError: false };
-  return {
-    content: `${header}${fit.text}\n<response clipped: ${entries.length - fit.kept} more entries not shown; view a subdirectory to see them.>`,
-    isError: false,
-  };
-}
-
 /** Numbered lines around an edit, so the model can check it without another view. */
 function snippet(text: string, firstChanged: number, lastChanged: number, shown: string, max: number): string {
   const lines = splitLines(text);
@@ -277,18 +75,6 @@ function snippet(text: string, firstChanged: number, lastChanged: number, shown:
   const header = `Here's the result of running \`cat -n\` on a snippet of ${shown}:\n`;
   const fit = fitLines(numbered(lines.slice(from - 1, to), from), max - header.length);
   return header + fit.text;
-}
-
-function lineOfOffset(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line += 1;
-  return line;
-}
-
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n += 1;
-  return n;
 }
 
 /** Where a write goes: the worktree, the checked real path, and the test seam run before the open. */

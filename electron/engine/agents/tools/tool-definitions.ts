@@ -3,7 +3,7 @@ import type { ToolBash20250124, ToolTextEditor20250728 } from '@anthropic-ai/sdk
 import { BASH_TOOL_NAME } from './bash-tool';
 import type { BashSession } from './bash-tool';
 import { EDIT_TOOL_NAME, runEditTool } from './edit-tool';
-import type { ToolOutcome } from './edit-tool';
+import type { ToolOutcome } from './tool-replies';
 
 export type AgentTool = ToolBash20250124 | ToolTextEditor20250728;
 
