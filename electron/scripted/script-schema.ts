@@ -1,7 +1,7 @@
 // Validates a scripted-server script (usually a JSON file) and says exactly which path in it is wrong.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Script } from './server';
+import type { Script } from './script-rules';
 
 const Usage = z.strictObject({
   input_tokens: z.number().int().min(0).optional(),
