@@ -13,6 +13,8 @@ import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
 import { RatchetError, runNotFound } from './errors';
 import { inspectRepo } from './git/repo-git';
+import { applyRunCommands } from './runs/apply-run-commands';
+import { runLife } from './runs/run-machine';
 import { statusDocument } from './runs/status-document';
 import { resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
 import { writeRunMeta } from './git/run-refs';
@@ -153,7 +155,7 @@ export function createEngine(deps: EngineDeps) {
     if (run.status !== 'waiting_approval') throw new RatchetError('bad_arguments', `Run ${runId} is ${run.status}, not waiting for approval.`);
     if (steps) store.revisePlan(runId, steps);
     store.event(runId, 'log', { level: 'info', message: `plan approved${steps ? ' as edited' : ''}` });
-    store.setRunStatus(runId, 'paused', 'Plan approved; resume to start it.');
+    applyRunCommands(store, runId, runLife(runId, { type: 'planApproved' }, now()));
   }
 
   const executeWith = (lease: LeaseOwner) => (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, { ...opts, lease });

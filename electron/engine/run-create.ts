@@ -7,6 +7,8 @@ import type { EngineContext } from './engine-context';
 import { findMissingCommand } from './gates/missing-command';
 import { createWorktree, inspectRepo } from './git/repo-git';
 import { writeRunMeta } from './git/run-refs';
+import { applyRunCommands } from './runs/apply-run-commands';
+import { runLife } from './runs/run-machine';
 import { checkEntries } from './runs/retry-entries';
 import { parseTaskRetryConfig } from './runs/task-retry-config';
 import type { PreparedRun, StartRunInput } from './run-options';
@@ -148,7 +150,7 @@ export function createRunMaker(ctx: EngineContext) {
     });
     if (p.trustedWorkflow) recordRunTrust(store, runId, p.trustedWorkflow);
     if (opts.awaitApproval) {
-      store.setRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
+      applyRunCommands(store, runId, runLife(runId, { type: 'planDrafted' }, now()));
       const notes = noticesFor(runId, p.workflow);
       notes.needsYou(null, 'approval');
       await notes.flush();

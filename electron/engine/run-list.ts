@@ -2,6 +2,8 @@
 // (no agent, sandbox or git), so listing needs nothing else loaded.
 import type { RunListItem } from '../../shared/domain';
 import { processAlive } from './run-ownership';
+import { applyRunCommands } from './runs/apply-run-commands';
+import { runLife } from './runs/run-machine';
 import { leaseState } from './store/run-lease';
 import type { Store } from './store/store';
 
@@ -16,7 +18,7 @@ export function markInterrupted(store: Store, self: { pid: number; host: string 
     if (leaseState(run, { host: self.host, token: null }, nowMs, processAlive).kind !== 'held') {
       // Its attempt ended when the process did: nothing of it may look alive in the app.
       store.closeDeadAttempts(run.id);
-      store.setRunStatus(run.id, 'interrupted', `The process running this run stopped during it (last seen ${run.heartbeat_at ?? 'never'}).`);
+      applyRunCommands(store, run.id, runLife(run.id, { type: 'processLost', lastSeen: run.heartbeat_at ?? null }, new Date(nowMs)));
       found.push(run.id);
     }
   }

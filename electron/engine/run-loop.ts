@@ -9,6 +9,7 @@ import { clearStaleLocks } from './git/run-refs';
 import { reconcileWithGit } from './run-recovery';
 import type { ExecuteOptions } from './run-options';
 import { apiKeyHash } from './runs/api-hold';
+import { applyRunCommands } from './runs/apply-run-commands';
 import { stepPolicies } from './runs/policy-doc';
 import { progressNote, systemPrompt, taskContext } from './runs/prompts';
 import { initialRunState, nextRun, type RunCommand, type RunEvent, type StepRef } from './runs/run-machine';
@@ -64,7 +65,7 @@ export function createExecute(ctx: EngineContext) {
     // Before the run loop proper: its status (and, running, the state kept in git, so a process that dies now is
     // recovered as interrupted, not as it ended before). The worktree's preparation runs below, inside the loop.
     for (const c of first.commands) {
-      if (c.kind === 'setStatus') store.setRunStatus(runId, c.status, c.reason, { finished: c.finished });
+      if (c.kind === 'setStatus') applyRunCommands(store, runId, [c]);
       if (c.kind === 'keepState') await keepRunState(runId).catch(() => undefined);
     }
     if (machine.state.ended) {
@@ -109,7 +110,7 @@ export function createExecute(ctx: EngineContext) {
     const carryOut = async (c: RunCommand): Promise<RunEvent | null> => {
       switch (c.kind) {
         case 'setStatus':
-          store.setRunStatus(runId, c.status, c.reason, { finished: c.finished, ...(c.wakeAt !== undefined ? { wakeAt: c.wakeAt } : {}) });
+          applyRunCommands(store, runId, [c]);
           return null;
         case 'keepState':
           await keepRunState(runId).catch(() => undefined);

@@ -3,6 +3,8 @@
 import { RatchetError, runNotFound, userStop } from './errors';
 import type { ContinueOptions } from './run-recovery';
 import { processAlive } from './run-ownership';
+import { applyRunCommands } from './runs/apply-run-commands';
+import { runLife } from './runs/run-machine';
 import type { QueueAction, QueuedRun, RunQueue } from './store/run-queue';
 import type { Store } from './store/store';
 
@@ -140,7 +142,7 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
       const run = store.getRun(runId);
       if (!run) throw runNotFound(runId);
       if (run.status === 'queued') o.queue.cancel(runId);
-      if (run.status === 'waiting') store.setRunStatus(runId, 'cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true });
+      else applyRunCommands(store, runId, runLife(runId, { type: 'stopRequested', status: run.status }, new Date()));
     },
     /** Stops every run this process executes (they pause, resumable) and waits for them; nothing new starts. */
     async close(): Promise<void> {

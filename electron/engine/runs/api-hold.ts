@@ -2,6 +2,8 @@
 import { createHash } from 'node:crypto';
 import { RunQueue } from '../store/run-queue';
 import type { Store } from '../store/store';
+import { applyRunCommands } from './apply-run-commands';
+import { runLife } from './run-machine';
 
 /** A short hash of the key and endpoint the run's agent uses (never the key itself); null without a key. */
 export function apiKeyHash(env: NodeJS.ProcessEnv): string | null {
@@ -38,12 +40,11 @@ export async function waitForApiHold(
     const ms = Date.parse(hold.until) - deps.now().getTime();
     // The run that was limited waits by its own backoff (parked until its retry-after, or resumed early by the user).
     if (ms <= 0 || hold.runId === runId || skip?.aborted) break;
-    const who = hold.runId === runId ? 'this run' : `run ${hold.runId ?? 'in another process'}`;
-    store.setRunStatus(runId, 'waiting', `The API key is rate-limited until ${hold.until} (${hold.reason} on ${who}); every run using it waits.`, { wakeAt: hold.until });
+    applyRunCommands(store, runId, runLife(runId, { type: 'apiHoldStarted', until: hold.until, holdReason: hold.reason, holdRunId: hold.runId }, deps.now()));
     waited = true;
     await deps.sleep(ms, skip ? AbortSignal.any([signal, skip]) : signal).catch(() => undefined);
     if (signal.aborted) return false;
   }
-  if (waited) store.setRunStatus(runId, 'running', null);
+  if (waited) applyRunCommands(store, runId, runLife(runId, { type: 'apiHoldEnded' }, deps.now()));
   return true;
 }

@@ -1,7 +1,7 @@
 // The run's policies as the pure machine decides them: no git, no store, no server. Each test drives events and reads commands.
 import { describe, expect, it } from 'vitest';
 import { canChangeRunStatus } from './run-transitions';
-import { initialRunState, nextRun, type RunCommand, type RunEvent, type RunMachineState, type StepRef } from './run-machine';
+import { initialRunState, nextRun, runLife, type RunCommand, type RunEvent, type RunLifeEvent, type RunMachineState, type StepRef } from './run-machine';
 import type { StepOutcome } from './step-state';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -133,5 +133,68 @@ describe('the run machine', () => {
     const b = nextRun(s, done(), NOW);
     expect(a).toEqual(b);
     expect(JSON.stringify(s)).toBe(frozen);
+  });
+});
+
+describe('the run machine, outside the run loop', () => {
+  const life = (e: RunLifeEvent, runId = 'r1') => runLife(runId, e, NOW);
+
+  it('a wait inside a step: the API key’s hold and a retry’s backoff make the run wait until their time, then run again', () => {
+    expect(life({ type: 'apiHoldStarted', until: '2026-01-01T00:05:00Z', holdReason: 'rate limited (429) with retry-after 300 s', holdRunId: 'r2' })).toEqual([
+      { kind: 'setStatus', status: 'waiting', reason: 'The API key is rate-limited until 2026-01-01T00:05:00Z (rate limited (429) with retry-after 300 s on run r2); every run using it waits.', wakeAt: '2026-01-01T00:05:00Z' },
+    ]);
+    expect(life({ type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: null })[0]?.reason).toContain('(x on run in another process)');
+    expect(life({ type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: 'r1' })[0]?.reason).toContain('(x on this run)');
+    expect(life({ type: 'apiHoldEnded' })).toEqual([{ kind: 'setStatus', status: 'running', reason: null }]);
+    expect(life({ type: 'backoffStarted', reason: 'gate failed; retrying in 4 s', wakeAt: '2026-01-01T00:00:04Z' })).toEqual([
+      { kind: 'setStatus', status: 'waiting', reason: 'gate failed; retrying in 4 s', wakeAt: '2026-01-01T00:00:04Z' },
+    ]);
+    expect(life({ type: 'backoffEnded' })).toEqual([{ kind: 'setStatus', status: 'running', reason: null }]);
+  });
+
+  it('a drafted plan waits for approval (naming how to give it); an approved one is paused until resumed', () => {
+    expect(life({ type: 'planDrafted' }, 'abc')).toEqual([
+      { kind: 'setStatus', status: 'waiting_approval', reason: 'The agent drafted this plan; nothing runs until you approve it (`ratchet resume abc --approve`, or Approve in the app).' },
+    ]);
+    expect(life({ type: 'planApproved' })).toEqual([{ kind: 'setStatus', status: 'paused', reason: 'Plan approved; resume to start it.' }]);
+  });
+
+  it('a run whose process is gone is interrupted, saying when it was last seen', () => {
+    expect(life({ type: 'processLost', lastSeen: '2026-01-01T00:00:00Z' })).toEqual([
+      { kind: 'setStatus', status: 'interrupted', reason: 'The process running this run stopped during it (last seen 2026-01-01T00:00:00Z).' },
+    ]);
+    expect(life({ type: 'processLost', lastSeen: null })[0]?.reason).toBe('The process running this run stopped during it (last seen never).');
+  });
+
+  it('the user’s stop of a run no process executes: one waiting to retry is cancelled; any other is left as it is', () => {
+    expect(life({ type: 'stopRequested', status: 'waiting' })).toEqual([
+      { kind: 'setStatus', status: 'cancelled', reason: 'Stopped by you while it waited to retry. Resume to continue, or start again.', finished: true },
+    ]);
+    for (const status of ['paused', 'failed', 'succeeded', 'interrupted', 'running'] as const) expect(life({ type: 'stopRequested', status })).toEqual([]);
+  });
+
+  it('the queue: a queued run says why, goes back to what it was when its turn comes, and leaving unstarted is cancelled only if it never ran', () => {
+    expect(life({ type: 'queued', reason: 'Waiting for a free slot.' })).toEqual([{ kind: 'setStatus', status: 'queued', reason: 'Waiting for a free slot.' }]);
+    expect(life({ type: 'dequeued', previous: 'failed' })).toEqual([{ kind: 'setStatus', status: 'failed', reason: 'Starting: its turn in the queue came.' }]);
+    expect(life({ type: 'removedFromQueue', action: 'execute', previous: 'planning' })).toEqual([
+      { kind: 'setStatus', status: 'cancelled', reason: 'Stopped by you before it started (removed from the queue).', finished: true },
+    ]);
+    expect(life({ type: 'removedFromQueue', action: 'resume', previous: 'paused' })).toEqual([
+      { kind: 'setStatus', status: 'paused', reason: 'Removed from the queue by you; the resume did not start.' },
+    ]);
+  });
+
+  it('every status it decides is one the table allows from where the run stands', () => {
+    const cases: Array<[Parameters<typeof canChangeRunStatus>[0], RunLifeEvent]> = [
+      ['running', { type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: 'r2' }], ['waiting', { type: 'apiHoldEnded' }],
+      ['running', { type: 'backoffStarted', reason: 'x', wakeAt: 'T' }], ['waiting', { type: 'backoffEnded' }],
+      ['planning', { type: 'planDrafted' }], ['waiting_approval', { type: 'planApproved' }],
+      ['running', { type: 'processLost', lastSeen: null }], ['waiting', { type: 'processLost', lastSeen: null }], ['planning', { type: 'processLost', lastSeen: null }],
+      ['waiting', { type: 'stopRequested', status: 'waiting' }],
+      ['paused', { type: 'queued', reason: 'x' }], ['succeeded', { type: 'queued', reason: 'x' }],
+      ['queued', { type: 'dequeued', previous: 'waiting_approval' }], ['queued', { type: 'removedFromQueue', action: 'execute', previous: 'planning' }],
+      ['queued', { type: 'removedFromQueue', action: 'retry', previous: 'failed' }],
+    ];
+    for (const [from, e] of cases) for (const c of life(e)) expect(canChangeRunStatus(from, c.status), `${e.type}: ${from} → ${c.status}`).toBe(true);
   });
 });

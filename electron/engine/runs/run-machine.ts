@@ -1,7 +1,9 @@
 // The run's state machine beside the step's: next(state, event, now) → { state, commands }. Pure: no git, no store, no
 // clock but `now`; the run loop's adapters (run-loop.ts) carry out the commands and answer with events. It decides every
 // run status the run loop writes (each allowed by RUN_TRANSITIONS, which the store enforces): auto-progress, stop,
-// a lost lease, budget, parking, the step's end → the run's.
+// a lost lease, budget, parking, the step's end → the run's. runLife decides the rest of a run's life, outside the run
+// loop (a wait inside a step, the plan's approval, the queue, a process found gone, a stop of a run that waits): every
+// status change goes through applyRunCommands (apply-run-commands.ts) and nothing else writes one.
 import type { ErrorClass, RunStatus } from '../../../shared/domain';
 import type { FailureCause, NeedsYouKind } from '../notify/messages';
 import { autoProgressReason, runEndReason } from './run-reasons';
@@ -68,6 +70,8 @@ export type RunCommand =
   | { kind: 'notifySucceeded' }
   | { kind: 'end' };
 
+export type RunStatusCommand = Extract<RunCommand, { kind: 'setStatus' }>;
+
 export interface RunTransition {
   state: RunMachineState;
   commands: RunCommand[];
@@ -80,12 +84,12 @@ export function initialRunState(runId: string, opts: { auto?: AutoProgress; inte
   };
 }
 
-function set(status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): RunCommand {
+function set(status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): RunStatusCommand {
   return { kind: 'setStatus', status, reason, ...extra };
 }
 
 function end(s: RunMachineState, commands: RunCommand[]): RunTransition {
-  const last = [...commands].reverse().find((c): c is Extract<RunCommand, { kind: 'setStatus' }> => c.kind === 'setStatus');
+  const last = [...commands].reverse().find((c): c is RunStatusCommand => c.kind === 'setStatus');
   return { state: { ...s, status: last?.status ?? s.status, ended: true, current: null }, commands: [...commands, { kind: 'end' }] };
 }
 
@@ -192,5 +196,58 @@ export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransit
       return failStep(s, s.failing, e.note);
     case 'crashed':
       return end(s, [set('failed', `Internal error: ${e.message}`, { finished: true }), { kind: 'notifyFailed', step: s.lastRun, attempts: null, maxAttempts: null, cause: 'internal' }]);
+  }
+}
+
+/** What happens to a run outside the run loop's own events; each site that sees one asks runLife for the run's status. */
+export type RunLifeEvent =
+  /** Another run's 429 holds the API key this run uses until `until` (`holdRunId`: the run that was limited, null if unknown). */
+  | { type: 'apiHoldStarted'; until: string; holdReason: string; holdRunId: string | null }
+  /** The hold is over (or the user's "Retry now" went past it): the step goes on. */
+  | { type: 'apiHoldEnded' }
+  /** The step machine's backoff before its next attempt. */
+  | { type: 'backoffStarted'; reason: string; wakeAt: string }
+  | { type: 'backoffEnded' }
+  /** The agent drafted the plan and the workflow asks for approval before anything runs. */
+  | { type: 'planDrafted' }
+  | { type: 'planApproved' }
+  /** Nobody holds the run any more (its process died, or its lease ran out); `lastSeen` is its last heartbeat. */
+  | { type: 'processLost'; lastSeen: string | null }
+  /** The user's Stop of a run that no process here executes, as it stands (`status`). */
+  | { type: 'stopRequested'; status: RunStatus }
+  /** Into the queue (`reason`: what it waits for); out of it to start (back to `previous`); taken out unstarted by the user. */
+  | { type: 'queued'; reason: string }
+  | { type: 'dequeued'; previous: RunStatus }
+  | { type: 'removedFromQueue'; action: 'execute' | 'retry' | 'resume'; previous: RunStatus };
+
+/** The run's status for an event outside the run loop: pure, so every wording and flag is decided here and tested without a store. */
+export function runLife(runId: string, e: RunLifeEvent, _now: Date): RunStatusCommand[] {
+  switch (e.type) {
+    case 'apiHoldStarted': {
+      const who = e.holdRunId === runId ? 'this run' : `run ${e.holdRunId ?? 'in another process'}`;
+      return [set('waiting', `The API key is rate-limited until ${e.until} (${e.holdReason} on ${who}); every run using it waits.`, { wakeAt: e.until })];
+    }
+    case 'backoffStarted':
+      return [set('waiting', e.reason, { wakeAt: e.wakeAt })];
+    case 'apiHoldEnded':
+    case 'backoffEnded':
+      return [set('running', null)];
+    case 'planDrafted':
+      return [set('waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`)];
+    case 'planApproved':
+      return [set('paused', 'Plan approved; resume to start it.')];
+    case 'processLost':
+      return [set('interrupted', `The process running this run stopped during it (last seen ${e.lastSeen ?? 'never'}).`)];
+    case 'stopRequested':
+      // A run parked until its wake time has no process to abort: the stop is its status. A queued one leaves the queue (removedFromQueue).
+      return e.status === 'waiting' ? [set('cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true })] : [];
+    case 'queued':
+      return [set('queued', e.reason)];
+    case 'dequeued':
+      return [set(e.previous, 'Starting: its turn in the queue came.')];
+    case 'removedFromQueue':
+      // A run that never started has nothing to go back to.
+      if (e.action === 'execute') return [set('cancelled', 'Stopped by you before it started (removed from the queue).', { finished: true })];
+      return [set(e.previous, `Removed from the queue by you; the ${e.action} did not start.`)];
   }
 }

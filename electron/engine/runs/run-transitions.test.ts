@@ -60,4 +60,15 @@ describe('the run transition table', () => {
     const base = readFileSync(join(ELECTRON, 'engine/store/store-base.ts'), 'utf8');
     expect(base.match(/UPDATE runs SET status/g)).toHaveLength(1);
   });
+
+  it('only the run machine’s applier asks the store for a status change: every other module feeds the machine an event', () => {
+    const callers: string[] = [];
+    for (const file of sourceFiles(ELECTRON)) {
+      const rel = relative(ELECTRON, file).replace(/\\/g, '/');
+      // Test fixtures build histories by hand; the store's own definition is not a call.
+      if (rel.includes('/testing/')) continue;
+      if (/\.setRunStatus\s*\(/.test(readFileSync(file, 'utf8'))) callers.push(rel);
+    }
+    expect(callers).toEqual(['engine/runs/apply-run-commands.ts']);
+  });
 });

@@ -1,5 +1,7 @@
 // Runs one step to its end: feeds the step machine its events and carries out its commands (agent, snapshot, gates, validators, commit, sleep, rebase) against the store and git.
 import { recordApiHold, waitForApiHold } from './api-hold';
+import { applyRunCommands } from './apply-run-commands';
+import { runLife } from './run-machine';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
@@ -294,10 +296,10 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         return { type: 'committed', sha };
       }
       case 'sleep': {
-        store.setRunStatus(runId, 'waiting', c.reason, { wakeAt: c.wakeAt });
+        applyRunCommands(store, runId, runLife(runId, { type: 'backoffStarted', reason: c.reason, wakeAt: c.wakeAt }, deps.now()));
         await deps.sleep(c.delayS * 1000, AbortSignal.any([ctx.signal, ctx.skipWait()])).catch(() => undefined);
         if (ctx.signal.aborted) return { type: 'stopped' };
-        store.setRunStatus(runId, 'running', null);
+        applyRunCommands(store, runId, runLife(runId, { type: 'backoffEnded' }, deps.now()));
         return { type: 'timerFired' };
       }
       case 'rebase':

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { RunStatus } from '../../../shared/domain';
 import { RecoveryOptionDoc } from '../../../shared/contract';
 import { RatchetError, runNotFound } from '../errors';
+import { applyRunCommands } from '../runs/apply-run-commands';
+import { runLife } from '../runs/run-machine';
 import type { Store } from './store';
 
 /** What a queued run does when its turn comes. */
@@ -70,7 +72,7 @@ export class RunQueue {
            WHERE id = ?`,
         )
         .run(JSON.stringify(action), run.status, opts.priority ?? 0, this.now().toISOString(), opts.owner?.pid ?? null, opts.owner?.host ?? null, runId);
-      this.store.setRunStatus(runId, 'queued', opts.reason);
+      applyRunCommands(this.store, runId, runLife(runId, { type: 'queued', reason: opts.reason }, this.now()));
     });
   }
 
@@ -105,7 +107,7 @@ export class RunQueue {
         | undefined;
       if (!row) return null;
       this.clear(runId);
-      this.store.setRunStatus(runId, row.queue_prev_status, 'Starting: its turn in the queue came.');
+      applyRunCommands(this.store, runId, runLife(runId, { type: 'dequeued', previous: row.queue_prev_status }, this.now()));
       return QueueAction.parse(JSON.parse(row.queue_action));
     });
   }
@@ -119,8 +121,7 @@ export class RunQueue {
       if (!row) throw new RatchetError('bad_arguments', `Run ${runId} is not queued.`);
       this.clear(runId);
       const action = QueueAction.parse(JSON.parse(row.queue_action));
-      if (action.kind === 'execute') this.store.setRunStatus(runId, 'cancelled', 'Stopped by you before it started (removed from the queue).', { finished: true });
-      else this.store.setRunStatus(runId, row.queue_prev_status, `Removed from the queue by you; the ${action.kind} did not start.`);
+      applyRunCommands(this.store, runId, runLife(runId, { type: 'removedFromQueue', action: action.kind, previous: row.queue_prev_status }, this.now()));
     });
   }
 
