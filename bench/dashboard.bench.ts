@@ -10,8 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createEngine } from '../electron/engine/engine';
 import { createService } from '../electron/engine/service';
 import { loadStatsFromRows } from '../electron/engine/stats-load';
-import { rebuildSummary, SUMMARY_TRIGGERS } from '../electron/engine/store/migrations/0009-stats-summary';
-import { CLASS_TRIGGERS, rebuildClassSummary } from '../electron/engine/store/migrations/0013-stats-classes';
+import { CLASS_TRIGGERS, rebuildClassSummary, rebuildSummary, SUMMARY_TRIGGERS } from '../electron/engine/store/migrations/0016-stats-tries';
 import { compareAsync, goalLine, report } from './measure';
 import { realisticDiff, realisticGateLog, realisticPrompt, realisticTranscript } from './realistic';
 
@@ -64,7 +63,7 @@ const prompts = Array.from({ length: 8 }, (_, k) => realisticPrompt(k));
 const CLASSES = ['test_failure', 'compilation_error', 'timeout', 'lint_error'];
 const retryDecision = JSON.stringify({ action: 'retry', reason: 'the gate failed', delayS: 0, overrides: {} });
 let attempts = 0;
-// The summary is built the way migration 9 builds it for an existing store (from the rows, once), then its triggers are
+// The summary is built the way migration 16 builds it for an existing store (from the rows, once), then its triggers are
 // put back: a unit test (stats-load.test.ts) checks that the triggers and this rebuild give the same summary.
 const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stats_%'").all() as Array<{ name: string }>).map((t) => t.name);
 for (const t of triggers) db.exec(`DROP TRIGGER ${t}`);

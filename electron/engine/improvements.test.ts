@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { improvementSuggestions, improvementText, type ClassRecord } from './improvements';
 import { DEFAULT_LIMITS } from './runs/policy';
 import { loadClassRecords } from './stats-load';
-import { rebuildClassSummary } from './store/migrations/0013-stats-classes';
+import { rebuildClassSummary } from './store/migrations/0016-stats-tries';
+import { isTry } from './stats';
 import { openDatabase } from './store/open-store';
 import { writeVariedHistory } from './store/testing/varied-history';
 
@@ -78,7 +79,9 @@ describe('the per-class summary (migration 13)', () => {
         c.steps++;
         if (pass && pass.n > n) {
           c.fixed++;
-          c.fixedAfter[Math.min(pass.n - n, 4) - 1]!++;
+          // After how many tries (a test-first step's red attempt, or one cut by a stop, is none).
+          const tries = attempts.filter((a) => a.n > n && a.n <= pass.n && isTry(a.outcome)).length;
+          c.fixedAfter[Math.min(tries, 4) - 1]!++;
         }
       }
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadStats, loadStatsFromRows } from './stats-load';
 import { openDatabase } from './store/open-store';
-import { rebuildSummary } from './store/migrations/0009-stats-summary';
+import { rebuildSummary } from './store/migrations/0016-stats-tries';
 import { writeVariedHistory } from './store/testing/varied-history';
 
 const end = new Date('2026-11-21T15:30:00Z');

@@ -69,7 +69,10 @@ export function loadStatsFromRows(db: Db, days: number, now: Date, dailyBudgetUs
     // An attempt with no API call yet costs 0; only a model with no price makes its cost unknown.
     costUsd: a.cost_known ? (a.costUsd ?? 0) : null,
   }));
-  const calls = (db.prepare('SELECT c.at, c.cost_usd AS costUsd, a.n FROM api_calls c JOIN attempts a ON a.id = c.attempt_id WHERE c.at >= ?').all(since) as Array<{ at: string; costUsd: number | null; n: number }>).map((c) => ({ at: c.at, costUsd: c.costUsd, retry: c.n > 1 }));
+  const calls = (db.prepare(
+    `SELECT c.at, c.cost_usd AS costUsd, a.outcome, (SELECT json_group_array(o.outcome) FROM attempts o WHERE o.run_id = a.run_id AND o.step_index = a.step_index AND o.n < a.n) AS earlier
+     FROM api_calls c JOIN attempts a ON a.id = c.attempt_id WHERE c.at >= ?`,
+  ).all(since) as Array<{ at: string; costUsd: number | null; outcome: string; earlier: string }>).map((c) => ({ ...c, earlier: JSON.parse(c.earlier) as string[] }));
   return fromCounts(countRows({ runs, steps, attempts, calls, dailyBudgetUsd }), days, now, dailyBudgetUsd);
 }
 

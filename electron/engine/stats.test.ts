@@ -27,9 +27,9 @@ function fixture(): StatsInput {
       { runId: 'b', step: 2, n: 3, outcome: 'failed', errorClass: 'compilation_error', action: 'fatal', costUsd: 0.1 },
     ],
     calls: [
-      { at: at(1), costUsd: 0.25, retry: false },
-      { at: at(1), costUsd: 0.05, retry: true },
-      { at: at(2), costUsd: 0.3, retry: true },
+      { at: at(1), costUsd: 0.25, outcome: 'passed', earlier: [] },
+      { at: at(1), costUsd: 0.05, outcome: 'passed', earlier: ['failed'] },
+      { at: at(2), costUsd: 0.3, outcome: 'failed', earlier: ['failed'] },
     ],
     dailyBudgetUsd: 50,
   };
@@ -58,6 +58,57 @@ describe('summarise', () => {
     expect(s.suggestions.join('\n')).toMatch(/Compilation error caused 67 % of retries: add a build or typecheck gate/);
     expect(s.suggestions.join('\n')).toContain('1 step failed after every retry');
     expect(s.suggestions.join('\n')).toContain('1 attempt passed only on a re-run');
+  });
+
+  it("counts a test-first step's red attempt as neither a try nor a retry, its cost as the step's first-try cost", () => {
+    // Step 1: the test (red), then the implementation passing first time. Step 2: red, a failure, then a pass.
+    const input: StatsInput = {
+      runs: [{ id: 't', status: 'succeeded', createdAt: at(1) }],
+      steps: [{ runId: 't', index: 1, title: 's1', status: 'succeeded' }, { runId: 't', index: 2, title: 's2', status: 'succeeded' }],
+      attempts: [
+        { runId: 't', step: 1, n: 1, outcome: 'red', errorClass: null, action: null, costUsd: 0.2 },
+        { runId: 't', step: 1, n: 2, outcome: 'passed', errorClass: null, action: null, costUsd: 0.1 },
+        { runId: 't', step: 2, n: 1, outcome: 'red', errorClass: null, action: null, costUsd: 0.2 },
+        { runId: 't', step: 2, n: 2, outcome: 'failed', errorClass: 'test_failure', action: 'retry', costUsd: 0.1 },
+        { runId: 't', step: 2, n: 3, outcome: 'passed', errorClass: null, action: null, costUsd: 0.05 },
+      ],
+      calls: [
+        { at: at(1), costUsd: 0.2, outcome: 'red', earlier: [] },
+        { at: at(1), costUsd: 0.1, outcome: 'passed', earlier: ['red'] },
+        { at: at(1), costUsd: 0.2, outcome: 'red', earlier: [] },
+        { at: at(1), costUsd: 0.1, outcome: 'failed', earlier: ['red'] },
+        { at: at(1), costUsd: 0.05, outcome: 'passed', earlier: ['red', 'failed'] },
+      ],
+      dailyBudgetUsd: null,
+    };
+    const s = summarise(input, 7, now);
+    expect(s.retryBreakdown).toEqual({ r0: 1, r1: 1, r2: 0, r3plus: 0, failedAfterMax: 0 });
+    expect(s.avgAttemptsPerSuccess).toBe(1.5);
+    expect(s.savedByRetries).toBe(1);
+    expect(s.totalCostUsd).toBeCloseTo(0.65, 6);
+    expect(s.retryCostUsd).toBeCloseTo(0.05, 6);
+    // Step 1 alone: 0 retries and no retry cost.
+    const one = summarise({ ...input, steps: input.steps.slice(0, 1), attempts: input.attempts.slice(0, 2), calls: input.calls.slice(0, 2) }, 7, now);
+    expect(one.retryBreakdown.r0).toBe(1);
+    expect(one.savedByRetries).toBe(0);
+    expect(one.retryCostUsd).toBe(0);
+    expect(one.totalCostUsd).toBeCloseTo(0.3, 6);
+  });
+
+  it('counts an attempt cut by a stop as no try, and the one that carries on after it as no retry', () => {
+    const s = summarise({
+      runs: [{ id: 'i', status: 'succeeded', createdAt: at(1) }],
+      steps: [{ runId: 'i', index: 1, title: 's1', status: 'succeeded' }],
+      attempts: [
+        { runId: 'i', step: 1, n: 1, outcome: 'interrupted', errorClass: null, action: null, costUsd: 0.1 },
+        { runId: 'i', step: 1, n: 2, outcome: 'passed', errorClass: null, action: null, costUsd: 0.1 },
+      ],
+      calls: [{ at: at(1), costUsd: 0.1, outcome: 'interrupted', earlier: [] }, { at: at(1), costUsd: 0.1, outcome: 'passed', earlier: ['interrupted'] }],
+      dailyBudgetUsd: null,
+    }, 7, now);
+    expect(s.retryBreakdown.r0).toBe(1);
+    expect(s.retryCostUsd).toBe(0);
+    expect(s.totalCostUsd).toBeCloseTo(0.2, 6);
   });
 
   it('has no rates when nothing finished', () => {

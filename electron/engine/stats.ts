@@ -8,9 +8,20 @@ export interface StatsInput {
   runs: Array<{ id: string; status: string; createdAt: string }>;
   steps: Array<{ runId: string; index: number; title: string; status: string }>;
   attempts: Array<{ runId: string; step: number; n: number; outcome: string; errorClass: string | null; action: string | null; costUsd: number | null }>;
-  calls: Array<{ at: string; costUsd: number | null; retry: boolean }>;
+  /** Every API call: when, its cost, its attempt's outcome and the outcomes of its step's attempts before that one. */
+  calls: Array<{ at: string; costUsd: number | null; outcome: string; earlier: string[] }>;
   dailyBudgetUsd: number | null;
 }
+
+/**
+ * Whether an attempt with this outcome is one of its step's tries. Not one: an attempt still running, one cut by a stop
+ * or a crash (the attempt after it carries on), and a test-first step's `red` attempt (its test failing as it should:
+ * a phase of the step, not a try). The store's summary triggers say the same in SQL (migration 16's `counted`).
+ */
+export const isTry = (outcome: string): boolean => outcome !== 'running' && outcome !== 'interrupted' && outcome !== 'red';
+
+/** Whether an attempt is a retry (its API cost is retry cost): it comes after one of its step's tries, and is no `red` attempt. */
+export const isRetry = (outcome: string, earlier: readonly string[]): boolean => outcome !== 'red' && earlier.some(isTry);
 
 export const localDay = (iso: string) => {
   const d = new Date(iso);
@@ -51,7 +62,7 @@ export function countRows(input: StatsInput): StatsCounts {
   const failed = input.runs.filter((r) => r.status === 'failed').length;
   const tries = new Map<string, number>();
   for (const a of input.attempts) {
-    if (a.outcome === 'interrupted' || a.outcome === 'running') continue;
+    if (!isTry(a.outcome)) continue;
     const key = `${a.runId}#${a.step}`;
     tries.set(key, (tries.get(key) ?? 0) + 1);
   }
@@ -77,7 +88,7 @@ export function countRows(input: StatsInput): StatsCounts {
     const day = localDay(c.at);
     const v = costByDay.get(day) ?? { costUsd: 0, retryCostUsd: 0 };
     v.costUsd += c.costUsd ?? 0;
-    if (c.retry) v.retryCostUsd += c.costUsd ?? 0;
+    if (isRetry(c.outcome, c.earlier)) v.retryCostUsd += c.costUsd ?? 0;
     costByDay.set(day, v);
   }
   return {

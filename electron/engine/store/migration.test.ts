@@ -65,7 +65,10 @@ describe('a migration merged after a higher-numbered one', () => {
     migrate(db, MIGRATIONS.filter((m) => m.version <= 7 || m.version > 10));
     const past = db.pragma('user_version', { simple: true }) as number;
     expect(past).toBeGreaterThan(10);
-    expect(migrate(db, MIGRATIONS)).toEqual([8, 9, 10]);
+    // 16 redefines 9's triggers: run before 9 made its tables, it runs again after them.
+    expect(migrate(db, MIGRATIONS)).toEqual([8, 9, 10, 16]);
+    const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN ('stats_attempt_insert', 'stats_call_insert', 'stats_call_moved', 'stats_class_added')").all() as Array<{ name: string }>).map((t) => t.name).sort();
+    expect(triggers).toEqual(['stats_call_moved', 'stats_class_added']);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('attempt_prompts', 'stats_daily', 'events_run') ORDER BY name").all()).toHaveLength(3);
     expect(db.pragma('user_version', { simple: true })).toBe(past);
     expect(migrate(db, MIGRATIONS)).toEqual([]);

@@ -13,8 +13,9 @@ import { migration0010 } from './0010-query-indexes';
 import { migration0013 } from './0013-stats-classes';
 import { migration0014 } from './0014-run-queue';
 import { migration0015 } from './0015-run-env';
+import { migration0016 } from './0016-stats-tries';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007,
-  migration0008, migration0009, migration0010, migration0013, migration0014, migration0015,
+  migration0008, migration0009, migration0010, migration0013, migration0014, migration0015, migration0016,
 ];
