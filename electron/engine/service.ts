@@ -202,11 +202,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.baselineCheck(o)), emit }),
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
-    'repos.recent': async () =>
-      (engine.store.db.prepare(
-        `SELECT repos.path, repos.name, COALESCE(MAX(runs.created_at), repos.created_at) AS lastUsed FROM repos
-         LEFT JOIN runs ON runs.repo_id = repos.id GROUP BY repos.id ORDER BY lastUsed DESC LIMIT 10`,
-      ).all() as Array<{ path: string; name: string; lastUsed: string }>).filter((r) => existsSync(r.path)),
+    'repos.recent': async () => engine.store.recentRepos(10).filter((r) => existsSync(r.path)),
     'repos.pick': async () => ({ path: opts.pickRepo ? await opts.pickRepo() : null }),
     'trust.revoke': async ({ repo }) => engine.revokeTrust(repo),
     'plans.draft': async ({ repo, title, description }) => {

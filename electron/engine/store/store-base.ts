@@ -124,6 +124,14 @@ export class StoreBase {
     return id;
   }
 
+  /** The repositories runs were made in, the most recently used first (by their newest run, else when first seen). */
+  recentRepos(limit = 10): Array<{ path: string; name: string; lastUsed: string }> {
+    return this.stmt(
+      `SELECT repos.path, repos.name, COALESCE(MAX(runs.created_at), repos.created_at) AS lastUsed FROM repos
+       LEFT JOIN runs ON runs.repo_id = repos.id GROUP BY repos.id ORDER BY lastUsed DESC LIMIT ?`,
+    ).all(limit) as Array<{ path: string; name: string; lastUsed: string }>;
+  }
+
   /** Creates task, plan revision 1, run and its step rows in one transaction. */
   createRun(input: {
     runId: string;
