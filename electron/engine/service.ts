@@ -167,16 +167,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     };
   }
 
-  function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; setup?: AppSetup; copy?: string[]; preset?: Workflow['preset']; budgetUsd?: number; agent?: AgentChoice }): Workflow {
+  function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; setup?: AppSetup; copy?: string[]; preset?: Workflow['preset']; agent?: AgentChoice }): Workflow {
     const parsed = WorkflowFile.safeParse({
       ...appEnvironment(input),
       agent: input.agent === 'claude-code' ? { ...CLAUDE_CODE_AGENT, model: settings().defaultModel } : { model: settings().defaultModel },
       preset: input.preset ?? settings().preset,
-      budget: {
-        ...(input.budgetUsd ?? settings().budget.taskUsd ? { task_usd: input.budgetUsd ?? settings().budget.taskUsd } : {}),
-        ...(settings().budget.dailyUsd ? { daily_usd: settings().budget.dailyUsd } : {}),
-        alert_at: settings().budget.alertAt,
-      },
       steps: input.steps,
     });
     if (!parsed.success) throw new RatchetError('workflow_invalid', `The task's settings are not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -280,11 +275,10 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const prepared = await engine.prepareRun({
         repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
         // The app's only workflow file is the repository's own (workflow.load): it needs the user's trust.
-        repoWorkflow: input.workflowFile !== undefined, trust: input.trust, trustSha256: input.trustSha256,
+        repoWorkflow: input.workflowFile !== undefined, trust: input.trust, trustSha256: input.trustSha256, taskBudgetUsd: input.budgetUsd,
         ...(fromFile ? { steps: input.steps } : { workflow: workflowFromApp({ ...input, steps: input.steps as StepSpec[] }) }),
       });
-      // The budget and retry preset chosen in New task are this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
-      if (fromFile && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings().budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
+      // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
       if (fromFile && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);
