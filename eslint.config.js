@@ -1,8 +1,8 @@
-// ESLint: TypeScript rules plus the zone rules of STYLE.md (engine never imports electron; shared and renderer never import Node) and the layer map (eslint-rules/layers.js).
+// ESLint: TypeScript rules plus the zone rules of STYLE.md (engine never imports electron; shared and renderer never import Node) and the layer map with SQL kept in the store (eslint-rules/layers.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
-import { layersRule } from './eslint-rules/layers.js';
+import { layersRule, storeSqlRule } from './eslint-rules/layers.js';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'http', 'net', 'url', 'stream', 'util'];
 
@@ -28,8 +28,8 @@ export default tseslint.config(
     // The layer map, for product code: tests, test helpers and dev fixtures may reach across it.
     files: ['shared/**', 'renderer/**', 'electron/**'],
     ignores: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', 'renderer/dev/**'],
-    plugins: { ratchet: { rules: { layers: layersRule } } },
-    rules: { 'ratchet/layers': 'error' },
+    plugins: { ratchet: { rules: { layers: layersRule, 'store-sql': storeSqlRule } } },
+    rules: { 'ratchet/layers': 'error', 'ratchet/store-sql': 'error' },
   },
   {
     files: ['renderer/**'],

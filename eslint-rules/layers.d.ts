@@ -4,3 +4,5 @@ import type { Rule } from 'eslint';
 export const LAYERS: Record<string, string[]>;
 export function zoneOf(rel: string): string | null;
 export const layersRule: Rule.RuleModule;
+export const SQL_HOME: string;
+export const storeSqlRule: Rule.RuleModule;

@@ -52,3 +52,38 @@ export const layersRule = {
     };
   },
 };
+
+/** The one folder whose product code talks SQL: everything else calls its named queries (store methods). */
+export const SQL_HOME = 'electron/engine/store';
+
+// Upper-case keywords, as this code base writes SQL: a sentence that says "select … from" is not a query.
+const SQL_TEXT = /^\s*(?:SELECT\s[\s\S]*?\sFROM\s|INSERT\s+(?:OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX|TRIGGER|VIEW)\s|PRAGMA\s)/;
+const DB_CALLS = new Set(['prepare', 'pragma']);
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const storeSqlRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: `SQL and better-sqlite3 only in ${SQL_HOME}/ (docs/architecture.md).` },
+    schema: [],
+  },
+  create(context) {
+    const rel = path.relative(context.cwd, context.physicalFilename ?? context.filename).split(path.sep).join('/');
+    if (!zoneOf(rel) || rel.startsWith(`${SQL_HOME}/`)) return {};
+    const report = (node, what) =>
+      context.report({ node, message: `SQL only in the store: ${what} belongs behind a named query in ${SQL_HOME}/ (the layer map: docs/architecture.md).` });
+    const source = (node, spec) => spec === 'better-sqlite3' && report(node, 'better-sqlite3');
+    const text = (node, value) => typeof value === 'string' && SQL_TEXT.test(value) && report(node, 'this SQL');
+    return {
+      ImportDeclaration: (n) => source(n.source, n.source.value),
+      ImportExpression: (n) => n.source.type === 'Literal' && source(n.source, n.source.value),
+      CallExpression: (n) => {
+        if (n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal') source(n.arguments[0], n.arguments[0].value);
+        const p = n.callee.type === 'MemberExpression' && !n.callee.computed ? n.callee.property.name : null;
+        if (p && DB_CALLS.has(p)) report(n, `\`.${p}()\``);
+      },
+      Literal: (n) => text(n, n.value),
+      TemplateLiteral: (n) => text(n, n.quasis.map((q) => q.value.cooked ?? '').join('?')),
+    };
+  },
+};

@@ -7,10 +7,12 @@ import { LAYERS, zoneOf } from '../eslint-rules/layers.js';
 const ROOT = join(__dirname, '..');
 const eslint = new ESLint({ cwd: ROOT });
 
-async function layerErrors(file: string, code: string): Promise<string[]> {
+async function ruleErrors(rule: string, file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(ROOT, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'ratchet/layers').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
 }
+const layerErrors = (file: string, code: string) => ruleErrors('ratchet/layers', file, code);
+const sqlErrors = (file: string, code: string) => ruleErrors('ratchet/store-sql', file, code);
 
 describe('the layer map', () => {
   it('names every product zone, and each zone only below it', () => {
@@ -32,5 +34,19 @@ describe('the layer map', () => {
   it('passes what the map allows, and lets tests reach across it', async () => {
     expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine/service';\nexport const s = createService;\n")).toEqual([]);
     expect(await layerErrors('electron/engine/runs/violation.test.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;\n")).toEqual([]);
+  }, 60_000);
+
+  it('fails lint on SQL outside the store: better-sqlite3, a prepared statement, SQL text', async () => {
+    expect(await sqlErrors('electron/engine/violation.ts', "import type Database from 'better-sqlite3';\nexport type D = Database.Database;\n")).toEqual([
+      'SQL only in the store: better-sqlite3 belongs behind a named query in electron/engine/store/ (the layer map: docs/architecture.md).',
+    ]);
+    expect(await sqlErrors('electron/engine/runs/violation.ts', "export const n = (db: { prepare(s: string): unknown }) => db.prepare(`SELECT COUNT(*) FROM runs`);\n")).toHaveLength(2);
+    expect(await sqlErrors('electron/cli/violation.ts', "export const sql = 'UPDATE runs SET status = ? WHERE id = ?';\n")).toHaveLength(1);
+  }, 60_000);
+
+  it('lets the store, tests and plain words through', async () => {
+    expect(await sqlErrors('electron/engine/store/ok.ts', "import type Database from 'better-sqlite3';\nexport const q = (db: Database.Database) => db.prepare('SELECT 1 FROM runs').get();\n")).toEqual([]);
+    expect(await sqlErrors('electron/engine/ok.test.ts', "import Database from 'better-sqlite3';\nexport const q = new Database(':memory:').prepare('SELECT 1 FROM runs');\n")).toEqual([]);
+    expect(await sqlErrors('electron/engine/ok.ts', "export const m = /^a (b)$/.exec('a b');\nexport const t = 'Select the files from the list to update.';\n")).toEqual([]);
   }, 60_000);
 });

@@ -2,30 +2,17 @@
 import { chmodSync, existsSync, mkdtempSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine } from './engine';
-import { createService, type Service } from './service';
-import { byStep, setup } from './testing/recovery-fixtures';
+import { describe, expect, it } from 'vitest';
+import { setup } from './testing/recovery-fixtures';
 import { sh } from './testing/temp-repo';
-import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+import { serviceHarness } from './testing/service-harness';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await server?.close();
-  server = undefined;
-});
+const harness = serviceHarness();
 
 describe('the diff view over a worktree whose .git file was re-pointed after the run', () => {
   it("shows the attempt's diff from the repository's own objects; the textconv in the other git dir's config never runs", async () => {
     const p = setup(1);
-    server = await startScriptedServer({ script: byStep });
-    const env = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env });
-    service = createService(engine, { host: 'headless', version: '0.1.0', env });
+    const { engine, service } = await harness.start({ home: p.home });
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
     expect((await engine.execute(runId, new AbortController().signal)).status).toBe('succeeded');
     const wt = engine.store.getRun(runId)!.worktree;

@@ -9,7 +9,7 @@ import type { EngineDeps } from './run-options';
 import type { OsSandbox, RunJail } from './sandbox/os-sandbox';
 import type { UserSettings } from './settings-store';
 import type { Store } from './store/store';
-import type { TrustStore } from './trust/workflow-trust';
+import type { TrustStore } from './store/trust-queries';
 import type { AgentConfig, Workflow } from './workflow/schema';
 
 export interface EngineContext {

@@ -70,4 +70,15 @@ describe('user settings under the workflow file', () => {
     expect(mine.workflow.budget).toEqual({ task_usd: 1, alert_at: 0.8 });
     engine.close();
   });
+
+  it('give a run Settings\u2019 alert threshold alone too, as the app does (the preset\u2019s daily budget then alerts there)', async () => {
+    const p = fixtureProject();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(p.home, { recursive: true });
+    writeFileSync(join(p.home, 'settings.json'), JSON.stringify({ budget: { alertAt: 0.5 } }));
+    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k' } });
+    const prepared = await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile });
+    expect(prepared.workflow.budget).toEqual({ alert_at: 0.5 });
+    engine.close();
+  });
 });

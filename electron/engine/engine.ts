@@ -28,7 +28,7 @@ import { loadSettings, type UserSettings } from './settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { sweepPrivateDirsOf } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
-import { TrustStore, type TrustEntry } from './trust/workflow-trust';
+import { TrustStore, type TrustEntry } from './store/trust-queries';
 import { trustItems, type TrustItem } from './trust/trust-items';
 import { assertRunTrusted } from './trust/run-trust';
 import { createRunNotices } from './notify/run-notices';

@@ -18,6 +18,7 @@ import { assertRunTrusted, recordRunTrust, runTrust } from './trust/run-trust';
 import { trustItems } from './trust/trust-items';
 import { findWorkflowFile, loadWorkflowSource } from './workflow/load-workflow';
 import type { Workflow } from './workflow/schema';
+import { withRunBudget } from './workflow/run-budget';
 import { withTaskSteps } from './workflow/task-steps';
 
 /** The workflow as written into the repository's meta ref: without `notify`, whose URLs may carry a token (they stay in Ratchet's store). */
@@ -83,10 +84,8 @@ export function createRunMaker(ctx: EngineContext) {
     const description = input.description ?? workflow.task?.description ?? '';
     // A bad "## Retry Configuration" block is refused before anything starts (exit 2), not found mid-run.
     parseTaskRetryConfig(description);
-    const { taskUsd, dailyUsd, alertAt } = ctx.settings().budget;
-    const withBudget: Workflow = workflow.budget || (taskUsd === null && dailyUsd === null)
-      ? workflow
-      : { ...workflow, budget: { ...(taskUsd !== null ? { task_usd: taskUsd } : {}), ...(dailyUsd !== null ? { daily_usd: dailyUsd } : {}), alert_at: alertAt } };
+    // Budgets: the workflow's own, else Settings', with the task budget typed in New task over either (run-budget.ts).
+    const withBudget = withRunBudget(workflow, ctx.settings().budget, input.taskBudgetUsd);
     return {
       repoRoot: repo.root,
       repoName: repo.name,

@@ -44,6 +44,8 @@ export interface StartRunInput {
   steps?: StepConfig[];
   /** The plan comes later (`--draft`): a workflow file without steps is fine. */
   planLater?: boolean;
+  /** The task budget typed for this run (New task): over the workflow's and Settings' task_usd (workflow/run-budget.ts). */
+  taskBudgetUsd?: number;
 }
 
 export interface PreparedRun {

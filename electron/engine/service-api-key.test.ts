@@ -1,34 +1,22 @@
 // Settings › API key: a key is checked with one cheap call (GET /v1/models at ANTHROPIC_BASE_URL)
 // before it is kept; a refused key is not saved, and the sentence says what is wrong.
-import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../shared/contract';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine } from './engine';
-import { createService, toCallError, type Service } from './service';
-import { tempDir } from './testing/temp-repo';
-import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+import { describe, expect, it } from 'vitest';
+import { startScriptedServer } from '../scripted/server';
+import { callResult } from './testing/service-calls';
+import { serviceHarness } from './testing/service-harness';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-const call = (s: Service, method: string, input: unknown) => dispatch(s.handlers, method, input, toCallError);
+const harness = serviceHarness();
+const call = callResult;
 
 async function hostWith(baseURL: string) {
   const env: NodeJS.ProcessEnv = { ANTHROPIC_BASE_URL: baseURL };
-  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-  service = createService(engine, { host: 'headless', version: '0', env });
+  const service = harness.service(harness.engine(env), { version: '0', env });
   return { service, env };
 }
 
 describe('settings.setApiKey checks the key before keeping it', () => {
   it('refuses a key the API refuses, says why, and keeps none', async () => {
-    server = await startScriptedServer({ script: { rules: [] }, apiKeys: ['sk-ant-good'] });
+    const server = await harness.server({ script: { rules: [] }, apiKeys: ['sk-ant-good'] });
     const { service, env } = await hostWith(server.url);
     const bad = await call(service, 'settings.setApiKey', { key: 'sk-ant-typo' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'api_key_refused' } });

@@ -1,36 +1,23 @@
 // The after-success methods and the browser host's key and folder answers, through the service, on a real run in a real repository.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { dispatch, type EventName } from '../../shared/contract';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { EventName } from '../../shared/contract';
 import { until } from '../../shared/testing/until';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine } from './engine';
-import { createService, toCallError, type Service } from './service';
-import { byStep } from './testing/recovery-fixtures';
-import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+import { startScriptedServer } from '../scripted/server';
+import { callResult } from './testing/service-calls';
+import { serviceHarness } from './testing/service-harness';
 import { makeRepo, sh, tempDir } from './testing/temp-repo';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-const call = (s: Service, method: string, input: unknown) => dispatch(s.handlers, method, input, toCallError);
+const harness = serviceHarness();
+const call = callResult;
 const value = <T>(r: Awaited<ReturnType<typeof call>>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value as T;
 };
 
 async function succeededRun() {
-  server = await startScriptedServer({ script: byStep });
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-  service = createService(engine, { host: 'headless', version: '0.1.0', env });
+  const { engine, service } = await harness.start();
   const events: Array<{ name: EventName; payload: { type?: string; payload?: { status?: string } } }> = [];
   service.subscribe((name, payload) => events.push({ name, payload: payload as never }));
   const repo = makeRepo();
@@ -66,8 +53,8 @@ describe('after success: merge preview, merge, push (service)', () => {
 
 describe('New task\'s agent choice', () => {
   it('runs app-written steps with Claude Code as a command agent when asked', async () => {
-    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env: {} });
-    service = createService(engine, { host: 'headless', version: '0', env: {} });
+    const engine = harness.engine({});
+    const service = harness.service(engine, { version: '0', env: {} });
     const { runId } = value<{ runId: string }>(await call(service, 'runs.start', { repo: makeRepo(), title: 'CC', steps: [{ title: 'One' }], agent: 'claude-code' }));
     const agent = engine.store.getWorkflow(runId).agent;
     expect(agent.kind).toBe('command');
@@ -81,9 +68,9 @@ describe('the browser host', () => {
     // The key is checked with the API before it is kept: the scripted server stands in for it.
     const api = await startScriptedServer({ script: { rules: [] } });
     onTestFinished(() => api.close());
-    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env: {} });
+    const engine = harness.engine({});
     const env: NodeJS.ProcessEnv = { ANTHROPIC_BASE_URL: api.url };
-    service = createService(engine, { host: 'headless', version: '0', env });
+    const service = harness.service(engine, { version: '0', env });
     expect(await call(service, 'settings.get', {})).toMatchObject({ ok: true, value: { apiKeySet: false, apiKeySource: 'none' } });
     expect(await call(service, 'settings.setApiKey', { key: 'sk-ant-123' })).toMatchObject({ ok: true, value: { apiKeySet: true, apiKeySource: 'session' } });
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-123');
@@ -93,8 +80,8 @@ describe('the browser host', () => {
   });
 
   it('lists folders for the folder browser', async () => {
-    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env: {} });
-    service = createService(engine, { host: 'headless', version: '0', env: {} });
+    const engine = harness.engine({});
+    const service = harness.service(engine, { version: '0', env: {} });
     const parent = tempDir();
     const repo = join(parent, 'app');
     sh(parent, 'clone', '-q', makeRepo(), 'app');

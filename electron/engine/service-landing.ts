@@ -8,12 +8,6 @@ import type { RunRow } from './store/store-rows';
 
 type LandingHandlers = Pick<Handlers, 'repos.browse' | 'runs.mergePreview' | 'runs.merge' | 'runs.push' | 'runs.openWorktree'>;
 
-/** Claude Code as New task's alternative agent (a command agent): its own login, no Anthropic key needed by Ratchet. */
-export const CLAUDE_CODE_AGENT = {
-  kind: 'command' as const,
-  command: ['claude', '-p', '{prompt}', '--output-format', 'stream-json', '--verbose', '--model', '{model}', '--max-turns', '{max_turns}', '--permission-mode', 'acceptEdits'],
-};
-
 export function landingHandlers(engine: Engine, host: 'electron' | 'headless'): LandingHandlers {
   function succeededRun(runId: string): RunRow & { base_branch: string } {
     const run = engine.store.getRun(runId);

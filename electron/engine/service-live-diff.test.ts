@@ -1,29 +1,19 @@
 // A running attempt's diff: what the agent changed so far, read from the worktree without touching its
 // index, instead of "Loading the diff…" for the attempt's whole length; an interrupted attempt shows what it left.
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine } from './engine';
-import { createService, type Service } from './service';
+import { describe, expect, it } from 'vitest';
 import { create, say, turn } from './testing/fixture-project';
-import { makeRepo, tempDir } from './testing/temp-repo';
-import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+import { makeRepo } from './testing/temp-repo';
 import { callValue, until } from './testing/service-calls';
+import { serviceHarness } from './testing/service-harness';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await server?.close();
-  server = undefined;
-});
+const harness = serviceHarness();
 
 describe('runs.attemptDiff of an attempt under way', () => {
   it('shows the change the agent made so far, and none before it made one, without touching the worktree’s index', async () => {
     let wrote = false;
     // The first turn writes a file; the next answer takes long enough to look at the attempt while it runs.
-    server = await startScriptedServer({
+    const server = await harness.server({
       script: (req) => {
         const last = (req.body as { messages: Array<{ content: unknown }> }).messages.at(-1);
         const toolResult = Array.isArray(last?.content) && (last.content as Array<{ type: string }>).some((b) => b.type === 'tool_result');
@@ -33,8 +23,8 @@ describe('runs.attemptDiff of an attempt under way', () => {
       },
     });
     const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-    const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-    service = createService(engine, { host: 'headless', version: '0.1.0', env });
+    const engine = harness.engine(env);
+    const service = harness.service(engine, { env });
     const { runId } = await callValue<{ runId: string }>(service, 'runs.start', { repo: makeRepo(), title: 'Live diff', steps: [{ title: 'Add health' }], gates: { ok: 'true' } });
     await until(() => engine.store.getAttempts(runId).length === 1);
     const before = await callValue<{ diff: string; live: boolean }>(service, 'runs.attemptDiff', { runId, step: 1, n: 1, against: 'step' });

@@ -1,34 +1,18 @@
 // The contract's project methods over a real engine: the repository's workflow file, detection, the baseline check's inputs, and runs started with the project's setup.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MethodOutput } from '../../shared/contract';
 import type { BaselineDoc } from '../../shared/worktree-env';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine } from './engine';
-import { createService, type Service } from './service';
 import type { BaselineFn } from './service-project';
-import { byStep } from './testing/recovery-fixtures';
-import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
 import { callValue } from './testing/service-calls';
-import { makeRepo, tempDir } from './testing/temp-repo';
+import { makeRepo } from './testing/temp-repo';
+import { serviceHarness } from './testing/service-harness';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await server?.close();
-  server = undefined;
-});
+const harness = serviceHarness();
 
 const READY: BaselineDoc = { commit: 'c', ready: true, problem: null, setup: null, gates: [], failingTests: [], durationMs: 1, at: '2026-01-01T00:00:00.000Z' };
 
 async function setup(baseline?: BaselineFn) {
-  server = await startScriptedServer({ script: byStep });
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-  const events: Array<{ name: string; payload: unknown }> = [];
-  service = createService(engine, { host: 'headless', version: '0.1.0', env, ...(baseline ? { baseline } : {}) });
-  service.subscribe((name, payload) => events.push({ name, payload }));
+  const { engine, service, events } = await harness.start({ service: baseline ? { baseline } : {} });
   return { engine, service, events };
 }
 

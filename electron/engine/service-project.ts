@@ -1,6 +1,7 @@
 // The contract's project methods: the repository's own workflow file, what detection proposes, and the baseline check ("Check project").
-import type { EventName, Handlers, MethodInput } from '../../shared/contract';
+import type { EventName, Handlers } from '../../shared/contract';
 import type { BaselineDoc } from '../../shared/worktree-env';
+import { appEnvironment, CHECK_STEP } from './app-workflow';
 import type { Engine } from './engine';
 import { RatchetError } from './errors';
 import { inspectRepo } from './git/repo-git';
@@ -11,16 +12,6 @@ import type { BaselineCheckOptions } from './worktree-env/baseline';
 
 type ProjectHandlers = Pick<Handlers, 'workflow.load' | 'project.detect' | 'project.baseline'>;
 export type BaselineFn = (opts: Omit<BaselineCheckOptions, 'sandbox' | 'env'>) => Promise<BaselineDoc>;
-
-/** A baseline checks every gate a step uses: a workflow without steps (each task gives them) is checked as one step using them all. */
-const CHECK_STEP = { title: 'Check project', prompt: '' };
-
-/** The workflow New task describes (gates, setup, files to copy) as the engine's schema reads it; refused with the field that is wrong. */
-export function appEnvironment(input: Pick<MethodInput<'project.baseline'>, 'gates' | 'setup' | 'copy'>): Pick<Workflow, 'gates' | 'setup' | 'copy'> {
-  const parsed = WorkflowFile.safeParse({ gates: input.gates ?? {}, ...(input.setup ? { setup: input.setup } : {}), ...(input.copy?.length ? { copy: input.copy } : {}), steps: [CHECK_STEP] });
-  if (!parsed.success) throw new RatchetError('workflow_invalid', `The task's settings are not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return { gates: parsed.data.gates, setup: parsed.data.setup, copy: parsed.data.copy };
-}
 
 export function projectHandlers(engine: Engine, deps: { baseline: BaselineFn; emit: (event: EventName, payload: unknown) => void }): ProjectHandlers {
   return {

@@ -1,35 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch, methods, METHOD_NAMES, type EventName } from '../../shared/contract';
+import { describe, expect, it } from 'vitest';
+import { methods, METHOD_NAMES } from '../../shared/contract';
 import type { StatusDocument } from '../../shared/domain';
 import { money } from '../../shared/money';
 import { until } from '../../shared/testing/until';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine } from './engine';
-import { createService, toCallError, type Service } from './service';
-import { byStep } from './testing/recovery-fixtures';
+import { createService } from './service';
 import { makeRepo, tempDir } from './testing/temp-repo';
-import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+import { callResult } from './testing/service-calls';
+import { serviceHarness } from './testing/service-harness';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-async function setup() {
-  server = await startScriptedServer({ script: byStep });
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-  service = createService(engine, { host: 'headless', version: '0.1.0', env });
-  const events: Array<{ name: EventName; payload: unknown }> = [];
-  service.subscribe((name, payload) => events.push({ name, payload }));
-  return { engine, service, events };
-}
-
-const call = (s: Service, method: string, input: unknown) => dispatch(s.handlers, method, input, toCallError);
+const harness = serviceHarness();
+const setup = () => harness.start();
+const call = callResult;
 
 describe('service (the contract over the engine)', () => {
   it('has a handler for every method of the contract', async () => {

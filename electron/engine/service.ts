@@ -2,8 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
-import type { AppSetup } from '../../shared/project';
-import type { AgentChoice, CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
+import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
 import { checkApiKey } from './agents/api-key-check';
@@ -12,11 +11,10 @@ import type { Engine } from './engine';
 import { RatchetError } from './errors';
 import { createScheduler } from './run-scheduler';
 import { GateLogCache } from './gate-log';
-import { headOf, logPage } from '../../shared/line-index';
-import { boundText } from './gates/bounded-output';
-import { diffTrees, inspectRepo } from './git/repo-git';
-import { liveAttemptDiff } from './live-attempt-diff';
-import { withExpectedActual } from './attempt-detail';
+import { logPage } from '../../shared/line-index';
+import { inspectRepo } from './git/repo-git';
+import { attemptDetail, findAttempt } from './attempt-detail';
+import { memorySecrets, type SecretStore } from './secret-store';
 import { saveSettings, type UserSettings } from './settings-store';
 import { statsWindow } from './stats';
 import { loadImprovements, weeklyReport } from './stats-report';
@@ -24,18 +22,11 @@ import { loadStats } from './stats-load';
 import { whatIf } from './what-if';
 import { loadWhatIfHistory } from './what-if-history';
 import { RunQueue } from './store/run-queue';
-import { CLAUDE_CODE_AGENT, landingHandlers } from './service-landing';
+import { landingHandlers } from './service-landing';
 import type { RunSummaryRow } from './store/store';
-import { appEnvironment, projectHandlers, type BaselineFn } from './service-project';
-import { WorkflowFile, type Workflow } from './workflow/schema';
-
-export interface SecretStore {
-  source: 'safe_storage' | 'environment' | 'session' | 'none';
-  warning: string | null;
-  get(): string | null;
-  /** Throws a RatchetError where keys cannot be stored (the headless host reads the environment); may be async (safeStorage). */
-  set(key: string | null): void | Promise<void>;
-}
+import { projectHandlers, type BaselineFn } from './service-project';
+import { appWorkflow } from './app-workflow';
+import { attemptDiff } from './attempt-diff';
 
 export interface ServiceOptions {
   host: 'electron' | 'headless';
@@ -80,28 +71,6 @@ const TERMINAL_NOTICE: Record<string, { level: 'info' | 'warn' | 'error'; title:
 export function toCallError(err: unknown): CallError {
   if (err instanceof RatchetError || err instanceof ContractError) return { code: err.code, message: err.message };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-}
-
-/**
- * The headless host's key store: the environment's key, or a key saved from the app, kept in this process's memory
- * only (no keychain without Electron) until the host stops; never written to disk.
- */
-export function memorySecrets(envKey: string | null): SecretStore {
-  let session: string | null = null;
-  return {
-    get source() {
-      return session ? 'session' : envKey ? 'environment' : 'none';
-    },
-    get warning() {
-      return session ? 'This key is kept in memory only until `ratchet serve` stops. To keep it, set ANTHROPIC_API_KEY in the environment of `ratchet serve`.' : null;
-    },
-    get: () => session ?? envKey,
-    set: (key) => {
-      const value = key?.trim() ?? '';
-      if (value && /\s/.test(value)) throw new RatchetError('bad_arguments', 'An API key has no spaces or line breaks in it. Paste the key alone.');
-      session = value || null;
-    },
-  };
 }
 
 export function createService(engine: Engine, opts: ServiceOptions): Service {
@@ -167,25 +136,6 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     };
   }
 
-  function workflowFromApp(input: { steps: StepSpec[]; gates?: Record<string, string>; setup?: AppSetup; copy?: string[]; preset?: Workflow['preset']; budgetUsd?: number; agent?: AgentChoice }): Workflow {
-    const parsed = WorkflowFile.safeParse({
-      ...appEnvironment(input),
-      agent: input.agent === 'claude-code' ? { ...CLAUDE_CODE_AGENT, model: settings().defaultModel } : { model: settings().defaultModel },
-      preset: input.preset ?? settings().preset,
-      budget: {
-        ...(input.budgetUsd ?? settings().budget.taskUsd ? { task_usd: input.budgetUsd ?? settings().budget.taskUsd } : {}),
-        ...(settings().budget.dailyUsd ? { daily_usd: settings().budget.dailyUsd } : {}),
-        alert_at: settings().budget.alertAt,
-      },
-      steps: input.steps,
-    });
-    if (!parsed.success) throw new RatchetError('workflow_invalid', `The task's settings are not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    for (const s of parsed.data.steps) {
-      for (const g of s.gates ?? []) if (!(g in parsed.data.gates)) throw new RatchetError('unknown_gate', `Step "${s.title}" names gate \`${g}\`, which is not defined.`);
-    }
-    return parsed.data;
-  }
-
   function resumeDoc(info: Awaited<ReturnType<Engine['inspectResume']>>): ResumeInfoDoc {
     return {
       runId: info.run.id, title: info.run.task_title, worktree: info.run.worktree, branch: info.run.branch, status: info.run.status,
@@ -202,11 +152,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.baselineCheck(o)), emit }),
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
-    'repos.recent': async () =>
-      (engine.store.db.prepare(
-        `SELECT repos.path, repos.name, COALESCE(MAX(runs.created_at), repos.created_at) AS lastUsed FROM repos
-         LEFT JOIN runs ON runs.repo_id = repos.id GROUP BY repos.id ORDER BY lastUsed DESC LIMIT 10`,
-      ).all() as Array<{ path: string; name: string; lastUsed: string }>).filter((r) => existsSync(r.path)),
+    'repos.recent': async () => engine.store.recentRepos(10).filter((r) => existsSync(r.path)),
     'repos.pick': async () => ({ path: opts.pickRepo ? await opts.pickRepo() : null }),
     'trust.revoke': async ({ repo }) => engine.revokeTrust(repo),
     'plans.draft': async ({ repo, title, description }) => {
@@ -229,50 +175,16 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return engine.store.listRunSummaries({ limit: limit ?? RUNS_PAGE, before }).map(summary);
     },
     'runs.get': async ({ runId }): Promise<StatusDocument> => engine.status(runId),
-    'runs.attempt': async ({ runId, step, n, outputHeadLines }) => {
-      const a = engine.store.getAttempts(runId, step).find((x) => x.n === n);
-      if (!a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
-      const gates = engine.store.getGateResults(a.id).map(({ id: _id, ...stored }) => {
-        const g = { ...stored, failures: withExpectedActual(stored.failures) };
-        // A recorded gate result never changes: its log is indexed once and kept for the pages that follow.
-        return outputHeadLines === undefined ? g : headOf(g, outputHeadLines, gateLogs.get(`${a.id}:${g.gate}`, () => g.output) ?? undefined);
-      });
-      const texts = engine.store.getAttemptTexts(a.id);
-      return {
-        runId, step, n, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, model: a.model, agentKind: a.agent_kind,
-        prompt: texts.prompt, transcript: JSON.parse(texts.transcript_json) as never, gates: gates as never,
-        diff: texts.diff, decision: a.decision_json ? JSON.parse(a.decision_json) : null, fingerprint: a.fingerprint, startedAt: a.started_at, finishedAt: a.finished_at,
-        inputTokens: a.input_tokens, outputTokens: a.output_tokens, cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens,
-        costUsd: a.cost_known ? a.cost_usd : null,
-      };
-    },
+    'runs.attempt': async ({ runId, step, n, outputHeadLines }) => attemptDetail(engine.store, gateLogs, runId, step, n, outputHeadLines),
     'runs.gateLog': async ({ runId, step, n, gate, from, count }) => {
-      const a = engine.store.getAttempts(runId, step).find((x) => x.n === n);
-      if (!a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
+      const a = findAttempt(engine.store, runId, step, n);
       const load = () => engine.store.getGateResults(a.id).find((g) => g.gate === gate)?.output ?? null;
       const log = gateLogs.get(`${a.id}:${gate}`, load);
       if (!log) throw new RatchetError('gate_not_found', `Attempt ${n} of step ${step} has no output of a gate named ${gate}.`);
       return logPage(log, from, count);
     },
     'runs.events': async ({ runId, afterId, limit }) => engine.store.eventsSince(runId, afterId, limit),
-    'runs.attemptDiff': async ({ runId, step, n, against }) => {
-      const run = engine.store.getRun(runId);
-      const rows = engine.store.getAttempts(runId, step);
-      const a = rows.find((x) => x.n === n);
-      if (!run || !a) throw new RatchetError('run_not_found', `Run ${runId} has no attempt ${n} at step ${step}.`);
-      // Each attempt's tree is kept (refs/ratchet/<run>/<step>/<n>), so any two can be compared.
-      if (!a.tree_sha) {
-        const live = await liveAttemptDiff(engine, run, a, rows, step, against);
-        return live ?? { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null, live: false };
-      }
-      const prev = against === 'previous' ? [...rows].reverse().find((x) => x.n < n && x.tree_sha) : undefined;
-      const base = against === 'run' ? run.base_commit : (engine.store.getSteps(runId).find((x) => x.step_index === step)?.pre_commit ?? null);
-      const from = prev?.tree_sha ?? (base ? `${base}^{tree}` : null);
-      if (!from) return { diff: engine.store.getAttemptTexts(a.id).diff ?? '', against: 'step' as const, fromAttempt: null, live: false };
-      // Trees live in the repository's object store: diffed there, never through the worktree's .git file.
-      const diff = boundText(await diffTrees(run.repo_path, from, a.tree_sha), 200_000);
-      return { diff, against: prev ? 'previous' as const : against === 'run' ? 'run' as const : 'step' as const, fromAttempt: prev?.n ?? null, live: false };
-    },
+    'runs.attemptDiff': async ({ runId, step, n, against }) => attemptDiff(engine, runId, step, n, against),
     'runs.start': async (input) => {
       const r = input.retry;
       const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;
@@ -284,11 +196,10 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const prepared = await engine.prepareRun({
         repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
         // The app's only workflow file is the repository's own (workflow.load): it needs the user's trust.
-        repoWorkflow: input.workflowFile !== undefined, trust: input.trust, trustSha256: input.trustSha256,
-        ...(fromFile ? { steps: input.steps } : { workflow: workflowFromApp({ ...input, steps: input.steps as StepSpec[] }) }),
+        repoWorkflow: input.workflowFile !== undefined, trust: input.trust, trustSha256: input.trustSha256, taskBudgetUsd: input.budgetUsd,
+        ...(fromFile ? { steps: input.steps } : { workflow: appWorkflow({ ...input, steps: input.steps as StepSpec[] }, settings()) }),
       });
-      // The budget and retry preset chosen in New task are this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
-      if (fromFile && input.budgetUsd !== undefined) prepared.workflow = { ...prepared.workflow, budget: { alert_at: settings().budget.alertAt, ...prepared.workflow.budget, task_usd: input.budgetUsd } };
+      // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
       if (fromFile && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);

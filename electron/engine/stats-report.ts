@@ -1,11 +1,11 @@
 // The period's improvement suggestions and the weekly report, from the same summary the dashboard shows (what the app, the host and `ratchet stats` call).
-import type Database from 'better-sqlite3';
 import type { StatsSummary } from '../../shared/contract';
 import { improvementSuggestions, type Improvement } from './improvements';
 import { DEFAULT_LIMITS, PRESETS } from './runs/policy';
 import { reportMarkdown } from './stats';
 import { failurePatterns } from './failure-patterns';
 import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
+import type { StoreDb } from './store/store-rows';
 
 export interface ReportSettings {
   dailyUsd: number | null;
@@ -13,7 +13,7 @@ export interface ReportSettings {
 }
 
 /** Improvement suggestions for the period `s` summarises (per error class, against the limits of the preset in Settings, then failure patterns). */
-export function loadImprovements(db: Database.Database, s: StatsSummary, now: Date, preset: keyof typeof PRESETS): Improvement[] {
+export function loadImprovements(db: StoreDb, s: StatsSummary, now: Date, preset: keyof typeof PRESETS): Improvement[] {
   const budget = s.dailyBudgetUsd;
   const byClass = improvementSuggestions({
     classes: loadClassRecords(db, s.days, now),
@@ -28,7 +28,7 @@ export function loadImprovements(db: Database.Database, s: StatsSummary, now: Da
 }
 
 /** The weekly report: the dashboard's summary for the period and its improvement suggestions, as Markdown. */
-export function weeklyReport(db: Database.Database, days: number, now: Date, settings: ReportSettings): { summary: StatsSummary; improvements: Improvement[]; markdown: string } {
+export function weeklyReport(db: StoreDb, days: number, now: Date, settings: ReportSettings): { summary: StatsSummary; improvements: Improvement[]; markdown: string } {
   const summary = loadStats(db, days, now, settings.dailyUsd);
   const improvements = loadImprovements(db, summary, now, settings.preset);
   return { summary, improvements, markdown: reportMarkdown(summary, now, improvements) };

@@ -1,34 +1,18 @@
 // What-if over a real store: a run that succeeded on its second attempt would have failed with no retries.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../shared/contract';
 import { until } from '../../shared/testing/until';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { createEngine, type Engine } from './engine';
-import { createService, toCallError, type Service } from './service';
+import { toCallError } from './service';
 import { flipGate } from './testing/flip-gate';
-import { byStep } from './testing/recovery-fixtures';
-import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
-import { makeRepo, tempDir } from './testing/temp-repo';
+import { makeRepo } from './testing/temp-repo';
 import { loadWhatIfHistory } from './what-if-history';
+import { serviceHarness } from './testing/service-harness';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-let engine: Engine | undefined;
-afterEach(async () => {
-  await service?.close();
-  await engine?.releaseSandbox();
-  await server?.close();
-  service = undefined;
-  engine = undefined;
-  server = undefined;
-});
+const harness = serviceHarness();
 
 describe('what-if over the store', () => {
   it('loads the attempts as they happened and replays them under another policy through stats.whatIf', async () => {
-    server = await startScriptedServer({ script: byStep });
-    const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-    engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-    service = createService(engine, { host: 'headless', version: '0.1.0', env });
+    const { engine, service } = await harness.start();
     const started = await dispatch(service.handlers, 'runs.start', { repo: makeRepo(), title: 'flips once', steps: [{ title: 'One', gates: ['test'] }, { title: 'Two' }], gates: { test: flipGate(2) } }, toCallError);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     // The first failure waits out the preset's backoff; Retry now cuts it short.

@@ -1,36 +1,11 @@
 // Loads a period's runs, steps and recorded attempts as the what-if replay reads them (narrow columns only, one query).
-import type { AttemptOutcome, ErrorClass, RunStatus } from '../../shared/domain';
 import type { Store } from './store/store';
+import { whatIfRows } from './store/stats-queries';
 import type { HistoryAttempt, HistoryRun, HistoryStep } from './what-if';
-
-interface Row {
-  run_id: string;
-  title: string;
-  status: RunStatus;
-  reason: string | null;
-  step_index: number | null;
-  step_title: string | null;
-  step_status: string | null;
-  n: number | null;
-  outcome: AttemptOutcome | null;
-  error_class: ErrorClass | null;
-  cost_usd: number | null;
-}
 
 /** Runs created since `sinceIso`, each with its steps (skipped ones left out) and their attempts in order. */
 export function loadWhatIfHistory(store: Store, sinceIso: string): HistoryRun[] {
-  const rows = store.db
-    .prepare(
-      `SELECT runs.id AS run_id, tasks.title, runs.status, runs.reason,
-              s.step_index, s.title AS step_title, s.status AS step_status,
-              a.n, a.outcome, a.error_class, a.cost_usd
-       FROM runs JOIN tasks ON tasks.id = runs.task_id
-       LEFT JOIN step_runs s ON s.run_id = runs.id AND s.status <> 'skipped'
-       LEFT JOIN attempts a ON a.run_id = runs.id AND a.step_index = s.step_index
-       WHERE runs.created_at >= ?
-       ORDER BY runs.created_at, runs.id, s.step_index, a.id`,
-    )
-    .all(sinceIso) as Row[];
+  const rows = whatIfRows(store.db, sinceIso);
   const runs = new Map<string, HistoryRun & { steps: HistoryStep[] }>();
   const steps = new Map<string, HistoryStep & { attempts: HistoryAttempt[]; status: string | null }>();
   for (const r of rows) {

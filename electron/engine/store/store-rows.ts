@@ -1,7 +1,11 @@
 // The rows and inputs of the SQLite store, as the engine sees them.
 import { randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
 import type { AttemptOutcome, ErrorClass, RunStatus, StepStatus } from '../../../shared/domain';
 import type { GateResult } from '../gates/run-gate';
+
+/** The store's database handle: what a module hands to the store's queries (it writes no SQL of its own). */
+export type StoreDb = Database.Database;
 
 export interface EngineEvent {
   /** Global, increasing: a client that saw id N asks for events after N. */

@@ -1,10 +1,10 @@
-// Typed queries over the SQLite store: the core (store-base.ts) plus run leases, budgets, plan revisions, reconciliation and resumes.
+// Typed queries over the SQLite store: the core (store-core.ts), runs (store-base.ts), steps and attempts (store-steps.ts), plus run leases, budgets, plan revisions, reconciliation and resumes.
 import { runNotFound } from '../errors';
 import type { StepConfig } from '../workflow/schema';
 import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
 import type { RunStatus } from '../../../shared/domain';
 import type { RestoredAttempt, RunRow, RunSummaryRow } from './store-rows';
-import { StoreBase } from './store-base';
+import { StoreSteps } from './store-steps';
 
 export * from './store-rows';
 
@@ -14,7 +14,7 @@ const SUMMARY_COLUMNS = `runs.*, repos.path AS repo_path, tasks.title AS task_ti
   (SELECT count(*) FROM step_runs s WHERE s.run_id = runs.id AND s.status <> 'skipped') AS steps_total,
   (SELECT CASE WHEN min(a.cost_known) = 0 THEN NULL ELSE round(COALESCE(sum(a.cost_usd), 0), 6) END FROM attempts a WHERE a.run_id = runs.id) AS cost_usd`;
 
-export class Store extends StoreBase {
+export class Store extends StoreSteps {
   private leaseUntil(ms: number): string {
     return new Date(this.now().getTime() + ms).toISOString();
   }

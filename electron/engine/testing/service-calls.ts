@@ -11,3 +11,6 @@ export async function callValue<T>(s: Service, method: string, input: unknown): 
   if (!r.ok) throw new Error(`${method}: ${r.error.code}: ${r.error.message}`);
   return r.value as T;
 }
+
+/** Calls `method` through the contract's dispatch and returns its answer as it is: `{ ok: true, value }` or `{ ok: false, error }`. */
+export const callResult = (s: Service, method: string, input: unknown) => dispatch(s.handlers, method, input, toCallError);

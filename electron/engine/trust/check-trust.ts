@@ -3,7 +3,7 @@ import { RatchetError } from '../errors';
 import type { LoadedWorkflow } from '../workflow/load-workflow';
 import type { RunWorkflowTrust } from './run-trust';
 import { trustItems, trustLines, type TrustItem } from './trust-items';
-import type { TrustStore } from './workflow-trust';
+import type { TrustStore } from '../store/trust-queries';
 
 /** The repository's workflow file is not trusted in this content: what it would do (`items`) and the hash of what was read. */
 export class UntrustedWorkflow extends RatchetError {

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { RatchetError } from '../errors';
 import type { Store } from '../store/store';
-import { workflowHash, type TrustStore } from './workflow-trust';
+import type { TrustStore } from '../store/trust-queries';
+import { workflowHash } from './workflow-trust';
 
 /** The repository workflow file a run was started from, by the hash of the content the user trusted. */
 export interface RunWorkflowTrust {
