@@ -397,10 +397,21 @@ export const methods = {
   'settings.setApiKey': { input: z.object({ key: z.string().min(1).nullable() }), output: Settings },
 } as const;
 
+/**
+ * What a notice is about, stable for code that decides by it (grouping, replacing, clearing); its title and body are
+ * the words the user reads and may change. Runs' outcomes and the scheduler's errors come from the service, budget
+ * alerts and menu commands' answers from the renderer itself.
+ */
+export const NoticeCode = z.enum([
+  'run.succeeded', 'run.failed', 'run.needs_you', 'run.error', 'queue.error',
+  'budget.task_alert', 'budget.daily_alert', 'command.no_run', 'command.failed', 'repo.open_failed',
+]);
+export type NoticeCode = z.infer<typeof NoticeCode>;
+
 /** Every event the main side pushes to the renderer. */
 export const events = {
   'runs.onEvent': EngineEventDoc,
-  'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
+  'app.onNotice': z.object({ code: NoticeCode, level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
   /** A baseline check's progress: setup or a gate started or finished (the repository's root names the check). */
   'project.onBaseline': z.object({ repo: z.string(), phase: z.enum(['setup', 'gate']), gate: z.string().nullable(), state: z.enum(['started', 'finished']), ok: z.boolean().nullable(), durationMs: z.number().nullable() }),
