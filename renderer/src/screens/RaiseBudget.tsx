@@ -1,7 +1,8 @@
 // "Raise budget and continue": a run paused for its task budget gets a higher one and resumes where it paused.
 import { useState } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useRunDetail } from '../stores/run-detail';
 import { InlineError } from '../components/States';
 import { money } from '../lib/format';
 
@@ -24,8 +25,7 @@ export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument
     setBusy(true);
     setError(null);
     try {
-      await getApi().call('runs.raiseBudget', { runId, taskUsd: usd });
-      await getApi().call('runs.resume', { runId });
+      await useRunDetail.getState().raiseBudgetAndResume(runId, usd);
       setOpen(false);
     } catch (err) {
       setError(errorMessage(err));

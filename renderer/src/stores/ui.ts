@@ -2,6 +2,8 @@
 import { create } from 'zustand';
 import type { EventPayload, MethodOutput, NoticeCode } from '../../../shared/contract';
 import type { ConnectionState } from '../api/ws-bridge';
+/** What the app says while the host is unreachable (the WebSocket bridge's sentence), for screens that say it at once. */
+export { OFFLINE_MESSAGE } from '../api/ws-bridge';
 import { errorMessage, getApi } from '../api/client';
 import { parseHash, type Route } from '../lib/route';
 
@@ -20,6 +22,8 @@ interface UiState {
   setRunsFilter(patch: Partial<{ text: string; status: string; repo: string }>): void;
   setRoute(hash: string): void;
   loadAppInfo(): Promise<void>;
+  /** Which host serves the app (the desktop shell or `ratchet serve`): the loaded app info's, else asked for; throws when it cannot be. */
+  host(): Promise<MethodOutput<'app.info'>['host']>;
   setConnection(c: ConnectionState): void;
   notify(n: Omit<Notice, 'id'>): void;
   dismiss(id: number): void;
@@ -31,7 +35,7 @@ let noticeId = 0;
 /** The service's notices of how a run ended, by their codes (service.ts TERMINAL_NOTICE). */
 export const OUTCOME_CODES: ReadonlySet<NoticeCode> = new Set(['run.failed', 'run.succeeded', 'run.needs_you']);
 
-export const useUi = create<UiState>()((set) => ({
+export const useUi = create<UiState>()((set, get) => ({
   route: parseHash(typeof location === 'undefined' ? '' : location.hash),
   appInfo: null,
   appInfoError: null,
@@ -51,6 +55,11 @@ export const useUi = create<UiState>()((set) => ({
     } catch (err) {
       set({ appInfoError: errorMessage(err) });
     }
+  },
+  async host() {
+    const info = get().appInfo ?? (await getApi().call('app.info', {}));
+    if (!get().appInfo) set({ appInfo: info, appInfoError: null });
+    return info.host;
   },
   setConnection: (connection) => set({ connection }),
   notify: (n) => {
