@@ -1,5 +1,6 @@
 // The one place engine events enter the stores: subscribes to the client's events and dispatches each to its patches.
 import type { EngineEventDoc, RatchetApi } from '../../../shared/contract';
+import { budgetStopOf } from '../lib/budget-stop';
 import { hrefs, navigate } from '../lib/route';
 import { money, percent } from '../lib/format';
 import { payloadOf } from './event-payloads';
@@ -22,10 +23,9 @@ export function applyEngineEvent(e: EngineEventDoc): void {
     useUi.getState().notify(budgetAlertNotice(alert, e.runId));
   }
   // Once the run stops at its budget, the notice saying so (the service's) is the one alert: the earlier threshold alert goes.
-  // The run.status event says which budget only in its reason's words (the store writes it with no code of its own yet).
-  const stopped = e.type === 'run.status' && ['paused', 'waiting'].includes(String(e.payload.status)) ? /^(task|daily) budget of \$\S+ reached/.exec(String(e.payload.reason ?? '')) : null;
+  const stopped = e.type === 'run.status' ? budgetStopOf(String(e.payload.status), String(e.payload.reason ?? '')) : null;
   if (stopped) {
-    const code = stopped[1] === 'task' ? 'budget.task_alert' : 'budget.daily_alert';
+    const code = stopped === 'task' ? 'budget.task_alert' : 'budget.daily_alert';
     useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.code === code)) }));
   }
   // A run that runs again (raised budget and continued, retried, resumed) no longer needs you: its "Run needs you" notice (the service's) goes.
