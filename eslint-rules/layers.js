@@ -16,6 +16,19 @@ export const LAYERS = {
 
 const ZONES = Object.keys(LAYERS).sort((a, b) => b.length - a.length);
 
+/**
+ * Within a zone: folders that may not import another folder of it. The renderer's API client is called by its stores
+ * only; components, screens and helpers call a store's action.
+ */
+export const WITHIN = {
+  'renderer/src/components': ['renderer/src/api'],
+  'renderer/src/screens': ['renderer/src/api'],
+  'renderer/src/lib': ['renderer/src/api'],
+};
+
+const under = (p, folder) => p === folder || p.startsWith(`${folder}/`);
+const hint = { 'renderer/src/api': 'call a store action (renderer/src/stores/) instead' };
+
 /** The zone a repository-relative path lies in, or null (scripts, bench, e2e… are outside the map). */
 export function zoneOf(rel) {
   const p = rel.split(path.sep).join('/');
@@ -32,11 +45,19 @@ export const layersRule = {
   create(context) {
     const root = context.cwd;
     const file = context.physicalFilename ?? context.filename;
-    const from = zoneOf(path.relative(root, file));
+    const fromRel = path.relative(root, file).split(path.sep).join('/');
+    const from = zoneOf(fromRel);
     if (!from) return {};
+    const folder = Object.keys(WITHIN).find((f) => under(fromRel, f));
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const to = zoneOf(path.relative(root, path.resolve(path.dirname(file), spec)));
+      const toRel = path.relative(root, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
+      const barred = folder && WITHIN[folder].find((f) => under(toRel, f));
+      if (barred) {
+        context.report({ node, message: `Bad layering: ${folder}/ may not import ${barred}/; ${hint[barred] ?? 'see the map'} (the layer map: docs/architecture.md).` });
+        return;
+      }
+      const to = zoneOf(toRel);
       if (!to || to === from || LAYERS[from].includes(to)) return;
       const allowed = LAYERS[from].length ? LAYERS[from].map((z) => `${z}/`).join(', ') : 'nothing outside itself';
       context.report({ node, message: `Bad layering: ${from}/ may import only ${allowed}; this imports ${to}/ (the layer map: docs/architecture.md).` });

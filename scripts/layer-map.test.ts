@@ -31,6 +31,17 @@ describe('the layer map', () => {
     expect(await layerErrors('renderer/src/violation.ts', "const m = await import('../../electron/engine/engine');\nexport default m;\n")).toHaveLength(1);
   }, 60_000);
 
+  it('keeps the renderer\'s API client to its stores: a component, screen or helper importing it fails lint', async () => {
+    const call = "import { getApi } from '../api/client';\nexport const f = () => getApi().call('runs.stop', { runId: 'r' });\n";
+    expect(await layerErrors('renderer/src/components/Violation.tsx', call)).toEqual([
+      'Bad layering: renderer/src/components/ may not import renderer/src/api/; call a store action (renderer/src/stores/) instead (the layer map: docs/architecture.md).',
+    ]);
+    expect(await layerErrors('renderer/src/screens/Violation.tsx', "import { OFFLINE_MESSAGE } from '../api/ws-bridge';\nexport const m = OFFLINE_MESSAGE;\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/src/lib/violation.ts', "export { getApi } from '../api/client';\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/src/stores/ok.ts', call)).toEqual([]);
+    expect(await layerErrors('renderer/src/components/Violation.test.tsx', call)).toEqual([]);
+  }, 60_000);
+
   it('passes what the map allows, and lets tests reach across it', async () => {
     expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine/service';\nexport const s = createService;\n")).toEqual([]);
     expect(await layerErrors('electron/engine/runs/violation.test.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;\n")).toEqual([]);

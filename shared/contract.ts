@@ -1,290 +1,31 @@
 // The one API contract between the engine (Electron main or the headless host) and the renderer: every method and event, with zod schemas.
-// The IPC binding, the preload, the WebSocket host and the renderer's client are all derived from this file.
+// The IPC binding, the preload, the WebSocket host and the renderer's client are all derived from this file. The
+// documents the methods answer with live by concept in contract/ (runs, resume, stats, settings, repositories, notices)
+// and are exported from here too, so every import of the contract stays this one.
 import { z } from 'zod';
-import { AttemptOutcome, DecisionDoc, ErrorClass, FailedTestDoc, RunListItem, RunStatus, StatusDocument, StepSpec } from './domain';
-import { TranscriptEntryDoc } from './engine-events';
+import { StatusDocument, StepSpec } from './domain';
 import { MENU_COMMANDS } from './menu-commands';
-import { NotifySettings } from './notify';
-import { AppEnvironment, AppSetup, DetectedProjectDoc } from './project';
+import { AppEnvironment, DetectedProjectDoc } from './project';
 import { BaselineDoc } from './worktree-env';
+import { NoticeCode } from './contract/notices';
+import { FolderListing, RepoInfo } from './contract/repos';
+import { RecoveryOptionDoc, ResumeInfoDoc } from './contract/resume';
+import {
+  AttemptDetail, EngineEventDoc, EVENTS_MAX_PAGE, GATE_LOG_MAX_LINES, GateLogPage, MergePreviewDoc, RunQueueDoc, RunsPage, RunSummary, StartRunInput,
+} from './contract/runs';
+import { Settings } from './contract/settings';
+import { ImprovementDoc, StatsSummary, WhatIfChoiceDoc, WhatIfDoc } from './contract/stats';
+
+export * from './contract/notices';
+export * from './contract/repos';
+export * from './contract/resume';
+export * from './contract/runs';
+export * from './contract/settings';
+export * from './contract/stats';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
 const Ok = z.object({ ok: z.literal(true) });
-
-export const RepoInfo = z.object({ root: z.string(), name: z.string(), headCommit: z.string(), branch: z.string().nullable() });
-
-export const EngineEventDoc = z.object({
-  id: z.number().int(),
-  runId: z.string(),
-  at: z.string(),
-  type: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-});
-export type EngineEventDoc = z.infer<typeof EngineEventDoc>;
-
-export const RunSummary = RunListItem.extend({
-  title: z.string(),
-  reason: z.string().nullable(),
-  wakeAt: z.string().nullable(),
-  updatedAt: z.string(),
-  stepsDone: z.number().int(),
-  stepsTotal: z.number().int(),
-  costUsd: z.number().nullable(),
-});
-export type RunSummary = z.infer<typeof RunSummary>;
-
-/** How many runs `runs.list` answers when the caller does not say (the newest first). */
-export const RUNS_PAGE = 200;
-/** A page of the runs list: the newest `limit` runs, or those older than `before` (the last item of the previous page). */
-export const RunsPage = z
-  .object({
-    limit: z.number().int().min(1).max(5000).optional(),
-    before: z.object({ createdAt: z.string(), id: z.string() }).optional(),
-  })
-  .strict();
-
-export const GateOutputDoc = z.object({
-  gate: z.string(),
-  command: z.string(),
-  passed: z.boolean(),
-  exitCode: z.number().int().nullable(),
-  signal: z.string().nullable(),
-  timedOut: z.boolean(),
-  durationMs: z.number(),
-  output: z.string(),
-  outputBytes: z.number().int(),
-  failures: z.array(FailedTestDoc),
-  /** Set when `output` holds only the first lines (runs.attempt's `outputHeadLines`): the log's whole line count; the rest comes from runs.gateLog. */
-  lineCount: z.number().int().optional(),
-  partial: z.boolean().optional(),
-});
-
-/** A range of one gate's output lines (ANSI escapes kept), and how many lines the whole output has. */
-export const GateLogPage = z.object({ from: z.number().int(), lines: z.array(z.string()), total: z.number().int() });
-export type GateLogPage = z.infer<typeof GateLogPage>;
-/** Most lines one runs.gateLog call answers. */
-export const GATE_LOG_MAX_LINES = 5000;
-/** Most events one runs.events call answers when the caller pages (`limit`). */
-export const EVENTS_MAX_PAGE = 10_000;
-
-export { TranscriptEntryDoc };
-
-/** Everything the attempt-history panel shows for one attempt. */
-export const AttemptDetail = z.object({
-  runId: z.string(),
-  step: z.number().int(),
-  n: z.number().int(),
-  outcome: AttemptOutcome,
-  errorClass: ErrorClass.nullable(),
-  errorMessage: z.string().nullable(),
-  model: z.string().nullable(),
-  agentKind: z.string(),
-  prompt: z.string(),
-  transcript: z.array(TranscriptEntryDoc),
-  gates: z.array(GateOutputDoc),
-  diff: z.string().nullable(),
-  decision: DecisionDoc.nullable(),
-  fingerprint: z.string().nullable(),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-  inputTokens: z.number().int(),
-  outputTokens: z.number().int(),
-  cacheReadTokens: z.number().int(),
-  cacheWriteTokens: z.number().int(),
-  costUsd: z.number().nullable(),
-});
-export type AttemptDetail = z.infer<typeof AttemptDetail>;
-
-export const RecoveryOptionDoc = z.enum(['checkout_branch', 'recreate_worktree', 'rescue_commit', 'stash', 'abort']);
-export const RequiredActionDoc = z.object({
-  code: z.enum(['no_branch', 'no_worktree', 'wrong_branch', 'dirty_tree', 'no_plan', 'missing_commits']),
-  message: z.string(),
-  options: z.array(RecoveryOptionDoc),
-  safeDefault: RecoveryOptionDoc,
-});
-
-/** Seed 003 §2.1's resume plan: where to continue, why, and what must be fixed first (computed by the engine). */
-export const ResumePlanDoc = z.object({
-  lastStatus: z.enum(['failed', 'waiting_approval', 'in_progress', 'completed']),
-  /** The step to run next; null when every step is done (or nothing can be resumed). */
-  nextStep: z.number().int().nullable(),
-  action: z.enum(['retry_step', 'next_step', 'approve', 'finish', 'none']),
-  reason: z.string(),
-  /** The step may be skipped instead (seed 003: in_progress → retry or skip). */
-  canSkip: z.boolean(),
-  phaseRollover: z.string().nullable(),
-  completed: z.array(z.object({ index: z.number().int(), title: z.string(), commit: z.string() })),
-  required: z.array(RequiredActionDoc),
-  blocked: z.boolean(),
-});
-export type ResumePlan = z.infer<typeof ResumePlanDoc>;
-export type RecoveryOption = z.infer<typeof RecoveryOptionDoc>;
-export type RequiredAction = z.infer<typeof RequiredActionDoc>;
-
-/** Seed 003 §2.3's "Workflow Resume Plan", for the resume dialog. */
-export const ResumeInfoDoc = z.object({
-  runId: z.string(),
-  title: z.string(),
-  worktree: z.string(),
-  branch: z.string(),
-  status: RunStatus,
-  reason: z.string().nullable(),
-  lastSeen: z.string().nullable(),
-  steps: z.array(z.object({ index: z.number().int(), title: z.string(), status: z.string(), commit: z.string().nullable(), phase: z.string().nullable().optional(), attempts: z.number().int() })),
-  plan: ResumePlanDoc,
-  repeatedFailures: z.array(z.object({ runId: z.string(), n: z.number().int(), errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() })),
-  baseConflicts: z.array(z.string()),
-  /** Seed 003's confirmation: phase x/total, the last step's agent/model, and the agent/model of the next step. */
-  phase: z.object({ index: z.number().int(), total: z.number().int(), name: z.string() }).nullable().optional(),
-  lastStep: z.object({ index: z.number().int(), title: z.string(), status: z.string(), agent: z.string().nullable(), model: z.string().nullable() }).nullable().optional(),
-  nextAgent: z.object({ agent: z.string(), model: z.string().nullable() }).nullable().optional(),
-});
-export type ResumeInfoDoc = z.infer<typeof ResumeInfoDoc>;
-
-export const StatsSummary = z.object({
-  days: z.number().int(),
-  runs: z.number().int(),
-  succeeded: z.number().int(),
-  failed: z.number().int(),
-  successRate: z.number().nullable(),
-  /** Attempts per step that succeeded. */
-  avgAttemptsPerSuccess: z.number().nullable(),
-  /** Steps by how many retries they needed; `failedAfterMax` gave up. */
-  retryBreakdown: z.object({ r0: z.number().int(), r1: z.number().int(), r2: z.number().int(), r3plus: z.number().int(), failedAfterMax: z.number().int() }),
-  retryReasons: z.array(z.object({ errorClass: z.string(), count: z.number().int() })),
-  costPerDay: z.array(z.object({ day: z.string(), costUsd: z.number(), retryCostUsd: z.number() })),
-  dailyBudgetUsd: z.number().nullable(),
-  totalCostUsd: z.number(),
-  retryCostUsd: z.number(),
-  /** Steps whose retries ended in success: what the retries bought. */
-  savedByRetries: z.number().int(),
-  suggestions: z.array(z.string()),
-});
-export type StatsSummary = z.infer<typeof StatsSummary>;
-
-/** Seed 002's improvement suggestion: what the period's attempts show, and what to change ("finding → action"). */
-export const ImprovementDoc = z.object({ finding: z.string(), action: z.string(), errorClass: z.string().nullable() });
-export type ImprovementDoc = z.infer<typeof ImprovementDoc>;
-
-/** What-if: another retry policy replayed over the period's recorded attempts (issue 13's "what-if"). */
-export const WhatIfChoiceDoc = z.object({
-  preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
-  maxRetries: z.number().int().min(0).max(20).optional(),
-  limits: z.partialRecord(ErrorClass, z.number().int().min(0).max(20)).optional(),
-  taskUsd: z.number().positive().nullable().optional(),
-});
-const WhatIfOutcomeDoc = z.enum(['succeeded', 'failed', 'needs_you', 'budget', 'unknown']);
-const WhatIfTotalsDoc = z.object({ succeeded: z.number().int(), failed: z.number().int(), needsYou: z.number().int(), budget: z.number().int(), unknown: z.number().int(), costUsd: z.number() });
-export const WhatIfDoc = z.object({
-  policy: z.object({ limits: z.record(z.string(), z.number()), taskUsd: z.number().nullable() }),
-  runs: z.number().int(),
-  actual: WhatIfTotalsDoc,
-  simulated: WhatIfTotalsDoc,
-  changed: z.array(z.object({
-    runId: z.string(), title: z.string(), actual: z.union([WhatIfOutcomeDoc, z.literal('other')]), simulated: WhatIfOutcomeDoc,
-    actualCostUsd: z.number(), simulatedCostUsd: z.number(), reason: z.string(),
-  })),
-  assumptions: z.array(z.string()),
-});
-export type WhatIfDoc = z.infer<typeof WhatIfDoc>;
-
-export const RunQueueDoc = z.object({
-  concurrency: z.number().int(),
-  active: z.array(z.string()),
-  queued: z.array(z.object({ runId: z.string(), title: z.string(), priority: z.number().int(), position: z.number().int(), queuedAt: z.string(), action: z.enum(['execute', 'retry', 'resume']) })),
-  /** A 429 on one run holds every run using the same API key until `until`. */
-  holds: z.array(z.object({ until: z.string(), runId: z.string().nullable(), reason: z.string() })),
-});
-export type RunQueueDoc = z.infer<typeof RunQueueDoc>;
-
-export const Settings = z.object({
-  apiKeySet: z.boolean(),
-  /** Where the key lives: the OS keychain (Electron safeStorage), the environment, the headless host's memory until it stops (`session`), or nowhere. */
-  apiKeySource: z.enum(['safe_storage', 'environment', 'session', 'none']),
-  /** Set when Electron's Linux backend stores secrets as plain text (basic_text). */
-  apiKeyWarning: z.string().nullable(),
-  /** Never empty: the engine names it in every run it starts (Settings marks an empty one at its field). */
-  defaultModel: z.string().trim().min(1),
-  preset: z.enum(['conservative', 'aggressive', 'minimal']),
-  budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
-  notifications: z.boolean(),
-  /** ntfy topic URL and webhook URL for every run (a workflow's `notify:` replaces them for its runs). */
-  notify: NotifySettings,
-  worktreeFolder: z.string().nullable(),
-  /** false: the user chose to run the agent's commands without the OS sandbox. */
-  sandbox: z.boolean(),
-  /** How many runs execute at once (the app and `serve`); more wait in the queue. */
-  concurrency: z.number().int().min(1).max(16),
-  /** Whether commands run sandboxed here; `unavailable` (no sandbox on this platform) is shown as a banner. Read-only. */
-  sandboxStatus: z.object({ state: z.enum(['on', 'off', 'unavailable']), message: z.string().nullable() }),
-  pricing: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) })),
-});
-export type Settings = z.infer<typeof Settings>;
-
-/** Agents New task offers: the Anthropic API, or Claude Code run as a command agent. */
-export const AgentChoice = z.enum(['anthropic', 'claude-code']);
-export type AgentChoice = z.infer<typeof AgentChoice>;
-
-/** One folder's subfolders, for the folder browser the headless host serves in place of a native Open… dialog. */
-export const FolderListing = z.object({
-  dir: z.string(),
-  parent: z.string().nullable(),
-  isGitRepo: z.boolean(),
-  entries: z.array(z.object({ name: z.string(), path: z.string(), isGitRepo: z.boolean() })),
-  truncated: z.number().int(),
-});
-export type FolderListing = z.infer<typeof FolderListing>;
-
-/** What landing a succeeded run on its base branch would do, and where its branch could be pushed. */
-export const MergePreviewDoc = z.object({
-  base: z.string(),
-  branch: z.string(),
-  baseTip: z.string(),
-  branchTip: z.string(),
-  commits: z.array(z.object({ sha: z.string(), subject: z.string() })),
-  diffstat: z.string(),
-  canFastForward: z.boolean(),
-  conflicts: z.array(z.string()),
-  checkout: z.object({ path: z.string(), dirty: z.boolean() }).nullable(),
-  upToDate: z.boolean(),
-  /** Why it cannot land now, as a sentence saying what to do; null when it can. */
-  blocked: z.string().nullable(),
-  /** The remote a push goes to (null: none), and the page that opens a pull request there when the host is known. */
-  remote: z.object({ name: z.string(), url: z.string(), pullRequestUrl: z.string().nullable() }).nullable(),
-});
-export type MergePreviewDoc = z.infer<typeof MergePreviewDoc>;
-
-export const StartRunInput = z.object({
-  repo: z.string().min(1),
-  title: z.string().trim().min(1),
-  description: z.string().default(''),
-  /** Steps written in the app or approved from a draft; omitted: the repository's workflow file. */
-  steps: z.array(StepSpec).min(1).optional(),
-  workflowFile: z.string().optional(),
-  /** Gates for app-written steps: name -> command. */
-  gates: z.record(z.string(), z.string().min(1)).optional(),
-  /** Setup and files to copy for app-written steps (detected or typed in New task); a workflow file has its own. */
-  setup: AppSetup.optional(),
-  copy: z.array(z.string().trim().min(1)).optional(),
-  preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
-  budgetUsd: z.number().positive().optional(),
-  /** This task's retry configuration (seed 002); kept as the description's "## Retry Configuration" block. */
-  retry: z.object({
-    maxRetries: z.number().int().min(0).optional(),
-    timeoutSeconds: z.number().positive().optional(),
-    allowRetryOn: z.array(ErrorClass).min(1).optional(),
-  }).optional(),
-  /** The user trusts the repository's workflow file as it is now (the Trust button); stored per repository with its hash. */
-  trust: z.boolean().optional(),
-  /** The hash workflow.load gave for the file's content the user was shown: the run starts only if the file still has exactly it. */
-  trustSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
-  /** Queue priority: a higher number starts first when runs wait for a slot (default 0). */
-  priority: z.number().int().min(-100).max(100).optional(),
-  /** The agent of app-written steps: the Anthropic API (needs a key; the default) or Claude Code's CLI (`claude`, its own login). */
-  agent: AgentChoice.optional(),
-});
-export type StartRunInput = z.infer<typeof StartRunInput>;
 
 /** Every method: its input and its output. A method's name is its IPC channel and its WebSocket message name. */
 export const methods = {
@@ -400,7 +141,7 @@ export const methods = {
 /** Every event the main side pushes to the renderer. */
 export const events = {
   'runs.onEvent': EngineEventDoc,
-  'app.onNotice': z.object({ level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
+  'app.onNotice': z.object({ code: NoticeCode, level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
   /** A baseline check's progress: setup or a gate started or finished (the repository's root names the check). */
   'project.onBaseline': z.object({ repo: z.string(), phase: z.enum(['setup', 'gate']), gate: z.string().nullable(), state: z.enum(['started', 'finished']), ok: z.boolean().nullable(), durationMs: z.number().nullable() }),

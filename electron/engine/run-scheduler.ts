@@ -54,7 +54,7 @@ export interface SchedulerOptions {
   self: SchedulerInput['self'];
   alive?: (pid: number) => boolean;
   /** A run that ended with an error, or a queue that could not start one: said to the user. */
-  onError(title: string, message: string, runId: string | null): void;
+  onError(code: 'run.error' | 'queue.error', title: string, message: string, runId: string | null): void;
   /** How often to look for slots freed by other processes (default 1 s). */
   pollMs?: number;
 }
@@ -78,7 +78,7 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
         : action.kind === 'retry' ? engine.retry(runId, { signal })
           : engine.resume(runId, { signal, choices: action.choices, auto: action.auto, skipStep: action.skipStep });
     const done = work
-      .catch((err: unknown) => o.onError('Run stopped with an error', errorMessage(err), runId))
+      .catch((err: unknown) => o.onError('run.error', 'Run stopped with an error', errorMessage(err), runId))
       .finally(() => {
         running.delete(runId);
         pump();
@@ -114,7 +114,7 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
         if (action) launch(q.id, action);
       }
     } catch (err) {
-      o.onError('The run queue could not start a run', errorMessage(err), null);
+      o.onError('queue.error', 'The run queue could not start a run', errorMessage(err), null);
     }
   }
   // Slots freed by other processes (a CLI run that ended) and queued runs left from before a restart.

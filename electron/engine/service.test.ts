@@ -28,7 +28,7 @@ describe('service (the contract over the engine)', () => {
     expect(started.ok).toBe(true);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string; payload: { status?: string } }).type === 'run.status' && (e.payload as { payload: { status?: string } }).payload.status === 'succeeded'));
-    expect(events.some((e) => e.name === 'app.onNotice' && (e.payload as { title: string }).title === 'Run succeeded: App task')).toBe(true);
+    expect(events.find((e) => e.name === 'app.onNotice')?.payload).toMatchObject({ code: 'run.succeeded', title: 'Run succeeded: App task', runId });
     const list = await call(service, 'runs.list', {});
     expect(list).toMatchObject({ ok: true, value: [{ id: runId, title: 'App task', status: 'succeeded', stepsDone: 2, stepsTotal: 2 }] });
     const attempt = await call(service, 'runs.attempt', { runId, step: 2, n: 1 });

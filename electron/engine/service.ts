@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { StatusDocument, StepSpec } from '../../shared/domain';
-import type { CallError, EventName, Handlers, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
+import type { CallError, EventName, Handlers, NoticeCode, ResumeInfoDoc, RunSummary, Settings } from '../../shared/contract';
 import { ContractError, RUNS_PAGE } from '../../shared/contract';
 import { draftPlan } from './agents/plan-draft';
 import { checkApiKey } from './agents/api-key-check';
@@ -62,10 +62,10 @@ export interface Service {
   checkApiKey(key: string): Promise<void>;
 }
 
-const TERMINAL_NOTICE: Record<string, { level: 'info' | 'warn' | 'error'; title: string }> = {
-  succeeded: { level: 'info', title: 'Run succeeded' },
-  failed: { level: 'error', title: 'Run failed' },
-  paused: { level: 'warn', title: 'Run needs you' },
+const TERMINAL_NOTICE: Record<string, { code: NoticeCode; level: 'info' | 'warn' | 'error'; title: string }> = {
+  succeeded: { code: 'run.succeeded', level: 'info', title: 'Run succeeded' },
+  failed: { code: 'run.failed', level: 'error', title: 'Run failed' },
+  paused: { code: 'run.needs_you', level: 'warn', title: 'Run needs you' },
 };
 
 export function toCallError(err: unknown): CallError {
@@ -85,7 +85,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const notice = TERMINAL_NOTICE[String(e.payload.status)];
       const run = engine.store.getRun(e.runId);
       if (notice && run) {
-        emit('app.onNotice', { level: notice.level, title: `${notice.title}: ${run.task_title}`, body: String(e.payload.reason ?? '').split('\n')[0] ?? '', runId: e.runId });
+        emit('app.onNotice', { code: notice.code, level: notice.level, title: `${notice.title}: ${run.task_title}`, body: String(e.payload.reason ?? '').split('\n')[0] ?? '', runId: e.runId });
       }
     }
     // A budget alert is shown once, by the app from the engine event itself (renderer engine-events.ts); no second notice here.
@@ -106,7 +106,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   // Where runs start, wait in the queue and stop: the scheduler (run-scheduler.ts); this file only maps the contract's calls.
   const scheduler = createScheduler(engine, {
     queue, self, concurrency: () => settings().concurrency, pollMs: opts.queuePollMs,
-    onError: (title, body, runId) => emit('app.onNotice', { level: 'error', title, body, runId }),
+    onError: (code, title, body, runId) => emit('app.onNotice', { code, level: 'error', title, body, runId }),
   });
   const { request, pump } = scheduler;
 

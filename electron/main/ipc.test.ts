@@ -126,7 +126,7 @@ describe('createEventSender', () => {
     const send = createEventSender(() => contents as never);
     const samples: Record<string, unknown> = {
       'runs.onEvent': event,
-      'app.onNotice': { level: 'info', title: 't', body: 'b', runId: null },
+      'app.onNotice': { code: 'run.succeeded', level: 'info', title: 't', body: 'b', runId: null },
       'app.onOpenRepo': { path: '/repo' },
       'app.onCommand': { command: 'newTask' },
       'project.onBaseline': { repo: '/repo', phase: 'gate', gate: 'test', state: 'finished', ok: true, durationMs: 12 },

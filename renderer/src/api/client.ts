@@ -46,7 +46,4 @@ export function stripTokenFromUrl(): void {
   history.replaceState(history.state, '', url.pathname + url.search + url.hash);
 }
 
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
-}
+export { errorMessage } from '../lib/errors';

@@ -1,6 +1,7 @@
 // The attempt's diff with its base picked by the user: this attempt's own change (against the previous attempt), the step's change, or the run's cumulative change.
 import { useEffect, useRef, useState } from 'react';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useRunDetail } from '../stores/run-detail';
 import { DiffView } from './DiffView';
 import type { LineTarget } from './VirtualLines';
 
@@ -39,7 +40,7 @@ export function AttemptDiff({ runId, step, n, stored, running, target, onShown, 
     let live = true;
     lastRead.current = Date.now();
     setError(null);
-    getApi().call('runs.attemptDiff', { runId, step, n, against: base })
+    useRunDetail.getState().attemptDiff(runId, step, n, base)
       .then((r) => live && setFetched({ base, diff: r.diff, fromAttempt: r.fromAttempt, live: r.live }))
       .catch((e: unknown) => live && setError(errorMessage(e)));
     return () => {

@@ -1,7 +1,8 @@
 // Open… in the browser host: a folder browser served by the host (repos.browse), since a web page cannot show a native folder dialog.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FolderListing } from '../../../shared/contract';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useProject } from '../stores/project';
 import { useUi } from '../stores/ui';
 import { Modal } from './Modal';
 import { InlineError, Loading } from './States';
@@ -20,7 +21,7 @@ export function FolderBrowser({ onPick, onClose, start = null }: { onPick: (path
     setError(null);
     typing.current = false;
     try {
-      const l = await getApi().call('repos.browse', { dir, showHidden });
+      const l = await useProject.getState().browse(dir, showHidden);
       setListing(l);
       if (!typing.current) setTyped(l.dir);
     } catch (err) {
@@ -82,12 +83,12 @@ export function useRepoPicker(onPicked: (path: string) => void, onError: (messag
   const pick = () => {
     void (async () => {
       try {
-        const h = host ?? (await getApi().call('app.info', {})).host;
+        const h = host ?? (await useUi.getState().host());
         if (h === 'headless') {
           setBrowsing(true);
           return;
         }
-        const { path } = await getApi().call('repos.pick', {});
+        const path = await useProject.getState().pick();
         if (path) onPicked(path);
       } catch (err) {
         onError(errorMessage(err));

@@ -21,11 +21,11 @@ const LONG = 'step 2 "Refuse a zero divisor" failed: test_failure: limit of 1 re
 
 function five() {
   const { notify } = useUi.getState();
-  notify({ level: 'error', title: 'Run failed: Division', body: LONG.split('\n')[0]!, runId: 'r1' });
-  notify({ level: 'error', title: 'Run failed: Parser', body: 'step 1 failed: compilation error', runId: 'r2' });
-  notify({ level: 'info', title: 'Run succeeded: Calculator', body: '', runId: 'r3' });
-  notify({ level: 'error', title: 'Run failed: Lexer', body: 'step 3 failed', runId: 'r4' });
-  notify({ level: 'warn', title: 'Run needs you: Budget', body: 'task budget of $0.0040 reached', runId: 'r5' });
+  notify({ code: 'run.failed', level: 'error', title: 'Run failed: Division', body: LONG.split('\n')[0]!, runId: 'r1' });
+  notify({ code: 'run.failed', level: 'error', title: 'Run failed: Parser', body: 'step 1 failed: compilation error', runId: 'r2' });
+  notify({ code: 'run.succeeded', level: 'info', title: 'Run succeeded: Calculator', body: '', runId: 'r3' });
+  notify({ code: 'run.failed', level: 'error', title: 'Run failed: Lexer', body: 'step 3 failed', runId: 'r4' });
+  notify({ code: 'run.needs_you', level: 'warn', title: 'Run needs you: Budget', body: 'task budget of $0.0040 reached', runId: 'r5' });
 }
 
 describe('notices', () => {
@@ -57,6 +57,21 @@ describe('notices', () => {
     expect(line.classList.contains('truncate')).toBe(true);
     act(() => useUi.getState().setRoute('#/runs/r1'));
     expect(useUi.getState().notices.some((n) => n.runId === 'r1')).toBe(false);
+  });
+
+  it('decides by the notice’s code, not its words: reworded titles group, replace and clear the same', () => {
+    const { notify } = useUi.getState();
+    notify({ code: 'run.failed', level: 'error', title: 'Échec : Division', body: 'step 2 failed', runId: 'r1' });
+    notify({ code: 'run.failed', level: 'error', title: 'Broke: Parser', body: 'step 1 failed', runId: 'r2' });
+    notify({ code: 'run.failed', level: 'error', title: 'Broke again: Parser', body: 'step 1 failed twice', runId: 'r2' });
+    notify({ code: 'run.needs_you', level: 'warn', title: 'Waiting on you: Budget', body: '', runId: 'r5' });
+    const groups = groupNotices(useUi.getState().notices);
+    // One notice per run and code (the latest), the failures one group whatever their titles say.
+    expect(groups.map((g) => [g.label, g.items.length])).toEqual([['2 runs failed', 2], ['Waiting on you', 1]]);
+    expect(groups[0]!.items.map((n) => n.title)).toEqual(['Échec : Division', 'Broke again: Parser']);
+    // Opening the run's page drops its outcome notice, whatever its title.
+    act(() => useUi.getState().setRoute('#/runs/r5'));
+    expect(useUi.getState().notices.map((n) => n.runId)).toEqual(['r1', 'r2']);
   });
 
   it('sits in the page above the screen, not over it (nothing can cover New task’s Start button)', async () => {

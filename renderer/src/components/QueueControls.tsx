@@ -1,6 +1,7 @@
 // A queued run's place in the queue, with the runs list's controls (Run next, Cancel) and Start later.
 import { useEffect, useState } from 'react';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useRunDetail } from '../stores/run-detail';
 import { priorityToRunNext } from '../lib/queue-order';
 import { useQueue } from '../stores/queue';
 import { InlineError } from './States';
@@ -30,7 +31,7 @@ export function QueueControls({ runId }: { runId: string }) {
   const slots = doc.active.length;
   const ahead = entry.position - 1;
   const next = priorityToRunNext(doc.queued, runId);
-  const setPriority = (priority: number) => act(() => getApi().call('runs.setPriority', { runId, priority: Math.max(-100, Math.min(100, priority)) }));
+  const setPriority = (priority: number) => act(() => useQueue.getState().setPriority(runId, priority));
   return (
     <div className="queue-controls" role="group" aria-label="queue">
       <p>
@@ -40,7 +41,7 @@ export function QueueControls({ runId }: { runId: string }) {
       <div className="row">
         {next !== null && <button type="button" disabled={busy} title="Start this run before the others that wait" onClick={() => void setPriority(next)}>Run next</button>}
         <button type="button" disabled={busy || entry.priority <= -100} title="Let the runs queued after it start first" onClick={() => void setPriority(entry.priority - 1)}>Start later</button>
-        <button type="button" className="danger-outline" disabled={busy} title="Take the run out of the queue: it does not start" onClick={() => void act(() => getApi().call('runs.stop', { runId }))}>Cancel</button>
+        <button type="button" className="danger-outline" disabled={busy} title="Take the run out of the queue: it does not start" onClick={() => void act(() => useRunDetail.getState().stop(runId))}>Cancel</button>
       </div>
       <InlineError message={error} />
     </div>

@@ -1,7 +1,9 @@
 // A queued run's controls in a row of the runs list: "Run next" (a priority above every other queued run's) and Cancel.
 import { useState } from 'react';
 import type { RunQueueDoc } from '../../../shared/contract';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useQueue } from '../stores/queue';
+import { useRunDetail } from '../stores/run-detail';
 import { priorityToRunNext } from '../lib/queue-order';
 import { InlineError } from './States';
 
@@ -33,11 +35,11 @@ export function QueueRowControls({ runId, title, queue, onChanged }: {
     // The row opens the run on click: the controls keep their clicks to themselves.
     <div className="queue-row" role="group" aria-label={`queue controls for ${title}`} onClick={(e) => e.stopPropagation()}>
       {next !== null && (
-        <button type="button" className="small" disabled={busy !== null} title="Start this run before the others that wait" onClick={() => void act('next', () => getApi().call('runs.setPriority', { runId, priority: next }))}>
+        <button type="button" className="small" disabled={busy !== null} title="Start this run before the others that wait" onClick={() => void act('next', () => useQueue.getState().setPriority(runId, next))}>
           {busy === 'next' ? 'Moving…' : 'Run next'}
         </button>
       )}
-      <button type="button" className="small danger-outline" disabled={busy !== null} title="Take the run out of the queue: it does not start" onClick={() => void act('cancel', () => getApi().call('runs.stop', { runId }))}>
+      <button type="button" className="small danger-outline" disabled={busy !== null} title="Take the run out of the queue: it does not start" onClick={() => void act('cancel', () => useRunDetail.getState().stop(runId))}>
         {busy === 'cancel' ? 'Cancelling…' : 'Cancel'}
       </button>
       <InlineError message={error} />

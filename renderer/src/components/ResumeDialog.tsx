@@ -1,7 +1,8 @@
 // The resume dialog ("Workflow Resume Plan"): what was done, what happens next, what must be fixed first, and how far to go.
 import { useEffect, useState } from 'react';
 import type { MethodInput, ResumeInfoDoc, RunSummary } from '../../../shared/contract';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useRunDetail } from '../stores/run-detail';
 import { ago, errorClassLabel, exactTime, humanize, plural, reasonLine, shortSha } from '../lib/format';
 import { Icon } from './Icon';
 import { Modal } from './Modal';
@@ -42,7 +43,7 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
   useEffect(() => {
     let live = true;
     setInfo({ status: 'loading', data: null, error: null });
-    getApi().call('runs.resumeInfo', { runId: current }).then(
+    useRunDetail.getState().resumeInfo(current).then(
       (data) => {
         if (!live) return;
         setInfo({ status: 'ready', data, error: null });
@@ -61,7 +62,7 @@ export function ResumeDialog({ runId, others = [], onClose, onResumed }: {
     setBusy(true);
     setSendError(null);
     try {
-      await getApi().call('runs.resume', { runId: current, choices, auto, skipStep });
+      await useRunDetail.getState().resume(current, { choices, auto, skipStep });
       onResumed(current);
     } catch (err) {
       setSendError(errorMessage(err));

@@ -1,7 +1,8 @@
 // What comes after a succeeded run: copy the branch, open the worktree, merge into the base branch (previewed), or push and open a pull request.
 import { useCallback, useEffect, useState } from 'react';
 import type { MergePreviewDoc, MethodOutput } from '../../../shared/contract';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useRunDetail } from '../stores/run-detail';
 import { useUi } from '../stores/ui';
 import { InlineError, Loading } from './States';
 
@@ -42,7 +43,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
   const load = useCallback(async () => {
     setPreview((p) => ({ ...p, status: 'loading', error: null }));
     try {
-      setPreview({ status: 'ready', doc: await getApi().call('runs.mergePreview', { runId }), error: null });
+      setPreview({ status: 'ready', doc: await useRunDetail.getState().mergePreview(runId), error: null });
     } catch (err) {
       setPreview({ status: 'error', doc: null, error: errorMessage(err) });
     }
@@ -57,7 +58,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
     setBusy(mode);
     setActionError(null);
     try {
-      setMerged(await getApi().call('runs.merge', { runId, mode, expectBaseTip: preview.doc.baseTip }));
+      setMerged(await useRunDetail.getState().merge(runId, mode, preview.doc.baseTip));
       setShowPreview(false);
     } catch (err) {
       setActionError(errorMessage(err));
@@ -70,7 +71,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
     setBusy('push');
     setActionError(null);
     try {
-      setPushed(await getApi().call('runs.push', { runId }));
+      setPushed(await useRunDetail.getState().push(runId));
     } catch (err) {
       setActionError(errorMessage(err));
     } finally {
@@ -80,7 +81,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
   const open = async (withWhat: 'terminal' | 'editor' | 'folder') => {
     setOpenError(null);
     try {
-      await getApi().call('runs.openWorktree', { runId, with: withWhat });
+      await useRunDetail.getState().openWorktree(runId, withWhat);
     } catch (err) {
       setOpenError(errorMessage(err));
     }

@@ -1,7 +1,8 @@
 // What-if on the dashboard: pick another retry policy and see, from the period's recorded attempts, which runs would change outcome.
 import { useEffect, useState } from 'react';
 import type { WhatIfDoc } from '../../../shared/contract';
-import { getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
+import { useStats } from '../stores/stats';
 import { money } from '../lib/format';
 import { hrefs } from '../lib/route';
 
@@ -52,9 +53,9 @@ export function WhatIfPanel({ days }: { days: 7 | 30 }) {
     setBusy(true);
     setError(null);
     try {
-      setResult(await getApi().call('stats.whatIf', { days, ...parsed.value }));
+      setResult(await useStats.getState().whatIf({ days, ...parsed.value }));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     } finally {
       setBusy(false);
     }

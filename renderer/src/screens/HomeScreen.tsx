@@ -3,9 +3,10 @@ import { groupRuns, RUN_GROUP_LABEL, RUN_GROUPS, type RunGroup } from '../../../
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
 import { useQueue } from '../stores/queue';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
 import { ago, baseName, money, reasonLine } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
+import { useProject } from '../stores/project';
 import { useRuns } from '../stores/runs';
 import { useUi } from '../stores/ui';
 import { Empty, ErrorState, InlineError, Loading } from '../components/States';
@@ -51,7 +52,7 @@ async function openRepo(path: string, setError: (m: string | null) => void, setB
   setBusy(true);
   setError(null);
   try {
-    const repo = await getApi().call('repos.inspect', { path });
+    const repo = await useProject.getState().inspect(path);
     navigate(hrefs.newTask(repo.root));
   } catch (err) {
     setError(errorMessage(err));

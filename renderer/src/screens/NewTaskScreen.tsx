@@ -1,7 +1,7 @@
 // New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), the project's setup and gates (the repo's workflow file, else detected) with "Check project", preset, budget, this task's retry configuration.
 import { useEffect, useState } from 'react';
 import { StartRunInput, type AgentChoice, type MethodOutput } from '../../../shared/contract';
-import { errorMessage, getApi } from '../api/client';
+import { errorMessage } from '../lib/errors';
 import { plural } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
@@ -27,7 +27,7 @@ export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
     if (!repoPath) return;
     let live = true;
     setRepo({ status: 'loading', info: null, error: null });
-    getApi().call('repos.inspect', { path: repoPath }).then(
+    useProject.getState().inspect(repoPath).then(
       (info) => live && setRepo({ status: 'ready', info, error: null }),
       (err: unknown) => live && setRepo({ status: 'error', info: null, error: errorMessage(err) }),
     );
@@ -119,7 +119,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const loadWorkflow = async (first = false) => {
     setWorkflow({ status: 'loading', data: null, error: null });
     try {
-      const data = await getApi().call('workflow.load', { repo: repo.root });
+      const data = await useProject.getState().loadWorkflow(repo.root);
       setWorkflow({ status: 'ready', data, error: null });
       if (data.steps.length) setSteps(data.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
       // The repository's own workflow is what New task shows first.
@@ -153,7 +153,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const revokeTrust = async () => {
     setTrustError(null);
     try {
-      await getApi().call('trust.revoke', { repo: repo.root });
+      await useProject.getState().revokeTrust(repo.root);
       await loadWorkflow();
     } catch (err) {
       setTrustError(errorMessage(err));
@@ -162,7 +162,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const draftPlan = async () => {
     setDraft({ status: 'loading', markdown: '', error: null, approved: false });
     try {
-      const r = await getApi().call('plans.draft', { repo: repo.root, title: title.trim(), description });
+      const r = await useProject.getState().draftPlan(repo.root, title.trim(), description);
       setDraft({ status: 'ready', markdown: r.markdown, error: null, approved: false });
       setSteps(r.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
     } catch (err) {
@@ -231,8 +231,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         ...(Object.keys(retry).length ? { retry } : {}),
         ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
       };
-      const { runId } = await getApi().call('runs.start', input);
-      void useRuns.getState().load();
+      const runId = await useRuns.getState().start(input);
       navigate(hrefs.run(runId));
     } catch (err) {
       setStartError(errorMessage(err));

@@ -1,13 +1,15 @@
 // "Raise budget and continue": a run paused for its task budget gets a higher one and resumes where it paused.
 import { useState } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { errorMessage, getApi } from '../api/client';
+import { budgetStopOf } from '../lib/budget-stop';
+import { errorMessage } from '../lib/errors';
+import { useRunDetail } from '../stores/run-detail';
 import { InlineError } from '../components/States';
 import { money } from '../lib/format';
 
-/** A run paused because its task budget was reached (the engine's reason names it). */
+/** A run paused because its task budget was reached. */
 export function pausedForBudget(doc: StatusDocument): boolean {
-  return doc.status === 'paused' && /task budget (of )?\$[\d.]+ reached/.test(doc.reason ?? '');
+  return doc.status === 'paused' && budgetStopOf(doc.status, doc.reason) === 'task';
 }
 
 export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument }) {
@@ -24,8 +26,7 @@ export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument
     setBusy(true);
     setError(null);
     try {
-      await getApi().call('runs.raiseBudget', { runId, taskUsd: usd });
-      await getApi().call('runs.resume', { runId });
+      await useRunDetail.getState().raiseBudgetAndResume(runId, usd);
       setOpen(false);
     } catch (err) {
       setError(errorMessage(err));

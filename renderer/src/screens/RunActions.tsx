@@ -1,13 +1,12 @@
 // The run's actions: only those that can work for its state (lib/run-actions.ts decides), the right one as primary.
 import { useEffect, useState } from 'react';
 import type { StatusDocument, StepDoc } from '../../../shared/domain';
-import { errorMessage, getApi } from '../api/client';
-import { OFFLINE_MESSAGE } from '../api/ws-bridge';
+import { errorMessage } from '../lib/errors';
 import { runActionsFor, type RunAction } from '../lib/run-actions';
 import { appReason, type ReasonAction } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useRunDetail } from '../stores/run-detail';
-import { useUi } from '../stores/ui';
+import { OFFLINE_MESSAGE, useUi } from '../stores/ui';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
@@ -130,7 +129,7 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
     if (!connected || steps !== null) return;
     let live = true;
     setError(null);
-    void getApi().call('plans.get', { runId }).then(
+    void useRunDetail.getState().plan(runId).then(
       (plan) => {
         if (live) setSteps(plan.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
       },
@@ -171,7 +170,7 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
     setError(null);
     try {
       if (mode === 'approve') {
-        await getApi().call('runs.approve', { runId, steps: toStepSpecs(steps) });
+        await useRunDetail.getState().approve(runId, toStepSpecs(steps));
         onClose();
         return;
       }

@@ -1,5 +1,6 @@
 // The one place engine events enter the stores: subscribes to the client's events and dispatches each to its patches.
 import type { EngineEventDoc, RatchetApi } from '../../../shared/contract';
+import { budgetStopOf } from '../lib/budget-stop';
 import { hrefs, navigate } from '../lib/route';
 import { money, percent } from '../lib/format';
 import { payloadOf } from './event-payloads';
@@ -22,14 +23,14 @@ export function applyEngineEvent(e: EngineEventDoc): void {
     useUi.getState().notify(budgetAlertNotice(alert, e.runId));
   }
   // Once the run stops at its budget, the notice saying so (the service's) is the one alert: the earlier threshold alert goes.
-  const stopped = e.type === 'run.status' && ['paused', 'waiting'].includes(String(e.payload.status)) ? /^(task|daily) budget of \$\S+ reached/.exec(String(e.payload.reason ?? '')) : null;
+  const stopped = e.type === 'run.status' ? budgetStopOf(String(e.payload.status), String(e.payload.reason ?? '')) : null;
   if (stopped) {
-    const title = stopped[1] === 'task' ? 'Task budget alert' : 'Daily budget alert';
-    useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.title === title)) }));
+    const code = stopped === 'task' ? 'budget.task_alert' : 'budget.daily_alert';
+    useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.code === code)) }));
   }
   // A run that runs again (raised budget and continued, retried, resumed) no longer needs you: its "Run needs you" notice (the service's) goes.
   if (e.type === 'run.status' && ['running', 'queued'].includes(String(e.payload.status))) {
-    useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.title.startsWith('Run needs you'))) }));
+    useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.code === 'run.needs_you')) }));
   }
 }
 
@@ -37,6 +38,7 @@ export function applyEngineEvent(e: EngineEventDoc): void {
 export function budgetAlertNotice(a: { kind: string; spentUsd: number; limitUsd: number }, runId: string) {
   const daily = a.kind === 'daily';
   return {
+    code: daily ? ('budget.daily_alert' as const) : ('budget.task_alert' as const),
     level: 'warn' as const,
     title: daily ? 'Daily budget alert' : 'Task budget alert',
     body: `${money(a.spentUsd)} of the ${money(a.limitUsd)} ${daily ? 'daily' : 'task'} budget spent (${percent(a.limitUsd > 0 ? a.spentUsd / a.limitUsd : null)}). ${daily ? 'Runs wait for the next day when it is reached.' : 'The run pauses when it is reached; nothing is lost.'}`,

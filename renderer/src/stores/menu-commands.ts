@@ -27,13 +27,13 @@ function onRun(command: MenuCommand, act: (runId: string) => Promise<void> | voi
     const runId = shownRun();
     const label = MENU_COMMAND_SPECS[command].label.replace(/…$/, '');
     if (!runId) {
-      useUi.getState().notify({ level: 'info', title: `${label}: no run open`, body: `Open a run from the Runs list first; ${label} acts on the run on screen.`, runId: null });
+      useUi.getState().notify({ code: 'command.no_run', level: 'info', title: `${label}: no run open`, body: `Open a run from the Runs list first; ${label} acts on the run on screen.`, runId: null });
       return;
     }
     try {
       await act(runId);
     } catch (err) {
-      useUi.getState().notify({ level: 'error', title: `${label} did not work`, body: errorMessage(err), runId });
+      useUi.getState().notify({ code: 'command.failed', level: 'error', title: `${label} did not work`, body: errorMessage(err), runId });
     }
   };
 }
@@ -51,7 +51,7 @@ const handlers: Record<MenuCommand, () => Promise<void> | void> = {
       const { path } = await getApi().call('repos.pick', {});
       if (path) navigate(hrefs.newTask(path));
     } catch (err) {
-      useUi.getState().notify({ level: 'error', title: 'Could not open the repository', body: errorMessage(err), runId: null });
+      useUi.getState().notify({ code: 'repo.open_failed', level: 'error', title: 'Could not open the repository', body: errorMessage(err), runId: null });
     }
   },
   retry: onRun('retry', (runId) => useRunDetail.getState().retry(runId)),

@@ -1,4 +1,5 @@
-// Project store: what detection proposes for a repository and its baseline check ("Check project"), with the check's live progress.
+// Project store: what detection proposes for a repository and its baseline check ("Check project"), with the check's live
+// progress; and the calls New task and Home make about a repository (inspect, pick, browse, its workflow file, a drafted plan).
 import { create } from 'zustand';
 import type { EventPayload, MethodInput, MethodOutput } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
@@ -32,6 +33,17 @@ interface ProjectState {
   detect(repo: string): Promise<void>;
   check(input: BaselineInput, setup: string[]): Promise<void>;
   applyProgress(p: EventPayload<'project.onBaseline'>): void;
+  /** The repository a path lies in (its root, name, HEAD); throws with the reason when it is none. */
+  inspect(path: string): Promise<MethodOutput<'repos.inspect'>>;
+  /** The desktop app's native folder dialog: the folder chosen, or null. */
+  pick(): Promise<string | null>;
+  /** One folder's subfolders, for the browser host's folder browser. */
+  browse(dir: string | null, showHidden: boolean): Promise<MethodOutput<'repos.browse'>>;
+  /** The repository's workflow file as New task shows it (steps, gates, setup, and what trusting it would allow). */
+  loadWorkflow(repo: string): Promise<MethodOutput<'workflow.load'>>;
+  revokeTrust(repo: string): Promise<void>;
+  /** The agent's draft of a plan for a task. */
+  draftPlan(repo: string, title: string, description: string): Promise<MethodOutput<'plans.draft'>>;
 }
 
 /** The key a baseline input is compared by (the repository and everything it checks). */
@@ -69,6 +81,17 @@ export const useProject = create<ProjectState>()((set, get) => ({
       set((s) => ({ baseline: { ...s.baseline, [repo]: { ...(s.baseline[repo] as BaselineState), status: 'error', error: errorMessage(err) } } }));
     }
   },
+
+  inspect: (path) => getApi().call('repos.inspect', { path }),
+  async pick() {
+    return (await getApi().call('repos.pick', {})).path;
+  },
+  browse: (dir, showHidden) => getApi().call('repos.browse', { dir, showHidden }),
+  loadWorkflow: (repo) => getApi().call('workflow.load', { repo }),
+  async revokeTrust(repo) {
+    await getApi().call('trust.revoke', { repo });
+  },
+  draftPlan: (repo, title, description) => getApi().call('plans.draft', { repo, title, description }),
 
   applyProgress({ repo, ...p }) {
     const cur = get().baseline[repo];

@@ -7,6 +7,8 @@ interface QueueState {
   doc: RunQueueDoc | null;
   error: string | null;
   load(): Promise<void>;
+  /** A queued run's priority (higher starts first), kept within the contract's -100..100. */
+  setPriority(runId: string, priority: number): Promise<void>;
   applyEvent(e: EngineEventDoc): void;
 }
 
@@ -23,6 +25,9 @@ export const useQueue = create<QueueState>()((set, get) => ({
     } catch (err) {
       set({ error: errorMessage(err) });
     }
+  },
+  async setPriority(runId, priority) {
+    await getApi().call('runs.setPriority', { runId, priority: Math.max(-100, Math.min(100, priority)) });
   },
   applyEvent(e) {
     // A run starting, waiting (a 429 hold), ending or leaving the queue changes slots, queue or holds.

@@ -126,9 +126,16 @@ describe('run-detail store', () => {
     fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'paused', reason: 'task budget of $0.0040 reached ($0.0059 spent); nothing is lost' });
     expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);
     // The service's "needs you" notice goes once the run runs again (Raise budget and continue).
-    fake.emit('app.onNotice', { level: 'warn', title: 'Run needs you: Add health', body: 'task budget of $0.0040 reached', runId: RUN_IDS.running });
+    fake.emit('app.onNotice', { code: 'run.needs_you', level: 'warn', title: 'Run needs you: Add health', body: 'task budget of $0.0040 reached', runId: RUN_IDS.running });
     expect(useUi.getState().notices).toHaveLength(2);
     fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'running', reason: null });
+    expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);
+    // Decided by the notices' codes: reworded, the same notices go the same way.
+    fake.emit('app.onNotice', { code: 'run.needs_you', level: 'warn', title: 'Waiting on you: Add health', body: '', runId: RUN_IDS.running });
+    useUi.setState((s) => ({ notices: s.notices.map((n) => (n.code === 'budget.daily_alert' ? { ...n, title: 'Day spend warning' } : n)) }));
+    fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'running', reason: null });
+    expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Day spend warning']);
+    fake.engineEvent(RUN_IDS.running, 'budget.alert', { key: 'daily', kind: 'daily', spentUsd: 17, limitUsd: 20 });
     expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);
   });
 

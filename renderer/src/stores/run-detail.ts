@@ -1,6 +1,6 @@
 // Run-detail store: per open run its status document, live attempt details, timings and log, patched from engine events.
 import { create } from 'zustand';
-import type { AttemptDetail, EngineEventDoc, RunSummary } from '../../../shared/contract';
+import type { AttemptDetail, EngineEventDoc, MethodInput, MethodOutput, RunSummary } from '../../../shared/contract';
 import type { StatusDocument, StepSpec } from '../../../shared/domain';
 import type { z } from 'zod';
 import type { TranscriptEntryDoc } from '../../../shared/contract';
@@ -203,6 +203,21 @@ interface RunDetailState {
   retryNow(runId: string): Promise<boolean>;
   skipStep(runId: string, step: number): Promise<void>;
   revise(runId: string, steps: StepSpec[]): Promise<{ revision: number; kept: number[]; reset: number[] }>;
+  /** The run's plan as it stands (its latest revision), for the plan editor. */
+  plan(runId: string): Promise<MethodOutput<'plans.get'>>;
+  /** Approves a drafted plan (as edited) and starts the run. */
+  approve(runId: string, steps?: StepSpec[]): Promise<void>;
+  /** One attempt's diff against a base the user picks. */
+  attemptDiff(runId: string, step: number, n: number, against: MethodInput<'runs.attemptDiff'>['against']): Promise<MethodOutput<'runs.attemptDiff'>>;
+  /** What the resume dialog shows: where the run continues, and what must be fixed first. */
+  resumeInfo(runId: string): Promise<MethodOutput<'runs.resumeInfo'>>;
+  resume(runId: string, how?: Omit<MethodInput<'runs.resume'>, 'runId'>): Promise<void>;
+  /** Gives a run paused at its task budget more, and continues it. */
+  raiseBudgetAndResume(runId: string, taskUsd: number): Promise<void>;
+  mergePreview(runId: string): Promise<MethodOutput<'runs.mergePreview'>>;
+  merge(runId: string, mode: MethodInput<'runs.merge'>['mode'], expectBaseTip?: string): Promise<MethodOutput<'runs.merge'>>;
+  push(runId: string): Promise<MethodOutput<'runs.push'>>;
+  openWorktree(runId: string, withWhat: MethodInput<'runs.openWorktree'>['with']): Promise<void>;
 }
 
 async function allEvents(runId: string, afterId: number): Promise<EngineEventDoc[]> {
@@ -318,6 +333,25 @@ export const useRunDetail = create<RunDetailState>()((set, get) => {
       const r = await getApi().call('plans.revise', { runId, steps });
       void get().refreshDoc(runId);
       return r;
+    },
+    plan: (runId) => getApi().call('plans.get', { runId }),
+    async approve(runId, steps) {
+      await getApi().call('runs.approve', { runId, steps });
+    },
+    attemptDiff: (runId, step, n, against) => getApi().call('runs.attemptDiff', { runId, step, n, against }),
+    resumeInfo: (runId) => getApi().call('runs.resumeInfo', { runId }),
+    async resume(runId, how = {}) {
+      await getApi().call('runs.resume', { runId, ...how });
+    },
+    async raiseBudgetAndResume(runId, taskUsd) {
+      await getApi().call('runs.raiseBudget', { runId, taskUsd });
+      await getApi().call('runs.resume', { runId });
+    },
+    mergePreview: (runId) => getApi().call('runs.mergePreview', { runId }),
+    merge: (runId, mode, expectBaseTip) => getApi().call('runs.merge', { runId, mode, expectBaseTip }),
+    push: (runId) => getApi().call('runs.push', { runId }),
+    async openWorktree(runId, withWhat) {
+      await getApi().call('runs.openWorktree', { runId, with: withWhat });
     },
   };
 });

@@ -1,6 +1,6 @@
 // Runs store: the runs list, interrupted runs and recent repositories for Home, with list badges patched from events.
 import { create } from 'zustand';
-import type { EngineEventDoc, MethodOutput, RunSummary } from '../../../shared/contract';
+import type { EngineEventDoc, MethodOutput, RunSummary, StartRunInput } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
 import { patchRunList } from './patches';
 
@@ -15,6 +15,8 @@ interface RunsState {
   loadInterrupted(): Promise<void>;
   loadRecent(): Promise<void>;
   applyEvent(e: EngineEventDoc): void;
+  /** Starts a run (New task's Start) and reloads the list; resolves with the new run's id. */
+  start(input: StartRunInput): Promise<string>;
 }
 
 const idle = <T>(data: T): Loadable<T> => ({ status: 'idle', data, error: null });
@@ -38,6 +40,12 @@ export const useRuns = create<RunsState>()((set, get) => {
     load: loader('runs', () => getApi().call('runs.list', {})),
     loadInterrupted: loader('interrupted', () => getApi().call('runs.interrupted', {})),
     loadRecent: loader('recent', () => getApi().call('repos.recent', {})),
+
+    async start(input) {
+      const { runId } = await getApi().call('runs.start', input);
+      void get().load();
+      return runId;
+    },
 
     applyEvent(e) {
       const { list, reload } = patchRunList(get().runs.data, e);

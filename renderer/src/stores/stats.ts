@@ -1,7 +1,7 @@
 // Stats store: the dashboard's summaries and improvement suggestions for 7 and 30 days and the weekly report's Markdown,
 // kept live: engine events that change the numbers re-fetch the period on screen (at most once a second) and mark the other stale.
 import { create } from 'zustand';
-import type { EngineEventDoc, ImprovementDoc, StatsSummary } from '../../../shared/contract';
+import type { EngineEventDoc, ImprovementDoc, MethodInput, MethodOutput, StatsSummary } from '../../../shared/contract';
 import { errorMessage, getApi } from '../api/client';
 
 export type Days = 7 | 30;
@@ -26,6 +26,8 @@ interface StatsState {
   loadReport(days: Days): Promise<void>;
   /** An engine event: a throttled re-fetch of the shown period when it can change the numbers. */
   applyEvent(e: EngineEventDoc): void;
+  /** The what-if: another retry policy replayed over the period's recorded attempts. */
+  whatIf(input: MethodInput<'stats.whatIf'>): Promise<MethodOutput<'stats.whatIf'>>;
 }
 
 let timer: ReturnType<typeof setTimeout> | null = null;
@@ -91,6 +93,8 @@ export const useStats = create<StatsState>()((set, get) => {
         set((s) => ({ report: { ...s.report, [days]: { ...s.report[days], status: 'error', error: errorMessage(err) } } }));
       }
     },
+
+    whatIf: (input) => getApi().call('stats.whatIf', input),
 
     applyEvent(e) {
       if (!CHANGES_STATS.has(e.type)) return;

@@ -1,0 +1,50 @@
+// The contract's documents for the dashboard: a period's summary, improvement suggestions and the what-if replay.
+import { z } from 'zod';
+import { ErrorClass } from '../domain';
+
+export const StatsSummary = z.object({
+  days: z.number().int(),
+  runs: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  successRate: z.number().nullable(),
+  /** Attempts per step that succeeded. */
+  avgAttemptsPerSuccess: z.number().nullable(),
+  /** Steps by how many retries they needed; `failedAfterMax` gave up. */
+  retryBreakdown: z.object({ r0: z.number().int(), r1: z.number().int(), r2: z.number().int(), r3plus: z.number().int(), failedAfterMax: z.number().int() }),
+  retryReasons: z.array(z.object({ errorClass: z.string(), count: z.number().int() })),
+  costPerDay: z.array(z.object({ day: z.string(), costUsd: z.number(), retryCostUsd: z.number() })),
+  dailyBudgetUsd: z.number().nullable(),
+  totalCostUsd: z.number(),
+  retryCostUsd: z.number(),
+  /** Steps whose retries ended in success: what the retries bought. */
+  savedByRetries: z.number().int(),
+  suggestions: z.array(z.string()),
+});
+export type StatsSummary = z.infer<typeof StatsSummary>;
+
+/** Seed 002's improvement suggestion: what the period's attempts show, and what to change ("finding → action"). */
+export const ImprovementDoc = z.object({ finding: z.string(), action: z.string(), errorClass: z.string().nullable() });
+export type ImprovementDoc = z.infer<typeof ImprovementDoc>;
+
+/** What-if: another retry policy replayed over the period's recorded attempts (issue 13's "what-if"). */
+export const WhatIfChoiceDoc = z.object({
+  preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
+  maxRetries: z.number().int().min(0).max(20).optional(),
+  limits: z.partialRecord(ErrorClass, z.number().int().min(0).max(20)).optional(),
+  taskUsd: z.number().positive().nullable().optional(),
+});
+const WhatIfOutcomeDoc = z.enum(['succeeded', 'failed', 'needs_you', 'budget', 'unknown']);
+const WhatIfTotalsDoc = z.object({ succeeded: z.number().int(), failed: z.number().int(), needsYou: z.number().int(), budget: z.number().int(), unknown: z.number().int(), costUsd: z.number() });
+export const WhatIfDoc = z.object({
+  policy: z.object({ limits: z.record(z.string(), z.number()), taskUsd: z.number().nullable() }),
+  runs: z.number().int(),
+  actual: WhatIfTotalsDoc,
+  simulated: WhatIfTotalsDoc,
+  changed: z.array(z.object({
+    runId: z.string(), title: z.string(), actual: z.union([WhatIfOutcomeDoc, z.literal('other')]), simulated: WhatIfOutcomeDoc,
+    actualCostUsd: z.number(), simulatedCostUsd: z.number(), reason: z.string(),
+  })),
+  assumptions: z.array(z.string()),
+});
+export type WhatIfDoc = z.infer<typeof WhatIfDoc>;
