@@ -62,6 +62,11 @@ function hostFor(out: string, line: string, command: string): string | null {
 const REFUSED = /^.*(?:host is not on the allow list|Connection blocked by network allowlist|blocked-by-allowlist|CONNECT tunnel failed, response 403|Tunnel connection failed: 403).*$/m;
 const SANDBOX_WORDING = /host is not on the allow list|Connection blocked by network allowlist|blocked-by-allowlist/;
 
+// A command that may reach no host runs without the proxy's relays inside the sandbox (see sandbox/relays.ts), so a
+// client that tries the proxy variables is refused at the library's fixed in-sandbox ports (3128 HTTP, 1080 SOCKS):
+// the sandbox's refusal too, as npm, pip, go, cargo, curl and git print it.
+const PROXY_UNREACHABLE = /^.*(?:ECONNREFUSED (?:127\.0\.0\.1|::1|localhost):(?:3128|1080)\b|dial tcp (?:127\.0\.0\.1|\[::1\]|localhost):(?:3128|1080): connect: connection refused|Failed to connect to (?:localhost|127\.0\.0\.1|::1) port (?:3128|1080)\b|Cannot connect to proxy\.'?, NewConnectionError\(.*Connection refused).*$/m;
+
 function refusal(host: string | null, tool: Tool, ctx: ClassifyContext): Classification {
   const setup = ctx.phase === 'setup';
   const key = setup ? 'setup' : 'sandbox';
@@ -166,6 +171,8 @@ export function networkFailure(r: GateResult, out: string, ctx: ClassifyContext,
     }
     return refusal(host, tool, ctx);
   }
+  const unreachable = Array.isArray(ctx.network) ? out.match(PROXY_UNREACHABLE) : null;
+  if (unreachable && !side(unreachable[0])) return refusal(hostFor(out, unreachable[0], r.command), tool, ctx);
   const fetcher = FETCHERS.has(tool.name);
   // A plain-HTTP request the proxy refused shows only the status: a host off the command's list answering 403 was
   // refused. (A `registry:` entry is resolved elsewhere: with one for the tool's ecosystem, a 403 may be the registry's.)

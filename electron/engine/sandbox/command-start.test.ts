@@ -1,4 +1,4 @@
-// What every sandboxed command pays before it starts: no setpriv wrapper around the relays inside, no deep ripgrep scan of Ratchet's launch folder (read-only in the sandbox).
+// What every sandboxed command pays before it starts: no setpriv wrapper around the relays inside (and no relays when it may reach no host), no deep ripgrep scan of Ratchet's launch folder (read-only in the sandbox).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,7 +42,8 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
     });
 
     it("starts its relays with the plain socat, not through the host bridges' setpriv wrapper", async () => {
-      const w = await jail.wrap('/bin/bash', 'echo started');
+      // A command with a host to reach: the only kind that starts relays (see relays.test.ts).
+      const w = await jail.wrap('/bin/bash', 'echo started', { extraHosts: ['downloads.corp.example'] });
       try {
         const script = w.args.join(' ');
         expect(script).toContain('TCP6-LISTEN:3128');

@@ -13,6 +13,7 @@ import { effectiveLimits, limitsScript } from './limits';
 import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
 import { resolveNetwork } from './registries';
+import { withoutRelays } from './relays';
 import { runEnv } from './sandbox-env';
 import { runPolicy } from './sandbox-policy';
 import { gitCommonDirOf, homeReads, toolchainEnv } from './toolchains';
@@ -273,6 +274,8 @@ export function createOsSandbox(opts: {
             const inner = [`export TMPDIR=${shellQuote(priv.tmp)}`, noProxyExport(o?.viaProxy ?? []), limits, command].filter(Boolean).join('\n');
             try {
               let wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command });
+              // No host to reach (and none through the proxy): no relays to start (see withoutRelays).
+              if (!hosts.length && !o?.viaProxy?.length) wrapped = withoutRelays(wrapped);
               for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
               wrapped = insideSocat(wrapped);
               return {

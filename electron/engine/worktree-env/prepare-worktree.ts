@@ -107,7 +107,7 @@ export async function bringFromCheckout(t: EnvTarget, files: readonly string[]):
   return { copied: copy.copied, reused: deps.reused, notes };
 }
 
-const NETWORK_TROUBLE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Network is unreachable|network request .* failed|Failed to establish a new connection|from versions: none|403 Forbidden|proxy/i;
+const NETWORK_TROUBLE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Network is unreachable|network request .* failed|Failed to establish a new connection|Failed to connect to \S+ port|from versions: none|403 Forbidden|proxy/i;
 
 /** A failed setup said as the environment's problem: what failed, the end of its output, what to fix. */
 export function setupFailureMessage(r: { command: string; exitCode: number | null; signal: string | null; spawnError: string | null }, timedOut: boolean, timeoutS: number, durationMs: number, output: string): string {
