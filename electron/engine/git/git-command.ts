@@ -79,7 +79,7 @@ export type GitPlace = string | PinnedWorktree;
  * command that wrote nothing to stdout or stderr, whatever its `completion` setting (completion-detection.plugin.ts:
  * `if (deferClose) await delay(50)`, outside the onClose/onExit options). A step runs four such commands (`add`,
  * `update-ref`, two `ls-files`), and the engine-overhead benchmark P9 measured 1.48 and 1.71 with every command run
- * through simple-git against 1.06 and 1.07 here (goal ≤ 1.3); see docs/architecture.md for the figures.
+ * through simple-git, 1.06–1.22 spawned here (goal ≤ 1.3); see docs/architecture.md for the figures.
  */
 export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Record<string, string> = {}): Git {
   // Never prompt (no TTY here) and never sign: the engine's commits must not block on the user's setup.
