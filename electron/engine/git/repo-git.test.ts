@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
@@ -122,6 +122,15 @@ describe('git().raw (the one way the engine runs git)', () => {
     expect(await g.raw(['config', '--get', 'no.such'])).toBe('');
   });
 
+  it('run() answers with the exit code and both streams, for commands whose exit code is the answer', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    const head = sh(repo, 'rev-parse', 'HEAD');
+    sh(repo, 'commit', '-q', '--allow-empty', '-m', 'second');
+    expect(await git(repo).run(['merge-base', '--is-ancestor', head, 'HEAD'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await git(repo).run(['merge-base', '--is-ancestor', 'HEAD', head])).toEqual({ code: 1, stdout: '', stderr: '' });
+    expect(await git(repo).run(['rev-parse', '--verify', 'no-such-ref'])).toMatchObject({ code: 128, stderr: expect.stringContaining('fatal:') });
+  });
+
   it('runs the git commands of a commit once each: the ignored-folder listing of the integrity check, one identity lookup, no repeated add', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     const wt = join(tempDir(), 'wt');
@@ -135,5 +144,51 @@ describe('git().raw (the one way the engine runs git)', () => {
       gitLog.record = false;
     }
     expect(gitLog.commands.map((c) => c.args.filter((a) => !a.startsWith('user.') && a !== '-c')[0])).toEqual(['ls-files', 'add', 'config', 'commit', 'rev-parse']);
+  });
+});
+
+describe("simple-git's unsafe-operation check: no argument can make Ratchet's git run a program", () => {
+  // Each vector runs `touch <marker>` when plain git is given it (the control), so a missing marker proves the block.
+  function vectors() {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    const marker = join(tempDir(), 'ran');
+    const program = `touch ${marker}; git-upload-pack`;
+    return {
+      repo,
+      marker,
+      cases: [
+        { name: '--upload-pack', args: ['fetch', `--upload-pack=${program}`, repo], refusal: /--upload-pack or --receive-pack is not permitted/ },
+        // The check does not expand abbreviations; git refuses them itself (GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS).
+        { name: 'an abbreviated --upload-pack', args: ['fetch', `--upload-pac=${program}`, repo], refusal: /disallowed abbreviated or ambiguous option/ },
+        { name: '-c core.sshCommand', args: ['-c', `core.sshCommand=touch ${marker}`, 'fetch', 'ssh://localhost/x'], refusal: /core\.sshCommand is not permitted/ },
+      ],
+    };
+  }
+
+  it('the vectors do run a program when git runs them plainly (the control)', () => {
+    const { repo, marker, cases } = vectors();
+    for (const c of cases) {
+      rmSync(marker, { force: true });
+      try {
+        sh(repo, ...c.args);
+      } catch {
+        /* the fetch itself may fail; the program has run by then */
+      }
+      expect(existsSync(marker), c.name).toBe(true);
+    }
+  });
+
+  it('refuses each one, saying why, and the program never runs', async () => {
+    const { repo, marker, cases } = vectors();
+    for (const c of cases) {
+      await expect(git(repo).raw(c.args), c.name).rejects.toThrow(c.refusal);
+      expect(existsSync(marker), c.name).toBe(false);
+    }
+  });
+
+  it('checks the extra config a caller passes too', async () => {
+    const { repo, marker } = vectors();
+    await expect(git(repo, [`core.sshCommand=touch ${marker}`]).raw(['fetch', 'ssh://localhost/x'])).rejects.toThrow(/core\.sshCommand is not permitted/);
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -1,13 +1,15 @@
 // Git operations of a run: repo checks, the run's worktree, attempt snapshots, step and rescue commits.
-import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { RatchetError } from '../errors';
 import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
 import { checkWorktreeIntegrity, describeViolations, pinWorktree, restoreDotGit, WorktreeViolationError, type PinnedWorktree, type WorktreeViolation } from './worktree-integrity';
+import { git, type GitPlace } from './git-command';
+import { runExcludes } from '../worktree-env/run-excludes';
 
 export type { PinnedWorktree } from './worktree-integrity';
-import { runExcludes, runExcludesConfig } from '../worktree-env/run-excludes';
+// The command layer is git-command.ts; its names stay importable from here, where the engine has always found them.
+export { git, gitEnv, gitLog, HARDENED_GIT_CONFIG, unsafeGitArguments, type Git, type GitPlace, type GitResult } from './git-command';
 
 export interface RepoInfo {
   root: string;
@@ -17,81 +19,6 @@ export interface RepoInfo {
 }
 
 const ENGINE_IDENTITY = { name: 'Ratchet', email: 'ratchet@localhost' };
-
-/**
- * The environment git runs with: enough to find git and the user's config, nothing that could run other programs.
- * GIT_CONFIG_NOSYSTEM: the system config is not the user's to vouch for and is never needed by the engine.
- */
-export function gitEnv(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
-  const env: Record<string, string> = {};
-  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k] as string;
-  env.GIT_CONFIG_NOSYSTEM = '1';
-  return env;
-}
-
-/**
- * `-c` settings every git command of Ratchet's runs with. They override whatever the repository's config says
- * (with --no-sandbox the agent can write it; `git config` in a worktree lands in the main repository's .git/config),
- * and git hands them on to the git processes it starts itself: no hooks, no fsmonitor command, no signing, never into
- * a submodule or nested repository (no `git status` run inside one, whose config could name a filter), no `ext::`
- * transport. Ratchet's own diffs add --no-ext-diff and --no-textconv. Other commands config can name (filters) are
- * caught by the config guard (repo-config-guard.ts), which reverts config changes after each attempt and each gate.
- */
-export const HARDENED_GIT_CONFIG: readonly string[] = [
-  'core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgsign=false', 'tag.gpgSign=false',
-  'submodule.recurse=false', 'diff.ignoreSubmodules=all', 'push.recurseSubmodules=no', 'protocol.ext.allow=never',
-];
-
-/** The one way the engine runs git: hardened config, a minimal environment, no prompt. */
-export interface Git {
-  /**
-   * Runs `git <args>` and resolves with its stdout. It rejects when git cannot start, or exits non-zero having
-   * written to stderr (the error's message is that text); a non-zero exit with nothing on stderr resolves with
-   * stdout, which is how git's quiet lookups (`rev-parse --verify -q`, `config --get`, `symbolic-ref -q`) answer a miss.
-   */
-  raw(args: readonly string[]): Promise<string>;
-}
-
-/** Every git command the engine ran in this process (dir and arguments), for benchmarks and tests that count them; off by default. */
-export const gitLog: { record: boolean; commands: Array<{ dir: string; args: readonly string[] }> } = { record: false, commands: [] };
-
-/**
- * Where a git command runs: a repository folder of the user's (a string), or a run's worktree pinned to the admin dir
- * found for it in the user's repository — then git is told `--git-dir` and `--work-tree` and never reads the worktree's
- * `.git` file, which the agent could have rewritten.
- */
-export type GitPlace = string | PinnedWorktree;
-
-export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Record<string, string> = {}): Git {
-  // Never prompt (no TTY here) and never sign: the engine's commits must not block on the user's setup.
-  // Hooks are off on purpose: the user's hooks must not run (or block) inside the engine's own operations.
-  // fsmonitor is off for the same reason: a command set by the agent would run on every status.
-  // Run directly, not through simple-git: it waited 50 ms after every command that printed nothing (4+ per step).
-  const dir = typeof place === 'string' ? place : place.worktree;
-  const pinned = typeof place === 'string' ? [] : [`--git-dir=${place.gitDir}`, `--work-tree=${place.worktree}`];
-  // A run's worktree has its own exclude file (copied files, installed dependencies, gates' leftovers): never committed.
-  const config = [...HARDENED_GIT_CONFIG, ...runExcludesConfig(dir), ...extraConfig].flatMap((c) => ['-c', c]);
-  const env = { ...gitEnv(), ...extraEnv };
-  return {
-    raw(args) {
-      if (gitLog.record) gitLog.commands.push({ dir, args });
-      return new Promise((ok, fail) => {
-        const child = spawn('git', [...config, ...pinned, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        child.stdout.on('data', (b: Buffer) => out.push(b));
-        child.stderr.on('data', (b: Buffer) => err.push(b));
-        child.on('error', (e) => fail(new Error(`git could not start in ${dir}: ${e.message}`)));
-        child.on('close', (code) => {
-          const stderr = Buffer.concat(err).toString('utf8');
-          if (code !== 0 && stderr !== '') fail(new Error(stderr));
-          else ok(Buffer.concat(out).toString('utf8'));
-        });
-      });
-    },
-  };
-}
 
 /** Checks that `path` is a usable repository: a folder, a git work tree (not bare), with at least one commit. */
 export async function inspectRepo(path: string): Promise<RepoInfo> {

@@ -1,10 +1,9 @@
 // Git-side state that lets a run be rebuilt without the database: its metadata and plan (refs/ratchet/<run>/meta) and how it stood when it last ended (…/state).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RestoredAttempt } from '../store/store-rows';
-import { HARDENED_GIT_CONFIG, assertWorktreeIntact, git, gitEnv, type PinnedWorktree } from './repo-git';
+import { assertWorktreeIntact, git, type PinnedWorktree } from './repo-git';
 import { pinnedOrNull } from './worktree-integrity';
 
 export interface RunMeta {
@@ -101,15 +100,11 @@ export function clearStaleLocks(repo: string, worktree: string): string[] {
 
 /** Would merging the moved base into the branch conflict? (git merge-tree, nothing written to any checkout.) */
 export async function mergeConflicts(repo: string, branch: string, otherRev: string): Promise<string[]> {
-  // raw() cannot tell exit 1 (conflicts) from success when git writes no stderr, so this one reads the exit code itself.
-  const r = await new Promise<{ code: number | null; out: string }>((ok) => {
-    execFile('git', [...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), 'merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev], { cwd: repo, env: gitEnv() }, (err, stdout) => {
-      ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout });
-    });
-  });
-  if (r.code !== 1) return [];
+  // Its exit code is the answer (1: conflicts), which raw() does not tell apart from success when git writes no stderr.
+  const r = await git(repo).run(['merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev]).catch(() => null);
+  if (!r || r.code !== 1) return [];
   // The first line is the merged tree; the conflicted paths follow.
-  return r.out.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
+  return r.stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
 }
 
 export async function recreateWorktree(repo: string, worktree: string, branch: string): Promise<void> {

@@ -1,0 +1,116 @@
+// The one way the engine runs git: hardened config, a minimal environment, no prompt, simple-git's unsafe-operation check.
+import { spawn } from 'node:child_process';
+import { vulnerabilityCheck } from '@simple-git/argv-parser';
+import { runExcludesConfig } from '../worktree-env/run-excludes';
+import type { PinnedWorktree } from './worktree-integrity';
+
+/**
+ * The environment git runs with: enough to find git and the user's config, nothing that could run other programs.
+ * GIT_CONFIG_NOSYSTEM: the system config is not the user's to vouch for and is never needed by the engine.
+ * GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: git refuses an abbreviated long option (`--upload-pac`), so the
+ * unsafe-operation check, which reads options by their full names, cannot be dodged (simple-git sets it too).
+ */
+export function gitEnv(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
+  const env: Record<string, string> = {};
+  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k] as string;
+  env.GIT_CONFIG_NOSYSTEM = '1';
+  env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
+  return env;
+}
+
+/**
+ * `-c` settings every git command of Ratchet's runs with. They override whatever the repository's config says
+ * (with --no-sandbox the agent can write it; `git config` in a worktree lands in the main repository's .git/config),
+ * and git hands them on to the git processes it starts itself: no hooks, no fsmonitor command, no signing, never into
+ * a submodule or nested repository (no `git status` run inside one, whose config could name a filter), no `ext::`
+ * transport. Ratchet's own diffs add --no-ext-diff and --no-textconv. Other commands config can name (filters) are
+ * caught by the config guard (repo-config-guard.ts), which reverts config changes after each attempt and each gate.
+ */
+export const HARDENED_GIT_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgsign=false', 'tag.gpgSign=false',
+  'submodule.recurse=false', 'diff.ignoreSubmodules=all', 'push.recurseSubmodules=no', 'protocol.ext.allow=never',
+];
+
+/**
+ * simple-git's unsafe-operation check (the code its `unsafe` plugin runs, from its package @simple-git/argv-parser),
+ * applied to the arguments and extra config of every command before git starts: an option or `-c` setting that makes
+ * git run a program (`--upload-pack`, `--receive-pack`, `--template`, `core.sshCommand`, `core.pager`, `diff.external`,
+ * filters, credential helpers, `protocol.*.allow`…) is refused, whatever data put it there (a branch, a ref, a remote,
+ * a path). HARDENED_GIT_CONFIG is not checked: it names such keys only to switch them off. Returns why, or null.
+ */
+export function unsafeGitArguments(args: readonly string[]): string | null {
+  const found = vulnerabilityCheck(args, {});
+  return found.length ? found.map((v) => v.message).join('; ') : null;
+}
+
+/** What a git command did: its exit code (null when a signal ended it) and its output. */
+export interface GitResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The one way the engine runs git: hardened config, a minimal environment, no prompt, simple-git's unsafe-operation check. */
+export interface Git {
+  /**
+   * Runs `git <args>` and resolves with its stdout. It rejects when git cannot start or the check refuses the
+   * arguments, or when git exits non-zero having written to stderr (the error's message is that text); a non-zero exit
+   * with nothing on stderr resolves with stdout, which is how git's quiet lookups (`rev-parse --verify -q`,
+   * `config --get`, `symbolic-ref -q`) answer a miss.
+   */
+  raw(args: readonly string[]): Promise<string>;
+  /** Runs `git <args>` and resolves with its exit code and output, for commands whose exit code is the answer (`merge-tree`). Rejects as raw() does when git cannot start or the check refuses. */
+  run(args: readonly string[]): Promise<GitResult>;
+}
+
+/** Every git command the engine ran in this process (dir and arguments), for benchmarks and tests that count them; off by default. */
+export const gitLog: { record: boolean; commands: Array<{ dir: string; args: readonly string[] }> } = { record: false, commands: [] };
+
+/**
+ * Where a git command runs: a repository folder of the user's (a string), or a run's worktree pinned to the admin dir
+ * found for it in the user's repository — then git is told `--git-dir` and `--work-tree` and never reads the worktree's
+ * `.git` file, which the agent could have rewritten.
+ */
+export type GitPlace = string | PinnedWorktree;
+
+/**
+ * Spawned here rather than through simple-git's own runner: simple-git (4.0.2, the newest) waits 50 ms after every
+ * command that wrote nothing to stdout or stderr, whatever its `completion` setting (completion-detection.plugin.ts:
+ * `if (deferClose) await delay(50)`, outside the onClose/onExit options). A step runs four such commands (`add`,
+ * `update-ref`, two `ls-files`), and the engine-overhead benchmark P9 measured 1.48 and 1.71 with every command run
+ * through simple-git, 1.06–1.22 spawned here (goal ≤ 1.3); see docs/architecture.md for the figures.
+ */
+export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Record<string, string> = {}): Git {
+  // Never prompt (no TTY here) and never sign: the engine's commits must not block on the user's setup.
+  // Hooks are off on purpose: the user's hooks must not run (or block) inside the engine's own operations.
+  // fsmonitor is off for the same reason: a command set by the agent would run on every status.
+  const dir = typeof place === 'string' ? place : place.worktree;
+  const pinned = typeof place === 'string' ? [] : [`--git-dir=${place.gitDir}`, `--work-tree=${place.worktree}`];
+  // A run's worktree has its own exclude file (copied files, installed dependencies, gates' leftovers): never committed.
+  const checkedConfig = [...runExcludesConfig(dir), ...extraConfig].flatMap((c) => ['-c', c]);
+  const config = [...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), ...checkedConfig];
+  const env = { ...gitEnv(), ...extraEnv };
+  function run(args: readonly string[]): Promise<GitResult> {
+    const unsafe = unsafeGitArguments([...checkedConfig, ...args]);
+    if (unsafe) return Promise.reject(new Error(`Ratchet refused to run git: ${unsafe}`));
+    if (gitLog.record) gitLog.commands.push({ dir, args });
+    return new Promise((ok, fail) => {
+      const child = spawn('git', [...config, ...pinned, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      child.on('error', (e) => fail(new Error(`git could not start in ${dir}: ${e.message}`)));
+      child.on('close', (code) => ok({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    });
+  }
+  return {
+    run,
+    async raw(args) {
+      const r = await run(args);
+      if (r.code !== 0 && r.stderr !== '') throw new Error(r.stderr);
+      return r.stdout;
+    },
+  };
+}
