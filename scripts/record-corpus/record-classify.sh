@@ -62,18 +62,35 @@ changed cls-go-own
 rec go-own-package-missing GOFLAGS=-mod=mod GOPROXY=off go build ./...
 recdiff go-own-package-missing
 
-# The sandbox's proxy refusing a host that is not on the workflow's network list.
+# The sandbox's proxy refusing a host that is not on the workflow's network list (another host is on it, so the
+# command starts the proxy's relays and the proxy answers 403).
+ON_LIST=allowed.corp.example
 fresh cls-net-npm
-sandboxed net-refused-npm 'npm install --no-audit --no-fund --registry https://npm.corp.example/'
+sandboxed net-refused-npm 'npm install --no-audit --no-fund --registry https://npm.corp.example/' $ON_LIST
 fresh cls-net-pip
 python3 -m venv .venv
-sandboxed net-refused-pip '.venv/bin/pip install --isolated --index-url https://pypi.corp.example/simple -r requirements.txt'
+sandboxed net-refused-pip '.venv/bin/pip install --isolated --index-url https://pypi.corp.example/simple -r requirements.txt' $ON_LIST
 fresh cls-net-go
-sandboxed net-refused-go 'GOPROXY=https://goproxy.corp.example GOSUMDB=off GOFLAGS=-mod=mod go build ./...'
+sandboxed net-refused-go 'GOPROXY=https://goproxy.corp.example GOSUMDB=off GOFLAGS=-mod=mod go build ./...' $ON_LIST
 fresh cls-net-cargo
-sandboxed net-refused-cargo 'cargo build --color=never'
-sandboxed net-refused-curl 'curl -sS https://downloads.corp.example/fixtures/players.json -o players.json'
-sandboxed net-refused-curl-http 'curl -sSf http://downloads.corp.example/fixtures/players.json -o players.json'
+sandboxed net-refused-cargo 'cargo build --color=never' $ON_LIST
+sandboxed net-refused-curl 'curl -sS https://downloads.corp.example/fixtures/players.json -o players.json' $ON_LIST
+sandboxed net-refused-curl-http 'curl -sSf http://downloads.corp.example/fixtures/players.json -o players.json' $ON_LIST
+
+# The same with an empty network list: the command runs without the proxy's relays, and the client is refused at the
+# proxy's port inside the sandbox.
+fresh cls-net-npm
+sandboxed net-noproxy-npm 'npm install --no-audit --no-fund --registry https://npm.corp.example/'
+fresh cls-net-pip
+python3 -m venv .venv
+sandboxed net-noproxy-pip '.venv/bin/pip install --isolated --index-url https://pypi.corp.example/simple -r requirements.txt'
+fresh cls-net-go
+sandboxed net-noproxy-go 'GOPROXY=https://goproxy.corp.example GOSUMDB=off GOFLAGS=-mod=mod go build ./...'
+fresh cls-net-cargo
+sandboxed net-noproxy-cargo 'cargo build --color=never'
+sandboxed net-noproxy-curl 'curl -sS https://downloads.corp.example/fixtures/players.json -o players.json'
+sandboxed net-noproxy-curl-http 'curl -sSf http://downloads.corp.example/fixtures/players.json -o players.json'
+sandboxed net-noproxy-git 'git clone https://git.corp.example/acme/fixtures.git'
 
 # A git-hook installer (husky, in npm's prepare) that cannot write the repository's read-only .git, then a real
 # test failure: the test failure is what the gate says.
