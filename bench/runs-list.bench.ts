@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUNS_PAGE } from '../shared/contract';
 import { createEngine } from '../electron/engine/engine';
-import { createService } from '../electron/engine/service';
+import { createService } from '../electron/engine/service/service';
 import { compareAsync, report } from './measure';
 import { fillRuns } from './history-store';
 

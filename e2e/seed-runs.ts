@@ -2,7 +2,7 @@
 // with the reasons the engine itself writes (a budget pause, a failure with its attempts summary and next steps, an
 // interruption found by the host), so the screenshot sweep sees a busy store, not three runs.
 import { hostname } from 'node:os';
-import { markInterrupted } from '../electron/engine/run-list';
+import { markInterrupted } from '../electron/engine/lifecycle/run-list';
 import { attemptsSummary } from '../electron/engine/runs/attempt-summary';
 import { checkBudget } from '../electron/engine/runs/budget';
 import { runEndReason } from '../electron/engine/runs/run-reasons';

@@ -43,7 +43,7 @@ describe('the layer map', () => {
   }, 60_000);
 
   it('passes what the map allows, and lets tests reach across it', async () => {
-    expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine/service';\nexport const s = createService;\n")).toEqual([]);
+    expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine/service/service';\nexport const s = createService;\n")).toEqual([]);
     expect(await layerErrors('electron/engine/runs/violation.test.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;\n")).toEqual([]);
   }, 60_000);
 

@@ -1,7 +1,7 @@
 // `ratchet list [--json]`: the store alone (no engine, agent or sandbox loaded), so listing runs starts at once.
 import { hostname } from 'node:os';
 import { defaultHome } from '../engine/home';
-import { listRuns, markInterrupted } from '../engine/run-list';
+import { listRuns, markInterrupted } from '../engine/lifecycle/run-list';
 import { openDatabase } from '../engine/store/open-store';
 import { Store } from '../engine/store/store';
 import { parse, UsageError, type CliIo } from './cli-kit';

@@ -2,9 +2,9 @@
 import { hostname } from 'node:os';
 import type { Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
-import { processAlive } from '../engine/run-ownership';
-import { runsToStart } from '../engine/run-scheduler';
-import { loadSettings } from '../engine/settings-store';
+import { processAlive } from '../engine/lifecycle/run-ownership';
+import { runsToStart } from '../engine/lifecycle/run-scheduler';
+import { loadSettings } from '../engine/settings/settings-store';
 import { RunQueue } from '../engine/store/run-queue';
 
 /**

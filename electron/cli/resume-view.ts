@@ -1,5 +1,5 @@
 // Renders the resume plan ("Workflow Resume Plan") and the interrupted-runs list for the terminal.
-import type { ResumeInfo } from '../engine/run-recovery';
+import type { ResumeInfo } from '../engine/lifecycle/run-recovery';
 import type { RunRow } from '../engine/store/store';
 import { ago as timeAgo } from '../../shared/time-ago';
 

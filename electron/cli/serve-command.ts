@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../engine/engine';
 import { defaultHome } from '../engine/home';
-import { createService } from '../engine/service';
+import { createService } from '../engine/service/service';
 import { startHost } from '../host/host';
 import { parse, UsageError, type CliIo } from './cli-kit';
 

@@ -1,6 +1,6 @@
 // `ratchet stats` (the dashboard's numbers, from the same function the app calls) and `ratchet doctor` (the store's health).
-import { loadStats } from '../engine/stats-load';
-import { weeklyReport } from '../engine/stats-report';
+import { loadStats } from '../engine/stats/stats-load';
+import { weeklyReport } from '../engine/stats/stats-report';
 import { doctorText, runDoctor } from '../engine/store/doctor';
 import type { Engine } from '../engine/engine';
 import { parse, UsageError, type CliIo } from './cli-kit';

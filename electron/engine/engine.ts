@@ -1,5 +1,5 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
-import { listRuns, markInterrupted } from './run-list';
+import { listRuns, markInterrupted } from './lifecycle/run-list';
 import { existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,15 +16,15 @@ import { inspectRepo } from './git/repo-git';
 import { applyRunCommands } from './runs/apply-run-commands';
 import { runLife } from './runs/run-machine';
 import { statusDocument } from './runs/status-document';
-import { resumeInfo, resumeRun, retryRun, type ContinueOptions } from './run-recovery';
+import { resumeInfo, resumeRun, retryRun, type ContinueOptions } from './lifecycle/run-recovery';
 import { writeRunMeta } from './git/run-refs';
 import { openDatabase } from './store/open-store';
 import { busyMessage, type LeaseOwner } from './store/run-lease';
-import { runOwnership } from './run-ownership';
+import { runOwnership } from './lifecycle/run-ownership';
 import { Store, type EngineEvent } from './store/store';
 import type { LoadedWorkflow } from './workflow/load-workflow';
 import type { AgentConfig, StepConfig, Workflow } from './workflow/schema';
-import { loadSettings, type UserSettings } from './settings-store';
+import { loadSettings, type UserSettings } from './settings/settings-store';
 import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type SandboxStatus } from './sandbox/os-sandbox';
 import { sweepPrivateDirsOf } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
@@ -35,20 +35,20 @@ import { createRunNotices } from './notify/run-notices';
 import { baselineCheck, type BaselineCheckOptions } from './worktree-env/baseline';
 import { resolveTargets } from './notify/notifier';
 
-import type { EngineDeps, ExecuteOptions } from './run-options';
-import type { EngineContext } from './engine-context';
-import { createRunMaker, withoutNotify } from './run-create';
-import { createExecute } from './run-loop';
-import { createRunStateKeeper } from './run-state-keeper';
-import { createOtherWritersWatch } from './other-writers-watch';
-import { recoverRuns } from './run-git-recover';
+import type { EngineDeps, ExecuteOptions } from './lifecycle/run-options';
+import type { EngineContext } from './lifecycle/engine-context';
+import { createRunMaker, withoutNotify } from './lifecycle/run-create';
+import { createExecute } from './lifecycle/run-loop';
+import { createRunStateKeeper } from './lifecycle/run-state-keeper';
+import { createOtherWritersWatch } from './lifecycle/other-writers-watch';
+import { recoverRuns } from './lifecycle/run-git-recover';
 
 // The variables a command agent gets on top of the allowlist: what it needs to talk to the API (Claude Code's
 // long-lived login token too: inside the sandbox its HOME is the run's own folder, so it cannot read ~/.claude).
 const COMMAND_AGENT_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'CLAUDE_CODE_OAUTH_TOKEN'];
 
-export type { ConfirmNext, EngineDeps, ExecuteOptions, PreparedRun, StartRunInput } from './run-options';
-export { slugify } from './run-create';
+export type { ConfirmNext, EngineDeps, ExecuteOptions, PreparedRun, StartRunInput } from './lifecycle/run-options';
+export { slugify } from './lifecycle/run-create';
 
 export type Engine = ReturnType<typeof createEngine>;
 

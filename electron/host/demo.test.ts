@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusDocument } from '../../shared/domain';
 import { until as poll } from '../../shared/testing/until';
 import { createEngine, type Engine } from '../engine/engine';
-import { createService, type Service } from '../engine/service';
+import { createService, type Service } from '../engine/service/service';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 import { startDemo, startDemoRuns, type Demo } from './demo';
 

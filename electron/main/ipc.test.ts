@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_NAMES, METHOD_NAMES, type Handlers } from '../../shared/contract';
 import { RatchetError } from '../engine/errors';
-import { toCallError } from '../engine/service';
+import { toCallError } from '../engine/service/service';
 
 vi.mock('electron', () => import('./testing/fake-electron'));
 const fake = await import('./testing/fake-electron');

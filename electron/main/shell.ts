@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { EngineEventDoc } from '../../shared/contract';
 import type { MenuCommand } from '../../shared/menu-commands';
 import { createEngine, type Engine } from '../engine/engine';
-import { createService, toCallError, type Service } from '../engine/service';
+import { createService, toCallError, type Service } from '../engine/service/service';
 import type { Demo } from '../host/demo';
 import { demoWanted as isDemoWanted, startDemoFromDevTree } from './demo-gate';
 import { pickRepository } from './dialogs';

@@ -64,7 +64,7 @@ export function makeStats(now: number, n: 7 | 30): StatsSummary {
   };
 }
 
-/** Improvement suggestions as the engine words them (electron/engine/improvements.ts). */
+/** Improvement suggestions as the engine words them (electron/engine/stats/improvements.ts). */
 export function makeImprovements(s: StatsSummary): ImprovementDoc[] {
   const k = s.days === 7 ? 1 : 4;
   const over = s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { whenAborted } from '../on-abort';
+import { whenAborted } from '../process/on-abort';
 import { terminateGroup } from '../process/kill-group';
 import { classifyCliFailure } from './cli-agent-errors';
 import { silentLoopback } from '../sandbox/loopback';

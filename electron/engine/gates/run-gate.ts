@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { openConfined, removeInside, resolveInside } from '../agents/tools/confine';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
-import { whenAborted } from '../on-abort';
+import { whenAborted } from '../process/on-abort';
 import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
 import { isExecutableFile, whichIn } from '../process/which';
 import { BoundedOutput } from './bounded-output';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { progressLine } from '../../cli/progress';
 import { tempDir } from '../testing/temp-repo';
-import { loadSettings } from '../settings-store';
+import { loadSettings } from '../settings/settings-store';
 import { loadWorkflowFile, parseWorkflow } from '../workflow/load-workflow';
 
 const wf = (notify: string) => `gates: { test: "true" }\nnotify:\n  ${notify}\nsteps:\n  - title: a\n`;

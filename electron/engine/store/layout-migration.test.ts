@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadStats, loadStatsFromRows } from '../stats-load';
+import { loadStats, loadStatsFromRows } from '../stats/stats-load';
 import { migrate } from './migration';
 import { MIGRATIONS } from './migrations';
 import { openDatabase } from './open-store';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { RatchetError } from '../errors';
-import { processAlive } from '../run-ownership';
+import { processAlive } from '../lifecycle/run-ownership';
 import { migrate } from './migration';
 import { MIGRATIONS } from './migrations';
 

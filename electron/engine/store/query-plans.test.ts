@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createService } from '../service';
+import { createService } from '../service/service';
 import { createEngine } from '../engine';
 import { statusDocument } from '../runs/status-document';
 import { openDatabase } from './open-store';

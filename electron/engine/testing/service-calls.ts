@@ -1,6 +1,6 @@
 // Test helpers for driving the service as a host does: a method call that throws on an error answer, and polling until a condition holds.
 import { dispatch } from '../../../shared/contract';
-import { toCallError, type Service } from '../service';
+import { toCallError, type Service } from '../service/service';
 
 // The polling helper lives in shared/testing (one for all tests); re-exported here for the engine's tests that import it from this module.
 export { until } from '../../../shared/testing/until';

@@ -4,7 +4,7 @@ import { afterEach } from 'vitest';
 import type { EventName } from '../../../shared/contract';
 import { startScriptedServer, type ScriptedServer } from '../../scripted/server';
 import { createEngine, type Engine } from '../engine';
-import { createService, type Service, type ServiceOptions } from '../service';
+import { createService, type Service, type ServiceOptions } from '../service/service';
 import { byStep } from './recovery-fixtures';
 import { TEST_SANDBOX_MODE } from './sandbox-mode';
 import { tempDir } from './temp-repo';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../shared/contract';
 import { createEngine } from '../engine';
-import { createService, toCallError, type Service } from '../service';
+import { createService, toCallError, type Service } from '../service/service';
 import { makeRepo, tempDir } from '../testing/temp-repo';
 
 let service: Service | undefined;

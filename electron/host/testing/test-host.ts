@@ -5,7 +5,7 @@ import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createEngine } from '../../engine/engine';
-import { createService, type Service } from '../../engine/service';
+import { createService, type Service } from '../../engine/service/service';
 import { TEST_SANDBOX_MODE } from '../../engine/testing/sandbox-mode';
 import { tempDir } from '../../engine/testing/temp-repo';
 import { startHost, type Host } from '../host';

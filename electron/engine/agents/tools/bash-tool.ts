@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { BoundedOutput } from '../../gates/bounded-output';
-import { whenAborted } from '../../on-abort';
+import { whenAborted } from '../../process/on-abort';
 import type { RunJail, WrappedCommand } from '../../sandbox/os-sandbox';
 import { isWithin } from '../../fs/within';
 import { terminateGroup } from '../../process/kill-group';

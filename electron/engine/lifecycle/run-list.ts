@@ -1,0 +1,30 @@
+// Runs as `ratchet list` and the app see them, after marking the runs whose process is gone as interrupted. Store-only
+// (no agent, sandbox or git), so listing needs nothing else loaded.
+import type { RunListItem } from '../../../shared/domain';
+import { processAlive } from './run-ownership';
+import { applyRunCommands } from '../runs/apply-run-commands';
+import { runLife } from '../runs/run-machine';
+import { leaseState } from '../store/run-lease';
+import type { Store } from '../store/store';
+
+/** Marks running/waiting/planning runs that nobody holds (no owner, a dead one, or a lease that ran out) as interrupted. */
+export function markInterrupted(store: Store, self: { pid: number; host: string }, nowMs: number): string[] {
+  const found: string[] = [];
+  for (const run of store.runsWithStatus(['running', 'waiting', 'planning'])) {
+    if (run.owner_pid === self.pid && run.owner_host === self.host) continue;
+    // A parked run (rate limit, daily budget) has no owner on purpose: it waits for its wake_at.
+    if (run.status === 'waiting' && run.owner_pid === null && run.wake_at !== null) continue;
+    // No owner, a dead one (this host, pid gone) or one whose lease ran out: nobody is running it.
+    if (leaseState(run, { host: self.host, token: null }, nowMs, processAlive).kind !== 'held') {
+      // Its attempt ended when the process did: nothing of it may look alive in the app.
+      store.closeDeadAttempts(run.id);
+      applyRunCommands(store, run.id, runLife(run.id, { type: 'processLost', lastSeen: run.heartbeat_at ?? null }, new Date(nowMs)));
+      found.push(run.id);
+    }
+  }
+  return found;
+}
+
+export function listRuns(store: Store): RunListItem[] {
+  return store.listRuns().map((run) => ({ id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at }));
+}

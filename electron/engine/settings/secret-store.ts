@@ -1,0 +1,33 @@
+// Where the Anthropic API key is kept: the interface the desktop shell's encrypted store and the headless host's memory
+// store both give the service (electron/main/secrets.ts, memorySecrets here).
+import { RatchetError } from '../errors';
+
+export interface SecretStore {
+  source: 'safe_storage' | 'environment' | 'session' | 'none';
+  warning: string | null;
+  get(): string | null;
+  /** Throws a RatchetError where keys cannot be stored (the headless host reads the environment); may be async (safeStorage). */
+  set(key: string | null): void | Promise<void>;
+}
+
+/**
+ * The headless host's key store: the environment's key, or a key saved from the app, kept in this process's memory
+ * only (no keychain without Electron) until the host stops; never written to disk.
+ */
+export function memorySecrets(envKey: string | null): SecretStore {
+  let session: string | null = null;
+  return {
+    get source() {
+      return session ? 'session' : envKey ? 'environment' : 'none';
+    },
+    get warning() {
+      return session ? 'This key is kept in memory only until `ratchet serve` stops. To keep it, set ANTHROPIC_API_KEY in the environment of `ratchet serve`.' : null;
+    },
+    get: () => session ?? envKey,
+    set: (key) => {
+      const value = key?.trim() ?? '';
+      if (value && /\s/.test(value)) throw new RatchetError('bad_arguments', 'An API key has no spaces or line breaks in it. Paste the key alone.');
+      session = value || null;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The period's improvement suggestions and the weekly report, from the same summary the dashboard shows (what the app, the host and `ratchet stats` call).
+import type { StatsSummary } from '../../../shared/contract';
+import { improvementSuggestions, type Improvement } from './improvements';
+import { DEFAULT_LIMITS, PRESETS } from '../runs/policy';
+import { reportMarkdown } from './stats';
+import { failurePatterns } from './failure-patterns';
+import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
+import type { StoreDb } from '../store/store-rows';
+
+export interface ReportSettings {
+  dailyUsd: number | null;
+  preset: keyof typeof PRESETS;
+}
+
+/** Improvement suggestions for the period `s` summarises (per error class, against the limits of the preset in Settings, then failure patterns). */
+export function loadImprovements(db: StoreDb, s: StatsSummary, now: Date, preset: keyof typeof PRESETS): Improvement[] {
+  const budget = s.dailyBudgetUsd;
+  const byClass = improvementSuggestions({
+    classes: loadClassRecords(db, s.days, now),
+    limits: { ...DEFAULT_LIMITS, test_failure: PRESETS[preset].max_retries },
+    successSteps: s.retryBreakdown.r0 + s.retryBreakdown.r1 + s.retryBreakdown.r2 + s.retryBreakdown.r3plus,
+    avgAttemptsPerSuccess: s.avgAttemptsPerSuccess,
+    daysOverBudget: budget === null ? 0 : s.costPerDay.filter((d) => d.costUsd > budget).length,
+    dailyBudgetUsd: budget,
+  });
+  // The failure-pattern advice: what several tasks' unfixed failures share.
+  return [...byClass, ...failurePatterns(loadUnfixedFailures(db, s.days, now))];
+}
+
+/** The weekly report: the dashboard's summary for the period and its improvement suggestions, as Markdown. */
+export function weeklyReport(db: StoreDb, days: number, now: Date, settings: ReportSettings): { summary: StatsSummary; improvements: Improvement[]; markdown: string } {
+  const summary = loadStats(db, days, now, settings.dailyUsd);
+  const improvements = loadImprovements(db, summary, now, settings.preset);
+  return { summary, improvements, markdown: reportMarkdown(summary, now, improvements) };
+}
