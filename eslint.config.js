@@ -21,7 +21,10 @@ export default tseslint.config(
   {
     files: ['electron/engine/**', 'electron/cli/**', 'electron/host/**', 'electron/scripted/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Bad layering: the engine runs under plain Node and never imports electron.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Bad layering: the engine runs under plain Node and never imports electron.' }] },
+      ],
     },
   },
   {
@@ -38,10 +41,13 @@ export default tseslint.config(
   {
     files: ['shared/**', 'renderer/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'Bad layering: shared/ and renderer/ never import electron.' }],
-        patterns: [{ group: nodeBuiltins, message: 'Bad layering: shared/ and renderer/ never import Node built-ins.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Bad layering: shared/ and renderer/ never import electron.' }],
+          patterns: [{ group: nodeBuiltins, message: 'Bad layering: shared/ and renderer/ never import Node built-ins.' }],
+        },
+      ],
     },
   },
 );

@@ -23,8 +23,16 @@ const steps = Array.from({ length: 5 }, (_, i) => ({ title: `step ${i + 1}`, pro
 store.tx(() => {
   for (let i = 0; i < RUNS; i++) {
     store.createRun({
-      runId: `run-${String(i).padStart(5, '0')}`, repoPath: dir, repoName: 'bench', title: `task ${i}`, description: '',
-      workflow: { gates: {}, steps } as never, baseBranch: 'main', baseCommit: 'b'.repeat(40), branch: `ratchet/bench-${i}`, worktree: join(dir, `wt-${i}`),
+      runId: `run-${String(i).padStart(5, '0')}`,
+      repoPath: dir,
+      repoName: 'bench',
+      title: `task ${i}`,
+      description: '',
+      workflow: { gates: {}, steps } as never,
+      baseBranch: 'main',
+      baseCommit: 'b'.repeat(40),
+      branch: `ratchet/bench-${i}`,
+      worktree: join(dir, `wt-${i}`),
     });
     store.setRunStatus(`run-${String(i).padStart(5, '0')}`, i % 3 ? 'succeeded' : 'failed', null, { finished: true });
   }
@@ -58,5 +66,7 @@ const rl = median(list) / b;
 const ratio = Math.max(rh, rl);
 const ok = ratio <= GOAL;
 console.log(`P11 ratchet --help and list --json (${RUNS} runs) ÷ node -e 0: ratio ${ratio.toFixed(2)} (goal ≤ ${GOAL}) ${ok ? 'ok' : 'MISSED'}`);
-console.log(`    --help ${median(help).toFixed(0)} ms (${rh.toFixed(2)}), list --json ${median(list).toFixed(0)} ms (${rl.toFixed(2)}), node -e 0 ${b.toFixed(0)} ms; medians of ${ROUNDS}`);
+console.log(
+  `    --help ${median(help).toFixed(0)} ms (${rh.toFixed(2)}), list --json ${median(list).toFixed(0)} ms (${rl.toFixed(2)}), node -e 0 ${b.toFixed(0)} ms; medians of ${ROUNDS}`,
+);
 process.exit(ok ? 0 : 1);

@@ -50,8 +50,12 @@ const q = {
   ),
   prompt: db.prepare('INSERT INTO attempt_prompts (attempt_id, prompt) VALUES (?, ?)'),
   result: db.prepare('INSERT INTO attempt_results (attempt_id, transcript_json, diff) VALUES (?, ?, ?)'),
-  call: db.prepare('INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at) VALUES (?, ?, 9000, 800, 6000, 900, ?, ?)'),
-  gate: db.prepare("INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output_bytes, failures_json) VALUES (?, 'test', 'npm test', ?, ?, NULL, 0, 1200, ?, '[]')"),
+  call: db.prepare(
+    'INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at) VALUES (?, ?, 9000, 800, 6000, 900, ?, ?)',
+  ),
+  gate: db.prepare(
+    "INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output_bytes, failures_json) VALUES (?, 'test', 'npm test', ?, ?, NULL, 0, 1200, ?, '[]')",
+  ),
   gateOut: db.prepare('INSERT INTO gate_outputs (gate_result_id, output) VALUES (?, ?)'),
   event: db.prepare('INSERT INTO events (run_id, at, type, payload_json) VALUES (?, ?, ?, ?)'),
   stepDone: db.prepare('UPDATE step_runs SET status = ?, commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?'),
@@ -65,7 +69,9 @@ const retryDecision = JSON.stringify({ action: 'retry', reason: 'the gate failed
 let attempts = 0;
 // The summary is built the way migration 16 builds it for an existing store (from the rows, once), then its triggers are
 // put back: a unit test (stats-load.test.ts) checks that the triggers and this rebuild give the same summary.
-const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stats_%'").all() as Array<{ name: string }>).map((t) => t.name);
+const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stats_%'").all() as Array<{ name: string }>).map(
+  (t) => t.name,
+);
 for (const t of triggers) db.exec(`DROP TRIGGER ${t}`);
 db.transaction(() => {
   q.repo.run(new Date(now - DAYS * 86_400_000).toISOString());
@@ -85,10 +91,27 @@ db.transaction(() => {
         const passed = !stepFails && n === tries;
         const k = (r + s + n) % 8;
         const cls = passed ? null : (CLASSES[(r + n) % CLASSES.length] as string);
-        const id = Number(q.attempt.run(runId, s, n, passed ? ((r + s) % 23 === 0 ? 'flaky' : 'passed') : 'failed', cls, passed ? null : 'not ok 61 - keeps weights consistent',
-          `step ${s} attempt ${n}`, 0.041, 1, passed ? null : retryDecision, at(s * 60_000 + n * 1000), at(s * 60_000 + n * 1000 + 900)).lastInsertRowid);
+        const id = Number(
+          q.attempt.run(
+            runId,
+            s,
+            n,
+            passed ? ((r + s) % 23 === 0 ? 'flaky' : 'passed') : 'failed',
+            cls,
+            passed ? null : 'not ok 61 - keeps weights consistent',
+            `step ${s} attempt ${n}`,
+            0.041,
+            1,
+            passed ? null : retryDecision,
+            at(s * 60_000 + n * 1000),
+            at(s * 60_000 + n * 1000 + 900),
+          ).lastInsertRowid,
+        );
         attempts++;
-        q.prompt.run(id, attempts % FULL_EVERY === 0 ? (prompts[k] as string) : `Implement part ${s} of task ${r}: ${'keep the save format consistent. '.repeat(8)}`);
+        q.prompt.run(
+          id,
+          attempts % FULL_EVERY === 0 ? (prompts[k] as string) : `Implement part ${s} of task ${r}: ${'keep the save format consistent. '.repeat(8)}`,
+        );
         if (attempts % FULL_EVERY === 0) {
           q.result.run(id, transcripts[k] as string, diffs[k] as string);
           const g = Number(q.gate.run(id, passed ? 1 : 0, passed ? 0 : 1, (logs[k] as string).length).lastInsertRowid);
@@ -117,9 +140,16 @@ const service = createService(engine, { host: 'headless', version: 'bench', env:
 const count = () => engine.store.db.prepare('SELECT count(*) AS n FROM attempts').get() as { n: number };
 if (count().n !== attempts) throw new Error(`expected ${attempts} attempts, the store has ${count().n}`);
 const summary = await service.handlers['stats.summary']({ days: 30 });
-console.log(`30 days: ${summary.runs} runs, ${summary.succeeded} succeeded, $${summary.totalCostUsd.toFixed(2)}, breakdown ${JSON.stringify(summary.retryBreakdown)}`);
+console.log(
+  `30 days: ${summary.runs} runs, ${summary.succeeded} succeeded, $${summary.totalCostUsd.toFixed(2)}, breakdown ${JSON.stringify(summary.retryBreakdown)}`,
+);
 
-const m = await compareAsync(3, () => service.handlers['stats.summary']({ days: 30 }), async () => count(), 7);
+const m = await compareAsync(
+  3,
+  () => service.handlers['stats.summary']({ days: 30 }),
+  async () => count(),
+  7,
+);
 const okP5 = report('P5', `dashboard stats, 30 days over ${attempts} attempts ÷ SELECT count(*) FROM attempts`, m.subject, m.baseline, 3, m.ratio);
 
 // P5b: a 1 ms timer stands for a live run's stream; the longest gap between its ticks is the stall. The same watch over
@@ -138,7 +168,13 @@ async function longestStall(load: boolean): Promise<number> {
   longest = 0;
   last = performance.now();
   for (let i = 0; i < 5; i++) {
-    if (load) await Promise.all([service.handlers['stats.summary']({ days: 7 }), service.handlers['stats.summary']({ days: 30 }), service.handlers['stats.report']({ days: 7 }), service.handlers['stats.improvements']({ days: 7 })]);
+    if (load)
+      await Promise.all([
+        service.handlers['stats.summary']({ days: 7 }),
+        service.handlers['stats.summary']({ days: 30 }),
+        service.handlers['stats.report']({ days: 7 }),
+        service.handlers['stats.improvements']({ days: 7 }),
+      ]);
     await new Promise((r) => setTimeout(r, 5));
   }
   clearInterval(timer);

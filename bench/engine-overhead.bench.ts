@@ -30,7 +30,10 @@ async function engineRun(url: string): Promise<{ msPerStep: number; gitPerStep: 
   const repo = makeRepo({ 'package.json': '{}\n' });
   const wf = join(mkdtempSync(join(tmpdir(), 'ratchet-bench-wf-')), 'ratchet.yml');
   writeFileSync(wf, `gates: { ok: "true" }\nsteps:\n${Array.from({ length: STEPS }, (_, i) => `  - title: Step ${i + 1}\n    gates: []\n`).join('')}`);
-  const engine = createEngine({ home: join(mkdtempSync(join(tmpdir(), 'ratchet-bench-home-')), 'home'), env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: url } });
+  const engine = createEngine({
+    home: join(mkdtempSync(join(tmpdir(), 'ratchet-bench-home-')), 'home'),
+    env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: url },
+  });
   const runId = await engine.createRun(await engine.prepareRun({ repo, workflowFile: wf }));
   gitLog.commands = [];
   gitLog.record = true;
@@ -87,5 +90,7 @@ ratios.sort((a, b) => a - b);
 const ratio = ratios[Math.floor(ratios.length / 2)] as number;
 const ok = ratio <= GOAL;
 console.log(`P9 engine overhead per step ÷ its git commands run raw: ratio ${ratio.toFixed(2)} (goal ≤ ${GOAL}) ${ok ? 'ok' : 'MISSED'}`);
-console.log(`    engine ${last.msPerStep.toFixed(1)} ms per step (${last.gitPerStep.toFixed(1)} git commands) vs raw git ${last.rawMs.toFixed(1)} ms; ${STEPS} steps, sandbox as configured, no gate`);
+console.log(
+  `    engine ${last.msPerStep.toFixed(1)} ms per step (${last.gitPerStep.toFixed(1)} git commands) vs raw git ${last.rawMs.toFixed(1)} ms; ${STEPS} steps, sandbox as configured, no gate`,
+);
 process.exit(ok ? 0 : 1);

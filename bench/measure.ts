@@ -18,7 +18,12 @@ export function timeIt(n: number, fn: (i: number) => void, rounds = 5): Timing {
  * Times subject and baseline in alternating rounds, so drift on a busy machine hits both alike,
  * and reports the median per-round ratio with the median times.
  */
-export function compare(n: number, subject: (i: number) => void, baseline: (i: number) => void, rounds = 9): { subject: Timing; baseline: Timing; ratio: number } {
+export function compare(
+  n: number,
+  subject: (i: number) => void,
+  baseline: (i: number) => void,
+  rounds = 9,
+): { subject: Timing; baseline: Timing; ratio: number } {
   const s: number[] = [];
   const b: number[] = [];
   const ratios: number[] = [];
@@ -74,7 +79,12 @@ export function report(id: string, what: string, subject: Timing, baseline: Timi
 }
 
 /** compare() for async work: alternating rounds of `n` calls each, the median per-round ratio. */
-export async function compareAsync(n: number, subject: () => Promise<unknown>, baseline: () => Promise<unknown>, rounds = 9): Promise<{ subject: Timing; baseline: Timing; ratio: number }> {
+export async function compareAsync(
+  n: number,
+  subject: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  rounds = 9,
+): Promise<{ subject: Timing; baseline: Timing; ratio: number }> {
   const once = async (fn: () => Promise<unknown>) => {
     const start = process.hrtime.bigint();
     for (let i = 0; i < n; i++) await fn();

@@ -13,8 +13,18 @@ const GOAL = 0.3;
 
 // Real packages with their real dependency trees: a test runner, a compiler, a linter, a bundler and common libraries.
 const DEPENDENCIES = {
-  vitest: '^3.0.0', typescript: '^5.0.0', eslint: '^9.0.0', prettier: '^3.0.0', webpack: '^5.0.0', mocha: '^10.0.0',
-  express: '^4.0.0', lodash: '^4.17.0', zod: '^3.0.0', 'date-fns': '^3.0.0', chalk: '^5.0.0', commander: '^12.0.0',
+  vitest: '^3.0.0',
+  typescript: '^5.0.0',
+  eslint: '^9.0.0',
+  prettier: '^3.0.0',
+  webpack: '^5.0.0',
+  mocha: '^10.0.0',
+  express: '^4.0.0',
+  lodash: '^4.17.0',
+  zod: '^3.0.0',
+  'date-fns': '^3.0.0',
+  chalk: '^5.0.0',
+  commander: '^12.0.0',
 };
 
 function sh(cwd: string, file: string, args: string[]): Promise<void> {
@@ -27,13 +37,17 @@ function sh(cwd: string, file: string, args: string[]): Promise<void> {
   });
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...args], { cwd, encoding: 'utf8' });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...args], { cwd, encoding: 'utf8' });
 
 /** The project, installed in its checkout (this also warms the npm cache the raw `npm ci` uses). */
 async function project(root: string): Promise<string> {
   const repo = join(root, 'app');
   execFileSync('mkdir', ['-p', join(repo, 'test')]);
-  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'p13-app', private: true, type: 'module', scripts: { test: 'vitest run' }, dependencies: DEPENDENCIES }, null, 2)}\n`);
+  writeFileSync(
+    join(repo, 'package.json'),
+    `${JSON.stringify({ name: 'p13-app', private: true, type: 'module', scripts: { test: 'vitest run' }, dependencies: DEPENDENCIES }, null, 2)}\n`,
+  );
   writeFileSync(join(repo, 'test', 'sum.test.js'), "import { test, expect } from 'vitest';\ntest('sum', () => expect(1 + 1).toBe(2));\n");
   writeFileSync(join(repo, '.gitignore'), 'node_modules/\n');
   await sh(repo, 'npm', ['install', '--no-audit', '--no-fund']);
@@ -78,7 +92,9 @@ async function rawReady(repo: string, root: string, n: number): Promise<number> 
 const root = mkdtempSync(join(tmpdir(), 'ratchet-p13-'));
 try {
   const repo = await project(root);
-  const packages = readdirSync(join(repo, 'node_modules')).flatMap((d) => (d.startsWith('@') ? readdirSync(join(repo, 'node_modules', d)) : d.startsWith('.') ? [] : [d])).length;
+  const packages = readdirSync(join(repo, 'node_modules')).flatMap((d) =>
+    d.startsWith('@') ? readdirSync(join(repo, 'node_modules', d)) : d.startsWith('.') ? [] : [d],
+  ).length;
   const workflowFile = join(root, 'ratchet.yml');
   writeFileSync(workflowFile, 'setup: "npm ci"\ngates: { test: "npx vitest run" }\nagent: { kind: command, command: ["true"] }\nsteps: [{ title: one }]\n');
   const ratios: number[] = [];
@@ -91,7 +107,9 @@ try {
   }
   ratios.sort((a, b) => a - b);
   const ok = goalLine('P13', 'worktree ready to test', ratios[Math.floor(ratios.length / 2)] as number, GOAL);
-  console.log(`    Ratchet ${(last.ratchet / 1000).toFixed(1)} s to its first gate vs raw git worktree add + npm ci ${(last.raw / 1000).toFixed(1)} s; ${packages} packages, ${ROUNDS} rounds, sandbox as configured`);
+  console.log(
+    `    Ratchet ${(last.ratchet / 1000).toFixed(1)} s to its first gate vs raw git worktree add + npm ci ${(last.raw / 1000).toFixed(1)} s; ${packages} packages, ${ROUNDS} rounds, sandbox as configured`,
+  );
   process.exitCode = ok ? 0 : 1;
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -43,10 +43,12 @@ const ROUND_CHANGE: Partial<Record<Ecosystem, (k: number) => Record<string, stri
 
 /** The files of `repo` with round k's change appended (new files start empty). */
 function changed(repo: string, change: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(change).map(([path, text]) => {
-    const file = join(repo, path);
-    return [path, `${existsSync(file) ? readFileSync(file, 'utf8') : ''}${text}`];
-  }));
+  return Object.fromEntries(
+    Object.entries(change).map(([path, text]) => {
+      const file = join(repo, path);
+      return [path, `${existsSync(file) ? readFileSync(file, 'utf8') : ''}${text}`];
+    }),
+  );
 }
 
 type Outcome =
@@ -100,7 +102,12 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
   try {
     // Warm-up: the checkout's caches (the developer's), and Ratchet's shared caches from an earlier run.
     await inCheckout(0);
-    server.setScript({ rules: [...queue(turn(...Object.entries(changed(p.repo, roundChange(0))).map(([f, text]) => create(f, text))), say('Round 0.')), { response: say('Nothing more.') }] });
+    server.setScript({
+      rules: [
+        ...queue(turn(...Object.entries(changed(p.repo, roundChange(0))).map(([f, text]) => create(f, text))), say('Round 0.')),
+        { response: say('Nothing more.') },
+      ],
+    });
     const warmRun = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: warmupFile }));
     const warmDoc = await engine.execute(warmRun, new AbortController().signal);
     if (warmDoc.status !== 'succeeded') return { ecosystem: p.ecosystem, failed: `the warm-up run ended ${warmDoc.status}: ${warmDoc.reason}` };
@@ -111,7 +118,12 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
     const rounds = Array.from({ length: ROUNDS + 1 }, (_, i) => i + 1);
     server.setScript({
       rules: [
-        ...queue(...rounds.flatMap((k) => [turn(...Object.entries(changed(p.repo, roundChange(k))).map(([f, text]) => create(f, text))), say(`Round ${k}: added the constant and its test.`)])),
+        ...queue(
+          ...rounds.flatMap((k) => [
+            turn(...Object.entries(changed(p.repo, roundChange(k))).map(([f, text]) => create(f, text))),
+            say(`Round ${k}: added the constant and its test.`),
+          ]),
+        ),
         { response: say('Nothing more to change.') },
       ],
     });
@@ -122,7 +134,11 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
       const attempt = engine.store.getAttempts(runId, k)[0];
       const result = attempt ? engine.store.getGateResults(attempt.id)[0] : undefined;
       if (!result) return { ecosystem: p.ecosystem, failed: `no gate ran for step ${k} (${doc.status}: ${doc.reason})` };
-      if (!result.passed) return { ecosystem: p.ecosystem, failed: `step ${k}'s gate failed in the sandbox as ${attempt!.error_class}: ${attempt!.error_message?.split('\n')[0] ?? result.output.slice(-300)}` };
+      if (!result.passed)
+        return {
+          ecosystem: p.ecosystem,
+          failed: `step ${k}'s gate failed in the sandbox as ${attempt!.error_class}: ${attempt!.error_message?.split('\n')[0] ?? result.output.slice(-300)}`,
+        };
       s.push(result.durationMs);
     }
     // The checkout again, after the run: a machine that got busier meanwhile weighs on both sides.
@@ -145,7 +161,11 @@ if (!SANDBOX_AVAILABLE) {
 const outcomes: Outcome[] = [];
 // `tsx bench/p14-sandboxed-gate.bench.ts go rust` measures only those.
 const only = process.argv.slice(2);
-for (const [ecosystem, make] of [['go', makeGoModule], ['rust', makeRustCrate], ['python', makePythonPackage]] as const) {
+for (const [ecosystem, make] of [
+  ['go', makeGoModule],
+  ['rust', makeRustCrate],
+  ['python', makePythonPackage],
+] as const) {
   if (only.length && !only.includes(ecosystem)) continue;
   outcomes.push(await measure(ecosystem, make));
 }
@@ -154,8 +174,12 @@ for (const o of outcomes) {
   else if ('failed' in o) console.log(`  ${o.ecosystem}: ${o.failed}`);
   else {
     const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    console.log(`  ${o.ecosystem}: gate ${secs(o.sandboxMs)} in the sandbox vs ${secs(o.checkoutMs)} in the checkout (medians of ${ROUNDS} gates of a run and ${2 * ROUNDS} checkout runs): ratio ${o.ratio.toFixed(2)}`);
-    console.log(`    the run's first gate (a new worktree, Ratchet's caches warm from an earlier run): ${secs(o.firstMs)}, ratio ${(o.firstMs / o.checkoutMs).toFixed(2)}`);
+    console.log(
+      `  ${o.ecosystem}: gate ${secs(o.sandboxMs)} in the sandbox vs ${secs(o.checkoutMs)} in the checkout (medians of ${ROUNDS} gates of a run and ${2 * ROUNDS} checkout runs): ratio ${o.ratio.toFixed(2)}`,
+    );
+    console.log(
+      `    the run's first gate (a new worktree, Ratchet's caches warm from an earlier run): ${secs(o.firstMs)}, ratio ${(o.firstMs / o.checkoutMs).toFixed(2)}`,
+    );
   }
 }
 const measured = outcomes.filter((o) => !('skipped' in o));

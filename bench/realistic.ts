@@ -4,11 +4,15 @@ import type { TranscriptEntryDoc } from '../shared/engine-events';
 
 type Entry = { kind: 'text' | 'tool_use' | 'tool_result'; text: string; name?: string; input?: unknown; isError?: boolean };
 
-const sourceLine = (k: number, i: number) => `  const item${i} = inventory.get(${k * 31 + i}); if (!item${i} || item${i}.weight < 0) throw new Error('bad weight for ${i}');`;
+const sourceLine = (k: number, i: number) =>
+  `  const item${i} = inventory.get(${k * 31 + i}); if (!item${i} || item${i}.weight < 0) throw new Error('bad weight for ${i}');`;
 
 /** A step prompt as the engine renders it: task context, the step, its gates (about 6 KB). */
 export function realisticPrompt(k: number): string {
-  const reqs = Array.from({ length: 40 }, (_, i) => `- Requirement ${i + 1}: the inventory module keeps item ${i} consistent with save format v${(i + k) % 7}.`);
+  const reqs = Array.from(
+    { length: 40 },
+    (_, i) => `- Requirement ${i + 1}: the inventory module keeps item ${i} consistent with save format v${(i + k) % 7}.`,
+  );
   return `## Task: Inventory\n${reqs.join('\n')}\n\n## Step ${k}\nImplement part ${k} of the inventory module in src/part-${k}.mjs.\nGates: npm test, npm run lint.\n`;
 }
 
@@ -23,7 +27,12 @@ export function realisticTranscript(k: number, bytes = 30_000): Array<Entry> {
       { kind: 'text', text: `Turn ${turn}: I will read ${file} and then adjust the weight validation so that the save format stays consistent.` },
       { kind: 'tool_use', text: `cat ${file}`, name: 'bash', input: { command: `cat ${file}` } },
       { kind: 'tool_result', text: body, isError: false },
-      { kind: 'tool_use', text: `edit ${file}`, name: 'str_replace', input: { path: file, old_str: sourceLine(k + turn, 3), new_str: sourceLine(k + turn + 1, 3) } },
+      {
+        kind: 'tool_use',
+        text: `edit ${file}`,
+        name: 'str_replace',
+        input: { path: file, old_str: sourceLine(k + turn, 3), new_str: sourceLine(k + turn + 1, 3) },
+      },
       { kind: 'tool_result', text: `The file ${file} has been edited.`, isError: false },
     ];
     for (const e of batch) {
@@ -38,7 +47,12 @@ export function realisticTranscript(k: number, bytes = 30_000): Array<Entry> {
 export function realisticDiff(k: number, lines = 120): string {
   const parts: string[] = [];
   for (let f = 0; f < 4; f++) {
-    parts.push(`diff --git a/src/part-${k}-${f}.mjs b/src/part-${k}-${f}.mjs`, `--- a/src/part-${k}-${f}.mjs`, `+++ b/src/part-${k}-${f}.mjs`, `@@ -1,${lines / 4} +1,${lines / 4} @@`);
+    parts.push(
+      `diff --git a/src/part-${k}-${f}.mjs b/src/part-${k}-${f}.mjs`,
+      `--- a/src/part-${k}-${f}.mjs`,
+      `+++ b/src/part-${k}-${f}.mjs`,
+      `@@ -1,${lines / 4} +1,${lines / 4} @@`,
+    );
     for (let i = 0; i < lines / 4; i++) parts.push(`${i % 2 ? '+' : '-'}${sourceLine(k + f, i)}`);
   }
   return `${parts.join('\n')}\n`;

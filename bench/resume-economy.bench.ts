@@ -19,7 +19,11 @@ const STEPS = 10;
 const FAIL_AT = 7;
 const MODEL = 'claude-sonnet-5-5';
 // A realistic task: a few pages of description (about 6,000 tokens), as people paste specs and context.
-const description = Array.from({ length: 120 }, (_, i) => `- Requirement ${i + 1}: the inventory module must keep item ${i} consistent with the save file format v${i % 7}, validating quantities, weights and ids.`).join('\n');
+const description = Array.from(
+  { length: 120 },
+  (_, i) =>
+    `- Requirement ${i + 1}: the inventory module must keep item ${i} consistent with the save file format v${i % 7}, validating quantities, weights and ids.`,
+).join('\n');
 
 type Usage = { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
 const tokens = (u: Usage) => u.inputTokens + u.cacheWriteTokens + u.cacheReadTokens + u.outputTokens;
@@ -31,7 +35,8 @@ function userTexts(req: RecordedRequest): string[] {
   for (const m of (req.body?.messages ?? []) as Array<{ role?: string; content?: unknown }>) {
     if (m.role !== 'user') continue;
     if (typeof m.content === 'string') out.push(m.content);
-    else if (Array.isArray(m.content)) for (const b of m.content as Array<{ type?: string; text?: unknown }>) if (b.type === 'text' && typeof b.text === 'string') out.push(b.text);
+    else if (Array.isArray(m.content))
+      for (const b of m.content as Array<{ type?: string; text?: unknown }>) if (b.type === 'text' && typeof b.text === 'string') out.push(b.text);
   }
   return out;
 }
@@ -58,7 +63,9 @@ async function runPlan(failFirst: boolean): Promise<{ first: StatusDocument; fin
   const flag = join(mkdtempSync(join(tmpdir(), 'ratchet-bench-flag-')), 'fixed');
   if (!failFirst) writeFileSync(flag, '');
   const wf = join(mkdtempSync(join(tmpdir(), 'ratchet-bench-wf-')), 'ratchet.yml');
-  writeFileSync(wf, `task: { title: Inventory, description: ${JSON.stringify(description)} }
+  writeFileSync(
+    wf,
+    `task: { title: Inventory, description: ${JSON.stringify(description)} }
 gates:
   check: "true"
   fixed: ${JSON.stringify(`test -f ${flag} || { echo "not ok 1 - part ${FAIL_AT} keeps weights consistent"; exit 1; }`)}
@@ -68,9 +75,13 @@ backoff: { base_s: 0, max_s: 0, jitter: 0 }
 flaky_check: false
 steps:
 ${Array.from({ length: STEPS }, (_, i) => `  - title: Part ${i + 1}\n    prompt: Implement part ${i + 1} of the inventory module in src/part-${i + 1}.mjs.\n    gates: [${i + 1 === FAIL_AT ? 'fixed' : 'check'}]`).join('\n')}
-`);
+`,
+  );
   const server = await startScriptedServer({ script: agent });
-  const engine = createEngine({ home: join(mkdtempSync(join(tmpdir(), 'ratchet-bench-home-')), 'h'), env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+  const engine = createEngine({
+    home: join(mkdtempSync(join(tmpdir(), 'ratchet-bench-home-')), 'h'),
+    env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+  });
   try {
     const runId = await engine.createRun(await engine.prepareRun({ repo, workflowFile: wf }));
     const signal = new AbortController().signal;
@@ -105,12 +116,20 @@ const cleanStep = (k: number) => (clean.steps[k - 1]?.attempts ?? []).reduce((n,
 const tail = Array.from({ length: STEPS - FAIL_AT + 1 }, (_, i) => cleanStep(FAIL_AT + i)).reduce((a, b) => a + b, 0);
 const whole = Array.from({ length: STEPS }, (_, i) => cleanStep(i + 1)).reduce((a, b) => a + b, 0);
 const retryTokens = tokens(retry);
-const retryAttempts = final.steps.slice(FAIL_AT - 1).map((s) => `${s.index}: ${s.attempts.map((a) => `#${a.n} ${a.outcome}`).join(' ')}`).join(', ');
+const retryAttempts = final.steps
+  .slice(FAIL_AT - 1)
+  .map((s) => `${s.index}: ${s.attempts.map((a) => `#${a.n} ${a.outcome}`).join(' ')}`)
+  .join(', ');
 const cleanCost = clean.costUsd ?? NaN;
-const tailCost = clean.steps.slice(FAIL_AT - 1).flatMap((s) => s.attempts).reduce((n, a) => n + (a.costUsd ?? NaN), 0);
+const tailCost = clean.steps
+  .slice(FAIL_AT - 1)
+  .flatMap((s) => s.attempts)
+  .reduce((n, a) => n + (a.costUsd ?? NaN), 0);
 
 console.log(`clean run: ${whole} tokens ($${cleanCost.toFixed(4)}); steps ${FAIL_AT}–${STEPS}: ${tail} tokens ($${tailCost.toFixed(4)})`);
-console.log(`retry after the failure at step ${FAIL_AT}: ${retryTokens} tokens ($${retry.costUsd.toFixed(4)}): ${retry.inputTokens} input, ${retry.cacheWriteTokens} cache write, ${retry.cacheReadTokens} cache read, ${retry.outputTokens} output; attempts ${retryAttempts}`);
+console.log(
+  `retry after the failure at step ${FAIL_AT}: ${retryTokens} tokens ($${retry.costUsd.toFixed(4)}): ${retry.inputTokens} input, ${retry.cacheWriteTokens} cache write, ${retry.cacheReadTokens} cache read, ${retry.outputTokens} output; attempts ${retryAttempts}`,
+);
 const tailRatio = retryTokens / tail;
 const restartRatio = retryTokens / whole;
 const okTail = goalLine('P4', `retry tokens ÷ steps ${FAIL_AT}–${STEPS} of a clean run`, tailRatio, 1.15);

@@ -21,8 +21,16 @@ const store = { event: () => undefined, recordGate: () => undefined } as unknown
 async function measure(label: string, p: FocusProject): Promise<boolean> {
   const workflow = WorkflowFile.parse({ gates: { test: { run: p.run, timeout: 600 } }, flaky_check: false, steps: [{ title: 'x' }] });
   const input = {
-    runId: 'bench', attemptId: 1, worktree: p.dir, workflow, policy: resolvePolicy(workflow), gateNames: ['test'], timeoutMultiplier: 1,
-    defaultTimeoutS: 600, env, signal: new AbortController().signal,
+    runId: 'bench',
+    attemptId: 1,
+    worktree: p.dir,
+    workflow,
+    policy: resolvePolicy(workflow),
+    gateNames: ['test'],
+    timeoutMultiplier: 1,
+    defaultTimeoutS: 600,
+    env,
+    signal: new AbortController().signal,
   };
   const first = await runAttemptGates(store, { ...input, previous: null });
   const previous = first.failure;
@@ -51,7 +59,9 @@ async function measure(label: string, p: FocusProject): Promise<boolean> {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const ok1 = goalLine('R1', `${label}: retry's gate ÷ the failing test run alone by hand`, median(retry.map((x, i) => x / alone[i]!)), 1.2);
   const ok2 = goalLine('R2', `${label}: retry's gate ÷ the whole gate`, median(retry.map((x, i) => x / whole[i]!)), 0.5);
-  console.log(`  (retry ${s(median(retry))}, by hand ${s(median(alone))}, whole gate ${s(median(whole))}; ${SUITE.tests} passing tests of ${SUITE.ms} ms; by hand: ${byHand})`);
+  console.log(
+    `  (retry ${s(median(retry))}, by hand ${s(median(alone))}, whole gate ${s(median(whole))}; ${SUITE.tests} passing tests of ${SUITE.ms} ms; by hand: ${byHand})`,
+  );
   return ok1 && ok2;
 }
 

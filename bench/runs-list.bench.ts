@@ -33,10 +33,20 @@ const big = serviceWith(BIG);
 console.log(`built a ${BIG}-run store in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const list = (s: typeof small, limit?: number) => s.service.handlers['runs.list'](limit ? { limit } : {});
 const [a, b, c] = [await list(small, 10), await list(big, 10), await list(big)];
-if (a.length !== 10 || b.length !== 10 || c.length !== Math.min(BIG, RUNS_PAGE)) throw new Error(`unexpected list lengths ${a.length}, ${b.length}, ${c.length}`);
-const m = await compareAsync(20, () => list(big, 10), () => list(small, 10));
+if (a.length !== 10 || b.length !== 10 || c.length !== Math.min(BIG, RUNS_PAGE))
+  throw new Error(`unexpected list lengths ${a.length}, ${b.length}, ${c.length}`);
+const m = await compareAsync(
+  20,
+  () => list(big, 10),
+  () => list(small, 10),
+);
 const ok = report('P8', `runs.list (a page of 10) with ${BIG} runs ÷ with 10 runs`, m.subject, m.baseline, 2, m.ratio);
-const page = await compareAsync(5, () => list(big), () => list(small, 10), 5);
+const page = await compareAsync(
+  5,
+  () => list(big),
+  () => list(small, 10),
+  5,
+);
 console.log(`for information, the app's default page (${RUNS_PAGE} runs) with ${BIG} runs: ${(page.subject.perOpUs / 1000).toFixed(2)} ms`);
 for (const s of [small, big]) {
   await s.service.close();

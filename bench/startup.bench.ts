@@ -38,7 +38,9 @@ try {
   db.pragma('synchronous = OFF');
   const target = GB * 1e9;
   const runId = (db.prepare('SELECT id FROM runs LIMIT 1').get() as { id: string }).id;
-  const attempt = db.prepare("INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, finished_at) VALUES (?, 1, ?, 'failed', 'anthropic', 'claude-sonnet-5-5', ?, ?)");
+  const attempt = db.prepare(
+    "INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, finished_at) VALUES (?, 1, ?, 'failed', 'anthropic', 'claude-sonnet-5-5', ?, ?)",
+  );
   const text = db.prepare("INSERT INTO attempt_results (attempt_id, transcript_json) VALUES (?, printf('%.*c', 1000000, ?))");
   const chunk = db.transaction((from: number) => {
     for (let n = from; n < from + 500; n++) {
@@ -54,7 +56,12 @@ try {
   console.log(`built a ${(size / 1e9).toFixed(2)} GB store in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (size < target) throw new Error(`the store is ${size} bytes, short of ${target}`);
 
-  const m = await compareAsync(3, () => start(bigHome), () => start(emptyHome), 7);
+  const m = await compareAsync(
+    3,
+    () => start(bigHome),
+    () => start(emptyHome),
+    7,
+  );
   const ok = report('P12', `start-up with a ${(size / 1e9).toFixed(1)} GB store ÷ with an empty one`, m.subject, m.baseline, 1.5, m.ratio);
   process.exitCode = ok ? 0 : 1;
 } finally {

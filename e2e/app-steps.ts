@@ -43,7 +43,13 @@ export async function startTask(page: Page, repo: string, title: string, hooks: 
 }
 
 /** The little of the page's DOM the probe below reads (the e2e specs are compiled without the DOM library). */
-interface Box { left: number; right: number; top: number; bottom: number; width: number }
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  width: number;
+}
 interface PageElement {
   tagName: string;
   contains(other: PageElement): boolean;
@@ -86,20 +92,38 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     if (main && main.scrollWidth > main.clientWidth + 1) {
       // Name the culprits: the innermost elements that stick out on the right.
       const edge = main.getBoundingClientRect().left + main.clientWidth + 1;
-      const out = [...main.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > edge && ![...el.children].some((c) => c.getBoundingClientRect().right > edge));
-      const names = out.slice(0, 3).map((el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} (to ${Math.round(el.getBoundingClientRect().right)} px)`);
-      problems.push(`the main pane scrolls sideways: ${main.scrollWidth} px of content in ${main.clientWidth} px; sticking out: ${names.join(', ') || 'nothing visible'}`);
+      const out = [...main.querySelectorAll('*')].filter(
+        (el) => el.getBoundingClientRect().right > edge && ![...el.children].some((c) => c.getBoundingClientRect().right > edge),
+      );
+      const names = out
+        .slice(0, 3)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} (to ${Math.round(el.getBoundingClientRect().right)} px)`,
+        );
+      problems.push(
+        `the main pane scrolls sideways: ${main.scrollWidth} px of content in ${main.clientWidth} px; sticking out: ${names.join(', ') || 'nothing visible'}`,
+      );
     }
     for (const modal of document.querySelectorAll('[role="dialog"]')) {
       const r = modal.getBoundingClientRect();
-      if (r.left < 0 || r.right > window.innerWidth + 1) problems.push(`the dialog "${modal.getAttribute('aria-label')}" spans ${Math.round(r.left)}–${Math.round(r.right)} px in a ${window.innerWidth} px window`);
+      if (r.left < 0 || r.right > window.innerWidth + 1)
+        problems.push(
+          `the dialog "${modal.getAttribute('aria-label')}" spans ${Math.round(r.left)}–${Math.round(r.right)} px in a ${window.innerWidth} px window`,
+        );
       for (const part of modal.querySelectorAll('.modal-body, .modal-footer, .modal-header')) {
-        if (part.scrollWidth > part.clientWidth + 1) problems.push(`the dialog "${modal.getAttribute('aria-label')}" scrolls sideways (${part.className}: ${part.scrollWidth} px in ${part.clientWidth} px)`);
+        if (part.scrollWidth > part.clientWidth + 1)
+          problems.push(
+            `the dialog "${modal.getAttribute('aria-label')}" scrolls sideways (${part.className}: ${part.scrollWidth} px in ${part.clientWidth} px)`,
+          );
       }
     }
     // Chart axes: no tick label runs into the next one (recharts draws them as SVG text).
     for (const axis of document.querySelectorAll('.recharts-cartesian-axis-tick-labels')) {
-      const ticks = [...axis.querySelectorAll('.recharts-cartesian-axis-tick-value')].map((t) => ({ text: (t.textContent ?? '').trim(), box: t.getBoundingClientRect() }));
+      const ticks = [...axis.querySelectorAll('.recharts-cartesian-axis-tick-value')].map((t) => ({
+        text: (t.textContent ?? '').trim(),
+        box: t.getBoundingClientRect(),
+      }));
       for (let i = 0; i < ticks.length; i++) {
         for (let j = i + 1; j < ticks.length; j++) {
           const [a, b] = [ticks[i]!, ticks[j]!];
@@ -146,7 +170,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
         if (r.width < 1) problems.push(`the runs list's "${label}" column is ${r.width} px wide`);
         else if (text > room + 0.5) problems.push(`the runs list's "${label}" header needs ${Math.ceil(text)} px but has ${Math.floor(room)} px`);
         const next = heads[i + 1];
-        if (next && r.right > next.getBoundingClientRect().left + 0.5) problems.push(`the runs list's "${label}" header overlaps "${(next.textContent ?? '').trim()}"`);
+        if (next && r.right > next.getBoundingClientRect().left + 0.5)
+          problems.push(`the runs list's "${label}" header overlaps "${(next.textContent ?? '').trim()}"`);
         if (r.right > table.getBoundingClientRect().right + 0.5) problems.push(`the runs list's "${label}" header sticks out of the table`);
       });
       const task = heads.find((th) => (th.textContent ?? '').trim().toLowerCase() === 'task');
@@ -163,10 +188,13 @@ export async function shootScreen(page: Page, name: string, prepare?: () => Prom
     await page.setViewportSize(size);
     await prepare?.();
     // One frame for layout after the resize (charts measure themselves in a ResizeObserver).
-    await page.evaluate(() => new Promise<void>((r) => {
-      const w = globalThis as unknown as PageWindow;
-      w.requestAnimationFrame(() => w.requestAnimationFrame(r));
-    }));
+    await page.evaluate(
+      () =>
+        new Promise<void>((r) => {
+          const w = globalThis as unknown as PageWindow;
+          w.requestAnimationFrame(() => w.requestAnimationFrame(r));
+        }),
+    );
     await page.waitForTimeout(150);
     await shot(page, `screen-${name}-${size.width}`);
     // Soft: one sweep reports every screen that is wrong, not only the first.

@@ -66,8 +66,10 @@ describe('the app tells the truth at a glance (issue 20)', () => {
     expect(icon).toEqual({ linked: 200, ico: 200, type: 'image/svg+xml' });
     expect(failedLoads).toEqual([]);
     // Seeded: paused, waiting for approval, interrupted, and failed runs not replaced by a newer run of their task.
-    const needYou = storeRuns(home).filter((r, i, all) => ['paused', 'waiting_approval', 'interrupted'].includes(r.status)
-      || (r.status === 'failed' && !all.slice(i + 1).some((x) => x.title === r.title)));
+    const needYou = storeRuns(home).filter(
+      (r, i, all) =>
+        ['paused', 'waiting_approval', 'interrupted'].includes(r.status) || (r.status === 'failed' && !all.slice(i + 1).some((x) => x.title === r.title)),
+    );
     await page.waitForFunction((n) => (globalThis as unknown as { document: { title: string } }).document.title === `(${n}) Ratchet`, needYou.length);
     await page.getByRole('rowgroup', { name: 'Needs you' }).getByRole('link', { name: 'Fix the flaky websocket reconnect' }).waitFor();
     await shootScreen(page, 'truth-home-many');
@@ -135,14 +137,19 @@ describe('the app tells the truth at a glance (issue 20)', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.keyboard.press('/');
-    await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'runs-filter');
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'runs-filter',
+    );
     await page.keyboard.type('websocket');
     await expect(page.locator('a.run-title-link').allTextContents()).resolves.toEqual(['Fix the flaky websocket reconnect']);
     await shootScreen(page, 'truth-home-filtered');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Shift+D');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await page.getByRole('region', { name: /Needs attention/ }).getByRole('link', { name: 'Fix the flaky websocket reconnect' }).waitFor();
+    await page
+      .getByRole('region', { name: /Needs attention/ })
+      .getByRole('link', { name: 'Fix the flaky websocket reconnect' })
+      .waitFor();
     await shootScreen(page, 'truth-dashboard');
     await page.close();
   });
@@ -166,7 +173,10 @@ describe('Settings and a refused API key (issue 20 item 18)', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('new API key').fill('sk-ant-typo');
     await page.getByRole('button', { name: 'Save key' }).click();
-    await page.locator('#key-error').getByText(/invalid x-api-key/).waitFor({ timeout: 30_000 });
+    await page
+      .locator('#key-error')
+      .getByText(/invalid x-api-key/)
+      .waitFor({ timeout: 30_000 });
     expect(await page.getByText('Key saved.').count()).toBe(0);
     await shootScreen(page, 'truth-settings-bad-key');
     // An empty default model is marked at its field; nothing is saved.

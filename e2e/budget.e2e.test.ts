@@ -13,11 +13,17 @@ let host: HostProcess | undefined;
 let home: string;
 let repo: string;
 
-const SIZES = [{ name: '1400', width: 1400, height: 900 }, { name: '1024', width: 1024, height: 700 }] as const;
+const SIZES = [
+  { name: '1400', width: 1400, height: 900 },
+  { name: '1024', width: 1024, height: 700 },
+] as const;
 
 beforeAll(async () => {
   // The demo workflow with a task budget far below what one attempt costs.
-  spec = await startSpecEnv({ delayMs: 50, repo: () => editWorkflow(demoRepo(), (yml) => yml.replace('max_retries: 3', 'max_retries: 3\nbudget: { task_usd: 0.004 }'), 'A tiny task budget') });
+  spec = await startSpecEnv({
+    delayMs: 50,
+    repo: () => editWorkflow(demoRepo(), (yml) => yml.replace('max_retries: 3', 'max_retries: 3\nbudget: { task_usd: 0.004 }'), 'A tiny task budget'),
+  });
   ({ browser, host, home, repo } = spec);
 });
 
@@ -48,7 +54,9 @@ describe('a budget pause raised and continued', () => {
     await page.getByLabel('claude-haiku-5-5 cache write price').fill('-1');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Cache write price for claude-haiku-5-5 must be a number ≥ 0.').waitFor();
-    await bothSizes(page, 'settings-invalid', () => page.getByLabel('claude-haiku-5-5 cache write price').evaluate((el) => el.scrollIntoView({ block: 'center' })));
+    await bothSizes(page, 'settings-invalid', () =>
+      page.getByLabel('claude-haiku-5-5 cache write price').evaluate((el) => el.scrollIntoView({ block: 'center' })),
+    );
     await page.getByLabel('claude-haiku-5-5 cache write price').fill('0.125');
     await page.getByLabel('Per task (USD)').fill('1.5');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -81,10 +89,13 @@ describe('a budget pause raised and continued', () => {
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.getByRole('heading', { name: 'Tiny budget' }).waitFor();
 
-    const paused = await until(() => {
-      const r = run('Tiny budget');
-      return r?.status === 'paused' ? r : undefined;
-    }, { ms: 90_000, describe: 'the run to pause for its budget' });
+    const paused = await until(
+      () => {
+        const r = run('Tiny budget');
+        return r?.status === 'paused' ? r : undefined;
+      },
+      { ms: 90_000, describe: 'the run to pause for its budget' },
+    );
     expect(paused.reason).toMatch(/^task budget of \$0\.0040 reached \(\$0\.\d{4} spent\)/);
     const raise = page.getByRole('button', { name: 'Raise budget and continue' });
     await raise.waitFor({ timeout: 30_000 });
@@ -93,10 +104,18 @@ describe('a budget pause raised and continued', () => {
     await expect(meter.textContent()).resolves.not.toContain('$1.50');
     // The one primary action: Retry (which would stop again at once) is not offered.
     await expect(page.locator('.run-actions button.primary').allTextContents()).resolves.toEqual(['Raise budget and continue']);
-    await expect(page.locator('.run-header').getByText(/task budget of \$0\.0040 reached/).count()).resolves.toBe(1);
+    await expect(
+      page
+        .locator('.run-header')
+        .getByText(/task budget of \$0\.0040 reached/)
+        .count(),
+    ).resolves.toBe(1);
     // One notice speaks of the budget: the pause (the threshold alert before it is superseded; the service's duplicate is gone).
     await page.locator('.notice', { hasText: 'task budget of $0.0040 reached' }).waitFor();
-    const budgetNotices = await page.locator('.notice').filter({ hasText: /budget alert|budget of/i }).count();
+    const budgetNotices = await page
+      .locator('.notice')
+      .filter({ hasText: /budget alert|budget of/i })
+      .count();
     expect(budgetNotices).toBe(1);
     await bothSizes(page, 'budget-paused');
 
@@ -108,7 +127,12 @@ describe('a budget pause raised and continued', () => {
     await page.locator('.run-header').getByText('succeeded', { exact: true }).first().waitFor({ timeout: 30_000 });
     await meter.getByText('of $5.00 task budget').waitFor({ timeout: 30_000 });
     // The pause's "needs you" notice went when the run ran again; no budget notice is left.
-    await expect(page.locator('.notice').filter({ hasText: /needs you|budget alert|budget of/i }).count()).resolves.toBe(0);
+    await expect(
+      page
+        .locator('.notice')
+        .filter({ hasText: /needs you|budget alert|budget of/i })
+        .count(),
+    ).resolves.toBe(0);
     await bothSizes(page, 'budget-continued');
     await page.close();
   });

@@ -35,7 +35,10 @@ afterAll(async () => {
  */
 async function shoot(page: Page, name: string, lower?: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h] of [[1400, 900], [1024, 700]] as const) {
+  for (const [w, h] of [
+    [1400, 900],
+    [1024, 700],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SHOTS, `dashboard-${name}-${w}.png`) });

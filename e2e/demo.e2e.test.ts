@@ -47,7 +47,7 @@ describe('the demo in the app', () => {
     await shot(page, 'demo-first-run-1024');
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('tab', { name: /Attempt 2/ }).click();
-    const own = page.getByRole('radio', { name: "This attempt (since attempt 1)" });
+    const own = page.getByRole('radio', { name: 'This attempt (since attempt 1)' });
     await own.waitFor();
     await expect(own.getAttribute('aria-checked')).resolves.toBe('true');
     await page.getByRole('log', { name: 'diff' }).getByText('+export const mul = (a, b) => a * b;').waitFor();
@@ -55,7 +55,11 @@ describe('the demo in the app', () => {
     await own.scrollIntoViewIfNeeded();
     await shot(page, 'demo-attempt2-own-diff-1400');
     await page.getByRole('radio', { name: 'Whole run' }).click();
-    await page.getByRole('log', { name: 'diff' }).getByText(/src\/add\.mjs/).first().waitFor();
+    await page
+      .getByRole('log', { name: 'diff' })
+      .getByText(/src\/add\.mjs/)
+      .first()
+      .waitFor();
     await page.setViewportSize({ width: 1024, height: 700 });
     await shot(page, 'demo-attempt2-run-diff-1024');
     await page.setViewportSize({ width: 1400, height: 900 });

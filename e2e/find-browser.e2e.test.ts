@@ -20,10 +20,12 @@ describe('findBrowser', () => {
   it('takes CHROMIUM_PATH first, and refuses one that does not exist', async () => {
     const exe = fakeExe(join(empty(), 'my-chrome'));
     expect(await findBrowser({ ...bare(), env: { CHROMIUM_PATH: exe } })).toMatchObject({ executablePath: exe, source: 'CHROMIUM_PATH' });
-    await expect(findBrowser({ ...bare(), env: { CHROMIUM_PATH: '/nowhere/chrome' } })).rejects.toThrow(/CHROMIUM_PATH is \/nowhere\/chrome, which does not exist/);
+    await expect(findBrowser({ ...bare(), env: { CHROMIUM_PATH: '/nowhere/chrome' } })).rejects.toThrow(
+      /CHROMIUM_PATH is \/nowhere\/chrome, which does not exist/,
+    );
   });
 
-  it('then a system browser (known places, then the PATH), then the newest in Playwright\'s cache', async () => {
+  it("then a system browser (known places, then the PATH), then the newest in Playwright's cache", async () => {
     const sys = fakeExe(join(empty(), 'chromium'));
     expect(await findBrowser({ ...bare(), systemPaths: [sys] })).toMatchObject({ executablePath: sys, source: 'system' });
     const dir = empty();
@@ -46,19 +48,22 @@ describe('findBrowser', () => {
   });
 
   // The packaged Chromium exists for linux-x64 only; elsewhere the case above covers the message.
-  it.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('with no system Chromium, launches the one inside @sparticuz/chromium and renders a page', async () => {
-    const found = await findBrowser(bare());
-    expect(found.source).toBe('npm-package');
-    const browser = await launchBrowser(found);
-    try {
-      const page = await browser.newPage();
-      await page.setContent('<h1 style="font-family: sans-serif">Ratchet</h1>');
-      expect(await page.textContent('h1')).toBe('Ratchet');
-      // Text has a width: the packaged fonts are found.
-      const box = await page.locator('h1').boundingBox();
-      expect(box?.width).toBeGreaterThan(20);
-    } finally {
-      await browser.close();
-    }
-  });
+  it.skipIf(process.platform !== 'linux' || process.arch !== 'x64')(
+    'with no system Chromium, launches the one inside @sparticuz/chromium and renders a page',
+    async () => {
+      const found = await findBrowser(bare());
+      expect(found.source).toBe('npm-package');
+      const browser = await launchBrowser(found);
+      try {
+        const page = await browser.newPage();
+        await page.setContent('<h1 style="font-family: sans-serif">Ratchet</h1>');
+        expect(await page.textContent('h1')).toBe('Ratchet');
+        // Text has a width: the packaged fonts are found.
+        const box = await page.locator('h1').boundingBox();
+        expect(box?.width).toBeGreaterThan(20);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

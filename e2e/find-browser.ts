@@ -55,10 +55,17 @@ function playwrightCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): 
 /** The newest browser in Playwright's cache: `chromium-<rev>/chrome-linux/chrome`, or a headless shell. */
 function fromPlaywrightCache(dir: string): string | null {
   if (!existsSync(dir)) return null;
-  const builds = readdirSync(dir).filter((d) => /^chromium(_headless_shell)?-\d+$/.test(d)).sort((a, b) => Number(b.split('-').pop()) - Number(a.split('-').pop()));
+  const builds = readdirSync(dir)
+    .filter((d) => /^chromium(_headless_shell)?-\d+$/.test(d))
+    .sort((a, b) => Number(b.split('-').pop()) - Number(a.split('-').pop()));
   const inside = [
-    'chrome-linux/chrome', 'chrome-linux64/chrome', 'chrome-linux/headless_shell', 'chrome-headless-shell-linux64/chrome-headless-shell',
-    'chrome-mac/Chromium.app/Contents/MacOS/Chromium', 'chrome-mac-arm64/Chromium.app/Contents/MacOS/Chromium', 'chrome-win/chrome.exe',
+    'chrome-linux/chrome',
+    'chrome-linux64/chrome',
+    'chrome-linux/headless_shell',
+    'chrome-headless-shell-linux64/chrome-headless-shell',
+    'chrome-mac/Chromium.app/Contents/MacOS/Chromium',
+    'chrome-mac-arm64/Chromium.app/Contents/MacOS/Chromium',
+    'chrome-win/chrome.exe',
   ];
   for (const b of builds) for (const rel of inside) if (existsSync(join(dir, b, rel))) return join(dir, b, rel);
   return null;
@@ -86,11 +93,15 @@ export function installHint(platform: NodeJS.Platform = process.platform, arch: 
   const lines = [
     'No Chromium found for the end-to-end specs. Any one of these works:',
     '  - set CHROMIUM_PATH to a Chrome or Chromium executable;',
-    platform === 'linux' ? '  - install one: `apt-get install -y chromium` (Debian/Ubuntu) or `dnf install -y chromium` (Fedora);'
-      : platform === 'darwin' ? '  - install Google Chrome or Chromium in /Applications;' : '  - install Google Chrome;',
-    '  - `npx playwright install chromium` (Playwright\'s cache);',
+    platform === 'linux'
+      ? '  - install one: `apt-get install -y chromium` (Debian/Ubuntu) or `dnf install -y chromium` (Fedora);'
+      : platform === 'darwin'
+        ? '  - install Google Chrome or Chromium in /Applications;'
+        : '  - install Google Chrome;',
+    "  - `npx playwright install chromium` (Playwright's cache);",
   ];
-  if (platform === 'linux' && arch === 'x64') lines.push('  - `npm install` (the devDependency @sparticuz/chromium ships one for linux-x64; it is missing from node_modules).');
+  if (platform === 'linux' && arch === 'x64')
+    lines.push('  - `npm install` (the devDependency @sparticuz/chromium ships one for linux-x64; it is missing from node_modules).');
   else lines.push(`  (the Chromium shipped in @sparticuz/chromium is for linux-x64 only; this machine is ${platform}-${arch}.)`);
   return lines.join('\n');
 }
@@ -100,7 +111,8 @@ export async function findBrowser(opts: FindOptions = {}): Promise<FoundBrowser>
   const platform = opts.platform ?? process.platform;
   const arch = opts.arch ?? process.arch;
   if (env.CHROMIUM_PATH) {
-    if (!existsSync(env.CHROMIUM_PATH)) throw new Error(`CHROMIUM_PATH is ${env.CHROMIUM_PATH}, which does not exist. Unset it to let the specs find a browser, or fix the path.`);
+    if (!existsSync(env.CHROMIUM_PATH))
+      throw new Error(`CHROMIUM_PATH is ${env.CHROMIUM_PATH}, which does not exist. Unset it to let the specs find a browser, or fix the path.`);
     return { executablePath: env.CHROMIUM_PATH, source: 'CHROMIUM_PATH', env: {} };
   }
   const system = (opts.systemPaths ?? DEFAULT_SYSTEM_PATHS[platform] ?? []).find((p) => existsSync(p)) ?? onPath(env, platform);

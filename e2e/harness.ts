@@ -15,7 +15,9 @@ export const SHOTS = join(ROOT, 'e2e', 'screenshots');
 
 /** The demo's script with every rule reusable, and slower answers so a kill can land mid-run. */
 export async function scriptedAgent(delayMs = 250): Promise<ScriptedServer> {
-  const raw = JSON.parse(readFileSync(join(ROOT, 'resources', 'demo-script.json'), 'utf8')) as { rules: Array<{ times?: number; response: { delayMs?: number } }> };
+  const raw = JSON.parse(readFileSync(join(ROOT, 'resources', 'demo-script.json'), 'utf8')) as {
+    rules: Array<{ times?: number; response: { delayMs?: number } }>;
+  };
   for (const r of raw.rules) {
     delete r.times;
     r.response.delayMs = delayMs;
@@ -46,10 +48,15 @@ export function editWorkflow(repo: string, edit: (yml: string) => string, messag
 
 /** The demo's test gate, slowed down: it prints "warming up 1".."warming up <lines>", one every 0.4 s, before the tests run. */
 export function slowGate(repo: string, lines: number): string {
-  return editWorkflow(repo, (yml) => yml.replace(
-    'run: "node --test --test-reporter=tap", timeout: 60',
-    `run: "for i in $(seq 1 ${lines}); do echo \\"warming up $i\\"; sleep 0.4; done; node --test --test-reporter=tap", timeout: 60`,
-  ), 'slow gate');
+  return editWorkflow(
+    repo,
+    (yml) =>
+      yml.replace(
+        'run: "node --test --test-reporter=tap", timeout: 60',
+        `run: "for i in $(seq 1 ${lines}); do echo \\"warming up $i\\"; sleep 0.4; done; node --test --test-reporter=tap", timeout: 60`,
+      ),
+    'slow gate',
+  );
 }
 
 /** A fresh RATCHET_HOME path (not created yet) in its own temp folder. */
@@ -57,13 +64,20 @@ export function tempHome(prefix = 'ratchet-e2e-home-'): string {
   return join(mkdtempSync(join(tmpdir(), prefix)), 'home');
 }
 
-export interface StoredRun { id: string; status: string; reason: string | null; title: string }
+export interface StoredRun {
+  id: string;
+  status: string;
+  reason: string | null;
+  title: string;
+}
 
 /** Every run in the store under `home`, oldest first, with its task's title. */
 export function storeRuns(home: string): StoredRun[] {
   const db = new Database(join(home, 'ratchet.db'), { readonly: true });
   try {
-    return db.prepare('SELECT runs.id, runs.status, runs.reason, tasks.title FROM runs JOIN tasks ON tasks.id = runs.task_id ORDER BY runs.created_at').all() as StoredRun[];
+    return db
+      .prepare('SELECT runs.id, runs.status, runs.reason, tasks.title FROM runs JOIN tasks ON tasks.id = runs.task_id ORDER BY runs.created_at')
+      .all() as StoredRun[];
   } finally {
     db.close();
   }
@@ -71,7 +85,9 @@ export function storeRuns(home: string): StoredRun[] {
 
 /** The newest run of the task titled `title`, if any. */
 export function latestRun(home: string, title: string): StoredRun | undefined {
-  return storeRuns(home).filter((r) => r.title === title).at(-1);
+  return storeRuns(home)
+    .filter((r) => r.title === title)
+    .at(-1);
 }
 
 /** How many attempts run `runId` has made at step `step` so far. */
@@ -98,7 +114,10 @@ export interface HostProcess {
 /** Starts `ratchet serve` (with `args`, e.g. --demo) as its own process and waits for the URL it prints. */
 export function startHostProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<HostProcess> {
   // Sandboxed where this machine has a sandbox; explicitly opted out where it has none (a fresh machine).
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0', ...args, ...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox'])], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0', ...args, ...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox'])], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr?.on('data', (d) => (err += String(d)));
   return new Promise((ok, fail) => {
@@ -133,7 +152,15 @@ export async function launchBrowser(found?: FoundBrowser): Promise<Browser> {
     executablePath: browser.executablePath,
     env: { ...process.env, ...browser.env },
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -160,7 +187,9 @@ export interface SpecEnv {
  * Starts the scripted agent (answers `delayMs` apart), makes the repository (`repo`, default a fresh demo copy), and —
  * unless `startHost` is false — `ratchet serve` on a fresh RATCHET_HOME with the key 'e2e-key' (overridden by `env`); then the browser.
  */
-export async function startSpecEnv(opts: { delayMs?: number; repo?: () => string; env?: NodeJS.ProcessEnv; home?: string; startHost?: boolean } = {}): Promise<SpecEnv> {
+export async function startSpecEnv(
+  opts: { delayMs?: number; repo?: () => string; env?: NodeJS.ProcessEnv; home?: string; startHost?: boolean } = {},
+): Promise<SpecEnv> {
   const server = await scriptedAgent(opts.delayMs);
   let host: HostProcess | undefined;
   try {
@@ -180,7 +209,12 @@ export async function startSpecEnv(opts: { delayMs?: number; repo?: () => string
 
 function specEnv(server: ScriptedServer, browser: Browser, host: HostProcess | undefined, home: string, repo: string, env: NodeJS.ProcessEnv): SpecEnv {
   const spec: SpecEnv = {
-    server, browser, host, home, repo, env,
+    server,
+    browser,
+    host,
+    home,
+    repo,
+    env,
     close: async () => {
       await spec.host?.kill();
       await browser.close();

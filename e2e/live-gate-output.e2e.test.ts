@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('live gate output', () => {
-  it('shows a running gate\'s lines as they are printed, then the stored log when it ends', async () => {
+  it("shows a running gate's lines as they are printed, then the stored log when it ends", async () => {
     const page = await spec.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(spec.host!.url);
     await startTask(page, spec.repo, 'Slow gate');

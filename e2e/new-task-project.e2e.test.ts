@@ -39,23 +39,41 @@ function goRepo(): string {
   return repoWith('router', (d) => execFileSync('go', ['mod', 'init', 'example.com/router'], { cwd: d, stdio: 'ignore' }), {
     'router.go': 'package router\n\nimport "strings"\n\n// Clean drops a trailing slash.\nfunc Clean(p string) string { return strings.TrimSuffix(p, "") }\n',
     'router_test.go': [
-      'package router', '', 'import "testing"', '',
-      'func TestCleanKeepsRoot(t *testing.T) {', '\tif Clean("/") != "/" {', '\t\tt.Fatal("root changed")', '\t}', '}', '',
-      'func TestCleanDropsTrailingSlash(t *testing.T) {', '\tif got := Clean("/users/"); got != "/users" {', '\t\tt.Fatalf("Clean(/users/) = %q, want /users", got)', '\t}', '}', '',
+      'package router',
+      '',
+      'import "testing"',
+      '',
+      'func TestCleanKeepsRoot(t *testing.T) {',
+      '\tif Clean("/") != "/" {',
+      '\t\tt.Fatal("root changed")',
+      '\t}',
+      '}',
+      '',
+      'func TestCleanDropsTrailingSlash(t *testing.T) {',
+      '\tif got := Clean("/users/"); got != "/users" {',
+      '\t\tt.Fatalf("Clean(/users/) = %q, want /users", got)',
+      '\t}',
+      '}',
+      '',
     ].join('\n'),
   });
 }
 
 /** An npm package (`npm init -y`, a lockfile) whose test script runs node's own runner. */
 function npmRepo(): string {
-  return repoWith('slugify', (d) => {
-    execFileSync('npm', ['init', '-y'], { cwd: d, stdio: 'ignore' });
-    writeFileSync(join(d, 'package.json'), JSON.stringify({ name: 'slugify', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2));
-    execFileSync('npm', ['install', '--package-lock-only', '--offline'], { cwd: d, stdio: 'ignore' });
-  }, {
-    'index.js': 'exports.slug = (s) => s.toLowerCase().replace(/\\s+/g, "-");\n',
-    'index.test.js': 'const test = require("node:test");\nconst assert = require("node:assert");\nconst { slug } = require("./index.js");\ntest("slugs", () => assert.equal(slug("A b"), "a-b"));\n',
-  });
+  return repoWith(
+    'slugify',
+    (d) => {
+      execFileSync('npm', ['init', '-y'], { cwd: d, stdio: 'ignore' });
+      writeFileSync(join(d, 'package.json'), JSON.stringify({ name: 'slugify', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2));
+      execFileSync('npm', ['install', '--package-lock-only', '--offline'], { cwd: d, stdio: 'ignore' });
+    },
+    {
+      'index.js': 'exports.slug = (s) => s.toLowerCase().replace(/\\s+/g, "-");\n',
+      'index.test.js':
+        'const test = require("node:test");\nconst assert = require("node:assert");\nconst { slug } = require("./index.js");\ntest("slugs", () => assert.equal(slug("A b"), "a-b"));\n',
+    },
+  );
 }
 
 async function openNewTask(page: Page, repo: string): Promise<void> {
@@ -65,7 +83,11 @@ async function openNewTask(page: Page, repo: string): Promise<void> {
   await page.getByRole('heading', { name: 'New task' }).waitFor();
 }
 
-const formValues = (page: Page) => page.locator('form.new-task').locator('input, textarea').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+const formValues = (page: Page) =>
+  page
+    .locator('form.new-task')
+    .locator('input, textarea')
+    .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
 
 async function checkProject(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Check project' }).click();
@@ -91,7 +113,9 @@ describe('New task on a Go module and an npm package', () => {
     expect(goResult).toContain('Ready to run');
     expect(goResult).toMatch(/1 test already fails before the agent starts/);
     expect(goResult).toContain('TestCleanDropsTrailingSlash');
-    await shootScreen(page, 'new-task-go-checked', () => page.getByRole('region', { name: 'baseline check' }).getByText('Output (last lines)').scrollIntoViewIfNeeded());
+    await shootScreen(page, 'new-task-go-checked', () =>
+      page.getByRole('region', { name: 'baseline check' }).getByText('Output (last lines)').scrollIntoViewIfNeeded(),
+    );
 
     // `ratchet init` writes what was detected as the repository's workflow file: New task then shows the file (to trust), with the steps left to the task.
     execFileSync(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'init', go], { env: { ...process.env, ...spec.env }, stdio: 'ignore' });
@@ -113,7 +137,9 @@ describe('New task on a Go module and an npm package', () => {
     const npm = await checkProject(page);
     expect(npm).toContain('Ready to run');
     expect(npm).toContain('every gate passed');
-    await shootScreen(page, 'new-task-npm-checked', () => page.getByRole('region', { name: 'baseline check' }).getByText('Output (last lines)').scrollIntoViewIfNeeded());
+    await shootScreen(page, 'new-task-npm-checked', () =>
+      page.getByRole('region', { name: 'baseline check' }).getByText('Output (last lines)').scrollIntoViewIfNeeded(),
+    );
     await page.close();
   }, 240_000);
 });

@@ -57,7 +57,9 @@ describe('the built out/ tree against electron-builder.yml', () => {
   it('every package the bundle imports is a production dependency that `files` does not drop', () => {
     const bare = new Set<string>();
     for (const f of main) {
-      for (const [, spec] of source(f).matchAll(/(?:\bfrom\s*|\bimport\(\s*)["']((?:@[a-z0-9._-]+\/)?[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9._/-]+)?|node:[a-z_/]+)["']/g)) {
+      for (const [, spec] of source(f).matchAll(
+        /(?:\bfrom\s*|\bimport\(\s*)["']((?:@[a-z0-9._-]+\/)?[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9._/-]+)?|node:[a-z_/]+)["']/g,
+      )) {
         if (spec!.startsWith('node:') || spec === 'electron') continue;
         bare.add(spec!.startsWith('@') ? spec!.split('/').slice(0, 2).join('/') : spec!.split('/')[0]!);
       }
@@ -69,10 +71,14 @@ describe('the built out/ tree against electron-builder.yml', () => {
     }
   });
 
-  it('unpacks better-sqlite3\'s native module for this platform from the asar', () => {
+  it("unpacks better-sqlite3's native module for this platform from the asar", () => {
     const natives = walk('node_modules/better-sqlite3').filter((f) => f.endsWith('.node'));
     expect(natives.length).toBeGreaterThan(0);
-    for (const f of natives) expect(config.asarUnpack.some((p) => matchesGlob(relative(ROOT, join(ROOT, f)), p)), f).toBe(true);
+    for (const f of natives)
+      expect(
+        config.asarUnpack.some((p) => matchesGlob(relative(ROOT, join(ROOT, f)), p)),
+        f,
+      ).toBe(true);
   });
 });
 
@@ -92,21 +98,33 @@ describe.skipIf(process.platform !== 'linux')('electron-builder --dir with a sta
     const electron = join(work, 'electron');
     mkdirSync(join(electron, 'resources'), { recursive: true });
     // RunAsNode, NodeOptions, inspect and file-protocol privileges on, the rest off: what an unfused Electron has.
-    writeFileSync(join(electron, 'electron'), '#!/bin/sh\nfor a in "$@"; do echo "$a"; done\nexit 0\n# dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX\x01\x0810110001\n', 'latin1');
+    writeFileSync(
+      join(electron, 'electron'),
+      '#!/bin/sh\nfor a in "$@"; do echo "$a"; done\nexit 0\n# dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX\x01\x0810110001\n',
+      'latin1',
+    );
     chmodSync(join(electron, 'electron'), 0o755);
     for (const f of ['LICENSE', 'LICENSES.chromium.html', 'chrome-sandbox']) writeFileSync(join(electron, f), '');
     writeFileSync(join(electron, 'version'), '45.4.1');
     mkdirSync(join(work, 'default-app'));
     writeFileSync(join(work, 'default-app', 'package.json'), '{}');
     await asar.createPackage(join(work, 'default-app'), join(electron, 'resources', 'default_app.asar'));
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-builder/cli.js'), '--dir', '--linux', `-c.electronDist=${electron}`, `-c.directories.output=${join(work, 'out')}`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/electron-builder/cli.js'), '--dir', '--linux', `-c.electronDist=${electron}`, `-c.directories.output=${join(work, 'out')}`],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } },
+    );
     log = `${r.stdout}${r.stderr}`;
     expect(r.status, log).toBe(0);
   }, 180_000);
 
   it('flips the fuses on the executable as electron-builder.yml says', async () => {
     const wire = await fuses.getCurrentFuseWire(join(app, 'ratchet-app'));
-    const state = Object.fromEntries(Object.entries(wire).filter(([k]) => k !== 'version').map(([k, v]) => [fuses.FuseV1Options[Number(k)], String.fromCharCode(v as number)]));
+    const state = Object.fromEntries(
+      Object.entries(wire)
+        .filter(([k]) => k !== 'version')
+        .map(([k, v]) => [fuses.FuseV1Options[Number(k)], String.fromCharCode(v as number)]),
+    );
     expect(state).toMatchObject({
       RunAsNode: '0',
       EnableNodeOptionsEnvironmentVariable: '0',
@@ -119,10 +137,16 @@ describe.skipIf(process.platform !== 'linux')('electron-builder --dir with a sta
 
   it('packs the app in app.asar without the demo, the development-only packages or the sources', () => {
     const files = asar.listPackage(join(app, 'resources', 'app.asar')).map((f) => f.replace(/^[\\/]/, ''));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'resources/pricing.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['package.json', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'resources/pricing.json']),
+    );
     expect(files.filter((f) => /demo/.test(f) && !f.startsWith('node_modules/'))).toEqual([]);
     expect(files.filter((f) => /^(electron|renderer|shared|scripts|e2e|bench)\//.test(f))).toEqual([]);
-    for (const dropped of ['node', 'tsx', 'esbuild', 'electron', 'vitest']) expect(files.filter((f) => f.startsWith(`node_modules/${dropped}/`)), dropped).toEqual([]);
+    for (const dropped of ['node', 'tsx', 'esbuild', 'electron', 'vitest'])
+      expect(
+        files.filter((f) => f.startsWith(`node_modules/${dropped}/`)),
+        dropped,
+      ).toEqual([]);
     expect(files).toContain('node_modules/zod/package.json');
   });
 
@@ -139,7 +163,7 @@ describe.skipIf(process.platform !== 'linux')('electron-builder --dir with a sta
     expect(existsSync(join(vendor, 'java-proxy-agent', 'srt-proxy-agent.jar'))).toBe(true);
   });
 
-  it('puts the `ratchet` launcher beside the app, and it runs the app\'s executable in CLI mode', () => {
+  it("puts the `ratchet` launcher beside the app, and it runs the app's executable in CLI mode", () => {
     const r = spawnSync(join(app, 'resources', 'bin', 'ratchet'), ['list', '--json'], { encoding: 'utf8' });
     expect(r.stdout.split('\n').filter(Boolean)).toEqual(['--ozone-platform=headless', '--ratchet-cli', '--', 'list', '--json']);
   });

@@ -47,8 +47,12 @@ const waitFor = (what: string, fn: () => boolean) => until(fn, { ms: 120_000, ev
 function startOrder(): string[] {
   const db = new Database(join(home, 'ratchet.db'), { readonly: true });
   try {
-    const rows = db.prepare(`SELECT tasks.title FROM events JOIN runs ON runs.id = events.run_id JOIN tasks ON tasks.id = runs.task_id
-      WHERE events.type = 'run.status' AND json_extract(events.payload_json, '$.status') = 'running' ORDER BY events.id`).all() as Array<{ title: string }>;
+    const rows = db
+      .prepare(
+        `SELECT tasks.title FROM events JOIN runs ON runs.id = events.run_id JOIN tasks ON tasks.id = runs.task_id
+      WHERE events.type = 'run.status' AND json_extract(events.payload_json, '$.status') = 'running' ORDER BY events.id`,
+      )
+      .all() as Array<{ title: string }>;
     return [...new Set(rows.map((r) => r.title))];
   } finally {
     db.close();
@@ -96,7 +100,9 @@ describe('the queue in the app', () => {
 
       // When A and B end, E then C take the free slots; the runs list follows.
       await inGroup(page, 'Running', 'Queue E').waitFor({ timeout: 90_000 });
-      await inGroup(page, 'Running', 'Queue C').or(inGroup(page, 'Finished', 'Queue C')).waitFor({ timeout: 90_000 });
+      await inGroup(page, 'Running', 'Queue C')
+        .or(inGroup(page, 'Finished', 'Queue C'))
+        .waitFor({ timeout: 90_000 });
       // (The Running group shows a run from `planning` on; it reaches `running` a moment later.)
       await waitFor('C to run', () => startOrder().includes('Queue C'));
       expect(startOrder()).toEqual(['Queue A', 'Queue B', 'Queue E', 'Queue C']);

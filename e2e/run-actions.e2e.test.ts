@@ -35,7 +35,10 @@ async function startAndStop(page: Page, title: string) {
 
 /** Both sizes every screen must work at: 1400×900 and 1024×700. */
 async function shots(page: Page, name: string, at?: string) {
-  for (const [width, height] of [[1400, 900], [1024, 700]] as const) {
+  for (const [width, height] of [
+    [1400, 900],
+    [1024, 700],
+  ] as const) {
     await page.setViewportSize({ width, height });
     if (at) await page.locator(at).first().scrollIntoViewIfNeeded();
     else await page.evaluate('window.scrollTo(0, 0); document.querySelectorAll(".main, main, .content").forEach((e) => e.scrollTo(0, 0))');
@@ -64,7 +67,10 @@ describe('stop, start again, resume', () => {
     await expect(toolbar.locator('button.primary').allInnerTexts()).resolves.toEqual([expect.stringContaining('Start again')]);
     await shots(page, 'run-stopped');
     await page.locator('.activity summary').click();
-    await page.locator('.activity-log li', { hasText: /Stopped by you during step 1\./ }).first().waitFor();
+    await page
+      .locator('.activity-log li', { hasText: /Stopped by you during step 1\./ })
+      .first()
+      .waitFor();
     const activity = await page.locator('.activity-log').innerText();
     expect(activity).not.toMatch(/[{}]|auto-progress|test_failure|Interrupted/);
     await shots(page, 'run-stopped-activity', '.activity');
@@ -98,14 +104,31 @@ describe('stop, start again, resume', () => {
     const cost = page.getByTestId('resume-cost').first();
     await cost.waitFor({ timeout: 30_000 });
     // Without a reload: the cost after the resume follows the engine's usage events.
-    await page.waitForFunction(() => !['', '$0.00'].includes((globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('[data-testid="resume-cost"]')?.textContent ?? ''), null, { timeout: 60_000 }).catch(async (err: unknown) => {
-      throw new Error(`the resume's cost stayed ${(await cost.textContent()) ?? ''}: ${String(err)}`);
-    });
+    await page
+      .waitForFunction(
+        () =>
+          !['', '$0.00'].includes(
+            (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector(
+              '[data-testid="resume-cost"]',
+            )?.textContent ?? '',
+          ),
+        null,
+        { timeout: 60_000 },
+      )
+      .catch(async (err: unknown) => {
+        throw new Error(`the resume's cost stayed ${(await cost.textContent()) ?? ''}: ${String(err)}`);
+      });
     await until(() => runs().find((r) => r.id === stopped.id && r.status === 'succeeded'), { ms: 120_000, describe: runsSoFar });
     await page.locator('.run-header').getByText('succeeded', { exact: true }).waitFor({ timeout: 30_000 });
-    await page.locator('.resumes').getByText(/Resumed from step 1/).waitFor();
+    await page
+      .locator('.resumes')
+      .getByText(/Resumed from step 1/)
+      .waitFor();
     await page.locator('.activity summary').click();
-    await page.locator('.activity-log li', { hasText: /Resumed from step 1/ }).first().waitFor();
+    await page
+      .locator('.activity-log li', { hasText: /Resumed from step 1/ })
+      .first()
+      .waitFor();
     await shots(page, 'run-resumed');
     await shots(page, 'run-resumed-activity', '.activity');
     await page.close();
@@ -120,7 +143,10 @@ describe('stop, start again, resume', () => {
     await page.getByText(/Disconnected from Ratchet/).waitFor({ timeout: 30_000 });
     const started = Date.now();
     await page.getByRole('toolbar', { name: 'run actions' }).getByRole('button', { name: 'Revise plan…' }).click();
-    await page.getByRole('dialog').getByText(/Not connected to Ratchet — reconnecting/).waitFor({ timeout: 5000 });
+    await page
+      .getByRole('dialog')
+      .getByText(/Not connected to Ratchet — reconnecting/)
+      .waitFor({ timeout: 5000 });
     expect(Date.now() - started).toBeLessThan(5000);
     await expect(page.getByText('Loading the plan…').count()).resolves.toBe(0);
     await shots(page, 'run-revise-disconnected');

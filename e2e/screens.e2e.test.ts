@@ -88,15 +88,28 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await shootScreen(page, 'run-stopped');
     // The notices of the runs that ended (a failure, a success), grouped, in the page; New task's Start button stays clear
     // of them. Then dismissed, so the screens below are seen whole.
-    await page.locator('.notices').getByRole('button', { name: /^Dismiss/ }).nth(1).waitFor();
+    await page
+      .locator('.notices')
+      .getByRole('button', { name: /^Dismiss/ })
+      .nth(1)
+      .waitFor();
     await shootScreen(page, 'notices');
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByLabel('repository path').fill(calc);
     await page.getByRole('button', { name: 'Use this path' }).click();
     await page.getByRole('heading', { name: 'New task' }).waitFor();
     await shootScreen(page, 'new-task-with-notices');
-    while ((await page.locator('.notices').getByRole('button', { name: /^Dismiss/ }).count()) > 0) {
-      await page.locator('.notices').getByRole('button', { name: /^Dismiss/ }).first().click();
+    while (
+      (await page
+        .locator('.notices')
+        .getByRole('button', { name: /^Dismiss/ })
+        .count()) > 0
+    ) {
+      await page
+        .locator('.notices')
+        .getByRole('button', { name: /^Dismiss/ })
+        .first()
+        .click();
     }
 
     await openRun(page, 'Calculator', 'succeeded');
@@ -127,14 +140,20 @@ describe('every screen at 1400×900 and 1024×700', () => {
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await page.getByText(new RegExp(`finished runs · ${seeded.length + 3} started`)).first().waitFor();
+    await page
+      .getByText(new RegExp(`finished runs · ${seeded.length + 3} started`))
+      .first()
+      .waitFor();
     await shootScreen(page, 'dashboard');
     await page.getByLabel('Preset').selectOption('');
     await page.getByLabel('Max retries').fill('0');
     await page.getByRole('button', { name: 'Replay' }).click();
     await page.getByText(/runs? changes? outcome/).waitFor();
     await shootScreen(page, 'dashboard-what-if', () => page.locator('.what-if').scrollIntoViewIfNeeded());
-    await page.getByRole('button', { name: /report/i }).first().click();
+    await page
+      .getByRole('button', { name: /report/i })
+      .first()
+      .click();
     await page.getByRole('dialog').waitFor();
     await shootScreen(page, 'dialog-report');
     await page.close();

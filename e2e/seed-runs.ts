@@ -50,45 +50,121 @@ export function seedRuns(home: string, end = Date.now()): string[] {
     tick(30 * 60);
     const runId = newId();
     ids.push(runId);
-    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+    const slug = title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60);
     const steps = [{ title: 'Write the failing test first' }, { title: title.length > 40 ? 'Make it pass' : title }, { title: 'Document it' }];
     store.createRun({
-      runId, repoPath: `/home/dev/code/${repoName}`, repoName, title, description: '', workflow: WorkflowFile.parse({ steps }),
-      baseBranch: 'main', baseCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6', branch: `ratchet/${slug}-${runId.slice(-6)}`, worktree: `/tmp/ratchet-e2e-seeded/${runId}`,
+      runId,
+      repoPath: `/home/dev/code/${repoName}`,
+      repoName,
+      title,
+      description: '',
+      workflow: WorkflowFile.parse({ steps }),
+      baseBranch: 'main',
+      baseCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6',
+      branch: `ratchet/${slug}-${runId.slice(-6)}`,
+      worktree: `/tmp/ratchet-e2e-seeded/${runId}`,
     });
     store.setRunStatus(runId, 'running', null);
     const attempt = (step: number, n: number, cost: number) => {
       tick(20);
-      const id = store.startAttempt({ runId, stepIndex: step, n, agentKind: 'anthropic', model: 'claude-sonnet-5-5', prompt: `step ${step}`, preCommit: 'a'.repeat(40) });
+      const id = store.startAttempt({
+        runId,
+        stepIndex: step,
+        n,
+        agentKind: 'anthropic',
+        model: 'claude-sonnet-5-5',
+        prompt: `step ${step}`,
+        preCommit: 'a'.repeat(40),
+      });
       tick(40);
-      store.recordApiCall(runId, id, { model: 'claude-sonnet-5-5', inputTokens: 4200, outputTokens: 610, cacheReadTokens: 9000, cacheWriteTokens: 1200, costUsd: cost });
+      store.recordApiCall(runId, id, {
+        model: 'claude-sonnet-5-5',
+        inputTokens: 4200,
+        outputTokens: 610,
+        cacheReadTokens: 9000,
+        cacheWriteTokens: 1200,
+        costUsd: cost,
+      });
       return id;
     };
-    const finish = { errorClass: null, errorMessage: null, summary: null, treeRef: null, treeSha: null, diff: null, failures: [], transcript: [], sessionId: null };
-    const pass = (step: number, n: number, cost: number) => store.checkpointStep(runId, attempt(step, n, cost), step, { ...finish, outcome: 'passed' }, 'c'.repeat(40));
+    const finish = {
+      errorClass: null,
+      errorMessage: null,
+      summary: null,
+      treeRef: null,
+      treeSha: null,
+      diff: null,
+      failures: [],
+      transcript: [],
+      sessionId: null,
+    };
+    const pass = (step: number, n: number, cost: number) =>
+      store.checkpointStep(runId, attempt(step, n, cost), step, { ...finish, outcome: 'passed' }, 'c'.repeat(40));
     pass(1, 1, 0.0123);
     if (fate === 'succeeded' || fate === 'cancelled') {
       if (fate === 'succeeded') {
         pass(2, 1, 0.0187);
         pass(3, 1, 0.0042);
         store.setRunStatus(runId, 'succeeded', null, { finished: true });
-      } else store.setRunStatus(runId, 'cancelled', 'Stopped by you during step 2. The work in progress stays in the worktree; resume to continue, or start again.', { finished: true });
+      } else
+        store.setRunStatus(
+          runId,
+          'cancelled',
+          'Stopped by you during step 2. The work in progress stays in the worktree; resume to continue, or start again.',
+          { finished: true },
+        );
     } else if (fate === 'failed') {
       const tests = ['test/health.test.mjs › dies at zero health'];
       for (const n of [1, 2]) {
         const id = attempt(2, n, 0.0211);
         store.finishAttempt(runId, id, { ...finish, outcome: 'failed', errorClass: 'test_failure', errorMessage: '1 test failed', failures: [] });
-        store.recordDecision(runId, id, 2, n, n === 1 ? { action: 'retry', reason: 'test_failure: retry 1 of 1', delayS: 0, overrides: {} } : { action: 'fatal', reason: 'test_failure: limit of 1 retry reached', delayS: 0, overrides: {} });
+        store.recordDecision(
+          runId,
+          id,
+          2,
+          n,
+          n === 1
+            ? { action: 'retry', reason: 'test_failure: retry 1 of 1', delayS: 0, overrides: {} }
+            : { action: 'fatal', reason: 'test_failure: limit of 1 retry reached', delayS: 0, overrides: {} },
+        );
       }
       store.setStepStatus(runId, 2, 'failed');
-      const summary = attemptsSummary([1, 2].map((n) => ({ n, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: tests })), ['test_failure: dies at zero health: Expected 0, got 5']);
-      store.setRunStatus(runId, 'failed', runEndReason({ kind: 'fatal', errorClass: 'test_failure', reason: `step 2 "${steps[1]!.title}" failed: test failure: limit of 1 retry reached`, summary }, '', { runId, committedSteps: 1 }), { finished: true });
+      const summary = attemptsSummary(
+        [1, 2].map((n) => ({ n, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: tests })),
+        ['test_failure: dies at zero health: Expected 0, got 5'],
+      );
+      store.setRunStatus(
+        runId,
+        'failed',
+        runEndReason(
+          { kind: 'fatal', errorClass: 'test_failure', reason: `step 2 "${steps[1]!.title}" failed: test failure: limit of 1 retry reached`, summary },
+          '',
+          { runId, committedSteps: 1 },
+        ),
+        { finished: true },
+      );
     } else if (fate === 'paused') {
       attempt(2, 1, 0.0311);
-      const verdict = checkBudget({ taskUsd: 0.05, dailyUsd: null, alertAt: 0.8, taskSpent: 0.0512, daySpent: 0, alerted: { task: true, daily: false }, runId });
+      const verdict = checkBudget({
+        taskUsd: 0.05,
+        dailyUsd: null,
+        alertAt: 0.8,
+        taskSpent: 0.0512,
+        daySpent: 0,
+        alerted: { task: true, daily: false },
+        runId,
+      });
       store.setRunStatus(runId, 'paused', verdict.ok ? 'paused' : verdict.reason);
     } else if (fate === 'waiting_approval') {
-      store.restoreRunStatus(runId, 'waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`);
+      store.restoreRunStatus(
+        runId,
+        'waiting_approval',
+        `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`,
+      );
     } else {
       // Interrupted: its process died in step 2's attempt; the host finds it on its first list.
       attempt(2, 1, 0.0096);

@@ -51,10 +51,16 @@ export const layersRule = {
     const folder = Object.keys(WITHIN).find((f) => under(fromRel, f));
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const toRel = path.relative(root, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
+      const toRel = path
+        .relative(root, path.resolve(path.dirname(file), spec))
+        .split(path.sep)
+        .join('/');
       const barred = folder && WITHIN[folder].find((f) => under(toRel, f));
       if (barred) {
-        context.report({ node, message: `Bad layering: ${folder}/ may not import ${barred}/; ${hint[barred] ?? 'see the map'} (the layer map: docs/architecture.md).` });
+        context.report({
+          node,
+          message: `Bad layering: ${folder}/ may not import ${barred}/; ${hint[barred] ?? 'see the map'} (the layer map: docs/architecture.md).`,
+        });
         return;
       }
       const to = zoneOf(toRel);
@@ -78,7 +84,8 @@ export const layersRule = {
 export const SQL_HOME = 'electron/engine/store';
 
 // Upper-case keywords, as this code base writes SQL: a sentence that says "select … from" is not a query.
-const SQL_TEXT = /^\s*(?:SELECT\s[\s\S]*?\sFROM\s|INSERT\s+(?:OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX|TRIGGER|VIEW)\s|PRAGMA\s)/;
+const SQL_TEXT =
+  /^\s*(?:SELECT\s[\s\S]*?\sFROM\s|INSERT\s+(?:OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX|TRIGGER|VIEW)\s|PRAGMA\s)/;
 const DB_CALLS = new Set(['prepare', 'pragma']);
 
 /** @type {import('eslint').Rule.RuleModule} */
@@ -89,7 +96,10 @@ export const storeSqlRule = {
     schema: [],
   },
   create(context) {
-    const rel = path.relative(context.cwd, context.physicalFilename ?? context.filename).split(path.sep).join('/');
+    const rel = path
+      .relative(context.cwd, context.physicalFilename ?? context.filename)
+      .split(path.sep)
+      .join('/');
     if (!zoneOf(rel) || rel.startsWith(`${SQL_HOME}/`)) return {};
     const report = (node, what) =>
       context.report({ node, message: `SQL only in the store: ${what} belongs behind a named query in ${SQL_HOME}/ (the layer map: docs/architecture.md).` });

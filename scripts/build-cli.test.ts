@@ -64,7 +64,10 @@ describe('the built CLI', () => {
     const future = new Date(Date.now() + 2000);
     utimesSync(source, future, future);
     const home = mkdtempSync(join(tmpdir(), 'ratchet-cli-home-'));
-    const list = spawnSync(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'list', '--json'], { encoding: 'utf8', env: { ...process.env, RATCHET_HOME: home } });
+    const list = spawnSync(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'list', '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, RATCHET_HOME: home },
+    });
     expect(list.status).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([]);
     const after = JSON.parse(readFileSync(join(ROOT, 'out', 'cli', 'inputs.json'), 'utf8')) as { builtAt: number };

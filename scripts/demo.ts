@@ -15,7 +15,10 @@ if (process.argv.includes('--app')) {
   // The demo's own workflow file ships with Ratchet (not written by an agent): trusted by the demo that starts it,
   // as `npm run demo -- --app` does, so a newcomer's first run is not refused by workspace trust.
   const code = await main(['run', demo.repo, '--yes', '--trust'], {
-    stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { ...demo.env, RATCHET_HOME: home },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: { ...demo.env, RATCHET_HOME: home },
   });
   await demo.server.close();
   process.stderr.write(`\nSee the branch: git -C ${demo.repo} log --oneline --all\nSee the run:    RATCHET_HOME=${home} npx ratchet list\n`);

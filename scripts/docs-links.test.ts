@@ -36,7 +36,10 @@ export function headingAnchors(md: string): Set<string> {
     const m = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const text = (m[1] as string).replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -102,14 +105,17 @@ describe('the docs', () => {
       [...outsideFences(readFileSync(file, 'utf8')).matchAll(/`([^`\s]+)`/g)]
         .map((m) => (m[1] as string).replace(/[/,:]+$/, ''))
         .filter((p) => top.test(p) && !/NNNN/.test(p) && !existsSync(join(ROOT, p)))
-        .map((p) => `${relative(ROOT, file)}: ${p}`));
+        .map((p) => `${relative(ROOT, file)}: ${p}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('the link check itself catches a missing file, a missing anchor and ignores code', () => {
     expect(linkTargets('see [a](docs/x.md#y) and ![i](p.png "t") but not `[b](c.md)`\n```\n[d](e.md)\n```\n')).toEqual(['docs/x.md#y', 'p.png']);
     expect([...headingAnchors('# The store: stats and health\n## Run `ratchet serve`\n## Run `ratchet serve`\n')]).toEqual([
-      'the-store-stats-and-health', 'run-ratchet-serve', 'run-ratchet-serve-1',
+      'the-store-stats-and-health',
+      'run-ratchet-serve',
+      'run-ratchet-serve-1',
     ]);
   });
 });

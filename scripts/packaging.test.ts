@@ -9,12 +9,14 @@ import { parse } from 'yaml';
 const ROOT = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 // The glob matcher electron-builder itself matches `files` and `asarUnpack` with.
-const { minimatch } = createRequire(require.resolve('app-builder-lib/package.json'))('minimatch') as { minimatch(path: string, glob: string, o?: { dot?: boolean }): boolean };
+const { minimatch } = createRequire(require.resolve('app-builder-lib/package.json'))('minimatch') as {
+  minimatch(path: string, glob: string, o?: { dot?: boolean }): boolean;
+};
 const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, unknown> & { files: string[]; asarUnpack: string[] };
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
 
 describe('electron-builder.yml', () => {
-  it('passes electron-builder\'s own configuration check (its JSON schema and deprecations)', async () => {
+  it("passes electron-builder's own configuration check (its JSON schema and deprecations)", async () => {
     const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
       getConfig(dir: string, file: string | null, extra: null): Promise<Record<string, unknown>>;
       validateConfiguration(c: Record<string, unknown>, logger: unknown): Promise<void>;
@@ -23,7 +25,9 @@ describe('electron-builder.yml', () => {
     const loaded = await getConfig(ROOT, join(ROOT, 'electron-builder.yml'), null);
     await expect(validateConfiguration(loaded, new DebugLogger(false))).resolves.toBeUndefined();
     // The check is real: a misspelt fuse is refused.
-    await expect(validateConfiguration({ ...loaded, electronFuses: { runAsNodee: false } }, new DebugLogger(false))).rejects.toThrow(/Invalid configuration object/);
+    await expect(validateConfiguration({ ...loaded, electronFuses: { runAsNodee: false } }, new DebugLogger(false))).rejects.toThrow(
+      /Invalid configuration object/,
+    );
   });
 
   it('sets the fuses: no RunAsNode, NODE_OPTIONS or --inspect; encrypted cookies; asar only, with integrity checked', () => {
@@ -89,7 +93,9 @@ describe('the built out/ tree against the builder config', () => {
   /** Every file of the sandbox library, as a path relative to the app folder (what `files` and `asarUnpack` match). */
   function sandboxFiles(): string[] {
     const walk = (dir: string): string[] =>
-      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'node_modules' ? [] : walk(`${dir}/${e.name}`)) : [`${dir}/${e.name}`]));
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? (e.name === 'node_modules' ? [] : walk(`${dir}/${e.name}`)) : [`${dir}/${e.name}`],
+      );
     return walk(SANDBOX);
   }
 
@@ -113,21 +119,26 @@ describe('the built out/ tree against the builder config', () => {
     for (const p of packages) expect(deps, `${p} is imported by out/main but is not a dependency`).toContain(p);
   });
 
-  it("`files` keeps all of sandbox-runtime, and `asarUnpack` takes its vendor/ binaries out of the archive", () => {
+  it('`files` keeps all of sandbox-runtime, and `asarUnpack` takes its vendor/ binaries out of the archive', () => {
     const files = sandboxFiles();
     const vendor = files.filter((f) => f.startsWith(`${SANDBOX}/vendor/`));
     expect(vendor).toContain(`${SANDBOX}/vendor/seccomp/x64/apply-seccomp`);
     expect(vendor).toContain(`${SANDBOX}/vendor/java-proxy-agent/srt-proxy-agent.jar`);
     const excludes = config.files.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
     for (const f of files) for (const g of excludes) expect(minimatch(f, g, { dot: true }), `${f} is left out by !${g}`).toBe(false);
-    for (const f of vendor) expect(config.asarUnpack.some((g) => minimatch(f, g, { dot: true })), `${f} stays inside app.asar`).toBe(true);
+    for (const f of vendor)
+      expect(
+        config.asarUnpack.some((g) => minimatch(f, g, { dot: true })),
+        `${f} stays inside app.asar`,
+      ).toBe(true);
     // Only vendor/: the library's code loads from the archive like the rest of the app.
     expect(config.asarUnpack.some((g) => minimatch(`${SANDBOX}/dist/index.js`, g, { dot: true }))).toBe(false);
   });
 
   it('leaves the demo chunk out of the app and keeps the main entry in', () => {
     const outFiles = mainFiles.map((f) => `out/main/${f.name}`);
-    const included = (p: string) => config.files.reduce((inc, g) => (g.startsWith('!') ? (minimatch(p, g.slice(1)) ? false : inc) : minimatch(p, g) ? true : inc), false);
+    const included = (p: string) =>
+      config.files.reduce((inc, g) => (g.startsWith('!') ? (minimatch(p, g.slice(1)) ? false : inc) : minimatch(p, g) ? true : inc), false);
     expect(included('out/main/index.js')).toBe(true);
     const demo = outFiles.filter((f) => /\/demo-[^/]+\.js$/.test(f));
     expect(demo.length).toBeGreaterThan(0);

@@ -19,7 +19,11 @@ if (r.status !== 0) {
   process.stderr.write(r.stderr || r.stdout);
   process.exit(1);
 }
-const rows = readFileSync(out, 'utf8').trim().split('\n').slice(1).filter((l) => !l.includes('/testing/') && !/\.test\.ts"/.test(l));
+const rows = readFileSync(out, 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .filter((l) => !l.includes('/testing/') && !/\.test\.ts"/.test(l));
 const high = rows.filter((l) => l.split(',')[1] === '"HIGH"');
 console.log(`electronegativity ${version}: ${rows.length} finding(s), ${high.length} HIGH`);
 for (const l of rows) console.log(`  ${l.split(',').slice(0, 5).join(' ')}`);

@@ -67,7 +67,10 @@ export function decideLaunch({ platform, env, electron, forceHeadless }) {
     return { mode: 'headless', reason: `Electron's binary could not be downloaded here (${electron.reason}); starting the headless host instead.` };
   }
   if (!hasDisplay(platform, env)) {
-    return { mode: 'headless', reason: 'There is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window can open; starting the headless host instead.' };
+    return {
+      mode: 'headless',
+      reason: 'There is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window can open; starting the headless host instead.',
+    };
   }
   return { mode: 'electron', binary: electron.path };
 }
@@ -178,7 +181,10 @@ function run(command, args, options) {
 }
 
 async function ensureBuilt() {
-  const reason = buildReason(BUILD_OUTPUTS.map((p) => mtimeOrNull(join(ROOT, p))), newestMtime(BUILD_SOURCES));
+  const reason = buildReason(
+    BUILD_OUTPUTS.map((p) => mtimeOrNull(join(ROOT, p))),
+    newestMtime(BUILD_SOURCES),
+  );
   if (!reason) return true;
   say(`Building the app (${reason})…`);
   const bin = join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
@@ -281,4 +287,3 @@ export async function main(argv = process.argv.slice(2)) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exitCode = await main();
 }
-

@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  browserCommand, buildReason, createSignalForwarder, decideLaunch, electronEntry, findElectronBinary, hasDisplay, newestMtime, parseArgs, serveUrl,
+  browserCommand,
+  buildReason,
+  createSignalForwarder,
+  decideLaunch,
+  electronEntry,
+  findElectronBinary,
+  hasDisplay,
+  newestMtime,
+  parseArgs,
+  serveUrl,
 } from './start.mjs';
 
 const present = { ok: true as const, path: '/p/node_modules/electron/dist/electron' };
@@ -13,7 +22,10 @@ const absent = { ok: false as const, reason: 'node_modules/electron/dist/electro
 
 describe('decideLaunch', () => {
   it('opens Electron when its binary is there and there is a display', () => {
-    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron: present, forceHeadless: false })).toEqual({ mode: 'electron', binary: present.path });
+    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron: present, forceHeadless: false })).toEqual({
+      mode: 'electron',
+      binary: present.path,
+    });
     expect(decideLaunch({ platform: 'linux', env: { WAYLAND_DISPLAY: 'wayland-0' }, electron: present, forceHeadless: false }).mode).toBe('electron');
     expect(decideLaunch({ platform: 'darwin', env: {}, electron: present, forceHeadless: false }).mode).toBe('electron');
     expect(decideLaunch({ platform: 'win32', env: {}, electron: present, forceHeadless: false }).mode).toBe('electron');
@@ -65,12 +77,18 @@ describe('findElectronBinary', () => {
     expect(findElectronBinary({ electronDir: null, env: {}, ...files({}) })).toMatchObject({ ok: false, reason: expect.stringMatching(/not installed/) });
     expect(findElectronBinary({ electronDir: '/e', env: {}, ...files({}) })).toMatchObject({ ok: false, reason: expect.stringMatching(/no path\.txt/) });
     const onlyTxt = files({ [join('/e', 'path.txt')]: 'Electron.app/Contents/MacOS/Electron' });
-    expect(findElectronBinary({ electronDir: '/e', env: {}, ...onlyTxt })).toMatchObject({ ok: false, reason: expect.stringMatching(/Electron\.app.*does not exist/) });
+    expect(findElectronBinary({ electronDir: '/e', env: {}, ...onlyTxt })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/Electron\.app.*does not exist/),
+    });
   });
 
   it('honours ELECTRON_OVERRIDE_DIST_PATH as electron itself does', () => {
     const fs = files({ [join('/custom', 'electron')]: '' });
-    expect(findElectronBinary({ electronDir: '/e', env: { ELECTRON_OVERRIDE_DIST_PATH: '/custom' }, ...fs })).toEqual({ ok: true, path: join('/custom', 'electron') });
+    expect(findElectronBinary({ electronDir: '/e', env: { ELECTRON_OVERRIDE_DIST_PATH: '/custom' }, ...fs })).toEqual({
+      ok: true,
+      path: join('/custom', 'electron'),
+    });
     expect(findElectronBinary({ electronDir: '/e', env: { ELECTRON_OVERRIDE_DIST_PATH: '/nope' }, ...fs }).ok).toBe(false);
   });
 });

@@ -24,7 +24,10 @@ const K = 1000;
 const M = 1_000_000;
 
 const spec = (contextWindow: number, maxOutput: number, thinking: ThinkingMode, refusesSampling: boolean): ModelSpec => ({
-  contextWindow, maxOutput, thinking, refusesSampling,
+  contextWindow,
+  maxOutput,
+  thinking,
+  refusesSampling,
 });
 
 /** Every model Ratchet's pricing table offers that the API still serves. Dated ids resolve to their alias. */
@@ -49,8 +52,16 @@ export const MODEL_SPECS: Readonly<Record<string, ModelSpec>> = {
 
 /** Model ids the API has retired: a request names them and gets 404 not_found_error. */
 export const RETIRED_MODELS: ReadonlySet<string> = new Set([
-  'claude-opus-4-1', 'claude-opus-4-0', 'claude-opus-4', 'claude-sonnet-4-0', 'claude-sonnet-4',
-  'claude-3-7-sonnet', 'claude-3-5-sonnet', 'claude-3-5-haiku', 'claude-3-opus', 'claude-3-haiku',
+  'claude-opus-4-1',
+  'claude-opus-4-0',
+  'claude-opus-4',
+  'claude-sonnet-4-0',
+  'claude-sonnet-4',
+  'claude-3-7-sonnet',
+  'claude-3-5-sonnet',
+  'claude-3-5-haiku',
+  'claude-3-opus',
+  'claude-3-haiku',
 ]);
 
 /** The client tools every model above accepts: the type, and the name that type requires. */

@@ -11,7 +11,16 @@ import { NoticeCode } from './contract/notices';
 import { FolderListing, RepoInfo } from './contract/repos';
 import { RecoveryOptionDoc, ResumeInfoDoc } from './contract/resume';
 import {
-  AttemptDetail, EngineEventDoc, EVENTS_MAX_PAGE, GATE_LOG_MAX_LINES, GateLogPage, MergePreviewDoc, RunQueueDoc, RunsPage, RunSummary, StartRunInput,
+  AttemptDetail,
+  EngineEventDoc,
+  EVENTS_MAX_PAGE,
+  GATE_LOG_MAX_LINES,
+  GateLogPage,
+  MergePreviewDoc,
+  RunQueueDoc,
+  RunsPage,
+  RunSummary,
+  StartRunInput,
 } from './contract/runs';
 import { Settings } from './contract/settings';
 import { ImprovementDoc, StatsSummary, WhatIfChoiceDoc, WhatIfDoc } from './contract/stats';
@@ -38,20 +47,29 @@ export const methods = {
   'workflow.load': {
     input: z.object({ repo: z.string().min(1) }),
     output: z.object({
-      file: z.string().nullable(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()), problems: z.array(z.string()),
+      file: z.string().nullable(),
+      steps: z.array(StepSpec),
+      gates: z.record(z.string(), z.string()),
+      problems: z.array(z.string()),
       /** The file's setup and files to copy, shown in New task beside its gates. */
-      setup: z.object({ run: z.array(z.string()), network: z.array(z.string()) }).nullable().default(null),
+      setup: z
+        .object({ run: z.array(z.string()), network: z.array(z.string()) })
+        .nullable()
+        .default(null),
       copy: z.array(z.string()).default([]),
       /**
        * Workspace trust of the repository's file: whether this content (`sha256`, of the very bytes the steps were read
        * from) was trusted, and everything it would run or allow (commands, sandbox.env/network/limits, setup, copy, notify,
        * the agent, its budget), each with a `warning` where one is due.
        */
-      trust: z.object({
-        trusted: z.boolean(),
-        sha256: z.string(),
-        commands: z.array(z.object({ source: z.string(), command: z.string(), warning: z.string().optional() })),
-      }).nullable().default(null),
+      trust: z
+        .object({
+          trusted: z.boolean(),
+          sha256: z.string(),
+          commands: z.array(z.object({ source: z.string(), command: z.string(), warning: z.string().optional() })),
+        })
+        .nullable()
+        .default(null),
     }),
   },
   /** What the repository's files show (npm, Python, Cargo, Go…): the setup, gates and files to copy a workflow would need, each with why. */
@@ -61,23 +79,44 @@ export const methods = {
    * spent. Checks the repository's own workflow file (`workflowFile`, trusted or `trust`) or the environment written in
    * New task (`gates`, `setup`, `copy`). Progress arrives as `project.onBaseline` events.
    */
-  'project.baseline': { input: AppEnvironment.extend({ repo: z.string().min(1), workflowFile: z.string().optional(), trust: z.boolean().optional() }), output: BaselineDoc },
+  'project.baseline': {
+    input: AppEnvironment.extend({ repo: z.string().min(1), workflowFile: z.string().optional(), trust: z.boolean().optional() }),
+    output: BaselineDoc,
+  },
   /** Forgets the user's trust in a repository's workflow file(s): it asks again before it runs (retry and resume too). */
   'trust.revoke': { input: z.object({ repo: z.string().min(1) }), output: z.object({ repo: z.string(), revoked: z.number().int() }) },
-  'plans.draft': { input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }), output: z.object({ steps: z.array(StepSpec), markdown: z.string() }) },
+  'plans.draft': {
+    input: z.object({ repo: z.string().min(1), title: z.string().min(1), description: z.string() }),
+    output: z.object({ steps: z.array(StepSpec), markdown: z.string() }),
+  },
   'plans.get': { input: RunId, output: z.object({ revision: z.number().int(), steps: z.array(StepSpec), gates: z.record(z.string(), z.string()) }) },
-  'plans.revise': { input: RunId.extend({ steps: z.array(StepSpec).min(1) }), output: z.object({ revision: z.number().int(), kept: z.array(z.number().int()), reset: z.array(z.number().int()) }) },
+  'plans.revise': {
+    input: RunId.extend({ steps: z.array(StepSpec).min(1) }),
+    output: z.object({ revision: z.number().int(), kept: z.array(z.number().int()), reset: z.array(z.number().int()) }),
+  },
   'runs.list': { input: RunsPage, output: z.array(RunSummary) },
   'runs.get': { input: RunId, output: StatusDocument },
   /** With `outputHeadLines`, a long gate output is sent as its first lines (`partial`, `lineCount`): the viewer pages the rest. */
-  'runs.attempt': { input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), outputHeadLines: z.number().int().min(1).optional() }), output: AttemptDetail },
+  'runs.attempt': {
+    input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), outputHeadLines: z.number().int().min(1).optional() }),
+    output: AttemptDetail,
+  },
   /** Lines [from, from + count) of one gate's output in an attempt (`gate` is its label, as in AttemptDetail.gates). */
   'runs.gateLog': {
-    input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), gate: z.string().min(1), from: z.number().int().min(0), count: z.number().int().min(1).max(GATE_LOG_MAX_LINES) }),
+    input: RunId.extend({
+      step: z.number().int().min(1),
+      n: z.number().int().min(1),
+      gate: z.string().min(1),
+      from: z.number().int().min(0),
+      count: z.number().int().min(1).max(GATE_LOG_MAX_LINES),
+    }),
     output: GateLogPage,
   },
   /** A run's events after `afterId`, oldest first; at most `limit` of them when given (page until an empty answer). */
-  'runs.events': { input: RunId.extend({ afterId: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(EVENTS_MAX_PAGE).optional() }), output: z.array(EngineEventDoc) },
+  'runs.events': {
+    input: RunId.extend({ afterId: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(EVENTS_MAX_PAGE).optional() }),
+    output: z.array(EngineEventDoc),
+  },
   /**
    * One attempt's diff against a base the user picks: `previous` (the step's previous attempt, else the step's start:
    * this attempt's own change), `step` (the step's start) or `run` (the run's base commit: the cumulative change).
@@ -85,7 +124,12 @@ export const methods = {
   'runs.attemptDiff': {
     input: RunId.extend({ step: z.number().int().min(1), n: z.number().int().min(1), against: z.enum(['previous', 'step', 'run']) }),
     /** `live`: read from the worktree now (an attempt under way, or the one an interrupted run left), not a saved attempt. */
-    output: z.object({ diff: z.string(), against: z.enum(['previous', 'step', 'run']), fromAttempt: z.number().int().nullable(), live: z.boolean().default(false) }),
+    output: z.object({
+      diff: z.string(),
+      against: z.enum(['previous', 'step', 'run']),
+      fromAttempt: z.number().int().nullable(),
+      live: z.boolean().default(false),
+    }),
   },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
   'runs.retry': { input: RunId, output: Ok },
@@ -144,7 +188,14 @@ export const events = {
   'app.onNotice': z.object({ code: NoticeCode, level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
   /** A baseline check's progress: setup or a gate started or finished (the repository's root names the check). */
-  'project.onBaseline': z.object({ repo: z.string(), phase: z.enum(['setup', 'gate']), gate: z.string().nullable(), state: z.enum(['started', 'finished']), ok: z.boolean().nullable(), durationMs: z.number().nullable() }),
+  'project.onBaseline': z.object({
+    repo: z.string(),
+    phase: z.enum(['setup', 'gate']),
+    gate: z.string().nullable(),
+    state: z.enum(['started', 'finished']),
+    ok: z.boolean().nullable(),
+    durationMs: z.number().nullable(),
+  }),
   /** Menu commands the window should carry out (File › New Task, Run › Retry, …); the list lives in menu-commands.ts. */
   'app.onCommand': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;
@@ -184,7 +235,10 @@ export interface RatchetBridge {
 }
 
 export class ContractError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ContractError';
   }
@@ -196,11 +250,13 @@ export function createApi(bridge: RatchetBridge): RatchetApi {
     async call(method, input) {
       const spec = methods[method];
       const parsedInput = spec.input.safeParse(input);
-      if (!parsedInput.success) throw new ContractError('bad_input', `${method}: ${parsedInput.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+      if (!parsedInput.success)
+        throw new ContractError('bad_input', `${method}: ${parsedInput.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
       const result = await bridge.invoke(method, parsedInput.data);
       if (!result.ok) throw new ContractError(result.error.code, result.error.message);
       const out = spec.output.safeParse(result.value);
-      if (!out.success) throw new ContractError('bad_output', `${method} answered something that does not match the contract: ${out.error.issues[0]?.message ?? ''}`);
+      if (!out.success)
+        throw new ContractError('bad_output', `${method} answered something that does not match the contract: ${out.error.issues[0]?.message ?? ''}`);
       return out.data as never;
     },
     on(event, listener) {
@@ -222,13 +278,23 @@ export async function dispatch(handlers: Handlers, method: unknown, input: unkno
   const spec = methods[method];
   const parsed = spec.input.safeParse(input ?? {});
   if (!parsed.success) {
-    return { ok: false, error: { code: 'bad_input', message: `${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}` } };
+    return {
+      ok: false,
+      error: { code: 'bad_input', message: `${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}` },
+    };
   }
   try {
     const handler = handlers[method] as (i: unknown) => Promise<unknown>;
     const value = await handler(parsed.data);
     const out = spec.output.safeParse(value);
-    if (!out.success) return { ok: false, error: { code: 'bad_output', message: `${method}: the engine answered outside the contract: ${out.error.issues[0]?.path.join('.')}: ${out.error.issues[0]?.message}` } };
+    if (!out.success)
+      return {
+        ok: false,
+        error: {
+          code: 'bad_output',
+          message: `${method}: the engine answered outside the contract: ${out.error.issues[0]?.path.join('.')}: ${out.error.issues[0]?.message}`,
+        },
+      };
     return { ok: true, value: out.data };
   } catch (err) {
     return { ok: false, error: toError(err) };

@@ -57,4 +57,3 @@ export function headOf<G extends { output: string }>(gate: G, maxLines: number |
   if (l.total <= maxLines) return { ...gate, lineCount: l.total, partial: false };
   return { ...gate, output: headLines(l.text, l.starts, maxLines), lineCount: l.total, partial: true };
 }
-

@@ -33,7 +33,10 @@ export function parsePlanMarkdown(md: string): StepSpec[] {
     if (!current) continue;
     const gates = /^\s*(?:[-*]\s*)?gates?:\s*(.+)$/i.exec(line);
     if (gates) {
-      current.gates = (gates[1] as string).split(/[,\s]+/).map((g) => g.replace(/`/g, '')).filter(Boolean);
+      current.gates = (gates[1] as string)
+        .split(/[,\s]+/)
+        .map((g) => g.replace(/`/g, ''))
+        .filter(Boolean);
       continue;
     }
     current.lines.push(line.replace(/^ {3}/, ''));

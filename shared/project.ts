@@ -5,7 +5,9 @@ const Why = { why: z.string() };
 
 /** detectProject's answer: what the repository's files show, and the setup, gates and files to copy a workflow would need, each with why. */
 export const DetectedProjectDoc = z.object({
-  found: z.array(z.object({ ecosystem: z.enum(['node', 'python', 'rust', 'go', 'maven', 'gradle', 'make']), label: z.string(), evidence: z.array(z.string()) })),
+  found: z.array(
+    z.object({ ecosystem: z.enum(['node', 'python', 'rust', 'go', 'maven', 'gradle', 'make']), label: z.string(), evidence: z.array(z.string()) }),
+  ),
   setup: z.array(z.object({ run: z.string(), ...Why })),
   network: z.array(z.object({ entry: z.string(), ...Why })),
   gates: z.array(z.object({ name: z.string(), run: z.string(), ...Why })),

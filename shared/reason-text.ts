@@ -32,7 +32,8 @@ const COMMAND_ACTIONS: Array<[RegExp, ReasonAction | null]> = [
 ];
 
 /** A `ratchet <command>` as the engine writes it: in backticks, or bare up to the sentence's end, a bracket or a semicolon. */
-const COMMAND = /`(ratchet [^`]+)`|\b(ratchet (?:resume|retry|restart|plan|recover|trust|merge|status|run|list|doctor|check|init)\b[^()`;\n]*?)(?=\s*(?:[.;)(\n]|,\s|$))/g;
+const COMMAND =
+  /`(ratchet [^`]+)`|\b(ratchet (?:resume|retry|restart|plan|recover|trust|merge|status|run|list|doctor|check|init)\b[^()`;\n]*?)(?=\s*(?:[.;)(\n]|,\s|$))/g;
 
 /** Where a command was cut out (a character no reason contains), and the words that only led to it. */
 const CUT = '\u2063';
@@ -69,7 +70,12 @@ function withoutCommands(line: string, actions: ReasonAction[]): string {
     // "(if …, `ratchet resume x`)" and other brackets around a bare command.
     .replace(/\s*\(([^()]*?)`(ratchet [^`]+)`([^()]*)\)/g, (_m, before: string, cmd: string) => {
       note(cmd);
-      return before.trim() ? ` (${before.trim().replace(/[,:]?\s*(?:or|run|with)?$/, '').trim()})` : '';
+      return before.trim()
+        ? ` (${before
+            .trim()
+            .replace(/[,:]?\s*(?:or|run|with)?$/, '')
+            .trim()})`
+        : '';
     });
   s = s.replace(COMMAND, (_m, quoted: string | undefined, bare: string | undefined) => {
     note(quoted ?? bare ?? '');

@@ -45,4 +45,3 @@ describe('run groups', () => {
     expect(runGroup('failed')).toBe('needs_you');
   });
 });
-

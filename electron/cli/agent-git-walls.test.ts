@@ -22,25 +22,27 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const filter = (marker: string) => `sh -c ${q(`touch ${marker}; cat`)}`;
 
 /** Attack 1: a git dir of the agent's own with a clean filter, .gitattributes naming it, and the .git file pointed at it. */
-const repointedGitDir = (marker: string) => [
-  'git init -q evil && mv evil/.git .evil && rmdir evil',
-  `git --git-dir=.evil config filter.pwn.clean ${q(filter(marker))}`,
-  "echo '* filter=pwn' > .gitattributes",
-  'echo hello > hello.txt',
-  'printf "gitdir: %s/.evil\\n" "$PWD" > .git',
-].join('\n');
+const repointedGitDir = (marker: string) =>
+  [
+    'git init -q evil && mv evil/.git .evil && rmdir evil',
+    `git --git-dir=.evil config filter.pwn.clean ${q(filter(marker))}`,
+    "echo '* filter=pwn' > .gitattributes",
+    'echo hello > hello.txt',
+    'printf "gitdir: %s/.evil\\n" "$PWD" > .git',
+  ].join('\n');
 
 /** Attack 2: the worktree's .git file pointed at the user's own repository. */
 const userRepoGitDir = (repo: string) => ['echo agent > agent.txt', `printf 'gitdir: %s/.git\\n' ${q(repo)} > .git`].join('\n');
 
 /** Attack 3: a nested repository with a clean filter in its config, a commit, and a touched file git must re-read. */
-const nestedRepo = (marker: string) => [
-  'git init -q vendor/lib && cd vendor/lib',
-  'echo a > a.txt && git add a.txt && git -c user.name=a -c user.email=a@a commit -qm a',
-  `git config filter.pwn.clean ${q(filter(marker))}`,
-  "echo '* filter=pwn' > .gitattributes",
-  'touch -d 2001-01-01 a.txt',
-].join('\n');
+const nestedRepo = (marker: string) =>
+  [
+    'git init -q vendor/lib && cd vendor/lib',
+    'echo a > a.txt && git add a.txt && git -c user.name=a -c user.email=a@a commit -qm a',
+    `git config filter.pwn.clean ${q(filter(marker))}`,
+    "echo '* filter=pwn' > .gitattributes",
+    'touch -d 2001-01-01 a.txt',
+  ].join('\n');
 
 interface Attack {
   /** The agent's one shell command (its only tool call). */
@@ -59,7 +61,9 @@ async function attack(make: (p: { repo: string; marker: string }) => Attack) {
   const a = make({ repo: userRepo, marker });
   // A failing gate prints a failed test (a test failure, which max_retries: 0 ends as a failed run with its rescue commit).
   const gate = `(${a.gate ?? 'true'})\n${a.gateFails ? "echo 'not ok 1 - adds'; exit 1" : 'exit 0'}`;
-  writeFileSync(p.workflowFile, `gates:
+  writeFileSync(
+    p.workflowFile,
+    `gates:
   check: ${JSON.stringify(gate)}
 agent: { kind: anthropic, model: claude-sonnet-5-5, max_turns: 5 }
 max_retries: 0
@@ -67,7 +71,8 @@ flaky_check: false
 backoff: { base_s: 0, max_s: 0, jitter: 0 }
 steps:
   - title: Do the work
-`);
+`,
+  );
   server = await startScriptedServer({
     script: { rules: queue(turn({ type: 'tool_use', name: 'bash', input: { command: `(${a.agent ?? 'true'})\necho work > work.txt` } }), say('done')) },
   });
@@ -80,7 +85,10 @@ steps:
   const doc = StatusDocument.parse(JSON.parse(r.out || (await cli(['status', id, '--json'], env)).out));
   const dotGit = readFileSync(join(doc.worktree, '.git'), 'utf8');
   return {
-    doc, r, marker, repo: userRepo,
+    doc,
+    r,
+    marker,
+    repo: userRepo,
     /** The run's branch, from the user's repository (never through the worktree's .git file). */
     branchFiles: () => sh(userRepo, 'ls-tree', '-r', '--name-only', doc.branch).split('\n'),
     branchSubjects: () => sh(userRepo, 'log', '--format=%s', `${doc.baseCommit}..${doc.branch}`),
@@ -99,7 +107,8 @@ steps:
 const REFUSED_DOT_GIT = /\.git: (Read-only file system|Operation not permitted)/;
 
 /** The worktree's .git file as `git worktree add` wrote it: naming the repository's admin entry for this worktree. */
-const pointsAtAdminDir = (dotGit: string, repo: string) => expect(dotGit).toMatch(new RegExp(`^gitdir: ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.git/worktrees/[^/\\n]+\\n$`));
+const pointsAtAdminDir = (dotGit: string, repo: string) =>
+  expect(dotGit).toMatch(new RegExp(`^gitdir: ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.git/worktrees/[^/\\n]+\\n$`));
 
 /** What every caught violation leaves: a failed run saying what the agent tried, nothing of it committed or run. */
 function expectViolation(run: Awaited<ReturnType<typeof attack>>, said: RegExp) {
@@ -113,54 +122,57 @@ function expectViolation(run: Awaited<ReturnType<typeof attack>>, said: RegExp) 
   run.userUnchanged();
 }
 
-describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the agent with the sandbox on' : `the agent with the sandbox on — skipped: ${NO_SANDBOX_REASON}`, () => {
-  it("cannot re-point the worktree's .git file at a git dir of its own: the filter in that dir's config never runs", async () => {
-    const run = await attack(({ marker }) => ({ agent: repointedGitDir(marker), sandbox: true }));
-    expect(existsSync(run.marker)).toBe(false);
-    // The sandbox refused the write itself (the worktree's .git is among its denied paths), so nothing was there to catch.
-    expect(run.toolOutput).toMatch(REFUSED_DOT_GIT);
-    expect(run.doc.status).toBe('succeeded');
-    pointsAtAdminDir(run.dotGit, run.repo);
-    run.userUnchanged();
-  });
+describe.skipIf(!SANDBOX_AVAILABLE)(
+  SANDBOX_AVAILABLE ? 'the agent with the sandbox on' : `the agent with the sandbox on — skipped: ${NO_SANDBOX_REASON}`,
+  () => {
+    it("cannot re-point the worktree's .git file at a git dir of its own: the filter in that dir's config never runs", async () => {
+      const run = await attack(({ marker }) => ({ agent: repointedGitDir(marker), sandbox: true }));
+      expect(existsSync(run.marker)).toBe(false);
+      // The sandbox refused the write itself (the worktree's .git is among its denied paths), so nothing was there to catch.
+      expect(run.toolOutput).toMatch(REFUSED_DOT_GIT);
+      expect(run.doc.status).toBe('succeeded');
+      pointsAtAdminDir(run.dotGit, run.repo);
+      run.userUnchanged();
+    });
 
-  it("cannot point the worktree's .git file at the user's repository: the user's branch and index stay as they were", async () => {
-    const run = await attack(({ repo }) => ({ agent: userRepoGitDir(repo), sandbox: true }));
-    expect(run.toolOutput).toMatch(REFUSED_DOT_GIT);
-    run.userUnchanged();
-    pointsAtAdminDir(run.dotGit, run.repo);
-    // What the run did commit is on its own branch.
-    expect(run.branchFiles()).toContain('agent.txt');
-  });
+    it("cannot point the worktree's .git file at the user's repository: the user's branch and index stay as they were", async () => {
+      const run = await attack(({ repo }) => ({ agent: userRepoGitDir(repo), sandbox: true }));
+      expect(run.toolOutput).toMatch(REFUSED_DOT_GIT);
+      run.userUnchanged();
+      pointsAtAdminDir(run.dotGit, run.repo);
+      // What the run did commit is on its own branch.
+      expect(run.branchFiles()).toContain('agent.txt');
+    });
 
-  it('a nested repository with a filter fails the attempt as sandbox_violation; the filter never runs and nothing of it is committed', async () => {
-    const run = await attack(({ marker }) => ({ agent: nestedRepo(marker), sandbox: true }));
-    expectViolation(run, /nested repository.*vendor\/lib\/\.git/);
-  });
-
-  it('…also when the gate fails after it (the rescue path): no status, no rescue commit runs the filter', async () => {
-    const run = await attack(({ marker }) => ({ agent: nestedRepo(marker), gateFails: true, sandbox: true }));
-    expectViolation(run, /nested repository.*vendor\/lib\/\.git/);
-  });
-
-  it("a gate cannot re-point the worktree's .git file either", async () => {
-    const run = await attack(({ marker }) => ({ gate: repointedGitDir(marker), sandbox: true }));
-    expect(existsSync(run.marker)).toBe(false);
-    // Refused inside the gate's sandbox: had it been written, the check after the gates would have failed the run.
-    expect(run.doc.status).toBe('succeeded');
-    pointsAtAdminDir(run.dotGit, run.repo);
-    run.userUnchanged();
-  });
-
-  it('a nested repository a gate made (passing or failing) fails the run as sandbox_violation, with nothing of it committed', async () => {
-    for (const gateFails of [false, true]) {
-      const run = await attack(({ marker }) => ({ gate: nestedRepo(marker), gateFails, sandbox: true }));
+    it('a nested repository with a filter fails the attempt as sandbox_violation; the filter never runs and nothing of it is committed', async () => {
+      const run = await attack(({ marker }) => ({ agent: nestedRepo(marker), sandbox: true }));
       expectViolation(run, /nested repository.*vendor\/lib\/\.git/);
-      await server?.close();
-      server = undefined;
-    }
-  });
-});
+    });
+
+    it('…also when the gate fails after it (the rescue path): no status, no rescue commit runs the filter', async () => {
+      const run = await attack(({ marker }) => ({ agent: nestedRepo(marker), gateFails: true, sandbox: true }));
+      expectViolation(run, /nested repository.*vendor\/lib\/\.git/);
+    });
+
+    it("a gate cannot re-point the worktree's .git file either", async () => {
+      const run = await attack(({ marker }) => ({ gate: repointedGitDir(marker), sandbox: true }));
+      expect(existsSync(run.marker)).toBe(false);
+      // Refused inside the gate's sandbox: had it been written, the check after the gates would have failed the run.
+      expect(run.doc.status).toBe('succeeded');
+      pointsAtAdminDir(run.dotGit, run.repo);
+      run.userUnchanged();
+    });
+
+    it('a nested repository a gate made (passing or failing) fails the run as sandbox_violation, with nothing of it committed', async () => {
+      for (const gateFails of [false, true]) {
+        const run = await attack(({ marker }) => ({ gate: nestedRepo(marker), gateFails, sandbox: true }));
+        expectViolation(run, /nested repository.*vendor\/lib\/\.git/);
+        await server?.close();
+        server = undefined;
+      }
+    });
+  },
+);
 
 // With the sandbox off the agent can write anything the user can; these prove that Ratchet's own git still never
 // reads a git dir the worktree's .git file names (the git dir is pinned on its own, not only by the sandbox's denies).

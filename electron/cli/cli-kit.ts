@@ -69,7 +69,6 @@ export async function confirm(io: CliIo, question: string): Promise<boolean> {
   }
 }
 
-
 /** Asks a question on the terminal; an empty answer takes `fallback`. */
 export async function ask(io: CliIo, question: string, fallback: string): Promise<string> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });

@@ -49,7 +49,12 @@ describe('ratchet run --description', () => {
   async function runWith(description: string) {
     const p = fixtureProject(ONE_STEP);
     server = await startScriptedServer({
-      script: { rules: queue(turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))), say('Done.')) },
+      script: {
+        rules: queue(
+          turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5))),
+          say('Done.'),
+        ),
+      },
     });
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
     const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--description', description, '--yes', '--json'], env);
@@ -75,7 +80,10 @@ describe('ratchet run --description', () => {
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: {} });
     expect(engine.store.getTaskDescription(doc.id)).toBe('# Add\nAdd numbers.\n');
     engine.close();
-    const missing = await cli(['run', p.repo, '--workflow', p.workflowFile, '--description', '@/nonexistent/task.md', '--yes'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k' });
+    const missing = await cli(['run', p.repo, '--workflow', p.workflowFile, '--description', '@/nonexistent/task.md', '--yes'], {
+      RATCHET_HOME: p.home,
+      ANTHROPIC_API_KEY: 'k',
+    });
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('/nonexistent/task.md');
   });

@@ -26,7 +26,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-
 describe('ratchet run (through the real SDK and the scripted server)', () => {
   it('runs 3 steps; step 2 fails its test once and the retry with the error fixes it', async () => {
     const p = fixtureProject();
@@ -108,11 +107,7 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     const p = fixtureProject();
     server = await startScriptedServer({
       script: {
-        rules: queue(
-          writeAdd('a - b'),
-          say('Added add().'),
-          say('I believe it is correct already.'),
-        ),
+        rules: queue(writeAdd('a - b'), say('Added add().'), say('I believe it is correct already.')),
       },
     });
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
@@ -134,15 +129,14 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     const p = fixtureProject(oneStep('max_retries: 1'));
     server = await startScriptedServer({
       script: {
-        rules: queue(
-          writeAdd('a - b'),
-          say('done'),
-          turn(replace('src/add.mjs', 'a - b', 'a * b')),
-          say('fixed'),
-        ),
+        rules: queue(writeAdd('a - b'), say('done'), turn(replace('src/add.mjs', 'a - b', 'a * b')), say('fixed')),
       },
     });
-    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], {
+      RATCHET_HOME: p.home,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.url,
+    });
     expect(r.code).toBe(1);
     const doc = StatusDocument.parse(JSON.parse(r.out));
     expect(doc.reason).toContain('gave up after 1 test failure retry');
@@ -156,17 +150,20 @@ describe('per-attempt timeout', () => {
     const p = fixtureProject(oneStep('timeout_seconds: 1'));
     server = await startScriptedServer({
       script: {
-        rules: queue(
-          { delayMs: 3000, content: [{ type: 'text', text: 'thinking very slowly' }] },
-          writeAdd('a + b'),
-          say('done'),
-        ),
+        rules: queue({ delayMs: 3000, content: [{ type: 'text', text: 'thinking very slowly' }] }, writeAdd('a + b'), say('done')),
       },
     });
-    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--json'], {
+      RATCHET_HOME: p.home,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.url,
+    });
     const doc = StatusDocument.parse(JSON.parse(r.out));
     expect(doc.status).toBe('succeeded');
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'timeout'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['error', 'timeout'],
+      ['passed', null],
+    ]);
   });
 });
 

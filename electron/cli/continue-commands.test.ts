@@ -53,7 +53,7 @@ describe('ratchet resume / retry / plan / recover', () => {
     expect(r.err).toMatch(/Warning: this repository has an interrupted run: "Step number 1" \(\w+\)/);
   });
 
-  it('`resume <worktree path>` resumes the run working in that worktree, as seed 003\'s argument does (issue 20 item 7)', async () => {
+  it("`resume <worktree path>` resumes the run working in that worktree, as seed 003's argument does (issue 20 item 7)", async () => {
     const { env, runId } = await interrupted();
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: env.RATCHET_HOME, env: { ...process.env, ...env } });
     const worktree = engine.store.getRun(runId)!.worktree;
@@ -102,8 +102,12 @@ describe('ratchet resume / retry / plan / recover', () => {
 describe('ratchet restart (issue 20 item 4: the next step that works when step 1 failed)', () => {
   it('a run that failed at step 1 names `ratchet restart <id>`, which starts the task again as a new run and runs it', async () => {
     const { fixtureProject, queue, turn, create, say } = await import('../engine/testing/fixture-project');
-    const p = fixtureProject('gates: { test: "test -f ok.txt || { echo \'not ok 1 - ok exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: make ok\n    gates: [test]\n');
-    server = await startScriptedServer({ script: { rules: queue(turn(create('wrong.txt', 'no\n')), say('done'), turn(create('ok.txt', 'yes\n')), say('done')) } });
+    const p = fixtureProject(
+      'gates: { test: "test -f ok.txt || { echo \'not ok 1 - ok exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: make ok\n    gates: [test]\n',
+    );
+    server = await startScriptedServer({
+      script: { rules: queue(turn(create('wrong.txt', 'no\n')), say('done'), turn(create('ok.txt', 'yes\n')), say('done')) },
+    });
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
     const first = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
     expect(first.code).toBe(1);
@@ -120,10 +124,12 @@ describe('ratchet restart (issue 20 item 4: the next step that works when step 1
   });
 });
 
-describe('a missing API key is the user\'s to fix, at once (issue 20 item 11)', () => {
+describe("a missing API key is the user's to fix, at once (issue 20 item 11)", () => {
   it('`retry` without ANTHROPIC_API_KEY refuses before any attempt (resume goes through the same check in execute) (exit 2), instead of five API errors with backoff', async () => {
     const { fixtureProject, queue, turn, create, say } = await import('../engine/testing/fixture-project');
-    const p = fixtureProject('gates: { test: "test -f two.txt || { echo \'not ok 1 - two exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: one\n    gates: []\n  - title: two\n    gates: [test]\n');
+    const p = fixtureProject(
+      'gates: { test: "test -f two.txt || { echo \'not ok 1 - two exists\'; exit 1; }" }\nmax_retries: 0\nflaky_check: false\nsteps:\n  - title: one\n    gates: []\n  - title: two\n    gates: [test]\n',
+    );
     server = await startScriptedServer({ script: { rules: queue(turn(create('one.txt', '1\n')), say('done'), turn(create('x.txt', 'x\n')), say('done')) } });
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
     const failed = StatusDocument.parse(JSON.parse((await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env)).out));

@@ -74,7 +74,15 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
   const budget = budgetText === undefined ? null : Number(budgetText.replace(/^\$/, ''));
   if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError('`--budget` takes an amount in US dollars above 0, e.g. --budget 10.');
   if (auto !== undefined && !AUTO.includes(auto as Auto)) throw new UsageError('`--auto` takes step, phase or run.');
-  const flags: ResumeFlags = { yes: Boolean(values.yes), json: Boolean(values.json), auto: (auto as Auto | undefined) ?? null, skipStep: Boolean(values['skip-step']), budget, approve: Boolean(values.approve), trust: Boolean(values.trust) };
+  const flags: ResumeFlags = {
+    yes: Boolean(values.yes),
+    json: Boolean(values.json),
+    auto: (auto as Auto | undefined) ?? null,
+    skipStep: Boolean(values['skip-step']),
+    budget,
+    approve: Boolean(values.approve),
+    trust: Boolean(values.trust),
+  };
   if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id or worktree path.');
   let runId = positionals[0] ? runIdOf(engine, positionals[0]) : undefined;
   if (!runId) {
@@ -88,7 +96,9 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     runs.forEach((r, i) => {
       const steps = engine.store.getSteps(r.id);
       const current = steps.find((s) => s.status === 'running') ?? steps.find((s) => s.status !== 'succeeded' && s.status !== 'skipped');
-      io.stderr.write(`${interruptedLine(i + 1, r, current ? { index: current.step_index, total: steps.length, title: current.title, phase: current.phase } : null)}\n`);
+      io.stderr.write(
+        `${interruptedLine(i + 1, r, current ? { index: current.step_index, total: steps.length, title: current.title, phase: current.phase } : null)}\n`,
+      );
     });
     if (!io.stdin.isTTY) {
       io.stderr.write('Pass the run id to resume one: ratchet resume <run-id>\n');
@@ -143,7 +153,9 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
     plan?.steps.forEach((s, i) => io.stderr.write(`  ${i + 1}. ${s.title}\n`));
     if (tty && (await confirm(io, 'Approve this plan and start? [y/N] '))) approve = true;
     else {
-      io.stderr.write(`The plan waits for your approval: \`ratchet resume ${runId} --approve\` starts it (\`ratchet plan ${runId} --edit <file>\` changes it first).\n`);
+      io.stderr.write(
+        `The plan waits for your approval: \`ratchet resume ${runId} --approve\` starts it (\`ratchet plan ${runId} --edit <file>\` changes it first).\n`,
+      );
       return 1;
     }
   }
@@ -161,16 +173,19 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
   }
   // On a terminal without --auto, interactive auto-progress: asked after each step.
   const auto = flags.auto ?? (tty ? 'step' : 'run');
-  const confirmNext: ConfirmNext | undefined = !flags.auto && tty
-    ? async ({ done, next, total }) => {
-        const a = (await ask(
-          io,
-          `Step ${done.index} (${done.title}) completed! Continue to step ${next.index}/${total} (${next.title})?\n  [Y]es, continue / [N]o, pause here / [A]uto to the end of the phase [Y] `,
-          'y',
-        )).toLowerCase();
-        return a.startsWith('n') ? 'no' : a.startsWith('a') ? 'auto' : 'yes';
-      }
-    : undefined;
+  const confirmNext: ConfirmNext | undefined =
+    !flags.auto && tty
+      ? async ({ done, next, total }) => {
+          const a = (
+            await ask(
+              io,
+              `Step ${done.index} (${done.title}) completed! Continue to step ${next.index}/${total} (${next.title})?\n  [Y]es, continue / [N]o, pause here / [A]uto to the end of the phase [Y] `,
+              'y',
+            )
+          ).toLowerCase();
+          return a.startsWith('n') ? 'no' : a.startsWith('a') ? 'auto' : 'yes';
+        }
+      : undefined;
   if (info.run.status === 'waiting' && info.run.wake_at && Date.parse(info.run.wake_at) > Date.now()) {
     const ms = Date.parse(info.run.wake_at) - Date.now();
     io.stderr.write(`The run waits until ${info.run.wake_at} (${info.run.reason ?? 'rate limit or budget'}); resuming then. Ctrl-C to stop waiting.\n`);
@@ -183,7 +198,13 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
   });
 }
 
-const PlanFile = z.union([z.array(StepConfig).min(1), z.object({ steps: z.array(StepConfig).min(1) }).passthrough().transform((o) => o.steps)]);
+const PlanFile = z.union([
+  z.array(StepConfig).min(1),
+  z
+    .object({ steps: z.array(StepConfig).min(1) })
+    .passthrough()
+    .transform((o) => o.steps),
+]);
 
 export async function cmdPlan(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, { edit: { type: 'string', short: 'e' }, json: { type: 'boolean' } });
@@ -200,10 +221,15 @@ export async function cmdPlan(engine: Engine, args: string[], io: CliIo): Promis
     }
     const steps = PlanFile.safeParse(data);
     if (!steps.success) {
-      throw new RatchetError('workflow_invalid', `${file} must hold a list of steps (or \`steps:\` with one), each with a title: ${steps.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new RatchetError(
+        'workflow_invalid',
+        `${file} must hold a list of steps (or \`steps:\` with one), each with a title: ${steps.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     const r = await engine.revisePlan(runId, steps.data);
-    io.stderr.write(`plan revision ${r.revision}: ${steps.data.length} steps; kept commits of step(s) ${r.kept.join(', ') || 'none'}${r.reset.length ? `; step(s) ${r.reset.join(', ')} changed and will run again` : ''}. \`ratchet retry ${runId}\` or \`ratchet resume ${runId}\` follows it.\n`);
+    io.stderr.write(
+      `plan revision ${r.revision}: ${steps.data.length} steps; kept commits of step(s) ${r.kept.join(', ') || 'none'}${r.reset.length ? `; step(s) ${r.reset.join(', ')} changed and will run again` : ''}. \`ratchet retry ${runId}\` or \`ratchet resume ${runId}\` follows it.\n`,
+    );
   }
   const plan = engine.store.getPlan(runId);
   if (!plan) throw new RatchetError('run_not_found', `No run with id ${runId}, or it has no plan.`);

@@ -16,7 +16,12 @@ afterEach(async () => {
 
 describe('ratchet init', () => {
   it('writes ratchet.yml with the detected setup and gates, each with why, and `ratchet check` accepts it', async () => {
-    const repo = makeRepo({ 'package.json': '{"name":"lib","scripts":{"test":"node --test","typecheck":"tsc --noEmit"}}', 'package-lock.json': '{}', '.env.example': 'X=\n', '.gitignore': '.env\n' });
+    const repo = makeRepo({
+      'package.json': '{"name":"lib","scripts":{"test":"node --test","typecheck":"tsc --noEmit"}}',
+      'package-lock.json': '{}',
+      '.env.example': 'X=\n',
+      '.gitignore': '.env\n',
+    });
     writeFileSync(join(repo, '.env'), 'X=1\n');
     const r = await cli(['init', repo], { RATCHET_HOME: tempDir() });
     expect(r.code, r.err).toBe(0);
@@ -37,7 +42,9 @@ describe('ratchet init', () => {
     const file = join(repo, '.ratchet', 'workflow.yml');
     const refused = await cli(['init', repo], {});
     expect(refused.code).toBe(2);
-    expect(refused.err).toBe(`ratchet: ${file} already exists and was left as it is. Pass --force to replace it with the detected workflow (read \`git diff\` afterwards).\n`);
+    expect(refused.err).toBe(
+      `ratchet: ${file} already exists and was left as it is. Pass --force to replace it with the detected workflow (read \`git diff\` afterwards).\n`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('steps:\n  - title: mine\n');
     const forced = await cli(['init', repo, '--force', '--json'], {});
     expect(forced.code, forced.err).toBe(0);

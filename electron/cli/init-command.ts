@@ -15,7 +15,10 @@ export async function cmdInit(args: string[], io: CliIo): Promise<number> {
   const repo = await inspectRepo(positionals[0] as string);
   const existing = findWorkflowFile(repo.root);
   if (existing && !values.force) {
-    throw new RatchetError('workflow_exists', `${existing} already exists and was left as it is. Pass --force to replace it with the detected workflow (read \`git diff\` afterwards).`);
+    throw new RatchetError(
+      'workflow_exists',
+      `${existing} already exists and was left as it is. Pass --force to replace it with the detected workflow (read \`git diff\` afterwards).`,
+    );
   }
   // --force replaces the file the repository uses, so there is still one workflow file.
   const file = existing ?? join(repo.root, 'ratchet.yml');
@@ -28,11 +31,15 @@ export async function cmdInit(args: string[], io: CliIo): Promise<number> {
   const out = (s: string) => io.stdout.write(`${s}\n`);
   out(`${existing ? 'Replaced' : 'Wrote'} ${file}`);
   out(`  detected: ${detected.found.map((f) => `${f.label} (${f.evidence.join(', ')})`).join('; ') || 'nothing Ratchet knows'}`);
-  out(`  setup:    ${detected.setup.map((s) => s.run).join(' && ') || '(none)'}${detected.network.length ? `  [network: ${detected.network.map((n) => n.entry).join(', ')}]` : ''}`);
+  out(
+    `  setup:    ${detected.setup.map((s) => s.run).join(' && ') || '(none)'}${detected.network.length ? `  [network: ${detected.network.map((n) => n.entry).join(', ')}]` : ''}`,
+  );
   out(`  gates:    ${detected.gates.map((g) => `${g.name}: ${g.run}`).join('; ') || '(none: add your test command)'}`);
   if (detected.copy.length) out(`  copy:     ${detected.copy.map((c) => c.glob).join(', ')}`);
   for (const n of detected.notes) out(`  note: ${n}`);
   const shown = isBelow(process.cwd(), file) ? relative(process.cwd(), file) : file;
-  out(`Review it (each entry says why it was proposed), check it with \`ratchet check ${shown}\`, then run a task: \`ratchet run ${repo.root} --task "<title>"\`.`);
+  out(
+    `Review it (each entry says why it was proposed), check it with \`ratchet check ${shown}\`, then run a task: \`ratchet run ${repo.root} --task "<title>"\`.`,
+  );
   return 0;
 }

@@ -185,15 +185,18 @@ function round(args: string[], env: NodeJS.ProcessEnv, plan: KillPlan | null): P
       partial = lines.pop() ?? '';
       for (const l of lines) {
         if (!plan.line.test(l) || ++seen !== plan.nth) continue;
-        if (plan.offsetMs === 0) kill(); // a timer would add a millisecond or more, longer than some windows
+        if (plan.offsetMs === 0)
+          kill(); // a timer would add a millisecond or more, longer than some windows
         else timers.push(setTimeout(kill, plan.offsetMs));
       }
     });
     if (plan && 'afterMs' in plan) timers.push(setTimeout(kill, plan.afterMs));
-    timers.push(setTimeout(() => {
-      stuck = true;
-      child.kill('SIGKILL');
-    }, ROUND_LIMIT_MS));
+    timers.push(
+      setTimeout(() => {
+        stuck = true;
+        child.kill('SIGKILL');
+      }, ROUND_LIMIT_MS),
+    );
     const finish = () => {
       if (!exit) return;
       for (const t of timers) clearTimeout(t);
@@ -234,7 +237,13 @@ function killPlan(rnd: () => number, command: 'run' | 'resume', remaining: numbe
   // the first milliseconds after the line, where the shortest windows are; 0 kills as soon as the line arrives.
   const markers = MARKERS.filter((m) => !m.only || m.only === command);
   const m = (command === 'run' && rnd() < 0.4 ? markers[0] : markers[Math.floor(rnd() * markers.length)]) as (typeof MARKERS)[number];
-  return { label: m.label, line: m.line, nth: m.perStep ? 1 + Math.floor(rnd() * remaining) : 1, offsetMs: rnd() < 0.25 ? 0 : Math.round(rnd() ** 2 * m.windowMs), group };
+  return {
+    label: m.label,
+    line: m.line,
+    nth: m.perStep ? 1 + Math.floor(rnd() * remaining) : 1,
+    offsetMs: rnd() < 0.25 ? 0 : Math.round(rnd() ** 2 * m.windowMs),
+    group,
+  };
 }
 
 const cliInProcess = runCli;
@@ -283,8 +292,12 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
   writeFileSync(workflowFile, WORKFLOW);
   const home = join(scratch, 'home');
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR,
-    RATCHET_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-kill-test',
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    RATCHET_HOME: home,
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'sk-kill-test',
   };
   const where = `run #${index} (RATCHET_KILL_SEED=${SEED} RATCHET_KILL_ONLY=${index}; repo ${repo}, RATCHET_HOME ${home})`;
   const plannedKills = 3 + Math.floor(rnd() * 4); // 3 to 6
@@ -299,13 +312,13 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
     if (++rounds > MAX_ROUNDS) throw new Error(`${where}: not succeeded after ${MAX_ROUNDS} rounds (${kills} kills)`);
     const command = runId === null ? 'run' : 'resume';
     const plan = kills < plannedKills ? killPlan(rnd, command, remaining) : null;
-    const args = runId === null
-      ? ['run', repo, '--workflow', workflowFile, '--task', 'Kill test', '--yes', '--json']
-      : ['resume', runId, '--yes', '--json'];
+    const args = runId === null ? ['run', repo, '--workflow', workflowFile, '--task', 'Kill test', '--yes', '--json'] : ['resume', runId, '--yes', '--json'];
     const r = await round(args, env, plan);
     runId ??= await newestRun(env);
     if (VERBOSE) {
-      console.log(`run #${index} round ${rounds}: ${args[0]} ${r.killed ? `killed ${describePlan(plan)} (${phaseAt(r.stderr)})` : `exited ${r.code} after ${r.ms} ms`}, ${remaining} step(s) were left`);
+      console.log(
+        `run #${index} round ${rounds}: ${args[0]} ${r.killed ? `killed ${describePlan(plan)} (${phaseAt(r.stderr)})` : `exited ${r.code} after ${r.ms} ms`}, ${remaining} step(s) were left`,
+      );
     }
     if (r.killed) {
       kills++;
@@ -313,9 +326,12 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
       killLog.push(`${describePlan(plan)} → ${phases.at(-1)}`);
       if (runId === null) continue; // killed before the run row was written: nothing to resume, start again
       const doc = await statusOf(runId, env);
-      if (doc.status === 'succeeded') done = true; // killed after the last checkpoint, before exiting
+      if (doc.status === 'succeeded')
+        done = true; // killed after the last checkpoint, before exiting
       else if (doc.status !== 'interrupted') {
-        throw new Error(`${where}: after kill ${kills} (${describePlan(plan)}, ${phases.at(-1)}) the run is ${doc.status}, expected interrupted: ${doc.reason}\n--- stderr of the killed round ---\n${r.stderr}`);
+        throw new Error(
+          `${where}: after kill ${kills} (${describePlan(plan)}, ${phases.at(-1)}) the run is ${doc.status}, expected interrupted: ${doc.reason}\n--- stderr of the killed round ---\n${r.stderr}`,
+        );
       }
       remaining = doc.steps.filter((s) => s.status !== 'succeeded').length;
       continue;
@@ -335,16 +351,25 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
   const doc = await statusOf(runId, env);
   const context = `${where}, run ${runId}, ${kills} kill(s): ${killLog.join('; ')}`;
   expect(doc.status, context).toBe('succeeded');
-  const log = sh(repo, 'log', '--format=%H%x09%s', `${doc.baseCommit}..${doc.branch}`).split('\n').filter(Boolean).map((l) => {
-    const [sha, subject] = l.split('\t') as [string, string];
-    return { sha, subject };
-  });
+  const log = sh(repo, 'log', '--format=%H%x09%s', `${doc.baseCommit}..${doc.branch}`)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [sha, subject] = l.split('\t') as [string, string];
+      return { sha, subject };
+    });
   const stepCommits = log.filter((c) => /^step \d+: /.test(c.subject));
   const others = log.filter((c) => !/^step \d+: /.test(c.subject));
-  expect(others.map((c) => c.subject).filter((s) => !s.startsWith('rescue:')), `${context}: only step and rescue commits`).toEqual([]);
+  expect(
+    others.map((c) => c.subject).filter((s) => !s.startsWith('rescue:')),
+    `${context}: only step and rescue commits`,
+  ).toEqual([]);
   for (let k = 1; k <= STEPS; k++) {
     const mine = stepCommits.filter((c) => c.subject.startsWith(`step ${k}: `));
-    expect(mine.map((c) => c.subject), `${context}: step ${k} committed exactly once`).toEqual([`step ${k}: Write file ${k}`]);
+    expect(
+      mine.map((c) => c.subject),
+      `${context}: step ${k} committed exactly once`,
+    ).toEqual([`step ${k}: Write file ${k}`]);
     const s = doc.steps.find((x) => x.index === k);
     expect(s?.status, `${context}: step ${k} status`).toBe('succeeded');
     expect(s?.commit, `${context}: step ${k} checkpoint is git's commit`).toBe(mine[0]?.sha);
@@ -356,9 +381,15 @@ async function killAndResume(index: number, server: ScriptedServer, rnd: () => n
   expect(sh(repo, 'show', `${doc.branch}:package.json`), context).toContain('"kill"');
   expect(sh(repo, 'show', `${doc.branch}:README.md`), context).toBe('# kill');
   const attempts = doc.steps.flatMap((s) => s.attempts.map((a) => ({ step: s.index, ...a })));
-  expect(attempts.filter((a) => a.outcome === 'running'), `${context}: no attempt left running`).toEqual([]);
+  expect(
+    attempts.filter((a) => a.outcome === 'running'),
+    `${context}: no attempt left running`,
+  ).toEqual([]);
   // A kill is not a failure of the agent's work: every attempt either passed or was interrupted.
-  expect(attempts.filter((a) => a.outcome !== 'passed' && a.outcome !== 'interrupted').map((a) => `step ${a.step} attempt ${a.n}: ${a.outcome} ${a.errorClass}`), context).toEqual([]);
+  expect(
+    attempts.filter((a) => a.outcome !== 'passed' && a.outcome !== 'interrupted').map((a) => `step ${a.step} attempt ${a.n}: ${a.outcome} ${a.errorClass}`),
+    context,
+  ).toEqual([]);
   const db = new Database(join(home, 'ratchet.db'), { readonly: true, fileMustExist: true });
   try {
     expect(db.pragma('integrity_check', { simple: true }), `${context}: integrity_check`).toBe('ok');
@@ -404,7 +435,12 @@ describe('kill -9 at random moments, then resume', () => {
         const kills = done.reduce((n, r) => n + r.kills, 0);
         const byPhase = new Map<string, number>();
         for (const p of done.flatMap((r) => r.phases)) byPhase.set(p, (byPhase.get(p) ?? 0) + 1);
-        console.log(`kills by phase: ${[...byPhase].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${n}`).join(', ')}`);
+        console.log(
+          `kills by phase: ${[...byPhase]
+            .sort((a, b) => b[1] - a[1])
+            .map(([p, n]) => `${p} ${n}`)
+            .join(', ')}`,
+        );
         console.log(
           `kill test: ${done.length} runs, ${kills} kills, ${done.reduce((n, r) => n + r.rounds, 0)} rounds in ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
             'all resumed to completion with every step committed exactly once',

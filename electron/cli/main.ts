@@ -37,16 +37,21 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
   const priority = values.priority === undefined ? 0 : Number(values.priority);
-  if (!Number.isInteger(priority) || priority < -100 || priority > 100) throw new UsageError('--priority takes a whole number from -100 to 100 (higher starts first).');
+  if (!Number.isInteger(priority) || priority < -100 || priority > 100)
+    throw new UsageError('--priority takes a whole number from -100 to 100 (higher starts first).');
   if (values.priority !== undefined && !values.queue) throw new UsageError('--priority only applies with --queue.');
   if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io);
-  const prepared = await prepareTrusting(engine, {
-    repo: positionals[0] as string,
-    workflowFile: values.workflow as string | undefined,
-    title: values.task as string | undefined,
-    description: readDescription(values.description as string | undefined),
-    trust: Boolean(values.trust),
-  }, io);
+  const prepared = await prepareTrusting(
+    engine,
+    {
+      repo: positionals[0] as string,
+      workflowFile: values.workflow as string | undefined,
+      title: values.task as string | undefined,
+      description: readDescription(values.description as string | undefined),
+      trust: Boolean(values.trust),
+    },
+    io,
+  );
   const steps = prepared.workflow.steps;
   const err = (s: string) => io.stderr.write(`${s}\n`);
   if (!values.yes && io.stdin.isTTY) {
@@ -63,9 +68,11 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
   if (interrupted.length) {
     const same = interrupted.filter((r) => r.task_title === prepared.title);
     const listed = interrupted.map((r) => `"${r.task_title}" (${r.id})`).join(', ');
-    err(same.length
-      ? `Warning: this repository has an interrupted run of "${prepared.title}" (${same.map((r) => r.id).join(', ')}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`
-      : `Warning: this repository has an interrupted run: ${listed}. \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint; this run starts anyway.`);
+    err(
+      same.length
+        ? `Warning: this repository has an interrupted run of "${prepared.title}" (${same.map((r) => r.id).join(', ')}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`
+        : `Warning: this repository has an interrupted run: ${listed}. \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint; this run starts anyway.`,
+    );
     if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Resume it instead of starting over? [Y/n] '))) {
       return resumeById(engine, interrupted[0]?.id as string, { yes: false, json: Boolean(values.json), auto: 'run', skipStep: false }, io);
     }
@@ -79,14 +86,27 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
 
 /** `run --draft`: the agent drafts the plan; the run waits in `waiting_approval` until the user approves it. */
 async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo): Promise<number> {
-  const prepared = await prepareTrusting(engine, {
-    repo, workflowFile: values.workflow as string | undefined, title: values.task as string | undefined,
-    description: readDescription(values.description as string | undefined), trust: Boolean(values.trust), planLater: true,
-  }, io);
-  const files = readdirSync(prepared.repoRoot).filter((f) => !f.startsWith('.')).slice(0, 40);
+  const prepared = await prepareTrusting(
+    engine,
+    {
+      repo,
+      workflowFile: values.workflow as string | undefined,
+      title: values.task as string | undefined,
+      description: readDescription(values.description as string | undefined),
+      trust: Boolean(values.trust),
+      planLater: true,
+    },
+    io,
+  );
+  const files = readdirSync(prepared.repoRoot)
+    .filter((f) => !f.startsWith('.'))
+    .slice(0, 40);
   const draft = await draftPlan({
-    apiKey: io.env.ANTHROPIC_API_KEY, baseURL: io.env.ANTHROPIC_BASE_URL, model: prepared.workflow.agent.model,
-    title: prepared.title, description: prepared.description,
+    apiKey: io.env.ANTHROPIC_API_KEY,
+    baseURL: io.env.ANTHROPIC_BASE_URL,
+    model: prepared.workflow.agent.model,
+    title: prepared.title,
+    description: prepared.description,
     repoSummary: `${prepared.repoName} (branch ${prepared.baseBranch ?? 'detached'}); top-level files: ${files.join(', ')}`,
   });
   const runId = await engine.createRun({ ...prepared, workflow: { ...prepared.workflow, steps: draft.steps } }, { awaitApproval: true });
@@ -139,7 +159,9 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     ...doc.steps.flatMap((s) => [
       `  ${s.index}. [${s.status}] ${s.title}${s.commit ? ` ${s.commit.slice(0, 10)}` : ''}${s.attempts.length ? ` (${s.attempts.length} attempt${s.attempts.length > 1 ? 's' : ''})` : ''}`,
       // What each failed attempt ended with ("your attempt changed no files", "the gate ran no tests"…).
-      ...s.attempts.filter((a) => a.message).map((a) => `     attempt ${a.n}: ${a.errorClass ? errorClassLabel(a.errorClass) : a.outcome}: ${a.message!.split('\n')[0]}`),
+      ...s.attempts
+        .filter((a) => a.message)
+        .map((a) => `     attempt ${a.n}: ${a.errorClass ? errorClassLabel(a.errorClass) : a.outcome}: ${a.message!.split('\n')[0]}`),
     ]),
   ];
   io.stdout.write(`${out.join('\n')}\n`);
@@ -150,7 +172,8 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
 function readDescription(value: string | undefined): string | undefined {
   if (value === undefined || !value.startsWith('@')) return value;
   const file = value.slice(1);
-  if (!existsSync(file)) throw new RatchetError('bad_arguments', `The description file ${file} does not exist. Pass --description <text> or --description @<file.md>.`);
+  if (!existsSync(file))
+    throw new RatchetError('bad_arguments', `The description file ${file} does not exist. Pass --description <text> or --description @<file.md>.`);
   return readFileSync(file, 'utf8');
 }
 
@@ -169,7 +192,9 @@ function cmdCheck(args: string[], io: CliIo): number {
   }
   const w = report.workflow;
   const steps = w?.steps.length ? `${w.steps.length} steps` : 'no steps (each task gives its own)';
-  io.stdout.write(`${file}: valid — ${steps}, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`);
+  io.stdout.write(
+    `${file}: valid — ${steps}, gates: ${Object.keys(w?.gates ?? {}).join(', ') || 'none'}${report.warnings.length ? `, ${report.warnings.length} warning(s)` : ''}\n`,
+  );
   if (w) {
     const description = readDescription(values.description as string | undefined) ?? w.task?.description ?? '';
     parseTaskRetryConfig(description);
@@ -184,7 +209,10 @@ function cmdCheck(args: string[], io: CliIo): number {
 function warnSandbox(engine: Engine, command: string, io: CliIo): void {
   if (!['run', 'retry', 'restart', 'resume'].includes(command)) return;
   const st = engine.sandboxStatus();
-  if (st.state === 'off') io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent\'s shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n');
+  if (st.state === 'off')
+    io.stderr.write(
+      "ratchet: WARNING: the OS sandbox is OFF (--no-sandbox or settings): the agent's shell, gates and command agents can write anywhere you can, read your keys and reach any host.\n",
+    );
 }
 
 export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
@@ -202,7 +230,8 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'serve') return await cmdServe(rest, io);
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge'].includes(command)) throw new UsageError(`Unknown command \`${command}\`.`);
+    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge'].includes(command))
+      throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'restart', 'resume'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));

@@ -6,7 +6,8 @@ import { makeRepo, sh, tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
 
 async function succeeded(): Promise<{ repo: string; env: NodeJS.ProcessEnv; runId: string }> {
-  const yml = 'agent: { kind: command, command: [sh, -c, "echo x >> f.txt"] }\ngates:\n  always: "true"\nmax_retries: 0\nsteps:\n  - { title: One, gates: [always] }\n  - { title: Two, gates: [always] }\n';
+  const yml =
+    'agent: { kind: command, command: [sh, -c, "echo x >> f.txt"] }\ngates:\n  always: "true"\nmax_retries: 0\nsteps:\n  - { title: One, gates: [always] }\n  - { title: Two, gates: [always] }\n';
   const repo = makeRepo({ 'ratchet.yml': yml, 'f.txt': 'a\n' });
   const env = { RATCHET_HOME: tempDir() };
   const r = await cli(['run', repo, '--yes', '--trust', '--json'], env);

@@ -4,7 +4,12 @@ import { landingHandlers } from '../engine/service/service-landing';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export async function cmdMerge(engine: Engine, args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { 'ff-only': { type: 'boolean' }, 'no-ff': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, {
+    'ff-only': { type: 'boolean' },
+    'no-ff': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
   if (positionals.length !== 1) throw new UsageError('`ratchet merge` takes exactly one run id.');
   if (values['ff-only'] && values['no-ff']) throw new UsageError('`ratchet merge` takes --ff-only or --no-ff, not both.');
   const runId = positionals[0] as string;
@@ -16,7 +21,9 @@ export async function cmdMerge(engine: Engine, args: string[], io: CliIo): Promi
   if (values['dry-run']) {
     if (values.json) out(JSON.stringify({ ...p, mode }, null, 2));
     else {
-      out(`${p.commits.length} commit(s) of ${p.branch} would land on ${p.base} (${mode === 'ff-only' ? 'fast-forward' : 'merge commit'}${p.canFastForward ? '' : `; ${p.base} has moved since the run started`}):`);
+      out(
+        `${p.commits.length} commit(s) of ${p.branch} would land on ${p.base} (${mode === 'ff-only' ? 'fast-forward' : 'merge commit'}${p.canFastForward ? '' : `; ${p.base} has moved since the run started`}):`,
+      );
       for (const c of p.commits) out(`  ${c.sha.slice(0, 8)} ${c.subject}`);
       if (p.diffstat) out(p.diffstat);
       if (p.blocked) out(`Refused: ${p.blocked}`);
@@ -26,6 +33,9 @@ export async function cmdMerge(engine: Engine, args: string[], io: CliIo): Promi
   }
   const r = await h['runs.merge']({ runId, mode, expectBaseTip: p.baseTip });
   if (values.json) out(JSON.stringify(r));
-  else out(`${r.base} is now at ${r.commit.slice(0, 8)} (${r.mode === 'ff-only' ? 'fast-forward' : 'merge commit'}, ${p.commits.length} commit(s) of ${p.branch}).`);
+  else
+    out(
+      `${r.base} is now at ${r.commit.slice(0, 8)} (${r.mode === 'ff-only' ? 'fast-forward' : 'merge commit'}, ${p.commits.length} commit(s) of ${p.branch}).`,
+    );
   return 0;
 }

@@ -18,11 +18,19 @@ describe('a machine with no OS sandbox', () => {
   symlinkSync(GIT, join(bin, 'git'));
   symlinkSync('/bin/sh', join(bin, 'sh'));
   const repo = makeRepo({ 'a.txt': 'a\n' });
-  writeFileSync(join(repo, 'ratchet.yml'), 'gates: { ok: "exit 0" }\nagent: { kind: command, command: ["sh", "-c", "echo done > out.txt"] }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nsteps:\n  - title: one\n');
+  writeFileSync(
+    join(repo, 'ratchet.yml'),
+    'gates: { ok: "exit 0" }\nagent: { kind: command, command: ["sh", "-c", "echo done > out.txt"] }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nsteps:\n  - title: one\n',
+  );
   const home = join(tempDir('ratchet-nosbx-home-'), 'h');
   mkdirSync(home);
   const run = (...extra: string[]) =>
-    spawnSync(NODE, [BIN, 'run', repo, '--yes', '--trust', '--json', ...extra], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { PATH: bin, HOME: home, RATCHET_HOME: home } });
+    spawnSync(NODE, [BIN, 'run', repo, '--yes', '--trust', '--json', ...extra], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: bin, HOME: home, RATCHET_HOME: home },
+    });
 
   it.skipIf(process.platform !== 'linux')('refuses a run with exit 2 and says what to install or which flag to use', () => {
     const r = run();

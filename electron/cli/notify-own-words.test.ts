@@ -25,17 +25,26 @@ const plant = (): ScriptResponse[] => [turn({ type: 'tool_use', name: 'bash', in
 
 async function leakyRun(gate: string, extra: string, attempts: number) {
   hook = await startCaptureServer();
-  scripted = await startScriptedServer({ script: { rules: Array.from({ length: attempts }, plant).flat().map((response) => ({ times: 1, response })) } });
+  scripted = await startScriptedServer({
+    script: {
+      rules: Array.from({ length: attempts }, plant)
+        .flat()
+        .map((response) => ({ times: 1, response })),
+    },
+  });
   const repo = makeRepo({ 'README.md': '# r\n' });
   const wf = join(tempDir('ratchet-wf-'), 'ratchet.yml');
-  writeFileSync(wf, `gates: { test: ${JSON.stringify(gate)} }
+  writeFileSync(
+    wf,
+    `gates: { test: ${JSON.stringify(gate)} }
 ${extra}
 backoff: { base_s: 0, max_s: 0, jitter: 0 }
 flaky_check: false
 notify: { ntfy: "${hook.url}/topic", webhook: "${hook.url}/hook" }
 steps:
   - title: Plant a token
-`);
+`,
+  );
   const env = { RATCHET_HOME: join(tempDir('ratchet-home-'), 'home'), ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: scripted.url };
   const r = await cli(['run', repo, '--workflow', wf, '--task', 'Leak test', '--yes', '--json'], env);
   await hook.waitFor(2);
@@ -49,12 +58,14 @@ describe('notifications say only what Ratchet itself knows', () => {
     expect(JSON.parse(r.out).status).toBe('failed');
     const ntfy = requests.find((q) => q.path === '/topic')!;
     const webhook = WebhookPayload.parse(JSON.parse(requests.find((q) => q.path === '/hook')!.body));
-    expect(ntfy.body).toMatch(/^Run 'Leak test' failed at step 1 'Plant a token' after 1 attempt \((\$[\d.]+|cost unknown)\): Test failure\. Next: ratchet retry \S+$/);
+    expect(ntfy.body).toMatch(
+      /^Run 'Leak test' failed at step 1 'Plant a token' after 1 attempt \((\$[\d.]+|cost unknown)\): Test failure\. Next: ratchet retry \S+$/,
+    );
     expect(webhook).toMatchObject({ event: 'run.failed', status: 'failed', step: 1, attempts: 1, message: ntfy.body });
     for (const q of requests) expect(JSON.stringify([q.headers, q.body])).not.toContain(TOKEN);
   });
 
-  it('a gate whose output Ratchet cannot classify (the run needs you): the message names the class, never the gate\'s own last line', async () => {
+  it("a gate whose output Ratchet cannot classify (the run needs you): the message names the class, never the gate's own last line", async () => {
     const { r, requests } = await leakyRun(`cat leaked-*.txt; exit 3`, 'limits: { unknown: 0 }', 1);
     expect(JSON.parse(r.out).status).toBe('paused');
     const ntfy = requests.find((q) => q.path === '/topic')!;

@@ -3,7 +3,9 @@ import type { EngineEvent } from '../engine/store/store';
 import { money } from '../../shared/money';
 
 function oneLine(text: unknown, max = 100): string {
-  const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+  const s = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
@@ -38,9 +40,7 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
       if (p.outcome === 'red') return `    ✓ test first: ${oneLine(p.summary, 200)}`;
       return p.outcome === 'passed' ? null : `    ✗ ${oneLine(p.summary, 200)}`;
     case 'decision':
-      return p.action === 'retry'
-        ? `  ↻ ${String(p.reason)}${Number(p.delayS) > 0 ? ` in ${Number(p.delayS).toFixed(0)} s` : ''}`
-        : `  ■ ${String(p.reason)}`;
+      return p.action === 'retry' ? `  ↻ ${String(p.reason)}${Number(p.delayS) > 0 ? ` in ${Number(p.delayS).toFixed(0)} s` : ''}` : `  ■ ${String(p.reason)}`;
     case 'step.committed':
       return `  ✓ step ${String(p.step)} committed ${String(p.commit).slice(0, 10)}`;
     case 'rescue.committed':
@@ -60,7 +60,9 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
     case 'setup.started':
       return `  setup${p.reason === 'inputs' ? ` again (${(p.changed as string[]).join(', ')} changed)` : ''}: ${(p.commands as string[]).join(' && ')}`;
     case 'setup.finished':
-      return p.outcome === 'skipped' ? `  setup skipped: ${String(p.note)}` : `  setup ${p.outcome === 'ok' ? 'done' : String(p.outcome)} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
+      return p.outcome === 'skipped'
+        ? `  setup skipped: ${String(p.note)}`
+        : `  setup ${p.outcome === 'ok' ? 'done' : String(p.outcome)} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
     case 'baseline.finished': {
       const failing = (p.failingTests as string[]).length;
       return `  baseline on the base commit: ${p.ready ? 'ready' : 'not ready'}${failing ? `, ${failing} already failing` : ''} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;

@@ -32,19 +32,33 @@ function everythingKept(dir: string): string {
 
 async function runWithLink(elsewhere: string) {
   const link: ScriptResponse = turn({ type: 'tool_use', name: 'bash', input: { command: `ln -s ${elsewhere} reports && echo linked > note.txt` } });
-  scripted = await startScriptedServer({ script: { rules: [link, say('done'), turn({ type: 'tool_use', name: 'bash', input: { command: 'echo again >> note.txt' } }), say('done')].map((response) => ({ times: 1, response })) } });
+  scripted = await startScriptedServer({
+    script: {
+      rules: [link, say('done'), turn({ type: 'tool_use', name: 'bash', input: { command: 'echo again >> note.txt' } }), say('done')].map((response) => ({
+        times: 1,
+        response,
+      })),
+    },
+  });
   const repo = makeRepo({ 'README.md': '# r\n' });
   const wf = join(tempDir('ratchet-wf-'), 'ratchet.yml');
-  writeFileSync(wf, `gates:
+  writeFileSync(
+    wf,
+    `gates:
   test: { run: "echo 'not ok 1 - adds'; exit 1", report: reports/junit.xml }
 max_retries: 1
 backoff: { base_s: 0, max_s: 0, jitter: 0 }
 flaky_check: false
 steps:
   - title: Link the reports folder
-`);
+`,
+  );
   const home = join(tempDir('ratchet-home-'), 'home');
-  const r = await cli(['run', repo, '--workflow', wf, '--task', 'Links', '--yes', '--json'], { RATCHET_HOME: home, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: scripted.url });
+  const r = await cli(['run', repo, '--workflow', wf, '--task', 'Links', '--yes', '--json'], {
+    RATCHET_HOME: home,
+    ANTHROPIC_API_KEY: 'sk-test',
+    ANTHROPIC_BASE_URL: scripted.url,
+  });
   return { r, home };
 }
 

@@ -34,7 +34,8 @@ steps:
 function script(req: RecordedRequest): ScriptResponse {
   const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
   const last = messages.at(-1);
-  if (Array.isArray(last?.content) && (last.content as Array<{ type?: string }>).some((b) => b.type === 'tool_result')) return { content: [{ type: 'text', text: 'done' }] };
+  if (Array.isArray(last?.content) && (last.content as Array<{ type?: string }>).some((b) => b.type === 'tool_result'))
+    return { content: [{ type: 'text', text: 'done' }] };
   const k = /## Step (\d+) of/.exec(JSON.stringify(messages))?.[1] ?? '1';
   return { content: [{ type: 'tool_use', name: 'bash', input: { command: k === '1' ? 'sleep 4' : 'sleep 1' } }, create(`steps/${k}.txt`, `${k}\n`)] };
 }
@@ -63,7 +64,13 @@ describe('two `ratchet resume <id>` at once', () => {
     const home = tempDir();
     const workflowFile = join(tempDir(), 'ratchet.yml');
     writeFileSync(workflowFile, WORKFLOW);
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, RATCHET_HOME: home, ANTHROPIC_API_KEY: 'sk-busy', ANTHROPIC_BASE_URL: server.url };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      RATCHET_HOME: home,
+      ANTHROPIC_API_KEY: 'sk-busy',
+      ANTHROPIC_BASE_URL: server.url,
+    };
     // An interrupted run, as a killed process leaves it.
     const engine = createEngine({ home, env });
     const runId = await engine.createRun(await engine.prepareRun({ repo, workflowFile }));

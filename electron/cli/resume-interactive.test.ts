@@ -12,13 +12,19 @@ import { cli } from './testing/run-cli';
 const interrupted = () => interruptedRun();
 
 const PROCEED = /Proceed with resume\? \[Y\/n\] $/;
-const AFTER_STEP = /Step 2 \(Step number 2\) completed! Continue to step 3\/3 \(Step number 3\)\?\n {2}\[Y\]es, continue \/ \[N\]o, pause here \/ \[A\]uto to the end of the phase \[Y\] $/;
+const AFTER_STEP =
+  /Step 2 \(Step number 2\) completed! Continue to step 3\/3 \(Step number 3\)\?\n {2}\[Y\]es, continue \/ \[N\]o, pause here \/ \[A\]uto to the end of the phase \[Y\] $/;
 
 describe('interactive auto-progress (seed 003 §5.1)', () => {
   it('asks after each step; [N]o pauses there and the run resumes later from the next step', async () => {
     const { env, runId } = await interrupted();
-    const r = await cli(['resume', runId, '--json'], env, [[PROCEED, ''], [AFTER_STEP, 'n']]);
-    expect(r.err).toContain('Step 2 (Step number 2) completed! Continue to step 3/3 (Step number 3)?\n  [Y]es, continue / [N]o, pause here / [A]uto to the end of the phase [Y] ');
+    const r = await cli(['resume', runId, '--json'], env, [
+      [PROCEED, ''],
+      [AFTER_STEP, 'n'],
+    ]);
+    expect(r.err).toContain(
+      'Step 2 (Step number 2) completed! Continue to step 3/3 (Step number 3)?\n  [Y]es, continue / [N]o, pause here / [A]uto to the end of the phase [Y] ',
+    );
     const doc = StatusDocument.parse(JSON.parse(r.out));
     expect(doc.status).toBe('paused');
     expect(doc.reason).toContain('Paused after step 2 at your request');
@@ -29,7 +35,10 @@ describe('interactive auto-progress (seed 003 §5.1)', () => {
 
   it('Enter is [Y]es: the run goes on to the end, asking once per step that has a next one', async () => {
     const { env, runId } = await interrupted();
-    const r = await cli(['resume', runId, '--json'], env, [[PROCEED, ''], [AFTER_STEP, '']]);
+    const r = await cli(['resume', runId, '--json'], env, [
+      [PROCEED, ''],
+      [AFTER_STEP, ''],
+    ]);
     expect(r.code).toBe(0);
     expect(StatusDocument.parse(JSON.parse(r.out)).status).toBe('succeeded');
     expect(r.err.match(/completed! Continue to step/g)).toHaveLength(1);
@@ -37,7 +46,10 @@ describe('interactive auto-progress (seed 003 §5.1)', () => {
 
   it('[A]uto runs to the end of the phase without asking again', async () => {
     const { env, runId } = await interrupted();
-    const r = await cli(['resume', runId, '--json'], env, [[PROCEED, ''], [AFTER_STEP, 'a']]);
+    const r = await cli(['resume', runId, '--json'], env, [
+      [PROCEED, ''],
+      [AFTER_STEP, 'a'],
+    ]);
     expect(r.code).toBe(0);
     expect(StatusDocument.parse(JSON.parse(r.out)).status).toBe('succeeded');
   });

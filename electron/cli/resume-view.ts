@@ -21,7 +21,12 @@ export function optionText(o: string): string {
 }
 
 /** One line per interrupted run: task, phase/step, how long ago. */
-export function interruptedLine(i: number, run: RunRow, step: { index: number; total: number; title: string; phase: string | null } | null, now = new Date()): string {
+export function interruptedLine(
+  i: number,
+  run: RunRow,
+  step: { index: number; total: number; title: string; phase: string | null } | null,
+  now = new Date(),
+): string {
   const where = step ? `${step.phase ? `${step.phase}: ` : ''}Step ${step.index}/${step.total} ${step.title}` : 'not started';
   return `${i}. ${run.task_title} (${where}) - ${ago(run.heartbeat_at ?? run.updated_at, now)}  [${run.id}]`;
 }
@@ -39,7 +44,9 @@ export function renderResumePlan(info: ResumeInfo, now = new Date()): string {
     'Current state:',
     `  - Status: ${run.status}`,
     ...(info.phase ? [`  - Phase: ${info.phase.index}/${info.phase.total} - ${info.phase.name}`] : []),
-    ...(last ? [`  - Last step: ${last.index}/${total} ${last.title}${last.agent || last.model ? ` (${who(last.agent, last.model)})` : ''} - ${last.status}`] : []),
+    ...(last
+      ? [`  - Last step: ${last.index}/${total} ${last.title}${last.agent || last.model ? ` (${who(last.agent, last.model)})` : ''} - ${last.status}`]
+      : []),
     `  - Interrupted: ${ago(run.heartbeat_at ?? run.updated_at, now)}`,
   ];
   if (run.reason) lines.push(`  - Reason: ${run.reason.split('\n')[0]}`);
@@ -61,8 +68,15 @@ export function renderResumePlan(info: ResumeInfo, now = new Date()): string {
   if (info.baseConflicts.length) lines.push(`Warning: the base branch moved and merging it would conflict in ${info.baseConflicts.join(', ')}.`);
   if (info.repeatedFailures.length) {
     lines.push(`Warning: step ${plan.nextStep} failed ${info.repeatedFailures.length} times across runs.`);
-    info.repeatedFailures.forEach((f, i) => lines.push(`  - Attempt ${i + 1} (run ${f.runId}): ${f.errorClass ?? 'failed'}${f.message ? ` — ${f.message.split('\n')[0]}` : ''}`));
-    lines.push('Recommended actions:', '  1. Review the plan (ratchet plan <run-id> --edit <file>) to find the root cause', '  2. Step in yourself (is a redesign needed?)', '  3. Skip the step for now (--skip-step)');
+    info.repeatedFailures.forEach((f, i) =>
+      lines.push(`  - Attempt ${i + 1} (run ${f.runId}): ${f.errorClass ?? 'failed'}${f.message ? ` — ${f.message.split('\n')[0]}` : ''}`),
+    );
+    lines.push(
+      'Recommended actions:',
+      '  1. Review the plan (ratchet plan <run-id> --edit <file>) to find the root cause',
+      '  2. Step in yourself (is a redesign needed?)',
+      '  3. Skip the step for now (--skip-step)',
+    );
   }
   return lines.join('\n');
 }

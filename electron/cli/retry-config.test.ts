@@ -55,24 +55,34 @@ describe('per-task and per-step retry configuration', () => {
   });
 
   it('a task\'s block overrides the workflow\'s max_retries: one attempt, and the status document says "task"', async () => {
-    const { doc } = await runCli(`gates: { test: ${flipGate(5)} }\n${NO_WAIT}\nmax_retries: 3\nsteps:\n  - title: one\n`, [...work('a1'), ...work('a2')], ['--description', `Do it.\n\n${BLOCK}`]);
+    const { doc } = await runCli(
+      `gates: { test: ${flipGate(5)} }\n${NO_WAIT}\nmax_retries: 3\nsteps:\n  - title: one\n`,
+      [...work('a1'), ...work('a2')],
+      ['--description', `Do it.\n\n${BLOCK}`],
+    );
     expect(doc.status).toBe('failed');
     expect(doc.steps[0]!.attempts).toHaveLength(1);
     expect(doc.policy).toMatchObject({ maxRetries: 0, timeoutSeconds: 600, allowRetryOn: ['test_failure', 'compilation_error'] });
     expect(doc.policy?.sources).toMatchObject({ max_retries: 'task', timeout_seconds: 'task', allow_retry_on: 'task', backoff: 'workflow' });
   });
 
-  it('a step\'s max_retries overrides the workflow\'s for that step only', async () => {
+  it("a step's max_retries overrides the workflow's for that step only", async () => {
     const yaml = `gates: { test: ${flipGate(1)} }\n${NO_WAIT}\nmax_retries: 0\nsteps:\n  - title: one\n    max_retries: 1\n  - title: two\n`;
     const { doc, r } = await runCli(yaml, [...work('a1'), ...work('a2'), ...work('b1')]);
     expect(r.code).toBe(0);
     expect(doc.steps.map((s) => s.attempts.length)).toEqual([2, 1]);
-    expect(doc.policy?.steps).toEqual([{ index: 1, maxRetries: 1, source: 'step' }, { index: 2, maxRetries: 0, source: 'workflow' }]);
+    expect(doc.policy?.steps).toEqual([
+      { index: 1, maxRetries: 1, source: 'step' },
+      { index: 2, maxRetries: 0, source: 'workflow' },
+    ]);
   });
 
   it('a bad block is refused before anything starts (exit 2)', async () => {
     const p = fixtureProject(`gates: { test: "true" }\nsteps:\n  - title: one\n`);
-    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--description', '## Retry Configuration\nallow_retry_on: [sometimes]\n', '--yes'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k' });
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--description', '## Retry Configuration\nallow_retry_on: [sometimes]\n', '--yes'], {
+      RATCHET_HOME: p.home,
+      ANTHROPIC_API_KEY: 'k',
+    });
     expect(r.code).toBe(2);
     expect(r.err).toContain('allow_retry_on');
   });
@@ -80,13 +90,20 @@ describe('per-task and per-step retry configuration', () => {
 
 describe('budgets a user can act on', () => {
   it('crossing alert_at prints a line on stderr', async () => {
-    const { r } = await runCli(`gates: { test: ${flipGate(0)} }\n${NO_WAIT}\nbudget: { task_usd: 100, alert_at: 0.000001 }\nsteps:\n  - title: one\n  - title: two\n`, [...work('a1'), ...work('b1')]);
+    const { r } = await runCli(
+      `gates: { test: ${flipGate(0)} }\n${NO_WAIT}\nbudget: { task_usd: 100, alert_at: 0.000001 }\nsteps:\n  - title: one\n  - title: two\n`,
+      [...work('a1'), ...work('b1')],
+    );
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/! budget alert: \$0\.\d+ of the task budget of \$100\.00 spent/);
   });
 
   it('a run paused for its task budget continues with `ratchet resume <id> --budget <usd>`, which persists with the run', async () => {
-    const { doc, env } = await runCli(`gates: { test: ${flipGate(1)} }\n${NO_WAIT}\nbudget: { task_usd: 0.0001 }\nsteps:\n  - title: one\n  - title: two\n`, [...work('a1'), ...work('a2'), ...work('b1')]);
+    const { doc, env } = await runCli(`gates: { test: ${flipGate(1)} }\n${NO_WAIT}\nbudget: { task_usd: 0.0001 }\nsteps:\n  - title: one\n  - title: two\n`, [
+      ...work('a1'),
+      ...work('a2'),
+      ...work('b1'),
+    ]);
     expect(doc.status).toBe('paused');
     expect(doc.reason).toContain('--budget');
     // A budget is a cap: no call fits $0.0001 plus 10 %, so the run paused having spent at most that.

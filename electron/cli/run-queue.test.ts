@@ -40,7 +40,10 @@ describe('ratchet run --queue', () => {
 
     let err = '';
     const run = cli(['run', p.repo, '--workflow', p.workflowFile, '--task', 'queued one', '--yes', '--json', '--queue'], env, undefined, (e) => (err = e));
-    const id = await until(() => engine.store.listRuns().find((r) => r.task_title === 'queued one' && r.status === 'queued')?.id, { ms: 20_000, describe: 'the run to show as queued' });
+    const id = await until(() => engine.store.listRuns().find((r) => r.task_title === 'queued one' && r.status === 'queued')?.id, {
+      ms: 20_000,
+      describe: 'the run to show as queued',
+    });
     await until(() => err.includes('Queued: next in line'), { ms: 20_000, describe: 'the CLI to say it waits' });
     // A run put ahead of it is seen by a later poll of the CLI (it says so): that poll, with the slot still held,
     // did not start the run.
@@ -62,7 +65,13 @@ describe('ratchet run --queue', () => {
   it('refuses --priority without --queue, and a priority that is not a whole number', async () => {
     const p = fixtureProject(ONE_STEP);
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k' };
-    expect(await cli(['run', p.repo, '--workflow', p.workflowFile, '--priority', '3', '--yes'], env)).toMatchObject({ code: 2, err: expect.stringContaining('--priority only applies with --queue') });
-    expect(await cli(['run', p.repo, '--workflow', p.workflowFile, '--queue', '--priority', 'high', '--yes'], env)).toMatchObject({ code: 2, err: expect.stringContaining('--priority takes a whole number') });
+    expect(await cli(['run', p.repo, '--workflow', p.workflowFile, '--priority', '3', '--yes'], env)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--priority only applies with --queue'),
+    });
+    expect(await cli(['run', p.repo, '--workflow', p.workflowFile, '--queue', '--priority', 'high', '--yes'], env)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--priority takes a whole number'),
+    });
   });
 });

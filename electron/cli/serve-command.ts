@@ -20,7 +20,10 @@ export async function cmdServe(args: string[], io: CliIo): Promise<number> {
   const env = { ...(demo?.env ?? io.env) };
   const home = demo ? join(demo.work, 'home') : defaultHome(io.env);
   const engine = createEngine({ home, env, sandbox: values['no-sandbox'] ? 'off' : 'auto' });
-  if (values['no-sandbox']) io.stderr.write('ratchet: WARNING: the OS sandbox is OFF (--no-sandbox): the agent\'s commands can write anywhere you can, read your keys and reach any host.\n');
+  if (values['no-sandbox'])
+    io.stderr.write(
+      "ratchet: WARNING: the OS sandbox is OFF (--no-sandbox): the agent's commands can write anywhere you can, read your keys and reach any host.\n",
+    );
   if (demo) engine.store.upsertRepo(demo.repo, 'calc');
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const service = createService(engine, { host: 'headless', version, demo: Boolean(demo), env });

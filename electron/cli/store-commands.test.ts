@@ -67,7 +67,14 @@ describe('ratchet doctor', () => {
     const r = await cli(['doctor', '--json'], { RATCHET_HOME: home });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out);
-    expect(doc).toMatchObject({ exists: true, ok: true, schemaVersion: MIGRATIONS.at(-1)?.version, newestSchema: MIGRATIONS.at(-1)?.version, integrity: { ok: true, problems: [] }, advice: ['Nothing to do: the store is healthy.'] });
+    expect(doc).toMatchObject({
+      exists: true,
+      ok: true,
+      schemaVersion: MIGRATIONS.at(-1)?.version,
+      newestSchema: MIGRATIONS.at(-1)?.version,
+      integrity: { ok: true, problems: [] },
+      advice: ['Nothing to do: the store is healthy.'],
+    });
     expect(doc.sizes.fileBytes).toBeGreaterThan(0);
     expect(doc.sizes.tables.map((t: { name: string }) => t.name)).toContain('attempt_results');
     const text = await cli(['doctor'], { RATCHET_HOME: home });

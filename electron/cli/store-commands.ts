@@ -12,10 +12,12 @@ export function cmdStats(engine: Engine, args: string[], io: CliIo, now: Date = 
   const days = Number(raw);
   if (!/^\d+$/.test(raw) || days < 1 || days > 3660) throw new UsageError(`--days takes a whole number of days from 1 to 3660, not "${raw}".`);
   const settings = engine.settings();
-  io.stdout.write(values.json
-    ? `${JSON.stringify(loadStats(engine.store.db, days, now, settings.budget.dailyUsd), null, 2)}\n`
-    // The same report as the app's Weekly report (improvement suggestions included).
-    : weeklyReport(engine.store.db, days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown);
+  io.stdout.write(
+    values.json
+      ? `${JSON.stringify(loadStats(engine.store.db, days, now, settings.budget.dailyUsd), null, 2)}\n`
+      : // The same report as the app's Weekly report (improvement suggestions included).
+        weeklyReport(engine.store.db, days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown,
+  );
   return 0;
 }
 

@@ -37,7 +37,11 @@ async function run(yaml: string, responses: ScriptResponse[]) {
   const p = fixtureProject(yaml);
   lastHome = p.home;
   server = await startScriptedServer({ script: { rules: queue(...responses) } });
-  const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+  const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], {
+    RATCHET_HOME: p.home,
+    ANTHROPIC_API_KEY: 'k',
+    ANTHROPIC_BASE_URL: server.url,
+  });
   const doc = StatusDocument.parse(JSON.parse(r.out));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: p.repo, encoding: 'utf8' }).trim();
   // What each attempt was told: the user text of the first request of each attempt (a new attempt follows a "done").
@@ -60,7 +64,10 @@ describe('a test-first step (tdd: true)', () => {
   it('the agent writes a failing test, then the fix: the step succeeds with both in its commit', async () => {
     const { r, doc, git, asked } = await run(workflow(), [...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]), ...attempt(['src/add.mjs', fix])]);
     expect(doc.status).toBe('succeeded');
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['red', null], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['red', null],
+      ['passed', null],
+    ]);
     const commit = doc.steps[0]!.commit!;
     expect(git('log', '--format=%s', doc.branch)).toContain('step 1: Add add()');
     expect(git('show', '--name-only', '--format=', commit).split('\n').sort()).toEqual(['src/add.mjs', 'test/add.test.mjs']);
@@ -80,10 +87,14 @@ describe('a test-first step (tdd: true)', () => {
       ...attempt(['src/add.mjs', fix]),
     ]);
     expect(doc.status).toBe('succeeded');
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'tdd_violation'], ['red', null], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['error', 'tdd_violation'],
+      ['red', null],
+      ['passed', null],
+    ]);
     expect(doc.steps[0]!.attempts[0]!.message).toContain('the gates passed with your new test in place (test/add.test.mjs)');
     expect(asked[2]).toContain('Error class: tdd_violation');
-    expect(asked[2]).toContain('the test must fail until the step\'s change is made');
+    expect(asked[2]).toContain("the test must fail until the step's change is made");
     expect(r.err).toContain('TDD violation: test first: the gates passed');
   });
 
@@ -112,7 +123,10 @@ describe('a test-first step (tdd: true)', () => {
     const yaml = workflow('max_retries: 0').replace('steps:\n', 'steps:\n  - title: one\n    gates: []\n');
     const wrong = 'export function add(a, b) { return a - b; }\n';
     const { doc, asked } = await run(yaml, [
-      ...attempt(['one.txt', '1\n']), ...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]), ...attempt(['src/add.mjs', wrong]), ...attempt(['src/add.mjs', fix]),
+      ...attempt(['one.txt', '1\n']),
+      ...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]),
+      ...attempt(['src/add.mjs', wrong]),
+      ...attempt(['src/add.mjs', fix]),
     ]);
     expect(doc.status).toBe('failed');
     expect(doc.steps[1]!.attempts.map((a) => a.outcome)).toEqual(['red', 'failed']);
@@ -131,11 +145,13 @@ describe('a test-first step (tdd: true)', () => {
   it('`worktree: reset` after a failed implementation goes back to the red test (real git): the retry only writes the fix', async () => {
     const wrong = 'export function add(a, b) { return a - b; }\n';
     const { doc, git, r } = await run(workflow('retry:\n  - attempt: 3\n    worktree: reset\n  - exit: 5'), [
-      ...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]), ...attempt(['src/add.mjs', wrong], ['notes.txt', 'scratch\n']), ...attempt(['src/add.mjs', fix]),
+      ...attempt(['test/add.test.mjs', TEST], ['src/add.mjs', stub]),
+      ...attempt(['src/add.mjs', wrong], ['notes.txt', 'scratch\n']),
+      ...attempt(['src/add.mjs', fix]),
     ]);
     expect(doc.status, r.err).toBe('succeeded');
     expect(doc.steps[0]!.attempts.map((a) => a.outcome)).toEqual(['red', 'failed', 'passed']);
-    expect(r.err).toContain('worktree reset to the step\'s start with its test-first test (attempt 1)');
+    expect(r.err).toContain("worktree reset to the step's start with its test-first test (attempt 1)");
     // The failed attempt's scratch file is gone; the test written first is committed with the fix.
     expect(git('show', '--name-only', '--format=', doc.steps[0]!.commit!).split('\n').sort()).toEqual(['src/add.mjs', 'test/add.test.mjs']);
   });

@@ -26,10 +26,10 @@ describe('what the CLI prints from the model, tools, gates and repositories', ()
   it('run, status and list replace control characters (ESC, BEL, OSC 52, CSI, C1, CR) and keep newlines and tabs', async () => {
     scripted = await startScriptedServer({
       script: {
-        rules: [
-          turn({ type: 'tool_use', name: 'bash', input: { command: `echo '${HOSTILE}' > note.txt` } }),
-          say(`Done.${HOSTILE}\tend`),
-        ].map((response) => ({ times: 1, response })),
+        rules: [turn({ type: 'tool_use', name: 'bash', input: { command: `echo '${HOSTILE}' > note.txt` } }), say(`Done.${HOSTILE}\tend`)].map((response) => ({
+          times: 1,
+          response,
+        })),
       },
     });
     // A repository in a folder whose name carries an escape, as a clone of a hostile remote's name could.
@@ -37,7 +37,10 @@ describe('what the CLI prints from the model, tools, gates and repositories', ()
     const repo = join(tempDir('ratchet-esc-'), `repo${ESC}]0;x${BEL}`);
     renameSync(made, repo);
     const wf = join(tempDir('ratchet-wf-'), 'ratchet.yml');
-    writeFileSync(wf, `gates:\n  test: ${JSON.stringify(`printf '${HOSTILE.replace(/\r/g, '\\r')}\\n'; exit 1`)}\nmax_retries: 0\nlimits: { unknown: 0 }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: Hostile output\n`);
+    writeFileSync(
+      wf,
+      `gates:\n  test: ${JSON.stringify(`printf '${HOSTILE.replace(/\r/g, '\\r')}\\n'; exit 1`)}\nmax_retries: 0\nlimits: { unknown: 0 }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: Hostile output\n`,
+    );
     const env = { RATCHET_HOME: join(tempDir('ratchet-home-'), 'home'), ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: scripted.url };
 
     const run = await cli(['run', repo, '--workflow', wf, '--task', 'Escapes', '--yes'], env);

@@ -12,7 +12,12 @@ export async function cmdTrust(engine: Engine, args: string[], io: CliIo): Promi
   if (values.revoke) {
     const r = await engine.revokeTrust(repoArg);
     if (values.json) out(JSON.stringify(r));
-    else out(r.revoked ? `Revoked trust in ${r.repo} (${r.revoked} workflow file${r.revoked === 1 ? '' : 's'}): its workflow asks again before it runs, retry and resume of its runs included.` : `Nothing was trusted in ${r.repo}.`);
+    else
+      out(
+        r.revoked
+          ? `Revoked trust in ${r.repo} (${r.revoked} workflow file${r.revoked === 1 ? '' : 's'}): its workflow asks again before it runs, retry and resume of its runs included.`
+          : `Nothing was trusted in ${r.repo}.`,
+      );
     return 0;
   }
   if (values.list) {

@@ -8,7 +8,8 @@ import { cli } from './testing/run-cli';
 
 /** A repository whose own ratchet.yml runs a command agent and a gate that passes once the test drops `pass` in the run's TMPDIR. */
 function repoWithWorkflow(): { repo: string; env: NodeJS.ProcessEnv; yml: string } {
-  const yml = 'agent: { kind: command, command: [sh, -c, "echo x >> f.txt"] }\ngates:\n  always: "true"\n  ok: \'test -f "$TMPDIR/pass"\'\nmax_retries: 0\nsteps:\n  - { title: One, gates: [always] }\n  - { title: Two, gates: [ok] }\n';
+  const yml =
+    'agent: { kind: command, command: [sh, -c, "echo x >> f.txt"] }\ngates:\n  always: "true"\n  ok: \'test -f "$TMPDIR/pass"\'\nmax_retries: 0\nsteps:\n  - { title: One, gates: [always] }\n  - { title: Two, gates: [ok] }\n';
   return { repo: makeRepo({ 'ratchet.yml': yml, 'f.txt': 'a\n' }), env: { RATCHET_HOME: tempDir() }, yml };
 }
 

@@ -41,10 +41,15 @@ describe('workspace trust (CLI)', () => {
     const { repo, home, yml } = hostileRepo();
     const env = { RATCHET_HOME: home };
     const swapped = yml.replace('echo x', 'echo SWAPPED');
-    const r = await cli(['run', repo, '--yes'], env, [[/Trust this workflow file/, () => {
-      writeFileSync(join(repo, 'ratchet.yml'), swapped);
-      return 'y';
-    }]]);
+    const r = await cli(['run', repo, '--yes'], env, [
+      [
+        /Trust this workflow file/,
+        () => {
+          writeFileSync(join(repo, 'ratchet.yml'), swapped);
+          return 'y';
+        },
+      ],
+    ]);
     expect(r.err).toContain('agent: sh -c echo x >> f.txt');
     expect(r.code, r.err).toBe(2);
     expect(r.err).toContain('changed after it was shown to you');
@@ -83,7 +88,16 @@ steps:
       expect(i, `${item} in:\n${r.err}`).toBeGreaterThanOrEqual(0);
       expect(lines[i + 1] ?? '').toMatch(warning);
     };
-    for (const item of ['gate test: true', 'gate test restart: echo restart', 'retry[0] validate: sh check.sh', 'setup: npm ci', 'copy: config/local.json', 'sandbox.env: NODE_OPTIONS', 'sandbox.network: api.example.org', 'agent: anthropic (model claude-sonnet-5-5)']) {
+    for (const item of [
+      'gate test: true',
+      'gate test restart: echo restart',
+      'retry[0] validate: sh check.sh',
+      'setup: npm ci',
+      'copy: config/local.json',
+      'sandbox.env: NODE_OPTIONS',
+      'sandbox.network: api.example.org',
+      'agent: anthropic (model claude-sonnet-5-5)',
+    ]) {
       expect(lines.map((l) => l.trim())).toContain(item);
     }
     expect(r.err).toMatch(/setup network: registry:npm — the package registry your npm is configured with/);

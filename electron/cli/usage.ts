@@ -7,7 +7,7 @@ export const COMMAND_USAGE: Record<string, string> = {
       "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
       --draft lets the agent draft the plan, which waits for your approval (resume --approve);
       --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first`,
-  status: 'ratchet status <run-id> [--json]          the run\'s status document (its steps, attempts, policy and cost)',
+  status: "ratchet status <run-id> [--json]          the run's status document (its steps, attempts, policy and cost)",
   list: 'ratchet list [--json]                    runs, newest first',
   init: `ratchet init <repo> [--force] [--json]
       write ratchet.yml from what the repository's files show (npm/pnpm/yarn/bun, Python, Cargo, Go, Maven, Gradle, Makefile):
@@ -23,7 +23,7 @@ export const COMMAND_USAGE: Record<string, string> = {
       task budget (a run paused for its budget continues); --approve starts an agent-drafted plan;
       refused (exit 2) if the repository workflow version the run started with is no longer trusted: --trust trusts it again`,
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
-  recover: 'ratchet recover <repo>                   rebuild runs from the repository\'s branches after losing the database',
+  recover: "ratchet recover <repo>                   rebuild runs from the repository's branches after losing the database",
   trust: `ratchet trust <repo> [--list | --revoke] [--json]
       trust the repository's workflow file as it is now (shows what it runs); --list shows what is trusted
       (workflow file, content hash, when); --revoke forgets it, so the workflow asks again (exit 0; 2 bad input)`,
@@ -39,7 +39,9 @@ export const COMMAND_USAGE: Record<string, string> = {
 };
 
 export const USAGE = `Usage:
-${Object.values(COMMAND_USAGE).map((u) => `  ${u}`).join('\n')}
+${Object.values(COMMAND_USAGE)
+  .map((u) => `  ${u}`)
+  .join('\n')}
 
 Every command answers --help. run, retry, restart, resume and serve take --no-sandbox: run the agent's commands without the OS
 sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
@@ -48,7 +50,6 @@ sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANT
 export function commandHelp(command: string): string {
   return `Usage:\n  ${COMMAND_USAGE[command]}\n\nEnvironment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
 }
-
 
 /** What `ratchet <argv>` answers without opening anything (help), or null for a real command. */
 export function helpAnswer(argv: readonly string[]): { stream: 'stdout' | 'stderr'; text: string; code: number } | null {

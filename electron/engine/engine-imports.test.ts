@@ -16,9 +16,7 @@ function modules(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^(?:import|export)[^'"]*?from '(\.[^']+)'/gm)]
-    .map((m) => resolve(dirname(file), `${m[1]}.ts`))
-    .filter((p) => existsSync(p));
+  return [...text.matchAll(/^(?:import|export)[^'"]*?from '(\.[^']+)'/gm)].map((m) => resolve(dirname(file), `${m[1]}.ts`)).filter((p) => existsSync(p));
 }
 
 /** One import cycle among the files, as a list of paths (the first repeated at the end), or null. */

@@ -34,7 +34,10 @@ describe('the run lease in the engine', () => {
     await gateStarted;
     // Another engine (another connection, as another process would have) and this one alike are refused.
     const other = createEngine({ home: p.home, env });
-    await expect(other.execute(runId, new AbortController().signal)).rejects.toMatchObject({ code: 'run_busy', message: expect.stringContaining(`busy in process ${process.pid} on host ${hostname()}`) });
+    await expect(other.execute(runId, new AbortController().signal)).rejects.toMatchObject({
+      code: 'run_busy',
+      message: expect.stringContaining(`busy in process ${process.pid} on host ${hostname()}`),
+    });
     await expect(other.resume(runId, { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'run_busy' });
     // The resume dialog and `ratchet resume` say so before showing any plan.
     await expect(other.inspectResume(runId)).rejects.toMatchObject({ code: 'run_busy' });
@@ -59,7 +62,10 @@ describe('the run lease in the engine', () => {
     // As if this process had stalled past its lease: another process finds it ran out and takes the run.
     const rival = new Store(openDatabase(p.home).db);
     rival.db.prepare("UPDATE runs SET lease_until = '2000-01-01T00:00:00.000Z' WHERE id = ?").run(runId);
-    expect(rival.acquireLease(runId, { pid: process.pid, host: hostname(), token: 'rival' }, 60_000, () => true)).toMatchObject({ ok: true, took: { kind: 'expired' } });
+    expect(rival.acquireLease(runId, { pid: process.pid, host: hostname(), token: 'rival' }, 60_000, () => true)).toMatchObject({
+      ok: true,
+      took: { kind: 'expired' },
+    });
     rival.setRunStatus(runId, 'running', 'taken over');
     await run;
     expect(Date.now() - started).toBeLessThan(15_000);

@@ -41,7 +41,14 @@ steps:
 
   it('marks a run whose process died as interrupted', async () => {
     const p = fixtureProject();
-    server = await startScriptedServer({ script: { rules: queue(turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [1, 1], 2))), say('ok')) } });
+    server = await startScriptedServer({
+      script: {
+        rules: queue(
+          turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [1, 1], 2))),
+          say('ok'),
+        ),
+      },
+    });
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
     // As if a process that no longer exists had been running it.

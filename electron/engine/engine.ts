@@ -71,7 +71,13 @@ export function createEngine(deps: EngineDeps) {
   let userSettings: UserSettings = loadSettings(home);
   const host = hostname();
 
-  const { observe, assertNotHeld, hold, withLease } = runOwnership({ store, host, now, leaseMs: deps.leaseMs ?? 120_000, heartbeatMs: deps.heartbeatMs ?? 5000 });
+  const { observe, assertNotHeld, hold, withLease } = runOwnership({
+    store,
+    host,
+    now,
+    leaseMs: deps.leaseMs ?? 120_000,
+    heartbeatMs: deps.heartbeatMs ?? 5000,
+  });
   // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
   let osSandbox: OsSandbox | null = null;
   // Private folders of finished runs whose process is gone (crashed, killed) are removed here, not left in /tmp forever.
@@ -93,7 +99,14 @@ export function createEngine(deps: EngineDeps) {
         // The one place a command agent's environment is built: the allowlist plus what it needs for the API.
         const base = jail?.env ?? {};
         const keys = Object.fromEntries(COMMAND_AGENT_KEYS.filter((k) => deps.env[k] !== undefined).map((k) => [k, deps.env[k]]));
-        return createCommandAgent({ command: config.command ?? [], promptVia: config.prompt_via, env: { ...base, ...keys }, jail, apiHosts: [anthropicApiHost(deps.env)], pricing });
+        return createCommandAgent({
+          command: config.command ?? [],
+          promptVia: config.prompt_via,
+          env: { ...base, ...keys },
+          jail,
+          apiHosts: [anthropicApiHost(deps.env)],
+          pricing,
+        });
       }
       return createAnthropicAgent({ apiKey: deps.env.ANTHROPIC_API_KEY, baseURL: deps.env.ANTHROPIC_BASE_URL, pricing, env: jail?.env ?? {}, jail });
     });
@@ -129,7 +142,10 @@ export function createEngine(deps: EngineDeps) {
    */
   function requireApiKey(workflow: Workflow): void {
     if (workflow.agent.kind === 'anthropic' && !deps.env.ANTHROPIC_API_KEY && !deps.agentFor) {
-      throw new RatchetError('bad_arguments', 'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or add it in Settings, or use an agent of kind `command`.');
+      throw new RatchetError(
+        'bad_arguments',
+        'ANTHROPIC_API_KEY is not set. Export your API key (and ANTHROPIC_BASE_URL for a compatible server), or add it in Settings, or use an agent of kind `command`.',
+      );
     }
   }
 
@@ -137,10 +153,25 @@ export function createEngine(deps: EngineDeps) {
   const keeper = createRunStateKeeper(store);
   const { settled } = keeper;
   const ctx: EngineContext = {
-    deps, home, now, rng, sleep, store, trustStore, settings: () => userSettings, sandbox, requireSandbox, requireApiKey, agentFor, hold,
-    skipControllers, keeper, status,
+    deps,
+    home,
+    now,
+    rng,
+    sleep,
+    store,
+    trustStore,
+    settings: () => userSettings,
+    sandbox,
+    requireSandbox,
+    requireApiKey,
+    agentFor,
+    hold,
+    skipControllers,
+    keeper,
+    status,
     /** The run's notifications: the workflow's `notify:` over the user's Settings, key by key. */
-    noticesFor: (runId, workflow) => createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify }),
+    noticesFor: (runId, workflow) =>
+      createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify }),
     committedSteps: (runId) => store.getSteps(runId).filter((s) => s.status === 'succeeded' && s.commit_sha).length,
   };
   const { prepareRun, createRun, restart } = createRunMaker(ctx);
@@ -173,7 +204,11 @@ export function createEngine(deps: EngineDeps) {
     assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
     // An agent-drafted plan resumes to its approval: it runs only once approved.
     if (store.getRun(runId)?.status === 'waiting_approval') {
-      if (!opts.approve) throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+      if (!opts.approve)
+        throw new RatchetError(
+          'needs_approval',
+          `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`,
+        );
       approve(runId);
     }
     return withLease(runId, (lease) => resumeRun(store, executeWith(lease), runId, opts));
@@ -189,7 +224,10 @@ export function createEngine(deps: EngineDeps) {
     if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
     const spent = status(runId).costUsd;
     if (spent !== null && taskUsd <= spent) {
-      throw new RatchetError('bad_arguments', `Run ${runId} has already spent ${money(spent)}; a task budget of ${money(taskUsd)} would stop it again at once. Give it more than ${money(spent)}.`);
+      throw new RatchetError(
+        'bad_arguments',
+        `Run ${runId} has already spent ${money(spent)}; a task budget of ${money(taskUsd)} would stop it again at once. Give it more than ${money(spent)}.`,
+      );
     }
     store.raiseTaskBudget(runId, taskUsd);
     return { taskUsd, spentUsd: spent };
@@ -214,8 +252,16 @@ export function createEngine(deps: EngineDeps) {
     const result = store.revisePlan(runId, steps);
     const workflow = store.getWorkflow(runId);
     await writeRunMeta(run.repo_path, {
-      runId, branch: run.branch, baseCommit: run.base_commit, baseBranch: run.base_branch, worktree: run.worktree, title: run.task_title,
-      description: store.getTaskDescription(runId), workflow: withoutNotify(workflow), planRevision: result.revision, createdAt: run.created_at,
+      runId,
+      branch: run.branch,
+      baseCommit: run.base_commit,
+      baseBranch: run.base_branch,
+      worktree: run.worktree,
+      title: run.task_title,
+      description: store.getTaskDescription(runId),
+      workflow: withoutNotify(workflow),
+      planRevision: result.revision,
+      createdAt: run.created_at,
     }).catch(() => undefined);
     return result;
   }
@@ -223,7 +269,10 @@ export function createEngine(deps: EngineDeps) {
   /** Parked runs whose wake_at has come (the host resumes them). */
   function dueRuns(): string[] {
     const t = now().getTime();
-    return store.runsWithStatus(['waiting']).filter((r) => r.owner_pid === null && r.wake_at !== null && Date.parse(r.wake_at) <= t).map((r) => r.id);
+    return store
+      .runsWithStatus(['waiting'])
+      .filter((r) => r.owner_pid === null && r.wake_at !== null && Date.parse(r.wake_at) <= t)
+      .map((r) => r.id);
   }
 
   /** "Retry now": ends the current backoff wait of a run this process is executing. */

@@ -29,13 +29,16 @@ async function boot() {
 
 /** Resolves with the run's status document once it reaches `status` (after `fresh` attempts of step `step + 1`, when given); rejects when it ends otherwise. */
 function until(engine: Engine, runId: string, status: string, fresh = 0, step = 0, timeoutMs = 90_000): Promise<StatusDocument> {
-  return poll(() => {
-    const doc = engine.status(runId);
-    if ((doc.steps[step]?.attempts.length ?? 0) < fresh) return undefined;
-    if (doc.status === status) return doc;
-    if (['failed', 'succeeded', 'paused'].includes(doc.status)) throw new Error(`run ${runId} is ${doc.status}, not ${status}: ${doc.reason ?? ''}`);
-    return undefined;
-  }, { ms: timeoutMs, everyMs: 100, describe: () => `run ${runId} to be ${status} (it is ${engine.status(runId).status})` });
+  return poll(
+    () => {
+      const doc = engine.status(runId);
+      if ((doc.steps[step]?.attempts.length ?? 0) < fresh) return undefined;
+      if (doc.status === status) return doc;
+      if (['failed', 'succeeded', 'paused'].includes(doc.status)) throw new Error(`run ${runId} is ${doc.status}, not ${status}: ${doc.reason ?? ''}`);
+      return undefined;
+    },
+    { ms: timeoutMs, everyMs: 100, describe: () => `run ${runId} to be ${status} (it is ${engine.status(runId).status})` },
+  );
 }
 
 describe('the demo (npm run demo -- --app)', () => {
@@ -71,7 +74,11 @@ describe('the demo (npm run demo -- --app)', () => {
     await service.handlers['runs.retry']({ runId: secondId });
     expect(notices).toEqual([]);
     const retried = await until(engine, secondId, 'succeeded', 3, 1);
-    expect(retried.steps[1]!.attempts.map((a) => [a.round, a.errorClass])).toEqual([[0, 'test_failure'], [0, 'test_failure'], [1, null]]);
+    expect(retried.steps[1]!.attempts.map((a) => [a.round, a.errorClass])).toEqual([
+      [0, 'test_failure'],
+      [0, 'test_failure'],
+      [1, null],
+    ]);
     const log = execFileSync('git', ['log', '--format=%s', retried.branch], { cwd: demo.repo, encoding: 'utf8' });
     expect(log).toContain('step 2: Refuse a zero divisor');
   }, 120_000);

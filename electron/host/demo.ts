@@ -22,7 +22,8 @@ export async function startDemo(base: NodeJS.ProcessEnv = process.env): Promise<
   const work = mkdtempSync(join(tmpdir(), 'ratchet-demo-'));
   const repo = join(work, 'calc');
   cpSync(join(RESOURCES, 'demo-repo'), repo, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Ratchet Demo', '-c', 'user.email=demo@localhost', ...args], { cwd: repo, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Ratchet Demo', '-c', 'user.email=demo@localhost', ...args], { cwd: repo, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'Demo calculator');
@@ -52,8 +53,10 @@ export async function startDemoRuns(service: Service, demo: Demo): Promise<DemoR
       const e = payload as { type?: string; runId?: string; payload?: { status?: string } };
       if (event !== 'runs.onEvent' || e.type !== 'run.status' || e.runId !== first || !TERMINAL.has(String(e.payload?.status))) return;
       off();
-      start({ repo: demo.repo, title: 'Division that refuses zero', description: '', workflowFile: join(RESOURCES, 'demo-second.yml'), trust: true })
-        .then((r) => resolveSecond(r.runId), reject);
+      start({ repo: demo.repo, title: 'Division that refuses zero', description: '', workflowFile: join(RESOURCES, 'demo-second.yml'), trust: true }).then(
+        (r) => resolveSecond(r.runId),
+        reject,
+      );
     });
   });
   second.catch(() => undefined);

@@ -66,7 +66,8 @@ describe('malformed requests', () => {
   it('a real `ratchet serve` process survives all of them', async () => {
     const home = tempDir();
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'serve', '--port', '0'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, RATCHET_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, RATCHET_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       const url = await new Promise<string>((ok, fail) => {

@@ -41,11 +41,18 @@ describe('runs started from the CLI', () => {
     writeFileSync(workflowFile, 'gates:\n  ok: "test -f a.txt"\nsteps:\n  - title: Write a\n');
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, RATCHET_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
     const code = await new Promise<number | null>((ok) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'run', repo, '--workflow', workflowFile, '--yes', '--json'], { cwd: ROOT, env, stdio: 'ignore' });
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'ratchet.mjs'), 'run', repo, '--workflow', workflowFile, '--yes', '--json'], {
+        cwd: ROOT,
+        env,
+        stdio: 'ignore',
+      });
       child.once('exit', ok);
     });
     expect(code).toBe(0);
-    await until(() => events.some((e) => e.type === 'run.status' && e.payload.status === 'succeeded'), { ms: 5_000, describe: 'the succeeded status over the socket' });
+    await until(() => events.some((e) => e.type === 'run.status' && e.payload.status === 'succeeded'), {
+      ms: 5_000,
+      describe: 'the succeeded status over the socket',
+    });
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('run.created');
     expect(types).toEqual(expect.arrayContaining(['step.started', 'attempt.started', 'gate.finished', 'step.committed']));

@@ -56,8 +56,14 @@ describe('headless host', () => {
     await expect(connect(h.port, { ...good, host: 'evil.example' })).rejects.toThrow('refused 403');
     await expect(connect(h.port, { origin: good.origin })).rejects.toThrow('refused 401');
     const ws = await connect(h.port, good);
-    expect(await ask(ws, JSON.stringify({ id: 7, method: 'app.info', input: {} }))).toMatchObject({ id: 7, result: { ok: true, value: { host: 'headless', demo: false } } });
-    expect(await ask(ws, JSON.stringify({ id: 8, method: 'runs.get', input: { runId: 42 } }))).toMatchObject({ id: 8, result: { ok: false, error: { code: 'bad_input' } } });
+    expect(await ask(ws, JSON.stringify({ id: 7, method: 'app.info', input: {} }))).toMatchObject({
+      id: 7,
+      result: { ok: true, value: { host: 'headless', demo: false } },
+    });
+    expect(await ask(ws, JSON.stringify({ id: 8, method: 'runs.get', input: { runId: 42 } }))).toMatchObject({
+      id: 8,
+      result: { ok: false, error: { code: 'bad_input' } },
+    });
     ws.close();
   });
 });
@@ -69,17 +75,26 @@ describe('guards (pure)', () => {
     expect(guardHttp({ host: 'localhost:5', url: '/', cookie: 'a=b; ratchet_token_5_abc=t' }, id)).toMatchObject({ ok: true, setCookie: false });
     expect(guardHttp({ host: '127.0.0.1:6', url: '/?token=t', cookie: undefined }, id)).toMatchObject({ ok: false, status: 403 });
     expect(guardUpgrade({ host: '127.0.0.1:5', origin: 'http://127.0.0.1:5', url: '/api', cookie: 'ratchet_token_5_abc=t' }, id)).toMatchObject({ ok: true });
-    expect(guardUpgrade({ host: '127.0.0.1:5', origin: 'http://127.0.0.1:5.evil.com', url: '/api', cookie: 'ratchet_token_5_abc=t' }, id)).toMatchObject({ ok: false, status: 403 });
+    expect(guardUpgrade({ host: '127.0.0.1:5', origin: 'http://127.0.0.1:5.evil.com', url: '/api', cookie: 'ratchet_token_5_abc=t' }, id)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
     expect(guardUpgrade({ host: '127.0.0.1:5', origin: 'null', url: '/api', cookie: 'ratchet_token_5_abc=t' }, id)).toMatchObject({ ok: false });
   });
   it("reads only this instance's cookie, and answers 400 to what cannot be parsed", () => {
     // Another instance's cookie (or the old unscoped name) carries no token for this one.
-    expect(guardHttp({ host: '127.0.0.1:5', url: '/', cookie: 'ratchet_token=t; ratchet_token_6_abc=t; ratchet_token_5_xyz=t' }, id)).toMatchObject({ ok: false, status: 401 });
+    expect(guardHttp({ host: '127.0.0.1:5', url: '/', cookie: 'ratchet_token=t; ratchet_token_6_abc=t; ratchet_token_5_xyz=t' }, id)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
     expect(guardHttp({ host: '127.0.0.1:5', url: '/', cookie: 'ratchet_token_5_abc=%E0' }, id)).toMatchObject({ ok: false, status: 401 });
     expect(guardHttp({ host: '127.0.0.1:5', url: 'http://[', cookie: 'ratchet_token_5_abc=t' }, id)).toMatchObject({ ok: false, status: 400 });
     expect(guardHttp({ host: '127.0.0.1:5', url: '/%E0%A4%A', cookie: 'ratchet_token_5_abc=t' }, id)).toMatchObject({ ok: false, status: 400 });
     expect(guardUpgrade({ host: '127.0.0.1:5', origin: 'http://127.0.0.1:5', url: '/api?token=t', cookie: undefined }, id)).toMatchObject({ ok: true });
-    expect(guardUpgrade({ host: '127.0.0.1:5', origin: 'http://127.0.0.1:5', url: '/api', cookie: 'ratchet_token=t' }, id)).toMatchObject({ ok: false, status: 401 });
+    expect(guardUpgrade({ host: '127.0.0.1:5', origin: 'http://127.0.0.1:5', url: '/api', cookie: 'ratchet_token=t' }, id)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
   it('keeps static files inside the root', () => {
     const root = tempDir();

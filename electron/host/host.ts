@@ -32,7 +32,13 @@ export interface Host {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
 };
 
 /** Answers a raw socket (an upgrade or a parse error) with a bodiless status, then closes it. */
@@ -47,12 +53,25 @@ function refuseSocket(socket: Duplex, status: number): void {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2', '.ico': 'image/x-icon', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+  '.map': 'application/json',
 };
 
 function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -84,14 +103,18 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     if (verdict.setCookie) {
       // The token moves into an HttpOnly cookie, and the address bar loses it.
       url.searchParams.delete('token');
-      return send(res, 302, '', { Location: `${url.pathname}${url.search}${url.hash}`, 'Set-Cookie': `${id.cookie}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
+      return send(res, 302, '', {
+        Location: `${url.pathname}${url.search}${url.hash}`,
+        'Set-Cookie': `${id.cookie}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
+      });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
     if (!existsSync(join(opts.staticDir, 'index.html'))) {
       return send(res, 503, 'The app is not built yet: run `npm run build`, then reload.', { 'Content-Type': 'text/plain; charset=utf-8' });
     }
     // Browsers ask for /favicon.ico whatever the page names: the app's icon answers it.
-    const path = url.pathname === '/' ? '/index.html' : url.pathname === '/favicon.ico' && !staticFile(opts.staticDir, '/favicon.ico') ? '/favicon.svg' : url.pathname;
+    const path =
+      url.pathname === '/' ? '/index.html' : url.pathname === '/favicon.ico' && !staticFile(opts.staticDir, '/favicon.ico') ? '/favicon.svg' : url.pathname;
     const file = staticFile(opts.staticDir, path) ?? (extname(url.pathname) ? null : join(opts.staticDir, 'index.html'));
     if (!file) return send(res, 404, 'Not found', { 'Content-Type': 'text/plain; charset=utf-8' });
     return send(res, 200, readFileSync(file), { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
@@ -137,7 +160,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
         ws.on('error', () => ws.terminate());
         ws.on('message', (data) => {
           answer(ws, data).catch(() => {
-            if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'internal', message: 'The host could not answer this message.' } } }));
+            if (ws.readyState === ws.OPEN)
+              ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'internal', message: 'The host could not answer this message.' } } }));
           });
         });
       });

@@ -70,7 +70,8 @@ const MALFORMED = { ok: false, status: 400, reason: 'Malformed request.' } as co
 
 /** Decides an HTTP request: Host must be ours; the token comes from `?token=` (then set as a cookie) or the cookie. */
 export function guardHttp(req: { host: string | undefined; url: string; cookie: string | undefined }, id: HostIdentity): GuardVerdict {
-  if (!req.host || !allowedHosts(id.port).has(req.host)) return { ok: false, status: 403, reason: 'This address is not allowed (Host header). Use the URL that `ratchet serve` printed.' };
+  if (!req.host || !allowedHosts(id.port).has(req.host))
+    return { ok: false, status: 403, reason: 'This address is not allowed (Host header). Use the URL that `ratchet serve` printed.' };
   const url = parseTarget(req.url, req.host);
   if (!url) return MALFORMED;
   if (sameToken(url.searchParams.get('token'), id.token)) return { ok: true, setCookie: true, url };
@@ -79,12 +80,16 @@ export function guardHttp(req: { host: string | undefined; url: string; cookie: 
 }
 
 /** Decides a WebSocket upgrade: Host and Origin must be ours, and the token must come with it (this instance's cookie, or `?token=`). */
-export function guardUpgrade(req: { host: string | undefined; origin: string | undefined; url: string; cookie: string | undefined }, id: HostIdentity): GuardVerdict {
+export function guardUpgrade(
+  req: { host: string | undefined; origin: string | undefined; url: string; cookie: string | undefined },
+  id: HostIdentity,
+): GuardVerdict {
   if (!req.host || !allowedHosts(id.port).has(req.host)) return { ok: false, status: 403, reason: 'foreign Host' };
   if (!req.origin || !allowedOrigins(id.port).has(req.origin)) return { ok: false, status: 403, reason: 'foreign Origin' };
   const url = parseTarget(req.url, req.host);
   if (!url) return MALFORMED;
   if (url.pathname !== '/api') return { ok: false, status: 404, reason: 'no such endpoint' };
-  if (!sameToken(cookieToken(req.cookie, id.cookie), id.token) && !sameToken(url.searchParams.get('token'), id.token)) return { ok: false, status: 401, reason: 'no token' };
+  if (!sameToken(cookieToken(req.cookie, id.cookie), id.token) && !sameToken(url.searchParams.get('token'), id.token))
+    return { ok: false, status: 401, reason: 'no token' };
   return { ok: true, setCookie: false, url };
 }

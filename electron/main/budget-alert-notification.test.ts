@@ -23,7 +23,14 @@ beforeEach(() => {
 describe('the budget alert in the app', () => {
   it('shows an OS notification saying which budget and what was spent, while the window is not focused', async () => {
     const home = join(base, 'home');
-    runShell({ env: { RATCHET_HOME: home }, argv: ['electron', fake.app.getAppPath()], cwd: base, platform: 'linux', preload: '/p.cjs', rendererDir: join(base, 'renderer') });
+    runShell({
+      env: { RATCHET_HOME: home },
+      argv: ['electron', fake.app.getAppPath()],
+      cwd: base,
+      platform: 'linux',
+      preload: '/p.cjs',
+      rendererDir: join(base, 'renderer'),
+    });
     fake.app.ready.resolve();
     await until(() => fake.BrowserWindow.instances[0], { ms: 8000, describe: 'the window' });
     // Another process (the CLI) runs a task whose spending crosses alert_at.

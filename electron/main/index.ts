@@ -13,13 +13,11 @@ if (cli) {
   // No window, no dock icon, no single-instance lock: the CLI and the app share the store the way two CLIs do.
   app.dock?.hide();
   const refused = app.isPackaged ? refusedInInstalledApp(cli) : null;
-  const run = refused
-    ? Promise.resolve(process.stderr.write(`${refused}\n`)).then(() => 2)
-    : import('../cli/main').then(({ main }) => main(cli));
+  const run = refused ? Promise.resolve(process.stderr.write(`${refused}\n`)).then(() => 2) : import('../cli/main').then(({ main }) => main(cli));
   void run.then(
     (code) => app.exit(code),
     (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       app.exit(1);
     },
   );

@@ -12,7 +12,14 @@ beforeEach(() => fake.resetFakeElectron());
 
 /** Every handler throws unless a test gives it an answer: a call that should never reach the engine shows up. */
 function fakeHandlers(overrides: Partial<Handlers> = {}): Handlers {
-  const all = Object.fromEntries(METHOD_NAMES.map((m) => [m, vi.fn(async () => { throw new Error(`${m} was called`); })]));
+  const all = Object.fromEntries(
+    METHOD_NAMES.map((m) => [
+      m,
+      vi.fn(async () => {
+        throw new Error(`${m} was called`);
+      }),
+    ]),
+  );
   return { ...all, ...overrides } as unknown as Handlers;
 }
 
@@ -22,8 +29,11 @@ function setup(overrides: Partial<Handlers> = { 'app.info': info }) {
   const contents = new fake.FakeWebContents();
   const handlers = fakeHandlers(overrides);
   const unbind = bindIpc({ handlers, contents: () => contents as never, toError: toCallError });
-  const call = (channel: string, input: unknown, event: Record<string, unknown> = { sender: contents, senderFrame: { url: 'app://ratchet/index.html', parent: null } }) =>
-    fake.ipcMain.handlers.get(channel)!(event, input);
+  const call = (
+    channel: string,
+    input: unknown,
+    event: Record<string, unknown> = { sender: contents, senderFrame: { url: 'app://ratchet/index.html', parent: null } },
+  ) => fake.ipcMain.handlers.get(channel)!(event, input);
   return { contents, handlers, unbind, call };
 }
 
@@ -36,7 +46,10 @@ describe('bindIpc', () => {
 
   it('answers a call from our window through dispatch', async () => {
     const { call } = setup();
-    await expect(call('app.info', {})).resolves.toEqual({ ok: true, value: { version: '0.1.0', host: 'electron', demo: false, home: '/home/me/.config/ratchet' } });
+    await expect(call('app.info', {})).resolves.toEqual({
+      ok: true,
+      value: { version: '0.1.0', host: 'electron', demo: false, home: '/home/me/.config/ratchet' },
+    });
   });
 
   it.each([
@@ -69,8 +82,12 @@ describe('bindIpc', () => {
 
   it('passes an engine error code through and hides anything else behind `internal`', async () => {
     const { call } = setup({
-      'runs.get': async () => { throw new RatchetError('run_not_found', 'No run with id x.'); },
-      'runs.list': async () => { throw new TypeError('boom'); },
+      'runs.get': async () => {
+        throw new RatchetError('run_not_found', 'No run with id x.');
+      },
+      'runs.list': async () => {
+        throw new TypeError('boom');
+      },
     });
     await expect(call('runs.get', { runId: 'x' })).resolves.toEqual({ ok: false, error: { code: 'run_not_found', message: 'No run with id x.' } });
     const r = (await call('runs.list', {})) as { ok: false; error: { code: string; message: string } };

@@ -1,6 +1,16 @@
 // The IPC binding, derived from the contract: one ipcMain.handle per method name, senders checked, calls through dispatch; only contract events go out.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { dispatch, events, isEventName, METHOD_NAMES, type CallError, type CallResult, type EventName, type EventPayload, type Handlers } from '../../shared/contract';
+import {
+  dispatch,
+  events,
+  isEventName,
+  METHOD_NAMES,
+  type CallError,
+  type CallResult,
+  type EventName,
+  type EventPayload,
+  type Handlers,
+} from '../../shared/contract';
 import { isAppUrl } from './content-policy';
 
 /**

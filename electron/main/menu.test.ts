@@ -12,7 +12,10 @@ beforeEach(() => fake.resetFakeElectron());
 
 const actions = () => ({ command: vi.fn(), showDataFolder: vi.fn() });
 const items = (menu: MenuItemConstructorOptions | undefined) => (menu?.submenu ?? []) as MenuItemConstructorOptions[];
-const roles = (menu: MenuItemConstructorOptions | undefined) => items(menu).map((i) => i.role).filter(Boolean);
+const roles = (menu: MenuItemConstructorOptions | undefined) =>
+  items(menu)
+    .map((i) => i.role)
+    .filter(Boolean);
 const find = (template: MenuItemConstructorOptions[], label: string) => template.find((m) => m.label === label || m.role === label);
 
 describe('menuTemplate', () => {
@@ -43,12 +46,15 @@ describe('menuTemplate', () => {
   it.each(MENU_COMMANDS.map((c) => [c]))('clicking %s sends app.onCommand with it through the contract', (c) => {
     const win = new fake.BrowserWindow({});
     const send = createEventSender(() => win.webContents as never);
-    const template = menuTemplate({ platform: 'linux', dev: false, appName: 'Ratchet' }, {
-      command: (command) => {
-        expect(send('app.onCommand', { command })).toBe(true);
+    const template = menuTemplate(
+      { platform: 'linux', dev: false, appName: 'Ratchet' },
+      {
+        command: (command) => {
+          expect(send('app.onCommand', { command })).toBe(true);
+        },
+        showDataFolder: vi.fn(),
       },
-      showDataFolder: vi.fn(),
-    });
+    );
     const item = template.flatMap((m) => items(m)).find((i) => i.id === c)!;
     (item.click as () => void)();
     expect(win.webContents.sent).toEqual([{ channel: 'app.onCommand', payload: { command: c } }]);

@@ -30,16 +30,25 @@ export function menuTemplate(options: MenuOptions, actions: MenuActions): MenuIt
   const items = (menu: 'file' | 'run' | 'view') =>
     MENU_COMMANDS.filter((c) => MENU_COMMAND_SPECS[c].menu === menu && !(mac && c === 'settings')).map((c) => commandItem(c, actions));
   const appMenu: MenuItemConstructorOptions[] = mac
-    ? [{
-        label: options.appName,
-        submenu: [
-          { role: 'about' }, { type: 'separator' },
-          // macOS keeps Settings… (Cmd+,) in the app menu.
-          commandItem('settings', actions), { type: 'separator' },
-          { role: 'services' }, { type: 'separator' },
-          { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' },
-        ],
-      }]
+    ? [
+        {
+          label: options.appName,
+          submenu: [
+            { role: 'about' },
+            { type: 'separator' },
+            // macOS keeps Settings… (Cmd+,) in the app menu.
+            commandItem('settings', actions),
+            { type: 'separator' },
+            { role: 'services' },
+            { type: 'separator' },
+            { role: 'hide' },
+            { role: 'hideOthers' },
+            { role: 'unhide' },
+            { type: 'separator' },
+            { role: 'quit' },
+          ],
+        },
+      ]
     : [];
   const file: MenuItemConstructorOptions = {
     label: '&File',
@@ -53,10 +62,16 @@ export function menuTemplate(options: MenuOptions, actions: MenuActions): MenuIt
   const edit: MenuItemConstructorOptions = {
     label: '&Edit',
     submenu: [
-      { role: 'undo' }, { role: 'redo' }, { type: 'separator' },
-      { role: 'cut' }, { role: 'copy' }, { role: 'paste' },
+      { role: 'undo' },
+      { role: 'redo' },
+      { type: 'separator' },
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
       ...(mac ? [{ role: 'pasteAndMatchStyle' } as const] : []),
-      { role: 'delete' }, { type: 'separator' }, { role: 'selectAll' },
+      { role: 'delete' },
+      { type: 'separator' },
+      { role: 'selectAll' },
     ],
   };
   const view: MenuItemConstructorOptions = {
@@ -68,7 +83,10 @@ export function menuTemplate(options: MenuOptions, actions: MenuActions): MenuIt
       ...(options.dev
         ? [{ role: 'reload' } as const, { role: 'forceReload' } as const, { role: 'toggleDevTools' } as const, { type: 'separator' } as const]
         : []),
-      { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' },
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
       { role: 'togglefullscreen' },
     ],
   };
@@ -76,9 +94,7 @@ export function menuTemplate(options: MenuOptions, actions: MenuActions): MenuIt
   const run: MenuItemConstructorOptions = { label: '&Run', submenu: items('run') };
   const windowMenu: MenuItemConstructorOptions = {
     role: 'window',
-    submenu: mac
-      ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
-      : [{ role: 'minimize' }, { role: 'close' }],
+    submenu: mac ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close' }],
   };
   const help: MenuItemConstructorOptions = {
     role: 'help',

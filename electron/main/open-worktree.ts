@@ -56,7 +56,9 @@ export async function openWorktree(dir: string, withWhat: OpenWith, openFolder: 
   }
   await new Promise<void>((ok, fail) => {
     const child = spawn(launch.command, launch.args, { cwd: launch.cwd, detached: true, stdio: 'ignore' });
-    child.once('error', (e) => fail(new RatchetError('not_available', `${launch.command} could not start (${e.message}): run \`cd ${dir}\` in your terminal.`)));
+    child.once('error', (e) =>
+      fail(new RatchetError('not_available', `${launch.command} could not start (${e.message}): run \`cd ${dir}\` in your terminal.`)),
+    );
     child.once('spawn', () => {
       child.unref();
       ok();

@@ -32,9 +32,7 @@ const CONTENT_TYPES: Record<string, string> = {
  * our files) and not `bypassCSP`.
  */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
-  ]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
 }
 
 /** After `ready`: answers every app:// request from `root` (out/renderer). */

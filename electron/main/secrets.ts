@@ -11,10 +11,8 @@ export const BASIC_TEXT_WARNING =
   'Electron: anyone who can read your files can recover it. Install or unlock a keyring and restart Ratchet, or set ' +
   'ANTHROPIC_API_KEY in the environment instead of saving the key here.';
 export const UNAVAILABLE_WARNING =
-  'This system offers no way to encrypt the API key, so Ratchet will not save it. Set ANTHROPIC_API_KEY in the ' +
-  'environment before starting Ratchet.';
-export const UNREADABLE_WARNING =
-  'The saved API key could not be decrypted (the keyring changed or was reset). Enter the key again in Settings.';
+  'This system offers no way to encrypt the API key, so Ratchet will not save it. Set ANTHROPIC_API_KEY in the ' + 'environment before starting Ratchet.';
+export const UNREADABLE_WARNING = 'The saved API key could not be decrypted (the keyring changed or was reset). Enter the key again in Settings.';
 
 export type KeyStatus = Pick<Settings, 'apiKeySet' | 'apiKeySource' | 'apiKeyWarning'>;
 

@@ -72,7 +72,7 @@ describe('a refused key (issue 20 item 18)', () => {
 });
 
 describe('runs.openWorktree in the desktop app', () => {
-  it('opens the run\'s worktree in the file manager, and says so when it no longer exists', async () => {
+  it("opens the run's worktree in the file manager, and says so when it no longer exists", async () => {
     const { worktreeHandlers } = await import('./shell-handlers');
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-wt-'));
     const opened: string[] = [];

@@ -23,14 +23,25 @@ beforeEach(() => {
 });
 
 async function boot(env: NodeJS.ProcessEnv = {}) {
-  runShell({ env: { RATCHET_HOME: join(base, 'home'), ...env }, argv: ['electron', fake.app.getAppPath()], cwd: base, platform: 'linux', preload: '/app/out/preload/index.cjs', rendererDir: join(base, 'renderer') });
+  runShell({
+    env: { RATCHET_HOME: join(base, 'home'), ...env },
+    argv: ['electron', fake.app.getAppPath()],
+    cwd: base,
+    platform: 'linux',
+    preload: '/app/out/preload/index.cjs',
+    rendererDir: join(base, 'renderer'),
+  });
   const repo = mkdtempSync(join(base, 'dropped-'));
   // macOS can deliver open-file before ready; the path must wait for the renderer.
   fake.app.emit('open-file', { preventDefault() {} }, repo);
   fake.app.ready.resolve();
   const win = await until(() => fake.BrowserWindow.instances[0] as Win | undefined, { ms: 4000, describe: 'the window' });
   const call = (method: string, input: unknown, sender: unknown = win.webContents) =>
-    fake.ipcMain.handlers.get(method)!({ sender, senderFrame: { url: 'app://ratchet/index.html', parent: null } }, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+    fake.ipcMain.handlers.get(method)!({ sender, senderFrame: { url: 'app://ratchet/index.html', parent: null } }, input) as Promise<{
+      ok: boolean;
+      value?: unknown;
+      error?: { code: string };
+    }>;
   return { win, call, repo };
 }
 
@@ -109,7 +120,9 @@ describe('repository paths from the OS', () => {
   const isDir = (p: string) => (dirs.has(p) ? true : p === '/code/game/README.md' ? false : null);
 
   it('takes folders from a second launch, not switches, the app folder or files', () => {
-    expect(repoPathsFromArgv(['/opt/Ratchet/ratchet', '--enable-logging', '/code/game', 'README.md', '/missing'], '/code/game', '/opt/Ratchet/resources/app', isDir)).toEqual(['/code/game']);
+    expect(
+      repoPathsFromArgv(['/opt/Ratchet/ratchet', '--enable-logging', '/code/game', 'README.md', '/missing'], '/code/game', '/opt/Ratchet/resources/app', isDir),
+    ).toEqual(['/code/game']);
     expect(repoPathsFromArgv(['electron', '/code'], '/', '/code', isDir)).toEqual([]);
   });
 
@@ -136,7 +149,14 @@ describe('demo mode', () => {
 describe('the demo in the shell', () => {
   it('an installed app ignores RATCHET_DEMO=1 and --demo: it talks to the real engine home', async () => {
     fake.app.isPackaged = true;
-    runShell({ env: { RATCHET_HOME: join(base, 'home'), RATCHET_DEMO: '1' }, argv: ['ratchet', '--demo'], cwd: base, platform: 'linux', preload: '/p.cjs', rendererDir: join(base, 'renderer') });
+    runShell({
+      env: { RATCHET_HOME: join(base, 'home'), RATCHET_DEMO: '1' },
+      argv: ['ratchet', '--demo'],
+      cwd: base,
+      platform: 'linux',
+      preload: '/p.cjs',
+      rendererDir: join(base, 'renderer'),
+    });
     fake.app.ready.resolve();
     const win = await until(() => fake.BrowserWindow.instances[0] as Win | undefined, { ms: 4000, describe: 'the window' });
     const info = await fake.ipcMain.handlers.get('app.info')!({ sender: win.webContents, senderFrame: { url: 'app://ratchet/index.html', parent: null } }, {});

@@ -174,7 +174,9 @@ export function runShell(options: ShellOptions): void {
       secrets: secrets ? asSecretStore(secrets) : undefined,
       pickRepo: () => pickRepository(win),
     });
-    const handlers = secrets ? withShellHandlers(service.handlers, { secrets, env, checkKey: service.checkApiKey }) : { ...service.handlers, ...worktreeHandlers(service.handlers) };
+    const handlers = secrets
+      ? withShellHandlers(service.handlers, { secrets, env, checkKey: service.checkApiKey })
+      : { ...service.handlers, ...worktreeHandlers(service.handlers) };
     // The demo starts its two runs by itself (a retry that fixes a test, then a run that fails for good).
     if (demo) void import('../host/demo').then((m) => m.startDemoRuns(service, demo)).catch(() => undefined);
     const unbindIpc = bindIpc({

@@ -47,7 +47,8 @@ describe('createMainWindow', () => {
   });
 
   it('allows DevTools only in development', () => {
-    const devTools = (dev: boolean) => (createMainWindow({ preload: '/p', dev }) as unknown as { options: { webPreferences: { devTools: boolean } } }).options.webPreferences.devTools;
+    const devTools = (dev: boolean) =>
+      (createMainWindow({ preload: '/p', dev }) as unknown as { options: { webPreferences: { devTools: boolean } } }).options.webPreferences.devTools;
     expect(devTools(true)).toBe(true);
     expect(devTools(false)).toBe(false);
   });
@@ -83,7 +84,16 @@ describe('navigation and new windows', () => {
   it('opens in the OS browser only http and https URLs with a host', () => {
     expect(isSafeExternalUrl('https://anthropic.com')).toBe(true);
     expect(isSafeExternalUrl('http://localhost:3000/x')).toBe(true);
-    for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://server/share', 'app://ratchet/', 'vscode://x', 'data:text/html,hi', 'not a url', 'https:']) {
+    for (const bad of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://server/share',
+      'app://ratchet/',
+      'vscode://x',
+      'data:text/html,hi',
+      'not a url',
+      'https:',
+    ]) {
       expect(isSafeExternalUrl(bad), bad).toBe(false);
     }
   });

@@ -37,10 +37,7 @@ const echo: ScriptFn = (req) => ({ content: [{ type: 'text', text: `scripted ech
  * Starts the server from command-line arguments (without the node and script paths) and prints
  * `listening on <url>`. SIGINT/SIGTERM close it; the process then exits on its own once nothing else runs.
  */
-export async function startFromCli(
-  argv: readonly string[],
-  out: { write(s: string): unknown } = process.stdout,
-): Promise<ScriptedServer> {
+export async function startFromCli(argv: readonly string[], out: { write(s: string): unknown } = process.stdout): Promise<ScriptedServer> {
   const opts = parseArgs(argv);
   const script = opts.script ? loadScriptFile(opts.script) : echo;
   const server = await startScriptedServer({ script, port: opts.port });

@@ -34,9 +34,26 @@ export function validateBody(body: unknown): string | null {
 
 /** The request fields the Messages API knows; any other is refused as the real API refuses it. */
 const KNOWN_FIELDS = new Set([
-  'model', 'max_tokens', 'messages', 'system', 'tools', 'tool_choice', 'stream', 'temperature', 'top_p', 'top_k',
-  'stop_sequences', 'metadata', 'thinking', 'output_config', 'service_tier', 'container', 'mcp_servers',
-  'context_management', 'inference_geo', 'cache_control',
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'metadata',
+  'thinking',
+  'output_config',
+  'service_tier',
+  'container',
+  'mcp_servers',
+  'context_management',
+  'inference_geo',
+  'cache_control',
 ]);
 
 interface Refusal {
@@ -74,12 +91,18 @@ export function refusalOf(body: Json): Refusal | null {
       if (type === null || type === 'custom') continue;
       if (/^(bash|text_editor)_\d+$/.test(type)) {
         const expected = CLIENT_TOOL_NAMES[type];
-        if (!expected) return invalid(`tools.${i}: Input tag '${type}' found using 'type' does not match any of the expected tags: ${Object.keys(CLIENT_TOOL_NAMES).map((t) => `'${t}'`).join(', ')}`);
+        if (!expected)
+          return invalid(
+            `tools.${i}: Input tag '${type}' found using 'type' does not match any of the expected tags: ${Object.keys(CLIENT_TOOL_NAMES)
+              .map((t) => `'${t}'`)
+              .join(', ')}`,
+          );
         if (tool.name !== expected) return invalid(`tools.${i}.${type}.name: Input should be '${expected}'`);
       }
     }
   }
-  if (Array.isArray(body.system) && body.system.some((b) => isRecord(b) && b.type === 'text' && b.text === '')) return invalid('system: text content blocks must be non-empty');
+  if (Array.isArray(body.system) && body.system.some((b) => isRecord(b) && b.type === 'text' && b.text === ''))
+    return invalid('system: text content blocks must be non-empty');
   // Every message but a final assistant one has content, and each tool_use is answered in the very next message.
   const messages = body.messages as Json[];
   for (const [i, m] of messages.entries()) {
@@ -95,18 +118,24 @@ export function refusalOf(body: Json): Refusal | null {
     const ids = content.filter((b) => isRecord(b) && b.type === 'tool_use').map((b) => String((b as Json).id));
     if (!ids.length || i === messages.length - 1) continue;
     const after = messages[i + 1]?.content;
-    const answered = new Set(Array.isArray(after) ? after.filter((b) => isRecord(b) && b.type === 'tool_result').map((b) => String((b as Json).tool_use_id)) : []);
+    const answered = new Set(
+      Array.isArray(after) ? after.filter((b) => isRecord(b) && b.type === 'tool_result').map((b) => String((b as Json).tool_use_id)) : [],
+    );
     const missing = ids.filter((id) => !answered.has(id));
     if (missing.length) {
-      return invalid(`messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+      return invalid(
+        `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+      );
     }
   }
   const breakpoints = countCacheControl(body.system) + countCacheControl(body.messages) + countCacheControl(body.tools) + (body.cache_control ? 1 : 0);
-  if (breakpoints > MAX_CACHE_BREAKPOINTS) return invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`);
+  if (breakpoints > MAX_CACHE_BREAKPOINTS)
+    return invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`);
   const spec = modelSpec(model);
   if (!spec) return null;
   const maxTokens = Number(body.max_tokens);
-  if (maxTokens > spec.maxOutput) return invalid(`max_tokens: ${maxTokens} > ${spec.maxOutput}, which is the maximum allowed number of output tokens for ${model}`);
+  if (maxTokens > spec.maxOutput)
+    return invalid(`max_tokens: ${maxTokens} > ${spec.maxOutput}, which is the maximum allowed number of output tokens for ${model}`);
   const has = (k: string) => body[k] !== undefined && body[k] !== null;
   if (has('temperature') && has('top_p')) return invalid('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
   if (spec.refusesSampling && ((has('temperature') && body.temperature !== 1) || has('top_p') || has('top_k'))) {
@@ -116,10 +145,14 @@ export function refusalOf(body: Json): Refusal | null {
   if (thinking) {
     const t = thinking.type;
     if (t === 'enabled' && (spec.thinking === 'adaptive' || spec.thinking === 'adaptive-always')) {
-      return invalid('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
+      return invalid(
+        '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+      );
     }
-    if (t === 'disabled' && spec.thinking === 'adaptive-always') return invalid('"thinking.type.disabled" is not supported for this model: its thinking is always on.');
-    if (t === 'adaptive' && spec.thinking === 'manual') return invalid('"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" with "budget_tokens".');
+    if (t === 'disabled' && spec.thinking === 'adaptive-always')
+      return invalid('"thinking.type.disabled" is not supported for this model: its thinking is always on.');
+    if (t === 'adaptive' && spec.thinking === 'manual')
+      return invalid('"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" with "budget_tokens".');
     if (t === 'enabled' && (typeof thinking.budget_tokens !== 'number' || thinking.budget_tokens < 1024 || thinking.budget_tokens >= maxTokens)) {
       return invalid('thinking.enabled.budget_tokens: must be at least 1024 and less than max_tokens');
     }
@@ -127,7 +160,9 @@ export function refusalOf(body: Json): Refusal | null {
   const input = layoutPrompt(body).reduce((n, p) => n + p.tokens, 0);
   if (input > spec.contextWindow) return invalid(`prompt is too long: ${input} tokens > ${spec.contextWindow} maximum`);
   if (input + maxTokens > spec.contextWindow) {
-    return invalid(`input length and \`max_tokens\` exceed context limit: ${input} + ${maxTokens} > ${spec.contextWindow}, decrease input length or \`max_tokens\` and try again`);
+    return invalid(
+      `input length and \`max_tokens\` exceed context limit: ${input} + ${maxTokens} > ${spec.contextWindow}, decrease input length or \`max_tokens\` and try again`,
+    );
   }
   return null;
 }

@@ -2,9 +2,7 @@
 // the system prompt), and which rule a request picks.
 import { isRecord } from './request-checks';
 
-export type ScriptContent =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: unknown; id?: string };
+export type ScriptContent = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown; id?: string };
 
 export interface ScriptUsage {
   input_tokens?: number;
@@ -57,14 +55,22 @@ function blockText(block: unknown): string {
   if (block.type === 'text' && typeof block.text === 'string') return block.text;
   if (block.type === 'tool_result') {
     if (typeof block.content === 'string') return block.content;
-    if (Array.isArray(block.content)) return block.content.map(blockText).filter((t) => t !== '').join('\n');
+    if (Array.isArray(block.content))
+      return block.content
+        .map(blockText)
+        .filter((t) => t !== '')
+        .join('\n');
   }
   return '';
 }
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map(blockText).filter((t) => t !== '').join('\n');
+  if (Array.isArray(content))
+    return content
+      .map(blockText)
+      .filter((t) => t !== '')
+      .join('\n');
   return '';
 }
 

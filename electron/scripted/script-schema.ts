@@ -38,10 +38,13 @@ const RawResponse = z.strictObject({ raw: z.string(), status: z.number().int().m
 // lets the message point into the variant the author meant (e.g. rules[2].response.content[0].text).
 const ResponseSchema = z.unknown().transform((value, ctx) => {
   const variant =
-    isRecord(value) && 'error' in value ? ErrorResponse
-    : isRecord(value) && 'raw' in value ? RawResponse
-    : isRecord(value) && 'content' in value ? MessageResponse
-    : null;
+    isRecord(value) && 'error' in value
+      ? ErrorResponse
+      : isRecord(value) && 'raw' in value
+        ? RawResponse
+        : isRecord(value) && 'content' in value
+          ? MessageResponse
+          : null;
   if (!variant) {
     ctx.addIssue({ code: 'custom', message: 'a response is an object with one of `content`, `error` or `raw`' });
     return z.NEVER;
@@ -88,7 +91,12 @@ export const ScriptSchema = z.strictObject({ rules: z.array(Rule) });
 const _sameShape: (s: z.infer<typeof ScriptSchema>) => Script = (s) => s;
 
 function pathText(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(top level)';
+  return (
+    path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '') || '(top level)'
+  );
 }
 
 /** Validates a parsed script; throws one Error listing every problem as `path: message`. */

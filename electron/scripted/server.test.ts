@@ -60,7 +60,16 @@ describe('successful responses', () => {
   it('streams a tool_use whose input arrives as input_json_delta chunks', async () => {
     const input = { path: 'src/ünïcode 🚀.ts', edits: [{ line: 3, text: 'export const x = 1;' }], dryRun: false };
     const server = await serve({
-      rules: [{ response: { content: [{ type: 'text', text: 'Let me edit that file for you now.' }, { type: 'tool_use', name: 'edit_file', input }] } }],
+      rules: [
+        {
+          response: {
+            content: [
+              { type: 'text', text: 'Let me edit that file for you now.' },
+              { type: 'tool_use', name: 'edit_file', input },
+            ],
+          },
+        },
+      ],
     });
     const stream = client(server).messages.stream({ ...ask('edit it'), tools: [{ name: 'edit_file', input_schema: { type: 'object' } }] });
     const events: MessageStreamEvent[] = [];
@@ -120,7 +129,10 @@ describe('successful responses', () => {
     await client(server).messages.create({
       model: MODEL,
       max_tokens: 100,
-      system: [{ type: 'text', text: 'You are Ratchet.' }, { type: 'text', text: 'Be brief.' }],
+      system: [
+        { type: 'text', text: 'You are Ratchet.' },
+        { type: 'text', text: 'Be brief.' },
+      ],
       messages: [
         { role: 'user', content: 'first' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }] },
@@ -149,10 +161,7 @@ describe('errors and the SDK retry policy', () => {
     [500, 'api_error'],
   ])('a %i with retryAfter 1 is retried by the SDK and then succeeds', async (status, type) => {
     const server = await serve({
-      rules: [
-        { times: 1, response: { error: { status, retryAfter: 1 } } },
-        { response: { content: [{ type: 'text', text: 'after retry' }] } },
-      ],
+      rules: [{ times: 1, response: { error: { status, retryAfter: 1 } } }, { response: { content: [{ type: 'text', text: 'after retry' }] } }],
     });
     const started = Date.now();
     const msg = await client(server, 2).messages.create(ask('hi'));
@@ -180,10 +189,7 @@ describe('errors and the SDK retry policy', () => {
 
   it('retries a streaming request too', async () => {
     const server = await serve({
-      rules: [
-        { times: 1, response: { error: { status: 429, retryAfter: 1 } } },
-        { response: { content: [{ type: 'text', text: 'streamed after retry' }] } },
-      ],
+      rules: [{ times: 1, response: { error: { status: 429, retryAfter: 1 } } }, { response: { content: [{ type: 'text', text: 'streamed after retry' }] } }],
     });
     const msg = await client(server, 2).messages.stream(ask('hi')).finalMessage();
     expect(msg.content).toEqual([{ type: 'text', text: 'streamed after retry' }]);
@@ -192,7 +198,9 @@ describe('errors and the SDK retry policy', () => {
 
   it('with maxRetries 0 a 429 surfaces as RateLimitError with its header', async () => {
     const server = await serve({ rules: [{ response: { error: { status: 429, retryAfter: 1, message: 'slow down' } } }] });
-    const err: unknown = await client(server, 0).messages.create(ask('hi')).catch((e: unknown) => e);
+    const err: unknown = await client(server, 0)
+      .messages.create(ask('hi'))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     const e = err as RateLimitError;
     expect(e.status).toBe(429);
@@ -205,14 +213,18 @@ describe('errors and the SDK retry policy', () => {
 
   it('exhausted retries surface the last error with the right class', async () => {
     const server = await serve({ rules: [{ response: { error: { status: 529, retryAfter: 0.05 } } }] });
-    const err: unknown = await client(server, 2).messages.create(ask('hi')).catch((e: unknown) => e);
+    const err: unknown = await client(server, 2)
+      .messages.create(ask('hi'))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OverloadedError);
     expect(server.requests).toHaveLength(3);
   });
 
   it('shouldRetry: false stops the SDK from retrying a 500', async () => {
     const server = await serve({ rules: [{ response: { error: { status: 500, shouldRetry: false } } }] });
-    const err: unknown = await client(server, 2).messages.create(ask('hi')).catch((e: unknown) => e);
+    const err: unknown = await client(server, 2)
+      .messages.create(ask('hi'))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InternalServerError);
     expect(server.requests).toHaveLength(1);
   });
@@ -254,7 +266,10 @@ describe('errors and the SDK retry policy', () => {
   it('a raw body on a stream makes the SDK stream fail', async () => {
     const server = await serve({ rules: [{ response: { raw: 'event: message_start\ndata: {not json\n\n' } }] });
     const quiet = new Anthropic({ apiKey: 'k', baseURL: server.url, logLevel: 'off' });
-    const err: unknown = await quiet.messages.stream(ask('hi')).finalMessage().catch((e: unknown) => e);
+    const err: unknown = await quiet.messages
+      .stream(ask('hi'))
+      .finalMessage()
+      .catch((e: unknown) => e);
     // The stream wraps the parse failure, while a non-streaming call lets the bare SyntaxError through.
     expect(err).toBeInstanceOf(AnthropicError);
     expect((err as Error).cause).toBeInstanceOf(SyntaxError);
@@ -273,7 +288,9 @@ describe('API keys (issue 20 item 18)', () => {
     expect(models.status).toBe(401);
     expect(await models.json()).toMatchObject(refused);
     // The SDK sees the error class a user's first run would.
-    await expect(new Anthropic({ apiKey: 'sk-ant-typo', baseURL: server.url, maxRetries: 0 }).messages.create(ask('hello'))).rejects.toMatchObject({ status: 401 });
+    await expect(new Anthropic({ apiKey: 'sk-ant-typo', baseURL: server.url, maxRetries: 0 }).messages.create(ask('hello'))).rejects.toMatchObject({
+      status: 401,
+    });
     expect((await post(server, JSON.stringify(ask('hello')), { 'x-api-key': 'sk-ant-good' })).status).toBe(200);
   });
 

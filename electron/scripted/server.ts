@@ -5,8 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { defaultErrorType, errorBody, newId, streamEvents, toBlock } from './message-wire';
 import { isRecord, refusalOf, validateBody, type Json } from './request-checks';
 import {
-  compileScript, lastUserTextOf, ruleResponse, systemTextOf,
-  type CompiledRule, type RecordedRequest, type Script, type ScriptFn, type ScriptResponse,
+  compileScript,
+  lastUserTextOf,
+  ruleResponse,
+  systemTextOf,
+  type CompiledRule,
+  type RecordedRequest,
+  type Script,
+  type ScriptFn,
+  type ScriptResponse,
 } from './script-rules';
 import { PromptCache, estimateOutputTokens } from './usage';
 

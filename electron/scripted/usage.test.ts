@@ -60,9 +60,16 @@ describe('PromptCache', () => {
     const turn1 = cache.usageFor(body([{ role: 'user', content: [{ ...u1, ...cc }] }], { system: [{ ...sys, ...cc }] }));
     expect(turn1.cache_creation_input_tokens).toBe(estimateTokens(sys) + estimateTokens(u1));
     const turn2 = cache.usageFor(
-      body([{ role: 'user', content: [u1] }, { role: 'assistant', content: [a1] }, { role: 'user', content: [{ ...u2, ...cc }] }], {
-        system: [{ ...sys, ...cc }],
-      }),
+      body(
+        [
+          { role: 'user', content: [u1] },
+          { role: 'assistant', content: [a1] },
+          { role: 'user', content: [{ ...u2, ...cc }] },
+        ],
+        {
+          system: [{ ...sys, ...cc }],
+        },
+      ),
     );
     expect(turn2).toEqual({
       input_tokens: 0,

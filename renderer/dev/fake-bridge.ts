@@ -3,7 +3,19 @@ import type { CallResult, EngineEventDoc, MethodInput, MethodName, MethodOutput,
 import type { StatusDocument } from '../../shared/domain';
 import { headOf, indexLog, logPage } from '../../shared/line-index';
 import { makeAttempt, makeBigOutput } from './fixtures-attempts';
-import { APP_INFO, DRAFT, WORKFLOW, makeBaseline, makeDetected, makeImprovements, makeRecent, makeReport, makeResumeInfo, makeSettings, makeStats } from './fixtures-misc';
+import {
+  APP_INFO,
+  DRAFT,
+  WORKFLOW,
+  makeBaseline,
+  makeDetected,
+  makeImprovements,
+  makeRecent,
+  makeReport,
+  makeResumeInfo,
+  makeSettings,
+  makeStats,
+} from './fixtures-misc';
 import { makeRuns, REPO } from './fixtures-runs';
 
 type Handler<M extends MethodName> = (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
@@ -30,7 +42,10 @@ export interface FakeOptions {
 }
 
 class Fail extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -81,7 +96,12 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     'repos.inspect': ({ path }) => {
       if (!path.startsWith('/')) throw new Fail('bad_path', 'Give an absolute path to the repository folder.');
       if (/not-a-repo|tmp/.test(path)) throw new Fail('not_a_repo', `${path} is not a git repository: run \`git init\` there first, or pick another folder.`);
-      return { root: path.replace(/\/+$/, ''), name: path.split('/').filter(Boolean).at(-1) ?? path, headCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6', branch: 'main' };
+      return {
+        root: path.replace(/\/+$/, ''),
+        name: path.split('/').filter(Boolean).at(-1) ?? path,
+        headCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6',
+        branch: 'main',
+      };
     },
     'repos.recent': () => makeRecent(now),
     'repos.pick': () => ({ path: REPO }),
@@ -89,12 +109,19 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       const d = (dir ?? '/home/dev').replace(/\/+$/, '') || '/';
       const parent = d === '/' ? null : d.slice(0, d.lastIndexOf('/')) || '/';
       const names = d === '/home/dev' ? ['code', 'notes'] : d === '/home/dev/code' ? ['game', 'website'] : [];
-      return { dir: d, parent, isGitRepo: d === REPO, truncated: 0, entries: names.map((name) => ({ name, path: `${d === '/' ? '' : d}/${name}`, isGitRepo: `${d}/${name}` === REPO || name === 'website' })) };
+      return {
+        dir: d,
+        parent,
+        isGitRepo: d === REPO,
+        truncated: 0,
+        entries: names.map((name) => ({ name, path: `${d === '/' ? '' : d}/${name}`, isGitRepo: `${d}/${name}` === REPO || name === 'website' })),
+      };
     },
     // The fixture repository has a workflow file; any other folder has none.
-    'workflow.load': ({ repo }) => repo === REPO
-      ? { ...WORKFLOW, trust: WORKFLOW.trust && { ...WORKFLOW.trust, trusted: trustedRepos.has(repo) } }
-      : { file: null, steps: [], gates: {}, problems: [], setup: null, copy: [], trust: null },
+    'workflow.load': ({ repo }) =>
+      repo === REPO
+        ? { ...WORKFLOW, trust: WORKFLOW.trust && { ...WORKFLOW.trust, trusted: trustedRepos.has(repo) } }
+        : { file: null, steps: [], gates: {}, problems: [], setup: null, copy: [], trust: null },
     'project.detect': ({ repo }) => makeDetected(repo),
     'project.baseline': ({ repo }) => {
       setTimeout(() => emit('project.onBaseline', { repo, phase: 'setup', gate: null, state: 'started', ok: null, durationMs: null }), 0);
@@ -107,14 +134,21 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       const prompts = new Map(WORKFLOW.steps.map((s) => [s.title, s]));
       return {
         revision: 1,
-        steps: r.doc.steps.filter((s) => s.status !== 'skipped').map((s) => ({ title: s.title, prompt: prompts.get(s.title)?.prompt ?? `Prompt of ${s.title}.`, gates: prompts.get(s.title)?.gates })),
+        steps: r.doc.steps
+          .filter((s) => s.status !== 'skipped')
+          .map((s) => ({ title: s.title, prompt: prompts.get(s.title)?.prompt ?? `Prompt of ${s.title}.`, gates: prompts.get(s.title)?.gates })),
         gates: WORKFLOW.gates,
       };
     },
     'plans.revise': ({ runId, steps }) => {
       const r = run(runId);
       const kept = r.doc.steps.filter((s, i) => s.status === 'succeeded' && steps[i]?.title === s.title).map((s) => s.index);
-      r.doc = { ...r.doc, steps: steps.map((s, i) => r.doc.steps[i]?.title === s.title ? r.doc.steps[i]! : { index: i + 1, title: s.title, status: 'pending', commit: null, attempts: [] }) };
+      r.doc = {
+        ...r.doc,
+        steps: steps.map((s, i) =>
+          r.doc.steps[i]?.title === s.title ? r.doc.steps[i]! : { index: i + 1, title: s.title, status: 'pending', commit: null, attempts: [] },
+        ),
+      };
       setTimeout(() => engineEvent(runId, 'plan.revised', { revision: 2, steps: steps.length, kept, reset: [] }), 0);
       return { revision: 2, kept, reset: [] };
     },
@@ -136,15 +170,50 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       if (!d) throw new Fail('not_found', `Run ${runId} has no attempt ${n} of step ${step}.`);
       // An attempt with no saved tree (under way, or left by a dead process) is read from the worktree, as the engine does.
       const live = d.outcome === 'running' || d.outcome === 'interrupted';
-      return { diff: d.diff ?? '', against: n > 1 && against === 'previous' ? 'previous' : against === 'run' ? 'run' : 'step', fromAttempt: n > 1 && against === 'previous' ? n - 1 : null, live };
+      return {
+        diff: d.diff ?? '',
+        against: n > 1 && against === 'previous' ? 'previous' : against === 'run' ? 'run' : 'step',
+        fromAttempt: n > 1 && against === 'previous' ? n - 1 : null,
+        live,
+      };
     },
     'runs.start': (input) => {
       if (input.trust) trustedRepos.add(input.repo);
       const id = `r-new${++newRuns}`;
       const steps = (input.steps ?? WORKFLOW.steps).map((s, i) => ({ index: i + 1, title: s.title, status: 'pending' as const, commit: null, attempts: [] }));
-      const doc: StatusDocument = { id, status: 'running', reason: null, repo: input.repo, branch: `ratchet/new-task-${id}`, worktree: `/home/dev/.config/ratchet/worktrees/${id}`, baseCommit: '3c9e0b1f', costUsd: 0, steps, resumes: [] };
-      runs.set(id, { doc, summary: { id, status: 'running', repo: input.repo, branch: doc.branch, createdAt: new Date().toISOString(), title: input.title, reason: null, wakeAt: null, updatedAt: new Date().toISOString(), stepsDone: 0, stepsTotal: steps.length, costUsd: 0 } });
-      setTimeout(() => engineEvent(id, 'run.created', { repo: input.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: steps.length }), 0);
+      const doc: StatusDocument = {
+        id,
+        status: 'running',
+        reason: null,
+        repo: input.repo,
+        branch: `ratchet/new-task-${id}`,
+        worktree: `/home/dev/.config/ratchet/worktrees/${id}`,
+        baseCommit: '3c9e0b1f',
+        costUsd: 0,
+        steps,
+        resumes: [],
+      };
+      runs.set(id, {
+        doc,
+        summary: {
+          id,
+          status: 'running',
+          repo: input.repo,
+          branch: doc.branch,
+          createdAt: new Date().toISOString(),
+          title: input.title,
+          reason: null,
+          wakeAt: null,
+          updatedAt: new Date().toISOString(),
+          stepsDone: 0,
+          stepsTotal: steps.length,
+          costUsd: 0,
+        },
+      });
+      setTimeout(
+        () => engineEvent(id, 'run.created', { repo: input.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: steps.length }),
+        0,
+      );
       return { runId: id };
     },
     'runs.retry': ({ runId }) => {
@@ -156,8 +225,26 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       const id = `r-new${++newRuns}`;
       const steps = old.doc.steps.map((s) => ({ index: s.index, title: s.title, status: 'pending' as const, commit: null, attempts: [] }));
       const doc: StatusDocument = { ...old.doc, id, status: 'running', reason: null, branch: `ratchet/again-${id}`, costUsd: 0, steps, resumes: [] };
-      runs.set(id, { doc, summary: { ...old.summary, id, status: 'running', branch: doc.branch, createdAt: new Date().toISOString(), reason: null, wakeAt: null, updatedAt: new Date().toISOString(), stepsDone: 0, stepsTotal: steps.length, costUsd: 0 } });
-      setTimeout(() => engineEvent(id, 'run.created', { repo: doc.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: steps.length }), 0);
+      runs.set(id, {
+        doc,
+        summary: {
+          ...old.summary,
+          id,
+          status: 'running',
+          branch: doc.branch,
+          createdAt: new Date().toISOString(),
+          reason: null,
+          wakeAt: null,
+          updatedAt: new Date().toISOString(),
+          stepsDone: 0,
+          stepsTotal: steps.length,
+          costUsd: 0,
+        },
+      });
+      setTimeout(
+        () => engineEvent(id, 'run.created', { repo: doc.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: steps.length }),
+        0,
+      );
       return { runId: id };
     },
     'runs.resumeInfo': ({ runId }) => makeResumeInfo(run(runId).doc, run(runId).summary.title, now),
@@ -182,14 +269,17 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       return { ok: true as const };
     },
     'stats.whatIf': () => ({
-      policy: { limits: {}, taskUsd: null }, runs: 0,
+      policy: { limits: {}, taskUsd: null },
+      runs: 0,
       actual: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
       simulated: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
-      changed: [], assumptions: [],
+      changed: [],
+      assumptions: [],
     }),
     'runs.queue': () => {
       const all = [...runs.values()].map((r) => r.summary);
-      const queued = all.filter((r) => r.status === 'queued')
+      const queued = all
+        .filter((r) => r.status === 'queued')
         .map((r) => ({ runId: r.id, title: r.title, priority: priorities.get(r.id) ?? 0, queuedAt: r.createdAt, action: 'execute' as const }))
         .sort((a, b) => b.priority - a.priority || a.queuedAt.localeCompare(b.queuedAt))
         .map((q, i) => ({ ...q, position: i + 1 }));
@@ -209,15 +299,34 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     'runs.mergePreview': ({ runId }) => {
       const r = run(runId);
       return {
-        base: 'main', branch: r.doc.branch, baseTip: r.doc.baseCommit.padEnd(40, '0'), branchTip: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432',
-        commits: r.doc.steps.filter((s) => s.commit).map((s) => ({ sha: (s.commit ?? '').padEnd(40, '0'), subject: `step ${s.index}: ${s.title}` })).reverse(),
-        diffstat: ' src/player.ts      | 24 ++++++++++++++++++++++--\n src/player.test.ts | 31 +++++++++++++++++++++++++++++++\n 2 files changed, 53 insertions(+), 2 deletions(-)',
-        canFastForward: true, conflicts: [], checkout: { path: r.doc.repo, dirty: false }, upToDate: false, blocked: null,
-        remote: { name: 'origin', url: 'git@github.com:dev/game.git', pullRequestUrl: `https://github.com/dev/game/compare/main...${encodeURIComponent(r.doc.branch)}?expand=1` },
+        base: 'main',
+        branch: r.doc.branch,
+        baseTip: r.doc.baseCommit.padEnd(40, '0'),
+        branchTip: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432',
+        commits: r.doc.steps
+          .filter((s) => s.commit)
+          .map((s) => ({ sha: (s.commit ?? '').padEnd(40, '0'), subject: `step ${s.index}: ${s.title}` }))
+          .reverse(),
+        diffstat:
+          ' src/player.ts      | 24 ++++++++++++++++++++++--\n src/player.test.ts | 31 +++++++++++++++++++++++++++++++\n 2 files changed, 53 insertions(+), 2 deletions(-)',
+        canFastForward: true,
+        conflicts: [],
+        checkout: { path: r.doc.repo, dirty: false },
+        upToDate: false,
+        blocked: null,
+        remote: {
+          name: 'origin',
+          url: 'git@github.com:dev/game.git',
+          pullRequestUrl: `https://github.com/dev/game/compare/main...${encodeURIComponent(r.doc.branch)}?expand=1`,
+        },
       };
     },
     'runs.merge': ({ mode }) => ({ commit: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432', mode, base: 'main' }),
-    'runs.push': ({ runId }) => ({ remote: 'origin', remoteUrl: 'git@github.com:dev/game.git', pullRequestUrl: `https://github.com/dev/game/compare/main...${encodeURIComponent(run(runId).doc.branch)}?expand=1` }),
+    'runs.push': ({ runId }) => ({
+      remote: 'origin',
+      remoteUrl: 'git@github.com:dev/game.git',
+      pullRequestUrl: `https://github.com/dev/game/compare/main...${encodeURIComponent(run(runId).doc.branch)}?expand=1`,
+    }),
     'runs.openWorktree': () => ({ ok: true as const }),
     'stats.summary': ({ days }) => makeStats(now, days ?? 7),
     'stats.report': ({ days }) => {

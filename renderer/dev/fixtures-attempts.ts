@@ -94,39 +94,129 @@ export function makeAttempt(doc: StatusDocument, step: number, n: number, now: n
   const failed = a.outcome === 'failed' || a.outcome === 'error';
   const isHealthRetry = doc.id === 'r-7f3a21' && step === 2;
   const big = doc.id === 'r-e0a5f1' && n === 1;
-  const output = big ? bigOutput() : failed
-    ? a.errorClass === 'compilation_error'
-      ? `src/ws/reconnect.ts(41,7): ${red('error')} TS2322: Type 'number | undefined' is not assignable to type 'number'.\nsrc/ws/reconnect.ts(58,19): ${red('error')} TS2339: Property 'jitter' does not exist on type 'BackoffOptions'.\n\nFound 2 errors in the same file, starting at: src/ws/reconnect.ts:41`
-      : FAILING_TEST_OUTPUT
-    : FAILING_TEST_OUTPUT.replace(/.*FAIL[\s\S]*$/m, '').replace(/×/g, '✓').replace(/expected 120.*\n/, '') + `\n ${bold('Tests')}  ${green('4 passed')} (4)`;
+  const output = big
+    ? bigOutput()
+    : failed
+      ? a.errorClass === 'compilation_error'
+        ? `src/ws/reconnect.ts(41,7): ${red('error')} TS2322: Type 'number | undefined' is not assignable to type 'number'.\nsrc/ws/reconnect.ts(58,19): ${red('error')} TS2339: Property 'jitter' does not exist on type 'BackoffOptions'.\n\nFound 2 errors in the same file, starting at: src/ws/reconnect.ts:41`
+        : FAILING_TEST_OUTPUT
+      : FAILING_TEST_OUTPUT.replace(/.*FAIL[\s\S]*$/m, '')
+          .replace(/×/g, '✓')
+          .replace(/expected 120.*\n/, '') + `\n ${bold('Tests')}  ${green('4 passed')} (4)`;
   return {
-    runId: doc.id, step, n, outcome: a.outcome, errorClass: a.errorClass,
-    errorMessage: failed ? (a.errorClass === 'test_failure' ? '1 test failed: Player > heal() caps at max health' : a.errorClass === 'compilation_error' ? "TS2322: Type 'number | undefined' is not assignable to type 'number'." : 'the gate failed') : a.outcome === 'interrupted' ? 'the process stopped during this attempt' : null,
-    model: a.model, agentKind: 'anthropic',
-    prompt: n === 1 ? `Step ${step} of ${doc.steps.length}: ${s.title}.` : `Attempt ${n} of 4. The previous attempt failed the \`test\` gate (npm test, exit 1)...`,
+    runId: doc.id,
+    step,
+    n,
+    outcome: a.outcome,
+    errorClass: a.errorClass,
+    errorMessage: failed
+      ? a.errorClass === 'test_failure'
+        ? '1 test failed: Player > heal() caps at max health'
+        : a.errorClass === 'compilation_error'
+          ? "TS2322: Type 'number | undefined' is not assignable to type 'number'."
+          : 'the gate failed'
+      : a.outcome === 'interrupted'
+        ? 'the process stopped during this attempt'
+        : null,
+    model: a.model,
+    agentKind: 'anthropic',
+    prompt:
+      n === 1 ? `Step ${step} of ${doc.steps.length}: ${s.title}.` : `Attempt ${n} of 4. The previous attempt failed the \`test\` gate (npm test, exit 1)...`,
     transcript: [
-      { kind: 'text', text: n === 1 ? `I'll start by reading the Player class to see how health is stored.` : 'The test expects heal() to stop at maxHealth; my previous change added without a cap. Fixing that.' },
+      {
+        kind: 'text',
+        text:
+          n === 1
+            ? `I'll start by reading the Player class to see how health is stored.`
+            : 'The test expects heal() to stop at maxHealth; my previous change added without a cap. Fixing that.',
+      },
       { kind: 'tool_use', text: '', name: 'bash', input: { command: 'sed -n 1,40p src/player.ts' } },
-      { kind: 'tool_result', text: 'export class Player {\n  health: number;\n  readonly maxHealth: number;\n  constructor(o: { maxHealth: number }) { ... }', name: 'bash' },
-      { kind: 'tool_use', text: '', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/player.ts', old_str: 'this.health + amount', new_str: 'Math.min(this.maxHealth, this.health + amount)' } },
+      {
+        kind: 'tool_result',
+        text: 'export class Player {\n  health: number;\n  readonly maxHealth: number;\n  constructor(o: { maxHealth: number }) { ... }',
+        name: 'bash',
+      },
+      {
+        kind: 'tool_use',
+        text: '',
+        name: 'str_replace_based_edit_tool',
+        input: { command: 'str_replace', path: 'src/player.ts', old_str: 'this.health + amount', new_str: 'Math.min(this.maxHealth, this.health + amount)' },
+      },
       { kind: 'tool_result', text: 'The file src/player.ts has been edited.', name: 'str_replace_based_edit_tool' },
-      ...(a.outcome === 'running' ? [] : [{ kind: 'text' as const, text: isHealthRetry && n === 2 ? 'heal() now caps at maxHealth and both heal tests pass locally.' : 'Done: the change is in place with tests.' }]),
+      ...(a.outcome === 'running'
+        ? []
+        : [
+            {
+              kind: 'text' as const,
+              text: isHealthRetry && n === 2 ? 'heal() now caps at maxHealth and both heal tests pass locally.' : 'Done: the change is in place with tests.',
+            },
+          ]),
     ],
-    gates: a.outcome === 'running' || a.outcome === 'interrupted' ? [] : [{
-      gate: big ? 'build' : 'test', command: big ? 'npm run build' : 'npm test', passed: !failed, exitCode: failed ? (big ? 2 : 1) : 0, signal: null, timedOut: false,
-      durationMs: big ? 96_400 : 4_120, output, outputBytes: big ? output.length : new TextEncoder().encode(output).length,
-      failures: failed && a.errorClass === 'test_failure' ? [{
-        name: 'Player > heal() caps at max health', message: 'expected 120 to be 100 // Object.is equality', expected: '100', actual: '120', file: 'src/player.test.ts', line: 42,
-      }] : failed && a.errorClass === 'compilation_error' && !big ? [
-        // Not in the diff: the failing-tests panel links these to the gate output instead.
-        { kind: 'compile' as const, name: 'src/ws/reconnect.ts:41:7 TS2322', message: "Type 'number | undefined' is not assignable to type 'number'.", expected: null, actual: null, file: 'src/ws/reconnect.ts', line: 41, column: 7, code: 'TS2322' },
-        { kind: 'compile' as const, name: 'src/ws/reconnect.ts:58:19 TS2339', message: "Property 'jitter' does not exist on type 'BackoffOptions'.", expected: null, actual: null, file: '/home/dev/code/http-kit/src/ws/reconnect.ts', line: 58, column: 19, code: 'TS2339' },
-      ] : [],
-    }],
+    gates:
+      a.outcome === 'running' || a.outcome === 'interrupted'
+        ? []
+        : [
+            {
+              gate: big ? 'build' : 'test',
+              command: big ? 'npm run build' : 'npm test',
+              passed: !failed,
+              exitCode: failed ? (big ? 2 : 1) : 0,
+              signal: null,
+              timedOut: false,
+              durationMs: big ? 96_400 : 4_120,
+              output,
+              outputBytes: big ? output.length : new TextEncoder().encode(output).length,
+              failures:
+                failed && a.errorClass === 'test_failure'
+                  ? [
+                      {
+                        name: 'Player > heal() caps at max health',
+                        message: 'expected 120 to be 100 // Object.is equality',
+                        expected: '100',
+                        actual: '120',
+                        file: 'src/player.test.ts',
+                        line: 42,
+                      },
+                    ]
+                  : failed && a.errorClass === 'compilation_error' && !big
+                    ? [
+                        // Not in the diff: the failing-tests panel links these to the gate output instead.
+                        {
+                          kind: 'compile' as const,
+                          name: 'src/ws/reconnect.ts:41:7 TS2322',
+                          message: "Type 'number | undefined' is not assignable to type 'number'.",
+                          expected: null,
+                          actual: null,
+                          file: 'src/ws/reconnect.ts',
+                          line: 41,
+                          column: 7,
+                          code: 'TS2322',
+                        },
+                        {
+                          kind: 'compile' as const,
+                          name: 'src/ws/reconnect.ts:58:19 TS2339',
+                          message: "Property 'jitter' does not exist on type 'BackoffOptions'.",
+                          expected: null,
+                          actual: null,
+                          file: '/home/dev/code/http-kit/src/ws/reconnect.ts',
+                          line: 58,
+                          column: 19,
+                          code: 'TS2339',
+                        },
+                      ]
+                    : [],
+            },
+          ],
     diff: a.outcome === 'running' ? null : isHealthRetry && n === 2 ? DIFF_2 : DIFF_1,
-    decision: a.decision, fingerprint: a.fingerprint,
-    startedAt: new Date(started).toISOString(), finishedAt: a.outcome === 'running' ? null : new Date(started + (isHealthRetry ? 71_000 : 48_000) + n * 9000).toISOString(),
-    inputTokens: a.inputTokens, outputTokens: a.outputTokens, cacheReadTokens: a.cacheReadTokens, cacheWriteTokens: a.cacheWriteTokens, costUsd: a.costUsd,
+    decision: a.decision,
+    fingerprint: a.fingerprint,
+    startedAt: new Date(started).toISOString(),
+    finishedAt: a.outcome === 'running' ? null : new Date(started + (isHealthRetry ? 71_000 : 48_000) + n * 9000).toISOString(),
+    inputTokens: a.inputTokens,
+    outputTokens: a.outputTokens,
+    cacheReadTokens: a.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens,
+    costUsd: a.costUsd,
   };
 }
 
@@ -135,11 +225,12 @@ export function makeBigOutput(targetBytes = 20 * 1024 * 1024): string {
   const lines: string[] = [];
   let size = 0;
   for (let i = 1; size < targetBytes; i++) {
-    const line = i % 97 === 0
-      ? `${red('error')} src/module-${i % 300}.ts(${i % 80},${i % 40}): TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.`
-      : i % 13 === 0
-        ? `${E}33mwarn${E}39m  chunk vendor-${i}.js is larger than 500 kB after minification`
-        : `${dim(`[${String(i).padStart(7, '0')}]`)} transforming src/components/widget-${i % 1000}/index.tsx ${green('✓')}`;
+    const line =
+      i % 97 === 0
+        ? `${red('error')} src/module-${i % 300}.ts(${i % 80},${i % 40}): TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.`
+        : i % 13 === 0
+          ? `${E}33mwarn${E}39m  chunk vendor-${i}.js is larger than 500 kB after minification`
+          : `${dim(`[${String(i).padStart(7, '0')}]`)} transforming src/components/widget-${i % 1000}/index.tsx ${green('✓')}`;
     lines.push(line);
     size += line.length + 1;
   }

@@ -8,28 +8,74 @@ export function makeResumeInfo(doc: StatusDocument, title: string, now: number):
   const next = doc.steps.find((s) => s.status !== 'succeeded' && s.status !== 'skipped');
   const interrupted = doc.status === 'interrupted';
   return {
-    runId: doc.id, title, worktree: doc.worktree, branch: doc.branch, status: doc.status, reason: doc.reason,
+    runId: doc.id,
+    title,
+    worktree: doc.worktree,
+    branch: doc.branch,
+    status: doc.status,
+    reason: doc.reason,
     lastSeen: new Date(now - 5400_000).toISOString(),
-    steps: doc.steps.map((s) => ({ index: s.index, title: s.title, status: s.status, commit: s.commit, phase: s.index <= 2 ? 'Schema' : 'Rollout', attempts: s.attempts.length })),
+    steps: doc.steps.map((s) => ({
+      index: s.index,
+      title: s.title,
+      status: s.status,
+      commit: s.commit,
+      phase: s.index <= 2 ? 'Schema' : 'Rollout',
+      attempts: s.attempts.length,
+    })),
     plan: {
       lastStatus: interrupted ? 'in_progress' : doc.status === 'failed' ? 'failed' : 'completed',
       nextStep: next?.index ?? null,
       action: next ? 'retry_step' : 'finish',
-      reason: next ? `Step ${next.index} "${next.title}" was in progress when the process stopped; it is retried from its start (the partial work is kept).` : 'Every step is done.',
+      reason: next
+        ? `Step ${next.index} "${next.title}" was in progress when the process stopped; it is retried from its start (the partial work is kept).`
+        : 'Every step is done.',
       canSkip: Boolean(next),
       phaseRollover: interrupted ? 'Rollout' : null,
       completed,
-      required: interrupted ? [
-        { code: 'dirty_tree', message: 'The worktree has uncommitted changes from the interrupted attempt; they are kept, never discarded', options: ['rescue_commit', 'stash', 'abort'], safeDefault: 'rescue_commit' },
-        { code: 'wrong_branch', message: 'The worktree is on main, expected ' + doc.branch, options: ['checkout_branch', 'recreate_worktree', 'abort'], safeDefault: 'checkout_branch' },
-      ] : [],
+      required: interrupted
+        ? [
+            {
+              code: 'dirty_tree',
+              message: 'The worktree has uncommitted changes from the interrupted attempt; they are kept, never discarded',
+              options: ['rescue_commit', 'stash', 'abort'],
+              safeDefault: 'rescue_commit',
+            },
+            {
+              code: 'wrong_branch',
+              message: 'The worktree is on main, expected ' + doc.branch,
+              options: ['checkout_branch', 'recreate_worktree', 'abort'],
+              safeDefault: 'checkout_branch',
+            },
+          ]
+        : [],
       blocked: false,
     },
-    repeatedFailures: interrupted ? [
-      { runId: 'r-0f11aa', n: 1, errorClass: 'compilation_error', message: "TS2307: Cannot find module 'zod/v4'", at: new Date(now - 3 * 86_400_000).toISOString() },
-      { runId: 'r-0f11aa', n: 2, errorClass: 'compilation_error', message: "TS2307: Cannot find module 'zod/v4'", at: new Date(now - 3 * 86_400_000 + 600_000).toISOString() },
-      { runId: doc.id, n: 1, errorClass: 'compilation_error', message: "TS2322: Type 'string | undefined' is not assignable to type 'string'", at: new Date(now - 6000_000).toISOString() },
-    ] : [],
+    repeatedFailures: interrupted
+      ? [
+          {
+            runId: 'r-0f11aa',
+            n: 1,
+            errorClass: 'compilation_error',
+            message: "TS2307: Cannot find module 'zod/v4'",
+            at: new Date(now - 3 * 86_400_000).toISOString(),
+          },
+          {
+            runId: 'r-0f11aa',
+            n: 2,
+            errorClass: 'compilation_error',
+            message: "TS2307: Cannot find module 'zod/v4'",
+            at: new Date(now - 3 * 86_400_000 + 600_000).toISOString(),
+          },
+          {
+            runId: doc.id,
+            n: 1,
+            errorClass: 'compilation_error',
+            message: "TS2322: Type 'string | undefined' is not assignable to type 'string'",
+            at: new Date(now - 6000_000).toISOString(),
+          },
+        ]
+      : [],
     baseConflicts: interrupted ? ['src/config/load.ts', 'package.json'] : [],
   };
 }
@@ -48,13 +94,24 @@ export function makeStats(now: number, n: 7 | 30): StatsSummary {
   const retry = costPerDay.reduce((t, d) => t + d.retryCostUsd, 0);
   const k = n === 7 ? 1 : 4;
   return {
-    days: n, runs: 23 * k, succeeded: 19 * k, failed: 3 * k, successRate: 19 / 23, avgAttemptsPerSuccess: 1.38,
+    days: n,
+    runs: 23 * k,
+    succeeded: 19 * k,
+    failed: 3 * k,
+    successRate: 19 / 23,
+    avgAttemptsPerSuccess: 1.38,
     retryBreakdown: { r0: 41 * k, r1: 12 * k, r2: 5 * k, r3plus: 2 * k, failedAfterMax: 3 * k },
     retryReasons: [
-      { errorClass: 'test_failure', count: 14 * k }, { errorClass: 'compilation_error', count: 7 * k }, { errorClass: 'timeout', count: 2 * k },
-      { errorClass: 'rate_limit', count: 2 * k }, { errorClass: 'crash', count: 1 * k },
+      { errorClass: 'test_failure', count: 14 * k },
+      { errorClass: 'compilation_error', count: 7 * k },
+      { errorClass: 'timeout', count: 2 * k },
+      { errorClass: 'rate_limit', count: 2 * k },
+      { errorClass: 'crash', count: 1 * k },
     ],
-    costPerDay, dailyBudgetUsd: 20, totalCostUsd: Math.round(total * 100) / 100, retryCostUsd: Math.round(retry * 100) / 100,
+    costPerDay,
+    dailyBudgetUsd: 20,
+    totalCostUsd: Math.round(total * 100) / 100,
+    retryCostUsd: Math.round(retry * 100) / 100,
     savedByRetries: 17 * k,
     suggestions: [
       'compilation_error retries succeed 71 % of the time after one retry: a limit of 1 would save $2.10 a week.',
@@ -69,24 +126,47 @@ export function makeImprovements(s: StatsSummary): ImprovementDoc[] {
   const k = s.days === 7 ? 1 : 4;
   const over = s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
   return [
-    { finding: 'Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries', action: 'lower max retries for test_failure to 2', errorClass: 'test_failure' },
-    { finding: `${3 * k} steps that failed on compilation errors were never fixed`, action: 'consider: add a build or typecheck gate before the tests, and say in the step prompt which files compile together', errorClass: 'compilation_error' },
-    { finding: `The daily budget of $20.00 was exceeded on ${over} day${over === 1 ? '' : 's'}`, action: 'raise the daily budget in Settings, or use the minimal preset for large tasks', errorClass: null },
+    {
+      finding: 'Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries',
+      action: 'lower max retries for test_failure to 2',
+      errorClass: 'test_failure',
+    },
+    {
+      finding: `${3 * k} steps that failed on compilation errors were never fixed`,
+      action: 'consider: add a build or typecheck gate before the tests, and say in the step prompt which files compile together',
+      errorClass: 'compilation_error',
+    },
+    {
+      finding: `The daily budget of $20.00 was exceeded on ${over} day${over === 1 ? '' : 's'}`,
+      action: 'raise the daily budget in Settings, or use the minimal preset for large tasks',
+      errorClass: null,
+    },
   ];
 }
 
 export function makeReport(s: StatsSummary, improvements: ImprovementDoc[] = []): string {
-  return `# Ratchet — weekly report\n\n${s.runs} runs, ${s.succeeded} succeeded (${Math.round((s.successRate ?? 0) * 100)} %), ${s.failed} failed.\n\n` +
+  return (
+    `# Ratchet — weekly report\n\n${s.runs} runs, ${s.succeeded} succeeded (${Math.round((s.successRate ?? 0) * 100)} %), ${s.failed} failed.\n\n` +
     `## Retries\n\n| retries | steps |\n| --- | --- |\n| 0 | ${s.retryBreakdown.r0} |\n| 1 | ${s.retryBreakdown.r1} |\n| 2 | ${s.retryBreakdown.r2} |\n| 3+ | ${s.retryBreakdown.r3plus} |\n| failed after max | ${s.retryBreakdown.failedAfterMax} |\n\n` +
-    `Retries rescued **${s.savedByRetries} steps** for $${s.retryCostUsd.toFixed(2)} of $${s.totalCostUsd.toFixed(2)}.\n\n## Improvement suggestions\n\n${improvements.map((x) => `- ${x.finding} → ${x.action}`).join('\n')}\n`;
+    `Retries rescued **${s.savedByRetries} steps** for $${s.retryCostUsd.toFixed(2)} of $${s.totalCostUsd.toFixed(2)}.\n\n## Improvement suggestions\n\n${improvements.map((x) => `- ${x.finding} → ${x.action}`).join('\n')}\n`
+  );
 }
 
 export function makeSettings(): Settings {
   return {
-    apiKeySet: true, apiKeySource: 'safe_storage',
-    apiKeyWarning: 'This Linux session has no keyring: Electron keeps the key with the basic_text backend (obfuscated, not encrypted). Install gnome-keyring or kwallet to encrypt it.',
-    defaultModel: 'claude-sonnet-5-5', preset: 'conservative',
-    budget: { taskUsd: 5, dailyUsd: 20, alertAt: 0.8 }, notifications: true, notify: { ntfy: null, webhook: null }, worktreeFolder: null, concurrency: 2, sandbox: true, sandboxStatus: { state: 'on', message: null },
+    apiKeySet: true,
+    apiKeySource: 'safe_storage',
+    apiKeyWarning:
+      'This Linux session has no keyring: Electron keeps the key with the basic_text backend (obfuscated, not encrypted). Install gnome-keyring or kwallet to encrypt it.',
+    defaultModel: 'claude-sonnet-5-5',
+    preset: 'conservative',
+    budget: { taskUsd: 5, dailyUsd: 20, alertAt: 0.8 },
+    notifications: true,
+    notify: { ntfy: null, webhook: null },
+    worktreeFolder: null,
+    concurrency: 2,
+    sandbox: true,
+    sandboxStatus: { state: 'on', message: null },
     pricing: {
       'claude-sonnet-5-5': { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 },
       'claude-opus-5-5': { input: 15, output: 75, cache_write: 18.75, cache_read: 1.5 },
@@ -106,7 +186,11 @@ export function makeRecent(now: number): MethodOutput<'repos.recent'> {
 export const WORKFLOW: MethodOutput<'workflow.load'> = {
   file: `${REPO}/ratchet.yml`,
   steps: [
-    { title: 'Add a health field and damage()', prompt: 'Give Player a health field (max 100) and damage(n) that never goes below zero, with tests.', gates: ['test'] },
+    {
+      title: 'Add a health field and damage()',
+      prompt: 'Give Player a health field (max 100) and damage(n) that never goes below zero, with tests.',
+      gates: ['test'],
+    },
     { title: 'Add heal() capped at max health', prompt: 'Add heal(n), capped at maxHealth, with tests.', gates: ['test'] },
     { title: 'Emit a died signal at zero health', prompt: 'Emit `died` once when health reaches zero.' },
   ],
@@ -146,7 +230,7 @@ export function makeDetected(repo: string): MethodOutput<'project.detect'> {
     found: [{ ecosystem: 'go', label: 'Go modules', evidence: ['go.mod', 'go.sum'] }],
     setup: [{ run: 'go mod download', why: 'go.mod requires modules: downloaded once with the module proxy reachable, so the gate builds offline' }],
     network: [{ entry: 'registry:go', why: 'go downloads modules through the proxy `go env GOPROXY` names' }],
-    gates: [{ name: 'test', run: 'go test ./...', why: 'go.mod: every package\'s tests' }],
+    gates: [{ name: 'test', run: 'go test ./...', why: "go.mod: every package's tests" }],
     copy: [],
     notes: [],
   };
@@ -156,12 +240,27 @@ export function makeDetected(repo: string): MethodOutput<'project.detect'> {
 export function makeBaseline(now: number): MethodOutput<'project.baseline'> {
   const at = new Date(now).toISOString();
   return {
-    commit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6', ready: true, problem: null,
+    commit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6',
+    ready: true,
+    problem: null,
     setup: { outcome: 'ok', durationMs: 14_200, at, note: 'the worktree was made', message: null, outputTail: 'added 212 packages in 13s' },
     gates: [
-      { gate: 'test', command: 'npm test', passed: false, exitCode: 1, timedOut: false, durationMs: 3_100, errorClass: 'test_failure', message: '1 test failed', failingTests: ['player > heals up to max health'], outputTail: ' FAIL  test/player.test.ts > player > heals up to max health' },
+      {
+        gate: 'test',
+        command: 'npm test',
+        passed: false,
+        exitCode: 1,
+        timedOut: false,
+        durationMs: 3_100,
+        errorClass: 'test_failure',
+        message: '1 test failed',
+        failingTests: ['player > heals up to max health'],
+        outputTail: ' FAIL  test/player.test.ts > player > heals up to max health',
+      },
     ],
-    failingTests: ['test: player > heals up to max health'], durationMs: 17_900, at,
+    failingTests: ['test: player > heals up to max health'],
+    durationMs: 17_900,
+    at,
   };
 }
 
@@ -171,7 +270,8 @@ export const DRAFT: MethodOutput<'plans.draft'> = {
     { title: 'Add a versioned save schema', prompt: 'Introduce SaveV2 with a version field and a migration from v1, with tests.' },
     { title: 'Write saves atomically', prompt: 'Write to a temp file and rename, so a crash never leaves a half-written save.' },
   ],
-  markdown: '# Plan: versioned, atomic saves\n\n1. **Read the current save format** — find where the game state is serialised and list its fields.\n2. **Add a versioned save schema** — SaveV2 with a `version` field and a migration from v1, with tests.\n3. **Write saves atomically** — temp file + rename, so a crash never leaves a half-written save.\n',
+  markdown:
+    '# Plan: versioned, atomic saves\n\n1. **Read the current save format** — find where the game state is serialised and list its fields.\n2. **Add a versioned save schema** — SaveV2 with a `version` field and a migration from v1, with tests.\n3. **Write saves atomically** — temp file + rename, so a crash never leaves a half-written save.\n',
 };
 
 export const APP_INFO: MethodOutput<'app.info'> = { version: '0.1.0', host: 'electron', demo: true, home: HOME };

@@ -21,7 +21,9 @@ for (const theme of ['light', 'dark']) {
     await page.screenshot({ path: `${out}${name}-${theme}.png` });
   };
   const go = async (hash) => {
-    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, hash);
     await page.waitForTimeout(500);
   };
 
@@ -74,7 +76,9 @@ for (const theme of ['light', 'dark']) {
     }
     return { ms: performance.now() - start, rows: el.querySelectorAll('.vline').length };
   });
-  console.log(`${theme}: 20 MB output shown in ${loadMs} ms (fake bridge included); 20 jumps across it in ${Math.round(scroll.ms)} ms with ${scroll.rows} rows in the DOM`);
+  console.log(
+    `${theme}: 20 MB output shown in ${loadMs} ms (fake bridge included); 20 jumps across it in ${Math.round(scroll.ms)} ms with ${scroll.rows} rows in the DOM`,
+  );
   await shot('run-big-output');
 
   await go('#/dashboard');

@@ -9,7 +9,12 @@ export function seedHistory(fake: FakeBridge): void {
       t += addS * 1000;
       return new Date(t).toISOString();
     };
-    fake.record(doc.id, 'run.created', { repo: doc.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: doc.steps.length }, at(0));
+    fake.record(
+      doc.id,
+      'run.created',
+      { repo: doc.repo, branch: doc.branch, worktree: doc.worktree, baseCommit: doc.baseCommit, steps: doc.steps.length },
+      at(0),
+    );
     fake.record(doc.id, 'run.status', { status: 'running', reason: null, wakeAt: null }, at(2));
     for (const step of doc.steps) {
       if (step.attempts.length === 0) continue;
@@ -25,8 +30,18 @@ export function seedHistory(fake: FakeBridge): void {
         }
         fake.record(doc.id, 'gate.started', { attemptId, gate: 'test', command: 'npm test' }, at(34 + step.index * 7 + a.n * 5));
         const passed = a.outcome === 'passed' || a.outcome === 'flaky';
-        fake.record(doc.id, 'gate.finished', { attemptId, gate: 'test', passed, exitCode: passed ? 0 : 1, timedOut: false, durationMs: 4120, failures: passed ? 0 : 1 }, at(4));
-        fake.record(doc.id, 'attempt.finished', { attemptId, outcome: a.outcome, errorClass: a.errorClass, summary: passed ? 'gates passed' : `${a.errorClass}: the gate failed` }, at(1));
+        fake.record(
+          doc.id,
+          'gate.finished',
+          { attemptId, gate: 'test', passed, exitCode: passed ? 0 : 1, timedOut: false, durationMs: 4120, failures: passed ? 0 : 1 },
+          at(4),
+        );
+        fake.record(
+          doc.id,
+          'attempt.finished',
+          { attemptId, outcome: a.outcome, errorClass: a.errorClass, summary: passed ? 'gates passed' : `${a.errorClass}: the gate failed` },
+          at(1),
+        );
         if (a.decision) {
           fake.record(doc.id, 'decision', { attemptId, step: step.index, n: a.n, ...a.decision, fingerprint: a.fingerprint }, at(0));
           t += a.decision.delayS * 1000;
@@ -54,7 +69,15 @@ export function simulateLiveRun(fake: FakeBridge, runId: string): () => void {
   const timer = setInterval(() => {
     const entry = lines[i++ % lines.length]!;
     fake.engineEvent(runId, 'agent.transcript', { attemptId, ...entry });
-    fake.engineEvent(runId, 'api.usage', { attemptId, model: 'claude-sonnet-5-5', inputTokens: 1200, outputTokens: 90, cacheReadTokens: 30_000, cacheWriteTokens: 0, costUsd: 0.0139 });
+    fake.engineEvent(runId, 'api.usage', {
+      attemptId,
+      model: 'claude-sonnet-5-5',
+      inputTokens: 1200,
+      outputTokens: 90,
+      cacheReadTokens: 30_000,
+      cacheWriteTokens: 0,
+      costUsd: 0.0139,
+    });
   }, 2500);
   return () => clearInterval(timer);
 }

@@ -74,7 +74,13 @@ export function App() {
         {route.name === 'run' && <RunScreen key={route.runId} runId={route.runId} step={route.step} />}
         {route.name === 'dashboard' && <DashboardScreen />}
         {route.name === 'settings' && <SettingsScreen />}
-        {route.name === 'not-found' && <div className="screen"><Empty title="Nothing here"><a href={hrefs.home()}>Back to the runs</a></Empty></div>}
+        {route.name === 'not-found' && (
+          <div className="screen">
+            <Empty title="Nothing here">
+              <a href={hrefs.home()}>Back to the runs</a>
+            </Empty>
+          </div>
+        )}
       </main>
       {resumeRunId && (
         <ResumeDialog

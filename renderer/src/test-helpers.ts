@@ -33,8 +33,18 @@ export function stubLayout(): void {
   const proto = HTMLElement.prototype as unknown as Record<string, unknown>;
   if (proto.__layoutStubbed) return;
   proto.__layoutStubbed = true;
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get(this: HTMLElement) { return parseFloat(this.style.height) || 0; } });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get(this: HTMLElement) { return this.style.height ? 800 : 0; } });
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return parseFloat(this.style.height) || 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.style.height ? 800 : 0;
+    },
+  });
 }
 
 export function installFake(opts: FakeOptions & { history?: boolean } = {}): FakeBridge {

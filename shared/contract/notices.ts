@@ -7,7 +7,15 @@ import { z } from 'zod';
  * alerts and menu commands' answers from the renderer itself.
  */
 export const NoticeCode = z.enum([
-  'run.succeeded', 'run.failed', 'run.needs_you', 'run.error', 'queue.error',
-  'budget.task_alert', 'budget.daily_alert', 'command.no_run', 'command.failed', 'repo.open_failed',
+  'run.succeeded',
+  'run.failed',
+  'run.needs_you',
+  'run.error',
+  'queue.error',
+  'budget.task_alert',
+  'budget.daily_alert',
+  'command.no_run',
+  'command.failed',
+  'repo.open_failed',
 ]);
 export type NoticeCode = z.infer<typeof NoticeCode>;

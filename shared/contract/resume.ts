@@ -37,13 +37,27 @@ export const ResumeInfoDoc = z.object({
   status: RunStatus,
   reason: z.string().nullable(),
   lastSeen: z.string().nullable(),
-  steps: z.array(z.object({ index: z.number().int(), title: z.string(), status: z.string(), commit: z.string().nullable(), phase: z.string().nullable().optional(), attempts: z.number().int() })),
+  steps: z.array(
+    z.object({
+      index: z.number().int(),
+      title: z.string(),
+      status: z.string(),
+      commit: z.string().nullable(),
+      phase: z.string().nullable().optional(),
+      attempts: z.number().int(),
+    }),
+  ),
   plan: ResumePlanDoc,
-  repeatedFailures: z.array(z.object({ runId: z.string(), n: z.number().int(), errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() })),
+  repeatedFailures: z.array(
+    z.object({ runId: z.string(), n: z.number().int(), errorClass: z.string().nullable(), message: z.string().nullable(), at: z.string() }),
+  ),
   baseConflicts: z.array(z.string()),
   /** Seed 003's confirmation: phase x/total, the last step's agent/model, and the agent/model of the next step. */
   phase: z.object({ index: z.number().int(), total: z.number().int(), name: z.string() }).nullable().optional(),
-  lastStep: z.object({ index: z.number().int(), title: z.string(), status: z.string(), agent: z.string().nullable(), model: z.string().nullable() }).nullable().optional(),
+  lastStep: z
+    .object({ index: z.number().int(), title: z.string(), status: z.string(), agent: z.string().nullable(), model: z.string().nullable() })
+    .nullable()
+    .optional(),
   nextAgent: z.object({ agent: z.string(), model: z.string().nullable() }).nullable().optional(),
 });
 export type ResumeInfoDoc = z.infer<typeof ResumeInfoDoc>;

@@ -90,7 +90,16 @@ export type AttemptDetail = z.infer<typeof AttemptDetail>;
 export const RunQueueDoc = z.object({
   concurrency: z.number().int(),
   active: z.array(z.string()),
-  queued: z.array(z.object({ runId: z.string(), title: z.string(), priority: z.number().int(), position: z.number().int(), queuedAt: z.string(), action: z.enum(['execute', 'retry', 'resume']) })),
+  queued: z.array(
+    z.object({
+      runId: z.string(),
+      title: z.string(),
+      priority: z.number().int(),
+      position: z.number().int(),
+      queuedAt: z.string(),
+      action: z.enum(['execute', 'retry', 'resume']),
+    }),
+  ),
   /** A 429 on one run holds every run using the same API key until `until`. */
   holds: z.array(z.object({ until: z.string(), runId: z.string().nullable(), reason: z.string() })),
 });
@@ -134,15 +143,20 @@ export const StartRunInput = z.object({
   preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
   budgetUsd: z.number().positive().optional(),
   /** This task's retry configuration (seed 002); kept as the description's "## Retry Configuration" block. */
-  retry: z.object({
-    maxRetries: z.number().int().min(0).optional(),
-    timeoutSeconds: z.number().positive().optional(),
-    allowRetryOn: z.array(ErrorClass).min(1).optional(),
-  }).optional(),
+  retry: z
+    .object({
+      maxRetries: z.number().int().min(0).optional(),
+      timeoutSeconds: z.number().positive().optional(),
+      allowRetryOn: z.array(ErrorClass).min(1).optional(),
+    })
+    .optional(),
   /** The user trusts the repository's workflow file as it is now (the Trust button); stored per repository with its hash. */
   trust: z.boolean().optional(),
   /** The hash workflow.load gave for the file's content the user was shown: the run starts only if the file still has exactly it. */
-  trustSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  trustSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** Queue priority: a higher number starts first when runs wait for a slot (default 0). */
   priority: z.number().int().min(-100).max(100).optional(),
   /** The agent of app-written steps: the Anthropic API (needs a key; the default) or Claude Code's CLI (`claude`, its own login). */

@@ -22,6 +22,9 @@ export const Settings = z.object({
   concurrency: z.number().int().min(1).max(16),
   /** Whether commands run sandboxed here; `unavailable` (no sandbox on this platform) is shown as a banner. Read-only. */
   sandboxStatus: z.object({ state: z.enum(['on', 'off', 'unavailable']), message: z.string().nullable() }),
-  pricing: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) })),
+  pricing: z.record(
+    z.string(),
+    z.object({ input: z.number().min(0), output: z.number().min(0), cache_write: z.number().min(0), cache_read: z.number().min(0) }),
+  ),
 });
 export type Settings = z.infer<typeof Settings>;

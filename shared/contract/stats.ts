@@ -35,16 +35,30 @@ export const WhatIfChoiceDoc = z.object({
   taskUsd: z.number().positive().nullable().optional(),
 });
 const WhatIfOutcomeDoc = z.enum(['succeeded', 'failed', 'needs_you', 'budget', 'unknown']);
-const WhatIfTotalsDoc = z.object({ succeeded: z.number().int(), failed: z.number().int(), needsYou: z.number().int(), budget: z.number().int(), unknown: z.number().int(), costUsd: z.number() });
+const WhatIfTotalsDoc = z.object({
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  needsYou: z.number().int(),
+  budget: z.number().int(),
+  unknown: z.number().int(),
+  costUsd: z.number(),
+});
 export const WhatIfDoc = z.object({
   policy: z.object({ limits: z.record(z.string(), z.number()), taskUsd: z.number().nullable() }),
   runs: z.number().int(),
   actual: WhatIfTotalsDoc,
   simulated: WhatIfTotalsDoc,
-  changed: z.array(z.object({
-    runId: z.string(), title: z.string(), actual: z.union([WhatIfOutcomeDoc, z.literal('other')]), simulated: WhatIfOutcomeDoc,
-    actualCostUsd: z.number(), simulatedCostUsd: z.number(), reason: z.string(),
-  })),
+  changed: z.array(
+    z.object({
+      runId: z.string(),
+      title: z.string(),
+      actual: z.union([WhatIfOutcomeDoc, z.literal('other')]),
+      simulated: WhatIfOutcomeDoc,
+      actualCostUsd: z.number(),
+      simulatedCostUsd: z.number(),
+      reason: z.string(),
+    }),
+  ),
   assumptions: z.array(z.string()),
 });
 export type WhatIfDoc = z.infer<typeof WhatIfDoc>;

@@ -32,7 +32,9 @@ export type WorkflowSource = 'ratchet init' | 'minimal';
  */
 export async function projectWorkflow(p: RealProject): Promise<{ text: string; source: WorkflowSource }> {
   const initHome = tempDir('ratchet-real-init-');
-  const init = await runCli(['init', p.repo, '--json'], { ...p.shellEnv, RATCHET_HOME: join(initHome, 'home') }).finally(() => rmSync(initHome, { recursive: true, force: true }));
+  const init = await runCli(['init', p.repo, '--json'], { ...p.shellEnv, RATCHET_HOME: join(initHome, 'home') }).finally(() =>
+    rmSync(initHome, { recursive: true, force: true }),
+  );
   if (init.code !== 0 && /Unknown command `init`/.test(init.err)) {
     return { text: `gates:\n  test: ${JSON.stringify(p.testCommand)}\n`, source: 'minimal' };
   }
@@ -47,11 +49,14 @@ export async function projectWorkflow(p: RealProject): Promise<{ text: string; s
 export async function workflowFile(p: RealProject): Promise<{ file: string; source: WorkflowSource }> {
   const project = await projectWorkflow(p);
   const file = join(tempDir('ratchet-real-wf-'), 'ratchet.yml');
-  writeFileSync(file, `${project.text}backoff: { base_s: 0, max_s: 0, jitter: 0 }
+  writeFileSync(
+    file,
+    `${project.text}backoff: { base_s: 0, max_s: 0, jitter: 0 }
 steps:
   - title: ${JSON.stringify(p.step.title)}
     prompt: ${JSON.stringify(p.step.prompt)}
-`);
+`,
+  );
   return { file, source: project.source };
 }
 
@@ -75,7 +80,9 @@ export interface RealRun {
 export async function runRealProject(p: RealProject): Promise<RealRun> {
   // Past its two attempts the agent has nothing more to try: a third attempt changes nothing and the step ends there,
   // saying why, instead of spending the API error retries on a script that ran out.
-  const server = await startScriptedServer({ script: { rules: [...queue(...p.attempts[0], ...p.attempts[1]), { response: say('I have nothing more to change.') }] } });
+  const server = await startScriptedServer({
+    script: { rules: [...queue(...p.attempts[0], ...p.attempts[1]), { response: say('I have nothing more to change.') }] },
+  });
   const homeDir = tempDir('ratchet-real-home-');
   const home = join(homeDir, 'home');
   const workflow = await workflowFile(p);
@@ -95,7 +102,17 @@ export async function runRealProject(p: RealProject): Promise<RealRun> {
     } catch {
       // No status document: the assertions say what the CLI printed instead.
     }
-    return { ...r, doc, requests: server.requests, before, after: checkoutState(p.repo), attempt1Failures: doc ? storedFailures(home, doc.id) : [], durationMs, workflowSource: workflow.source, tempDirs: [homeDir, dirname(workflow.file)] };
+    return {
+      ...r,
+      doc,
+      requests: server.requests,
+      before,
+      after: checkoutState(p.repo),
+      attempt1Failures: doc ? storedFailures(home, doc.id) : [],
+      durationMs,
+      workflowSource: workflow.source,
+      tempDirs: [homeDir, dirname(workflow.file)],
+    };
   } finally {
     await server.close();
   }
@@ -129,7 +146,10 @@ export function expectFixedOnRetry(p: RealProject, run: RealRun): void {
     [2, 'passed', null],
   ]);
   // The stored failure names the test the wrong first change broke, as the project's own runner printed it.
-  expect(run.attempt1Failures.some((name) => name.includes(p.attempt1FailingTest)), `stored failures: ${JSON.stringify(run.attempt1Failures)}`).toBe(true);
+  expect(
+    run.attempt1Failures.some((name) => name.includes(p.attempt1FailingTest)),
+    `stored failures: ${JSON.stringify(run.attempt1Failures)}`,
+  ).toBe(true);
   // The retry was told: attempt 2, that test.
   const retry = run.requests[p.attempts[0].length]!;
   expect(retry.lastUserText).toContain('attempt 2 of');

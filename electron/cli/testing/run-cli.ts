@@ -11,7 +11,12 @@ import { main } from '../main';
 export type Answer = [RegExp, string | (() => string)];
 
 /** `onErr`, when given, is called with everything printed on stderr so far each time more arrives (to wait for a line mid-run). */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: Answer[], onErr?: (err: string) => void): Promise<{ code: number; out: string; err: string }> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  answers?: Answer[],
+  onErr?: (err: string) => void,
+): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -38,4 +43,5 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, answers?: A
 }
 
 /** The CLI with only PATH and HOME from this process, plus `env`. */
-export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Answer[], onErr?: (err: string) => void) => runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers, onErr);
+export const cli = (args: string[], env: NodeJS.ProcessEnv, answers?: Answer[], onErr?: (err: string) => void) =>
+  runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, answers, onErr);

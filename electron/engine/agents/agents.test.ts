@@ -21,9 +21,19 @@ function input(worktree: string, over: Partial<AgentRunInput> = {}) {
   const usage: Array<{ model: string; cost: number | null }> = [];
   const transcript: TranscriptEntry[] = [];
   const value: AgentRunInput = {
-    worktree, system: 'You are a coding agent.', context: 'Task: demo', prompt: 'Step 1', model: 'claude-sonnet-5-5',
-    maxTurns: 5, maxTokens: 1024, session: 'new', sessionId: null, signal: new AbortController().signal,
-    onUsage: (model, _u, cost) => usage.push({ model, cost }), onTranscript: (e) => transcript.push(e), ...over,
+    worktree,
+    system: 'You are a coding agent.',
+    context: 'Task: demo',
+    prompt: 'Step 1',
+    model: 'claude-sonnet-5-5',
+    maxTurns: 5,
+    maxTokens: 1024,
+    session: 'new',
+    sessionId: null,
+    signal: new AbortController().signal,
+    onUsage: (model, _u, cost) => usage.push({ model, cost }),
+    onTranscript: (e) => transcript.push(e),
+    ...over,
   };
   return { value, usage, transcript };
 }
@@ -101,7 +111,8 @@ describe('command agent', () => {
     writeFileSync(
       file,
       `#!/usr/bin/env node\nimport { writeFileSync } from 'node:fs';\nwriteFileSync('prompt.txt', process.argv.slice(2).join(' '));\n` +
-        lines.map((l) => `console.log(${JSON.stringify(l)});`).join('\n') + `\nprocess.exit(${exit});\n`,
+        lines.map((l) => `console.log(${JSON.stringify(l)});`).join('\n') +
+        `\nprocess.exit(${exit});\n`,
     );
     chmodSync(file, 0o755);
     return file;
@@ -110,7 +121,15 @@ describe('command agent', () => {
   it('parses Claude Code stream-json for transcript, cost and session', async () => {
     const cli = fakeCli([
       JSON.stringify({ type: 'system', subtype: 'init', session_id: 'sess-1' }),
-      JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'Working on it' }, { type: 'tool_use', name: 'Edit', input: { file_path: 'a.ts' } }] } }),
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          content: [
+            { type: 'text', text: 'Working on it' },
+            { type: 'tool_use', name: 'Edit', input: { file_path: 'a.ts' } },
+          ],
+        },
+      }),
       'not json at all',
       JSON.stringify({ type: 'result', subtype: 'success', is_error: false, total_cost_usd: 0.0421, num_turns: 3, session_id: 'sess-1', result: 'done' }),
     ]);
@@ -123,7 +142,7 @@ describe('command agent', () => {
     expect(readFileSync(join(wt, 'prompt.txt'), 'utf8')).toContain('--max-turns 7');
   });
 
-  it('records the tokens of Claude Code\'s stream-json usage once per attempt, at the CLI\'s own cost (no double count)', async () => {
+  it("records the tokens of Claude Code's stream-json usage once per attempt, at the CLI's own cost (no double count)", async () => {
     const usage = { input_tokens: 1200, output_tokens: 340, cache_read_input_tokens: 5000, cache_creation_input_tokens: 800 };
     const cli = fakeCli([
       JSON.stringify({ type: 'system', subtype: 'init', session_id: 's' }),
@@ -132,13 +151,17 @@ describe('command agent', () => {
     const seen: Array<{ model: string; u: unknown; cost: number | null }> = [];
     const agent = createCommandAgent({ command: [process.execPath, cli], promptVia: 'stdin', env: process.env });
     const result = await agent.run(input(tempDir(), { onUsage: (model, u, cost) => seen.push({ model, u, cost }) }).value);
-    expect(seen).toEqual([{ model: 'claude-sonnet-5-5', u: { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 5000, cacheWriteTokens: 800 }, cost: 0.0421 }]);
+    expect(seen).toEqual([
+      { model: 'claude-sonnet-5-5', u: { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 5000, cacheWriteTokens: 800 }, cost: 0.0421 },
+    ]);
     // Already recorded through onUsage: the caller must not record the reported cost a second time.
     expect(result.reportedCostUsd).toBeNull();
   });
 
-  it('prices Claude Code\'s usage by the pricing table when the CLI reports no cost', async () => {
-    const cli = fakeCli([JSON.stringify({ type: 'result', subtype: 'success', is_error: false, num_turns: 1, result: 'ok', usage: { input_tokens: 1_000_000, output_tokens: 0 } })]);
+  it("prices Claude Code's usage by the pricing table when the CLI reports no cost", async () => {
+    const cli = fakeCli([
+      JSON.stringify({ type: 'result', subtype: 'success', is_error: false, num_turns: 1, result: 'ok', usage: { input_tokens: 1_000_000, output_tokens: 0 } }),
+    ]);
     const pricing = loadPricing(DEFAULT_PRICING_FILE);
     const seen: Array<number | null> = [];
     const agent = createCommandAgent({ command: [process.execPath, cli], promptVia: 'stdin', env: process.env, pricing });

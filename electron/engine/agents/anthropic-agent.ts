@@ -44,7 +44,13 @@ export function toAgentError(err: unknown): AgentError {
   }
   // No key at all (it was removed mid-run): the user's to fix, not a transient fault worth five retries and their backoff.
   if (err instanceof Error && /Could not resolve authentication method/i.test(err.message)) {
-    return { errorClass: 'api_error', message: 'No API key: ANTHROPIC_API_KEY is not set (add it in Settings or the environment), so the API could not be called.', status: null, retryAfterS: null, retriable: false };
+    return {
+      errorClass: 'api_error',
+      message: 'No API key: ANTHROPIC_API_KEY is not set (add it in Settings or the environment), so the API could not be called.',
+      status: null,
+      retryAfterS: null,
+      retriable: false,
+    };
   }
   // A cut or malformed stream: the SDK raises a plain AnthropicError (or a SyntaxError for a malformed body).
   if (err instanceof Anthropic.AnthropicError || err instanceof SyntaxError) {

@@ -6,7 +6,9 @@ import { toAgentError } from './anthropic-agent';
 describe('toAgentError', () => {
   it('no API key at all is not retried (the SDK refuses before any request): the user must add one', async () => {
     const client = new Anthropic({ apiKey: null, baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
-    const err = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await client.messages
+      .create({ model: 'claude-sonnet-5-5', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     const e = toAgentError(err);
     expect(e.retriable).toBe(false);
     expect(e.message).toMatch(/ANTHROPIC_API_KEY is not set/);
@@ -14,7 +16,9 @@ describe('toAgentError', () => {
 
   it('a dropped connection stays a retriable API error', async () => {
     const client = new Anthropic({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
-    const err = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await client.messages
+      .create({ model: 'claude-sonnet-5-5', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(toAgentError(err)).toMatchObject({ errorClass: 'api_error', retriable: true });
   });
 });

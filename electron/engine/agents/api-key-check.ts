@@ -23,18 +23,33 @@ export async function checkApiKey(key: string, baseURL: string | undefined, time
   const base = apiBase(baseURL);
   let res: Response;
   try {
-    res = await fetch(`${base}/v1/models?limit=1`, { headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' }, signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(`${base}/v1/models?limit=1`, {
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (err) {
     const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-    throw new RatchetError('api_key_unchecked', `Could not reach ${base} to check the key (${cause}). The key was not saved: check your connection${baseURL ? ' and ANTHROPIC_BASE_URL' : ''}, then save it again.`);
+    throw new RatchetError(
+      'api_key_unchecked',
+      `Could not reach ${base} to check the key (${cause}). The key was not saved: check your connection${baseURL ? ' and ANTHROPIC_BASE_URL' : ''}, then save it again.`,
+    );
   }
   if (res.ok) return;
   const said = await apiMessage(res);
   if (res.status === 401) {
-    throw new RatchetError('api_key_refused', `The API refused this key (${said ?? 'authentication error'}). The key was not saved: copy it again from your Anthropic console (API keys) — the whole key, starting sk-ant- — or make a new one if it was revoked.`);
+    throw new RatchetError(
+      'api_key_refused',
+      `The API refused this key (${said ?? 'authentication error'}). The key was not saved: copy it again from your Anthropic console (API keys) — the whole key, starting sk-ant- — or make a new one if it was revoked.`,
+    );
   }
   if (res.status === 403) {
-    throw new RatchetError('api_key_refused', `This key may not use the API (${said ?? 'permission error'}). The key was not saved: check its workspace and permissions in your Anthropic console.`);
+    throw new RatchetError(
+      'api_key_refused',
+      `This key may not use the API (${said ?? 'permission error'}). The key was not saved: check its workspace and permissions in your Anthropic console.`,
+    );
   }
-  throw new RatchetError('api_key_unchecked', `${base} answered ${res.status}${said ? ` (${said})` : ''} when asked to check the key. The key was not saved: try again in a moment.`);
+  throw new RatchetError(
+    'api_key_unchecked',
+    `${base} answered ${res.status}${said ? ` (${said})` : ''} when asked to check the key. The key was not saved: try again in a moment.`,
+  );
 }

@@ -13,13 +13,23 @@ async function replay(name: string) {
   const file = join(FIXTURES, name);
   const agent = createCommandAgent({ command: ['sh', '-c', `cat '${file}'; exit 1`], promptVia: 'stdin', env: process.env });
   return agent.run({
-    worktree: tempDir(), system: '', context: '', prompt: 'say hi', model: 'claude-sonnet-5-5', maxTurns: 5, maxTokens: 1000,
-    session: 'new', sessionId: null, signal: new AbortController().signal, onUsage: () => undefined, onTranscript: () => undefined,
+    worktree: tempDir(),
+    system: '',
+    context: '',
+    prompt: 'say hi',
+    model: 'claude-sonnet-5-5',
+    maxTurns: 5,
+    maxTokens: 1000,
+    session: 'new',
+    sessionId: null,
+    signal: new AbortController().signal,
+    onUsage: () => undefined,
+    onTranscript: () => undefined,
   } as never);
 }
 
 describe('Claude Code API errors (recorded output)', () => {
-  it('a 429 is rate_limit, with the wait Claude Code used after the server\'s retry-after', async () => {
+  it("a 429 is rate_limit, with the wait Claude Code used after the server's retry-after", async () => {
     expect(readFileSync(join(FIXTURES, 'api-error-429.stream.jsonl'), 'utf8')).toContain('"api_error_status":429');
     const r = await replay('api-error-429.stream.jsonl');
     expect(r.stop).toBe('error');
@@ -33,7 +43,15 @@ describe('Claude Code API errors (recorded output)', () => {
   });
 
   it('refusals are not retried, and a crash without a status stays a retriable api_error', () => {
-    expect(classifyCliFailure({ status: 401, type: 'authentication_error', message: 'Invalid API key', lastRetryDelayMs: null })).toMatchObject({ errorClass: 'api_error', retriable: false, message: expect.stringContaining('Check the API key') });
-    expect(classifyCliFailure({ status: null, type: null, message: 'the agent command exited with 139', lastRetryDelayMs: null })).toMatchObject({ errorClass: 'api_error', retriable: true, retryAfterS: null });
+    expect(classifyCliFailure({ status: 401, type: 'authentication_error', message: 'Invalid API key', lastRetryDelayMs: null })).toMatchObject({
+      errorClass: 'api_error',
+      retriable: false,
+      message: expect.stringContaining('Check the API key'),
+    });
+    expect(classifyCliFailure({ status: null, type: null, message: 'the agent command exited with 139', lastRetryDelayMs: null })).toMatchObject({
+      errorClass: 'api_error',
+      retriable: true,
+      retryAfterS: null,
+    });
   });
 });

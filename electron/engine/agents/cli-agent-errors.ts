@@ -17,12 +17,21 @@ export interface CliFailure {
 export function classifyCliFailure(f: CliFailure): AgentError {
   const retryAfterS = f.lastRetryDelayMs !== null && f.lastRetryDelayMs > 0 ? Math.ceil(f.lastRetryDelayMs / 1000) : null;
   const { status, type, message } = f;
-  if (status === 429 || type === 'rate_limit_error') return { errorClass: 'rate_limit', message: `Rate limited by the API (the agent CLI): ${message}`, status, retryAfterS, retriable: true };
-  if (status === 529 || type === 'overloaded_error') return { errorClass: 'api_error', message: `The API is overloaded (the agent CLI): ${message}`, status, retryAfterS, retriable: true };
-  if (status !== null && (status >= 500 || status === 408 || status === 409)) return { errorClass: 'api_error', message: `API error ${status} (the agent CLI): ${message}`, status, retryAfterS, retriable: true };
+  if (status === 429 || type === 'rate_limit_error')
+    return { errorClass: 'rate_limit', message: `Rate limited by the API (the agent CLI): ${message}`, status, retryAfterS, retriable: true };
+  if (status === 529 || type === 'overloaded_error')
+    return { errorClass: 'api_error', message: `The API is overloaded (the agent CLI): ${message}`, status, retryAfterS, retriable: true };
+  if (status !== null && (status >= 500 || status === 408 || status === 409))
+    return { errorClass: 'api_error', message: `API error ${status} (the agent CLI): ${message}`, status, retryAfterS, retriable: true };
   if (status !== null && status >= 400) {
     const fix = status === 401 || status === 403 ? ' Check the API key the agent command uses.' : status === 404 ? ' Check the model name.' : '';
-    return { errorClass: 'api_error', message: `The API refused the agent CLI's request (${status}): ${message}.${fix}`, status, retryAfterS: null, retriable: false };
+    return {
+      errorClass: 'api_error',
+      message: `The API refused the agent CLI's request (${status}): ${message}.${fix}`,
+      status,
+      retryAfterS: null,
+      retriable: false,
+    };
   }
   // No HTTP status: the CLI itself crashed or stopped; another attempt may well work.
   return { errorClass: 'api_error', message, status: null, retryAfterS: null, retriable: true };

@@ -39,7 +39,6 @@ export function usageOfStream(u: z.infer<typeof StreamUsage>): Usage {
   };
 }
 
-
 // Claude Code's stream-json lines; other CLIs' lines that do not match are shown as text.
 const StreamLine = z.looseObject({
   type: z.string(),
@@ -98,7 +97,14 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
       if (silent) {
         const message = `Nothing answers at the agent's API endpoint ${silent} (ANTHROPIC_BASE_URL) on this machine: start the gateway there, or point ANTHROPIC_BASE_URL at one that runs.`;
         note({ kind: 'error', text: message });
-        return { stop: 'error', error: { errorClass: 'api_error', message, status: null, retryAfterS: null, retriable: true }, transcript, sessionId: null, turns: 0, reportedCostUsd: null };
+        return {
+          stop: 'error',
+          error: { errorClass: 'api_error', message, status: null, retryAfterS: null, retriable: true },
+          transcript,
+          sessionId: null,
+          turns: 0,
+          reportedCostUsd: null,
+        };
       }
       const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
       const launch = opts.jail
@@ -120,7 +126,14 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
           launch.done();
           const message = `could not start the agent command \`${program}\`: ${(err as Error).message}`;
           note({ kind: 'error', text: message });
-          resolve({ stop: 'error', error: { errorClass: 'unknown', message, status: null, retryAfterS: null, retriable: false }, transcript, sessionId, turns, reportedCostUsd: cost });
+          resolve({
+            stop: 'error',
+            error: { errorClass: 'unknown', message, status: null, retryAfterS: null, retriable: false },
+            transcript,
+            sessionId,
+            turns,
+            reportedCostUsd: cost,
+          });
           return;
         }
         child.once('close', () => launch.done());
@@ -174,8 +187,17 @@ export function createCommandAgent(opts: CommandAgentOptions): Agent {
           note({ kind: 'error', text: err.message });
           resolve({
             stop: 'error',
-            error: { errorClass: 'unknown', message: `could not start the agent command \`${program}\`: ${err.message}`, status: null, retryAfterS: null, retriable: false },
-            transcript, sessionId, turns, reportedCostUsd: cost,
+            error: {
+              errorClass: 'unknown',
+              message: `could not start the agent command \`${program}\`: ${err.message}`,
+              status: null,
+              retryAfterS: null,
+              retriable: false,
+            },
+            transcript,
+            sessionId,
+            turns,
+            reportedCostUsd: cost,
           });
         });
         child.on('close', (code, signal) => {

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { withExpectedActual } from './attempt-detail';
 
-const f = (message: string | null, expected: string | null = null, actual: string | null = null) => ({ name: 't', message, expected, actual, file: null, line: null });
+const f = (message: string | null, expected: string | null = null, actual: string | null = null) => ({
+  name: 't',
+  message,
+  expected,
+  actual,
+  file: null,
+  line: null,
+});
 
 describe('withExpectedActual', () => {
   it('fills expected and got from the message when the parser left them empty', () => {

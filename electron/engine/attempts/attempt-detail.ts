@@ -32,7 +32,14 @@ export function findAttempt(store: Store, runId: string, step: number, n: number
 }
 
 /** The attempt as the contract shows it; with `outputHeadLines`, each gate's output cut to its first lines (the log is indexed once, in `gateLogs`). */
-export function attemptDetail(store: Store, gateLogs: GateLogCache, runId: string, step: number, n: number, outputHeadLines?: number): MethodOutput<'runs.attempt'> {
+export function attemptDetail(
+  store: Store,
+  gateLogs: GateLogCache,
+  runId: string,
+  step: number,
+  n: number,
+  outputHeadLines?: number,
+): MethodOutput<'runs.attempt'> {
   const a = findAttempt(store, runId, step, n);
   const gates = store.getGateResults(a.id).map(({ id: _id, ...stored }) => {
     const g = { ...stored, failures: withExpectedActual(stored.failures) };
@@ -41,10 +48,26 @@ export function attemptDetail(store: Store, gateLogs: GateLogCache, runId: strin
   });
   const texts = store.getAttemptTexts(a.id);
   return {
-    runId, step, n, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, model: a.model, agentKind: a.agent_kind,
-    prompt: texts.prompt, transcript: JSON.parse(texts.transcript_json) as never, gates: gates as never,
-    diff: texts.diff, decision: a.decision_json ? JSON.parse(a.decision_json) : null, fingerprint: a.fingerprint, startedAt: a.started_at, finishedAt: a.finished_at,
-    inputTokens: a.input_tokens, outputTokens: a.output_tokens, cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens,
+    runId,
+    step,
+    n,
+    outcome: a.outcome,
+    errorClass: a.error_class,
+    errorMessage: a.error_message,
+    model: a.model,
+    agentKind: a.agent_kind,
+    prompt: texts.prompt,
+    transcript: JSON.parse(texts.transcript_json) as never,
+    gates: gates as never,
+    diff: texts.diff,
+    decision: a.decision_json ? JSON.parse(a.decision_json) : null,
+    fingerprint: a.fingerprint,
+    startedAt: a.started_at,
+    finishedAt: a.finished_at,
+    inputTokens: a.input_tokens,
+    outputTokens: a.output_tokens,
+    cacheReadTokens: a.cache_read_tokens,
+    cacheWriteTokens: a.cache_write_tokens,
     costUsd: a.cost_known ? a.cost_usd : null,
   };
 }

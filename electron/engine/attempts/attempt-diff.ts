@@ -9,7 +9,13 @@ import { boundText } from '../gates/bounded-output';
 import { diffTrees } from '../git/repo-git';
 import { liveAttemptDiff } from './live-attempt-diff';
 
-export async function attemptDiff(engine: Engine, runId: string, step: number, n: number, against: 'previous' | 'step' | 'run'): Promise<MethodOutput<'runs.attemptDiff'>> {
+export async function attemptDiff(
+  engine: Engine,
+  runId: string,
+  step: number,
+  n: number,
+  against: 'previous' | 'step' | 'run',
+): Promise<MethodOutput<'runs.attemptDiff'>> {
   const rows = engine.store.getAttempts(runId, step);
   const a = findAttempt(engine.store, runId, step, n, rows);
   const run = engine.store.getRun(runId);

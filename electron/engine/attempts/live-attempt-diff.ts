@@ -10,7 +10,14 @@ import type { AttemptRow, RunRow } from '../store/store';
 type Against = 'previous' | 'step' | 'run';
 
 /** The live diff, or null when the worktree no longer holds this attempt's work (a later attempt ran, the run ended). */
-export async function liveAttemptDiff(engine: Engine, run: RunRow, a: AttemptRow, stepRows: AttemptRow[], step: number, against: Against): Promise<{ diff: string; against: Against; fromAttempt: number | null; live: true } | null> {
+export async function liveAttemptDiff(
+  engine: Engine,
+  run: RunRow,
+  a: AttemptRow,
+  stepRows: AttemptRow[],
+  step: number,
+  against: Against,
+): Promise<{ diff: string; against: Against; fromAttempt: number | null; live: true } | null> {
   if (a.outcome !== 'running' && a.outcome !== 'interrupted') return null;
   if (['succeeded', 'cancelled'].includes(run.status) || !existsSync(run.worktree)) return null;
   const latest = engine.store.getAttempts(run.id).reduce((m, x) => (x.id > m ? x.id : m), 0);

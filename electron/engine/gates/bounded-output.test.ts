@@ -42,9 +42,7 @@ describe('BoundedOutput', () => {
     expect(b.toString()).toBe('abcdefgh');
     b.push('i');
     expect(b.truncated).toBe(true);
-    expect(b.toString()).toBe(
-      'abcd\n[… 1 byte elided: showing the first 4 bytes and the last 4 bytes …]\nfghi',
-    );
+    expect(b.toString()).toBe('abcd\n[… 1 byte elided: showing the first 4 bytes and the last 4 bytes …]\nfghi');
   });
 
   it('prints the note in the documented form for a 20 MB stream with default sizes', () => {

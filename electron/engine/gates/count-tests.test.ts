@@ -13,7 +13,11 @@ const report = (id: string) => (fs.existsSync(path.join(ZERO, `${id}.report.xml`
 const RAN_A_FILE = new Set(['node-test', 'node-tap']);
 
 describe('countTests on runs that ran no tests', () => {
-  const ids = fs.readdirSync(ZERO).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -4)).filter((id) => !RAN_A_FILE.has(id));
+  const ids = fs
+    .readdirSync(ZERO)
+    .filter((f) => f.endsWith('.txt'))
+    .map((f) => f.slice(0, -4))
+    .filter((id) => !RAN_A_FILE.has(id));
   it('has the recorded outputs of every runner', () => {
     for (const tool of ['pytest', 'jest', 'vitest', 'go', 'cargo', 'mocha', 'node-no-files', 'unittest', 'pytest-junit']) expect(ids).toContain(tool);
   });

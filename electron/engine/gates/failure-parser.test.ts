@@ -6,10 +6,26 @@ const long = (s: string): string => s.repeat(Math.ceil(200_000 / s.length));
 
 // Each starts like one format and then goes on for 200 KB: the shapes that make a careless regex quadratic.
 const HOSTILE = [
-  long('a'), long('a.py:'), long('FAILED a'), long('(1,2'), long(' error TS1: '), long('--- FAIL: x '), long('✖ '), long('● '),
-  `FAILED ${long('x')}.py - y`, `${long('src/')}a.ts(1,2): error TS2: m`, `  1) ${long('a ')}`, `${long('./a')}.go:1:2: m`,
-  `---- ${long('t')} stdout ----`, long('[Failed]: '), long('not ok '), long('{"Action":"'), `error[E1]: ${long('x')}\n --> a.rs:1:1`,
-  `thread 'x' panicked at ${long('a')}:1:1:`, `Failures (1):\n  JUnit Jupiter:${long('C:')}`, long('File "a", line 1, in f\n'),
+  long('a'),
+  long('a.py:'),
+  long('FAILED a'),
+  long('(1,2'),
+  long(' error TS1: '),
+  long('--- FAIL: x '),
+  long('✖ '),
+  long('● '),
+  `FAILED ${long('x')}.py - y`,
+  `${long('src/')}a.ts(1,2): error TS2: m`,
+  `  1) ${long('a ')}`,
+  `${long('./a')}.go:1:2: m`,
+  `---- ${long('t')} stdout ----`,
+  long('[Failed]: '),
+  long('not ok '),
+  long('{"Action":"'),
+  `error[E1]: ${long('x')}\n --> a.rs:1:1`,
+  `thread 'x' panicked at ${long('a')}:1:1:`,
+  `Failures (1):\n  JUnit Jupiter:${long('C:')}`,
+  long('File "a", line 1, in f\n'),
 ];
 
 describe('FAILURE_PARSERS', () => {

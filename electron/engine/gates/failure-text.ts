@@ -128,7 +128,8 @@ export function splitNamedValues(text: string): { name: string; message: string;
 export const LIBRARY_PATH = /node_modules|site-packages|dist-packages|^node:|^internal\/|<frozen|\/rustc\/|\/usr\/lib\/|\/go\/src\/(?:runtime|testing)\//;
 
 /** Paths that look like test files: where the failing line of a test is. */
-export const TEST_FILE = /(?:^|[\\/])(?:__tests__|tests?|spec)[\\/]|[._-](?:test|spec)\.\w+$|(?:^|[\\/])test_[^\\/]*\.py$|_test\.(?:go|py)$|Tests?\.(?:java|kt|cs)$/;
+export const TEST_FILE =
+  /(?:^|[\\/])(?:__tests__|tests?|spec)[\\/]|[._-](?:test|spec)\.\w+$|(?:^|[\\/])test_[^\\/]*\.py$|_test\.(?:go|py)$|Tests?\.(?:java|kt|cs)$/;
 
 /** Strips a file:// scheme; returns null for library code. */
 export function userFile(file: string): string | null {
@@ -167,7 +168,11 @@ export function findLocation(text: string, preferFile?: string | null): { file: 
   if (found.length === 0) return null;
   if (preferFile) {
     const base = preferFile.split(/[\\/]/).pop()!;
-    const stem = (p: string): string => p.split(/[\\/]/).pop()!.replace(/\.\w+$/, '');
+    const stem = (p: string): string =>
+      p
+        .split(/[\\/]/)
+        .pop()!
+        .replace(/\.\w+$/, '');
     const preferred =
       found.find((f) => f.file.endsWith(preferFile) || preferFile.endsWith(f.file) || f.file.split(/[\\/]/).pop() === base) ??
       // A class or module name as the hint ("com.shop.CalcTest", "tests.test_calc"): same file name, any extension.

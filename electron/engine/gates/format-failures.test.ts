@@ -18,7 +18,9 @@ describe('formatFailures', () => {
     // The assertion's own message is kept next to the values.
     expect(text).toContain('  Expected: 3.5\n  Got: 3\n  Message: AssertionError: division should be exact\n  Location: tests/test_calc.py:16');
     // Without values, the error says what happened.
-    expect(text).toContain("- **tests/test_calc.py::test_save_refuses_root**\n  Error: Failed: DID NOT RAISE <class 'PermissionError'>\n  Location: tests/test_calc.py:29");
+    expect(text).toContain(
+      "- **tests/test_calc.py::test_save_refuses_root**\n  Error: Failed: DID NOT RAISE <class 'PermissionError'>\n  Location: tests/test_calc.py:29",
+    );
   });
 
   it('puts compile errors first, as "file:line:col CODE message"', () => {

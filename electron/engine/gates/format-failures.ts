@@ -5,8 +5,7 @@ import type { FailedTest } from './failure-text';
 export const MAX_FAILURES_LISTED = 30;
 const MAX_MESSAGE_LINES = 6;
 
-export const NO_STRUCTURED_FAILURES =
-  'No structured failures found: the output is in no format Ratchet reads (or names no test). Read the gate output below.';
+export const NO_STRUCTURED_FAILURES = 'No structured failures found: the output is in no format Ratchet reads (or names no test). Read the gate output below.';
 
 /** "file:line" (with ":col" when known), or null without a file. */
 export function failureLocation(f: Pick<FailedTest, 'file' | 'line' | 'column'>): string | null {
@@ -34,7 +33,10 @@ function messageLines(message: string | null): string | null {
 export function formatFailure(f: FailedTest): string {
   const where = failureLocation(f);
   if (f.kind === 'compile') {
-    const [first = '', ...rest] = (f.message ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+    const [first = '', ...rest] = (f.message ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     return [
       `- **${f.name}**${first ? ` ${first}` : ''}`,
       ...rest.slice(0, MAX_MESSAGE_LINES).map((l) => `  ${l}`),
@@ -72,12 +74,7 @@ export function formatFailures(failures: readonly FailedTest[], max = MAX_FAILUR
     tests.length ? `${tests.length} failing test${tests.length === 1 ? '' : 's'}` : '',
   ].filter(Boolean);
   const more = ordered.length - shown.length;
-  return [
-    `${counts.join(' and ')}:`,
-    '',
-    shown.map(formatFailure).join('\n\n'),
-    more > 0 ? `\n(${more} more not listed: see the output below.)` : '',
-  ]
+  return [`${counts.join(' and ')}:`, '', shown.map(formatFailure).join('\n\n'), more > 0 ? `\n(${more} more not listed: see the output below.)` : '']
     .join('\n')
     .trimEnd();
 }

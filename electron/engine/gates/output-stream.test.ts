@@ -4,7 +4,11 @@ import { OutputStream, type OutputChunk } from './output-stream';
 
 function collect(opts: ConstructorParameters<typeof OutputStream>[1], clock: { t: number }) {
   const chunks: OutputChunk[] = [];
-  const s = new OutputStream((c) => chunks.push(c), opts, () => clock.t);
+  const s = new OutputStream(
+    (c) => chunks.push(c),
+    opts,
+    () => clock.t,
+  );
   return { s, chunks };
 }
 
@@ -29,7 +33,11 @@ describe('OutputStream', () => {
     s.push(Buffer.from('four'));
     s.close();
     s.push(Buffer.from('late'));
-    expect(chunks.map((c) => [c.text, c.seq])).toEqual([['one\n', 1], ['two\nthree\n', 2], ['four', 3]]);
+    expect(chunks.map((c) => [c.text, c.seq])).toEqual([
+      ['one\n', 1],
+      ['two\nthree\n', 2],
+      ['four', 3],
+    ]);
   });
 
   it('keeps the tail of a burst larger than a chunk, from a line start, and counts the skipped bytes', () => {

@@ -39,7 +39,11 @@ export class OutputStream {
   private readonly budget: number;
   private readonly lateChunk: number;
 
-  constructor(private readonly emit: (chunk: OutputChunk) => void, opts: OutputStreamOptions = {}, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    private readonly emit: (chunk: OutputChunk) => void,
+    opts: OutputStreamOptions = {},
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.intervalMs = opts.intervalMs ?? 200;
     this.maxChunk = opts.maxChunkBytes ?? 16 * 1024;
     this.budget = opts.budgetBytes ?? 1024 * 1024;

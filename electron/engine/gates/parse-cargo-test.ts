@@ -11,7 +11,8 @@ function parse(text: string): FailedTest[] {
     const name = m[1]!;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !/^---- \S+ stdout ----$/.test(lines[j]!) && !/^failures:\s*$/.test(lines[j]!) && !CUT_MARKER.test(lines[j]!); j++) body.push(lines[j]!);
+    for (; j < lines.length && !/^---- \S+ stdout ----$/.test(lines[j]!) && !/^failures:\s*$/.test(lines[j]!) && !CUT_MARKER.test(lines[j]!); j++)
+      body.push(lines[j]!);
     i = j - 1;
     // Rust ≥ 1.73: "thread 'x' panicked at src/lib.rs:19:9:\nmessage"; older: "thread 'x' panicked at 'message', src/lib.rs:19:9".
     let file: string | null = null;
@@ -68,7 +69,13 @@ function parse(text: string): FailedTest[] {
   const names = new Set(out.map((f) => f.name));
   const listed = [...text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)].map((m) => m[1]!);
   const list = text.match(/^failures:\n((?: {4}\S+\n?)+)/m);
-  if (list) listed.push(...list[1]!.split('\n').map((l) => l.trim()).filter(Boolean));
+  if (list)
+    listed.push(
+      ...list[1]!
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    );
   for (const n of listed) {
     if (names.has(n) || out.length >= MAX_FAILED_TESTS) continue;
     names.add(n);

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractExpectedActual, goTestJsonText, MAX_FAILED_TESTS, parseFailures, parseGoTestJson, parseGut } from './parse-failures';
 
-const corpus = (name: string): string =>
-  fs.readFileSync(path.join(import.meta.dirname, '../runs/classify-corpus', name), 'utf8');
+const corpus = (name: string): string => fs.readFileSync(path.join(import.meta.dirname, '../runs/classify-corpus', name), 'utf8');
 
 describe('parseFailures: JUnit XML', () => {
   it('reads a vitest report', () => {
@@ -31,11 +30,7 @@ describe('parseFailures: JUnit XML', () => {
 
   it('reads a pytest report, decoding character references in attributes', () => {
     const failures = parseFailures({ output: '', reportXml: corpus('pytest-report.xml') });
-    expect(failures.map((f) => f.name)).toEqual([
-      'tests.test_calc > test_add',
-      'tests.test_calc > test_div',
-      'tests.test_calc.TestStrings > test_join',
-    ]);
+    expect(failures.map((f) => f.name)).toEqual(['tests.test_calc > test_add', 'tests.test_calc > test_div', 'tests.test_calc.TestStrings > test_join']);
     expect(failures[0]).toEqual({
       name: 'tests.test_calc > test_add',
       message: 'assert 6 == 5\n +  where 6 = add(2, 3)',
@@ -95,9 +90,7 @@ describe('parseFailures: JUnit XML', () => {
 
   it('accepts a lone <testsuite> root and an empty <failure/>', () => {
     const xml = '<testsuite name="s"><testcase name="a"><failure/></testcase><testcase name="b"/></testsuite>';
-    expect(parseFailures({ output: '', reportXml: xml })).toEqual([
-      { name: 'a', message: null, expected: null, actual: null, file: null, line: null },
-    ]);
+    expect(parseFailures({ output: '', reportXml: xml })).toEqual([{ name: 'a', message: null, expected: null, actual: null, file: null, line: null }]);
   });
 
   it('deduplicates a testcase reported twice', () => {
@@ -108,9 +101,7 @@ describe('parseFailures: JUnit XML', () => {
 
   it('falls back to TAP in the output when the report is broken or has no failures', () => {
     const tap = 'TAP version 13\nnot ok 1 - from tap\n1..1\n';
-    expect(parseFailures({ output: tap, reportXml: '<testsuites><testsuite><testcase name="x"><fail' })).toMatchObject([
-      { name: 'from tap' },
-    ]);
+    expect(parseFailures({ output: tap, reportXml: '<testsuites><testsuite><testcase name="x"><fail' })).toMatchObject([{ name: 'from tap' }]);
     expect(parseFailures({ output: tap, reportXml: '<testsuites><testsuite><testcase name="ok"/></testsuite></testsuites>' })).toMatchObject([
       { name: 'from tap' },
     ]);
@@ -203,10 +194,9 @@ not ok 1 - compares
   });
 
   it('falls back to "not ok" lines the parser stops reading, e.g. after Bail out!', () => {
-    const out = 'TAP version 13\nok 1 - connects\nBail out! database unavailable\nnot ok 2 - saves user\nnot ok 2 - saves user\nnot ok 3 - lists users # TODO\n';
-    expect(parseFailures({ output: out })).toEqual([
-      { name: 'saves user', message: null, expected: null, actual: null, file: null, line: null },
-    ]);
+    const out =
+      'TAP version 13\nok 1 - connects\nBail out! database unavailable\nnot ok 2 - saves user\nnot ok 2 - saves user\nnot ok 3 - lists users # TODO\n';
+    expect(parseFailures({ output: out })).toEqual([{ name: 'saves user', message: null, expected: null, actual: null, file: null, line: null }]);
   });
 
   it('returns nothing for passing TAP and for output in no known format', () => {
@@ -262,7 +252,7 @@ describe('extractExpectedActual', () => {
     ['node assert', 'Expected values to be strictly equal:\n\n6 !== 5\n', '5', '6'],
     ['pytest', 'E       assert 6 == 5\nE        +  where 6 = add(2, 3)', '5', '6'],
     ['unittest', 'AssertionError: 6 != 5', '5', '6'],
-    ['rust', "assertion `left == right` failed\n  left: 6\n right: 5", '5', '6'],
+    ['rust', 'assertion `left == right` failed\n  left: 6\n right: 5', '5', '6'],
     ['rust (older)', 'assertion failed: `(left == right)`\n  left: `6`,\n right: `5`', '5', '6'],
     ['go', 'math_test.go:9: Add(2, 3) = 6; want 5', '5', '6'],
     ['go got/want', 'got 6, want 5', '5', '6'],
@@ -328,7 +318,8 @@ describe('parseFailures: Jest and Vitest JSON reports', () => {
   });
 
   it("takes expected and actual from jest's failureDetails when the message is only a diff", () => {
-    const diff = 'Error: expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   "hp": 100,\n+   "hp": 0,\n  }\n    at Object.toEqual (/repo/src/player.test.js:9:22)';
+    const diff =
+      'Error: expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   "hp": 100,\n+   "hp": 0,\n  }\n    at Object.toEqual (/repo/src/player.test.js:9:22)';
     const report = JSON.stringify({
       testResults: [
         {
@@ -358,7 +349,12 @@ describe('parseFailures: Jest and Vitest JSON reports', () => {
           name: '/repo/src/a.test.ts',
           status: 'failed',
           assertionResults: [
-            { fullName: 'a works', status: 'failed', location: { line: 4, column: 3 }, failureMessages: ['Error: boom\n    at /repo/node_modules/lib/x.js:1:1'] },
+            {
+              fullName: 'a works',
+              status: 'failed',
+              location: { line: 4, column: 3 },
+              failureMessages: ['Error: boom\n    at /repo/node_modules/lib/x.js:1:1'],
+            },
             { title: 'skipped one', status: 'skipped', failureMessages: [] },
           ],
         },
@@ -376,7 +372,8 @@ describe('parseFailures: Jest and Vitest JSON reports', () => {
           name: '/repo/src/b.test.js',
           status: 'failed',
           assertionResults: [],
-          message: "  ● Test suite failed to run\n\n    Cannot find module './missing' from 'src/b.test.js'\n\n    > 1 | import { x } from './missing';\n      at Resolver._throwModNotFoundError (/repo/node_modules/jest-resolve/build/resolver.js:427:11)\n      at Object.<anonymous> (/repo/src/b.test.js:1:1)",
+          message:
+            "  ● Test suite failed to run\n\n    Cannot find module './missing' from 'src/b.test.js'\n\n    > 1 | import { x } from './missing';\n      at Resolver._throwModNotFoundError (/repo/node_modules/jest-resolve/build/resolver.js:427:11)\n      at Object.<anonymous> (/repo/src/b.test.js:1:1)",
         },
       ],
     });
@@ -447,7 +444,9 @@ describe('parseFailures: go test -json', () => {
     ].join('\n');
     const [total, index] = parseGoTestJson(stream);
     expect(total).toMatchObject({ name: 'example.com/shop > TestTotal', expected: '30', actual: '25', file: 'cart_test.go', line: 15 });
-    expect(index!.message).toBe('panic: runtime error: index out of range [3] with length 3 [recovered]\n\tpanic: runtime error: index out of range [3] with length 3');
+    expect(index!.message).toBe(
+      'panic: runtime error: index out of range [3] with length 3 [recovered]\n\tpanic: runtime error: index out of range [3] with length 3',
+    );
     expect(index!.message).not.toContain('goroutine');
   });
 
@@ -527,7 +526,8 @@ res://test/unit/test_inventory.gd.TestWeight
   });
 
   it('prefers the Run Summary to run lines whose test header was cut out of the kept output', () => {
-    const cut = '\n[… 2.1 MB (2201034 bytes) elided: showing the first 64 KB and the last 64 KB …]\n    [Failed]:  [3] expected to equal [4]\n          at line 9\n';
+    const cut =
+      '\n[… 2.1 MB (2201034 bytes) elided: showing the first 64 KB and the last 64 KB …]\n    [Failed]:  [3] expected to equal [4]\n          at line 9\n';
     const summary = corpus('gut-fail.txt').slice(corpus('gut-fail.txt').indexOf('=============================================='));
     // Read line by line, the orphan [Failed] after the cut would be pinned on test_player_health, which did not say it.
     expect(parseGut(`res://test/unit/test_player.gd\n* test_player_health${cut}${summary}`).map((f) => [f.name, f.message, f.line])).toEqual([
@@ -607,7 +607,7 @@ describe('parseFailures: gaps the fourth held-out batch found', () => {
   });
 
   it('drops the word "object" of "to match object" from the expected value', () => {
-    expect(extractExpectedActual("AssertionError: expected { a: 3 } to match object { a: 4 }")).toEqual({ expected: '{ a: 4 }', actual: '{ a: 3 }' });
+    expect(extractExpectedActual('AssertionError: expected { a: 3 } to match object { a: 4 }')).toEqual({ expected: '{ a: 4 }', actual: '{ a: 3 }' });
   });
 });
 
@@ -621,7 +621,10 @@ describe("parseFailures: seed 002's ❌ lines and names that carry their values"
   });
 
   it('splits a TAP test point "name: Expected X, got Y" into the name and its values', () => {
-    for (const output of ['TAP version 13\nnot ok 1 - test_player_health: Expected 100, got -1\n1..1\n', 'noise\nnot ok 1 - test_player_health: Expected 100, got -1\n']) {
+    for (const output of [
+      'TAP version 13\nnot ok 1 - test_player_health: Expected 100, got -1\n1..1\n',
+      'noise\nnot ok 1 - test_player_health: Expected 100, got -1\n',
+    ]) {
       expect(parseFailures({ output })).toEqual([
         { name: 'test_player_health', message: 'Expected 100, got -1', expected: '100', actual: '-1', file: null, line: null },
       ]);

@@ -71,7 +71,7 @@ function parse(text: string): FailedTest[] {
       get(current).logs.push(lastLog);
       continue;
     }
-    if (lastLog && l.trim() !== '' && (l.match(/^\s*/)![0].length > lastLogIndent) && !/^\s*--- /.test(l)) {
+    if (lastLog && l.trim() !== '' && l.match(/^\s*/)![0].length > lastLogIndent && !/^\s*--- /.test(l)) {
       lastLog.text += `\n${l.trim()}`;
       continue;
     }

@@ -29,7 +29,13 @@ function parse(text: string): FailedTest[] {
     if (title === 'Test suite failed to run') {
       const loc = findLocation(all, suiteFile);
       // Reported like the JSON reporter's suite failure: one entry for the file (its cause may be a test or the code).
-      out.push(testFailure(suiteFile ?? '(test file)', { message: leadText(all) ?? 'Test suite failed to run', file: loc?.file ?? suiteFile, line: loc?.line ?? null }));
+      out.push(
+        testFailure(suiteFile ?? '(test file)', {
+          message: leadText(all) ?? 'Test suite failed to run',
+          file: loc?.file ?? suiteFile,
+          line: loc?.line ?? null,
+        }),
+      );
       continue;
     }
     // The message is what precedes the code frame ("  > 5 | …") or the stack.

@@ -1,5 +1,19 @@
 // Failing tests from JSON: the vitest/jest JSON reporter (as a report file or printed) and `go test -json` event streams.
-import { MAX_FAILED_TESTS, stripAnsi, extractExpectedActual, findLocation, MAX_MESSAGE_CHARS, clip, userFile, leadText, isRecord, stringOrNull, sameFile, diagValue, type FailedTest } from './failure-text';
+import {
+  MAX_FAILED_TESTS,
+  stripAnsi,
+  extractExpectedActual,
+  findLocation,
+  MAX_MESSAGE_CHARS,
+  clip,
+  userFile,
+  leadText,
+  isRecord,
+  stringOrNull,
+  sameFile,
+  diagValue,
+  type FailedTest,
+} from './failure-text';
 
 /** One failed entry of Jest's / Vitest's `assertionResults`. */
 function jestAssertion(a: Record<string, unknown>, suiteFile: string | null): FailedTest {
@@ -38,7 +52,7 @@ export function parseJestJson(data: unknown): FailedTest[] {
     if (out.length >= MAX_FAILED_TESTS) break;
     if (!isRecord(suite)) continue;
     const rawFile = stringOrNull(suite.name) ?? stringOrNull(suite.testFilePath);
-    const suiteFile = rawFile ? userFile(rawFile) ?? rawFile.replace(/^file:\/\//, '') : null;
+    const suiteFile = rawFile ? (userFile(rawFile) ?? rawFile.replace(/^file:\/\//, '')) : null;
     let failed = 0;
     for (const a of Array.isArray(suite.assertionResults) ? suite.assertionResults : []) {
       if (out.length >= MAX_FAILED_TESTS) break;
@@ -136,7 +150,10 @@ const GO_FRAMING = /^\s*(?:=== (?:RUN|PAUSE|CONT|NAME)\b|--- (?:FAIL|PASS|SKIP):
 function dedent(lines: string[]): string {
   const indents = lines.filter((l) => l.trim() !== '').map((l) => l.match(/^[ \t]*/)![0].length);
   const cut = indents.length > 0 ? Math.min(...indents) : 0;
-  return lines.map((l) => l.slice(cut)).join('\n').trim();
+  return lines
+    .map((l) => l.slice(cut))
+    .join('\n')
+    .trim();
 }
 
 /** Failing tests of a `go test -json` stream, leaf subtests only, each with what it logged. */

@@ -17,7 +17,15 @@ function parseFlat(text: string): FailedTest[] {
     const frame = frames.map((l) => l.match(new RegExp(`^at (?:[\\w.$]+\\.)?${simple}\\.${method}\\(([\\w.]+):(\\d+)\\)$`))).find((f) => f !== null);
     const message = exc[1]!.replace(/^[\w.$]+(?:Error|Exception|Failure)\w*: /, '');
     const { expected, actual } = extractExpectedActual(exc[1]!);
-    out.push(testFailure(`${cls}.${method}`, { message: clip(message, MAX_MESSAGE_CHARS), expected, actual, file: frame?.[1] ?? null, line: frame ? Number(frame[2]) : null }));
+    out.push(
+      testFailure(`${cls}.${method}`, {
+        message: clip(message, MAX_MESSAGE_CHARS),
+        expected,
+        actual,
+        file: frame?.[1] ?? null,
+        line: frame ? Number(frame[2]) : null,
+      }),
+    );
   }
   return out;
 }
@@ -42,7 +50,15 @@ function parse(text: string): FailedTest[] {
     const { expected, actual } = extractExpectedActual(exc);
     const simple = cls.split('.').pop()!;
     const frame = body.map((l) => l.trim().match(new RegExp(`^(?:[\\w.$]+\\.)?${simple}\\.${method}\\(([\\w.]+):(\\d+)\\)$`))).find((f) => f !== null);
-    out.push(testFailure(`${cls}.${method}`, { message: message ? clip(message, MAX_MESSAGE_CHARS) : null, expected, actual, file: frame?.[1] ?? null, line: frame ? Number(frame[2]) : null }));
+    out.push(
+      testFailure(`${cls}.${method}`, {
+        message: message ? clip(message, MAX_MESSAGE_CHARS) : null,
+        expected,
+        actual,
+        file: frame?.[1] ?? null,
+        line: frame ? Number(frame[2]) : null,
+      }),
+    );
   }
   return out;
 }

@@ -29,7 +29,8 @@ function blocks(lines: readonly string[], onSuite?: (depth: number, name: string
     const depth = m[1]!.length;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && (lines[j]!.trim() === '' ? j + 1 < lines.length && indent(lines[j + 1]!) > depth : indent(lines[j]!) > depth); j++) body.push(lines[j]!);
+    for (; j < lines.length && (lines[j]!.trim() === '' ? j + 1 < lines.length && indent(lines[j + 1]!) > depth : indent(lines[j]!) > depth); j++)
+      body.push(lines[j]!);
     i = j - 1;
     out.push({ depth, title: m[2]!, body });
     if (onSuite) onSuite(-1, '');
@@ -60,7 +61,8 @@ function parse(text: string): FailedTest[] {
     while (suites.length > 0 && suites[suites.length - 1]!.depth >= depth) suites.pop();
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && (lines[j]!.trim() === '' ? j + 1 < lines.length && indent(lines[j + 1]!) > depth : indent(lines[j]!) > depth); j++) body.push(lines[j]!);
+    for (; j < lines.length && (lines[j]!.trim() === '' ? j + 1 < lines.length && indent(lines[j + 1]!) > depth : indent(lines[j]!) > depth); j++)
+      body.push(lines[j]!);
     i = j - 1;
     if (body.every((l) => l.trim() === '')) {
       // No text here: the summary may hold it; else it is a suite that failed because a test in it did.

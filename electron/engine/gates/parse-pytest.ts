@@ -25,7 +25,11 @@ function summaryLines(lines: readonly string[]): SummaryLine[] {
 
 /** "test_add_many[1-1-2]" → "test_add_many"; "TestX.test_y" → "test_y". */
 function functionName(header: string): string {
-  return header.replace(/\[.*\]$/, '').split('.').pop()!.trim();
+  return header
+    .replace(/\[.*\]$/, '')
+    .split('.')
+    .pop()!
+    .trim();
 }
 
 /** The line of the test that failed: the frame in the test's own function or file, else the last frame shown. */
@@ -62,7 +66,12 @@ function errorText(body: readonly string[]): string {
 }
 
 function messageOf(text: string): string | null {
-  const t = text.split('\n').filter((l) => l.trim() !== '').slice(0, 12).join('\n').trim();
+  const t = text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(0, 12)
+    .join('\n')
+    .trim();
   return t === '' ? null : clip(t, MAX_MESSAGE_CHARS);
 }
 
@@ -83,7 +92,7 @@ function collectionError(path: string, body: readonly string[]): FailedTest {
   const frames = body.map((l) => l.match(/^(\S[^:]*\.py):(\d+): in /)).filter((m): m is RegExpMatchArray => m !== null && userFile(m[1]!) !== null);
   const last = frames[frames.length - 1];
   const loc = syn ? { file: syn[1]!, line: Number(syn[2]) } : last ? { file: last[1]!, line: Number(last[2]) } : { file: path, line: null };
-  return compileError({ file: loc.file, line: loc.line, code: exc?.[1] ?? null, message: exc ? exc[2]! : messageOf(text) ?? `error collecting ${path}` });
+  return compileError({ file: loc.file, line: loc.line, code: exc?.[1] ?? null, message: exc ? exc[2]! : (messageOf(text) ?? `error collecting ${path}`) });
 }
 
 function parse(text: string): FailedTest[] {
@@ -166,7 +175,7 @@ function parse(text: string): FailedTest[] {
         message: msg ? clip(msg, MAX_MESSAGE_CHARS) : null,
         expected: cleanValue(expected),
         actual: cleanValue(actual),
-        file: tl ? userFile(tl[1]!) ?? file : file,
+        file: tl ? (userFile(tl[1]!) ?? file) : file,
         line: tl ? Number(tl[2]) : null,
       }),
     );

@@ -1,8 +1,19 @@
 // Failing tests from TAP output (tap-parser, nested subtests and YAML diagnostics), and a `not ok` fallback for mixed output.
 import { Parser as TapParser } from 'tap-parser';
 import type { Result as TapResult } from 'tap-parser';
-import { MAX_FAILED_TESTS, stripAnsi, extractExpectedActual, findLocation, MAX_MESSAGE_CHARS, clip, userFile, parseLocationString, diagValue, splitNamedValues, type FailedTest } from './failure-text';
-
+import {
+  MAX_FAILED_TESTS,
+  stripAnsi,
+  extractExpectedActual,
+  findLocation,
+  MAX_MESSAGE_CHARS,
+  clip,
+  userFile,
+  parseLocationString,
+  diagValue,
+  splitNamedValues,
+  type FailedTest,
+} from './failure-text';
 
 /** Location from a TAP diagnostic: `at` (node-tap), the first user stack frame, or `location` (node:test). */
 function diagLocation(diag: Record<string, unknown>): { file: string | null; line: number | null } {
@@ -96,9 +107,7 @@ export function parseTap(output: string): FailedTest[] {
   // Events fire synchronously during end(), so the results are complete when it returns.
   parser.end(text);
 
-  const leaves = fails.filter(
-    (f) => !f.subtestsFailed && !fails.some((other) => other !== f && other.fullname.startsWith(`${f.fullname} > `)),
-  );
+  const leaves = fails.filter((f) => !f.subtestsFailed && !fails.some((other) => other !== f && other.fullname.startsWith(`${f.fullname} > `)));
   if (leaves.length > 0) return leaves.map((f) => withPlainDiagnostics(f.failure, text));
   return parseNotOkLines(text);
 }
@@ -121,8 +130,18 @@ function withPlainDiagnostics(f: FailedTest, text: string): FailedTest {
   if (all.trim() === '') return f;
   const { expected, actual } = extractExpectedActual(all);
   const loc = findLocation(body.filter((l) => /^\s+at /.test(l)).join('\n'));
-  const lead = body.filter((l) => !/^\s+at /.test(l)).join('\n').trim();
-  return { ...f, message: lead ? clip(lead.split('\n').slice(0, 12).join('\n'), MAX_MESSAGE_CHARS) : null, expected, actual, file: loc?.file ?? null, line: loc?.line ?? null };
+  const lead = body
+    .filter((l) => !/^\s+at /.test(l))
+    .join('\n')
+    .trim();
+  return {
+    ...f,
+    message: lead ? clip(lead.split('\n').slice(0, 12).join('\n'), MAX_MESSAGE_CHARS) : null,
+    expected,
+    actual,
+    file: loc?.file ?? null,
+    line: loc?.line ?? null,
+  };
 }
 
 /** Regex fallback for "not ok" lines buried in other output, where the parser sees no TAP structure. */
@@ -132,9 +151,14 @@ export function parseNotOkLines(text: string): FailedTest[] {
     let name = m[1] ?? '';
     const directive = name.match(/(?:^|\s)#\s*(TODO|SKIP)\b/i);
     if (directive) continue;
-    name = name.replace(/\s+#\s.*$/, '').replace(/\\#/g, '#').trim();
+    name = name
+      .replace(/\s+#\s.*$/, '')
+      .replace(/\\#/g, '#')
+      .trim();
     const named = splitNamedValues(name);
-    out.push(named ? { ...named, file: null, line: null } : { name: name || '(unnamed test)', message: null, expected: null, actual: null, file: null, line: null });
+    out.push(
+      named ? { ...named, file: null, line: null } : { name: name || '(unnamed test)', message: null, expected: null, actual: null, file: null, line: null },
+    );
     if (out.length >= MAX_FAILED_TESTS) break;
   }
   return out;

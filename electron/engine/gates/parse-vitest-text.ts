@@ -12,7 +12,8 @@ function parse(text: string): FailedTest[] {
     if (!m) continue;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !FAIL.test(lines[j]!) && !CUT_MARKER.test(lines[j]!) && !/^\s*⎯{3,}/.test(lines[j]!) && !/^\s*Test Files\s/.test(lines[j]!); j++) body.push(lines[j]!);
+    for (; j < lines.length && !FAIL.test(lines[j]!) && !CUT_MARKER.test(lines[j]!) && !/^\s*⎯{3,}/.test(lines[j]!) && !/^\s*Test Files\s/.test(lines[j]!); j++)
+      body.push(lines[j]!);
     i = j - 1;
     const frame = body.map((l) => l.match(/^\s*❯ (\S+?:\d+(?::\d+)?)\s*$/)).find((f) => f !== null && parseLocationString(f[1]!) !== null);
     const loc = frame ? parseLocationString(frame[1]!) : null;
@@ -26,7 +27,13 @@ function parse(text: string): FailedTest[] {
     if (!m[2]) {
       // A file that failed to load: a syntax or import error, reported once for the file.
       const exc = msg.match(/^\s*(\w*Error): (.+)$/m);
-      out.push(testFailure(file, { message: exc ? `${exc[1]}: ${exc[2]}` : leadText(msg) ?? 'Failed to load the test file', file: loc?.file ?? file, line: loc?.line ?? null }));
+      out.push(
+        testFailure(file, {
+          message: exc ? `${exc[1]}: ${exc[2]}` : (leadText(msg) ?? 'Failed to load the test file'),
+          file: loc?.file ?? file,
+          line: loc?.line ?? null,
+        }),
+      );
       continue;
     }
     const first = msgLines.find((l) => l.trim() !== '') ?? '';

@@ -201,7 +201,14 @@ describe('runGate', () => {
       async wrap(shell, command) {
         ac.abort();
         await new Promise((r) => setTimeout(r, 50));
-        return { file: shell, args: ['-c', command], env: process.env, done: () => { released = true; } };
+        return {
+          file: shell,
+          args: ['-c', command],
+          env: process.env,
+          done: () => {
+            released = true;
+          },
+        };
       },
     };
     const started = Date.now();

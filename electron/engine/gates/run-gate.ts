@@ -197,7 +197,9 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       live?.close();
 
       const result = { passed: spawnError === null && !timedOut && exitCode === 0, exitCode, signal: exitSignal, timedOut, spawnError };
-      void (spec.report ? readReport(opts.cwd, spec.report, reportGuardMs) : Promise.resolve(null)).then((reportXml) => resolve({ ...base(), ...result, reportXml }));
+      void (spec.report ? readReport(opts.cwd, spec.report, reportGuardMs) : Promise.resolve(null)).then((reportXml) =>
+        resolve({ ...base(), ...result, reportXml }),
+      );
     }
 
     const onData = (chunk: Buffer) => {

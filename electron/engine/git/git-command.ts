@@ -28,8 +28,14 @@ export function gitEnv(): Record<string, string> {
  * caught by the config guard (repo-config-guard.ts), which reverts config changes after each attempt and each gate.
  */
 export const HARDENED_GIT_CONFIG: readonly string[] = [
-  'core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgsign=false', 'tag.gpgSign=false',
-  'submodule.recurse=false', 'diff.ignoreSubmodules=all', 'push.recurseSubmodules=no', 'protocol.ext.allow=never',
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'commit.gpgsign=false',
+  'tag.gpgSign=false',
+  'submodule.recurse=false',
+  'diff.ignoreSubmodules=all',
+  'push.recurseSubmodules=no',
+  'protocol.ext.allow=never',
 ];
 
 /**

@@ -2,7 +2,23 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
-import { branchTip, git, gitLog, commitAll, conflictedFiles, createWorktree, inspectRepo, isAncestor, isDirty, rebaseOnto, saveAttemptRef, snapshotTree, headCommit, diffTrees, treeOf } from './repo-git';
+import {
+  branchTip,
+  git,
+  gitLog,
+  commitAll,
+  conflictedFiles,
+  createWorktree,
+  inspectRepo,
+  isAncestor,
+  isDirty,
+  rebaseOnto,
+  saveAttemptRef,
+  snapshotTree,
+  headCommit,
+  diffTrees,
+  treeOf,
+} from './repo-git';
 import { completedSteps } from './step-commits';
 import { pinWorktree } from './worktree-integrity';
 
@@ -143,7 +159,13 @@ describe('git().raw (the one way the engine runs git)', () => {
     } finally {
       gitLog.record = false;
     }
-    expect(gitLog.commands.map((c) => c.args.filter((a) => !a.startsWith('user.') && a !== '-c')[0])).toEqual(['ls-files', 'add', 'config', 'commit', 'rev-parse']);
+    expect(gitLog.commands.map((c) => c.args.filter((a) => !a.startsWith('user.') && a !== '-c')[0])).toEqual([
+      'ls-files',
+      'add',
+      'config',
+      'commit',
+      'rev-parse',
+    ]);
   });
 });
 
@@ -160,7 +182,11 @@ describe("simple-git's unsafe-operation check: no argument can make Ratchet's gi
         { name: '--upload-pack', args: ['fetch', `--upload-pack=${program}`, repo], refusal: /--upload-pack or --receive-pack is not permitted/ },
         // The check does not expand abbreviations; git refuses them itself (GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS).
         { name: 'an abbreviated --upload-pack', args: ['fetch', `--upload-pac=${program}`, repo], refusal: /disallowed abbreviated or ambiguous option/ },
-        { name: '-c core.sshCommand', args: ['-c', `core.sshCommand=touch ${marker}`, 'fetch', 'ssh://localhost/x'], refusal: /core\.sshCommand is not permitted/ },
+        {
+          name: '-c core.sshCommand',
+          args: ['-c', `core.sshCommand=touch ${marker}`, 'fetch', 'ssh://localhost/x'],
+          refusal: /core\.sshCommand is not permitted/,
+        },
       ],
     };
   }

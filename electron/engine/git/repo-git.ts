@@ -3,7 +3,15 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { RatchetError } from '../errors';
 import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
-import { checkWorktreeIntegrity, describeViolations, pinWorktree, restoreDotGit, WorktreeViolationError, type PinnedWorktree, type WorktreeViolation } from './worktree-integrity';
+import {
+  checkWorktreeIntegrity,
+  describeViolations,
+  pinWorktree,
+  restoreDotGit,
+  WorktreeViolationError,
+  type PinnedWorktree,
+  type WorktreeViolation,
+} from './worktree-integrity';
 import { git, type GitPlace } from './git-command';
 import { runExcludes } from '../worktree-env/run-excludes';
 
@@ -38,12 +46,18 @@ export async function inspectRepo(path: string): Promise<RepoInfo> {
       /* not a repository at all */
     }
     if (bare === 'true') {
-      throw new RatchetError('bare_repo', `${abs} is a bare repository. Ratchet needs a repository with a working tree: clone it first (git clone ${abs} <folder>).`);
+      throw new RatchetError(
+        'bare_repo',
+        `${abs} is a bare repository. Ratchet needs a repository with a working tree: clone it first (git clone ${abs} <folder>).`,
+      );
     }
     throw new RatchetError('not_git_repo', `${abs} is not a git repository. Run \`git init\` and commit your code first, or choose another folder.`);
   }
   if (inside !== 'true') {
-    throw new RatchetError('bare_repo', `${abs} is not inside a git working tree (a bare repository or a .git folder). Choose the repository's working folder.`);
+    throw new RatchetError(
+      'bare_repo',
+      `${abs} is not inside a git working tree (a bare repository or a .git folder). Choose the repository's working folder.`,
+    );
   }
   const root = (await g.raw(['rev-parse', '--show-toplevel'])).trim();
   let headCommit: string;
@@ -88,7 +102,9 @@ export async function currentBranch(place: GitPlace): Promise<string | null> {
  * command run anything: it is pinned, hardened, and reads no file's contents; a failure means a full walk.
  */
 async function ignoredDirs(p: PinnedWorktree): Promise<Set<string>> {
-  const out = await git(p).raw(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).catch(() => '');
+  const out = await git(p)
+    .raw(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])
+    .catch(() => '');
   const dirs = new Set<string>();
   for (const entry of out.split('\0')) if (entry.endsWith('/')) dirs.add(resolve(p.worktree, entry.slice(0, -1)));
   return dirs;
@@ -289,8 +305,17 @@ export async function isAncestor(place: GitPlace, ancestor: string, rev: string)
 
 /** Files left unmerged (in conflict) in the worktree's index. */
 export async function conflictedFiles(p: PinnedWorktree): Promise<string[]> {
-  const out = await git(p).raw(['diff', '--name-only', '--no-ext-diff', '--diff-filter=U']).catch(() => '');
-  return [...new Set(out.split('\n').map((l) => l.trim()).filter(Boolean))];
+  const out = await git(p)
+    .raw(['diff', '--name-only', '--no-ext-diff', '--diff-filter=U'])
+    .catch(() => '');
+  return [
+    ...new Set(
+      out
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function rebaseInProgress(p: PinnedWorktree): boolean {

@@ -130,7 +130,10 @@ describe('pushRun', () => {
   it('says why when the push is refused', async () => {
     const { repo } = await withRun();
     sh(repo, 'remote', 'add', 'origin', join(tempDir(), 'missing.git'));
-    await expect(pushRun(repo, 'ratchet/x', 'main')).rejects.toMatchObject({ code: 'push_failed', message: expect.stringContaining('git push origin ratchet/x') });
+    await expect(pushRun(repo, 'ratchet/x', 'main')).rejects.toMatchObject({
+      code: 'push_failed',
+      message: expect.stringContaining('git push origin ratchet/x'),
+    });
   });
 });
 
@@ -139,7 +142,8 @@ describe('pullRequestUrl', () => {
     expect(pullRequestUrl('git@github.com:me/app.git', 'ratchet/x', 'main')).toBe('https://github.com/me/app/compare/main...ratchet%2Fx?expand=1');
     expect(pullRequestUrl('https://github.com/me/app', 'b', 'main')).toBe('https://github.com/me/app/compare/main...b?expand=1');
     expect(pullRequestUrl('ssh://git@gitlab.example.com:2222/grp/sub/app.git', 'b', 'dev')).toBe(
-      'https://gitlab.example.com/grp/sub/app/-/merge_requests/new?merge_request%5Bsource_branch%5D=b&merge_request%5Btarget_branch%5D=dev');
+      'https://gitlab.example.com/grp/sub/app/-/merge_requests/new?merge_request%5Bsource_branch%5D=b&merge_request%5Btarget_branch%5D=dev',
+    );
     expect(pullRequestUrl('https://user@bitbucket.org/team/app.git', 'b', 'main')).toBe('https://bitbucket.org/team/app/pull-requests/new?source=b&dest=main');
     expect(pullRequestUrl('/srv/git/app.git', 'b', 'main')).toBeNull();
     expect(pullRequestUrl('https://example.com/me/app.git', 'b', 'main')).toBeNull();

@@ -54,21 +54,31 @@ async function trackedChanges(dir: string): Promise<boolean> {
 
 export async function previewMerge(t: MergeTarget): Promise<MergePreview> {
   const baseTip = await branchTip(t.repo, t.base);
-  if (!baseTip) throw new RatchetError('no_branch', `The base branch ${t.base} no longer exists in ${t.repo}; create it again or merge the run's branch ${t.branch} by hand.`);
+  if (!baseTip)
+    throw new RatchetError(
+      'no_branch',
+      `The base branch ${t.base} no longer exists in ${t.repo}; create it again or merge the run's branch ${t.branch} by hand.`,
+    );
   const tip = await branchTip(t.repo, t.branch);
   if (!tip) throw new RatchetError('no_branch', `The run's branch ${t.branch} no longer exists in ${t.repo}.`);
   const g = git(t.repo);
   const log = await g.raw(['log', '--no-color', '--format=%H%x09%s', `${baseTip}..${tip}`]);
-  const commits = log.split('\n').filter(Boolean).map((l) => ({ sha: l.slice(0, 40), subject: l.slice(41) }));
+  const commits = log
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => ({ sha: l.slice(0, 40), subject: l.slice(41) }));
   const diffstat = commits.length ? (await g.raw(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--stat', `${baseTip}...${tip}`])).trimEnd() : '';
   const canFastForward = await isAncestor(t.repo, baseTip, tip);
   const conflicts = canFastForward ? [] : await mergeConflicts(t.repo, baseTip, tip);
   const path = await checkoutOf(t.repo, t.base);
   const checkout = path ? { path, dirty: await trackedChanges(path) } : null;
   const upToDate = commits.length === 0;
-  const blocked = upToDate ? `${t.base} already has every commit of ${t.branch}: nothing to merge.`
-    : conflicts.length ? `${t.base} has moved since the run started, and merging would conflict in ${conflicts.join(', ')}. Merge ${t.base} into ${t.branch} in the run's worktree and resolve the conflicts there, or merge by hand.`
-      : checkout?.dirty ? `${t.base} is checked out in ${checkout.path} with uncommitted changes; commit or stash them there first, so the merge cannot touch your work.`
+  const blocked = upToDate
+    ? `${t.base} already has every commit of ${t.branch}: nothing to merge.`
+    : conflicts.length
+      ? `${t.base} has moved since the run started, and merging would conflict in ${conflicts.join(', ')}. Merge ${t.base} into ${t.branch} in the run's worktree and resolve the conflicts there, or merge by hand.`
+      : checkout?.dirty
+        ? `${t.base} is checked out in ${checkout.path} with uncommitted changes; commit or stash them there first, so the merge cannot touch your work.`
         : null;
   return { base: t.base, branch: t.branch, baseTip, branchTip: tip, commits, diffstat, canFastForward, conflicts, checkout, upToDate, blocked };
 }
@@ -100,7 +110,10 @@ export async function landRun(t: MergeTarget, mode: MergeMode, expectBaseTip?: s
     try {
       await git(p.checkout.path).raw(['merge', '--ff-only', '-q', target]);
     } catch (err) {
-      throw new RatchetError('dirty_tree', `git refused to update ${t.base} in ${p.checkout.path}: ${(err as Error).message.trim().split('\n')[0]}. Nothing was changed; commit or stash your work there and try again.`);
+      throw new RatchetError(
+        'dirty_tree',
+        `git refused to update ${t.base} in ${p.checkout.path}: ${(err as Error).message.trim().split('\n')[0]}. Nothing was changed; commit or stash your work there and try again.`,
+      );
     }
   } else {
     // Compare-and-swap: refused if anything moved the base in between.
@@ -112,7 +125,10 @@ export async function landRun(t: MergeTarget, mode: MergeMode, expectBaseTip?: s
 /** The remote the branch should go to: the base branch's upstream remote, else `origin`, else the only remote; null when there is none. */
 export async function pushRemote(repo: string, base: string | null): Promise<{ name: string; url: string } | null> {
   const g = git(repo);
-  const names = (await g.raw(['remote'])).split('\n').map((s) => s.trim()).filter(Boolean);
+  const names = (await g.raw(['remote']))
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!names.length) return null;
   const upstream = base ? (await g.raw(['config', '--get', `branch.${base}.remote`]).catch(() => '')).trim() : '';
   const name = names.includes(upstream) ? upstream : names.includes('origin') ? 'origin' : names.length === 1 ? names[0]! : null;
@@ -142,16 +158,32 @@ export function pullRequestUrl(remoteUrl: string, branch: string, base: string |
 }
 
 /** Pushes the run's branch to the remote (never force) and answers where to open the pull request, when the host is known. */
-export async function pushRun(repo: string, branch: string, base: string | null): Promise<{ remote: string; remoteUrl: string; pullRequestUrl: string | null }> {
+export async function pushRun(
+  repo: string,
+  branch: string,
+  base: string | null,
+): Promise<{ remote: string; remoteUrl: string; pullRequestUrl: string | null }> {
   const remote = await pushRemote(repo, base);
   if (!remote) throw new RatchetError('no_remote', `${repo} has no remote to push to. Add one (git remote add origin <url>) and try again.`);
   try {
     // No prompt can be answered here: credentials must come from the user's credential helper or SSH agent.
-    await git(repo, [], { GIT_TERMINAL_PROMPT: '0', ...(process.env.SSH_AUTH_SOCK ? { SSH_AUTH_SOCK: process.env.SSH_AUTH_SOCK } : {}) })
-      .raw(['push', '--porcelain', remote.name, `refs/heads/${branch}:refs/heads/${branch}`]);
+    await git(repo, [], { GIT_TERMINAL_PROMPT: '0', ...(process.env.SSH_AUTH_SOCK ? { SSH_AUTH_SOCK: process.env.SSH_AUTH_SOCK } : {}) }).raw([
+      'push',
+      '--porcelain',
+      remote.name,
+      `refs/heads/${branch}:refs/heads/${branch}`,
+    ]);
   } catch (err) {
-    const why = (err as Error).message.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('To ') && !l.startsWith('hint:')).slice(0, 2).join(' ');
-    throw new RatchetError('push_failed', `Pushing ${branch} to ${remote.name} failed: ${why || 'git gave no reason'}. Check that you can push there from a terminal (git push ${remote.name} ${branch}).`);
+    const why = (err as Error).message
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('To ') && !l.startsWith('hint:'))
+      .slice(0, 2)
+      .join(' ');
+    throw new RatchetError(
+      'push_failed',
+      `Pushing ${branch} to ${remote.name} failed: ${why || 'git gave no reason'}. Check that you can push there from a terminal (git push ${remote.name} ${branch}).`,
+    );
   }
   return { remote: remote.name, remoteUrl: remote.url, pullRequestUrl: pullRequestUrl(remote.url, branch, base) };
 }

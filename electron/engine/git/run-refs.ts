@@ -101,10 +101,16 @@ export function clearStaleLocks(repo: string, worktree: string): string[] {
 /** Would merging the moved base into the branch conflict? (git merge-tree, nothing written to any checkout.) */
 export async function mergeConflicts(repo: string, branch: string, otherRev: string): Promise<string[]> {
   // Its exit code is the answer (1: conflicts), which raw() does not tell apart from success when git writes no stderr.
-  const r = await git(repo).run(['merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev]).catch(() => null);
+  const r = await git(repo)
+    .run(['merge-tree', '--write-tree', '--name-only', '--no-messages', branch, otherRev])
+    .catch(() => null);
   if (!r || r.code !== 1) return [];
   // The first line is the merged tree; the conflicted paths follow.
-  return r.stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
+  return r.stdout
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 export async function recreateWorktree(repo: string, worktree: string, branch: string): Promise<void> {

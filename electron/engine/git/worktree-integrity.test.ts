@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { commitAll, createWorktree, diffTrees, git, isDirty, snapshotTree, treeOf, worktreeViolations } from './repo-git';
 import { clearStaleLocks } from './run-refs';
-import { adoptableWorktree, checkWorktreeIntegrity, describeViolations, holdsRepository, isDotGitName, pinnedOrNull, pinWorktree, restoreDotGit } from './worktree-integrity';
+import {
+  adoptableWorktree,
+  checkWorktreeIntegrity,
+  describeViolations,
+  holdsRepository,
+  isDotGitName,
+  pinnedOrNull,
+  pinWorktree,
+  restoreDotGit,
+} from './worktree-integrity';
 
 async function worktree(files: Record<string, string> = { 'a.txt': 'a\n' }) {
   const repo = realpathSync(makeRepo(files));
@@ -24,7 +33,7 @@ function trap(): { script: string; marker: string } {
   return { script, marker };
 }
 
-describe('pinWorktree: the admin dir comes from the user\'s repository', () => {
+describe("pinWorktree: the admin dir comes from the user's repository", () => {
   it("finds <repo>/.git/worktrees/<name> whatever the worktree's .git file says", async () => {
     const { repo, wt, p } = await worktree();
     expect(p).toEqual({ worktree: wt, gitDir: join(repo, '.git', 'worktrees', 'wt') });
@@ -43,7 +52,7 @@ describe('pinWorktree: the admin dir comes from the user\'s repository', () => {
     }
   });
 
-  it('a rebuilt run may take one of the repository\'s worktrees or an empty path, never another folder; the repository is never moved aside', async () => {
+  it("a rebuilt run may take one of the repository's worktrees or an empty path, never another folder; the repository is never moved aside", async () => {
     const { repo, wt } = await worktree();
     const gone = join(realpathSync(tempDir()), 'gone');
     expect([wt, gone, repo, join(repo, 'src'), realpathSync(tempDir())].map((f) => adoptableWorktree(repo, f))).toEqual([true, true, false, true, false]);
@@ -73,8 +82,21 @@ describe('checkWorktreeIntegrity (fs only)', () => {
       [() => writeFileSync(join(wt, '.git'), `gitdir: ${repo}/.git\n`), /^re-pointed at .*\/\.git$/],
       [() => writeFileSync(join(wt, '.git'), 'anything\n'), /no "gitdir:" line/],
       [() => rmSync(join(wt, '.git')), /^removed$/],
-      [() => { rmSync(join(wt, '.git')); mkdirSync(join(wt, '.git')); writeFileSync(join(wt, '.git', 'config'), '[core]\n'); }, /directory/],
-      [() => { rmSync(join(wt, '.git')); symlinkSync(target, join(wt, '.git')); }, /link/],
+      [
+        () => {
+          rmSync(join(wt, '.git'));
+          mkdirSync(join(wt, '.git'));
+          writeFileSync(join(wt, '.git', 'config'), '[core]\n');
+        },
+        /directory/,
+      ],
+      [
+        () => {
+          rmSync(join(wt, '.git'));
+          symlinkSync(target, join(wt, '.git'));
+        },
+        /link/,
+      ],
     ];
     for (const [forge, found] of cases) {
       forge();
@@ -106,7 +128,7 @@ describe('checkWorktreeIntegrity (fs only)', () => {
     expect(describeViolations(v)).toMatch(/a nested repository \(directory\) at vendor\/lib\/\.git.*remove .*vendor\/lib\/\.git.* before retrying/);
   });
 
-  it("skips the folders git ignores (git never walks them), but not one a .gitignore does not cover", async () => {
+  it('skips the folders git ignores (git never walks them), but not one a .gitignore does not cover', async () => {
     const { wt, p } = await worktree({ 'a.txt': 'a\n', '.gitignore': 'node_modules/\n' });
     sh(wt, 'init', '-q', 'node_modules/pkg');
     expect(checkWorktreeIntegrity(p).map((x) => x.path)).toEqual(['node_modules/pkg/.git']);

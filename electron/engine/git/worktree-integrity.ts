@@ -74,7 +74,10 @@ export function pinWorktree(repo: string, worktree: string): PinnedWorktree {
     const named = readOrNull(join(admin, name, 'gitdir'))?.trim();
     if (named && join(real(dirname(resolve(admin, name, named))), '.git') === want) return { worktree, gitDir: join(admin, name) };
   }
-  throw new RatchetError('worktree_unregistered', `${worktree} is not a worktree of ${repo} (git has no entry for it under ${admin}). Recreate the worktree (\`ratchet resume\` offers it) or start the run again.`);
+  throw new RatchetError(
+    'worktree_unregistered',
+    `${worktree} is not a worktree of ${repo} (git has no entry for it under ${admin}). Recreate the worktree (\`ratchet resume\` offers it) or start the run again.`,
+  );
 }
 
 function listOrEmpty(dir: string): string[] {
@@ -122,7 +125,10 @@ export function holdsRepository(repo: string, worktree: string): boolean {
  */
 export function isDotGitName(name: string): boolean {
   if (name.length < 4 || name.length > 24) return false;
-  const n = name.replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '').replace(/[. ]+$/, '').toLowerCase();
+  const n = name
+    .replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '')
+    .replace(/[. ]+$/, '')
+    .toLowerCase();
   return n === '.git' || n === 'git~1';
 }
 
@@ -135,7 +141,12 @@ function rootDotGitProblem(p: PinnedWorktree): WorktreeViolation | null {
   } catch {
     return { kind: 'dotgit_replaced', path: '.git', found: 'removed' };
   }
-  if (!st.isFile()) return { kind: 'dotgit_replaced', path: '.git', found: st.isDirectory() ? 'replaced by a directory' : st.isSymbolicLink() ? 'replaced by a link' : 'replaced by something that is not a file' };
+  if (!st.isFile())
+    return {
+      kind: 'dotgit_replaced',
+      path: '.git',
+      found: st.isDirectory() ? 'replaced by a directory' : st.isSymbolicLink() ? 'replaced by a link' : 'replaced by something that is not a file',
+    };
   if (st.size > 4096) return { kind: 'dotgit_changed', path: '.git', found: `rewritten (${st.size} bytes)` };
   const named = gitdirLine(readFileSync(file, 'utf8'));
   if (named === null) return { kind: 'dotgit_changed', path: '.git', found: 'rewritten (no "gitdir:" line)' };
@@ -208,7 +219,9 @@ function lstatSafe(p: string) {
 export function describeViolations(v: readonly WorktreeViolation[]): string {
   const parts = v.map((x) => (x.kind === 'nested_git' ? `${x.found} at ${x.path}` : `the worktree's .git file ${x.found}`));
   const nested = v.filter((x) => x.kind === 'nested_git').map((x) => x.path);
-  return `files in the worktree would have steered Ratchet's own git, which runs outside the sandbox, to a git dir of their choosing: ${parts.join('; ')}. `
-    + `Ratchet staged and ran nothing of the attempt${v.some((x) => x.kind !== 'nested_git') ? ' and restored the .git file' : ''}`
-    + (nested.length ? `; remove ${nested.join(', ')} from the worktree before retrying` : '');
+  return (
+    `files in the worktree would have steered Ratchet's own git, which runs outside the sandbox, to a git dir of their choosing: ${parts.join('; ')}. ` +
+    `Ratchet staged and ran nothing of the attempt${v.some((x) => x.kind !== 'nested_git') ? ' and restored the .git file' : ''}` +
+    (nested.length ? `; remove ${nested.join(', ')} from the worktree before retrying` : '')
+  );
 }

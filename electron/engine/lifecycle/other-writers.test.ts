@@ -21,7 +21,8 @@ describe('other writers', () => {
       const poll = (times = 1) => vi.advanceTimersByTimeAsync(50 * times);
       const seen: Array<{ event: EventName; payload: unknown }> = [];
       service.subscribe((event, payload) => seen.push({ event, payload }));
-      const engineEvents = (runId: string) => seen.filter((s) => s.event === 'runs.onEvent' && (s.payload as EngineEvent).runId === runId).map((s) => (s.payload as EngineEvent).type);
+      const engineEvents = (runId: string) =>
+        seen.filter((s) => s.event === 'runs.onEvent' && (s.payload as EngineEvent).runId === runId).map((s) => (s.payload as EngineEvent).type);
 
       // Another process (here: another connection to the same file) starts a run and finishes it.
       const cli = createEngine({ home, env: {} });

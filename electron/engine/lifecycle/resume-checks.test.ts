@@ -57,12 +57,18 @@ describe('resume checks (seed 003)', () => {
     expect(notes.join('\n')).toMatch(/already kept/);
   });
 
-  it('the confirmation shows phase x/total, the last step with its agent/model and status, and the next step\'s agent/model', async () => {
+  it("the confirmation shows phase x/total, the last step with its agent/model and status, and the next step's agent/model", async () => {
     const p = setup(3);
     // Phases: steps 1-2 in "Core maths", step 3 in "Polish".
     const wf = p.workflowFile;
     const { readFileSync } = await import('node:fs');
-    writeFileSync(wf, readFileSync(wf, 'utf8').replace('  - title: Step number 1\n', '  - title: Step number 1\n    phase: Core maths\n').replace('  - title: Step number 2\n', '  - title: Step number 2\n    phase: Core maths\n').replace('  - title: Step number 3\n', '  - title: Step number 3\n    phase: Polish\n'));
+    writeFileSync(
+      wf,
+      readFileSync(wf, 'utf8')
+        .replace('  - title: Step number 1\n', '  - title: Step number 1\n    phase: Core maths\n')
+        .replace('  - title: Step number 2\n', '  - title: Step number 2\n    phase: Core maths\n')
+        .replace('  - title: Step number 3\n', '  - title: Step number 3\n    phase: Polish\n'),
+    );
     server ??= await startScriptedServer({ script: byStep });
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     engines.push(engine);

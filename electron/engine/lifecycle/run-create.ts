@@ -51,19 +51,26 @@ export function createRunMaker(ctx: EngineContext) {
     else if (!workflowFile) {
       workflowFile = findWorkflowFile(repo.root) ?? undefined;
       if (!workflowFile) {
-        throw new RatchetError('workflow_missing', `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Run \`ratchet init ${repo.root}\` to write one from what the repository uses, or pass --workflow <file>.`);
+        throw new RatchetError(
+          'workflow_missing',
+          `No workflow: ${repo.root} has no ratchet.yml or .ratchet/workflow.yml. Run \`ratchet init ${repo.root}\` to write one from what the repository uses, or pass --workflow <file>.`,
+        );
       }
     }
     // Read once: the content hashed for trust is the content that runs.
     const source = input.workflow ? null : loadWorkflowSource(workflowFile as string);
     const workflow = withTaskSteps(input.workflow ?? source!.workflow, input, workflowFile as string);
     // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
-    const trustedWorkflow = source && (!input.workflowFile || input.repoWorkflow)
-      ? checkTrust(trustStore, repo.root, source, { trust: Boolean(input.trust), shownSha256: input.trustSha256, now })
-      : undefined;
+    const trustedWorkflow =
+      source && (!input.workflowFile || input.repoWorkflow)
+        ? checkTrust(trustStore, repo.root, source, { trust: Boolean(input.trust), shownSha256: input.trustSha256, now })
+        : undefined;
     const entryErrors = checkEntries(workflow.retry ?? []).filter((m) => m.level === 'error');
     if (entryErrors.length) {
-      throw new RatchetError('workflow_invalid', `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`);
+      throw new RatchetError(
+        'workflow_invalid',
+        `The workflow's retry list is not valid:\n${entryErrors.map((m) => `${workflowFile}: retry${m.entry !== null ? `[${m.entry}]` : ''}: ${m.message}`).join('\n')}\nCheck it with \`ratchet check ${workflowFile}\`.`,
+      );
     }
     const used = new Set(workflow.steps.flatMap((s) => s.gates ?? Object.keys(workflow.gates)));
     for (const name of used) {
@@ -107,13 +114,16 @@ export function createRunMaker(ctx: EngineContext) {
   async function restart(runId: string, opts: { trust?: boolean } = {}): Promise<string> {
     const run = store.getRun(runId);
     if (!run) throw runNotFound(runId);
-    if (['running', 'planning', 'queued'].includes(run.status)) throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it before starting it again.`);
+    if (['running', 'planning', 'queued'].includes(run.status))
+      throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it before starting it again.`);
     assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
     const trusted = runTrust(store, runId);
     const plan = store.getPlan(runId);
     const workflow = store.getWorkflow(runId);
     const prepared = await prepareRun({
-      repo: run.repo_path, title: run.task_title, description: store.getTaskDescription(runId),
+      repo: run.repo_path,
+      title: run.task_title,
+      description: store.getTaskDescription(runId),
       workflow: plan ? { ...workflow, steps: plan.steps } : workflow,
     });
     const fresh = await createRun(trusted ? { ...prepared, trustedWorkflow: trusted } : prepared);
@@ -137,15 +147,35 @@ export function createRunMaker(ctx: EngineContext) {
     try {
       await createWorktree(p.repoRoot, worktree, branch, p.headCommit);
       await writeRunMeta(p.repoRoot, {
-        runId, branch, baseCommit: p.headCommit, baseBranch: p.baseBranch, worktree, title: p.title, description: p.description,
-        workflow: withoutNotify(p.workflow), planRevision: 1, createdAt: now().toISOString(),
+        runId,
+        branch,
+        baseCommit: p.headCommit,
+        baseBranch: p.baseBranch,
+        worktree,
+        title: p.title,
+        description: p.description,
+        workflow: withoutNotify(p.workflow),
+        planRevision: 1,
+        createdAt: now().toISOString(),
       });
     } catch (err) {
-      throw new RatchetError('worktree_failed', `Could not create the worktree at ${worktree}: ${(err as Error).message}. Nothing was started; check the folder and the repository, then run again.`, { cause: err });
+      throw new RatchetError(
+        'worktree_failed',
+        `Could not create the worktree at ${worktree}: ${(err as Error).message}. Nothing was started; check the folder and the repository, then run again.`,
+        { cause: err },
+      );
     }
     store.createRun({
-      runId, repoPath: p.repoRoot, repoName: p.repoName, title: p.title, description: p.description, workflow: p.workflow,
-      baseBranch: p.baseBranch, baseCommit: p.headCommit, branch, worktree,
+      runId,
+      repoPath: p.repoRoot,
+      repoName: p.repoName,
+      title: p.title,
+      description: p.description,
+      workflow: p.workflow,
+      baseBranch: p.baseBranch,
+      baseCommit: p.headCommit,
+      branch,
+      worktree,
     });
     if (p.trustedWorkflow) recordRunTrust(store, runId, p.trustedWorkflow);
     if (opts.awaitApproval) {

@@ -22,8 +22,16 @@ export async function recoverRuns(store: Store, repoPath: string): Promise<{ reb
     const parsed = WorkflowFile.safeParse(m.workflow);
     if (!parsed.success || !(await branchExists(repo.root, m.branch))) continue;
     store.createRun({
-      runId: m.runId, repoPath: repo.root, repoName: repo.name, title: m.title, description: m.description, workflow: parsed.data,
-      baseBranch: m.baseBranch, baseCommit: m.baseCommit, branch: m.branch, worktree: m.worktree,
+      runId: m.runId,
+      repoPath: repo.root,
+      repoName: repo.name,
+      title: m.title,
+      description: m.description,
+      workflow: parsed.data,
+      baseBranch: m.baseBranch,
+      baseCommit: m.baseCommit,
+      branch: m.branch,
+      worktree: m.worktree,
     });
     const kept = await readRunState(repo.root, m.runId);
     if (kept) {
@@ -34,7 +42,12 @@ export async function recoverRuns(store: Store, repoPath: string): Promise<{ reb
       if (run) await reconcileWithGit(store, run);
       const ended = ['succeeded', 'failed', 'cancelled'].includes(kept.status);
       const status = (['succeeded', 'failed', 'cancelled', 'paused'] as const).find((x) => x === kept.status) ?? 'interrupted';
-      store.restoreRunStatus(m.runId, status, status === 'interrupted' ? 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.' : kept.reason, { finished: ended });
+      store.restoreRunStatus(
+        m.runId,
+        status,
+        status === 'interrupted' ? 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.' : kept.reason,
+        { finished: ended },
+      );
     } else {
       store.restoreRunStatus(m.runId, 'interrupted', 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.');
       const run = store.getRun(m.runId);
@@ -46,4 +59,3 @@ export async function recoverRuns(store: Store, repoPath: string): Promise<{ reb
   const withMeta = new Set(metas.map((m) => m.branch));
   return { rebuilt, known, branchesWithoutMeta: branches.filter((b) => !withMeta.has(b)) };
 }
-

@@ -37,7 +37,11 @@ export function createExecute(ctx: EngineContext) {
     const workflow = store.getWorkflow(runId);
     const plan = store.getPlan(runId);
     if (!plan) throw new RatchetError('no_plan', 'No plan found.');
-    if (run.status === 'waiting_approval') throw new RatchetError('needs_approval', `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`);
+    if (run.status === 'waiting_approval')
+      throw new RatchetError(
+        'needs_approval',
+        `Run ${runId} waits for its plan to be approved: \`ratchet resume ${runId} --approve\` (or Approve in the app).`,
+      );
     requireApiKey(workflow);
     requireSandbox();
     // One owner per run: the caller's lease (resume, retry) or a new one (run_busy if another process holds it).
@@ -45,7 +49,13 @@ export function createExecute(ctx: EngineContext) {
     const held = hold(runId, opts.lease);
     let jail: Awaited<ReturnType<ReturnType<typeof sandbox>['forRun']>>;
     try {
-      jail = await sandbox().forRun({ worktree: run.worktree, repo: run.repo_path, network: workflow.sandbox?.network ?? [], envNames: workflow.sandbox?.env ?? [], limits: workflow.sandbox?.limits });
+      jail = await sandbox().forRun({
+        worktree: run.worktree,
+        repo: run.repo_path,
+        network: workflow.sandbox?.network ?? [],
+        envNames: workflow.sandbox?.env ?? [],
+        limits: workflow.sandbox?.limits,
+      });
     } catch (err) {
       held.release();
       throw err;
@@ -92,7 +102,9 @@ export function createExecute(ctx: EngineContext) {
     let context = taskContext({ title: run.task_title, description: store.getTaskDescription(runId), steps: plan.steps });
     const progress = opts.continuation ? progressNote({ completed: completedCommits, from: recon.next ?? 1, notes: opts.continuation.notes }) : undefined;
     let stepsRun = 0;
-    const workflowForRun = opts.continuation?.turnBudget ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } } : workflow;
+    const workflowForRun = opts.continuation?.turnBudget
+      ? { ...workflow, agent: { ...workflow.agent, max_turns: Math.min(workflow.agent.max_turns, opts.continuation.turnBudget) } }
+      : workflow;
     // HEAD after the step just committed; forgotten whenever the user had the worktree between steps.
     let head: string | undefined;
     const skip = () => {
@@ -118,8 +130,17 @@ export function createExecute(ctx: EngineContext) {
         case 'prepare': {
           // The worktree's environment before any agent money: copy, dependencies, setup, the gates' view of the code, the baseline check.
           const ready = await prepareRunEnvironment({
-            store, runId, checkout: run.repo_path, worktree: run.worktree, baseCommit: run.base_commit, workflow, steps: plan.steps,
-            atBase: recon.completed.length === 0 && store.getAttempts(runId).length === 0, jail, signal, now,
+            store,
+            runId,
+            checkout: run.repo_path,
+            worktree: run.worktree,
+            baseCommit: run.base_commit,
+            workflow,
+            steps: plan.steps,
+            atBase: recon.completed.length === 0 && store.getAttempts(runId).length === 0,
+            jail,
+            signal,
+            now,
           });
           if (ready.kind === 'stopped') return { type: 'prepared', ready: 'stopped', userStop: isUserStop(callerSignal.reason), leaseLost: held.lost.aborted };
           if (ready.kind === 'failed') return { type: 'prepared', ready: 'failed', reason: ready.reason };
@@ -129,7 +150,12 @@ export function createExecute(ctx: EngineContext) {
           worktreeEnv = ready.hooks;
           context += baselineNote(ready.baseline);
           const steps = store.getSteps(runId);
-          return { type: 'prepared', ready: 'ready', pending: steps.filter((s) => s.status !== 'succeeded' && s.status !== 'skipped').map(stepRef), total: steps.length };
+          return {
+            type: 'prepared',
+            ready: 'ready',
+            pending: steps.filter((s) => s.status !== 'succeeded' && s.status !== 'skipped').map(stepRef),
+            total: steps.length,
+          };
         }
         case 'forgetHead':
           head = undefined;
@@ -143,10 +169,29 @@ export function createExecute(ctx: EngineContext) {
           const policy = policies[s.index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
           const outcome = await runStep(
             { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
-            { runId, worktree: run.worktree, workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds }, policy, steps: plan.steps, index: s.index, system, context, signal, skipWait: skip, head, preamble: stepsRun === 1 ? progress : undefined },
+            {
+              runId,
+              worktree: run.worktree,
+              workflow: { ...workflowForRun, timeout_seconds: policy.timeoutSeconds },
+              policy,
+              steps: plan.steps,
+              index: s.index,
+              system,
+              context,
+              signal,
+              skipWait: skip,
+              head,
+              preamble: stepsRun === 1 ? progress : undefined,
+            },
           );
           if (outcome.kind === 'done') head = outcome.commit;
-          return { type: 'stepFinished', outcome, userStop: isUserStop(callerSignal.reason), leaseLost: held.lost.aborted, committedSteps: committedSteps(runId) };
+          return {
+            type: 'stepFinished',
+            outcome,
+            userStop: isUserStop(callerSignal.reason),
+            leaseLost: held.lost.aborted,
+            committedSteps: committedSteps(runId),
+          };
         }
         case 'setStepStatus':
           store.setStepStatus(runId, c.index, c.status);

@@ -76,4 +76,8 @@ export interface ExecuteOptions {
   confirmNext?: ConfirmNext;
 }
 
-export type ConfirmNext = (q: { done: { index: number; title: string }; next: { index: number; title: string; phase: string | null }; total: number }) => Promise<'yes' | 'no' | 'auto'>;
+export type ConfirmNext = (q: {
+  done: { index: number; title: string };
+  next: { index: number; title: string; phase: string | null };
+  total: number;
+}) => Promise<'yes' | 'no' | 'auto'>;

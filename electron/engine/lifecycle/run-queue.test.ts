@@ -27,7 +27,6 @@ afterEach(async () => {
 
 const call = callValue;
 
-
 async function setup(concurrency: number, script: ScriptFn = byStep) {
   server = await startScriptedServer({ script });
   const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
@@ -40,8 +39,11 @@ async function setup(concurrency: number, script: ScriptFn = byStep) {
   const latches = mkdtempSync(join(tmpdir(), 'ratchet-latch-'));
   const start = (title: string, priority?: number) =>
     call<{ runId: string }>(service!, 'runs.start', {
-      repo: makeRepo(), title, steps: [{ title: 'One', gates: ['wait'] }],
-      gates: { wait: `while [ ! -f ${latches}/${title} ]; do sleep 0.05; done; echo ok` }, priority,
+      repo: makeRepo(),
+      title,
+      steps: [{ title: 'One', gates: ['wait'] }],
+      gates: { wait: `while [ ! -f ${latches}/${title} ]; do sleep 0.05; done; echo ok` },
+      priority,
     }).then((r) => r.runId);
   const release = (title: string) => writeFileSync(join(latches, title), '');
   const status = (runId: string) => engine!.store.getRun(runId)?.status;
@@ -130,8 +132,14 @@ describe('the run queue', () => {
     expect(hold).toMatchObject({ runId: a, reason: 'rate limited (429) with retry-after 3 s' });
     const b = await start('b');
     // b waits for the hold before its first call, and says why.
-    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { runId: string; type: string; payload: { status?: string; reason?: string } }).runId === b
-      && (e.payload as { payload: { reason?: string } }).payload.reason?.includes('The API key is rate-limited until') === true));
+    await until(() =>
+      events.some(
+        (e) =>
+          e.name === 'runs.onEvent' &&
+          (e.payload as { runId: string; type: string; payload: { status?: string; reason?: string } }).runId === b &&
+          (e.payload as { payload: { reason?: string } }).payload.reason?.includes('The API key is rate-limited until') === true,
+      ),
+    );
     // a's own backoff (a minute by the preset) is cut short by Retry now; it still waits for the hold.
     await call(service, 'runs.retryNow', { runId: a });
     release('a');

@@ -72,7 +72,9 @@ describe('ratchet retry (seed 000)', () => {
     expect(step3.lastUserText).not.toContain('## Progress');
     expect(d.resumes).toEqual([expect.objectContaining({ kind: 'retry', resumedFrom: { step: 2, status: 'failed' }, turnBudget: 27 })]);
     expect(d.resumes[0]!.inputTokens + d.resumes[0]!.cacheReadTokens + d.resumes[0]!.cacheWriteTokens).toBeGreaterThan(0);
-    const subjects = sh(p.repo, 'log', '--format=%s', `${d.baseCommit}..${d.branch}`).split('\n').filter((s) => s.startsWith('step '));
+    const subjects = sh(p.repo, 'log', '--format=%s', `${d.baseCommit}..${d.branch}`)
+      .split('\n')
+      .filter((s) => s.startsWith('step '));
     expect(subjects).toEqual(['step 3: Step number 3', 'step 2: Step number 2', 'step 1: Step number 1']);
   });
 
@@ -80,13 +82,19 @@ describe('ratchet retry (seed 000)', () => {
     const { p, engine, runId, doc } = await failedAtStep2();
     sh(p.repo, 'worktree', 'remove', '--force', doc.worktree);
     sh(p.repo, 'branch', '-D', doc.branch);
-    await expect(engine.retry(runId, { signal: signal() })).rejects.toMatchObject({ code: 'no_branch', message: 'Cannot retry — no branch from previous execution' });
+    await expect(engine.retry(runId, { signal: signal() })).rejects.toMatchObject({
+      code: 'no_branch',
+      message: 'Cannot retry — no branch from previous execution',
+    });
 
     const q = setup(2);
     writeFileSync(q.flag, 'x');
     const engine2 = await engineFor(q.home);
     const wf = q.workflowFile;
-    writeFileSync(wf, `gates:\n  guarded: ${JSON.stringify(gateFailingWhile(q.flag))}\nlimits: { test_failure: 0 }\nflaky_check: false\nsteps:\n  - title: only\n`);
+    writeFileSync(
+      wf,
+      `gates:\n  guarded: ${JSON.stringify(gateFailingWhile(q.flag))}\nlimits: { test_failure: 0 }\nflaky_check: false\nsteps:\n  - title: only\n`,
+    );
     const r2 = await engine2.createRun(await engine2.prepareRun({ repo: q.repo, workflowFile: wf }));
     expect((await engine2.execute(r2, signal())).status).toBe('failed');
     await expect(engine2.retry(r2, { signal: signal() })).rejects.toMatchObject({ message: 'No completed steps found. Start the run again instead.' });
@@ -120,7 +128,11 @@ describe('ratchet retry (seed 000)', () => {
     const before = server!.requests.length;
     const { doc } = await engine.retry(runId, { signal: signal() });
     expect(doc.status).toBe('succeeded');
-    expect(doc.steps.map((s) => [s.index, s.title, s.status])).toEqual([[1, 'Step number 1', 'succeeded'], [2, 'Smaller step two', 'succeeded'], [3, 'Step number 3', 'skipped']]);
+    expect(doc.steps.map((s) => [s.index, s.title, s.status])).toEqual([
+      [1, 'Step number 1', 'succeeded'],
+      [2, 'Smaller step two', 'succeeded'],
+      [3, 'Step number 3', 'skipped'],
+    ]);
     expect(doc.steps[0]!.commit).toBe(failed.steps[0]!.commit);
     expect(server!.requests[before]!.lastUserText).toContain('Smaller step two');
     expect(existsSync(p.flag)).toBe(true);
@@ -181,7 +193,10 @@ describe('ratchet resume (seed 003)', () => {
     sh(run.worktree, 'checkout', '-q', '-b', 'somewhere-else');
     writeFileSync(join(run.worktree, 'stray.txt'), 'stray\n');
     const info = await engine.inspectResume(runId);
-    expect(info.plan.required.map((r) => [r.code, r.safeDefault])).toEqual([['wrong_branch', 'checkout_branch'], ['dirty_tree', 'rescue_commit']]);
+    expect(info.plan.required.map((r) => [r.code, r.safeDefault])).toEqual([
+      ['wrong_branch', 'checkout_branch'],
+      ['dirty_tree', 'rescue_commit'],
+    ]);
     const { doc, notes } = await engine.resume(runId, { signal: signal() });
     expect(doc.status).toBe('succeeded');
     expect(notes[0]).toMatch(/checked out ratchet\/.* \(its uncommitted changes are in stash/);
@@ -281,9 +296,11 @@ describe('ratchet recover', () => {
     const rebuilt = engine.status(runId);
     expect(rebuilt).toMatchObject({ status: 'succeeded', reason: doc.reason });
     expect(rebuilt.steps.map((s) => [s.status, s.commit])).toEqual(doc.steps.map((s) => [s.status, s.commit]));
-    expect(rebuilt.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass]))).toEqual(doc.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass])));
+    expect(rebuilt.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass]))).toEqual(
+      doc.steps.map((s) => s.attempts.map((a) => [a.n, a.round, a.outcome, a.errorClass])),
+    );
   });
-  
+
   it('a run ended before Ratchet kept its state in git comes back interrupted, from the branch', async () => {
     const { p, runId, doc } = await failedAtStep2();
     sh(p.repo, 'update-ref', '-d', `refs/ratchet/${runId}/state`);

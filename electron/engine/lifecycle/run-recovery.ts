@@ -22,7 +22,11 @@ export async function reconcileWithGit(store: Store, run: RunRow): Promise<Recon
   const r = reconcile(stored, commits);
   for (const a of r.adopted) store.adoptStep(run.id, a.index, a.sha);
   for (const d of r.demoted) store.demoteStep(run.id, d);
-  if (r.outsidePlan.length) store.event(run.id, 'log', { level: 'warn', message: `step commits beyond the plan: ${r.outsidePlan.join(', ')} (kept on the branch, not part of the plan)` });
+  if (r.outsidePlan.length)
+    store.event(run.id, 'log', {
+      level: 'warn',
+      message: `step commits beyond the plan: ${r.outsidePlan.join(', ')} (kept on the branch, not part of the plan)`,
+    });
   return r;
 }
 
@@ -71,14 +75,20 @@ export async function resumeInfo(store: Store, runId: string): Promise<ResumeInf
       const last = mine.at(-1);
       const done = adopted.get(s.step_index);
       return {
-        index: s.step_index, title: s.title, phase: s.phase,
+        index: s.step_index,
+        title: s.title,
+        phase: s.phase,
         status: done ? 'succeeded' : r.demoted.includes(s.step_index) ? 'pending' : s.status,
         commit: done ?? (r.demoted.includes(s.step_index) ? null : s.commit_sha),
         attempts: mine.length,
         lastError: last?.error_message ?? null,
       };
     }),
-    worktreeExists, branchExists: hasBranch, worktreeBranch, runBranch: run.branch, dirty,
+    worktreeExists,
+    branchExists: hasBranch,
+    worktreeBranch,
+    runBranch: run.branch,
+    dirty,
     planPresent: store.getPlan(runId) !== undefined,
     missingCommits: r.demoted,
   };
@@ -95,11 +105,16 @@ export async function resumeInfo(store: Store, runId: string): Promise<ResumeInf
   const here = facts.steps.find((s) => s.index === plan.nextStep) ?? last;
   const phase = here?.phase ? { index: phases.indexOf(here.phase) + 1, total: phases.length, name: here.phase } : null;
   const lastAttempt = last ? attempts.filter((a) => a.step_index === last.index).at(-1) : undefined;
-  const lastStep = last ? { index: last.index, title: last.title, status: last.status, agent: lastAttempt?.agent_kind ?? null, model: lastAttempt?.model ?? null } : null;
+  const lastStep = last
+    ? { index: last.index, title: last.title, status: last.status, agent: lastAttempt?.agent_kind ?? null, model: lastAttempt?.model ?? null }
+    : null;
   let nextAgent: ResumeInfo['nextAgent'] = null;
   if (plan.nextStep !== null) {
     const a = store.getWorkflow(runId).agent;
-    nextAgent = { agent: agentLabel(a.kind, a.command), model: a.kind === 'anthropic' ? a.model : (a.command?.some((c) => c.includes('{model}')) ? a.model : null) };
+    nextAgent = {
+      agent: agentLabel(a.kind, a.command),
+      model: a.kind === 'anthropic' ? a.model : a.command?.some((c) => c.includes('{model}')) ? a.model : null,
+    };
   }
   return { run, facts, plan, repeatedFailures: repeatedFailures.length >= 3 ? repeatedFailures : [], baseConflicts, phase, lastStep, nextAgent };
 }
@@ -114,14 +129,18 @@ async function currentTip(repo: string, branch: string): Promise<string | null> 
 
 /** Carries out one recovery option for a required action. Nothing the agent made is thrown away. */
 export async function applyRecovery(store: Store, run: RunRow, action: RequiredAction, option: RecoveryOption): Promise<string> {
-  if (!action.options.includes(option)) throw new RatchetError('bad_arguments', `\`${option}\` is not an option for ${action.code} (${action.options.join(', ')}).`);
+  if (!action.options.includes(option))
+    throw new RatchetError('bad_arguments', `\`${option}\` is not an option for ${action.code} (${action.options.join(', ')}).`);
   let note: string;
   switch (option) {
     case 'abort':
       throw new RatchetError('aborted', `Resume aborted: ${action.message}.`);
     case 'recreate_worktree': {
       if (holdsRepository(run.repo_path, run.worktree)) {
-        throw new RatchetError('bad_arguments', `Run ${run.id} names ${run.worktree} as its worktree, which holds the repository itself; Ratchet will not move it aside. Start the run again.`);
+        throw new RatchetError(
+          'bad_arguments',
+          `Run ${run.id} names ${run.worktree} as its worktree, which holds the repository itself; Ratchet will not move it aside. Start the run again.`,
+        );
       }
       if (existsSync(run.worktree)) {
         // Never delete a folder the agent worked in: move it aside.
@@ -192,7 +211,8 @@ type Execute = (runId: string, signal: AbortSignal, opts: ExecuteOptions & { con
 export async function retryRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
   const info = await resumeInfo(store, runId);
   const { run } = info;
-  if (run.status === 'running' || run.status === 'planning') throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it first (or, if its process died, \`ratchet resume ${runId}\`).`);
+  if (run.status === 'running' || run.status === 'planning')
+    throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; stop it first (or, if its process died, \`ratchet resume ${runId}\`).`);
   if (run.status === 'succeeded') throw new RatchetError('bad_arguments', `Run ${runId} already succeeded; there is nothing to retry.`);
   if (!info.facts.branchExists) throw new RatchetError('no_branch', 'Cannot retry — no branch from previous execution');
   if (!info.facts.planPresent) throw new RatchetError('no_plan', 'No plan found.');
@@ -215,9 +235,15 @@ export async function resumeRun(store: Store, execute: Execute, runId: string, o
 async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kind: 'retry' | 'resume', opts: ContinueOptions) {
   const { run, plan } = info;
   const decision = decideContinuation({
-    kind, run: { status: run.status, wakeAt: run.wake_at, baseBranch: run.base_branch, baseCommit: run.base_commit }, plan,
-    baseConflicts: info.baseConflicts, repeatedFailures: info.repeatedFailures.length, choices: opts.choices, skipStep: opts.skipStep,
-    steps: store.getSteps(run.id).map((s) => ({ index: s.step_index, status: s.status })), maxTurns: store.getWorkflow(run.id).agent.max_turns,
+    kind,
+    run: { status: run.status, wakeAt: run.wake_at, baseBranch: run.base_branch, baseCommit: run.base_commit },
+    plan,
+    baseConflicts: info.baseConflicts,
+    repeatedFailures: info.repeatedFailures.length,
+    choices: opts.choices,
+    skipStep: opts.skipStep,
+    steps: store.getSteps(run.id).map((s) => ({ index: s.step_index, status: s.status })),
+    maxTurns: store.getWorkflow(run.id).agent.max_turns,
   });
   if (decision.refused) throw new RatchetError(decision.refused.code, decision.refused.message);
   // The decision carried out: recoveries on git, then the store.

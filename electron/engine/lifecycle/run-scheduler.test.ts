@@ -8,7 +8,13 @@ import { seedRun } from '../store/testing/seed-run';
 import { tempDir } from '../testing/temp-repo';
 
 const q = (id: string, ownerPid: number | null = null, ownerHost: string | null = null): QueuedRun => ({
-  id, title: id, action: { kind: 'execute' }, priority: 0, queuedAt: '2026-01-01T00:00:00.000Z', ownerPid, ownerHost,
+  id,
+  title: id,
+  action: { kind: 'execute' },
+  priority: 0,
+  queuedAt: '2026-01-01T00:00:00.000Z',
+  ownerPid,
+  ownerHost,
 });
 const self = { pid: 100, host: 'h' };
 
@@ -35,13 +41,19 @@ describe('the scheduler’s stop of a run no process here executes', () => {
     const store = new Store(openDatabase(tempDir()).db, () => new Date('2026-01-01T00:00:00Z'));
     const queue = new RunQueue(store);
     const never = () => new Promise<never>(() => undefined);
-    const scheduler = createScheduler({ execute: never, retry: never, resume: never }, { queue, concurrency: () => 0, self, onError: () => undefined, pollMs: 60_000 });
+    const scheduler = createScheduler(
+      { execute: never, retry: never, resume: never },
+      { queue, concurrency: () => 0, self, onError: () => undefined, pollMs: 60_000 },
+    );
     try {
       const waiting = seedRun(store);
       runLifeOf(store, waiting)('running');
       runLifeOf(store, waiting)('waiting');
       await scheduler.stop(waiting, store);
-      expect(store.getRun(waiting)).toMatchObject({ status: 'cancelled', reason: 'Stopped by you while it waited to retry. Resume to continue, or start again.' });
+      expect(store.getRun(waiting)).toMatchObject({
+        status: 'cancelled',
+        reason: 'Stopped by you while it waited to retry. Resume to continue, or start again.',
+      });
       expect(store.getRun(waiting)?.finished_at).not.toBeNull();
 
       const queued = seedRun(store);
@@ -62,5 +74,6 @@ describe('the scheduler’s stop of a run no process here executes', () => {
 
 /** Puts a seeded run in a status, as a fixture (the store's table still checks the change). */
 function runLifeOf(store: Store, runId: string) {
-  return (status: 'running' | 'waiting' | 'paused') => store.setRunStatus(runId, status, 'test', status === 'waiting' ? { wakeAt: '2026-01-01T01:00:00Z' } : {});
+  return (status: 'running' | 'waiting' | 'paused') =>
+    store.setRunStatus(runId, status, 'test', status === 'waiting' ? { wakeAt: '2026-01-01T01:00:00Z' } : {});
 }

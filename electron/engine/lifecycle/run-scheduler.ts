@@ -44,7 +44,10 @@ export function runsToStart(input: SchedulerInput): QueuedRun[] {
 export interface SchedulerEngine {
   execute(runId: string, signal: AbortSignal): Promise<unknown>;
   retry(runId: string, opts: { signal: AbortSignal }): Promise<unknown>;
-  resume(runId: string, opts: { signal: AbortSignal; choices?: ContinueOptions['choices']; auto?: ContinueOptions['auto']; skipStep?: boolean }): Promise<unknown>;
+  resume(
+    runId: string,
+    opts: { signal: AbortSignal; choices?: ContinueOptions['choices']; auto?: ContinueOptions['auto']; skipStep?: boolean },
+  ): Promise<unknown>;
 }
 
 export interface SchedulerOptions {
@@ -74,8 +77,10 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
     const controller = new AbortController();
     const signal = controller.signal;
     const work =
-      action.kind === 'execute' ? engine.execute(runId, signal)
-        : action.kind === 'retry' ? engine.retry(runId, { signal })
+      action.kind === 'execute'
+        ? engine.execute(runId, signal)
+        : action.kind === 'retry'
+          ? engine.retry(runId, { signal })
           : engine.resume(runId, { signal, choices: action.choices, auto: action.auto, skipStep: action.skipStep });
     const done = work
       .catch((err: unknown) => o.onError('run.error', 'Run stopped with an error', errorMessage(err), runId))

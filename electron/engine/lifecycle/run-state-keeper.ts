@@ -28,19 +28,41 @@ export function createRunStateKeeper(store: Store) {
   function runStateOf(runId: string): { repo: string; state: RunState } | null {
     const run = store.getRun(runId);
     if (!run) return null;
-    return { repo: run.repo_path, state: {
-      status: run.status, reason: run.reason, finishedAt: run.finished_at,
-      steps: store.getSteps(runId).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha })),
-      attempts: store.getAttempts(runId).filter((a) => a.outcome !== 'running').map((a) => ({
-        step: a.step_index, n: a.n, round: a.round, outcome: a.outcome, errorClass: a.error_class, errorMessage: a.error_message, summary: a.summary,
-        agentKind: a.agent_kind, model: a.model, treeRef: a.tree_ref, treeSha: a.tree_sha, failures: JSON.parse(a.failures_json) as unknown[],
-        decision: a.decision_json ? (JSON.parse(a.decision_json) as unknown) : null, inputTokens: a.input_tokens, outputTokens: a.output_tokens,
-        cacheReadTokens: a.cache_read_tokens, cacheWriteTokens: a.cache_write_tokens, costUsd: a.cost_known ? a.cost_usd : null,
-        startedAt: a.started_at, finishedAt: a.finished_at,
-      })),
-    } };
+    return {
+      repo: run.repo_path,
+      state: {
+        status: run.status,
+        reason: run.reason,
+        finishedAt: run.finished_at,
+        steps: store.getSteps(runId).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha })),
+        attempts: store
+          .getAttempts(runId)
+          .filter((a) => a.outcome !== 'running')
+          .map((a) => ({
+            step: a.step_index,
+            n: a.n,
+            round: a.round,
+            outcome: a.outcome,
+            errorClass: a.error_class,
+            errorMessage: a.error_message,
+            summary: a.summary,
+            agentKind: a.agent_kind,
+            model: a.model,
+            treeRef: a.tree_ref,
+            treeSha: a.tree_sha,
+            failures: JSON.parse(a.failures_json) as unknown[],
+            decision: a.decision_json ? (JSON.parse(a.decision_json) as unknown) : null,
+            inputTokens: a.input_tokens,
+            outputTokens: a.output_tokens,
+            cacheReadTokens: a.cache_read_tokens,
+            cacheWriteTokens: a.cache_write_tokens,
+            costUsd: a.cost_known ? a.cost_usd : null,
+            startedAt: a.started_at,
+            finishedAt: a.finished_at,
+          })),
+      },
+    };
   }
-
 
   return { keepRunState, settled, runStateOf };
 }

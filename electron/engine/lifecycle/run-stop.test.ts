@@ -27,7 +27,6 @@ afterEach(async () => {
 
 const call = callValue;
 
-
 async function setup() {
   server = await startScriptedServer({ script: byStep });
   const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
@@ -37,7 +36,10 @@ async function setup() {
   const latches = mkdtempSync(join(tmpdir(), 'ratchet-latch-'));
   const repo = makeRepo();
   const runId = await call<{ runId: string }>(service, 'runs.start', {
-    repo, title: 'Latched', description: 'Make the latch pass.', steps: [{ title: 'One', gates: ['wait'] }],
+    repo,
+    title: 'Latched',
+    description: 'Make the latch pass.',
+    steps: [{ title: 'One', gates: ['wait'] }],
     gates: { wait: `while [ ! -f ${latches}/go ]; do sleep 0.05; done; echo ok` },
   }).then((r) => r.runId);
   const release = () => writeFileSync(join(latches, 'go'), '');

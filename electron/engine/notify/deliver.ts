@@ -33,7 +33,9 @@ function withCredentials(url: string): { url: string; headers: Record<string, st
 export function ntfyRequest(url: string, n: Notice): HttpRequest {
   const c = withCredentials(url);
   return {
-    target: 'ntfy', url: c.url, body: n.body,
+    target: 'ntfy',
+    url: c.url,
+    body: n.body,
     headers: { 'content-type': 'text/plain; charset=utf-8', title: headerText(n.title), priority: n.priority, tags: n.tags.join(','), ...c.headers },
   };
 }
@@ -81,12 +83,23 @@ function describe(err: unknown, timeoutMs: number, url: string): string {
 }
 
 /** Sends `req`; resolves (never rejects) with whether it was delivered. `signal` abandons it (the run ended and will not wait longer). */
-export async function deliver(req: HttpRequest, signal: AbortSignal, tuning: DeliveryTuning = DEFAULT_TUNING, fetchFn: typeof fetch = fetch): Promise<Delivery> {
+export async function deliver(
+  req: HttpRequest,
+  signal: AbortSignal,
+  tuning: DeliveryTuning = DEFAULT_TUNING,
+  fetchFn: typeof fetch = fetch,
+): Promise<Delivery> {
   let reason = 'not tried';
   for (let tries = 1; tries <= tuning.retries + 1; tries++) {
     if (signal.aborted) return { ok: false, tries: tries - 1, reason: `${reason}; given up when the run ended` };
     try {
-      const res = await fetchFn(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: AbortSignal.any([signal, AbortSignal.timeout(tuning.timeoutMs)]), redirect: 'manual' });
+      const res = await fetchFn(req.url, {
+        method: 'POST',
+        headers: req.headers,
+        body: req.body,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(tuning.timeoutMs)]),
+        redirect: 'manual',
+      });
       // The answer's body is not needed; reading it frees the connection.
       await res.arrayBuffer().catch(() => undefined);
       if (res.ok) return { ok: true, tries };

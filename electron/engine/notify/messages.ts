@@ -22,7 +22,15 @@ export type NoticeFacts = RunFacts &
   (
     | { event: 'run.failed'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; cause: FailureCause }
     | { event: 'run.succeeded'; stepsDone: number; stepsTotal: number; branch: string }
-    | { event: 'run.needs_you'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; kind: NeedsYouKind; cause: FailureCause; wakeAt?: string | null }
+    | {
+        event: 'run.needs_you';
+        step: StepRef | null;
+        attempts: number | null;
+        maxAttempts: number | null;
+        kind: NeedsYouKind;
+        cause: FailureCause;
+        wakeAt?: string | null;
+      }
     | { event: 'step.succeeded_after_retry'; step: StepRef; attempts: number; maxAttempts: number }
     | { event: 'budget.alert'; step: StepRef | null; budget: 'task' | 'daily'; spentUsd: number; limitUsd: number }
   );
@@ -51,7 +59,8 @@ const usd = (n: number) => money(n);
 const cost = (n: number | null, suffix = '') => (n === null ? `cost unknown${suffix}` : `${usd(n)}${suffix}`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const stepName = (s: StepRef) => `step ${s.index} '${s.title}'`;
-const causeText = (c: FailureCause, otherwise: string) => (c === 'internal' ? 'an internal error in Ratchet stopped it (ratchet status says more)' : c ? errorClassLabel(c) : otherwise);
+const causeText = (c: FailureCause, otherwise: string) =>
+  c === 'internal' ? 'an internal error in Ratchet stopped it (ratchet status says more)' : c ? errorClassLabel(c) : otherwise;
 /** What the user is waiting for, in Ratchet's words (the escalated step's class; the budget or the plan otherwise). */
 const NEEDS_YOU_WHY: Record<NeedsYouKind, string> = {
   escalated: 'its attempts need a look',
@@ -116,14 +125,19 @@ export function buildNotice(f: NoticeFacts): Notice {
       tags = ['warning'];
       step = f.step?.index ?? null;
       const pct = f.limitUsd > 0 ? Math.round((f.spentUsd / f.limitUsd) * 100) : 0;
-      body = f.budget === 'task'
-        ? `${run} has spent ${usd(f.spentUsd)} of its ${usd(f.limitUsd)} task budget (${pct} %). It pauses when the budget is reached; ratchet resume ${f.runId} --budget <usd> then gives it more.`
-        : `Today's runs have spent ${usd(f.spentUsd)} of the ${usd(f.limitUsd)} daily budget (${pct} %), the latest in run '${f.task}'. Runs wait for the next day when it is reached.`;
+      body =
+        f.budget === 'task'
+          ? `${run} has spent ${usd(f.spentUsd)} of its ${usd(f.limitUsd)} task budget (${pct} %). It pauses when the budget is reached; ratchet resume ${f.runId} --budget <usd> then gives it more.`
+          : `Today's runs have spent ${usd(f.spentUsd)} of the ${usd(f.limitUsd)} daily budget (${pct} %), the latest in run '${f.task}'. Runs wait for the next day when it is reached.`;
       break;
     }
   }
   return {
-    event: f.event, title, body, priority, tags,
+    event: f.event,
+    title,
+    body,
+    priority,
+    tags,
     webhook: { event: f.event, runId: f.runId, task: f.task, repo: f.repo, status: f.status, step, attempts, maxAttempts, costUsd: f.costUsd, message: body },
   };
 }

@@ -8,8 +8,29 @@ import { deadPort, startCaptureServer, type CaptureServer } from './testing/capt
 
 // Generous per-request time: a loaded machine must not turn a delivered notice into a retry.
 const FAST = { timeoutMs: 10_000, retries: 2, backoffMs: () => 20 };
-const failed = buildNotice({ runId: 'r1', task: 'Add login', repo: '/src/app', costUsd: 0.42, status: 'failed', event: 'run.failed', step: { index: 3, title: 'Write tests' }, attempts: 4, maxAttempts: 4, cause: 'test_failure' });
-const recovered = buildNotice({ runId: 'r1', task: 'Add login', repo: '/src/app', costUsd: 0.3, status: 'running', event: 'step.succeeded_after_retry', step: { index: 2, title: 'Tests' }, attempts: 2, maxAttempts: 4 });
+const failed = buildNotice({
+  runId: 'r1',
+  task: 'Add login',
+  repo: '/src/app',
+  costUsd: 0.42,
+  status: 'failed',
+  event: 'run.failed',
+  step: { index: 3, title: 'Write tests' },
+  attempts: 4,
+  maxAttempts: 4,
+  cause: 'test_failure',
+});
+const recovered = buildNotice({
+  runId: 'r1',
+  task: 'Add login',
+  repo: '/src/app',
+  costUsd: 0.3,
+  status: 'running',
+  event: 'step.succeeded_after_retry',
+  step: { index: 2, title: 'Tests' },
+  attempts: 2,
+  maxAttempts: 4,
+});
 
 let servers: CaptureServer[] = [];
 afterEach(async () => {
@@ -40,12 +61,27 @@ describe('ntfy and webhook requests', () => {
     expect(a.body).toBe("Run 'Add login' failed at step 3 'Write tests' after 4 attempts ($0.42): Test failure. Next: ratchet retry r1");
     expect(b.body).toContain('succeeded on attempt 2/4');
     expect(b.headers.tags).toBe('white_check_mark,arrows_counterclockwise');
-    expect(reports.map((r) => [r.event, r.target, r.result])).toEqual(expect.arrayContaining([['run.failed', 'ntfy', { ok: true, tries: 1 }], ['step.succeeded_after_retry', 'ntfy', { ok: true, tries: 1 }]]));
+    expect(reports.map((r) => [r.event, r.target, r.result])).toEqual(
+      expect.arrayContaining([
+        ['run.failed', 'ntfy', { ok: true, tries: 1 }],
+        ['step.succeeded_after_retry', 'ntfy', { ok: true, tries: 1 }],
+      ]),
+    );
   });
 
   it('sends a title that is not ASCII as an RFC 2047 encoded word, which decodes back to it', async () => {
     const s = await server();
-    const n = buildNotice({ runId: 'r1', repo: '/src/app', costUsd: 0.1, task: 'Añadir login — ✓', event: 'run.succeeded', status: 'succeeded', stepsDone: 1, stepsTotal: 1, branch: 'b' });
+    const n = buildNotice({
+      runId: 'r1',
+      repo: '/src/app',
+      costUsd: 0.1,
+      task: 'Añadir login — ✓',
+      event: 'run.succeeded',
+      status: 'succeeded',
+      stepsDone: 1,
+      stepsTotal: 1,
+      branch: 'b',
+    });
     await deliver(ntfyRequest(`${s.url}/t`, n), new AbortController().signal, FAST);
     const m = /^=\?UTF-8\?B\?(.+)\?=$/.exec(String(s.requests[0]!.headers.title));
     expect(Buffer.from(m![1]!, 'base64').toString('utf8')).toBe("Ratchet: 'Añadir login — ✓' succeeded");
@@ -55,7 +91,11 @@ describe('ntfy and webhook requests', () => {
 
   it('posts the webhook exactly { event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message } as JSON', async () => {
     const s = await server();
-    const n = createNotifier({ targets: { ntfy: null, webhook: `${s.url.replace('//', '//ci:s3cret@')}/hook?token=abc` }, report: () => undefined, tuning: FAST });
+    const n = createNotifier({
+      targets: { ntfy: null, webhook: `${s.url.replace('//', '//ci:s3cret@')}/hook?token=abc` },
+      report: () => undefined,
+      tuning: FAST,
+    });
     n.send(failed);
     await n.flush(5000);
     const r = s.requests[0]!;
@@ -65,7 +105,18 @@ describe('ntfy and webhook requests', () => {
     expect(r.headers.authorization).toBe(`Basic ${Buffer.from('ci:s3cret').toString('base64')}`);
     const body = JSON.parse(r.body) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(['event', 'runId', 'task', 'repo', 'status', 'step', 'attempts', 'maxAttempts', 'costUsd', 'message']);
-    expect(WebhookPayload.parse(body)).toEqual({ event: 'run.failed', runId: 'r1', task: 'Add login', repo: '/src/app', status: 'failed', step: 3, attempts: 4, maxAttempts: 4, costUsd: 0.42, message: failed.body });
+    expect(WebhookPayload.parse(body)).toEqual({
+      event: 'run.failed',
+      runId: 'r1',
+      task: 'Add login',
+      repo: '/src/app',
+      status: 'failed',
+      step: 3,
+      attempts: 4,
+      maxAttempts: 4,
+      costUsd: 0.42,
+      message: failed.body,
+    });
   });
 });
 
@@ -103,14 +154,23 @@ describe('delivery', () => {
   it('flush waits no longer than its bound for a server that never answers, and reports the notice as not delivered', async () => {
     const s = await server({ hang: true });
     const reports: DeliveryReport[] = [];
-    const n = createNotifier({ targets: { ntfy: `${s.url}/t`, webhook: `${s.url}/hook` }, report: (r) => reports.push(r), tuning: { timeoutMs: 60_000, retries: 2, backoffMs: () => 10 } });
+    const n = createNotifier({
+      targets: { ntfy: `${s.url}/t`, webhook: `${s.url}/hook` },
+      report: (r) => reports.push(r),
+      tuning: { timeoutMs: 60_000, retries: 2, backoffMs: () => 10 },
+    });
     const sent = Date.now();
     n.send(failed);
     expect(Date.now() - sent).toBeLessThan(500);
     const started = Date.now();
     await n.flush(400);
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(reports.map((r) => [r.target, r.result.ok])).toEqual(expect.arrayContaining([['ntfy', false], ['webhook', false]]));
+    expect(reports.map((r) => [r.target, r.result.ok])).toEqual(
+      expect.arrayContaining([
+        ['ntfy', false],
+        ['webhook', false],
+      ]),
+    );
     expect(reports[0]!.result).toMatchObject({ reason: expect.stringContaining('stopped waiting') });
   });
 
@@ -126,7 +186,10 @@ describe('targets', () => {
   it('takes each target from the workflow when it names it (null switches it off), else from Settings', () => {
     const settings = { ntfy: 'https://ntfy.example.com/mine', webhook: 'https://hooks.example.com/x' };
     expect(resolveTargets(undefined, settings)).toEqual(settings);
-    expect(resolveTargets({ ntfy: 'https://ntfy.example.com/team' }, settings)).toEqual({ ntfy: 'https://ntfy.example.com/team', webhook: 'https://hooks.example.com/x' });
+    expect(resolveTargets({ ntfy: 'https://ntfy.example.com/team' }, settings)).toEqual({
+      ntfy: 'https://ntfy.example.com/team',
+      webhook: 'https://hooks.example.com/x',
+    });
     expect(resolveTargets({ webhook: null }, settings)).toEqual({ ntfy: 'https://ntfy.example.com/mine', webhook: null });
   });
 

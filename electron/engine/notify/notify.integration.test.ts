@@ -37,7 +37,12 @@ async function run(yaml: string, responses: ScriptResponse[], opts: { settings?:
     writeFileSync(join(p.home, 'settings.json'), JSON.stringify(opts.settings));
   }
   scripted = await startScriptedServer({ script: { rules: queue(...responses) } });
-  const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: scripted.url }, sandbox: TEST_SANDBOX_MODE, notify: opts.notify ?? FAST });
+  const engine = createEngine({
+    home: p.home,
+    env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: scripted.url },
+    sandbox: TEST_SANDBOX_MODE,
+    notify: opts.notify ?? FAST,
+  });
   const events: Array<{ type: string; payload: Record<string, unknown>; at: number }> = [];
   engine.onEvent((e) => events.push({ type: e.type, payload: e.payload, at: Date.now() }));
   const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
@@ -62,19 +67,34 @@ describe('notifications from a real run', () => {
     expect(ntfy).toHaveLength(1);
     expect(ntfy[0]!.headers.priority).toBe('high');
     expect(ntfy[0]!.headers.title).toBe("Ratchet: 'Write tests' failed");
-    expect(ntfy[0]!.body).toMatch(new RegExp(`^Run 'Write tests' failed at step 1 'Write tests' after 2 attempts \\((\\$\\d+\\.\\d+|cost unknown)\\): Test failure\\. Next: ratchet retry ${runId}$`));
+    expect(ntfy[0]!.body).toMatch(
+      new RegExp(
+        `^Run 'Write tests' failed at step 1 'Write tests' after 2 attempts \\((\\$\\d+\\.\\d+|cost unknown)\\): Test failure\\. Next: ratchet retry ${runId}$`,
+      ),
+    );
     expect(webhook).toHaveLength(1);
     expect(webhook[0]!.headers['content-type']).toBe('application/json');
     const payload = WebhookPayload.parse(JSON.parse(webhook[0]!.body));
-    expect(payload).toMatchObject({ event: 'run.failed', runId, task: 'Write tests', status: 'failed', step: 1, attempts: 2, maxAttempts: 2, message: ntfy[0]!.body });
+    expect(payload).toMatchObject({
+      event: 'run.failed',
+      runId,
+      task: 'Write tests',
+      status: 'failed',
+      step: 1,
+      attempts: 2,
+      maxAttempts: 2,
+      message: ntfy[0]!.body,
+    });
     expect(payload.repo).toBe(doc.repo);
     expect(payload.costUsd).toBe(doc.costUsd);
     // Delivered, and said so in the run's events (with the host only).
     const sent = events.filter((e) => e.type === 'notify.sent').map((e) => e.payload);
-    expect(sent).toEqual(expect.arrayContaining([
-      { event: 'run.failed', target: 'ntfy', url: `${h.url}/…`, tries: 1 },
-      { event: 'run.failed', target: 'webhook', url: `${h.url}/…`, tries: 1 },
-    ]));
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        { event: 'run.failed', target: 'ntfy', url: `${h.url}/…`, tries: 1 },
+        { event: 'run.failed', target: 'webhook', url: `${h.url}/…`, tries: 1 },
+      ]),
+    );
   });
 
   it('success after a retry, a budget alert and the success itself go out at default priority; a dead webhook is logged and the run still succeeds', async () => {
@@ -84,11 +104,13 @@ describe('notifications from a real run', () => {
     const { doc, events } = await run(yaml, [...work('a1'), ...work('a2')]);
     expect(doc.status).toBe('succeeded');
     const byPriority = h.requests.map((r) => [r.headers.title, r.headers.priority]);
-    expect(byPriority).toEqual(expect.arrayContaining([
-      ["Ratchet: 'Flaky step' recovered", 'default'],
-      ['Ratchet: budget alert', 'default'],
-      ["Ratchet: 'Flaky step' succeeded", 'default'],
-    ]));
+    expect(byPriority).toEqual(
+      expect.arrayContaining([
+        ["Ratchet: 'Flaky step' recovered", 'default'],
+        ['Ratchet: budget alert', 'default'],
+        ["Ratchet: 'Flaky step' succeeded", 'default'],
+      ]),
+    );
     expect(h.requests.find((r) => r.headers.title === "Ratchet: 'Flaky step' recovered")!.body).toContain("step 1 'Flaky step' succeeded on attempt 2/");
     const failed = events.filter((e) => e.type === 'notify.failed').map((e) => e.payload);
     expect(failed.map((f) => f.event).sort()).toEqual(['budget.alert', 'run.succeeded', 'step.succeeded_after_retry']);
@@ -109,7 +131,11 @@ describe('notifications from a real run', () => {
     const ended = events.find((e) => e.type === 'run.status' && e.payload.status === 'succeeded')!.at;
     expect(returnedAt - ended).toBeLessThan(3000);
     expect(h.requests).toHaveLength(1);
-    expect(events.find((e) => e.type === 'notify.failed')?.payload).toMatchObject({ event: 'run.succeeded', target: 'ntfy', reason: expect.stringContaining('stopped waiting') });
+    expect(events.find((e) => e.type === 'notify.failed')?.payload).toMatchObject({
+      event: 'run.succeeded',
+      target: 'ntfy',
+      reason: expect.stringContaining('stopped waiting'),
+    });
   });
 
   it('an escalated step (the same failure again, on_repeat: escalate) tells the targets the run needs you, at default priority', async () => {

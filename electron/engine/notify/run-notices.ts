@@ -36,7 +36,15 @@ export function createRunNotices(o: RunNoticesOptions) {
     try {
       const run = o.store.getRun(o.runId);
       if (!run) return;
-      const facts = { event, runId: o.runId, task: run.task_title, repo: run.repo_path, status: run.status, costUsd: o.costUsd(), ...rest } as unknown as NoticeFacts;
+      const facts = {
+        event,
+        runId: o.runId,
+        task: run.task_title,
+        repo: run.repo_path,
+        status: run.status,
+        costUsd: o.costUsd(),
+        ...rest,
+      } as unknown as NoticeFacts;
       notifier.send(buildNotice(facts));
     } catch {
       // A notification is a courtesy: nothing about it may disturb the run.
@@ -49,15 +57,24 @@ export function createRunNotices(o: RunNoticesOptions) {
       send('run.failed', { step, attempts, maxAttempts, cause: cause ?? (step ? lastErrorClass(o.store, o.runId, step.index) : null) }),
     runSucceeded: () => {
       const steps = o.store.getSteps(o.runId).filter((s) => s.status !== 'skipped');
-      send('run.succeeded', { stepsDone: steps.filter((s) => s.status === 'succeeded').length, stepsTotal: steps.length, branch: o.store.getRun(o.runId)?.branch ?? '' });
+      send('run.succeeded', {
+        stepsDone: steps.filter((s) => s.status === 'succeeded').length,
+        stepsTotal: steps.length,
+        branch: o.store.getRun(o.runId)?.branch ?? '',
+      });
     },
     needsYou: (step: StepRef | null, kind: NeedsYouKind, extra: { attempts?: number | null; maxAttempts?: number | null; wakeAt?: string | null } = {}) =>
       send('run.needs_you', {
-        step, kind, attempts: extra.attempts ?? null, maxAttempts: extra.maxAttempts ?? null, wakeAt: extra.wakeAt ?? null,
+        step,
+        kind,
+        attempts: extra.attempts ?? null,
+        maxAttempts: extra.maxAttempts ?? null,
+        wakeAt: extra.wakeAt ?? null,
         cause: kind === 'escalated' && step ? lastErrorClass(o.store, o.runId, step.index) : null,
       }),
     stepSucceededAfterRetry: (step: StepRef, attempts: number, maxAttempts: number) => send('step.succeeded_after_retry', { step, attempts, maxAttempts }),
-    budgetAlert: (step: StepRef | null, budget: 'task' | 'daily', spentUsd: number, limitUsd: number) => send('budget.alert', { step, budget, spentUsd, limitUsd }),
+    budgetAlert: (step: StepRef | null, budget: 'task' | 'daily', spentUsd: number, limitUsd: number) =>
+      send('budget.alert', { step, budget, spentUsd, limitUsd }),
     /** Waits (bounded) for deliveries in flight, so a CLI run does not exit before they are sent or reported. */
     flush: () => notifier.flush(o.flushMs ?? FLUSH_MS).catch(() => undefined),
   };

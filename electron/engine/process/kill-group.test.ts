@@ -7,7 +7,9 @@ import { escapedGroups, terminateGroup } from './kill-group';
 
 /** Processes whose command line holds `marker`, as `ps` lists them. */
 function running(marker: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(marker) && !l.includes('ps -eo'));
 }
 
 const setsid = process.platform === 'linux' ? whichIn('setsid') : null;

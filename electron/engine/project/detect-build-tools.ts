@@ -10,7 +10,14 @@ export function detectRust(s: ProjectSnapshot): EcosystemProposal | null {
   const hasDeps = workspace || depTables.some((t) => t.split('.').length > (t.startsWith('target.') ? 3 : 1) || keysOf(outline, t).length > 0);
   const locked = has(s, 'Cargo.lock');
   const notes: string[] = [];
-  const setup = hasDeps ? [{ run: `cargo fetch${locked ? ' --locked' : ''}`, why: `Cargo.toml names dependencies: fetched once with the registry reachable, so the gate builds offline${locked ? ' (the versions Cargo.lock pins)' : ''}` }] : [];
+  const setup = hasDeps
+    ? [
+        {
+          run: `cargo fetch${locked ? ' --locked' : ''}`,
+          why: `Cargo.toml names dependencies: fetched once with the registry reachable, so the gate builds offline${locked ? ' (the versions Cargo.lock pins)' : ''}`,
+        },
+      ]
+    : [];
   if (!hasDeps) notes.push('Cargo.toml names no dependencies: no setup is needed.');
   return {
     id: 'rust',
@@ -18,11 +25,13 @@ export function detectRust(s: ProjectSnapshot): EcosystemProposal | null {
     evidence: ['Cargo.toml', ...(locked ? ['Cargo.lock'] : [])],
     setup,
     network: hasDeps ? [{ entry: 'registry:cargo', why: 'cargo fetches crates from the registry your cargo configuration names' }] : [],
-    gates: [{
-      name: 'test',
-      run: workspace && hasTable(outline, 'package') ? 'cargo test --workspace' : 'cargo test',
-      why: workspace ? 'Cargo.toml [workspace]: every member\'s tests' : 'Cargo.toml',
-    }],
+    gates: [
+      {
+        name: 'test',
+        run: workspace && hasTable(outline, 'package') ? 'cargo test --workspace' : 'cargo test',
+        why: workspace ? "Cargo.toml [workspace]: every member's tests" : 'Cargo.toml',
+      },
+    ],
     notes,
   };
 }
@@ -35,9 +44,11 @@ export function detectGo(s: ProjectSnapshot): EcosystemProposal | null {
     id: 'go',
     label: 'Go modules',
     evidence: ['go.mod', ...(has(s, 'go.sum') ? ['go.sum'] : [])],
-    setup: requires ? [{ run: 'go mod download', why: 'go.mod requires modules: downloaded once with the module proxy reachable, so the gate builds offline' }] : [],
+    setup: requires
+      ? [{ run: 'go mod download', why: 'go.mod requires modules: downloaded once with the module proxy reachable, so the gate builds offline' }]
+      : [],
     network: requires ? [{ entry: 'registry:go', why: 'go downloads modules through the proxy `go env GOPROXY` names' }] : [],
-    gates: [{ name: 'test', run: 'go test ./...', why: 'go.mod: every package\'s tests' }],
+    gates: [{ name: 'test', run: 'go test ./...', why: "go.mod: every package's tests" }],
     notes,
   };
 }
@@ -52,7 +63,9 @@ export function detectMaven(s: ProjectSnapshot): EcosystemProposal | null {
     setup: [{ run: `${mvn} -B -q dependency:go-offline`, why: 'pom.xml: dependencies and plugins downloaded once with the repository reachable' }],
     network: [{ entry: 'registry:maven', why: 'Maven downloads from the repository your Maven settings name' }],
     gates: [{ name: 'test', run: `${mvn} -B -q test`, why: 'pom.xml' }],
-    notes: ['If a gate stops on a plugin Maven could not download offline (surefire\'s test providers are fetched when tests first run), add that step to setup, e.g. `mvn -B -q test -DskipTests=false -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false`.'],
+    notes: [
+      "If a gate stops on a plugin Maven could not download offline (surefire's test providers are fetched when tests first run), add that step to setup, e.g. `mvn -B -q test -DskipTests=false -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false`.",
+    ],
   };
 }
 
@@ -76,7 +89,12 @@ export function detectGradle(s: ProjectSnapshot): EcosystemProposal | null {
     id: 'gradle',
     label: 'Gradle',
     evidence: [build, ...(has(s, 'gradlew') ? ['gradlew'] : [])],
-    setup: [{ run: `${gradle} --no-daemon testClasses`, why: `${build}: compiles the code and its tests once with the repositories reachable, so the gate runs offline` }],
+    setup: [
+      {
+        run: `${gradle} --no-daemon testClasses`,
+        why: `${build}: compiles the code and its tests once with the repositories reachable, so the gate runs offline`,
+      },
+    ],
     network: [
       { entry: 'registry:maven', why: 'Gradle resolves dependencies from the Maven repository your configuration names' },
       ...(host ? [{ entry: host, why: 'gradle/wrapper/gradle-wrapper.properties: where the wrapper downloads Gradle from' }] : []),

@@ -58,7 +58,10 @@ export function detectNode(s: ProjectSnapshot): EcosystemProposal | null {
   } else if (locks.length) {
     pm = locks[0]![1];
     pmWhy = locks[0]![0];
-    if (new Set(locks.map(([, p]) => p)).size > 1) notes.push(`Lockfiles of more than one package manager are committed (${locks.map(([f]) => f).join(', ')}); ${pm} was chosen. Set "packageManager" in package.json to say which.`);
+    if (new Set(locks.map(([, p]) => p)).size > 1)
+      notes.push(
+        `Lockfiles of more than one package manager are committed (${locks.map(([f]) => f).join(', ')}); ${pm} was chosen. Set "packageManager" in package.json to say which.`,
+      );
   } else {
     pm = 'npm';
     pmWhy = 'package.json without a lockfile';
@@ -66,20 +69,29 @@ export function detectNode(s: ProjectSnapshot): EcosystemProposal | null {
   const lock = locks.find(([, p]) => p === pm)?.[0];
   if (lock) evidence.push(lock);
   const yarnBerry = pm === 'yarn' && (has(s, '.yarnrc.yml') || (declared !== null && Number(declared[2] ?? '1') >= 2));
-  const setup = [{ run: install(pm, lock !== undefined, yarnBerry), why: lock ? `${pmWhy}: installs exactly the locked versions` : `${pmWhy}: no lockfile committed, so versions are resolved afresh` }];
+  const setup = [
+    {
+      run: install(pm, lock !== undefined, yarnBerry),
+      why: lock ? `${pmWhy}: installs exactly the locked versions` : `${pmWhy}: no lockfile committed, so versions are resolved afresh`,
+    },
+  ];
   if (!lock) notes.push(`No ${pm} lockfile is committed: each worktree resolves dependency versions again. Commit the lockfile for repeatable installs.`);
 
   const scripts = pkg.scripts ?? {};
   const gates: EcosystemProposal['gates'] = [];
   const test = typeof scripts.test === 'string' ? scripts.test : null;
   if (test && !NPM_PLACEHOLDER_TEST.test(test)) gates.push({ name: 'test', run: runScript(pm, 'test'), why: `package.json scripts.test: ${test}` });
-  else if (test) notes.push('package.json\'s test script is npm\'s placeholder ("no test specified"): no test gate proposed. Write a test script, or add your test command as a gate.');
+  else if (test)
+    notes.push(
+      'package.json\'s test script is npm\'s placeholder ("no test specified"): no test gate proposed. Write a test script, or add your test command as a gate.',
+    );
   else notes.push('package.json has no test script: no test gate proposed.');
   const typecheck = TYPECHECK_SCRIPTS.find((n) => typeof scripts[n] === 'string');
   if (typecheck) gates.push({ name: 'typecheck', run: runScript(pm, typecheck), why: `package.json scripts.${typecheck}: ${String(scripts[typecheck])}` });
   else if (has(s, 'tsconfig.json')) {
     const deps = { ...(pkg.dependencies ?? {}), ...(pkg.devDependencies ?? {}) };
-    if ('typescript' in deps) notes.push('TypeScript (tsconfig.json) without a typecheck script: add a gate running `tsc --noEmit` if the project type-checks cleanly.');
+    if ('typescript' in deps)
+      notes.push('TypeScript (tsconfig.json) without a typecheck script: add a gate running `tsc --noEmit` if the project type-checks cleanly.');
   }
   if (has(s, 'tsconfig.json')) evidence.push('tsconfig.json');
   return {
@@ -92,4 +104,3 @@ export function detectNode(s: ProjectSnapshot): EcosystemProposal | null {
     notes,
   };
 }
-

@@ -38,7 +38,8 @@ function project(files: Record<string, string>, init?: (dir: string) => void, un
   return dir;
 }
 
-const run = (dir: string, cmd: string, ...args: string[]) => execFileSync(cmd, args, { cwd: dir, stdio: 'pipe', env: { ...process.env, npm_config_yes: 'true' } });
+const run = (dir: string, cmd: string, ...args: string[]) =>
+  execFileSync(cmd, args, { cwd: dir, stdio: 'pipe', env: { ...process.env, npm_config_yes: 'true' } });
 
 function snapshot(files: Record<string, string>, ignoredInCheckout: string[] = []): ProjectSnapshot {
   return { files: Object.keys(files), contents: files, ignoredInCheckout };
@@ -57,7 +58,10 @@ describe('detectProject over real project layouts', () => {
     expect(p.found).toEqual([{ ecosystem: 'node', label: 'npm', evidence: ['package.json', 'package-lock.json'] }]);
     expect(p.setup.map((s) => s.run)).toEqual(['npm ci']);
     expect(p.network.map((n) => n.entry)).toEqual(['registry:npm']);
-    expect(p.gates.map((g) => [g.name, g.run])).toEqual([['test', 'npm test'], ['typecheck', 'npm run typecheck']]);
+    expect(p.gates.map((g) => [g.name, g.run])).toEqual([
+      ['test', 'npm test'],
+      ['typecheck', 'npm run typecheck'],
+    ]);
     expect(p.gates[0]?.why).toContain('node --test');
   });
 
@@ -84,12 +88,30 @@ describe('detectProject over real project layouts', () => {
   it('a Python package with pytest in its test extra: a venv in the worktree, the project installed editable with the extra, pytest from the venv', async () => {
     const dir = project({
       'pyproject.toml': [
-        '[build-system]', 'requires = ["setuptools>=61"]', 'build-backend = "setuptools.build_meta"', '',
-        '[project]', 'name = "calc"', 'version = "0.1.0"', 'dependencies = [', '  "attrs>=22",', ']', '',
-        '[project.optional-dependencies]', 'docs = ["sphinx"]', 'test = [', '  "pytest>=7",', '  "pytest-cov",', ']', '',
-        '[tool.pytest.ini_options]', 'testpaths = ["tests"]', '',
+        '[build-system]',
+        'requires = ["setuptools>=61"]',
+        'build-backend = "setuptools.build_meta"',
+        '',
+        '[project]',
+        'name = "calc"',
+        'version = "0.1.0"',
+        'dependencies = [',
+        '  "attrs>=22",',
+        ']',
+        '',
+        '[project.optional-dependencies]',
+        'docs = ["sphinx"]',
+        'test = [',
+        '  "pytest>=7",',
+        '  "pytest-cov",',
+        ']',
+        '',
+        '[tool.pytest.ini_options]',
+        'testpaths = ["tests"]',
+        '',
       ].join('\n'),
-      'src/calc/__init__.py': '', 'tests/test_calc.py': 'def test_one():\n    assert 1\n',
+      'src/calc/__init__.py': '',
+      'tests/test_calc.py': 'def test_one():\n    assert 1\n',
     });
     const p = await detectProject(dir);
     expect(p.found.map((f) => f.label)).toEqual(['Python (pip)']);
@@ -98,18 +120,27 @@ describe('detectProject over real project layouts', () => {
     expect(p.gates).toEqual([expect.objectContaining({ name: 'test', run: '.venv/bin/python -m pytest', why: 'pytest is a declared dependency' })]);
   });
 
-  it.skipIf(!hasTool('python3'))('the proposed pip setup builds a working venv and the gate runs the worktree’s tests (unittest, no network needed)', async () => {
-    const dir = project({ 'requirements.txt': '\n', 'tests/test_one.py': 'import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n' });
-    const p = await detectProject(dir);
-    for (const s of [...p.setup, ...p.gates]) execFileSync('sh', ['-c', s.run], { cwd: dir, stdio: 'pipe' });
-    expect(p.gates[0]?.run).toBe('.venv/bin/python -m unittest discover -s tests');
-  }, 120_000);
+  it.skipIf(!hasTool('python3'))(
+    'the proposed pip setup builds a working venv and the gate runs the worktree’s tests (unittest, no network needed)',
+    async () => {
+      const dir = project({
+        'requirements.txt': '\n',
+        'tests/test_one.py': 'import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n',
+      });
+      const p = await detectProject(dir);
+      for (const s of [...p.setup, ...p.gates]) execFileSync('sh', ['-c', s.run], { cwd: dir, stdio: 'pipe' });
+      expect(p.gates[0]?.run).toBe('.venv/bin/python -m unittest discover -s tests');
+    },
+    120_000,
+  );
 
   it('uv, poetry and pipenv projects set up with their own tool, into .venv in the worktree', () => {
     const uv = proposeWorkflow(snapshot({ 'pyproject.toml': '[project]\nname = "a"\n[project.optional-dependencies]\ntests = ["pytest"]\n', 'uv.lock': '' }));
     expect(uv.setup.map((s) => s.run)).toEqual(['uv sync --frozen --extra tests']);
     expect(uv.found[0]?.label).toBe('Python (uv)');
-    const poetry = proposeWorkflow(snapshot({ 'pyproject.toml': '[tool.poetry]\nname = "a"\n[tool.poetry.group.test.dependencies]\npytest = "^8"\n', 'poetry.lock': '' }));
+    const poetry = proposeWorkflow(
+      snapshot({ 'pyproject.toml': '[tool.poetry]\nname = "a"\n[tool.poetry.group.test.dependencies]\npytest = "^8"\n', 'poetry.lock': '' }),
+    );
     expect(poetry.setup.map((s) => s.run)).toEqual(['POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction --with test']);
     expect(poetry.gates[0]?.run).toBe('.venv/bin/python -m pytest');
     const pipenv = proposeWorkflow(snapshot({ Pipfile: '[dev-packages]\npytest = "*"\n', 'Pipfile.lock': '{}' }));
@@ -117,7 +148,15 @@ describe('detectProject over real project layouts', () => {
   });
 
   it('requirements files: the base one and the test/dev ones; pytest configured but not declared is installed too', () => {
-    const p = proposeWorkflow(snapshot({ 'requirements.txt': 'flask\n', 'requirements-dev.txt': 'black\n', 'requirements-docs.txt': 'sphinx\n', 'setup.py': 'from setuptools import setup\nsetup()\n', 'pytest.ini': '[pytest]\n' }));
+    const p = proposeWorkflow(
+      snapshot({
+        'requirements.txt': 'flask\n',
+        'requirements-dev.txt': 'black\n',
+        'requirements-docs.txt': 'sphinx\n',
+        'setup.py': 'from setuptools import setup\nsetup()\n',
+        'pytest.ini': '[pytest]\n',
+      }),
+    );
     expect(p.setup.map((s) => s.run)).toEqual(['python3 -m venv .venv', '.venv/bin/pip install -r requirements.txt -r requirements-dev.txt -e . pytest']);
     expect(p.setup[1]?.why).toMatch(/pytest \(configured in pytest.ini, not declared\)/);
   });
@@ -162,10 +201,18 @@ describe('detectProject over real project layouts', () => {
 
   it('Maven and Gradle: the wrapper when committed, the test task as the gate, and the wrapper’s download host read from its own properties', () => {
     const maven = proposeWorkflow(snapshot({ 'pom.xml': '<project/>', mvnw: '' }));
-    expect([maven.setup[0]?.run, maven.gates[0]?.run, maven.network[0]?.entry]).toEqual(['./mvnw -B -q dependency:go-offline', './mvnw -B -q test', 'registry:maven']);
-    const gradle = proposeWorkflow(snapshot({
-      'build.gradle.kts': '', gradlew: '', 'gradle/wrapper/gradle-wrapper.properties': 'distributionUrl=https\\://dist.example.com/gradle-8.5-bin.zip\n',
-    }));
+    expect([maven.setup[0]?.run, maven.gates[0]?.run, maven.network[0]?.entry]).toEqual([
+      './mvnw -B -q dependency:go-offline',
+      './mvnw -B -q test',
+      'registry:maven',
+    ]);
+    const gradle = proposeWorkflow(
+      snapshot({
+        'build.gradle.kts': '',
+        gradlew: '',
+        'gradle/wrapper/gradle-wrapper.properties': 'distributionUrl=https\\://dist.example.com/gradle-8.5-bin.zip\n',
+      }),
+    );
     expect(gradle.gates[0]?.run).toBe('./gradlew --no-daemon test');
     expect(gradle.network.map((n) => n.entry)).toEqual(['registry:maven', 'dist.example.com']);
   });
@@ -183,7 +230,10 @@ describe('detectProject over real project layouts', () => {
 
   it('two ecosystems: both gates, named apart; a package.json that only holds tooling is not set up', () => {
     const both = proposeWorkflow(snapshot({ 'go.mod': 'module x\n', 'package.json': '{"scripts":{"test":"vitest run"}}', 'package-lock.json': '' }));
-    expect(both.gates.map((g) => [g.name, g.run])).toEqual([['test', 'npm test'], ['test-go', 'go test ./...']]);
+    expect(both.gates.map((g) => [g.name, g.run])).toEqual([
+      ['test', 'npm test'],
+      ['test-go', 'go test ./...'],
+    ]);
     const tooling = proposeWorkflow(snapshot({ 'go.mod': 'module x\n', 'package.json': '{"devDependencies":{"prettier":"3"}}' }));
     expect(tooling.setup).toEqual([]);
     expect(tooling.gates.map((g) => g.run)).toEqual(['go test ./...']);

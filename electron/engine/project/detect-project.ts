@@ -11,8 +11,18 @@ const DETECTORS = [detectNode, detectPython, detectRust, detectGo, detectMaven, 
 
 /** Files whose text detection reads (when they are committed). */
 const READ = [
-  'package.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'tox.ini', 'Pipfile', 'Cargo.toml', 'go.mod',
-  'GNUmakefile', 'Makefile', 'makefile', 'gradle/wrapper/gradle-wrapper.properties',
+  'package.json',
+  'pyproject.toml',
+  'setup.cfg',
+  'setup.py',
+  'tox.ini',
+  'Pipfile',
+  'Cargo.toml',
+  'go.mod',
+  'GNUmakefile',
+  'Makefile',
+  'makefile',
+  'gradle/wrapper/gradle-wrapper.properties',
 ];
 /** Subfolders whose entries detection looks at. */
 const SUBFOLDERS = ['tests/', 'test/', 'gradle/wrapper/'];
@@ -27,11 +37,16 @@ export function proposeWorkflow(s: ProjectSnapshot): DetectedProject {
   const withGates = found.filter((p) => p.gates.length > 0);
   if (make) {
     if (withGates.length === 0) found.push(make);
-    else notes.push(`${make.evidence[0]} has a \`${make.gates[0]!.run.slice('make '.length)}\` target; the gates run the tools directly. Use \`${make.gates[0]!.run}\` as the gate instead if it does more.`);
+    else
+      notes.push(
+        `${make.evidence[0]} has a \`${make.gates[0]!.run.slice('make '.length)}\` target; the gates run the tools directly. Use \`${make.gates[0]!.run}\` as the gate instead if it does more.`,
+      );
   }
   // An ecosystem that proposes no gate (a package.json for tooling beside a Go module) is not set up unless it is the only one.
   const used = found.length > 1 ? found.filter((p) => p.gates.length > 0) : found;
-  for (const p of found) if (!used.includes(p)) notes.push(`${p.evidence[0]} (${p.label}) proposes no gate, so it is not set up; add \`${p.setup[0]?.run ?? ''}\` to setup if the tests need it.`);
+  for (const p of found)
+    if (!used.includes(p))
+      notes.push(`${p.evidence[0]} (${p.label}) proposes no gate, so it is not set up; add \`${p.setup[0]?.run ?? ''}\` to setup if the tests need it.`);
 
   const gates: DetectedProject['gates'] = [];
   for (const p of used) {
@@ -51,10 +66,13 @@ export function proposeWorkflow(s: ProjectSnapshot): DetectedProject {
     }
   }
   for (const f of s.ignoredInCheckout) {
-    if (/^\.env(\..+)?$/.test(f) && !copy.some((c) => c.glob === f)) notes.push(`Your checkout has ${f}, which git ignores and no committed template names: add it to copy if the tests need it.`);
+    if (/^\.env(\..+)?$/.test(f) && !copy.some((c) => c.glob === f))
+      notes.push(`Your checkout has ${f}, which git ignores and no committed template names: add it to copy if the tests need it.`);
   }
   if (found.length === 0) {
-    notes.push('No project files Ratchet knows were found (package.json, pyproject.toml, requirements.txt, Cargo.toml, go.mod, pom.xml, build.gradle, a Makefile with a test target): write your test command as a gate.');
+    notes.push(
+      'No project files Ratchet knows were found (package.json, pyproject.toml, requirements.txt, Cargo.toml, go.mod, pom.xml, build.gradle, a Makefile with a test target): write your test command as a gate.',
+    );
   }
   return {
     found: found.map((p) => ({ ecosystem: p.id, label: p.label, evidence: p.evidence })),
@@ -72,15 +90,16 @@ export function proposeWorkflow(s: ProjectSnapshot): DetectedProject {
  */
 export async function readProjectSnapshot(repoRoot: string, rev = 'HEAD'): Promise<ProjectSnapshot> {
   const g = git(repoRoot);
-  const list = async (paths: string[]) =>
-    (await g.raw(['ls-tree', '-z', '--name-only', rev, '--', ...paths])).split('\0').filter(Boolean);
+  const list = async (paths: string[]) => (await g.raw(['ls-tree', '-z', '--name-only', rev, '--', ...paths])).split('\0').filter(Boolean);
   const top = await list(['.']);
   const sub = top.some((f) => SUBFOLDERS.some((d) => d.startsWith(`${f}/`))) ? await list(SUBFOLDERS) : [];
   const files = [...top, ...sub];
   const wanted = [...READ, ...requirementsFiles(top)].filter((f) => files.includes(f));
   const contents: Record<string, string> = {};
   for (const f of wanted) contents[f] = await g.raw(['cat-file', 'blob', `${rev}:${f}`]);
-  const candidates = readdirSync(repoRoot).filter((f) => !top.includes(f) && (/^\.env(\..+)?$/.test(f) || top.some((t) => TEMPLATE_SUFFIX.exec(t)?.[1] === f)) && isFile(join(repoRoot, f)));
+  const candidates = readdirSync(repoRoot).filter(
+    (f) => !top.includes(f) && (/^\.env(\..+)?$/.test(f) || top.some((t) => TEMPLATE_SUFFIX.exec(t)?.[1] === f)) && isFile(join(repoRoot, f)),
+  );
   const ignored = candidates.length ? (await g.raw(['check-ignore', '--', ...candidates])).split('\n').filter(Boolean) : [];
   return { files, contents, ignoredInCheckout: ignored };
 }

@@ -26,25 +26,32 @@ export function detectPython(s: ProjectSnapshot): EcosystemProposal | null {
   const reqs = requirementsFiles(s.files);
   const pyprojectText = s.contents['pyproject.toml'];
   const outline = tomlOutline(pyprojectText ?? '');
-  const installable = hasTable(outline, 'project') || hasTable(outline, 'build-system') || hasTable(outline, 'tool.poetry') || has(s, 'setup.py') || has(s, 'setup.cfg');
+  const installable =
+    hasTable(outline, 'project') || hasTable(outline, 'build-system') || hasTable(outline, 'tool.poetry') || has(s, 'setup.py') || has(s, 'setup.cfg');
   if (!has(s, 'pyproject.toml') && !has(s, 'setup.py') && !has(s, 'setup.cfg') && reqs.length === 0 && !has(s, 'Pipfile')) return null;
 
   const notes: string[] = [];
   const evidence = ['pyproject.toml', 'setup.py', 'setup.cfg', ...reqs, 'Pipfile'].filter((f) => has(s, f));
   const tool: 'uv' | 'poetry' | 'pipenv' | 'pip' =
-    has(s, 'uv.lock') || hasTable(outline, 'tool.uv') ? 'uv'
-      : has(s, 'poetry.lock') || hasTable(outline, 'tool.poetry') ? 'poetry'
-        : has(s, 'Pipfile') && !installable && reqs.length === 0 ? 'pipenv'
+    has(s, 'uv.lock') || hasTable(outline, 'tool.uv')
+      ? 'uv'
+      : has(s, 'poetry.lock') || hasTable(outline, 'tool.poetry')
+        ? 'poetry'
+        : has(s, 'Pipfile') && !installable && reqs.length === 0
+          ? 'pipenv'
           : 'pip';
   if (tool === 'uv' && has(s, 'uv.lock')) evidence.push('uv.lock');
   if (tool === 'poetry' && has(s, 'poetry.lock')) evidence.push('poetry.lock');
   if (tool === 'pipenv' && has(s, 'Pipfile.lock')) evidence.push('Pipfile.lock');
 
-  const texts = [pyprojectText, s.contents['setup.cfg'], s.contents['setup.py'], s.contents.Pipfile, ...reqs.map((r) => s.contents[r])].filter((t): t is string => t !== undefined);
-  const pytestConfigured = ['pytest.ini', 'conftest.py', 'tests/conftest.py', 'test/conftest.py'].find((f) => has(s, f))
-    ?? (hasTable(outline, 'tool.pytest.ini_options') ? 'pyproject.toml [tool.pytest.ini_options]' : undefined)
-    ?? (/^\[tool:pytest\]/m.test(s.contents['setup.cfg'] ?? '') ? 'setup.cfg [tool:pytest]' : undefined)
-    ?? (/^\[pytest\]/m.test(s.contents['tox.ini'] ?? '') ? 'tox.ini [pytest]' : undefined);
+  const texts = [pyprojectText, s.contents['setup.cfg'], s.contents['setup.py'], s.contents.Pipfile, ...reqs.map((r) => s.contents[r])].filter(
+    (t): t is string => t !== undefined,
+  );
+  const pytestConfigured =
+    ['pytest.ini', 'conftest.py', 'tests/conftest.py', 'test/conftest.py'].find((f) => has(s, f)) ??
+    (hasTable(outline, 'tool.pytest.ini_options') ? 'pyproject.toml [tool.pytest.ini_options]' : undefined) ??
+    (/^\[tool:pytest\]/m.test(s.contents['setup.cfg'] ?? '') ? 'setup.cfg [tool:pytest]' : undefined) ??
+    (/^\[pytest\]/m.test(s.contents['tox.ini'] ?? '') ? 'tox.ini [pytest]' : undefined);
   const pytestDeclared = texts.some(declaresPytest);
   const pytest = pytestDeclared || pytestConfigured !== undefined;
 
@@ -71,26 +78,32 @@ export function detectPython(s: ProjectSnapshot): EcosystemProposal | null {
     });
     if (addPytest) setup.push({ run: '.venv/bin/pip install pytest', why: `pytest is configured (${pytestConfigured}) but not declared as a dependency` });
   } else {
-    setup.push({ run: 'python3 -m venv .venv', why: 'a virtualenv of the worktree\'s own, so nothing is installed into your Python or imported from your checkout' });
-    const words = [
-      ...reqs.flatMap((r) => ['-r', r]),
-      ...(installable ? ['-e', extra ? `.[${extra}]` : '.'] : []),
-      ...(addPytest ? ['pytest'] : []),
-    ];
+    setup.push({
+      run: 'python3 -m venv .venv',
+      why: "a virtualenv of the worktree's own, so nothing is installed into your Python or imported from your checkout",
+    });
+    const words = [...reqs.flatMap((r) => ['-r', r]), ...(installable ? ['-e', extra ? `.[${extra}]` : '.'] : []), ...(addPytest ? ['pytest'] : [])];
     const parts = [
       reqs.length ? reqs.join(', ') : null,
-      installable ? `the project editable (${has(s, 'pyproject.toml') ? 'pyproject.toml' : has(s, 'setup.py') ? 'setup.py' : 'setup.cfg'}${extra ? `, extra "${extra}"` : ''}), so the tests import the worktree's code` : null,
+      installable
+        ? `the project editable (${has(s, 'pyproject.toml') ? 'pyproject.toml' : has(s, 'setup.py') ? 'setup.py' : 'setup.cfg'}${extra ? `, extra "${extra}"` : ''}), so the tests import the worktree's code`
+        : null,
       addPytest ? `pytest (configured in ${pytestConfigured}, not declared)` : null,
     ].filter(Boolean);
     setup.push({ run: `.venv/bin/pip install ${words.map(shellWord).join(' ')}`, why: `installs ${parts.join('; ')}` });
   }
   if (has(s, 'Pipfile') && tool !== 'pipenv') notes.push(`A Pipfile is committed too; ${tool} was chosen. Change setup if the project installs with pipenv.`);
-  if (tool === 'uv' && has(s, '.python-version')) notes.push('uv may download the Python version .python-version names if it is not installed; its download host would then need to be in setup.network.');
+  if (tool === 'uv' && has(s, '.python-version'))
+    notes.push('uv may download the Python version .python-version names if it is not installed; its download host would then need to be in setup.network.');
 
   const unittestStart = has(s, 'tests/__init__.py') || !s.files.some((f) => f.startsWith('tests/')) ? '' : ' -s tests';
   const gate = pytest
-    ? { name: 'test', run: '.venv/bin/python -m pytest', why: pytestDeclared ? 'pytest is a declared dependency' : `pytest is configured (${pytestConfigured})` }
-    : { name: 'test', run: `.venv/bin/python -m unittest discover${unittestStart}`, why: 'no pytest declared or configured: the standard library\'s unittest' };
+    ? {
+        name: 'test',
+        run: '.venv/bin/python -m pytest',
+        why: pytestDeclared ? 'pytest is a declared dependency' : `pytest is configured (${pytestConfigured})`,
+      }
+    : { name: 'test', run: `.venv/bin/python -m unittest discover${unittestStart}`, why: "no pytest declared or configured: the standard library's unittest" };
   return {
     id: 'python',
     label: tool === 'pip' ? 'Python (pip)' : `Python (${tool})`,

@@ -18,11 +18,15 @@ export function initWorkflowText(detected: DetectedProject, repoName: string): s
   out.push(
     ...comment(`Ratchet workflow for ${repoName}, written by \`ratchet init\` from the repository's files. Review it, then commit it.`),
     ...comment(found ? `Detected: ${found}.` : 'Detected: no project files Ratchet knows.'),
-    ...comment('Check it with `ratchet check ratchet.yml`; the app\'s New task shows it and can check the project before a run.'),
+    ...comment("Check it with `ratchet check ratchet.yml`; the app's New task shows it and can check the project before a run."),
     '',
   );
 
-  out.push(...comment('setup: makes a fresh worktree ready to test. It runs in the sandbox when a run\'s worktree is made, and again\nwhen a lockfile or manifest changes. Only setup reaches `network` (the gates run without it).'));
+  out.push(
+    ...comment(
+      "setup: makes a fresh worktree ready to test. It runs in the sandbox when a run's worktree is made, and again\nwhen a lockfile or manifest changes. Only setup reaches `network` (the gates run without it).",
+    ),
+  );
   if (detected.setup.length) {
     out.push('setup:', '  run:');
     for (const s of detected.setup) out.push(...comment(s.why, '    '), `    - ${scalar(s.run)}`);
@@ -33,7 +37,7 @@ export function initWorkflowText(detected: DetectedProject, repoName: string): s
   } else out.push('# Nothing to install was detected.');
   out.push('');
 
-  out.push(...comment('gates: commands that must pass after each of the agent\'s attempts; a failing gate\'s output goes into the retry.'));
+  out.push(...comment("gates: commands that must pass after each of the agent's attempts; a failing gate's output goes into the retry."));
   if (detected.gates.length) {
     out.push('gates:');
     for (const g of detected.gates) out.push(...comment(g.why, '  '), `  ${g.name}: ${scalar(g.run)}`);
@@ -41,7 +45,11 @@ export function initWorkflowText(detected: DetectedProject, repoName: string): s
   out.push('');
 
   if (detected.copy.length) {
-    out.push(...comment('copy: files git does not carry, copied from your checkout into each run\'s worktree (never committed by Ratchet).\nThe agent can read them: copy only what the tests need.'));
+    out.push(
+      ...comment(
+        "copy: files git does not carry, copied from your checkout into each run's worktree (never committed by Ratchet).\nThe agent can read them: copy only what the tests need.",
+      ),
+    );
     out.push('copy:');
     for (const c of detected.copy) out.push(...comment(c.why, '  '), `  - ${scalar(c.glob)}`);
     out.push('');
@@ -54,7 +62,9 @@ export function initWorkflowText(detected: DetectedProject, repoName: string): s
   }
 
   out.push(
-    ...comment('steps: left out, so each task gives its own (New task in the app, `ratchet run <repo> --task "…" --description "…"`,\nor `ratchet run <repo> --draft`). To run the same plan every time, list it:'),
+    ...comment(
+      'steps: left out, so each task gives its own (New task in the app, `ratchet run <repo> --task "…" --description "…"`,\nor `ratchet run <repo> --draft`). To run the same plan every time, list it:',
+    ),
     '# steps:',
     '#   - title: Fix the failing test',
     '#     prompt: What to change, and how to tell it is done.',

@@ -6,7 +6,10 @@ export interface TomlOutline {
 }
 
 function unquote(key: string): string {
-  return key.replace(/^\s*"|"\s*$/g, '').replace(/^\s*'|'\s*$/g, '').trim();
+  return key
+    .replace(/^\s*"|"\s*$/g, '')
+    .replace(/^\s*'|'\s*$/g, '')
+    .trim();
 }
 
 /** Dotted names with quoted parts (`tool."my.tool"`) split on the dots outside quotes. */

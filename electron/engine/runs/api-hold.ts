@@ -9,7 +9,10 @@ import { runLife } from './run-machine';
 export function apiKeyHash(env: NodeJS.ProcessEnv): string | null {
   const key = env.ANTHROPIC_API_KEY;
   if (!key) return null;
-  return createHash('sha256').update(`${env.ANTHROPIC_BASE_URL ?? ''}\n${key}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${env.ANTHROPIC_BASE_URL ?? ''}\n${key}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Records the hold a rate-limited call asked for (`retryAfterS` from its retry-after). */

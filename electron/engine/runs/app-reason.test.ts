@@ -13,10 +13,14 @@ const noCommand = (text: string) => expect(text).not.toMatch(/ratchet (resume|re
 /** The reasons the engine writes that name a command (engine.ts, budget.ts, run-reasons.ts + attempt-summary.ts). */
 const budget = checkBudget({ taskUsd: 0.004, dailyUsd: null, alertAt: 0.8, taskSpent: 0.0059, daySpent: 0, alerted: { task: true, daily: false }, runId: RUN });
 const failedOutcome = {
-  kind: 'fatal' as const, errorClass: 'test_failure' as const, reason: 'step 2 "Refuse a zero divisor" failed: test failure: limit of 1 retry reached',
+  kind: 'fatal' as const,
+  errorClass: 'test_failure' as const,
+  reason: 'step 2 "Refuse a zero divisor" failed: test failure: limit of 1 retry reached',
   summary: attemptsSummary(
-    [{ n: 1, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: ['test/div.test.mjs › refuses zero'] },
-      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: ['test/div.test.mjs › refuses zero'] }],
+    [
+      { n: 1, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: ['test/div.test.mjs › refuses zero'] },
+      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: '1 test failed', failedTests: ['test/div.test.mjs › refuses zero'] },
+    ],
     ['test_failure: refuses zero: Expected "Error", got 0'],
   ),
 };
@@ -41,7 +45,11 @@ describe('a reason as the app shows it', () => {
     expect(failed).toContain(`\`ratchet retry ${RUN}\``);
     const app = appReason(failed);
     expect(app.head).toMatch(/^Step 2 "Refuse a zero divisor" failed/);
-    expect(app.blocks.map((b) => [b.heading, b.list])).toEqual([['Attempts summary', 'ordered'], ['Remaining issues', 'bullets'], ['Next steps', 'ordered']]);
+    expect(app.blocks.map((b) => [b.heading, b.list])).toEqual([
+      ['Attempts summary', 'ordered'],
+      ['Remaining issues', 'bullets'],
+      ['Next steps', 'ordered'],
+    ]);
     expect(app.blocks[0]!.lines).toHaveLength(2);
     const next = app.blocks[2]!.lines;
     expect(next).toHaveLength(4);

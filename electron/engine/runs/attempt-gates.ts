@@ -85,7 +85,11 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     let r = await runGate(
       { name, run, timeoutS: gate.timeout ?? g.defaultTimeoutS, report: gate.report },
       {
-        cwd: g.worktree, env: g.env, jail: g.jail, signal: g.signal, timeoutMultiplier: g.timeoutMultiplier,
+        cwd: g.worktree,
+        env: g.env,
+        jail: g.jail,
+        signal: g.signal,
+        timeoutMultiplier: g.timeoutMultiplier,
         // Streamed while the gate runs, so a long gate is not a blank panel until it ends.
         onOutput: (c) => store.event(g.runId, 'gate.output', { attemptId: g.attemptId, gate: label, ...c }),
       },
@@ -112,8 +116,15 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     const first = previous && gateKey(previous.gate!.name) === name ? focus(name, previous.failures) : null;
     let focused = first ? await runOnce(name, `${name} (failed tests first)`, first.command) : null;
     if (focused && first) {
-      const verdict = focusDecides(focused) ? 'still fail' : focused.r.passed ? 'pass now: running the whole gate' : 'ran inconclusively: running the whole gate';
-      store.event(g.runId, 'log', { level: 'info', message: `gate ${name}: ran the ${first.tests.length} failing test${first.tests.length === 1 ? '' : 's'} first (${first.runner}); they ${verdict}` });
+      const verdict = focusDecides(focused)
+        ? 'still fail'
+        : focused.r.passed
+          ? 'pass now: running the whole gate'
+          : 'ran inconclusively: running the whole gate';
+      store.event(g.runId, 'log', {
+        level: 'info',
+        message: `gate ${name}: ran the ${first.tests.length} failing test${first.tests.length === 1 ? '' : 's'} first (${first.runner}); they ${verdict}`,
+      });
       if (!focusDecides(focused)) focused = null;
     }
     let { r, failures, noTests } = focused ?? (await runOnce(name));
@@ -146,13 +157,27 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
       if (again.r.passed) {
         flaky = true;
         const alone = only && again.r.command === only.command ? ', re-run alone' : '';
-        notes.push(`gate ${name} failed, then passed on the unchanged tree${alone}: flaky (${failures.map((t) => t.name).slice(0, 5).join(', ') || 'no test named'})`);
+        notes.push(
+          `gate ${name} failed, then passed on the unchanged tree${alone}: flaky (${
+            failures
+              .map((t) => t.name)
+              .slice(0, 5)
+              .join(', ') || 'no test named'
+          })`,
+        );
         continue;
       }
     }
     failedGates.push(name);
     failure ??= {
-      errorClass: c.errorClass, message: c.message, hints: c.hints, failures, gate: r, failedGates, outputs, agentFatal: false,
+      errorClass: c.errorClass,
+      message: c.message,
+      hints: c.hints,
+      failures,
+      gate: r,
+      failedGates,
+      outputs,
+      agentFatal: false,
       retryAfterS: c.errorClass === 'rate_limit' ? retryAfterFromText(r.output) : null,
     };
   }
@@ -165,6 +190,6 @@ function noTestsFailure(gate: string): { errorClass: ErrorClass; message: string
   return {
     errorClass: 'test_failure',
     message: `gate ${gate}: ${NO_TESTS_MESSAGE} (its output counts 0 tests; set allow_no_tests: true on the gate if that is expected)`,
-    hints: ['The test runner found no tests: check that the test files exist, match the runner\'s pattern and contain tests, and that no filter excludes them.'],
+    hints: ["The test runner found no tests: check that the test files exist, match the runner's pattern and contain tests, and that no filter excludes them."],
   };
 }

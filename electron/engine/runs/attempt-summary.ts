@@ -33,10 +33,9 @@ const COMPILE = 'compile: ';
 function describeTests(now: ReadonlySet<string>, previous: ReadonlySet<string> | null): string {
   const errors = [...now].filter((t) => t.startsWith(COMPILE)).length;
   const tests = now.size - errors;
-  let what = [
-    tests ? `${tests} ${tests === 1 ? 'test' : 'tests'} failed` : '',
-    errors ? `${errors} ${errors === 1 ? 'error' : 'errors'}` : '',
-  ].filter(Boolean).join(', ');
+  let what = [tests ? `${tests} ${tests === 1 ? 'test' : 'tests'} failed` : '', errors ? `${errors} ${errors === 1 ? 'error' : 'errors'}` : '']
+    .filter(Boolean)
+    .join(', ');
   if (!previous || previous.size === 0) return what;
   const fixed = [...previous].filter((t) => !now.has(t)).length;
   const added = [...now].filter((t) => !previous.has(t)).length;
@@ -91,14 +90,19 @@ export function nextSteps(n: NextStepsFor): string[] {
     `3. Update the task or the plan with more specific instructions (\`ratchet plan ${n.runId} --edit plan.yml\`, or Revise plan in the app)`,
   ];
   if (n.kind === 'escalate') lines.push(`4. Resume the run (\`ratchet resume ${n.runId}\`, or Resume in the app): the step gets its retries afresh`);
-  else if (n.committedSteps > 0) lines.push(`4. Retry the run (\`ratchet retry ${n.runId}\`, or Retry in the app): it continues from this step, which gets its retries afresh`);
-  else lines.push(`4. Start again (\`ratchet restart ${n.runId}\`, or Start again in the app): no step is committed yet, so there is nothing for Retry to continue from`);
+  else if (n.committedSteps > 0)
+    lines.push(`4. Retry the run (\`ratchet retry ${n.runId}\`, or Retry in the app): it continues from this step, which gets its retries afresh`);
+  else
+    lines.push(
+      `4. Start again (\`ratchet restart ${n.runId}\`, or Start again in the app): no step is committed yet, so there is nothing for Retry to continue from`,
+    );
   return lines;
 }
 
 export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: readonly string[] = [], opts: SummaryOptions = {}): string {
   const lines = ['Attempts summary:'];
-  if (opts.earlier) lines.push(`(${opts.earlier} earlier ${opts.earlier === 1 ? 'attempt' : 'attempts'} of this step, before this retry, are in the run's history)`);
+  if (opts.earlier)
+    lines.push(`(${opts.earlier} earlier ${opts.earlier === 1 ? 'attempt' : 'attempts'} of this step, before this retry, are in the run's history)`);
   const described = attempts.map((a, i) => describeAttempt(a, attempts[i - 1], i + 1, opts.said));
   lines.push(...described);
   const already = [opts.said ?? '', ...described].join('\n');

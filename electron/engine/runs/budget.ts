@@ -14,8 +14,7 @@ export interface BudgetFacts {
 }
 
 export type BudgetVerdict =
-  | { ok: true; alerts: Array<{ kind: 'task' | 'daily'; spent: number; limit: number }> }
-  | { ok: false; kind: 'task' | 'daily'; reason: string };
+  { ok: true; alerts: Array<{ kind: 'task' | 'daily'; spent: number; limit: number }> } | { ok: false; kind: 'task' | 'daily'; reason: string };
 
 export function checkBudget(f: BudgetFacts): BudgetVerdict {
   if (f.taskUsd !== null && f.taskSpent >= f.taskUsd) {

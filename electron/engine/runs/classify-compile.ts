@@ -6,8 +6,7 @@ export function compilationError(out: string): Classification | null {
   // TypeScript: "src/a.ts(3,7): error TS2322: …" or, with --pretty, "src/a.ts:3:7 - error TS2322: …"
   const tsCount = out.match(/\berror TS\d+:/g)?.length ?? 0;
   if (tsCount > 0) {
-    const m =
-      out.match(/^(.+?)\((\d+),\d+\): error (TS\d+): (.+)$/m) ?? out.match(/^(.+?):(\d+):\d+ - error (TS\d+): (.+)$/m);
+    const m = out.match(/^(.+?)\((\d+),\d+\): error (TS\d+): (.+)$/m) ?? out.match(/^(.+?):(\d+):\d+ - error (TS\d+): (.+)$/m);
     if (m) return result('compilation_error', `${m[3]}: ${m[4]}${locationSuffix(m[1], m[2])}${moreSuffix(tsCount)}`);
     const g = out.match(/\berror (TS\d+): (.+)$/m)!;
     return result('compilation_error', `${g[1]}: ${g[2]}${moreSuffix(tsCount)}`);
@@ -30,9 +29,7 @@ export function compilationError(out: string): Classification | null {
   }
 
   // gcc / clang / javac and friends: "main.c:3:5: error: …", "Foo.java:3: error: …"
-  const ccLines = [
-    ...out.matchAll(/^(.+?\.(?:c|cc|cpp|cxx|h|hh|hpp|m|mm|java|kt|swift|zig|cs)):(\d+):(?:\d+:)? (?:fatal )?error: (.+)$/gm),
-  ];
+  const ccLines = [...out.matchAll(/^(.+?\.(?:c|cc|cpp|cxx|h|hh|hpp|m|mm|java|kt|swift|zig|cs)):(\d+):(?:\d+:)? (?:fatal )?error: (.+)$/gm)];
   if (ccLines.length > 0) {
     const m = ccLines[0]!;
     return result('compilation_error', `${m[3]}${locationSuffix(m[1], m[2])}${moreSuffix(ccLines.length)}`);
@@ -56,12 +53,14 @@ export function compilationError(out: string): Classification | null {
   // Godot: "SCRIPT ERROR: Parse Error: …" then "   at: GDScript::reload (res://player.gd:14)"; Godot 3 puts a
   // function before the message and "At: res://player.gd:14." after. Seed 002 counts a bad property name
   // ("Invalid get index 'helth'") as a compile error: it is a typo the agent can fix, like a parse error.
-  const godot = [
-    ...out.matchAll(/^(?:SCRIPT ERROR: )?(?:[\w.:]+: )?((?:Parse Error|Invalid (?:get|set) index|Invalid access to property or key)\b.*)$/gm),
-  ];
+  const godot = [...out.matchAll(/^(?:SCRIPT ERROR: )?(?:[\w.:]+: )?((?:Parse Error|Invalid (?:get|set) index|Invalid access to property or key)\b.*)$/gm)];
   if (godot.length > 0) {
     const m = godot[0]!;
-    const after = out.slice((m.index ?? 0) + m[0].length).split('\n').slice(1, 3).join('\n');
+    const after = out
+      .slice((m.index ?? 0) + m[0].length)
+      .split('\n')
+      .slice(1, 3)
+      .join('\n');
     const loc = after.match(/(res:\/\/[^\s():]+):(\d+)/);
     return result('compilation_error', `${m[1]!.trim()}${loc ? locationSuffix(loc[1], loc[2]) : ''}${moreSuffix(godot.length)}`);
   }

@@ -15,7 +15,8 @@ afterEach(async () => {
 });
 
 const WORKFLOW = `gates:\n  test: { run: "node --test", timeout: 60 }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: Labels\n`;
-const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { label } from '../src/label.mjs';\ntest('pads', () => { assert.equal(label(7), '#0007'); });\n";
+const TEST =
+  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { label } from '../src/label.mjs';\ntest('pads', () => { assert.equal(label(7), '#0007'); });\n";
 
 describe('an import that nothing provides', () => {
   it("is the agent's to fix when its own change added it: retried as a compilation error that says so", async () => {
@@ -23,7 +24,10 @@ describe('an import that nothing provides', () => {
     server = await startScriptedServer({
       script: {
         rules: queue(
-          turn(create('src/label.mjs', "import leftPad from 'left-pad';\nexport const label = (n) => `#${leftPad(n, 4, '0')}`;\n"), create('test/label.test.mjs', TEST)),
+          turn(
+            create('src/label.mjs', "import leftPad from 'left-pad';\nexport const label = (n) => `#${leftPad(n, 4, '0')}`;\n"),
+            create('test/label.test.mjs', TEST),
+          ),
           say('done'),
           turn(create('src/label.mjs', "export const label = (n) => `#${String(n).padStart(4, '0')}`;\n")),
           say('done'),

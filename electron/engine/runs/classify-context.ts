@@ -31,7 +31,16 @@ export type Ecosystem = 'npm' | 'pypi' | 'go' | 'cargo' | 'maven';
 /** The files that declare an ecosystem's dependencies, most telling first. */
 export const MANIFESTS: Record<Ecosystem, readonly string[]> = {
   npm: ['package.json'],
-  pypi: ['pyproject.toml', 'requirements.txt', 'requirements-dev.txt', 'requirements-test.txt', 'dev-requirements.txt', 'test-requirements.txt', 'setup.cfg', 'Pipfile'],
+  pypi: [
+    'pyproject.toml',
+    'requirements.txt',
+    'requirements-dev.txt',
+    'requirements-test.txt',
+    'dev-requirements.txt',
+    'test-requirements.txt',
+    'setup.cfg',
+    'Pipfile',
+  ],
   go: ['go.mod'],
   cargo: ['Cargo.toml'],
   maven: ['pom.xml', 'build.gradle', 'build.gradle.kts'],
@@ -71,10 +80,27 @@ const pyNorm = (s: string): string => s.toLowerCase().replace(/[-_.]+/g, '_');
 
 // Import names that differ from the distribution that provides them (the common ones).
 const PY_IMPORT_TO_DIST: Record<string, string[]> = {
-  yaml: ['pyyaml'], bs4: ['beautifulsoup4'], pil: ['pillow'], sklearn: ['scikit_learn'], cv2: ['opencv_python', 'opencv_python_headless'],
-  dateutil: ['python_dateutil'], jwt: ['pyjwt'], dotenv: ['python_dotenv'], attr: ['attrs'], serial: ['pyserial'],
-  crypto: ['pycryptodome', 'pycryptodomex'], magic: ['python_magic'], docx: ['python_docx'], git: ['gitpython'], openssl: ['pyopenssl'],
-  google: ['protobuf'], jose: ['python_jose'], multipart: ['python_multipart'], zmq: ['pyzmq'], usb: ['pyusb'], psycopg2: ['psycopg2_binary'],
+  yaml: ['pyyaml'],
+  bs4: ['beautifulsoup4'],
+  pil: ['pillow'],
+  sklearn: ['scikit_learn'],
+  cv2: ['opencv_python', 'opencv_python_headless'],
+  dateutil: ['python_dateutil'],
+  jwt: ['pyjwt'],
+  dotenv: ['python_dotenv'],
+  attr: ['attrs'],
+  serial: ['pyserial'],
+  crypto: ['pycryptodome', 'pycryptodomex'],
+  magic: ['python_magic'],
+  docx: ['python_docx'],
+  git: ['gitpython'],
+  openssl: ['pyopenssl'],
+  google: ['protobuf'],
+  jose: ['python_jose'],
+  multipart: ['python_multipart'],
+  zmq: ['pyzmq'],
+  usb: ['pyusb'],
+  psycopg2: ['psycopg2_binary'],
 };
 
 /** Names of the dependencies a Python manifest declares, normalised. */
@@ -130,7 +156,19 @@ function cargoDeclared(text: string): string[] {
 }
 
 // The command a package installs when it is not the package's name.
-const NPM_BIN_PACKAGE: Record<string, string> = { tsc: 'typescript', tsserver: 'typescript', 'ts-node': 'ts-node', esbuild: 'esbuild', eslint: 'eslint', jest: 'jest', vitest: 'vitest', mocha: 'mocha', playwright: '@playwright/test', nyc: 'nyc', c8: 'c8' };
+const NPM_BIN_PACKAGE: Record<string, string> = {
+  tsc: 'typescript',
+  tsserver: 'typescript',
+  'ts-node': 'ts-node',
+  esbuild: 'esbuild',
+  eslint: 'eslint',
+  jest: 'jest',
+  vitest: 'vitest',
+  mocha: 'mocha',
+  playwright: '@playwright/test',
+  nyc: 'nyc',
+  c8: 'c8',
+};
 
 /**
  * The manifest that declares `name` for the ecosystem (an npm package, a Python module's distribution, a Go package's

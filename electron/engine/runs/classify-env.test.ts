@@ -14,8 +14,18 @@ const read = (name: string): string => fs.readFileSync(path.join(CORPUS, name), 
 
 function gate(output: string, over: Partial<GateResult> = {}): GateResult {
   return {
-    name: 'test', command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 1000,
-    output, outputBytes: Buffer.byteLength(output), reportXml: null, spawnError: null, ...over,
+    name: 'test',
+    command: 'npm test',
+    passed: false,
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 1000,
+    output,
+    outputBytes: Buffer.byteLength(output),
+    reportXml: null,
+    spawnError: null,
+    ...over,
   };
 }
 
@@ -37,7 +47,10 @@ describe('a parsed test failure is never outranked by a side message', () => {
 
   it('a failing test whose own message is the permission error is one', () => {
     const out = read('seed002-test-failures.txt').replace('Signal not emitted', "EACCES: permission denied, open '/etc/godot/config'");
-    expect(classify(out)).toMatchObject({ errorClass: 'permission_error', message: "❌ test_take_damage: EACCES: permission denied, open '/etc/godot/config'" });
+    expect(classify(out)).toMatchObject({
+      errorClass: 'permission_error',
+      message: "❌ test_take_damage: EACCES: permission denied, open '/etc/godot/config'",
+    });
   });
 });
 
@@ -65,7 +78,9 @@ describe('the base commit (baseline) and the manifests decide whose a missing mo
     const manifest = (rel: string) => (rel === 'package.json' ? '{ "dependencies": { "lodash": "^4.17.21" } }' : null);
     const c = classify(read('node-declared-missing.txt'), { manifest });
     expect(c.errorClass).toBe('missing_dependency');
-    expect(c.hints[0]).toBe('Install the dependencies in the worktree\'s setup: setup: { run: "npm ci", network: [registry:npm] } in ratchet.yml; retrying the agent will not help.');
+    expect(c.hints[0]).toBe(
+      'Install the dependencies in the worktree\'s setup: setup: { run: "npm ci", network: [registry:npm] } in ratchet.yml; retrying the agent will not help.',
+    );
   });
 
   it('an import the change added says what to do in the retry', () => {
@@ -74,7 +89,9 @@ describe('the base commit (baseline) and the manifests decide whose a missing mo
       manifest: (rel) => (rel === 'pyproject.toml' ? '[project]\nname = "reports"\ndependencies = []\n' : null),
     });
     expect(c.errorClass).toBe('compilation_error');
-    expect(c.hints[0]).toBe("Your change imports 'textkit', which exists nowhere here: write it in the project, import something that exists, or declare it in pyproject.toml (the setup then installs it).");
+    expect(c.hints[0]).toBe(
+      "Your change imports 'textkit', which exists nowhere here: write it in the project, import something that exists, or declare it in pyproject.toml (the setup then installs it).",
+    );
   });
 
   it('reads dependency names as the tools spell them: extras, versions, dashes and import names', () => {
@@ -83,7 +100,9 @@ describe('the base commit (baseline) and the manifests decide whose a missing mo
     for (const m of ['yaml', 'dateutil', 'requests']) {
       expect(classify(out(m), { manifest: (rel) => (rel === 'pyproject.toml' ? pyproject : null) }).message).toMatch(/declared in pyproject\.toml/);
     }
-    expect(classify(out('numpy'), { manifest: (rel) => (rel === 'requirements.txt' ? 'numpy==2.0 # pinned\n' : null) }).message).toMatch(/declared in requirements\.txt/);
+    expect(classify(out('numpy'), { manifest: (rel) => (rel === 'requirements.txt' ? 'numpy==2.0 # pinned\n' : null) }).message).toMatch(
+      /declared in requirements\.txt/,
+    );
     expect(classify(out('flask'), { manifest: (rel) => (rel === 'pyproject.toml' ? pyproject : null) }).message).toBe("No module named 'flask'");
   });
 });
@@ -93,12 +112,15 @@ describe('network refusals, TLS and registry errors', () => {
     const c = classify(read('net-refused-npm.txt'), { phase: 'setup' });
     expect(c).toMatchObject({
       errorClass: 'environment',
-      message: "The sandbox refused npm's connection to npm.corp.example during setup: add it to setup.network in ratchet.yml (setup: { network: [npm.corp.example] })",
+      message:
+        "The sandbox refused npm's connection to npm.corp.example during setup: add it to setup.network in ratchet.yml (setup: { network: [npm.corp.example] })",
     });
-    expect(c.hints[0]).toBe('If npm.corp.example is the registry npm is configured with, registry:npm names it without its host (setup: { network: [registry:npm] }).');
+    expect(c.hints[0]).toBe(
+      'If npm.corp.example is the registry npm is configured with, registry:npm names it without its host (setup: { network: [registry:npm] }).',
+    );
   });
 
-  it("a gate that installs from a registry is told to install in setup instead", () => {
+  it('a gate that installs from a registry is told to install in setup instead', () => {
     const c = classify(read('net-refused-pip.txt'));
     expect(c.hints[0]).toBe('Gates need no registry when setup installs the dependencies: setup: { run: "…", network: [registry:pypi] } in ratchet.yml.');
   });

@@ -17,9 +17,7 @@ const HINTS: Record<ErrorClass, string[]> = {
   resource_exhaustion: [
     'The process ran out of memory or disk space: free space, raise the limit (e.g. NODE_OPTIONS=--max-old-space-size=4096) or make the code use less.',
   ],
-  crash: [
-    'The process was killed by a signal or crashed in native code: check native modules, unbounded recursion, or whether something else killed it.',
-  ],
+  crash: ['The process was killed by a signal or crashed in native code: check native modules, unbounded recursion, or whether something else killed it.'],
   compilation_error: ['Fix the compiler errors first: the tests cannot run until the code builds.'],
   test_failure: ['Make the failing tests pass by fixing the code under test; compare the expected and actual values in the output.'],
   unknown: ['The failure matched no known pattern: read the end of the gate output.'],
@@ -54,13 +52,13 @@ const onOneLine = (text: string, a: RegExp, b: RegExp): boolean => text.split('\
 const ANALYSIS: ReadonlyArray<readonly [(text: string) => boolean, string]> = [
   [
     (t) =>
-      /\bnull (?:reference|instance|value|pointer)\b|\bNull(?:Pointer|Reference)Exception\b|Cannot read propert(?:y|ies) of (?:null|undefined)|'NoneType' object has no attribute|nil pointer dereference|base(?: object of type)?:? '(?:Nil|null instance)'/i.test(t),
+      /\bnull (?:reference|instance|value|pointer)\b|\bNull(?:Pointer|Reference)Exception\b|Cannot read propert(?:y|ies) of (?:null|undefined)|'NoneType' object has no attribute|nil pointer dereference|base(?: object of type)?:? '(?:Nil|null instance)'/i.test(
+        t,
+      ),
     NULL_REFERENCE_HINT,
   ],
   [
-    (t) =>
-      /\bto have (?:been )?emitted signal\b|\bnonexistent signal\b/i.test(t) ||
-      onOneLine(t, /\bsignal\b/i, /\bnot (?:been )?(?:emitted|connected)\b/i),
+    (t) => /\bto have (?:been )?emitted signal\b|\bnonexistent signal\b/i.test(t) || onOneLine(t, /\bsignal\b/i, /\bnot (?:been )?(?:emitted|connected)\b/i),
     SIGNAL_HINT,
   ],
   [(t) => onOneLine(t, /\bexpected\b/i, /\bgot\b/i), MISMATCH_HINT],

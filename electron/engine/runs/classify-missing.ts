@@ -4,9 +4,7 @@
 import type { FailedTest } from '../gates/parse-failures';
 import { TEST_FILE } from '../gates/failure-text';
 import type { GateResult } from '../gates/run-gate';
-import {
-  addedImport, declaredIn, goModulePath, INSTALL_COMMAND, presentManifest, type ClassifyContext, type Ecosystem,
-} from './classify-context';
+import { addedImport, declaredIn, goModulePath, INSTALL_COMMAND, presentManifest, type ClassifyContext, type Ecosystem } from './classify-context';
 import { firstMatch, lineAt, locationSuffix, result, type Classification, type SideMessage } from './classify-result';
 
 type Kind = Ecosystem | 'command';
@@ -69,16 +67,15 @@ function missingModules(out: string): Array<MissingItem & { relative?: boolean }
  */
 export function missingNames(output: string): string[] {
   const out = output.replace(/\r\n?/g, '\n');
-  const names = [missingCommand(out, null), ...missingModules(out).filter((m) => !m.relative)]
-    .filter((m): m is MissingItem => m !== null)
-    .map((m) => m.name);
+  const names = [missingCommand(out, null), ...missingModules(out).filter((m) => !m.relative)].filter((m): m is MissingItem => m !== null).map((m) => m.name);
   return [...new Set(names)];
 }
 
 /** The file and line of the project code that asked for the missing thing: a stack frame, a compiler's line. */
 function whereAsked(out: string, item: MissingItem): { file: string; line: string } | null {
   const line = lineAt(out, item.index);
-  const own = line.match(/^((?:\.{1,2}\/)?[\w./-]*\.go):(\d+):\d+:/) ?? line.match(/^(.+?)\((\d+),\d+\): error TS\d+/) ?? line.match(/^(.+?):(\d+):\d+ - error TS\d+/);
+  const own =
+    line.match(/^((?:\.{1,2}\/)?[\w./-]*\.go):(\d+):\d+:/) ?? line.match(/^(.+?)\((\d+),\d+\): error TS\d+/) ?? line.match(/^(.+?):(\d+):\d+ - error TS\d+/);
   if (own) return { file: own[1]!, line: own[2]! };
   if (item.kind === 'npm') {
     const after = out.slice(item.index, item.index + 4000);
@@ -127,7 +124,8 @@ function installHint(eco: Ecosystem): string {
   return `Install the dependencies in the worktree's setup: setup: { run: "${INSTALL_COMMAND[eco]}", network: [registry:${eco}] } in ratchet.yml; retrying the agent will not help.`;
 }
 
-const BASELINE_HINT = "It was already missing on the base commit, before any change of this run: install it in the worktree's setup (ratchet.yml setup:), then retry or resume.";
+const BASELINE_HINT =
+  "It was already missing on the base commit, before any change of this run: install it in the worktree's setup (ratchet.yml setup:), then retry or resume.";
 
 /** The package a specifier names ("lodash/fp" → "lodash", "@scope/pkg/x" → "@scope/pkg"), a Python module's top level. */
 function packageOf(item: MissingItem): string {
@@ -150,7 +148,9 @@ function packageVerdict(out: string, item: MissingItem, ctx: ClassifyContext, fa
     return result(
       'compilation_error',
       `The attempt's change imports '${item.name}'${at ? locationSuffix(at.file, at.line) : ''}, which is not installed${manifest ? ` and not declared in ${manifest}` : ''} (${item.said})`,
-      [`Your change imports '${item.name}', which exists nowhere here: write it in the project, import something that exists, or declare it in ${manifest ?? 'the manifest'} (the setup then installs it).`],
+      [
+        `Your change imports '${item.name}', which exists nowhere here: write it in the project, import something that exists, or declare it in ${manifest ?? 'the manifest'} (the setup then installs it).`,
+      ],
     );
   }
   return fallback();
@@ -192,13 +192,7 @@ function moduleVerdict(out: string, item: MissingItem & { relative?: boolean }, 
  * A missing command, script, library, module or package, and whose it is. `failures` are the parsed failures: a
  * missing thing outside the failing tests among them (`side`) does not decide the attempt.
  */
-export function missingDependency(
-  r: GateResult,
-  out: string,
-  ctx: ClassifyContext,
-  failures: readonly FailedTest[],
-  side: SideMessage,
-): Classification | null {
+export function missingDependency(r: GateResult, out: string, ctx: ClassifyContext, failures: readonly FailedTest[], side: SideMessage): Classification | null {
   const tests = failures.filter((f) => f.kind !== 'compile');
   if (r.spawnError) return result('missing_dependency', `Could not start the gate command: ${r.spawnError}`);
   const cmd = missingCommand(out, r.exitCode);
@@ -268,7 +262,10 @@ export function missingDependency(
   }
   const template = out.match(/^.*(?:No export template found|export templates? (?:is |are )?missing).*$/im);
   if (template && !side(template[0])) {
-    const next = out.slice((template.index ?? 0) + template[0].length + 1).split('\n', 1)[0]!.trim();
+    const next = out
+      .slice((template.index ?? 0) + template[0].length + 1)
+      .split('\n', 1)[0]!
+      .trim();
     const where = /^(?:\/|[A-Za-z]:[\\/]|~)/.test(next) ? ` ${next}` : '';
     return result('missing_dependency', `${template[0].replace(/^ERROR:\s*/, '').trim()}${where}`, [
       "Install the export templates for this Godot version (Editor → Manage Export Templates, or unpack them into Godot's export_templates/<version>/ directory).",

@@ -10,8 +10,21 @@ interface Tool {
 }
 
 const ECO_OF: Record<string, Ecosystem> = {
-  npm: 'npm', npx: 'npm', pnpm: 'npm', yarn: 'npm', bun: 'npm', pip: 'pypi', pip3: 'pypi', uv: 'pypi', poetry: 'pypi', pipenv: 'pypi',
-  go: 'go', cargo: 'cargo', mvn: 'maven', gradle: 'maven', gradlew: 'maven',
+  npm: 'npm',
+  npx: 'npm',
+  pnpm: 'npm',
+  yarn: 'npm',
+  bun: 'npm',
+  pip: 'pypi',
+  pip3: 'pypi',
+  uv: 'pypi',
+  poetry: 'pypi',
+  pipenv: 'pypi',
+  go: 'go',
+  cargo: 'cargo',
+  mvn: 'maven',
+  gradle: 'maven',
+  gradlew: 'maven',
 };
 // Programs whose network failures are the environment's: package managers and downloaders.
 const FETCHERS = new Set([...Object.keys(ECO_OF), 'curl', 'wget', 'git']);
@@ -28,13 +41,18 @@ function toolOf(out: string, command: string): Tool {
     [/^fatal: unable to access '/m, 'git'],
   ];
   for (const [re, name] of shapes) if (re.test(out)) return { name, eco: ECO_OF[name] ?? null };
-  const first = command.trim().split(/\s+/).find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '';
+  const first =
+    command
+      .trim()
+      .split(/\s+/)
+      .find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '';
   const name = first.split('/').pop() ?? '';
   return { name: name || 'the command', eco: ECO_OF[name] ?? null };
 }
 
 const URL_RE = /\b(https?):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\])(?::(\d+))?/;
-const REQUEST_LINE = /\b(?:GET|POST|HEAD|PUT)\b|request to |\bGet "|failed to download from|Could not fetch URL|unable to access|Looking in indexes:|fetch(?:ing)? /;
+const REQUEST_LINE =
+  /\b(?:GET|POST|HEAD|PUT)\b|request to |\bGet "|failed to download from|Could not fetch URL|unable to access|Looking in indexes:|fetch(?:ing)? /;
 
 function hostOfUrl(m: RegExpMatchArray): string {
   const port = m[3] && !((m[1] === 'https' && m[3] === '443') || (m[1] === 'http' && m[3] === '80')) ? `:${m[3]}` : '';
@@ -59,13 +77,15 @@ function hostFor(out: string, line: string, command: string): string | null {
 // The sandbox proxy's refusals as clients print them (sandbox-runtime answers 403 "host is not on the allow list",
 // with "Connection blocked by network allowlist" in the body and an X-Proxy-Error header); curl and pip show only the
 // 403 of the CONNECT, which another proxy may answer too.
-const REFUSED = /^.*(?:host is not on the allow list|Connection blocked by network allowlist|blocked-by-allowlist|CONNECT tunnel failed, response 403|Tunnel connection failed: 403).*$/m;
+const REFUSED =
+  /^.*(?:host is not on the allow list|Connection blocked by network allowlist|blocked-by-allowlist|CONNECT tunnel failed, response 403|Tunnel connection failed: 403).*$/m;
 const SANDBOX_WORDING = /host is not on the allow list|Connection blocked by network allowlist|blocked-by-allowlist/;
 
 // A command that may reach no host runs without the proxy's relays inside the sandbox (see sandbox/relays.ts), so a
 // client that tries the proxy variables is refused at the library's fixed in-sandbox ports (3128 HTTP, 1080 SOCKS):
 // the sandbox's refusal too, as npm, pip, go, cargo, curl and git print it.
-const PROXY_UNREACHABLE = /^.*(?:ECONNREFUSED (?:127\.0\.0\.1|::1|localhost):(?:3128|1080)\b|dial tcp (?:127\.0\.0\.1|\[::1\]|localhost):(?:3128|1080): connect: connection refused|Failed to connect to (?:localhost|127\.0\.0\.1|::1) port (?:3128|1080)\b|Cannot connect to proxy\.'?, NewConnectionError\(.*Connection refused).*$/m;
+const PROXY_UNREACHABLE =
+  /^.*(?:ECONNREFUSED (?:127\.0\.0\.1|::1|localhost):(?:3128|1080)\b|dial tcp (?:127\.0\.0\.1|\[::1\]|localhost):(?:3128|1080): connect: connection refused|Failed to connect to (?:localhost|127\.0\.0\.1|::1) port (?:3128|1080)\b|Cannot connect to proxy\.'?, NewConnectionError\(.*Connection refused).*$/m;
 
 function refusal(host: string | null, tool: Tool, ctx: ClassifyContext): Classification {
   const setup = ctx.phase === 'setup';
@@ -76,9 +96,13 @@ function refusal(host: string | null, tool: Tool, ctx: ClassifyContext): Classif
     : `The sandbox refused ${who} connection to a host not on ${key}.network${setup ? ' during setup' : ''}: add the host to ${key}.network in ratchet.yml`;
   const hints: string[] = [];
   if (tool.eco && setup) {
-    hints.push(`If ${host ?? 'it'} is the registry ${tool.name} is configured with, registry:${tool.eco} names it without its host (setup: { network: [registry:${tool.eco}] }).`);
+    hints.push(
+      `If ${host ?? 'it'} is the registry ${tool.name} is configured with, registry:${tool.eco} names it without its host (setup: { network: [registry:${tool.eco}] }).`,
+    );
   } else if (tool.eco) {
-    hints.push(`Gates need no registry when setup installs the dependencies: setup: { run: "${INSTALL_COMMAND[tool.eco]}", network: [registry:${tool.eco}] } in ratchet.yml.`);
+    hints.push(
+      `Gates need no registry when setup installs the dependencies: setup: { run: "${INSTALL_COMMAND[tool.eco]}", network: [registry:${tool.eco}] } in ratchet.yml.`,
+    );
   }
   hints.push('No change the agent makes can reach a host the sandbox refuses: Ratchet stops here instead of retrying.');
   return result('environment', message, hints);
@@ -87,7 +111,10 @@ function refusal(host: string | null, tool: Tool, ctx: ClassifyContext): Classif
 const DNS: Array<[RegExp, (m: RegExpMatchArray) => { reason: string; host: string | null }]> = [
   [/getaddrinfo (ENOTFOUND|EAI_AGAIN) ([^\s,]+)/, (m) => ({ reason: m[1]!, host: m[2]! })],
   [/Could not resolve host: ([^\s,)]+)/, (m) => ({ reason: 'Could not resolve host', host: m[1]! })],
-  [/\[Errno -?\d+\] (Name or service not known|Temporary failure in name resolution|No address associated with hostname|nodename nor servname provided, or not known)/, (m) => ({ reason: m[1]!, host: null })],
+  [
+    /\[Errno -?\d+\] (Name or service not known|Temporary failure in name resolution|No address associated with hostname|nodename nor servname provided, or not known)/,
+    (m) => ({ reason: m[1]!, host: null }),
+  ],
   [/dial tcp: lookup ([^\s:]+)(?: on \S+)?: (no such host|server misbehaving|i\/o timeout)/, (m) => ({ reason: m[2]!, host: m[1]! })],
 ];
 const CONNECT: Array<[RegExp, (m: RegExpMatchArray) => string | null]> = [
@@ -97,7 +124,8 @@ const CONNECT: Array<[RegExp, (m: RegExpMatchArray) => string | null]> = [
   [/\[Errno 111\] Connection refused/, () => null],
 ];
 
-const TLS_CODE = /\b(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID)\b/;
+const TLS_CODE =
+  /\b(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID)\b/;
 const TLS_REASON: RegExp[] = [
   /\[SSL: (CERTIFICATE_VERIFY_FAILED)\] certificate verify failed: ([^(')\n]+?)\s*\(_ssl/,
   /SSL certificate problem: ([^)\n]+)/,
@@ -105,9 +133,18 @@ const TLS_REASON: RegExp[] = [
   /(unable to get local issuer certificate|self[- ]signed certificate in certificate chain)/,
 ];
 const CA_VARIABLES: Record<string, string> = {
-  npm: 'NODE_EXTRA_CA_CERTS', pnpm: 'NODE_EXTRA_CA_CERTS', yarn: 'NODE_EXTRA_CA_CERTS', node: 'NODE_EXTRA_CA_CERTS',
-  pip: 'PIP_CERT (or REQUESTS_CA_BUNDLE)', uv: 'SSL_CERT_FILE', poetry: 'REQUESTS_CA_BUNDLE', python: 'REQUESTS_CA_BUNDLE (or SSL_CERT_FILE)',
-  curl: 'CURL_CA_BUNDLE (or SSL_CERT_FILE)', git: 'GIT_SSL_CAINFO', go: 'SSL_CERT_FILE', cargo: 'SSL_CERT_FILE',
+  npm: 'NODE_EXTRA_CA_CERTS',
+  pnpm: 'NODE_EXTRA_CA_CERTS',
+  yarn: 'NODE_EXTRA_CA_CERTS',
+  node: 'NODE_EXTRA_CA_CERTS',
+  pip: 'PIP_CERT (or REQUESTS_CA_BUNDLE)',
+  uv: 'SSL_CERT_FILE',
+  poetry: 'REQUESTS_CA_BUNDLE',
+  python: 'REQUESTS_CA_BUNDLE (or SSL_CERT_FILE)',
+  curl: 'CURL_CA_BUNDLE (or SSL_CERT_FILE)',
+  git: 'GIT_SSL_CAINFO',
+  go: 'SSL_CERT_FILE',
+  cargo: 'SSL_CERT_FILE',
 };
 
 function tls(out: string, r: GateResult, tool: Tool, side: SideMessage): Classification | null {
@@ -128,7 +165,7 @@ function tls(out: string, r: GateResult, tool: Tool, side: SideMessage): Classif
   }
   if (!signal || reason === null || side(lineAt(out, signal.index ?? 0))) return null;
   const host = hostFor(out, lineAt(out, signal.index ?? 0), r.command);
-  const vars = CA_VARIABLES[tool.name] ?? 'SSL_CERT_FILE (or the tool\'s own CA setting)';
+  const vars = CA_VARIABLES[tool.name] ?? "SSL_CERT_FILE (or the tool's own CA setting)";
   return result('environment', `TLS: ${tool.name} does not trust the certificate of ${host ?? 'the server'} (${reason})`, [
     `${tool.name} does not know the CA that signed ${host ?? 'the server'}'s certificate (a TLS-inspecting proxy or a private registry): set ${vars} to your CA bundle in the environment Ratchet starts from; Ratchet passes it into the sandbox.`,
   ]);
@@ -147,9 +184,14 @@ function npmRegistry(out: string): Classification | null {
       'Check the package name and version (an attempt that added this dependency may have misspelt it) and that the registry npm is configured with serves it.',
     ]);
   }
-  if (status === '401') return result('environment', `The npm registry${at} refused the credentials (E401)`, ["Check the registry's token in your npm configuration: Ratchet passes registries into the sandbox, never tokens, so install from an authenticated registry in setup."]);
+  if (status === '401')
+    return result('environment', `The npm registry${at} refused the credentials (E401)`, [
+      "Check the registry's token in your npm configuration: Ratchet passes registries into the sandbox, never tokens, so install from an authenticated registry in setup.",
+    ]);
   if (status.startsWith('5')) {
-    return result('environment', `The npm registry${at} failed: ${status} ${req?.[1] ?? ''} (E${status})`.replace(/ {2,}/g, ' '), ['The registry is failing: retry or resume once it answers again.']);
+    return result('environment', `The npm registry${at} failed: ${status} ${req?.[1] ?? ''} (E${status})`.replace(/ {2,}/g, ' '), [
+      'The registry is failing: retry or resume once it answers again.',
+    ]);
   }
   return result('environment', `The npm registry${at} refused the request: ${status} ${req?.[1] ?? ''} (E${status})`.replace(/ {2,}/g, ' '));
 }
@@ -166,7 +208,7 @@ export function networkFailure(r: GateResult, out: string, ctx: ClassifyContext,
     // Not sandboxed (network null): a proxy of the user's own refused it.
     if (ctx.network === null && !SANDBOX_WORDING.test(out)) {
       return result('environment', `Network: a proxy refused ${tool.name}'s connection to ${host ?? 'its host'} (403)`, [
-        'Check the proxy this machine uses (HTTPS_PROXY, the tool\'s own proxy setting) and whether it lets that host through.',
+        "Check the proxy this machine uses (HTTPS_PROXY, the tool's own proxy setting) and whether it lets that host through.",
       ]);
     }
     return refusal(host, tool, ctx);

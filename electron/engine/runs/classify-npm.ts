@@ -5,7 +5,9 @@ import { result, type Classification } from './classify-result';
 const NPM = '^npm (?:ERR!|error) ';
 
 export function npmProjectFailure(out: string): Classification | null {
-  const missing = out.match(new RegExp(`${NPM}enoent Could not read package\\.json: Error: ENOENT: no such file or directory, open '(.*?)[\\\\/]?package\\.json'`, 'm'));
+  const missing = out.match(
+    new RegExp(`${NPM}enoent Could not read package\\.json: Error: ENOENT: no such file or directory, open '(.*?)[\\\\/]?package\\.json'`, 'm'),
+  );
   if (missing) {
     return result('environment', `npm found no package.json in ${missing[1]}: the gate's command does not fit this repository`, [
       "Change the gate's command to this project's own test command (ratchet init proposes one), or run npm in the folder that has package.json.",

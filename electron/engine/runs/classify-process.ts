@@ -24,10 +24,7 @@ const GODOT_CRASH = /^.*(?:handle_crash: Program crashed with signal \d+|\bGodot
 export function crashOrResources(r: GateResult, out: string, side: SideMessage): Classification | null {
   const crashLine = out.match(GODOT_CRASH) ?? out.match(/^.*(?:Segmentation fault|core dumped|Aborted|Killed).*$/m);
   const crashed =
-    r.signal !== null ||
-    (r.exitCode !== null && r.exitCode in SIGNAL_EXITS) ||
-    /Segmentation fault|core dumped/.test(out) ||
-    GODOT_CRASH.test(out);
+    r.signal !== null || (r.exitCode !== null && r.exitCode in SIGNAL_EXITS) || /Segmentation fault|core dumped/.test(out) || GODOT_CRASH.test(out);
   // Out-of-memory wording is only trusted when the process actually died abnormally; the explicit errno names are
   // trusted anywhere.
   const strongResource = out.match(
@@ -38,7 +35,8 @@ export function crashOrResources(r: GateResult, out: string, side: SideMessage):
   const weakResource = crashed ? out.match(/^.*(?:out of memory|\bOOM\b|oom-kill).*$/im) : null;
   const resource = strongResource ?? seedResource ?? weakResource;
   if (resource && !side(resource[0])) return result('resource_exhaustion', resource[0].trim());
-  if (r.signal === 'SIGXFSZ' || r.exitCode === 153) return result('resource_exhaustion', 'Killed by SIGXFSZ: a file grew past the file size limit (sandbox.limits.file_mb in ratchet.yml)');
+  if (r.signal === 'SIGXFSZ' || r.exitCode === 153)
+    return result('resource_exhaustion', 'Killed by SIGXFSZ: a file grew past the file size limit (sandbox.limits.file_mb in ratchet.yml)');
   if (!crashed) return null;
   const how = r.signal
     ? `Killed by ${r.signal}`

@@ -11,7 +11,10 @@ export interface Classification {
 const MAX_MESSAGE = 300;
 
 export function oneLine(text: string): string {
-  const s = text.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  const s = text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return s.length <= MAX_MESSAGE ? s : `${s.slice(0, MAX_MESSAGE - 1)}…`;
 }
 

@@ -47,10 +47,9 @@ export function testFailure(out: string, failures: FailedTest[], ctx: ClassifyCo
     return result('compilation_error', `${first.name}: ${first.message?.split('\n')[0] ?? ''}${moreSuffix(failures.length)}`);
   }
   if (failures.length > 0) {
-    const hint =
-      failures.some((f) => f.expected !== null || f.actual !== null)
-        ? ['Compare the expected and actual values reported for each failing test before changing code.']
-        : [];
+    const hint = failures.some((f) => f.expected !== null || f.actual !== null)
+      ? ['Compare the expected and actual values reported for each failing test before changing code.']
+      : [];
     const names = failures.map((f) => leafName(f.name));
     const old = alreadyFailing(names, ctx.baseline);
     if (old.length === 0) return result('test_failure', namesSummary(failures.length, names), hint);

@@ -19,9 +19,7 @@ import { testFailure } from './classify-tests';
 export type { Classification } from './classify-result';
 export type { BaselineFacts, ClassifyContext } from './classify-context';
 export { retryAfterFromText } from './classify-api';
-export {
-  FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, SIGNAL_HINT, TEST_TIMEOUT_HINT, hintsFor, seedAnalysis,
-} from './classify-hints';
+export { FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, SIGNAL_HINT, TEST_TIMEOUT_HINT, hintsFor, seedAnalysis } from './classify-hints';
 
 function gitConflict(out: string): Classification | null {
   const conflicts = [...out.matchAll(/^CONFLICT \([^)]+\): .+$/gm)];
@@ -71,7 +69,14 @@ function sideOf(failing: readonly FailedTest[]): SideMessage {
   const tests = failing.filter((f) => !FILE_LEVEL_NAME.test(f.name.trim()) && !FILE_LEVEL_MESSAGE.test(f.message?.trim() ?? ''));
   if (tests.length === 0) return () => false;
   const texts = tests.map((f) => `${f.name}\n${f.message ?? ''}`);
-  const leads = tests.map((f) => (f.message ?? '').split('\n').map((l) => l.trim()).find((l) => l.length >= 8)).filter((l): l is string => !!l);
+  const leads = tests
+    .map((f) =>
+      (f.message ?? '')
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l.length >= 8),
+    )
+    .filter((l): l is string => !!l);
   return (line) => {
     const core = line.trim().replace(/^(?:E\s+|npm (?:ERR!|error) )/, '');
     return core === '' || (!texts.some((t) => t.includes(core)) && !leads.some((l) => core.includes(l)));

@@ -44,27 +44,37 @@ export function decideContinuation(i: ContinuationInput): Continuation {
   const { plan, run } = i;
   if (plan.blocked) {
     const blocker = plan.required.find((r) => (r.code === 'no_branch' && r.options.length === 1) || r.code === 'no_plan');
-    const refused = blocker?.code === 'no_plan'
-      ? { code: 'no_plan' as const, message: 'No plan found.' }
-      : { code: 'no_branch' as const, message: 'Cannot retry — no branch from previous execution' };
+    const refused =
+      blocker?.code === 'no_plan'
+        ? { code: 'no_plan' as const, message: 'No plan found.' }
+        : { code: 'no_branch' as const, message: 'Cannot retry — no branch from previous execution' };
     return { refused, steps: [], agentNotes: [], toPending: [], newRound: false, turnBudget: i.maxTurns };
   }
   const steps: ContinuationStep[] = plan.required.map((action) =>
-    action.code === 'missing_commits' ? { kind: 'note', text: action.message } : { kind: 'recover', action, option: i.choices?.[action.code] ?? action.safeDefault },
+    action.code === 'missing_commits'
+      ? { kind: 'note', text: action.message }
+      : { kind: 'recover', action, option: i.choices?.[action.code] ?? action.safeDefault },
   );
   // The base moved and conflicts: warn, proceed, and let the agent work towards a clean merge (it is told).
   const agentNotes: string[] = [];
   if (i.baseConflicts.length) {
     const files = i.baseConflicts.join(', ');
-    steps.push({ kind: 'baseMoved', text: `The base branch ${run.baseBranch} moved since this run started, and merging it would conflict in: ${files}. The run goes on from its own base; the agent is told, and you resolve what is left when you merge.` });
+    steps.push({
+      kind: 'baseMoved',
+      text: `The base branch ${run.baseBranch} moved since this run started, and merging it would conflict in: ${files}. The run goes on from its own base; the agent is told, and you resolve what is left when you merge.`,
+    });
     agentNotes.push(
       `The base branch ${run.baseBranch} moved since this run started, and merging it into this branch would conflict in: ${files}. ` +
         `See its side with \`git diff ${run.baseCommit.slice(0, 10)}..${run.baseBranch} -- ${i.baseConflicts.join(' ')}\` (and \`git show ${run.baseBranch}:<file>\`). ` +
-        'While you work on the step, keep your changes to those files compatible with the base branch\'s, so the merge is clean; do not merge or rebase yourself (Ratchet handles git).',
+        "While you work on the step, keep your changes to those files compatible with the base branch's, so the merge is clean; do not merge or rebase yourself (Ratchet handles git).",
     );
   }
   if (i.repeatedFailures) {
-    steps.push({ kind: 'repeatedFailures', step: plan.nextStep, text: `Step ${plan.nextStep} has failed ${i.repeatedFailures} times across runs; consider revising the plan.` });
+    steps.push({
+      kind: 'repeatedFailures',
+      step: plan.nextStep,
+      text: `Step ${plan.nextStep} has failed ${i.repeatedFailures} times across runs; consider revising the plan.`,
+    });
   }
   const skipped = i.skipStep && plan.nextStep !== null ? plan.nextStep : null;
   if (skipped !== null) steps.push({ kind: 'skip', step: skipped });

@@ -15,8 +15,18 @@ function workflow(yaml: string): Workflow {
 
 const noJitter = workflow('backoff: { base_s: 60, max_s: 300, jitter: 0 }\ngates: { test: "true", build: "true" }');
 const facts = (over: Partial<FailureFacts> = {}, w: Workflow = noJitter): FailureFacts => ({
-  policy: resolvePolicy(w), attempt: 1, errorClass: 'test_failure', message: '2 tests failed', classRetriesUsed: 0,
-  agentFatal: false, retryAfterS: null, failedGates: ['test'], active: {}, sameFailureInARow: 1, rng: () => 0, ...over,
+  policy: resolvePolicy(w),
+  attempt: 1,
+  errorClass: 'test_failure',
+  message: '2 tests failed',
+  classRetriesUsed: 0,
+  agentFatal: false,
+  retryAfterS: null,
+  failedGates: ['test'],
+  active: {},
+  sameFailureInARow: 1,
+  rng: () => 0,
+  ...over,
 });
 
 describe('backoff', () => {
@@ -53,7 +63,11 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
   it('retries test failures up to 3 times (4 attempts), counting retry k/n, with backoff', () => {
     const d1 = decideAfterFailure(facts({ attempt: 1, classRetriesUsed: 0 }));
     expect(d1).toMatchObject({ action: 'retry', reason: 'retry 1 of 3 after a test failure', delayS: 60 });
-    expect(decideAfterFailure(facts({ attempt: 3, classRetriesUsed: 2 }))).toMatchObject({ action: 'retry', reason: 'retry 3 of 3 after a test failure', delayS: 240 });
+    expect(decideAfterFailure(facts({ attempt: 3, classRetriesUsed: 2 }))).toMatchObject({
+      action: 'retry',
+      reason: 'retry 3 of 3 after a test failure',
+      delayS: 240,
+    });
     expect(decideAfterFailure(facts({ attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test failure retries' });
   });
   it('gives compilation errors 2 retries, crashes 2, timeouts 1 (with the gate timeout doubled), API errors 5', () => {
@@ -85,7 +99,10 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
   });
   it('honours allow_retry_on', () => {
     const w = workflow('allow_retry_on: [test_failure]');
-    expect(decideAfterFailure(facts({ errorClass: 'compilation_error' }, w))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('allow_retry_on') });
+    expect(decideAfterFailure(facts({ errorClass: 'compilation_error' }, w))).toMatchObject({
+      action: 'fatal',
+      reason: expect.stringContaining('allow_retry_on'),
+    });
     expect(decideAfterFailure(facts({}, w)).action).toBe('retry');
   });
   it('waits at least retry-after, and parks the run when that is longer than park_after_s', () => {
@@ -96,11 +113,17 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
     const d = decideAfterFailure(facts({ sameFailureInARow: 3, attempt: 3, classRetriesUsed: 2 }));
     expect(d).toMatchObject({ action: 'retry', strategy: { freshSession: true, hint: expect.stringContaining('came back 3 times') } });
     expect(decideAfterFailure(facts({ sameFailureInARow: 2 })).strategy).toBeUndefined();
-    expect(decideAfterFailure(facts({ sameFailureInARow: 4, attempt: 4, classRetriesUsed: 3 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 3 test failure retries' });
+    expect(decideAfterFailure(facts({ sameFailureInARow: 4, attempt: 4, classRetriesUsed: 3 }))).toMatchObject({
+      action: 'fatal',
+      reason: 'gave up after 3 test failure retries',
+    });
   });
   it('stops or escalates when the same failure comes back, when configured so', () => {
     const stop = workflow('on_repeat: { after: 3, action: stop }');
-    expect(decideAfterFailure(facts({ sameFailureInARow: 3 }, stop))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('same failure came back 3') });
+    expect(decideAfterFailure(facts({ sameFailureInARow: 3 }, stop))).toMatchObject({
+      action: 'fatal',
+      reason: expect.stringContaining('same failure came back 3'),
+    });
     expect(decideAfterFailure(facts({ sameFailureInARow: 2 }, stop)).action).toBe('retry');
     const w = workflow('on_repeat: { after: 2, action: escalate }');
     expect(decideAfterFailure(facts({ sameFailureInARow: 2 }, w)).action).toBe('escalate');
@@ -110,9 +133,15 @@ describe('decideAfterFailure (seed 002 decision tree)', () => {
     const api = (over: Partial<FailureFacts>) => facts({ errorClass: 'rate_limit', failedGates: [], apiFault: true, ...over }, w);
     expect(decideAfterFailure(api({ attempt: 0, roundAttempts: 1 })).action).toBe('retry');
     expect(decideAfterFailure(api({ attempt: 4, roundAttempts: 7, classRetriesUsed: 2 })).action).toBe('retry');
-    expect(decideAfterFailure(api({ attempt: 1, roundAttempts: 6, classRetriesUsed: 5 }))).toMatchObject({ action: 'fatal', reason: 'gave up after 5 rate limit retries' });
+    expect(decideAfterFailure(api({ attempt: 1, roundAttempts: 6, classRetriesUsed: 5 }))).toMatchObject({
+      action: 'fatal',
+      reason: 'gave up after 5 rate limit retries',
+    });
     // A gate failure still needs an entry.
-    expect(decideAfterFailure(facts({ errorClass: 'compilation_error', failedGates: ['build'] }, w))).toMatchObject({ action: 'fatal', reason: 'no retry entry applies to this failure' });
+    expect(decideAfterFailure(facts({ errorClass: 'compilation_error', failedGates: ['build'] }, w))).toMatchObject({
+      action: 'fatal',
+      reason: 'no retry entry applies to this failure',
+    });
   });
 });
 
@@ -205,11 +234,14 @@ retry:
 
 describe('attemptsSummary', () => {
   it('says how many failing tests each retry fixed', () => {
-    const s = attemptsSummary([
-      { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['a', 'b', 'c', 'd'] },
-      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['b', 'c', 'd'] },
-      { n: 3, outcome: 'failed', errorClass: 'compilation_error', message: 'TS2322 in a.ts', failedTests: [] },
-    ], ['TS2322 in a.ts']);
+    const s = attemptsSummary(
+      [
+        { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['a', 'b', 'c', 'd'] },
+        { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ['b', 'c', 'd'] },
+        { n: 3, outcome: 'failed', errorClass: 'compilation_error', message: 'TS2322 in a.ts', failedTests: [] },
+      ],
+      ['TS2322 in a.ts'],
+    );
     expect(s.split('\n')).toEqual([
       'Attempts summary:',
       '1. Initial: 4 tests failed',
@@ -222,12 +254,15 @@ describe('attemptsSummary', () => {
 
   it('compares failing tests by identity: the same test failing again is never "fixed", each issue is listed once', () => {
     const ids = (...names: string[]) => names.map((name) => testIdentity({ name, file: 'test/add.test.mjs:3:1' }));
-    const s = attemptsSummary([
-      { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds (3 ms)') },
-      { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds (5 ms)', 'adds (5 ms)') },
-      { n: 3, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds # time=1.5ms') },
-      { n: 4, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds', 'subtracts') },
-    ], ['adds: expected 3, got 4', 'adds: expected 3, got 4']);
+    const s = attemptsSummary(
+      [
+        { n: 1, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds (3 ms)') },
+        { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds (5 ms)', 'adds (5 ms)') },
+        { n: 3, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds # time=1.5ms') },
+        { n: 4, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: ids('adds', 'subtracts') },
+      ],
+      ['adds: expected 3, got 4', 'adds: expected 3, got 4'],
+    );
     expect(s).not.toContain('fixed');
     expect(s.split('\n').slice(1, 5)).toEqual([
       '1. Initial: 1 test failed',
@@ -241,7 +276,13 @@ describe('attemptsSummary', () => {
 
   it('counts compiler errors as errors, not as failing tests', () => {
     const s = attemptsSummary([
-      { n: 1, outcome: 'failed', errorClass: 'compilation_error', message: null, failedTests: [testIdentity({ name: 'TS2322', file: 'src/a.ts:3', kind: 'compile' })] },
+      {
+        n: 1,
+        outcome: 'failed',
+        errorClass: 'compilation_error',
+        message: null,
+        failedTests: [testIdentity({ name: 'TS2322', file: 'src/a.ts:3', kind: 'compile' })],
+      },
       { n: 2, outcome: 'failed', errorClass: 'test_failure', message: null, failedTests: [testIdentity({ name: 'adds', file: 'test/a.test.ts' })] },
     ]);
     expect(s.split('\n').slice(1, 3)).toEqual(['1. Initial: 1 error', '2. Retry 1: 1 test failed (fixed 1, 1 new)']);

@@ -61,16 +61,21 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   if (f.agentFatal) return stop('fatal', `the agent failed in a way a retry cannot fix: ${f.message}`);
   // A conflict the agent left untouched is the user's to resolve (git conflicts are escalated), not a code failure.
   if (f.errorClass === 'no_change' && f.unresolved === 'git_conflict') {
-    return stop('escalate', `retry ${f.attempt - 1} changed nothing and the git conflict is still there; it needs you: resolve the conflicting files in the worktree, then resume`);
+    return stop(
+      'escalate',
+      `retry ${f.attempt - 1} changed nothing and the git conflict is still there; it needs you: resolve the conflicting files in the worktree, then resume`,
+    );
   }
-  if (f.errorClass === 'no_change') return stop('fatal', `retry ${f.attempt - 1} changed nothing since the previous attempt; stopping early instead of looping`);
+  if (f.errorClass === 'no_change')
+    return stop('fatal', `retry ${f.attempt - 1} changed nothing since the previous attempt; stopping early instead of looping`);
   if (NON_RETRIABLE.has(f.errorClass)) return stop('fatal', `${errorClassLabel(f.errorClass)} is not retriable: ${f.message}`);
   if (policy.allowRetryOn && !policy.allowRetryOn.has(f.errorClass)) {
     return stop('fatal', `${errorClassLabel(f.errorClass)} is not among the classes allowed a retry (allow_retry_on: ${[...policy.allowRetryOn].join(', ')})`);
   }
   const api = f.apiFault === true;
   const next = f.attempt + 1;
-  if (!api && policy.exitAt !== null && next >= policy.exitAt) return stop('fatal', `exit: ${policy.exitAt} reached (the retry list ends the step at attempt ${policy.exitAt})`);
+  if (!api && policy.exitAt !== null && next >= policy.exitAt)
+    return stop('fatal', `exit: ${policy.exitAt} reached (the retry list ends the step at attempt ${policy.exitAt})`);
   if ((f.roundAttempts ?? f.attempt) + 1 > MAX_ATTEMPTS_PER_STEP) return stop('fatal', `${MAX_ATTEMPTS_PER_STEP} attempts is the most a step gets`);
   const repeated = !api && f.sameFailureInARow >= policy.onRepeat.after;
   if (repeated && (policy.onRepeat.action === 'stop' || policy.onRepeat.action === 'escalate')) {
@@ -79,7 +84,10 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   }
   const limit = policy.limits[f.errorClass];
   if (f.classRetriesUsed >= limit) {
-    const why = limit === 0 ? `${errorClassLabel(f.errorClass)} gets no retries` : `gave up after ${plural(limit, `${cls(f.errorClass)} retry`, `${cls(f.errorClass)} retries`)}`;
+    const why =
+      limit === 0
+        ? `${errorClassLabel(f.errorClass)} gets no retries`
+        : `gave up after ${plural(limit, `${cls(f.errorClass)} retry`, `${cls(f.errorClass)} retries`)}`;
     return ESCALATE_TO_USER.has(f.errorClass) ? stop('escalate', `${why}; it needs you: ${f.message}`) : stop('fatal', why);
   }
 
@@ -105,7 +113,13 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   const escalated = overrides.agent?.model && overrides.agent.model !== f.active.agent?.model ? `, escalating to ${overrides.agent.model}` : '';
   if (repeated && policy.onRepeat.action === 'new_session') {
     const hint = `The same failure came back ${f.sameFailureInARow} times in a row: the approach so far is not working. Start again from the failing test and the code it exercises, and try a different fix.`;
-    return { action: 'retry', reason: `${label}${escalated}; the same failure came back ${f.sameFailureInARow} times, so the next attempt starts a new session`, delayS, overrides, strategy: { freshSession: true, hint } };
+    return {
+      action: 'retry',
+      reason: `${label}${escalated}; the same failure came back ${f.sameFailureInARow} times, so the next attempt starts a new session`,
+      delayS,
+      overrides,
+      strategy: { freshSession: true, hint },
+    };
   }
   return { action: 'retry', reason: `${label}${escalated}`, delayS, overrides };
 }

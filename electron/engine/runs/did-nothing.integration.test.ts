@@ -23,7 +23,9 @@ async function runOnce(yaml: string, responses: ScriptResponse[]) {
   try {
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
-    const subjects = execFileSync('git', ['log', '--format=%s', doc.branch ?? 'HEAD'], { cwd: p.repo, encoding: 'utf8' }).trim().split('\n');
+    const subjects = execFileSync('git', ['log', '--format=%s', doc.branch ?? 'HEAD'], { cwd: p.repo, encoding: 'utf8' })
+      .trim()
+      .split('\n');
     return { doc, subjects, requests: server.requests.map((r) => r.lastUserText ?? '') };
   } finally {
     engine.close();

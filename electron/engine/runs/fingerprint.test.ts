@@ -24,7 +24,14 @@ describe('fingerprint: the same failure twice', () => {
       errorClass: 'test_failure',
       failures: [
         test({ file: '/home/ana/.ratchet/worktrees/shop-a1b2c3/src/cart.test.js', message: 'Error: expect(received).toBe(expected) (12 ms)' }),
-        test({ name: 'cart > applies a discount code', expected: null, actual: null, line: 17, file: '/home/ana/.ratchet/worktrees/shop-a1b2c3/src/cart.test.js', message: 'TypeError: cart.applyDiscount is not a function' }),
+        test({
+          name: 'cart > applies a discount code',
+          expected: null,
+          actual: null,
+          line: 17,
+          file: '/home/ana/.ratchet/worktrees/shop-a1b2c3/src/cart.test.js',
+          message: 'TypeError: cart.applyDiscount is not a function',
+        }),
       ],
       output: 'Time: 0.734 s\n',
     };
@@ -32,7 +39,14 @@ describe('fingerprint: the same failure twice', () => {
       errorClass: 'test_failure',
       // Reported in the other order, from another worktree, with other timings and colours.
       failures: [
-        test({ name: 'cart > applies a discount code', expected: null, actual: null, line: 17, file: '/home/ana/.ratchet/worktrees/shop-z9y8x7/src/cart.test.js', message: '\u001b[31mTypeError: cart.applyDiscount is not a function\u001b[39m' }),
+        test({
+          name: 'cart > applies a discount code',
+          expected: null,
+          actual: null,
+          line: 17,
+          file: '/home/ana/.ratchet/worktrees/shop-z9y8x7/src/cart.test.js',
+          message: '\u001b[31mTypeError: cart.applyDiscount is not a function\u001b[39m',
+        }),
         test({ file: '/home/ana/.ratchet/worktrees/shop-z9y8x7/src/cart.test.js', message: 'Error: expect(received).toBe(expected) (340 ms)' }),
       ],
       output: 'Time: 2.1 s\n',
@@ -43,12 +57,18 @@ describe('fingerprint: the same failure twice', () => {
   });
 
   it('makes paths under `root` project-relative, so absolute and relative reports agree', () => {
-    const absolute = fingerprint({ errorClass: 'test_failure', failures: [test({ file: '/srv/ci/build-4711/repo/src/cart.test.js' })], output: '', root: '/srv/ci/build-4711/repo/' });
+    const absolute = fingerprint({
+      errorClass: 'test_failure',
+      failures: [test({ file: '/srv/ci/build-4711/repo/src/cart.test.js' })],
+      output: '',
+      root: '/srv/ci/build-4711/repo/',
+    });
     expect(absolute).toBe(fp('test_failure', [test({ file: 'src/cart.test.js' })]));
   });
 
   it('reads a runner’s announced root (vitest, pytest, cargo) when no root is given', () => {
-    const vitestOutput = (root: string): string => ` RUN  v5.1.1 ${root}\n\n FAIL  src/math.test.ts > math > adds numbers\nAssertionError: expected 6 to be 5\n ❯ ${root}/src/math.ts:3:9\n`;
+    const vitestOutput = (root: string): string =>
+      ` RUN  v5.1.1 ${root}\n\n FAIL  src/math.test.ts > math > adds numbers\nAssertionError: expected 6 to be 5\n ❯ ${root}/src/math.ts:3:9\n`;
     const a = normaliseFailure({ errorClass: 'test_failure', failures: [], output: vitestOutput('/home/dev/calc') });
     const b = normaliseFailure({ errorClass: 'test_failure', failures: [], output: vitestOutput('/srv/ci/job-93/calc') });
     expect(a).toBe(b);
@@ -74,7 +94,10 @@ describe('fingerprint: the same failure twice', () => {
     const oom = read('node-oom.txt');
     // Another run collects garbage a different number of times before giving up.
     const gc = oom.match(/^\[11558.*$/m)![0];
-    const again = oom.replace(gc, `[20417:0x2e4c0000]      12 ms: Scavenge 4.1 (5.2) -> 3.9 (6.2) MB, pooled: 0 MB, 1.05 / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure;\n${gc}`);
+    const again = oom.replace(
+      gc,
+      `[20417:0x2e4c0000]      12 ms: Scavenge 4.1 (5.2) -> 3.9 (6.2) MB, pooled: 0 MB, 1.05 / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure;\n${gc}`,
+    );
     expect(again).not.toBe(oom);
     expect(fp('resource_exhaustion', [], again)).toBe(fp('resource_exhaustion', [], oom));
   });
@@ -87,7 +110,17 @@ describe('fingerprint: the same failure twice', () => {
   });
 
   it('ignores temp directories, ISO and clock times, UUIDs, commit hashes, ports, PIDs, install and home paths, object ids', () => {
-    interface Noise { tmp: string; time: string; id: string; sha: string; port: number; pid: number; ci: string; home: string; obj: string }
+    interface Noise {
+      tmp: string;
+      time: string;
+      id: string;
+      sha: string;
+      port: number;
+      pid: number;
+      ci: string;
+      home: string;
+      obj: string;
+    }
     const lines = (n: Noise): string[] => [
       `[${n.time}] ERROR request ${n.id} failed: connect ECONNREFUSED 127.0.0.1:${n.port}`,
       `error: could not apply ${n.sha}... Add enemy AI`,
@@ -98,12 +131,26 @@ describe('fingerprint: the same failure twice', () => {
       `SCRIPT ERROR: Invalid get index 'hp' (on base: 'CharacterBody2D#${n.obj}').`,
     ];
     const a = lines({
-      tmp: '/tmp/tmp-4f2a9c', time: '2025-11-22T10:14:02.123Z', id: '7d9f1c2e-3b4a-4c5d-8e9f-0a1b2c3d4e5f', sha: '3f2a1c9', port: 41873,
-      pid: 4711, ci: '/opt/ci/job-17/app', home: '/home/ana', obj: '30031266998',
+      tmp: '/tmp/tmp-4f2a9c',
+      time: '2025-11-22T10:14:02.123Z',
+      id: '7d9f1c2e-3b4a-4c5d-8e9f-0a1b2c3d4e5f',
+      sha: '3f2a1c9',
+      port: 41873,
+      pid: 4711,
+      ci: '/opt/ci/job-17/app',
+      home: '/home/ana',
+      obj: '30031266998',
     });
     const b = lines({
-      tmp: '/private/var/folders/x7/k2j4h5_n0q9/T/tmp-b81e07', time: '2025-11-23T08:01:59.987Z', id: 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d',
-      sha: '9c81d0e', port: 39211, pid: 90210, ci: '/opt/ci/job-18/app', home: '/Users/bo', obj: '28647211733',
+      tmp: '/private/var/folders/x7/k2j4h5_n0q9/T/tmp-b81e07',
+      time: '2025-11-23T08:01:59.987Z',
+      id: 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d',
+      sha: '9c81d0e',
+      port: 39211,
+      pid: 90210,
+      ci: '/opt/ci/job-18/app',
+      home: '/Users/bo',
+      obj: '28647211733',
     });
     const norm = (line: string): string => normaliseFailure({ errorClass: 'unknown', failures: [], output: line });
     // One line at a time: the fallback keeps only the first few error lines.
@@ -190,7 +237,7 @@ describe('normaliseFailure', () => {
 
   it('falls back to the first few error lines of the output, without line numbers, and the top project frame', () => {
     expect(normaliseFailure({ errorClass: 'missing_dependency', failures: [], output: read('node-missing-module.txt') })).toBe(
-      'class missing_dependency\nerror Error: Cannot find module \'express\'\ntop ~/jsapp/app.js',
+      "class missing_dependency\nerror Error: Cannot find module 'express'\ntop ~/jsapp/app.js",
     );
     const cargo = normaliseFailure({ errorClass: 'compilation_error', failures: [], output: read('cargo-build-fail.txt') }).split('\n');
     expect(cargo[0]).toBe('class compilation_error');

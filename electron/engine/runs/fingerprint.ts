@@ -54,32 +54,36 @@ function relativise(text: string, roots: readonly string[]): string {
   return t
     .replace(new RegExp(`${PATH_START}(?:[A-Za-z]:)?(?:[\\\\/]${SEG})*[\\\\/]node_modules[\\\\/]`, 'g'), 'node_modules/')
     .replace(new RegExp(`${PATH_START}(?:[\\\\/]${SEG})*[\\\\/]worktrees[\\\\/]${SEG}(?:[\\\\/]|(?![\\w.-]))`, 'g'), (m) => (/[\\/]$/.test(m) ? '' : '.'))
-    .replace(new RegExp(`${PATH_START}(?:/private)?/(?:tmp|var/tmp|var/folders/${SEG}/${SEG}/T)/${SEG}(?:/|(?![\\w.-]))`, 'g'), (m) => (m.endsWith('/') ? '' : '<tmp>'))
+    .replace(new RegExp(`${PATH_START}(?:/private)?/(?:tmp|var/tmp|var/folders/${SEG}/${SEG}/T)/${SEG}(?:/|(?![\\w.-]))`, 'g'), (m) =>
+      m.endsWith('/') ? '' : '<tmp>',
+    )
     .replace(new RegExp(`${PATH_START}[A-Za-z]:\\\\Users\\\\${SEG}\\\\AppData\\\\Local\\\\Temp\\\\${SEG}\\\\?`, 'gi'), '')
     .replace(new RegExp(`${PATH_START}(?:/home/${SEG}|/Users/${SEG}|/root)(?=/)`, 'g'), '~');
 }
 
 /** Removes what changes from run to run without the failure changing: times, addresses, ids, colours, spacing. */
 function scrub(text: string, roots: readonly string[]): string {
-  return relativise(stripAnsi(text).replace(/\r\n?/g, '\n'), roots)
-    .replace(/\b\d{4}-\d{2}-\d{2}[T _]\d{2}[:_]\d{2}[:_]\d{2}(?:[.,_]\d+)?Z?(?:[+-]\d{2}:?\d{2})?/g, '<time>')
-    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<date>')
-    .replace(/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, '<time>')
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
-    .replace(/\b0x[0-9a-f]+\b/gi, '0x…')
-    // Commit and build hashes: hex runs with both digits and letters, so plain words ("deadbeef", "facade") survive.
-    .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g, '<hash>')
-    .replace(/\b(pid|PID|process|thread)([\s:=#]+)\d+\b/g, '$1$2<pid>')
-    .replace(/(thread '[^']*' )\(\d+\)/g, '$1(<pid>)')
-    .replace(/(: line \d+: )\d+(?= [A-Z])/g, '$1<pid>') // bash: "line 1: 11455 Segmentation fault"
-    .replace(/\[\d+:0x…\]/g, '[<pid>:0x…]') // V8's GC trace
-    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, '<ip>') // a load-balanced API answers from many addresses
-    .replace(/(localhost|<ip>|\[::1?\]):\d{2,5}\b/g, '$1:<port>')
-    .replace(/\bduration_ms:\s*\S+/g, 'duration_ms: <dur>')
-    .replace(/\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|min|minutes?)\b/g, '<dur>')
-    .replace(/\b\d+(?:\.\d+)?\s?(?:[KMGT]i?B|bytes)\b/g, '<size>')
-    .replace(/\b\d{10,}\b/g, '<n>')
-    .replace(/[ \t]+/g, ' ');
+  return (
+    relativise(stripAnsi(text).replace(/\r\n?/g, '\n'), roots)
+      .replace(/\b\d{4}-\d{2}-\d{2}[T _]\d{2}[:_]\d{2}[:_]\d{2}(?:[.,_]\d+)?Z?(?:[+-]\d{2}:?\d{2})?/g, '<time>')
+      .replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<date>')
+      .replace(/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, '<time>')
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
+      .replace(/\b0x[0-9a-f]+\b/gi, '0x…')
+      // Commit and build hashes: hex runs with both digits and letters, so plain words ("deadbeef", "facade") survive.
+      .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g, '<hash>')
+      .replace(/\b(pid|PID|process|thread)([\s:=#]+)\d+\b/g, '$1$2<pid>')
+      .replace(/(thread '[^']*' )\(\d+\)/g, '$1(<pid>)')
+      .replace(/(: line \d+: )\d+(?= [A-Z])/g, '$1<pid>') // bash: "line 1: 11455 Segmentation fault"
+      .replace(/\[\d+:0x…\]/g, '[<pid>:0x…]') // V8's GC trace
+      .replace(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, '<ip>') // a load-balanced API answers from many addresses
+      .replace(/(localhost|<ip>|\[::1?\]):\d{2,5}\b/g, '$1:<port>')
+      .replace(/\bduration_ms:\s*\S+/g, 'duration_ms: <dur>')
+      .replace(/\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|min|minutes?)\b/g, '<dur>')
+      .replace(/\b\d+(?:\.\d+)?\s?(?:[KMGT]i?B|bytes)\b/g, '<size>')
+      .replace(/\b\d{10,}\b/g, '<n>')
+      .replace(/[ \t]+/g, ' ')
+  );
 }
 
 /** Line and column numbers, for output lines: an edit above the error moves them without changing the failure. */
@@ -126,7 +130,14 @@ function testLine(f: FailedTest, roots: readonly string[]): string {
   if (f.actual !== null && f.actual !== undefined) parts.push(`actual=${field(f.actual, roots)}`);
   if ((f.expected === null || f.expected === undefined) && (f.actual === null || f.actual === undefined) && f.message) {
     // Without values, the first line of the message tells one way of failing from another.
-    parts.push(`error=${field(String(f.message).split('\n').find((l) => l.trim() !== '') ?? '', roots)}`);
+    parts.push(
+      `error=${field(
+        String(f.message)
+          .split('\n')
+          .find((l) => l.trim() !== '') ?? '',
+        roots,
+      )}`,
+    );
   }
   if (f.file) {
     const file = field(f.file, roots);
@@ -158,7 +169,12 @@ export function normaliseFailure(input: FingerprintInput): string {
   }
   // Without error wording, the last lines usually say how it ended; a timeout's last lines are wherever it was cut.
   if (errors.length === 0 && input.errorClass !== 'timeout') {
-    errors.push(...cleaned.filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l)).slice(-MAX_TAIL_LINES).map((l) => clip(l, MAX_FIELD_CHARS)));
+    errors.push(
+      ...cleaned
+        .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l))
+        .slice(-MAX_TAIL_LINES)
+        .map((l) => clip(l, MAX_FIELD_CHARS)),
+    );
   }
   lines.push(...errors.map((l) => `error ${l}`));
   const top = topFrameFile(plain, roots);

@@ -6,7 +6,12 @@ import { resolvePolicy, type ResolvedPolicy } from './policy';
 import { parseTaskRetryConfig, type TaskRetryConfig } from './task-retry-config';
 
 /** The policy for each step of a task: workflow < task description's block < the step's own keys < a raised budget. */
-export function stepPolicies(workflow: Workflow, task: TaskRetryConfig | null, steps: readonly StepConfig[], raisedTaskUsd: number | null = null): ResolvedPolicy[] {
+export function stepPolicies(
+  workflow: Workflow,
+  task: TaskRetryConfig | null,
+  steps: readonly StepConfig[],
+  raisedTaskUsd: number | null = null,
+): ResolvedPolicy[] {
   return steps.map((step) => resolvePolicy(workflow, { task, step, raisedTaskUsd }));
 }
 

@@ -56,7 +56,13 @@ describe('withRetryConfig (what the New task screen sets)', () => {
 describe('resolvePolicy with a task and a step', () => {
   it('default < preset < workflow < task < step, each value with its source', () => {
     const base = resolvePolicy(workflow(''));
-    expect(base.sources).toMatchObject({ max_retries: 'default', timeout_seconds: 'default', allow_retry_on: 'default', backoff: 'default', daily_usd: 'default' });
+    expect(base.sources).toMatchObject({
+      max_retries: 'default',
+      timeout_seconds: 'default',
+      allow_retry_on: 'default',
+      backoff: 'default',
+      daily_usd: 'default',
+    });
     const preset = resolvePolicy(workflow('preset: aggressive'));
     expect(preset.maxRetries).toBe(5);
     expect(preset.sources).toMatchObject({ max_retries: 'preset', backoff: 'preset', daily_usd: 'preset' });
@@ -66,7 +72,12 @@ describe('resolvePolicy with a task and a step', () => {
     expect(wp.sources).toMatchObject({ max_retries: 'workflow', timeout_seconds: 'workflow', allow_retry_on: 'workflow' });
     const task = parseTaskRetryConfig(SEED_002);
     const tp = resolvePolicy(w, { task });
-    expect([tp.maxRetries, tp.limits.test_failure, tp.timeoutSeconds, [...(tp.allowRetryOn ?? [])]]).toEqual([5, 5, 600, ['test_failure', 'compilation_error']]);
+    expect([tp.maxRetries, tp.limits.test_failure, tp.timeoutSeconds, [...(tp.allowRetryOn ?? [])]]).toEqual([
+      5,
+      5,
+      600,
+      ['test_failure', 'compilation_error'],
+    ]);
     expect(tp.sources).toMatchObject({ max_retries: 'task', timeout_seconds: 'task', allow_retry_on: 'task' });
     const sp = resolvePolicy(w, { task, step: { max_retries: 0 } });
     expect([sp.maxRetries, sp.timeoutSeconds]).toEqual([0, 600]);
@@ -88,6 +99,9 @@ describe('resolvePolicy with a task and a step', () => {
     const doc = policyDoc(w, SEED_002, w.steps);
     expect(doc.maxRetries).toBe(5);
     expect(doc.sources.max_retries).toBe('task');
-    expect(doc.steps).toEqual([{ index: 1, maxRetries: 5, source: 'task' }, { index: 2, maxRetries: 6, source: 'step' }]);
+    expect(doc.steps).toEqual([
+      { index: 1, maxRetries: 5, source: 'task' },
+      { index: 2, maxRetries: 6, source: 'step' },
+    ]);
   });
 });

@@ -20,10 +20,7 @@ const work = (file: string, text = file): ScriptResponse[] => [turn(create(file,
 async function run(yaml: string, responses: ScriptResponse[]) {
   const p = fixtureProject(yaml);
   server = await startScriptedServer({ script: { rules: queue(...responses) } });
-  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE,
-    home: p.home,
-    env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
-  });
+  const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
   const events: Array<{ type: string; payload: Record<string, unknown> }> = [];
   engine.onEvent((e) => events.push({ type: e.type, payload: e.payload }));
   const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
@@ -50,7 +47,10 @@ describe('retry policy through the scripted server', () => {
     const limited = { error: { status: 429, retryAfter: 1 } } as const;
     const { doc, events } = await run(`gates: { ok: "true" }\n${NO_WAIT}\nsteps:\n  - title: one\n`, [limited, limited, limited, ...work('a.txt')]);
     expect(doc.status).toBe('succeeded');
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'rate_limit'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['error', 'rate_limit'],
+      ['passed', null],
+    ]);
     expect(doc.steps[0]!.attempts[0]!.decision).toMatchObject({ action: 'retry', delayS: 1 });
     expect(events.some((e) => e.type === 'run.status' && e.payload.status === 'waiting' && e.payload.wakeAt)).toBe(true);
   });
@@ -86,7 +86,14 @@ steps:
     expect(doc.steps[0]!.attempts.map((a) => a.model)).toEqual(['claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-opus-5-5']);
     expect(doc.steps[1]!.attempts.map((a) => a.model)).toEqual(['claude-sonnet-5-5']);
     expect(requests.map((r) => (r.body as { model: string }).model)).toEqual([
-      'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-opus-5-5', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5-5',
+      'claude-opus-5-5',
+      'claude-opus-5-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5-5',
     ]);
     expect(doc.steps[0]!.attempts[1]!.decision?.reason).toContain('escalating to claude-opus-5-5');
     // The new agent starts a new session: its first request carries only the opening user message.
@@ -94,7 +101,10 @@ steps:
   });
 
   it('continues the same session on a retry by default, so the conversation is re-read from the cache', async () => {
-    const { doc, requests } = await run(`gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nflaky_check: false\nsteps:\n  - title: one\n`, [...work('a1'), ...work('a2')]);
+    const { doc, requests } = await run(`gates: { test: ${JSON.stringify(flipGate(1))} }\n${NO_WAIT}\nflaky_check: false\nsteps:\n  - title: one\n`, [
+      ...work('a1'),
+      ...work('a2'),
+    ]);
     expect(doc.status).toBe('succeeded');
     const retry = requests[2]!.body as { messages: Array<{ role: string }> };
     expect(retry.messages.length).toBeGreaterThan(3);
@@ -111,7 +121,10 @@ steps:
   });
 
   it('stops at the task budget with a reason naming it, before spending another attempt', async () => {
-    const { doc, events } = await run(`gates: { test: ${JSON.stringify(flipGate(5))} }\n${NO_WAIT}\nflaky_check: false\nbudget: { task_usd: 0.0001, alert_at: 0.5 }\nsteps:\n  - title: one\n`, [...work('a1'), ...work('a2')]);
+    const { doc, events } = await run(
+      `gates: { test: ${JSON.stringify(flipGate(5))} }\n${NO_WAIT}\nflaky_check: false\nbudget: { task_usd: 0.0001, alert_at: 0.5 }\nsteps:\n  - title: one\n`,
+      [...work('a1'), ...work('a2')],
+    );
     expect(doc.status).toBe('paused');
     expect(doc.reason).toContain('task budget of $0.0001 reached');
     expect(doc.policy?.budget.taskUsd).toBe(0.0001);
@@ -150,7 +163,10 @@ steps:
     const yaml = `gates:\n  test: { run: "sleep 1.5", timeout: 1 }\n${NO_WAIT}\nsteps:\n  - title: one\n`;
     const { doc } = await run(yaml, [...work('a1'), ...work('a2')]);
     expect(doc.status).toBe('succeeded');
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['failed', 'timeout'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['failed', 'timeout'],
+      ['passed', null],
+    ]);
     expect(doc.steps[0]!.attempts[0]!.decision?.overrides).toMatchObject({ gateTimeoutMultiplier: 2 });
   });
 
@@ -198,7 +214,9 @@ describe('validators and retry now', () => {
   });
 
   it('"Retry now" ends a backoff wait at once', async () => {
-    const p = fixtureProject(`gates: { test: ${JSON.stringify(flipGate(1))} }\nbackoff: { base_s: 600, max_s: 600, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: one\n`);
+    const p = fixtureProject(
+      `gates: { test: ${JSON.stringify(flipGate(1))} }\nbackoff: { base_s: 600, max_s: 600, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: one\n`,
+    );
     server = await startScriptedServer({ script: { rules: queue(...work('a1'), ...work('a2')) } });
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));

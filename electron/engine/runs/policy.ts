@@ -29,7 +29,14 @@ export const DEFAULT_LIMITS: Limits = {
 };
 
 /** Classes no agent attempt can fix: fail at once. */
-export const NON_RETRIABLE: ReadonlySet<ErrorClass> = new Set(['missing_dependency', 'permission_error', 'resource_exhaustion', 'environment', 'sandbox_violation', 'no_change']);
+export const NON_RETRIABLE: ReadonlySet<ErrorClass> = new Set([
+  'missing_dependency',
+  'permission_error',
+  'resource_exhaustion',
+  'environment',
+  'sandbox_violation',
+  'no_change',
+]);
 /** Classes that, once out of retries, hand the run to the user (paused) instead of failing it. */
 export const ESCALATE_TO_USER: ReadonlySet<ErrorClass> = new Set(['unknown', 'git_conflict']);
 
@@ -117,7 +124,16 @@ export function resolvePolicy(w: Workflow, over: PolicyOverrides = {}): Resolved
     rules: w.rules ?? [],
     timeoutSeconds: over.task?.timeout_seconds ?? w.timeout_seconds,
     sources: {
-      max_retries: stepMax !== undefined ? 'step' : taskMax !== undefined ? 'task' : w.limits?.test_failure !== undefined || w.max_retries !== undefined ? 'workflow' : preset ? 'preset' : 'default',
+      max_retries:
+        stepMax !== undefined
+          ? 'step'
+          : taskMax !== undefined
+            ? 'task'
+            : w.limits?.test_failure !== undefined || w.max_retries !== undefined
+              ? 'workflow'
+              : preset
+                ? 'preset'
+                : 'default',
       timeout_seconds: over.task?.timeout_seconds !== undefined ? 'task' : w.timeout_seconds !== DEFAULT_TIMEOUT_S ? 'workflow' : 'default',
       allow_retry_on: over.task?.allow_retry_on ? 'task' : w.allow_retry_on ? 'workflow' : 'default',
       backoff: w.backoff ? 'workflow' : preset ? 'preset' : 'default',

@@ -27,7 +27,15 @@ describe('untrusted text', () => {
     expect(w.endsWith('</untrusted>')).toBe(true);
   });
   it('wraps the task and plan, and lists progress for a continued run', () => {
-    const c = taskContext({ title: 'T', description: 'do it', steps: [{ title: 'one', prompt: '' }, { title: 'two', prompt: '' }], progress: { completed: [{ sha: 'abcdef1234567', subject: 'step 1: one' }], from: 2 } });
+    const c = taskContext({
+      title: 'T',
+      description: 'do it',
+      steps: [
+        { title: 'one', prompt: '' },
+        { title: 'two', prompt: '' },
+      ],
+      progress: { completed: [{ sha: 'abcdef1234567', subject: 'step 1: one' }], from: 2 },
+    });
     expect(c).toContain('<untrusted source="plan">\n1. one\n2. two\n</untrusted>');
     expect(c).toContain('- abcdef1234 step 1: one');
     expect(c).toContain('Continue from step 2.');
@@ -36,7 +44,17 @@ describe('untrusted text', () => {
 
 describe('retryContext', () => {
   it('bounds a huge gate output and says how much it left out', () => {
-    const r = retryContext({ attempt: 2, maxAttempts: 4, errorClass: 'test_failure', message: 'm', gateLabel: 'the gate', output: 'x'.repeat(200_000), failures: [], hints: [], previousDiff: null });
+    const r = retryContext({
+      attempt: 2,
+      maxAttempts: 4,
+      errorClass: 'test_failure',
+      message: 'm',
+      gateLabel: 'the gate',
+      output: 'x'.repeat(200_000),
+      failures: [],
+      hints: [],
+      previousDiff: null,
+    });
     expect(r.length).toBeLessThan(30_000);
     expect(r).toContain('attempt 2 of 4');
     expect(r).toMatch(/elided/);

@@ -93,12 +93,18 @@ export function retryContext(f: RetryFacts): string {
     `The previous attempt failed its gates. Error class: ${f.errorClass}. ${f.message}`,
   ];
   // The failure entries, outside the quoted output (each name and value still comes from the tool, so it is wrapped).
-  sections.push(f.failures.length ? `Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(f.failures))}` : formatFailures(f.failures));
+  sections.push(
+    f.failures.length
+      ? `Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(f.failures))}`
+      : formatFailures(f.failures),
+  );
   sections.push(`Output of ${f.gateLabel}:\n${wrapUntrusted('gate output', boundText(f.output, MAX_OUTPUT_CHARS))}`);
   if (f.hints.length) sections.push(`Hints:\n${f.hints.map((h) => `- ${h}`).join('\n')}`);
   if (f.notes?.length) sections.push(f.notes.join('\n\n'));
   if (f.previousDiff && f.previousDiff.trim()) {
-    sections.push(`Your previous attempt changed this (diff against the step's start):\n${wrapUntrusted('previous diff', boundText(f.previousDiff, MAX_DIFF_CHARS))}`);
+    sections.push(
+      `Your previous attempt changed this (diff against the step's start):\n${wrapUntrusted('previous diff', boundText(f.previousDiff, MAX_DIFF_CHARS))}`,
+    );
   }
   sections.push(
     [

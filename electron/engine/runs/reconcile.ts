@@ -36,7 +36,11 @@ export function reconcile(stored: readonly StoredStep[], commits: readonly StepC
     }
   }
   const done = new Set(completed.map((c) => c.index));
-  const next = stored.map((s) => s.index).sort((a, b) => a - b).find((i) => !done.has(i) && stored.find((s) => s.index === i)?.status !== 'skipped') ?? null;
+  const next =
+    stored
+      .map((s) => s.index)
+      .sort((a, b) => a - b)
+      .find((i) => !done.has(i) && stored.find((s) => s.index === i)?.status !== 'skipped') ?? null;
   return {
     completed,
     adopted,

@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { resumePlan, type ResumeFacts } from './resume-plan';
 
 const facts = (over: Partial<ResumeFacts> = {}): ResumeFacts => ({
-  status: 'interrupted', reason: null,
+  status: 'interrupted',
+  reason: null,
   steps: [
     { index: 1, title: 'one', status: 'succeeded', commit: 'c1', attempts: 1, lastError: null },
     { index: 2, title: 'two', status: 'pending', commit: null, attempts: 0, lastError: null },
   ],
-  worktreeExists: true, branchExists: true, worktreeBranch: 'ratchet/x', runBranch: 'ratchet/x', dirty: false, planPresent: true, missingCommits: [],
+  worktreeExists: true,
+  branchExists: true,
+  worktreeBranch: 'ratchet/x',
+  runBranch: 'ratchet/x',
+  dirty: false,
+  planPresent: true,
+  missingCommits: [],
   ...over,
 });
 
@@ -25,7 +32,14 @@ describe('resumePlan (seed 003 §2.1)', () => {
   });
 
   it('failed → back to the step that produced the rejected work', () => {
-    const p = resumePlan(facts({ steps: [{ index: 1, title: 'one', status: 'succeeded', commit: 'c1', attempts: 1, lastError: null }, { index: 2, title: 'two', status: 'failed', commit: null, attempts: 4, lastError: '2 tests failed' }] }));
+    const p = resumePlan(
+      facts({
+        steps: [
+          { index: 1, title: 'one', status: 'succeeded', commit: 'c1', attempts: 1, lastError: null },
+          { index: 2, title: 'two', status: 'failed', commit: null, attempts: 4, lastError: '2 tests failed' },
+        ],
+      }),
+    );
     expect(p).toMatchObject({ lastStatus: 'failed', nextStep: 2, action: 'retry_step' });
     expect(p.reason).toContain('2 tests failed');
   });
@@ -35,15 +49,22 @@ describe('resumePlan (seed 003 §2.1)', () => {
   });
 
   it('announces a phase rollover', () => {
-    const p = resumePlan(facts({ steps: [
-      { index: 1, title: 'one', status: 'succeeded', commit: 'c1', phase: 'Backend', attempts: 1, lastError: null },
-      { index: 2, title: 'two', status: 'pending', commit: null, phase: 'Frontend', attempts: 0, lastError: null },
-    ] }));
+    const p = resumePlan(
+      facts({
+        steps: [
+          { index: 1, title: 'one', status: 'succeeded', commit: 'c1', phase: 'Backend', attempts: 1, lastError: null },
+          { index: 2, title: 'two', status: 'pending', commit: null, phase: 'Frontend', attempts: 0, lastError: null },
+        ],
+      }),
+    );
     expect(p.phaseRollover).toBe('Phase "Backend" is complete; continuing with phase "Frontend"');
   });
 
   it('all done → finish', () => {
-    expect(resumePlan(facts({ steps: [{ index: 1, title: 'one', status: 'succeeded', commit: 'c1', attempts: 1, lastError: null }] }))).toMatchObject({ action: 'finish', nextStep: null });
+    expect(resumePlan(facts({ steps: [{ index: 1, title: 'one', status: 'succeeded', commit: 'c1', attempts: 1, lastError: null }] }))).toMatchObject({
+      action: 'finish',
+      nextStep: null,
+    });
   });
 });
 
@@ -58,7 +79,10 @@ describe('resumePlan checks (seed 003 §3)', () => {
   });
 
   it('offers to recreate a missing worktree from the branch', () => {
-    expect(resumePlan(facts({ worktreeExists: false, worktreeBranch: null })).required[0]).toMatchObject({ code: 'no_worktree', safeDefault: 'recreate_worktree' });
+    expect(resumePlan(facts({ worktreeExists: false, worktreeBranch: null })).required[0]).toMatchObject({
+      code: 'no_worktree',
+      safeDefault: 'recreate_worktree',
+    });
   });
 
   it('is blocked without the branch or without a plan', () => {

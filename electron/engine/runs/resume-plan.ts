@@ -5,7 +5,15 @@ import type { RecoveryOption, RequiredAction, ResumePlan } from '../../../shared
 export interface ResumeFacts {
   status: RunStatus;
   reason: string | null;
-  steps: ReadonlyArray<{ index: number; title: string; status: StepStatus; commit: string | null; phase?: string | null; attempts: number; lastError: string | null }>;
+  steps: ReadonlyArray<{
+    index: number;
+    title: string;
+    status: StepStatus;
+    commit: string | null;
+    phase?: string | null;
+    attempts: number;
+    lastError: string | null;
+  }>;
   worktreeExists: boolean;
   branchExists: boolean;
   /** The branch checked out in the worktree (null: detached or no worktree). */
@@ -24,11 +32,21 @@ export function resumePlan(f: ResumeFacts): ResumePlan {
   const anyDone = f.steps.some((s) => s.status === 'succeeded');
   if (!f.branchExists && !anyDone) {
     // Nothing was committed yet (e.g. stopped while the run was being set up): a fresh branch from the base loses nothing.
-    required.push({ code: 'no_branch', message: `The branch ${f.runBranch} does not exist; no step was committed, so it can be created again from the base commit`, options: ['recreate_worktree', 'abort'], safeDefault: 'recreate_worktree' });
+    required.push({
+      code: 'no_branch',
+      message: `The branch ${f.runBranch} does not exist; no step was committed, so it can be created again from the base commit`,
+      options: ['recreate_worktree', 'abort'],
+      safeDefault: 'recreate_worktree',
+    });
   } else if (!f.branchExists) {
     required.push({ code: 'no_branch', message: `Cannot resume — the branch ${f.runBranch} no longer exists`, options: ['abort'], safeDefault: 'abort' });
   } else if (!f.worktreeExists) {
-    required.push({ code: 'no_worktree', message: `The worktree is gone; it can be recreated from ${f.runBranch} (the branch keeps every committed step)`, options: ['recreate_worktree', 'abort'], safeDefault: 'recreate_worktree' });
+    required.push({
+      code: 'no_worktree',
+      message: `The worktree is gone; it can be recreated from ${f.runBranch} (the branch keeps every committed step)`,
+      options: ['recreate_worktree', 'abort'],
+      safeDefault: 'recreate_worktree',
+    });
   } else if (f.worktreeBranch !== f.runBranch) {
     required.push({
       code: 'wrong_branch',
@@ -38,7 +56,12 @@ export function resumePlan(f: ResumeFacts): ResumePlan {
     });
   }
   if (f.worktreeExists && f.dirty) {
-    required.push({ code: 'dirty_tree', message: 'The worktree has uncommitted changes from the interrupted attempt; they are kept, never discarded', options: ['rescue_commit', 'stash', 'abort'], safeDefault: 'rescue_commit' });
+    required.push({
+      code: 'dirty_tree',
+      message: 'The worktree has uncommitted changes from the interrupted attempt; they are kept, never discarded',
+      options: ['rescue_commit', 'stash', 'abort'],
+      safeDefault: 'rescue_commit',
+    });
   }
   if (!f.planPresent) required.push({ code: 'no_plan', message: 'No plan found.', options: ['abort'], safeDefault: 'abort' });
   if (f.missingCommits.length) {
@@ -58,26 +81,62 @@ export function resumePlan(f: ResumeFacts): ResumePlan {
   const base = { completed, required, blocked };
 
   if (f.status === 'waiting_approval') {
-    return { ...base, lastStatus: 'waiting_approval', nextStep: next?.index ?? null, action: 'approve', reason: 'The plan waits for your approval', canSkip: false, phaseRollover: null };
+    return {
+      ...base,
+      lastStatus: 'waiting_approval',
+      nextStep: next?.index ?? null,
+      action: 'approve',
+      reason: 'The plan waits for your approval',
+      canSkip: false,
+      phaseRollover: null,
+    };
   }
   if (failed) {
     return {
-      ...base, lastStatus: 'failed', nextStep: failed.index, action: 'retry_step', canSkip: true, phaseRollover: null,
+      ...base,
+      lastStatus: 'failed',
+      nextStep: failed.index,
+      action: 'retry_step',
+      canSkip: true,
+      phaseRollover: null,
       reason: `Step ${failed.index} ("${failed.title}") produced work its gates rejected${failed.lastError ? ` (${failed.lastError})` : ''}; it runs again with that error in context`,
     };
   }
   if (running) {
     return {
-      ...base, lastStatus: 'in_progress', nextStep: running.index, action: 'retry_step', canSkip: true, phaseRollover: null,
+      ...base,
+      lastStatus: 'in_progress',
+      nextStep: running.index,
+      action: 'retry_step',
+      canSkip: true,
+      phaseRollover: null,
       reason: `Step ${running.index} ("${running.title}") was interrupted after ${running.attempts} attempt${running.attempts === 1 ? '' : 's'}; it runs again (or skip it)`,
     };
   }
   if (!next) {
-    return { ...base, lastStatus: 'completed', nextStep: null, action: 'finish', reason: 'Every step is committed; the run only needs to be marked succeeded', canSkip: false, phaseRollover: null };
+    return {
+      ...base,
+      lastStatus: 'completed',
+      nextStep: null,
+      action: 'finish',
+      reason: 'Every step is committed; the run only needs to be marked succeeded',
+      canSkip: false,
+      phaseRollover: null,
+    };
   }
-  const rollover = lastDone && next.phase && lastDone.phase && next.phase !== lastDone.phase ? `Phase "${lastDone.phase}" is complete; continuing with phase "${next.phase}"` : null;
+  const rollover =
+    lastDone && next.phase && lastDone.phase && next.phase !== lastDone.phase
+      ? `Phase "${lastDone.phase}" is complete; continuing with phase "${next.phase}"`
+      : null;
   return {
-    ...base, lastStatus: 'completed', nextStep: next.index, action: 'next_step', canSkip: true, phaseRollover: rollover,
-    reason: lastDone ? `Step ${lastDone.index} was completed; continue with step ${next.index} ("${next.title}")` : `No step was completed yet; start with step ${next.index} ("${next.title}")`,
+    ...base,
+    lastStatus: 'completed',
+    nextStep: next.index,
+    action: 'next_step',
+    canSkip: true,
+    phaseRollover: rollover,
+    reason: lastDone
+      ? `Step ${lastDone.index} was completed; continue with step ${next.index} ("${next.title}")`
+      : `No step was completed yet; start with step ${next.index} ("${next.title}")`,
   };
 }

@@ -84,29 +84,56 @@ export function checkEntries(entries: readonly RetryEntry[], ctx: EntryContext =
   const conditions = entries.map((e, i) => [e, i] as const).filter(([e]) => e.exit === undefined);
   const unreachable = (e: RetryEntry) => exitAt !== null && e.attempt !== undefined && e.attempt >= exitAt;
   for (const [e, i] of conditions) {
-    if (unreachable(e)) out.push({ level: 'warning', entry: i, message: `attempt ${e.attempt} is never reached: \`exit: ${exitAt}\` ends the step at attempt ${exitAt}` });
+    if (unreachable(e))
+      out.push({ level: 'warning', entry: i, message: `attempt ${e.attempt} is never reached: \`exit: ${exitAt}\` ends the step at attempt ${exitAt}` });
   }
   if (entries.length && exitAt !== null) {
-    const why = exitAt <= 1 ? `\`exit: ${exitAt}\` ends the step at its first attempt`
-      : conditions.length > 0 && conditions.every(([e]) => unreachable(e)) ? `every entry's attempt comes at or after \`exit: ${exitAt}\``
-      : ctx.testFailureRetries === 0 ? 'max_retries: 0 (or limits.test_failure: 0) leaves test failures no retry, whatever the list says'
-      : null;
+    const why =
+      exitAt <= 1
+        ? `\`exit: ${exitAt}\` ends the step at its first attempt`
+        : conditions.length > 0 && conditions.every(([e]) => unreachable(e))
+          ? `every entry's attempt comes at or after \`exit: ${exitAt}\``
+          : ctx.testFailureRetries === 0
+            ? 'max_retries: 0 (or limits.test_failure: 0) leaves test failures no retry, whatever the list says'
+            : null;
     if (why) out.push({ level: 'warning', entry: null, message: `this retry list can never retry: ${why}` });
   }
   entries.forEach((e, i) => {
     if (e.agent && e.session === undefined) {
-      out.push({ level: 'warning', entry: i, message: 'switches agent without `session: new`; a new agent cannot continue the old session, so it is forced to a new one' });
+      out.push({
+        level: 'warning',
+        entry: i,
+        message: 'switches agent without `session: new`; a new agent cannot continue the old session, so it is forced to a new one',
+      });
     }
     if (e.agent && e.session === 'continue') {
-      out.push({ level: 'warning', entry: i, message: 'switches agent with `session: continue`; a new agent cannot continue the old session, so it is forced to a new one' });
+      out.push({
+        level: 'warning',
+        entry: i,
+        message: 'switches agent with `session: continue`; a new agent cannot continue the old session, so it is forced to a new one',
+      });
     }
     if (e.worktree === 'reset' && e.session !== 'new') {
-      out.push({ level: 'warning', entry: i, message: '`worktree: reset` with a continued session: the agent remembers changes that are no longer in the worktree; consider `session: new`' });
+      out.push({
+        level: 'warning',
+        entry: i,
+        message: '`worktree: reset` with a continued session: the agent remembers changes that are no longer in the worktree; consider `session: new`',
+      });
     }
     if (e.validate !== undefined && e.with !== undefined) {
       const p = validatorInputProblems(e);
-      if (p.missing.length) out.push({ level: 'warning', entry: i, message: `the validator uses ${p.missing.map((m) => `{${m}}`).join(', ')}, which \`with\` does not give; it is left as written` });
-      if (p.unused.length) out.push({ level: 'warning', entry: i, message: `\`with\` gives ${p.unused.join(', ')}, which the validator never uses (write {${p.unused[0]}} in it)` });
+      if (p.missing.length)
+        out.push({
+          level: 'warning',
+          entry: i,
+          message: `the validator uses ${p.missing.map((m) => `{${m}}`).join(', ')}, which \`with\` does not give; it is left as written`,
+        });
+      if (p.unused.length)
+        out.push({
+          level: 'warning',
+          entry: i,
+          message: `\`with\` gives ${p.unused.join(', ')}, which the validator never uses (write {${p.unused[0]}} in it)`,
+        });
     }
     if (e.exit !== undefined && (e.agent || e.session || e.worktree || e.prompt)) {
       out.push({ level: 'warning', entry: i, message: 'an `exit` entry ends the step; its overrides are never used' });

@@ -29,12 +29,22 @@ async function gates(p: FocusProject, previous: Failure | null, flakyCheck = fal
   const ran: Ran[] = [];
   const store = {
     event: () => undefined,
-    recordGate: (_run: string, _attempt: number, g: GateResult & { gate: string }) => ran.push({ gate: g.gate, command: g.command, passed: g.passed, durationMs: g.durationMs, output: g.output }),
+    recordGate: (_run: string, _attempt: number, g: GateResult & { gate: string }) =>
+      ran.push({ gate: g.gate, command: g.command, passed: g.passed, durationMs: g.durationMs, output: g.output }),
   } as unknown as Store;
   const workflow = WorkflowFile.parse({ gates: { test: { run: p.run, timeout: 120 } }, flaky_check: flakyCheck, steps: [{ title: 'x' }] });
   const outcome = await runAttemptGates(store, {
-    runId: 'r', attemptId: 1, worktree: p.dir, workflow, policy: resolvePolicy(workflow), gateNames: ['test'], timeoutMultiplier: 1,
-    defaultTimeoutS: 120, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, signal: new AbortController().signal, previous,
+    runId: 'r',
+    attemptId: 1,
+    worktree: p.dir,
+    workflow,
+    policy: resolvePolicy(workflow),
+    gateNames: ['test'],
+    timeoutMultiplier: 1,
+    defaultTimeoutS: 120,
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+    signal: new AbortController().signal,
+    previous,
   });
   return { outcome, ran };
 }
@@ -75,7 +85,10 @@ describe.each([
     // Fixed: the failing test passes alone, then the whole gate runs and decides.
     p.fix();
     const fixed = await gates(p, failure);
-    expect(fixed.ran.map((r) => [r.gate, r.passed])).toEqual([['test (failed tests first)', true], ['test', true]]);
+    expect(fixed.ran.map((r) => [r.gate, r.passed])).toEqual([
+      ['test (failed tests first)', true],
+      ['test', true],
+    ]);
     expect(fixed.outcome.failure).toBeNull();
     console.log(`${_label}: whole gate ${first.ran[0]!.durationMs} ms, failing test alone ${retry.ran[0]!.durationMs} ms`);
   });
@@ -93,34 +106,48 @@ describe.each([
 });
 
 describe('through the engine', () => {
-  it("the step runner hands the gates the previous attempt's failure: the retry's gate is the failing test alone until it passes", { timeout: 240_000 }, async () => {
-    const p = fixtureProject(`gates:\n  test: { run: "node --test", timeout: 120 }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: Add add()\n`);
-    const server = await startScriptedServer({
-      script: {
-        rules: queue(
-          turn(create('src/add.mjs', 'export const add = (a, b) => a - b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)), create('test/other.test.mjs', testFile('adds more', 'add', 'add', [0, 0], 0))),
-          say('done'),
-          turn(create('src/add.mjs', 'export const add = (a, b) => a * b;\n')),
-          say('done'),
-          turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n')),
-          say('done'),
-        ),
-      },
-    });
-    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, sandbox: TEST_SANDBOX_MODE });
-    try {
-      const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
-      const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
-      expect(doc.status).toBe('succeeded');
-      const gateRuns = engine.store.getAttempts(runId, 1).map((a) => engine.store.getGateResults(a.id).map((g) => g.gate));
-      expect(gateRuns).toEqual([['test'], ['test (failed tests first)'], ['test (failed tests first)', 'test']]);
-      const focused = engine.store.getGateResults(engine.store.getAttempts(runId, 1)[1]!.id)[0]!;
-      expect(focused.command).toMatch(/^node --test --test-name-pattern='\^\(\?:adds\)\$' \S+add\.test\.mjs$/);
-      expect(focused.output).not.toContain('adds more');
-    } finally {
-      engine.close();
-      await engine.releaseSandbox();
-      await server.close();
-    }
-  });
+  it(
+    "the step runner hands the gates the previous attempt's failure: the retry's gate is the failing test alone until it passes",
+    { timeout: 240_000 },
+    async () => {
+      const p = fixtureProject(
+        `gates:\n  test: { run: "node --test", timeout: 120 }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nflaky_check: false\nsteps:\n  - title: Add add()\n`,
+      );
+      const server = await startScriptedServer({
+        script: {
+          rules: queue(
+            turn(
+              create('src/add.mjs', 'export const add = (a, b) => a - b;\n'),
+              create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)),
+              create('test/other.test.mjs', testFile('adds more', 'add', 'add', [0, 0], 0)),
+            ),
+            say('done'),
+            turn(create('src/add.mjs', 'export const add = (a, b) => a * b;\n')),
+            say('done'),
+            turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n')),
+            say('done'),
+          ),
+        },
+      });
+      const engine = createEngine({
+        home: p.home,
+        env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+        sandbox: TEST_SANDBOX_MODE,
+      });
+      try {
+        const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+        const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
+        expect(doc.status).toBe('succeeded');
+        const gateRuns = engine.store.getAttempts(runId, 1).map((a) => engine.store.getGateResults(a.id).map((g) => g.gate));
+        expect(gateRuns).toEqual([['test'], ['test (failed tests first)'], ['test (failed tests first)', 'test']]);
+        const focused = engine.store.getGateResults(engine.store.getAttempts(runId, 1)[1]!.id)[0]!;
+        expect(focused.command).toMatch(/^node --test --test-name-pattern='\^\(\?:adds\)\$' \S+add\.test\.mjs$/);
+        expect(focused.output).not.toContain('adds more');
+      } finally {
+        engine.close();
+        await engine.releaseSandbox();
+        await server.close();
+      }
+    },
+  );
 });

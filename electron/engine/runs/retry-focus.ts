@@ -27,14 +27,44 @@ const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
 
 /** The last part of a parsed name ("file > suite > test", "suite › test", "a::b"). */
 function leaf(name: string): string {
-  return name.split(/ > | › /).pop()!.trim();
+  return name
+    .split(/ > | › /)
+    .pop()!
+    .trim();
 }
 
 /** Options that take the next word as their value, per runner; any other option is taken for a flag. */
 const VALUE_OPTIONS: Record<string, ReadonlySet<string>> = {
-  vitest: new Set(['-c', '--config', '-r', '--root', '--dir', '--reporter', '--outputFile', '--project', '--environment', '--pool', '--mode', '--shard', '--maxWorkers', '--minWorkers', '--testTimeout', '--retry']),
+  vitest: new Set([
+    '-c',
+    '--config',
+    '-r',
+    '--root',
+    '--dir',
+    '--reporter',
+    '--outputFile',
+    '--project',
+    '--environment',
+    '--pool',
+    '--mode',
+    '--shard',
+    '--maxWorkers',
+    '--minWorkers',
+    '--testTimeout',
+    '--retry',
+  ]),
   jest: new Set(['-c', '--config', '--rootDir', '--reporters', '--outputFile', '--maxWorkers', '-w', '--testTimeout', '--shard', '--selectProjects']),
-  node: new Set(['--test-reporter', '--test-reporter-destination', '--test-concurrency', '--test-timeout', '--import', '--require', '-r', '--loader', '--experimental-loader']),
+  node: new Set([
+    '--test-reporter',
+    '--test-reporter-destination',
+    '--test-concurrency',
+    '--test-timeout',
+    '--import',
+    '--require',
+    '-r',
+    '--loader',
+    '--experimental-loader',
+  ]),
 };
 
 /**
@@ -80,7 +110,14 @@ const RUNNERS: Record<string, Focus> = {
   // unittest: -k per test method ("tests.test_x.Case.test_a" → test_a); works with discover too.
   unittest(args, failures) {
     if (args.some((a) => a === '-k')) return null;
-    const names = unique(failures.map((f) => f.name.replace(/\s*\(.*$/, '').split('.').pop()!));
+    const names = unique(
+      failures.map((f) =>
+        f.name
+          .replace(/\s*\(.*$/, '')
+          .split('.')
+          .pop()!,
+      ),
+    );
     if (!names.every((n) => PY_NAME.test(n))) return null;
     return { args: [...args, ...names.flatMap((n) => ['-k', n])], tests: names };
   },
@@ -138,7 +175,8 @@ function runnerOf(words: string[]): { prefix: string[]; runner: string; args: st
   if (/^python(?:3(?:\.\d+)?)?$/.test(base) && w1 === '-m' && (w2 === 'pytest' || w2 === 'unittest')) {
     return { prefix: [...prefix, w0, w1, w2], runner: w2, args: rest.slice(3) };
   }
-  if ((base === 'uv' || base === 'poetry') && w1 === 'run' && w2 === 'pytest') return { prefix: [...prefix, w0, w1, w2], runner: 'pytest', args: rest.slice(3) };
+  if ((base === 'uv' || base === 'poetry') && w1 === 'run' && w2 === 'pytest')
+    return { prefix: [...prefix, w0, w1, w2], runner: 'pytest', args: rest.slice(3) };
   if (base === 'go' && w1 === 'test') return { prefix: [...prefix, w0, w1], runner: 'go', args: rest.slice(2) };
   if (base === 'cargo' && w1 === 'test') return { prefix: [...prefix, w0, w1], runner: 'cargo', args: rest.slice(2) };
   if (base === 'npx' && (w1 === 'vitest' || w1 === 'jest')) return { prefix: [...prefix, w0, w1], runner: w1, args: rest.slice(2) };

@@ -50,7 +50,16 @@ describe('item 1: a retry gives the failed step a new chance', () => {
     const after = StatusDocument.parse(doc);
     engine.close();
     expect(after.status).toBe('failed');
-    expect(after.steps[1]!.attempts.map((a) => [a.n, a.round])).toEqual([[1, 0], [2, 0], [3, 0], [4, 0], [5, 1], [6, 1], [7, 1], [8, 1]]);
+    expect(after.steps[1]!.attempts.map((a) => [a.n, a.round])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+      [5, 1],
+      [6, 1],
+      [7, 1],
+      [8, 1],
+    ]);
     expect(after.reason).toContain('gave up after 3 test failure retries');
     // The retried step's first prompt carries its last real failure.
     const retried = texts(srv)[10]!;
@@ -99,7 +108,7 @@ describe('item 1: a retry gives the failed step a new chance', () => {
 });
 
 describe("seed 004's sticky table, run end to end (issue 20 item 8)", () => {
-  it('attempts 1-2 use the step\'s agent, 3-4 the second, 5-7 the third, and exit: 8 ends the step, with no limits set', async () => {
+  it("attempts 1-2 use the step's agent, 3-4 the second, 5-7 the third, and exit: 8 ends the step, with no limits set", async () => {
     const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: retry }
 retry:
   - not: gate.test
@@ -113,13 +122,22 @@ steps:
   - title: one
     gates: [test]
 `;
-    const { engine, runId, srv } = await setup(yaml, [1, 2, 3, 4, 5, 6, 7, 8].flatMap((i) => work(`a${i}`)));
+    const { engine, runId, srv } = await setup(
+      yaml,
+      [1, 2, 3, 4, 5, 6, 7, 8].flatMap((i) => work(`a${i}`)),
+    );
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     engine.close();
     expect(doc.status).toBe('failed');
     expect(doc.reason).toContain('exit: 8');
     expect(doc.steps[0]!.attempts.map((a) => a.model)).toEqual([
-      'claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-4-5', 'claude-sonnet-4-5', 'claude-opus-4-5', 'claude-opus-4-5', 'claude-opus-4-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-4-5',
+      'claude-sonnet-4-5',
+      'claude-opus-4-5',
+      'claude-opus-4-5',
+      'claude-opus-4-5',
     ]);
     // Each attempt's two calls went to its own model.
     expect(srv.requests.map((r) => r.body.model as string).filter((_, i) => i % 2 === 0)).toEqual(doc.steps[0]!.attempts.map((a) => a.model));
@@ -129,14 +147,22 @@ steps:
 describe('item 1 (resume): a resumed step counts afresh too', () => {
   it('on_repeat counts from the resume: a paused step gets its two same-failure attempts again', async () => {
     const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: escalate }\nsteps:\n  - title: one\n`;
-    const { engine, runId } = await setup(yaml, [1, 2, 3, 4].flatMap((i) => work(`a${i}`)));
+    const { engine, runId } = await setup(
+      yaml,
+      [1, 2, 3, 4].flatMap((i) => work(`a${i}`)),
+    );
     const first = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     expect(first.status).toBe('paused');
     const { doc } = await engine.resume(runId, { signal: new AbortController().signal });
     engine.close();
     const after = StatusDocument.parse(doc);
     expect(after.status).toBe('paused');
-    expect(after.steps[0]!.attempts.map((a) => [a.n, a.round])).toEqual([[1, 0], [2, 0], [3, 1], [4, 1]]);
+    expect(after.steps[0]!.attempts.map((a) => [a.n, a.round])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 1],
+      [4, 1],
+    ]);
     expect(after.reason).toContain('2 earlier attempts');
   });
 
@@ -149,7 +175,10 @@ describe('item 1 (resume): a resumed step counts afresh too', () => {
     engine.close();
     const after = StatusDocument.parse(doc);
     expect(after.status).toBe('succeeded');
-    expect(after.steps[0]!.attempts.map((a) => [a.n, a.round, a.errorClass])).toEqual([[1, 0, 'rate_limit'], [2, 0, null]]);
+    expect(after.steps[0]!.attempts.map((a) => [a.n, a.round, a.errorClass])).toEqual([
+      [1, 0, 'rate_limit'],
+      [2, 0, null],
+    ]);
   });
 });
 
@@ -161,7 +190,10 @@ describe('item 2: API faults follow their class whatever the retry list says', (
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     engine.close();
     expect(doc.status).toBe('succeeded');
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'rate_limit'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['error', 'rate_limit'],
+      ['passed', null],
+    ]);
   });
 });
 
@@ -174,7 +206,10 @@ describe('item 2 (agent process): a crash of a CLI agent follows its class too',
     const { engine, runId } = await setup(yaml, []);
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     engine.close();
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'api_error'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['error', 'api_error'],
+      ['passed', null],
+    ]);
     expect(doc.status).toBe('succeeded');
   });
 });
@@ -182,7 +217,10 @@ describe('item 2 (agent process): a crash of a CLI agent follows its class too',
 describe('item 3: the defaults honour the seeds', () => {
   it('without on_repeat, the same test failure still gets its 3 retries (4 attempts), in new sessions once it repeats', async () => {
     const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\nsteps:\n  - title: one\n`;
-    const { engine, runId, srv } = await setup(yaml, [1, 2, 3, 4].flatMap((i) => work(`a${i}`)));
+    const { engine, runId, srv } = await setup(
+      yaml,
+      [1, 2, 3, 4].flatMap((i) => work(`a${i}`)),
+    );
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     engine.close();
     expect(doc.status).toBe('failed');
@@ -198,7 +236,10 @@ describe('item 3: the defaults honour the seeds', () => {
     const { engine, runId } = await setup(yaml, [...work('a1'), say('the code is fine; the test was slow')]);
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     engine.close();
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['failed', 'timeout'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['failed', 'timeout'],
+      ['passed', null],
+    ]);
     expect(doc.status).toBe('succeeded');
   });
 
@@ -218,7 +259,10 @@ describe('item 3: the defaults honour the seeds', () => {
 describe('item 4: the summary tells the truth', () => {
   it('the same failing test four times reads "no improvement", lists it once and ends with Next steps', async () => {
     const yaml = `gates: { test: ${ALWAYS_FAILS} }\n${NO_WAIT}\nflaky_check: false\non_repeat: { after: 2, action: retry }\nsteps:\n  - title: one\n`;
-    const { engine, runId } = await setup(yaml, [1, 2, 3, 4].flatMap((i) => work(`a${i}`)));
+    const { engine, runId } = await setup(
+      yaml,
+      [1, 2, 3, 4].flatMap((i) => work(`a${i}`)),
+    );
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     engine.close();
     const reason = doc.reason ?? '';
@@ -253,7 +297,11 @@ describe('item 6: a git conflict gets its one rebase', () => {
     engine.close();
     expect(doc.status).toBe('succeeded');
     expect(sh(p.repo, 'merge-base', '--is-ancestor', tip, doc.branch)).toBe('');
-    expect(sh(p.repo, 'log', '--format=%s', doc.branch).split('\n').filter((s) => s.startsWith('step '))).toEqual(['step 2: two', 'step 1: one']);
+    expect(
+      sh(p.repo, 'log', '--format=%s', doc.branch)
+        .split('\n')
+        .filter((s) => s.startsWith('step ')),
+    ).toEqual(['step 2: two', 'step 1: one']);
     expect(events.some((e) => e.type === 'log' && /rebased .* onto/.test(String(e.payload.message)))).toBe(true);
     expect(texts(srv)[4]).toContain('a.txt');
     expect(texts(srv)[4]).toMatch(/rebased/i);
@@ -299,8 +347,8 @@ describe('item 10: validators with inputs', () => {
   });
 });
 
-describe('item 11: Claude Code\'s own rate limit is a rate_limit, retried after its wait, whatever the retry list says', () => {
-  it('a CLI agent that prints Claude Code\'s recorded 429 result is parked and retried, not failed', async () => {
+describe("item 11: Claude Code's own rate limit is a rate_limit, retried after its wait, whatever the retry list says", () => {
+  it("a CLI agent that prints Claude Code's recorded 429 result is parked and retried, not failed", async () => {
     const fixture = join(import.meta.dirname, '..', 'agents', 'fixtures', 'claude-code', 'api-error-429.stream.jsonl');
     const counter = `"$TMPDIR/cc-${Math.random().toString(36).slice(2)}"`;
     // The first run replays Claude Code's real 429 output (exit 1); the second does the work.
@@ -309,7 +357,10 @@ describe('item 11: Claude Code\'s own rate limit is a rate_limit, retried after 
     const { engine, runId, events } = await setup(yaml, []);
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     engine.close();
-    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['error', 'rate_limit'], ['passed', null]]);
+    expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([
+      ['error', 'rate_limit'],
+      ['passed', null],
+    ]);
     expect(doc.status).toBe('succeeded');
     // It waited what Claude Code's retry-after told (7.76 s, rounded up), not the workflow's zero backoff.
     expect(doc.steps[0]!.attempts[0]!.decision).toMatchObject({ action: 'retry', delayS: 8 });
@@ -317,8 +368,8 @@ describe('item 11: Claude Code\'s own rate limit is a rate_limit, retried after 
   }, 60_000);
 });
 
-describe('an entry\'s {errors} and {failures}: seed 002\'s failing-test entries, not raw output only', () => {
-  it('fills {failures} with the attempt\'s failing tests (name, Expected, Got, Location) and {errors} with every attempt\'s', async () => {
+describe("an entry's {errors} and {failures}: seed 002's failing-test entries, not raw output only", () => {
+  it("fills {failures} with the attempt's failing tests (name, Expected, Got, Location) and {errors} with every attempt's", async () => {
     const yaml = `gates: { test: "node --test --test-reporter=spec" }\n${NO_WAIT}\nflaky_check: false\nretry:\n  - not: gate.test\n    prompt: "Fix it.\\nNow:\\n{failures}\\nSo far:\\n{errors}"\n  - exit: 5\nsteps:\n  - title: add\n`;
     const bug = turn(create('src/add.mjs', 'export const add = (a, b) => a * b;\n'), create('test/add.test.mjs', testFile('adds', 'add', 'add', [2, 3], 5)));
     const { engine, runId, srv } = await setup(yaml, [bug, say('added'), turn(create('src/add.mjs', 'export const add = (a, b) => a + b;\n')), say('fixed')]);

@@ -32,7 +32,14 @@ const started = (pending: StepRef[] = [S1, S2, S3]): RunEvent[] => [
   { type: 'prepared', ready: 'ready', pending, total: pending.length },
 ];
 const done = (sha = 'c'): RunEvent => ({ type: 'stepFinished', outcome: { kind: 'done', commit: sha }, userStop: false, leaseLost: false, committedSteps: 1 });
-const finished = (outcome: StepOutcome, over: Partial<Extract<RunEvent, { type: 'stepFinished' }>> = {}): RunEvent => ({ type: 'stepFinished', outcome, userStop: false, leaseLost: false, committedSteps: 1, ...over });
+const finished = (outcome: StepOutcome, over: Partial<Extract<RunEvent, { type: 'stepFinished' }>> = {}): RunEvent => ({
+  type: 'stepFinished',
+  outcome,
+  userStop: false,
+  leaseLost: false,
+  committedSteps: 1,
+  ...over,
+});
 const statuses = (cs: RunCommand[]) => cs.filter((c) => c.kind === 'setStatus').map((c) => (c as Extract<RunCommand, { kind: 'setStatus' }>).status);
 const kinds = (cs: RunCommand[]) => cs.map((c) => c.kind);
 
@@ -65,7 +72,9 @@ describe('the run machine', () => {
     const yes = drive(base, [...started(), done(), { type: 'answered', answer: 'yes' }, done(), { type: 'answered', answer: 'no' }]);
     expect(yes.commands.filter((c) => c.kind === 'ask')).toHaveLength(2);
     expect(yes.commands.filter((c) => c.kind === 'forgetHead')).toHaveLength(2);
-    expect(yes.commands.find((c) => c.kind === 'setStatus' && c.status === 'paused')).toMatchObject({ reason: 'Paused after step 2 at your request; resume to continue with step 3.' });
+    expect(yes.commands.find((c) => c.kind === 'setStatus' && c.status === 'paused')).toMatchObject({
+      reason: 'Paused after step 2 at your request; resume to continue with step 3.',
+    });
     const auto = drive(base, [...started(), done(), { type: 'answered', answer: 'auto' }, done()]);
     // The phase of the step just done ("a") runs to its end; step 3 is phase "b".
     expect(auto.commands.filter((c) => c.kind === 'runStep')).toHaveLength(2);
@@ -76,20 +85,32 @@ describe('the run machine', () => {
     const stopped: StepOutcome = { kind: 'stopped', reason: 'stopped during attempt 1' };
     const mine = drive(initialRunState('r'), [...started(), finished(stopped, { userStop: true })]);
     expect(mine.commands).toContainEqual({ kind: 'setStepStatus', index: 1, status: 'pending' });
-    expect(mine.commands.find((c) => c.kind === 'setStatus' && c.status === 'cancelled')).toMatchObject({ reason: expect.stringMatching(/^Stopped by you during attempt 1\./), finished: true });
+    expect(mine.commands.find((c) => c.kind === 'setStatus' && c.status === 'cancelled')).toMatchObject({
+      reason: expect.stringMatching(/^Stopped by you during attempt 1\./),
+      finished: true,
+    });
     const other = drive(initialRunState('r'), [...started(), finished(stopped)]);
     expect(statuses(other.commands).at(-1)).toBe('paused');
     const lost = drive(initialRunState('r'), [...started(), finished(stopped, { leaseLost: true })]);
     expect(lost.commands.some((c) => c.kind === 'setStepStatus')).toBe(false);
     // Stopped while the worktree was being made ready: a lost lease decides nothing at all.
-    const prep = drive(initialRunState('r'), [{ type: 'reconciled', allDone: false }, { type: 'prepared', ready: 'stopped', userStop: false, leaseLost: true }]);
+    const prep = drive(initialRunState('r'), [
+      { type: 'reconciled', allDone: false },
+      { type: 'prepared', ready: 'stopped', userStop: false, leaseLost: true },
+    ]);
     expect(statuses(prep.commands)).toEqual(['running']);
-    const prepMine = drive(initialRunState('r'), [{ type: 'reconciled', allDone: false }, { type: 'prepared', ready: 'stopped', userStop: true, leaseLost: false }]);
+    const prepMine = drive(initialRunState('r'), [
+      { type: 'reconciled', allDone: false },
+      { type: 'prepared', ready: 'stopped', userStop: true, leaseLost: false },
+    ]);
     expect(prepMine.commands.find((c) => c.kind === 'setStatus' && c.status === 'cancelled')).toMatchObject({ finished: true });
   });
 
   it('budget: a daily budget waits until its wake time, a task budget pauses; both tell the user', () => {
-    const daily = drive(initialRunState('r'), [...started(), finished({ kind: 'budget', budget: 'daily', reason: 'daily budget reached', wakeAt: '2026-01-02T00:00:00Z' })]);
+    const daily = drive(initialRunState('r'), [
+      ...started(),
+      finished({ kind: 'budget', budget: 'daily', reason: 'daily budget reached', wakeAt: '2026-01-02T00:00:00Z' }),
+    ]);
     expect(daily.commands.find((c) => c.kind === 'setStatus' && c.status === 'waiting')).toMatchObject({ wakeAt: '2026-01-02T00:00:00Z' });
     expect(daily.commands).toContainEqual(expect.objectContaining({ kind: 'notifyNeedsYou', what: 'daily_budget' }));
     const task = drive(initialRunState('r'), [...started(), finished({ kind: 'budget', budget: 'task', reason: 'task budget reached', wakeAt: null })]);
@@ -99,7 +120,9 @@ describe('the run machine', () => {
 
   it('parks a rate-limited run until its wake time, and pauses an escalated one', () => {
     const parked = drive(initialRunState('r'), [...started(), finished({ kind: 'parked', reason: 'rate limited', wakeAt: '2026-01-01T01:00:00Z' })]);
-    expect(parked.commands.find((c) => c.kind === 'setStatus' && c.status === 'waiting')).toMatchObject({ reason: 'rate limited (until 2026-01-01T01:00:00Z)' });
+    expect(parked.commands.find((c) => c.kind === 'setStatus' && c.status === 'waiting')).toMatchObject({
+      reason: 'rate limited (until 2026-01-01T01:00:00Z)',
+    });
     const esc = drive(initialRunState('r'), [...started(), finished({ kind: 'escalate', reason: 'same failure', summary: '', attempts: 3, maxAttempts: 5 })]);
     expect(statuses(esc.commands).at(-1)).toBe('paused');
     expect(esc.commands).toContainEqual(expect.objectContaining({ kind: 'notifyNeedsYou', what: 'escalated', extra: { attempts: 3, maxAttempts: 5 } }));
@@ -111,7 +134,12 @@ describe('the run machine', () => {
     expect(kinds(r.commands).slice(-2)).toEqual(['setStepStatus', 'rescue']);
     expect(r.state.ended).toBe(false);
     const after = drive(r.state, [{ type: 'rescued', note: ' Kept in rescue commit abc.' }], 'running');
-    expect(after.commands[0]).toMatchObject({ kind: 'setStatus', status: 'failed', finished: true, reason: expect.stringContaining('Kept in rescue commit abc.') });
+    expect(after.commands[0]).toMatchObject({
+      kind: 'setStatus',
+      status: 'failed',
+      finished: true,
+      reason: expect.stringContaining('Kept in rescue commit abc.'),
+    });
     expect(after.commands[1]).toMatchObject({ kind: 'notifyFailed', attempts: 2, maxAttempts: 2, cause: 'test_failure' });
     const sv = drive(initialRunState('r'), [...started(), finished({ ...fatal, errorClass: 'sandbox_violation' })]);
     expect(sv.commands.some((c) => c.kind === 'rescue')).toBe(false);
@@ -119,7 +147,10 @@ describe('the run machine', () => {
   });
 
   it('an environment that cannot be made ready fails the run; a crash fails it as internal, once', () => {
-    const env = drive(initialRunState('r'), [{ type: 'reconciled', allDone: false }, { type: 'prepared', ready: 'failed', reason: 'setup failed' }]);
+    const env = drive(initialRunState('r'), [
+      { type: 'reconciled', allDone: false },
+      { type: 'prepared', ready: 'failed', reason: 'setup failed' },
+    ]);
     expect(env.commands).toContainEqual(expect.objectContaining({ kind: 'notifyFailed', cause: 'environment' }));
     const crash = drive(initialRunState('r'), [...started(), { type: 'crashed', message: 'boom' }]);
     expect(crash.commands.find((c) => c.kind === 'setStatus' && c.status === 'failed')).toMatchObject({ reason: 'Internal error: boom' });
@@ -141,7 +172,12 @@ describe('the run machine, outside the run loop', () => {
 
   it('a wait inside a step: the API key’s hold and a retry’s backoff make the run wait until their time, then run again', () => {
     expect(life({ type: 'apiHoldStarted', until: '2026-01-01T00:05:00Z', holdReason: 'rate limited (429) with retry-after 300 s', holdRunId: 'r2' })).toEqual([
-      { kind: 'setStatus', status: 'waiting', reason: 'The API key is rate-limited until 2026-01-01T00:05:00Z (rate limited (429) with retry-after 300 s on run r2); every run using it waits.', wakeAt: '2026-01-01T00:05:00Z' },
+      {
+        kind: 'setStatus',
+        status: 'waiting',
+        reason: 'The API key is rate-limited until 2026-01-01T00:05:00Z (rate limited (429) with retry-after 300 s on run r2); every run using it waits.',
+        wakeAt: '2026-01-01T00:05:00Z',
+      },
     ]);
     expect(life({ type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: null })[0]?.reason).toContain('(x on run in another process)');
     expect(life({ type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: 'r1' })[0]?.reason).toContain('(x on this run)');
@@ -154,7 +190,11 @@ describe('the run machine, outside the run loop', () => {
 
   it('a drafted plan waits for approval (naming how to give it); an approved one is paused until resumed', () => {
     expect(life({ type: 'planDrafted' }, 'abc')).toEqual([
-      { kind: 'setStatus', status: 'waiting_approval', reason: 'The agent drafted this plan; nothing runs until you approve it (`ratchet resume abc --approve`, or Approve in the app).' },
+      {
+        kind: 'setStatus',
+        status: 'waiting_approval',
+        reason: 'The agent drafted this plan; nothing runs until you approve it (`ratchet resume abc --approve`, or Approve in the app).',
+      },
     ]);
     expect(life({ type: 'planApproved' })).toEqual([{ kind: 'setStatus', status: 'paused', reason: 'Plan approved; resume to start it.' }]);
   });
@@ -186,13 +226,20 @@ describe('the run machine, outside the run loop', () => {
 
   it('every status it decides is one the table allows from where the run stands', () => {
     const cases: Array<[Parameters<typeof canChangeRunStatus>[0], RunLifeEvent]> = [
-      ['running', { type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: 'r2' }], ['waiting', { type: 'apiHoldEnded' }],
-      ['running', { type: 'backoffStarted', reason: 'x', wakeAt: 'T' }], ['waiting', { type: 'backoffEnded' }],
-      ['planning', { type: 'planDrafted' }], ['waiting_approval', { type: 'planApproved' }],
-      ['running', { type: 'processLost', lastSeen: null }], ['waiting', { type: 'processLost', lastSeen: null }], ['planning', { type: 'processLost', lastSeen: null }],
+      ['running', { type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: 'r2' }],
+      ['waiting', { type: 'apiHoldEnded' }],
+      ['running', { type: 'backoffStarted', reason: 'x', wakeAt: 'T' }],
+      ['waiting', { type: 'backoffEnded' }],
+      ['planning', { type: 'planDrafted' }],
+      ['waiting_approval', { type: 'planApproved' }],
+      ['running', { type: 'processLost', lastSeen: null }],
+      ['waiting', { type: 'processLost', lastSeen: null }],
+      ['planning', { type: 'processLost', lastSeen: null }],
       ['waiting', { type: 'stopRequested', status: 'waiting' }],
-      ['paused', { type: 'queued', reason: 'x' }], ['succeeded', { type: 'queued', reason: 'x' }],
-      ['queued', { type: 'dequeued', previous: 'waiting_approval' }], ['queued', { type: 'removedFromQueue', action: 'execute', previous: 'planning' }],
+      ['paused', { type: 'queued', reason: 'x' }],
+      ['succeeded', { type: 'queued', reason: 'x' }],
+      ['queued', { type: 'dequeued', previous: 'waiting_approval' }],
+      ['queued', { type: 'removedFromQueue', action: 'execute', previous: 'planning' }],
       ['queued', { type: 'removedFromQueue', action: 'retry', previous: 'failed' }],
     ];
     for (const [from, e] of cases) for (const c of life(e)) expect(canChangeRunStatus(from, c.status), `${e.type}: ${from} → ${c.status}`).toBe(true);

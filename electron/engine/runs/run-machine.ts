@@ -79,8 +79,18 @@ export interface RunTransition {
 
 export function initialRunState(runId: string, opts: { auto?: AutoProgress; interactive?: boolean } = {}): RunMachineState {
   return {
-    runId, status: null, auto: opts.auto, interactive: Boolean(opts.interactive), pending: [], total: 0, stepsRun: 0,
-    firstPhase: undefined, lastRun: null, current: null, failing: null, ended: false,
+    runId,
+    status: null,
+    auto: opts.auto,
+    interactive: Boolean(opts.interactive),
+    pending: [],
+    total: 0,
+    stepsRun: 0,
+    firstPhase: undefined,
+    lastRun: null,
+    current: null,
+    failing: null,
+    ended: false,
   };
 }
 
@@ -98,7 +108,8 @@ function advance(s: RunMachineState): RunTransition {
   const [step, ...rest] = s.pending;
   if (!step) return end(s, [set('succeeded', null, { finished: true }), { kind: 'notifySucceeded' }]);
   if (s.auto === 'step' && s.stepsRun >= 1) {
-    if (s.interactive && s.lastRun) return { state: { ...s, current: step }, commands: [{ kind: 'forgetHead' }, { kind: 'ask', done: s.lastRun, next: step, total: s.total }] };
+    if (s.interactive && s.lastRun)
+      return { state: { ...s, current: step }, commands: [{ kind: 'forgetHead' }, { kind: 'ask', done: s.lastRun, next: step, total: s.total }] };
     return end(s, [set('paused', autoProgressReason({ kind: 'step', doneStep: s.lastRun?.index ?? step.index - 1, nextStep: step.index }))]);
   }
   return startStep(s, step, rest);
@@ -127,7 +138,11 @@ function stepFinished(s: RunMachineState, e: Extract<RunEvent, { type: 'stepFini
       const commands: RunCommand[] = e.leaseLost ? [] : [{ kind: 'setStepStatus', index: step.index, status: 'pending' }];
       commands.push(
         e.userStop
-          ? set('cancelled', `Stopped by you ${o.reason.replace(/^stopped /, '')}. The work in progress stays in the worktree; resume to continue, or start again.`, { finished: true })
+          ? set(
+              'cancelled',
+              `Stopped by you ${o.reason.replace(/^stopped /, '')}. The work in progress stays in the worktree; resume to continue, or start again.`,
+              { finished: true },
+            )
           : set('paused', `${o.reason}. The worktree keeps the work in progress.`),
       );
       return end(s, commands);
@@ -146,10 +161,14 @@ function stepFinished(s: RunMachineState, e: Extract<RunEvent, { type: 'stepFini
       ]);
     case 'fatal':
       // Nothing of an attempt that tried to steer Ratchet's git is kept, not even as a rescue commit.
-      if (o.errorClass === 'sandbox_violation') return failStep(s, { step, outcome: o, committedSteps: e.committedSteps }, '', [{ kind: 'setStepStatus', index: step.index, status: 'failed' }]);
+      if (o.errorClass === 'sandbox_violation')
+        return failStep(s, { step, outcome: o, committedSteps: e.committedSteps }, '', [{ kind: 'setStepStatus', index: step.index, status: 'failed' }]);
       return {
         state: { ...s, failing: { step, outcome: o, committedSteps: e.committedSteps } },
-        commands: [{ kind: 'setStepStatus', index: step.index, status: 'failed' }, { kind: 'rescue', step, errorClass: o.errorClass }],
+        commands: [
+          { kind: 'setStepStatus', index: step.index, status: 'failed' },
+          { kind: 'rescue', step, errorClass: o.errorClass },
+        ],
       };
   }
 }
@@ -177,15 +196,24 @@ export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransit
       if (e.ready === 'stopped') {
         // A process that lost the lease no longer decides the run's status.
         if (e.leaseLost) return end(s, []);
-        return end(s, [set(e.userStop ? 'cancelled' : 'paused', 'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.', { finished: e.userStop })]);
+        return end(s, [
+          set(e.userStop ? 'cancelled' : 'paused', 'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.', {
+            finished: e.userStop,
+          }),
+        ]);
       }
-      if (e.ready === 'failed') return end(s, [set('failed', e.reason, { finished: true }), { kind: 'notifyFailed', step: null, attempts: null, maxAttempts: null, cause: 'environment' }]);
+      if (e.ready === 'failed')
+        return end(s, [
+          set('failed', e.reason, { finished: true }),
+          { kind: 'notifyFailed', step: null, attempts: null, maxAttempts: null, cause: 'environment' },
+        ]);
       return advance({ ...s, pending: e.pending, total: e.total });
     case 'answered': {
       const step = s.current;
       if (!step || !s.lastRun) throw new Error(`run ${s.runId}: an answer came while nothing was asked`);
       const rest = s.pending.slice(1);
-      if (e.answer === 'no') return end(s, [set('paused', `Paused after step ${s.lastRun.index} at your request; resume to continue with step ${step.index}.`)]);
+      if (e.answer === 'no')
+        return end(s, [set('paused', `Paused after step ${s.lastRun.index} at your request; resume to continue with step ${step.index}.`)]);
       if (e.answer === 'auto') return startStep({ ...s, auto: 'phase', firstPhase: s.lastRun.phase }, step, rest);
       return startStep(s, step, rest);
     }
@@ -195,7 +223,10 @@ export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransit
       if (!s.failing) throw new Error(`run ${s.runId}: a rescue commit came for no failed step`);
       return failStep(s, s.failing, e.note);
     case 'crashed':
-      return end(s, [set('failed', `Internal error: ${e.message}`, { finished: true }), { kind: 'notifyFailed', step: s.lastRun, attempts: null, maxAttempts: null, cause: 'internal' }]);
+      return end(s, [
+        set('failed', `Internal error: ${e.message}`, { finished: true }),
+        { kind: 'notifyFailed', step: s.lastRun, attempts: null, maxAttempts: null, cause: 'internal' },
+      ]);
   }
 }
 
@@ -233,14 +264,21 @@ export function runLife(runId: string, e: RunLifeEvent, _now: Date): RunStatusCo
     case 'backoffEnded':
       return [set('running', null)];
     case 'planDrafted':
-      return [set('waiting_approval', `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`)];
+      return [
+        set(
+          'waiting_approval',
+          `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`,
+        ),
+      ];
     case 'planApproved':
       return [set('paused', 'Plan approved; resume to start it.')];
     case 'processLost':
       return [set('interrupted', `The process running this run stopped during it (last seen ${e.lastSeen ?? 'never'}).`)];
     case 'stopRequested':
       // A run parked until its wake time has no process to abort: the stop is its status. A queued one leaves the queue (removedFromQueue).
-      return e.status === 'waiting' ? [set('cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true })] : [];
+      return e.status === 'waiting'
+        ? [set('cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true })]
+        : [];
     case 'queued':
       return [set('queued', e.reason)];
     case 'dequeued':

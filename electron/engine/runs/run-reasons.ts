@@ -15,16 +15,15 @@ export function runEndReason(
   rescued = '',
   run?: { runId: string; committedSteps: number },
 ): string {
-  const first = outcome.kind === 'escalate'
-    ? `${sentence(outcome.reason)}. The attempts are kept; revise the plan or fix the setup, then resume.`
-    : `${sentence(outcome.reason)}.${rescued}`;
+  const first =
+    outcome.kind === 'escalate'
+      ? `${sentence(outcome.reason)}. The attempts are kept; revise the plan or fix the setup, then resume.`
+      : `${sentence(outcome.reason)}.${rescued}`;
   const next = run ? `\n\n${nextSteps({ ...run, kind: outcome.kind }).join('\n')}` : '';
   return `${first}\n${outcome.summary}${next}`;
 }
 
-export type AutoProgressPause =
-  | { kind: 'step'; doneStep: number; nextStep: number }
-  | { kind: 'phase'; phase: string | null; nextPhase: string | null };
+export type AutoProgressPause = { kind: 'step'; doneStep: number; nextStep: number } | { kind: 'phase'; phase: string | null; nextPhase: string | null };
 
 /** A run paused by auto-progress (one step or one phase at a time), said as a sentence. */
 export function autoProgressReason(p: AutoProgressPause): string {

@@ -52,9 +52,11 @@ describe('the run transition table', () => {
       const text = readFileSync(file, 'utf8');
       // SQL that sets the runs table's status: only the store's writeRunStatus (and migrations, which shape old rows).
       const sql = /UPDATE\s+runs\s+SET\s(?:(?!\bWHERE\b)[^`'"])*\bstatus\s*=/i.test(text);
-      if (sql && rel !== 'engine/store/store-base.ts' && !rel.startsWith('engine/store/migrations/') && !rel.includes('/testing/')) offenders.push(`${rel}: UPDATE runs SET status`);
+      if (sql && rel !== 'engine/store/store-base.ts' && !rel.startsWith('engine/store/migrations/') && !rel.includes('/testing/'))
+        offenders.push(`${rel}: UPDATE runs SET status`);
       // Restoring a status past the table is for rebuilding a run as git kept it, and for test fixtures.
-      if (/\.restoreRunStatus\(/.test(text) && rel !== 'engine/lifecycle/run-git-recover.ts' && !rel.includes('/testing/')) offenders.push(`${rel}: restoreRunStatus`);
+      if (/\.restoreRunStatus\(/.test(text) && rel !== 'engine/lifecycle/run-git-recover.ts' && !rel.includes('/testing/'))
+        offenders.push(`${rel}: restoreRunStatus`);
     }
     expect(offenders).toEqual([]);
     const base = readFileSync(join(ELECTRON, 'engine/store/store-base.ts'), 'utf8');

@@ -13,20 +13,52 @@ function machineWith(rng: () => number) {
   const r = parseWorkflow('gates: { test: "npm test" }\nbackoff: { base_s: 10, max_s: 100, jitter: 1 }\nsteps:\n  - title: one\n    prompt: do it\n');
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   const w = r.workflow;
-  return createStepMachine({ index: 1, totalSteps: 1, step: w.steps[0]!, gateCommands: ['npm test'], agent: w.agent, policy: resolvePolicy(w), worktree: '/tmp/wt', agentTimeoutS: w.timeout_seconds, rng });
+  return createStepMachine({
+    index: 1,
+    totalSteps: 1,
+    step: w.steps[0]!,
+    gateCommands: ['npm test'],
+    agent: w.agent,
+    policy: resolvePolicy(w),
+    worktree: '/tmp/wt',
+    agentTimeoutS: w.timeout_seconds,
+    rng,
+  });
 }
 
 const failure: Failure = {
-  errorClass: 'test_failure', message: '1 test failed', hints: [], failures: [],
-  gate: { name: 'test', command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 5, output: 'not ok', outputBytes: 6, reportXml: null, spawnError: null },
-  failedGates: ['test'], outputs: { test: 'not ok' }, agentFatal: false, retryAfterS: null,
+  errorClass: 'test_failure',
+  message: '1 test failed',
+  hints: [],
+  failures: [],
+  gate: {
+    name: 'test',
+    command: 'npm test',
+    passed: false,
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 5,
+    output: 'not ok',
+    outputBytes: 6,
+    reportXml: null,
+    spawnError: null,
+  },
+  failedGates: ['test'],
+  outputs: { test: 'not ok' },
+  agentFatal: false,
+  retryAfterS: null,
 };
 
 function sleeps(rng: () => number, draw: number | undefined): number[] {
   const machine = machineWith(rng);
   const events: StepEvent[] = [
     { type: 'start' },
-    { type: 'budgetChecked', facts: { taskUsd: null, dailyUsd: null, alertAt: 0.8, taskSpent: 0, daySpent: 0, alerted: { task: false, daily: false } }, dayNext: '2026-01-02T00:00:00.000Z' },
+    {
+      type: 'budgetChecked',
+      facts: { taskUsd: null, dailyUsd: null, alertAt: 0.8, taskSpent: 0, daySpent: 0, alerted: { task: false, daily: false } },
+      dayNext: '2026-01-02T00:00:00.000Z',
+    },
     { type: 'agentFinished', timedOut: false, attemptId: 1, sessionId: 's', tree: 't1', treeRef: 'r1', diff: 'd' },
     { type: 'gatesFinished', failure, flaky: false, notes: [], ...(draw === undefined ? {} : { draw }) },
   ];

@@ -18,14 +18,31 @@ export interface Transition {
   commands: StepCommand[];
 }
 
-export const EMPTY_ATTEMPT_MESSAGE = "your attempt changed no files: the step's change must be made in the worktree (a step that changes nothing needs allow_empty: true)";
+export const EMPTY_ATTEMPT_MESSAGE =
+  "your attempt changed no files: the step's change must be made in the worktree (a step that changes nothing needs allow_empty: true)";
 
 const NO_FAILURE_FIELDS = { hints: [], failures: [], gate: null, failedGates: [], outputs: {}, agentFatal: false, retryAfterS: null };
 
 export function initialState(index: number, stepStart: string, round = 0): StepState {
   return {
-    index, round, phase: 'idle', stepStart, nextN: 1, history: [], acct: emptyAccounting(), lastFailure: null, lastDiff: null,
-    lastTree: null, lastSession: null, prev: undefined, errorLog: [], strategy: null, notes: [], current: null, outcome: null, red: null,
+    index,
+    round,
+    phase: 'idle',
+    stepStart,
+    nextN: 1,
+    history: [],
+    acct: emptyAccounting(),
+    lastFailure: null,
+    lastDiff: null,
+    lastTree: null,
+    lastSession: null,
+    prev: undefined,
+    errorLog: [],
+    strategy: null,
+    notes: [],
+    current: null,
+    outcome: null,
+    red: null,
   };
 }
 
@@ -40,8 +57,16 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     commands: [...commands, { kind: 'finish', outcome }],
   });
   const finishData = (s: StepState, over: Partial<FinishData> & Pick<FinishData, 'outcome'>): FinishData => ({
-    errorClass: null, errorMessage: null, summary: null, failures: [], fingerprint: null,
-    treeRef: s.current?.treeRef ?? null, treeSha: s.current?.tree ?? null, diff: s.current?.diff ?? null, sessionId: s.current?.sessionId ?? null, ...over,
+    errorClass: null,
+    errorMessage: null,
+    summary: null,
+    failures: [],
+    fingerprint: null,
+    treeRef: s.current?.treeRef ?? null,
+    treeSha: s.current?.tree ?? null,
+    diff: s.current?.diff ?? null,
+    sessionId: s.current?.sessionId ?? null,
+    ...over,
   });
 
   /** A test-first step whose test has not failed yet: its attempts write the test. */
@@ -70,7 +95,11 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       const redTree = cfg.tdd && s.red?.tree ? s.red.tree : null;
       commands.push(
         redTree ? { kind: 'resetWorktree', to: s.stepStart, tree: redTree } : { kind: 'resetWorktree', to: s.stepStart },
-        log(redTree ? `worktree reset to the step's start with its test-first test (attempt ${s.red!.n})` : `worktree reset to the step's start (${s.stepStart.slice(0, 10)})`),
+        log(
+          redTree
+            ? `worktree reset to the step's start with its test-first test (attempt ${s.red!.n})`
+            : `worktree reset to the step's start (${s.stepStart.slice(0, 10)})`,
+        ),
       );
     }
     const agent = agentConfig(s);
@@ -85,16 +114,40 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     const of = attemptsLimit(cfg.policy, s.acct, k, writingTest(s) || redThisRound(s) ? 1 : 0);
     const p = attemptPrompt(cfg, s, n, k, of, session);
     const prompt = tddPrompt(s, p.prompt, session);
-    const tddNote = !cfg.tdd ? '' : s.red === null ? ' (test first: it writes the test; the gates must fail on it)' : s.lastFailure === null ? ' (test first: the implementation, now that its test fails)' : '';
-    if (n > 1 || tddNote) commands.push(log(`attempt ${n}${s.round > 0 ? ` (${k} of ${of} since the ${ordinal(s.round)} retry/resume)` : ''}${session === 'continue' ? ' (same session)' : ''}${tddNote}`));
+    const tddNote = !cfg.tdd
+      ? ''
+      : s.red === null
+        ? ' (test first: it writes the test; the gates must fail on it)'
+        : s.lastFailure === null
+          ? ' (test first: the implementation, now that its test fails)'
+          : '';
+    if (n > 1 || tddNote)
+      commands.push(
+        log(
+          `attempt ${n}${s.round > 0 ? ` (${k} of ${of} since the ${ordinal(s.round)} retry/resume)` : ''}${session === 'continue' ? ' (same session)' : ''}${tddNote}`,
+        ),
+      );
     commands.push({
-      kind: 'runAgent', n, round: s.round, prompt, agent, session,
-      sessionId: session === 'continue' ? (s.lastSession?.id ?? null) : null, overrides: { ...s.acct.active }, preCommit: s.stepStart,
+      kind: 'runAgent',
+      n,
+      round: s.round,
+      prompt,
+      agent,
+      session,
+      sessionId: session === 'continue' ? (s.lastSession?.id ?? null) : null,
+      overrides: { ...s.acct.active },
+      preCommit: s.stepStart,
       ...(writingTest(s) ? { listChanged: true } : {}),
     });
     return {
       state: {
-        ...s, phase: 'agent', nextN: n + 1, errorLog: p.errorLog, prev: p.state ?? s.prev, notes: [], strategy: null,
+        ...s,
+        phase: 'agent',
+        nextN: n + 1,
+        errorLog: p.errorLog,
+        prev: p.state ?? s.prev,
+        notes: [],
+        strategy: null,
         current: { n, k, of, agentKey, attemptId: null, tree: null, treeRef: null, diff: null, sessionId: null, failure: null, fingerprint: null },
       },
       commands,
@@ -111,12 +164,22 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     const cur = s.current!;
     // A sandbox violation is not a failure of the code: nothing to fingerprint, no validator to ask (they would run in the worktree it concerns).
     const untouchable = failure.errorClass === 'sandbox_violation';
-    const fp = failure.agentFatal || untouchable || failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' ? null : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
+    const fp =
+      failure.agentFatal || untouchable || failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt'
+        ? null
+        : fingerprint({ errorClass: failure.errorClass, failures: failure.failures, output: failure.gate?.output ?? failure.message, root: cfg.worktree });
     const files = failure.errorClass === 'git_conflict' ? [...knownFiles, ...conflictFilesIn(`${failure.message}\n${failure.gate?.output ?? ''}`)] : [];
     const outcome: FinishData['outcome'] = failure.gate ? 'failed' : 'error';
     const record = {
-      n: cur.n, round: s.round, outcome, errorClass: failure.errorClass, message: failure.message,
-      failedTests: [...new Set(failure.failures.map(testIdentity))], fingerprint: fp, apiFault, overrides: null,
+      n: cur.n,
+      round: s.round,
+      outcome,
+      errorClass: failure.errorClass,
+      message: failure.message,
+      failedTests: [...new Set(failure.failures.map(testIdentity))],
+      fingerprint: fp,
+      apiFault,
+      overrides: null,
     };
     const next: StepState = {
       ...s,
@@ -124,13 +187,26 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       current: { ...cur, failure, fingerprint: fp },
       acct: { ...s.acct, conflictFiles: [...new Set([...s.acct.conflictFiles, ...files])] },
     };
-    const commands: StepCommand[] = [{
-      kind: 'finishAttempt', attemptId: cur.attemptId!,
-      finish: finishData(next, { outcome, errorClass: failure.errorClass, errorMessage: failure.message, summary: `${errorClassLabel(failure.errorClass)}: ${failure.message}`, failures: failure.failures, fingerprint: fp }),
-    }];
+    const commands: StepCommand[] = [
+      {
+        kind: 'finishAttempt',
+        attemptId: cur.attemptId!,
+        finish: finishData(next, {
+          outcome,
+          errorClass: failure.errorClass,
+          errorMessage: failure.message,
+          summary: `${errorClassLabel(failure.errorClass)}: ${failure.message}`,
+          failures: failure.failures,
+          fingerprint: fp,
+        }),
+      },
+    ];
     const hasValidators = cfg.policy.entries.some((e) => e.validate !== undefined);
     if (hasValidators && !apiFault && !untouchable && failure.errorClass !== 'no_change' && failure.errorClass !== 'empty_attempt') {
-      return { state: { ...next, phase: 'validating' }, commands: [...commands, { kind: 'validate', attemptId: cur.attemptId!, failure, agent: agentConfig(s) }] };
+      return {
+        state: { ...next, phase: 'validating' },
+        commands: [...commands, { kind: 'validate', attemptId: cur.attemptId!, failure, agent: agentConfig(s) }],
+      };
     }
     const d = decide(next, new Map(), apiFault, now);
     return { state: d.state, commands: [...commands, ...d.commands] };
@@ -145,16 +221,37 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
   function onRed(s: StepState, failure: Failure, commands: StepCommand[]): Transition {
     const cur = s.current!;
     const red: RedTest = {
-      n: cur.n, testFiles: cur.testFiles ?? [], failures: failure.failures, output: (failure.gate?.output ?? failure.message).slice(-8000), gate: failure.gate?.name ?? null,
+      n: cur.n,
+      testFiles: cur.testFiles ?? [],
+      failures: failure.failures,
+      output: (failure.gate?.output ?? failure.message).slice(-8000),
+      gate: failure.gate?.name ?? null,
       tree: cur.tree,
     };
     const summary = redSummary(red);
-    const record = { n: cur.n, round: s.round, outcome: 'red', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null };
+    const record = {
+      n: cur.n,
+      round: s.round,
+      outcome: 'red',
+      errorClass: null,
+      message: null,
+      failedTests: [],
+      fingerprint: null,
+      apiFault: false,
+      overrides: null,
+    };
     const next: StepState = {
-      ...s, phase: 'budget', red, history: [...s.history, record],
+      ...s,
+      phase: 'budget',
+      red,
+      history: [...s.history, record],
       // An attempt of the round (retry entries' `attempt: N` and `exit: N` count it), not a failure: no class retry is spent.
       acct: { ...s.acct, attempts: s.acct.attempts + 1, entryAttempts: s.acct.entryAttempts + 1 },
-      lastTree: cur.tree, lastDiff: cur.diff, lastFailure: null, strategy: null, current: null,
+      lastTree: cur.tree,
+      lastDiff: cur.diff,
+      lastFailure: null,
+      strategy: null,
+      current: null,
     };
     return {
       state: next,
@@ -174,20 +271,38 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     let sameInARow = 1;
     for (let i = acct.fingerprints.length - 1; i >= 0 && cur.fingerprint !== null && acct.fingerprints[i] === cur.fingerprint; i--) sameInARow++;
     const decision = decideAfterFailure({
-      policy: cfg.policy, attempt: inRound.entryAttempts, apiFault, roundAttempts: inRound.attempts, errorClass: failure.errorClass,
-      message: failure.message, classRetriesUsed: acct.classRetries[failure.errorClass] ?? 0, agentFatal: failure.agentFatal,
-      retryAfterS: failure.retryAfterS, failedGates: failure.failedGates, validated, active: acct.active, sameFailureInARow: sameInARow, rng: drawn ?? cfg.rng,
+      policy: cfg.policy,
+      attempt: inRound.entryAttempts,
+      apiFault,
+      roundAttempts: inRound.attempts,
+      errorClass: failure.errorClass,
+      message: failure.message,
+      classRetriesUsed: acct.classRetries[failure.errorClass] ?? 0,
+      agentFatal: failure.agentFatal,
+      retryAfterS: failure.retryAfterS,
+      failedGates: failure.failedGates,
+      validated,
+      active: acct.active,
+      sameFailureInARow: sameInARow,
+      rng: drawn ?? cfg.rng,
       unresolved: failure.errorClass === 'no_change' ? (s.lastFailure?.errorClass ?? null) : null,
     });
     const history = s.history.map((h, i) => (i === s.history.length - 1 ? { ...h, overrides: { ...decision.overrides } } : h));
     const nextAcct = {
-      ...acct, ...inRound,
+      ...acct,
+      ...inRound,
       classRetries: { ...acct.classRetries, [failure.errorClass]: (acct.classRetries[failure.errorClass] ?? 0) + 1 },
       classesSeen: acct.classesSeen.includes(failure.errorClass) ? acct.classesSeen : [...acct.classesSeen, failure.errorClass],
       fingerprints: [...acct.fingerprints, cur.fingerprint],
       active: decision.action === 'retry' ? decision.overrides : acct.active,
     };
-    const record: StepCommand = { kind: 'recordDecision', attemptId: cur.attemptId!, n: cur.n, decision: { ...decision, overrides: { ...decision.overrides } }, fingerprint: cur.fingerprint };
+    const record: StepCommand = {
+      kind: 'recordDecision',
+      attemptId: cur.attemptId!,
+      n: cur.n,
+      decision: { ...decision, overrides: { ...decision.overrides } },
+      fingerprint: cur.fingerprint,
+    };
     const s2: StepState = { ...s, history, acct: nextAcct };
 
     if (decision.action === 'fatal' || decision.action === 'escalate' || decision.action === 'done') {
@@ -195,10 +310,17 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       const files = nextAcct.conflictFiles.length ? `; conflicting files: ${nextAcct.conflictFiles.join(', ')}` : '';
       const reason = `step ${cfg.index} "${cfg.step.title}" ${decision.action === 'escalate' ? 'needs you' : 'failed'}: ${decision.reason}${files}`;
       // An attempt that changed nothing (or was cut short) fixed nothing: what remains is the last real failure.
-      const stillFailing = (failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' || apiFault) && s.lastFailure ? s.lastFailure : failure;
+      const stillFailing =
+        (failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' || apiFault) && s.lastFailure ? s.lastFailure : failure;
       const summary = attemptsSummary(mine, remainingIssues(stillFailing), { earlier: history.length - mine.length, said: reason });
       const counts = { attempts: cur.k, maxAttempts: cur.of, why: `${decision.reason}${files}` };
-      return finish(s2, decision.action === 'escalate' ? { kind: 'escalate', reason, summary, ...counts } : { kind: 'fatal', reason, summary, errorClass: failure.errorClass, ...counts }, [record]);
+      return finish(
+        s2,
+        decision.action === 'escalate'
+          ? { kind: 'escalate', reason, summary, ...counts }
+          : { kind: 'fatal', reason, summary, errorClass: failure.errorClass, ...counts },
+        [record],
+      );
     }
     if (decision.action === 'wait') {
       return finish(s2, { kind: 'parked', reason: decision.reason, wakeAt: inSeconds(now, decision.delayS) }, [record]);
@@ -206,10 +328,13 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
     // A retry: what this attempt left becomes what the next one is told about. Neither no_change nor an API fault
     // replaces a real failure: the next attempt still needs the gate output and the failing tests.
     const keepReal = (failure.errorClass === 'no_change' || failure.errorClass === 'empty_attempt' || apiFault) && s.lastFailure !== null;
-    const keptNote = !keepReal ? null
-      : apiFault ? `The previous attempt was cut short (${failure.errorClass}: ${failure.message}); its changes are still in the worktree.`
-      : failure.errorClass === 'empty_attempt' ? `The previous attempt changed no files, so the failure below is still there: ${failure.message}.`
-      : null;
+    const keptNote = !keepReal
+      ? null
+      : apiFault
+        ? `The previous attempt was cut short (${failure.errorClass}: ${failure.message}); its changes are still in the worktree.`
+        : failure.errorClass === 'empty_attempt'
+          ? `The previous attempt changed no files, so the failure below is still there: ${failure.message}.`
+          : null;
     const retrying: StepState = {
       ...s2,
       lastTree: cur.tree,
@@ -220,7 +345,10 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       current: null,
     };
     if (decision.delayS > 0) {
-      return { state: { ...retrying, phase: 'waiting' }, commands: [record, { kind: 'sleep', delayS: decision.delayS, wakeAt: inSeconds(now, decision.delayS), reason: decision.reason }] };
+      return {
+        state: { ...retrying, phase: 'waiting' },
+        commands: [record, { kind: 'sleep', delayS: decision.delayS, wakeAt: inSeconds(now, decision.delayS), reason: decision.reason }],
+      };
     }
     const after = afterWait(retrying);
     return { state: after.state, commands: [record, ...after.commands] };
@@ -271,7 +399,12 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       case 'agentFinished': {
         const s1 = withArtifacts(s, e);
         if (e.timedOut) {
-          return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'timeout', message: `the agent did not finish within timeout_seconds (${cfg.agentTimeoutS} s)` }, false, now);
+          return onFailure(
+            s1,
+            { ...NO_FAILURE_FIELDS, errorClass: 'timeout', message: `the agent did not finish within timeout_seconds (${cfg.agentTimeoutS} s)` },
+            false,
+            now,
+          );
         }
         // An unchanged tree is no progress, except after a gate timeout: the gate is run again with its doubled timeout.
         const gateTimedOut = s.lastFailure?.errorClass === 'timeout' && s.lastFailure.gate !== null;
@@ -288,17 +421,32 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
           const changed = e.changed ?? [];
           const testFiles = changed.filter((f) => isTestFile(f, cfg.tdd!.tests));
           if (!testFiles.length) return onFailure(s1, violation(noTestMessage(cfg.tdd, changed)), false, now);
-          return { state: { ...s1, phase: 'gates', current: { ...s1.current, testFiles } }, commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }] };
+          return {
+            state: { ...s1, phase: 'gates', current: { ...s1.current, testFiles } },
+            commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }],
+          };
         }
-        return { state: { ...s1, phase: 'gates' }, commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }] };
+        return {
+          state: { ...s1, phase: 'gates' },
+          commands: [{ kind: 'runGates', attemptId: e.attemptId, timeoutMultiplier: s.acct.active.gateTimeoutMultiplier ?? 1 }],
+        };
       }
       case 'budgetStopped': {
         const s1 = withArtifacts(s, e);
-        const closed: StepCommand = { kind: 'finishAttempt', attemptId: e.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: e.reason }) };
+        const closed: StepCommand = {
+          kind: 'finishAttempt',
+          attemptId: e.attemptId,
+          finish: finishData(s1, { outcome: 'interrupted', errorMessage: e.reason }),
+        };
         return finish(s1, { kind: 'budget', budget: e.budget, reason: e.reason, wakeAt: e.wakeAt }, [closed]);
       }
       case 'apiError':
-        return onFailure(withArtifacts(s, e), { ...NO_FAILURE_FIELDS, errorClass: e.errorClass, message: e.message, agentFatal: !e.retriable, retryAfterS: e.retryAfterS }, isApiFault(e.errorClass), now);
+        return onFailure(
+          withArtifacts(s, e),
+          { ...NO_FAILURE_FIELDS, errorClass: e.errorClass, message: e.message, agentFatal: !e.retriable, retryAfterS: e.retryAfterS },
+          isApiFault(e.errorClass),
+          now,
+        );
       case 'gatesFinished': {
         const notes = e.notes.map((m) => log(m, 'warn'));
         if (cfg.tdd && writingTest(s) && s.current) {
@@ -318,23 +466,49 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
           return { state: t.state, commands: [...notes, ...t.commands] };
         }
         const finishAs = finishData(s, { outcome: e.flaky ? 'flaky' : 'passed', summary: e.notes.length ? e.notes.join('; ') : 'gates passed' });
-        return { state: { ...s, phase: 'committing' }, commands: [...notes, { kind: 'commit', attemptId: s.current!.attemptId!, message: `step ${cfg.index}: ${cfg.step.title}`, finish: finishAs }] };
+        return {
+          state: { ...s, phase: 'committing' },
+          commands: [...notes, { kind: 'commit', attemptId: s.current!.attemptId!, message: `step ${cfg.index}: ${cfg.step.title}`, finish: finishAs }],
+        };
       }
       case 'validated':
         return decide(s, new Map(e.results), false, now);
       case 'committed': {
         const cur = s.current!;
-        const history = [...s.history, { n: cur.n, round: s.round, outcome: 'passed', errorClass: null, message: null, failedTests: [], fingerprint: null, apiFault: false, overrides: null }];
+        const history = [
+          ...s.history,
+          {
+            n: cur.n,
+            round: s.round,
+            outcome: 'passed',
+            errorClass: null,
+            message: null,
+            failedTests: [],
+            fingerprint: null,
+            apiFault: false,
+            overrides: null,
+          },
+        ];
         // "Succeeded on attempt k/n", whenever the step needed more than one attempt (in this round or before it).
         const earlier = s.history.some((h) => h.round < s.round);
         // A test-first step's test attempt is not a retry: its implementation passing first time passed "at once".
-        const said: StepCommand[] = cur.k > (redThisRound(s) ? 2 : 1) || earlier
-          ? [log(`succeeded on attempt ${cur.k}/${cur.of}${earlier ? ` since the retry/resume (attempt ${cur.n} of the step)` : ''}`), { kind: 'notify', event: 'step.succeeded_after_retry', attempts: cur.k, maxAttempts: cur.of }]
-          : [];
+        const said: StepCommand[] =
+          cur.k > (redThisRound(s) ? 2 : 1) || earlier
+            ? [
+                log(`succeeded on attempt ${cur.k}/${cur.of}${earlier ? ` since the retry/resume (attempt ${cur.n} of the step)` : ''}`),
+                { kind: 'notify', event: 'step.succeeded_after_retry', attempts: cur.k, maxAttempts: cur.of },
+              ]
+            : [];
         return finish({ ...s, history }, { kind: 'done', commit: e.sha }, said);
       }
       case 'commitConflicted':
-        return onFailure(s, { ...NO_FAILURE_FIELDS, errorClass: 'git_conflict', message: `${e.message}; conflicting files: ${e.files.join(', ')}`, failedGates: [] }, false, now, e.files);
+        return onFailure(
+          s,
+          { ...NO_FAILURE_FIELDS, errorClass: 'git_conflict', message: `${e.message}; conflicting files: ${e.files.join(', ')}`, failedGates: [] },
+          false,
+          now,
+          e.files,
+        );
       case 'timerFired':
         return afterWait(s);
       case 'rebased': {
@@ -358,16 +532,25 @@ export function createStepMachine(cfg: MachineConfig): StepMachine {
       }
       case 'worktreeViolated': {
         // Ended in the agent phase, the attempt is known only by its id (it has no tree: nothing was staged).
-        const s1 = e.attemptId !== undefined && s.current
-          ? { ...s, current: { ...s.current, attemptId: e.attemptId, sessionId: e.sessionId ?? null }, lastSession: { id: e.sessionId ?? null, agent: s.current.agentKey } }
-          : s;
+        const s1 =
+          e.attemptId !== undefined && s.current
+            ? {
+                ...s,
+                current: { ...s.current, attemptId: e.attemptId, sessionId: e.sessionId ?? null },
+                lastSession: { id: e.sessionId ?? null, agent: s.current.agentKey },
+              }
+            : s;
         return onFailure(s1, { ...NO_FAILURE_FIELDS, errorClass: 'sandbox_violation', message: e.message }, false, now);
       }
       case 'stopped': {
         const s1 = e.attempt ? withArtifacts(s, e.attempt) : s;
         const commands: StepCommand[] = [];
         if (s1.current?.attemptId != null && (s.phase === 'agent' || s.phase === 'gates')) {
-          commands.push({ kind: 'finishAttempt', attemptId: s1.current.attemptId, finish: finishData(s1, { outcome: 'interrupted', errorMessage: 'Stopped before it finished.' }) });
+          commands.push({
+            kind: 'finishAttempt',
+            attemptId: s1.current.attemptId,
+            finish: finishData(s1, { outcome: 'interrupted', errorMessage: 'Stopped before it finished.' }),
+          });
         }
         const reason = s.phase === 'waiting' ? `stopped while waiting to retry step ${cfg.index}` : `stopped during step ${cfg.index}`;
         return finish(s1, { kind: 'stopped', reason }, commands);

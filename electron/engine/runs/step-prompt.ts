@@ -35,7 +35,15 @@ export function remainingIssues(f: Failure): string[] {
   });
 }
 
-function templateState(f: Failure, diff: string | null, k: number, of: number, step: StepConfig, prev: TemplateState | undefined, errors: readonly string[]): TemplateState {
+function templateState(
+  f: Failure,
+  diff: string | null,
+  k: number,
+  of: number,
+  step: StepConfig,
+  prev: TemplateState | undefined,
+  errors: readonly string[],
+): TemplateState {
   const gate: TemplateState = {};
   for (const [name, out] of Object.entries(f.outputs)) gate[name] = boundText(out, MAX_TEMPLATE_OUTPUT);
   return {
@@ -71,16 +79,27 @@ export function attemptPrompt(cfg: MachineConfig, s: StepState, n: number, k: nu
   // The accumulated context: each failed attempt's failing tests (name / Expected / Got / Location) first, then
   // a bounded piece of the raw output.
   const parsed = f.failures.length ? `${formatFailures(f.failures)}\n` : '';
-  const errorLog = [...s.errorLog, `Attempt ${n - 1}: ${f.errorClass}: ${f.message}\n${parsed}${boundText(f.gate?.output ?? '', f.failures.length ? 2000 : 4000)}`];
+  const errorLog = [
+    ...s.errorLog,
+    `Attempt ${n - 1}: ${f.errorClass}: ${f.message}\n${parsed}${boundText(f.gate?.output ?? '', f.failures.length ? 2000 : 4000)}`,
+  ];
   const state = templateState(f, s.lastDiff, k, of, cfg.step, s.prev, errorLog);
   const active = s.acct.active;
   const notes = [...s.notes, ...(s.strategy ? [s.strategy.hint] : [])];
   const retry = active.prompt
     ? renderTemplate(active.prompt, state)
     : retryContext({
-        attempt: k, maxAttempts: of, errorClass: f.errorClass, message: f.message,
+        attempt: k,
+        maxAttempts: of,
+        errorClass: f.errorClass,
+        message: f.message,
         gateLabel: f.gate ? `the \`${f.gate.name}\` gate (\`${f.gate.command}\`, exit ${f.gate.exitCode ?? f.gate.signal ?? 'none'})` : 'the agent',
-        output: f.gate?.output ?? f.message, failures: f.failures, hints: f.hints, previousDiff: s.lastDiff, notes, sinceResume: s.round > 0,
+        output: f.gate?.output ?? f.message,
+        failures: f.failures,
+        hints: f.hints,
+        previousDiff: s.lastDiff,
+        notes,
+        sinceResume: s.round > 0,
       });
   // A continued session already has the step's prompt; a new one needs it again (unless the entry replaced the prompt).
   const prompt = session === 'continue' || active.prompt ? retry : `${base}\n\n${retry}`;

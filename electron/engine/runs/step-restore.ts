@@ -24,9 +24,15 @@ const failedOutcome = (o: string) => o === 'failed' || o === 'error';
 
 export function toRecord(a: StoredAttempt): AttemptRecord {
   return {
-    n: a.n, round: a.round, outcome: a.outcome, errorClass: a.errorClass, message: a.message,
-    failedTests: [...new Set(a.failures.map(testIdentity))], fingerprint: a.fingerprint,
-    apiFault: a.outcome === 'error' && a.errorClass !== null && isApiFault(a.errorClass), overrides: a.overrides,
+    n: a.n,
+    round: a.round,
+    outcome: a.outcome,
+    errorClass: a.errorClass,
+    message: a.message,
+    failedTests: [...new Set(a.failures.map(testIdentity))],
+    fingerprint: a.fingerprint,
+    apiFault: a.outcome === 'error' && a.errorClass !== null && isApiFault(a.errorClass),
+    overrides: a.overrides,
   };
 }
 
@@ -43,11 +49,20 @@ export function lastRealFailure<T extends Pick<StoredAttempt, 'outcome' | 'error
  * The state of a step about to run in `round`: its history, and the accounting of `round` from its attempts in that
  * round (a parked run waking up continues its round). A round with no attempt yet starts afresh ("roundStarted").
  */
-export function restoreState(machine: StepMachine, input: {
-  index: number; stepStart: string; round: number; rows: readonly StoredAttempt[]; lastFailure: Failure | null; lastDiff: string | null; now: Date;
-  /** A test-first step's test that failed as it should (its attempt is stored as `red`): the step is past writing it. */
-  red?: RedTest | null;
-}): StepState {
+export function restoreState(
+  machine: StepMachine,
+  input: {
+    index: number;
+    stepStart: string;
+    round: number;
+    rows: readonly StoredAttempt[];
+    lastFailure: Failure | null;
+    lastDiff: string | null;
+    now: Date;
+    /** A test-first step's test that failed as it should (its attempt is stored as `red`): the step is past writing it. */
+    red?: RedTest | null;
+  },
+): StepState {
   const { rows, round } = input;
   const lastRound = rows.reduce((m, r) => Math.max(m, r.round), 0);
   let s: StepState = {

@@ -5,7 +5,24 @@ import { runLife } from './run-machine';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import type { FailedTest } from '../gates/parse-failures';
-import { abortInProgress, branchTip, changedPaths, checkWorktree, commitAll, commitTree, conflictedFiles, diffTrees, headCommit, isAncestor, rebaseOnto, resetHard, restoreTree, saveAttemptRef, snapshotTree, treeOf } from '../git/repo-git';
+import {
+  abortInProgress,
+  branchTip,
+  changedPaths,
+  checkWorktree,
+  commitAll,
+  commitTree,
+  conflictedFiles,
+  diffTrees,
+  headCommit,
+  isAncestor,
+  rebaseOnto,
+  resetHard,
+  restoreTree,
+  saveAttemptRef,
+  snapshotTree,
+  treeOf,
+} from '../git/repo-git';
 import { completedSteps } from '../git/step-commits';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { guardRepoConfig, snapshotRepoConfig, type RepoConfigSnapshot } from '../git/repo-config-guard';
@@ -74,8 +91,14 @@ const MAX_DIFF_CHARS = 200_000;
 function stored(a: AttemptRow): StoredAttempt {
   const decision = a.decision_json ? (JSON.parse(a.decision_json) as { overrides?: Overrides }) : null;
   return {
-    n: a.n, round: a.round ?? 0, outcome: a.outcome, errorClass: a.error_class, message: a.error_message,
-    failures: JSON.parse(a.failures_json) as FailedTest[], fingerprint: a.fingerprint, overrides: decision?.overrides ?? null,
+    n: a.n,
+    round: a.round ?? 0,
+    outcome: a.outcome,
+    errorClass: a.error_class,
+    message: a.error_message,
+    failures: JSON.parse(a.failures_json) as FailedTest[],
+    fingerprint: a.fingerprint,
+    overrides: decision?.overrides ?? null,
   };
 }
 
@@ -88,7 +111,19 @@ function storedFailure(store: Store, a: AttemptRow, rules: Workflow['rules']): F
   const failing = gates.find((g) => !g.passed);
   const failures = JSON.parse(a.failures_json) as FailedTest[];
   const gate = failing
-    ? { name: failing.gate, command: failing.command, passed: false, exitCode: failing.exitCode, signal: failing.signal, timedOut: failing.timedOut, durationMs: failing.durationMs, output: failing.output, outputBytes: failing.outputBytes, reportXml: null, spawnError: null }
+    ? {
+        name: failing.gate,
+        command: failing.command,
+        passed: false,
+        exitCode: failing.exitCode,
+        signal: failing.signal,
+        timedOut: failing.timedOut,
+        durationMs: failing.durationMs,
+        output: failing.output,
+        outputBytes: failing.outputBytes,
+        reportXml: null,
+        spawnError: null,
+      }
     : null;
   const again = gate ? classifyGateFailure(gate, failures, rules) : null;
   const errorClass = a.error_class!;
@@ -115,8 +150,16 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   const defaultTimeoutS = presetGateTimeout(workflow) ?? 300;
   const tdd = stepTdd(workflow, step);
   const machine = createStepMachine({
-    index, totalSteps: ctx.steps.length, step, gateCommands: gateNames.map((g) => workflow.gates[g]?.run ?? g), agent: workflow.agent,
-    policy, worktree, agentTimeoutS: workflow.timeout_seconds, rng: deps.rng, tdd,
+    index,
+    totalSteps: ctx.steps.length,
+    step,
+    gateCommands: gateNames.map((g) => workflow.gates[g]?.run ?? g),
+    agent: workflow.agent,
+    policy,
+    worktree,
+    agentTimeoutS: workflow.timeout_seconds,
+    rng: deps.rng,
+    tdd,
   });
 
   // Every git command on the worktree names the admin dir found for it in the user's repository (never its .git file).
@@ -127,9 +170,14 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
   const tddRows = splitAtRed(rows, tdd);
   const real = lastRealFailure(tddRows.after.map((r) => ({ ...r, errorClass: r.error_class, row: r })));
   let state: StepState = restoreState(machine, {
-    index, stepStart, round: store.getRun(runId)?.round ?? 0, rows: rows.map(stored), now: deps.now(),
+    index,
+    stepStart,
+    round: store.getRun(runId)?.round ?? 0,
+    rows: rows.map(stored),
+    now: deps.now(),
     red: tdd && tddRows.red ? await storedRed(store, wt, stepStart, tddRows.red, tdd) : null,
-    lastFailure: real ? storedFailure(store, real.row, workflow.rules) : null, lastDiff: real ? store.getAttemptTexts(real.row.id).diff : null,
+    lastFailure: real ? storedFailure(store, real.row, workflow.rules) : null,
+    lastDiff: real ? store.getAttemptTexts(real.row.id).diff : null,
   });
 
   // What the adapters keep outside the (serialisable) state: the agent of the attempt in flight and its transcript.
@@ -150,8 +198,10 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
 
   // What the run and today have spent against their budgets, read before each API call (the agent's spend limit).
   const spendFacts = () => ({
-    taskUsd: policy.budget.taskUsd, dailyUsd: policy.budget.dailyUsd,
-    taskSpent: store.taskSpentUsd(runId), daySpent: store.spentSinceUsd(dayBounds(deps.now()).start.toISOString()),
+    taskUsd: policy.budget.taskUsd,
+    dailyUsd: policy.budget.dailyUsd,
+    taskSpent: store.taskSpentUsd(runId),
+    daySpent: store.spentSinceUsd(dayBounds(deps.now()).start.toISOString()),
   });
   const carryOut = async (c: StepCommand): Promise<StepEvent | null> => {
     switch (c.kind) {
@@ -165,7 +215,8 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       case 'abortInProgress': {
         // The conflict retry starts from a tree with no half-done rebase or merge; the conflict itself is in the error context.
         const aborted = await abortInProgress(wt);
-        if (aborted.length) store.event(runId, 'log', { level: 'info', message: `step ${index}: aborted the ${aborted.join(', ')} left in progress before retrying` });
+        if (aborted.length)
+          store.event(runId, 'log', { level: 'info', message: `step ${index}: aborted the ${aborted.join(', ')} left in progress before retrying` });
         return null;
       }
       case 'finishAttempt':
@@ -177,7 +228,12 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       case 'finish':
         return null;
       case 'budgetAlert':
-        store.event(runId, 'budget.alert', { key: c.budget === 'task' ? `task:${runId}` : 'daily', kind: c.budget, spentUsd: c.spentUsd, limitUsd: c.limitUsd });
+        store.event(runId, 'budget.alert', {
+          key: c.budget === 'task' ? `task:${runId}` : 'daily',
+          kind: c.budget,
+          spentUsd: c.spentUsd,
+          limitUsd: c.limitUsd,
+        });
         deps.notify?.budgetAlert({ index, title: step.title }, c.budget, c.spentUsd, c.limitUsd);
         return null;
       case 'notify':
@@ -186,10 +242,14 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       case 'checkBudget': {
         const day = dayBounds(deps.now());
         return {
-          type: 'budgetChecked', dayNext: day.next.toISOString(),
+          type: 'budgetChecked',
+          dayNext: day.next.toISOString(),
           facts: {
-            taskUsd: policy.budget.taskUsd, dailyUsd: policy.budget.dailyUsd, alertAt: policy.budget.alertAt,
-            taskSpent: store.taskSpentUsd(runId), daySpent: store.spentSinceUsd(day.start.toISOString()),
+            taskUsd: policy.budget.taskUsd,
+            dailyUsd: policy.budget.dailyUsd,
+            alertAt: policy.budget.alertAt,
+            taskSpent: store.taskSpentUsd(runId),
+            daySpent: store.spentSinceUsd(day.start.toISOString()),
             alerted: {
               task: store.hasEventSince('budget.alert', `task:${runId}`, '1970-01-01T00:00:00.000Z'),
               daily: store.hasEventSince('budget.alert', 'daily', day.start.toISOString()),
@@ -203,21 +263,44 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         if (!(await waitForApiHold(store, deps, runId, ctx.signal, ctx.skipWait()))) return { type: 'stopped' };
         agent = deps.agentFor(c.agent);
         const prompt = ctx.preamble ? `${ctx.preamble}\n\n${c.prompt}` : c.prompt;
-        const attemptId = store.startAttempt({ runId, stepIndex: index, n: c.n, agentKind: agent.kind, model: c.agent.model, prompt, preCommit: c.preCommit, round: c.round });
+        const attemptId = store.startAttempt({
+          runId,
+          stepIndex: index,
+          n: c.n,
+          agentKind: agent.kind,
+          model: c.agent.model,
+          prompt,
+          preCommit: c.preCommit,
+          round: c.round,
+        });
         if (Object.keys(c.overrides).length) store.setAttemptOverrides(attemptId, { ...c.overrides });
         // [git hardening] snapshot the repo's git config before the agent works (checked below).
         configSnapshot = await snapshotRepoConfig(wt);
         const timeout = AbortSignal.timeout(workflow.timeout_seconds * 1000);
         const result = await agent.run({
-          worktree, system: ctx.system, context: ctx.context, prompt, model: c.agent.model,
-          maxTurns: c.agent.max_turns, maxTokens: c.agent.max_tokens, session: c.session, sessionId: c.sessionId,
+          worktree,
+          system: ctx.system,
+          context: ctx.context,
+          prompt,
+          model: c.agent.model,
+          maxTurns: c.agent.max_turns,
+          maxTokens: c.agent.max_tokens,
+          session: c.session,
+          sessionId: c.sessionId,
           signal: AbortSignal.any([ctx.signal, timeout]),
           onUsage: (model, usage, costUsd) => store.recordApiCall(runId, attemptId, { model, ...usage, costUsd }),
           spendLimitUsd: () => spendLimit(spendFacts())?.usd ?? null,
           onTranscript: (entry) => store.event(runId, 'agent.transcript', { attemptId, ...entry }),
         });
         if (result.reportedCostUsd !== null) {
-          store.recordApiCall(runId, attemptId, { model: c.agent.model, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: result.reportedCostUsd });
+          store.recordApiCall(runId, attemptId, {
+            model: c.agent.model,
+            inputTokens: 0,
+            outputTokens: 0,
+            cacheReadTokens: 0,
+            cacheWriteTokens: 0,
+            costUsd: result.reportedCostUsd,
+          });
         }
         transcript = result.transcript;
         // [git hardening] revert config the agent wrote (fsmonitor, filters…) before Ratchet's own git runs again.
@@ -258,8 +341,20 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
         if (ctx.signal.aborted) return { type: 'stopped' };
         if (envFailure) return { type: 'gatesFinished', failure: envFailure, flaky: false, notes: [] };
         const g = await runAttemptGates(store, {
-          runId, attemptId: c.attemptId, worktree, workflow, policy, gateNames, defaultTimeoutS, env: deps.env, jail: deps.jail, signal: ctx.signal, timeoutMultiplier: c.timeoutMultiplier,
-          diff: attemptDiff, previous: state.lastFailure, baseline: deps.worktreeEnv?.baseline ?? null,
+          runId,
+          attemptId: c.attemptId,
+          worktree,
+          workflow,
+          policy,
+          gateNames,
+          defaultTimeoutS,
+          env: deps.env,
+          jail: deps.jail,
+          signal: ctx.signal,
+          timeoutMultiplier: c.timeoutMultiplier,
+          diff: attemptDiff,
+          previous: state.lastFailure,
+          baseline: deps.worktreeEnv?.baseline ?? null,
         });
         // The gates ran the repository's code in the worktree: the same guard as after the agent, before the commit
         // (with no gate, nothing has run since the agent's check).
@@ -272,8 +367,18 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
       }
       case 'validate': {
         const results = await runValidators(policy, {
-          worktree, env: deps.env, jail: deps.jail, signal: ctx.signal, agent: agent ?? deps.agentFor(c.agent), agentConfig: c.agent, system: ctx.system, context: ctx.context,
-          store, runId, attemptId: c.attemptId, failure: c.failure,
+          worktree,
+          env: deps.env,
+          jail: deps.jail,
+          signal: ctx.signal,
+          agent: agent ?? deps.agentFor(c.agent),
+          agentConfig: c.agent,
+          system: ctx.system,
+          context: ctx.context,
+          store,
+          runId,
+          attemptId: c.attemptId,
+          failure: c.failure,
         });
         const violation = await guardAfter();
         if (violation) return { type: 'worktreeViolated', message: violation };

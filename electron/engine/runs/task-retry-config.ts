@@ -46,12 +46,18 @@ export function parseTaskRetryConfig(description: string): TaskRetryConfig | nul
   try {
     data = parseYaml(block) ?? {};
   } catch (err) {
-    throw new RatchetError('retry_config_invalid', `The task's "## Retry Configuration" block is not valid YAML: ${(err as Error).message.split('\n')[0]}. Write one \`key: value\` a line (max_retries, timeout_seconds, allow_retry_on).`);
+    throw new RatchetError(
+      'retry_config_invalid',
+      `The task's "## Retry Configuration" block is not valid YAML: ${(err as Error).message.split('\n')[0]}. Write one \`key: value\` a line (max_retries, timeout_seconds, allow_retry_on).`,
+    );
   }
   const r = TaskRetryConfig.safeParse(data);
   if (!r.success) {
     const problems = r.error.issues.map((i) => `${i.path.join('.') || 'block'}: ${i.message}`).join('; ');
-    throw new RatchetError('retry_config_invalid', `The task's "## Retry Configuration" block is not valid: ${problems}. It takes max_retries (a whole number), timeout_seconds (seconds) and allow_retry_on (a list of error classes).`);
+    throw new RatchetError(
+      'retry_config_invalid',
+      `The task's "## Retry Configuration" block is not valid: ${problems}. It takes max_retries (a whole number), timeout_seconds (seconds) and allow_retry_on (a list of error classes).`,
+    );
   }
   return r.data;
 }

@@ -17,8 +17,16 @@ function setup(yaml = '', stepYaml = '    tdd: true\n') {
   const w = r.workflow;
   const step = w.steps[0]!;
   const machine = createStepMachine({
-    index: 1, totalSteps: 1, step, gateCommands: ['npm test'], agent: w.agent, policy: resolvePolicy(w),
-    worktree: '/tmp/wt', agentTimeoutS: w.timeout_seconds, rng: () => 0, tdd: stepTdd(w, step),
+    index: 1,
+    totalSteps: 1,
+    step,
+    gateCommands: ['npm test'],
+    agent: w.agent,
+    policy: resolvePolicy(w),
+    worktree: '/tmp/wt',
+    agentTimeoutS: w.timeout_seconds,
+    rng: () => 0,
+    tdd: stepTdd(w, step),
   });
   return { machine, w };
 }
@@ -26,17 +34,38 @@ function setup(yaml = '', stepYaml = '    tdd: true\n') {
 const failing = (errorClass: Failure['errorClass'] = 'test_failure', message = '1 test failed'): Failure => {
   const output = 'not ok 1 - adds\n  expected: 3\n  actual: undefined';
   return {
-    errorClass, message, hints: [],
+    errorClass,
+    message,
+    hints: [],
     failures: [{ name: 'adds', message: null, expected: '3', actual: 'undefined', file: 'test/add.test.mjs', line: 3 }],
-    gate: { name: 'test', command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 5, output, outputBytes: output.length, reportXml: null, spawnError: null },
-    failedGates: ['test'], outputs: { test: output }, agentFatal: false, retryAfterS: null,
+    gate: {
+      name: 'test',
+      command: 'npm test',
+      passed: false,
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      durationMs: 5,
+      output,
+      outputBytes: output.length,
+      reportXml: null,
+      spawnError: null,
+    },
+    failedGates: ['test'],
+    outputs: { test: output },
+    agentFatal: false,
+    retryAfterS: null,
   };
 };
 
 const art = (n: number): AttemptArtifacts => ({ attemptId: 100 + n, sessionId: `s${n}`, tree: `tree${n}`, treeRef: `refs/x/${n}`, diff: `diff ${n}` });
 const finished = (n: number, changed: string[]): StepEvent => ({ type: 'agentFinished', timedOut: false, changed, ...art(n) });
 const gates = (failure: Failure | null, flaky = false): StepEvent => ({ type: 'gatesFinished', failure, flaky, notes: [] });
-const ok: StepEvent = { type: 'budgetChecked', facts: { taskUsd: null, dailyUsd: null, alertAt: 0.8, taskSpent: 0, daySpent: 0, alerted: { task: false, daily: false } }, dayNext: '2026-01-02T00:00:00.000Z' };
+const ok: StepEvent = {
+  type: 'budgetChecked',
+  facts: { taskUsd: null, dailyUsd: null, alertAt: 0.8, taskSpent: 0, daySpent: 0, alerted: { task: false, daily: false } },
+  dayNext: '2026-01-02T00:00:00.000Z',
+};
 
 function drive(machine: ReturnType<typeof setup>['machine'], s: StepState, events: StepEvent[]) {
   const commands: StepCommand[] = [];
@@ -55,8 +84,14 @@ describe('test first: the step machine', () => {
   it('writes the test, checks the gates fail on it, then implements: the red attempt is kept, the implementation committed', () => {
     const { machine } = setup();
     const { s, commands } = drive(machine, initialState(1, 'base'), [
-      { type: 'start' }, ok, finished(1, ['test/add.test.mjs']), gates(failing()),
-      ok, finished(2, ['src/add.mjs']), gates(null), { type: 'committed', sha: 'c2' },
+      { type: 'start' },
+      ok,
+      finished(1, ['test/add.test.mjs']),
+      gates(failing()),
+      ok,
+      finished(2, ['src/add.mjs']),
+      gates(null),
+      { type: 'committed', sha: 'c2' },
     ]);
     const [test, impl] = agents(commands);
     expect(test!.listChanged).toBe(true);
@@ -72,7 +107,10 @@ describe('test first: the step machine', () => {
     expect(impl!.prompt).toContain('Keep the test written first');
     expect(impl!.prompt).not.toContain('## Step 1 of 1');
     expect(finishes(commands).map((f) => f.outcome)).toEqual(['red', 'passed']);
-    expect(finishes(commands)[0]).toMatchObject({ errorClass: null, summary: '1 test fails (adds) before the implementation, as it should; test files: test/add.test.mjs' });
+    expect(finishes(commands)[0]).toMatchObject({
+      errorClass: null,
+      summary: '1 test fails (adds) before the implementation, as it should; test files: test/add.test.mjs',
+    });
     // Neither a retry nor a decision: the red attempt spends no class retry, and "succeeded after retry" is not said.
     expect(commands.filter((c) => c.kind === 'recordDecision' || c.kind === 'notify')).toEqual([]);
     expect(s.acct.classRetries).toEqual({});
@@ -86,11 +124,13 @@ describe('test first: the step machine', () => {
 
   it('a test attempt that adds no test is a TDD violation before any gate runs, retried with the violation in the prompt', () => {
     const { machine } = setup();
-    const { s, commands } = drive(machine, initialState(1, 'base'), [
-      { type: 'start' }, ok, finished(1, ['src/add.mjs']), ok,
-    ]);
+    const { s, commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, finished(1, ['src/add.mjs']), ok]);
     expect(commands.map((c) => c.kind)).not.toContain('runGates');
-    expect(finishes(commands)[0]).toMatchObject({ outcome: 'error', errorClass: 'tdd_violation', errorMessage: expect.stringContaining('your test attempt added no test (it changed src/add.mjs, none of them a test)') });
+    expect(finishes(commands)[0]).toMatchObject({
+      outcome: 'error',
+      errorClass: 'tdd_violation',
+      errorMessage: expect.stringContaining('your test attempt added no test (it changed src/add.mjs, none of them a test)'),
+    });
     const retry = agents(commands)[1]!;
     expect(retry.prompt).toContain('Error class: tdd_violation');
     expect(retry.prompt).toContain('added no test');
@@ -103,11 +143,23 @@ describe('test first: the step machine', () => {
   it('a test that passes before the implementation is a violation; the retry says so, and a failing test then goes on', () => {
     const { machine } = setup();
     const { s, commands } = drive(machine, initialState(1, 'base'), [
-      { type: 'start' }, ok, finished(1, ['test/add.test.mjs', 'src/add.mjs']), gates(null),
-      ok, finished(2, ['test/add.test.mjs']), gates(failing()),
-      ok, finished(3, ['test/add.test.mjs', 'src/add.mjs']), gates(null), { type: 'committed', sha: 'c3' },
+      { type: 'start' },
+      ok,
+      finished(1, ['test/add.test.mjs', 'src/add.mjs']),
+      gates(null),
+      ok,
+      finished(2, ['test/add.test.mjs']),
+      gates(failing()),
+      ok,
+      finished(3, ['test/add.test.mjs', 'src/add.mjs']),
+      gates(null),
+      { type: 'committed', sha: 'c3' },
     ]);
-    expect(finishes(commands).map((f) => [f.outcome, f.errorClass])).toEqual([['error', 'tdd_violation'], ['red', null], ['passed', null]]);
+    expect(finishes(commands).map((f) => [f.outcome, f.errorClass])).toEqual([
+      ['error', 'tdd_violation'],
+      ['red', null],
+      ['passed', null],
+    ]);
     const [, second, third] = agents(commands);
     expect(second!.prompt).toContain('the gates passed with your new test in place (test/add.test.mjs)');
     expect(second!.prompt).toContain('revert it if you wrote it');
@@ -115,11 +167,16 @@ describe('test first: the step machine', () => {
     expect(s.outcome).toEqual({ kind: 'done', commit: 'c3' });
   });
 
-  it('violations are retried under the test failures\' limit (max_retries), then the step fails saying why', () => {
+  it("violations are retried under the test failures' limit (max_retries), then the step fails saying why", () => {
     const { machine } = setup('max_retries: 1');
     const { s, commands } = drive(machine, initialState(1, 'base'), [
-      { type: 'start' }, ok, finished(1, ['test/add.test.mjs']), gates(null),
-      ok, finished(2, ['test/add.test.mjs']), gates(null, true),
+      { type: 'start' },
+      ok,
+      finished(1, ['test/add.test.mjs']),
+      gates(null),
+      ok,
+      finished(2, ['test/add.test.mjs']),
+      gates(null, true),
     ]);
     expect(agents(commands)).toHaveLength(2);
     expect(agents(commands)[1]!.prompt).toMatch(/attempt 2 of 3/);
@@ -127,7 +184,7 @@ describe('test first: the step machine', () => {
     expect(finishes(commands)[1]!.errorMessage).toContain('the gates failed, then passed when run again on the same code');
   });
 
-  it('a limit of its own (limits.tdd_violation) takes the place of the test failures\' one', () => {
+  it("a limit of its own (limits.tdd_violation) takes the place of the test failures' one", () => {
     const { machine } = setup('max_retries: 3\nlimits: { tdd_violation: 0 }');
     const { s } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, finished(1, ['README.md'])]);
     expect(s.outcome).toMatchObject({ kind: 'fatal', errorClass: 'tdd_violation', reason: expect.stringContaining('TDD violation gets no retries') });
@@ -139,22 +196,41 @@ describe('test first: the step machine', () => {
     const { commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, finished(1, ['test/add.test.mjs']), gates(noTests), ok]);
     expect(finishes(commands)[0]).toMatchObject({ outcome: 'failed', errorClass: 'test_failure' });
     expect(agents(commands)[1]!.prompt).toContain('Test first: this attempt writes the test, not the change');
-    const env = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, finished(1, ['test/add.test.mjs']), gates(failing('environment', 'npm ci failed'))]);
+    const env = drive(machine, initialState(1, 'base'), [
+      { type: 'start' },
+      ok,
+      finished(1, ['test/add.test.mjs']),
+      gates(failing('environment', 'npm ci failed')),
+    ]);
     expect(env.s.outcome).toMatchObject({ kind: 'fatal', errorClass: 'environment' });
   });
 
   it('code that does not build yet without the change (a compile error) is a red test too', () => {
     const { machine } = setup();
-    const { commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, finished(1, ['src/add.test.ts']), gates(failing('compilation_error', 'TS2307')), ok]);
+    const { commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' },
+      ok,
+      finished(1, ['src/add.test.ts']),
+      gates(failing('compilation_error', 'TS2307')),
+      ok,
+    ]);
     expect(finishes(commands)[0]!.outcome).toBe('red');
   });
 
   it('implementation failures are retried as usual, reminded to keep the test; the red attempt counts in "attempt k of n"', () => {
     const { machine } = setup();
     const { s, commands } = drive(machine, initialState(1, 'base'), [
-      { type: 'start' }, ok, finished(1, ['test/add.test.mjs']), gates(failing()),
-      ok, finished(2, ['src/add.mjs']), gates(failing()),
-      ok, finished(3, ['src/add.mjs']), gates(null), { type: 'committed', sha: 'c3' },
+      { type: 'start' },
+      ok,
+      finished(1, ['test/add.test.mjs']),
+      gates(failing()),
+      ok,
+      finished(2, ['src/add.mjs']),
+      gates(failing()),
+      ok,
+      finished(3, ['src/add.mjs']),
+      gates(null),
+      { type: 'committed', sha: 'c3' },
     ]);
     const third = agents(commands)[2]!;
     expect(third.prompt).toContain('## Retry: this is attempt 3 of 5');
@@ -166,28 +242,52 @@ describe('test first: the step machine', () => {
   it('`worktree: reset` after an implementation failure goes back to the red test, not to an empty step', () => {
     const { machine } = setup('retry:\n  - attempt: 3\n    worktree: reset\n  - exit: 5');
     const { commands } = drive(machine, initialState(1, 'base'), [
-      { type: 'start' }, ok, finished(1, ['test/add.test.mjs']), gates(failing()),
-      ok, finished(2, ['src/add.mjs']), gates(failing()), ok,
+      { type: 'start' },
+      ok,
+      finished(1, ['test/add.test.mjs']),
+      gates(failing()),
+      ok,
+      finished(2, ['src/add.mjs']),
+      gates(failing()),
+      ok,
     ]);
     expect(commands.filter((c) => c.kind === 'resetWorktree')).toEqual([{ kind: 'resetWorktree', to: 'base', tree: 'tree1' }]);
     const plain = setup('retry:\n  - attempt: 2\n    worktree: reset\n  - exit: 5', '');
-    const p = drive(plain.machine, initialState(1, 'base'), [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, gates(failing()), ok]);
+    const p = drive(plain.machine, initialState(1, 'base'), [
+      { type: 'start' },
+      ok,
+      { type: 'agentFinished', timedOut: false, ...art(1) },
+      gates(failing()),
+      ok,
+    ]);
     expect(p.commands.filter((c) => c.kind === 'resetWorktree')).toEqual([{ kind: 'resetWorktree', to: 'base' }]);
   });
 
   it('a step without tdd behaves exactly as before: no changed-files request, no test-first words, a passing first attempt commits', () => {
     const { machine } = setup('', '');
-    const { s, commands } = drive(machine, initialState(1, 'base'), [{ type: 'start' }, ok, { type: 'agentFinished', timedOut: false, ...art(1) }, gates(null), { type: 'committed', sha: 'c1' }]);
+    const { s, commands } = drive(machine, initialState(1, 'base'), [
+      { type: 'start' },
+      ok,
+      { type: 'agentFinished', timedOut: false, ...art(1) },
+      gates(null),
+      { type: 'committed', sha: 'c1' },
+    ]);
     expect(commands.map((c) => c.kind)).toEqual(['checkBudget', 'runAgent', 'runGates', 'commit', 'finish']);
     expect(agents(commands)[0]!.listChanged).toBeUndefined();
     expect(agents(commands)[0]!.prompt).not.toContain('Test first');
     expect(s.outcome).toEqual({ kind: 'done', commit: 'c1' });
   });
 
-  it('the workflow\'s tdd is every step\'s default; a step\'s own tdd: false turns it off', () => {
-    const on = parseWorkflow('gates: { test: "npm test" }\ntdd: true\nsteps:\n  - title: a\n  - title: b\n    tdd: false\n  - title: c\n    tdd: { tests: ["checks/**"] }\n');
+  it("the workflow's tdd is every step's default; a step's own tdd: false turns it off", () => {
+    const on = parseWorkflow(
+      'gates: { test: "npm test" }\ntdd: true\nsteps:\n  - title: a\n  - title: b\n    tdd: false\n  - title: c\n    tdd: { tests: ["checks/**"] }\n',
+    );
     if (!on.ok) throw new Error(JSON.stringify(on.problems));
-    expect(on.workflow.steps.map((st) => stepTdd(on.workflow, st))).toEqual([{ tests: null, gates: ['test'] }, null, { tests: ['checks/**'], gates: ['test'] }]);
+    expect(on.workflow.steps.map((st) => stepTdd(on.workflow, st))).toEqual([
+      { tests: null, gates: ['test'] },
+      null,
+      { tests: ['checks/**'], gates: ['test'] },
+    ]);
   });
 
   it('a test-first step with no gate is refused when the workflow is read', () => {
@@ -227,7 +327,19 @@ describe('test first: a step resumed past its red test', () => {
 
 describe('test first: which files are tests', () => {
   it('knows the usual names and folders', () => {
-    for (const f of ['test/add.test.mjs', 'src/add.test.ts', 'src/add.spec.tsx', 'pkg/add_test.go', 'tests/test_add.py', 'test_add.py', 'spec/player_spec.rb', 'src/test/java/AddTest.java', 'Calc.Tests/AddTests.cs', 'src/__tests__/add.js', 'e2e/login.ts']) {
+    for (const f of [
+      'test/add.test.mjs',
+      'src/add.test.ts',
+      'src/add.spec.tsx',
+      'pkg/add_test.go',
+      'tests/test_add.py',
+      'test_add.py',
+      'spec/player_spec.rb',
+      'src/test/java/AddTest.java',
+      'Calc.Tests/AddTests.cs',
+      'src/__tests__/add.js',
+      'e2e/login.ts',
+    ]) {
       expect(isTestFile(f, null), f).toBe(true);
     }
     for (const f of ['src/add.mjs', 'README.md', 'src/testing/helpers.ts', 'latest.js', 'contest/entry.py', 'package.json']) {
@@ -235,7 +347,7 @@ describe('test first: which files are tests', () => {
     }
   });
 
-  it('uses the step\'s globs instead when it gives them', () => {
+  it("uses the step's globs instead when it gives them", () => {
     expect(isTestFile('checks/add.check.js', ['checks/**'])).toBe(true);
     expect(isTestFile('src/lib.rs', ['src/lib.rs'])).toBe(true);
     expect(isTestFile('test/add.test.mjs', ['checks/**'])).toBe(false);

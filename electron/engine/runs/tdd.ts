@@ -54,7 +54,8 @@ export function isTestFile(file: string, tests: readonly string[] | null): boole
 
 const USUAL = 'a file such as *.test.*, *.spec.*, *_test.*, test_*.py, *Test.java or one under test/, tests/, __tests__/ or spec/';
 const whereTests = (cfg: TddConfig) => (cfg.tests ? `a file matching ${cfg.tests.map((g) => `\`${g}\``).join(', ')} (this step's test files)` : USUAL);
-const listed = (files: readonly string[], max = 8) => (files.length > max ? `${files.slice(0, max).join(', ')} and ${files.length - max} more` : files.join(', '));
+const listed = (files: readonly string[], max = 8) =>
+  files.length > max ? `${files.slice(0, max).join(', ')} and ${files.length - max} more` : files.join(', ');
 
 /** The test attempt changed no test file. */
 export function noTestMessage(cfg: TddConfig, changed: readonly string[]): string {
@@ -72,7 +73,7 @@ export function passesMessage(testFiles: readonly string[], flaky: boolean): str
 export function testFirstInstructions(cfg: TddConfig): string {
   return [
     '## Test first: this attempt writes the test, not the change',
-    "This step is test first. In this attempt, add a test (or extend one) that checks the behaviour this step asks for, and do not implement that behaviour: the test must fail now.",
+    'This step is test first. In this attempt, add a test (or extend one) that checks the behaviour this step asks for, and do not implement that behaviour: the test must fail now.',
     `Put it in ${whereTests(cfg)}. After this attempt Ratchet runs the gates and expects them to fail on your new test; the next attempt implements the change.`,
     'A test that fails only because the code it calls does not exist yet is fine; add no more than the test needs to be read.',
   ].join('\n');

@@ -53,13 +53,23 @@ export async function runValidators(policy: Policy, v: ValidatorContext): Promis
     if (assess) {
       const question = validatorText({ validate: assess[1] as string, with: e.with }, false);
       const result = await v.agent.run({
-        worktree: v.worktree, system: v.system, context: v.context, model: v.agentConfig.model, maxTurns: 1, maxTokens: 512,
-        session: 'new', sessionId: null, signal: v.signal,
+        worktree: v.worktree,
+        system: v.system,
+        context: v.context,
+        model: v.agentConfig.model,
+        maxTurns: 1,
+        maxTokens: 512,
+        session: 'new',
+        sessionId: null,
+        signal: v.signal,
         prompt: `Answer with one word, true or false, and nothing else.\n\n${question}\n\nThe last attempt failed with ${v.failure.errorClass}: ${v.failure.message}`,
         onUsage: (model, usage, costUsd) => v.store.recordApiCall(v.runId, v.attemptId, { model, ...usage, costUsd }),
         onTranscript: () => undefined,
       });
-      const answer = result.transcript.filter((t) => t.kind === 'text').map((t) => t.text).join(' ');
+      const answer = result.transcript
+        .filter((t) => t.kind === 'text')
+        .map((t) => t.text)
+        .join(' ');
       const verdict = [...answer.toLowerCase().matchAll(/\b(true|false)\b/g)].at(-1)?.[1];
       out.set(i, verdict === 'true');
       v.store.event(v.runId, 'log', { level: 'info', message: `retry entry ${i + 1} assessment: ${verdict ?? 'no answer'} (${question.slice(0, 80)})` });

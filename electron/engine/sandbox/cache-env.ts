@@ -9,8 +9,20 @@ export function cacheRoot(ratchetHome: string): string {
 
 /** Tool → its cache folder under cacheRoot. */
 const FOLDERS = {
-  npm: 'npm', yarn: 'yarn', yarnGlobal: 'yarn-berry', pnpm: 'pnpm', bun: 'bun', pip: 'pip', uv: 'uv', goBuild: 'go-build',
-  goMod: 'go-mod', cargo: 'cargo', gradle: 'gradle', maven: 'maven', xdg: 'xdg', deno: 'deno',
+  npm: 'npm',
+  yarn: 'yarn',
+  yarnGlobal: 'yarn-berry',
+  pnpm: 'pnpm',
+  bun: 'bun',
+  pip: 'pip',
+  uv: 'uv',
+  goBuild: 'go-build',
+  goMod: 'go-mod',
+  cargo: 'cargo',
+  gradle: 'gradle',
+  maven: 'maven',
+  xdg: 'xdg',
+  deno: 'deno',
 } as const;
 
 /**

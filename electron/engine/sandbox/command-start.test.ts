@@ -10,8 +10,12 @@ import { createOsSandbox, insideSocat, type OsSandbox, type OwnedRunJail } from 
 describe('insideSocat', () => {
   it("swaps the host's setpriv wrapper for the plain socat in a wrapped command, and leaves quoted paths alone", () => {
     const socat = { wrapper: '/tmp/ratchet-socat-x/socat', plain: '/usr/bin/socat' };
-    expect(insideSocat("bwrap -- sh -c '{ /tmp/ratchet-socat-x/socat TCP6-LISTEN:3128 UNIX-CONNECT:/s || exec /tmp/ratchet-socat-x/socat TCP4-LISTEN:3128 UNIX-CONNECT:/s; }'", socat))
-      .toBe("bwrap -- sh -c '{ /usr/bin/socat TCP6-LISTEN:3128 UNIX-CONNECT:/s || exec /usr/bin/socat TCP4-LISTEN:3128 UNIX-CONNECT:/s; }'");
+    expect(
+      insideSocat(
+        "bwrap -- sh -c '{ /tmp/ratchet-socat-x/socat TCP6-LISTEN:3128 UNIX-CONNECT:/s || exec /tmp/ratchet-socat-x/socat TCP4-LISTEN:3128 UNIX-CONNECT:/s; }'",
+        socat,
+      ),
+    ).toBe("bwrap -- sh -c '{ /usr/bin/socat TCP6-LISTEN:3128 UNIX-CONNECT:/s || exec /usr/bin/socat TCP4-LISTEN:3128 UNIX-CONNECT:/s; }'");
     expect(insideSocat('x /tmp/a b/socat y', { wrapper: '/tmp/a b/socat', plain: '/usr/bin/socat' })).toBe('x /tmp/a b/socat y');
     expect(insideSocat('unchanged', null)).toBe('unchanged');
   });

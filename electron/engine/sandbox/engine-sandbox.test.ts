@@ -22,11 +22,14 @@ describe('ratchet.yml sandbox key', () => {
 });
 
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a sandboxed run' : `a sandboxed run — skipped: ${NO_SANDBOX_REASON}`, () => {
-  it("keeps a command agent and its gate inside the worktree, and commits what they wrote there", async () => {
+  it('keeps a command agent and its gate inside the worktree, and commits what they wrote there', async () => {
     const repo = realpathSync(makeRepo({ 'a.txt': 'a\n' }));
     const agent = `echo agent > "${repo}/escaped-agent"; echo work > work.txt`;
     const gate = `echo gate > "${repo}/escaped-gate"; test -f work.txt`;
-    writeFileSync(join(repo, 'ratchet.yml'), `gates: { ok: ${JSON.stringify(gate)} }\nagent: { kind: command, command: ["sh", "-c", ${JSON.stringify(agent)}] }\nsteps:\n  - title: one\n`);
+    writeFileSync(
+      join(repo, 'ratchet.yml'),
+      `gates: { ok: ${JSON.stringify(gate)} }\nagent: { kind: command, command: ["sh", "-c", ${JSON.stringify(agent)}] }\nsteps:\n  - title: one\n`,
+    );
     sh(repo, 'add', 'ratchet.yml');
     sh(repo, 'commit', '-qm', 'workflow');
     const engine = createEngine({ home: tempDir('ratchet-sbx-engine-'), env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-secret' } });

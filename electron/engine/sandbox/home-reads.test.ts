@@ -9,9 +9,21 @@ import { runJailed } from './testing/run-jailed';
 
 // Files a developer's home really holds secrets in, none of them on the old list.
 const SECRETS = [
-  '.claude/.credentials.json', '.claude.json', '.pgpass', '.m2/settings.xml', '.bash_history', '.zsh_history',
-  '.codex/auth.json', '.gradle/gradle.properties', '.config/gcloud/credentials.db', '.cargo/credentials.toml',
-  '.local/share/keyrings/login.keyring', '.password-store/bank.gpg', '.python_history', '.psql_history', '.local/share/fish/fish_history',
+  '.claude/.credentials.json',
+  '.claude.json',
+  '.pgpass',
+  '.m2/settings.xml',
+  '.bash_history',
+  '.zsh_history',
+  '.codex/auth.json',
+  '.gradle/gradle.properties',
+  '.config/gcloud/credentials.db',
+  '.cargo/credentials.toml',
+  '.local/share/keyrings/login.keyring',
+  '.password-store/bank.gpg',
+  '.python_history',
+  '.psql_history',
+  '.local/share/fish/fish_history',
 ];
 
 let userHome: string;
@@ -59,7 +71,11 @@ beforeAll(() => {
   worktree = join(ratchetHome, 'worktrees', 'wt');
   mkdirSync(dirname(worktree), { recursive: true });
   sh(repo, 'worktree', 'add', '-q', '-b', 'task', worktree);
-  const env = { ...process.env, HOME: userHome, PATH: `${userHome}/tools/bin:${userHome}/.cargo/bin:${userHome}/.local/bin:${userHome}/.local/share/fish:/usr/local/bin:/usr/bin:/bin` };
+  const env = {
+    ...process.env,
+    HOME: userHome,
+    PATH: `${userHome}/tools/bin:${userHome}/.cargo/bin:${userHome}/.local/bin:${userHome}/.local/share/fish:/usr/local/bin:/usr/bin:/bin`,
+  };
   sandbox = createOsSandbox({ mode: 'auto', ratchetHome, env, userHome });
 });
 
@@ -90,7 +106,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? "the user's home in the 
   });
 
   it('still runs tools from PATH entries and toolchain folders under home, and git reads the repository', async () => {
-    const out = await gate(`mytool; cargo-like; claude-like; pytool; jstool; cat "${userHome}/.pyenv/version"; git log --oneline | wc -l; git status --short | wc -l; echo done`);
+    const out = await gate(
+      `mytool; cargo-like; claude-like; pytool; jstool; cat "${userHome}/.pyenv/version"; git log --oneline | wc -l; git status --short | wc -l; echo done`,
+    );
     expect(out).toContain('mytool ran');
     expect(out).toContain('claude-like ran');
     expect(out).toContain('pytool data');
@@ -101,7 +119,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? "the user's home in the 
   });
 
   it('a folder given back (here a PATH entry) still hides the credential stores inside it: the second wall', async () => {
-    const out = await gate(`ls "${userHome}/.local/share/fish"; odd-tool; cat "${userHome}/.local/share/fish/fish_history"; cat "${userHome}/.local/lib/python3.11/site-packages/userpkg.py"; echo done`);
+    const out = await gate(
+      `ls "${userHome}/.local/share/fish"; odd-tool; cat "${userHome}/.local/share/fish/fish_history"; cat "${userHome}/.local/lib/python3.11/site-packages/userpkg.py"; echo done`,
+    );
     expect(out).toContain('odd-tool');
     expect(out).toContain('odd ran');
     expect(out).toContain('user site');

@@ -41,15 +41,26 @@ async function gate(command: string, limits?: SandboxLimits): Promise<JailedResu
 /** The gate's result as the classifier sees it. */
 function classify(r: JailedResult): string {
   const g: GateResult = {
-    name: 'test', command: 'x', passed: false, exitCode: r.code, signal: r.signal, timedOut: false, durationMs: 1, output: r.output,
-    outputBytes: r.output.length, reportXml: null, spawnError: null,
+    name: 'test',
+    command: 'x',
+    passed: false,
+    exitCode: r.code,
+    signal: r.signal,
+    timedOut: false,
+    durationMs: 1,
+    output: r.output,
+    outputBytes: r.output.length,
+    reportXml: null,
+    spawnError: null,
   };
   return classifyGateFailure(g, []).errorClass;
 }
 
 /** Processes whose command line holds `marker` (as `ps` lists them). */
 function processesWith(marker: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
+  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(marker) && !l.includes('ps -eo'));
 }
 
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'limits in the sandbox' : `limits — skipped: ${NO_SANDBOX_REASON}`, () => {
@@ -76,7 +87,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'limits in the sandbox' 
   });
 
   it('processes: the limit is set inside the sandbox (enforced for users other than root)', async () => {
-    const r = await gate('grep "Max processes" /proc/self/limits; i=0; while [ $i -lt 60 ]; do sleep 5 & i=$((i+1)); done 2>&1 | tail -1; echo done', { processes: 30 });
+    const r = await gate('grep "Max processes" /proc/self/limits; i=0; while [ $i -lt 60 ]; do sleep 5 & i=$((i+1)); done 2>&1 | tail -1; echo done', {
+      processes: 30,
+    });
     expect(r.output).toMatch(/Max processes\s+30\s+30/);
     // RLIMIT_NPROC does not bind uid 0, so only another user sees the fork fail.
     if (process.getuid?.() !== 0) {
@@ -127,7 +140,14 @@ describe('the sweep of private folders at engine start', () => {
     ];
     try {
       expect(sweepPrivateDirsOf(runs, root).sort()).toEqual(['finished-run', 'legacy-old', 'unknown-old'].map((n) => join(root, n)));
-      expect(readdirSync(root).sort()).toEqual(['finished-in-use', 'finished-in-use.owner', 'paused-run', 'paused-run.owner', 'unknown-fresh', 'unknown-fresh.owner']);
+      expect(readdirSync(root).sort()).toEqual([
+        'finished-in-use',
+        'finished-in-use.owner',
+        'paused-run',
+        'paused-run.owner',
+        'unknown-fresh',
+        'unknown-fresh.owner',
+      ]);
     } finally {
       execFileSync('chmod', ['-R', 'u+w', root]);
       rmSync(root, { recursive: true, force: true });
@@ -140,7 +160,9 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
   () => {
     it('is gone with it, even killed with SIGKILL (bubblewrap is exec’d, so --die-with-parent binds it to the caller)', async () => {
       const marker = `ratchet-orphan-${process.pid}-${Date.now()}`;
-      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'testing', 'orphan-command-child.ts'), ratchetHome, marker], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'testing', 'orphan-command-child.ts'), ratchetHome, marker], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));

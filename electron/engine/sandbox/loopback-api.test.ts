@@ -45,12 +45,28 @@ async function agentRun(baseUrl: string, script: string): Promise<{ result: Agen
   mkdirSync(worktree, { recursive: true });
   const jail: OwnedRunJail = await sandbox.forRun({ worktree, network: [], envNames: [] });
   const env = { ANTHROPIC_BASE_URL: baseUrl };
-  const agent = createCommandAgent({ command: ['sh', '-c', script], promptVia: 'stdin', env: { ...jail.env, ...env }, jail, apiHosts: [anthropicApiHost(env)] });
+  const agent = createCommandAgent({
+    command: ['sh', '-c', script],
+    promptVia: 'stdin',
+    env: { ...jail.env, ...env },
+    jail,
+    apiHosts: [anthropicApiHost(env)],
+  });
   const started = Date.now();
   try {
     const result = await agent.run({
-      worktree, system: 's', context: 'c', prompt: 'p', model: 'm', maxTurns: 1, maxTokens: 1, session: 'new', sessionId: null,
-      signal: new AbortController().signal, onUsage() {}, onTranscript() {},
+      worktree,
+      system: 's',
+      context: 'c',
+      prompt: 'p',
+      model: 'm',
+      maxTurns: 1,
+      maxTokens: 1,
+      session: 'new',
+      sessionId: null,
+      signal: new AbortController().signal,
+      onUsage() {},
+      onTranscript() {},
     });
     return { result, text: result.transcript.map((e) => e.text).join('\n'), ms: Date.now() - started, worktree };
   } finally {

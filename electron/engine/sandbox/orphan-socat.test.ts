@@ -63,7 +63,10 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
         expect(report.socat.length).toBeGreaterThan(0);
         if (how === 'kill') expect(signal).toBe('SIGKILL');
         else expect(code).toBe(0);
-        await until(() => report.socat.every((pid) => !alive(pid)), { ms: 5000, describe: () => `the bridges to end: ${report.socat.filter(alive).join(', ')}` });
+        await until(() => report.socat.every((pid) => !alive(pid)), {
+          ms: 5000,
+          describe: () => `the bridges to end: ${report.socat.filter(alive).join(', ')}`,
+        });
       }, 40_000);
     }
   },

@@ -13,8 +13,13 @@ import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 import { createOsSandbox, type RunJail } from './os-sandbox';
 
 const SECRETS = {
-  ANTHROPIC_API_KEY: 'sk-ant-secret', AWS_ACCESS_KEY_ID: 'AKIASECRET', PGPASSWORD: 'pgsecret', DATABASE_URL: 'postgres://u:dbsecret@h/db',
-  GH_PAT: 'ghpsecret', NPM_CONFIG__AUTH: 'npmsecret', SSH_AUTH_SOCK: '/tmp/agent.secret',
+  ANTHROPIC_API_KEY: 'sk-ant-secret',
+  AWS_ACCESS_KEY_ID: 'AKIASECRET',
+  PGPASSWORD: 'pgsecret',
+  DATABASE_URL: 'postgres://u:dbsecret@h/db',
+  GH_PAT: 'ghpsecret',
+  NPM_CONFIG__AUTH: 'npmsecret',
+  SSH_AUTH_SOCK: '/tmp/agent.secret',
 };
 
 let repo: string;
@@ -66,13 +71,19 @@ async function gate(run: string): Promise<{ passed: boolean; output: string }> {
 
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the OS sandbox' : `the OS sandbox — skipped: ${NO_SANDBOX_REASON}`, () => {
   it('control: unsandboxed, the same commands do escape (so the tests below can fail)', async () => {
-    const r = await runGate({ name: 'g', run: `echo x > ${repo}/escaped && curl -sS -m 5 http://127.0.0.1:${port}/`, timeoutS: 30 }, { cwd: worktree, env: process.env });
+    const r = await runGate(
+      { name: 'g', run: `echo x > ${repo}/escaped && curl -sS -m 5 http://127.0.0.1:${port}/`, timeoutS: 30 },
+      { cwd: worktree, env: process.env },
+    );
     expect(r.output).toContain('reached');
     expect(existsSync(join(repo, 'escaped'))).toBe(true);
     rmSync(join(repo, 'escaped'));
   });
 
-  for (const [name, run] of [['the bash tool', shell], ['a gate', async (c: string) => (await gate(c)).output]] as const) {
+  for (const [name, run] of [
+    ['the bash tool', shell],
+    ['a gate', async (c: string) => (await gate(c)).output],
+  ] as const) {
     describe(name, () => {
       it("cannot write to the user's checkout or $HOME", async () => {
         const out = await run(`echo x > ${repo}/escaped; echo x > ${probeInHome}; echo done`);
@@ -81,7 +92,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the OS sandbox' : `the 
         expect(existsSync(probeInHome)).toBe(false);
       });
 
-      it("cannot read or change RATCHET_HOME (../../ratchet.db from the worktree)", async () => {
+      it('cannot read or change RATCHET_HOME (../../ratchet.db from the worktree)', async () => {
         const out = await run('cat ../../ratchet.db; echo rewritten > ../../ratchet.db; echo done');
         expect(out).toContain('No such file');
         expect(out).not.toContain('the database');
@@ -89,7 +100,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'the OS sandbox' : `the 
       });
 
       it('a write into RATCHET_HOME fails with EROFS, not silently into a throwaway layer', async () => {
-        const out = await run(`echo x >> ${home}/ratchet.db && echo appended; echo {} > ${home}/settings.json && echo wrote; mkdir ${home}/runs && echo made; echo done`);
+        const out = await run(
+          `echo x >> ${home}/ratchet.db && echo appended; echo {} > ${home}/settings.json && echo wrote; mkdir ${home}/runs && echo made; echo done`,
+        );
         expect(out.match(/Read-only file system/g)?.length).toBe(3);
         expect(out).not.toMatch(/appended|wrote|made/);
         expect(readFileSync(join(home, 'ratchet.db'), 'utf8')).toBe('the database\n');

@@ -173,11 +173,12 @@ export function remountReadOnly(wrapped: string, dir: string): string {
 
 /** What to tell a user on a platform without a sandbox: what to install, or how to opt out. */
 export function unavailableMessage(platform: NodeJS.Platform, problems: readonly string[]): string {
-  const install = platform === 'linux'
-    ? 'Install bubblewrap, socat and ripgrep (Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`)'
-    : platform === 'darwin'
-      ? 'Install ripgrep (`brew install ripgrep`); sandbox-exec ships with macOS'
-      : `Ratchet has no OS sandbox on ${platform}`;
+  const install =
+    platform === 'linux'
+      ? 'Install bubblewrap, socat and ripgrep (Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`)'
+      : platform === 'darwin'
+        ? 'Install ripgrep (`brew install ripgrep`); sandbox-exec ships with macOS'
+        : `Ratchet has no OS sandbox on ${platform}`;
   const why = problems.length ? ` (${problems.join('; ')})` : '';
   return `No OS sandbox is available here${why}. ${install}, or run unsandboxed at your own risk: pass --no-sandbox, or set "Sandbox" off in Settings (settings.json: "sandbox": false).`;
 }
@@ -255,7 +256,12 @@ export function createOsSandbox(opts: {
           }
         });
         const policy = runPolicy({
-          worktree: input.worktree, privateDir: priv.dir, ratchetHome: opts.ratchetHome, userHome, network, cacheDir,
+          worktree: input.worktree,
+          privateDir: priv.dir,
+          ratchetHome: opts.ratchetHome,
+          userHome,
+          network,
+          cacheDir,
           homeReads: homeReads({ userHome, path: PATH ?? '', toolchainEnv: tools, gitCommonDir: input.repo ? gitCommonDirOf(input.repo) : null }),
           // Ratchet writes cargo's configuration; a command that rewrote it would steer every later run's cargo.
           denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml')],
@@ -273,7 +279,10 @@ export function createOsSandbox(opts: {
             // The library sets its own TMPDIR inside the sandbox; ours is the run's private folder. Then the limits.
             const inner = [`export TMPDIR=${shellQuote(priv.tmp)}`, noProxyExport(o?.viaProxy ?? []), limits, command].filter(Boolean).join('\n');
             try {
-              let wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, { commandId, commandText: command });
+              let wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, {
+                commandId,
+                commandText: command,
+              });
               // No host to reach (and none through the proxy): no relays to start (see withoutRelays).
               if (!hosts.length && !o?.viaProxy?.length) wrapped = withoutRelays(wrapped);
               for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);

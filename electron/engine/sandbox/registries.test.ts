@@ -31,7 +31,13 @@ function put(rel: string, text: string): void {
 
 /** The user's environment, with a fake home (PYENV_ROOT/RUSTUP_HOME kept so their shims still find the real toolchains). */
 function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, PYENV_ROOT: process.env.PYENV_ROOT ?? join(homedir(), '.pyenv'), RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), '.rustup'), ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    PYENV_ROOT: process.env.PYENV_ROOT ?? join(homedir(), '.pyenv'),
+    RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), '.rustup'),
+    ...extra,
+  };
 }
 
 beforeAll(async () => {
@@ -54,28 +60,41 @@ describe('parsers', () => {
     expect(hostOfUrl('not a url')).toBeNull();
   });
   it('pipConfigIndexes reads `pip config list`', () => {
-    expect(pipConfigIndexes("global.index-url='https://pypi.example.test/simple'\nglobal.extra-index-url='https://a.example.test/s\nhttps://b.example.test/s'\ninstall.trusted-host='x'\n")).toEqual([
-      'https://pypi.example.test/simple', 'https://a.example.test/s', 'https://b.example.test/s',
-    ]);
+    expect(
+      pipConfigIndexes(
+        "global.index-url='https://pypi.example.test/simple'\nglobal.extra-index-url='https://a.example.test/s\nhttps://b.example.test/s'\ninstall.trusted-host='x'\n",
+      ),
+    ).toEqual(['https://pypi.example.test/simple', 'https://a.example.test/s', 'https://b.example.test/s']);
   });
   it('goHosts: proxies (direct and off skipped) and the checksum database (its URL when given)', () => {
     expect(goHosts('https://goproxy.example.test,direct', 'off')).toEqual(['goproxy.example.test']);
     expect(goHosts('off', 'sum.example.test+abc https://sumproxy.example.test')).toEqual(['sumproxy.example.test']);
   });
   it('cargoConfigIndexes: the crates-io replacement and named registries', () => {
-    expect(cargoConfigIndexes('[source.crates-io]\nreplace-with = "corp"\n[source.corp]\nregistry = "sparse+https://cargo.example.test/i/"\n[registries.other]\nindex = "https://other.example.test/git"\n')).toEqual({
-      replacement: 'sparse+https://cargo.example.test/i/', indexes: ['https://other.example.test/git'],
+    expect(
+      cargoConfigIndexes(
+        '[source.crates-io]\nreplace-with = "corp"\n[source.corp]\nregistry = "sparse+https://cargo.example.test/i/"\n[registries.other]\nindex = "https://other.example.test/git"\n',
+      ),
+    ).toEqual({
+      replacement: 'sparse+https://cargo.example.test/i/',
+      indexes: ['https://other.example.test/git'],
     });
   });
   it('mavenMirrors: URLs, and whether one stands in for central', () => {
-    expect(mavenMirrors('<mirrors><mirror><mirrorOf>*</mirrorOf><url>https://maven.example.test/all</url></mirror></mirrors>')).toEqual({ urls: ['https://maven.example.test/all'], coversCentral: true });
+    expect(mavenMirrors('<mirrors><mirror><mirrorOf>*</mirrorOf><url>https://maven.example.test/all</url></mirror></mirrors>')).toEqual({
+      urls: ['https://maven.example.test/all'],
+      coversCentral: true,
+    });
     expect(mavenMirrors('<mirror><mirrorOf>corp</mirrorOf><url>https://m.example.test</url></mirror>').coversCentral).toBe(false);
   });
   it('readZipEntry reads a deflated entry of a jar', () => {
     const dir = tempDir('ratchet-zip-');
     try {
       writeFileSync(join(dir, 'a.txt'), 'hello zip\n'.repeat(50));
-      execFileSync('python3', ['-c', `import zipfile; z=zipfile.ZipFile('${dir}/x.jar','w',zipfile.ZIP_DEFLATED); z.write('${dir}/a.txt','p/a.txt'); z.close()`]);
+      execFileSync('python3', [
+        '-c',
+        `import zipfile; z=zipfile.ZipFile('${dir}/x.jar','w',zipfile.ZIP_DEFLATED); z.write('${dir}/a.txt','p/a.txt'); z.close()`,
+      ]);
       expect(readZipEntry(readFileSync(join(dir, 'x.jar')), 'p/a.txt')).toBe('hello zip\n'.repeat(50));
       expect(readZipEntry(readFileSync(join(dir, 'x.jar')), 'p/b.txt')).toBeNull();
     } finally {
@@ -89,10 +108,14 @@ describe('resolveNetwork', () => {
     expect(await resolveNetwork(['git.example.test', '*.example.org', 'git.example.test'], env())).toEqual(['git.example.test', '*.example.org']);
   });
 
-  it.skipIf(!has('npm --version'))("registry:npm is npm's configured registry and scoped registries (`npm config list`)", async () => {
-    put('.npmrc', `registry=http://127.0.0.1:${port}/\n@corp:registry=https://tok:x@npm.example.test:8443/corp/\n`);
-    expect(await resolveNetwork(['registry:npm'], env())).toEqual([`127.0.0.1:${port}`, 'npm.example.test:8443']);
-  }, 60_000);
+  it.skipIf(!has('npm --version'))(
+    "registry:npm is npm's configured registry and scoped registries (`npm config list`)",
+    async () => {
+      put('.npmrc', `registry=http://127.0.0.1:${port}/\n@corp:registry=https://tok:x@npm.example.test:8443/corp/\n`);
+      expect(await resolveNetwork(['registry:npm'], env())).toEqual([`127.0.0.1:${port}`, 'npm.example.test:8443']);
+    },
+    60_000,
+  );
 
   it('asks the tool once per process, however many runs resolve the entry', async () => {
     // A stand-in npm that says where its registry is and counts how often it is asked.
@@ -103,53 +126,83 @@ describe('resolveNetwork', () => {
     expect(readFileSync(join(home, 'asked'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
-  it.skipIf(!has('python -m pip --version || python3 -m pip --version'))("registry:pypi is pip's configured index and extra indexes", async () => {
-    put('.config/pip/pip.conf', '[global]\nindex-url = https://u:p@pypi.example.test/simple\nextra-index-url = http://127.0.0.1:3141/root/dev\n');
-    expect((await resolveNetwork(['registry:pypi'], env())).sort()).toEqual(['127.0.0.1:3141', 'pypi.example.test']);
-  }, 60_000);
+  it.skipIf(!has('python -m pip --version || python3 -m pip --version'))(
+    "registry:pypi is pip's configured index and extra indexes",
+    async () => {
+      put('.config/pip/pip.conf', '[global]\nindex-url = https://u:p@pypi.example.test/simple\nextra-index-url = http://127.0.0.1:3141/root/dev\n');
+      expect((await resolveNetwork(['registry:pypi'], env())).sort()).toEqual(['127.0.0.1:3141', 'pypi.example.test']);
+    },
+    60_000,
+  );
 
-  it.skipIf(!has('python -m pip --version || python3 -m pip --version'))("registry:pypi with only extra indexes configured keeps pip's default index and file host, which pip still asks first (refused, it retried each package for minutes)", async () => {
-    put('.config/pip/pip.conf', '[global]\nextra-index-url = http://127.0.0.1:3141/root/dev file:///opt/wheels/simple\n');
-    const hosts = await resolveNetwork(['registry:pypi'], env());
-    expect(hosts[0]).toBe('127.0.0.1:3141');
-    expect(hosts).toHaveLength(3);
-    for (const h of hosts.slice(1)) expect(h).toMatch(HOSTNAME);
-    forgetRegistries();
-    put('.config/pip/pip.conf', '[global]\nno-index = true\nextra-index-url = http://127.0.0.1:3141/root/dev\n');
-    expect(await resolveNetwork(['registry:pypi'], env())).toEqual(['127.0.0.1:3141']);
-  }, 60_000);
+  it.skipIf(!has('python -m pip --version || python3 -m pip --version'))(
+    "registry:pypi with only extra indexes configured keeps pip's default index and file host, which pip still asks first (refused, it retried each package for minutes)",
+    async () => {
+      put('.config/pip/pip.conf', '[global]\nextra-index-url = http://127.0.0.1:3141/root/dev file:///opt/wheels/simple\n');
+      const hosts = await resolveNetwork(['registry:pypi'], env());
+      expect(hosts[0]).toBe('127.0.0.1:3141');
+      expect(hosts).toHaveLength(3);
+      for (const h of hosts.slice(1)) expect(h).toMatch(HOSTNAME);
+      forgetRegistries();
+      put('.config/pip/pip.conf', '[global]\nno-index = true\nextra-index-url = http://127.0.0.1:3141/root/dev\n');
+      expect(await resolveNetwork(['registry:pypi'], env())).toEqual(['127.0.0.1:3141']);
+    },
+    60_000,
+  );
 
-  it.skipIf(!has('python -m pip --version || python3 -m pip --version'))("registry:pypi with nothing configured is pip's own default index and file host", async () => {
-    const hosts = await resolveNetwork(['registry:pypi'], env());
-    expect(hosts).toHaveLength(2);
-    for (const h of hosts) expect(h).toMatch(HOSTNAME);
-  }, 60_000);
+  it.skipIf(!has('python -m pip --version || python3 -m pip --version'))(
+    "registry:pypi with nothing configured is pip's own default index and file host",
+    async () => {
+      const hosts = await resolveNetwork(['registry:pypi'], env());
+      expect(hosts).toHaveLength(2);
+      for (const h of hosts) expect(h).toMatch(HOSTNAME);
+    },
+    60_000,
+  );
 
-  it.skipIf(!has('go version'))('registry:go is what `go env` says of GOPROXY and GOSUMDB (the variables, or `go env -w`)', async () => {
-    expect(await resolveNetwork(['registry:go'], env({ GOPROXY: `http://127.0.0.1:${port}/mod,direct`, GOSUMDB: 'off' }))).toEqual([`127.0.0.1:${port}`]);
-    forgetRegistries();
-    put('.config/go/env', 'GOPROXY=https://goproxy.example.test\nGOSUMDB=sum.example.test\n');
-    expect(await resolveNetwork(['registry:go'], env())).toEqual(['goproxy.example.test', 'sum.example.test']);
-  }, 60_000);
+  it.skipIf(!has('go version'))(
+    'registry:go is what `go env` says of GOPROXY and GOSUMDB (the variables, or `go env -w`)',
+    async () => {
+      expect(await resolveNetwork(['registry:go'], env({ GOPROXY: `http://127.0.0.1:${port}/mod,direct`, GOSUMDB: 'off' }))).toEqual([`127.0.0.1:${port}`]);
+      forgetRegistries();
+      put('.config/go/env', 'GOPROXY=https://goproxy.example.test\nGOSUMDB=sum.example.test\n');
+      expect(await resolveNetwork(['registry:go'], env())).toEqual(['goproxy.example.test', 'sum.example.test']);
+    },
+    60_000,
+  );
 
   it('registry:cargo follows the crates-io replacement to its sparse index and the download host its config.json names', async () => {
-    put('.cargo/config.toml', `[source.crates-io]\nreplace-with = "mirror"\n[source.mirror]\nregistry = "sparse+http://127.0.0.1:${port}/index/"\n[registries.corp]\nindex = "https://cargo.example.test/git/index"\n`);
+    put(
+      '.cargo/config.toml',
+      `[source.crates-io]\nreplace-with = "mirror"\n[source.mirror]\nregistry = "sparse+http://127.0.0.1:${port}/index/"\n[registries.corp]\nindex = "https://cargo.example.test/git/index"\n`,
+    );
     expect(await resolveNetwork(['registry:cargo'], env())).toEqual([`127.0.0.1:${port}`, `127.0.0.1:${dlPort}`, 'cargo.example.test']);
   }, 60_000);
 
-  it.skipIf(!has('cargo --version'))('registry:cargo with nothing configured is the index host cargo itself asks for', async () => {
-    const hosts = await resolveNetwork(['registry:cargo'], env());
-    expect(hosts.length).toBeGreaterThan(0);
-    for (const h of hosts) expect(h).toMatch(HOSTNAME);
-  }, 60_000);
+  it.skipIf(!has('cargo --version'))(
+    'registry:cargo with nothing configured is the index host cargo itself asks for',
+    async () => {
+      const hosts = await resolveNetwork(['registry:cargo'], env());
+      expect(hosts.length).toBeGreaterThan(0);
+      for (const h of hosts) expect(h).toMatch(HOSTNAME);
+    },
+    60_000,
+  );
 
-  it.skipIf(!has('mvn --version'))("registry:maven is the user's mirror when it stands in for central, else central as Maven's super POM names it", async () => {
-    put('.m2/settings.xml', '<settings><mirrors><mirror><id>corp</id><mirrorOf>*</mirrorOf><url>https://maven.example.test/all</url></mirror></mirrors></settings>');
-    expect(await resolveNetwork(['registry:maven'], env())).toEqual(['maven.example.test']);
-    forgetRegistries();
-    rmSync(join(home, '.m2'), { recursive: true });
-    const central = await resolveNetwork(['registry:maven'], env());
-    expect(central).toHaveLength(1);
-    expect(central[0]).toMatch(HOSTNAME);
-  }, 60_000);
+  it.skipIf(!has('mvn --version'))(
+    "registry:maven is the user's mirror when it stands in for central, else central as Maven's super POM names it",
+    async () => {
+      put(
+        '.m2/settings.xml',
+        '<settings><mirrors><mirror><id>corp</id><mirrorOf>*</mirrorOf><url>https://maven.example.test/all</url></mirror></mirrors></settings>',
+      );
+      expect(await resolveNetwork(['registry:maven'], env())).toEqual(['maven.example.test']);
+      forgetRegistries();
+      rmSync(join(home, '.m2'), { recursive: true });
+      const central = await resolveNetwork(['registry:maven'], env());
+      expect(central).toHaveLength(1);
+      expect(central[0]).toMatch(HOSTNAME);
+    },
+    60_000,
+  );
 });

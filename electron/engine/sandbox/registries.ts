@@ -78,16 +78,24 @@ export async function pypiRegistries(env: NodeJS.ProcessEnv): Promise<string[]> 
   const uv = readIf(path.join(xdg, 'uv', 'uv.toml'));
   if (uv) for (const m of uv.matchAll(/^\s*(?:index-url|extra-index-url|url)\s*=\s*["']([^"']+)["']/gm)) urls.push(m[1]!);
   const noIndex = /^(?:1|true|yes|on)$/i.test(env.PIP_NO_INDEX ?? '');
-  const replaced = pipConfigReplacesDefault(listing) || noIndex || !!(env.PIP_INDEX_URL || env.UV_INDEX_URL || env.UV_DEFAULT_INDEX) || /^\s*index-url\s*=/m.test(uv ?? '');
+  const replaced =
+    pipConfigReplacesDefault(listing) || noIndex || !!(env.PIP_INDEX_URL || env.UV_INDEX_URL || env.UV_DEFAULT_INDEX) || /^\s*index-url\s*=/m.test(uv ?? '');
   if (replaced) return urls;
   // pip's built-in PyPI: its index, and the host its files are served from.
-  const defaults = await run(python, ['-c', 'from pip._internal.models.index import PyPI; print(PyPI.simple_url); print("https://" + PyPI.file_storage_domain)'], env);
+  const defaults = await run(
+    python,
+    ['-c', 'from pip._internal.models.index import PyPI; print(PyPI.simple_url); print("https://" + PyPI.file_storage_domain)'],
+    env,
+  );
   return [...urls, ...(defaults ? defaults.split('\n').filter(Boolean) : [])];
 }
 
 /** The hosts of a GOPROXY list and a GOSUMDB setting (`direct`, `off` and a sum database's key left out). */
 export function goHosts(goproxy: string, gosumdb: string): string[] {
-  const proxies = goproxy.split(/[,|]/).map((p) => p.trim()).filter((p) => p && p !== 'direct' && p !== 'off');
+  const proxies = goproxy
+    .split(/[,|]/)
+    .map((p) => p.trim())
+    .filter((p) => p && p !== 'direct' && p !== 'off');
   const hosts = proxies.map((p) => hostOfUrl(/^[a-z]+:\/\//i.test(p) ? p : `https://${p}`));
   const sum = gosumdb.trim();
   if (sum && sum !== 'off') {
@@ -176,11 +184,22 @@ async function cargoDefaultIndex(env: NodeJS.ProcessEnv): Promise<string | null>
   const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dir = mkdtempSync(path.join(tmpdir(), 'ratchet-cargo-probe-'));
   try {
-    writeFileSync(path.join(dir, 'Cargo.toml'), '[package]\nname = "probe"\nversion = "0.0.0"\nedition = "2021"\n[lib]\npath = "lib.rs"\n[dependencies]\nitoa = "1"\n');
+    writeFileSync(
+      path.join(dir, 'Cargo.toml'),
+      '[package]\nname = "probe"\nversion = "0.0.0"\nedition = "2021"\n[lib]\npath = "lib.rs"\n[dependencies]\nitoa = "1"\n',
+    );
     writeFileSync(path.join(dir, 'lib.rs'), '');
     const probeEnv = {
-      ...env, CARGO_HOME: path.join(dir, 'cargo-home'), CARGO_HTTP_PROXY: proxy, HTTPS_PROXY: proxy, https_proxy: proxy, HTTP_PROXY: proxy,
-      http_proxy: proxy, CARGO_NET_RETRY: '0', CARGO_HTTP_TIMEOUT: '10', CARGO_TARGET_DIR: path.join(dir, 'target'),
+      ...env,
+      CARGO_HOME: path.join(dir, 'cargo-home'),
+      CARGO_HTTP_PROXY: proxy,
+      HTTPS_PROXY: proxy,
+      https_proxy: proxy,
+      HTTP_PROXY: proxy,
+      http_proxy: proxy,
+      CARGO_NET_RETRY: '0',
+      CARGO_HTTP_TIMEOUT: '10',
+      CARGO_TARGET_DIR: path.join(dir, 'target'),
       // rustup's proxies find the toolchain by HOME unless told.
       RUSTUP_HOME: env.RUSTUP_HOME ?? path.join(homeOf(env), '.rustup'),
     };
@@ -280,7 +299,17 @@ const asked = new Map<string, Promise<string[]>>();
 
 /** The hosts of `ecosystem`'s registry as the user's tool is configured (empty when the tool is not installed or says nothing). */
 export function registryHosts(ecosystem: RegistryPreset, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const key = JSON.stringify([ecosystem, env.HOME, env.PATH, env.CARGO_HOME, env.XDG_CONFIG_HOME, env.GOPROXY, env.GOSUMDB, env.PIP_INDEX_URL, env.npm_config_userconfig]);
+  const key = JSON.stringify([
+    ecosystem,
+    env.HOME,
+    env.PATH,
+    env.CARGO_HOME,
+    env.XDG_CONFIG_HOME,
+    env.GOPROXY,
+    env.GOSUMDB,
+    env.PIP_INDEX_URL,
+    env.npm_config_userconfig,
+  ]);
   let p = asked.get(key);
   if (!p) {
     p = ASK[ecosystem](env)

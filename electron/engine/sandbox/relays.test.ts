@@ -10,7 +10,7 @@ import { quotedWords, withoutRelays } from './relays';
 
 describe('quotedWords', () => {
   it("reads back exactly what the library's quote wrote, and nothing else", () => {
-    const words = ['bwrap', '--setenv', 'A', "it's a \"b\" $x\nnext", '', '--', '/bin/bash', '-c', "echo 'hi'"];
+    const words = ['bwrap', '--setenv', 'A', 'it\'s a "b" $x\nnext', '', '--', '/bin/bash', '-c', "echo 'hi'"];
     expect(quotedWords(quote(words))).toEqual(words);
     expect(quotedWords('a "b"')).toBeNull();
     expect(quotedWords("a 'b")).toBeNull();
@@ -20,14 +20,15 @@ describe('quotedWords', () => {
 });
 
 describe('withoutRelays', () => {
-  const relayScript = (command: string) => [
-    "{ socat TCP6-LISTEN:3128,ipv6only=0 UNIX-CONNECT:/tmp/h.sock || exec socat TCP4-LISTEN:3128 UNIX-CONNECT:/tmp/h.sock; } >/dev/null 2>&1 &",
-    '_srt_http=$!',
-    'while false; do',
-    'done',
-    'unset _srt_since _srt_now _srt_up _srt_counts _srt_kind _srt_skip _srt_inuse _srt_http _srt_socks',
-    command,
-  ].join('\n');
+  const relayScript = (command: string) =>
+    [
+      '{ socat TCP6-LISTEN:3128,ipv6only=0 UNIX-CONNECT:/tmp/h.sock || exec socat TCP4-LISTEN:3128 UNIX-CONNECT:/tmp/h.sock; } >/dev/null 2>&1 &',
+      '_srt_http=$!',
+      'while false; do',
+      'done',
+      'unset _srt_since _srt_now _srt_up _srt_counts _srt_kind _srt_skip _srt_inuse _srt_http _srt_socks',
+      command,
+    ].join('\n');
   it('keeps the bubblewrap arguments and runs the command the relays would have run', () => {
     const command = `SRT_ALLOW_NESTED_USERNS=0 /x/apply-seccomp /bin/bash -c ${quote(["echo 'a'\necho b"])}`;
     const wrapped = quote(['bwrap', '--unshare-net', '--ro-bind', '/', '/', '--', '/bin/bash', '-c', quote(['/bin/bash', '-c', relayScript(command)])]);

@@ -48,7 +48,7 @@ const RELAYS_END = /^unset _srt_since _srt_now [^\n]*\n/m;
  */
 export function withoutRelays(wrapped: string): string {
   const words = quotedWords(wrapped);
-  if (!words || words[0] !== 'bwrap' && !words[0]?.endsWith('/bwrap')) return wrapped;
+  if (!words || (words[0] !== 'bwrap' && !words[0]?.endsWith('/bwrap'))) return wrapped;
   const sep = words.lastIndexOf('--');
   // bwrap … -- <shell> -c '<shell> -c <script>': the script starts the relays, then runs the command.
   if (sep < 0 || sep !== words.length - 4 || words[sep + 2] !== '-c') return wrapped;

@@ -6,7 +6,13 @@ import { anthropicApiHost, runPolicy, SECRET_HOME_PATHS } from './sandbox-policy
 
 const home = '/Users/u/Library/Application Support/ratchet';
 const worktree = `${home}/worktrees/app-1a2b3c`;
-const input = { worktree, privateDir: '/tmp/ratchet-sandbox/app-1a2b3c', ratchetHome: home, userHome: '/Users/u', network: ['registry.example.com', ' ', 'registry.example.com'] };
+const input = {
+  worktree,
+  privateDir: '/tmp/ratchet-sandbox/app-1a2b3c',
+  ratchetHome: home,
+  userHome: '/Users/u',
+  network: ['registry.example.com', ' ', 'registry.example.com'],
+};
 
 describe('runPolicy', () => {
   const p = runPolicy(input);
@@ -22,7 +28,16 @@ describe('runPolicy', () => {
   it("denies the user's home, and gives back only what builds need below it, never a credential store", () => {
     const q = runPolicy({
       ...input,
-      homeReads: ['/Users/u/.cargo/bin', '/Users/u/.rustup', '/Users/u', '/', '/opt/tools', '/Users/u/.ssh/bin', '/Users/u/.claude/local', '/Users/u/.local/share'],
+      homeReads: [
+        '/Users/u/.cargo/bin',
+        '/Users/u/.rustup',
+        '/Users/u',
+        '/',
+        '/opt/tools',
+        '/Users/u/.ssh/bin',
+        '/Users/u/.claude/local',
+        '/Users/u/.local/share',
+      ],
     });
     expect(q.filesystem.denyRead).toContain('/Users/u');
     expect(q.filesystem.allowRead).toEqual([worktree, '/Users/u/.cargo/bin', '/Users/u/.rustup', '/Users/u/.local/share']);
@@ -30,7 +45,7 @@ describe('runPolicy', () => {
     expect(q.filesystem.denyRead).toContain('/Users/u/.local/share/keyrings');
     expect(q.filesystem.denyRead).not.toContain('/Users/u/.ssh');
   });
-  it("gives back a home folder whose name starts with two dots (`..tools` is below the home, not outside it)", () => {
+  it('gives back a home folder whose name starts with two dots (`..tools` is below the home, not outside it)', () => {
     const q = runPolicy({ ...input, homeReads: ['/Users/u/..tools/bin', '/Users/..u/bin'] });
     expect(q.filesystem.allowRead).toEqual([worktree, '/Users/u/..tools/bin']);
   });
@@ -44,7 +59,7 @@ describe('runPolicy', () => {
 });
 
 describe('anthropicApiHost', () => {
-  it('is ANTHROPIC_BASE_URL\'s host (with its port), else the default', () => {
+  it("is ANTHROPIC_BASE_URL's host (with its port), else the default", () => {
     expect(anthropicApiHost({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:4010/v1' })).toBe('127.0.0.1:4010');
     expect(anthropicApiHost({ ANTHROPIC_BASE_URL: 'https://llm.example.com' })).toBe('llm.example.com');
     expect(anthropicApiHost({})).toBe('api.anthropic.com');
@@ -55,9 +70,13 @@ describe('the macOS profile made from the policy', () => {
   const p = runPolicy(input);
   // The same translation SandboxManager applies before calling the macOS wrapper.
   const cmd = wrapCommandWithSandboxMacOS({
-    command: 'npm test', needsNetworkRestriction: true, httpProxyPort: 3128, socksProxyPort: 1080,
+    command: 'npm test',
+    needsNetworkRestriction: true,
+    httpProxyPort: 3128,
+    socksProxyPort: 1080,
     readConfig: { denyOnly: p.filesystem.denyRead, allowWithinDeny: p.filesystem.allowRead },
-    writeConfig: { allowOnly: p.filesystem.allowWrite, denyWithinAllow: p.filesystem.denyWrite }, binShell: '/bin/bash',
+    writeConfig: { allowOnly: p.filesystem.allowWrite, denyWithinAllow: p.filesystem.denyWrite },
+    binShell: '/bin/bash',
   });
   const block = (head: string) => {
     const start = cmd.indexOf(head);

@@ -27,28 +27,111 @@ export interface RunPolicyInput {
  */
 export const SECRET_HOME_PATHS = [
   // ssh, cloud and container CLIs
-  '.ssh', '.aws', '.azure', '.config/gcloud', '.config/gh', '.config/hub', '.docker', '.kube', '.oci', '.config/doctl',
-  '.config/heroku', '.netlify', '.config/netlify', '.vercel', '.config/vercel', '.fly', '.terraform.d', '.terraformrc',
-  '.vault-token', '.config/op', '.config/1Password', '.pulumi', '.config/hcloud', '.s3cfg', '.boto', '.databrickscfg',
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.docker',
+  '.kube',
+  '.oci',
+  '.config/doctl',
+  '.config/heroku',
+  '.netlify',
+  '.config/netlify',
+  '.vercel',
+  '.config/vercel',
+  '.fly',
+  '.terraform.d',
+  '.terraformrc',
+  '.vault-token',
+  '.config/op',
+  '.config/1Password',
+  '.pulumi',
+  '.config/hcloud',
+  '.s3cfg',
+  '.boto',
+  '.databrickscfg',
   // package managers and build tools
-  '.netrc', '.npmrc', '.pypirc', '.yarnrc', '.yarnrc.yml', '.cargo/credentials', '.cargo/credentials.toml',
-  '.cargo/config', '.cargo/config.toml', '.gem/credentials', '.m2/settings.xml', '.m2/settings-security.xml',
-  '.gradle/gradle.properties', '.ivy2/.credentials', '.sbt/.credentials', '.nuget/NuGet/NuGet.Config', '.composer/auth.json',
-  '.config/composer/auth.json', '.pip/pip.conf', '.config/pip/pip.conf', '.config/uv/uv.toml', '.config/pypoetry/auth.toml',
-  '.local/share/pypoetry/auth.toml', '.config/hatch', '.docker/config.json',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.cargo/config',
+  '.cargo/config.toml',
+  '.gem/credentials',
+  '.m2/settings.xml',
+  '.m2/settings-security.xml',
+  '.gradle/gradle.properties',
+  '.ivy2/.credentials',
+  '.sbt/.credentials',
+  '.nuget/NuGet/NuGet.Config',
+  '.composer/auth.json',
+  '.config/composer/auth.json',
+  '.pip/pip.conf',
+  '.config/pip/pip.conf',
+  '.config/uv/uv.toml',
+  '.config/pypoetry/auth.toml',
+  '.local/share/pypoetry/auth.toml',
+  '.config/hatch',
+  '.docker/config.json',
   // git and source hosts
-  '.git-credentials', '.config/git/credentials', '.gitconfig', '.config/git/config', '.config/glab-cli', '.config/tea',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.gitconfig',
+  '.config/git/config',
+  '.config/glab-cli',
+  '.config/tea',
   // databases
-  '.pgpass', '.my.cnf', '.mylogin.cnf', '.psql_history', '.mysql_history', '.rediscli_history', '.dbshell', '.mongoshrc.js',
+  '.pgpass',
+  '.my.cnf',
+  '.mylogin.cnf',
+  '.psql_history',
+  '.mysql_history',
+  '.rediscli_history',
+  '.dbshell',
+  '.mongoshrc.js',
   // agent CLIs (Ratchet's own command agent among them)
-  '.claude', '.claude.json', '.claude.json.backup', '.config/claude', '.codex', '.gemini', '.config/github-copilot',
-  '.aider', '.aider.conf.yml', '.cursor', '.continue', '.config/openai', '.anthropic',
+  '.claude',
+  '.claude.json',
+  '.claude.json.backup',
+  '.config/claude',
+  '.codex',
+  '.gemini',
+  '.config/github-copilot',
+  '.aider',
+  '.aider.conf.yml',
+  '.cursor',
+  '.continue',
+  '.config/openai',
+  '.anthropic',
   // keyrings, password stores, GPG
-  '.gnupg', '.password-store', '.local/share/keyrings', '.config/keybase', '.pki', '.mozilla', '.config/google-chrome',
-  '.config/chromium', '.thunderbird',
+  '.gnupg',
+  '.password-store',
+  '.local/share/keyrings',
+  '.config/keybase',
+  '.pki',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.thunderbird',
   // shell and REPL histories
-  '.bash_history', '.zsh_history', '.zhistory', '.history', '.sh_history', '.local/share/fish/fish_history',
-  '.python_history', '.node_repl_history', '.irb_history', '.lesshst', '.viminfo', '.wget-hsts',
+  '.bash_history',
+  '.zsh_history',
+  '.zhistory',
+  '.history',
+  '.sh_history',
+  '.local/share/fish/fish_history',
+  '.python_history',
+  '.node_repl_history',
+  '.irb_history',
+  '.lesshst',
+  '.viminfo',
+  '.wget-hsts',
 ];
 
 export interface SandboxFilesystem {
@@ -62,7 +145,6 @@ export interface RunPolicy {
   filesystem: SandboxFilesystem;
   allowedDomains: string[];
 }
-
 
 /** Whether the home can be denied as a whole: an absolute folder below the root. */
 function deniableHome(home: string): boolean {
@@ -81,16 +163,19 @@ export function runPolicy(input: RunPolicyInput): RunPolicy {
   const secrets = SECRET_HOME_PATHS.map((p) => path.join(home, p));
   const homeDenied = deniableHome(home);
   // Given back: strictly below the home, never at or below a credential store (a PATH entry in ~/.ssh stays hidden).
-  const homeReads = (input.homeReads ?? [])
-    .map((p) => path.resolve(p))
-    .filter((p) => isBelow(home, p) && !secrets.some((s) => isWithin(s, p)));
+  const homeReads = (input.homeReads ?? []).map((p) => path.resolve(p)).filter((p) => isBelow(home, p) && !secrets.some((s) => isWithin(s, p)));
   // With the home denied, a credential store needs its own deny only inside a folder given back (each entry costs
   // every command a mount to plan: ~100 ms a command for the whole list); without it, all of them.
   const walled = homeDenied ? secrets.filter((s) => [...homeReads, ...writable].some((r) => isWithin(r, s))) : secrets;
   const denyRead = [path.resolve(input.ratchetHome), ...(homeDenied ? [home] : []), ...walled];
   const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isWithin(d, w))), ...homeReads])];
   return {
-    filesystem: { denyRead, allowRead, allowWrite: writable, denyWrite: [...worktreeMandatoryDenies(input.worktree), ...(input.denyWrite ?? []).map((p) => path.resolve(p))] },
+    filesystem: {
+      denyRead,
+      allowRead,
+      allowWrite: writable,
+      denyWrite: [...worktreeMandatoryDenies(input.worktree), ...(input.denyWrite ?? []).map((p) => path.resolve(p))],
+    },
     allowedDomains: [...new Set(input.network.map((h) => h.trim()).filter((h) => h !== ''))],
   };
 }

@@ -36,12 +36,18 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gat
     const jail = await sb.forRun({ worktree: wt, network: [], envNames: [] });
     const marker = `ratchet-stop-marker-${process.pid}-${Date.now()}`;
     const ac = new AbortController();
-    const gate = runGate({ name: 'test', run: `echo started; while true; do sleep 0.05; done # ${marker}`, timeoutS: 60 }, { cwd: wt, env: process.env, jail, signal: ac.signal });
+    const gate = runGate(
+      { name: 'test', run: `echo started; while true; do sleep 0.05; done # ${marker}`, timeoutS: 60 },
+      { cwd: wt, env: process.env, jail, signal: ac.signal },
+    );
     await until(() => running(marker).length > 0, { ms: 10_000, describe: 'the gate to start' });
     ac.abort();
     const r = await gate;
     expect(r.passed).toBe(false);
-    await until(() => running(marker).length === 0, { ms: 5000, describe: () => `its processes to end after the stop; still running:\n${running(marker).join('\n')}` });
+    await until(() => running(marker).length === 0, {
+      ms: 5000,
+      describe: () => `its processes to end after the stop; still running:\n${running(marker).join('\n')}`,
+    });
   }, 30_000);
 
   it('is killed when its timeout runs out', async () => {
@@ -51,6 +57,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gat
     const marker = `ratchet-timeout-marker-${process.pid}-${Date.now()}`;
     const r = await runGate({ name: 'test', run: `while true; do sleep 0.05; done # ${marker}`, timeoutS: 1 }, { cwd: wt, env: process.env, jail });
     expect(r.timedOut).toBe(true);
-    await until(() => running(marker).length === 0, { ms: 5000, describe: () => `its processes to end after the timeout; still running:\n${running(marker).join('\n')}` });
+    await until(() => running(marker).length === 0, {
+      ms: 5000,
+      describe: () => `its processes to end after the timeout; still running:\n${running(marker).join('\n')}`,
+    });
   }, 30_000);
 });

@@ -69,53 +69,79 @@ afterAll(async () => {
 });
 
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? "the user's toolchains in the sandbox" : `toolchains — skipped: ${NO_SANDBOX_REASON}`, () => {
-  it.skipIf(!HAS.cargo)('rustup and cargo: `cargo test` passes in a crate without dependencies, its registry home in Ratchet’s cache', async () => {
-    const wt = worktree({
-      'Cargo.toml': '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n',
-      'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(2, 2), 4); } }\n',
-      '.gitignore': 'target/\n',
-    });
-    const r = await inJail(wt, 'cargo test --offline 2>&1; echo "CARGO_HOME=$CARGO_HOME"');
-    expect(r.output).toContain('test t::adds ... ok');
-    expect(r.output).not.toContain('rustup default stable');
-    expect(r.output).toContain(`CARGO_HOME=${join(ratchetHome, 'cache', 'cargo')}`);
-  }, 300_000);
+  it.skipIf(!HAS.cargo)(
+    'rustup and cargo: `cargo test` passes in a crate without dependencies, its registry home in Ratchet’s cache',
+    async () => {
+      const wt = worktree({
+        'Cargo.toml': '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n',
+        'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(2, 2), 4); } }\n',
+        '.gitignore': 'target/\n',
+      });
+      const r = await inJail(wt, 'cargo test --offline 2>&1; echo "CARGO_HOME=$CARGO_HOME"');
+      expect(r.output).toContain('test t::adds ... ok');
+      expect(r.output).not.toContain('rustup default stable');
+      expect(r.output).toContain(`CARGO_HOME=${join(ratchetHome, 'cache', 'cargo')}`);
+    },
+    300_000,
+  );
 
-  it.skipIf(!HAS.go)('Go: a second gate of the run finds its test result in the cache, and a new run (new worktree, new HOME) its build', async () => {
-    const files = { 'go.mod': 'module example.test/tiny\n\ngo 1.19\n', 'tiny.go': 'package tiny\n\nfunc Add(a, b int) int { return a + b }\n', 'tiny_test.go': 'package tiny\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal("no")\n\t}\n}\n' };
-    // `-x` lists the tools go runs: vet runs once per package whose facts are not in the cache yet.
-    const vets = (out: string) => out.split('\n').filter((l) => /\/vet /.test(l)).length;
-    const first = worktree(files);
-    const cold = await inJail(first, 'go test -x ./... 2>&1');
-    expect(cold.output).toMatch(/^ok\s+example\.test\/tiny/m);
-    const again = await inJail(first, 'go test ./... 2>&1');
-    expect(again.output).toMatch(/^ok\s+example\.test\/tiny\s+\(cached\)/m);
-    const warm = await inJail(worktree(files), 'go test -count=1 -x ./... 2>&1');
-    expect(warm.output).toMatch(/^ok\s+example\.test\/tiny/m);
-    expect(vets(cold.output)).toBeGreaterThan(10);
-    expect(vets(warm.output)).toBeLessThan(vets(cold.output) / 5);
-    expect(readdirSync(join(ratchetHome, 'cache', 'go-build')).length).toBeGreaterThan(0);
-    const t0 = Date.now();
-    outside('go test -count=1 ./...', first);
-    console.log(`go test: sandbox cold ${cold.ms} ms, sandbox warm (new run) ${warm.ms} ms, outside (user's warm cache) ${Date.now() - t0} ms`);
-  }, 300_000);
+  it.skipIf(!HAS.go)(
+    'Go: a second gate of the run finds its test result in the cache, and a new run (new worktree, new HOME) its build',
+    async () => {
+      const files = {
+        'go.mod': 'module example.test/tiny\n\ngo 1.19\n',
+        'tiny.go': 'package tiny\n\nfunc Add(a, b int) int { return a + b }\n',
+        'tiny_test.go': 'package tiny\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal("no")\n\t}\n}\n',
+      };
+      // `-x` lists the tools go runs: vet runs once per package whose facts are not in the cache yet.
+      const vets = (out: string) => out.split('\n').filter((l) => /\/vet /.test(l)).length;
+      const first = worktree(files);
+      const cold = await inJail(first, 'go test -x ./... 2>&1');
+      expect(cold.output).toMatch(/^ok\s+example\.test\/tiny/m);
+      const again = await inJail(first, 'go test ./... 2>&1');
+      expect(again.output).toMatch(/^ok\s+example\.test\/tiny\s+\(cached\)/m);
+      const warm = await inJail(worktree(files), 'go test -count=1 -x ./... 2>&1');
+      expect(warm.output).toMatch(/^ok\s+example\.test\/tiny/m);
+      expect(vets(cold.output)).toBeGreaterThan(10);
+      expect(vets(warm.output)).toBeLessThan(vets(cold.output) / 5);
+      expect(readdirSync(join(ratchetHome, 'cache', 'go-build')).length).toBeGreaterThan(0);
+      const t0 = Date.now();
+      outside('go test -count=1 ./...', first);
+      console.log(`go test: sandbox cold ${cold.ms} ms, sandbox warm (new run) ${warm.ms} ms, outside (user's warm cache) ${Date.now() - t0} ms`);
+    },
+    300_000,
+  );
 
-  it.skipIf(!HAS.python)('pyenv: `python` is the version the user has selected, and imports its standard library', async () => {
-    const want = outside('python -c "import sys; print(sys.version.split()[0])"')?.trim();
-    const r = await inJail(worktree({}), 'python -c "import sys, json, sqlite3, ssl; print(\'py\', sys.version.split()[0])" 2>&1');
-    expect(r.output).toContain(`py ${want}`);
-  }, 120_000);
+  it.skipIf(!HAS.python)(
+    'pyenv: `python` is the version the user has selected, and imports its standard library',
+    async () => {
+      const want = outside('python -c "import sys; print(sys.version.split()[0])"')?.trim();
+      const r = await inJail(worktree({}), 'python -c "import sys, json, sqlite3, ssl; print(\'py\', sys.version.split()[0])" 2>&1');
+      expect(r.output).toContain(`py ${want}`);
+    },
+    120_000,
+  );
 
-  it.skipIf(!HAS.java)('a JDK with Maven: javac compiles, java runs, `mvn -o --version` answers, the repository in Ratchet’s cache', async () => {
-    const wt = worktree({ 'Hello.java': 'public class Hello { public static void main(String[] a) { System.out.println("hello from java"); } }\n' });
-    const r = await inJail(wt, 'javac -d "$TMPDIR" Hello.java && java -cp "$TMPDIR" Hello; mvn -o --version 2>&1 | grep -m1 "Apache Maven"; echo "MAVEN_OPTS=$MAVEN_OPTS"');
-    expect(r.output).toContain('hello from java');
-    expect(r.output).toMatch(/Apache Maven \d/);
-    expect(r.output).toContain(`-Dmaven.repo.local=${join(ratchetHome, 'cache', 'maven')}`);
-  }, 120_000);
+  it.skipIf(!HAS.java)(
+    'a JDK with Maven: javac compiles, java runs, `mvn -o --version` answers, the repository in Ratchet’s cache',
+    async () => {
+      const wt = worktree({ 'Hello.java': 'public class Hello { public static void main(String[] a) { System.out.println("hello from java"); } }\n' });
+      const r = await inJail(
+        wt,
+        'javac -d "$TMPDIR" Hello.java && java -cp "$TMPDIR" Hello; mvn -o --version 2>&1 | grep -m1 "Apache Maven"; echo "MAVEN_OPTS=$MAVEN_OPTS"',
+      );
+      expect(r.output).toContain('hello from java');
+      expect(r.output).toMatch(/Apache Maven \d/);
+      expect(r.output).toContain(`-Dmaven.repo.local=${join(ratchetHome, 'cache', 'maven')}`);
+    },
+    120_000,
+  );
 
   it('the caches are writable from the sandbox and shared by runs; Ratchet’s cargo config there is not', async () => {
-    const r = await inJail(worktree({}), `echo shared > "$npm_config_cache/probe" && echo wrote; echo x >> "$CARGO_HOME/config.toml" && echo changed; echo done`);
+    const r = await inJail(
+      worktree({}),
+      `echo shared > "$npm_config_cache/probe" && echo wrote; echo x >> "$CARGO_HOME/config.toml" && echo changed; echo done`,
+    );
     expect(r.output).toContain('wrote');
     expect(r.output).not.toContain('changed');
     expect(existsSync(join(ratchetHome, 'cache', 'npm', 'probe'))).toBe(true);

@@ -5,30 +5,95 @@ import { isBelow } from '../fs/within';
 
 /** Toolchain folders under the home, given back read-only when they exist (version managers, SDKs, user installs). */
 export const TOOLCHAIN_HOME_PATHS = [
-  '.rustup', '.cargo/bin', '.pyenv', '.nvm', '.fnm', '.local/share/fnm', '.volta', '.asdf', '.local/share/mise', '.local/bin',
-  '.sdkman', 'sdk', 'go/bin', '.local/share/uv/python', '.local/share/uv/tools', '.bun/bin', '.deno/bin', '.jdks',
-  '.local/share/pnpm', '.jenv', '.rbenv', '.goenv', '.nodenv', '.pixi/bin', '.local/share/coursier',
+  '.rustup',
+  '.cargo/bin',
+  '.pyenv',
+  '.nvm',
+  '.fnm',
+  '.local/share/fnm',
+  '.volta',
+  '.asdf',
+  '.local/share/mise',
+  '.local/bin',
+  '.sdkman',
+  'sdk',
+  'go/bin',
+  '.local/share/uv/python',
+  '.local/share/uv/tools',
+  '.bun/bin',
+  '.deno/bin',
+  '.jdks',
+  '.local/share/pnpm',
+  '.jenv',
+  '.rbenv',
+  '.goenv',
+  '.nodenv',
+  '.pixi/bin',
+  '.local/share/coursier',
 ];
 
 /** Certificate variables: passed through, and the files they name readable. */
 export const CERT_VARS = [
-  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'PIP_CERT', 'GIT_SSL_CAINFO',
-  'CARGO_HTTP_CAINFO', 'AWS_CA_BUNDLE', 'NIX_SSL_CERT_FILE',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'PIP_CERT',
+  'GIT_SSL_CAINFO',
+  'CARGO_HTTP_CAINFO',
+  'AWS_CA_BUNDLE',
+  'NIX_SSL_CERT_FILE',
 ];
 
 /** Variables that choose or find a toolchain: passed through as the user has them. */
 export const TOOLCHAIN_VARS = [
-  'RUSTUP_TOOLCHAIN', 'RUSTUP_HOME', 'PYENV_VERSION', 'PYENV_ROOT', 'JAVA_HOME', 'GOROOT', 'GOFLAGS', 'GOPROXY', 'GOPRIVATE',
-  'GONOPROXY', 'GONOSUMDB', 'GOSUMDB', 'GOTOOLCHAIN', 'NVM_DIR', 'VOLTA_HOME', 'ASDF_DIR', 'ASDF_DATA_DIR', 'MISE_DATA_DIR',
-  'SDKMAN_DIR', 'UV_PYTHON_INSTALL_DIR', 'FNM_DIR', 'PNPM_HOME', 'BUN_INSTALL', 'DENO_INSTALL_ROOT', 'RBENV_ROOT', 'GOENV_ROOT',
-  'NODENV_ROOT', 'JENV_ROOT', 'COURSIER_CACHE',
+  'RUSTUP_TOOLCHAIN',
+  'RUSTUP_HOME',
+  'PYENV_VERSION',
+  'PYENV_ROOT',
+  'JAVA_HOME',
+  'GOROOT',
+  'GOFLAGS',
+  'GOPROXY',
+  'GOPRIVATE',
+  'GONOPROXY',
+  'GONOSUMDB',
+  'GOSUMDB',
+  'GOTOOLCHAIN',
+  'NVM_DIR',
+  'VOLTA_HOME',
+  'ASDF_DIR',
+  'ASDF_DATA_DIR',
+  'MISE_DATA_DIR',
+  'SDKMAN_DIR',
+  'UV_PYTHON_INSTALL_DIR',
+  'FNM_DIR',
+  'PNPM_HOME',
+  'BUN_INSTALL',
+  'DENO_INSTALL_ROOT',
+  'RBENV_ROOT',
+  'GOENV_ROOT',
+  'NODENV_ROOT',
+  'JENV_ROOT',
+  'COURSIER_CACHE',
 ];
 
 /** Where a version manager keeps its toolchains by default (relative to the home), when its variable is unset. */
 const DEFAULT_HOMES: Record<string, string> = {
-  RUSTUP_HOME: '.rustup', PYENV_ROOT: '.pyenv', NVM_DIR: '.nvm', VOLTA_HOME: '.volta', ASDF_DATA_DIR: '.asdf',
-  MISE_DATA_DIR: '.local/share/mise', SDKMAN_DIR: '.sdkman', UV_PYTHON_INSTALL_DIR: '.local/share/uv/python',
-  FNM_DIR: '.local/share/fnm', RBENV_ROOT: '.rbenv', GOENV_ROOT: '.goenv', NODENV_ROOT: '.nodenv', JENV_ROOT: '.jenv',
+  RUSTUP_HOME: '.rustup',
+  PYENV_ROOT: '.pyenv',
+  NVM_DIR: '.nvm',
+  VOLTA_HOME: '.volta',
+  ASDF_DATA_DIR: '.asdf',
+  MISE_DATA_DIR: '.local/share/mise',
+  SDKMAN_DIR: '.sdkman',
+  UV_PYTHON_INSTALL_DIR: '.local/share/uv/python',
+  FNM_DIR: '.local/share/fnm',
+  RBENV_ROOT: '.rbenv',
+  GOENV_ROOT: '.goenv',
+  NODENV_ROOT: '.nodenv',
+  JENV_ROOT: '.jenv',
 };
 
 /** A URL's user name and password, dropped (`https://u:token@host/x` → `https://host/x`); anything else unchanged. */
@@ -69,7 +134,9 @@ function realOr(p: string): string {
 function userSitePackages(userHome: string): string[] {
   const lib = path.join(userHome, '.local', 'lib');
   try {
-    return readdirSync(lib).filter((n) => /^python\d/.test(n)).map((n) => path.join(lib, n));
+    return readdirSync(lib)
+      .filter((n) => /^python\d/.test(n))
+      .map((n) => path.join(lib, n));
   } catch {
     return [];
   }
@@ -97,7 +164,9 @@ export function homeReads(input: HomeReadsInput): string[] {
     ...input.path.split(path.delimiter).filter((p) => path.isAbsolute(p)),
     ...TOOLCHAIN_HOME_PATHS.map((p) => path.join(home, p)),
     // PYTHONUSERBASE is ~/.local: its site-packages come back below, not the whole of it.
-    ...Object.entries(input.toolchainEnv).filter(([k, v]) => k !== 'PYTHONUSERBASE' && path.isAbsolute(v)).map(([, v]) => v),
+    ...Object.entries(input.toolchainEnv)
+      .filter(([k, v]) => k !== 'PYTHONUSERBASE' && path.isAbsolute(v))
+      .map(([, v]) => v),
     ...userSitePackages(home),
     ...(input.gitCommonDir ? [input.gitCommonDir] : []),
   ];

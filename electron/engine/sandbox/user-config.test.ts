@@ -9,10 +9,21 @@ import { installOf, toolchainEnv, withoutUserinfo } from './toolchains';
 
 describe('sanitizeNpmrc', () => {
   const npmrc = [
-    '; company registry', 'registry=https://npm.example.test/repo/', '@corp:registry=https://ci:pw@npm.example.test/corp/',
-    '//npm.example.test/repo/:_authToken=${NPM_TOKEN}', '//npm.example.test/:_auth=c2VjcmV0', '_authToken=tok', 'email=me@example.test',
-    'cafile=/home/me/certs/corp.pem', 'strict-ssl=true', 'legacy-peer-deps=true', 'https-proxy=http://proxy.example.test:8080',
-    'cache=/home/me/.npm-cache', 'always-auth=true', 'certfile=/home/me/client.crt', 'keyfile=/home/me/client.key',
+    '; company registry',
+    'registry=https://npm.example.test/repo/',
+    '@corp:registry=https://ci:pw@npm.example.test/corp/',
+    '//npm.example.test/repo/:_authToken=${NPM_TOKEN}',
+    '//npm.example.test/:_auth=c2VjcmV0',
+    '_authToken=tok',
+    'email=me@example.test',
+    'cafile=/home/me/certs/corp.pem',
+    'strict-ssl=true',
+    'legacy-peer-deps=true',
+    'https-proxy=http://proxy.example.test:8080',
+    'cache=/home/me/.npm-cache',
+    'always-auth=true',
+    'certfile=/home/me/client.crt',
+    'keyfile=/home/me/client.key',
   ].join('\n');
   it('keeps registries (userinfo removed), certificates and behaviour settings; drops auth, proxies and paths Ratchet sets', () => {
     expect(sanitizeNpmrc(npmrc)).toBe(
@@ -23,7 +34,8 @@ describe('sanitizeNpmrc', () => {
 
 describe('sanitizePipConf', () => {
   it('keeps sections, indexes (continuation lines too) and cert; drops client certificates, proxies and userinfo', () => {
-    const conf = '[global]\nindex-url = https://user:s3cret@pypi.example.test/simple\nextra-index-url =\n    https://tok@extra.example.test/simple\n    https://plain.example.test/simple\ncert = /etc/corp.pem\nclient-cert = /home/me/client.pem\nproxy = http://p.example.test:3128\n\n[install]\ntrusted-host = pypi.example.test\n';
+    const conf =
+      '[global]\nindex-url = https://user:s3cret@pypi.example.test/simple\nextra-index-url =\n    https://tok@extra.example.test/simple\n    https://plain.example.test/simple\ncert = /etc/corp.pem\nclient-cert = /home/me/client.pem\nproxy = http://p.example.test:3128\n\n[install]\ntrusted-host = pypi.example.test\n';
     const out = sanitizePipConf(conf);
     expect(out).toBe(
       '[global]\nindex-url = https://pypi.example.test/simple\nextra-index-url = \n    https://extra.example.test/simple\n    https://plain.example.test/simple\ncert = /etc/corp.pem\n[install]\ntrusted-host = pypi.example.test\n',
@@ -34,16 +46,46 @@ describe('sanitizePipConf', () => {
 describe('sanitizeToml (cargo config.toml, uv.toml)', () => {
   it('keeps source replacement and registries; drops tokens, credential providers, proxies and secret [env] entries', () => {
     const cargo = [
-      '[source.crates-io]', 'replace-with = "corp"', '[source.corp]', 'registry = "sparse+https://u:p@cargo.example.test/index/"',
-      '[registries.corp]', 'index = "sparse+https://cargo.example.test/index/"', 'token = "cargo-SECRET"', 'credential-provider = ["cargo:token"]',
-      'inline = { index = "https://cargo.example.test/x", token = "inline-SECRET" }', '[registry]', 'default = "corp"',
-      'global-credential-providers = [', '  "cargo:token",', ']', 'token = """', 'multi-SECRET', '"""', '[http]', 'cainfo = "/etc/corp.pem"',
-      'proxy = "http://proxy.example.test:8080"', '[env]', 'OPENSSL_DIR = "/opt/openssl"', 'API_TOKEN = "env-SECRET"', '[net]', 'git-fetch-with-cli = true',
+      '[source.crates-io]',
+      'replace-with = "corp"',
+      '[source.corp]',
+      'registry = "sparse+https://u:p@cargo.example.test/index/"',
+      '[registries.corp]',
+      'index = "sparse+https://cargo.example.test/index/"',
+      'token = "cargo-SECRET"',
+      'credential-provider = ["cargo:token"]',
+      'inline = { index = "https://cargo.example.test/x", token = "inline-SECRET" }',
+      '[registry]',
+      'default = "corp"',
+      'global-credential-providers = [',
+      '  "cargo:token",',
+      ']',
+      'token = """',
+      'multi-SECRET',
+      '"""',
+      '[http]',
+      'cainfo = "/etc/corp.pem"',
+      'proxy = "http://proxy.example.test:8080"',
+      '[env]',
+      'OPENSSL_DIR = "/opt/openssl"',
+      'API_TOKEN = "env-SECRET"',
+      '[net]',
+      'git-fetch-with-cli = true',
       'registries.other.token = "dotted-SECRET"',
     ].join('\n');
     const out = sanitizeToml(cargo);
     expect(out).not.toMatch(/SECRET|credential|proxy|u:p@/);
-    for (const kept of ['replace-with = "corp"', 'registry = "sparse+https://cargo.example.test/index/"', 'index = "sparse+https://cargo.example.test/index/"', 'default = "corp"', 'cainfo = "/etc/corp.pem"', 'OPENSSL_DIR = "/opt/openssl"', 'git-fetch-with-cli = true', 'inline = { index = "https://cargo.example.test/x" }', '[net]']) {
+    for (const kept of [
+      'replace-with = "corp"',
+      'registry = "sparse+https://cargo.example.test/index/"',
+      'index = "sparse+https://cargo.example.test/index/"',
+      'default = "corp"',
+      'cainfo = "/etc/corp.pem"',
+      'OPENSSL_DIR = "/opt/openssl"',
+      'git-fetch-with-cli = true',
+      'inline = { index = "https://cargo.example.test/x" }',
+      '[net]',
+    ]) {
       expect(out).toContain(kept);
     }
   });
@@ -55,7 +97,9 @@ describe('sanitizeToml (cargo config.toml, uv.toml)', () => {
 
 describe('sanitizeYarnrc', () => {
   it('drops npmAuthToken, npmAuthIdent and proxies at any depth, keeps registries and certificate paths', () => {
-    const out = sanitizeYarnrc('npmRegistryServer: "https://npm.example.test"\nnpmAuthToken: yarn-SECRET\ncaFilePath: /etc/corp.pem\nhttpsProxy: http://p.example.test\nnpmScopes:\n  corp:\n    npmRegistryServer: "https://u:p@npm.example.test/corp"\n    npmAuthIdent: "u:scope-SECRET"\n    npmAlwaysAuth: true\n');
+    const out = sanitizeYarnrc(
+      'npmRegistryServer: "https://npm.example.test"\nnpmAuthToken: yarn-SECRET\ncaFilePath: /etc/corp.pem\nhttpsProxy: http://p.example.test\nnpmScopes:\n  corp:\n    npmRegistryServer: "https://u:p@npm.example.test/corp"\n    npmAuthIdent: "u:scope-SECRET"\n    npmAlwaysAuth: true\n',
+    );
     expect(out).not.toMatch(/SECRET|Proxy|u:p@|AlwaysAuth/);
     expect(out).toContain('npmRegistryServer: https://npm.example.test');
     expect(out).toContain('npmRegistryServer: https://npm.example.test/corp');
@@ -65,14 +109,18 @@ describe('sanitizeYarnrc', () => {
 
 describe('sanitizeGitconfig', () => {
   it('keeps the identity only', () => {
-    const out = sanitizeGitconfig('[user]\n\tname = Dev Eloper\n\temail = dev@example.test\n\tsigningkey = ABC\n[credential]\n\thelper = store\n[url "https://x:tok@example.test/"]\n\tinsteadOf = https://example.test/\n[include]\n\tpath = ~/.gitconfig.local\n[alias]\n\tst = !sh -c evil\n');
+    const out = sanitizeGitconfig(
+      '[user]\n\tname = Dev Eloper\n\temail = dev@example.test\n\tsigningkey = ABC\n[credential]\n\thelper = store\n[url "https://x:tok@example.test/"]\n\tinsteadOf = https://example.test/\n[include]\n\tpath = ~/.gitconfig.local\n[alias]\n\tst = !sh -c evil\n',
+    );
     expect(out).toBe('[user]\n\tname = Dev Eloper\n\temail = dev@example.test\n');
   });
 });
 
 describe('sanitizeMavenSettings', () => {
   it('keeps the mirrors, drops servers and proxies', () => {
-    const out = sanitizeMavenSettings('<settings><servers><server><id>corp</id><password>mvn-SECRET</password></server></servers><mirrors><mirror><id>corp</id><mirrorOf>*</mirrorOf><url>https://u:p@maven.example.test/all</url></mirror></mirrors><proxies><proxy><host>p</host></proxy></proxies></settings>');
+    const out = sanitizeMavenSettings(
+      '<settings><servers><server><id>corp</id><password>mvn-SECRET</password></server></servers><mirrors><mirror><id>corp</id><mirrorOf>*</mirrorOf><url>https://u:p@maven.example.test/all</url></mirror></mirrors><proxies><proxy><host>p</host></proxy></proxies></settings>',
+    );
     expect(out).toContain('<url>https://maven.example.test/all</url>');
     expect(out).not.toMatch(/SECRET|server|proxy|u:p@/);
   });
@@ -80,12 +128,14 @@ describe('sanitizeMavenSettings', () => {
 
 describe('withoutUserinfo', () => {
   it('removes user:password@ from URLs of any scheme, and leaves e-mail addresses and plain text alone', () => {
-    expect(withoutUserinfo('sparse+https://u:p@h.example.test/x git+ssh://git@h.example.test/r me@example.test')).toBe('sparse+https://h.example.test/x git+ssh://h.example.test/r me@example.test');
+    expect(withoutUserinfo('sparse+https://u:p@h.example.test/x git+ssh://git@h.example.test/r me@example.test')).toBe(
+      'sparse+https://h.example.test/x git+ssh://h.example.test/r me@example.test',
+    );
   });
 });
 
 describe('writeUserConfig', () => {
-  it("writes the sanitized copies into the private HOME and the cargo home, replacing a `config` a command left there", () => {
+  it('writes the sanitized copies into the private HOME and the cargo home, replacing a `config` a command left there', () => {
     const userHome = tempDir('ratchet-uc-user-');
     const home = tempDir('ratchet-uc-home-');
     const cargoHome = tempDir('ratchet-uc-cargo-');
@@ -99,7 +149,13 @@ describe('writeUserConfig', () => {
     writeFileSync(join(cargoHome, 'config'), '[build]\nrustc-wrapper = "/tmp/planted"\n');
     try {
       const written = writeUserConfig({ userHome, home, cargoHome, env: {} });
-      expect(written).toEqual([join(home, '.npmrc'), join(home, '.config', 'pip', 'pip.conf'), join(home, '.config', 'git', 'ignore'), join(home, '.gitconfig'), join(cargoHome, 'config.toml')]);
+      expect(written).toEqual([
+        join(home, '.npmrc'),
+        join(home, '.config', 'pip', 'pip.conf'),
+        join(home, '.config', 'git', 'ignore'),
+        join(home, '.gitconfig'),
+        join(cargoHome, 'config.toml'),
+      ]);
       for (const f of written) expect(readFileSync(f, 'utf8')).not.toContain('SECRET');
       expect(readFileSync(join(home, '.npmrc'), 'utf8')).toBe('registry=https://npm.example.test/\n');
       expect(() => readFileSync(join(cargoHome, 'config'))).toThrow();
@@ -136,9 +192,18 @@ describe('userPath', () => {
   const ctx = { ratchetRoot: '/home/me/tools/ratchet', execPath: '/home/me/tools/ratchet/node_modules/node/bin/node', env: {} };
   it("removes what `npm run` and `npx` put in front for Ratchet, keeps the user's entries in order", () => {
     const value = [
-      '/home/me/tools/ratchet/node_modules/.bin', '/home/me/tools/node_modules/.bin', '/home/me/node_modules/.bin', '/home/node_modules/.bin', '/node_modules/.bin',
-      '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin', '/home/me/.npm/_npx/1a2b/node_modules/.bin',
-      '/home/me/tools/ratchet/node_modules/node/bin', '/home/me/.nvm/versions/node/v20.1.0/bin', '/home/me/project/node_modules/.bin', 'node_modules/.bin', '/usr/bin',
+      '/home/me/tools/ratchet/node_modules/.bin',
+      '/home/me/tools/node_modules/.bin',
+      '/home/me/node_modules/.bin',
+      '/home/node_modules/.bin',
+      '/node_modules/.bin',
+      '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin',
+      '/home/me/.npm/_npx/1a2b/node_modules/.bin',
+      '/home/me/tools/ratchet/node_modules/node/bin',
+      '/home/me/.nvm/versions/node/v20.1.0/bin',
+      '/home/me/project/node_modules/.bin',
+      'node_modules/.bin',
+      '/usr/bin',
     ].join(':');
     expect(userPath(value, ctx)).toBe('/home/me/.nvm/versions/node/v20.1.0/bin:/home/me/project/node_modules/.bin:node_modules/.bin:/usr/bin');
   });
@@ -149,8 +214,18 @@ describe('userPath', () => {
 
 describe('toolchainEnv', () => {
   it("passes the user's certificate and toolchain variables (URLs without credentials) and names the version managers' homes that exist", () => {
-    const env = toolchainEnv({ SSL_CERT_FILE: '/etc/corp.pem', GOPROXY: 'https://u:tok@goproxy.example.test,direct', RUSTUP_TOOLCHAIN: '1.80', AWS_SECRET_ACCESS_KEY: 'x' }, '/home/me', (p) => p === '/home/me/.rustup' || p === '/home/me/.pyenv');
-    expect(env).toEqual({ SSL_CERT_FILE: '/etc/corp.pem', GOPROXY: 'https://goproxy.example.test,direct', RUSTUP_TOOLCHAIN: '1.80', RUSTUP_HOME: '/home/me/.rustup', PYENV_ROOT: '/home/me/.pyenv' });
+    const env = toolchainEnv(
+      { SSL_CERT_FILE: '/etc/corp.pem', GOPROXY: 'https://u:tok@goproxy.example.test,direct', RUSTUP_TOOLCHAIN: '1.80', AWS_SECRET_ACCESS_KEY: 'x' },
+      '/home/me',
+      (p) => p === '/home/me/.rustup' || p === '/home/me/.pyenv',
+    );
+    expect(env).toEqual({
+      SSL_CERT_FILE: '/etc/corp.pem',
+      GOPROXY: 'https://goproxy.example.test,direct',
+      RUSTUP_TOOLCHAIN: '1.80',
+      RUSTUP_HOME: '/home/me/.rustup',
+      PYENV_ROOT: '/home/me/.pyenv',
+    });
   });
 });
 

@@ -7,11 +7,17 @@ import { userExcludesFile } from '../worktree-env/run-excludes';
 import { WORKTREE_DENIED_PATHS } from './worktree-denies';
 
 /** Setting names that carry a secret, or that would route around the sandbox's proxy. */
-const SECRET_KEY = /token|passw|secret|credential|_auth|auth(?:ident|orization)?$|^auth|private[-_]?key|client[-_]?cert|^proxy$|[-_]proxy$|^https?[-_]?proxy|^noproxy$|^email$|^username$|^user$|certfile|keyfile/i;
+const SECRET_KEY =
+  /token|passw|secret|credential|_auth|auth(?:ident|orization)?$|^auth|private[-_]?key|client[-_]?cert|^proxy$|[-_]proxy$|^https?[-_]?proxy|^noproxy$|^email$|^username$|^user$|certfile|keyfile/i;
 
 /** Whether a setting name (its last dotted part) is one to drop. */
 export function isSecretKey(key: string): boolean {
-  const last = key.trim().replace(/^["']|["']$/g, '').split('.').pop() ?? key;
+  const last =
+    key
+      .trim()
+      .replace(/^["']|["']$/g, '')
+      .split('.')
+      .pop() ?? key;
   return SECRET_KEY.test(last.replace(/^["']|["']$/g, ''));
 }
 
@@ -102,7 +108,9 @@ function splitTopLevel(s: string): string[] {
 function withoutSecretPairs(value: string): string {
   const m = /^\{(.*)\}(\s*(?:#.*)?)$/.exec(value.trim());
   if (!m) return value;
-  const kept = splitTopLevel(m[1]!).map((p) => p.trim()).filter((p) => p !== '' && !isSecretKey(p.split('=')[0] ?? ''));
+  const kept = splitTopLevel(m[1]!)
+    .map((p) => p.trim())
+    .filter((p) => p !== '' && !isSecretKey(p.split('=')[0] ?? ''));
   return `{ ${kept.map((p) => (p.startsWith('{') ? p : p.replace(/=\s*(\{.*\})$/, (_, inner: string) => `= ${withoutSecretPairs(inner)}`))).join(', ')} }${m[2]!}`;
 }
 
@@ -154,7 +162,11 @@ function scrub(value: unknown): unknown {
   if (typeof value === 'string') return withoutUserinfo(value);
   if (Array.isArray(value)) return value.map(scrub);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !isSecretKey(k)).map(([k, v]) => [k, scrub(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !isSecretKey(k))
+        .map(([k, v]) => [k, scrub(v)]),
+    );
   }
   return value;
 }
@@ -259,7 +271,11 @@ export function writeUserConfig(input: UserConfigInput): string[] {
   const xdg = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(userHome, '.config');
   const written: string[] = [];
   const copy = (sources: string[], dest: string, sanitize: (t: string) => string, always = false) => {
-    const parts = sources.map(readIf).filter((t): t is string => t !== null).map(sanitize).filter((t) => t !== '');
+    const parts = sources
+      .map(readIf)
+      .filter((t): t is string => t !== null)
+      .map(sanitize)
+      .filter((t) => t !== '');
     if (!parts.length && !always) return;
     writeWhole(dest, parts.join('\n'));
     written.push(dest);
@@ -273,10 +289,18 @@ export function writeUserConfig(input: UserConfigInput): string[] {
   const gitSources = [path.join(userHome, '.gitconfig'), path.join(xdg, 'git', 'config')];
   const ignore = path.join(home, '.config', 'git', 'ignore');
   // Where git would find them (`~/` expanded, else the XDG default): the run's exclude file's own rule.
-  const userIgnore = userExcludesFile(configuredExcludesFile(gitSources.map(readIf).filter((t): t is string => t !== null)), { ...env, HOME: userHome, XDG_CONFIG_HOME: xdg });
+  const userIgnore = userExcludesFile(configuredExcludesFile(gitSources.map(readIf).filter((t): t is string => t !== null)), {
+    ...env,
+    HOME: userHome,
+    XDG_CONFIG_HOME: xdg,
+  });
   writeWhole(ignore, sandboxGitIgnore(readIf(userIgnore) ?? ''));
   written.push(ignore);
-  const identity = gitSources.map(readIf).filter((t): t is string => t !== null).map(sanitizeGitconfig).filter((t) => t !== '');
+  const identity = gitSources
+    .map(readIf)
+    .filter((t): t is string => t !== null)
+    .map(sanitizeGitconfig)
+    .filter((t) => t !== '');
   writeWhole(path.join(home, '.gitconfig'), [...identity, `[core]\n\texcludesFile = ${ignore}\n`].join('\n'));
   written.push(path.join(home, '.gitconfig'));
   copy([path.join(userHome, '.m2', 'settings.xml')], path.join(home, '.m2', 'settings.xml'), sanitizeMavenSettings);

@@ -15,7 +15,21 @@ import { WORKTREE_DENIED_PATHS, worktreeMandatoryDenies } from './worktree-denie
 describe('worktreeMandatoryDenies', () => {
   it("is the library's list for a working directory, resolved against the worktree, with its .git file", () => {
     const d = worktreeMandatoryDenies('/w/run-1');
-    for (const p of ['.git', '.gitmodules', '.gitconfig', '.bashrc', '.zshrc', '.profile', '.ripgreprc', '.mcp.json', '.vscode', '.idea', '.claude/commands', '.claude/agents', '.lfsconfig']) {
+    for (const p of [
+      '.git',
+      '.gitmodules',
+      '.gitconfig',
+      '.bashrc',
+      '.zshrc',
+      '.profile',
+      '.ripgreprc',
+      '.mcp.json',
+      '.vscode',
+      '.idea',
+      '.claude/commands',
+      '.claude/agents',
+      '.lfsconfig',
+    ]) {
       expect(d).toContain(`/w/run-1/${p}`);
     }
     expect(WORKTREE_DENIED_PATHS).not.toContain('.git');
@@ -29,9 +43,16 @@ describe('worktreeMandatoryDenies', () => {
 
 /** A repository with the protected files tracked, and a run's worktree of it. */
 async function worktreeWithDotfiles() {
-  const repo = realpathSync(makeRepo({
-    'a.txt': 'a\n', '.gitmodules': '[submodule "x"]\n', '.bashrc': 'echo hi\n', '.vscode/settings.json': '{}\n', '.mcp.json': '{}\n', '.lfsconfig': '[lfs]\n',
-  }));
+  const repo = realpathSync(
+    makeRepo({
+      'a.txt': 'a\n',
+      '.gitmodules': '[submodule "x"]\n',
+      '.bashrc': 'echo hi\n',
+      '.vscode/settings.json': '{}\n',
+      '.mcp.json': '{}\n',
+      '.lfsconfig': '[lfs]\n',
+    }),
+  );
   const home = realpathSync(tempDir('ratchet-denies-home-'));
   const worktree = join(home, 'worktrees', 'wt');
   mkdirSync(join(home, 'worktrees'));
@@ -49,14 +70,28 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
     const jail = await jailFor(home, worktree);
     const s = createBashSession({ cwd: worktree, env: jail.env, jail, timeoutS: 30 });
     const tries = [
-      'printf "gitdir: /elsewhere\\n" > .git', 'rm -f .git', 'mv .git .git-old', 'printf x >> .gitmodules', 'printf x >> .bashrc',
-      'printf x > .vscode/settings.json', 'printf x > .vscode/tasks.json', 'mv .vscode vscode-old', 'printf x > .mcp.json', 'printf x > .zshrc',
+      'printf "gitdir: /elsewhere\\n" > .git',
+      'rm -f .git',
+      'mv .git .git-old',
+      'printf x >> .gitmodules',
+      'printf x >> .bashrc',
+      'printf x > .vscode/settings.json',
+      'printf x > .vscode/tasks.json',
+      'mv .vscode vscode-old',
+      'printf x > .mcp.json',
+      'printf x > .zshrc',
       'printf "[lfs]\\n\\turl = https://example.com/x\\n" > .lfsconfig',
-      'mkdir .idea', 'mkdir -p .claude/commands', 'rm -rf .git && mkdir .git',
+      'mkdir .idea',
+      'mkdir -p .claude/commands',
+      'rm -rf .git && mkdir .git',
     ];
     let out: string;
     try {
-      out = (await s.run({ command: `${tries.map((t) => `(${t}) 2>/dev/null && echo "WROTE: ${t.replace(/"/g, '\\"')}"`).join('\n')}\necho ordinary > ordinary.txt\necho done` })).content;
+      out = (
+        await s.run({
+          command: `${tries.map((t) => `(${t}) 2>/dev/null && echo "WROTE: ${t.replace(/"/g, '\\"')}"`).join('\n')}\necho ordinary > ordinary.txt\necho done`,
+        })
+      ).content;
     } finally {
       s.close();
     }
@@ -92,7 +127,15 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
       expect(readFileSync(join(a.worktree, '.zshrc'), 'utf8')).toBe('');
       const p = pinWorktree(a.repo, a.worktree);
       const tree = await snapshotTree(p);
-      expect(sh(a.repo, 'ls-tree', '--name-only', tree).split('\n').sort()).toEqual(['.bashrc', '.gitmodules', '.lfsconfig', '.mcp.json', '.vscode', 'a.txt', 'work.txt']);
+      expect(sh(a.repo, 'ls-tree', '--name-only', tree).split('\n').sort()).toEqual([
+        '.bashrc',
+        '.gitmodules',
+        '.lfsconfig',
+        '.mcp.json',
+        '.vscode',
+        'a.txt',
+        'work.txt',
+      ]);
       // Nor in a commit, nor as uncommitted work (a rescue would otherwise commit them).
       await commitAll(p, 'step 1: work');
       expect(sh(a.repo, 'ls-tree', '--name-only', 'ratchet/denies').split('\n')).not.toContain('.zshrc');

@@ -14,7 +14,20 @@ export const CHECK_STEP = { title: 'Check project', prompt: '' };
 /** Claude Code as New task's alternative agent (a command agent): its own login, no Anthropic key needed by Ratchet. */
 export const CLAUDE_CODE_AGENT = {
   kind: 'command' as const,
-  command: ['claude', '-p', '{prompt}', '--output-format', 'stream-json', '--verbose', '--model', '{model}', '--max-turns', '{max_turns}', '--permission-mode', 'acceptEdits'],
+  command: [
+    'claude',
+    '-p',
+    '{prompt}',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--model',
+    '{model}',
+    '--max-turns',
+    '{max_turns}',
+    '--permission-mode',
+    'acceptEdits',
+  ],
 };
 
 const notValid = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
@@ -22,7 +35,12 @@ const notValid = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
 
 /** The workflow New task describes (gates, setup, files to copy) as the engine's schema reads it; refused with the field that is wrong. */
 export function appEnvironment(input: Pick<MethodInput<'project.baseline'>, 'gates' | 'setup' | 'copy'>): Pick<Workflow, 'gates' | 'setup' | 'copy'> {
-  const parsed = WorkflowFile.safeParse({ gates: input.gates ?? {}, ...(input.setup ? { setup: input.setup } : {}), ...(input.copy?.length ? { copy: input.copy } : {}), steps: [CHECK_STEP] });
+  const parsed = WorkflowFile.safeParse({
+    gates: input.gates ?? {},
+    ...(input.setup ? { setup: input.setup } : {}),
+    ...(input.copy?.length ? { copy: input.copy } : {}),
+    steps: [CHECK_STEP],
+  });
   if (!parsed.success) throw notValid(parsed.error.issues);
   return { gates: parsed.data.gates, setup: parsed.data.setup, copy: parsed.data.copy };
 }
@@ -40,7 +58,8 @@ export function appWorkflow(
   });
   if (!parsed.success) throw notValid(parsed.error.issues);
   for (const s of parsed.data.steps) {
-    for (const g of s.gates ?? []) if (!(g in parsed.data.gates)) throw new RatchetError('unknown_gate', `Step "${s.title}" names gate \`${g}\`, which is not defined.`);
+    for (const g of s.gates ?? [])
+      if (!(g in parsed.data.gates)) throw new RatchetError('unknown_gate', `Step "${s.title}" names gate \`${g}\`, which is not defined.`);
   }
   return parsed.data;
 }

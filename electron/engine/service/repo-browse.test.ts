@@ -36,7 +36,11 @@ describe('browseFolders', () => {
     const root = tempDir();
     writeFileSync(join(root, 'f'), 'x');
     expect(() => browseFolders({ dir: 'relative/path' })).toThrow(/not a full path/);
-    expect(() => browseFolders({ dir: join(root, 'nope') })).toThrow(expect.objectContaining({ code: 'not_a_directory', message: expect.stringContaining('does not exist') }));
-    expect(() => browseFolders({ dir: join(root, 'f') })).toThrow(expect.objectContaining({ code: 'not_a_directory', message: expect.stringContaining('is a file') }));
+    expect(() => browseFolders({ dir: join(root, 'nope') })).toThrow(
+      expect.objectContaining({ code: 'not_a_directory', message: expect.stringContaining('does not exist') }),
+    );
+    expect(() => browseFolders({ dir: join(root, 'f') })).toThrow(
+      expect.objectContaining({ code: 'not_a_directory', message: expect.stringContaining('is a file') }),
+    );
   });
 });

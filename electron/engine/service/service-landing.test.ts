@@ -21,8 +21,13 @@ async function succeededRun() {
   const events: Array<{ name: EventName; payload: { type?: string; payload?: { status?: string } } }> = [];
   service.subscribe((name, payload) => events.push({ name, payload: payload as never }));
   const repo = makeRepo();
-  const { runId } = value<{ runId: string }>(await call(service, 'runs.start', { repo, title: 'Land me', steps: [{ title: 'One' }, { title: 'Two' }], preset: 'minimal' }));
-  await until(() => events.some((e) => e.payload.type === 'run.status' && e.payload.payload?.status === 'succeeded'), { ms: 20_000, describe: 'the run to succeed' });
+  const { runId } = value<{ runId: string }>(
+    await call(service, 'runs.start', { repo, title: 'Land me', steps: [{ title: 'One' }, { title: 'Two' }], preset: 'minimal' }),
+  );
+  await until(() => events.some((e) => e.payload.type === 'run.status' && e.payload.payload?.status === 'succeeded'), {
+    ms: 20_000,
+    describe: 'the run to succeed',
+  });
   return { service, repo, runId, engine };
 }
 
@@ -30,7 +35,9 @@ describe('after success: merge preview, merge, push (service)', () => {
   it('previews, then fast-forwards the clean checked-out base; pushes to a bare remote', async () => {
     const { service, repo, runId, engine } = await succeededRun();
     const branch = engine.store.getRun(runId)!.branch;
-    const preview = value<{ commits: Array<{ subject: string }>; canFastForward: boolean; blocked: string | null; remote: unknown; baseTip: string }>(await call(service, 'runs.mergePreview', { runId }));
+    const preview = value<{ commits: Array<{ subject: string }>; canFastForward: boolean; blocked: string | null; remote: unknown; baseTip: string }>(
+      await call(service, 'runs.mergePreview', { runId }),
+    );
     expect(preview.commits.map((c) => c.subject)).toEqual(['step 2: Two', 'step 1: One']);
     expect(preview).toMatchObject({ canFastForward: true, blocked: null, remote: null });
     expect(await call(service, 'runs.push', { runId })).toMatchObject({ ok: false, error: { code: 'no_remote' } });
@@ -47,19 +54,27 @@ describe('after success: merge preview, merge, push (service)', () => {
 
   it('says a browser cannot open a terminal, and gives the cd command instead', async () => {
     const { service, runId, engine } = await succeededRun();
-    expect(await call(service, 'runs.openWorktree', { runId, with: 'terminal' })).toMatchObject({ ok: false, error: { code: 'not_available', message: expect.stringContaining(`cd ${engine.store.getRun(runId)!.worktree}`) } });
+    expect(await call(service, 'runs.openWorktree', { runId, with: 'terminal' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_available', message: expect.stringContaining(`cd ${engine.store.getRun(runId)!.worktree}`) },
+    });
   });
 });
 
-describe('New task\'s agent choice', () => {
+describe("New task's agent choice", () => {
   it('runs app-written steps with Claude Code as a command agent when asked', async () => {
     const engine = harness.engine({});
     const service = harness.service(engine, { version: '0', env: {} });
-    const { runId } = value<{ runId: string }>(await call(service, 'runs.start', { repo: makeRepo(), title: 'CC', steps: [{ title: 'One' }], agent: 'claude-code' }));
+    const { runId } = value<{ runId: string }>(
+      await call(service, 'runs.start', { repo: makeRepo(), title: 'CC', steps: [{ title: 'One' }], agent: 'claude-code' }),
+    );
     const agent = engine.store.getWorkflow(runId).agent;
     expect(agent.kind).toBe('command');
     expect(agent.command?.slice(0, 3)).toEqual(['claude', '-p', '{prompt}']);
-    expect(await call(service, 'runs.start', { repo: makeRepo(), title: 'x', steps: [{ title: 'One' }], agent: 'codex' })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    expect(await call(service, 'runs.start', { repo: makeRepo(), title: 'x', steps: [{ title: 'One' }], agent: 'codex' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input' },
+    });
   });
 });
 

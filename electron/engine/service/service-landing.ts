@@ -12,8 +12,13 @@ export function landingHandlers(engine: Engine, host: 'electron' | 'headless'): 
   function succeededRun(runId: string): RunRow & { base_branch: string } {
     const run = engine.store.getRun(runId);
     if (!run) throw runNotFound(runId);
-    if (run.status !== 'succeeded') throw new RatchetError('bad_arguments', `Run ${runId} has not succeeded (it is ${run.status}); only a succeeded run is merged or pushed from here.`);
-    if (!run.base_branch) throw new RatchetError('no_branch', `Run ${runId} started from a detached HEAD, so it has no base branch to merge into; merge its branch ${run.branch} by hand.`);
+    if (run.status !== 'succeeded')
+      throw new RatchetError('bad_arguments', `Run ${runId} has not succeeded (it is ${run.status}); only a succeeded run is merged or pushed from here.`);
+    if (!run.base_branch)
+      throw new RatchetError(
+        'no_branch',
+        `Run ${runId} started from a detached HEAD, so it has no base branch to merge into; merge its branch ${run.branch} by hand.`,
+      );
     return run as RunRow & { base_branch: string };
   }
   const target = (run: RunRow & { base_branch: string }): MergeTarget => ({ repo: run.repo_path, branch: run.branch, base: run.base_branch });
@@ -39,7 +44,10 @@ export function landingHandlers(engine: Engine, host: 'electron' | 'headless'): 
       const run = engine.store.getRun(runId);
       if (!run) throw runNotFound(runId);
       // The desktop app replaces this handler (shell-handlers.ts); a browser page cannot open programs on this machine.
-      throw new RatchetError('not_available', `${host === 'headless' ? 'A browser cannot open a terminal or an editor' : 'Opening programs is not available here'}: run \`cd ${run.worktree}\` in your terminal.`);
+      throw new RatchetError(
+        'not_available',
+        `${host === 'headless' ? 'A browser cannot open a terminal or an editor' : 'Opening programs is not available here'}: run \`cd ${run.worktree}\` in your terminal.`,
+      );
     },
   };
 }

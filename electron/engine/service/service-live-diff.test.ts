@@ -25,7 +25,12 @@ describe('runs.attemptDiff of an attempt under way', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
     const engine = harness.engine(env);
     const service = harness.service(engine, { env });
-    const { runId } = await callValue<{ runId: string }>(service, 'runs.start', { repo: makeRepo(), title: 'Live diff', steps: [{ title: 'Add health' }], gates: { ok: 'true' } });
+    const { runId } = await callValue<{ runId: string }>(service, 'runs.start', {
+      repo: makeRepo(),
+      title: 'Live diff',
+      steps: [{ title: 'Add health' }],
+      gates: { ok: 'true' },
+    });
     await until(() => engine.store.getAttempts(runId).length === 1);
     const before = await callValue<{ diff: string; live: boolean }>(service, 'runs.attemptDiff', { runId, step: 1, n: 1, against: 'step' });
     expect(before).toMatchObject({ diff: '', live: true });

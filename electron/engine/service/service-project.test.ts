@@ -42,7 +42,12 @@ describe('project methods (service)', () => {
       return READY;
     });
     const repo = makeRepo({ 'go.mod': 'module x\n' });
-    const r = await callValue<BaselineDoc>(service, 'project.baseline', { repo, gates: { test: 'go test ./...' }, setup: { run: ['go mod download'], network: ['registry:go'] }, copy: ['.env'] });
+    const r = await callValue<BaselineDoc>(service, 'project.baseline', {
+      repo,
+      gates: { test: 'go test ./...' },
+      setup: { run: ['go mod download'], network: ['registry:go'] },
+      copy: ['.env'],
+    });
     expect(r.ready).toBe(true);
     const w = seen[0]!.workflow;
     expect(w.gates).toEqual({ test: { run: 'go test ./...' } });
@@ -70,22 +75,45 @@ describe('project methods (service)', () => {
     expect(calls).toBe(0);
     await callValue(service, 'project.baseline', { repo, workflowFile: `${repo}/ratchet.yml`, trust: true });
     expect(calls).toBe(1);
-    await expect(service.handlers['project.baseline']({ repo, gates: { test: 'make test' }, setup: { run: ['make deps'], network: ['not a host!'] } })).rejects.toThrow(/setup\.network\.0/);
+    await expect(
+      service.handlers['project.baseline']({ repo, gates: { test: 'make test' }, setup: { run: ['make deps'], network: ['not a host!'] } }),
+    ).rejects.toThrow(/setup\.network\.0/);
   });
 
   it('runs.start keeps New task’s setup and files to copy, and runs the task’s steps with a workflow file that leaves steps to the task', async () => {
     const { service, engine } = await setup();
     const plain = makeRepo();
     const a = await callValue<{ runId: string }>(service, 'runs.start', {
-      repo: plain, title: 'With setup', steps: [{ title: 'One' }], gates: { ok: 'true' }, setup: { run: ['true'], network: ['registry:npm'] }, copy: ['.env'], preset: 'minimal',
+      repo: plain,
+      title: 'With setup',
+      steps: [{ title: 'One' }],
+      gates: { ok: 'true' },
+      setup: { run: ['true'], network: ['registry:npm'] },
+      copy: ['.env'],
+      preset: 'minimal',
     });
     expect(engine.store.getWorkflow(a.runId)).toMatchObject({ setup: { run: ['true'], network: ['registry:npm'] }, copy: ['.env'] });
     const repo = makeRepo({ 'ratchet.yml': 'max_retries: 1\ngates:\n  ok: "true"\n' });
-    const b = await callValue<{ runId: string }>(service, 'runs.start', { repo, title: 'Task steps', workflowFile: `${repo}/ratchet.yml`, trust: true, steps: [{ title: 'Mine', gates: ['ok'] }] });
+    const b = await callValue<{ runId: string }>(service, 'runs.start', {
+      repo,
+      title: 'Task steps',
+      workflowFile: `${repo}/ratchet.yml`,
+      trust: true,
+      steps: [{ title: 'Mine', gates: ['ok'] }],
+    });
     const w = engine.store.getWorkflow(b.runId);
     expect(w.steps.map((s) => s.title)).toEqual(['Mine']);
     expect(w.max_retries).toBe(1);
-    await expect(service.handlers['runs.start']({ repo, title: 'Both', description: '', workflowFile: `${repo}/ratchet.yml`, trust: true, steps: [{ title: 'x', prompt: '' }], gates: { x: 'y' } }))
-      .rejects.toThrow(/has its own gates, setup and files to copy/);
+    await expect(
+      service.handlers['runs.start']({
+        repo,
+        title: 'Both',
+        description: '',
+        workflowFile: `${repo}/ratchet.yml`,
+        trust: true,
+        steps: [{ title: 'x', prompt: '' }],
+        gates: { x: 'y' },
+      }),
+    ).rejects.toThrow(/has its own gates, setup and files to copy/);
   });
 });

@@ -25,7 +25,10 @@ export function projectHandlers(engine: Engine, deps: { baseline: BaselineFn; em
       if (!parsed.ok) return { file, problems: parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`), ...none };
       const w = parsed.workflow;
       return {
-        file, steps: w.steps, gates: Object.fromEntries(Object.entries(w.gates).map(([k, g]) => [k, g.run])), problems: [],
+        file,
+        steps: w.steps,
+        gates: Object.fromEntries(Object.entries(w.gates).map(([k, g]) => [k, g.run])),
+        problems: [],
         setup: w.setup ? { run: typeof w.setup.run === 'string' ? [w.setup.run] : w.setup.run, network: w.setup.network } : null,
         copy: w.copy ?? [],
         trust: engine.workflowTrust(info.root, { file, sha256, workflow: w }),
@@ -36,13 +39,17 @@ export function projectHandlers(engine: Engine, deps: { baseline: BaselineFn; em
       const info = await inspectRepo(repo);
       let workflow: Workflow;
       if (workflowFile !== undefined) {
-        if (env.gates || env.setup || env.copy) throw new RatchetError('bad_arguments', 'Check either the workflow file or the gates, setup and files written in New task, not both.');
+        if (env.gates || env.setup || env.copy)
+          throw new RatchetError('bad_arguments', 'Check either the workflow file or the gates, setup and files written in New task, not both.');
         // Read once: the content whose trust is checked is the content the check runs.
         const source = loadWorkflowSource(workflowFile);
         workflow = source.workflow;
         // Its commands run on this machine: only once the user trusts the file (the Trust button), as a run would.
         if (!trust && !engine.workflowTrust(info.root, source).trusted) {
-          throw new RatchetError('workflow_untrusted', `${workflowFile} comes from the repository and is not trusted yet: read the commands it runs and press Trust first.`);
+          throw new RatchetError(
+            'workflow_untrusted',
+            `${workflowFile} comes from the repository and is not trusted yet: read the commands it runs and press Trust first.`,
+          );
         }
       } else {
         workflow = WorkflowFile.parse({ steps: [CHECK_STEP] });
@@ -54,10 +61,14 @@ export function projectHandlers(engine: Engine, deps: { baseline: BaselineFn; em
         workflow,
         commit: info.headCommit,
         onProgress: (p) => {
-          if (p.kind === 'setup.started') deps.emit('project.onBaseline', { repo: info.root, phase: 'setup', gate: null, state: 'started', ok: null, durationMs: null });
-          else if (p.kind === 'setup.finished') deps.emit('project.onBaseline', { repo: info.root, phase: 'setup', gate: null, state: 'finished', ok: p.ok, durationMs: p.durationMs });
-          else if (p.kind === 'gate.started') deps.emit('project.onBaseline', { repo: info.root, phase: 'gate', gate: p.gate, state: 'started', ok: null, durationMs: null });
-          else if (p.kind === 'gate.finished') deps.emit('project.onBaseline', { repo: info.root, phase: 'gate', gate: p.gate, state: 'finished', ok: p.passed, durationMs: p.durationMs });
+          if (p.kind === 'setup.started')
+            deps.emit('project.onBaseline', { repo: info.root, phase: 'setup', gate: null, state: 'started', ok: null, durationMs: null });
+          else if (p.kind === 'setup.finished')
+            deps.emit('project.onBaseline', { repo: info.root, phase: 'setup', gate: null, state: 'finished', ok: p.ok, durationMs: p.durationMs });
+          else if (p.kind === 'gate.started')
+            deps.emit('project.onBaseline', { repo: info.root, phase: 'gate', gate: p.gate, state: 'started', ok: null, durationMs: null });
+          else if (p.kind === 'gate.finished')
+            deps.emit('project.onBaseline', { repo: info.root, phase: 'gate', gate: p.gate, state: 'finished', ok: p.passed, durationMs: p.durationMs });
         },
       });
     },

@@ -23,11 +23,22 @@ describe('service (the contract over the engine)', () => {
     const { service, events } = await setup();
     const repo = makeRepo();
     const started = await call(service, 'runs.start', {
-      repo, title: 'App task', steps: [{ title: 'One' }, { title: 'Two', gates: ['ok'] }], gates: { ok: 'true' }, preset: 'minimal',
+      repo,
+      title: 'App task',
+      steps: [{ title: 'One' }, { title: 'Two', gates: ['ok'] }],
+      gates: { ok: 'true' },
+      preset: 'minimal',
     });
     expect(started.ok).toBe(true);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
-    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string; payload: { status?: string } }).type === 'run.status' && (e.payload as { payload: { status?: string } }).payload.status === 'succeeded'));
+    await until(() =>
+      events.some(
+        (e) =>
+          e.name === 'runs.onEvent' &&
+          (e.payload as { type: string; payload: { status?: string } }).type === 'run.status' &&
+          (e.payload as { payload: { status?: string } }).payload.status === 'succeeded',
+      ),
+    );
     expect(events.find((e) => e.name === 'app.onNotice')?.payload).toMatchObject({ code: 'run.succeeded', title: 'Run succeeded: App task', runId });
     const list = await call(service, 'runs.list', {});
     expect(list).toMatchObject({ ok: true, value: [{ id: runId, title: 'App task', status: 'succeeded', stepsDone: 2, stepsTotal: 2 }] });
@@ -41,10 +52,14 @@ describe('service (the contract over the engine)', () => {
     expect((events2 as { ok: true; value: unknown[] }).value.length).toBeGreaterThan(5);
   });
 
-  it('streams a running gate\'s output as gate.output events, sends a long log as its head, and pages lines and events', async () => {
+  it("streams a running gate's output as gate.output events, sends a long log as its head, and pages lines and events", async () => {
     const { service, events } = await setup();
     const started = await call(service, 'runs.start', {
-      repo: makeRepo(), title: 'Long log', steps: [{ title: 'One', gates: ['long'] }], gates: { long: 'seq 1 3000; sleep 0.6; echo end' }, preset: 'minimal',
+      repo: makeRepo(),
+      title: 'Long log',
+      steps: [{ title: 'One', gates: ['long'] }],
+      gates: { long: 'seq 1 3000; sleep 0.6; echo end' },
+      preset: 'minimal',
     });
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     const types = () => events.filter((e) => e.name === 'runs.onEvent').map((e) => e.payload as { type: string; payload: Record<string, unknown> });
@@ -62,9 +77,14 @@ describe('service (the contract over the engine)', () => {
     expect(gate.output.split('\n')).toHaveLength(100);
     const whole = await call(service, 'runs.attempt', { runId, step: 1, n: 1 });
     expect((whole as { ok: true; value: { gates: Array<{ output: string; partial?: boolean }> } }).value.gates[0]!.partial).toBeUndefined();
-    expect(await call(service, 'runs.gateLog', { runId, step: 1, n: 1, gate: 'long', from: 2998, count: 10 }))
-      .toEqual({ ok: true, value: { from: 2998, lines: ['2999', '3000', 'end', ''], total: 3002 } });
-    expect(await call(service, 'runs.gateLog', { runId, step: 1, n: 1, gate: 'nope', from: 0, count: 10 })).toMatchObject({ ok: false, error: { code: 'gate_not_found' } });
+    expect(await call(service, 'runs.gateLog', { runId, step: 1, n: 1, gate: 'long', from: 2998, count: 10 })).toEqual({
+      ok: true,
+      value: { from: 2998, lines: ['2999', '3000', 'end', ''], total: 3002 },
+    });
+    expect(await call(service, 'runs.gateLog', { runId, step: 1, n: 1, gate: 'nope', from: 0, count: 10 })).toMatchObject({
+      ok: false,
+      error: { code: 'gate_not_found' },
+    });
 
     const firstPage = await call(service, 'runs.events', { runId, afterId: 0, limit: 3 });
     const page = (firstPage as { ok: true; value: Array<{ id: number }> }).value;
@@ -78,21 +98,37 @@ describe('service (the contract over the engine)', () => {
     const { service } = await setup();
     expect(await call(service, 'runs.get', { runId: '' })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
     expect(await call(service, 'nope', {})).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
-    expect(await call(service, 'runs.get', { runId: 'missing' })).toMatchObject({ ok: false, error: { code: 'run_not_found', message: expect.stringContaining('No run with id missing') } });
+    expect(await call(service, 'runs.get', { runId: 'missing' })).toMatchObject({
+      ok: false,
+      error: { code: 'run_not_found', message: expect.stringContaining('No run with id missing') },
+    });
     const badGate = await call(service, 'runs.start', { repo: makeRepo(), title: 't', steps: [{ title: 'x', gates: ['lint'] }] });
     expect(badGate).toMatchObject({ ok: false, error: { code: 'unknown_gate' } });
-    expect(await call(service, 'runs.start', { repo: tempDir(), title: 't', steps: [{ title: 'x' }] })).toMatchObject({ ok: false, error: { code: 'not_git_repo' } });
+    expect(await call(service, 'runs.start', { repo: tempDir(), title: 't', steps: [{ title: 'x' }] })).toMatchObject({
+      ok: false,
+      error: { code: 'not_git_repo' },
+    });
   });
 
   it('keeps settings, edits prices, and keeps a key saved in the headless host in memory only', async () => {
     const { service, engine } = await setup();
-    const set = await call(service, 'settings.set', { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12 }, pricing: { 'my-model': { input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 } } });
-    expect(set).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12, alertAt: 0.8 }, apiKeySet: true, apiKeySource: 'environment' } });
+    const set = await call(service, 'settings.set', {
+      defaultModel: 'claude-opus-5-5',
+      budget: { dailyUsd: 12 },
+      pricing: { 'my-model': { input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 } },
+    });
+    expect(set).toMatchObject({
+      ok: true,
+      value: { defaultModel: 'claude-opus-5-5', budget: { dailyUsd: 12, alertAt: 0.8 }, apiKeySet: true, apiKeySource: 'environment' },
+    });
     expect(engine.pricing.models['my-model']).toEqual({ input: 1, output: 2, cache_write: 1.25, cache_read: 0.1 });
     // The key check has its own test (service-api-key.test.ts): here the API accepts it without being asked.
     const again = createService(engine, { host: 'headless', version: '0', env: {}, checkApiKey: async () => undefined });
     expect(await call(again, 'settings.get', {})).toMatchObject({ ok: true, value: { defaultModel: 'claude-opus-5-5', apiKeySet: false } });
-    expect(await call(again, 'settings.setApiKey', { key: 'sk-x' })).toMatchObject({ ok: true, value: { apiKeySet: true, apiKeySource: 'session', apiKeyWarning: expect.stringContaining('ANTHROPIC_API_KEY') } });
+    expect(await call(again, 'settings.setApiKey', { key: 'sk-x' })).toMatchObject({
+      ok: true,
+      value: { apiKeySet: true, apiKeySource: 'session', apiKeyWarning: expect.stringContaining('ANTHROPIC_API_KEY') },
+    });
     await again.close();
   });
 
@@ -110,7 +146,12 @@ describe('service (the contract over the engine)', () => {
     const { service, engine, events } = await setup();
     // Settings say $1.50 a task; this task's own budget is far smaller, and is the one that applies.
     await call(service, 'settings.set', { budget: { taskUsd: 1.5, alertAt: 0.8 } });
-    const started = await call(service, 'runs.start', { repo: makeRepo(), title: 'Tiny budget', steps: [{ title: 'One' }, { title: 'Two' }], budgetUsd: 0.00002 });
+    const started = await call(service, 'runs.start', {
+      repo: makeRepo(),
+      title: 'Tiny budget',
+      steps: [{ title: 'One' }, { title: 'Two' }],
+      budgetUsd: 0.00002,
+    });
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     const get = async () => ((await call(service, 'runs.get', { runId })) as { ok: true; value: StatusDocument }).value;
     await until(() => engine.store.getRun(runId)?.status === 'paused');
@@ -123,8 +164,15 @@ describe('service (the contract over the engine)', () => {
     expect(doc.reason).toContain(`ratchet resume ${runId} --budget`);
     // One budget alert in the app: the engine's event is shown by the app (renderer), the service adds no second notice of its own.
     engine.store.event(runId, 'budget.alert', { key: `task:${runId}`, kind: 'task', spentUsd: 0.0059, limitUsd: 0.004 });
-    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string }).type === 'budget.alert'), { ms: 5000, describe: 'the budget alert event' });
-    expect(events.filter((e) => e.name === 'app.onNotice' && /budget/i.test(JSON.stringify(e.payload)) && !/needs you/i.test((e.payload as { title: string }).title))).toEqual([]);
+    await until(() => events.some((e) => e.name === 'runs.onEvent' && (e.payload as { type: string }).type === 'budget.alert'), {
+      ms: 5000,
+      describe: 'the budget alert event',
+    });
+    expect(
+      events.filter(
+        (e) => e.name === 'app.onNotice' && /budget/i.test(JSON.stringify(e.payload)) && !/needs you/i.test((e.payload as { title: string }).title),
+      ),
+    ).toEqual([]);
     // Raise budget and continue: one raise, then the run resumes where it paused and finishes.
     expect(await call(service, 'runs.raiseBudget', { runId, taskUsd: 5 })).toMatchObject({ ok: true, value: { taskUsd: 5 } });
     expect((await get()).policy?.budget).toMatchObject({ taskUsd: 5 });
@@ -140,7 +188,7 @@ describe('service (the contract over the engine)', () => {
     const started = await call(service, 'runs.start', { repo, title: 'Typed budget', workflowFile: `${repo}/ratchet.yml`, trust: true, budgetUsd: 0.25 });
     expect(started.ok).toBe(true);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
-    expect((engine.status(runId)).policy?.budget.taskUsd).toBe(0.25);
+    expect(engine.status(runId).policy?.budget.taskUsd).toBe(0.25);
     await until(() => ['succeeded', 'failed', 'paused'].includes(engine.store.getRun(runId)?.status ?? ''));
   });
 

@@ -85,7 +85,13 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const notice = TERMINAL_NOTICE[String(e.payload.status)];
       const run = engine.store.getRun(e.runId);
       if (notice && run) {
-        emit('app.onNotice', { code: notice.code, level: notice.level, title: `${notice.title}: ${run.task_title}`, body: String(e.payload.reason ?? '').split('\n')[0] ?? '', runId: e.runId });
+        emit('app.onNotice', {
+          code: notice.code,
+          level: notice.level,
+          title: `${notice.title}: ${run.task_title}`,
+          body: String(e.payload.reason ?? '').split('\n')[0] ?? '',
+          runId: e.runId,
+        });
       }
     }
     // A budget alert is shown once, by the app from the engine event itself (renderer engine-events.ts); no second notice here.
@@ -105,16 +111,28 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
 
   // Where runs start, wait in the queue and stop: the scheduler (run-scheduler.ts); this file only maps the contract's calls.
   const scheduler = createScheduler(engine, {
-    queue, self, concurrency: () => settings().concurrency, pollMs: opts.queuePollMs,
+    queue,
+    self,
+    concurrency: () => settings().concurrency,
+    pollMs: opts.queuePollMs,
     onError: (code, title, body, runId) => emit('app.onNotice', { code, level: 'error', title, body, runId }),
   });
   const { request, pump } = scheduler;
 
   function summary(run: RunSummaryRow): RunSummary {
     return {
-      id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at, title: run.task_title,
-      reason: run.reason, wakeAt: run.wake_at, updatedAt: run.updated_at,
-      stepsDone: run.steps_done, stepsTotal: run.steps_total, costUsd: run.cost_usd,
+      id: run.id,
+      status: run.status,
+      repo: run.repo_path,
+      branch: run.branch,
+      createdAt: run.created_at,
+      title: run.task_title,
+      reason: run.reason,
+      wakeAt: run.wake_at,
+      updatedAt: run.updated_at,
+      stepsDone: run.steps_done,
+      stepsTotal: run.steps_total,
+      costUsd: run.cost_usd,
     };
   }
 
@@ -138,11 +156,27 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
 
   function resumeDoc(info: Awaited<ReturnType<Engine['inspectResume']>>): ResumeInfoDoc {
     return {
-      runId: info.run.id, title: info.run.task_title, worktree: info.run.worktree, branch: info.run.branch, status: info.run.status,
-      reason: info.run.reason, lastSeen: info.run.heartbeat_at ?? info.run.updated_at,
-      steps: info.facts.steps.map((s) => ({ index: s.index, title: s.title, status: s.status, commit: s.commit, phase: s.phase ?? null, attempts: s.attempts })),
-      plan: info.plan, repeatedFailures: info.repeatedFailures, baseConflicts: info.baseConflicts,
-      phase: info.phase, lastStep: info.lastStep, nextAgent: info.nextAgent,
+      runId: info.run.id,
+      title: info.run.task_title,
+      worktree: info.run.worktree,
+      branch: info.run.branch,
+      status: info.run.status,
+      reason: info.run.reason,
+      lastSeen: info.run.heartbeat_at ?? info.run.updated_at,
+      steps: info.facts.steps.map((s) => ({
+        index: s.index,
+        title: s.title,
+        status: s.status,
+        commit: s.commit,
+        phase: s.phase ?? null,
+        attempts: s.attempts,
+      })),
+      plan: info.plan,
+      repeatedFailures: info.repeatedFailures,
+      baseConflicts: info.baseConflicts,
+      phase: info.phase,
+      lastStep: info.lastStep,
+      nextAgent: info.nextAgent,
     };
   }
 
@@ -157,9 +191,15 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'trust.revoke': async ({ repo }) => engine.revokeTrust(repo),
     'plans.draft': async ({ repo, title, description }) => {
       const info = await inspectRepo(repo);
-      const files = readdirSync(info.root).filter((f) => !f.startsWith('.')).slice(0, 40);
+      const files = readdirSync(info.root)
+        .filter((f) => !f.startsWith('.'))
+        .slice(0, 40);
       return draftPlan({
-        apiKey: opts.env.ANTHROPIC_API_KEY, baseURL: opts.env.ANTHROPIC_BASE_URL, model: settings().defaultModel, title, description,
+        apiKey: opts.env.ANTHROPIC_API_KEY,
+        baseURL: opts.env.ANTHROPIC_BASE_URL,
+        model: settings().defaultModel,
+        title,
+        description,
         repoSummary: `${info.name} (branch ${info.branch ?? 'detached'}); top-level files: ${files.join(', ')}`,
       });
     },
@@ -187,16 +227,27 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'runs.attemptDiff': async ({ runId, step, n, against }) => attemptDiff(engine, runId, step, n, against),
     'runs.start': async (input) => {
       const r = input.retry;
-      const description = r ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn }) : input.description;
+      const description = r
+        ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn })
+        : input.description;
       // Steps with the repository's workflow file: the file's settings and commands, this task's plan.
       const fromFile = !input.steps || input.workflowFile !== undefined;
       if (fromFile && (input.gates || input.setup || input.copy)) {
-        throw new RatchetError('bad_arguments', 'The workflow file has its own gates, setup and files to copy: send them without the file to run your version.');
+        throw new RatchetError(
+          'bad_arguments',
+          'The workflow file has its own gates, setup and files to copy: send them without the file to run your version.',
+        );
       }
       const prepared = await engine.prepareRun({
-        repo: input.repo, title: input.title, description, workflowFile: input.workflowFile,
+        repo: input.repo,
+        title: input.title,
+        description,
+        workflowFile: input.workflowFile,
         // The app's only workflow file is the repository's own (workflow.load): it needs the user's trust.
-        repoWorkflow: input.workflowFile !== undefined, trust: input.trust, trustSha256: input.trustSha256, taskBudgetUsd: input.budgetUsd,
+        repoWorkflow: input.workflowFile !== undefined,
+        trust: input.trust,
+        trustSha256: input.trustSha256,
+        taskBudgetUsd: input.budgetUsd,
         ...(fromFile ? { steps: input.steps } : { workflow: appWorkflow({ ...input, steps: input.steps as StepSpec[] }, settings()) }),
       });
       // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
@@ -261,7 +312,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const since = statsWindow(days, now()).sinceIso;
       return whatIf(loadWhatIfHistory(engine.store, since), choice);
     },
-    'stats.report': async ({ days }) => ({ markdown: weeklyReport(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }).markdown }),
+    'stats.report': async ({ days }) => ({
+      markdown: weeklyReport(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }).markdown,
+    }),
     'stats.improvements': async ({ days }) => {
       const at = now();
       return { items: loadImprovements(engine.store.db, loadStats(engine.store.db, days, at, settings().budget.dailyUsd), at, settings().preset) };

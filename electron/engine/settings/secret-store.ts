@@ -21,7 +21,9 @@ export function memorySecrets(envKey: string | null): SecretStore {
       return session ? 'session' : envKey ? 'environment' : 'none';
     },
     get warning() {
-      return session ? 'This key is kept in memory only until `ratchet serve` stops. To keep it, set ANTHROPIC_API_KEY in the environment of `ratchet serve`.' : null;
+      return session
+        ? 'This key is kept in memory only until `ratchet serve` stops. To keep it, set ANTHROPIC_API_KEY in the environment of `ratchet serve`.'
+        : null;
     },
     get: () => session ?? envKey,
     set: (key) => {

@@ -8,7 +8,11 @@ export const UserSettings = z.object({
   defaultModel: z.string().min(1).default('claude-sonnet-5-5'),
   preset: z.enum(['conservative', 'aggressive', 'minimal']).default('conservative'),
   budget: z
-    .object({ taskUsd: z.number().positive().nullable().default(null), dailyUsd: z.number().positive().nullable().default(null), alertAt: z.number().gt(0).max(1).default(0.8) })
+    .object({
+      taskUsd: z.number().positive().nullable().default(null),
+      dailyUsd: z.number().positive().nullable().default(null),
+      alertAt: z.number().gt(0).max(1).default(0.8),
+    })
     .default({ taskUsd: null, dailyUsd: null, alertAt: 0.8 }),
   notifications: z.boolean().default(true),
   /** ntfy topic URL and webhook URL for every run; a workflow's own `notify:` replaces them for its runs. */

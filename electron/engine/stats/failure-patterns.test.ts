@@ -6,7 +6,7 @@ import { improvementText } from './improvements';
 const f = (runId: string, message: string, tests: string[] = [], files: string[] = []): UnfixedFailure => ({ runId, message, tests, files });
 
 describe('failurePatterns', () => {
-  it("groups unfixed failures of different tasks by their pattern, as seed 002 words it", () => {
+  it('groups unfixed failures of different tasks by their pattern, as seed 002 words it', () => {
     const out = failurePatterns([
       f('r1', "TypeError: Cannot read properties of null (reading 'hp')"),
       f('r2', "AttributeError: 'NoneType' object has no attribute 'health'"),
@@ -24,8 +24,12 @@ describe('failurePatterns', () => {
       f('r2', '1 test failed: player health', ['test/player.test.ts › player health'], ['src/player.ts']),
       f('r2', 'same run again', ['test/player.test.ts › player health'], ['src/player.ts']),
     ]).map(improvementText);
-    expect(out).toContain('2 tasks left the test "test/player.test.ts › player health" failing → look at that test and the code it checks before the next run: is it out of date or flaky?');
-    expect(out).toContain('2 tasks left failures in src/player.ts unfixed → say in the step prompts what src/player.ts must do, or split the work on it into smaller steps');
+    expect(out).toContain(
+      '2 tasks left the test "test/player.test.ts › player health" failing → look at that test and the code it checks before the next run: is it out of date or flaky?',
+    );
+    expect(out).toContain(
+      '2 tasks left failures in src/player.ts unfixed → say in the step prompts what src/player.ts must do, or split the work on it into smaller steps',
+    );
   });
 
   it('groups the same message with different values (got -1, got -2) as one', () => {
@@ -52,7 +56,18 @@ describe('the failure patterns of a real store', () => {
     const store = new Store(db);
     const fail = (runId: string, n: number, message: string, failures: unknown[]) => {
       const id = store.startAttempt({ runId, stepIndex: 1, n, agentKind: 'anthropic', model: 'm', prompt: 'p', preCommit: 'c' });
-      store.finishAttempt(runId, id, { outcome: 'failed', errorClass: 'test_failure', errorMessage: message, summary: null, treeRef: null, treeSha: null, diff: null, failures, transcript: [], sessionId: null });
+      store.finishAttempt(runId, id, {
+        outcome: 'failed',
+        errorClass: 'test_failure',
+        errorMessage: message,
+        summary: null,
+        treeRef: null,
+        treeSha: null,
+        diff: null,
+        failures,
+        transcript: [],
+        sessionId: null,
+      });
     };
     const health = { name: 'player health', file: 'test/player.test.ts:12', message: "TypeError: Cannot read properties of null (reading 'hp')" };
     const runs = [seedRun(store), seedRun(store), seedRun(store)];

@@ -12,9 +12,18 @@ export interface UnfixedFailure {
 
 /** The failure analysis patterns (the classifier's own), as a finding and its advice. */
 const PATTERN: Record<string, { what: string; advice: string }> = {
-  [NULL_REFERENCE_HINT]: { what: 'null references', advice: 'consider adding null checks (initialise objects before use, guard values that may be missing) and say so in the step prompts' },
-  [SIGNAL_HINT]: { what: 'signals not emitted or not connected', advice: 'consider saying in the step prompts which signals must be declared, emitted and connected' },
-  [MISMATCH_HINT]: { what: 'wrong values (expected one value, got another)', advice: 'consider giving the steps the expected values and how they are computed' },
+  [NULL_REFERENCE_HINT]: {
+    what: 'null references',
+    advice: 'consider adding null checks (initialise objects before use, guard values that may be missing) and say so in the step prompts',
+  },
+  [SIGNAL_HINT]: {
+    what: 'signals not emitted or not connected',
+    advice: 'consider saying in the step prompts which signals must be declared, emitted and connected',
+  },
+  [MISMATCH_HINT]: {
+    what: 'wrong values (expected one value, got another)',
+    advice: 'consider giving the steps the expected values and how they are computed',
+  },
   [TEST_TIMEOUT_HINT]: { what: 'tests that timed out', advice: 'consider looking for loops or waits on events that never come, or raise the gate timeout' },
 };
 
@@ -52,20 +61,39 @@ function groups<K>(rows: readonly UnfixedFailure[], keysOf: (f: UnfixedFailure) 
 export function failurePatterns(rows: readonly UnfixedFailure[]): Improvement[] {
   const out: Improvement[] = [];
   const analysed = rows.map((f) => ({ f, hints: seedAnalysis(f.message).filter((h) => h !== FALLBACK_HINT && PATTERN[h]) }));
-  for (const g of groups(analysed.map((a) => a.f), (f) => analysed.find((a) => a.f === f)!.hints)) {
+  for (const g of groups(
+    analysed.map((a) => a.f),
+    (f) => analysed.find((a) => a.f === f)!.hints,
+  )) {
     const p = PATTERN[g.key]!;
-    out.push({ finding: `${plural(g.runs.size, 'task')} repeatedly failed on ${p.what} (e.g. ${g.example.slice(0, 120)})`, action: p.advice, errorClass: null });
+    out.push({
+      finding: `${plural(g.runs.size, 'task')} repeatedly failed on ${p.what} (e.g. ${g.example.slice(0, 120)})`,
+      action: p.advice,
+      errorClass: null,
+    });
   }
   // Messages no analysis pattern covers: the same shape across tasks.
   const plain = analysed.filter((a) => a.hints.length === 0).map((a) => a.f);
   for (const g of groups(plain, (f) => (f.message.trim() ? [messageShape(f.message)] : []))) {
-    out.push({ finding: `${plural(g.runs.size, 'task')} repeatedly failed the same way (${g.example.slice(0, 120)})`, action: 'consider saying in the step prompts what the code must do there, with the expected values', errorClass: null });
+    out.push({
+      finding: `${plural(g.runs.size, 'task')} repeatedly failed the same way (${g.example.slice(0, 120)})`,
+      action: 'consider saying in the step prompts what the code must do there, with the expected values',
+      errorClass: null,
+    });
   }
   for (const g of groups(rows, (f) => f.tests)) {
-    out.push({ finding: `${plural(g.runs.size, 'task')} left the test "${g.key}" failing`, action: 'look at that test and the code it checks before the next run: is it out of date or flaky?', errorClass: null });
+    out.push({
+      finding: `${plural(g.runs.size, 'task')} left the test "${g.key}" failing`,
+      action: 'look at that test and the code it checks before the next run: is it out of date or flaky?',
+      errorClass: null,
+    });
   }
   for (const g of groups(rows, (f) => f.files)) {
-    out.push({ finding: `${plural(g.runs.size, 'task')} left failures in ${g.key} unfixed`, action: `say in the step prompts what ${g.key} must do, or split the work on it into smaller steps`, errorClass: null });
+    out.push({
+      finding: `${plural(g.runs.size, 'task')} left failures in ${g.key} unfixed`,
+      action: `say in the step prompts what ${g.key} must do, or split the work on it into smaller steps`,
+      errorClass: null,
+    });
   }
   return out;
 }

@@ -103,18 +103,36 @@ export function improvementSuggestions(input: ImprovementInput): Improvement[] {
       }
     }
     if (rate >= 0.8 && r.givenUp > 0 && limit > 0) {
-      out.push({ finding: `${seen}, but ${plural(r.givenUp, 'failure was', 'failures were')} given up at the limit of ${limit}`, action: `raise max retries for ${r.errorClass} to ${limit + 1}`, errorClass: r.errorClass });
+      out.push({
+        finding: `${seen}, but ${plural(r.givenUp, 'failure was', 'failures were')} given up at the limit of ${limit}`,
+        action: `raise max retries for ${r.errorClass} to ${limit + 1}`,
+        errorClass: r.errorClass,
+      });
       continue;
     }
     const stuck = r.steps - r.fixed;
     if (stuck >= MIN_STEPS && ADVICE[r.errorClass]) {
-      out.push({ finding: `${plural(stuck, 'step')} that failed on ${label(r.errorClass).toLowerCase()} ${stuck === 1 ? 'was' : 'were'} never fixed`, action: `consider: ${ADVICE[r.errorClass]}`, errorClass: r.errorClass });
+      out.push({
+        finding: `${plural(stuck, 'step')} that failed on ${label(r.errorClass).toLowerCase()} ${stuck === 1 ? 'was' : 'were'} never fixed`,
+        action: `consider: ${ADVICE[r.errorClass]}`,
+        errorClass: r.errorClass,
+      });
     }
   }
   const avg = input.avgAttemptsPerSuccess;
   if (avg !== null && input.successSteps >= 5) {
-    if (avg <= 1.8) out.push({ finding: `Average ${avg.toFixed(1)} attempts per successful step suggests a good first-try rate`, action: 'continue the current task description format', errorClass: null });
-    else if (avg >= 2.5) out.push({ finding: `Average ${avg.toFixed(1)} attempts per successful step: most steps need retries`, action: 'give steps clearer acceptance criteria (expected values, test names, file names)', errorClass: null });
+    if (avg <= 1.8)
+      out.push({
+        finding: `Average ${avg.toFixed(1)} attempts per successful step suggests a good first-try rate`,
+        action: 'continue the current task description format',
+        errorClass: null,
+      });
+    else if (avg >= 2.5)
+      out.push({
+        finding: `Average ${avg.toFixed(1)} attempts per successful step: most steps need retries`,
+        action: 'give steps clearer acceptance criteria (expected values, test names, file names)',
+        errorClass: null,
+      });
   }
   if (input.daysOverBudget && input.dailyBudgetUsd != null) {
     out.push({

@@ -38,8 +38,14 @@ describe('the dashboard from the per-day summary', () => {
 
   it('is what a rebuild from the rows gives (the migration backfill and the triggers agree)', () => {
     const db = store(120, 9);
-    const dump = () => ['stats_runs', 'stats_daily', 'stats_costs'].map((t) =>
-      db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).all().map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e9) / 1e9 : v))).filter((r) => !/"(runs|n|calls)":0[,}]/.test(r)));
+    const dump = () =>
+      ['stats_runs', 'stats_daily', 'stats_costs'].map((t) =>
+        db
+          .prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`)
+          .all()
+          .map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e9) / 1e9 : v)))
+          .filter((r) => !/"(runs|n|calls)":0[,}]/.test(r)),
+      );
     const byTriggers = dump();
     db.transaction(() => rebuildSummary(db))();
     expect(dump()).toEqual(byTriggers);

@@ -52,7 +52,11 @@ export function loadStatsFromRows(db: Db, days: number, now: Date, dailyBudgetUs
   const rows = rawStatsRows(db, since);
   const { runs, steps } = rows;
   const attempts = rows.attempts.map((a) => ({
-    runId: a.runId, step: a.step, n: a.n, outcome: a.outcome, errorClass: a.errorClass,
+    runId: a.runId,
+    step: a.step,
+    n: a.n,
+    outcome: a.outcome,
+    errorClass: a.errorClass,
     action: a.decision_json ? ((JSON.parse(a.decision_json) as { action?: string }).action ?? null) : null,
     // An attempt with no API call yet costs 0; only a model with no price makes its cost unknown.
     costUsd: a.cost_known ? (a.costUsd ?? 0) : null,
@@ -71,8 +75,12 @@ export function loadClassRecords(db: Db, days: number, now: Date): ClassRecord[]
     .map((s) => {
       const a = byClass.get(s.class);
       return {
-        errorClass: s.class as ErrorClass, steps: s.steps, fixed: s.fixed, fixedAfter: [s.r1, s.r2, s.r3, s.r4] as [number, number, number, number],
-        retries: a?.retries ?? 0, givenUp: Math.max(0, (a?.failures ?? 0) - (a?.retries ?? 0)),
+        errorClass: s.class as ErrorClass,
+        steps: s.steps,
+        fixed: s.fixed,
+        fixedAfter: [s.r1, s.r2, s.r3, s.r4] as [number, number, number, number],
+        retries: a?.retries ?? 0,
+        givenUp: Math.max(0, (a?.failures ?? 0) - (a?.retries ?? 0)),
       };
     })
     .sort((x, y) => x.errorClass.localeCompare(y.errorClass));

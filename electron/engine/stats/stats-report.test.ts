@@ -22,13 +22,26 @@ describe('weeklyReport', () => {
       const s = loadStats(db, days, end, 1);
       const line = (re: RegExp) => markdown.match(re)?.slice(1) ?? [];
       expect(line(/\*\*Success rate:\*\* ([\d.]+) % \((\d+) of (\d+) finished runs?; (\d+) runs? started\)/)).toEqual([
-        ((s.successRate ?? 0) * 100).toFixed(1), String(s.succeeded), String(s.succeeded + s.failed), String(s.runs),
+        ((s.successRate ?? 0) * 100).toFixed(1),
+        String(s.succeeded),
+        String(s.succeeded + s.failed),
+        String(s.runs),
       ]);
       expect(line(/\*\*Average attempts:\*\* ([\d.]+) per successful step/)).toEqual([String(s.avgAttemptsPerSuccess)]);
-      expect(line(/\*\*Cost:\*\* (\$[\d.]+), of which retries (\$[\d.]+); retries rescued (\d+) step/)).toEqual([money(s.totalCostUsd), money(s.retryCostUsd), String(s.savedByRetries)]);
+      expect(line(/\*\*Cost:\*\* (\$[\d.]+), of which retries (\$[\d.]+); retries rescued (\d+) step/)).toEqual([
+        money(s.totalCostUsd),
+        money(s.retryCostUsd),
+        String(s.savedByRetries),
+      ]);
       const b = s.retryBreakdown;
       const cell = (label: string) => Number(line(new RegExp(`\\| ${label} \\| (\\d+)`))[0]);
-      expect([cell('none needed'), cell('1 retry'), cell('2 retries'), cell('3 or more'), cell('failed after max')]).toEqual([b.r0, b.r1, b.r2, b.r3plus, b.failedAfterMax]);
+      expect([cell('none needed'), cell('1 retry'), cell('2 retries'), cell('3 or more'), cell('failed after max')]).toEqual([
+        b.r0,
+        b.r1,
+        b.r2,
+        b.r3plus,
+        b.failedAfterMax,
+      ]);
       const perDay = [...markdown.matchAll(/^\| (\d{4}-\d\d-\d\d) \| \$([\d.]+) \| \$([\d.]+) \|$/gm)].map((m) => [m[1], Number(m[2])]);
       expect(perDay).toEqual(s.costPerDay.map((d) => [d.day, Number(d.costUsd.toFixed(4))]));
       for (const r of s.retryReasons) expect(markdown).toContain(`${errorClassLabel(r.errorClass)}: ${plural(r.count, 'retry', 'retries')} (`);

@@ -28,7 +28,12 @@ export function loadImprovements(db: StoreDb, s: StatsSummary, now: Date, preset
 }
 
 /** The weekly report: the dashboard's summary for the period and its improvement suggestions, as Markdown. */
-export function weeklyReport(db: StoreDb, days: number, now: Date, settings: ReportSettings): { summary: StatsSummary; improvements: Improvement[]; markdown: string } {
+export function weeklyReport(
+  db: StoreDb,
+  days: number,
+  now: Date,
+  settings: ReportSettings,
+): { summary: StatsSummary; improvements: Improvement[]; markdown: string } {
   const summary = loadStats(db, days, now, settings.dailyUsd);
   const improvements = loadImprovements(db, summary, now, settings.preset);
   return { summary, improvements, markdown: reportMarkdown(summary, now, improvements) };

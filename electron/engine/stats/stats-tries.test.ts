@@ -22,9 +22,16 @@ function writeSteps(db: Database.Database, steps: Array<Array<{ outcome: Outcome
   const store = new Store(db, () => new Date((t += 1000)));
   const runId = newId();
   store.createRun({
-    runId, repoPath: '/repo', repoName: 'repo', title: 'Test first', description: '',
+    runId,
+    repoPath: '/repo',
+    repoName: 'repo',
+    title: 'Test first',
+    description: '',
     workflow: WorkflowFile.parse({ steps: steps.map((_, i) => ({ title: `step ${i + 1}` })) }),
-    baseBranch: 'main', baseCommit: '0'.repeat(40), branch: `ratchet/r-${runId}`, worktree: `/tmp/wt-${runId}`,
+    baseBranch: 'main',
+    baseCommit: '0'.repeat(40),
+    branch: `ratchet/r-${runId}`,
+    worktree: `/tmp/wt-${runId}`,
   });
   store.setRunStatus(runId, 'running', null);
   steps.forEach((attempts, i) => {
@@ -32,7 +39,14 @@ function writeSteps(db: Database.Database, steps: Array<Array<{ outcome: Outcome
     attempts.forEach((a, k) => {
       const n = k + 1;
       const id = store.startAttempt({ runId, stepIndex: s, n, agentKind: 'anthropic', model: 'claude-sonnet-5-5', prompt: 'p', preCommit: 'a'.repeat(40) });
-      store.recordApiCall(runId, id, { model: 'claude-sonnet-5-5', inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: a.cost });
+      store.recordApiCall(runId, id, {
+        model: 'claude-sonnet-5-5',
+        inputTokens: 100,
+        outputTokens: 10,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: a.cost,
+      });
       if (a.outcome === 'passed') store.checkpointStep(runId, id, s, { ...FINISH, outcome: 'passed' }, 'c'.repeat(40));
       else if (a.outcome === 'interrupted') store.closeDeadAttempts(runId);
       else if (a.outcome === 'red') store.finishAttempt(runId, id, { ...FINISH, outcome: 'red', summary: 'the new test fails, as it should' });
@@ -52,7 +66,12 @@ const tries = (db: Database.Database, runId: string) =>
 describe('tries and retries in the stored summary', () => {
   it("a test-first step whose implementation passes first time: 0 retries and no retry cost, the red attempt's cost in the total", () => {
     const { db } = openDatabase(mkdtempSync(join(tmpdir(), 'ratchet-tries-')));
-    const { runId } = writeSteps(db, [[{ outcome: 'red', cost: 0.2 }, { outcome: 'passed', cost: 0.1 }]]);
+    const { runId } = writeSteps(db, [
+      [
+        { outcome: 'red', cost: 0.2 },
+        { outcome: 'passed', cost: 0.1 },
+      ],
+    ]);
     expect(tries(db, runId)).toEqual([1]);
     const s = loadStats(db, 7, end, null);
     expect(s.retryBreakdown).toEqual({ r0: 1, r1: 0, r2: 0, r3plus: 0, failedAfterMax: 0 });
@@ -67,11 +86,22 @@ describe('tries and retries in the stored summary', () => {
   it('after the red attempt, a failed implementation is the first try and the next one a retry; a red attempt after a failed test attempt costs no retry', () => {
     const { db } = openDatabase(mkdtempSync(join(tmpdir(), 'ratchet-tries-')));
     const { runId } = writeSteps(db, [
-      [{ outcome: 'red', cost: 0.2 }, { outcome: 'failed', cost: 0.1 }, { outcome: 'passed', cost: 0.05 }],
+      [
+        { outcome: 'red', cost: 0.2 },
+        { outcome: 'failed', cost: 0.1 },
+        { outcome: 'passed', cost: 0.05 },
+      ],
       // The test attempt wrote no test (a tdd_violation, retried), then its test failed as it should, then the implementation passed.
-      [{ outcome: 'failed', cost: 0.01 }, { outcome: 'red', cost: 0.02 }, { outcome: 'passed', cost: 0.04 }],
+      [
+        { outcome: 'failed', cost: 0.01 },
+        { outcome: 'red', cost: 0.02 },
+        { outcome: 'passed', cost: 0.04 },
+      ],
       // Cut by a stop, then carried on: no try, no retry.
-      [{ outcome: 'interrupted', cost: 0.3 }, { outcome: 'passed', cost: 0.5 }],
+      [
+        { outcome: 'interrupted', cost: 0.3 },
+        { outcome: 'passed', cost: 0.5 },
+      ],
     ]);
     expect(tries(db, runId)).toEqual([2, 2, 1]);
     const s = loadStats(db, 7, end, null);
@@ -86,8 +116,20 @@ describe('tries and retries in the stored summary', () => {
     const home = mkdtempSync(join(tmpdir(), 'ratchet-tries-'));
     const old = new Database(join(home, 'ratchet.db'));
     old.pragma('journal_mode = WAL');
-    migrate(old, MIGRATIONS.filter((m) => m.version <= 15));
-    const { runId } = writeSteps(old, [[{ outcome: 'red', cost: 0.2 }, { outcome: 'passed', cost: 0.1 }], [{ outcome: 'interrupted', cost: 0.3 }, { outcome: 'passed', cost: 0.5 }]]);
+    migrate(
+      old,
+      MIGRATIONS.filter((m) => m.version <= 15),
+    );
+    const { runId } = writeSteps(old, [
+      [
+        { outcome: 'red', cost: 0.2 },
+        { outcome: 'passed', cost: 0.1 },
+      ],
+      [
+        { outcome: 'interrupted', cost: 0.3 },
+        { outcome: 'passed', cost: 0.5 },
+      ],
+    ]);
     // What the old triggers kept: the red attempt a try, the implementation's cost and the resumed attempt's retry cost.
     expect(tries(old, runId)).toEqual([2, 1]);
     expect(loadStats(old, 7, end, null).retryBreakdown.r1).toBe(1);
@@ -102,7 +144,12 @@ describe('tries and retries in the stored summary', () => {
     expect(s.totalCostUsd).toBeCloseTo(1.1, 9);
     expect(loadStatsFromRows(db, 7, end, null)).toEqual(s);
     // And the triggers it put back keep counting by the new rule.
-    writeSteps(db, [[{ outcome: 'red', cost: 0.2 }, { outcome: 'passed', cost: 0.1 }]]);
+    writeSteps(db, [
+      [
+        { outcome: 'red', cost: 0.2 },
+        { outcome: 'passed', cost: 0.1 },
+      ],
+    ]);
     expect(loadStats(db, 7, end, null).retryBreakdown.r0).toBe(3);
     expect(loadStats(db, 7, end, null).retryCostUsd).toBe(0);
     db.close();

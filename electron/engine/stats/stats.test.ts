@@ -40,7 +40,10 @@ describe('summarise', () => {
     const s = summarise(fixture(), 7, now);
     expect(s).toMatchObject({ runs: 3, succeeded: 1, failed: 1, successRate: 0.5, avgAttemptsPerSuccess: 1.33 });
     expect(s.retryBreakdown).toEqual({ r0: 2, r1: 1, r2: 0, r3plus: 0, failedAfterMax: 1 });
-    expect(s.retryReasons).toEqual([{ errorClass: 'compilation_error', count: 2 }, { errorClass: 'test_failure', count: 1 }]);
+    expect(s.retryReasons).toEqual([
+      { errorClass: 'compilation_error', count: 2 },
+      { errorClass: 'test_failure', count: 1 },
+    ]);
     expect(s.savedByRetries).toBe(1);
     expect(s.totalCostUsd).toBeCloseTo(0.6, 6);
     expect(s.retryCostUsd).toBeCloseTo(0.35, 6);
@@ -64,7 +67,10 @@ describe('summarise', () => {
     // Step 1: the test (red), then the implementation passing first time. Step 2: red, a failure, then a pass.
     const input: StatsInput = {
       runs: [{ id: 't', status: 'succeeded', createdAt: at(1) }],
-      steps: [{ runId: 't', index: 1, title: 's1', status: 'succeeded' }, { runId: 't', index: 2, title: 's2', status: 'succeeded' }],
+      steps: [
+        { runId: 't', index: 1, title: 's1', status: 'succeeded' },
+        { runId: 't', index: 2, title: 's2', status: 'succeeded' },
+      ],
       attempts: [
         { runId: 't', step: 1, n: 1, outcome: 'red', errorClass: null, action: null, costUsd: 0.2 },
         { runId: 't', step: 1, n: 2, outcome: 'passed', errorClass: null, action: null, costUsd: 0.1 },
@@ -96,16 +102,23 @@ describe('summarise', () => {
   });
 
   it('counts an attempt cut by a stop as no try, and the one that carries on after it as no retry', () => {
-    const s = summarise({
-      runs: [{ id: 'i', status: 'succeeded', createdAt: at(1) }],
-      steps: [{ runId: 'i', index: 1, title: 's1', status: 'succeeded' }],
-      attempts: [
-        { runId: 'i', step: 1, n: 1, outcome: 'interrupted', errorClass: null, action: null, costUsd: 0.1 },
-        { runId: 'i', step: 1, n: 2, outcome: 'passed', errorClass: null, action: null, costUsd: 0.1 },
-      ],
-      calls: [{ at: at(1), costUsd: 0.1, outcome: 'interrupted', earlier: [] }, { at: at(1), costUsd: 0.1, outcome: 'passed', earlier: ['interrupted'] }],
-      dailyBudgetUsd: null,
-    }, 7, now);
+    const s = summarise(
+      {
+        runs: [{ id: 'i', status: 'succeeded', createdAt: at(1) }],
+        steps: [{ runId: 'i', index: 1, title: 's1', status: 'succeeded' }],
+        attempts: [
+          { runId: 'i', step: 1, n: 1, outcome: 'interrupted', errorClass: null, action: null, costUsd: 0.1 },
+          { runId: 'i', step: 1, n: 2, outcome: 'passed', errorClass: null, action: null, costUsd: 0.1 },
+        ],
+        calls: [
+          { at: at(1), costUsd: 0.1, outcome: 'interrupted', earlier: [] },
+          { at: at(1), costUsd: 0.1, outcome: 'passed', earlier: ['interrupted'] },
+        ],
+        dailyBudgetUsd: null,
+      },
+      7,
+      now,
+    );
     expect(s.retryBreakdown.r0).toBe(1);
     expect(s.retryCostUsd).toBe(0);
     expect(s.totalCostUsd).toBeCloseTo(0.2, 6);

@@ -92,7 +92,12 @@ export function countRows(input: StatsInput): StatsCounts {
     costByDay.set(day, v);
   }
   return {
-    runs: input.runs.length, succeeded, failed, breakdown, successAttempts, successSteps,
+    runs: input.runs.length,
+    succeeded,
+    failed,
+    breakdown,
+    successAttempts,
+    successSteps,
     reasons: [...reasons].map(([errorClass, count]) => ({ errorClass, count })),
     costByDay,
     flaky: input.attempts.filter((a) => a.outcome === 'flaky').length,
@@ -136,11 +141,17 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
       api_error: 'check the API status page; lower concurrency',
       rate_limit: 'spread runs over time or raise your rate limits',
     };
-    suggestions.push(`${errorClassLabel(top.errorClass)} caused ${Math.round((top.count / totalRetries) * 100)} % of retries${advice[top.errorClass] ? `: ${advice[top.errorClass]}` : ''}.`);
+    suggestions.push(
+      `${errorClassLabel(top.errorClass)} caused ${Math.round((top.count / totalRetries) * 100)} % of retries${advice[top.errorClass] ? `: ${advice[top.errorClass]}` : ''}.`,
+    );
   }
-  if (breakdown.failedAfterMax > 0) suggestions.push(`${plural(breakdown.failedAfterMax, 'step')} failed after every retry: revise those plans before retrying, or raise their limits if they came close.`);
+  if (breakdown.failedAfterMax > 0)
+    suggestions.push(
+      `${plural(breakdown.failedAfterMax, 'step')} failed after every retry: revise those plans before retrying, or raise their limits if they came close.`,
+    );
   if (c.flaky) suggestions.push(`${plural(c.flaky, 'attempt')} passed only on a re-run (flaky tests): fix them so they stop costing retries.`);
-  if (avg !== null && avg <= 1.5 && c.successSteps >= 5) suggestions.push(`Average ${avg.toFixed(1)} attempts per step: a good first-try rate; keep the current step format.`);
+  if (avg !== null && avg <= 1.5 && c.successSteps >= 5)
+    suggestions.push(`Average ${avg.toFixed(1)} attempts per step: a good first-try rate; keep the current step format.`);
   if (c.unknownCost) suggestions.push('Some attempts used a model with no price in the pricing table: add it in Settings so costs are complete.');
   const finished = c.succeeded + c.failed;
   return {
@@ -194,7 +205,11 @@ export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readon
     '',
     '## Common retry reasons',
     '',
-    ...(s.retryReasons.length ? s.retryReasons.map((r, i) => `${i + 1}. ${errorClassLabel(r.errorClass)}: ${plural(r.count, 'retry', 'retries')} (${((r.count / reasonsTotal) * 100).toFixed(0)} %)`) : ['No retries.']),
+    ...(s.retryReasons.length
+      ? s.retryReasons.map(
+          (r, i) => `${i + 1}. ${errorClassLabel(r.errorClass)}: ${plural(r.count, 'retry', 'retries')} (${((r.count / reasonsTotal) * 100).toFixed(0)} %)`,
+        )
+      : ['No retries.']),
     '',
     '## Cost per day',
     '',

@@ -13,22 +13,36 @@ const harness = serviceHarness();
 describe('what-if over the store', () => {
   it('loads the attempts as they happened and replays them under another policy through stats.whatIf', async () => {
     const { engine, service } = await harness.start();
-    const started = await dispatch(service.handlers, 'runs.start', { repo: makeRepo(), title: 'flips once', steps: [{ title: 'One', gates: ['test'] }, { title: 'Two' }], gates: { test: flipGate(2) } }, toCallError);
+    const started = await dispatch(
+      service.handlers,
+      'runs.start',
+      { repo: makeRepo(), title: 'flips once', steps: [{ title: 'One', gates: ['test'] }, { title: 'Two' }], gates: { test: flipGate(2) } },
+      toCallError,
+    );
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     // The first failure waits out the preset's backoff; Retry now cuts it short.
     const e = engine;
     const s = service;
-    await until(() => {
-      const status = e.store.getRun(runId)?.status;
-      if (status === 'waiting') void dispatch(s.handlers, 'runs.retryNow', { runId }, toCallError);
-      return status === 'succeeded';
-    }, { ms: 30_000, describe: () => `the run to succeed (it is ${e.store.getRun(runId)?.status})` });
+    await until(
+      () => {
+        const status = e.store.getRun(runId)?.status;
+        if (status === 'waiting') void dispatch(s.handlers, 'runs.retryNow', { runId }, toCallError);
+        return status === 'succeeded';
+      },
+      { ms: 30_000, describe: () => `the run to succeed (it is ${e.store.getRun(runId)?.status})` },
+    );
 
     const history = loadWhatIfHistory(engine.store, '2000-01-01T00:00:00.000Z');
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ runId, title: 'flips once', status: 'succeeded' });
     expect(history[0]?.steps.map((s) => [s.index, s.attempts.map((a) => [a.outcome, a.errorClass])])).toEqual([
-      [1, [['failed', 'test_failure'], ['passed', null]]],
+      [
+        1,
+        [
+          ['failed', 'test_failure'],
+          ['passed', null],
+        ],
+      ],
       [2, [['passed', null]]],
     ]);
 

@@ -123,7 +123,8 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
     for (let i = 0; ; i++) {
       const a = step.attempts[i];
       if (!a) return verdict('unknown', `${where} would have had attempt ${i + 1}, which was never made`);
-      if (policy.taskUsd !== null && cost >= policy.taskUsd) return verdict('budget', `the ${money(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
+      if (policy.taskUsd !== null && cost >= policy.taskUsd)
+        return verdict('budget', `the ${money(policy.taskUsd)} budget is spent before attempt ${i + 1} of ${where}`);
       cost += a.costUsd;
       if (a.outcome === 'passed' || a.outcome === 'flaky') break;
       // A test-first step's test attempt (its test failing as it should) is no failure: the implementation follows.
@@ -136,7 +137,9 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
       used.set(c, n);
       const out = NON_RETRIABLE.has(c) || n > policy.limits[c] || i + 1 >= MAX_ATTEMPTS_PER_STEP;
       if (out) {
-        const why = NON_RETRIABLE.has(c) ? `a ${CLASS_LABEL(c)} is not retried` : `${policy.limits[c]} ${CLASS_LABEL(c)} ${policy.limits[c] === 1 ? 'retry' : 'retries'} used up`;
+        const why = NON_RETRIABLE.has(c)
+          ? `a ${CLASS_LABEL(c)} is not retried`
+          : `${policy.limits[c]} ${CLASS_LABEL(c)} ${policy.limits[c] === 1 ? 'retry' : 'retries'} used up`;
         return ESCALATE_TO_USER.has(c)
           ? verdict('needs_you', `${where} goes to you after attempt ${i + 1}: ${why}`)
           : verdict('failed', `${where} fails after attempt ${i + 1}: ${why}`);

@@ -15,7 +15,10 @@ const REVISIONS = 400;
 
 function worker(home: string, runId: string, startAt: number): Promise<{ ok: number; busy: number; other: string[] }> {
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, home, runId, String(REVISIONS), String(startAt)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, home, runId, String(REVISIONS), String(startAt)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += String(d)));

@@ -27,7 +27,14 @@ export function runDoctor(home: string): DoctorReport {
   const stale = staleMarkers(home);
   if (!existsSync(file)) {
     return {
-      file, exists: false, schemaVersion: null, newestSchema, integrity: null, sizes: null, uncleanShutdowns: stale.length, ok: true,
+      file,
+      exists: false,
+      schemaVersion: null,
+      newestSchema,
+      integrity: null,
+      sizes: null,
+      uncleanShutdowns: stale.length,
+      ok: true,
       advice: [`There is no store at ${file} yet: any \`ratchet\` command or the app creates it.`],
     };
   }
@@ -44,7 +51,9 @@ export function runDoctor(home: string): DoctorReport {
     const rows = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
     integrity = { ok: rows.length === 1 && rows[0] === 'ok', problems: rows.filter((r) => r !== 'ok'), durationMs: Date.now() - started };
     const pageSize = db.pragma('page_size', { simple: true }) as number;
-    const tables = (db.prepare("SELECT name, pgsize AS bytes FROM dbstat WHERE aggregate = TRUE AND name NOT LIKE 'sqlite_%' ORDER BY bytes DESC").all() as Array<{ name: string; bytes: number }>);
+    const tables = db
+      .prepare("SELECT name, pgsize AS bytes FROM dbstat WHERE aggregate = TRUE AND name NOT LIKE 'sqlite_%' ORDER BY bytes DESC")
+      .all() as Array<{ name: string; bytes: number }>;
     sizes = {
       fileBytes: statSync(file).size,
       walBytes: existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0,
@@ -69,8 +78,10 @@ export function runDoctor(home: string): DoctorReport {
     for (const f of stale) rmSync(join(openMarkersDir(home), f), { force: true });
     advice.push(`${stale.length} Ratchet process(es) stopped without closing the store; the integrity check found nothing wrong.`);
   }
-  if (schemaVersion !== null && schemaVersion < newestSchema) advice.push(`The store is at schema ${schemaVersion}; this Ratchet migrates it to ${newestSchema} at its next start (any command).`);
-  if (schemaVersion !== null && schemaVersion > newestSchema) advice.push(`The store is at schema ${schemaVersion}, newer than this Ratchet (${newestSchema}): update Ratchet.`);
+  if (schemaVersion !== null && schemaVersion < newestSchema)
+    advice.push(`The store is at schema ${schemaVersion}; this Ratchet migrates it to ${newestSchema} at its next start (any command).`);
+  if (schemaVersion !== null && schemaVersion > newestSchema)
+    advice.push(`The store is at schema ${schemaVersion}, newer than this Ratchet (${newestSchema}): update Ratchet.`);
   if (sizes && sizes.freePages * sizes.pageSize > 100e6) {
     advice.push(`${mb(sizes.freePages * sizes.pageSize)} of the file is free pages (left by moved or deleted data); new writes reuse them.`);
   }
@@ -84,7 +95,10 @@ export function doctorText(r: DoctorReport): string {
   const lines = [`store ${r.file}${r.exists ? '' : ' (none yet)'}`];
   if (r.exists) {
     lines.push(`schema ${r.schemaVersion ?? '?'} (this Ratchet: ${r.newestSchema})`);
-    if (r.integrity) lines.push(`integrity ${r.integrity.ok ? 'ok' : 'DAMAGED'} (${(r.integrity.durationMs / 1000).toFixed(1)} s)${r.integrity.ok ? '' : `\n  ${r.integrity.problems.slice(0, 10).join('\n  ')}`}`);
+    if (r.integrity)
+      lines.push(
+        `integrity ${r.integrity.ok ? 'ok' : 'DAMAGED'} (${(r.integrity.durationMs / 1000).toFixed(1)} s)${r.integrity.ok ? '' : `\n  ${r.integrity.problems.slice(0, 10).join('\n  ')}`}`,
+      );
     if (r.sizes) {
       lines.push(`size ${mb(r.sizes.fileBytes)} + ${mb(r.sizes.walBytes)} WAL, ${r.sizes.pages} pages of ${r.sizes.pageSize} B, ${r.sizes.freePages} free`);
       for (const t of r.sizes.tables.slice(0, 8)) lines.push(`  ${t.name.padEnd(28)} ${mb(t.bytes)}`);

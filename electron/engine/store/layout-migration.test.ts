@@ -38,7 +38,10 @@ describe('the layout migration (8: texts apart, 9: stats summary, 10: indexes)',
     const home = mkdtempSync(join(tmpdir(), 'ratchet-layout-'));
     const old = new Database(join(home, 'ratchet.db'));
     old.pragma('journal_mode = WAL');
-    migrate(old, MIGRATIONS.filter((m) => m.version <= 7));
+    migrate(
+      old,
+      MIGRATIONS.filter((m) => m.version <= 7),
+    );
     fillV7(old, 60, end);
     const before = dump(old, 'old');
     expect((before.attempts as unknown[]).length).toBeGreaterThan(100);
@@ -51,7 +54,10 @@ describe('the layout migration (8: texts apart, 9: stats summary, 10: indexes)',
     const pick = (row: unknown, like: unknown) => Object.fromEntries(Object.keys(like as object).map((k) => [k, (row as Record<string, unknown>)[k]]));
     for (const t of TABLES) {
       expect((after[t] as unknown[]).length, t).toBe((before[t] as unknown[]).length);
-      expect((after[t] as unknown[]).map((r, i) => pick(r, (before[t] as unknown[])[i])), t).toEqual(before[t]);
+      expect(
+        (after[t] as unknown[]).map((r, i) => pick(r, (before[t] as unknown[])[i])),
+        t,
+      ).toEqual(before[t]);
     }
     // The wide columns are gone from the rows lists and stats read.
     const cols = (t: string) => (db.prepare(`PRAGMA table_info(${t})`).all() as Array<{ name: string }>).map((c) => c.name);
@@ -60,7 +66,9 @@ describe('the layout migration (8: texts apart, 9: stats summary, 10: indexes)',
     expect(cols('gate_results')).not.toContain('output');
     // The Store reads the moved texts back as they were.
     const store = new Store(db);
-    const a = (before.attempts as Array<{ id: number; prompt: string; transcript_json: string; diff: string | null }>).find((x) => x.transcript_json.length > 10_000)!;
+    const a = (before.attempts as Array<{ id: number; prompt: string; transcript_json: string; diff: string | null }>).find(
+      (x) => x.transcript_json.length > 10_000,
+    )!;
     expect(store.getAttemptTexts(a.id)).toEqual({ prompt: a.prompt, transcript_json: a.transcript_json, diff: a.diff });
     // The summary the migration built gives the same dashboard as the raw rows.
     for (const days of [7, 30]) expect(loadStats(db, days, end, null)).toEqual(loadStatsFromRows(db, days, end, null));

@@ -38,7 +38,14 @@ describe('migrations', () => {
     const db = new Database(':memory:');
     const ms: Migration[] = [
       { version: 1, name: 'ok', up: (d) => d.exec('CREATE TABLE a (x)') },
-      { version: 2, name: 'bad', up: (d) => { d.exec('CREATE TABLE b (x)'); throw new Error('boom'); } },
+      {
+        version: 2,
+        name: 'bad',
+        up: (d) => {
+          d.exec('CREATE TABLE b (x)');
+          throw new Error('boom');
+        },
+      },
     ];
     expect(() => migrate(db, ms)).toThrow('boom');
     expect(db.pragma('user_version', { simple: true })).toBe(1);
@@ -62,12 +69,23 @@ describe('migrations', () => {
 describe('a migration merged after a higher-numbered one', () => {
   it('is applied to a database already past its number that lacks it (8–10 after 14), and only once', () => {
     const db = new Database(join(tmp(), 'late.db'));
-    migrate(db, MIGRATIONS.filter((m) => m.version <= 7 || m.version > 10));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 7 || m.version > 10),
+    );
     const past = db.pragma('user_version', { simple: true }) as number;
     expect(past).toBeGreaterThan(10);
     // 16 redefines 9's triggers: run before 9 made its tables, it runs again after them.
     expect(migrate(db, MIGRATIONS)).toEqual([8, 9, 10, 16]);
-    const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN ('stats_attempt_insert', 'stats_call_insert', 'stats_call_moved', 'stats_class_added')").all() as Array<{ name: string }>).map((t) => t.name).sort();
+    const triggers = (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN ('stats_attempt_insert', 'stats_call_insert', 'stats_call_moved', 'stats_class_added')",
+        )
+        .all() as Array<{ name: string }>
+    )
+      .map((t) => t.name)
+      .sort();
     expect(triggers).toEqual(['stats_call_moved', 'stats_class_added']);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('attempt_prompts', 'stats_daily', 'events_run') ORDER BY name").all()).toHaveLength(3);
     expect(db.pragma('user_version', { simple: true })).toBe(past);

@@ -45,23 +45,27 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
     if (m.version <= current) {
       // Merged late (a lower number than one already applied): applied now if the database lacks it.
       if (m.present && !m.present(db)) {
-        const ran = db.transaction(() => {
-          if (m.present?.(db)) return false;
-          m.up(db);
-          return true;
-        }).immediate();
+        const ran = db
+          .transaction(() => {
+            if (m.present?.(db)) return false;
+            m.up(db);
+            return true;
+          })
+          .immediate();
         if (ran) applied.push(m.version);
       }
       continue;
     }
     // IMMEDIATE, and the version read again under the write lock: two processes starting on a new database at once
     // apply each migration once (the second waits, then sees it done).
-    const ran = db.transaction(() => {
-      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return false;
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-      return true;
-    }).immediate();
+    const ran = db
+      .transaction(() => {
+        if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return false;
+        m.up(db);
+        db.pragma(`user_version = ${m.version}`);
+        return true;
+      })
+      .immediate();
     if (ran) applied.push(m.version);
   }
   return applied;

@@ -62,7 +62,9 @@ describe('opening a database another process holds', () => {
   it('says the database is busy when the lock outlasts the wait, and leaves the file where it is', async () => {
     const { home, runId } = seeded();
     const holder = await holdLock(join(home, 'ratchet.db'), 3_000);
-    expect(() => openDatabase(home, undefined, { busyTimeoutMs: 300 })).toThrow(expect.objectContaining({ code: 'db_busy', message: expect.stringMatching(/locked by another process/) }));
+    expect(() => openDatabase(home, undefined, { busyTimeoutMs: 300 })).toThrow(
+      expect.objectContaining({ code: 'db_busy', message: expect.stringMatching(/locked by another process/) }),
+    );
     expect(asideFiles(home)).toEqual([]);
     await holder.done;
     const opened = openDatabase(home);

@@ -12,7 +12,20 @@ import { Store } from './store';
 import { writeVariedHistory } from './testing/varied-history';
 
 /** The tables that grow with every run; a plain `SCAN` of one of them is a bug. */
-const GROWING = ['events', 'attempts', 'step_runs', 'api_calls', 'gate_results', 'gate_outputs', 'attempt_prompts', 'attempt_results', 'runs', 'tasks', 'plans', 'resumes'];
+const GROWING = [
+  'events',
+  'attempts',
+  'step_runs',
+  'api_calls',
+  'gate_results',
+  'gate_outputs',
+  'attempt_prompts',
+  'attempt_results',
+  'runs',
+  'tasks',
+  'plans',
+  'resumes',
+];
 /** Ordered scans that stop at a LIMIT (the runs list's page) are fine. */
 const ALLOWED = [/^SCAN runs USING INDEX runs_list$/];
 
@@ -88,7 +101,18 @@ describe('query plans', () => {
         store.getGateResults(a.id);
         store.getAttemptTexts(a.id);
       }
-      store.recordGate(run.id, attempts[0]!.id, { gate: 'test', command: 'true', passed: true, exitCode: 0, signal: null, timedOut: false, durationMs: 1, output: 'ok', outputBytes: 2, failures: [] });
+      store.recordGate(run.id, attempts[0]!.id, {
+        gate: 'test',
+        command: 'true',
+        passed: true,
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        durationMs: 1,
+        output: 'ok',
+        outputBytes: 2,
+        failures: [],
+      });
     }
     store.runsWithStatus(['running', 'waiting', 'planning']);
     store.interruptedLike('/repo/1', 'Task 1');

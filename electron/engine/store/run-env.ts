@@ -52,7 +52,8 @@ export class RunEnvStore {
   }
 
   get(runId: string): RunEnvState {
-    const row = this.db.prepare('SELECT prepared_at, prepared_json, setup_inputs_json, setup_json, baseline_json FROM run_env WHERE run_id = ?').get(runId) as RunEnvRow | undefined;
+    const row = this.db.prepare('SELECT prepared_at, prepared_json, setup_inputs_json, setup_json, baseline_json FROM run_env WHERE run_id = ?').get(runId) as
+      RunEnvRow | undefined;
     const prepared = parsed(Prepared, row?.prepared_json ?? null) ?? { copied: [], reused: [], fixes: [], worktreeId: null };
     return {
       preparedAt: row?.prepared_at ?? null,
@@ -70,7 +71,9 @@ export class RunEnvStore {
   markPrepared(runId: string, at: string, copied: readonly string[], reused: readonly ReusedDoc[], worktreeId: string): void {
     const fixes = this.get(runId).fixes;
     this.ensure(runId);
-    this.db.prepare('UPDATE run_env SET prepared_at = ?, prepared_json = ? WHERE run_id = ?').run(at, JSON.stringify({ copied, reused, fixes, worktreeId }), runId);
+    this.db
+      .prepare('UPDATE run_env SET prepared_at = ?, prepared_json = ? WHERE run_id = ?')
+      .run(at, JSON.stringify({ copied, reused, fixes, worktreeId }), runId);
   }
 
   /** The worktree was made again: copy, dependencies and setup are to be done again (the baseline stays: same base commit). */
@@ -88,12 +91,16 @@ export class RunEnvStore {
   /** The last setup; `inputs` (its inputs' hashes) only when it succeeded or had nothing to do — otherwise it runs again. */
   recordSetup(runId: string, doc: SetupDoc, inputs: Record<string, string> | null, output: string): void {
     this.ensure(runId);
-    this.db.prepare('UPDATE run_env SET setup_json = ?, setup_inputs_json = ?, setup_output = ? WHERE run_id = ?').run(JSON.stringify(doc), inputs ? JSON.stringify(inputs) : null, output, runId);
+    this.db
+      .prepare('UPDATE run_env SET setup_json = ?, setup_inputs_json = ?, setup_output = ? WHERE run_id = ?')
+      .run(JSON.stringify(doc), inputs ? JSON.stringify(inputs) : null, output, runId);
   }
 
   /** The last setup's whole (bounded) output. */
   setupOutput(runId: string): string | null {
-    return (this.db.prepare('SELECT setup_output FROM run_env WHERE run_id = ?').get(runId) as { setup_output: string | null } | undefined)?.setup_output ?? null;
+    return (
+      (this.db.prepare('SELECT setup_output FROM run_env WHERE run_id = ?').get(runId) as { setup_output: string | null } | undefined)?.setup_output ?? null
+    );
   }
 
   recordBaseline(runId: string, doc: BaselineDoc): void {

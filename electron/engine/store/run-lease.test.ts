@@ -12,7 +12,11 @@ const alive = (pid: number) => pid < 1000;
 describe('leaseState (pure)', () => {
   const me = { host: 'h1', token: 'mine' };
   const row = (o: Partial<{ owner_pid: number | null; owner_host: string | null; owner_token: string | null; lease_until: string | null }>) => ({
-    owner_pid: 7, owner_host: 'h1', owner_token: 'theirs', lease_until: new Date(T0 + 60_000).toISOString(), ...o,
+    owner_pid: 7,
+    owner_host: 'h1',
+    owner_token: 'theirs',
+    lease_until: new Date(T0 + 60_000).toISOString(),
+    ...o,
   });
   it('free, mine, held', () => {
     expect(leaseState(row({ owner_pid: null }), me, T0, alive)).toEqual({ kind: 'free' });

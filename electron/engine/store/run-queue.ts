@@ -103,8 +103,7 @@ export class RunQueue {
   claim(runId: string): QueueAction | null {
     return this.store.tx(() => {
       const row = this.db.prepare("SELECT queue_action, queue_prev_status FROM runs WHERE id = ? AND status = 'queued'").get(runId) as
-        | { queue_action: string; queue_prev_status: RunStatus }
-        | undefined;
+        { queue_action: string; queue_prev_status: RunStatus } | undefined;
       if (!row) return null;
       this.clear(runId);
       applyRunCommands(this.store, runId, runLife(runId, { type: 'dequeued', previous: row.queue_prev_status }, this.now()));
@@ -116,8 +115,7 @@ export class RunQueue {
   cancel(runId: string): void {
     this.store.tx(() => {
       const row = this.db.prepare("SELECT queue_action, queue_prev_status FROM runs WHERE id = ? AND status = 'queued'").get(runId) as
-        | { queue_action: string; queue_prev_status: RunStatus }
-        | undefined;
+        { queue_action: string; queue_prev_status: RunStatus } | undefined;
       if (!row) throw new RatchetError('bad_arguments', `Run ${runId} is not queued.`);
       this.clear(runId);
       const action = QueueAction.parse(JSON.parse(row.queue_action));
@@ -138,7 +136,9 @@ export class RunQueue {
 
   /** Runs that hold a slot anywhere: a process holds their lease now. */
   leasedRunIds(): string[] {
-    const rows = this.db.prepare('SELECT id FROM runs WHERE owner_token IS NOT NULL AND lease_until > ?').all(this.now().toISOString()) as Array<{ id: string }>;
+    const rows = this.db.prepare('SELECT id FROM runs WHERE owner_token IS NOT NULL AND lease_until > ?').all(this.now().toISOString()) as Array<{
+      id: string;
+    }>;
     return rows.map((r) => r.id);
   }
 
@@ -155,16 +155,21 @@ export class RunQueue {
 
   /** The hold on `keyHash` still in force, if any. */
   activeHold(keyHash: string): ApiHold | null {
-    const row = this.db.prepare('SELECT key_hash, until, run_id, reason FROM api_holds WHERE key_hash = ? AND until > ?').get(keyHash, this.now().toISOString()) as
-      | { key_hash: string; until: string; run_id: string | null; reason: string }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT key_hash, until, run_id, reason FROM api_holds WHERE key_hash = ? AND until > ?')
+      .get(keyHash, this.now().toISOString()) as { key_hash: string; until: string; run_id: string | null; reason: string } | undefined;
     return row ? { keyHash: row.key_hash, until: row.until, runId: row.run_id, reason: row.reason } : null;
   }
 
   /** Every hold still in force (for the app's banner). */
   activeHolds(): ApiHold[] {
-    const rows = this.db.prepare('SELECT key_hash, until, run_id, reason FROM api_holds WHERE until > ? ORDER BY until').all(this.now().toISOString()) as Array<{
-      key_hash: string; until: string; run_id: string | null; reason: string;
+    const rows = this.db
+      .prepare('SELECT key_hash, until, run_id, reason FROM api_holds WHERE until > ? ORDER BY until')
+      .all(this.now().toISOString()) as Array<{
+      key_hash: string;
+      until: string;
+      run_id: string | null;
+      reason: string;
     }>;
     return rows.map((r) => ({ keyHash: r.key_hash, until: r.until, runId: r.run_id, reason: r.reason }));
   }

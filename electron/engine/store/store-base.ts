@@ -42,16 +42,20 @@ export class StoreBase extends StoreCore {
       const at = this.iso();
       const repoId = this.upsertRepo(input.repoPath, input.repoName);
       const taskId = newId();
-      this.stmt('INSERT INTO tasks (id, repo_id, title, description, workflow_json, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(taskId, repoId, input.title, input.description, JSON.stringify(input.workflow), at);
-      this.stmt('INSERT INTO plans (task_id, revision, steps_json, created_at) VALUES (?, 1, ?, ?)')
-        .run(taskId, JSON.stringify(input.workflow.steps), at);
+      this.stmt('INSERT INTO tasks (id, repo_id, title, description, workflow_json, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+        taskId,
+        repoId,
+        input.title,
+        input.description,
+        JSON.stringify(input.workflow),
+        at,
+      );
+      this.stmt('INSERT INTO plans (task_id, revision, steps_json, created_at) VALUES (?, 1, ?, ?)').run(taskId, JSON.stringify(input.workflow.steps), at);
       this.stmt(
-          `INSERT INTO runs (id, task_id, repo_id, status, reason, base_branch, base_commit, branch, worktree, plan_revision,
+        `INSERT INTO runs (id, task_id, repo_id, status, reason, base_branch, base_commit, branch, worktree, plan_revision,
              owner_pid, owner_host, heartbeat_at, created_at, updated_at, day)
            VALUES (?, ?, ?, 'planning', NULL, ?, ?, ?, ?, 1, NULL, NULL, NULL, ?, ?, date(?, 'localtime'))`,
-        )
-        .run(input.runId, taskId, repoId, input.baseBranch, input.baseCommit, input.branch, input.worktree, at, at, at);
+      ).run(input.runId, taskId, repoId, input.baseBranch, input.baseCommit, input.branch, input.worktree, at, at, at);
       const insertStep = this.stmt("INSERT INTO step_runs (run_id, step_index, title, phase, status) VALUES (?, ?, ?, ?, 'pending')");
       input.workflow.steps.forEach((s, i) => insertStep.run(input.runId, i + 1, s.title, s.phase ?? null));
       const firstEvent = this.nextEventId();
@@ -68,51 +72,43 @@ export class StoreBase extends StoreCore {
 
   getRun(runId: string): RunRow | undefined {
     return this.stmt(
-        `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
+      `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?`,
-      )
-      .get(runId) as RunRow | undefined;
+    ).get(runId) as RunRow | undefined;
   }
 
   listRuns(): RunRow[] {
     return this.stmt(
-        `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
+      `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id
          ORDER BY runs.created_at DESC, runs.id DESC`,
-      )
-      .all() as RunRow[];
+    ).all() as RunRow[];
   }
 
   getWorkflow(runId: string): Workflow {
-    const row = this.stmt('SELECT tasks.workflow_json FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?')
-      .get(runId) as { workflow_json: string } | undefined;
+    const row = this.stmt('SELECT tasks.workflow_json FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?').get(runId) as
+      { workflow_json: string } | undefined;
     if (!row) throw new Error(`run ${runId} has no task`);
     return JSON.parse(row.workflow_json) as Workflow;
   }
 
   getTaskDescription(runId: string): string {
-    const row = this.stmt('SELECT tasks.description FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?')
-      .get(runId) as { description: string } | undefined;
+    const row = this.stmt('SELECT tasks.description FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?').get(runId) as
+      { description: string } | undefined;
     return row?.description ?? '';
   }
 
   /** The plan revision the run currently follows. */
   getPlan(runId: string): { revision: number; steps: StepConfig[] } | undefined {
     const row = this.stmt(
-        `SELECT plans.revision, plans.steps_json FROM runs JOIN plans ON plans.task_id = runs.task_id
+      `SELECT plans.revision, plans.steps_json FROM runs JOIN plans ON plans.task_id = runs.task_id
          AND plans.revision = runs.plan_revision WHERE runs.id = ?`,
-      )
-      .get(runId) as { revision: number; steps_json: string } | undefined;
+    ).get(runId) as { revision: number; steps_json: string } | undefined;
     return row ? { revision: row.revision, steps: JSON.parse(row.steps_json) as StepConfig[] } : undefined;
   }
 
   /** The one way a run's status changes: only as the run's transition table allows (an illegal change throws, a bug). */
-  setRunStatus(
-    runId: string,
-    status: RunStatus,
-    reason: string | null,
-    extra: { finished?: boolean; wakeAt?: string | null } = {},
-  ): void {
+  setRunStatus(runId: string, status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): void {
     this.writeRunStatus(runId, status, reason, extra, true);
   }
 
@@ -124,7 +120,13 @@ export class StoreBase extends StoreCore {
     this.writeRunStatus(runId, status, reason, extra, false);
   }
 
-  private writeRunStatus(runId: string, status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null }, checked: boolean): void {
+  private writeRunStatus(
+    runId: string,
+    status: RunStatus,
+    reason: string | null,
+    extra: { finished?: boolean; wakeAt?: string | null },
+    checked: boolean,
+  ): void {
     // A process that lost the run's lease to another no longer decides its status.
     if (this.lostLeases.has(runId)) return;
     this.tx(() => {
@@ -134,10 +136,9 @@ export class StoreBase extends StoreCore {
       }
       const at = this.iso();
       this.stmt(
-          `UPDATE runs SET status = ?, reason = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
+        `UPDATE runs SET status = ?, reason = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
              wake_at = ? WHERE id = ?`,
-        )
-        .run(status, reason, at, extra.finished ? 1 : 0, at, extra.wakeAt ?? null, runId);
+      ).run(status, reason, at, extra.finished ? 1 : 0, at, extra.wakeAt ?? null, runId);
       this.event(runId, 'run.status', { status, reason, wakeAt: extra.wakeAt ?? null });
     });
   }

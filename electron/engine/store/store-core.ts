@@ -87,7 +87,13 @@ export class StoreCore {
       return 0;
     }
     w.dataVersion = version;
-    const rows = this.stmt('SELECT * FROM events WHERE id > ? ORDER BY id').all(w.seenUpTo) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
+    const rows = this.stmt('SELECT * FROM events WHERE id > ? ORDER BY id').all(w.seenUpTo) as Array<{
+      id: number;
+      run_id: string;
+      at: string;
+      type: string;
+      payload_json: string;
+    }>;
     const theirs = rows.filter((r) => !w.own.has(r.id));
     if (rows.length) w.seenUpTo = (rows.at(-1) as { id: number }).id;
     w.own.clear();
@@ -113,8 +119,13 @@ export class StoreCore {
 
   /** `limit`: at most that many (the oldest first), for callers that page; all of them by default. Read along events_run. */
   eventsSince(runId: string, afterId = 0, limit = -1): EngineEvent[] {
-    const rows = this.stmt('SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?')
-      .all(runId, afterId, limit) as Array<{ id: number; run_id: string; at: string; type: string; payload_json: string }>;
+    const rows = this.stmt('SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?').all(runId, afterId, limit) as Array<{
+      id: number;
+      run_id: string;
+      at: string;
+      type: string;
+      payload_json: string;
+    }>;
     return rows.map((r) => ({ id: r.id, runId: r.run_id, at: r.at, type: r.type, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
   }
 }

@@ -13,20 +13,36 @@ export class StoreSteps extends StoreBase {
     if (stepIndex === undefined) {
       return this.stmt('SELECT * FROM attempts WHERE run_id = ? ORDER BY step_index, n').all(runId) as AttemptRow[];
     }
-    return this.stmt('SELECT * FROM attempts WHERE run_id = ? AND step_index = ? ORDER BY n')
-      .all(runId, stepIndex) as AttemptRow[];
+    return this.stmt('SELECT * FROM attempts WHERE run_id = ? AND step_index = ? ORDER BY n').all(runId, stepIndex) as AttemptRow[];
   }
 
   getGateResults(attemptId: number): Array<GateResultInput & { id: number }> {
     const rows = this.stmt(
       'SELECT g.*, o.output FROM gate_results g LEFT JOIN gate_outputs o ON o.gate_result_id = g.id WHERE g.attempt_id = ? ORDER BY g.id',
     ).all(attemptId) as Array<{
-      id: number; gate: string; command: string; passed: number; exit_code: number | null; signal: string | null;
-      timed_out: number; duration_ms: number; output: string | null; output_bytes: number; failures_json: string;
+      id: number;
+      gate: string;
+      command: string;
+      passed: number;
+      exit_code: number | null;
+      signal: string | null;
+      timed_out: number;
+      duration_ms: number;
+      output: string | null;
+      output_bytes: number;
+      failures_json: string;
     }>;
     return rows.map((r) => ({
-      id: r.id, gate: r.gate, command: r.command, passed: r.passed === 1, exitCode: r.exit_code, signal: r.signal,
-      timedOut: r.timed_out === 1, durationMs: r.duration_ms, output: r.output ?? '', outputBytes: r.output_bytes,
+      id: r.id,
+      gate: r.gate,
+      command: r.command,
+      passed: r.passed === 1,
+      exitCode: r.exit_code,
+      signal: r.signal,
+      timedOut: r.timed_out === 1,
+      durationMs: r.duration_ms,
+      output: r.output ?? '',
+      outputBytes: r.output_bytes,
       failures: JSON.parse(r.failures_json) as unknown[],
     }));
   }
@@ -46,18 +62,23 @@ export class StoreSteps extends StoreBase {
     return this.tx(() => {
       const at = this.iso();
       this.stmt(
-          `UPDATE step_runs SET status = 'running', pre_commit = COALESCE(pre_commit, ?), started_at = COALESCE(started_at, ?)
+        `UPDATE step_runs SET status = 'running', pre_commit = COALESCE(pre_commit, ?), started_at = COALESCE(started_at, ?)
            WHERE run_id = ? AND step_index = ?`,
-        )
-        .run(input.preCommit, at, input.runId, input.stepIndex);
+      ).run(input.preCommit, at, input.runId, input.stepIndex);
       const info = this.stmt(
-          `INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, round)
+        `INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, round)
            VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
-        )
-        .run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, at, input.round ?? 0);
+      ).run(input.runId, input.stepIndex, input.n, input.agentKind, input.model, at, input.round ?? 0);
       const attemptId = Number(info.lastInsertRowid);
       this.stmt('INSERT INTO attempt_prompts (attempt_id, prompt) VALUES (?, ?)').run(attemptId, input.prompt);
-      this.event(input.runId, 'attempt.started', { attemptId, step: input.stepIndex, n: input.n, model: input.model, agent: input.agentKind, round: input.round ?? 0 });
+      this.event(input.runId, 'attempt.started', {
+        attemptId,
+        step: input.stepIndex,
+        n: input.n,
+        model: input.model,
+        agent: input.agentKind,
+        round: input.round ?? 0,
+      });
       return attemptId;
     });
   }
@@ -65,16 +86,14 @@ export class StoreSteps extends StoreBase {
   recordApiCall(runId: string, attemptId: number, u: UsageInput): void {
     this.tx(() => {
       this.stmt(
-          `INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at)
+        `INSERT INTO api_calls (attempt_id, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(attemptId, u.model, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, u.costUsd, this.iso());
+      ).run(attemptId, u.model, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, u.costUsd, this.iso());
       this.stmt(
-          `UPDATE attempts SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+        `UPDATE attempts SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
              cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
              cost_usd = COALESCE(cost_usd, 0) + COALESCE(?, 0), cost_known = cost_known AND ? WHERE id = ?`,
-        )
-        .run(u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, u.costUsd, u.costUsd === null ? 0 : 1, attemptId);
+      ).run(u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, u.costUsd, u.costUsd === null ? 0 : 1, attemptId);
       this.event(runId, 'api.usage', { attemptId, ...u });
     });
   }
@@ -82,13 +101,18 @@ export class StoreSteps extends StoreBase {
   recordGate(runId: string, attemptId: number, g: GateResultInput): void {
     this.tx(() => {
       const info = this.stmt(
-          `INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output_bytes, failures_json)
+        `INSERT INTO gate_results (attempt_id, gate, command, passed, exit_code, signal, timed_out, duration_ms, output_bytes, failures_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(attemptId, g.gate, g.command, g.passed ? 1 : 0, g.exitCode, g.signal, g.timedOut ? 1 : 0, g.durationMs, g.outputBytes, JSON.stringify(g.failures));
+      ).run(attemptId, g.gate, g.command, g.passed ? 1 : 0, g.exitCode, g.signal, g.timedOut ? 1 : 0, g.durationMs, g.outputBytes, JSON.stringify(g.failures));
       this.stmt('INSERT INTO gate_outputs (gate_result_id, output) VALUES (?, ?)').run(Number(info.lastInsertRowid), g.output);
       this.event(runId, 'gate.finished', {
-        attemptId, gate: g.gate, passed: g.passed, exitCode: g.exitCode, timedOut: g.timedOut, durationMs: g.durationMs, failures: g.failures.length,
+        attemptId,
+        gate: g.gate,
+        passed: g.passed,
+        exitCode: g.exitCode,
+        timedOut: g.timedOut,
+        durationMs: g.durationMs,
+        failures: g.failures.length,
       });
     });
   }
@@ -99,11 +123,21 @@ export class StoreSteps extends StoreBase {
 
   private writeFinish(runId: string, attemptId: number, f: AttemptFinish): void {
     this.stmt(
-        `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?,
+      `UPDATE attempts SET outcome = ?, error_class = ?, error_message = ?, summary = ?, tree_ref = ?, tree_sha = ?,
            failures_json = ?, session_id = ?, fingerprint = ?, finished_at = ? WHERE id = ?`,
-      )
-      .run(f.outcome, f.errorClass, f.errorMessage, f.summary, f.treeRef, f.treeSha, JSON.stringify(f.failures),
-        f.sessionId, f.fingerprint ?? null, this.iso(), attemptId);
+    ).run(
+      f.outcome,
+      f.errorClass,
+      f.errorMessage,
+      f.summary,
+      f.treeRef,
+      f.treeSha,
+      JSON.stringify(f.failures),
+      f.sessionId,
+      f.fingerprint ?? null,
+      this.iso(),
+      attemptId,
+    );
     this.stmt(
       `INSERT INTO attempt_results (attempt_id, transcript_json, diff) VALUES (?, ?, ?)
        ON CONFLICT (attempt_id) DO UPDATE SET transcript_json = excluded.transcript_json, diff = excluded.diff`,
@@ -149,16 +183,21 @@ export class StoreSteps extends StoreBase {
   }
 
   private writeComplete(runId: string, stepIndex: number, commitSha: string): void {
-    this.stmt(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`)
-      .run(commitSha, this.iso(), runId, stepIndex);
+    this.stmt(`UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = ? WHERE run_id = ? AND step_index = ?`).run(
+      commitSha,
+      this.iso(),
+      runId,
+      stepIndex,
+    );
     this.event(runId, 'step.committed', { step: stepIndex, commit: commitSha });
   }
 
   setStepStatus(runId: string, stepIndex: number, status: StepStatus): void {
     this.tx(() => {
-      this.stmt(`UPDATE step_runs SET status = ?, finished_at = CASE WHEN ? IN ('failed','skipped') THEN ? ELSE finished_at END
-                  WHERE run_id = ? AND step_index = ?`)
-        .run(status, status, this.iso(), runId, stepIndex);
+      this.stmt(
+        `UPDATE step_runs SET status = ?, finished_at = CASE WHEN ? IN ('failed','skipped') THEN ? ELSE finished_at END
+                  WHERE run_id = ? AND step_index = ?`,
+      ).run(status, status, this.iso(), runId, stepIndex);
       this.event(runId, 'step.status', { step: stepIndex, status });
     });
   }

@@ -24,20 +24,33 @@ export class Store extends StoreSteps {
    * when the lease is free, already ours, or left by a dead (same host, pid gone) or late (expired) owner; otherwise it
    * answers the holder's state and changes nothing.
    */
-  acquireLease(runId: string, owner: LeaseOwner, leaseMs: number, alive: (pid: number) => boolean): { ok: true; took: LeaseState } | { ok: false; holder: LeaseState } {
+  acquireLease(
+    runId: string,
+    owner: LeaseOwner,
+    leaseMs: number,
+    alive: (pid: number) => boolean,
+  ): { ok: true; took: LeaseState } | { ok: false; holder: LeaseState } {
     return this.tx(() => {
       const row = this.stmt('SELECT owner_pid, owner_host, owner_token, lease_until FROM runs WHERE id = ?').get(runId) as
-        | { owner_pid: number | null; owner_host: string | null; owner_token: string | null; lease_until: string | null }
-        | undefined;
+        { owner_pid: number | null; owner_host: string | null; owner_token: string | null; lease_until: string | null } | undefined;
       if (!row) throw runNotFound(runId);
       const state = leaseState(row, owner, this.now().getTime(), alive);
       if (state.kind === 'held') return { ok: false as const, holder: state };
-      this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = ?, lease_until = ?, heartbeat_at = ? WHERE id = ?')
-        .run(owner.pid, owner.host, owner.token, this.leaseUntil(leaseMs), this.iso(), runId);
+      this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = ?, lease_until = ?, heartbeat_at = ? WHERE id = ?').run(
+        owner.pid,
+        owner.host,
+        owner.token,
+        this.leaseUntil(leaseMs),
+        this.iso(),
+        runId,
+      );
       this.lostLeases.delete(runId);
       if (state.kind === 'dead' || state.kind === 'expired') {
         const why = state.kind === 'dead' ? 'its process is gone' : `its lease ran out${state.until ? ` at ${state.until}` : ''}`;
-        this.event(runId, 'log', { level: 'info', message: `Process ${owner.pid} on ${owner.host} took over this run from process ${state.pid} on ${state.host} (${why}).` });
+        this.event(runId, 'log', {
+          level: 'info',
+          message: `Process ${owner.pid} on ${owner.host} took over this run from process ${state.pid} on ${state.host} (${why}).`,
+        });
       }
       return { ok: true as const, took: state };
     });
@@ -45,7 +58,9 @@ export class Store extends StoreSteps {
 
   /** The heartbeat: extends the lease if `token` still holds it. False means another process took the run over. */
   renewLease(runId: string, token: string, leaseMs: number): boolean {
-    const renewed = this.stmt('UPDATE runs SET heartbeat_at = ?, lease_until = ? WHERE id = ? AND owner_token = ?').run(this.iso(), this.leaseUntil(leaseMs), runId, token).changes === 1;
+    const renewed =
+      this.stmt('UPDATE runs SET heartbeat_at = ?, lease_until = ? WHERE id = ? AND owner_token = ?').run(this.iso(), this.leaseUntil(leaseMs), runId, token)
+        .changes === 1;
     if (!renewed) this.lostLeases.add(runId);
     return renewed;
   }
@@ -57,7 +72,12 @@ export class Store extends StoreSteps {
 
   /** Records pid and host as the owner with no lease (no token, no expiry), as Ratchet did before leases; tests stand for a process that died with it. */
   claimRun(runId: string, pid: number, host: string): void {
-    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = NULL, lease_until = NULL, heartbeat_at = ? WHERE id = ?').run(pid, host, this.iso(), runId);
+    this.stmt('UPDATE runs SET owner_pid = ?, owner_host = ?, owner_token = NULL, lease_until = NULL, heartbeat_at = ? WHERE id = ?').run(
+      pid,
+      host,
+      this.iso(),
+      runId,
+    );
   }
 
   /** What a task has cost so far, over all its runs (null parts count as 0: unknown prices are reported elsewhere). */
@@ -76,9 +96,10 @@ export class Store extends StoreSteps {
 
   hasEventSince(type: string, key: string, sinceIso: string): boolean {
     // Budget alerts (the only events asked about, twice per attempt) have their own partial index: events_budget_alert.
-    const sql = type === 'budget.alert'
-      ? "SELECT 1 FROM events WHERE type = 'budget.alert' AND json_extract(payload_json, '$.key') = ? AND at >= ? LIMIT 1"
-      : "SELECT 1 FROM events WHERE type = ? AND json_extract(payload_json, '$.key') = ? AND at >= ? LIMIT 1";
+    const sql =
+      type === 'budget.alert'
+        ? "SELECT 1 FROM events WHERE type = 'budget.alert' AND json_extract(payload_json, '$.key') = ? AND at >= ? LIMIT 1"
+        : "SELECT 1 FROM events WHERE type = ? AND json_extract(payload_json, '$.key') = ? AND at >= ? LIMIT 1";
     const args = type === 'budget.alert' ? [key, sinceIso] : [type, key, sinceIso];
     return this.stmt(sql).get(...args) !== undefined;
   }
@@ -89,7 +110,12 @@ export class Store extends StoreSteps {
       const run = this.getRun(runId);
       if (!run) throw new Error(`no run ${runId}`);
       const revision = ((this.stmt('SELECT MAX(revision) AS r FROM plans WHERE task_id = ?').get(run.task_id) as { r: number }).r ?? 0) + 1;
-      this.stmt('INSERT INTO plans (task_id, revision, steps_json, created_at) VALUES (?, ?, ?, ?)').run(run.task_id, revision, JSON.stringify(steps), this.iso());
+      this.stmt('INSERT INTO plans (task_id, revision, steps_json, created_at) VALUES (?, ?, ?, ?)').run(
+        run.task_id,
+        revision,
+        JSON.stringify(steps),
+        this.iso(),
+      );
       const workflow = this.getWorkflow(runId);
       this.stmt('UPDATE tasks SET workflow_json = ? WHERE id = ?').run(JSON.stringify({ ...workflow, steps }), run.task_id);
       this.stmt('UPDATE runs SET plan_revision = ?, updated_at = ? WHERE id = ?').run(revision, this.iso(), runId);
@@ -107,11 +133,17 @@ export class Store extends StoreSteps {
           }
         } else if (prev) {
           // A different step now: its old attempts stay as history; the row starts over.
-          this.stmt("UPDATE step_runs SET title = ?, phase = ?, status = 'pending', commit_sha = NULL, pre_commit = NULL, started_at = NULL, finished_at = NULL WHERE run_id = ? AND step_index = ?")
-            .run(step.title, step.phase ?? null, runId, index);
+          this.stmt(
+            "UPDATE step_runs SET title = ?, phase = ?, status = 'pending', commit_sha = NULL, pre_commit = NULL, started_at = NULL, finished_at = NULL WHERE run_id = ? AND step_index = ?",
+          ).run(step.title, step.phase ?? null, runId, index);
           if (prev.status === 'succeeded') reset.push(index);
         } else {
-          this.stmt("INSERT INTO step_runs (run_id, step_index, title, phase, status) VALUES (?, ?, ?, ?, 'pending')").run(runId, index, step.title, step.phase ?? null);
+          this.stmt("INSERT INTO step_runs (run_id, step_index, title, phase, status) VALUES (?, ?, ?, ?, 'pending')").run(
+            runId,
+            index,
+            step.title,
+            step.phase ?? null,
+          );
         }
       });
       for (const [index, prev] of old) {
@@ -133,8 +165,24 @@ export class Store extends StoreSteps {
         `INSERT INTO attempts (run_id, step_index, n, round, outcome, error_class, error_message, summary, agent_kind, model,
            tree_ref, tree_sha, failures_json, decision_json, started_at, finished_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(runId, a.step, a.n, a.round, a.outcome, a.errorClass, a.errorMessage, a.summary, a.agentKind, a.model, a.treeRef, a.treeSha,
-        JSON.stringify(a.failures ?? []), a.decision === null || a.decision === undefined ? null : JSON.stringify(a.decision), a.startedAt, a.finishedAt);
+      ).run(
+        runId,
+        a.step,
+        a.n,
+        a.round,
+        a.outcome,
+        a.errorClass,
+        a.errorMessage,
+        a.summary,
+        a.agentKind,
+        a.model,
+        a.treeRef,
+        a.treeSha,
+        JSON.stringify(a.failures ?? []),
+        a.decision === null || a.decision === undefined ? null : JSON.stringify(a.decision),
+        a.startedAt,
+        a.finishedAt,
+      );
       const id = Number(info.lastInsertRowid);
       if (a.costUsd !== null || a.inputTokens || a.outputTokens) {
         this.stmt(
@@ -149,8 +197,12 @@ export class Store extends StoreSteps {
 
   adoptStep(runId: string, stepIndex: number, commitSha: string): void {
     this.tx(() => {
-      this.stmt("UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = COALESCE(finished_at, ?) WHERE run_id = ? AND step_index = ?")
-        .run(commitSha, this.iso(), runId, stepIndex);
+      this.stmt("UPDATE step_runs SET status = 'succeeded', commit_sha = ?, finished_at = COALESCE(finished_at, ?) WHERE run_id = ? AND step_index = ?").run(
+        commitSha,
+        this.iso(),
+        runId,
+        stepIndex,
+      );
       this.event(runId, 'step.adopted', { step: stepIndex, commit: commitSha });
     });
   }
@@ -169,7 +221,10 @@ export class Store extends StoreSteps {
    */
   closeDeadAttempts(runId: string): number {
     return this.tx(() => {
-      const open = this.stmt("SELECT id, started_at FROM attempts WHERE run_id = ? AND outcome = 'running'").all(runId) as Array<{ id: number; started_at: string }>;
+      const open = this.stmt("SELECT id, started_at FROM attempts WHERE run_id = ? AND outcome = 'running'").all(runId) as Array<{
+        id: number;
+        started_at: string;
+      }>;
       if (open.length === 0) return 0;
       const lastEvent = (this.stmt('SELECT at FROM events WHERE run_id = ? ORDER BY id DESC LIMIT 1').get(runId) as { at: string } | undefined)?.at ?? '';
       // The lease's heartbeat says the process was alive then, even when nothing happened (a long API call).
@@ -177,18 +232,23 @@ export class Store extends StoreSteps {
       const last = lastEvent > heartbeat ? lastEvent : heartbeat;
       for (const a of open) {
         const endedAt = last && last > a.started_at ? last : a.started_at;
-        this.stmt("UPDATE attempts SET outcome = 'interrupted', error_message = COALESCE(error_message, 'the process stopped during this attempt'), finished_at = COALESCE(finished_at, ?) WHERE id = ?")
-          .run(endedAt, a.id);
+        this.stmt(
+          "UPDATE attempts SET outcome = 'interrupted', error_message = COALESCE(error_message, 'the process stopped during this attempt'), finished_at = COALESCE(finished_at, ?) WHERE id = ?",
+        ).run(endedAt, a.id);
         this.event(runId, 'attempt.finished', { attemptId: a.id, outcome: 'interrupted', errorClass: null, summary: null, finishedAt: endedAt });
       }
       return open.length;
     });
   }
 
-  recordResume(runId: string, r: { kind: 'retry' | 'resume'; fromStep: number | null; fromStatus: string; turnBudget: number | null; auto: string; notes: string[] }): number {
+  recordResume(
+    runId: string,
+    r: { kind: 'retry' | 'resume'; fromStep: number | null; fromStatus: string; turnBudget: number | null; auto: string; notes: string[] },
+  ): number {
     return this.tx(() => {
-      const info = this.stmt('INSERT INTO resumes (run_id, kind, at, from_step, from_status, turn_budget, auto, notes_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(runId, r.kind, this.iso(), r.fromStep, r.fromStatus, r.turnBudget, r.auto, JSON.stringify(r.notes));
+      const info = this.stmt(
+        'INSERT INTO resumes (run_id, kind, at, from_step, from_status, turn_budget, auto, notes_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(runId, r.kind, this.iso(), r.fromStep, r.fromStatus, r.turnBudget, r.auto, JSON.stringify(r.notes));
       this.event(runId, `run.${r.kind}`, { fromStep: r.fromStep, fromStatus: r.fromStatus, turnBudget: r.turnBudget, auto: r.auto, notes: r.notes });
       return Number(info.lastInsertRowid);
     });
@@ -197,7 +257,8 @@ export class Store extends StoreSteps {
   /** Raises the run's task budget (kept with the run; the policy uses it over the workflow's `budget.task_usd`). */
   raiseTaskBudget(runId: string, usd: number): void {
     this.tx(() => {
-      const before = (this.stmt('SELECT task_budget_usd FROM runs WHERE id = ?').get(runId) as { task_budget_usd: number | null } | undefined)?.task_budget_usd ?? null;
+      const before =
+        (this.stmt('SELECT task_budget_usd FROM runs WHERE id = ?').get(runId) as { task_budget_usd: number | null } | undefined)?.task_budget_usd ?? null;
       this.stmt('UPDATE runs SET task_budget_usd = ? WHERE id = ?').run(usd, runId);
       this.event(runId, 'budget.raised', { taskUsd: usd, before });
     });
@@ -219,12 +280,36 @@ export class Store extends StoreSteps {
     });
   }
 
-  getResumes(runId: string): Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }> {
-    return this.stmt('SELECT * FROM resumes WHERE run_id = ? ORDER BY id').all(runId) as Array<{ id: number; kind: string; at: string; from_step: number | null; from_status: string; turn_budget: number | null; auto: string; notes_json: string }>;
+  getResumes(
+    runId: string,
+  ): Array<{
+    id: number;
+    kind: string;
+    at: string;
+    from_step: number | null;
+    from_status: string;
+    turn_budget: number | null;
+    auto: string;
+    notes_json: string;
+  }> {
+    return this.stmt('SELECT * FROM resumes WHERE run_id = ? ORDER BY id').all(runId) as Array<{
+      id: number;
+      kind: string;
+      at: string;
+      from_step: number | null;
+      from_status: string;
+      turn_budget: number | null;
+      auto: string;
+      notes_json: string;
+    }>;
   }
 
   /** Tokens and cost of a run's API calls at or after `sinceIso` (and before `untilIso`). */
-  usageBetween(runId: string, sinceIso: string, untilIso: string | null): { input: number; output: number; cacheRead: number; cacheWrite: number; costUsd: number } {
+  usageBetween(
+    runId: string,
+    sinceIso: string,
+    untilIso: string | null,
+  ): { input: number; output: number; cacheRead: number; cacheWrite: number; costUsd: number } {
     const row = this.stmt(
       `SELECT COALESCE(SUM(c.input_tokens),0) AS i, COALESCE(SUM(c.output_tokens),0) AS o, COALESCE(SUM(c.cache_read_tokens),0) AS r,
               COALESCE(SUM(c.cache_write_tokens),0) AS w, COALESCE(SUM(c.cost_usd),0) AS c
@@ -234,7 +319,11 @@ export class Store extends StoreSteps {
   }
 
   /** Failed attempts of one step (by index and title) over every run of the same repository and task title: the resume plan's "same step failing 3+ times". */
-  stepFailuresAcrossRuns(runId: string, stepIndex: number, title: string): Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }> {
+  stepFailuresAcrossRuns(
+    runId: string,
+    stepIndex: number,
+    title: string,
+  ): Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }> {
     return this.stmt(
       `SELECT a.run_id AS runId, a.n, a.error_class AS errorClass, a.error_message AS message, a.started_at AS at
        FROM attempts a JOIN runs r ON r.id = a.run_id JOIN tasks t ON t.id = r.task_id
@@ -254,11 +343,12 @@ export class Store extends StoreSteps {
 
   /** Runs in the given statuses, newest first: read through the runs_status index (few runs are active at once). */
   runsWithStatus(statuses: readonly RunStatus[]): RunRow[] {
-    const rows = statuses.flatMap((st) =>
-      this.stmt(
-        `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs INDEXED BY runs_status
+    const rows = statuses.flatMap(
+      (st) =>
+        this.stmt(
+          `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs INDEXED BY runs_status
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.status = ?`,
-      ).all(st) as RunRow[],
+        ).all(st) as RunRow[],
     );
     return rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
   }
@@ -279,7 +369,11 @@ export class Store extends StoreSteps {
   }
 
   private summariesOf(ids: readonly string[]): RunSummaryRow[] {
-    return ids.flatMap((id) => (this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM runs JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?`).get(id) as RunSummaryRow | undefined) ?? []);
+    return ids.flatMap(
+      (id) =>
+        (this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM runs JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?`).get(
+          id,
+        ) as RunSummaryRow | undefined) ?? [],
+    );
   }
-
 }

@@ -20,15 +20,19 @@ export class TrustStore {
 
   trust(repo: string, file: string, sha256: string, at: string): void {
     this.db
-      .prepare('INSERT INTO workflow_trust (repo, file, sha256, trusted_at) VALUES (?, ?, ?, ?) ON CONFLICT (repo, file) DO UPDATE SET sha256 = excluded.sha256, trusted_at = excluded.trusted_at')
+      .prepare(
+        'INSERT INTO workflow_trust (repo, file, sha256, trusted_at) VALUES (?, ?, ?, ?) ON CONFLICT (repo, file) DO UPDATE SET sha256 = excluded.sha256, trusted_at = excluded.trusted_at',
+      )
       .run(repo, file, sha256, at);
   }
 
   /** What is trusted for a repository (every repository when null): each workflow file, its trusted hash and when. */
   list(repo: string | null): TrustEntry[] {
-    const rows = (repo === null
-      ? this.db.prepare('SELECT repo, file, sha256, trusted_at FROM workflow_trust ORDER BY repo, file').all()
-      : this.db.prepare('SELECT repo, file, sha256, trusted_at FROM workflow_trust WHERE repo = ? ORDER BY file').all(repo)) as Array<{ repo: string; file: string; sha256: string; trusted_at: string }>;
+    const rows = (
+      repo === null
+        ? this.db.prepare('SELECT repo, file, sha256, trusted_at FROM workflow_trust ORDER BY repo, file').all()
+        : this.db.prepare('SELECT repo, file, sha256, trusted_at FROM workflow_trust WHERE repo = ? ORDER BY file').all(repo)
+    ) as Array<{ repo: string; file: string; sha256: string; trusted_at: string }>;
     return rows.map((r) => ({ repo: r.repo, file: r.file, sha256: r.sha256, trustedAt: r.trusted_at }));
   }
 

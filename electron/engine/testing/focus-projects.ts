@@ -36,7 +36,8 @@ export function vitestProject(slow: SlowSuite): FocusProject {
   write(dir, {
     'package.json': '{ "name": "calc", "type": "module", "private": true }\n',
     'src/add.js': 'export const add = (a, b) => a - b;\n',
-    'test/add.test.js': "import { test, expect } from 'vitest';\nimport { add } from '../src/add.js';\ntest('adds', () => { expect(add(2, 3)).toBe(5); });\ntest('adds zero', () => { expect(add(2, 0)).toBe(2); });\n",
+    'test/add.test.js':
+      "import { test, expect } from 'vitest';\nimport { add } from '../src/add.js';\ntest('adds', () => { expect(add(2, 3)).toBe(5); });\ntest('adds zero', () => { expect(add(2, 0)).toBe(2); });\n",
     'test/slow-a.test.js': file(1, half),
     'test/slow-b.test.js': file(2, slow.tests - half),
   });

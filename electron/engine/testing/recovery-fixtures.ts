@@ -23,7 +23,8 @@ export function gateFailingWhile(flag: string): string {
 export function setup(steps = 3, extra = '') {
   const flag = join(mkdtempSync(join(tmpdir(), 'ratchet-flag-')), 'fail');
   const list = Array.from({ length: steps }, (_, i) => `  - title: Step number ${i + 1}\n    gates: [${i + 1 === 2 ? 'guarded' : 'plain'}]`).join('\n');
-  const p = fixtureProject(`gates:\n  plain: "true"\n  guarded: ${JSON.stringify(gateFailingWhile(flag))}\nlimits: { test_failure: 0 }\nflaky_check: false\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\n${extra}\nsteps:\n${list}\n`);
+  const p = fixtureProject(
+    `gates:\n  plain: "true"\n  guarded: ${JSON.stringify(gateFailingWhile(flag))}\nlimits: { test_failure: 0 }\nflaky_check: false\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\n${extra}\nsteps:\n${list}\n`,
+  );
   return { ...p, flag };
 }
-

@@ -39,11 +39,12 @@ export function assertRunTrusted(store: Store, trustStore: TrustStore, runId: st
     return;
   }
   const current = existsSync(rec.file) ? workflowHash(readFileSync(rec.file)) : null;
-  const why = current === rec.sha256
-    ? 'its trust was revoked (`ratchet trust --revoke`, or Revoke trust in the app)'
-    : current === null
-      ? 'the file is gone and its trust no longer stands'
-      : 'the file changed since the run started, and the version the run uses is no longer the trusted one';
+  const why =
+    current === rec.sha256
+      ? 'its trust was revoked (`ratchet trust --revoke`, or Revoke trust in the app)'
+      : current === null
+        ? 'the file is gone and its trust no longer stands'
+        : 'the file changed since the run started, and the version the run uses is no longer the trusted one';
   throw new RatchetError(
     'workflow_untrusted',
     `Run ${runId} was started with ${rec.file} as you trusted it then (sha256 ${rec.sha256.slice(0, 12)}), but ${why}. Nothing was run. The run would go on with the version it started with: pass --trust to trust that version again and continue, or start a new run.`,

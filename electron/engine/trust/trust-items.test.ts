@@ -7,7 +7,20 @@ const wf = (extra: object) => WorkflowFile.parse({ gates: { test: 'npm test' }, 
 
 describe('trust items', () => {
   it('warns on secret-looking variable names and not on ordinary ones', () => {
-    for (const name of ['ANTHROPIC_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'AWS_PROFILE', 'GITHUB_TOKEN', 'NPM_TOKEN', 'DB_PASSWORD', 'PGPASSWORD', 'SSH_AUTH_SOCK', 'DATABASE_URL', 'STRIPE_SECRET', 'MY_PRIVATE_KEY', 'CLIENT_CREDENTIALS']) {
+    for (const name of [
+      'ANTHROPIC_API_KEY',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_PROFILE',
+      'GITHUB_TOKEN',
+      'NPM_TOKEN',
+      'DB_PASSWORD',
+      'PGPASSWORD',
+      'SSH_AUTH_SOCK',
+      'DATABASE_URL',
+      'STRIPE_SECRET',
+      'MY_PRIVATE_KEY',
+      'CLIENT_CREDENTIALS',
+    ]) {
       expect(looksSecret(name), name).toBe(true);
     }
     for (const name of ['NODE_OPTIONS', 'NODE_ENV', 'CI', 'PYTHONPATH', 'NPM_CONFIG_REGISTRY', 'LANG', 'KEYBOARD_LAYOUT', 'PATH']) {
@@ -23,7 +36,9 @@ describe('trust items', () => {
   });
 
   it('spells a registry entry out, warns on wildcards and local hosts, and on copying everything or a secret', () => {
-    const items = trustItems(wf({ sandbox: { network: ['registry:pypi', '*.corp.example', 'db.local:5432', 'pkg.example.org:443'] }, copy: ['**/*', '.npmrc', 'fixtures/data.json'] }));
+    const items = trustItems(
+      wf({ sandbox: { network: ['registry:pypi', '*.corp.example', 'db.local:5432', 'pkg.example.org:443'] }, copy: ['**/*', '.npmrc', 'fixtures/data.json'] }),
+    );
     const line = (source: string, command: string) => items.find((i) => i.source === source && i.command.startsWith(command));
     expect(line('sandbox.network', 'registry:pypi')?.command).toContain('the package registry your pypi is configured with');
     expect(line('sandbox.network', '*.corp.example')?.warning).toContain('wildcard');
@@ -35,7 +50,11 @@ describe('trust items', () => {
   });
 
   it('prints each item on a line and its warning under it', () => {
-    expect(trustLines([{ source: 'sandbox.env', command: 'GITHUB_TOKEN', warning: 'looks like a secret' }, { source: 'gate t', command: 'true' }]))
-      .toEqual(['  sandbox.env: GITHUB_TOKEN', '    ! looks like a secret', '  gate t: true']);
+    expect(
+      trustLines([
+        { source: 'sandbox.env', command: 'GITHUB_TOKEN', warning: 'looks like a secret' },
+        { source: 'gate t', command: 'true' },
+      ]),
+    ).toEqual(['  sandbox.env: GITHUB_TOKEN', '    ! looks like a secret', '  gate t: true']);
   });
 });

@@ -10,7 +10,8 @@ export interface TrustItem {
 }
 
 /** Variable names that usually hold a secret: the repository's code would read its value. */
-const SECRET_NAME = /PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|APIKEY|PRIVATE_KEY|(^|_)(KEY|KEYS|PASS|AUTH|PAT|DSN|COOKIE|SESSION)(_|$)|^(AWS|AZURE|GCP)_|^(DATABASE_URL|KUBECONFIG|NETRC)$/;
+const SECRET_NAME =
+  /PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|APIKEY|PRIVATE_KEY|(^|_)(KEY|KEYS|PASS|AUTH|PAT|DSN|COOKIE|SESSION)(_|$)|^(AWS|AZURE|GCP)_|^(DATABASE_URL|KUBECONFIG|NETRC)$/;
 
 export function looksSecret(name: string): boolean {
   return SECRET_NAME.test(name.toUpperCase());
@@ -25,12 +26,16 @@ const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.do
 function networkItem(source: string, entry: string): TrustItem {
   if (entry.startsWith('registry:')) {
     const tool = entry.slice('registry:'.length);
-    return { source, command: `${entry} — the package registry your ${tool} is configured with, its host looked up from your own ${tool} configuration when the run starts` };
+    return {
+      source,
+      command: `${entry} — the package registry your ${tool} is configured with, its host looked up from your own ${tool} configuration when the run starts`,
+    };
   }
   if (entry.startsWith('*.')) {
     return { source, command: entry, warning: `a wildcard: every host under ${entry.slice(2)}, including ones whoever controls that domain adds later` };
   }
-  if (LOCAL_HOST.test(entry)) return { source, command: entry, warning: 'your own machine or local network: services listening there become reachable from the sandbox' };
+  if (LOCAL_HOST.test(entry))
+    return { source, command: entry, warning: 'your own machine or local network: services listening there become reachable from the sandbox' };
   return { source, command: entry };
 }
 
@@ -53,9 +58,9 @@ export function trustItems(workflow: Workflow): TrustItem[] {
   }
   for (const glob of workflow.copy ?? []) {
     const warning = BROAD_GLOB.test(glob.trim())
-      ? 'copies every file of your checkout git does not carry (.env files and local keys included) where the agent and the repository\'s code read them'
+      ? "copies every file of your checkout git does not carry (.env files and local keys included) where the agent and the repository's code read them"
       : SECRET_GLOB.test(glob)
-        ? 'looks like a secret: copied from your checkout where the agent and the repository\'s code read it'
+        ? "looks like a secret: copied from your checkout where the agent and the repository's code read it"
         : undefined;
     out.push({ source: 'copy', command: glob, ...(warning ? { warning } : {}) });
   }
@@ -69,8 +74,9 @@ export function trustItems(workflow: Workflow): TrustItem[] {
   });
   for (const name of workflow.sandbox?.env ?? []) {
     out.push({
-      source: 'sandbox.env', command: name,
-      ...(looksSecret(name) ? { warning: 'looks like a secret: its value would be given to the repository\'s code and the agent' } : {}),
+      source: 'sandbox.env',
+      command: name,
+      ...(looksSecret(name) ? { warning: "looks like a secret: its value would be given to the repository's code and the agent" } : {}),
     });
   }
   for (const entry of workflow.sandbox?.network ?? []) out.push(networkItem('sandbox.network', entry));
@@ -87,11 +93,19 @@ export function trustItems(workflow: Workflow): TrustItem[] {
   const notify = workflow.notify;
   for (const target of ['ntfy', 'webhook'] as const) {
     const url = notify?.[target];
-    if (url) out.push({ source: `notify ${target}`, command: url, warning: "Ratchet sends this run's notifications there from your machine (task, status, step, error class, cost)" });
+    if (url)
+      out.push({
+        source: `notify ${target}`,
+        command: url,
+        warning: "Ratchet sends this run's notifications there from your machine (task, status, step, error class, cost)",
+      });
   }
   const budget = workflow.budget;
   if (budget && (budget.task_usd !== undefined || budget.daily_usd !== undefined)) {
-    const parts = [budget.task_usd !== undefined && `task ${money(budget.task_usd)}`, budget.daily_usd !== undefined && `daily ${money(budget.daily_usd)}`].filter(Boolean);
+    const parts = [
+      budget.task_usd !== undefined && `task ${money(budget.task_usd)}`,
+      budget.daily_usd !== undefined && `daily ${money(budget.daily_usd)}`,
+    ].filter(Boolean);
     out.push({ source: 'budget', command: parts.join(', '), warning: 'replaces the budget in your Settings for these runs' });
   }
   return out;

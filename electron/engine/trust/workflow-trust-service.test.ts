@@ -22,7 +22,10 @@ describe('workspace trust (app)', () => {
     const repo = makeRepo({ 'ratchet.yml': yml });
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
     service = createService(createEngine({ home: tempDir(), env }), { host: 'headless', version: '0.1.0', env });
-    const loaded = (await call(service, 'workflow.load', { repo })) as { ok: true; value: { file: string; trust: { trusted: boolean; commands: Array<{ source: string; command: string }> } } };
+    const loaded = (await call(service, 'workflow.load', { repo })) as {
+      ok: true;
+      value: { file: string; trust: { trusted: boolean; commands: Array<{ source: string; command: string }> } };
+    };
     expect(loaded.value.trust.trusted).toBe(false);
     expect(loaded.value.trust.commands.map((c) => c.source)).toEqual(['gate ok', 'gate ok restart', 'agent']);
     const file = loaded.value.file;
@@ -39,16 +42,28 @@ describe('workspace trust (app)', () => {
   it('binds Trust to the content shown: a file changed after workflow.load is refused at runs.start, runs nothing and is not trusted', async () => {
     const shownMarker = join(tempDir(), 'shown');
     const swappedMarker = join(tempDir(), 'swapped');
-    const yml = (marker: string) => `agent: { kind: command, command: [sh, -c, "touch ${marker}"] }\ngates:\n  ok: "true"\nsandbox: { env: [GITHUB_TOKEN] }\nsteps:\n  - title: One\n`;
+    const yml = (marker: string) =>
+      `agent: { kind: command, command: [sh, -c, "touch ${marker}"] }\ngates:\n  ok: "true"\nsandbox: { env: [GITHUB_TOKEN] }\nsteps:\n  - title: One\n`;
     const repo = makeRepo({ 'ratchet.yml': yml(shownMarker) });
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
     service = createService(createEngine({ home: tempDir(), env }), { host: 'headless', version: '0.1.0', env });
-    type Loaded = { ok: true; value: { file: string; trust: { trusted: boolean; sha256: string; commands: Array<{ source: string; command: string; warning?: string }> } } };
+    type Loaded = {
+      ok: true;
+      value: { file: string; trust: { trusted: boolean; sha256: string; commands: Array<{ source: string; command: string; warning?: string }> } };
+    };
     const loaded = (await call(service, 'workflow.load', { repo })) as Loaded;
-    expect(loaded.value.trust.commands).toContainEqual(expect.objectContaining({ source: 'sandbox.env', command: 'GITHUB_TOKEN', warning: expect.stringContaining('secret') }));
+    expect(loaded.value.trust.commands).toContainEqual(
+      expect.objectContaining({ source: 'sandbox.env', command: 'GITHUB_TOKEN', warning: expect.stringContaining('secret') }),
+    );
     // The file changes while the prompt is on screen; the user presses Trust for what they read.
     writeFileSync(loaded.value.file, yml(swappedMarker));
-    const started = await call(service, 'runs.start', { repo, title: 't', workflowFile: loaded.value.file, trust: true, trustSha256: loaded.value.trust.sha256 });
+    const started = await call(service, 'runs.start', {
+      repo,
+      title: 't',
+      workflowFile: loaded.value.file,
+      trust: true,
+      trustSha256: loaded.value.trust.sha256,
+    });
     expect(started).toMatchObject({ ok: false, error: { code: 'workflow_untrusted', message: expect.stringContaining('changed after it was shown') } });
     expect(existsSync(swappedMarker)).toBe(false);
     expect(existsSync(shownMarker)).toBe(false);

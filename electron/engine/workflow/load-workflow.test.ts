@@ -84,14 +84,19 @@ describe('parseWorkflow', () => {
   });
 
   it('refuses a retry entry naming an unknown gate and a bad user rule regex', () => {
-    const r = parseWorkflow('gates:\n  test: npm test\nretry:\n  - not: gate.build\n    exit: 3\nrules:\n  - { pattern: "([", class: crash }\nsteps:\n  - title: one\n');
+    const r = parseWorkflow(
+      'gates:\n  test: npm test\nretry:\n  - not: gate.build\n    exit: 3\nrules:\n  - { pattern: "([", class: crash }\nsteps:\n  - title: one\n',
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems.map((p) => p.path)).toContain('rules[0].pattern');
   });
 
   it('warns about a retry list that can never retry: exit at 1, entries after the exit, no test-failure retries left (issue 20 item 8)', () => {
-    const w = (retry: string, extra = '') => checkWorkflowText(`gates: { test: npm test }\n${extra}retry:\n${retry}steps:\n  - title: one\n`).warnings.map((p) => p.message).join('\n');
+    const w = (retry: string, extra = '') =>
+      checkWorkflowText(`gates: { test: npm test }\n${extra}retry:\n${retry}steps:\n  - title: one\n`)
+        .warnings.map((p) => p.message)
+        .join('\n');
     expect(w('  - exit: 1\n')).toMatch(/can never retry.*exit: 1/);
     expect(w('  - attempt: 5\n    session: new\n  - exit: 4\n')).toMatch(/attempt 5 is never reached: `exit: 4`/);
     expect(w('  - attempt: 5\n    session: new\n  - exit: 4\n')).toMatch(/can never retry/);
@@ -102,17 +107,20 @@ describe('parseWorkflow', () => {
   });
 
   it("accepts a validator's `with:` inputs (seed 004), refuses `with` without `validate`, and warns about unused or missing inputs", () => {
-    const good = checkWorkflowText('gates: { test: npm test }\nretry:\n  - validate: "assess: Is {what} the cause?"\n    with: { what: the environment }\n  - exit: 4\nsteps:\n  - title: one\n');
+    const good = checkWorkflowText(
+      'gates: { test: npm test }\nretry:\n  - validate: "assess: Is {what} the cause?"\n    with: { what: the environment }\n  - exit: 4\nsteps:\n  - title: one\n',
+    );
     expect(good.errors).toEqual([]);
     expect(good.warnings).toEqual([]);
     expect(good.workflow?.retry?.[0]?.with).toEqual({ what: 'the environment' });
     const orphan = checkWorkflowText('gates: { test: npm test }\nretry:\n  - attempt: 2\n    with: { what: x }\n  - exit: 4\nsteps:\n  - title: one\n');
-    expect(orphan.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([expect.stringMatching(/^4: `with` gives a validator its inputs; it needs `validate`/)]);
-    const loose = checkWorkflowText('gates: { test: npm test }\nretry:\n  - validate: "./check.sh {level} {mode}"\n    with: { level: 3, unused: true }\n  - exit: 4\nsteps:\n  - title: one\n');
-    expect(loose.errors).toEqual([]);
-    expect(loose.warnings.map((w) => w.message)).toEqual([
-      expect.stringContaining('uses {mode}'),
-      expect.stringContaining('gives unused'),
+    expect(orphan.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
+      expect.stringMatching(/^4: `with` gives a validator its inputs; it needs `validate`/),
     ]);
+    const loose = checkWorkflowText(
+      'gates: { test: npm test }\nretry:\n  - validate: "./check.sh {level} {mode}"\n    with: { level: 3, unused: true }\n  - exit: 4\nsteps:\n  - title: one\n',
+    );
+    expect(loose.errors).toEqual([]);
+    expect(loose.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses {mode}'), expect.stringContaining('gives unused')]);
   });
 });

@@ -22,19 +22,22 @@ export interface WorkflowProblem {
 }
 
 export type ParsedWorkflow =
-  | { ok: true; workflow: Workflow; lineOf: (path: readonly PropertyKey[]) => number | null }
-  | { ok: false; problems: WorkflowProblem[] };
+  { ok: true; workflow: Workflow; lineOf: (path: readonly PropertyKey[]) => number | null } | { ok: false; problems: WorkflowProblem[] };
 
 function pathText(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(top level)';
+  return (
+    path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '') || '(top level)'
+  );
 }
 
 /** Pure: parse and validate workflow text. */
 export function parseWorkflow(text: string): ParsedWorkflow {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const lineOf = (offset: number | undefined): number | null =>
-    offset === undefined ? null : lineCounter.linePos(offset).line;
+  const lineOf = (offset: number | undefined): number | null => (offset === undefined ? null : lineCounter.linePos(offset).line);
   if (doc.errors.length > 0) {
     return {
       ok: false,
@@ -90,7 +93,11 @@ export function parseWorkflow(text: string): ParsedWorkflow {
   workflow.retry?.forEach((entry, i) => {
     const gate = entry.not?.slice('gate.'.length);
     if (gate !== undefined && !(gate in workflow.gates)) {
-      problems.push({ line: nodeLine(['retry', i, 'not']), path: `retry[${i}].not`, message: `retry entry ${i + 1} names gate \`${gate}\`, which is not defined` });
+      problems.push({
+        line: nodeLine(['retry', i, 'not']),
+        path: `retry[${i}].not`,
+        message: `retry entry ${i + 1} names gate \`${gate}\`, which is not defined`,
+      });
     }
   });
   return problems.length ? { ok: false, problems } : { ok: true, workflow, lineOf: nodeLine };

@@ -25,7 +25,11 @@ export const DEFAULT_ALERT_AT = 0.8;
 export function runBudget(own: Budget | undefined, settings: BudgetSettings, typedTaskUsd?: number): Budget | undefined {
   const { taskUsd, dailyUsd, alertAt } = settings;
   const saysSomething = taskUsd !== null || dailyUsd !== null || alertAt !== DEFAULT_ALERT_AT;
-  const base = own ?? (saysSomething ? { ...(taskUsd !== null ? { task_usd: taskUsd } : {}), ...(dailyUsd !== null ? { daily_usd: dailyUsd } : {}), alert_at: alertAt } : undefined);
+  const base =
+    own ??
+    (saysSomething
+      ? { ...(taskUsd !== null ? { task_usd: taskUsd } : {}), ...(dailyUsd !== null ? { daily_usd: dailyUsd } : {}), alert_at: alertAt }
+      : undefined);
   return typedTaskUsd === undefined ? base : { alert_at: alertAt, ...base, task_usd: typedTaskUsd };
 }
 

@@ -35,7 +35,11 @@ export const AgentConfig = z
   .strict()
   .superRefine((a, ctx) => {
     if (a.kind === 'command' && !a.command) {
-      ctx.addIssue({ code: 'custom', path: ['command'], message: 'an agent of kind `command` needs `command`, e.g. ["claude", "-p", "{prompt}", "--output-format", "stream-json", "--verbose"]' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['command'],
+        message: 'an agent of kind `command` needs `command`, e.g. ["claude", "-p", "{prompt}", "--output-format", "stream-json", "--verbose"]',
+      });
     }
   });
 export type AgentConfig = z.infer<typeof AgentConfig>;
@@ -58,7 +62,9 @@ export const RetryEntry = z
     not: gateRef.optional(),
     validate: z.string().min(1).optional(),
     /** Inputs of the `validate` validator: `{name}` in its command or assessment question is replaced by the value. */
-    with: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a `with` key is a name: letters, digits, - and _'), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    with: z
+      .record(z.string().regex(/^[A-Za-z_][\w-]*$/, 'a `with` key is a name: letters, digits, - and _'), z.union([z.string(), z.number(), z.boolean()]))
+      .optional(),
     exit: z.number().int().min(1).optional(),
     agent: AgentOverride.optional(),
     session: z.enum(['new', 'continue']).optional(),
@@ -74,9 +80,10 @@ export const RetryEntry = z
     if (conditions.length !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message: conditions.length === 0
-          ? 'a retry entry needs one condition: attempt, not, validate or exit'
-          : `a retry entry has exactly one condition, this one has ${conditions.join(' and ')}`,
+        message:
+          conditions.length === 0
+            ? 'a retry entry needs one condition: attempt, not, validate or exit'
+            : `a retry entry has exactly one condition, this one has ${conditions.join(' and ')}`,
       });
     }
   });
@@ -104,14 +111,17 @@ export const Budget = z
 
 export const ClassRule = z
   .object({
-    pattern: z.string().min(1).refine((p) => {
-      try {
-        new RegExp(p);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'not a valid regular expression'),
+    pattern: z
+      .string()
+      .min(1)
+      .refine((p) => {
+        try {
+          new RegExp(p);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'not a valid regular expression'),
     class: ErrorClass,
   })
   .strict();
@@ -165,7 +175,10 @@ export type SandboxLimits = z.infer<typeof SandboxLimits>;
 
 export const WorkflowFile = z
   .object({
-    task: z.object({ title: z.string().min(1).optional(), description: z.string().optional() }).strict().optional(),
+    task: z
+      .object({ title: z.string().min(1).optional(), description: z.string().optional() })
+      .strict()
+      .optional(),
     preset: z.enum(['conservative', 'aggressive', 'minimal']).optional(),
     gates: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'gate names use letters, digits, - and _'), GateConfig).default({}),
     agent: AgentConfig.default({ kind: 'anthropic', model: 'claude-sonnet-5-5', max_turns: 40, max_tokens: 8192, prompt_via: 'arg' }),

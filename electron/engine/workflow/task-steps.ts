@@ -16,7 +16,8 @@ export interface TaskPlan {
 export function withTaskSteps(workflow: Workflow, plan: TaskPlan, file: string): Workflow {
   if (plan.steps?.length) {
     for (const s of plan.steps) {
-      for (const g of s.gates ?? []) if (!(g in workflow.gates)) throw new RatchetError('unknown_gate', `Step "${s.title}" names gate \`${g}\`, which ${file} does not define.`);
+      for (const g of s.gates ?? [])
+        if (!(g in workflow.gates)) throw new RatchetError('unknown_gate', `Step "${s.title}" names gate \`${g}\`, which ${file} does not define.`);
       // A test-first step proves its test fails by running its gates: with none, nothing could.
       if ((s.tdd ?? workflow.tdd) && (s.gates ?? Object.keys(workflow.gates)).length === 0) {
         throw new RatchetError('unknown_gate', `Step "${s.title}" is test first (tdd), which needs a gate that runs its tests; ${file} gives it none.`);

@@ -21,35 +21,49 @@ describe('the baseline check in a run', () => {
   it('runs setup and the gates on the base commit before the first attempt; tests already failing are stored and told to the agent', async () => {
     engine = envEngine();
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "echo ready"
 gates: { test: ${JSON.stringify(BROKEN_UNTIL_FIXED)} }
 agent: { kind: command, command: ["sh", "-c", "printf %s \\"$1\\" > prompt.txt; date > w.txt", "agent", "{prompt}"] }
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('succeeded');
     const baseline = r.doc.environment?.baseline;
     expect(baseline).toMatchObject({ ready: true, problem: null, commit: r.doc.baseCommit, failingTests: ['test: already broken'] });
     expect(baseline?.gates).toEqual([expect.objectContaining({ gate: 'test', passed: false, errorClass: 'test_failure', failingTests: ['already broken'] })]);
     const order = r.events.map((e) => e.type);
     expect(order.indexOf('baseline.finished')).toBeLessThan(order.indexOf('attempt.started'));
-    expect(payloads(r.events, 'baseline.output').map((p) => p.text).join('')).toContain('not ok 1 - already broken');
+    expect(
+      payloads(r.events, 'baseline.output')
+        .map((p) => p.text)
+        .join(''),
+    ).toContain('not ok 1 - already broken');
     const prompt = readFileSync(join(r.worktree, 'prompt.txt'), 'utf8');
     expect(prompt).toContain('## Already failing before you started');
     expect(prompt).toContain('- test: already broken');
   });
 
-  it('stops the run before the agent, as the environment\'s problem, when a gate cannot run on the base commit (a module that is not installed)', async () => {
+  it("stops the run before the agent, as the environment's problem, when a gate cannot run on the base commit (a module that is not installed)", async () => {
     engine = envEngine();
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "true"
 gates: { test: "node -e \\"require('left-pad-that-is-not-installed')\\"" }
 agent: { kind: command, command: ["sh", "-c", "date > w.txt"] }
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('failed');
-    expect(r.doc.reason).toMatch(/^The project is not ready to test: on the base commit, before any change, gate `test` .* fails with missing dependency: .*left-pad-that-is-not-installed/);
+    expect(r.doc.reason).toMatch(
+      /^The project is not ready to test: on the base commit, before any change, gate `test` .* fails with missing dependency: .*left-pad-that-is-not-installed/,
+    );
     expect(r.doc.reason).toContain('No agent attempt can fix the environment');
     expect(r.doc.steps[0]!.attempts).toEqual([]);
     expect(r.doc.environment?.baseline).toMatchObject({ ready: false });
@@ -60,14 +74,18 @@ describe("the classifier, told the run's baseline", () => {
   it('says a test that failed on the base commit already failed there', async () => {
     engine = envEngine();
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "true"
 gates: { test: "echo 'not ok 1 - already broken'; exit 1" }
 agent: { kind: command, command: ["sh", "-c", "date > w.txt"] }
 max_retries: 0
 backoff: { base_s: 0, max_s: 0, jitter: 0 }
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.environment?.baseline).toMatchObject({ ready: true, failingTests: ['test: already broken'] });
     const first = r.doc.steps[0]!.attempts[0]!;
     expect(first.errorClass).toBe('test_failure');
@@ -79,13 +97,17 @@ steps: [{ title: one }]
     // A test that imports a module nothing here provides: on the base commit that reads as a test importing what
     // the agent has yet to write (retried), so the baseline does not stop the run.
     const repo = makeRepo({ 'tests/test_calc.py': 'import calc_helpers_not_installed\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "true"
 gates: { test: "python3 tests/test_calc.py" }
 agent: { kind: command, command: ["sh", "-c", "date > w.txt"] }
 backoff: { base_s: 0, max_s: 0, jitter: 0 }
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.environment?.baseline).toMatchObject({ ready: true });
     expect(r.doc.environment?.baseline?.gates[0]).toMatchObject({ passed: false, missing: ['calc_helpers_not_installed'] });
     const attempts = r.doc.steps[0]!.attempts;
@@ -105,12 +127,14 @@ describe('baselineCheck (New task\'s "Check project")', () => {
     const doc = await engine.baselineCheck({ repo, workflow: workflow('echo installing'), onProgress: (p) => seen.push(p) });
     expect(doc).toMatchObject({ ready: true, problem: null, failingTests: ['test: already broken'], setup: { outcome: 'ok' } });
     expect(doc.commit).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim());
-    expect(seen.map((p) => p.kind)).toEqual(expect.arrayContaining(['setup.started', 'setup.output', 'setup.finished', 'gate.started', 'gate.output', 'gate.finished']));
+    expect(seen.map((p) => p.kind)).toEqual(
+      expect.arrayContaining(['setup.started', 'setup.output', 'setup.finished', 'gate.started', 'gate.output', 'gate.finished']),
+    );
     expect(seen.findIndex((p) => p.kind === 'gate.started')).toBeGreaterThan(seen.findIndex((p) => p.kind === 'setup.finished'));
     expect(execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: repo, encoding: 'utf8' }).match(/^worktree /gm)).toHaveLength(1);
   });
 
-  it('answers not ready, with the setup\'s own sentence, when setup fails', async () => {
+  it("answers not ready, with the setup's own sentence, when setup fails", async () => {
     engine = envEngine();
     const repo = makeRepo();
     const doc = await engine.baselineCheck({ repo, workflow: workflow('echo "no such registry" >&2; exit 1') });

@@ -65,7 +65,8 @@ export async function baselineCheck(opts: BaselineCheckOptions): Promise<Baselin
     }
     if (type === 'setup.started') progress({ kind: 'setup.started', commands: p.commands as string[] });
     else if (type === 'setup.output') progress({ kind: 'setup.output', text: p.text as string });
-    else if (type === 'setup.finished') progress({ kind: 'setup.finished', ok: p.outcome === 'ok' || p.outcome === 'skipped', durationMs: p.durationMs as number });
+    else if (type === 'setup.finished')
+      progress({ kind: 'setup.finished', ok: p.outcome === 'ok' || p.outcome === 'skipped', durationMs: p.durationMs as number });
     else if (type === 'baseline.output') progress({ kind: 'gate.output', gate: p.gate as string, text: p.text as string });
     else if (type === 'baseline.gate') {
       progress({ kind: 'gate.finished', gate: p.gate as string, passed: p.passed as boolean, durationMs: p.durationMs as number });
@@ -83,18 +84,40 @@ export async function baselineCheck(opts: BaselineCheckOptions): Promise<Baselin
     const setup = await setupPhase(t, { files, stored: null, ranBefore: false, reusedNode: brought.reused.some((r) => r.path.endsWith('node_modules/')) });
     const at = () => new Date().toISOString();
     if (setup.doc?.outcome === 'failed') {
-      return { commit, ready: false, problem: setup.doc.message, setup: setup.doc, gates: [], failingTests: [], durationMs: Math.round(performance.now() - startedAt), at: at() };
+      return {
+        commit,
+        ready: false,
+        problem: setup.doc.message,
+        setup: setup.doc,
+        gates: [],
+        failingTests: [],
+        durationMs: Math.round(performance.now() - startedAt),
+        at: at(),
+      };
     }
     const leaks = await checkCheckoutLeaks({ checkout: repo.root, worktree, files: await worktreeFiles(wt), env: jail.env, jail, signal: opts.signal });
     if (leaks.refusal) {
-      return { commit, ready: false, problem: leaks.refusal, setup: setup.doc, gates: [], failingTests: [], durationMs: Math.round(performance.now() - startedAt), at: at() };
+      return {
+        commit,
+        ready: false,
+        problem: leaks.refusal,
+        setup: setup.doc,
+        gates: [],
+        failingTests: [],
+        durationMs: Math.round(performance.now() - startedAt),
+        at: at(),
+      };
     }
     const fixed = withEnv(jail, leaks.env);
     return await baselineGates({ ...t, jail: fixed, env: fixed.env }, gatesOf(opts.workflow, opts.workflow.steps), commit, setup.doc, startedAt);
   } finally {
-    await git(repo.root).raw(['worktree', 'remove', '--force', worktree]).catch(() => undefined);
+    await git(repo.root)
+      .raw(['worktree', 'remove', '--force', worktree])
+      .catch(() => undefined);
     removeRunExcludes(worktree);
     rmSync(holder, { recursive: true, force: true });
-    await git(repo.root).raw(['worktree', 'prune']).catch(() => undefined);
+    await git(repo.root)
+      .raw(['worktree', 'prune'])
+      .catch(() => undefined);
   }
 }

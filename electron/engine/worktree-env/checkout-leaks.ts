@@ -144,7 +144,13 @@ function fixNodeLinks(c: { checkout: string; worktree: string }, out: LeakCheck)
 function fixNodePath(c: { checkout: string; worktree: string }, env: NodeJS.ProcessEnv, out: LeakCheck): void {
   if (!env.NODE_PATH) return;
   const entries = env.NODE_PATH.split(path.delimiter);
-  const next = entries.flatMap((e) => (e && path.isAbsolute(e) && isWithin(c.checkout, real(e)) ? (existsSync(counterpart(c.checkout, c.worktree, real(e))) ? [counterpart(c.checkout, c.worktree, real(e))] : []) : [e]));
+  const next = entries.flatMap((e) =>
+    e && path.isAbsolute(e) && isWithin(c.checkout, real(e))
+      ? existsSync(counterpart(c.checkout, c.worktree, real(e)))
+        ? [counterpart(c.checkout, c.worktree, real(e))]
+        : []
+      : [e],
+  );
   if (next.join(path.delimiter) !== env.NODE_PATH) {
     out.env.NODE_PATH = next.length ? next.join(path.delimiter) : undefined;
     out.fixes.push('NODE_PATH no longer points into your checkout');
@@ -192,7 +198,8 @@ function projectModules(refs: readonly PythonRef[], inCheckout: (p: string) => b
         for (const e of readdirSync(r.target)) {
           const p = path.join(r.target, e);
           if (/^[A-Za-z_]\w*\.py$/.test(e) && e !== 'setup.py' && e !== 'conftest.py') names.add(e.slice(0, -3));
-          else if (/^[A-Za-z_]\w*$/.test(e) && existsSync(path.join(p, '__init__.py')) && statSync(p).isDirectory() && !['tests', 'test', 'docs'].includes(e)) names.add(e);
+          else if (/^[A-Za-z_]\w*$/.test(e) && existsSync(path.join(p, '__init__.py')) && statSync(p).isDirectory() && !['tests', 'test', 'docs'].includes(e))
+            names.add(e);
         }
       } catch {
         // Not a folder (a zip, a missing path): nothing to import from it.
@@ -225,13 +232,24 @@ async function pythonLeaks(c: LeakCheckInput, env: NodeJS.ProcessEnv, out: LeakC
   const stillOut = second ? Object.entries(second.origins).filter(([, o]) => o !== null && inCheckout(o)) : [];
   if (second && roots.length && stillOut.length === 0) {
     Object.assign(out.env, tried);
-    out.fixes.push(`PYTHONPATH starts with ${roots.map((r) => path.relative(c.worktree, r) || '.').join(', ')} of the worktree, so ${names.join(', ') || 'the project'} import${names.length === 1 ? 's' : ''} from the worktree, not from the editable install in your checkout`);
+    out.fixes.push(
+      `PYTHONPATH starts with ${roots.map((r) => path.relative(c.worktree, r) || '.').join(', ')} of the worktree, so ${names.join(', ') || 'the project'} import${names.length === 1 ? 's' : ''} from the worktree, not from the editable install in your checkout`,
+    );
     return [];
   }
   const shown = first.refs.filter((r) => inCheckout(r.target) && r.kind !== 'path').slice(0, 3);
   const what = shown.length
-    ? shown.map((r) => `${r.kind === 'finder' ? `an editable install maps ${r.name}` : r.kind === 'egg-link' ? 'an egg-link points' : 'a .pth line adds'} to ${r.target} (${r.file})`).join('; ')
-    : `sys.path has ${first.refs.filter((r) => inCheckout(r.target)).map((r) => r.target).slice(0, 3).join(', ')}`;
+    ? shown
+        .map(
+          (r) =>
+            `${r.kind === 'finder' ? `an editable install maps ${r.name}` : r.kind === 'egg-link' ? 'an egg-link points' : 'a .pth line adds'} to ${r.target} (${r.file})`,
+        )
+        .join('; ')
+    : `sys.path has ${first.refs
+        .filter((r) => inCheckout(r.target))
+        .map((r) => r.target)
+        .slice(0, 3)
+        .join(', ')}`;
   return [`${first.executable} would import the project from your checkout: ${what}`];
 }
 

@@ -8,12 +8,12 @@ import { trackedChanges, untrackedPaths } from './prepare-worktree';
 import { worktreeFiles } from './setup-inputs';
 
 describe("the worktree environment's git", () => {
-  it("lists the worktree through its pinned admin dir, not through a .git file rewritten to name another repository", async () => {
+  it('lists the worktree through its pinned admin dir, not through a .git file rewritten to name another repository', async () => {
     const repo = makeRepo({ 'README.md': '# demo\n', 'package.json': '{}\n' });
     const worktree = join(tempDir(), 'wt');
     sh(repo, 'worktree', 'add', '-q', '-b', 'task', worktree);
     const p = pinWorktree(repo, worktree);
-    writeFileSync(join(worktree, 'new.txt'), 'the agent\'s\n');
+    writeFileSync(join(worktree, 'new.txt'), "the agent's\n");
     writeFileSync(join(worktree, 'README.md'), '# changed\n');
     // Another repository, whose index and work tree say something else entirely.
     const evil = makeRepo({ 'evil.txt': 'x\n', 'Cargo.toml': '[package]\n' });

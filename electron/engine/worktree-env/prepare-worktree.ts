@@ -58,7 +58,11 @@ export function tail(output: string, lines = TAIL_LINES): string {
 
 /** The run's exclude file, with the user's own global excludes folded in (made once). */
 export async function initExcludes(checkout: string, worktree: string, env: NodeJS.ProcessEnv = process.env, sandboxed = false): Promise<void> {
-  const configured = (await git(checkout).raw(['config', '--path', '--get', 'core.excludesFile']).catch(() => '')).trim();
+  const configured = (
+    await git(checkout)
+      .raw(['config', '--path', '--get', 'core.excludesFile'])
+      .catch(() => '')
+  ).trim();
   initRunExcludes(worktree, userExcludesFile(configured || null, env), { sandboxed });
 }
 
@@ -69,12 +73,21 @@ export async function initExcludes(checkout: string, worktree: string, env: Node
  */
 export async function untrackedPaths(p: PinnedWorktree): Promise<string[]> {
   const out = await git(p).raw(['ls-files', '-z', '--others', '--exclude-standard', '--directory', '--no-empty-directory']);
-  return out.split('\0').filter(Boolean).filter((rel) => !isPlaceholder(p.worktree, rel));
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .filter((rel) => !isPlaceholder(p.worktree, rel));
 }
 
 /** Tracked files of the worktree whose content differs from the index (what a setup rewrote), relative. */
 export async function trackedChanges(p: PinnedWorktree): Promise<string[]> {
-  return (await git(p).raw(['diff', '--name-only', '--no-ext-diff', '--no-textconv']).catch(() => '')).split('\n').filter(Boolean);
+  return (
+    await git(p)
+      .raw(['diff', '--name-only', '--no-ext-diff', '--no-textconv'])
+      .catch(() => '')
+  )
+    .split('\n')
+    .filter(Boolean);
 }
 
 /** The worktree of `t` pinned to its admin dir in the user's repository (never found through the worktree's `.git` file). */
@@ -100,17 +113,29 @@ export async function bringFromCheckout(t: EnvTarget, files: readonly string[]):
   if (copy.copied.length) addRunExcludes(t.worktree, copy.copied, 'copied from your checkout (copy:)');
   const deps = await reuseDependencies(t.checkout, t.worktree, files, t.signal);
   notes.push(...deps.notes);
-  if (deps.reused.length) addRunExcludes(t.worktree, deps.reused.map((r) => r.path), 'dependencies copied from your checkout');
+  if (deps.reused.length)
+    addRunExcludes(
+      t.worktree,
+      deps.reused.map((r) => r.path),
+      'dependencies copied from your checkout',
+    );
   if (copy.copied.length || deps.reused.length) {
     t.emit('worktree.prepared', { copied: copy.copied, reused: deps.reused, durationMs: Math.round(performance.now() - t0) });
   }
   return { copied: copy.copied, reused: deps.reused, notes };
 }
 
-const NETWORK_TROUBLE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Network is unreachable|network request .* failed|Failed to establish a new connection|Failed to connect to \S+ port|from versions: none|403 Forbidden|proxy/i;
+const NETWORK_TROUBLE =
+  /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Network is unreachable|network request .* failed|Failed to establish a new connection|Failed to connect to \S+ port|from versions: none|403 Forbidden|proxy/i;
 
 /** A failed setup said as the environment's problem: what failed, the end of its output, what to fix. */
-export function setupFailureMessage(r: { command: string; exitCode: number | null; signal: string | null; spawnError: string | null }, timedOut: boolean, timeoutS: number, durationMs: number, output: string): string {
+export function setupFailureMessage(
+  r: { command: string; exitCode: number | null; signal: string | null; spawnError: string | null },
+  timedOut: boolean,
+  timeoutS: number,
+  durationMs: number,
+  output: string,
+): string {
   const how = timedOut
     ? `did not finish within setup.timeout (${timeoutS} s)`
     : r.spawnError
@@ -125,7 +150,7 @@ export function setupFailureMessage(r: { command: string; exitCode: number | nul
   return (
     `Setup failed: \`${r.command}\` ${how} after ${(durationMs / 1000).toFixed(1)} s.${net}` +
     `${shown ? ` The end of its output:\n${shown}\n` : ' It printed nothing. '}` +
-    'This is the worktree\'s environment, not the code: no agent attempt can fix it. Fix the setup in the workflow (its commands, `setup.network`, `setup.timeout`) or the project, then retry the run (or start it again when no step was committed yet).'
+    "This is the worktree's environment, not the code: no agent attempt can fix it. Fix the setup in the workflow (its commands, `setup.network`, `setup.timeout`) or the project, then retry the run (or start it again when no step was committed yet)."
   );
 }
 
@@ -170,8 +195,14 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
     const theirs = await hashInputs(t.checkout, Object.keys(inputs), setup.inputs);
     if (changedInputs(inputs, theirs).length === 0) {
       const doc: SetupDoc = {
-        outcome: 'skipped', durationMs: 0, at: t.now().toISOString(), message: null, outputTail: '',
-        note: `node_modules was copied from your checkout, whose ${Object.keys(inputs).filter((f) => !f.includes('/')).join(', ')} are the same; setup only installs it`,
+        outcome: 'skipped',
+        durationMs: 0,
+        at: t.now().toISOString(),
+        message: null,
+        outputTail: '',
+        note: `node_modules was copied from your checkout, whose ${Object.keys(inputs)
+          .filter((f) => !f.includes('/'))
+          .join(', ')} are the same; setup only installs it`,
       };
       t.emit('setup.finished', { outcome: doc.outcome, durationMs: 0, note: doc.note, message: null });
       return { doc, inputs, output: '' };
@@ -182,10 +213,20 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
   const wt = pinned(t);
   const before = new Set(await untrackedPaths(wt));
   const r = await runSetup({
-    worktree: t.worktree, setup, jail: t.jail, env: t.env, hosts, signal: t.signal,
+    worktree: t.worktree,
+    setup,
+    jail: t.jail,
+    env: t.env,
+    hosts,
+    signal: t.signal,
     onOutput: (c) => t.emit('setup.output', { text: c.text, skippedBytes: c.skippedBytes, seq: c.seq }),
   });
-  const note = reason === 'worktree' ? 'the worktree was made' : reason === 'inputs' ? `${changed.slice(0, 5).join(', ')}${changed.length > 5 ? '…' : ''} changed` : 'it did not finish last time';
+  const note =
+    reason === 'worktree'
+      ? 'the worktree was made'
+      : reason === 'inputs'
+        ? `${changed.slice(0, 5).join(', ')}${changed.length > 5 ? '…' : ''} changed`
+        : 'it did not finish last time';
   const at = t.now().toISOString();
   if (r.stopped) {
     const doc: SetupDoc = { outcome: 'stopped', durationMs: r.durationMs, at, note, message: 'stopped before it finished', outputTail: tail(r.output) };
@@ -204,7 +245,10 @@ export async function setupPhase(t: EnvTarget, p: SetupPhaseInput): Promise<Setu
   if (excluded.length) t.emit('log', { level: 'info', message: `setup created ${excluded.join(', ')}: never committed` });
   const touched = await trackedChanges(wt);
   if (touched.length) {
-    t.emit('log', { level: 'warn', message: `setup changed files the project tracks: ${touched.slice(0, 10).join(', ')}${touched.length > 10 ? '…' : ''} (a lockfile rewritten by an install?); they count as the step's changes` });
+    t.emit('log', {
+      level: 'warn',
+      message: `setup changed files the project tracks: ${touched.slice(0, 10).join(', ')}${touched.length > 10 ? '…' : ''} (a lockfile rewritten by an install?); they count as the step's changes`,
+    });
   }
   // The hashes after setup: an install that rewrote its own lockfile is not a change to set it off again.
   const after = await hashInputs(t.worktree, p.files, setup.inputs);
@@ -218,7 +262,13 @@ export function gatesOf(workflow: Workflow, steps: readonly StepConfig[]): strin
 }
 
 /** Runs each gate once on the worktree as it is (the base commit) and says whether the project is ready to test. */
-export async function baselineGates(t: EnvTarget, gateNames: readonly string[], commit: string, setup: SetupDoc | null, startedAt: number): Promise<BaselineDoc> {
+export async function baselineGates(
+  t: EnvTarget,
+  gateNames: readonly string[],
+  commit: string,
+  setup: SetupDoc | null,
+  startedAt: number,
+): Promise<BaselineDoc> {
   t.emit('baseline.started', { commit, gates: [...gateNames] });
   const defaultTimeoutS = presetGateTimeout(t.workflow) ?? 300;
   const gates: BaselineGateDoc[] = [];
@@ -232,14 +282,34 @@ export async function baselineGates(t: EnvTarget, gateNames: readonly string[], 
     if (t.signal?.aborted) break;
     const noTests = r.passed && !gate.allow_no_tests && ranNoTests(r.output, r.reportXml);
     const failures = r.passed || noTests ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
-    const c = r.passed && !noTests ? null : noTests ? { errorClass: 'test_failure' as const, message: 'the gate ran no tests' } : classifyGateFailure(r, failures, t.workflow.rules);
+    const c =
+      r.passed && !noTests
+        ? null
+        : noTests
+          ? { errorClass: 'test_failure' as const, message: 'the gate ran no tests' }
+          : classifyGateFailure(r, failures, t.workflow.rules);
     const doc: BaselineGateDoc = {
-      gate: name, command: gate.run, passed: c === null, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs,
-      errorClass: c?.errorClass ?? null, message: c?.message ?? null, failingTests: failures.map((f) => f.name),
-      missing: c ? missingNames(r.output) : [], outputTail: c ? tail(r.output) : '',
+      gate: name,
+      command: gate.run,
+      passed: c === null,
+      exitCode: r.exitCode,
+      timedOut: r.timedOut,
+      durationMs: r.durationMs,
+      errorClass: c?.errorClass ?? null,
+      message: c?.message ?? null,
+      failingTests: failures.map((f) => f.name),
+      missing: c ? missingNames(r.output) : [],
+      outputTail: c ? tail(r.output) : '',
     };
     gates.push(doc);
-    t.emit('baseline.gate', { gate: name, passed: doc.passed, exitCode: doc.exitCode, durationMs: doc.durationMs, errorClass: doc.errorClass, failingTests: doc.failingTests });
+    t.emit('baseline.gate', {
+      gate: name,
+      passed: doc.passed,
+      exitCode: doc.exitCode,
+      durationMs: doc.durationMs,
+      errorClass: doc.errorClass,
+      failingTests: doc.failingTests,
+    });
   }
   const blocking = gates.find((g) => g.errorClass !== null && NOT_READY_CLASSES.has(g.errorClass));
   const setupFailed = setup?.outcome === 'failed';
@@ -250,9 +320,16 @@ export async function baselineGates(t: EnvTarget, gateNames: readonly string[], 
         'No agent attempt can fix the environment: install what is missing in `setup` (with `setup.network` for a registry it must reach), or fix PATH, then start the run again.'
       : null;
   const doc: BaselineDoc = {
-    commit, ready: problem === null && !t.signal?.aborted, problem, setup, gates,
-    failingTests: gates.flatMap((g) => (g.passed ? [] : g.failingTests.length ? g.failingTests.map((n) => `${g.gate}: ${n}`) : [`${g.gate}: fails (${g.message ?? 'no test named'})`])),
-    durationMs: Math.round(performance.now() - startedAt), at: t.now().toISOString(),
+    commit,
+    ready: problem === null && !t.signal?.aborted,
+    problem,
+    setup,
+    gates,
+    failingTests: gates.flatMap((g) =>
+      g.passed ? [] : g.failingTests.length ? g.failingTests.map((n) => `${g.gate}: ${n}`) : [`${g.gate}: fails (${g.message ?? 'no test named'})`],
+    ),
+    durationMs: Math.round(performance.now() - startedAt),
+    at: t.now().toISOString(),
   };
   t.emit('baseline.finished', { ready: doc.ready, problem: doc.problem, failingTests: doc.failingTests, durationMs: doc.durationMs });
   return doc;
@@ -274,7 +351,10 @@ export function baselineFacts(b: BaselineDoc | null | undefined): BaselineFacts 
 /** What the agent is told about the base commit: the tests that failed there before any change. */
 export function baselineNote(b: BaselineDoc | null): string {
   if (!b || b.failingTests.length === 0) return '';
-  const list = b.failingTests.slice(0, 30).map((f) => `- ${f}`).join('\n');
+  const list = b.failingTests
+    .slice(0, 30)
+    .map((f) => `- ${f}`)
+    .join('\n');
   return (
     '\n\n## Already failing before you started\nThe gates ran once on the base commit, before any change, and these already failed there:\n' +
     `${list}${b.failingTests.length > 30 ? `\n- … and ${b.failingTests.length - 30} more` : ''}\n` +
@@ -289,9 +369,15 @@ export function environmentLines(env: WorktreeEnvDoc | undefined): string[] {
   const brought = [...env.copied, ...env.reused.map((r) => `${r.path} (${r.because}, ${secs(r.durationMs)})`)];
   return [
     ...(brought.length ? [`from your checkout: ${brought.join(', ')}`] : []),
-    ...(env.setup ? [`setup ${env.setup.outcome}${env.setup.outcome === 'skipped' ? '' : ` in ${secs(env.setup.durationMs)}`}${env.setup.note ? ` (${env.setup.note})` : ''}`] : []),
+    ...(env.setup
+      ? [
+          `setup ${env.setup.outcome}${env.setup.outcome === 'skipped' ? '' : ` in ${secs(env.setup.durationMs)}`}${env.setup.note ? ` (${env.setup.note})` : ''}`,
+        ]
+      : []),
     ...(env.baseline
-      ? [`baseline ${env.baseline.ready ? 'ready' : 'not ready'} at ${env.baseline.commit.slice(0, 10)}${env.baseline.failingTests.length ? `, already failing: ${env.baseline.failingTests.slice(0, 5).join('; ')}${env.baseline.failingTests.length > 5 ? '…' : ''}` : ''}`]
+      ? [
+          `baseline ${env.baseline.ready ? 'ready' : 'not ready'} at ${env.baseline.commit.slice(0, 10)}${env.baseline.failingTests.length ? `, already failing: ${env.baseline.failingTests.slice(0, 5).join('; ')}${env.baseline.failingTests.length > 5 ? '…' : ''}` : ''}`,
+        ]
       : []),
     ...env.fixes.map((f) => `so gates test the worktree: ${f}`),
   ];

@@ -76,9 +76,22 @@ print("${MARK}" + json.dumps({"executable": sys.executable, "prefix": sys.prefix
  * Runs the probe with the first of `python3`/`python` on the sandbox's PATH, in `cwd`, with `env` (the jail's, plus
  * any change being tried). `names`: top-level modules to locate. Null when there is no Python or it could not say.
  */
-export async function probePython(opts: { cwd: string; env: NodeJS.ProcessEnv; jail?: RunJail; names?: readonly string[]; signal?: AbortSignal }): Promise<PythonProbe | null> {
+export async function probePython(opts: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  jail?: RunJail;
+  names?: readonly string[];
+  signal?: AbortSignal;
+}): Promise<PythonProbe | null> {
   const env = { ...opts.env, RATCHET_PY_NAMES: (opts.names ?? []).join(',') };
-  const jail = opts.jail ? { ...opts.jail, env, wrap: (shell: string, command: string, o?: { extraHosts?: readonly string[]; env?: NodeJS.ProcessEnv }) => opts.jail!.wrap(shell, command, { ...o, env }) } : undefined;
+  const jail = opts.jail
+    ? {
+        ...opts.jail,
+        env,
+        wrap: (shell: string, command: string, o?: { extraHosts?: readonly string[]; env?: NodeJS.ProcessEnv }) =>
+          opts.jail!.wrap(shell, command, { ...o, env }),
+      }
+    : undefined;
   const run = `if command -v python3 >/dev/null 2>&1; then exec python3 -c '${SCRIPT}'; elif command -v python >/dev/null 2>&1; then exec python -c '${SCRIPT}'; fi`;
   const r = await runGate({ name: 'python-probe', run, timeoutS: 60 }, { cwd: opts.cwd, env, jail, signal: opts.signal });
   const line = r.output.split('\n').find((l) => l.startsWith(MARK));

@@ -7,7 +7,7 @@ import { copyTree } from './copy-tree';
 import { onlyInstallsNodeModules } from './reuse-deps';
 
 describe('copyTree', () => {
-  it('copies files (never shares them), keeps relative links as links, and the folder\'s mode', async () => {
+  it("copies files (never shares them), keeps relative links as links, and the folder's mode", async () => {
     const src = join(tempDir(), 'node_modules');
     mkdirSync(join(src, 'dep', 'lib'), { recursive: true });
     mkdirSync(join(src, '.bin'));

@@ -16,7 +16,9 @@ export interface ReuseResult {
 
 async function sha(file: string): Promise<string | null> {
   try {
-    return createHash('sha256').update(await readFile(file)).digest('hex');
+    return createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
   } catch {
     return null;
   }
@@ -83,7 +85,14 @@ export async function reuseDependencies(checkout: string, worktree: string, file
   if (lockfile && (await sameKeys(checkout, worktree, [lockfile], 'node_modules', result))) {
     const packageDirs = files.filter((f) => path.posix.basename(f) === 'package.json').map((f) => path.posix.dirname(f));
     for (const dir of [...new Set(packageDirs)].sort()) {
-      await reuseFolder(checkout, worktree, dir === '.' ? 'node_modules' : `${dir}/node_modules`, `${lockfile} is the same as in your checkout`, result, signal);
+      await reuseFolder(
+        checkout,
+        worktree,
+        dir === '.' ? 'node_modules' : `${dir}/node_modules`,
+        `${lockfile} is the same as in your checkout`,
+        result,
+        signal,
+      );
     }
   }
   if (CARGO_KEYS.every((k) => files.includes(k)) && (await sameKeys(checkout, worktree, CARGO_KEYS, 'target', result))) {
@@ -97,6 +106,9 @@ const NODE_INSTALL = /^(?:npm\s+(?:ci|install|i)|pnpm\s+(?:install|i)|yarn(?:\s+
 
 /** Whether every command of setup only installs node_modules from the lockfile (so a copied node_modules makes it redundant). */
 export function onlyInstallsNodeModules(commands: readonly string[]): boolean {
-  const parts = commands.flatMap((c) => c.split(/&&|;|\n/)).map((p) => p.trim()).filter(Boolean);
+  const parts = commands
+    .flatMap((c) => c.split(/&&|;|\n/))
+    .map((p) => p.trim())
+    .filter(Boolean);
   return parts.length > 0 && parts.every((p) => NODE_INSTALL.test(p));
 }

@@ -41,9 +41,7 @@ export interface WorktreeEnvHooks {
 }
 
 export type RunEnvironment =
-  | { kind: 'ready'; jail: RunJail; baseline: BaselineDoc | null; hooks: WorktreeEnvHooks }
-  | { kind: 'failed'; reason: string }
-  | { kind: 'stopped' };
+  { kind: 'ready'; jail: RunJail; baseline: BaselineDoc | null; hooks: WorktreeEnvHooks } | { kind: 'failed'; reason: string } | { kind: 'stopped' };
 
 /** A jail whose commands get `env` changed (a value of undefined removes the variable). */
 export function withEnv(jail: RunJail, changes: Record<string, string | undefined>): RunJail {
@@ -55,7 +53,15 @@ export function withEnv(jail: RunJail, changes: Record<string, string | undefine
 
 function environmentFailure(message: string): Failure {
   return {
-    errorClass: 'environment', message, hints: [], failures: [], gate: null, failedGates: [], outputs: {}, agentFatal: false, retryAfterS: null,
+    errorClass: 'environment',
+    message,
+    hints: [],
+    failures: [],
+    gate: null,
+    failedGates: [],
+    outputs: {},
+    agentFatal: false,
+    retryAfterS: null,
   };
 }
 
@@ -89,7 +95,13 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
   }
   const state = envStore.get(runId);
   const base: Omit<EnvTarget, 'jail' | 'env'> = {
-    checkout: input.checkout, worktree: input.worktree, workflow: input.workflow, signal: input.signal, emit, now: input.now, resolveNetwork: input.resolveNetwork,
+    checkout: input.checkout,
+    worktree: input.worktree,
+    workflow: input.workflow,
+    signal: input.signal,
+    emit,
+    now: input.now,
+    resolveNetwork: input.resolveNetwork,
   };
   await initExcludes(input.checkout, input.worktree, input.jail.env, input.jail.sandboxed);
   const wt = pinned(input);
@@ -121,7 +133,14 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
 
   // The gates' view of the code: fixed where Ratchet can, refused where it cannot.
   files = await worktreeFiles(wt);
-  const leaks = await checkCheckoutLeaks({ checkout: input.checkout, worktree: input.worktree, files, env: input.jail.env, jail: input.jail, signal: input.signal });
+  const leaks = await checkCheckoutLeaks({
+    checkout: input.checkout,
+    worktree: input.worktree,
+    files,
+    env: input.jail.env,
+    jail: input.jail,
+    signal: input.signal,
+  });
   if (input.signal.aborted) return { kind: 'stopped' };
   envStore.recordFixes(runId, leaks.fixes);
   for (const f of leaks.fixes) emit('log', { level: 'info', message: `so that gates test the worktree's code: ${f}` });

@@ -47,7 +47,7 @@ describe('the run exclude file', () => {
     expect(status).toBe('?? new.txt\n');
   });
 
-  it("of a sandboxed run ignores the placeholders a killed Ratchet left in the worktree: no gate leftover, nothing staged, git add does not refuse (CI: kill test run #5)", async () => {
+  it('of a sandboxed run ignores the placeholders a killed Ratchet left in the worktree: no gate leftover, nothing staged, git add does not refuse (CI: kill test run #5)', async () => {
     const repo = makeRepo();
     const worktree = join(tempDir(), 'wt');
     sh(repo, 'worktree', 'add', '-q', '-b', 'task', worktree);
@@ -55,7 +55,7 @@ describe('the run exclude file', () => {
     // What the sandbox leaves when the process holding it dies by kill -9: empty files at the paths it protects.
     mkdirSync(join(worktree, '.claude'));
     for (const rel of ['.claude/commands', '.claude/agents', '.bashrc', '.mcp.json']) writeFileSync(join(worktree, rel), '');
-    writeFileSync(join(worktree, 'work.txt'), 'the agent\'s\n');
+    writeFileSync(join(worktree, 'work.txt'), "the agent's\n");
     const p = pinWorktree(repo, worktree);
     expect(await untrackedPaths(p)).toEqual(['work.txt']);
     await commitAll(p, 'step 1: work');

@@ -74,7 +74,10 @@ export function runExcludes(worktree: string): string[] {
   }
   const end = text.indexOf(USER_END);
   const ours = end >= 0 ? text.slice(end + USER_END.length) : text;
-  return ours.split('\n').filter((l) => l.startsWith('/')).map((l) => l.slice(1).replace(/\\(.)/g, '$1'));
+  return ours
+    .split('\n')
+    .filter((l) => l.startsWith('/'))
+    .map((l) => l.slice(1).replace(/\\(.)/g, '$1'));
 }
 
 /** Adds paths (relative; a folder ends in `/`) under a comment saying why; those already there are not repeated. Returns the ones added. */

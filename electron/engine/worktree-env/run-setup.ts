@@ -49,7 +49,13 @@ export async function runSetup(opts: SetupRunOptions): Promise<SetupRunResult> {
   let seq = 0;
   const emit = (text: string, skippedBytes = 0) => opts.onOutput?.({ text, skippedBytes, seq: ++seq });
   const result = (r: Partial<SetupRunResult>): SetupRunResult => ({
-    ok: false, stopped: false, timedOut: false, failed: null, ...r, durationMs: Math.round(performance.now() - started), output: outputs.join(''),
+    ok: false,
+    stopped: false,
+    timedOut: false,
+    failed: null,
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+    output: outputs.join(''),
   });
   for (const command of setupCommands(opts.setup)) {
     if (opts.signal?.aborted) return result({ stopped: true });

@@ -8,7 +8,18 @@ import { changedInputs, hashInputs, inputMatcher } from './setup-inputs';
 describe('setup inputs', () => {
   it('are, by default, the lockfiles and manifests of every ecosystem, at any depth', () => {
     const m = inputMatcher(undefined);
-    const yes = ['package-lock.json', 'packages/a/package.json', 'requirements-dev.txt', 'build.gradle.kts', 'go.sum', 'Cargo.lock', 'uv.lock', 'pnpm-lock.yaml', 'bun.lockb', 'pom.xml'];
+    const yes = [
+      'package-lock.json',
+      'packages/a/package.json',
+      'requirements-dev.txt',
+      'build.gradle.kts',
+      'go.sum',
+      'Cargo.lock',
+      'uv.lock',
+      'pnpm-lock.yaml',
+      'bun.lockb',
+      'pom.xml',
+    ];
     const no = ['src/index.ts', 'package.json.bak', 'requirements.md', 'README.md'];
     expect(yes.filter(m)).toEqual(yes);
     expect(no.filter(m)).toEqual([]);

@@ -6,9 +6,29 @@ import { git, type PinnedWorktree } from '../git/repo-git';
 
 /** Used when `setup.inputs` is not set: the lockfiles and manifests of the common ecosystems, found at any depth. */
 export const DEFAULT_SETUP_INPUTS: readonly string[] = [
-  'package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock',
-  'pyproject.toml', 'uv.lock', 'poetry.lock', 'requirements*.txt', 'Pipfile', 'Pipfile.lock', 'setup.py', 'setup.cfg',
-  'Cargo.toml', 'Cargo.lock', 'go.mod', 'go.sum', 'pom.xml', 'build.gradle*', 'settings.gradle*', 'gradle.lockfile',
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  'bun.lockb',
+  'bun.lock',
+  'pyproject.toml',
+  'uv.lock',
+  'poetry.lock',
+  'requirements*.txt',
+  'Pipfile',
+  'Pipfile.lock',
+  'setup.py',
+  'setup.cfg',
+  'Cargo.toml',
+  'Cargo.lock',
+  'go.mod',
+  'go.sum',
+  'pom.xml',
+  'build.gradle*',
+  'settings.gradle*',
+  'gradle.lockfile',
 ];
 
 /** path (relative, `/`-separated) -> sha256 of its content. */
@@ -18,7 +38,12 @@ const MAGIC = /[*?[\]{}!]/;
 
 /** A basename pattern (`requirements*.txt`) as a regular expression. */
 function nameRegex(pattern: string): RegExp {
-  return new RegExp(`^${pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 const DEFAULT_NAMES = DEFAULT_SETUP_INPUTS.map(nameRegex);
@@ -45,13 +70,19 @@ export async function hashInputs(dir: string, files: readonly string[], globs: r
   await Promise.all(
     chosen.map(async (f) => {
       try {
-        hashes[f] = createHash('sha256').update(await readFile(path.join(dir, f))).digest('hex');
+        hashes[f] = createHash('sha256')
+          .update(await readFile(path.join(dir, f)))
+          .digest('hex');
       } catch {
         // Deleted from the work tree but still in the index: not an input any more.
       }
     }),
   );
-  return Object.fromEntries(Object.keys(hashes).sort().map((k) => [k, hashes[k]!]));
+  return Object.fromEntries(
+    Object.keys(hashes)
+      .sort()
+      .map((k) => [k, hashes[k]!]),
+  );
 }
 
 /** The inputs that differ between two hashings (changed, added or removed), sorted. */

@@ -19,15 +19,23 @@ describe('setup', () => {
   it('runs when the worktree is made, before the gates: its output streams as events, its time is in the status, what it made is not committed', async () => {
     engine = envEngine();
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: { run: ["echo installing the dependencies", "mkdir -p deps && echo lib > deps/lib.txt"], timeout: 60 }
 gates: { test: "test -f deps/lib.txt" }
 ${AGENT}
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('succeeded');
-    expect(payloads(r.events, 'setup.started')).toEqual([{ reason: 'worktree', changed: [], commands: ['echo installing the dependencies', 'mkdir -p deps && echo lib > deps/lib.txt'] }]);
-    const streamed = payloads(r.events, 'setup.output').map((p) => p.text).join('');
+    expect(payloads(r.events, 'setup.started')).toEqual([
+      { reason: 'worktree', changed: [], commands: ['echo installing the dependencies', 'mkdir -p deps && echo lib > deps/lib.txt'] },
+    ]);
+    const streamed = payloads(r.events, 'setup.output')
+      .map((p) => p.text)
+      .join('');
     expect(streamed).toContain('$ echo installing the dependencies\ninstalling the dependencies');
     expect(payloads(r.events, 'setup.finished')).toEqual([expect.objectContaining({ outcome: 'ok', note: 'the worktree was made' })]);
     expect(r.doc.environment?.setup).toMatchObject({ outcome: 'ok', note: 'the worktree was made', message: null });
@@ -51,15 +59,19 @@ steps: [{ title: one }]
     ]);
   });
 
-  it('that fails ends the run as the environment\'s problem before any agent attempt, with its own output and what to fix', async () => {
+  it("that fails ends the run as the environment's problem before any agent attempt, with its own output and what to fix", async () => {
     engine = envEngine();
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "echo resolving; echo 'npm ERR! 404 Not Found - left-pad-nope' >&2; exit 3"
 gates: { test: "true" }
 ${AGENT}
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('failed');
     expect(r.doc.reason).toMatch(/^Setup failed: `echo resolving; .*` exited with code 3 after \d+\.\d s\./);
     expect(r.doc.reason).toContain('npm ERR! 404 Not Found - left-pad-nope');
@@ -72,12 +84,16 @@ steps: [{ title: one }]
   it('that runs past setup.timeout is stopped and said so', async () => {
     engine = envEngine();
     const repo = makeRepo();
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: { run: "sleep 30", timeout: 1 }
 gates: { test: "true" }
 ${AGENT}
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('failed');
     expect(r.doc.reason).toMatch(/^Setup failed: `sleep 30` did not finish within setup.timeout \(1 s\)/);
   });
@@ -85,14 +101,21 @@ steps: [{ title: one }]
   it('runs again before the gates when the agent changed one of its inputs (a manifest), and says which', async () => {
     engine = envEngine();
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n', 'README.md': 'x\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "echo run >> setup-count.txt"
 gates: { test: "true" }
 agent: { kind: command, command: ["sh", "-c", "echo '{\\"name\\":\\"a\\",\\"dependencies\\":{\\"b\\":\\"1\\"}}' > package.json"] }
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('succeeded');
-    expect(payloads(r.events, 'setup.started').map((p) => [p.reason, p.changed])).toEqual([['worktree', []], ['inputs', ['package.json']]]);
+    expect(payloads(r.events, 'setup.started').map((p) => [p.reason, p.changed])).toEqual([
+      ['worktree', []],
+      ['inputs', ['package.json']],
+    ]);
     expect(readFileSync(join(r.worktree, 'setup-count.txt'), 'utf8')).toBe('run\nrun\n');
     // The agent's change is committed; the file setup made is not.
     expect(r.committed()).toEqual(['package.json']);
@@ -104,14 +127,18 @@ steps: [{ title: one }]
     const flag = join(tempDir('ratchet-flag-'), 'fail');
     writeFileSync(flag, '');
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "echo run >> setup-count.txt"
 gates: { plain: "true", guarded: ${JSON.stringify(gateFailingWhile(flag))} }
 limits: { test_failure: 0 }
 flaky_check: false
 ${AGENT}
 steps: [{ title: one, gates: [plain] }, { title: two, gates: [guarded] }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('failed');
     rmSync(flag);
     const { doc } = await engine.retry(r.runId, { signal: new AbortController().signal });
@@ -124,12 +151,16 @@ steps: [{ title: one, gates: [plain] }, { title: two, gates: [guarded] }]
   it('may install what a gate runs: a gate command the checkout does not have is not refused up front when setup can make it (the baseline check says if it still is missing)', async () => {
     engine = envEngine();
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "mkdir -p .venv/bin && printf '#!/bin/sh\\necho tests pass\\n' > .venv/bin/check && chmod +x .venv/bin/check"
 gates: { test: ".venv/bin/check" }
 ${AGENT}
 steps: [{ title: one }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('succeeded');
   });
 
@@ -139,7 +170,10 @@ steps: [{ title: one }]
     writeFileSync(flag, '');
     const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
     writeFileSync(join(repo, '.env'), 'A=1\n');
-    const r = await runWorkflow(engine, repo, `
+    const r = await runWorkflow(
+      engine,
+      repo,
+      `
 setup: "echo run >> setup-count.txt"
 copy: [.env]
 gates: { plain: "test -f setup-count.txt && test -f .env", guarded: ${JSON.stringify(gateFailingWhile(flag))} }
@@ -147,7 +181,8 @@ limits: { test_failure: 0 }
 flaky_check: false
 ${AGENT}
 steps: [{ title: one, gates: [plain] }, { title: two, gates: [plain, guarded] }]
-`);
+`,
+    );
     expect(r.doc.status).toBe('failed');
     rmSync(r.worktree, { recursive: true, force: true });
     rmSync(flag);

@@ -30,7 +30,10 @@ export async function startTestHost(opts: { home?: string; port?: number } = {})
   const service = createService(engine, { host: 'headless', version: '0.0.0', env: {} });
   const host = await startHost({ service, staticDir, home, port: opts.port });
   return {
-    host, service, home, staticDir,
+    host,
+    service,
+    home,
+    staticDir,
     async close() {
       await host.close();
       await service.close();

@@ -22,7 +22,13 @@ export class FakeWebContents extends EventEmitter {
   }
   /** Emits like Electron: an event object with preventDefault and, for navigation, its url. */
   fire(name: string, extra: Record<string, unknown> = {}, ...args: unknown[]) {
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; }, ...extra };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+      ...extra,
+    };
     this.emit(name, event, ...args);
     return event;
   }
@@ -113,7 +119,12 @@ class FakeApp extends EventEmitter {
   quit() {
     this.quitCalls++;
     // Like Electron: quitting asks `will-quit` listeners, who may hold it off with preventDefault.
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     this.emit('will-quit', event);
   }
   exit(code: number) {
@@ -226,5 +237,17 @@ export function resetFakeElectron(): void {
 }
 
 export default {
-  app, BrowserWindow, ipcMain, protocol, session, shell, dialog, Menu, Notification, safeStorage, contextBridge, ipcRenderer, webUtils,
+  app,
+  BrowserWindow,
+  ipcMain,
+  protocol,
+  session,
+  shell,
+  dialog,
+  Menu,
+  Notification,
+  safeStorage,
+  contextBridge,
+  ipcRenderer,
+  webUtils,
 };

@@ -30,7 +30,16 @@ class FakeSocket implements SocketLike {
 }
 
 let sockets: FakeSocket[];
-const make = () => createWsBridge('ws://127.0.0.1:7777/api', { makeSocket: (u) => { const s = new FakeSocket(u); sockets.push(s); return s; }, baseMs: 100, maxMs: 400 });
+const make = () =>
+  createWsBridge('ws://127.0.0.1:7777/api', {
+    makeSocket: (u) => {
+      const s = new FakeSocket(u);
+      sockets.push(s);
+      return s;
+    },
+    baseMs: 100,
+    maxMs: 400,
+  });
 
 beforeEach(() => {
   sockets = [];
@@ -116,6 +125,9 @@ describe('createWsBridge', () => {
     await Promise.resolve();
     expect(settled).toBe(false);
     vi.advanceTimersByTime(200);
-    await expect(call).resolves.toEqual({ ok: false, error: { code: 'disconnected', message: 'Not connected to Ratchet — reconnecting… Try again once the connection is back.' } });
+    await expect(call).resolves.toEqual({
+      ok: false,
+      error: { code: 'disconnected', message: 'Not connected to Ratchet — reconnecting… Try again once the connection is back.' },
+    });
   });
 });

@@ -77,7 +77,10 @@ export function createWsBridge(url: string, opts: WsBridgeOptions = {}): WsBridg
       for (const [id, p] of pending) {
         if (p.sent) {
           pending.delete(id);
-          p.resolve({ ok: false, error: { code: 'disconnected', message: 'The connection to Ratchet was lost before it answered. Try again once it is back.' } });
+          p.resolve({
+            ok: false,
+            error: { code: 'disconnected', message: 'The connection to Ratchet was lost before it answered. Try again once it is back.' },
+          });
         }
       }
       if (closedByUs) {

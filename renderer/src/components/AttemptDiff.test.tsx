@@ -8,7 +8,8 @@ import { AttemptDiff } from './AttemptDiff';
 
 afterEach(cleanup);
 
-const DIFF = 'diff --git a/src/health.js b/src/health.js\nnew file mode 100644\n--- /dev/null\n+++ b/src/health.js\n@@ -0,0 +1 @@\n+export const health = 100;\n';
+const DIFF =
+  'diff --git a/src/health.js b/src/health.js\nnew file mode 100644\n--- /dev/null\n+++ b/src/health.js\n@@ -0,0 +1 @@\n+export const health = 100;\n';
 
 describe('AttemptDiff of a running attempt', () => {
   it('says there is no change yet, then shows the change as the agent works', async () => {

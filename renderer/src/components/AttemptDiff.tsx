@@ -15,8 +15,24 @@ const LIVE_REFRESH_MS = 2000;
  * While the attempt runs, the engine reads its change from the worktree; `progress` (the transcript's length) changing
  * reads it again. `onShown` reports the diff on screen, so failure locations link into what the user sees.
  */
-export function AttemptDiff({ runId, step, n, stored, running, target, onShown, progress = 0 }: {
-  runId: string; step: number; n: number; stored: string | null; running: boolean; target: LineTarget | null; onShown?: (diff: string | null) => void; progress?: number;
+export function AttemptDiff({
+  runId,
+  step,
+  n,
+  stored,
+  running,
+  target,
+  onShown,
+  progress = 0,
+}: {
+  runId: string;
+  step: number;
+  n: number;
+  stored: string | null;
+  running: boolean;
+  target: LineTarget | null;
+  onShown?: (diff: string | null) => void;
+  progress?: number;
 }) {
   const [base, setBase] = useState<DiffBase>(n > 1 ? 'previous' : 'step');
   const [fetched, setFetched] = useState<{ base: DiffBase; diff: string; fromAttempt: number | null; live: boolean } | null>(null);
@@ -40,7 +56,9 @@ export function AttemptDiff({ runId, step, n, stored, running, target, onShown, 
     let live = true;
     lastRead.current = Date.now();
     setError(null);
-    useRunDetail.getState().attemptDiff(runId, step, n, base)
+    useRunDetail
+      .getState()
+      .attemptDiff(runId, step, n, base)
       .then((r) => live && setFetched({ base, diff: r.diff, fromAttempt: r.fromAttempt, live: r.live }))
       .catch((e: unknown) => live && setError(errorMessage(e)));
     return () => {
@@ -60,20 +78,39 @@ export function AttemptDiff({ runId, step, n, stored, running, target, onShown, 
     <div className="attempt-diff">
       <div className="segmented segmented-wrap" role="radiogroup" aria-label="diff against">
         {options.map(([value, label]) => (
-          <button key={value} type="button" role="radio" aria-checked={base === value} className={`small${base === value ? ' active' : ''}`} onClick={() => setBase(value)}>
+          <button
+            key={value}
+            type="button"
+            role="radio"
+            aria-checked={base === value}
+            className={`small${base === value ? ' active' : ''}`}
+            onClick={() => setBase(value)}
+          >
             {label}
           </button>
         ))}
       </div>
-      {error && <p className="tone-bad small-text" role="alert">Could not load this diff: {error}</p>}
-      {liveRead && diff && (
-        <p className="muted small-text" role="note">
-          {running ? 'The change so far, read from the worktree as the agent works; it is saved when the attempt ends.' : 'What this attempt left in the worktree when its process stopped (not committed; resuming keeps it).'}
+      {error && (
+        <p className="tone-bad small-text" role="alert">
+          Could not load this diff: {error}
         </p>
       )}
-      {diff === null && !error ? <p className="muted small-text">Loading the diff…</p>
-        : liveRead && !diff ? <p className="muted small-text">{running ? 'No changes yet: the agent has not changed a file.' : 'No changes: the attempt stopped before it changed a file.'}</p>
-        : <DiffView diff={diff} running={running} target={target} />}
+      {liveRead && diff && (
+        <p className="muted small-text" role="note">
+          {running
+            ? 'The change so far, read from the worktree as the agent works; it is saved when the attempt ends.'
+            : 'What this attempt left in the worktree when its process stopped (not committed; resuming keeps it).'}
+        </p>
+      )}
+      {diff === null && !error ? (
+        <p className="muted small-text">Loading the diff…</p>
+      ) : liveRead && !diff ? (
+        <p className="muted small-text">
+          {running ? 'No changes yet: the agent has not changed a file.' : 'No changes: the attempt stopped before it changed a file.'}
+        </p>
+      ) : (
+        <DiffView diff={diff} running={running} target={target} />
+      )}
     </div>
   );
 }

@@ -110,7 +110,7 @@ describe('AttemptPanel diff base', () => {
     await useRunDetail.getState().open(RUN_IDS.health);
     const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
     render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} />);
-    const own = await screen.findByRole('radio', { name: "This attempt (since attempt 1)" });
+    const own = await screen.findByRole('radio', { name: 'This attempt (since attempt 1)' });
     expect(own.getAttribute('aria-checked')).toBe('true');
     const whole = screen.getByRole('radio', { name: 'Whole run' });
     fireEvent.click(whole);
@@ -122,7 +122,16 @@ describe('AttemptPanel diff base', () => {
 
 describe('AttemptPanel counts (issue 20 item 22)', () => {
   const gate = (name: string, passed: boolean, failures: Array<Record<string, unknown>> = []) => ({
-    gate: name, command: 'npm test', passed, exitCode: passed ? 0 : 1, signal: null, timedOut: false, durationMs: 5, output: 'x', outputBytes: 1, failures,
+    gate: name,
+    command: 'npm test',
+    passed,
+    exitCode: passed ? 0 : 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 5,
+    output: 'x',
+    outputBytes: 1,
+    failures,
   });
 
   it('says "1 of 2 passed" when a gate failed on its flaky re-run too', async () => {
@@ -143,4 +152,3 @@ describe('AttemptPanel counts (issue 20 item 22)', () => {
     expect(screen.queryByText(/of 3 passed/)).toBeNull();
   });
 });
-

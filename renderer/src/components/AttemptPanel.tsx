@@ -25,7 +25,19 @@ export function shownOutcome(outcome: AttemptOutcome, runLive: boolean): Attempt
 }
 
 /** `worktree`, when given, makes failure locations relative to the repository. `runLive`: the run is under way (running, waiting, planning). */
-export function AttemptPanel({ runId, step, waitingWakeAt, worktree = null, runLive = true }: { runId: string; step: StepDoc; waitingWakeAt: string | null; worktree?: string | null; runLive?: boolean }) {
+export function AttemptPanel({
+  runId,
+  step,
+  waitingWakeAt,
+  worktree = null,
+  runLive = true,
+}: {
+  runId: string;
+  step: StepDoc;
+  waitingWakeAt: string | null;
+  worktree?: string | null;
+  runLive?: boolean;
+}) {
   const last = step.attempts.at(-1)?.n ?? null;
   const [chosen, setChosen] = useState<number | null>(last);
   // A new attempt starting moves the view to it, as a log would.
@@ -38,18 +50,47 @@ export function AttemptPanel({ runId, step, waitingWakeAt, worktree = null, runL
     <div className="attempts">
       <div className="tabs" role="tablist" aria-label={`attempts of step ${step.index}`}>
         {step.attempts.map((a) => (
-          <button key={a.n} type="button" role="tab" aria-selected={a.n === n} className={`tab${a.n === n ? ' tab-active' : ''}`} onClick={() => setChosen(a.n)}>
+          <button
+            key={a.n}
+            type="button"
+            role="tab"
+            aria-selected={a.n === n}
+            className={`tab${a.n === n ? ' tab-active' : ''}`}
+            onClick={() => setChosen(a.n)}
+          >
             <StatusIcon status={shownOutcome(a.outcome, runLive)} /> Attempt {a.n}
             {a.errorClass && <span className="muted"> · {errorClassLabel(a.errorClass)}</span>}
           </button>
         ))}
       </div>
-      <AttemptBody key={`${step.index}:${n}`} runId={runId} step={step} n={n} wakeAt={n === last ? waitingWakeAt : null} worktree={worktree} runLive={runLive} />
+      <AttemptBody
+        key={`${step.index}:${n}`}
+        runId={runId}
+        step={step}
+        n={n}
+        wakeAt={n === last ? waitingWakeAt : null}
+        worktree={worktree}
+        runLive={runLive}
+      />
     </div>
   );
 }
 
-function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: string; step: StepDoc; n: number; wakeAt: string | null; worktree: string | null; runLive: boolean }) {
+function AttemptBody({
+  runId,
+  step,
+  n,
+  wakeAt,
+  worktree,
+  runLive,
+}: {
+  runId: string;
+  step: StepDoc;
+  n: number;
+  wakeAt: string | null;
+  worktree: string | null;
+  runLive: boolean;
+}) {
   const key = attemptKey(step.index, n);
   const slot = useRunDetail((s) => s.byId[runId]?.attempts[key]);
   const live = useRunDetail((s) => s.byId[runId]?.liveTranscript[key]);
@@ -113,12 +154,39 @@ function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: str
   return (
     <div className="attempt" role="tabpanel" aria-label={`attempt ${n}`}>
       <dl className="facts">
-        <div><dt>outcome</dt><dd><StatusIcon status={d.outcome} /> {d.outcome}</dd></div>
-        <div><dt>model</dt><dd>{d.model ?? d.agentKind}</dd></div>
-        <div><dt>duration</dt><dd>{finished ? duration(Date.parse(finished) - Date.parse(started)) : attemptRunning ? 'running' : '—'}</dd></div>
-        <div><dt>tokens</dt><dd title="input / output / cache read / cache write">{tokens(summary?.inputTokens ?? d.inputTokens)} in · {tokens(summary?.outputTokens ?? d.outputTokens)} out · {tokens(summary?.cacheReadTokens ?? d.cacheReadTokens)} cache read · {tokens(summary?.cacheWriteTokens ?? d.cacheWriteTokens)} cache write</dd></div>
-        <div><dt>cost</dt><dd>{money(cost)}</dd></div>
-        {d.fingerprint && <div><dt>fingerprint</dt><dd><code>{d.fingerprint}</code></dd></div>}
+        <div>
+          <dt>outcome</dt>
+          <dd>
+            <StatusIcon status={d.outcome} /> {d.outcome}
+          </dd>
+        </div>
+        <div>
+          <dt>model</dt>
+          <dd>{d.model ?? d.agentKind}</dd>
+        </div>
+        <div>
+          <dt>duration</dt>
+          <dd>{finished ? duration(Date.parse(finished) - Date.parse(started)) : attemptRunning ? 'running' : '—'}</dd>
+        </div>
+        <div>
+          <dt>tokens</dt>
+          <dd title="input / output / cache read / cache write">
+            {tokens(summary?.inputTokens ?? d.inputTokens)} in · {tokens(summary?.outputTokens ?? d.outputTokens)} out ·{' '}
+            {tokens(summary?.cacheReadTokens ?? d.cacheReadTokens)} cache read · {tokens(summary?.cacheWriteTokens ?? d.cacheWriteTokens)} cache write
+          </dd>
+        </div>
+        <div>
+          <dt>cost</dt>
+          <dd>{money(cost)}</dd>
+        </div>
+        {d.fingerprint && (
+          <div>
+            <dt>fingerprint</dt>
+            <dd>
+              <code>{d.fingerprint}</code>
+            </dd>
+          </div>
+        )}
       </dl>
 
       {(d.errorClass || d.errorMessage) && (
@@ -140,25 +208,58 @@ function AttemptBody({ runId, step, n, wakeAt, worktree, runLive }: { runId: str
       )}
       {decision && <DecisionView decision={decision} wakeAt={wakeAt} />}
 
-      <details className="gate-logs" open={showLogs} onToggle={(e) => {
-        const open = (e.currentTarget as HTMLDetailsElement).open;
-        if (open !== showLogs) setLogsOpen(open);
-      }}>
+      <details
+        className="gate-logs"
+        open={showLogs}
+        onToggle={(e) => {
+          const open = (e.currentTarget as HTMLDetailsElement).open;
+          if (open !== showLogs) setLogsOpen(open);
+        }}
+      >
         <summary>
           <h3>Gates</h3>
-          <span className="muted small-text"> {d.gates.length === 0 ? '' : `${tally.passed} of ${tally.total} passed${tally.flaky.length ? ` (${tally.flaky.join(', ')} flaky: passed when run again)` : ''} · raw output`}</span>
+          <span className="muted small-text">
+            {' '}
+            {d.gates.length === 0
+              ? ''
+              : `${tally.passed} of ${tally.total} passed${tally.flaky.length ? ` (${tally.flaky.join(', ')} flaky: passed when run again)` : ''} · raw output`}
+          </span>
         </summary>
-        {d.gates.length === 0 && !runningGate && <p className="muted small-text">{attemptRunning ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>}
-        {runningGate && <p className="small-text"><span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code></p>}
+        {d.gates.length === 0 && !runningGate && (
+          <p className="muted small-text">{attemptRunning ? 'Gates run when the agent is done.' : 'No gate ran in this attempt.'}</p>
+        )}
+        {runningGate && (
+          <p className="small-text">
+            <span className="spinner" aria-hidden="true" /> gate <strong>{runningGate.gate}</strong> running: <code>{runningGate.command}</code>
+          </p>
+        )}
         {runningGate && <LiveGateOutput runId={runId} attemptKey={key} />}
-        {d.gates.map((g) => <GateOutput key={g.gate} gate={g} pending={slot.stale} attempt={attemptRef} stopped={d.outcome === 'interrupted'} target={jump?.where === `gate:${g.gate}` ? jump.target : null} />)}
+        {d.gates.map((g) => (
+          <GateOutput
+            key={g.gate}
+            gate={g}
+            pending={slot.stale}
+            attempt={attemptRef}
+            stopped={d.outcome === 'interrupted'}
+            target={jump?.where === `gate:${g.gate}` ? jump.target : null}
+          />
+        ))}
       </details>
 
       <h3>Transcript</h3>
       <Transcript entries={transcript} live={attemptRunning} />
 
       <h3>Diff</h3>
-      <AttemptDiff runId={runId} step={step.index} n={n} stored={d.diff} running={attemptRunning} progress={transcript.length} target={jump?.where === 'diff' ? jump.target : null} onShown={onShown} />
+      <AttemptDiff
+        runId={runId}
+        step={step.index}
+        n={n}
+        stored={d.diff}
+        running={attemptRunning}
+        progress={transcript.length}
+        target={jump?.where === 'diff' ? jump.target : null}
+        onShown={onShown}
+      />
 
       <details className="prompt">
         <summary>Prompt sent to the agent</summary>

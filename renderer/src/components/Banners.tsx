@@ -13,10 +13,16 @@ export function ConnectionBanner() {
   if (c.state === 'open') return null;
   return (
     <div className="banner banner-bad" role="status">
-      {c.state === 'connecting' ? 'Connecting to Ratchet…' : (
+      {c.state === 'connecting' ? (
+        'Connecting to Ratchet…'
+      ) : (
         <>
           Disconnected from Ratchet — the screens show what was known last.{' '}
-          {c.retryAt && <>Reconnecting <Countdown until={new Date(c.retryAt).toISOString()} /></>}
+          {c.retryAt && (
+            <>
+              Reconnecting <Countdown until={new Date(c.retryAt).toISOString()} />
+            </>
+          )}
         </>
       )}
     </div>
@@ -40,16 +46,40 @@ export function Notices() {
             <ul className="notice-items">
               {g.items.map((n) => (
                 <li key={n.id} role={n.level === 'error' ? 'alert' : undefined}>
-                  {n.runId ? <a href={hrefs.run(n.runId)} className="notice-subject">{n.subject || 'Open the run'}</a> : n.subject && <span className="notice-subject">{n.subject}</span>}
-                  {n.body && <span className="muted small-text truncate notice-body" title={reasonLine(n.body)}>{reasonLine(n.body)}</span>}
+                  {n.runId ? (
+                    <a href={hrefs.run(n.runId)} className="notice-subject">
+                      {n.subject || 'Open the run'}
+                    </a>
+                  ) : (
+                    n.subject && <span className="notice-subject">{n.subject}</span>
+                  )}
+                  {n.body && (
+                    <span className="muted small-text truncate notice-body" title={reasonLine(n.body)}>
+                      {reasonLine(n.body)}
+                    </span>
+                  )}
                   {g.items.length > 1 && (
-                    <button type="button" className="icon-button small" aria-label={`Dismiss the notice about ${n.subject || n.title}`} onClick={() => dismiss(n.id)}><Icon name="close" /></button>
+                    <button
+                      type="button"
+                      className="icon-button small"
+                      aria-label={`Dismiss the notice about ${n.subject || n.title}`}
+                      onClick={() => dismiss(n.id)}
+                    >
+                      <Icon name="close" />
+                    </button>
                   )}
                 </li>
               ))}
             </ul>
           </div>
-          <button type="button" className="icon-button" aria-label={g.items.length > 1 ? `Dismiss all ${g.items.length}` : 'Dismiss'} onClick={() => g.items.forEach((n) => dismiss(n.id))}><Icon name="close" /></button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={g.items.length > 1 ? `Dismiss all ${g.items.length}` : 'Dismiss'}
+            onClick={() => g.items.forEach((n) => dismiss(n.id))}
+          >
+            <Icon name="close" />
+          </button>
         </div>
       ))}
     </section>
@@ -67,9 +97,11 @@ export function SandboxBanner() {
   if (!status || status.state === 'on') return null;
   return (
     <div className="banner banner-bad" role="alert">
-      {status.state === 'unavailable'
-        ? <>No OS sandbox: runs are refused. {status.message} (Settings › Sandbox)</>
-        : <>The OS sandbox is off: the agent’s commands can write anywhere you can, read your keys and reach any host. (Settings › Sandbox)</>}
+      {status.state === 'unavailable' ? (
+        <>No OS sandbox: runs are refused. {status.message} (Settings › Sandbox)</>
+      ) : (
+        <>The OS sandbox is off: the agent’s commands can write anywhere you can, read your keys and reach any host. (Settings › Sandbox)</>
+      )}
     </div>
   );
 }

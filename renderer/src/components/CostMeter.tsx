@@ -15,9 +15,18 @@ export function CostMeter({ cost, budget, alertAt = 0.8, label = 'budget' }: { c
   return (
     <div className="cost-meter">
       <span className="cost-value">{money(cost)}</span>
-      <span className="muted">of {money(budget)} {label}</span>
+      <span className="muted">
+        of {money(budget)} {label}
+      </span>
       {/* A styled bar rather than <meter>, whose look the OS theme decides and which ignores dark mode. */}
-      <span className={`meter meter-${tone}`} role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(ratio * 100)} aria-label={`${Math.round(ratio * 100)} % of the ${label}`}>
+      <span
+        className={`meter meter-${tone}`}
+        role="meter"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(ratio * 100)}
+        aria-label={`${Math.round(ratio * 100)} % of the ${label}`}
+      >
         <span className="meter-fill" style={{ width: `${Math.min(ratio, 1) * 100}%` }} />
       </span>
       {/* "0 %" would say nothing was spent: a little is "< 1 %". */}

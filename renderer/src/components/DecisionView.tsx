@@ -4,7 +4,11 @@ import { seconds } from '../lib/format';
 import { Countdown } from './Countdown';
 
 const ACTION_LABEL: Record<DecisionDoc['action'], string> = {
-  retry: 'retry', fatal: 'give up', escalate: 'needs you', wait: 'wait', done: 'done',
+  retry: 'retry',
+  fatal: 'give up',
+  escalate: 'needs you',
+  wait: 'wait',
+  done: 'done',
 };
 
 function overridesText(o: Record<string, unknown>): string[] {
@@ -28,7 +32,9 @@ export function DecisionView({ decision, wakeAt }: { decision: DecisionDoc; wake
       <span className="decision-reason">{decision.reason}</span>
       {extras.length > 0 && <span className="muted">({extras.join(', ')})</span>}
       {wakeAt ? (
-        <span className="decision-wait">next attempt <Countdown until={wakeAt} /></span>
+        <span className="decision-wait">
+          next attempt <Countdown until={wakeAt} />
+        </span>
       ) : decision.delayS > 0 && decision.action === 'retry' ? (
         <span className="muted">after waiting {seconds(decision.delayS)}</span>
       ) : null}

@@ -6,18 +6,26 @@ import { VirtualLines, type LineTarget } from './VirtualLines';
 export function DiffView({ diff, running = false, target = null }: { diff: string | null; running?: boolean; target?: LineTarget | null }) {
   const lines = useMemo(() => (diff ? diff.replace(/\n$/, '').split('\n') : []), [diff]);
   const stats = useMemo(() => (diff ? diffStats(diff) : null), [diff]);
-  if (!diff || lines.length === 0) return <p className="muted small-text">{running ? 'The diff is taken when the agent is done.' : 'No changes in this attempt.'}</p>;
+  if (!diff || lines.length === 0)
+    return <p className="muted small-text">{running ? 'The diff is taken when the agent is done.' : 'No changes in this attempt.'}</p>;
   return (
     <div className="diff">
       {stats && (
         <p className="small-text muted">
-          {stats.files} file{stats.files === 1 ? '' : 's'} changed, <span className="tone-good">+{stats.added}</span> <span className="tone-bad">−{stats.removed}</span>
+          {stats.files} file{stats.files === 1 ? '' : 's'} changed, <span className="tone-good">+{stats.added}</span>{' '}
+          <span className="tone-bad">−{stats.removed}</span>
         </p>
       )}
-      <VirtualLines count={lines.length} label="diff" className="diff-lines" target={target} renderLine={(i) => {
-        const line = lines[i] ?? '';
-        return <span className={`diff-${diffLineKind(line)}`}>{line || ' '}</span>;
-      }} />
+      <VirtualLines
+        count={lines.length}
+        label="diff"
+        className="diff-lines"
+        target={target}
+        renderLine={(i) => {
+          const line = lines[i] ?? '';
+          return <span className={`diff-${diffLineKind(line)}`}>{line || ' '}</span>;
+        }}
+      />
     </div>
   );
 }

@@ -12,7 +12,17 @@ describe('FailingTests', () => {
       <FailingTests
         failures={[
           { name: 'tests/test_calc.py::test_add', message: 'assert 6 == 5', expected: '5', actual: '6', file: 'tests/test_calc.py', line: 7 },
-          { kind: 'compile', name: 'src/a.ts:12:5 TS2322', message: "Type 'string' is not assignable to type 'number'.", expected: null, actual: null, file: 'src/a.ts', line: 12, column: 5, code: 'TS2322' },
+          {
+            kind: 'compile',
+            name: 'src/a.ts:12:5 TS2322',
+            message: "Type 'string' is not assignable to type 'number'.",
+            expected: null,
+            actual: null,
+            file: 'src/a.ts',
+            line: 12,
+            column: 5,
+            code: 'TS2322',
+          },
         ]}
       />,
     );

@@ -12,10 +12,9 @@ function location(f: Failure): string | null {
 function caption(failures: Failure[]): string {
   const errors = failures.filter((f) => f.kind === 'compile').length;
   const tests = failures.length - errors;
-  return [
-    errors ? `${errors} error${errors === 1 ? '' : 's'}` : '',
-    tests ? `${tests} failing test${tests === 1 ? '' : 's'}` : '',
-  ].filter(Boolean).join(' and ');
+  return [errors ? `${errors} error${errors === 1 ? '' : 's'}` : '', tests ? `${tests} failing test${tests === 1 ? '' : 's'}` : '']
+    .filter(Boolean)
+    .join(' and ');
 }
 
 /** `onLocate`, when given, makes each file:line a link to that line in the attempt's diff or gate output. */
@@ -27,7 +26,12 @@ export function FailingTests({ failures, onLocate }: { failures: Failure[]; onLo
     <table className="failing-tests">
       <caption>{caption(failures)}</caption>
       <thead>
-        <tr><th scope="col">test or error</th><th scope="col">expected</th><th scope="col">got</th><th scope="col">where</th></tr>
+        <tr>
+          <th scope="col">test or error</th>
+          <th scope="col">expected</th>
+          <th scope="col">got</th>
+          <th scope="col">where</th>
+        </tr>
       </thead>
       <tbody>
         {ordered.map((f, i) => {
@@ -38,12 +42,22 @@ export function FailingTests({ failures, onLocate }: { failures: Failure[]; onLo
                 <div className="test-name">{f.name}</div>
                 {f.message && <div className="muted small-text">{f.message}</div>}
               </td>
-              <td><code className="tone-good">{f.expected ?? '—'}</code></td>
-              <td><code className="tone-bad">{f.actual ?? '—'}</code></td>
               <td>
-                {!where ? <code>—</code>
-                  : onLocate ? <button type="button" className="location-link" title={`show ${where}`} onClick={() => onLocate(f)}><code>{where}</code></button>
-                  : <code title={where}>{where}</code>}
+                <code className="tone-good">{f.expected ?? '—'}</code>
+              </td>
+              <td>
+                <code className="tone-bad">{f.actual ?? '—'}</code>
+              </td>
+              <td>
+                {!where ? (
+                  <code>—</code>
+                ) : onLocate ? (
+                  <button type="button" className="location-link" title={`show ${where}`} onClick={() => onLocate(f)}>
+                    <code>{where}</code>
+                  </button>
+                ) : (
+                  <code title={where}>{where}</code>
+                )}
               </td>
             </tr>
           );

@@ -16,21 +16,24 @@ export function FolderBrowser({ onPick, onClose, start = null }: { onPick: (path
   /** The user typed in the path field since the last listing was asked for: an answer arriving now must not overwrite it. */
   const typing = useRef(false);
 
-  const go = useCallback(async (dir: string | null, showHidden = hidden) => {
-    setLoading(true);
-    setError(null);
-    typing.current = false;
-    try {
-      const l = await useProject.getState().browse(dir, showHidden);
-      setListing(l);
-      if (!typing.current) setTyped(l.dir);
-    } catch (err) {
-      // The listing shown stays: the error says why the folder asked for cannot be opened.
-      setError(errorMessage(err));
-    } finally {
-      setLoading(false);
-    }
-  }, [hidden]);
+  const go = useCallback(
+    async (dir: string | null, showHidden = hidden) => {
+      setLoading(true);
+      setError(null);
+      typing.current = false;
+      try {
+        const l = await useProject.getState().browse(dir, showHidden);
+        setListing(l);
+        if (!typing.current) setTyped(l.dir);
+      } catch (err) {
+        // The listing shown stays: the error says why the folder asked for cannot be opened.
+        setError(errorMessage(err));
+      } finally {
+        setLoading(false);
+      }
+    },
+    [hidden],
+  );
   useEffect(() => {
     void go(start);
     // Once, at open; later moves go through go().
@@ -38,31 +41,73 @@ export function FolderBrowser({ onPick, onClose, start = null }: { onPick: (path
 
   const footer = (
     <>
-      {listing && !listing.isGitRepo && <span className="muted small-text">Open a folder marked “git”, or one that holds <code>.git</code>.</span>}
-      <button type="button" onClick={onClose}>Cancel</button>
-      <button type="button" className="primary" disabled={!listing?.isGitRepo} onClick={() => listing && onPick(listing.dir)}>Open this repository</button>
+      {listing && !listing.isGitRepo && (
+        <span className="muted small-text">
+          Open a folder marked “git”, or one that holds <code>.git</code>.
+        </span>
+      )}
+      <button type="button" onClick={onClose}>
+        Cancel
+      </button>
+      <button type="button" className="primary" disabled={!listing?.isGitRepo} onClick={() => listing && onPick(listing.dir)}>
+        Open this repository
+      </button>
     </>
   );
   return (
     <Modal title="Open a repository" onClose={onClose} footer={footer} wide>
-      <form className="row folder-path" onSubmit={(e) => { e.preventDefault(); if (typed.trim()) void go(typed.trim()); }}>
-        <input className="mono" aria-label="folder path" value={typed} onChange={(e) => { typing.current = true; setTyped(e.target.value); }} placeholder="/home/you/code" />
+      <form
+        className="row folder-path"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (typed.trim()) void go(typed.trim());
+        }}
+      >
+        <input
+          className="mono"
+          aria-label="folder path"
+          value={typed}
+          onChange={(e) => {
+            typing.current = true;
+            setTyped(e.target.value);
+          }}
+          placeholder="/home/you/code"
+        />
         <button type="submit">Go</button>
-        <label className="check small-text"><input type="checkbox" checked={hidden} onChange={(e) => { setHidden(e.target.checked); void go(listing?.dir ?? null, e.target.checked); }} /> Show hidden folders</label>
+        <label className="check small-text">
+          <input
+            type="checkbox"
+            checked={hidden}
+            onChange={(e) => {
+              setHidden(e.target.checked);
+              void go(listing?.dir ?? null, e.target.checked);
+            }}
+          />{' '}
+          Show hidden folders
+        </label>
       </form>
       <InlineError message={error} />
       {loading && !listing && <Loading label="Reading the folder…" />}
       {listing && (
         <ul className="folder-list plain-list" aria-label={`folders in ${listing.dir}`}>
           {listing.parent && (
-            <li><button type="button" className="folder-entry" onClick={() => void go(listing.parent)}>↑ .. <span className="muted">(up to {listing.parent})</span></button></li>
+            <li>
+              <button type="button" className="folder-entry" onClick={() => void go(listing.parent)}>
+                ↑ .. <span className="muted">(up to {listing.parent})</span>
+              </button>
+            </li>
           )}
           {listing.entries.map((e) => (
             <li key={e.path}>
               <button type="button" className="folder-entry" onClick={() => void go(e.path)} onDoubleClick={() => e.isGitRepo && onPick(e.path)}>
-                {e.name}{e.isGitRepo && <span className="badge tone-good">git</span>}
+                {e.name}
+                {e.isGitRepo && <span className="badge tone-good">git</span>}
               </button>
-              {e.isGitRepo && <button type="button" className="link-button" onClick={() => onPick(e.path)} aria-label={`open ${e.name}`}>Open</button>}
+              {e.isGitRepo && (
+                <button type="button" className="link-button" onClick={() => onPick(e.path)} aria-label={`open ${e.name}`}>
+                  Open
+                </button>
+              )}
             </li>
           ))}
           {listing.entries.length === 0 && <li className="muted small-text">No folders here{hidden ? '' : ' (hidden ones are not shown)'}.</li>}
@@ -95,6 +140,14 @@ export function useRepoPicker(onPicked: (path: string) => void, onError: (messag
       }
     })();
   };
-  const dialog = browsing ? <FolderBrowser onClose={() => setBrowsing(false)} onPick={(p) => { setBrowsing(false); onPicked(p); }} /> : null;
+  const dialog = browsing ? (
+    <FolderBrowser
+      onClose={() => setBrowsing(false)}
+      onPick={(p) => {
+        setBrowsing(false);
+        onPicked(p);
+      }}
+    />
+  ) : null;
   return { pick, dialog };
 }

@@ -14,7 +14,22 @@ afterEach(cleanup);
 describe('GateOutput', () => {
   it('keeps the DOM small for 200 000 lines of output', () => {
     const output = Array.from({ length: 200_000 }, (_, i) => `line ${i + 1} \u001b[32mok\u001b[39m`).join('\n');
-    render(<GateOutput gate={{ gate: 'build', command: 'npm run build', passed: false, exitCode: 2, signal: null, timedOut: false, durationMs: 96_400, output, outputBytes: output.length, failures: [] }} />);
+    render(
+      <GateOutput
+        gate={{
+          gate: 'build',
+          command: 'npm run build',
+          passed: false,
+          exitCode: 2,
+          signal: null,
+          timedOut: false,
+          durationMs: 96_400,
+          output,
+          outputBytes: output.length,
+          failures: [],
+        }}
+      />,
+    );
     expect(screen.getByText(/exit 2 · 1 min 36 s · .* MB · 200,000 lines/)).toBeTruthy();
     const rows = screen.getByRole('log').querySelectorAll('.vline');
     expect(rows.length).toBeGreaterThan(0);
@@ -23,7 +38,18 @@ describe('GateOutput', () => {
   });
 
   it('reads "stopped", not "failed", for a gate the user\'s Stop cut short', () => {
-    const gate = { gate: 'test', command: 'npm test', passed: false, exitCode: null, signal: 'SIGTERM', timedOut: false, durationMs: 1000, output: 'warming up 1\n', outputBytes: 13, failures: [] };
+    const gate = {
+      gate: 'test',
+      command: 'npm test',
+      passed: false,
+      exitCode: null,
+      signal: 'SIGTERM',
+      timedOut: false,
+      durationMs: 1000,
+      output: 'warming up 1\n',
+      outputBytes: 13,
+      failures: [],
+    };
     const { unmount } = render(<GateOutput gate={gate} stopped />);
     expect(screen.getByText('test stopped')).toBeTruthy();
     expect(screen.queryByText('test failed')).toBeNull();
@@ -33,12 +59,42 @@ describe('GateOutput', () => {
   });
 
   it('says "1 line", not "1 lines" (issue 20 item 23)', () => {
-    render(<GateOutput gate={{ gate: 'lint', command: 'npm run lint', passed: true, exitCode: 0, signal: null, timedOut: false, durationMs: 10, output: 'ok', outputBytes: 2, failures: [] }} />);
+    render(
+      <GateOutput
+        gate={{
+          gate: 'lint',
+          command: 'npm run lint',
+          passed: true,
+          exitCode: 0,
+          signal: null,
+          timedOut: false,
+          durationMs: 10,
+          output: 'ok',
+          outputBytes: 2,
+          failures: [],
+        }}
+      />,
+    );
     expect(screen.getByText(/ · 1 line$/)).toBeTruthy();
   });
 
   it('names a timeout and a signal instead of an exit code', () => {
-    render(<GateOutput gate={{ gate: 'test', command: 'npm test', passed: false, exitCode: null, signal: 'SIGSEGV', timedOut: false, durationMs: 10, output: '', outputBytes: 0, failures: [] }} />);
+    render(
+      <GateOutput
+        gate={{
+          gate: 'test',
+          command: 'npm test',
+          passed: false,
+          exitCode: null,
+          signal: 'SIGSEGV',
+          timedOut: false,
+          durationMs: 10,
+          output: '',
+          outputBytes: 0,
+          failures: [],
+        }}
+      />,
+    );
     expect(screen.getByText(/killed by SIGSEGV/)).toBeTruthy();
     expect(screen.getByText('No output.')).toBeTruthy();
   });
@@ -49,7 +105,25 @@ describe('GateOutput', () => {
       overrides: { 'runs.gateLog': ({ from, count }) => ({ from, lines: all.slice(from, from + count), total: all.length }) },
     });
     const head = all.slice(0, 500).join('\n');
-    render(<GateOutput attempt={{ runId: 'r', step: 1, n: 2 }} gate={{ gate: 'test', command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 10, output: head, outputBytes: 300_000, failures: [], partial: true, lineCount: all.length }} />);
+    render(
+      <GateOutput
+        attempt={{ runId: 'r', step: 1, n: 2 }}
+        gate={{
+          gate: 'test',
+          command: 'npm test',
+          passed: false,
+          exitCode: 1,
+          signal: null,
+          timedOut: false,
+          durationMs: 10,
+          output: head,
+          outputBytes: 300_000,
+          failures: [],
+          partial: true,
+          lineCount: all.length,
+        }}
+      />,
+    );
     expect(screen.getByText(/30,000 lines/)).toBeTruthy();
     const log = screen.getByRole('log', { name: 'output of gate test' });
     expect(log.querySelector('.vline')!.textContent).toBe('1line 1');
@@ -66,7 +140,7 @@ describe('GateOutput', () => {
     expect(asked.some((a) => a.from <= 20_000 && a.from + a.count > 20_000)).toBe(true);
   });
 
-  it('shows a running gate\'s output as it streams in', () => {
+  it("shows a running gate's output as it streams in", () => {
     installFake();
     let id = 0;
     const ev = (type: string, payload: Record<string, unknown>): EngineEventDoc => ({ id: ++id, runId: 'r', at: new Date().toISOString(), type, payload });
@@ -76,10 +150,11 @@ describe('GateOutput', () => {
     act(() => useRunDetail.setState({ byId: { r: d } }));
     render(<LiveGateOutput runId="r" attemptKey="1:1" />);
     expect(screen.getByText('No output yet.')).toBeTruthy();
-    const push = (text: string) => act(() => {
-      d = applyDetailEvent(d, ev('gate.output', { attemptId: 7, gate: 'test', text, skippedBytes: 0, seq: id }));
-      useRunDetail.setState({ byId: { r: d } });
-    });
+    const push = (text: string) =>
+      act(() => {
+        d = applyDetailEvent(d, ev('gate.output', { attemptId: 7, gate: 'test', text, skippedBytes: 0, seq: id }));
+        useRunDetail.setState({ byId: { r: d } });
+      });
     push('building\n');
     push('ok 1 - adds two numbers\n');
     const log = screen.getByRole('log', { name: 'live output of gate test' });

@@ -27,12 +27,29 @@ function exitText(g: Gate): string {
 function Line({ i, spans, gutter }: { i: number; spans: Spans | null; gutter: string }) {
   return (
     <>
-      <span className="ln" style={{ width: gutter }} aria-hidden="true">{i + 1}</span>
-      {spans === null ? <span className="muted">…</span> : spans.map((s, k) => (
-        <span key={k} className={s.fgClass || s.bgClass ? `${s.fgClass ?? ''} ${s.bgClass ?? ''}` : undefined} style={{ color: s.fg ?? undefined, background: s.bg ?? undefined, fontWeight: s.bold ? 600 : undefined, opacity: s.dim ? 0.65 : undefined, fontStyle: s.italic ? 'italic' : undefined, textDecoration: s.underline ? 'underline' : undefined }}>
-          {s.text}
-        </span>
-      ))}
+      <span className="ln" style={{ width: gutter }} aria-hidden="true">
+        {i + 1}
+      </span>
+      {spans === null ? (
+        <span className="muted">…</span>
+      ) : (
+        spans.map((s, k) => (
+          <span
+            key={k}
+            className={s.fgClass || s.bgClass ? `${s.fgClass ?? ''} ${s.bgClass ?? ''}` : undefined}
+            style={{
+              color: s.fg ?? undefined,
+              background: s.bg ?? undefined,
+              fontWeight: s.bold ? 600 : undefined,
+              opacity: s.dim ? 0.65 : undefined,
+              fontStyle: s.italic ? 'italic' : undefined,
+              textDecoration: s.underline ? 'underline' : undefined,
+            }}
+          >
+            {s.text}
+          </span>
+        ))
+      )}
     </>
   );
 }
@@ -55,7 +72,19 @@ function useTextLines(text: string) {
 
 /** Memoized: a live event elsewhere in the attempt (a transcript entry) does not redraw a finished gate's log. */
 /** `stopped`: the attempt was stopped by the user, so a gate that did not pass was cut short, not failed by the code. */
-export const GateOutput = memo(function GateOutput({ gate, pending = false, target = null, attempt = null, stopped = false }: { gate: Gate; pending?: boolean; target?: LineTarget | null; attempt?: AttemptRef | null; stopped?: boolean }) {
+export const GateOutput = memo(function GateOutput({
+  gate,
+  pending = false,
+  target = null,
+  attempt = null,
+  stopped = false,
+}: {
+  gate: Gate;
+  pending?: boolean;
+  target?: LineTarget | null;
+  attempt?: AttemptRef | null;
+  stopped?: boolean;
+}) {
   const head = useTextLines(gate.output);
   const cutShort = stopped && !gate.passed;
   // A long log came as its first lines: the rest is asked for as it is scrolled to.
@@ -64,9 +93,12 @@ export const GateOutput = memo(function GateOutput({ gate, pending = false, targ
   const pageSpans = useMemo(() => new Map<number, Spans>(), [gate]);
   const { want } = pages;
   // Lines the head already holds are never asked for.
-  const onRange = useCallback((start: number, end: number) => {
-    if (Math.max(start, head.count) < end) want(Math.max(start, head.count), end);
-  }, [want, head.count]);
+  const onRange = useCallback(
+    (start: number, end: number) => {
+      if (Math.max(start, head.count) < end) want(Math.max(start, head.count), end);
+    },
+    [want, head.count],
+  );
   const [copied, setCopied] = useState<'no' | 'copying' | 'yes'>('no');
   const lineCount = paged ? (gate.lineCount ?? head.count) : head.count;
   const gutter = `${String(lineCount).length + 2}ch`;
@@ -96,19 +128,39 @@ export const GateOutput = memo(function GateOutput({ gate, pending = false, targ
   return (
     <section className={`gate ${gate.passed ? 'gate-passed' : cutShort ? 'gate-stopped' : 'gate-failed'}`} aria-label={`gate ${gate.gate}`}>
       <header className="gate-header">
-        <span className={`badge tone-${gate.passed ? 'good' : cutShort ? 'muted' : 'bad'}`}>{gate.gate} {gate.passed ? 'passed' : cutShort ? 'stopped' : 'failed'}</span>
+        <span className={`badge tone-${gate.passed ? 'good' : cutShort ? 'muted' : 'bad'}`}>
+          {gate.gate} {gate.passed ? 'passed' : cutShort ? 'stopped' : 'failed'}
+        </span>
         <code className="gate-command">{gate.command}</code>
-        <span className="muted">{exitText(gate)} · {duration(gate.durationMs)} · {bytes(gate.outputBytes)}{lineCount > 0 && ` · ${lineCount.toLocaleString()} ${lineCount === 1 ? 'line' : 'lines'}`}</span>
-        {lineCount > 0 && <button type="button" className="small" disabled={copied === 'copying'} onClick={() => void copy()}>{copied === 'yes' ? 'Copied' : copied === 'copying' ? 'Copying…' : 'Copy output'}</button>}
+        <span className="muted">
+          {exitText(gate)} · {duration(gate.durationMs)} · {bytes(gate.outputBytes)}
+          {lineCount > 0 && ` · ${lineCount.toLocaleString()} ${lineCount === 1 ? 'line' : 'lines'}`}
+        </span>
+        {lineCount > 0 && (
+          <button type="button" className="small" disabled={copied === 'copying'} onClick={() => void copy()}>
+            {copied === 'yes' ? 'Copied' : copied === 'copying' ? 'Copying…' : 'Copy output'}
+          </button>
+        )}
       </header>
       {pending && gate.output === '' ? (
         <p className="muted small-text">Loading output…</p>
       ) : lineCount === 0 ? (
         <p className="muted small-text">No output.</p>
       ) : (
-        <VirtualLines count={lineCount} renderLine={(i) => <Line i={i} spans={spansOf(i)} gutter={gutter} />} label={`output of gate ${gate.gate}`} className="terminal" target={target} onRange={paged ? onRange : undefined} />
+        <VirtualLines
+          count={lineCount}
+          renderLine={(i) => <Line i={i} spans={spansOf(i)} gutter={gutter} />}
+          label={`output of gate ${gate.gate}`}
+          className="terminal"
+          target={target}
+          onRange={paged ? onRange : undefined}
+        />
       )}
-      {pages.error && <p className="inline-error" role="alert">Could not load more of this log: {pages.error} Scroll again to retry.</p>}
+      {pages.error && (
+        <p className="inline-error" role="alert">
+          Could not load more of this log: {pages.error} Scroll again to retry.
+        </p>
+      )}
     </section>
   );
 });
@@ -123,11 +175,19 @@ export function LiveGateOutput({ runId, attemptKey }: { runId: string; attemptKe
   const gutter = `${String(count).length + 2}ch`;
   return (
     <section className="gate gate-running" aria-label={`gate ${live.gate} (running)`}>
-      {live.skippedBytes > 0 && <p className="muted small-text">{bytes(live.skippedBytes)} of earlier output not shown while the gate runs; the whole output appears when it ends.</p>}
+      {live.skippedBytes > 0 && (
+        <p className="muted small-text">{bytes(live.skippedBytes)} of earlier output not shown while the gate runs; the whole output appears when it ends.</p>
+      )}
       {count === 0 ? (
         <p className="muted small-text">No output yet.</p>
       ) : (
-        <VirtualLines count={count} renderLine={(i) => <Line i={i} spans={spans(i)} gutter={gutter} />} label={`live output of gate ${live.gate}`} className="terminal" follow />
+        <VirtualLines
+          count={count}
+          renderLine={(i) => <Line i={i} spans={spans(i)} gutter={gutter} />}
+          label={`live output of gate ${live.gate}`}
+          className="terminal"
+          follow
+        />
       )}
     </section>
   );

@@ -11,18 +11,46 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
       <legend>Gates</legend>
       <p className="muted small-text">Checks every step must pass before it is committed. A failed gate is retried with its output in the agent's context.</p>
       <table className="edit-table">
-        <thead><tr><th scope="col">name</th><th scope="col">command</th><th /></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">name</th>
+            <th scope="col">command</th>
+            <th />
+          </tr>
+        </thead>
         <tbody>
           {rows.map((r, i) => (
             <tr key={i}>
-              <td><input aria-label={`gate ${i + 1} name`} value={r.name} placeholder="test" onChange={(e) => set(i, { name: e.target.value })} aria-invalid={r.name.trim() !== '' && names.indexOf(r.name.trim()) !== i} /></td>
-              <td><input aria-label={`gate ${i + 1} command`} className="mono" value={r.command} placeholder="npm test" onChange={(e) => set(i, { command: e.target.value })} /></td>
-              <td><button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}><Icon name="close" /></button></td>
+              <td>
+                <input
+                  aria-label={`gate ${i + 1} name`}
+                  value={r.name}
+                  placeholder="test"
+                  onChange={(e) => set(i, { name: e.target.value })}
+                  aria-invalid={r.name.trim() !== '' && names.indexOf(r.name.trim()) !== i}
+                />
+              </td>
+              <td>
+                <input
+                  aria-label={`gate ${i + 1} command`}
+                  className="mono"
+                  value={r.command}
+                  placeholder="npm test"
+                  onChange={(e) => set(i, { command: e.target.value })}
+                />
+              </td>
+              <td>
+                <button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>
+                  <Icon name="close" />
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <button type="button" onClick={() => onChange([...rows, { name: '', command: '' }])}>+ Add gate</button>
+      <button type="button" onClick={() => onChange([...rows, { name: '', command: '' }])}>
+        + Add gate
+      </button>
     </fieldset>
   );
 }

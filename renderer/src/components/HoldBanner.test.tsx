@@ -30,7 +30,16 @@ describe('HoldBanner', () => {
   });
 
   it('shows nothing for a hold already over', async () => {
-    installFake({ overrides: { 'runs.queue': () => ({ concurrency: 2, active: [], queued: [], holds: [{ until: new Date(Date.now() - 1000).toISOString(), runId: null, reason: 'x' }] }) } });
+    installFake({
+      overrides: {
+        'runs.queue': () => ({
+          concurrency: 2,
+          active: [],
+          queued: [],
+          holds: [{ until: new Date(Date.now() - 1000).toISOString(), runId: null, reason: 'x' }],
+        }),
+      },
+    });
     render(<App />);
     // The banner has the queue with the (past) hold, and still shows nothing.
     await waitFor(() => expect(useQueue.getState().doc?.holds).toHaveLength(1));

@@ -30,13 +30,19 @@ export function HoldBanner() {
         return (
           <div key={i}>
             <strong>The API key is rate-limited.</strong> Every run using it waits until{' '}
-            <time dateTime={h.until} title={new Date(h.until).toLocaleString()}>{new Date(h.until).toLocaleTimeString()}</time>{' '}
+            <time dateTime={h.until} title={new Date(h.until).toLocaleString()}>
+              {new Date(h.until).toLocaleTimeString()}
+            </time>{' '}
             (<Countdown until={h.until} done="now" />
             {waiting > 0 ? `; ${waiting} ${waiting === 1 ? 'run waits' : 'runs wait'}` : ''}).{' '}
-            {h.runId
-              ? <>The limit came from <a href={hrefs.run(h.runId)}>{run?.title ?? `run ${h.runId}`}</a>: {h.reason}.</>
-              : <>The limit came from a run in another process: {h.reason}.</>}
-            {' '}“Retry now” on a waiting run goes ahead anyway.
+            {h.runId ? (
+              <>
+                The limit came from <a href={hrefs.run(h.runId)}>{run?.title ?? `run ${h.runId}`}</a>: {h.reason}.
+              </>
+            ) : (
+              <>The limit came from a run in another process: {h.reason}.</>
+            )}{' '}
+            “Retry now” on a waiting run goes ahead anyway.
           </div>
         );
       })}

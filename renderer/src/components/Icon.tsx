@@ -1,8 +1,25 @@
 // The app's icons: SVGs from lucide-react (font glyphs such as ⏸ ▶ ✓ ✗ render as empty boxes with some Linux fonts).
 import type { LucideIcon, LucideProps } from 'lucide-react';
 import {
-  ArrowDown, ArrowUp, Check, Circle, CircleAlert, CircleCheck, CircleStop, CircleX, LoaderCircle, Pause, Play,
-  RotateCcw, RotateCw, SkipForward, Square, TriangleAlert, Unplug, Waves, X,
+  ArrowDown,
+  ArrowUp,
+  Check,
+  Circle,
+  CircleAlert,
+  CircleCheck,
+  CircleStop,
+  CircleX,
+  LoaderCircle,
+  Pause,
+  Play,
+  RotateCcw,
+  RotateCw,
+  SkipForward,
+  Square,
+  TriangleAlert,
+  Unplug,
+  Waves,
+  X,
 } from 'lucide-react';
 
 export type { LucideIcon };

@@ -11,7 +11,11 @@ class ChunkBoundary extends Component<{ onRetry: () => void; children: ReactNode
     if (this.state.error === null) return this.props.children;
     return (
       <div className="screen">
-        <ErrorState title="This screen could not be loaded" message={`${this.state.error} Check the connection to Ratchet, then try again.`} onRetry={this.props.onRetry} />
+        <ErrorState
+          title="This screen could not be loaded"
+          message={`${this.state.error} Check the connection to Ratchet, then try again.`}
+          onRetry={this.props.onRetry}
+        />
       </div>
     );
   }
@@ -28,7 +32,13 @@ export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P
     const { Screen } = attempt;
     return (
       <ChunkBoundary key={attempt.n} onRetry={() => setAttempt((a) => ({ n: a.n + 1, Screen: make() }))}>
-        <Suspense fallback={<div className="screen"><Loading label={label} /></div>}>
+        <Suspense
+          fallback={
+            <div className="screen">
+              <Loading label={label} />
+            </div>
+          }
+        >
           <Screen {...props} />
         </Suspense>
       </ChunkBoundary>

@@ -17,7 +17,8 @@ beforeEach(() => {
   installFake();
 });
 
-const LONG = 'step 2 "Refuse a zero divisor" failed: test_failure: limit of 1 retry reached\nAttempts summary:\n  1. test failure\nNext steps:\n  1. Look at the failing test';
+const LONG =
+  'step 2 "Refuse a zero divisor" failed: test_failure: limit of 1 retry reached\nAttempts summary:\n  1. test failure\nNext steps:\n  1. Look at the failing test';
 
 function five() {
   const { notify } = useUi.getState();
@@ -32,11 +33,19 @@ describe('notices', () => {
   it('groups them by what happened, failures first', () => {
     five();
     const groups = groupNotices(useUi.getState().notices);
-    expect(groups.map((g) => [g.label, g.items.length])).toEqual([['3 runs failed', 3], ['Run needs you', 1], ['Run succeeded', 1]]);
+    expect(groups.map((g) => [g.label, g.items.length])).toEqual([
+      ['3 runs failed', 3],
+      ['Run needs you', 1],
+      ['Run succeeded', 1],
+    ]);
     render(<Notices />);
     expect(screen.getAllByRole('group')).toHaveLength(3);
     const failed = screen.getByRole('group', { name: '3 runs failed' });
-    expect(within(failed).getAllByRole('link').map((a) => a.textContent)).toEqual(['Division', 'Parser', 'Lexer']);
+    expect(
+      within(failed)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Division', 'Parser', 'Lexer']);
   });
 
   it('closes one, or a whole group', () => {
@@ -67,7 +76,10 @@ describe('notices', () => {
     notify({ code: 'run.needs_you', level: 'warn', title: 'Waiting on you: Budget', body: '', runId: 'r5' });
     const groups = groupNotices(useUi.getState().notices);
     // One notice per run and code (the latest), the failures one group whatever their titles say.
-    expect(groups.map((g) => [g.label, g.items.length])).toEqual([['2 runs failed', 2], ['Waiting on you', 1]]);
+    expect(groups.map((g) => [g.label, g.items.length])).toEqual([
+      ['2 runs failed', 2],
+      ['Waiting on you', 1],
+    ]);
     expect(groups[0]!.items.map((n) => n.title)).toEqual(['Échec : Division', 'Broke again: Parser']);
     // Opening the run's page drops its outcome notice, whatever its title.
     act(() => useUi.getState().setRoute('#/runs/r5'));

@@ -10,7 +10,12 @@ export function toStepSpecs(steps: EditableStep[]): StepSpec[] {
     .map((s) => ({ title: s.title.trim(), prompt: s.prompt, ...(s.gates?.length ? { gates: s.gates } : {}), ...(s.phase ? { phase: s.phase } : {}) }));
 }
 
-export function PlanEditor({ steps, onChange, locked = [], label = 'Plan steps' }: {
+export function PlanEditor({
+  steps,
+  onChange,
+  locked = [],
+  label = 'Plan steps',
+}: {
   steps: EditableStep[];
   onChange: (steps: EditableStep[]) => void;
   /** Indexes (0-based) shown read-only, e.g. committed steps a revision keeps. */
@@ -36,20 +41,59 @@ export function PlanEditor({ steps, onChange, locked = [], label = 'Plan steps' 
             <li key={i} className="plan-step">
               <span className="plan-step-n">{i + 1}</span>
               <div className="plan-step-fields">
-                <input aria-label={`step ${i + 1} title`} placeholder="Step title" value={s.title} disabled={isLocked} onChange={(e) => set(i, { title: e.target.value })} />
-                <textarea aria-label={`step ${i + 1} prompt`} placeholder="What the agent should do in this step (optional)" rows={2} value={s.prompt} disabled={isLocked} onChange={(e) => set(i, { prompt: e.target.value })} />
+                <input
+                  aria-label={`step ${i + 1} title`}
+                  placeholder="Step title"
+                  value={s.title}
+                  disabled={isLocked}
+                  onChange={(e) => set(i, { title: e.target.value })}
+                />
+                <textarea
+                  aria-label={`step ${i + 1} prompt`}
+                  placeholder="What the agent should do in this step (optional)"
+                  rows={2}
+                  value={s.prompt}
+                  disabled={isLocked}
+                  onChange={(e) => set(i, { prompt: e.target.value })}
+                />
                 {isLocked && <span className="muted small-text">committed — kept as is</span>}
               </div>
               <div className="plan-step-actions">
-                <button type="button" className="icon-button" aria-label={`move step ${i + 1} up`} disabled={i === 0 || isLocked || locked.includes(i - 1)} onClick={() => move(i, -1)}><Icon name="arrowUp" /></button>
-                <button type="button" className="icon-button" aria-label={`move step ${i + 1} down`} disabled={i === steps.length - 1 || isLocked || locked.includes(i + 1)} onClick={() => move(i, 1)}><Icon name="arrowDown" /></button>
-                <button type="button" className="icon-button" aria-label={`remove step ${i + 1}`} disabled={isLocked} onClick={() => onChange(steps.filter((_, k) => k !== i))}><Icon name="close" /></button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`move step ${i + 1} up`}
+                  disabled={i === 0 || isLocked || locked.includes(i - 1)}
+                  onClick={() => move(i, -1)}
+                >
+                  <Icon name="arrowUp" />
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`move step ${i + 1} down`}
+                  disabled={i === steps.length - 1 || isLocked || locked.includes(i + 1)}
+                  onClick={() => move(i, 1)}
+                >
+                  <Icon name="arrowDown" />
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`remove step ${i + 1}`}
+                  disabled={isLocked}
+                  onClick={() => onChange(steps.filter((_, k) => k !== i))}
+                >
+                  <Icon name="close" />
+                </button>
               </div>
             </li>
           );
         })}
       </ol>
-      <button type="button" onClick={() => onChange([...steps, { title: '', prompt: '' }])}>+ Add step</button>
+      <button type="button" onClick={() => onChange([...steps, { title: '', prompt: '' }])}>
+        + Add step
+      </button>
     </fieldset>
   );
 }

@@ -35,13 +35,32 @@ export function QueueControls({ runId }: { runId: string }) {
   return (
     <div className="queue-controls" role="group" aria-label="queue">
       <p>
-        Queued: {ahead === 0 ? 'next to start' : `${ahead} ${ahead === 1 ? 'run' : 'runs'} ahead`}, {slots} of {doc.concurrency} {doc.concurrency === 1 ? 'slot' : 'slots'} in use
-        {' '}(Settings › Runs at once). Priority {entry.priority}: higher starts first.
+        Queued: {ahead === 0 ? 'next to start' : `${ahead} ${ahead === 1 ? 'run' : 'runs'} ahead`}, {slots} of {doc.concurrency}{' '}
+        {doc.concurrency === 1 ? 'slot' : 'slots'} in use (Settings › Runs at once). Priority {entry.priority}: higher starts first.
       </p>
       <div className="row">
-        {next !== null && <button type="button" disabled={busy} title="Start this run before the others that wait" onClick={() => void setPriority(next)}>Run next</button>}
-        <button type="button" disabled={busy || entry.priority <= -100} title="Let the runs queued after it start first" onClick={() => void setPriority(entry.priority - 1)}>Start later</button>
-        <button type="button" className="danger-outline" disabled={busy} title="Take the run out of the queue: it does not start" onClick={() => void act(() => useRunDetail.getState().stop(runId))}>Cancel</button>
+        {next !== null && (
+          <button type="button" disabled={busy} title="Start this run before the others that wait" onClick={() => void setPriority(next)}>
+            Run next
+          </button>
+        )}
+        <button
+          type="button"
+          disabled={busy || entry.priority <= -100}
+          title="Let the runs queued after it start first"
+          onClick={() => void setPriority(entry.priority - 1)}
+        >
+          Start later
+        </button>
+        <button
+          type="button"
+          className="danger-outline"
+          disabled={busy}
+          title="Take the run out of the queue: it does not start"
+          onClick={() => void act(() => useRunDetail.getState().stop(runId))}
+        >
+          Cancel
+        </button>
       </div>
       <InlineError message={error} />
     </div>

@@ -7,7 +7,12 @@ import { useRunDetail } from '../stores/run-detail';
 import { priorityToRunNext } from '../lib/queue-order';
 import { InlineError } from './States';
 
-export function QueueRowControls({ runId, title, queue, onChanged }: {
+export function QueueRowControls({
+  runId,
+  title,
+  queue,
+  onChanged,
+}: {
   runId: string;
   title: string;
   /** The queue as `runs.queue` answered; null while it loads (Cancel works without it). */
@@ -35,11 +40,23 @@ export function QueueRowControls({ runId, title, queue, onChanged }: {
     // The row opens the run on click: the controls keep their clicks to themselves.
     <div className="queue-row" role="group" aria-label={`queue controls for ${title}`} onClick={(e) => e.stopPropagation()}>
       {next !== null && (
-        <button type="button" className="small" disabled={busy !== null} title="Start this run before the others that wait" onClick={() => void act('next', () => useQueue.getState().setPriority(runId, next))}>
+        <button
+          type="button"
+          className="small"
+          disabled={busy !== null}
+          title="Start this run before the others that wait"
+          onClick={() => void act('next', () => useQueue.getState().setPriority(runId, next))}
+        >
           {busy === 'next' ? 'Moving…' : 'Run next'}
         </button>
       )}
-      <button type="button" className="small danger-outline" disabled={busy !== null} title="Take the run out of the queue: it does not start" onClick={() => void act('cancel', () => useRunDetail.getState().stop(runId))}>
+      <button
+        type="button"
+        className="small danger-outline"
+        disabled={busy !== null}
+        title="Take the run out of the queue: it does not start"
+        onClick={() => void act('cancel', () => useRunDetail.getState().stop(runId))}
+      >
         {busy === 'cancel' ? 'Cancelling…' : 'Cancel'}
       </button>
       <InlineError message={error} />

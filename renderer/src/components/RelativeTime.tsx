@@ -2,5 +2,9 @@
 import { ago, exactTime } from '../lib/format';
 
 export function RelativeTime({ at, now }: { at: string; now?: number }) {
-  return <time dateTime={at} title={exactTime(at)}>{ago(at, now)}</time>;
+  return (
+    <time dateTime={at} title={exactTime(at)}>
+      {ago(at, now)}
+    </time>
+  );
 }

@@ -89,11 +89,20 @@ describe('ResumeDialog', () => {
     render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={() => undefined} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Proceed' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.resume')).toBe(true));
-    expect(fake.calls.find((c) => c.method === 'runs.resume')!.input).toMatchObject({ choices: { dirty_tree: 'rescue_commit', wrong_branch: 'checkout_branch' }, auto: 'run' });
+    expect(fake.calls.find((c) => c.method === 'runs.resume')!.input).toMatchObject({
+      choices: { dirty_tree: 'rescue_commit', wrong_branch: 'checkout_branch' },
+      auto: 'run',
+    });
   });
 
   it('shows the engine’s error and keeps the dialog open when resuming fails', async () => {
-    fake = installFake({ overrides: { 'runs.resume': () => { throw new Error('The worktree is locked by another process.'); } } });
+    fake = installFake({
+      overrides: {
+        'runs.resume': () => {
+          throw new Error('The worktree is locked by another process.');
+        },
+      },
+    });
     const onResumed = vi.fn();
     render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={onResumed} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Proceed' }));

@@ -21,13 +21,22 @@ export function Sidebar({ route, demo }: { route: Route; demo: boolean }) {
   return (
     <nav className="sidebar" aria-label="main">
       <div className="brand">
-        <span className="brand-mark"><Icon name="brand" /></span> Ratchet
+        <span className="brand-mark">
+          <Icon name="brand" />
+        </span>{' '}
+        Ratchet
       </div>
-      {demo && <div className="demo-label" title="app.info says demo: the agent is scripted, no API key is used">DEMO — scripted agent</div>}
+      {demo && (
+        <div className="demo-label" title="app.info says demo: the agent is scripted, no API key is used">
+          DEMO — scripted agent
+        </div>
+      )}
       <ul>
         {ITEMS.map((it) => (
           <li key={it.href}>
-            <a href={it.href} title={hint(it)} aria-current={it.match.includes(route.name) ? 'page' : undefined}>{it.label}</a>
+            <a href={it.href} title={hint(it)} aria-current={it.match.includes(route.name) ? 'page' : undefined}>
+              {it.label}
+            </a>
           </li>
         ))}
       </ul>

@@ -15,7 +15,11 @@ export function ErrorState({ message, onRetry, title = 'Something went wrong' }:
     <div className="state state-error" role="alert">
       <strong>{title}</strong>
       <span className="state-message">{message}</span>
-      {onRetry && <button type="button" onClick={onRetry}>Try again</button>}
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }
@@ -31,5 +35,9 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 
 export function InlineError({ message }: { message: string | null }) {
   if (!message) return null;
-  return <p className="inline-error" role="alert">{message}</p>;
+  return (
+    <p className="inline-error" role="alert">
+      {message}
+    </p>
+  );
 }

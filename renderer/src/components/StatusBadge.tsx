@@ -18,8 +18,16 @@ export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
 
 // Interrupted (the process stopped; the work is safe, resume it) has a look of its own: not failed's red, not paused's fill.
 const RUN_TONE: Record<RunStatus, string> = {
-  planning: 'info', waiting_approval: 'attention', queued: 'info', running: 'active', waiting: 'attention', paused: 'attention',
-  failed: 'bad', succeeded: 'good', cancelled: 'muted', interrupted: 'interrupted',
+  planning: 'info',
+  waiting_approval: 'attention',
+  queued: 'info',
+  running: 'active',
+  waiting: 'attention',
+  paused: 'attention',
+  failed: 'bad',
+  succeeded: 'good',
+  cancelled: 'muted',
+  interrupted: 'interrupted',
 };
 
 /** The icon beside the word, for the states a glance must tell apart. */
@@ -44,20 +52,53 @@ export function RunStatusBadge({ status, wakeAt }: { status: RunStatus; wakeAt?:
 type Mark = StepStatus | AttemptOutcome;
 
 const ICON: Record<Mark, IconName> = {
-  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skip', passed: 'succeeded', flaky: 'flaky', error: 'error', interrupted: 'pause', red: 'check',
+  pending: 'pending',
+  running: 'running',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  skipped: 'skip',
+  passed: 'succeeded',
+  flaky: 'flaky',
+  error: 'error',
+  interrupted: 'pause',
+  red: 'check',
 };
 const TONE: Record<Mark, string> = {
-  pending: 'muted', running: 'active', succeeded: 'good', failed: 'bad', skipped: 'muted', passed: 'good', flaky: 'attention', error: 'bad', interrupted: 'attention', red: 'good',
+  pending: 'muted',
+  running: 'active',
+  succeeded: 'good',
+  failed: 'bad',
+  skipped: 'muted',
+  passed: 'good',
+  flaky: 'attention',
+  error: 'bad',
+  interrupted: 'attention',
+  red: 'good',
 };
 /** What the icon means, said to screen readers and on hover. */
 const NAME: Record<Mark, string> = {
-  pending: 'pending', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skipped', passed: 'passed', flaky: 'flaky', error: 'error', interrupted: 'stopped', red: 'test written, fails as it should',
+  pending: 'pending',
+  running: 'running',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  skipped: 'skipped',
+  passed: 'passed',
+  flaky: 'flaky',
+  error: 'error',
+  interrupted: 'stopped',
+  red: 'test written, fails as it should',
 };
 
 /** A status icon (an SVG, not a font glyph) with its name for screen readers. */
 export function StatusIcon({ status }: { status: Mark }) {
   return (
-    <span className={`status-icon tone-${TONE[status]}${status === 'running' ? ' spinning' : ''}`} role="img" aria-label={NAME[status]} title={NAME[status]} data-mark={status}>
+    <span
+      className={`status-icon tone-${TONE[status]}${status === 'running' ? ' spinning' : ''}`}
+      role="img"
+      aria-label={NAME[status]}
+      title={NAME[status]}
+      data-mark={status}
+    >
       <Icon name={ICON[status]} size={14} />
     </span>
   );

@@ -43,7 +43,9 @@ describe('StepTimeline', () => {
   });
 
   it('a stopped step does not keep the running icon (issue 13 item 4)', () => {
-    const stopped = doc.steps.map((s, i) => (i === 2 ? { ...s, status: 'pending' as const, attempts: [{ ...s.attempts[0]!, outcome: 'interrupted' as const }] } : s));
+    const stopped = doc.steps.map((s, i) =>
+      i === 2 ? { ...s, status: 'pending' as const, attempts: [{ ...s.attempts[0]!, outcome: 'interrupted' as const }] } : s,
+    );
     const { unmount } = render(<StepTimeline steps={stopped} selected={3} onSelect={() => undefined} timing={{}} now={NOW} runActive={false} />);
     const step3 = within(screen.getAllByRole('listitem')[2]!);
     expect(step3.getByRole('img', { name: 'stopped' })).toBeTruthy();

@@ -42,7 +42,14 @@ export function stepDuration(step: StepDoc, timing: Timing, now: number, runActi
   return known ? total : null;
 }
 
-export function StepTimeline({ steps, selected, onSelect, timing, now, runActive = true }: {
+export function StepTimeline({
+  steps,
+  selected,
+  onSelect,
+  timing,
+  now,
+  runActive = true,
+}: {
   steps: StepDoc[];
   /** The run is under way (running, waiting, planning): otherwise no step shows as running. */
   runActive?: boolean;
@@ -66,13 +73,27 @@ export function StepTimeline({ steps, selected, onSelect, timing, now, runActive
         const lastError = [...s.attempts].reverse().find((a) => a.errorClass)?.errorClass;
         return (
           <li key={s.index} className={`timeline-item status-${s.status}`}>
-            <button type="button" className={`timeline-button${s.index === selected ? ' selected' : ''}`} aria-current={s.index === selected ? 'step' : undefined} onClick={() => onSelect(s.index)} onKeyDown={(e) => onKeyDown(e, i)}>
+            <button
+              type="button"
+              className={`timeline-button${s.index === selected ? ' selected' : ''}`}
+              aria-current={s.index === selected ? 'step' : undefined}
+              onClick={() => onSelect(s.index)}
+              onKeyDown={(e) => onKeyDown(e, i)}
+            >
               <StatusIcon status={stepMark(s, runActive)} />
               <span className="timeline-main">
-                <span className="timeline-title"><span className="muted">{s.index}.</span> {s.title}</span>
+                <span className="timeline-title">
+                  <span className="muted">{s.index}.</span> {s.title}
+                </span>
                 <span className="timeline-meta">
-                  <span>{s.attempts.length} attempt{s.attempts.length === 1 ? '' : 's'}</span>
-                  {failedAttempts > 0 && <span className="tone-bad">{failedAttempts} failed{lastError ? ` (${errorClassLabel(lastError, { midSentence: true })})` : ''}</span>}
+                  <span>
+                    {s.attempts.length} attempt{s.attempts.length === 1 ? '' : 's'}
+                  </span>
+                  {failedAttempts > 0 && (
+                    <span className="tone-bad">
+                      {failedAttempts} failed{lastError ? ` (${errorClassLabel(lastError, { midSentence: true })})` : ''}
+                    </span>
+                  )}
                   <span>{duration(stepDuration(s, timing, now, runActive))}</span>
                   <span>{s.attempts.length ? money(stepCost(s)) : '—'}</span>
                   {s.commit && <code title={s.commit}>{shortSha(s.commit)}</code>}

@@ -44,7 +44,11 @@ describe('SuccessActions', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Fast-forward main' }));
     fireEvent.click(within(screen.getByRole('group', { name: 'confirm the merge' })).getByRole('button', { name: 'Fast-forward main' }));
     expect(await screen.findByText(/main is now at/)).toBeTruthy();
-    expect(fake.calls.find((c) => c.method === 'runs.merge')?.input).toMatchObject({ runId: RUN_IDS.health, mode: 'ff-only', expectBaseTip: expect.stringMatching(/^3c9e0b1f/) });
+    expect(fake.calls.find((c) => c.method === 'runs.merge')?.input).toMatchObject({
+      runId: RUN_IDS.health,
+      mode: 'ff-only',
+      expectBaseTip: expect.stringMatching(/^3c9e0b1f/),
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Push to origin' }));
     const link = await screen.findByRole('link', { name: 'Open a pull request' });
     expect(link.getAttribute('href')).toContain('/compare/main...');
@@ -54,9 +58,18 @@ describe('SuccessActions', () => {
     installFake({
       overrides: {
         'runs.mergePreview': () => ({
-          base: 'main', branch: 'b', baseTip: 'a'.repeat(40), branchTip: 'b'.repeat(40), commits: [{ sha: 'c'.repeat(40), subject: 'step 1: x' }], diffstat: '',
-          canFastForward: true, conflicts: [], checkout: { path: '/repo', dirty: true }, upToDate: false,
-          blocked: 'main is checked out in /repo with uncommitted changes; commit or stash them there first, so the merge cannot touch your work.', remote: null,
+          base: 'main',
+          branch: 'b',
+          baseTip: 'a'.repeat(40),
+          branchTip: 'b'.repeat(40),
+          commits: [{ sha: 'c'.repeat(40), subject: 'step 1: x' }],
+          diffstat: '',
+          canFastForward: true,
+          conflicts: [],
+          checkout: { path: '/repo', dirty: true },
+          upToDate: false,
+          blocked: 'main is checked out in /repo with uncommitted changes; commit or stash them there first, so the merge cannot touch your work.',
+          remote: null,
         }),
       },
     });

@@ -30,7 +30,11 @@ function CopyButton({ text, label }: { text: string; label: string }) {
 
 export function SuccessActions({ runId, branch, worktree }: { runId: string; branch: string; worktree: string }) {
   const host = useUi((s) => s.appInfo?.host ?? null);
-  const [preview, setPreview] = useState<{ status: 'loading' | 'ready' | 'error'; doc: MergePreviewDoc | null; error: string | null }>({ status: 'loading', doc: null, error: null });
+  const [preview, setPreview] = useState<{ status: 'loading' | 'ready' | 'error'; doc: MergePreviewDoc | null; error: string | null }>({
+    status: 'loading',
+    doc: null,
+    error: null,
+  });
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [openError, setOpenError] = useState<string | null>(null);
@@ -95,20 +99,30 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
       <div className="next-grid">
         <div className="next-item">
           <span className="next-label">Branch</span>
-          <span className="row"><code className="selectable">{branch}</code><CopyButton text={branch} label="copy the branch name" /></span>
+          <span className="row">
+            <code className="selectable">{branch}</code>
+            <CopyButton text={branch} label="copy the branch name" />
+          </span>
         </div>
         <div className="next-item">
           <span className="next-label">Worktree</span>
           {host === 'headless' ? (
             <span className="row">
-              <code className="selectable">cd {worktree}</code><CopyButton text={`cd ${worktree}`} label="copy the cd command" />
+              <code className="selectable">cd {worktree}</code>
+              <CopyButton text={`cd ${worktree}`} label="copy the cd command" />
               <span className="muted small-text">A browser cannot open a terminal: paste this in yours.</span>
             </span>
           ) : (
             <span className="row">
-              <button type="button" onClick={() => void open('terminal')}>Open in terminal</button>
-              <button type="button" onClick={() => void open('editor')}>Open in editor</button>
-              <button type="button" onClick={() => void open('folder')}>Show folder</button>
+              <button type="button" onClick={() => void open('terminal')}>
+                Open in terminal
+              </button>
+              <button type="button" onClick={() => void open('editor')}>
+                Open in editor
+              </button>
+              <button type="button" onClick={() => void open('folder')}>
+                Show folder
+              </button>
             </span>
           )}
           <InlineError message={openError} />
@@ -119,35 +133,78 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
         <span className="next-label">Merge into {base}</span>
         {preview.status === 'loading' && !doc && <Loading label="Looking at what a merge would bring…" />}
         {preview.status === 'error' && <InlineError message={preview.error} />}
-        {merged && <p className="small-text tone-good" role="status">{merged.base} is now at <code>{merged.commit.slice(0, 8)}</code> ({merged.mode === 'ff-only' ? 'fast-forward' : 'merge commit'}).</p>}
+        {merged && (
+          <p className="small-text tone-good" role="status">
+            {merged.base} is now at <code>{merged.commit.slice(0, 8)}</code> ({merged.mode === 'ff-only' ? 'fast-forward' : 'merge commit'}).
+          </p>
+        )}
         {doc && !merged && (
           <>
             <p className="small-text">
-              {doc.upToDate ? `${doc.base} already has every commit of this run.`
+              {doc.upToDate
+                ? `${doc.base} already has every commit of this run.`
                 : `${doc.commits.length} commit${doc.commits.length === 1 ? '' : 's'} would land on ${doc.base}; ${doc.canFastForward ? `${doc.base} has not moved, so it can fast-forward.` : `${doc.base} has moved since the run started, so it needs a merge commit.`}`}
-              {doc.checkout && !doc.checkout.dirty && <> {doc.base} is checked out in <code>{doc.checkout.path}</code>: it moves forward there too.</>}
+              {doc.checkout && !doc.checkout.dirty && (
+                <>
+                  {' '}
+                  {doc.base} is checked out in <code>{doc.checkout.path}</code>: it moves forward there too.
+                </>
+              )}
             </p>
-            {doc.blocked && !doc.upToDate && <p className="warning-box small-text" role="alert">{doc.blocked}</p>}
+            {doc.blocked && !doc.upToDate && (
+              <p className="warning-box small-text" role="alert">
+                {doc.blocked}
+              </p>
+            )}
             {!doc.upToDate && (
               <div className="row">
-                <button type="button" onClick={() => setShowPreview((v) => !v)} aria-expanded={showPreview}>{showPreview ? 'Hide preview' : 'Preview merge'}</button>
-                <button type="button" className="primary" disabled={Boolean(doc.blocked) || !doc.canFastForward || busy !== null} onClick={() => setConfirming('ff-only')}>{busy === 'ff-only' ? 'Merging…' : `Fast-forward ${doc.base}`}</button>
-                <button type="button" disabled={Boolean(doc.blocked) || busy !== null} onClick={() => setConfirming('no-ff')}>{busy === 'no-ff' ? 'Merging…' : 'Merge commit'}</button>
+                <button type="button" onClick={() => setShowPreview((v) => !v)} aria-expanded={showPreview}>
+                  {showPreview ? 'Hide preview' : 'Preview merge'}
+                </button>
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={Boolean(doc.blocked) || !doc.canFastForward || busy !== null}
+                  onClick={() => setConfirming('ff-only')}
+                >
+                  {busy === 'ff-only' ? 'Merging…' : `Fast-forward ${doc.base}`}
+                </button>
+                <button type="button" disabled={Boolean(doc.blocked) || busy !== null} onClick={() => setConfirming('no-ff')}>
+                  {busy === 'no-ff' ? 'Merging…' : 'Merge commit'}
+                </button>
               </div>
             )}
             {confirming && !doc.upToDate && (
               <div className="confirm warning-box small-text" role="group" aria-label="confirm the merge">
                 <span>
-                  Move {doc.base} forward by {doc.commits.length} commit{doc.commits.length === 1 ? '' : 's'}{confirming === 'no-ff' ? ' and a merge commit' : ''}?
-                  {doc.checkout ? <> {doc.base} is checked out in <code>{doc.checkout.path}</code>: its files change there too.</> : ' It changes your branch, not only the run’s.'}
+                  Move {doc.base} forward by {doc.commits.length} commit{doc.commits.length === 1 ? '' : 's'}
+                  {confirming === 'no-ff' ? ' and a merge commit' : ''}?
+                  {doc.checkout ? (
+                    <>
+                      {' '}
+                      {doc.base} is checked out in <code>{doc.checkout.path}</code>: its files change there too.
+                    </>
+                  ) : (
+                    ' It changes your branch, not only the run’s.'
+                  )}
                 </span>{' '}
-                <button type="button" className="primary" onClick={() => void merge(confirming)}>{confirming === 'ff-only' ? `Fast-forward ${doc.base}` : 'Merge commit'}</button>
-                <button type="button" onClick={() => setConfirming(null)}>Cancel</button>
+                <button type="button" className="primary" onClick={() => void merge(confirming)}>
+                  {confirming === 'ff-only' ? `Fast-forward ${doc.base}` : 'Merge commit'}
+                </button>
+                <button type="button" onClick={() => setConfirming(null)}>
+                  Cancel
+                </button>
               </div>
             )}
             {showPreview && (
               <div className="merge-preview" aria-label="merge preview">
-                <ul className="plain-list small-text">{doc.commits.map((c) => <li key={c.sha}><code>{c.sha.slice(0, 8)}</code> {c.subject}</li>)}</ul>
+                <ul className="plain-list small-text">
+                  {doc.commits.map((c) => (
+                    <li key={c.sha}>
+                      <code>{c.sha.slice(0, 8)}</code> {c.subject}
+                    </li>
+                  ))}
+                </ul>
                 {doc.diffstat && <pre className="mono small-text diffstat">{doc.diffstat}</pre>}
               </div>
             )}
@@ -157,19 +214,33 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
 
       <div className="next-item">
         <span className="next-label">Pull request</span>
-        {doc && !doc.remote && <p className="muted small-text">This repository has no remote. Add one (<code>git remote add origin &lt;url&gt;</code>) to push the branch and open a pull request.</p>}
+        {doc && !doc.remote && (
+          <p className="muted small-text">
+            This repository has no remote. Add one (<code>git remote add origin &lt;url&gt;</code>) to push the branch and open a pull request.
+          </p>
+        )}
         {doc?.remote && !pushed && (
           <span className="row">
-            <button type="button" disabled={busy !== null} onClick={() => void push()}>{busy === 'push' ? 'Pushing…' : `Push to ${doc.remote.name}`}</button>
+            <button type="button" disabled={busy !== null} onClick={() => void push()}>
+              {busy === 'push' ? 'Pushing…' : `Push to ${doc.remote.name}`}
+            </button>
             <span className="muted small-text mono">{doc.remote.url}</span>
           </span>
         )}
         {pushed && (
           <p className="small-text" role="status">
-            <span className="tone-good">Pushed {branch} to {pushed.remote}.</span>{' '}
-            {pushed.pullRequestUrl
-              ? <a href={pushed.pullRequestUrl} target="_blank" rel="noopener noreferrer">Open a pull request</a>
-              : <>Open a pull request for <code>{branch}</code> on {pushed.remoteUrl}.</>}
+            <span className="tone-good">
+              Pushed {branch} to {pushed.remote}.
+            </span>{' '}
+            {pushed.pullRequestUrl ? (
+              <a href={pushed.pullRequestUrl} target="_blank" rel="noopener noreferrer">
+                Open a pull request
+              </a>
+            ) : (
+              <>
+                Open a pull request for <code>{branch}</code> on {pushed.remoteUrl}.
+              </>
+            )}
           </p>
         )}
       </div>

@@ -10,7 +10,10 @@ stubLayout();
 afterEach(cleanup);
 
 type Entry = Parameters<typeof Transcript>[0]['entries'][number];
-const entries = (n: number): Entry[] => Array.from({ length: n }, (_, i) => (i % 2 ? { kind: 'text', text: `entry ${i}` } : { kind: 'tool_use', text: '', name: 'bash', input: { command: `ls ${i}` } }));
+const entries = (n: number): Entry[] =>
+  Array.from({ length: n }, (_, i) =>
+    i % 2 ? { kind: 'text', text: `entry ${i}` } : { kind: 'tool_use', text: '', name: 'bash', input: { command: `ls ${i}` } },
+  );
 
 describe('Transcript', () => {
   it('draws only the rows in view for 3,000 entries', () => {

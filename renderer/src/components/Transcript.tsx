@@ -28,13 +28,17 @@ const EntryBody = memo(function EntryBody({ e }: { e: Entry }) {
       {e.kind === 'text' && <p className="tx-text">{e.text}</p>}
       {e.kind === 'tool_use' && (
         <details>
-          <summary><span className="tx-tool">{e.name ?? 'tool'}</span> <code>{toolSummary(e.input)}</code></summary>
+          <summary>
+            <span className="tx-tool">{e.name ?? 'tool'}</span> <code>{toolSummary(e.input)}</code>
+          </summary>
           <pre>{JSON.stringify(e.input, null, 2)}</pre>
         </details>
       )}
       {e.kind === 'tool_result' && (
         <details>
-          <summary className={e.isError ? 'tone-bad' : 'muted'}>{e.isError ? 'tool error' : 'result'}: {e.text.split('\n')[0]?.slice(0, 140)}</summary>
+          <summary className={e.isError ? 'tone-bad' : 'muted'}>
+            {e.isError ? 'tool error' : 'result'}: {e.text.split('\n')[0]?.slice(0, 140)}
+          </summary>
           <pre>{e.text}</pre>
         </details>
       )}
@@ -59,12 +63,26 @@ export function Transcript({ entries, live = false }: { entries: Entry[]; live?:
   const onScroll = useFollowEnd(parent, v.getTotalSize(), live);
   if (entries.length === 0) return <p className="muted small-text">{live ? 'Waiting for the agent…' : 'The agent said nothing in this attempt.'}</p>;
   return (
-    <div ref={parent} className="transcript-scroll" style={{ height: Math.min(MAX_HEIGHT_PX, v.getTotalSize() + 2) }} onScroll={onScroll} tabIndex={0} role="region" aria-label={`transcript, ${entries.length.toLocaleString()} ${entries.length === 1 ? 'entry' : 'entries'}`}>
+    <div
+      ref={parent}
+      className="transcript-scroll"
+      style={{ height: Math.min(MAX_HEIGHT_PX, v.getTotalSize() + 2) }}
+      onScroll={onScroll}
+      tabIndex={0}
+      role="region"
+      aria-label={`transcript, ${entries.length.toLocaleString()} ${entries.length === 1 ? 'entry' : 'entries'}`}
+    >
       <ol className="transcript" aria-live={live ? 'polite' : undefined} style={{ height: v.getTotalSize() }}>
         {v.getVirtualItems().map((item) => {
           const e = entries[item.index]!;
           return (
-            <li key={item.key} ref={v.measureElement} data-index={item.index} className={`tx tx-${e.kind}${e.isError ? ' tx-is-error' : ''}`} style={{ transform: `translateY(${item.start}px)` }}>
+            <li
+              key={item.key}
+              ref={v.measureElement}
+              data-index={item.index}
+              className={`tx tx-${e.kind}${e.isError ? ' tx-is-error' : ''}`}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
               <EntryBody e={e} />
             </li>
           );

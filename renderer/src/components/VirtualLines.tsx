@@ -8,7 +8,16 @@ export const LINE_HEIGHT = 18;
 /** A line to scroll to and highlight; a new nonce scrolls again to the same line. */
 export type LineTarget = { index: number; nonce: number };
 
-export function VirtualLines({ count, renderLine, label, maxHeight = 420, className = '', target = null, onRange, follow = false }: {
+export function VirtualLines({
+  count,
+  renderLine,
+  label,
+  maxHeight = 420,
+  className = '',
+  target = null,
+  onRange,
+  follow = false,
+}: {
   count: number;
   target?: LineTarget | null;
   /** Told the rows in view (with overscan) whenever they change: a paged log asks for the lines it lacks. */
@@ -47,7 +56,13 @@ export function VirtualLines({ count, renderLine, label, maxHeight = 420, classN
     <div ref={parent} className={`vlines ${className}`} style={{ height }} tabIndex={0} role="log" aria-label={label} onScroll={follow ? onScroll : undefined}>
       <div style={{ height: v.getTotalSize(), position: 'relative', minWidth: '100%' }}>
         {items.map((item) => (
-          <div key={item.key} className={`vline${target?.index === item.index ? ' vline-target' : ''}`} data-index={item.index} aria-current={target?.index === item.index ? 'location' : undefined} style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: LINE_HEIGHT }}>
+          <div
+            key={item.key}
+            className={`vline${target?.index === item.index ? ' vline-target' : ''}`}
+            data-index={item.index}
+            aria-current={target?.index === item.index ? 'location' : undefined}
+            style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: LINE_HEIGHT }}
+          >
             {renderLine(item.index)}
           </div>
         ))}

@@ -13,7 +13,17 @@ const RESULT: WhatIfDoc = {
   runs: 3,
   actual: { succeeded: 3, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 3.35 },
   simulated: { succeeded: 1, failed: 2, needsYou: 0, budget: 0, unknown: 0, costUsd: 2.25 },
-  changed: [{ runId: 'r1', title: 'Add login', actual: 'succeeded', simulated: 'failed', actualCostUsd: 3, simulatedCostUsd: 2, reason: 'step 1 "Tests" fails after attempt 2: 1 test failure retry used up' }],
+  changed: [
+    {
+      runId: 'r1',
+      title: 'Add login',
+      actual: 'succeeded',
+      simulated: 'failed',
+      actualCostUsd: 3,
+      simulatedCostUsd: 2,
+      reason: 'step 1 "Tests" fails after attempt 2: 1 test failure retry used up',
+    },
+  ],
   assumptions: ['Each recorded attempt is replayed as it happened: an attempt that did not happen is unknown, never guessed.'],
 };
 
@@ -36,7 +46,10 @@ describe('WhatIfPanel', () => {
   it('names the field that is wrong and does not send', () => {
     expect(toWhatIfChoice({ preset: '', maxRetries: '2.5', compile: '', taskUsd: '' })).toMatchObject({ ok: false, field: 'Max retries' });
     expect(toWhatIfChoice({ preset: '', maxRetries: '', compile: '', taskUsd: '-1' })).toMatchObject({ ok: false, field: 'Budget per run' });
-    expect(toWhatIfChoice({ preset: 'aggressive', maxRetries: '', compile: '4', taskUsd: '' })).toEqual({ ok: true, value: { preset: 'aggressive', limits: { compilation_error: 4 } } });
+    expect(toWhatIfChoice({ preset: 'aggressive', maxRetries: '', compile: '4', taskUsd: '' })).toEqual({
+      ok: true,
+      value: { preset: 'aggressive', limits: { compilation_error: 4 } },
+    });
     installFake();
     render(<WhatIfPanel days={7} />);
     fireEvent.change(screen.getByLabelText('Max retries'), { target: { value: 'many' } });

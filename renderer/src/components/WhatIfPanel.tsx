@@ -16,11 +16,20 @@ interface Choice {
 }
 
 const OUTCOME: Record<string, string> = {
-  succeeded: 'succeeded', failed: 'failed', needs_you: 'needs you', budget: 'stopped by budget', unknown: 'unknown', other: '—',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  needs_you: 'needs you',
+  budget: 'stopped by budget',
+  unknown: 'unknown',
+  other: '—',
 };
 
 /** The form's values as the contract's choice; a problem names the field. */
-export function toWhatIfChoice(c: Choice): { ok: true; value: { preset?: Preset; maxRetries?: number; limits?: { compilation_error: number }; taskUsd?: number } } | { ok: false; field: string; message: string } {
+export function toWhatIfChoice(
+  c: Choice,
+):
+  | { ok: true; value: { preset?: Preset; maxRetries?: number; limits?: { compilation_error: number }; taskUsd?: number } }
+  | { ok: false; field: string; message: string } {
   const value: { preset?: Preset; maxRetries?: number; limits?: { compilation_error: number }; taskUsd?: number } = {};
   if (c.preset) value.preset = c.preset;
   const whole = (s: string, field: string, max: number) => {
@@ -88,20 +97,48 @@ export function WhatIfPanel({ days }: { days: 7 | 30 }) {
         </label>
         <label>
           Max retries
-          <input inputMode="numeric" placeholder="from preset" value={choice.maxRetries} onChange={set('maxRetries')} aria-invalid={!parsed.ok && parsed.field === 'Max retries'} />
+          <input
+            inputMode="numeric"
+            placeholder="from preset"
+            value={choice.maxRetries}
+            onChange={set('maxRetries')}
+            aria-invalid={!parsed.ok && parsed.field === 'Max retries'}
+          />
         </label>
         <label>
           Compilation error retries
-          <input inputMode="numeric" placeholder="2" value={choice.compile} onChange={set('compile')} aria-invalid={!parsed.ok && parsed.field === 'Compilation error retries'} />
+          <input
+            inputMode="numeric"
+            placeholder="2"
+            value={choice.compile}
+            onChange={set('compile')}
+            aria-invalid={!parsed.ok && parsed.field === 'Compilation error retries'}
+          />
         </label>
         <label>
           Budget per run ($)
-          <input inputMode="decimal" placeholder="none" value={choice.taskUsd} onChange={set('taskUsd')} aria-invalid={!parsed.ok && parsed.field === 'Budget per run'} />
+          <input
+            inputMode="decimal"
+            placeholder="none"
+            value={choice.taskUsd}
+            onChange={set('taskUsd')}
+            aria-invalid={!parsed.ok && parsed.field === 'Budget per run'}
+          />
         </label>
-        <button type="submit" className="primary" disabled={!parsed.ok || busy}>{busy ? 'Replaying…' : 'Replay'}</button>
+        <button type="submit" className="primary" disabled={!parsed.ok || busy}>
+          {busy ? 'Replaying…' : 'Replay'}
+        </button>
       </form>
-      {!parsed.ok && <p className="field-error" role="alert">{parsed.message}</p>}
-      {error && <p className="field-error" role="alert">Could not replay the history: {error}</p>}
+      {!parsed.ok && (
+        <p className="field-error" role="alert">
+          {parsed.message}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          Could not replay the history: {error}
+        </p>
+      )}
       {result && <WhatIfResult r={result} />}
     </section>
   );
@@ -120,12 +157,35 @@ function WhatIfResult({ r }: { r: WhatIfDoc }) {
     <div className="what-if-result">
       <table className="compact">
         <caption className="sr-only">Outcomes as recorded and under the chosen policy</caption>
-        <thead><tr><th scope="col">{r.runs} {r.runs === 1 ? 'run' : 'runs'}</th><th scope="col" className="num">as recorded</th><th scope="col" className="num">with this policy</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">
+              {r.runs} {r.runs === 1 ? 'run' : 'runs'}
+            </th>
+            <th scope="col" className="num">
+              as recorded
+            </th>
+            <th scope="col" className="num">
+              with this policy
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {rows.map(([label, a, s]) => (
-            <tr key={label}><th scope="row">{label}</th><td className="num">{a}</td><td className={`num${a !== s ? ' changed' : ''}`}>{s}</td></tr>
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td className="num">{a}</td>
+              <td className={`num${a !== s ? ' changed' : ''}`}>{s}</td>
+            </tr>
           ))}
-          <tr><th scope="row">cost</th><td className="num">{money(r.actual.costUsd)}</td><td className="num">{r.simulated.unknown > 0 ? 'at least ' : ''}{money(r.simulated.costUsd)}</td></tr>
+          <tr>
+            <th scope="row">cost</th>
+            <td className="num">{money(r.actual.costUsd)}</td>
+            <td className="num">
+              {r.simulated.unknown > 0 ? 'at least ' : ''}
+              {money(r.simulated.costUsd)}
+            </td>
+          </tr>
         </tbody>
       </table>
       <h3>{r.changed.length === 0 ? 'No run changes outcome.' : `${r.changed.length} ${r.changed.length === 1 ? 'run changes' : 'runs change'} outcome`}</h3>
@@ -133,13 +193,18 @@ function WhatIfResult({ r }: { r: WhatIfDoc }) {
         <ul className="what-if-changed">
           {r.changed.map((c) => (
             <li key={c.runId}>
-              <a href={hrefs.run(c.runId)}>{c.title}</a>: {OUTCOME[c.actual]} → <strong>{OUTCOME[c.simulated]}</strong> <span className="muted">({c.reason})</span>
+              <a href={hrefs.run(c.runId)}>{c.title}</a>: {OUTCOME[c.actual]} → <strong>{OUTCOME[c.simulated]}</strong>{' '}
+              <span className="muted">({c.reason})</span>
             </li>
           ))}
         </ul>
       )}
       <h3 className="small-text">Assumptions</h3>
-      <ul className="small-text muted what-if-assumptions">{r.assumptions.map((a) => <li key={a}>{a}</li>)}</ul>
+      <ul className="small-text muted what-if-assumptions">
+        {r.assumptions.map((a) => (
+          <li key={a}>{a}</li>
+        ))}
+      </ul>
     </div>
   );
 }

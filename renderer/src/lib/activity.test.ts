@@ -61,7 +61,12 @@ describe('describeEvent', () => {
   });
 
   it("says a test-first step's test attempt wrote a test that fails as it should (not a failure), and names its violations", () => {
-    const red = ev('attempt.finished', { attemptId: 8, outcome: 'red', errorClass: null, summary: '1 test fails (adds) before the implementation, as it should; test files: test/add.test.mjs' });
+    const red = ev('attempt.finished', {
+      attemptId: 8,
+      outcome: 'red',
+      errorClass: null,
+      summary: '1 test fails (adds) before the implementation, as it should; test files: test/add.test.mjs',
+    });
     expect(describeEvent(red)).toBe('Test written first: 1 test fails (adds) before the implementation, as it should; test files: test/add.test.mjs');
     const violation = ev('attempt.finished', { attemptId: 9, outcome: 'error', errorClass: 'tdd_violation', summary: null });
     expect(describeEvent(violation)).toBe('Attempt ended with an error: TDD violation');
@@ -69,7 +74,11 @@ describe('describeEvent', () => {
 
   it("says what made the worktree ready: what came from the checkout, setup and its time, the base commit's check", () => {
     const lines = [
-      ev('worktree.prepared', { copied: ['.env'], reused: [{ path: 'node_modules/', because: 'package-lock.json is the same', method: 'cp --reflink=auto', durationMs: 3200 }], durationMs: 3300 }),
+      ev('worktree.prepared', {
+        copied: ['.env'],
+        reused: [{ path: 'node_modules/', because: 'package-lock.json is the same', method: 'cp --reflink=auto', durationMs: 3200 }],
+        durationMs: 3300,
+      }),
       ev('setup.started', { reason: 'inputs', changed: ['package-lock.json'], commands: ['npm ci'] }),
       ev('setup.finished', { outcome: 'ok', durationMs: 12_400, note: 'package-lock.json changed', message: null }),
       ev('setup.finished', { outcome: 'failed', durationMs: 1000, note: null, message: 'Setup failed: `npm ci` exited with code 1 after 1.0 s.\nmore' }),

@@ -5,14 +5,26 @@ import type { RunStatus } from '../../../shared/domain';
 import { duration, errorClassLabel, plural, seconds, shortSha, money, reasonLine } from './format';
 
 const STATUS: Record<RunStatus, string> = {
-  planning: 'Planning', waiting_approval: 'Waiting for your approval of the plan', queued: 'Queued', running: 'Running',
-  waiting: 'Waiting to retry', paused: 'Paused', failed: 'The run failed', succeeded: 'The run succeeded',
-  cancelled: 'Stopped by you', interrupted: 'Interrupted',
+  planning: 'Planning',
+  waiting_approval: 'Waiting for your approval of the plan',
+  queued: 'Queued',
+  running: 'Running',
+  waiting: 'Waiting to retry',
+  paused: 'Paused',
+  failed: 'The run failed',
+  succeeded: 'The run succeeded',
+  cancelled: 'Stopped by you',
+  interrupted: 'Interrupted',
 };
 
 const OUTCOME: Record<string, string> = {
-  passed: 'Attempt passed', flaky: 'Attempt passed (a gate was flaky)', failed: 'Attempt failed', error: 'Attempt ended with an error',
-  interrupted: 'Attempt stopped', running: 'Attempt running', red: 'Test written first',
+  passed: 'Attempt passed',
+  flaky: 'Attempt passed (a gate was flaky)',
+  failed: 'Attempt failed',
+  error: 'Attempt ended with an error',
+  interrupted: 'Attempt stopped',
+  running: 'Attempt running',
+  red: 'Test written first',
 };
 
 const firstLine = (s: string) => s.split('\n')[0]!.trim();
@@ -54,7 +66,8 @@ export function describeEvent(e: EngineEventDoc): string {
   const repeated = payloadOf('step.repeated_failures', e);
   if (repeated) return `Step ${repeated.step ?? '?'} has failed ${plural(repeated.attempts.length, 'time')} in earlier runs`;
   const aStarted = payloadOf('attempt.started', e);
-  if (aStarted) return `Step ${aStarted.step}: attempt ${aStarted.n} started${aStarted.model ? ` with ${aStarted.model}` : aStarted.agent ? ` with ${aStarted.agent}` : ''}`;
+  if (aStarted)
+    return `Step ${aStarted.step}: attempt ${aStarted.n} started${aStarted.model ? ` with ${aStarted.model}` : aStarted.agent ? ` with ${aStarted.agent}` : ''}`;
   const finished = payloadOf('attempt.finished', e);
   if (finished) {
     const head = OUTCOME[finished.outcome] ?? `Attempt ${finished.outcome}`;
@@ -82,7 +95,8 @@ export function describeEvent(e: EngineEventDoc): string {
   const raised = payloadOf('budget.raised', e);
   if (raised) return `Task budget raised to ${money(raised.taskUsd)}${raised.before !== null ? ` (it was ${money(raised.before)})` : ''}`;
   const revised = payloadOf('plan.revised', e);
-  if (revised) return `Plan revised (revision ${revised.revision}, ${plural(revised.steps, 'step')})${revised.reset?.length ? `; ${plural(revised.reset.length, 'step')} will run again` : ''}`;
+  if (revised)
+    return `Plan revised (revision ${revised.revision}, ${plural(revised.steps, 'step')})${revised.reset?.length ? `; ${plural(revised.reset.length, 'step')} will run again` : ''}`;
   const rescue = payloadOf('rescue.committed', e);
   if (rescue) return `Unfinished work kept in rescue commit ${shortSha(rescue.commit)}`;
   const stash = payloadOf('rescue.stashed', e);
@@ -92,25 +106,33 @@ export function describeEvent(e: EngineEventDoc): string {
   const prepared = payloadOf('worktree.prepared', e);
   if (prepared) return `From your checkout: ${[...prepared.copied, ...prepared.reused.map((r) => r.path)].join(', ')} (${duration(prepared.durationMs)})`;
   const setupStarted = payloadOf('setup.started', e);
-  if (setupStarted) return `Setup running${setupStarted.reason === 'inputs' ? ` again (${setupStarted.changed.join(', ')} changed)` : ''}: ${setupStarted.commands.join(' && ')}`;
+  if (setupStarted)
+    return `Setup running${setupStarted.reason === 'inputs' ? ` again (${setupStarted.changed.join(', ')} changed)` : ''}: ${setupStarted.commands.join(' && ')}`;
   const setupDone = payloadOf('setup.finished', e);
   if (setupDone) {
     if (setupDone.outcome === 'skipped') return `Setup skipped: ${setupDone.note ?? 'nothing to do'}`;
     if (setupDone.outcome === 'ok') return `Setup done after ${duration(setupDone.durationMs)}`;
-    return setupDone.outcome === 'failed' && setupDone.message ? firstLine(setupDone.message) : `Setup ${setupDone.outcome} after ${duration(setupDone.durationMs)}`;
+    return setupDone.outcome === 'failed' && setupDone.message
+      ? firstLine(setupDone.message)
+      : `Setup ${setupDone.outcome} after ${duration(setupDone.durationMs)}`;
   }
   const baselineStarted = payloadOf('baseline.started', e);
   if (baselineStarted) return `Checking the base commit ${shortSha(baselineStarted.commit)}: ${baselineStarted.gates.join(', ') || 'no gates'}`;
   const baselineGate = payloadOf('baseline.gate', e);
-  if (baselineGate) return `On the base commit, gate ${baselineGate.gate} ${baselineGate.passed ? 'passed' : `failed${baselineGate.errorClass ? ` (${errorClassLabel(baselineGate.errorClass, { midSentence: true })})` : ''}`} after ${duration(baselineGate.durationMs)}`;
+  if (baselineGate)
+    return `On the base commit, gate ${baselineGate.gate} ${baselineGate.passed ? 'passed' : `failed${baselineGate.errorClass ? ` (${errorClassLabel(baselineGate.errorClass, { midSentence: true })})` : ''}`} after ${duration(baselineGate.durationMs)}`;
   const baseline = payloadOf('baseline.finished', e);
-  if (baseline) return baseline.ready ? `The project is ready to test${baseline.failingTests.length ? `; ${plural(baseline.failingTests.length, 'test')} already failing` : ''}` : `The project is not ready to test: ${firstLine(baseline.problem ?? '')}`;
+  if (baseline)
+    return baseline.ready
+      ? `The project is ready to test${baseline.failingTests.length ? `; ${plural(baseline.failingTests.length, 'test')} already failing` : ''}`
+      : `The project is not ready to test: ${firstLine(baseline.problem ?? '')}`;
   const log = payloadOf('log', e);
   if (log) return cap(firstLine(log.message));
   const sent = payloadOf('notify.sent', e);
   if (sent) return `Notification sent to ${sent.target === 'ntfy' ? 'ntfy' : 'the webhook'}`;
   const failed = payloadOf('notify.failed', e);
-  if (failed) return `A notification to ${failed.target === 'ntfy' ? 'ntfy' : 'the webhook'} could not be delivered after ${plural(failed.tries, 'try', 'tries')}: ${failed.reason}`;
+  if (failed)
+    return `A notification to ${failed.target === 'ntfy' ? 'ntfy' : 'the webhook'} could not be delivered after ${plural(failed.tries, 'try', 'tries')}: ${failed.reason}`;
   // An event this app does not know yet: its name in words, never its raw payload.
   return cap(e.type.replace(/[._]+/g, ' '));
 }

@@ -7,7 +7,18 @@ type Gate = AttemptDetail['gates'][number];
 const WT = '/tmp/home/worktrees/calc-1';
 const mul = { name: 'multiplies two numbers', message: null, expected: '6', actual: '4', file: `${WT}/test/mul.test.mjs`, line: 5 };
 const gate = (name: string, passed: boolean, failures = passed ? [] : [mul]): Gate =>
-  ({ gate: name, command: 'node --test', passed, exitCode: passed ? 0 : 1, signal: null, timedOut: false, durationMs: 5, output: '', outputBytes: 0, failures }) as unknown as Gate;
+  ({
+    gate: name,
+    command: 'node --test',
+    passed,
+    exitCode: passed ? 0 : 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 5,
+    output: '',
+    outputBytes: 0,
+    failures,
+  }) as unknown as Gate;
 
 describe('attemptFailures', () => {
   it('counts a test that failed on the gate and again on its flaky re-run once', () => {
@@ -39,4 +50,3 @@ describe('gateTally (issue 20 item 22)', () => {
     expect(gateTally([])).toEqual({ passed: 0, total: 0, flaky: [] });
   });
 });
-

@@ -10,7 +10,17 @@ describe('chart-format', () => {
   });
 
   it('writes money ticks with $ and no float noise', () => {
-    expect([0, 0.1 + 0.2, 0.05, 0.5, 1.5, 2.25, 20, 12.5, 0.005].map(moneyTick)).toEqual(['$0', '$0.30', '$0.05', '$0.50', '$1.50', '$2.25', '$20', '$13', '$0.005']);
+    expect([0, 0.1 + 0.2, 0.05, 0.5, 1.5, 2.25, 20, 12.5, 0.005].map(moneyTick)).toEqual([
+      '$0',
+      '$0.30',
+      '$0.05',
+      '$0.50',
+      '$1.50',
+      '$2.25',
+      '$20',
+      '$13',
+      '$0.005',
+    ]);
   });
 
   it('makes the cost axis tall enough for the daily budget line, with even round ticks', () => {
@@ -19,7 +29,12 @@ describe('chart-format', () => {
     expect(costAxis(31, 20)).toEqual({ max: 40, ticks: [0, 10, 20, 30, 40] });
     expect(costAxis(0.04, null)).toEqual({ max: 0.06, ticks: [0, 0.02, 0.04, 0.06] });
     expect(costAxis(0, null).max).toBe(1);
-    for (const [peak, budget] of [[0.013, 0.5], [97, 20], [3.3, null], [0.2, 0.2]] as const) {
+    for (const [peak, budget] of [
+      [0.013, 0.5],
+      [97, 20],
+      [3.3, null],
+      [0.2, 0.2],
+    ] as const) {
       const { max, ticks } = costAxis(peak, budget);
       expect(max).toBeGreaterThanOrEqual(Math.max(peak, budget ?? 0) * 1.1 - 1e-9);
       expect(ticks.length).toBeGreaterThanOrEqual(3);

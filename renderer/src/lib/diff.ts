@@ -4,7 +4,16 @@ export type DiffLineKind = 'file' | 'meta' | 'hunk' | 'add' | 'del' | 'context';
 
 export function diffLineKind(line: string): DiffLineKind {
   if (line.startsWith('diff --git')) return 'file';
-  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('index ') || line.startsWith('new file') || line.startsWith('deleted file') || line.startsWith('similarity') || line.startsWith('rename ')) return 'meta';
+  if (
+    line.startsWith('+++') ||
+    line.startsWith('---') ||
+    line.startsWith('index ') ||
+    line.startsWith('new file') ||
+    line.startsWith('deleted file') ||
+    line.startsWith('similarity') ||
+    line.startsWith('rename ')
+  )
+    return 'meta';
   if (line.startsWith('@@')) return 'hunk';
   if (line.startsWith('+')) return 'add';
   if (line.startsWith('-')) return 'del';

@@ -26,7 +26,10 @@ export function diffLineFor(lines: string[], file: string, line: number | null):
     }
     if (!inFile) continue;
     const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
-    if (hunk) { next = Number(hunk[1]); continue; }
+    if (hunk) {
+      next = Number(hunk[1]);
+      continue;
+    }
     if (next === 0 || l.startsWith('\\')) continue;
     if (l.startsWith('-')) continue;
     if (line !== null && next === line) return i;

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { priorityToRunNext, queuePlace } from './queue-order';
 
-const q = (runId: string, priority: number, position: number) => ({ runId, title: runId, priority, position, queuedAt: '2026-11-22T12:00:00.000Z', action: 'execute' as const });
+const q = (runId: string, priority: number, position: number) => ({
+  runId,
+  title: runId,
+  priority,
+  position,
+  queuedAt: '2026-11-22T12:00:00.000Z',
+  action: 'execute' as const,
+});
 
 describe('priorityToRunNext', () => {
   it('puts a run one above every other queued run', () => {
@@ -24,8 +31,16 @@ describe('priorityToRunNext', () => {
 describe('queuePlace', () => {
   it('writes ordinals', () => {
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 111].map(queuePlace)).toEqual([
-      '1st in the queue', '2nd in the queue', '3rd in the queue', '4th in the queue', '11th in the queue', '12th in the queue',
-      '13th in the queue', '21st in the queue', '22nd in the queue', '111th in the queue',
+      '1st in the queue',
+      '2nd in the queue',
+      '3rd in the queue',
+      '4th in the queue',
+      '11th in the queue',
+      '12th in the queue',
+      '13th in the queue',
+      '21st in the queue',
+      '22nd in the queue',
+      '111th in the queue',
     ]);
   });
 });

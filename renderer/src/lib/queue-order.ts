@@ -21,6 +21,6 @@ export function priorityToRunNext(queued: readonly Queued[], runId: string): num
 /** "1st in the queue", "2nd in the queue"… */
 export function queuePlace(position: number): string {
   const tens = position % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th';
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th');
   return `${position}${suffix} in the queue`;
 }

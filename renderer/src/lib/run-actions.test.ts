@@ -3,9 +3,24 @@ import { describe, expect, it } from 'vitest';
 import type { RunStatus, StatusDocument, StepDoc } from '../../../shared/domain';
 import { runActionsFor } from './run-actions';
 
-const step = (index: number, status: StepDoc['status']): StepDoc => ({ index, title: `s${index}`, status, commit: status === 'succeeded' ? `c${index}` : null, attempts: [] });
+const step = (index: number, status: StepDoc['status']): StepDoc => ({
+  index,
+  title: `s${index}`,
+  status,
+  commit: status === 'succeeded' ? `c${index}` : null,
+  attempts: [],
+});
 const doc = (status: RunStatus, steps: StepDoc[]): StatusDocument => ({
-  id: 'r', status, reason: null, repo: '/r', branch: 'b', worktree: '/w', baseCommit: 'c', costUsd: 0, steps, resumes: [],
+  id: 'r',
+  status,
+  reason: null,
+  repo: '/r',
+  branch: 'b',
+  worktree: '/w',
+  baseCommit: 'c',
+  costUsd: 0,
+  steps,
+  resumes: [],
 });
 const none = [step(1, 'pending'), step(2, 'pending')];
 const some = [step(1, 'succeeded'), step(2, 'failed')];

@@ -29,13 +29,18 @@ export function runActionsFor(doc: StatusDocument, opts: { budgetPause?: boolean
   const done = hasCompletedStep(doc);
   const plan = (primary: RunAction | null, actions: RunAction[]): RunActionPlan => ({ primary, actions });
   switch (doc.status) {
-    case 'waiting_approval': return plan('approve', ['approve', 'stop']);
-    case 'waiting': return plan('retryNow', ['retryNow', 'revise', 'stop']);
+    case 'waiting_approval':
+      return plan('approve', ['approve', 'stop']);
+    case 'waiting':
+      return plan('retryNow', ['retryNow', 'revise', 'stop']);
     case 'running':
-    case 'planning': return plan(null, ['revise', 'stop']);
+    case 'planning':
+      return plan(null, ['revise', 'stop']);
     // A queued run's place, priority and Cancel are QueueControls' (next to these actions).
-    case 'queued': return plan(null, []);
-    case 'succeeded': return plan(null, []);
+    case 'queued':
+      return plan(null, []);
+    case 'succeeded':
+      return plan(null, []);
     case 'failed':
       return done ? plan('retry', ['retry', 'resume', 'startAgain', 'revise']) : plan('startAgain', ['startAgain', 'resume', 'revise']);
     case 'interrupted':

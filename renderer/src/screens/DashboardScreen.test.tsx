@@ -30,7 +30,12 @@ function liveFake() {
     overrides: {
       'stats.summary': ({ days }) => {
         const s = makeStats(NOW, days ?? 7);
-        return { ...s, runs: s.runs + state.finished, succeeded: s.succeeded + state.finished, successRate: (s.succeeded + state.finished) / (s.succeeded + s.failed + state.finished) };
+        return {
+          ...s,
+          runs: s.runs + state.finished,
+          succeeded: s.succeeded + state.finished,
+          successRate: (s.succeeded + state.finished) / (s.succeeded + s.failed + state.finished),
+        };
       },
     },
   });
@@ -110,7 +115,9 @@ describe('DashboardScreen', () => {
     render(<DashboardScreen />);
     const section = await screen.findByRole('region', { name: /Needs attention/ });
     await waitFor(() => expect(within(section).getAllByRole('link').length).toBe(5));
-    const links = within(section).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+    const links = within(section)
+      .getAllByRole('link')
+      .map((a) => [a.textContent, a.getAttribute('href')]);
     expect(links).toEqual([
       ['Upgrade to React 19', `#/runs/${RUN_IDS.paused}`],
       [expect.any(String), `#/runs/${RUN_IDS.approval}`],
@@ -130,7 +137,9 @@ describe('DashboardScreen', () => {
     const section = await screen.findByRole('region', { name: 'Improvement suggestions' });
     await waitFor(() => expect(within(section).getAllByRole('listitem')).toHaveLength(3));
     const first = within(section).getAllByRole('listitem')[0]!;
-    expect(first.textContent).toBe('Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries→ lower max retries for test_failure to 2');
+    expect(first.textContent).toBe(
+      'Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries→ lower max retries for test_failure to 2',
+    );
     expect(fake.calls.filter((c) => c.method === 'stats.improvements')).toHaveLength(1);
   });
 
@@ -160,7 +169,13 @@ describe('DashboardScreen', () => {
   });
 
   it('says so when the statistics cannot be loaded', async () => {
-    installFake({ overrides: { 'stats.summary': () => { throw new Error('The store is busy; try again.'); } } });
+    installFake({
+      overrides: {
+        'stats.summary': () => {
+          throw new Error('The store is busy; try again.');
+        },
+      },
+    });
     render(<DashboardScreen />);
     expect(await screen.findByText('The store is busy; try again.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();

@@ -30,16 +30,27 @@ export function DashboardScreen() {
         <h1>Dashboard</h1>
         <div className="segmented" role="group" aria-label="period">
           {([7, 30] as Days[]).map((d) => (
-            <button key={d} type="button" aria-pressed={days === d} className={days === d ? 'active' : ''} onClick={() => setDays(d)}>{d} days</button>
+            <button key={d} type="button" aria-pressed={days === d} className={days === d ? 'active' : ''} onClick={() => setDays(d)}>
+              {d} days
+            </button>
           ))}
         </div>
-        <button type="button" onClick={() => setReport(true)}>{days === 7 ? 'Weekly report…' : 'Report…'}</button>
-        <span className="muted small-text live-note" role="status">{slot.status === 'loading' && slot.data ? 'Updating…' : 'Updates live as runs progress'}</span>
+        <button type="button" onClick={() => setReport(true)}>
+          {days === 7 ? 'Weekly report…' : 'Report…'}
+        </button>
+        <span className="muted small-text live-note" role="status">
+          {slot.status === 'loading' && slot.data ? 'Updating…' : 'Updates live as runs progress'}
+        </span>
       </header>
       <NeedsAttention />
       {slot.status === 'loading' && !slot.data && <Loading label="Loading statistics…" />}
       {slot.status === 'error' && <ErrorState title="Could not load the statistics" message={slot.error ?? ''} onRetry={() => void load(days)} />}
-      {slot.data && (slot.data.runs === 0 ? <Empty title={`No runs in the last ${days} days`}>Statistics appear once runs have finished.</Empty> : <Stats s={slot.data} improvements={improvements.data} />)}
+      {slot.data &&
+        (slot.data.runs === 0 ? (
+          <Empty title={`No runs in the last ${days} days`}>Statistics appear once runs have finished.</Empty>
+        ) : (
+          <Stats s={slot.data} improvements={improvements.data} />
+        ))}
       {slot.data && slot.data.runs > 0 && <WhatIfPanel days={days} />}
       {report && <ReportDialog days={days} onClose={() => setReport(false)} />}
     </div>
@@ -61,7 +72,12 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
     { name: 'failed after max', tick: 'gave up', steps: s.retryBreakdown.failedAfterMax },
   ];
   const reasons = s.retryReasons.map((r) => ({ name: errorClassLabel(r.errorClass), count: r.count }));
-  const perDay = s.costPerDay.map((d) => ({ day: d.day, first: Math.round((d.costUsd - d.retryCostUsd) * 100) / 100, retries: d.retryCostUsd, total: d.costUsd }));
+  const perDay = s.costPerDay.map((d) => ({
+    day: d.day,
+    first: Math.round((d.costUsd - d.retryCostUsd) * 100) / 100,
+    retries: d.retryCostUsd,
+    total: d.costUsd,
+  }));
   const peak = s.costPerDay.reduce<StatsSummary['costPerDay'][number] | null>((m, d) => (m === null || d.costUsd > m.costUsd ? d : m), null);
   const overBudget = s.dailyBudgetUsd === null ? 0 : s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
   const finished = s.succeeded + s.failed;
@@ -73,7 +89,11 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
         <Kpi label="success rate" value={percent(s.successRate, 1)} sub={`${s.succeeded} of ${finished} finished runs · ${s.runs} started`} />
         <Kpi label="attempts per success" value={s.avgAttemptsPerSuccess === null ? '—' : s.avgAttemptsPerSuccess.toFixed(2)} sub="per step that succeeded" />
         <Kpi label="saved by retries" value={String(s.savedByRetries)} sub="steps that passed after a retry" />
-        <Kpi label="total cost" value={money(s.totalCostUsd)} sub={`${money(s.retryCostUsd)} on retries (${percent(s.totalCostUsd ? s.retryCostUsd / s.totalCostUsd : null)})`} />
+        <Kpi
+          label="total cost"
+          value={money(s.totalCostUsd)}
+          sub={`${money(s.retryCostUsd)} on retries (${percent(s.totalCostUsd ? s.retryCostUsd / s.totalCostUsd : null)})`}
+        />
       </div>
 
       <div className="charts">
@@ -93,15 +113,43 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
           {/* Its columns sit under the bars: the first is as wide as the chart's axis, the last as its right margin. */}
           <table className="compact breakdown-table">
             <caption className="sr-only">Steps by number of retries</caption>
-            <colgroup><col style={{ width: BREAKDOWN_AXIS }} />{breakdown.map((b) => <col key={b.name} />)}<col style={{ width: BREAKDOWN_RIGHT }} /></colgroup>
-            <thead><tr><th scope="row">retries</th>{breakdown.map((b) => <th key={b.name} scope="col" title={b.name}>{b.tick}</th>)}<td aria-hidden="true" /></tr></thead>
-            <tbody><tr><th scope="row">steps</th>{breakdown.map((b) => <td key={b.name} className="num">{b.steps}</td>)}<td aria-hidden="true" /></tr></tbody>
+            <colgroup>
+              <col style={{ width: BREAKDOWN_AXIS }} />
+              {breakdown.map((b) => (
+                <col key={b.name} />
+              ))}
+              <col style={{ width: BREAKDOWN_RIGHT }} />
+            </colgroup>
+            <thead>
+              <tr>
+                <th scope="row">retries</th>
+                {breakdown.map((b) => (
+                  <th key={b.name} scope="col" title={b.name}>
+                    {b.tick}
+                  </th>
+                ))}
+                <td aria-hidden="true" />
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th scope="row">steps</th>
+                {breakdown.map((b) => (
+                  <td key={b.name} className="num">
+                    {b.steps}
+                  </td>
+                ))}
+                <td aria-hidden="true" />
+              </tr>
+            </tbody>
           </table>
         </section>
 
         <section className="card chart-card" aria-labelledby="h-reasons">
           <h2 id="h-reasons">Retry reasons</h2>
-          {reasons.length === 0 ? <p className="muted small-text">No retries in this period.</p> : (
+          {reasons.length === 0 ? (
+            <p className="muted small-text">No retries in this period.</p>
+          ) : (
             <>
               <div className="chart" aria-hidden="true">
                 <ResponsiveContainer width="100%" height={Math.max(90, reasons.length * 28)}>
@@ -115,14 +163,30 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
               </div>
               <table className="compact">
                 <caption className="sr-only">Retries by error class</caption>
-                <tbody>{reasons.map((r) => <tr key={r.name}><th scope="row">{r.name}</th><td className="num">{r.count}</td></tr>)}</tbody>
+                <tbody>
+                  {reasons.map((r) => (
+                    <tr key={r.name}>
+                      <th scope="row">{r.name}</th>
+                      <td className="num">{r.count}</td>
+                    </tr>
+                  ))}
+                </tbody>
               </table>
             </>
           )}
         </section>
 
         <section className="card chart-card chart-wide" aria-labelledby="h-cost">
-          <h2 id="h-cost">Cost per day{s.dailyBudgetUsd !== null && <span className="muted"> · daily budget {money(s.dailyBudgetUsd)}{overBudget > 0 && `, exceeded on ${overBudget} day${overBudget === 1 ? '' : 's'}`}</span>}</h2>
+          <h2 id="h-cost">
+            Cost per day
+            {s.dailyBudgetUsd !== null && (
+              <span className="muted">
+                {' '}
+                · daily budget {money(s.dailyBudgetUsd)}
+                {overBudget > 0 && `, exceeded on ${overBudget} day${overBudget === 1 ? '' : 's'}`}
+              </span>
+            )}
+          </h2>
           <div className="chart" aria-hidden="true">
             <ResponsiveContainer width="100%" height={220}>
               <BarChart data={perDay} margin={{ top: 12, right: s.dailyBudgetUsd === null ? 12 : 96, bottom: 0, left: 0 }}>
@@ -131,29 +195,56 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
                 <XAxis dataKey="day" tick={AXIS} tickFormatter={shortDay} interval="equidistantPreserveStart" minTickGap={10} />
                 {/* The axis always reaches the daily budget, so its line is drawn even on cheap days; its label sits right of the plot, clear of the bars. */}
                 <YAxis tick={AXIS} width={52} domain={[0, axis.max]} ticks={axis.ticks} interval={0} tickFormatter={moneyTick} />
-                <Tooltip contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} cursor={{ fill: 'var(--hover)' }} formatter={(v) => money(Number(v))} labelFormatter={(d) => shortDay(String(d))} />
+                <Tooltip
+                  contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }}
+                  cursor={{ fill: 'var(--hover)' }}
+                  formatter={(v) => money(Number(v))}
+                  labelFormatter={(d) => shortDay(String(d))}
+                />
                 <Legend wrapperStyle={{ fontSize: 11 }} />
                 <Bar dataKey="first" name="first attempts" stackId="c" fill="var(--accent)" isAnimationActive={false} />
                 <Bar dataKey="retries" name="retries" stackId="c" fill="var(--warn)" isAnimationActive={false} />
                 {s.dailyBudgetUsd !== null && (
-                  <ReferenceLine y={s.dailyBudgetUsd} ifOverflow="extendDomain" stroke="var(--bad)" strokeDasharray="4 3" label={{ value: `budget ${moneyTick(s.dailyBudgetUsd)}`, position: 'right', fontSize: 11, fill: 'var(--bad)' }} />
+                  <ReferenceLine
+                    y={s.dailyBudgetUsd}
+                    ifOverflow="extendDomain"
+                    stroke="var(--bad)"
+                    strokeDasharray="4 3"
+                    label={{ value: `budget ${moneyTick(s.dailyBudgetUsd)}`, position: 'right', fontSize: 11, fill: 'var(--bad)' }}
+                  />
                 )}
               </BarChart>
             </ResponsiveContainer>
           </div>
           <p className="chart-caption small-text muted">
-            {money(s.totalCostUsd)} over {s.days} days, {money(s.retryCostUsd)} of it on retries; highest {peak && peak.costUsd > 0 ? `${money(peak.costUsd)} on ${shortDay(peak.day)}` : '—'}.
+            {money(s.totalCostUsd)} over {s.days} days, {money(s.retryCostUsd)} of it on retries; highest{' '}
+            {peak && peak.costUsd > 0 ? `${money(peak.costUsd)} on ${shortDay(peak.day)}` : '—'}.
           </p>
           <details className="numbers-details">
             <summary>Numbers</summary>
             <table className="compact numbers">
               <caption className="sr-only">Cost per day</caption>
-              <thead><tr><th scope="col">day</th><th scope="col" className="num">total</th><th scope="col" className="num">retries</th><th scope="col">budget</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">day</th>
+                  <th scope="col" className="num">
+                    total
+                  </th>
+                  <th scope="col" className="num">
+                    retries
+                  </th>
+                  <th scope="col">budget</th>
+                </tr>
+              </thead>
               <tbody>
                 {s.costPerDay.map((d) => (
                   <tr key={d.day}>
-                    <td>{shortDay(d.day)}</td><td className="num">{money(d.costUsd)}</td><td className="num">{money(d.retryCostUsd)}</td>
-                    <td className={s.dailyBudgetUsd !== null && d.costUsd > s.dailyBudgetUsd ? 'tone-bad' : 'muted'}>{s.dailyBudgetUsd === null ? '—' : d.costUsd > s.dailyBudgetUsd ? 'over' : 'within'}</td>
+                    <td>{shortDay(d.day)}</td>
+                    <td className="num">{money(d.costUsd)}</td>
+                    <td className="num">{money(d.retryCostUsd)}</td>
+                    <td className={s.dailyBudgetUsd !== null && d.costUsd > s.dailyBudgetUsd ? 'tone-bad' : 'muted'}>
+                      {s.dailyBudgetUsd === null ? '—' : d.costUsd > s.dailyBudgetUsd ? 'over' : 'within'}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -173,7 +264,9 @@ function Improvements({ items }: { items: ImprovementDoc[] | null }) {
   return (
     <section className="card suggestions" aria-labelledby="h-suggestions">
       <h2 id="h-suggestions">Improvement suggestions</h2>
-      {items.length === 0 ? <p className="muted small-text">Nothing stands out in this period: suggestions appear once a few steps have failed the same way.</p> : (
+      {items.length === 0 ? (
+        <p className="muted small-text">Nothing stands out in this period: suggestions appear once a few steps have failed the same way.</p>
+      ) : (
         <ul>
           {items.map((x) => (
             <li key={`${x.finding}|${x.action}`}>

@@ -60,7 +60,13 @@ describe('HomeScreen', () => {
     await renderHome();
     expect(screen.getByText('No runs yet')).toBeTruthy();
     cleanup();
-    installFake({ overrides: { 'runs.list': () => { throw new Error('Ratchet’s store cannot be opened.'); } } });
+    installFake({
+      overrides: {
+        'runs.list': () => {
+          throw new Error('Ratchet’s store cannot be opened.');
+        },
+      },
+    });
     await renderHome();
     expect(screen.getByText('Ratchet’s store cannot be opened.')).toBeTruthy();
   });
@@ -78,10 +84,27 @@ describe('HomeScreen', () => {
 
   it('lists queued runs in queue order with their place, and moves one to the front or cancels it', async () => {
     const summary = (id: string, title: string) => ({
-      id, title, status: 'queued' as const, repo: '/home/dev/code/calc', branch: `ratchet/${id}`, createdAt: new Date(NOW).toISOString(),
-      reason: 'Queued: waits for a free slot (2 runs at a time).', wakeAt: null, updatedAt: new Date(NOW).toISOString(), stepsDone: 0, stepsTotal: 3, costUsd: 0,
+      id,
+      title,
+      status: 'queued' as const,
+      repo: '/home/dev/code/calc',
+      branch: `ratchet/${id}`,
+      createdAt: new Date(NOW).toISOString(),
+      reason: 'Queued: waits for a free slot (2 runs at a time).',
+      wakeAt: null,
+      updatedAt: new Date(NOW).toISOString(),
+      stepsDone: 0,
+      stepsTotal: 3,
+      costUsd: 0,
     });
-    const entry = (runId: string, priority: number, position: number) => ({ runId, title: runId, priority, position, queuedAt: new Date(NOW).toISOString(), action: 'execute' as const });
+    const entry = (runId: string, priority: number, position: number) => ({
+      runId,
+      title: runId,
+      priority,
+      position,
+      queuedAt: new Date(NOW).toISOString(),
+      action: 'execute' as const,
+    });
     const fake = installFake({
       overrides: {
         // Newest first, as runs.list answers; the queue starts q-old first (priority 2), then q-mid.
@@ -94,7 +117,11 @@ describe('HomeScreen', () => {
     await renderHome();
     const queued = screen.getByRole('rowgroup', { name: 'Queued' });
     await within(queued).findByText('3rd in the queue');
-    expect(within(queued).getAllByRole('link').map((a) => a.textContent)).toEqual(['Oldest', 'Middle', 'Newest']);
+    expect(
+      within(queued)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Oldest', 'Middle', 'Newest']);
     const rowOf = (title: string) => within(queued).getByRole('link', { name: title }).closest('tr')!;
     expect(within(rowOf('Oldest')).getByText('1st in the queue')).toBeTruthy();
     // The first has nowhere to move; the others go one above the highest priority waiting.
@@ -122,7 +149,11 @@ describe('HomeScreen', () => {
     const fake = installFake();
     await renderHome();
     const all = [...fake.runs.values()].map((r) => r.summary);
-    const titles = () => screen.queryAllByRole('link').filter((a) => a.classList.contains('run-title-link')).map((a) => a.textContent);
+    const titles = () =>
+      screen
+        .queryAllByRole('link')
+        .filter((a) => a.classList.contains('run-title-link'))
+        .map((a) => a.textContent);
     expect(titles()).toHaveLength(all.length);
     fireEvent.change(screen.getByRole('searchbox', { name: 'filter runs' }), { target: { value: 'websocket' } });
     expect(titles()).toEqual(['Fix the flaky websocket reconnect']);
@@ -132,7 +163,12 @@ describe('HomeScreen', () => {
     expect(titles().sort()).toEqual(needYou.map((r) => r.title).sort());
     fireEvent.change(screen.getByRole('combobox', { name: 'status' }), { target: { value: '' } });
     fireEvent.change(screen.getByRole('combobox', { name: 'repository' }), { target: { value: '/home/dev/code/http-kit' } });
-    expect(titles().sort()).toEqual(all.filter((r) => r.repo === '/home/dev/code/http-kit').map((r) => r.title).sort());
+    expect(titles().sort()).toEqual(
+      all
+        .filter((r) => r.repo === '/home/dev/code/http-kit')
+        .map((r) => r.title)
+        .sort(),
+    );
     // Nothing left: said, with a way back.
     fireEvent.change(screen.getByRole('searchbox', { name: 'filter runs' }), { target: { value: 'no such run' } });
     expect(screen.getByText(/No run matches/)).toBeTruthy();
@@ -183,4 +219,3 @@ describe('HomeScreen', () => {
     expect(screen.getByRole('region', { name: 'open a repository' }).textContent).toMatch(/Drop a git repository here/);
   });
 });
-

@@ -39,10 +39,18 @@ function InterruptedBanner() {
   return (
     <div className="banner banner-attention" role="status">
       <span>
-        {interrupted.length === 1 ? <>The run <strong>{first.title}</strong> was interrupted. Its work</> : <>{interrupted.length} runs were interrupted. Their work</>}{' '}
+        {interrupted.length === 1 ? (
+          <>
+            The run <strong>{first.title}</strong> was interrupted. Its work
+          </>
+        ) : (
+          <>{interrupted.length} runs were interrupted. Their work</>
+        )}{' '}
         up to the last checkpoint is safe.
       </span>
-      <button type="button" className="primary" onClick={() => openResume(first.id)}>Review and resume…</button>
+      <button type="button" className="primary" onClick={() => openResume(first.id)}>
+        Review and resume…
+      </button>
     </div>
   );
 }
@@ -81,7 +89,9 @@ function RepoDrop() {
     }
     // A browser never reveals where a dropped folder lives: ask for the path instead.
     setNeedsPath(true);
-    setError(file ? `The browser cannot tell where “${file.name}” is: paste its full path below.` : 'Nothing usable was dropped: paste the repository’s path below.');
+    setError(
+      file ? `The browser cannot tell where “${file.name}” is: paste its full path below.` : 'Nothing usable was dropped: paste the repository’s path below.',
+    );
     input.current?.focus();
   };
   // The native dialog in the app; the host's folder browser in a browser (u13-next).
@@ -92,15 +102,41 @@ function RepoDrop() {
   };
 
   return (
-    <section className={`dropzone${over ? ' dropzone-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop} aria-label="open a repository">
+    <section
+      className={`dropzone${over ? ' dropzone-over' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+      aria-label="open a repository"
+    >
       {/* A browser never says where a dropped folder is: there, Open… and the path are the ways in. */}
       <div className="dropzone-title">{canResolveDrops ? 'Drop a git repository here' : 'Open a git repository'}</div>
       <div className="dropzone-actions">
-        <button type="button" className="primary" onClick={pick} disabled={busy}>Open…</button>
+        <button type="button" className="primary" onClick={pick} disabled={busy}>
+          Open…
+        </button>
         {(!canResolveDrops || needsPath) && (
-          <form className="path-form" onSubmit={(e) => { e.preventDefault(); if (path.trim()) void openRepo(path.trim(), setError, setBusy); }}>
-            <input ref={input} className="mono" aria-label="repository path" placeholder="/path/to/repository" value={path} onChange={(e) => setPath(e.target.value)} />
-            <button type="submit" disabled={busy || !path.trim()}>{busy ? 'Checking…' : 'Use this path'}</button>
+          <form
+            className="path-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (path.trim()) void openRepo(path.trim(), setError, setBusy);
+            }}
+          >
+            <input
+              ref={input}
+              className="mono"
+              aria-label="repository path"
+              placeholder="/path/to/repository"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+            />
+            <button type="submit" disabled={busy || !path.trim()}>
+              {busy ? 'Checking…' : 'Use this path'}
+            </button>
           </form>
         )}
       </div>
@@ -118,7 +154,11 @@ function inQueueOrder(runs: readonly RunSummary[], queue: RunQueueDoc): RunSumma
 
 function QueuePlace({ runId, reason, queue }: { runId: string; reason: string | null; queue: RunQueueDoc | null }) {
   const me = queue?.queued.find((q) => q.runId === runId);
-  return me ? <div className="muted small-text truncate" title={reason ?? undefined}>{queuePlace(me.position)}</div> : null;
+  return me ? (
+    <div className="muted small-text truncate" title={reason ?? undefined}>
+      {queuePlace(me.position)}
+    </div>
+  ) : null;
 }
 
 function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: RunQueueDoc | null; onQueueChanged: () => void }) {
@@ -129,15 +169,33 @@ function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: Run
         {r.status === 'queued' && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
       </td>
       <td>
-        <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>{r.title}</a>
-        {r.status === 'queued'
-          ? <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
-          : r.reason && r.status !== 'succeeded' && <div className="muted small-text truncate" title={reasonLine(r.reason)}>{reasonLine(r.reason)}</div>}
+        <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>
+          {r.title}
+        </a>
+        {r.status === 'queued' ? (
+          <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
+        ) : (
+          r.reason &&
+          r.status !== 'succeeded' && (
+            <div className="muted small-text truncate" title={reasonLine(r.reason)}>
+              {reasonLine(r.reason)}
+            </div>
+          )
+        )}
       </td>
-      <td><div className="truncate" title={r.repo}>{baseName(r.repo)}</div><MiddleEllipsis text={r.branch} className="muted small-text mono" /></td>
-      <td className="num">{r.stepsDone}/{r.stepsTotal}</td>
+      <td>
+        <div className="truncate" title={r.repo}>
+          {baseName(r.repo)}
+        </div>
+        <MiddleEllipsis text={r.branch} className="muted small-text mono" />
+      </td>
+      <td className="num">
+        {r.stepsDone}/{r.stepsTotal}
+      </td>
       <td className="num">{money(r.costUsd)}</td>
-      <td className="muted truncate" title={new Date(r.updatedAt).toLocaleString()}>{ago(r.updatedAt)}</td>
+      <td className="muted truncate" title={new Date(r.updatedAt).toLocaleString()}>
+        {ago(r.updatedAt)}
+      </td>
     </tr>
   );
 }
@@ -189,41 +247,105 @@ function RunsList() {
       <header className="card-header">
         <h2>Runs</h2>
         <div className="runs-filters" role="search">
-          <input id="runs-filter" type="search" aria-label="filter runs" placeholder="Find a run…  ( / )" value={filter.text} onChange={(e) => setFilter({ text: e.target.value })}
-            onKeyDown={(e) => { if (e.key === 'Escape') { setFilter({ text: '' }); e.currentTarget.blur(); } }} />
+          <input
+            id="runs-filter"
+            type="search"
+            aria-label="filter runs"
+            placeholder="Find a run…  ( / )"
+            value={filter.text}
+            onChange={(e) => setFilter({ text: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                setFilter({ text: '' });
+                e.currentTarget.blur();
+              }
+            }}
+          />
           <select aria-label="status" value={filter.status} onChange={(e) => setFilter({ status: e.target.value })}>
             <option value="">Every status</option>
-            <optgroup label="Groups">{RUN_GROUPS.map((g) => <option key={g} value={g}>{RUN_GROUP_LABEL[g]}</option>)}</optgroup>
-            <optgroup label="Status">{RUN_STATUSES.map((st) => <option key={st} value={`status:${st}`}>{RUN_STATUS_LABEL[st]}</option>)}</optgroup>
+            <optgroup label="Groups">
+              {RUN_GROUPS.map((g) => (
+                <option key={g} value={g}>
+                  {RUN_GROUP_LABEL[g]}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Status">
+              {RUN_STATUSES.map((st) => (
+                <option key={st} value={`status:${st}`}>
+                  {RUN_STATUS_LABEL[st]}
+                </option>
+              ))}
+            </optgroup>
           </select>
           <select aria-label="repository" value={filter.repo} onChange={(e) => setFilter({ repo: e.target.value })}>
             <option value="">Every repository</option>
-            {repos.map((p) => <option key={p} value={p} title={p}>{baseName(p)}</option>)}
+            {repos.map((p) => (
+              <option key={p} value={p} title={p}>
+                {baseName(p)}
+              </option>
+            ))}
           </select>
-          <button type="button" className="small" onClick={() => void load()} disabled={runs.status === 'loading'}>Refresh</button>
+          <button type="button" className="small" onClick={() => void load()} disabled={runs.status === 'loading'}>
+            Refresh
+          </button>
         </div>
       </header>
       {runs.status === 'loading' && runs.data.length === 0 && <Loading label="Loading runs…" />}
       {runs.status === 'error' && <ErrorState message={runs.error ?? ''} onRetry={() => void load()} title="Could not load the runs" />}
-      {runs.status === 'ready' && runs.data.length === 0 && <Empty title="No runs yet">{typeof window.ratchet?.pathForFile === 'function' ? 'Drop' : 'Open'} a repository above to start the first task.</Empty>}
+      {runs.status === 'ready' && runs.data.length === 0 && (
+        <Empty title="No runs yet">{typeof window.ratchet?.pathForFile === 'function' ? 'Drop' : 'Open'} a repository above to start the first task.</Empty>
+      )}
       {runs.data.length > 0 && shown.length === 0 && filtering && (
         <Empty title="No run matches">
-          <button type="button" onClick={() => setFilter({ text: '', status: '', repo: '' })}>Clear the filters</button>
+          <button type="button" onClick={() => setFilter({ text: '', status: '', repo: '' })}>
+            Clear the filters
+          </button>
         </Empty>
       )}
       {shown.length > 0 && (
         // Fixed layout: the task column takes what the sized columns leave (never 0 px: see styles.css, u13-layout).
         <table className="runs-table">
-          <colgroup><col className="c-status" /><col className="c-task" /><col className="c-repo" /><col className="c-steps" /><col className="c-cost" /><col className="c-updated" /></colgroup>
+          <colgroup>
+            <col className="c-status" />
+            <col className="c-task" />
+            <col className="c-repo" />
+            <col className="c-steps" />
+            <col className="c-cost" />
+            <col className="c-updated" />
+          </colgroup>
           <thead>
-            <tr><th scope="col">status</th><th scope="col">task</th><th scope="col">repository</th><th scope="col" className="num">steps</th><th scope="col" className="num">cost</th><th scope="col">updated</th></tr>
+            <tr>
+              <th scope="col">status</th>
+              <th scope="col">task</th>
+              <th scope="col">repository</th>
+              <th scope="col" className="num">
+                steps
+              </th>
+              <th scope="col" className="num">
+                cost
+              </th>
+              <th scope="col">updated</th>
+            </tr>
           </thead>
           {shown.map(({ group, runs: listed }) => (
             <tbody key={group} aria-label={RUN_GROUP_LABEL[group]}>
-              <tr className="group-row"><th scope="rowgroup" colSpan={6}>{RUN_GROUP_LABEL[group]} <span className="muted">{listed.length}</span></th></tr>
+              <tr className="group-row">
+                <th scope="rowgroup" colSpan={6}>
+                  {RUN_GROUP_LABEL[group]} <span className="muted">{listed.length}</span>
+                </th>
+              </tr>
               {/* Queued runs in the order they will start (the queue's), the others as listed (newest first). */}
               {(group === 'queued' && queue ? inQueueOrder(listed, queue) : listed).map((r) => (
-                <RunRow key={r.id} run={r} queue={queue} onQueueChanged={() => { void loadQueue(); void load(); }} />
+                <RunRow
+                  key={r.id}
+                  run={r}
+                  queue={queue}
+                  onQueueChanged={() => {
+                    void loadQueue();
+                    void load();
+                  }}
+                />
               ))}
             </tbody>
           ))}
@@ -244,7 +366,9 @@ function RecentRepos() {
   }, [load]);
   return (
     <section className="recent card" aria-label="recent repositories">
-      <header className="card-header"><h2>Recent repositories</h2></header>
+      <header className="card-header">
+        <h2>Recent repositories</h2>
+      </header>
       {recent.status === 'loading' && recent.data.length === 0 && <Loading />}
       {recent.status === 'error' && <ErrorState message={recent.error ?? ''} onRetry={() => void load()} />}
       {recent.status === 'ready' && recent.data.length === 0 && <Empty title="None yet">Repositories you open appear here.</Empty>}

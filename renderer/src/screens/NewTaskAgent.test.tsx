@@ -75,7 +75,7 @@ describe('New task without an API key', () => {
 });
 
 describe('Open… in the browser host', () => {
-  it('walks the host\'s folders and opens a repository', async () => {
+  it("walks the host's folders and opens a repository", async () => {
     const fake = installFake({ overrides: { 'app.info': () => ({ ...APP_INFO, host: 'headless' }) } });
     render(<NewTaskScreen repoPath={null} />);
     fireEvent.click(screen.getByRole('button', { name: 'Open…' }));
@@ -101,9 +101,10 @@ describe('the folder browser', () => {
     installFake({
       overrides: {
         'app.info': () => ({ ...APP_INFO, host: 'headless' }),
-        'repos.browse': ({ dir }) => new Promise((ok) => {
-          answer = () => ok({ dir: dir ?? '/home/dev', parent: '/home', isGitRepo: false, entries: [], truncated: 0 });
-        }),
+        'repos.browse': ({ dir }) =>
+          new Promise((ok) => {
+            answer = () => ok({ dir: dir ?? '/home/dev', parent: '/home', isGitRepo: false, entries: [], truncated: 0 });
+          }),
       },
     });
     render(<NewTaskScreen repoPath={null} />);

@@ -28,12 +28,18 @@ describe('New task’s project settings', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.start')).toBe(true));
     expect(fake.calls.find((c) => c.method === 'runs.start')?.input).toMatchObject({
-      repo: GO_REPO, gates: { test: 'go test ./...' }, setup: { run: ['go mod download'], network: ['registry:go'] },
+      repo: GO_REPO,
+      gates: { test: 'go test ./...' },
+      setup: { run: ['go mod download'], network: ['registry:go'] },
     });
   });
 
   it('with nothing detected, offers an empty gate to fill in and says what Check project needs', async () => {
-    installFake({ overrides: { 'project.detect': () => ({ found: [], setup: [], network: [], gates: [], copy: [], notes: ['No project files Ratchet knows were found.'] }) } });
+    installFake({
+      overrides: {
+        'project.detect': () => ({ found: [], setup: [], network: [], gates: [], copy: [], notes: ['No project files Ratchet knows were found.'] }),
+      },
+    });
     render(<NewTaskScreen repoPath={GO_REPO} />);
     await screen.findByText(/Nothing Ratchet knows was found/);
     // The empty gate comes with the render after detection's (the form takes detection's result in an effect).
@@ -48,7 +54,11 @@ describe('New task’s project settings', () => {
     await screen.findByDisplayValue('go test ./...', {}, { timeout: 5000 });
     fireEvent.click(screen.getByRole('button', { name: 'Check project' }));
     const result = await screen.findByRole('region', { name: 'baseline check' });
-    expect(fake.calls.find((c) => c.method === 'project.baseline')?.input).toEqual({ repo: GO_REPO, gates: { test: 'go test ./...' }, setup: { run: ['go mod download'], network: ['registry:go'] } });
+    expect(fake.calls.find((c) => c.method === 'project.baseline')?.input).toEqual({
+      repo: GO_REPO,
+      gates: { test: 'go test ./...' },
+      setup: { run: ['go mod download'], network: ['registry:go'] },
+    });
     expect(result.textContent).toContain('Ready to run');
     expect(result.textContent).toContain('1 test already fails before the agent starts');
     expect(within(result).getByText('test: player > heals up to max health')).toBeTruthy();
@@ -61,8 +71,18 @@ describe('New task’s project settings', () => {
     installFake({
       overrides: {
         'project.baseline': () => ({
-          ...makeBaseline(NOW), ready: false, problem: 'Setup failed: `go mod download` could not reach the module proxy. Add registry:go to setup.network.', failingTests: [],
-          setup: { outcome: 'failed', durationMs: 2000, at: new Date(NOW).toISOString(), note: null, message: 'exit 1', outputTail: 'dial tcp: connection refused' },
+          ...makeBaseline(NOW),
+          ready: false,
+          problem: 'Setup failed: `go mod download` could not reach the module proxy. Add registry:go to setup.network.',
+          failingTests: [],
+          setup: {
+            outcome: 'failed',
+            durationMs: 2000,
+            at: new Date(NOW).toISOString(),
+            note: null,
+            message: 'exit 1',
+            outputTail: 'dial tcp: connection refused',
+          },
         }),
       },
     });
@@ -92,6 +112,14 @@ describe('New task’s project settings', () => {
     fireEvent.change(screen.getByLabelText('Retry preset'), { target: { value: 'aggressive' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.start')).toBe(true));
-    expect(fake.calls.find((c) => c.method === 'runs.start')?.input).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true, trustSha256: WORKFLOW.trust!.sha256, preset: 'aggressive' });
+    expect(fake.calls.find((c) => c.method === 'runs.start')?.input).toEqual({
+      repo: REPO,
+      title: 'Health',
+      description: '',
+      workflowFile: `${REPO}/ratchet.yml`,
+      trust: true,
+      trustSha256: WORKFLOW.trust!.sha256,
+      preset: 'aggressive',
+    });
   });
 });

@@ -34,7 +34,11 @@ describe('NewTaskScreen', () => {
     expect(start.disabled).toBe(false);
     fireEvent.click(start);
     await waitFor(() => expect(location.hash).toMatch(/^#\/runs\/r-new1$/));
-    expect(startInput()).toMatchObject({ repo: GO_REPO, title: 'Versioned saves', steps: [{ title: 'Read the current save format' }, { title: 'Add a versioned save schema' }, { title: 'Write saves atomically' }] });
+    expect(startInput()).toMatchObject({
+      repo: GO_REPO,
+      title: 'Versioned saves',
+      steps: [{ title: 'Read the current save format' }, { title: 'Add a versioned save schema' }, { title: 'Write saves atomically' }],
+    });
   });
 
   it('runs the repository’s workflow file as it is when untouched', async () => {
@@ -52,7 +56,14 @@ describe('NewTaskScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
     // Trust is given to the content shown: the hash workflow.load gave goes with it.
-    expect(startInput()).toEqual({ repo: REPO, title: 'Health', description: '', workflowFile: `${REPO}/ratchet.yml`, trust: true, trustSha256: WORKFLOW.trust!.sha256 });
+    expect(startInput()).toEqual({
+      repo: REPO,
+      title: 'Health',
+      description: '',
+      workflowFile: `${REPO}/ratchet.yml`,
+      trust: true,
+      trustSha256: WORKFLOW.trust!.sha256,
+    });
   });
 
   it('shows a trusted workflow file as trusted, with Revoke trust through the contract; it then asks again', async () => {
@@ -93,7 +104,10 @@ describe('NewTaskScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
     expect(startInput()!.workflowFile).toBeUndefined();
-    expect(startInput()).toMatchObject({ gates: { test: 'npm test', build: 'npm run build -- --strict' }, setup: { run: ['npm ci'], network: ['registry:npm'] } });
+    expect(startInput()).toMatchObject({
+      gates: { test: 'npm test', build: 'npm run build -- --strict' },
+      setup: { run: ['npm ci'], network: ['registry:npm'] },
+    });
     expect((startInput()!.steps as unknown[]).length).toBe(3);
   });
 
@@ -118,7 +132,9 @@ describe('NewTaskScreen', () => {
     fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
     const budget = screen.getByLabelText('Budget (USD)');
     fireEvent.change(budget, { target: { value: '0' } });
-    expect(document.getElementById(budget.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).');
+    expect(document.getElementById(budget.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).',
+    );
     fireEvent.change(budget, { target: { value: '0.004' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
@@ -159,4 +175,3 @@ describe('NewTaskScreen', () => {
     await waitFor(() => expect(location.hash).toMatch(/^#\/new\?repo=%2F/));
   });
 });
-

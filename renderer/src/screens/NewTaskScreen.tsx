@@ -21,25 +21,42 @@ type Preset = NonNullable<StartRunInput['preset']>;
 const RETRY_CLASSES = ['test_failure', 'compilation_error', 'crash', 'timeout', 'api_error', 'rate_limit', 'git_conflict'] as const;
 
 export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
-  const [repo, setRepo] = useState<{ status: 'loading' | 'ready' | 'error'; info: RepoInfo | null; error: string | null }>({ status: 'loading', info: null, error: null });
+  const [repo, setRepo] = useState<{ status: 'loading' | 'ready' | 'error'; info: RepoInfo | null; error: string | null }>({
+    status: 'loading',
+    info: null,
+    error: null,
+  });
   const [reload, setReload] = useState(0);
   useEffect(() => {
     if (!repoPath) return;
     let live = true;
     setRepo({ status: 'loading', info: null, error: null });
-    useProject.getState().inspect(repoPath).then(
-      (info) => live && setRepo({ status: 'ready', info, error: null }),
-      (err: unknown) => live && setRepo({ status: 'error', info: null, error: errorMessage(err) }),
-    );
+    useProject
+      .getState()
+      .inspect(repoPath)
+      .then(
+        (info) => live && setRepo({ status: 'ready', info, error: null }),
+        (err: unknown) => live && setRepo({ status: 'error', info: null, error: errorMessage(err) }),
+      );
     return () => {
       live = false;
     };
   }, [repoPath, reload]);
 
   if (!repoPath) return <ChooseRepo />;
-  if (repo.status === 'loading') return <div className="screen"><Loading label="Inspecting the repository…" /></div>;
+  if (repo.status === 'loading')
+    return (
+      <div className="screen">
+        <Loading label="Inspecting the repository…" />
+      </div>
+    );
   if (repo.status === 'error' || !repo.info) {
-    return <div className="screen"><h1>New task</h1><ErrorState title="This folder cannot be used" message={repo.error ?? ''} onRetry={() => setReload((k) => k + 1)} /></div>;
+    return (
+      <div className="screen">
+        <h1>New task</h1>
+        <ErrorState title="This folder cannot be used" message={repo.error ?? ''} onRetry={() => setReload((k) => k + 1)} />
+      </div>
+    );
   }
   return <TaskForm key={repo.info.root} repo={repo.info} />;
 }
@@ -58,8 +75,25 @@ function ChooseRepo() {
     <div className="screen">
       <h1>New task</h1>
       <Empty title="Choose a repository first">
-        <button type="button" className="primary" onClick={() => { setError(null); picker.pick(); }}>Open…</button>{' '}
-        a git repository{canDrop ? <>, or <a href={hrefs.home()}>drop one</a> on the Runs screen</> : ''}; the task runs in a worktree of its own.
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            setError(null);
+            picker.pick();
+          }}
+        >
+          Open…
+        </button>{' '}
+        a git repository
+        {canDrop ? (
+          <>
+            , or <a href={hrefs.home()}>drop one</a> on the Runs screen
+          </>
+        ) : (
+          ''
+        )}
+        ; the task runs in a worktree of its own.
       </Empty>
       {recent.data.length > 0 && (
         <section className="card recent" aria-labelledby="h-new-recent">
@@ -97,8 +131,17 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [maxRetries, setMaxRetries] = useState('');
   const [timeoutS, setTimeoutS] = useState('');
   const [retryOn, setRetryOn] = useState<string[]>([]);
-  const [workflow, setWorkflow] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; data: MethodOutput<'workflow.load'> | null; error: string | null }>({ status: 'idle', data: null, error: null });
-  const [draft, setDraft] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; markdown: string; error: string | null; approved: boolean }>({ status: 'idle', markdown: '', error: null, approved: false });
+  const [workflow, setWorkflow] = useState<{
+    status: 'idle' | 'loading' | 'ready' | 'error';
+    data: MethodOutput<'workflow.load'> | null;
+    error: string | null;
+  }>({ status: 'idle', data: null, error: null });
+  const [draft, setDraft] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; markdown: string; error: string | null; approved: boolean }>({
+    status: 'idle',
+    markdown: '',
+    error: null,
+    approved: false,
+  });
   /** The user changed the loaded workflow's steps: run theirs (with the file's settings). */
   const [stepsEdited, setStepsEdited] = useState(false);
   /** The user pressed Trust for the repository's workflow file (stored by the engine when the run starts). */
@@ -142,11 +185,21 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     if (envEdited || workflow.status === 'loading' || workflow.status === 'idle') return;
     const data = workflow.data;
     if (data && fileOk) {
-      setEnv({ setup: (data.setup?.run ?? []).join('\n'), network: (data.setup?.network ?? []).join(' '), copy: data.copy.join(' '), gates: Object.entries(data.gates).map(([name, command]) => ({ name, command })) });
+      setEnv({
+        setup: (data.setup?.run ?? []).join('\n'),
+        network: (data.setup?.network ?? []).join(' '),
+        copy: data.copy.join(' '),
+        gates: Object.entries(data.gates).map(([name, command]) => ({ name, command })),
+      });
     } else if (detection?.status === 'ready' && detection.data) {
       const d = detection.data;
       const gates = d.gates.map((g) => ({ name: g.name, command: g.run }));
-      setEnv({ setup: d.setup.map((x) => x.run).join('\n'), network: d.network.map((n) => n.entry).join(' '), copy: d.copy.map((c) => c.glob).join(' '), gates: gates.length ? gates : [{ name: 'test', command: '' }] });
+      setEnv({
+        setup: d.setup.map((x) => x.run).join('\n'),
+        network: d.network.map((n) => n.entry).join(' '),
+        copy: d.copy.map((c) => c.glob).join(' '),
+        gates: gates.length ? gates : [{ name: 'test', command: '' }],
+      });
     } else if (detection?.status === 'error') setEnv((e) => (e.gates.length ? e : { ...e, gates: [{ name: 'test', command: '' }] }));
   }, [envEdited, workflow.status, workflow.data, fileOk, detection?.status, detection?.data]);
   const useFileEnv = () => setEnvEdited(false);
@@ -198,8 +251,10 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const baselineInput: BaselineInput = useWorkflowFile
     ? { repo: repo.root, workflowFile: workflow.data!.file!, ...(trusted ? { trust: true } : {}) }
     : { repo: repo.root, ...appEnv };
-  const checkBlocked = needsTrust ? 'Trust the workflow file first: checking runs its commands.'
-    : !useWorkflowFile && Object.keys(appEnv.gates).length === 0 && !setupLines.length ? 'Write a gate (the command that runs the tests) to check the project.'
+  const checkBlocked = needsTrust
+    ? 'Trust the workflow file first: checking runs its commands.'
+    : !useWorkflowFile && Object.keys(appEnv.gates).length === 0 && !setupLines.length
+      ? 'Write a gate (the command that runs the tests) to check the project.'
       : null;
   // Checked with other settings, or on another commit than the one a run would start from.
   const baselineStale = baseline?.status === 'done' && (baseline.checked !== baselineKey(baselineInput) || baseline.result?.commit !== repo.headCommit);
@@ -221,10 +276,17 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     setStartError(null);
     try {
       const input: StartRunInput = {
-        repo: repo.root, title: title.trim(), description,
+        repo: repo.root,
+        title: title.trim(),
+        description,
         // The file's content as shown here (its hash): a file changed since is refused, not run.
         ...(useWorkflowFile
-          ? { workflowFile: workflow.data!.file!, ...(workflow.data!.trust ? { trustSha256: workflow.data!.trust.sha256 } : {}), ...(trusted ? { trust: true } : {}), ...(stepsFromFile ? {} : { steps: specs }) }
+          ? {
+              workflowFile: workflow.data!.file!,
+              ...(workflow.data!.trust ? { trustSha256: workflow.data!.trust.sha256 } : {}),
+              ...(trusted ? { trust: true } : {}),
+              ...(stepsFromFile ? {} : { steps: specs }),
+            }
           : { steps: specs, ...appEnv }),
         ...(preset ? { preset } : {}),
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
@@ -239,28 +301,42 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     }
   };
 
-  const trustBox = useWorkflowFile && workflow.data?.trust ? (workflow.data.trust.trusted
-    ? (
-      <div className="trust-box" role="region" aria-label="workflow trust">
-        <strong>You trust this workflow file as it is</strong>
-        <p className="small-text">It runs its commands without asking; a change to the file asks again. Revoking makes it ask again now, retries and resumes of its runs included.</p>
-        <button type="button" onClick={() => void revokeTrust()}>Revoke trust</button>
-        <InlineError message={trustError} />
-      </div>
-    )
-    : (
-      <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
-        <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
-        <p className="small-text">It comes from the repository (new, or changed since you last trusted it). Checking the project or starting the run will run these commands on your machine and allow the repository&apos;s code what is listed here:</p>
-        <ul>{workflow.data.trust.commands.map((c) => (
-          <li key={`${c.source}:${c.command}`}>
-            <span className="muted">{c.source}</span> <code>{c.command}</code>
-            {c.warning && <div className="trust-warning">⚠ {c.warning}</div>}
-          </li>
-        ))}</ul>
-        {!trusted && <button type="button" onClick={() => setTrusted(true)}>Trust</button>}
-      </div>
-    )) : null;
+  const trustBox =
+    useWorkflowFile && workflow.data?.trust ? (
+      workflow.data.trust.trusted ? (
+        <div className="trust-box" role="region" aria-label="workflow trust">
+          <strong>You trust this workflow file as it is</strong>
+          <p className="small-text">
+            It runs its commands without asking; a change to the file asks again. Revoking makes it ask again now, retries and resumes of its runs included.
+          </p>
+          <button type="button" onClick={() => void revokeTrust()}>
+            Revoke trust
+          </button>
+          <InlineError message={trustError} />
+        </div>
+      ) : (
+        <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
+          <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
+          <p className="small-text">
+            It comes from the repository (new, or changed since you last trusted it). Checking the project or starting the run will run these commands on your
+            machine and allow the repository&apos;s code what is listed here:
+          </p>
+          <ul>
+            {workflow.data.trust.commands.map((c) => (
+              <li key={`${c.source}:${c.command}`}>
+                <span className="muted">{c.source}</span> <code>{c.command}</code>
+                {c.warning && <div className="trust-warning">⚠ {c.warning}</div>}
+              </li>
+            ))}
+          </ul>
+          {!trusted && (
+            <button type="button" onClick={() => setTrusted(true)}>
+              Trust
+            </button>
+          )}
+        </div>
+      )
+    ) : null;
 
   return (
     // Starting a run spends money: only the Start run button starts one. Enter in a field (the form's implicit submission) does nothing.
@@ -268,27 +344,61 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       <header className="screen-header">
         <div>
           <h1>New task</h1>
-          <p className="muted"><strong>{repo.name}</strong> · <code>{repo.root}</code> · {repo.branch ?? 'detached HEAD'} @ <code>{repo.headCommit.slice(0, 8)}</code></p>
+          <p className="muted">
+            <strong>{repo.name}</strong> · <code>{repo.root}</code> · {repo.branch ?? 'detached HEAD'} @ <code>{repo.headCommit.slice(0, 8)}</code>
+          </p>
         </div>
       </header>
 
       {noKey && <NoKeyNotice onUseClaudeCode={() => setAgent('claude-code')} />}
 
       <div className="form-grid">
-        <label className="field">Title<input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add health to Player" required /></label>
-        <label className="field">Description<textarea rows={3} value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What should be true when the task is done? The agent reads this as untrusted text." /></label>
-        <label className="field">Agent
+        <label className="field">
+          Title
+          <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add health to Player" required />
+        </label>
+        <label className="field">
+          Description
+          <textarea
+            rows={3}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            placeholder="What should be true when the task is done? The agent reads this as untrusted text."
+          />
+        </label>
+        <label className="field">
+          Agent
           <select aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentChoice)}>
             <option value="anthropic">Claude through the Anthropic API (needs an API key)</option>
             <option value="claude-code">Claude Code (the claude CLI, with its own login)</option>
           </select>
-          {agent === 'claude-code' && <span className="muted small-text">Runs <code>claude -p</code> in the worktree: it must be installed; with the sandbox on, it signs in with <code>CLAUDE_CODE_OAUTH_TOKEN</code> (from <code>claude setup-token</code>) in Ratchet’s environment. A workflow file run as it is uses its own agent.</span>}
+          {agent === 'claude-code' && (
+            <span className="muted small-text">
+              Runs <code>claude -p</code> in the worktree: it must be installed; with the sandbox on, it signs in with <code>CLAUDE_CODE_OAUTH_TOKEN</code>{' '}
+              (from <code>claude setup-token</code>) in Ratchet’s environment. A workflow file run as it is uses its own agent.
+            </span>
+          )}
         </label>
       </div>
 
       <div className="tabs" role="tablist" aria-label="where the plan comes from">
-        {([['hand', 'Write steps'], ['workflow', 'From the repo’s workflow'], ['draft', 'Drafted by the agent']] as const).map(([value, label]) => (
-          <button key={value} type="button" role="tab" aria-selected={source === value} className={`tab${source === value ? ' tab-active' : ''}`} onClick={() => chooseSource(value)}>{label}</button>
+        {(
+          [
+            ['hand', 'Write steps'],
+            ['workflow', 'From the repo’s workflow'],
+            ['draft', 'Drafted by the agent'],
+          ] as const
+        ).map(([value, label]) => (
+          <button
+            key={value}
+            type="button"
+            role="tab"
+            aria-selected={source === value}
+            className={`tab${source === value ? ' tab-active' : ''}`}
+            onClick={() => chooseSource(value)}
+          >
+            {label}
+          </button>
         ))}
       </div>
 
@@ -296,39 +406,94 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         <div className="source-panel">
           {workflow.status === 'loading' && <Loading label="Reading ratchet.yml…" />}
           {workflow.status === 'error' && <ErrorState message={workflow.error ?? ''} onRetry={() => void loadWorkflow()} />}
-          {workflow.data && (workflow.data.file
-            ? <p className="small-text">{workflow.data.steps.length
-              ? <>Loaded <code>{workflow.data.file}</code>: {plural(workflow.data.steps.length, 'step')}. {stepsEdited ? 'You changed them: the run follows your steps below.' : 'The run follows them as they are; edit them below to run your version instead.'}</>
-              : <><code>{workflow.data.file}</code> leaves the steps to each task: write this task’s below.</>}</p>
-            : <Empty title="No workflow file">This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them; <code>ratchet init</code> writes a workflow file from what the repository uses.</Empty>)}
+          {workflow.data &&
+            (workflow.data.file ? (
+              <p className="small-text">
+                {workflow.data.steps.length ? (
+                  <>
+                    Loaded <code>{workflow.data.file}</code>: {plural(workflow.data.steps.length, 'step')}.{' '}
+                    {stepsEdited
+                      ? 'You changed them: the run follows your steps below.'
+                      : 'The run follows them as they are; edit them below to run your version instead.'}
+                  </>
+                ) : (
+                  <>
+                    <code>{workflow.data.file}</code> leaves the steps to each task: write this task’s below.
+                  </>
+                )}
+              </p>
+            ) : (
+              <Empty title="No workflow file">
+                This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them;{' '}
+                <code>ratchet init</code> writes a workflow file from what the repository uses.
+              </Empty>
+            ))}
           {workflow.data && workflow.data.problems.length > 0 && (
-            <div className="warning-box" role="alert"><strong>The workflow file has problems</strong><ul>{workflow.data.problems.map((p) => <li key={p}><code>{p}</code></li>)}</ul></div>
+            <div className="warning-box" role="alert">
+              <strong>The workflow file has problems</strong>
+              <ul>
+                {workflow.data.problems.map((p) => (
+                  <li key={p}>
+                    <code>{p}</code>
+                  </li>
+                ))}
+              </ul>
+            </div>
           )}
         </div>
       )}
       {source === 'draft' && (
         <div className="source-panel">
-          <button type="button" onClick={() => void draftPlan()} disabled={!title.trim() || draft.status === 'loading'}>{draft.status === 'ready' ? 'Draft again' : 'Draft a plan'}</button>
+          <button type="button" onClick={() => void draftPlan()} disabled={!title.trim() || draft.status === 'loading'}>
+            {draft.status === 'ready' ? 'Draft again' : 'Draft a plan'}
+          </button>
           {!title.trim() && <span className="muted small-text"> Give the task a title first.</span>}
           {draft.status === 'loading' && <Loading label="The agent is reading the repository and drafting a plan…" />}
           <InlineError message={draft.error} />
           {draft.status === 'ready' && (
             <>
-              <label className="field">Drafted plan (Markdown, yours to edit and keep as notes)<textarea className="mono" rows={8} value={draft.markdown} onChange={(e) => setDraft({ ...draft, markdown: e.target.value, approved: false })} /></label>
-              <label className="check"><input type="checkbox" checked={draft.approved} onChange={(e) => setDraft({ ...draft, approved: e.target.checked })} /> I have read the plan and approve these steps</label>
+              <label className="field">
+                Drafted plan (Markdown, yours to edit and keep as notes)
+                <textarea
+                  className="mono"
+                  rows={8}
+                  value={draft.markdown}
+                  onChange={(e) => setDraft({ ...draft, markdown: e.target.value, approved: false })}
+                />
+              </label>
+              <label className="check">
+                <input type="checkbox" checked={draft.approved} onChange={(e) => setDraft({ ...draft, approved: e.target.checked })} /> I have read the plan and
+                approve these steps
+              </label>
             </>
           )}
         </div>
       )}
 
       {(source !== 'draft' || draft.status === 'ready') && (
-        <PlanEditor steps={steps} onChange={(s) => { setSteps(s); setStepsEdited(true); if (source === 'draft') setDraft((d) => ({ ...d, approved: false })); }} />
+        <PlanEditor
+          steps={steps}
+          onChange={(s) => {
+            setSteps(s);
+            setStepsEdited(true);
+            if (source === 'draft') setDraft((d) => ({ ...d, approved: false }));
+          }}
+        />
       )}
       <ProjectSection
-        origin={fileOk && workflow.data?.file ? { kind: 'file', file: workflow.data.file, edited: envEdited } : workflow.status === 'loading' || workflow.status === 'idle' || detection?.status === 'loading' ? { kind: 'loading' } : { kind: 'detected' }}
+        origin={
+          fileOk && workflow.data?.file
+            ? { kind: 'file', file: workflow.data.file, edited: envEdited }
+            : workflow.status === 'loading' || workflow.status === 'idle' || detection?.status === 'loading'
+              ? { kind: 'loading' }
+              : { kind: 'detected' }
+        }
         detection={detection}
         env={env}
-        onChange={(e) => { setEnv(e); setEnvEdited(true); }}
+        onChange={(e) => {
+          setEnv(e);
+          setEnvEdited(true);
+        }}
         onUseFile={useFileEnv}
         trust={trustBox}
         baseline={baseline}
@@ -339,7 +504,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
 
       <fieldset className="inline-fields">
         <legend>Retries and budget</legend>
-        <label className="field-inline">Retry preset
+        <label className="field-inline">
+          Retry preset
           <select value={preset ?? ''} onChange={(e) => setPreset((e.target.value || null) as Preset | null)}>
             <option value="">Default ({settings?.preset ?? 'from settings'})</option>
             <option value="conservative">conservative</option>
@@ -347,19 +513,62 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
             <option value="minimal">minimal</option>
           </select>
         </label>
-        <label className="field-inline">Budget (USD)
-          <input type="number" min="0" step="any" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'} aria-invalid={budgetInvalid} aria-describedby={budgetInvalid ? 'err-task-budget' : undefined} />
-          {budgetInvalid && <span id="err-task-budget" className="field-error">The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).</span>}
+        <label className="field-inline">
+          Budget (USD)
+          <input
+            type="number"
+            min="0"
+            step="any"
+            inputMode="decimal"
+            value={budget}
+            onChange={(e) => setBudget(e.target.value)}
+            placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'}
+            aria-invalid={budgetInvalid}
+            aria-describedby={budgetInvalid ? 'err-task-budget' : undefined}
+          />
+          {budgetInvalid && (
+            <span id="err-task-budget" className="field-error">
+              The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).
+            </span>
+          )}
         </label>
-        <label className="field-inline">Max retries
-          <input type="number" min="0" step="1" inputMode="numeric" value={maxRetries} onChange={(e) => setMaxRetries(e.target.value)} placeholder="workflow's" aria-invalid={maxRetriesInvalid} />
+        <label className="field-inline">
+          Max retries
+          <input
+            type="number"
+            min="0"
+            step="1"
+            inputMode="numeric"
+            value={maxRetries}
+            onChange={(e) => setMaxRetries(e.target.value)}
+            placeholder="workflow's"
+            aria-invalid={maxRetriesInvalid}
+          />
         </label>
-        <label className="field-inline">Agent timeout (s)
-          <input type="number" min="1" step="1" inputMode="numeric" value={timeoutS} onChange={(e) => setTimeoutS(e.target.value)} placeholder="workflow's" aria-invalid={timeoutInvalid} />
+        <label className="field-inline">
+          Agent timeout (s)
+          <input
+            type="number"
+            min="1"
+            step="1"
+            inputMode="numeric"
+            value={timeoutS}
+            onChange={(e) => setTimeoutS(e.target.value)}
+            placeholder="workflow's"
+            aria-invalid={timeoutInvalid}
+          />
         </label>
-        <span className="field-inline retry-on" role="group" aria-label="retry only on">Retry only on
+        <span className="field-inline retry-on" role="group" aria-label="retry only on">
+          Retry only on
           {RETRY_CLASSES.map((c) => (
-            <label key={c} className="check"><input type="checkbox" checked={retryOn.includes(c)} onChange={(e) => setRetryOn(e.target.checked ? [...retryOn, c] : retryOn.filter((x) => x !== c))} /> {c}</label>
+            <label key={c} className="check">
+              <input
+                type="checkbox"
+                checked={retryOn.includes(c)}
+                onChange={(e) => setRetryOn(e.target.checked ? [...retryOn, c] : retryOn.filter((x) => x !== c))}
+              />{' '}
+              {c}
+            </label>
           ))}
           {retryOn.length === 0 && <span className="muted small-text"> (none ticked: every retriable class)</span>}
         </span>
@@ -368,7 +577,16 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       <footer className="form-footer">
         {blockers.length > 0 && <span className="muted small-text">Needs {blockers.join(', ')}.</span>}
         <InlineError message={startError} />
-        <button type="button" className="primary" disabled={blockers.length > 0 || starting} onClick={() => { if (blockers.length === 0) void start(); }}>{starting ? 'Starting…' : 'Start run'}</button>
+        <button
+          type="button"
+          className="primary"
+          disabled={blockers.length > 0 || starting}
+          onClick={() => {
+            if (blockers.length === 0) void start();
+          }}
+        >
+          {starting ? 'Starting…' : 'Start run'}
+        </button>
       </footer>
     </form>
   );

@@ -19,7 +19,9 @@ describe('Settings › Notifications', () => {
     expect(screen.getByText(/fails after its retries \(high priority\)/)).toBeTruthy();
     expect(screen.getByText(/event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message/)).toBeTruthy();
     fireEvent.change(ntfy, { target: { value: 'ntfy.example.com/topic' } });
-    expect(screen.getByText('the ntfy topic URL must be a full http:// or https:// URL, e.g. https://ntfy.example.com/my-ratchet-runs').getAttribute('role')).toBe('alert');
+    expect(
+      screen.getByText('the ntfy topic URL must be a full http:// or https:// URL, e.g. https://ntfy.example.com/my-ratchet-runs').getAttribute('role'),
+    ).toBe('alert');
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(screen.getByText(/Not saved: one field needs a fix/)).toBeTruthy();
     expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(false);

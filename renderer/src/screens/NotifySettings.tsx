@@ -26,23 +26,46 @@ export function NotifySettingsSection({ value, onChange }: { value: NotifyFields
   return (
     <section className="card settings-section" aria-labelledby="h-notify">
       <h2 id="h-notify">Notifications to your phone or a service</h2>
-      <label className="field">ntfy topic URL
-        <input className="mono" value={value.ntfy} placeholder="none — e.g. https://ntfy.example.com/my-ratchet-runs" spellCheck={false} aria-invalid={problems.ntfy !== null} onChange={(e) => onChange({ ...value, ntfy: e.target.value })} />
+      <label className="field">
+        ntfy topic URL
+        <input
+          className="mono"
+          value={value.ntfy}
+          placeholder="none — e.g. https://ntfy.example.com/my-ratchet-runs"
+          spellCheck={false}
+          aria-invalid={problems.ntfy !== null}
+          onChange={(e) => onChange({ ...value, ntfy: e.target.value })}
+        />
       </label>
-      {problems.ntfy && <p role="alert" className="small-text tone-bad">{problems.ntfy}</p>}
+      {problems.ntfy && (
+        <p role="alert" className="small-text tone-bad">
+          {problems.ntfy}
+        </p>
+      )}
       <p className="muted small-text">
-        A short message with a title, sent to this topic when a run fails after its retries (high priority), succeeds
-        (also a step that needed a retry), crosses its budget alert, or needs you. Subscribe to the topic in the ntfy
-        app; anyone who knows the topic can read it, so pick a name that is hard to guess.
+        A short message with a title, sent to this topic when a run fails after its retries (high priority), succeeds (also a step that needed a retry), crosses
+        its budget alert, or needs you. Subscribe to the topic in the ntfy app; anyone who knows the topic can read it, so pick a name that is hard to guess.
       </p>
-      <label className="field">Webhook URL
-        <input className="mono" value={value.webhook} placeholder="none — e.g. https://hooks.example.com/ratchet" spellCheck={false} aria-invalid={problems.webhook !== null} onChange={(e) => onChange({ ...value, webhook: e.target.value })} />
+      <label className="field">
+        Webhook URL
+        <input
+          className="mono"
+          value={value.webhook}
+          placeholder="none — e.g. https://hooks.example.com/ratchet"
+          spellCheck={false}
+          aria-invalid={problems.webhook !== null}
+          onChange={(e) => onChange({ ...value, webhook: e.target.value })}
+        />
       </label>
-      {problems.webhook && <p role="alert" className="small-text tone-bad">{problems.webhook}</p>}
+      {problems.webhook && (
+        <p role="alert" className="small-text tone-bad">
+          {problems.webhook}
+        </p>
+      )}
       <p className="muted small-text">
-        The same events as JSON: <code>{'{ event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message }'}</code>.
-        A workflow’s own <code>notify:</code> replaces these for its runs. A notification that cannot be delivered is
-        written to the run’s events; it never fails or holds up a run.
+        The same events as JSON: <code>{'{ event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message }'}</code>. A workflow’s own{' '}
+        <code>notify:</code> replaces these for its runs. A notification that cannot be delivered is written to the run’s events; it never fails or holds up a
+        run.
       </p>
     </section>
   );

@@ -14,8 +14,17 @@ beforeEach(() => {
 afterEach(cleanup);
 
 const doc = (over: Partial<StatusDocument>): StatusDocument => ({
-  id: 'r-1', status: 'paused', reason: 'task budget of $1.00 reached ($1.02 spent); nothing is lost', repo: '/r', branch: 'ratchet/x', worktree: '/w',
-  baseCommit: 'abc', costUsd: 1.02, steps: [], resumes: [], ...over,
+  id: 'r-1',
+  status: 'paused',
+  reason: 'task budget of $1.00 reached ($1.02 spent); nothing is lost',
+  repo: '/r',
+  branch: 'ratchet/x',
+  worktree: '/w',
+  baseCommit: 'abc',
+  costUsd: 1.02,
+  steps: [],
+  resumes: [],
+  ...over,
 });
 
 describe('RaiseBudget', () => {
@@ -35,10 +44,12 @@ describe('RaiseBudget', () => {
   });
 
   it('is not offered for a run paused for another reason, or not paused', () => {
-    render(<>
-      <RaiseBudget runId="r-2" doc={doc({ reason: 'Paused after one step (auto-progress: step)' })} />
-      <RaiseBudget runId="r-3" doc={doc({ status: 'failed' })} />
-    </>);
+    render(
+      <>
+        <RaiseBudget runId="r-2" doc={doc({ reason: 'Paused after one step (auto-progress: step)' })} />
+        <RaiseBudget runId="r-3" doc={doc({ status: 'failed' })} />
+      </>,
+    );
     expect(screen.queryByRole('button', { name: 'Raise budget and continue' })).toBeNull();
   });
 });

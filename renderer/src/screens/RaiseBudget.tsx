@@ -34,16 +34,30 @@ export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument
       setBusy(false);
     }
   };
-  if (!open) return <button type="button" className="primary" onClick={() => setOpen(true)}>Raise budget and continue</button>;
+  if (!open)
+    return (
+      <button type="button" className="primary" onClick={() => setOpen(true)}>
+        Raise budget and continue
+      </button>
+    );
   return (
     <span className="confirm">
-      <label className="field-inline">New task budget (USD)
+      <label className="field-inline">
+        New task budget (USD)
         {/* Any amount above what it spent (0.25, 2.5, 0.004): step="any", checked here with a sentence. */}
         <input type="number" min="0" step="any" inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid} autoFocus />
       </label>
-      <span className="muted small-text"> {spent > 0 ? `${money(spent)} spent` : ''}{current !== null ? ` of ${money(current)}` : ''}</span>{' '}
-      <button type="button" className="primary" disabled={busy || invalid} onClick={() => void go()}>{busy ? 'Continuing…' : 'Continue'}</button>
-      <button type="button" onClick={() => setOpen(false)}>Cancel</button>
+      <span className="muted small-text">
+        {' '}
+        {spent > 0 ? `${money(spent)} spent` : ''}
+        {current !== null ? ` of ${money(current)}` : ''}
+      </span>{' '}
+      <button type="button" className="primary" disabled={busy || invalid} onClick={() => void go()}>
+        {busy ? 'Continuing…' : 'Continue'}
+      </button>
+      <button type="button" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
       <InlineError message={error ?? (invalid ? `Give it more than ${money(spent)} (what it has spent).` : null)} />
     </span>
   );

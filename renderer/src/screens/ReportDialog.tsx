@@ -46,17 +46,32 @@ export function ReportDialog({ days, onClose }: { days: Days; onClose: () => voi
   };
 
   return (
-    <Modal title={days === 7 ? 'Weekly report' : `Report, last ${days} days`} onClose={onClose} wide footer={(
-      <>
-        <div className="segmented report-view" role="group" aria-label="show the report as">
-          <button type="button" aria-pressed={view === 'document'} className={view === 'document' ? 'active' : ''} onClick={() => setView('document')}>Document</button>
-          <button type="button" aria-pressed={view === 'markdown'} className={view === 'markdown' ? 'active' : ''} onClick={() => setView('markdown')}>Markdown</button>
-        </div>
-        <button type="button" onClick={() => void copy()} disabled={!slot.data}>{copied ? 'Copied' : 'Copy Markdown'}</button>
-        <button type="button" onClick={save} disabled={!slot.data}>Save as Markdown…</button>
-        <button type="button" className="primary" onClick={onClose}>Close</button>
-      </>
-    )}>
+    <Modal
+      title={days === 7 ? 'Weekly report' : `Report, last ${days} days`}
+      onClose={onClose}
+      wide
+      footer={
+        <>
+          <div className="segmented report-view" role="group" aria-label="show the report as">
+            <button type="button" aria-pressed={view === 'document'} className={view === 'document' ? 'active' : ''} onClick={() => setView('document')}>
+              Document
+            </button>
+            <button type="button" aria-pressed={view === 'markdown'} className={view === 'markdown' ? 'active' : ''} onClick={() => setView('markdown')}>
+              Markdown
+            </button>
+          </div>
+          <button type="button" onClick={() => void copy()} disabled={!slot.data}>
+            {copied ? 'Copied' : 'Copy Markdown'}
+          </button>
+          <button type="button" onClick={save} disabled={!slot.data}>
+            Save as Markdown…
+          </button>
+          <button type="button" className="primary" onClick={onClose}>
+            Close
+          </button>
+        </>
+      }
+    >
       {slot.status === 'loading' && !slot.data && <Loading label="Writing the report…" />}
       {slot.status === 'error' && <ErrorState message={slot.error ?? ''} onRetry={() => void load(days)} />}
       {slot.data && view === 'document' && (

@@ -37,7 +37,7 @@ describe('RunActions on a drafted plan waiting for approval', () => {
 describe('RunActions by the run state (issue 13 item 4)', () => {
   const noneDone = (status: 'failed' | 'cancelled') => {
     const doc = fake.runs.get(RUN_IDS.failed)!.doc;
-    return { ...doc, status, steps: doc.steps.map((s) => ({ ...s, status: s.index === 1 ? 'failed' as const : 'pending' as const, commit: null })) };
+    return { ...doc, status, steps: doc.steps.map((s) => ({ ...s, status: s.index === 1 ? ('failed' as const) : ('pending' as const), commit: null })) };
   };
 
   it('a run with no completed step offers Start again as the primary action and no Retry; Start again opens the new run', async () => {
@@ -62,7 +62,10 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
 
   it('a failed run with a committed step offers Retry as the primary action', () => {
     const doc = fake.runs.get(RUN_IDS.failed)!.doc;
-    const withDone = { ...doc, steps: doc.steps.map((s) => (s.index === 1 ? { ...s, status: 'succeeded' as const, commit: 'abc1234' } : { ...s, status: 'pending' as const })) };
+    const withDone = {
+      ...doc,
+      steps: doc.steps.map((s) => (s.index === 1 ? { ...s, status: 'succeeded' as const, commit: 'abc1234' } : { ...s, status: 'pending' as const })),
+    };
     render(<RunActions runId={doc.id} doc={withDone} selectedStep={null} />);
     expect(screen.getByRole('button', { name: 'Retry' }).className).toContain('primary');
     expect(screen.getAllByRole('button').filter((b) => b.className.split(' ').includes('primary'))).toHaveLength(1);
@@ -86,7 +89,14 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
 
   it('after saving a revised plan of a failed run, offers Retry right there (issue 20 item 22)', async () => {
     const doc = fake.runs.get(RUN_IDS.failed)!.doc;
-    const withDone = { ...doc, steps: doc.steps.map((s) => (s.index === 1 ? { ...s, status: 'succeeded' as const, commit: 'abc1234' } : { ...s, status: s.index === 2 ? 'failed' as const : 'pending' as const })) };
+    const withDone = {
+      ...doc,
+      steps: doc.steps.map((s) =>
+        s.index === 1
+          ? { ...s, status: 'succeeded' as const, commit: 'abc1234' }
+          : { ...s, status: s.index === 2 ? ('failed' as const) : ('pending' as const) },
+      ),
+    };
     render(<RunActions runId={doc.id} doc={withDone} selectedStep={null} />);
     fireEvent.click(screen.getByRole('button', { name: 'Revise plan…' }));
     fireEvent.change(await screen.findByLabelText('step 2 title'), { target: { value: 'Wrap fetch() in the limiter, one call at a time' } });
@@ -99,4 +109,3 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
-

@@ -15,7 +15,12 @@ import { pausedForBudget, RaiseBudget } from './RaiseBudget';
 
 /** The app's button for each action a reason names (Raise budget is RaiseBudget's own control). */
 const REASON_ACTION: Record<ReasonAction, RunAction | null> = {
-  raise_budget: null, approve: 'approve', resume: 'resume', retry: 'retry', revise_plan: 'revise', start_again: 'startAgain',
+  raise_budget: null,
+  approve: 'approve',
+  resume: 'resume',
+  retry: 'retry',
+  revise_plan: 'revise',
+  start_again: 'startAgain',
 };
 
 /** What the user sees while the host is unreachable, instead of a spinner that never ends. */
@@ -46,47 +51,115 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
   const plan = runActionsFor(doc, { budgetPause: pausedForBudget(doc) });
   // The buttons the run's reason points to (its commands, read as the app's actions: shared/reason-text.ts) stand out.
   const suggested = new Set(doc.reason ? appReason(doc.reason).actions.map((x) => REASON_ACTION[x]) : []);
-  const cls = (a: RunAction, base = '') => [base, plan.primary === a ? 'primary' : '', suggested.has(a) && plan.primary !== a ? 'suggested' : ''].filter(Boolean).join(' ') || undefined;
+  const cls = (a: RunAction, base = '') =>
+    [base, plan.primary === a ? 'primary' : '', suggested.has(a) && plan.primary !== a ? 'suggested' : ''].filter(Boolean).join(' ') || undefined;
   const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && !['running', 'succeeded', 'queued'].includes(doc.status);
 
   const button = (a: RunAction) => {
     switch (a) {
       case 'approve':
-        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('approve')}>Review and approve the plan…</button>;
+        return (
+          <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('approve')}>
+            Review and approve the plan…
+          </button>
+        );
       case 'retryNow':
         return (
-          <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => void act('retryNow', async () => {
-            if (!(await retryNow(runId))) setNote('The run was no longer waiting.');
-          })}>Retry now</button>
+          <button
+            key={a}
+            type="button"
+            className={cls(a)}
+            disabled={busy !== null}
+            onClick={() =>
+              void act('retryNow', async () => {
+                if (!(await retryNow(runId))) setNote('The run was no longer waiting.');
+              })
+            }
+          >
+            Retry now
+          </button>
         );
       case 'retry':
-        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="Continue the run from its next incomplete step" onClick={() => void act('retry', () => retry(runId))}>{busy === 'retry' ? 'Retrying…' : 'Retry'}</button>;
+        return (
+          <button
+            key={a}
+            type="button"
+            className={cls(a)}
+            disabled={busy !== null}
+            title="Continue the run from its next incomplete step"
+            onClick={() => void act('retry', () => retry(runId))}
+          >
+            {busy === 'retry' ? 'Retrying…' : 'Retry'}
+          </button>
+        );
       case 'resume':
-        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="Check the worktree and the branch, then continue where the run stopped" onClick={() => openResume(runId)}>Resume…</button>;
+        return (
+          <button
+            key={a}
+            type="button"
+            className={cls(a)}
+            disabled={busy !== null}
+            title="Check the worktree and the branch, then continue where the run stopped"
+            onClick={() => openResume(runId)}
+          >
+            Resume…
+          </button>
+        );
       case 'startAgain':
         // A new run spends money from its first step: one click asks, the second starts it.
         return confirm === 'startAgain' ? (
           <span key={a} className="confirm" role="group" aria-label="confirm start again">
             Start a new run of the same task from step 1, in a fresh worktree? It spends from the start; this run is kept.{' '}
-            <button type="button" className="primary" onClick={() => void act('startAgain', async () => {
-              const fresh = await restart(runId);
-              navigate(hrefs.run(fresh));
-            })}>Start a new run</button>
-            <button type="button" onClick={() => setConfirm(null)}>Keep this run</button>
+            <button
+              type="button"
+              className="primary"
+              onClick={() =>
+                void act('startAgain', async () => {
+                  const fresh = await restart(runId);
+                  navigate(hrefs.run(fresh));
+                })
+              }
+            >
+              Start a new run
+            </button>
+            <button type="button" onClick={() => setConfirm(null)}>
+              Keep this run
+            </button>
           </span>
         ) : (
-          <button key={a} type="button" className={cls(a)} disabled={busy !== null} title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)" onClick={() => setConfirm('startAgain')}><Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}</button>
+          <button
+            key={a}
+            type="button"
+            className={cls(a)}
+            disabled={busy !== null}
+            title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)"
+            onClick={() => setConfirm('startAgain')}
+          >
+            <Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}
+          </button>
         );
       case 'revise':
-        return <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('revise')}>Revise plan…</button>;
+        return (
+          <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('revise')}>
+            Revise plan…
+          </button>
+        );
       case 'stop':
         return confirm === 'stop' ? (
           <span key={a} className="confirm">
             Stop the run? The work so far stays in the worktree.{' '}
-            <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>Stop</button>
-            <button type="button" onClick={() => setConfirm(null)}>Keep running</button>
+            <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>
+              Stop
+            </button>
+            <button type="button" onClick={() => setConfirm(null)}>
+              Keep running
+            </button>
           </span>
-        ) : <button key={a} type="button" className="danger-outline" disabled={busy !== null} onClick={() => setConfirm('stop')}><Icon name="stop" /> {busy === 'stop' ? 'Stopping…' : 'Stop'}</button>;
+        ) : (
+          <button key={a} type="button" className="danger-outline" disabled={busy !== null} onClick={() => setConfirm('stop')}>
+            <Icon name="stop" /> {busy === 'stop' ? 'Stopping…' : 'Stop'}
+          </button>
+        );
     }
   };
   const before = plan.actions.filter((a) => a !== 'stop');
@@ -95,13 +168,22 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
     <div className="run-actions" role="toolbar" aria-label="run actions">
       <RaiseBudget runId={runId} doc={doc} />
       {before.map(button)}
-      {canSkip && (confirm === 'skip' ? (
-        <span className="confirm">
-          Skip step {selectedStep.index}?{' '}
-          <button type="button" className="danger" onClick={() => void act('skip', () => skipStep(runId, selectedStep.index))}>Skip it</button>
-          <button type="button" onClick={() => setConfirm(null)}>Keep</button>
-        </span>
-      ) : <button type="button" disabled={busy !== null} onClick={() => setConfirm('skip')}><Icon name="skip" /> Skip step {selectedStep.index}</button>)}
+      {canSkip &&
+        (confirm === 'skip' ? (
+          <span className="confirm">
+            Skip step {selectedStep.index}?{' '}
+            <button type="button" className="danger" onClick={() => void act('skip', () => skipStep(runId, selectedStep.index))}>
+              Skip it
+            </button>
+            <button type="button" onClick={() => setConfirm(null)}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" disabled={busy !== null} onClick={() => setConfirm('skip')}>
+            <Icon name="skip" /> Skip step {selectedStep.index}
+          </button>
+        ))}
       {plan.actions.includes('stop') && button('stop')}
       {note && <span className="muted small-text">{note}</span>}
       <InlineError message={error} />
@@ -129,20 +211,26 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
     if (!connected || steps !== null) return;
     let live = true;
     setError(null);
-    void useRunDetail.getState().plan(runId).then(
-      (plan) => {
-        if (live) setSteps(plan.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
-      },
-      (err: unknown) => {
-        if (live) setError(errorMessage(err));
-      },
-    );
+    void useRunDetail
+      .getState()
+      .plan(runId)
+      .then(
+        (plan) => {
+          if (live) setSteps(plan.steps.map((s) => ({ title: s.title, prompt: s.prompt, gates: s.gates, phase: s.phase })));
+        },
+        (err: unknown) => {
+          if (live) setError(errorMessage(err));
+        },
+      );
     return () => {
       live = false;
     };
   }, [runId, connected, steps]);
   // Committed steps stay where they are, so their positions in the editor are their positions in the plan.
-  const locked = initial.steps.filter((s) => s.status !== 'skipped').map((s, i) => (s.status === 'succeeded' ? i : -1)).filter((i) => i >= 0);
+  const locked = initial.steps
+    .filter((s) => s.status !== 'skipped')
+    .map((s, i) => (s.status === 'succeeded' ? i : -1))
+    .filter((i) => i >= 0);
   // What continues the run with the revision: Retry (a failed run with a committed step) or Resume (paused, interrupted,
   // stopped); offered next to Done once it is saved, so the revision is not left waiting.
   const primary = runActionsFor(doc).primary;
@@ -175,7 +263,9 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
         return;
       }
       const r = await revise(runId, toStepSpecs(steps));
-      setResult(`Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next ${primary === 'resume' ? 'resume' : 'retry'} follows it.`);
+      setResult(
+        `Revision ${r.revision} saved: ${r.kept.length} committed step${r.kept.length === 1 ? '' : 's'} kept${r.reset.length ? `, steps ${r.reset.join(', ')} will be redone` : ''}. The next ${primary === 'resume' ? 'resume' : 'retry'} follows it.`,
+      );
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -183,25 +273,63 @@ function RevisePlanDialog({ runId, doc, mode, onClose }: { runId: string; doc: S
     }
   };
   return (
-    <Modal title={mode === 'approve' ? 'Approve the drafted plan' : 'Revise plan'} onClose={onClose} wide footer={result ? (
-      <>
-        <InlineError message={error} />
-        <button type="button" className={next ? undefined : 'primary'} onClick={onClose}>Done</button>
-        {next === 'retry' && <button type="button" className="primary" disabled={busy} onClick={() => void retryNow()}>{busy ? 'Retrying…' : 'Retry with this plan'}</button>}
-        {next === 'resume' && <button type="button" className="primary" onClick={() => { onClose(); openResume(runId); }}>Resume…</button>}
-      </>
-    ) : (
-      <>
-        <InlineError message={error} />
-        <button type="button" onClick={onClose}>Cancel</button>
-        <button type="button" className="primary" disabled={busy || !steps || toStepSpecs(steps).length === 0} onClick={() => void save()}>{mode === 'approve' ? (busy ? 'Starting…' : 'Approve and start') : busy ? 'Saving…' : 'Save revision'}</button>
-      </>
-    )}>
-      {result ? <p>{result}</p> : steps === null ? (!connected ? <InlineError message={NOT_CONNECTED} /> : error ? null : <Loading label="Loading the plan…" />) : (
+    <Modal
+      title={mode === 'approve' ? 'Approve the drafted plan' : 'Revise plan'}
+      onClose={onClose}
+      wide
+      footer={
+        result ? (
+          <>
+            <InlineError message={error} />
+            <button type="button" className={next ? undefined : 'primary'} onClick={onClose}>
+              Done
+            </button>
+            {next === 'retry' && (
+              <button type="button" className="primary" disabled={busy} onClick={() => void retryNow()}>
+                {busy ? 'Retrying…' : 'Retry with this plan'}
+              </button>
+            )}
+            {next === 'resume' && (
+              <button
+                type="button"
+                className="primary"
+                onClick={() => {
+                  onClose();
+                  openResume(runId);
+                }}
+              >
+                Resume…
+              </button>
+            )}
+          </>
+        ) : (
+          <>
+            <InlineError message={error} />
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="button" className="primary" disabled={busy || !steps || toStepSpecs(steps).length === 0} onClick={() => void save()}>
+              {mode === 'approve' ? (busy ? 'Starting…' : 'Approve and start') : busy ? 'Saving…' : 'Save revision'}
+            </button>
+          </>
+        )
+      }
+    >
+      {result ? (
+        <p>{result}</p>
+      ) : steps === null ? (
+        !connected ? (
+          <InlineError message={NOT_CONNECTED} />
+        ) : error ? null : (
+          <Loading label="Loading the plan…" />
+        )
+      ) : (
         <>
-          <p className="muted small-text">{mode === 'approve'
-            ? 'The agent drafted these steps; nothing has run yet. Edit them if you want, then approve: the run starts with this plan.'
-            : 'Committed steps are kept. A changed or new step starts over; the run continues from the first step that is not done.'}</p>
+          <p className="muted small-text">
+            {mode === 'approve'
+              ? 'The agent drafted these steps; nothing has run yet. Edit them if you want, then approve: the run starts with this plan.'
+              : 'Committed steps are kept. A changed or new step starts over; the run continues from the first step that is not done.'}
+          </p>
           <PlanEditor steps={steps} onChange={setSteps} locked={locked} />
         </>
       )}

@@ -15,15 +15,23 @@ beforeEach(() => {
 afterEach(cleanup);
 
 const policy = (taskUsd: number | null): PolicyDoc => ({
-  maxRetries: 3, timeoutSeconds: 1800, allowRetryOn: null, backoff: { base_s: 2, max_s: 10, jitter: 0.1 },
-  budget: { taskUsd, dailyUsd: null, alertAt: 0.8 }, sources: { task_usd: 'workflow' }, steps: [],
+  maxRetries: 3,
+  timeoutSeconds: 1800,
+  allowRetryOn: null,
+  backoff: { base_s: 2, max_s: 10, jitter: 0.1 },
+  budget: { taskUsd, dailyUsd: null, alertAt: 0.8 },
+  sources: { task_usd: 'workflow' },
+  steps: [],
 });
 
 /** The fixture's paused run, as the engine now reports a run whose workflow set `budget.task_usd: 0.004` (Settings say $5.00). */
 function budgetPaused(over: Partial<StatusDocument> = {}): StatusDocument {
   const r = fake.runs.get(RUN_IDS.paused)!;
   r.doc = {
-    ...r.doc, status: 'paused', costUsd: 0.0059, policy: policy(0.004),
+    ...r.doc,
+    status: 'paused',
+    costUsd: 0.0059,
+    policy: policy(0.004),
     reason: `task budget of $0.0040 reached ($0.0059 spent); nothing is lost: give the run more with ratchet resume ${RUN_IDS.paused} --budget <usd> (in the app: Raise budget and continue)`,
     ...over,
   };

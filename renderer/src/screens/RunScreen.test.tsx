@@ -30,7 +30,10 @@ const STARTED = NOW - 13 * 60_000;
 /** The interrupted fixture run, its last attempt left as the dead process left it (outcome running, a gate started). */
 function interruptedMidGate(fake: FakeBridge): void {
   const r = fake.runs.get(RUN_IDS.interrupted)!;
-  r.doc = { ...r.doc, steps: r.doc.steps.map((s) => (s.index === 2 ? { ...s, attempts: s.attempts.map((a) => (a.n === 2 ? { ...a, outcome: 'running' as const } : a)) } : s)) };
+  r.doc = {
+    ...r.doc,
+    steps: r.doc.steps.map((s) => (s.index === 2 ? { ...s, attempts: s.attempts.map((a) => (a.n === 2 ? { ...a, outcome: 'running' as const } : a)) } : s)),
+  };
   fake.record(RUN_IDS.interrupted, 'attempt.started', { attemptId: 72, step: 2, n: 2, model: 'claude-sonnet-5-5', agent: 'anthropic', round: 0 }, iso(STARTED));
   fake.record(RUN_IDS.interrupted, 'agent.transcript', { attemptId: 72, kind: 'text', text: 'Reading the loader before changing it.' }, iso(STARTED + 3_000));
   fake.record(RUN_IDS.interrupted, 'gate.started', { attemptId: 72, gate: 'test', command: 'npm test' }, iso(STARTED + 8_000));
@@ -56,7 +59,12 @@ describe('an interrupted run does not look alive (issue 20 item 14)', () => {
   it('keeps what the agent said in an attempt its process never finished (the engine ends it as interrupted)', async () => {
     const fake = installFake({ history: false });
     interruptedMidGate(fake);
-    fake.record(RUN_IDS.interrupted, 'attempt.finished', { attemptId: 72, outcome: 'interrupted', errorClass: null, summary: null, finishedAt: iso(STARTED + 8_000) }, iso(NOW - 60_000));
+    fake.record(
+      RUN_IDS.interrupted,
+      'attempt.finished',
+      { attemptId: 72, outcome: 'interrupted', errorClass: null, summary: null, finishedAt: iso(STARTED + 8_000) },
+      iso(NOW - 60_000),
+    );
     // As the engine has it: a transcript is stored when an attempt finishes, which this one never did.
     const original = fake.bridge.invoke.bind(fake.bridge);
     fake.bridge.invoke = async (method, input) => {
@@ -77,7 +85,13 @@ describe('an interrupted run does not look alive (issue 20 item 14)', () => {
     off = connectEvents(getApi());
     render(<RunScreen runId={RUN_IDS.interrupted} step={2} />);
     await waitFor(() => expect(gateRunningLine()).not.toBeNull());
-    fake.engineEvent(RUN_IDS.interrupted, 'attempt.finished', { attemptId: 72, outcome: 'interrupted', errorClass: null, summary: null, finishedAt: iso(STARTED + 8_000) });
+    fake.engineEvent(RUN_IDS.interrupted, 'attempt.finished', {
+      attemptId: 72,
+      outcome: 'interrupted',
+      errorClass: null,
+      summary: null,
+      finishedAt: iso(STARTED + 8_000),
+    });
     fake.engineEvent(RUN_IDS.interrupted, 'run.status', { status: 'interrupted', reason: 'The process running this run stopped during it.', wakeAt: null });
     await waitFor(() => expect(gateRunningLine()).toBeNull());
     const step2 = screen.getAllByRole('listitem').find((li) => li.textContent?.includes('Load and validate config files'))!;
@@ -120,4 +134,3 @@ describe('terminal text in the app (issue 20 item 20)', () => {
     expect(within(header as HTMLElement).getByRole('button', { name: /Revise plan/ }).className).toContain('suggested');
   });
 });
-

@@ -21,7 +21,13 @@ import { RunActions } from './RunActions';
 
 /** What a run was when it was retried or resumed, as the resumes list says it. */
 const FROM_STATUS: Record<string, string> = {
-  failed: 'failed', paused: 'paused', interrupted: 'interrupted', cancelled: 'stopped by you', waiting: 'waiting to retry', waiting_approval: 'waiting for approval', running: 'running',
+  failed: 'failed',
+  paused: 'paused',
+  interrupted: 'interrupted',
+  cancelled: 'stopped by you',
+  waiting: 'waiting to retry',
+  waiting_approval: 'waiting for approval',
+  running: 'running',
 };
 
 /** The step to show when none is chosen: the one under way, else the first that failed, else the last attempted. */
@@ -37,17 +43,22 @@ export function defaultStep(doc: StatusDocument): number | null {
  * The task budget that applies to this run: the engine's (its workflow's `budget.task_usd`, a raised one, or the
  * Settings value copied in when the run started), from the status document. Settings only for a document without it.
  */
-export function appliedBudget(doc: StatusDocument, settings: { taskUsd: number | null; alertAt: number } | null): { budget: number | null; alertAt: number | undefined } {
+export function appliedBudget(
+  doc: StatusDocument,
+  settings: { taskUsd: number | null; alertAt: number } | null,
+): { budget: number | null; alertAt: number | undefined } {
   if (doc.policy) return { budget: doc.policy.budget.taskUsd, alertAt: doc.policy.budget.alertAt };
   return { budget: settings?.taskUsd ?? null, alertAt: settings?.alertAt };
 }
 
 export function RunScreen({ runId, step }: { runId: string; step: number | null }) {
   // Only the parts this screen draws: a transcript or gate-output event changes none of them, so it re-renders only its row.
-  const detail = useRunDetail(useShallow((s) => {
-    const d = s.byId[runId];
-    return d ? { status: d.status, error: d.error, doc: d.doc, title: d.title, wakeAt: d.wakeAt, timing: d.timing, log: d.log } : undefined;
-  }));
+  const detail = useRunDetail(
+    useShallow((s) => {
+      const d = s.byId[runId];
+      return d ? { status: d.status, error: d.error, doc: d.doc, title: d.title, wakeAt: d.wakeAt, timing: d.timing, log: d.log } : undefined;
+    }),
+  );
   const open = useRunDetail((s) => s.open);
   const summary = useRuns((s) => s.runs.data.find((r) => r.id === runId) ?? null);
   const settings = useSettings((s) => s.settings);
@@ -67,11 +78,20 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
   const now = useNow(1000, live);
   // Relative times ("3 min ago") in the resumes list and the Activity log stay true while the screen is open.
   const clock = useNow(30_000);
-  const selected = useMemo(() => (step ?? (doc ? defaultStep(doc) : null)), [step, doc]);
+  const selected = useMemo(() => step ?? (doc ? defaultStep(doc) : null), [step, doc]);
 
-  if (!detail || (detail.status === 'loading' && !doc)) return <div className="screen"><Loading label="Loading the run…" /></div>;
+  if (!detail || (detail.status === 'loading' && !doc))
+    return (
+      <div className="screen">
+        <Loading label="Loading the run…" />
+      </div>
+    );
   if (detail.status === 'error' || !doc) {
-    return <div className="screen"><ErrorState title="Could not load this run" message={detail.error ?? ''} onRetry={() => void open(runId, summary)} /></div>;
+    return (
+      <div className="screen">
+        <ErrorState title="Could not load this run" message={detail.error ?? ''} onRetry={() => void open(runId, summary)} />
+      </div>
+    );
   }
   const selectedStep = doc.steps.find((s) => s.index === selected) ?? null;
   const wakeAt = doc.status === 'waiting' ? detail.wakeAt : null;
@@ -85,12 +105,34 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <RunStatusBadge status={doc.status} wakeAt={wakeAt} />
         </div>
         <dl className="facts run-facts">
-          <div><dt>repository</dt><dd title={doc.repo}>{baseName(doc.repo)} <span className="muted mono">{doc.repo}</span></dd></div>
-          <div><dt>branch</dt><dd><code>{doc.branch}</code> <span className="muted">from {shortSha(doc.baseCommit)}</span></dd></div>
-          <div><dt>worktree</dt><dd><code className="selectable">{doc.worktree}</code></dd></div>
-          <div><dt>cost</dt><dd><CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" /></dd></div>
+          <div>
+            <dt>repository</dt>
+            <dd title={doc.repo}>
+              {baseName(doc.repo)} <span className="muted mono">{doc.repo}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>branch</dt>
+            <dd>
+              <code>{doc.branch}</code> <span className="muted">from {shortSha(doc.baseCommit)}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>worktree</dt>
+            <dd>
+              <code className="selectable">{doc.worktree}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>cost</dt>
+            <dd>
+              <CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" />
+            </dd>
+          </div>
         </dl>
-        {doc.reason && <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />}
+        {doc.reason && (
+          <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />
+        )}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
@@ -98,17 +140,30 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
 
       <div className="run-body">
         <aside className="run-steps" aria-label="step timeline">
-          <h2>Steps <span className="muted">{doc.steps.filter((s) => s.status === 'succeeded').length}/{doc.steps.length}</span></h2>
-          <StepTimeline steps={doc.steps} selected={selected} timing={detail.timing} now={now} runActive={live} onSelect={(i) => navigate(hrefs.run(runId, i))} />
+          <h2>
+            Steps{' '}
+            <span className="muted">
+              {doc.steps.filter((s) => s.status === 'succeeded').length}/{doc.steps.length}
+            </span>
+          </h2>
+          <StepTimeline
+            steps={doc.steps}
+            selected={selected}
+            timing={detail.timing}
+            now={now}
+            runActive={live}
+            onSelect={(i) => navigate(hrefs.run(runId, i))}
+          />
           {doc.resumes.length > 0 && (
             <div className="resumes small-text">
               <h3>Retries and resumes</h3>
               <ul className="plain-list">
                 {doc.resumes.map((r, i) => (
                   <li key={i}>
-                    {r.kind === 'retry' ? 'Retried' : 'Resumed'}{r.resumedFrom.step !== null ? ` from step ${r.resumedFrom.step}` : ''}
-                    {' '}<span className="muted">(it was {FROM_STATUS[r.resumedFrom.status] ?? r.resumedFrom.status.replace(/_/g, ' ')})</span>
-                    {' '}<RelativeTime at={r.at} now={Math.max(now, clock)} /> · <span data-testid="resume-cost">{money(r.costUsd)}</span> spent since
+                    {r.kind === 'retry' ? 'Retried' : 'Resumed'}
+                    {r.resumedFrom.step !== null ? ` from step ${r.resumedFrom.step}` : ''}{' '}
+                    <span className="muted">(it was {FROM_STATUS[r.resumedFrom.status] ?? r.resumedFrom.status.replace(/_/g, ' ')})</span>{' '}
+                    <RelativeTime at={r.at} now={Math.max(now, clock)} /> · <span data-testid="resume-cost">{money(r.costUsd)}</span> spent since
                   </li>
                 ))}
               </ul>
@@ -118,10 +173,14 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
         <section className="run-attempts" aria-label="attempt history">
           {selectedStep ? (
             <>
-              <h2><span className="muted">Step {selectedStep.index}.</span> {selectedStep.title}</h2>
+              <h2>
+                <span className="muted">Step {selectedStep.index}.</span> {selectedStep.title}
+              </h2>
               <AttemptPanel runId={runId} step={selectedStep} waitingWakeAt={waitingOnSelected} worktree={doc.worktree} runLive={live} />
             </>
-          ) : <p className="muted">This run has no steps.</p>}
+          ) : (
+            <p className="muted">This run has no steps.</p>
+          )}
         </section>
       </div>
 
@@ -130,7 +189,12 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <summary>Activity ({detail.log.length})</summary>
           <ol className="activity-log">
             {detail.log.slice(-200).map((l) => (
-              <li key={l.id} className={`log-${l.level}`}><span className="muted activity-time"><RelativeTime at={l.at} now={Math.max(now, clock)} /></span> {l.message}</li>
+              <li key={l.id} className={`log-${l.level}`}>
+                <span className="muted activity-time">
+                  <RelativeTime at={l.at} now={Math.max(now, clock)} />
+                </span>{' '}
+                {l.message}
+              </li>
             ))}
           </ol>
         </details>
@@ -155,9 +219,21 @@ function RunReason({ reason, tone }: { reason: string; tone: string }) {
           {blocks.map((b, i) => (
             <div key={i} className="reason-part">
               {b.heading && <strong>{b.heading}</strong>}
-              {b.list === 'ordered' ? <ol>{b.lines.map((l, k) => <li key={k}>{l}</li>)}</ol>
-                : b.list === 'bullets' ? <ul>{b.lines.map((l, k) => <li key={k}>{l}</li>)}</ul>
-                : b.lines.map((l, k) => <p key={k}>{l}</p>)}
+              {b.list === 'ordered' ? (
+                <ol>
+                  {b.lines.map((l, k) => (
+                    <li key={k}>{l}</li>
+                  ))}
+                </ol>
+              ) : b.list === 'bullets' ? (
+                <ul>
+                  {b.lines.map((l, k) => (
+                    <li key={k}>{l}</li>
+                  ))}
+                </ul>
+              ) : (
+                b.lines.map((l, k) => <p key={k}>{l}</p>)
+              )}
             </div>
           ))}
         </details>

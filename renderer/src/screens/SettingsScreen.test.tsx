@@ -76,7 +76,11 @@ describe('SettingsScreen', () => {
     fireEvent.change(screen.getByLabelText('Per day (USD)'), { target: { value: '2.25' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
-    expect((fake.calls.find((c) => c.method === 'settings.set')!.input as { budget: unknown }).budget).toEqual({ taskUsd: 0.004, dailyUsd: 2.25, alertAt: 0.8 });
+    expect((fake.calls.find((c) => c.method === 'settings.set')!.input as { budget: unknown }).budget).toEqual({
+      taskUsd: 0.004,
+      dailyUsd: 2.25,
+      alertAt: 0.8,
+    });
   });
 
   it('names a zero budget and a missing model name at their fields', async () => {
@@ -112,7 +116,13 @@ describe('SettingsScreen', () => {
   });
 
   it('says what is wrong with a key the API refused, and not "Key saved." (issue 20 item 18)', async () => {
-    fake = installFake({ overrides: { 'settings.setApiKey': () => { throw Object.assign(new Error('The API refused this key (invalid x-api-key). The key was not saved.'), { code: 'api_key_refused' }); } } });
+    fake = installFake({
+      overrides: {
+        'settings.setApiKey': () => {
+          throw Object.assign(new Error('The API refused this key (invalid x-api-key). The key was not saved.'), { code: 'api_key_refused' });
+        },
+      },
+    });
     render(<SettingsScreen />);
     fireEvent.change(await screen.findByLabelText('new API key'), { target: { value: 'sk-ant-typo' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }));
@@ -121,4 +131,3 @@ describe('SettingsScreen', () => {
     expect(screen.getByLabelText('new API key').getAttribute('aria-invalid')).toBe('true');
   });
 });
-

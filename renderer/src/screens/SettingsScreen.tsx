@@ -29,14 +29,25 @@ export function SettingsScreen() {
     return () => clearTimeout(t);
   }, [savedAt]);
   if (!settings) {
-    return <div className="screen"><h1>Settings</h1>{status === 'error' ? <ErrorState message={error ?? ''} onRetry={() => void load()} /> : <Loading label="Loading settings…" />}</div>;
+    return (
+      <div className="screen">
+        <h1>Settings</h1>
+        {status === 'error' ? <ErrorState message={error ?? ''} onRetry={() => void load()} /> : <Loading label="Loading settings…" />}
+      </div>
+    );
   }
   return (
     <div className="screen settings">
       <h1>Settings</h1>
       <ApiKey settings={settings} />
       {/* Remounted with what the engine answered after a save; the confirmation lives here so it outlasts that. */}
-      <SettingsForm key={JSON.stringify(settings)} settings={settings} saved={savedAt !== null} onSaved={() => setSavedAt(Date.now())} onNotSaved={() => setSavedAt(null)} />
+      <SettingsForm
+        key={JSON.stringify(settings)}
+        settings={settings}
+        saved={savedAt !== null}
+        onSaved={() => setSavedAt(Date.now())}
+        onNotSaved={() => setSavedAt(null)}
+      />
     </div>
   );
 }
@@ -59,19 +70,55 @@ function ApiKey({ settings }: { settings: Settings }) {
     <section className="card settings-section" aria-labelledby="h-key">
       <h2 id="h-key">Anthropic API key</h2>
       <p className="small-text">
-        <span className={`badge tone-${settings.apiKeySet ? 'good' : 'attention'}`}>{settings.apiKeySet ? 'set' : 'not set'}</span> {KEY_SOURCE[settings.apiKeySource]}
+        <span className={`badge tone-${settings.apiKeySet ? 'good' : 'attention'}`}>{settings.apiKeySet ? 'set' : 'not set'}</span>{' '}
+        {KEY_SOURCE[settings.apiKeySource]}
       </p>
-      {settings.apiKeyWarning && <div className="warning-box" role="alert">{settings.apiKeyWarning}</div>}
+      {settings.apiKeyWarning && (
+        <div className="warning-box" role="alert">
+          {settings.apiKeyWarning}
+        </div>
+      )}
       {!fromEnv && (
-        <form className="row" onSubmit={(e) => { e.preventDefault(); if (key.trim()) void submit(key.trim()); }}>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (key.trim()) void submit(key.trim());
+          }}
+        >
           {/* Write-only: the key is never read back, so the field always starts empty. */}
-          <input type="password" className="mono" autoComplete="off" spellCheck={false} aria-label="new API key" placeholder={settings.apiKeySet ? 'Replace the key: sk-ant-…' : 'sk-ant-…'} value={key} onChange={(e) => setKey(e.target.value)} aria-invalid={Boolean(keyError)} aria-describedby={keyError ? 'key-error' : undefined} />
-          <button type="submit" className="primary" disabled={!key.trim() || saving}>{saving && key.trim() ? 'Checking the key…' : 'Save key'}</button>
-          {settings.apiKeySet && <button type="button" className="danger-outline" disabled={saving} onClick={() => void submit(null)}>Remove key</button>}
+          <input
+            type="password"
+            className="mono"
+            autoComplete="off"
+            spellCheck={false}
+            aria-label="new API key"
+            placeholder={settings.apiKeySet ? 'Replace the key: sk-ant-…' : 'sk-ant-…'}
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+            aria-invalid={Boolean(keyError)}
+            aria-describedby={keyError ? 'key-error' : undefined}
+          />
+          <button type="submit" className="primary" disabled={!key.trim() || saving}>
+            {saving && key.trim() ? 'Checking the key…' : 'Save key'}
+          </button>
+          {settings.apiKeySet && (
+            <button type="button" className="danger-outline" disabled={saving} onClick={() => void submit(null)}>
+              Remove key
+            </button>
+          )}
         </form>
       )}
-      {keyError && <p id="key-error" className="inline-error" role="alert">{keyError}</p>}
-      {saved && <p className="small-text tone-good" role="status">{saved}</p>}
+      {keyError && (
+        <p id="key-error" className="inline-error" role="alert">
+          {keyError}
+        </p>
+      )}
+      {saved && (
+        <p className="small-text tone-good" role="status">
+          {saved}
+        </p>
+      )}
     </section>
   );
 }
@@ -81,7 +128,11 @@ export const SAVED_NOTE_MS = 4000;
 
 /** One field's problem, under the field; `id` is what the field's aria-describedby names. */
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? <span id={id} className="field-error">{message}</span> : null;
+  return message ? (
+    <span id={id} className="field-error">
+      {message}
+    </span>
+  ) : null;
 }
 
 const errId = (key: string) => `err-${key.replace(/[^\w-]/g, '-')}`;
@@ -106,10 +157,26 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
   const [attempted, setAttempted] = useState(false);
 
   const checked = checkSettings({
-    model, preset, taskUsd, dailyUsd, alertPct, concurrency, notifications, worktreeFolder, sandbox, notify: notifyValue(notify), prices,
+    model,
+    preset,
+    taskUsd,
+    dailyUsd,
+    alertPct,
+    concurrency,
+    notifications,
+    worktreeFolder,
+    sandbox,
+    notify: notifyValue(notify),
+    prices,
   });
   const errors = checked.ok ? {} : checked.errors;
-  const typed: Record<string, string> = { defaultModel: model, 'budget.taskUsd': taskUsd, 'budget.dailyUsd': dailyUsd, 'budget.alertAt': alertPct, concurrency };
+  const typed: Record<string, string> = {
+    defaultModel: model,
+    'budget.taskUsd': taskUsd,
+    'budget.dailyUsd': dailyUsd,
+    'budget.alertAt': alertPct,
+    concurrency,
+  };
   prices.forEach((r, i) => {
     for (const c of PRICE_COLUMNS) typed[priceKey(i, c)] = r[c];
     typed[priceKey(i, 'model')] = r.model;
@@ -131,58 +198,125 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
   };
 
   return (
-    <form className="settings-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+    <form
+      className="settings-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
       <section className="card settings-section" aria-labelledby="h-agent">
         <h2 id="h-agent">Agent and retries</h2>
         <div className="inline-fields">
-          <label className="field-inline">Default model
+          <label className="field-inline">
+            Default model
             <input list="models" className="mono" value={model} onChange={(e) => setModel(e.target.value)} {...field('defaultModel')} />
-            <datalist id="models">{prices.map((p) => <option key={p.model} value={p.model} />)}</datalist>
+            <datalist id="models">
+              {prices.map((p) => (
+                <option key={p.model} value={p.model} />
+              ))}
+            </datalist>
             <FieldError id={errId('defaultModel')} message={shown.defaultModel} />
           </label>
-          <label className="field-inline">Retry preset
+          <label className="field-inline">
+            Retry preset
             <select value={preset} onChange={(e) => setPreset(e.target.value as Settings['preset'])}>
               <option value="conservative">conservative</option>
               <option value="aggressive">aggressive</option>
               <option value="minimal">minimal</option>
             </select>
           </label>
-          <label className="field-inline">Runs at once
-            <input type="number" min="1" max="16" step="1" inputMode="numeric" value={concurrency} onChange={(e) => setConcurrency(e.target.value)} {...field('concurrency')} />
+          <label className="field-inline">
+            Runs at once
+            <input
+              type="number"
+              min="1"
+              max="16"
+              step="1"
+              inputMode="numeric"
+              value={concurrency}
+              onChange={(e) => setConcurrency(e.target.value)}
+              {...field('concurrency')}
+            />
             <FieldError id={errId('concurrency')} message={shown.concurrency} />
           </label>
         </div>
-        {!prices.some((p) => p.model === model.trim()) && model.trim() && <p className="small-text tone-attention">No price for {model.trim()}: its cost will show as unknown.</p>}
+        {!prices.some((p) => p.model === model.trim()) && model.trim() && (
+          <p className="small-text tone-attention">No price for {model.trim()}: its cost will show as unknown.</p>
+        )}
       </section>
 
       <section className="card settings-section" aria-labelledby="h-budget">
         <h2 id="h-budget">Budgets</h2>
         <div className="inline-fields">
-          <label className="field-inline">Per task (USD)
-            <input type="number" min="0" step="any" inputMode="decimal" value={taskUsd} placeholder="none" onChange={(e) => setTaskUsd(e.target.value)} {...field('budget.taskUsd')} />
+          <label className="field-inline">
+            Per task (USD)
+            <input
+              type="number"
+              min="0"
+              step="any"
+              inputMode="decimal"
+              value={taskUsd}
+              placeholder="none"
+              onChange={(e) => setTaskUsd(e.target.value)}
+              {...field('budget.taskUsd')}
+            />
             <FieldError id={errId('budget.taskUsd')} message={shown['budget.taskUsd']} />
           </label>
-          <label className="field-inline">Per day (USD)
-            <input type="number" min="0" step="any" inputMode="decimal" value={dailyUsd} placeholder="none" onChange={(e) => setDailyUsd(e.target.value)} {...field('budget.dailyUsd')} />
+          <label className="field-inline">
+            Per day (USD)
+            <input
+              type="number"
+              min="0"
+              step="any"
+              inputMode="decimal"
+              value={dailyUsd}
+              placeholder="none"
+              onChange={(e) => setDailyUsd(e.target.value)}
+              {...field('budget.dailyUsd')}
+            />
             <FieldError id={errId('budget.dailyUsd')} message={shown['budget.dailyUsd']} />
           </label>
-          <label className="field-inline">Alert at (%)
-            <input type="number" min="1" max="100" step="any" inputMode="decimal" value={alertPct} onChange={(e) => setAlertPct(e.target.value)} {...field('budget.alertAt')} />
+          <label className="field-inline">
+            Alert at (%)
+            <input
+              type="number"
+              min="1"
+              max="100"
+              step="any"
+              inputMode="decimal"
+              value={alertPct}
+              onChange={(e) => setAlertPct(e.target.value)}
+              {...field('budget.alertAt')}
+            />
             <FieldError id={errId('budget.alertAt')} message={shown['budget.alertAt']} />
           </label>
         </div>
-        <p className="muted small-text">Any amount in dollars and cents (0.50, 2.25, 0.004). Over the task budget a run pauses; over the daily budget runs wait for the next day. Nothing is lost either way. A workflow’s own <code>budget:</code> applies to its runs instead.</p>
+        <p className="muted small-text">
+          Any amount in dollars and cents (0.50, 2.25, 0.004). Over the task budget a run pauses; over the daily budget runs wait for the next day. Nothing is
+          lost either way. A workflow’s own <code>budget:</code> applies to its runs instead.
+        </p>
       </section>
 
       <section className="card settings-section" aria-labelledby="h-pricing">
-        <h2 id="h-pricing">Pricing <span className="muted small-text">USD per million tokens</span></h2>
+        <h2 id="h-pricing">
+          Pricing <span className="muted small-text">USD per million tokens</span>
+        </h2>
         <PricingTable rows={prices} onChange={setPrices} errors={shown} errorId={errId} />
       </section>
 
       <section className="card settings-section" aria-labelledby="h-sandbox">
         <h2 id="h-sandbox">Sandbox</h2>
-        {settings.sandboxStatus.state === 'unavailable' && <p role="alert" className="small-text tone-bad">{settings.sandboxStatus.message}</p>}
-        <label className="check"><input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.target.checked)} /> Run the agent’s shell, gates and CLI agents in the OS sandbox (writes only in the worktree, no network but the workflow’s hosts)</label>
+        {settings.sandboxStatus.state === 'unavailable' && (
+          <p role="alert" className="small-text tone-bad">
+            {settings.sandboxStatus.message}
+          </p>
+        )}
+        <label className="check">
+          <input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.target.checked)} /> Run the agent’s shell, gates and CLI agents in the OS
+          sandbox (writes only in the worktree, no network but the workflow’s hosts)
+        </label>
         {!sandbox && <p className="small-text tone-attention">Off: the agent’s commands can write anywhere you can, read your keys and reach any host.</p>}
       </section>
 
@@ -190,15 +324,36 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
 
       <section className="card settings-section" aria-labelledby="h-other">
         <h2 id="h-other">Other</h2>
-        <label className="check"><input type="checkbox" checked={notifications} onChange={(e) => setNotifications(e.target.checked)} /> Desktop notifications when a run needs you or finishes</label>
-        <label className="field">Worktree folder<input className="mono" value={worktreeFolder} placeholder="default: worktrees/ in Ratchet’s data folder" onChange={(e) => setWorktreeFolder(e.target.value)} /></label>
+        <label className="check">
+          <input type="checkbox" checked={notifications} onChange={(e) => setNotifications(e.target.checked)} /> Desktop notifications when a run needs you or
+          finishes
+        </label>
+        <label className="field">
+          Worktree folder
+          <input
+            className="mono"
+            value={worktreeFolder}
+            placeholder="default: worktrees/ in Ratchet’s data folder"
+            onChange={(e) => setWorktreeFolder(e.target.value)}
+          />
+        </label>
       </section>
 
       <footer className="form-footer">
-        {attempted && count > 0 && <span className="small-text tone-bad" role="alert">Not saved: {count === 1 ? 'one field needs' : `${count} fields need`} a fix (marked above).</span>}
+        {attempted && count > 0 && (
+          <span className="small-text tone-bad" role="alert">
+            Not saved: {count === 1 ? 'one field needs' : `${count} fields need`} a fix (marked above).
+          </span>
+        )}
         <InlineError message={saveError} />
-        {saved && !saving && <span className="saved-note tone-good" role="status">Settings saved</span>}
-        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save settings'}</button>
+        {saved && !saving && (
+          <span className="saved-note tone-good" role="status">
+            Settings saved
+          </span>
+        )}
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save settings'}
+        </button>
       </footer>
     </form>
   );

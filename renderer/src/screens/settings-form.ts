@@ -39,12 +39,18 @@ export const priceKey = (row: number, column: PriceColumn | 'model') => `pricing
 
 function sentence(key: string, rows: PriceRow[]): string {
   switch (key) {
-    case 'defaultModel': return 'Name the default model (for example claude-sonnet-5-5).';
-    case 'budget.taskUsd': return 'The task budget must be more than $0 (leave it empty for none).';
-    case 'budget.dailyUsd': return 'The daily budget must be more than $0 (leave it empty for none).';
-    case 'budget.alertAt': return 'Alert at must be a percentage from 1 to 100.';
-    case 'concurrency': return 'Runs at once must be a whole number from 1 to 16.';
-    case 'worktreeFolder': return 'The worktree folder must be a path, or empty for the default.';
+    case 'defaultModel':
+      return 'Name the default model (for example claude-sonnet-5-5).';
+    case 'budget.taskUsd':
+      return 'The task budget must be more than $0 (leave it empty for none).';
+    case 'budget.dailyUsd':
+      return 'The daily budget must be more than $0 (leave it empty for none).';
+    case 'budget.alertAt':
+      return 'Alert at must be a percentage from 1 to 100.';
+    case 'concurrency':
+      return 'Runs at once must be a whole number from 1 to 16.';
+    case 'worktreeFolder':
+      return 'The worktree folder must be a path, or empty for the default.';
   }
   const price = /^pricing\.(\d+)\.(\w+)$/.exec(key);
   if (price) {
@@ -52,7 +58,8 @@ function sentence(key: string, rows: PriceRow[]): string {
     const model = rows[Number(price[1])]?.model.trim() || `model ${Number(price[1]) + 1}`;
     return `${PRICE_LABEL[column]} price for ${model} must be a number ≥ 0.`;
   }
-  if (key.startsWith('notify.')) return key === 'notify.ntfy' ? 'Give a valid ntfy topic URL, or leave it empty.' : 'Give a valid webhook URL, or leave it empty.';
+  if (key.startsWith('notify.'))
+    return key === 'notify.ntfy' ? 'Give a valid ntfy topic URL, or leave it empty.' : 'Give a valid webhook URL, or leave it empty.';
   return `${key} is not valid.`;
 }
 

@@ -66,7 +66,10 @@ export async function resync(): Promise<void> {
   const runs = useRuns.getState();
   const stats = useStats.getState();
   await Promise.all([
-    runs.load(), runs.loadInterrupted(), useRunDetail.getState().catchUp(), useQueue.getState().load(),
+    runs.load(),
+    runs.loadInterrupted(),
+    useRunDetail.getState().catchUp(),
+    useQueue.getState().load(),
     // The dashboard, when it was loaded: runs may have ended while disconnected.
     stats.summary[stats.days].status !== 'idle' ? stats.load(stats.days) : Promise.resolve(),
   ]);

@@ -42,28 +42,31 @@ export function useGateLogPages(src: GateLogSource | null): GateLogPages {
     pages.current = new Map();
     setError(null);
   }, [key]);
-  const want = useCallback((start: number, end: number) => {
-    if (!src) return;
-    for (let p = Math.floor(start / GATE_PAGE_LINES); p * GATE_PAGE_LINES < end; p++) {
-      if (pages.current.has(p)) continue;
-      const map = pages.current;
-      map.set(p, 'loading');
-      fetchGateLines(src, p * GATE_PAGE_LINES, GATE_PAGE_LINES).then(
-        (lines) => {
-          if (pages.current !== map) return;
-          map.set(p, lines);
-          setVersion((v) => v + 1);
-        },
-        (err: unknown) => {
-          if (pages.current !== map) return;
-          // Asked again when scrolled to once more.
-          map.delete(p);
-          setError(errorMessage(err));
-        },
-      );
-    }
-    // key names the log; src is a new object on every render.
-  }, [key]);
+  const want = useCallback(
+    (start: number, end: number) => {
+      if (!src) return;
+      for (let p = Math.floor(start / GATE_PAGE_LINES); p * GATE_PAGE_LINES < end; p++) {
+        if (pages.current.has(p)) continue;
+        const map = pages.current;
+        map.set(p, 'loading');
+        fetchGateLines(src, p * GATE_PAGE_LINES, GATE_PAGE_LINES).then(
+          (lines) => {
+            if (pages.current !== map) return;
+            map.set(p, lines);
+            setVersion((v) => v + 1);
+          },
+          (err: unknown) => {
+            if (pages.current !== map) return;
+            // Asked again when scrolled to once more.
+            map.delete(p);
+            setError(errorMessage(err));
+          },
+        );
+      }
+      // key names the log; src is a new object on every render.
+    },
+    [key],
+  );
   const line = (i: number) => {
     const page = pages.current.get(Math.floor(i / GATE_PAGE_LINES));
     return Array.isArray(page) ? (page[i % GATE_PAGE_LINES] ?? null) : null;

@@ -17,7 +17,8 @@ beforeEach(() => {
 });
 afterEach(() => disconnect());
 
-const liveAttemptId = (runId: string) => [...fake.history].reverse().find((e) => e.runId === runId && typeof e.payload.attemptId === 'number')!.payload.attemptId as number;
+const liveAttemptId = (runId: string) =>
+  [...fake.history].reverse().find((e) => e.runId === runId && typeof e.payload.attemptId === 'number')!.payload.attemptId as number;
 
 describe('live gate output', () => {
   it('gathers gate.output chunks of the running gate, keeps them out of the activity log, and drops them when the gate ends', async () => {
@@ -47,7 +48,7 @@ describe('live gate output', () => {
     expect(live.skippedBytes).toBe(6000 * 100 + 10 + 10 - live.text.length);
   });
 
-  it('loads a run\'s history page by page, ids beyond what Math.max(...ids) could spread', async () => {
+  it("loads a run's history page by page, ids beyond what Math.max(...ids) could spread", async () => {
     const run = RUN_IDS.health;
     const attemptId = liveAttemptId(run);
     for (let i = 0; i < 4500; i++) fake.record(run, 'agent.transcript', { attemptId, kind: 'text', text: `old ${i}` }, new Date().toISOString());

@@ -77,7 +77,13 @@ describe('menu commands in the window', () => {
   });
 
   it('a refused command is shown as an error notice', async () => {
-    fake = installFake({ overrides: { 'runs.retry': () => { throw Object.assign(new Error('The run is running; stop it first.'), { code: 'busy' }); } } });
+    fake = installFake({
+      overrides: {
+        'runs.retry': () => {
+          throw Object.assign(new Error('The run is running; stop it first.'), { code: 'busy' });
+        },
+      },
+    });
     disconnect();
     disconnect = connectEvents(getApi());
     goTo(`#/runs/${RUN_IDS.running}`);

@@ -8,7 +8,13 @@ import { makeAttempt } from '../../dev/fixtures-attempts';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 let id = 1;
-const ev = (runId: string, type: string, payload: Record<string, unknown>): EngineEventDoc => ({ id: id++, runId, at: new Date(NOW).toISOString(), type, payload });
+const ev = (runId: string, type: string, payload: Record<string, unknown>): EngineEventDoc => ({
+  id: id++,
+  runId,
+  at: new Date(NOW).toISOString(),
+  type,
+  payload,
+});
 
 describe('patchRunList', () => {
   const list = makeRuns(NOW).map((r) => r.summary);
@@ -51,7 +57,11 @@ describe('patchStatusDoc', () => {
     const next = patchStatusDoc(doc, ev(doc.id, 'attempt.started', { step: 2, n: 3, model: 'claude-opus-5-5', agent: 'anthropic' }), null);
     const step = next.steps.find((s) => s.index === 2)!;
     expect(step.status).toBe('running');
-    expect(step.attempts.map((a) => [a.n, a.outcome])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'running']]);
+    expect(step.attempts.map((a) => [a.n, a.outcome])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'running'],
+    ]);
     expect(next.steps[0]).toBe(doc.steps[0]);
   });
 
@@ -59,7 +69,11 @@ describe('patchStatusDoc', () => {
     let next = patchStatusDoc(doc, ev(doc.id, 'decision', { attemptId: 9, step: 2, n: 1, action: 'fatal', reason: 'enough', delayS: 0, overrides: {} }), null);
     expect(next.steps[1]!.attempts[0]!.decision).toEqual({ action: 'fatal', reason: 'enough', delayS: 0, overrides: {} });
     expect(next.steps[1]!.attempts[1]).toBe(doc.steps[1]!.attempts[1]);
-    next = patchStatusDoc(next, ev(doc.id, 'api.usage', { attemptId: 10, inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.25 }), { step: 2, n: 2 });
+    next = patchStatusDoc(
+      next,
+      ev(doc.id, 'api.usage', { attemptId: 10, inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.25 }),
+      { step: 2, n: 2 },
+    );
     expect(next.steps[1]!.attempts[1]!.inputTokens).toBe(doc.steps[1]!.attempts[1]!.inputTokens + 100);
     expect(next.costUsd).toBeCloseTo(doc.costUsd! + 0.25);
   });
@@ -76,7 +90,11 @@ describe('patchAttemptDetail', () => {
   it('gate.finished updates that gate, keeping its output until the next fetch', () => {
     const fake = createFakeBridge({ now: NOW });
     const detail = makeAttempt(fake.runs.get(RUN_IDS.health)!.doc, 2, 1, NOW, () => '')!;
-    const next = patchAttemptDetail(detail, ev(RUN_IDS.health, 'gate.finished', { attemptId: 1, gate: 'test', passed: true, exitCode: 0, timedOut: false, durationMs: 10, failures: 0 }), null);
+    const next = patchAttemptDetail(
+      detail,
+      ev(RUN_IDS.health, 'gate.finished', { attemptId: 1, gate: 'test', passed: true, exitCode: 0, timedOut: false, durationMs: 10, failures: 0 }),
+      null,
+    );
     expect(next.gates).toHaveLength(1);
     expect(next.gates[0]).toMatchObject({ gate: 'test', passed: true, exitCode: 0, output: detail.gates[0]!.output });
   });
@@ -88,7 +106,19 @@ describe('the resumes list follows the engine live (issue 13 item 9)', () => {
     const retryAt = new Date(NOW - 60_000).toISOString();
     const doc = {
       ...base,
-      resumes: [{ kind: 'retry' as const, at: retryAt, resumedFrom: { step: 2, status: 'failed' }, turnBudget: null, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }],
+      resumes: [
+        {
+          kind: 'retry' as const,
+          at: retryAt,
+          resumedFrom: { step: 2, status: 'failed' },
+          turnBudget: null,
+          inputTokens: 0,
+          outputTokens: 0,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: 0,
+        },
+      ],
     };
     const step = doc.steps.find((s) => s.attempts.length > 0)!;
     const n = step.attempts.at(-1)!.n;

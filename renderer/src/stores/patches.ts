@@ -78,8 +78,18 @@ export function patchStatusDoc(doc: StatusDocument, e: EngineEventDoc, at: { ste
   if (aStarted) {
     return mapStep(doc, aStarted.step, (s) => {
       const fresh: AttemptDoc = {
-        n: aStarted.n, outcome: 'running', errorClass: null, model: aStarted.model, inputTokens: 0, outputTokens: 0,
-        cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, decision: null, fingerprint: null, round: aStarted.round,
+        n: aStarted.n,
+        outcome: 'running',
+        errorClass: null,
+        model: aStarted.model,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+        decision: null,
+        fingerprint: null,
+        round: aStarted.round,
       };
       const attempts = s.attempts.some((a) => a.n === aStarted.n) ? s.attempts : [...s.attempts, fresh];
       return { ...s, status: 'running', attempts };
@@ -90,7 +100,11 @@ export function patchStatusDoc(doc: StatusDocument, e: EngineEventDoc, at: { ste
   const decision = payloadOf('decision', e);
   if (decision) {
     const { action, reason, delayS, overrides } = decision;
-    return mapAttempt(doc, decision.step, decision.n, (a) => ({ ...a, decision: { action, reason, delayS, overrides }, fingerprint: decision.fingerprint ?? a.fingerprint }));
+    return mapAttempt(doc, decision.step, decision.n, (a) => ({
+      ...a,
+      decision: { action, reason, delayS, overrides },
+      fingerprint: decision.fingerprint ?? a.fingerprint,
+    }));
   }
   const usage = payloadOf('api.usage', e);
   if (usage && at) {
@@ -109,7 +123,11 @@ export function patchStatusDoc(doc: StatusDocument, e: EngineEventDoc, at: { ste
 }
 
 /** Usage spent at `at` counts toward the retry or resume in force then (the last one at or before it): its "$… after". */
-function addToResume(resumes: StatusDocument['resumes'], at: string, u: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }): StatusDocument['resumes'] {
+function addToResume(
+  resumes: StatusDocument['resumes'],
+  at: string,
+  u: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null },
+): StatusDocument['resumes'] {
   let i = -1;
   for (let k = 0; k < resumes.length; k++) if (Date.parse(resumes[k]!.at) <= Date.parse(at)) i = k;
   if (i === -1) return resumes;
@@ -135,9 +153,16 @@ export function patchAttemptDetail(d: AttemptDetail, e: EngineEventDoc, gateComm
   if (gate) {
     const existing = d.gates.find((g) => g.gate === gate.gate);
     const doc = {
-      gate: gate.gate, command: existing?.command ?? gateCommand ?? '', passed: gate.passed, exitCode: gate.exitCode,
-      signal: existing?.signal ?? null, timedOut: gate.timedOut, durationMs: gate.durationMs,
-      output: existing?.output ?? '', outputBytes: existing?.outputBytes ?? 0, failures: existing?.failures ?? [],
+      gate: gate.gate,
+      command: existing?.command ?? gateCommand ?? '',
+      passed: gate.passed,
+      exitCode: gate.exitCode,
+      signal: existing?.signal ?? null,
+      timedOut: gate.timedOut,
+      durationMs: gate.durationMs,
+      output: existing?.output ?? '',
+      outputBytes: existing?.outputBytes ?? 0,
+      failures: existing?.failures ?? [],
     };
     const gates = existing ? d.gates.map((g) => (g === existing ? doc : g)) : [...d.gates, doc];
     return { ...d, gates };

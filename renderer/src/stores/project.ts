@@ -49,8 +49,15 @@ interface ProjectState {
 /** The key a baseline input is compared by (the repository and everything it checks). */
 export function baselineKey(input: BaselineInput): string {
   const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted)
-      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]))
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== undefined)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
         : v;
   return JSON.stringify(sorted(input));
 }

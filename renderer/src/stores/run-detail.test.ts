@@ -21,11 +21,14 @@ afterEach(() => disconnect());
 
 /** The engine row id the seeded history gave an attempt (what live events carry). */
 function rowId(runId: string, step: number, n: number): number {
-  const e = fake.history.find((x) => x.runId === runId && x.type === 'decision' && x.payload.step === step && x.payload.n === n)
-    ?? fake.history.filter((x) => x.runId === runId && typeof x.payload.attemptId === 'number').find((x, i, all) => {
-      const started = fake.history.filter((s) => s.runId === runId && s.type === 'attempt.started' && s.id < x.id).at(-1);
-      return started?.payload.step === step && started.payload.n === n && all.indexOf(x) === i;
-    });
+  const e =
+    fake.history.find((x) => x.runId === runId && x.type === 'decision' && x.payload.step === step && x.payload.n === n) ??
+    fake.history
+      .filter((x) => x.runId === runId && typeof x.payload.attemptId === 'number')
+      .find((x, i, all) => {
+        const started = fake.history.filter((s) => s.runId === runId && s.type === 'attempt.started' && s.id < x.id).at(-1);
+        return started?.payload.step === step && started.payload.n === n && all.indexOf(x) === i;
+      });
   return e!.payload.attemptId as number;
 }
 
@@ -49,10 +52,21 @@ describe('run-detail store', () => {
     const before = useRunDetail.getState().byId[RUN_IDS.health]!;
     const other = before.attempts['2:2'];
 
-    fake.engineEvent(RUN_IDS.health, 'gate.finished', { attemptId: rowId(RUN_IDS.health, 2, 1), gate: 'lint', passed: false, exitCode: 3, timedOut: false, durationMs: 800, failures: 0 });
+    fake.engineEvent(RUN_IDS.health, 'gate.finished', {
+      attemptId: rowId(RUN_IDS.health, 2, 1),
+      gate: 'lint',
+      passed: false,
+      exitCode: 3,
+      timedOut: false,
+      durationMs: 800,
+      failures: 0,
+    });
     const after = useRunDetail.getState().byId[RUN_IDS.health]!;
 
-    expect(after.attempts['2:1']!.detail!.gates.map((g) => [g.gate, g.passed, g.exitCode])).toEqual([['test', false, 1], ['lint', false, 3]]);
+    expect(after.attempts['2:1']!.detail!.gates.map((g) => [g.gate, g.passed, g.exitCode])).toEqual([
+      ['test', false, 1],
+      ['lint', false, 3],
+    ]);
     expect(after.attempts['2:1']!.stale).toBe(true);
     expect(after.attempts['2:2']).toBe(other);
     expect(after.doc).toBe(before.doc);
@@ -78,7 +92,14 @@ describe('run-detail store', () => {
     await useRunDetail.getState().open(RUN_IDS.waiting);
     fake.engineEvent(RUN_IDS.waiting, 'attempt.started', { step: 2, n: 3, model: 'claude-opus-5-5', agent: 'anthropic' });
     fake.engineEvent(RUN_IDS.waiting, 'agent.transcript', { attemptId: 9001, kind: 'text', text: 'Trying a new approach.' });
-    fake.engineEvent(RUN_IDS.waiting, 'api.usage', { attemptId: 9001, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.02 });
+    fake.engineEvent(RUN_IDS.waiting, 'api.usage', {
+      attemptId: 9001,
+      inputTokens: 10,
+      outputTokens: 5,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0.02,
+    });
     const d = useRunDetail.getState().byId[RUN_IDS.waiting]!;
     expect(d.attemptIds[9001]).toBe('2:3');
     expect(d.liveTranscript['2:3']!.map((t) => t.text)).toEqual(['Trying a new approach.']);
@@ -118,15 +139,31 @@ describe('run-detail store', () => {
 
   it('turns a budget alert into one notice, with figures that keep their digits', () => {
     fake.engineEvent(RUN_IDS.running, 'budget.alert', { key: 'daily', kind: 'daily', spentUsd: 16, limitUsd: 20 });
-    expect(useUi.getState().notices).toEqual([expect.objectContaining({ level: 'warn', title: 'Daily budget alert', body: '$16.00 of the $20.00 daily budget spent (80 %). Runs wait for the next day when it is reached.', runId: RUN_IDS.running })]);
+    expect(useUi.getState().notices).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        title: 'Daily budget alert',
+        body: '$16.00 of the $20.00 daily budget spent (80 %). Runs wait for the next day when it is reached.',
+        runId: RUN_IDS.running,
+      }),
+    ]);
     fake.engineEvent(RUN_IDS.running, 'budget.alert', { key: `task:${RUN_IDS.running}`, kind: 'task', spentUsd: 0.0033, limitUsd: 0.004 });
-    expect(useUi.getState().notices.at(-1)).toMatchObject({ title: 'Task budget alert', body: expect.stringMatching(/^\$0\.0033 of the \$0\.0040 task budget spent \(83 %\)/) });
+    expect(useUi.getState().notices.at(-1)).toMatchObject({
+      title: 'Task budget alert',
+      body: expect.stringMatching(/^\$0\.0033 of the \$0\.0040 task budget spent \(83 %\)/),
+    });
     expect(useUi.getState().notices).toHaveLength(2);
     // The run then stops at that budget: the notice saying so is the one alert left for it.
     fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'paused', reason: 'task budget of $0.0040 reached ($0.0059 spent); nothing is lost' });
     expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);
     // The service's "needs you" notice goes once the run runs again (Raise budget and continue).
-    fake.emit('app.onNotice', { code: 'run.needs_you', level: 'warn', title: 'Run needs you: Add health', body: 'task budget of $0.0040 reached', runId: RUN_IDS.running });
+    fake.emit('app.onNotice', {
+      code: 'run.needs_you',
+      level: 'warn',
+      title: 'Run needs you: Add health',
+      body: 'task budget of $0.0040 reached',
+      runId: RUN_IDS.running,
+    });
     expect(useUi.getState().notices).toHaveLength(2);
     fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'running', reason: null });
     expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);

@@ -69,8 +69,22 @@ export const GATE_HEAD_LINES = 500;
 
 export function emptyDetail(runId: string): RunDetail {
   return {
-    runId, status: 'loading', error: null, doc: null, title: null, wakeAt: null, lastEventId: 0, attemptIds: {}, current: null,
-    timing: {}, runningGate: {}, liveGate: {}, liveTranscript: {}, log: [], attempts: {}, queued: [],
+    runId,
+    status: 'loading',
+    error: null,
+    doc: null,
+    title: null,
+    wakeAt: null,
+    lastEventId: 0,
+    attemptIds: {},
+    current: null,
+    timing: {},
+    runningGate: {},
+    liveGate: {},
+    liveTranscript: {},
+    log: [],
+    attempts: {},
+    queued: [],
   };
 }
 
@@ -252,13 +266,24 @@ export const useRunDetail = create<RunDetailState>()((set, get) => {
         const history = await allEvents(runId, 0);
         const [doc, list] = await Promise.all([
           getApi().call('runs.get', { runId }),
-          summary ? Promise.resolve([summary]) : getApi().call('runs.list', {}).catch(() => [] as RunSummary[]),
+          summary
+            ? Promise.resolve([summary])
+            : getApi()
+                .call('runs.list', {})
+                .catch(() => [] as RunSummary[]),
         ]);
         const info = list.find((r) => r.id === runId) ?? null;
         update(runId, (d) => {
           let next: RunDetail = { ...d, doc: null };
           for (const e of history) next = applyDetailEvent(next, e, true);
-          next = { ...next, status: 'ready', doc, title: info?.title ?? d.title, wakeAt: doc.status === 'waiting' ? (info?.wakeAt ?? next.wakeAt) : null, queued: [] };
+          next = {
+            ...next,
+            status: 'ready',
+            doc,
+            title: info?.title ?? d.title,
+            wakeAt: doc.status === 'waiting' ? (info?.wakeAt ?? next.wakeAt) : null,
+            queued: [],
+          };
           for (const e of d.queued) next = applyDetailEvent(next, e);
           return next;
         });
@@ -278,12 +303,21 @@ export const useRunDetail = create<RunDetailState>()((set, get) => {
 
     async loadAttempt(runId, step, n) {
       const key = attemptKey(step, n);
-      update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: d.attempts[key]?.detail ? 'ready' : 'loading', detail: d.attempts[key]?.detail ?? null, error: null, stale: false } } }));
+      update(runId, (d) => ({
+        ...d,
+        attempts: {
+          ...d.attempts,
+          [key]: { status: d.attempts[key]?.detail ? 'ready' : 'loading', detail: d.attempts[key]?.detail ?? null, error: null, stale: false },
+        },
+      }));
       try {
         const detail = await getApi().call('runs.attempt', { runId, step, n, outputHeadLines: GATE_HEAD_LINES });
         update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: 'ready', detail, error: null, stale: d.attempts[key]?.stale ?? false } } }));
       } catch (err) {
-        update(runId, (d) => ({ ...d, attempts: { ...d.attempts, [key]: { status: 'error', detail: d.attempts[key]?.detail ?? null, error: errorMessage(err), stale: false } } }));
+        update(runId, (d) => ({
+          ...d,
+          attempts: { ...d.attempts, [key]: { status: 'error', detail: d.attempts[key]?.detail ?? null, error: errorMessage(err), stale: false } },
+        }));
       }
     },
 

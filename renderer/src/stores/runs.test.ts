@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 
 describe('runs store, live', () => {
-  it("lists a run another process created as soon as its run.created arrives", async () => {
+  it('lists a run another process created as soon as its run.created arrives', async () => {
     await useRuns.getState().load();
     const source = fake.runs.get(RUN_IDS.health)!;
     const id = 'r-from-cli';

@@ -23,15 +23,17 @@ const idle = <T>(data: T): Loadable<T> => ({ status: 'idle', data, error: null }
 
 export const useRuns = create<RunsState>()((set, get) => {
   // Keeps the data shown while reloading, so a refresh never blanks the list.
-  const loader = <K extends 'runs' | 'interrupted' | 'recent'>(key: K, fetch: () => Promise<RunsState[K]['data']>) => async () => {
-    set((s) => ({ [key]: { ...s[key], status: 'loading', error: null } }) as Partial<RunsState>);
-    try {
-      const data = await fetch();
-      set({ [key]: { status: 'ready', data, error: null } } as Partial<RunsState>);
-    } catch (err) {
-      set((s) => ({ [key]: { ...s[key], status: 'error', error: errorMessage(err) } }) as Partial<RunsState>);
-    }
-  };
+  const loader =
+    <K extends 'runs' | 'interrupted' | 'recent'>(key: K, fetch: () => Promise<RunsState[K]['data']>) =>
+    async () => {
+      set((s) => ({ [key]: { ...s[key], status: 'loading', error: null } }) as Partial<RunsState>);
+      try {
+        const data = await fetch();
+        set({ [key]: { status: 'ready', data, error: null } } as Partial<RunsState>);
+      } catch (err) {
+        set((s) => ({ [key]: { ...s[key], status: 'error', error: errorMessage(err) } }) as Partial<RunsState>);
+      }
+    };
 
   return {
     runs: idle([]),

@@ -9,7 +9,17 @@ type Slot<T> = { status: 'idle' | 'loading' | 'ready' | 'error'; data: T | null;
 const idle = <T>(): Slot<T> => ({ status: 'idle', data: null, error: null });
 
 /** Events after which the numbers may differ: runs starting or ending, steps committed, attempts and their cost. */
-const CHANGES_STATS = new Set(['run.created', 'run.status', 'step.status', 'step.committed', 'step.adopted', 'step.demoted', 'attempt.finished', 'decision', 'api.usage']);
+const CHANGES_STATS = new Set([
+  'run.created',
+  'run.status',
+  'step.status',
+  'step.committed',
+  'step.adopted',
+  'step.demoted',
+  'attempt.finished',
+  'decision',
+  'api.usage',
+]);
 
 /** The most often a live dashboard re-fetches (ms): a run streaming API usage must not turn into a request per event. */
 export const REFRESH_MS = 1000;
@@ -73,13 +83,17 @@ export const useStats = create<StatsState>()((set, get) => {
       set((s) => ({
         summary: {
           ...s.summary,
-          [days]: summary.status === 'fulfilled' ? { status: 'ready', data: summary.value, error: null } : { ...s.summary[days], status: 'error', error: errorMessage(summary.reason) },
+          [days]:
+            summary.status === 'fulfilled'
+              ? { status: 'ready', data: summary.value, error: null }
+              : { ...s.summary[days], status: 'error', error: errorMessage(summary.reason) },
         },
         improvements: {
           ...s.improvements,
-          [days]: improvements.status === 'fulfilled'
-            ? { status: 'ready', data: improvements.value.items, error: null }
-            : { ...s.improvements[days], status: 'error', error: errorMessage(improvements.reason) },
+          [days]:
+            improvements.status === 'fulfilled'
+              ? { status: 'ready', data: improvements.value.items, error: null }
+              : { ...s.improvements[days], status: 'error', error: errorMessage(improvements.reason) },
         },
       }));
     },

@@ -26,7 +26,12 @@ afterEach(async () => {
 });
 
 function session(extra: { timeoutS?: number; maxOutputBytes?: number; env?: NodeJS.ProcessEnv } = {}): BashSession {
-  const s = createBashSession({ cwd: root, env: extra.env ?? allowlistEnv(process.env, { home: base, tmpDir: base }), timeoutS: extra.timeoutS, maxOutputBytes: extra.maxOutputBytes });
+  const s = createBashSession({
+    cwd: root,
+    env: extra.env ?? allowlistEnv(process.env, { home: base, tmpDir: base }),
+    timeoutS: extra.timeoutS,
+    maxOutputBytes: extra.maxOutputBytes,
+  });
   sessions.push(s);
   return s;
 }
@@ -211,14 +216,32 @@ describe('bash session', () => {
 
 describe('allowlistEnv', () => {
   const dirty: NodeJS.ProcessEnv = {
-    PATH: '/usr/bin:/bin', HOME: '/home/someone', LANG: 'C.UTF-8', LC_ALL: 'C', TERM: 'xterm', NODE_OPTIONS: '--max-old-space-size=512',
-    ANTHROPIC_API_KEY: 'sk-ant-should-not-leak', AWS_ACCESS_KEY_ID: 'AKIA', PGPASSWORD: 'pg', DATABASE_URL: 'postgres://u:p@h/db',
-    GH_PAT: 'ghp', NPM_CONFIG__AUTH: 'npm', SSH_AUTH_SOCK: '/tmp/ssh-agent', RATCHET_HOME: '/x', TMPDIR: '/tmp',
+    PATH: '/usr/bin:/bin',
+    HOME: '/home/someone',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C',
+    TERM: 'xterm',
+    NODE_OPTIONS: '--max-old-space-size=512',
+    ANTHROPIC_API_KEY: 'sk-ant-should-not-leak',
+    AWS_ACCESS_KEY_ID: 'AKIA',
+    PGPASSWORD: 'pg',
+    DATABASE_URL: 'postgres://u:p@h/db',
+    GH_PAT: 'ghp',
+    NPM_CONFIG__AUTH: 'npm',
+    SSH_AUTH_SOCK: '/tmp/ssh-agent',
+    RATCHET_HOME: '/x',
+    TMPDIR: '/tmp',
   };
 
   it('keeps PATH, LANG, LC_*, TERM and the names the workflow lists; sets HOME and TMPDIR to the sandbox', () => {
     expect(allowlistEnv(dirty, { home: '/sb/home', tmpDir: '/sb/tmp', names: ['NODE_OPTIONS'] })).toEqual({
-      PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', LC_ALL: 'C', TERM: 'xterm', NODE_OPTIONS: '--max-old-space-size=512', HOME: '/sb/home', TMPDIR: '/sb/tmp',
+      PATH: '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      TERM: 'xterm',
+      NODE_OPTIONS: '--max-old-space-size=512',
+      HOME: '/sb/home',
+      TMPDIR: '/sb/tmp',
     });
     expect(dirty.ANTHROPIC_API_KEY).toBe('sk-ant-should-not-leak');
   });
@@ -264,7 +287,11 @@ describe('runTool', () => {
   it('does not run anything once the signal has aborted', async () => {
     const ac = new AbortController();
     ac.abort();
-    const out = await runTool('str_replace_based_edit_tool', { command: 'create', path: 'x.txt', file_text: 'x' }, { root, bash: session(), signal: ac.signal });
+    const out = await runTool(
+      'str_replace_based_edit_tool',
+      { command: 'create', path: 'x.txt', file_text: 'x' },
+      { root, bash: session(), signal: ac.signal },
+    );
     expect(out.isError).toBe(true);
     expect(existsSync(path.join(root, 'x.txt'))).toBe(false);
   });

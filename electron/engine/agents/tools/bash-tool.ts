@@ -79,7 +79,14 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
     try {
       launch = opts.jail ? await opts.jail.wrap('bash', script, { env }) : { file: 'bash', args: ['-c', script], env, done() {} };
     } catch (err) {
-      return { output: '', exitCode: null, exitSignal: null, spawnError: err instanceof Error ? err : new Error(String(err)), pwd: '', backgroundStillRunning: false };
+      return {
+        output: '',
+        exitCode: null,
+        exitSignal: null,
+        spawnError: err instanceof Error ? err : new Error(String(err)),
+        pwd: '',
+        backgroundStillRunning: false,
+      };
     }
     // Stopped while the sandbox was wrapping the command: it never starts.
     if (signal?.aborted) {
@@ -210,7 +217,9 @@ export function createBashSession(opts: BashSessionOptions): BashSession {
     const text = raw.output.replace(/\n+$/, '');
     if (text !== '') parts.push(text);
     if (raw.killedFor === 'timeout') {
-      parts.push(`<the command timed out after ${timeoutS} s and its process group was killed; run long tasks in the background with output redirected to a file>`);
+      parts.push(
+        `<the command timed out after ${timeoutS} s and its process group was killed; run long tasks in the background with output redirected to a file>`,
+      );
     } else if (raw.killedFor === 'abort') {
       parts.push('<the command was aborted and its process group was killed>');
     } else if (raw.killedFor === 'close') {

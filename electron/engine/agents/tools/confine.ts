@@ -102,16 +102,10 @@ export async function resolveInside(root: string, p: string, mode: AccessMode = 
   const real = await realpathLoose(lexical, 0);
   if (!isWithin(realRoot, real)) {
     const via = real === lexical ? '' : ` (it resolves to ${real})`;
-    throw new ToolError(
-      'outside_worktree',
-      `Path ${p} is outside the worktree${via}; paths must stay inside the worktree ${realRoot}.`,
-    );
+    throw new ToolError('outside_worktree', `Path ${p} is outside the worktree${via}; paths must stay inside the worktree ${realRoot}.`);
   }
   if (mode === 'write' && (touchesGitDir(realRoot, real) || touchesGitDir(spelledRoot, lexical))) {
-    throw new ToolError(
-      'git_metadata',
-      `Path ${p} is inside .git; writing git metadata is not allowed — paths must stay among the worktree's own files.`,
-    );
+    throw new ToolError('git_metadata', `Path ${p} is inside .git; writing git metadata is not allowed — paths must stay among the worktree's own files.`);
   }
   return real;
 }
@@ -138,7 +132,11 @@ const PROC_FD = existsSync('/proc/self/fd') ? '/proc/self/fd' : null;
  * and undone between the open and the re-check is not caught there — the OS sandbox is the
  * boundary on macOS, this check a second line.
  */
-export async function openConfined(root: string, real: string, opts: { create: boolean; readOnly?: boolean }): Promise<{ handle: FileHandle; created: boolean }> {
+export async function openConfined(
+  root: string,
+  real: string,
+  opts: { create: boolean; readOnly?: boolean },
+): Promise<{ handle: FileHandle; created: boolean }> {
   const realRoot = await realpath(root);
   const base = (opts.readOnly ? constants.O_RDONLY : constants.O_RDWR) | constants.O_NOFOLLOW;
   let handle: FileHandle;
@@ -156,7 +154,10 @@ export async function openConfined(root: string, real: string, opts: { create: b
     const info = await handle.stat();
     if (!info.isFile()) throw new ToolError('wrong_kind', `${real} is not a regular file.`);
     if (info.nlink > 1) {
-      throw new ToolError('hard_link', `${real} is a hard link (${info.nlink} links): it may share its content with a file outside the worktree, so the editor will not write it. Copy it to a new file instead.`);
+      throw new ToolError(
+        'hard_link',
+        `${real} is a hard link (${info.nlink} links): it may share its content with a file outside the worktree, so the editor will not write it. Copy it to a new file instead.`,
+      );
     }
     let actual: string;
     if (PROC_FD) {

@@ -212,7 +212,9 @@ describe('str_replace', () => {
 
   it('caps the list of matching lines', async () => {
     await writeFile(file('many.txt'), 'x\n'.repeat(30));
-    expect(await fails({ command: 'str_replace', path: 'many.txt', old_str: 'x', new_str: 'y' })).toContain('occurs 30 times in many.txt, starting on lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 20 more;');
+    expect(await fails({ command: 'str_replace', path: 'many.txt', old_str: 'x', new_str: 'y' })).toContain(
+      'occurs 30 times in many.txt, starting on lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 20 more;',
+    );
   });
 
   it('counts overlapping occurrences as ambiguous', async () => {

@@ -31,10 +31,7 @@ export async function viewFile(real: string, shown: string, range: readonly [num
   const fit = fitLines(rows, max - header.length);
   if (fit.kept === rows.length) return { content: header + fit.text, isError: false };
   const shownUpTo = start + fit.kept - 1;
-  const what =
-    fit.kept === 0
-      ? `line ${start} alone is longer than the limit and was cut`
-      : `showing lines ${start}-${shownUpTo} of ${lines.length}`;
+  const what = fit.kept === 0 ? `line ${start} alone is longer than the limit and was cut` : `showing lines ${start}-${shownUpTo} of ${lines.length}`;
   const next = Math.max(shownUpTo + 1, start + 1);
   return {
     content: `${header}${fit.text}\n<response clipped: ${what}; output is limited to ${max} characters. Use view_range, e.g. [${next}, -1], to see more.>`,

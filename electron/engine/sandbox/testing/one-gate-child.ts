@@ -23,7 +23,10 @@ function socatChildren(): number[] {
 const [home = '', how] = process.argv.slice(2);
 if (!home) throw new Error('usage: one-gate-child.ts <ratchet-home> exit|close|wait');
 const repo = makeRepo({ 'a.txt': 'a\n' });
-writeFileSync(join(repo, 'ratchet.yml'), 'gates: { ok: "test -f work.txt" }\nagent: { kind: command, command: ["sh", "-c", "echo work > work.txt"] }\nsteps:\n  - title: one\n');
+writeFileSync(
+  join(repo, 'ratchet.yml'),
+  'gates: { ok: "test -f work.txt" }\nagent: { kind: command, command: ["sh", "-c", "echo work > work.txt"] }\nsteps:\n  - title: one\n',
+);
 sh(repo, 'add', 'ratchet.yml');
 sh(repo, 'commit', '-qm', 'workflow');
 const engine = createEngine({ home, env: process.env });

@@ -33,8 +33,7 @@ const addRun = (r: string, sign: '+' | '-') => `
 /** A step's contribution changed: its bucket, or its tries while in a success bucket (a pending or running step has none). */
 const stepMoved = `((${bucket('OLD')}) IS NOT (${bucket('NEW')}) OR (OLD.tries IS NOT NEW.tries AND (${bucket('NEW')}) IS NOT NULL))`;
 
-const stepTries = (r: string, sign: '+' | '-') =>
-  `UPDATE step_runs SET tries = tries ${sign} 1 WHERE run_id = ${r}.run_id AND step_index = ${r}.step_index;`;
+const stepTries = (r: string, sign: '+' | '-') => `UPDATE step_runs SET tries = tries ${sign} 1 WHERE run_id = ${r}.run_id AND step_index = ${r}.step_index;`;
 
 export const SUMMARY_TRIGGERS = `
   CREATE TRIGGER stats_run_insert AFTER INSERT ON runs BEGIN

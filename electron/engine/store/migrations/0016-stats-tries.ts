@@ -196,19 +196,31 @@ export function rebuildClassSummary(db: Database.Database): void {
 // ---- the migration ---------------------------------------------------------------------------------------------------
 
 /** The triggers migrations 9 and 13 created under names this migration no longer uses (they counted `n > 1`). */
-const REPLACED = ['stats_attempt_insert', 'stats_attempt_update', 'stats_attempt_tries', 'stats_attempt_delete', 'stats_call_insert', 'stats_class_insert', 'stats_class_update', 'stats_class_delete'];
-const has = (db: Database.Database, type: 'table' | 'trigger', name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get(type, name) !== undefined;
+const REPLACED = [
+  'stats_attempt_insert',
+  'stats_attempt_update',
+  'stats_attempt_tries',
+  'stats_attempt_delete',
+  'stats_call_insert',
+  'stats_class_insert',
+  'stats_class_update',
+  'stats_class_delete',
+];
+const has = (db: Database.Database, type: 'table' | 'trigger', name: string) =>
+  db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get(type, name) !== undefined;
 const statsTriggers = (db: Database.Database) =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stats\\_%' ESCAPE '\\'").all() as Array<{ name: string }>).map((t) => t.name);
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stats\\_%' ESCAPE '\\'").all() as Array<{ name: string }>).map(
+    (t) => t.name,
+  );
 
 export const migration0016: Migration = {
   version: 16,
   name: 'stats-tries',
   // Its triggers are there and none it replaced: so migration 9 or 13 applied late (merged after 16) puts it back to work.
   present: (db) =>
-    !REPLACED.some((t) => has(db, 'trigger', t))
-    && (!has(db, 'table', 'stats_daily') || has(db, 'trigger', 'stats_call_moved'))
-    && (!has(db, 'table', 'stats_classes') || has(db, 'trigger', 'stats_class_added')),
+    !REPLACED.some((t) => has(db, 'trigger', t)) &&
+    (!has(db, 'table', 'stats_daily') || has(db, 'trigger', 'stats_call_moved')) &&
+    (!has(db, 'table', 'stats_classes') || has(db, 'trigger', 'stats_class_added')),
   up(db) {
     for (const t of statsTriggers(db)) db.exec(`DROP TRIGGER ${t}`);
     // Each summary only where its migration has made its tables (a later run of this migration completes the other).

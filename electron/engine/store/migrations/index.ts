@@ -16,6 +16,18 @@ import { migration0015 } from './0015-run-env';
 import { migration0016 } from './0016-stats-tries';
 
 export const MIGRATIONS: readonly Migration[] = [
-  migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007,
-  migration0008, migration0009, migration0010, migration0013, migration0014, migration0015, migration0016,
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+  migration0009,
+  migration0010,
+  migration0013,
+  migration0014,
+  migration0015,
+  migration0016,
 ];

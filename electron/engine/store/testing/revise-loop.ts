@@ -9,7 +9,9 @@ let ok = 0;
 let busy = 0;
 const other: string[] = [];
 // Both workers start at the same moment, so their loops overlap.
-while (Date.now() < Number(startAt)) { /* wait */ }
+while (Date.now() < Number(startAt)) {
+  /* wait */
+}
 for (let i = 0; i < Number(count); i++) {
   try {
     store.revisePlan(runId, [{ title: 'step 1' }, { title: `step 2 (${process.pid} #${i})` }] as never);

@@ -64,15 +64,30 @@ export function fillV7(db: Database.Database, runs: number, end: Date): void {
         ins.step.run(runId, s, `step ${s}`, s === 1 ? 'setup' : null);
         const tries = 1 + Math.floor(rand() * 3);
         for (let n = 1; n <= tries; n++) {
-          const id = Number(ins.attempt.run(runId, s, n, 'anthropic', 'claude-sonnet-5-5', `prompt ${runId}/${s}/${n} ${'context '.repeat(50)}`, iso(), 0).lastInsertRowid);
+          const id = Number(
+            ins.attempt.run(runId, s, n, 'anthropic', 'claude-sonnet-5-5', `prompt ${runId}/${s}/${n} ${'context '.repeat(50)}`, iso(), 0).lastInsertRowid,
+          );
           const cost = rand() < 0.1 ? null : 0.01 * n;
           ins.call.run(id, 'claude-sonnet-5-5', 1000, 100, 50, 10, cost, iso());
           ins.usage.run(1000, 100, 50, 10, cost, cost === null ? 0 : 1, id);
           const passed = n === tries;
           ins.gate.run(id, 'test', 'npm test', passed ? 1 : 0, passed ? 0 : 1, null, 0, 1200, `ok 1\n${passed ? '' : 'not ok 2\n'}`.repeat(20), 200, '[]');
           if (n === 2 && rand() < 0.3) continue; // left running: the process died there
-          ins.finish.run(passed ? 'passed' : 'failed', passed ? null : 'test_failure', passed ? null : 'not ok 2', 'did it', `refs/ratchet/${runId}/${s}/${n}`, 'e'.repeat(40),
-            rand() < 0.3 ? null : `diff --git a/x b/x\n+${r}`, '[]', rand() < 0.2 ? big : JSON.stringify([{ kind: 'text', text: 'hi' }]), null, passed ? null : `fp-${s}`, iso(), id);
+          ins.finish.run(
+            passed ? 'passed' : 'failed',
+            passed ? null : 'test_failure',
+            passed ? null : 'not ok 2',
+            'did it',
+            `refs/ratchet/${runId}/${s}/${n}`,
+            'e'.repeat(40),
+            rand() < 0.3 ? null : `diff --git a/x b/x\n+${r}`,
+            '[]',
+            rand() < 0.2 ? big : JSON.stringify([{ kind: 'text', text: 'hi' }]),
+            null,
+            passed ? null : `fp-${s}`,
+            iso(),
+            id,
+          );
           if (!passed) ins.decision.run(JSON.stringify({ action: 'retry', reason: 'test failure', delayS: 0, overrides: {} }), id);
           ins.event.run(runId, iso(), 'attempt.finished', JSON.stringify({ attemptId: id }));
         }

@@ -9,9 +9,11 @@ import type Database from 'better-sqlite3';
 export function rng(seed: number): () => number {
   let x = seed >>> 0 || 1;
   return () => {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     return x / 2 ** 32;
   };
 }
@@ -32,9 +34,16 @@ export function writeVariedHistory(db: Database.Database, opts: { runs: number; 
     const runId = newId();
     const nSteps = 1 + Math.floor(rand() * 4);
     store.createRun({
-      runId, repoPath: `/repo/${r % 3}`, repoName: 'repo', title: `Task ${r % 5}`, description: '',
+      runId,
+      repoPath: `/repo/${r % 3}`,
+      repoName: 'repo',
+      title: `Task ${r % 5}`,
+      description: '',
       workflow: WorkflowFile.parse({ steps: Array.from({ length: nSteps }, (_, i) => ({ title: `step ${i + 1}` })) }),
-      baseBranch: 'main', baseCommit: '0'.repeat(40), branch: `ratchet/r-${runId}`, worktree: `/tmp/wt-${runId}`,
+      baseBranch: 'main',
+      baseCommit: '0'.repeat(40),
+      branch: `ratchet/r-${runId}`,
+      worktree: `/tmp/wt-${runId}`,
     });
     store.setRunStatus(runId, 'running', null);
     let runFailed = false;
@@ -44,9 +53,34 @@ export function writeVariedHistory(db: Database.Database, opts: { runs: number; 
       const before: Array<'tdd_violation' | 'red'> = extra() < 0.2 ? (extra() < 0.3 ? ['tdd_violation', 'red'] : ['red']) : [];
       before.forEach((kind, i) => {
         tick();
-        const id = store.startAttempt({ runId, stepIndex: s, n: i + 1, agentKind: 'anthropic', model: 'claude-sonnet-5-5', prompt: `test first ${r}/${s}`, preCommit: 'a'.repeat(40) });
-        store.recordApiCall(runId, id, { model: 'claude-sonnet-5-5', inputTokens: 800, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: Math.round(extra() * 1e5) / 1e6 });
-        const done = { errorClass: null, errorMessage: null, summary: null, treeRef: null, treeSha: null, diff: null, failures: [], transcript: [], sessionId: null };
+        const id = store.startAttempt({
+          runId,
+          stepIndex: s,
+          n: i + 1,
+          agentKind: 'anthropic',
+          model: 'claude-sonnet-5-5',
+          prompt: `test first ${r}/${s}`,
+          preCommit: 'a'.repeat(40),
+        });
+        store.recordApiCall(runId, id, {
+          model: 'claude-sonnet-5-5',
+          inputTokens: 800,
+          outputTokens: 100,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: Math.round(extra() * 1e5) / 1e6,
+        });
+        const done = {
+          errorClass: null,
+          errorMessage: null,
+          summary: null,
+          treeRef: null,
+          treeSha: null,
+          diff: null,
+          failures: [],
+          transcript: [],
+          sessionId: null,
+        };
         if (kind === 'red') store.finishAttempt(runId, id, { ...done, outcome: 'red', summary: 'the new test fails, as it should' });
         else {
           store.finishAttempt(runId, id, { ...done, outcome: 'failed', errorClass: 'tdd_violation', errorMessage: 'no test file changed' });
@@ -60,13 +94,27 @@ export function writeVariedHistory(db: Database.Database, opts: { runs: number; 
         const id = store.startAttempt({ runId, stepIndex: s, n, agentKind: 'anthropic', model, prompt: `prompt ${r}/${s}/${n}`, preCommit: 'a'.repeat(40) });
         for (let c = 0; c < 1 + Math.floor(rand() * 3); c++) {
           tick();
-          store.recordApiCall(runId, id, { model, inputTokens: 1000, outputTokens: 200, cacheReadTokens: 500, cacheWriteTokens: 100, costUsd: model === 'unpriced-model' ? null : Math.round(rand() * 1e5) / 1e6 });
+          store.recordApiCall(runId, id, {
+            model,
+            inputTokens: 1000,
+            outputTokens: 200,
+            cacheReadTokens: 500,
+            cacheWriteTokens: 100,
+            costUsd: model === 'unpriced-model' ? null : Math.round(rand() * 1e5) / 1e6,
+          });
         }
         const last = k === tries;
         const roll = rand();
         const finish = {
-          errorClass: null, errorMessage: null, summary: null, treeRef: null, treeSha: null, diff: rand() < 0.5 ? `diff ${r}` : null,
-          failures: [], transcript: [{ kind: 'text', text: `t ${r}/${s}/${n}` }], sessionId: null,
+          errorClass: null,
+          errorMessage: null,
+          summary: null,
+          treeRef: null,
+          treeSha: null,
+          diff: rand() < 0.5 ? `diff ${r}` : null,
+          failures: [],
+          transcript: [{ kind: 'text', text: `t ${r}/${s}/${n}` }],
+          sessionId: null,
         };
         if (last && roll < 0.1) {
           // Interrupted mid-attempt: the process died; a later start closes it.

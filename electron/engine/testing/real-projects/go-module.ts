@@ -153,7 +153,13 @@ export function goUnavailable(): string | null {
 export function makeGoModule(): RealProject {
   const why = goUnavailable();
   if (why) throw new Unavailable(why);
-  const repo = gitProject('go', { 'go.mod': GO_MOD, 'README.md': README, 'stats/stats.go': STATS, 'stats/stats_test.go': STATS_TEST, 'cmd/tally/main.go': MAIN });
+  const repo = gitProject('go', {
+    'go.mod': GO_MOD,
+    'README.md': README,
+    'stats/stats.go': STATS,
+    'stats/stats_test.go': STATS_TEST,
+    'cmd/tally/main.go': MAIN,
+  });
   commitAll(repo, 'tally: mean, median, percentile');
   const shellEnv = developerEnv();
   const failingTest = 'TestMedianEvenCount';
@@ -176,7 +182,13 @@ export function makeGoModule(): RealProject {
         say('Median now averages the two middle values.'),
       ],
       [
-        turn(replace('stats/stats.go', '\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n', '\tif len(s)%2 == 0 {\n\t\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n\t}\n\treturn s[len(s)/2]\n')),
+        turn(
+          replace(
+            'stats/stats.go',
+            '\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n',
+            '\tif len(s)%2 == 0 {\n\t\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n\t}\n\treturn s[len(s)/2]\n',
+          ),
+        ),
         say('Median averages the two middle values for an even count only.'),
       ],
     ],

@@ -90,7 +90,8 @@ Wrap text to a column width, measuring wide characters (CJK, emoji) by the colum
 export function npmUnavailable(): string | null {
   if (!has('npm')) return 'npm is not installed';
   const ping = spawnSync('npm', ['ping'], { encoding: 'utf8', timeout: 60_000 });
-  if (ping.error || ping.status !== 0) return `npm's registry is not reachable from here (npm ping: ${`${ping.stderr ?? ''}`.trim().split('\n').pop() ?? ping.error?.message})`;
+  if (ping.error || ping.status !== 0)
+    return `npm's registry is not reachable from here (npm ping: ${`${ping.stderr ?? ''}`.trim().split('\n').pop() ?? ping.error?.message})`;
   return null;
 }
 

@@ -72,7 +72,7 @@ Pick the release to upgrade to from the versions an index lists.
 export function pythonUnavailable(): string | null {
   if (!has('python3')) return 'python3 is not installed';
   const venv = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' });
-  if (venv.status !== 0) return "python3 has no venv/ensurepip module (Debian/Ubuntu: python3-venv)";
+  if (venv.status !== 0) return 'python3 has no venv/ensurepip module (Debian/Ubuntu: python3-venv)';
   return null;
 }
 
@@ -117,7 +117,13 @@ export function makePythonPackage(): RealProject {
       [
         bash('cat src/relpick/__init__.py'),
         // Incomplete: numeric parts only, so a post-release ("2.0.0.post1") is no longer understood.
-        turn(replace('src/relpick/__init__.py', 'return max(candidates, default=None)', 'return max(candidates, key=lambda v: tuple(int(p) for p in v.split(".")), default=None)')),
+        turn(
+          replace(
+            'src/relpick/__init__.py',
+            'return max(candidates, default=None)',
+            'return max(candidates, key=lambda v: tuple(int(p) for p in v.split(".")), default=None)',
+          ),
+        ),
         say('latest_stable now compares the numeric parts of each version.'),
       ],
       [

@@ -155,7 +155,11 @@ export function commitFix(p: RealProject): void {
       const input = block.input as { command: string; path: string; old_str?: string; new_str?: string; file_text?: string };
       const file = join(p.repo, input.path);
       if (input.command === 'create') writeFileSync(file, input.file_text ?? '');
-      else if (input.command === 'str_replace') writeFileSync(file, readFileSync(file, 'utf8').replace(input.old_str ?? '', () => input.new_str ?? ''));
+      else if (input.command === 'str_replace')
+        writeFileSync(
+          file,
+          readFileSync(file, 'utf8').replace(input.old_str ?? '', () => input.new_str ?? ''),
+        );
     }
   }
   commitAll(p.repo, `fix: ${p.step.title}`);

@@ -118,11 +118,23 @@ export function makeRustCrate(): RealProject {
       [
         bash('grep -n "out$" src/lib.rs'),
         // Incomplete: the last character is written, its count is not.
-        turn(replace('src/lib.rs', '            None => Some((c, 1)),\n        };\n    }\n    out\n', '            None => Some((c, 1)),\n        };\n    }\n    if let Some((p, _)) = current {\n        out.push(p);\n    }\n    out\n')),
+        turn(
+          replace(
+            'src/lib.rs',
+            '            None => Some((c, 1)),\n        };\n    }\n    out\n',
+            '            None => Some((c, 1)),\n        };\n    }\n    if let Some((p, _)) = current {\n        out.push(p);\n    }\n    out\n',
+          ),
+        ),
         say('encode() now writes the last character.'),
       ],
       [
-        turn(replace('src/lib.rs', '    if let Some((p, _)) = current {\n        out.push(p);\n    }\n', '    if let Some((p, n)) = current {\n        push_run(&mut out, p, n);\n    }\n')),
+        turn(
+          replace(
+            'src/lib.rs',
+            '    if let Some((p, _)) = current {\n        out.push(p);\n    }\n',
+            '    if let Some((p, n)) = current {\n        push_run(&mut out, p, n);\n    }\n',
+          ),
+        ),
         say('encode() writes the last run with its count, like every other run.'),
       ],
     ],

@@ -42,10 +42,14 @@ export function NeedsAttention() {
         <ul className="attention-list">
           {list.map((r) => (
             <li key={r.id}>
-              <a href={hrefs.run(r.id)} className="attention-title">{r.title}</a>
+              <a href={hrefs.run(r.id)} className="attention-title">
+                {r.title}
+              </a>
               <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
               <span className="muted small-text attention-why">{r.reason ? reasonLine(r.reason) : ATTENTION[r.status]}</span>
-              <span className="muted small-text attention-when"><RelativeTime at={r.updatedAt} /></span>
+              <span className="muted small-text attention-when">
+                <RelativeTime at={r.updatedAt} />
+              </span>
             </li>
           ))}
         </ul>
