@@ -2,43 +2,28 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/contract';
-import { startScriptedServer, type ScriptedServer, type ScriptFn } from '../../scripted/server';
-import { createEngine, type Engine } from '../engine';
-import { createService, type Service } from '../service/service';
+import type { ScriptFn } from '../../scripted/server';
 import { RunQueue } from '../store/run-queue';
 import { byStep } from '../testing/recovery-fixtures';
 import { callValue, until } from '../testing/service-calls';
-import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
-import { makeRepo, tempDir } from '../testing/temp-repo';
+import { serviceHarness } from '../testing/service-harness';
+import { makeRepo } from '../testing/temp-repo';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-let engine: Engine | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await engine?.releaseSandbox();
-  engine = undefined;
-  await server?.close();
-  server = undefined;
-});
+const harness = serviceHarness();
 
 const call = callValue;
 
 async function setup(concurrency: number, script: ScriptFn = byStep) {
-  server = await startScriptedServer({ script });
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-  service = createService(engine, { host: 'headless', version: '0.1.0', env, queuePollMs: 100 });
+  const { engine, service } = await harness.start({ server: { script }, service: { queuePollMs: 100 } });
   await call(service, 'settings.set', { concurrency });
   const events: Array<{ name: EventName; payload: unknown }> = [];
   service.subscribe((name, payload) => events.push({ name, payload }));
   // Each run's gate waits for its own latch file (readable from inside the sandbox), so the test decides when it ends.
   const latches = mkdtempSync(join(tmpdir(), 'ratchet-latch-'));
   const start = (title: string, priority?: number) =>
-    call<{ runId: string }>(service!, 'runs.start', {
+    call<{ runId: string }>(service, 'runs.start', {
       repo: makeRepo(),
       title,
       steps: [{ title: 'One', gates: ['wait'] }],
@@ -46,18 +31,18 @@ async function setup(concurrency: number, script: ScriptFn = byStep) {
       priority,
     }).then((r) => r.runId);
   const release = (title: string) => writeFileSync(join(latches, title), '');
-  const status = (runId: string) => engine!.store.getRun(runId)?.status;
-  return { engine: engine!, service: service!, events, start, release, status };
+  const status = (runId: string) => engine.store.getRun(runId)?.status;
+  return { engine: engine!, service: service, events, start, release, status };
 }
 
 describe('the run queue', () => {
   it('runs three runs two at a time: the third waits as queued and starts when a slot frees', async () => {
-    const { service, start, release, status } = await setup(2);
+    const { engine, service, start, release, status } = await setup(2);
     const a = await start('a');
     const b = await start('b');
     const c = await start('c');
     expect(status(c)).toBe('queued');
-    expect(engine!.store.getRun(c)?.reason).toBe('Queued: waits for a free slot (2 runs at a time).');
+    expect(engine.store.getRun(c)?.reason).toBe('Queued: waits for a free slot (2 runs at a time).');
     const q = await call<{ queued: Array<{ runId: string; position: number }>; concurrency: number }>(service, 'runs.queue', {});
     expect(q).toMatchObject({ concurrency: 2, queued: [{ runId: c, position: 1 }] });
     await until(() => status(a) === 'running' && status(b) === 'running');
@@ -72,7 +57,7 @@ describe('the run queue', () => {
   }, 90_000);
 
   it('starts the higher priority first, and a cancelled queued run never starts', async () => {
-    const { service, start, release, status } = await setup(1);
+    const { engine, service, start, release, status } = await setup(1);
     const a = await start('a');
     const low = await start('low');
     const gone = await start('gone');
@@ -80,7 +65,7 @@ describe('the run queue', () => {
     expect([status(low), status(gone), status(high)]).toEqual(['queued', 'queued', 'queued']);
     await call(service, 'runs.stop', { runId: gone });
     expect(status(gone)).toBe('cancelled');
-    expect(engine!.store.getRun(gone)?.reason).toBe('Stopped by you before it started (removed from the queue).');
+    expect(engine.store.getRun(gone)?.reason).toBe('Stopped by you before it started (removed from the queue).');
     await call(service, 'runs.setPriority', { runId: low, priority: 1 });
     release('a');
     await until(() => status(high) === 'running');
@@ -94,7 +79,7 @@ describe('the run queue', () => {
   }, 90_000);
 
   it('a raised limit starts queued runs at once, and a queued retry goes back to how it was when cancelled', async () => {
-    const { service, start, release, status } = await setup(1);
+    const { engine, service, start, release, status } = await setup(1);
     const a = await start('a');
     const b = await start('b');
     expect(status(b)).toBe('queued');
@@ -107,11 +92,11 @@ describe('the run queue', () => {
     await call(service, 'settings.set', { concurrency: 1 });
     const x = await start('x');
     await until(() => status(x) === 'running');
-    const queue = new RunQueue(engine!.store);
-    engine!.store.restoreRunStatus(a, 'failed', 'test: as if it had failed');
+    const queue = new RunQueue(engine.store);
+    engine.store.restoreRunStatus(a, 'failed', 'test: as if it had failed');
     queue.enqueue(a, { kind: 'retry' }, { reason: 'Queued: waits for a free slot (1 run at a time).' });
     await call(service, 'runs.stop', { runId: a });
-    expect(engine!.store.getRun(a)).toMatchObject({ status: 'failed', reason: 'Removed from the queue by you; the retry did not start.' });
+    expect(engine.store.getRun(a)).toMatchObject({ status: 'failed', reason: 'Removed from the queue by you; the retry did not start.' });
     release('x');
     await until(() => status(x) === 'succeeded');
   }, 90_000);
@@ -121,14 +106,14 @@ describe('the run queue', () => {
     let calls = 0;
     let bFirstCall = 0;
     const times: number[] = [];
-    const { service, start, release, status, events } = await setup(2, (req) => {
+    const { engine, service, start, release, status, events } = await setup(2, (req) => {
       times.push(Date.now());
       if (bFirstCall === 0 && JSON.stringify(req.body).includes('# Task: b\\n')) bFirstCall = Date.now();
       return ++calls <= 3 ? { error: { status: 429, retryAfter: 3 } } : byStep(req);
     });
     const a = await start('a');
-    await until(() => engine!.store.getRun(a)?.status === 'waiting');
-    const hold = new RunQueue(engine!.store).activeHolds()[0];
+    await until(() => engine.store.getRun(a)?.status === 'waiting');
+    const hold = new RunQueue(engine.store).activeHolds()[0];
     expect(hold).toMatchObject({ runId: a, reason: 'rate limited (429) with retry-after 3 s' });
     const b = await start('b');
     // b waits for the hold before its first call, and says why.

@@ -3,35 +3,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../scripted/server';
-import { createEngine, type Engine } from '../engine';
-import { createService, type Service } from '../service/service';
-import { byStep } from '../testing/recovery-fixtures';
+import { describe, expect, it } from 'vitest';
 import { callValue, until } from '../testing/service-calls';
-import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
-import { makeRepo, tempDir } from '../testing/temp-repo';
+import { serviceHarness } from '../testing/service-harness';
+import { makeRepo } from '../testing/temp-repo';
 import { parseWorkflow } from '../workflow/load-workflow';
 
-let server: ScriptedServer | undefined;
-let service: Service | undefined;
-let engine: Engine | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await engine?.releaseSandbox();
-  engine = undefined;
-  await server?.close();
-  server = undefined;
-});
+const harness = serviceHarness();
 
 const call = callValue;
 
 async function setup() {
-  server = await startScriptedServer({ script: byStep });
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-  service = createService(engine, { host: 'headless', version: '0.1.0', env, queuePollMs: 100 });
+  const { engine, service } = await harness.start({ service: { queuePollMs: 100 } });
   // The gate waits for a latch file, so the test decides when it ends.
   const latches = mkdtempSync(join(tmpdir(), 'ratchet-latch-'));
   const repo = makeRepo();
@@ -43,7 +26,7 @@ async function setup() {
     gates: { wait: `while [ ! -f ${latches}/go ]; do sleep 0.05; done; echo ok` },
   }).then((r) => r.runId);
   const release = () => writeFileSync(join(latches, 'go'), '');
-  return { engine: engine!, service: service!, runId, release, repo };
+  return { engine, service, runId, release, repo };
 }
 
 describe('a user stop', () => {
@@ -75,7 +58,6 @@ describe('a user stop', () => {
     const { engine: e, service: s, runId } = await setup();
     await until(() => e.store.eventsSince(runId).some((ev) => ev.type === 'gate.started'));
     await s.close();
-    service = undefined;
     expect(e.status(runId).status).toBe('paused');
     expect(e.status(runId).steps[0]!.status).not.toBe('running');
   }, 90_000);
@@ -83,10 +65,8 @@ describe('a user stop', () => {
 
 describe('a run starting', () => {
   it('is not taken for an interrupted run while its sandbox is being set up (a new run flashed "Interrupted")', async () => {
-    server = await startScriptedServer({ script: byStep });
-    const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-    engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: tempDir(), env });
-    const e = engine;
+    const server = await harness.server();
+    const e = harness.engine({ ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
     const parsed = parseWorkflow('gates: { ok: "true" }\nsteps:\n  - title: One\n    allow_empty: true\n');
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const runId = await e.createRun(await e.prepareRun({ repo: makeRepo(), workflow: parsed.workflow }));
