@@ -1,5 +1,6 @@
 // New task's "Retries and budget": the retry preset, the task's budget, max retries, agent timeout and the failure classes a retry is allowed on.
 import { StartRunInput } from '../../../shared/contract';
+import { PresetOptions } from '../components/PresetOptions';
 
 export type Preset = NonNullable<StartRunInput['preset']>;
 /** Classes a retry can help with; the task's allow_retry_on picks among them. */
@@ -52,9 +53,7 @@ export function RetriesFieldset({
         Retry preset
         <select value={preset ?? ''} onChange={(e) => set({ preset: (e.target.value || null) as Preset | null })}>
           <option value="">Default ({defaults.preset ?? 'from settings'})</option>
-          <option value="conservative">conservative</option>
-          <option value="aggressive">aggressive</option>
-          <option value="minimal">minimal</option>
+          <PresetOptions />
         </select>
       </label>
       <label className="field-inline">
@@ -76,32 +75,8 @@ export function RetriesFieldset({
           </span>
         )}
       </label>
-      <label className="field-inline">
-        Max retries
-        <input
-          type="number"
-          min="0"
-          step="1"
-          inputMode="numeric"
-          value={maxRetries}
-          onChange={(e) => set({ maxRetries: e.target.value })}
-          placeholder="workflow's"
-          aria-invalid={invalid.maxRetries}
-        />
-      </label>
-      <label className="field-inline">
-        Agent timeout (s)
-        <input
-          type="number"
-          min="1"
-          step="1"
-          inputMode="numeric"
-          value={timeoutS}
-          onChange={(e) => set({ timeoutS: e.target.value })}
-          placeholder="workflow's"
-          aria-invalid={invalid.timeout}
-        />
-      </label>
+      <WholeNumberField label="Max retries" min="0" value={maxRetries} onChange={(v) => set({ maxRetries: v })} invalid={invalid.maxRetries} />
+      <WholeNumberField label="Agent timeout (s)" min="1" value={timeoutS} onChange={(v) => set({ timeoutS: v })} invalid={invalid.timeout} />
       <span className="field-inline retry-on" role="group" aria-label="retry only on">
         Retry only on
         {RETRY_CLASSES.map((c) => (
@@ -117,5 +92,24 @@ export function RetriesFieldset({
         {retryOn.length === 0 && <span className="muted small-text"> (none ticked: every retriable class)</span>}
       </span>
     </fieldset>
+  );
+}
+
+/** A whole-number field left empty for the workflow's value. */
+function WholeNumberField(props: { label: string; min: string; value: string; onChange: (value: string) => void; invalid: boolean }) {
+  return (
+    <label className="field-inline">
+      {props.label}
+      <input
+        type="number"
+        min={props.min}
+        step="1"
+        inputMode="numeric"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        placeholder="workflow's"
+        aria-invalid={props.invalid}
+      />
+    </label>
   );
 }
