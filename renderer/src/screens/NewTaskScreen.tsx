@@ -1,24 +1,22 @@
 // New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), the project's setup and gates (the repo's workflow file, else detected) with "Check project", preset, budget, this task's retry configuration.
 import { useEffect, useState } from 'react';
-import { StartRunInput, type AgentChoice, type MethodOutput } from '../../../shared/contract';
+import type { AgentChoice, MethodOutput, StartRunInput } from '../../../shared/contract';
 import { errorMessage } from '../lib/errors';
-import { plural } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
 import { gatesRecord } from '../components/GatesEditor';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
-import { Empty, ErrorState, InlineError, Loading } from '../components/States';
-import { useRepoPicker } from '../components/FolderBrowser';
+import { ErrorState, InlineError, Loading } from '../components/States';
 import { NoKeyNotice } from '../components/NoKeyNotice';
 import { baselineKey, useProject, type BaselineInput } from '../stores/project';
+import { ChooseRepo } from './NewTaskChooseRepo';
+import { DraftPanel, PlanSourceTabs, WorkflowPanel, type DraftState, type Source, type WorkflowState } from './NewTaskPlanSource';
 import { lines, ProjectSection, words, type EnvForm } from './NewTaskProject';
+import { parseRetryForm, RetriesFieldset, type RetryForm } from './NewTaskRetries';
+import { TrustBox } from './NewTaskTrust';
 
 type RepoInfo = MethodOutput<'repos.inspect'>;
-type Source = 'hand' | 'workflow' | 'draft';
-type Preset = NonNullable<StartRunInput['preset']>;
-/** Classes a retry can help with; the task's allow_retry_on picks among them. */
-const RETRY_CLASSES = ['test_failure', 'compilation_error', 'crash', 'timeout', 'api_error', 'rate_limit', 'git_conflict'] as const;
 
 export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
   const [repo, setRepo] = useState<{ status: 'loading' | 'ready' | 'error'; info: RepoInfo | null; error: string | null }>({
@@ -61,60 +59,6 @@ export function NewTaskScreen({ repoPath }: { repoPath: string | null }) {
   return <TaskForm key={repo.info.root} repo={repo.info} />;
 }
 
-/** No repository yet: one of the recent ones, or Open… (the native dialog in the app, the host's folder browser in a browser). */
-function ChooseRepo() {
-  const [error, setError] = useState<string | null>(null);
-  const picker = useRepoPicker((path) => navigate(hrefs.newTask(path)), setError);
-  const recent = useRuns((s) => s.recent);
-  const loadRecent = useRuns((s) => s.loadRecent);
-  useEffect(() => {
-    void loadRecent();
-  }, [loadRecent]);
-  const canDrop = typeof window.ratchet?.pathForFile === 'function';
-  return (
-    <div className="screen">
-      <h1>New task</h1>
-      <Empty title="Choose a repository first">
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            setError(null);
-            picker.pick();
-          }}
-        >
-          Open…
-        </button>{' '}
-        a git repository
-        {canDrop ? (
-          <>
-            , or <a href={hrefs.home()}>drop one</a> on the Runs screen
-          </>
-        ) : (
-          ''
-        )}
-        ; the task runs in a worktree of its own.
-      </Empty>
-      {recent.data.length > 0 && (
-        <section className="card recent" aria-labelledby="h-new-recent">
-          <h2 id="h-new-recent">Recent repositories</h2>
-          <ul className="plain-list recent-list" aria-label="recent repositories">
-            {recent.data.map((r) => (
-              <li key={r.path}>
-                <button type="button" className="link-button" onClick={() => navigate(hrefs.newTask(r.path))}>
-                  <strong>{r.name}</strong> <span className="muted small-text mono">{r.path}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <InlineError message={error} />
-      {picker.dialog}
-    </div>
-  );
-}
-
 function TaskForm({ repo }: { repo: RepoInfo }) {
   const settings = useSettings((s) => s.settings);
   const loadSettings = useSettings((s) => s.load);
@@ -126,22 +70,10 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [env, setEnv] = useState<EnvForm>({ setup: '', network: '', copy: '', gates: [] });
   /** The user changed the environment: the run uses theirs, not the file's or detection's. */
   const [envEdited, setEnvEdited] = useState(false);
-  const [preset, setPreset] = useState<Preset | null>(null);
-  const [budget, setBudget] = useState('');
-  const [maxRetries, setMaxRetries] = useState('');
-  const [timeoutS, setTimeoutS] = useState('');
-  const [retryOn, setRetryOn] = useState<string[]>([]);
-  const [workflow, setWorkflow] = useState<{
-    status: 'idle' | 'loading' | 'ready' | 'error';
-    data: MethodOutput<'workflow.load'> | null;
-    error: string | null;
-  }>({ status: 'idle', data: null, error: null });
-  const [draft, setDraft] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; markdown: string; error: string | null; approved: boolean }>({
-    status: 'idle',
-    markdown: '',
-    error: null,
-    approved: false,
-  });
+  /** Retry preset, budget, max retries, agent timeout and the classes a retry is allowed on, as typed. */
+  const [retryForm, setRetryForm] = useState<RetryForm>({ preset: null, budget: '', maxRetries: '', timeoutS: '', retryOn: [] });
+  const [workflow, setWorkflow] = useState<WorkflowState>({ status: 'idle', data: null, error: null });
+  const [draft, setDraft] = useState<DraftState>({ status: 'idle', markdown: '', error: null, approved: false });
   /** The user changed the loaded workflow's steps: run theirs (with the file's settings). */
   const [stepsEdited, setStepsEdited] = useState(false);
   /** The user pressed Trust for the repository's workflow file (stored by the engine when the run starts). */
@@ -222,21 +154,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       setDraft({ status: 'error', markdown: '', error: errorMessage(err), approved: false });
     }
   };
-  const chooseSource = (s: Source) => setSource(s);
 
   const specs = toStepSpecs(steps);
-  const budgetNumber = budget.trim() === '' ? undefined : Number(budget);
-  // Checked with the contract's own schema (runs.start's budgetUsd): any amount above 0, in dollars and cents or less.
-  const budgetInvalid = budgetNumber !== undefined && !StartRunInput.shape.budgetUsd.safeParse(budgetNumber).success;
-  const maxRetriesNumber = maxRetries.trim() === '' ? undefined : Number(maxRetries);
-  const maxRetriesInvalid = maxRetriesNumber !== undefined && !(Number.isInteger(maxRetriesNumber) && maxRetriesNumber >= 0);
-  const timeoutNumber = timeoutS.trim() === '' ? undefined : Number(timeoutS);
-  const timeoutInvalid = timeoutNumber !== undefined && !(Number.isFinite(timeoutNumber) && timeoutNumber > 0);
-  const retry: NonNullable<StartRunInput['retry']> = {
-    ...(maxRetriesNumber !== undefined ? { maxRetries: maxRetriesNumber } : {}),
-    ...(timeoutNumber !== undefined ? { timeoutSeconds: timeoutNumber } : {}),
-    ...(retryOn.length ? { allowRetryOn: retryOn as NonNullable<NonNullable<StartRunInput['retry']>['allowRetryOn']> } : {}),
-  };
+  const { budgetNumber, retry, invalid } = parseRetryForm(retryForm);
   /** The run uses the repository's workflow file (its setup, gates, agent, sandbox…) unless the environment was edited here. */
   const useWorkflowFile = fileOk && !envEdited;
   /** …and its steps too, when the plan is the file's as it is. */
@@ -264,9 +184,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     !title.trim() && 'a title',
     specs.length === 0 && !stepsFromFile && 'at least one step with a title',
     source === 'draft' && !draft.approved && 'approving the drafted plan',
-    budgetInvalid && 'a budget above zero',
-    maxRetriesInvalid && 'max retries as a whole number',
-    timeoutInvalid && 'an agent timeout above zero',
+    invalid.budget && 'a budget above zero',
+    invalid.maxRetries && 'max retries as a whole number',
+    invalid.timeout && 'an agent timeout above zero',
     needsTrust && 'trusting the workflow file',
     noKey && !useWorkflowFile && 'an API key (or Claude Code as the agent)',
   ].filter(Boolean) as string[];
@@ -288,7 +208,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
               ...(stepsFromFile ? {} : { steps: specs }),
             }
           : { steps: specs, ...appEnv }),
-        ...(preset ? { preset } : {}),
+        ...(retryForm.preset ? { preset: retryForm.preset } : {}),
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
         ...(Object.keys(retry).length ? { retry } : {}),
         ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
@@ -300,42 +220,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       setStarting(false);
     }
   };
-
   const trustBox =
     useWorkflowFile && workflow.data?.trust ? (
-      workflow.data.trust.trusted ? (
-        <div className="trust-box" role="region" aria-label="workflow trust">
-          <strong>You trust this workflow file as it is</strong>
-          <p className="small-text">
-            It runs its commands without asking; a change to the file asks again. Revoking makes it ask again now, retries and resumes of its runs included.
-          </p>
-          <button type="button" onClick={() => void revokeTrust()}>
-            Revoke trust
-          </button>
-          <InlineError message={trustError} />
-        </div>
-      ) : (
-        <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
-          <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
-          <p className="small-text">
-            It comes from the repository (new, or changed since you last trusted it). Checking the project or starting the run will run these commands on your
-            machine and allow the repository&apos;s code what is listed here:
-          </p>
-          <ul>
-            {workflow.data.trust.commands.map((c) => (
-              <li key={`${c.source}:${c.command}`}>
-                <span className="muted">{c.source}</span> <code>{c.command}</code>
-                {c.warning && <div className="trust-warning">⚠ {c.warning}</div>}
-              </li>
-            ))}
-          </ul>
-          {!trusted && (
-            <button type="button" onClick={() => setTrusted(true)}>
-              Trust
-            </button>
-          )}
-        </div>
-      )
+      <TrustBox trust={workflow.data.trust} trusted={trusted} onTrust={() => setTrusted(true)} onRevoke={() => void revokeTrust()} revokeError={trustError} />
     ) : null;
 
   return (
@@ -381,94 +268,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         </label>
       </div>
 
-      <div className="tabs" role="tablist" aria-label="where the plan comes from">
-        {(
-          [
-            ['hand', 'Write steps'],
-            ['workflow', 'From the repo’s workflow'],
-            ['draft', 'Drafted by the agent'],
-          ] as const
-        ).map(([value, label]) => (
-          <button
-            key={value}
-            type="button"
-            role="tab"
-            aria-selected={source === value}
-            className={`tab${source === value ? ' tab-active' : ''}`}
-            onClick={() => chooseSource(value)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-
-      {source === 'workflow' && (
-        <div className="source-panel">
-          {workflow.status === 'loading' && <Loading label="Reading ratchet.yml…" />}
-          {workflow.status === 'error' && <ErrorState message={workflow.error ?? ''} onRetry={() => void loadWorkflow()} />}
-          {workflow.data &&
-            (workflow.data.file ? (
-              <p className="small-text">
-                {workflow.data.steps.length ? (
-                  <>
-                    Loaded <code>{workflow.data.file}</code>: {plural(workflow.data.steps.length, 'step')}.{' '}
-                    {stepsEdited
-                      ? 'You changed them: the run follows your steps below.'
-                      : 'The run follows them as they are; edit them below to run your version instead.'}
-                  </>
-                ) : (
-                  <>
-                    <code>{workflow.data.file}</code> leaves the steps to each task: write this task’s below.
-                  </>
-                )}
-              </p>
-            ) : (
-              <Empty title="No workflow file">
-                This repository has no <code>ratchet.yml</code> or <code>.ratchet/workflow.yml</code>. Write the steps by hand or let the agent draft them;{' '}
-                <code>ratchet init</code> writes a workflow file from what the repository uses.
-              </Empty>
-            ))}
-          {workflow.data && workflow.data.problems.length > 0 && (
-            <div className="warning-box" role="alert">
-              <strong>The workflow file has problems</strong>
-              <ul>
-                {workflow.data.problems.map((p) => (
-                  <li key={p}>
-                    <code>{p}</code>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
-        </div>
-      )}
-      {source === 'draft' && (
-        <div className="source-panel">
-          <button type="button" onClick={() => void draftPlan()} disabled={!title.trim() || draft.status === 'loading'}>
-            {draft.status === 'ready' ? 'Draft again' : 'Draft a plan'}
-          </button>
-          {!title.trim() && <span className="muted small-text"> Give the task a title first.</span>}
-          {draft.status === 'loading' && <Loading label="The agent is reading the repository and drafting a plan…" />}
-          <InlineError message={draft.error} />
-          {draft.status === 'ready' && (
-            <>
-              <label className="field">
-                Drafted plan (Markdown, yours to edit and keep as notes)
-                <textarea
-                  className="mono"
-                  rows={8}
-                  value={draft.markdown}
-                  onChange={(e) => setDraft({ ...draft, markdown: e.target.value, approved: false })}
-                />
-              </label>
-              <label className="check">
-                <input type="checkbox" checked={draft.approved} onChange={(e) => setDraft({ ...draft, approved: e.target.checked })} /> I have read the plan and
-                approve these steps
-              </label>
-            </>
-          )}
-        </div>
-      )}
+      <PlanSourceTabs source={source} onChoose={setSource} />
+      {source === 'workflow' && <WorkflowPanel workflow={workflow} stepsEdited={stepsEdited} onRetry={() => void loadWorkflow()} />}
+      {source === 'draft' && <DraftPanel title={title} draft={draft} onDraft={() => void draftPlan()} onChange={setDraft} />}
 
       {(source !== 'draft' || draft.status === 'ready') && (
         <PlanEditor
@@ -502,77 +304,12 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         onCheck={() => void useProject.getState().check(baselineInput, setupLines)}
       />
 
-      <fieldset className="inline-fields">
-        <legend>Retries and budget</legend>
-        <label className="field-inline">
-          Retry preset
-          <select value={preset ?? ''} onChange={(e) => setPreset((e.target.value || null) as Preset | null)}>
-            <option value="">Default ({settings?.preset ?? 'from settings'})</option>
-            <option value="conservative">conservative</option>
-            <option value="aggressive">aggressive</option>
-            <option value="minimal">minimal</option>
-          </select>
-        </label>
-        <label className="field-inline">
-          Budget (USD)
-          <input
-            type="number"
-            min="0"
-            step="any"
-            inputMode="decimal"
-            value={budget}
-            onChange={(e) => setBudget(e.target.value)}
-            placeholder={settings?.budget.taskUsd ? String(settings.budget.taskUsd) : 'none'}
-            aria-invalid={budgetInvalid}
-            aria-describedby={budgetInvalid ? 'err-task-budget' : undefined}
-          />
-          {budgetInvalid && (
-            <span id="err-task-budget" className="field-error">
-              The budget must be more than $0 (leave it empty for the workflow’s or Settings’ budget).
-            </span>
-          )}
-        </label>
-        <label className="field-inline">
-          Max retries
-          <input
-            type="number"
-            min="0"
-            step="1"
-            inputMode="numeric"
-            value={maxRetries}
-            onChange={(e) => setMaxRetries(e.target.value)}
-            placeholder="workflow's"
-            aria-invalid={maxRetriesInvalid}
-          />
-        </label>
-        <label className="field-inline">
-          Agent timeout (s)
-          <input
-            type="number"
-            min="1"
-            step="1"
-            inputMode="numeric"
-            value={timeoutS}
-            onChange={(e) => setTimeoutS(e.target.value)}
-            placeholder="workflow's"
-            aria-invalid={timeoutInvalid}
-          />
-        </label>
-        <span className="field-inline retry-on" role="group" aria-label="retry only on">
-          Retry only on
-          {RETRY_CLASSES.map((c) => (
-            <label key={c} className="check">
-              <input
-                type="checkbox"
-                checked={retryOn.includes(c)}
-                onChange={(e) => setRetryOn(e.target.checked ? [...retryOn, c] : retryOn.filter((x) => x !== c))}
-              />{' '}
-              {c}
-            </label>
-          ))}
-          {retryOn.length === 0 && <span className="muted small-text"> (none ticked: every retriable class)</span>}
-        </span>
-      </fieldset>
+      <RetriesFieldset
+        form={retryForm}
+        onChange={setRetryForm}
+        defaults={{ preset: settings?.preset, budgetUsd: settings?.budget.taskUsd }}
+        invalid={invalid}
+      />
 
       <footer className="form-footer">
         {blockers.length > 0 && <span className="muted small-text">Needs {blockers.join(', ')}.</span>}

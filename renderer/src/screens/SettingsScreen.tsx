@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { Settings } from '../../../shared/contract';
 import { useSettings } from '../stores/settings';
 import { ErrorState, InlineError, Loading } from '../components/States';
+import { PresetOptions } from '../components/PresetOptions';
 import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
@@ -222,9 +223,7 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
           <label className="field-inline">
             Retry preset
             <select value={preset} onChange={(e) => setPreset(e.target.value as Settings['preset'])}>
-              <option value="conservative">conservative</option>
-              <option value="aggressive">aggressive</option>
-              <option value="minimal">minimal</option>
+              <PresetOptions />
             </select>
           </label>
           <label className="field-inline">
