@@ -14,9 +14,7 @@ import { sh, tempDir } from '../../engine/testing/temp-repo';
  * A run of 3 steps interrupted in step 2, with a scripted model server (closed when the test ends) and the CLI's env.
  * `gitState`: also leave the run's git state ref saying "running", as written when the execution started.
  */
-export async function interruptedRun(
-  opts: { gitState?: boolean } = {},
-): Promise<{
+export async function interruptedRun(opts: { gitState?: boolean } = {}): Promise<{
   p: ReturnType<typeof setup>;
   env: { RATCHET_HOME: string; ANTHROPIC_API_KEY: string; ANTHROPIC_BASE_URL: string };
   runId: string;

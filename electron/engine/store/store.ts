@@ -280,9 +280,7 @@ export class Store extends StoreSteps {
     });
   }
 
-  getResumes(
-    runId: string,
-  ): Array<{
+  getResumes(runId: string): Array<{
     id: number;
     kind: string;
     at: string;

@@ -27,15 +27,13 @@ function onRun(command: MenuCommand, act: (runId: string) => Promise<void> | voi
     const runId = shownRun();
     const label = MENU_COMMAND_SPECS[command].label.replace(/…$/, '');
     if (!runId) {
-      useUi
-        .getState()
-        .notify({
-          code: 'command.no_run',
-          level: 'info',
-          title: `${label}: no run open`,
-          body: `Open a run from the Runs list first; ${label} acts on the run on screen.`,
-          runId: null,
-        });
+      useUi.getState().notify({
+        code: 'command.no_run',
+        level: 'info',
+        title: `${label}: no run open`,
+        body: `Open a run from the Runs list first; ${label} acts on the run on screen.`,
+        runId: null,
+      });
       return;
     }
     try {
