@@ -1,9 +1,8 @@
 // The reasons a paused or failed run shows: sentences that state the error once, with its class as a readable label.
 import { describe, expect, it } from 'vitest';
-import { parseWorkflow } from '../workflow/load-workflow';
+import { gateFailure, stepMachine } from '../testing/step-fixtures';
 import type { Failure } from './attempt-gates';
-import { resolvePolicy } from './policy';
-import { createStepMachine, initialState } from './step-machine';
+import { initialState } from './step-machine';
 import type { StepEvent, StepState } from './step-state';
 import { autoProgressReason, runEndReason } from './run-reasons';
 
@@ -11,45 +10,8 @@ const NOW = new Date('2026-01-01T00:00:00.000Z');
 const MESSAGE = 'the agent process exited with EACCES writing /etc/hosts';
 
 function ended(errorClass: Failure['errorClass']): StepState {
-  const r = parseWorkflow(
-    'gates: { test: "npm test" }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nsteps:\n  - title: Write the hosts file\n    prompt: do it\n',
-  );
-  if (!r.ok) throw new Error(JSON.stringify(r.problems));
-  const w = r.workflow;
-  const machine = createStepMachine({
-    index: 1,
-    totalSteps: 1,
-    step: w.steps[0]!,
-    gateCommands: ['npm test'],
-    agent: w.agent,
-    policy: resolvePolicy(w),
-    worktree: '/tmp/wt',
-    agentTimeoutS: w.timeout_seconds,
-    rng: () => 0,
-  });
-  const failure: Failure = {
-    errorClass,
-    message: MESSAGE,
-    hints: [],
-    failures: [],
-    gate: {
-      name: 'test',
-      command: 'npm test',
-      passed: false,
-      exitCode: 1,
-      signal: null,
-      timedOut: false,
-      durationMs: 5,
-      output: MESSAGE,
-      outputBytes: MESSAGE.length,
-      reportXml: null,
-      spawnError: null,
-    },
-    failedGates: ['test'],
-    outputs: { test: MESSAGE },
-    agentFatal: false,
-    retryAfterS: null,
-  };
+  const { machine } = stepMachine({ title: 'Write the hosts file' });
+  const failure: Failure = gateFailure({ output: MESSAGE, errorClass, message: MESSAGE });
   const ok: StepEvent = {
     type: 'budgetChecked',
     facts: { taskUsd: null, dailyUsd: null, alertAt: 0.8, taskSpent: 0, daySpent: 0, alerted: { task: false, daily: false } },

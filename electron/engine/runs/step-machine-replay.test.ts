@@ -1,54 +1,18 @@
 // The step machine's randomness (the backoff's jitter) travels in its events: the same events replay the same way,
 // whatever the machine's own rng would have drawn.
 import { describe, expect, it } from 'vitest';
-import { parseWorkflow } from '../workflow/load-workflow';
+import { gateFailure, stepMachine } from '../testing/step-fixtures';
 import type { Failure } from './attempt-gates';
-import { resolvePolicy } from './policy';
-import { createStepMachine, initialState } from './step-machine';
+import { initialState } from './step-machine';
 import type { StepCommand, StepEvent } from './step-state';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 
 function machineWith(rng: () => number) {
-  const r = parseWorkflow('gates: { test: "npm test" }\nbackoff: { base_s: 10, max_s: 100, jitter: 1 }\nsteps:\n  - title: one\n    prompt: do it\n');
-  if (!r.ok) throw new Error(JSON.stringify(r.problems));
-  const w = r.workflow;
-  return createStepMachine({
-    index: 1,
-    totalSteps: 1,
-    step: w.steps[0]!,
-    gateCommands: ['npm test'],
-    agent: w.agent,
-    policy: resolvePolicy(w),
-    worktree: '/tmp/wt',
-    agentTimeoutS: w.timeout_seconds,
-    rng,
-  });
+  return stepMachine({ yaml: 'backoff: { base_s: 10, max_s: 100, jitter: 1 }', rng }).machine;
 }
 
-const failure: Failure = {
-  errorClass: 'test_failure',
-  message: '1 test failed',
-  hints: [],
-  failures: [],
-  gate: {
-    name: 'test',
-    command: 'npm test',
-    passed: false,
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    durationMs: 5,
-    output: 'not ok',
-    outputBytes: 6,
-    reportXml: null,
-    spawnError: null,
-  },
-  failedGates: ['test'],
-  outputs: { test: 'not ok' },
-  agentFatal: false,
-  retryAfterS: null,
-};
+const failure: Failure = gateFailure({ output: 'not ok' });
 
 function sleeps(rng: () => number, draw: number | undefined): number[] {
   const machine = machineWith(rng);

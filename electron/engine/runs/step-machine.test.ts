@@ -1,56 +1,19 @@
 // Pure tests of the step machine: events in, state and commands out — no git, no store, no server.
 import { describe, expect, it } from 'vitest';
-import { parseWorkflow } from '../workflow/load-workflow';
+import { gateFailure, stepMachine } from '../testing/step-fixtures';
 import type { Failure } from './attempt-gates';
-import { resolvePolicy } from './policy';
-import { createStepMachine, initialState } from './step-machine';
+import { initialState } from './step-machine';
 import { restoreState, type StoredAttempt } from './step-restore';
 import type { AttemptArtifacts, StepCommand, StepEvent, StepState } from './step-state';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 
 function setup(yaml = '', stepYaml = '') {
-  const backoff = yaml.includes('backoff:') ? '' : 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
-  const r = parseWorkflow(`gates: { test: "npm test" }\n${backoff}\n${yaml}\nsteps:\n  - title: one\n    prompt: do it\n${stepYaml}`);
-  if (!r.ok) throw new Error(JSON.stringify(r.problems));
-  const w = r.workflow;
-  const machine = createStepMachine({
-    index: 1,
-    totalSteps: 1,
-    step: w.steps[0]!,
-    gateCommands: ['npm test'],
-    agent: w.agent,
-    policy: resolvePolicy(w),
-    worktree: '/tmp/wt',
-    agentTimeoutS: w.timeout_seconds,
-    rng: () => 0,
-  });
-  return { machine, w };
+  return stepMachine({ yaml, stepYaml });
 }
 
-const testFailure = (output = 'not ok 1 - adds'): Failure => ({
-  errorClass: 'test_failure',
-  message: '1 test failed',
-  hints: [],
-  failures: [{ name: 'adds', message: null, expected: '3', actual: '4', file: 'test/add.test.mjs', line: 3 }],
-  gate: {
-    name: 'test',
-    command: 'npm test',
-    passed: false,
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    durationMs: 5,
-    output,
-    outputBytes: output.length,
-    reportXml: null,
-    spawnError: null,
-  },
-  failedGates: ['test'],
-  outputs: { test: output },
-  agentFatal: false,
-  retryAfterS: null,
-});
+const testFailure = (output = 'not ok 1 - adds'): Failure =>
+  gateFailure({ output, failures: [{ name: 'adds', message: null, expected: '3', actual: '4', file: 'test/add.test.mjs', line: 3 }] });
 
 const art = (n: number, tree = `tree${n}`): AttemptArtifacts => ({ attemptId: 100 + n, sessionId: `s${n}`, tree, treeRef: `refs/x/${n}`, diff: `diff ${n}` });
 

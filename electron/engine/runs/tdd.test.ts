@@ -1,9 +1,9 @@
 // Pure tests of test first (TDD mode): the step machine's test phase, what counts as a test file, and a restored step past its red test.
 import { describe, expect, it } from 'vitest';
+import { gateFailure, stepMachine } from '../testing/step-fixtures';
 import { parseWorkflow } from '../workflow/load-workflow';
 import type { Failure } from './attempt-gates';
-import { resolvePolicy } from './policy';
-import { createStepMachine, initialState } from './step-machine';
+import { initialState } from './step-machine';
 import { restoreState, type StoredAttempt } from './step-restore';
 import type { AttemptArtifacts, StepCommand, StepEvent, StepState } from './step-state';
 import { isTestFile, stepTdd, type RedTest } from './tdd';
@@ -11,52 +11,16 @@ import { isTestFile, stepTdd, type RedTest } from './tdd';
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 
 function setup(yaml = '', stepYaml = '    tdd: true\n') {
-  const backoff = yaml.includes('backoff:') ? '' : 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
-  const r = parseWorkflow(`gates: { test: "npm test" }\n${backoff}\nflaky_check: false\n${yaml}\nsteps:\n  - title: one\n    prompt: add add()\n${stepYaml}`);
-  if (!r.ok) throw new Error(JSON.stringify(r.problems));
-  const w = r.workflow;
-  const step = w.steps[0]!;
-  const machine = createStepMachine({
-    index: 1,
-    totalSteps: 1,
-    step,
-    gateCommands: ['npm test'],
-    agent: w.agent,
-    policy: resolvePolicy(w),
-    worktree: '/tmp/wt',
-    agentTimeoutS: w.timeout_seconds,
-    rng: () => 0,
-    tdd: stepTdd(w, step),
-  });
-  return { machine, w };
+  return stepMachine({ yaml: `flaky_check: false\n${yaml}`, prompt: 'add add()', stepYaml, tdd: true });
 }
 
-const failing = (errorClass: Failure['errorClass'] = 'test_failure', message = '1 test failed'): Failure => {
-  const output = 'not ok 1 - adds\n  expected: 3\n  actual: undefined';
-  return {
+const failing = (errorClass: Failure['errorClass'] = 'test_failure', message = '1 test failed'): Failure =>
+  gateFailure({
+    output: 'not ok 1 - adds\n  expected: 3\n  actual: undefined',
     errorClass,
     message,
-    hints: [],
     failures: [{ name: 'adds', message: null, expected: '3', actual: 'undefined', file: 'test/add.test.mjs', line: 3 }],
-    gate: {
-      name: 'test',
-      command: 'npm test',
-      passed: false,
-      exitCode: 1,
-      signal: null,
-      timedOut: false,
-      durationMs: 5,
-      output,
-      outputBytes: output.length,
-      reportXml: null,
-      spawnError: null,
-    },
-    failedGates: ['test'],
-    outputs: { test: output },
-    agentFatal: false,
-    retryAfterS: null,
-  };
-};
+  });
 
 const art = (n: number): AttemptArtifacts => ({ attemptId: 100 + n, sessionId: `s${n}`, tree: `tree${n}`, treeRef: `refs/x/${n}`, diff: `diff ${n}` });
 const finished = (n: number, changed: string[]): StepEvent => ({ type: 'agentFinished', timedOut: false, changed, ...art(n) });

@@ -1,0 +1,65 @@
+// The step machine's test fixtures: a machine for a one-step workflow, and a failed gate as the machine receives it.
+import { parseWorkflow } from '../workflow/load-workflow';
+import type { Failure } from '../runs/attempt-gates';
+import { resolvePolicy } from '../runs/policy';
+import { createStepMachine } from '../runs/step-machine';
+import type { MachineConfig } from '../runs/step-state';
+import { stepTdd } from '../runs/tdd';
+
+/**
+ * A machine for step 1 of a workflow with a `npm test` gate and one step (`title`, `prompt`, then `stepYaml`), the
+ * workflow's other keys in `yaml` (no backoff unless it names one), randomness from `rng`, and the step's test-first
+ * settings when `tdd`.
+ */
+export function stepMachine(
+  opts: { yaml?: string; stepYaml?: string; title?: string; prompt?: string; rng?: () => number; tdd?: boolean; config?: Partial<MachineConfig> } = {},
+) {
+  const yaml = opts.yaml ?? '';
+  const backoff = yaml.includes('backoff:') ? '' : 'backoff: { base_s: 0, max_s: 0, jitter: 0 }';
+  const r = parseWorkflow(
+    `gates: { test: "npm test" }\n${backoff}\n${yaml}\nsteps:\n  - title: ${opts.title ?? 'one'}\n    prompt: ${opts.prompt ?? 'do it'}\n${opts.stepYaml ?? ''}`,
+  );
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  const w = r.workflow;
+  const machine = createStepMachine({
+    index: 1,
+    totalSteps: 1,
+    step: w.steps[0]!,
+    gateCommands: ['npm test'],
+    agent: w.agent,
+    policy: resolvePolicy(w),
+    worktree: '/tmp/wt',
+    agentTimeoutS: w.timeout_seconds,
+    rng: opts.rng ?? (() => 0),
+    ...(opts.tdd ? { tdd: stepTdd(w, w.steps[0]!) } : {}),
+    ...opts.config,
+  });
+  return { machine, w };
+}
+
+/** The `npm test` gate failing with `output`, classified as `errorClass` with `message` and the parsed `failures`. */
+export function gateFailure(opts: { output: string; errorClass?: Failure['errorClass']; message?: string; failures?: Failure['failures'] }): Failure {
+  return {
+    errorClass: opts.errorClass ?? 'test_failure',
+    message: opts.message ?? '1 test failed',
+    hints: [],
+    failures: opts.failures ?? [],
+    gate: {
+      name: 'test',
+      command: 'npm test',
+      passed: false,
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      durationMs: 5,
+      output: opts.output,
+      outputBytes: opts.output.length,
+      reportXml: null,
+      spawnError: null,
+    },
+    failedGates: ['test'],
+    outputs: { test: opts.output },
+    agentFatal: false,
+    retryAfterS: null,
+  };
+}
