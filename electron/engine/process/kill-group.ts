@@ -1,5 +1,5 @@
 // Stopping a command's whole process group, the project's one way: SIGTERM, then SIGKILL for whatever ignored it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 /** Time between SIGTERM and SIGKILL: enough for a test runner or an agent CLI to flush and clean up, short enough not to stall a run. */
 export const KILL_GRACE_MS = 2_000;
@@ -21,38 +21,37 @@ export function signalGroup(pgid: number | undefined, sig: NodeJS.Signals): void
  */
 export function terminateGroup(pgid: number | undefined, graceMs = KILL_GRACE_MS): void {
   if (pgid === undefined) return;
-  // Found before the group is signalled: once their parent is gone, nothing links them to it.
-  const groups = [...escapedGroups(pgid), pgid];
-  for (const g of groups) signalGroup(g, 'SIGTERM');
-  setTimeout(() => {
-    for (const g of groups) signalGroup(g, 'SIGKILL');
-  }, graceMs).unref();
+  // Found before the group is signalled: once their parent is gone, nothing links them to it. They get SIGKILL at
+  // once, as a sandbox gets from the kernel when its parent dies: a SIGTERM left them running (a sandbox's init
+  // ignores it) past the grace timer of a process that exited meanwhile.
+  for (const g of escapedGroups(pgid)) signalGroup(g, 'SIGKILL');
+  signalGroup(pgid, 'SIGTERM');
+  setTimeout(() => signalGroup(pgid, 'SIGKILL'), graceMs).unref();
 }
 
 /**
- * The groups of children of `pgid`'s members that left it for a session of their own, which a signal to the group
+ * The groups of the group leader's children that left it for a session of their own, which a signal to the group
  * does not reach. bubblewrap's sandbox is one (`--new-session`): it dies with its parent only once it has asked the
  * kernel to, early in its start, so a command stopped in those first milliseconds ran on, out of every group Ratchet
- * signals. Linux only (read from /proc); elsewhere none.
+ * signals. Linux only (the leader's children from /proc, one small read: this runs on every stop); elsewhere none.
  */
 export function escapedGroups(pgid: number): number[] {
-  let pids: string[];
+  let children: string[];
   try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+    children = readFileSync(`/proc/${pgid}/task/${pgid}/children`, 'utf8').split(' ').filter(Boolean);
   } catch {
     return [];
   }
-  const procs: Array<{ pid: number; ppid: number; pgrp: number; sid: number }> = [];
-  for (const d of pids) {
+  const escaped: number[] = [];
+  for (const pid of children) {
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses, so read after its last ')'.
-      const [, ppid, pgrp, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.push({ pid: Number(d), ppid: Number(ppid), pgrp: Number(pgrp), sid: Number(sid) });
+      const [, , pgrp, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(sid) === Number(pid) && Number(pgrp) !== pgid) escaped.push(Number(pid));
     } catch {
       // Gone meanwhile.
     }
   }
-  const members = new Set(procs.filter((p) => p.pgrp === pgid).map((p) => p.pid));
-  return procs.filter((p) => members.has(p.ppid) && p.pgrp !== pgid && p.sid === p.pid).map((p) => p.pid);
+  return escaped;
 }
