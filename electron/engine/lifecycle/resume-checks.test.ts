@@ -1,12 +1,11 @@
 // The resume checks and confirmation: no empty rescue commits, and the plan names phase, agent and model.
 import { rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../scripted/server';
 import { renderResumePlan } from '../../cli/resume-view';
 import { createEngine, type Engine } from '../engine';
-import { byStep, setup } from '../testing/recovery-fixtures';
+import { asIfDiedAtStep, byStep, setup } from '../testing/recovery-fixtures';
 import { sh } from '../testing/temp-repo';
 import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
 
@@ -30,11 +29,7 @@ async function interruptedAtStep2(extra = '') {
   await engine.execute(runId, signal());
   rmSync(p.flag);
   const run = engine.store.getRun(runId)!;
-  sh(run.worktree, 'reset', '-q', '--soft', 'HEAD~1');
-  engine.store.setStepStatus(runId, 2, 'running');
-  engine.store.db.prepare("UPDATE attempts SET outcome = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
-  engine.store.setRunStatus(runId, 'running', null);
-  engine.store.claimRun(runId, 2 ** 22 + 99, hostname());
+  asIfDiedAtStep(engine.store, runId, 2, run.worktree);
   return { p, engine, runId, run };
 }
 

@@ -1,13 +1,13 @@
 // Integration: retry, plan revision, resume, recover — real git, real SQLite, the scripted server through the SDK.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../../shared/domain';
 import { startScriptedServer, type ScriptedServer, type ScriptFn } from '../../scripted/server';
 import { createEngine, type Engine } from '../engine';
-import { byStep, gateFailingWhile, setup } from '../testing/recovery-fixtures';
+import { asIfDiedAtStep, byStep, gateFailingWhile, setup } from '../testing/recovery-fixtures';
 import { sh } from '../testing/temp-repo';
 import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
 
@@ -150,11 +150,7 @@ describe('ratchet resume (seed 003)', () => {
     rmSync(p.flag);
     const run = engine.store.getRun(runId)!;
     // Undo what the failure handling did, as if the process had died instead: no rescue commit, step 2 running.
-    sh(run.worktree, 'reset', '-q', '--soft', 'HEAD~1');
-    engine.store.setStepStatus(runId, 2, 'running');
-    engine.store.db.prepare("UPDATE attempts SET outcome = 'running' WHERE run_id = ? AND step_index = 2").run(runId);
-    engine.store.setRunStatus(runId, 'running', null);
-    engine.store.claimRun(runId, 2 ** 22 + 99, hostname());
+    asIfDiedAtStep(engine.store, runId, 2, run.worktree);
     return { p, engine, runId, run };
   }
 
