@@ -7,6 +7,7 @@ import { attemptsSummary } from '../electron/engine/runs/attempt-summary';
 import { checkBudget } from '../electron/engine/runs/budget';
 import { runEndReason } from '../electron/engine/runs/run-reasons';
 import { openDatabase } from '../electron/engine/store/open-store';
+import { BLANK_FINISH } from '../electron/engine/store/testing/blank-finish';
 import { newId, Store } from '../electron/engine/store/store';
 import { WorkflowFile } from '../electron/engine/workflow/schema';
 
@@ -91,17 +92,7 @@ export function seedRuns(home: string, end = Date.now()): string[] {
       });
       return id;
     };
-    const finish = {
-      errorClass: null,
-      errorMessage: null,
-      summary: null,
-      treeRef: null,
-      treeSha: null,
-      diff: null,
-      failures: [],
-      transcript: [],
-      sessionId: null,
-    };
+    const finish = BLANK_FINISH;
     const pass = (step: number, n: number, cost: number) =>
       store.checkpointStep(runId, attempt(step, n, cost), step, { ...finish, outcome: 'passed' }, 'c'.repeat(40));
     pass(1, 1, 0.0123);

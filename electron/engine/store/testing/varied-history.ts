@@ -3,6 +3,7 @@
 // their red attempt, attempts cut by a stop and carried on), on a moving clock.
 import { WorkflowFile } from '../../workflow/schema';
 import { newId, Store } from '../store';
+import { BLANK_FINISH } from './blank-finish';
 import type Database from 'better-sqlite3';
 
 /** A tiny deterministic random source, so a failing comparison can be replayed. */
@@ -70,17 +71,7 @@ export function writeVariedHistory(db: Database.Database, opts: { runs: number; 
           cacheWriteTokens: 0,
           costUsd: Math.round(extra() * 1e5) / 1e6,
         });
-        const done = {
-          errorClass: null,
-          errorMessage: null,
-          summary: null,
-          treeRef: null,
-          treeSha: null,
-          diff: null,
-          failures: [],
-          transcript: [],
-          sessionId: null,
-        };
+        const done = BLANK_FINISH;
         if (kind === 'red') store.finishAttempt(runId, id, { ...done, outcome: 'red', summary: 'the new test fails, as it should' });
         else {
           store.finishAttempt(runId, id, { ...done, outcome: 'failed', errorClass: 'tdd_violation', errorMessage: 'no test file changed' });
