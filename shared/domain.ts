@@ -18,6 +18,52 @@ export const RUN_STATUSES = [
 export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+/**
+ * Why a run has the status it has, stable for code that decides by it (which budget stopped it, which actions its page
+ * offers); the reason text beside it is the words the terminal prints and may change. The run machine (runs/run-machine.ts)
+ * sets one with every status it gives a reason; null when a status needs none (running, succeeded), or a row written
+ * before reason codes (migration 17).
+ */
+export const RUN_REASON_CODES = [
+  /** Paused after a step or at a phase's end, as auto-progress asked (one step / one phase at a time). */
+  'auto_progress_step',
+  'auto_progress_phase',
+  /** Paused after a step because the user answered "no" to going on. */
+  'paused_by_user',
+  /** The user's Stop (cancelled): during a step, the worktree's preparation, a wait to retry. */
+  'stopped_by_user',
+  /** Stopped, not by the user: the process running it was stopped (Ctrl-C, the app quitting); paused. */
+  'process_stopped',
+  /** A step's retries (or its policy) handed it to the user: paused. */
+  'step_needs_you',
+  /** A step failed for good (its retries spent, an error no retry fixes, a sandbox violation): failed. */
+  'step_failed',
+  /** A retry waits for its time with no process holding the run (the scheduler wakes it). */
+  'retry_parked',
+  /** A retry's backoff inside the running step. */
+  'retry_backoff',
+  /** The API key is rate-limited (this run's or another's 429): every run using it waits. */
+  'api_rate_limited',
+  'task_budget',
+  'daily_budget',
+  /** The worktree could not be made ready (setup, a leak check, the baseline): failed before any step. */
+  'environment_failed',
+  /** Something threw in the run loop: failed. */
+  'internal_error',
+  'plan_awaiting_approval',
+  'plan_approved',
+  /** Nobody holds the run any more (its process died or its lease ran out): interrupted. */
+  'process_lost',
+  /** Queued for a free slot; its turn came (starting); taken out of the queue by the user before it started. */
+  'waiting_for_slot',
+  'queue_turn',
+  'removed_from_queue',
+  /** Rebuilt from git by `ratchet recover` with no state of its own kept there: interrupted. */
+  'rebuilt_from_git',
+] as const;
+export const RunReasonCode = z.enum(RUN_REASON_CODES);
+export type RunReasonCode = z.infer<typeof RunReasonCode>;
+
 export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped'] as const;
 export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;
@@ -141,6 +187,8 @@ export const StatusDocument = z.object({
   id: z.string(),
   status: RunStatus,
   reason: z.string().nullable(),
+  /** The reason as a code, for code that decides by it (RunReasonCode); null: none, or a run from before codes. */
+  reasonCode: RunReasonCode.nullable().optional(),
   repo: z.string(),
   branch: z.string(),
   worktree: z.string(),
@@ -159,6 +207,8 @@ export type StatusDocument = z.infer<typeof StatusDocument>;
 export const RunListItem = z.object({
   id: z.string(),
   status: RunStatus,
+  /** Why it has that status, as a code (RunReasonCode); null: none, or a run from before codes. */
+  reasonCode: RunReasonCode.nullable().optional(),
   repo: z.string(),
   branch: z.string(),
   createdAt: z.string(),

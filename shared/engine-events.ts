@@ -1,7 +1,7 @@
 // Every engine event type and its payload, defined once: the engine's store appends them (typed by these schemas) and the
 // renderer parses them on arrival. An event crosses a process boundary, so it lives in the contract's folder.
 import { z } from 'zod';
-import { AttemptOutcome, DecisionDoc, ErrorClass, RunStatus, StepStatus } from './domain';
+import { AttemptOutcome, DecisionDoc, ErrorClass, RunReasonCode, RunStatus, StepStatus } from './domain';
 import { NotifyEvent } from './notify';
 import { ReusedDoc, SetupDoc } from './worktree-env';
 
@@ -19,7 +19,13 @@ export const eventPayloads = {
   'run.created': z.object({ repo: z.string(), branch: z.string(), worktree: z.string(), baseCommit: z.string(), steps: id }),
   /** The repository's workflow file the run started from was trusted at this content hash (retry/resume keep to it). */
   'workflow.trusted': z.object({ file: z.string(), sha256: z.string() }),
-  'run.status': z.object({ status: RunStatus, reason: z.string().nullable().default(null), wakeAt: z.string().nullable().default(null) }),
+  'run.status': z.object({
+    status: RunStatus,
+    reason: z.string().nullable().default(null),
+    /** Why, as a code (RunReasonCode); null in events written before reason codes. */
+    reasonCode: RunReasonCode.nullable().default(null),
+    wakeAt: z.string().nullable().default(null),
+  }),
   'run.retry': z.object({ fromStep: id.nullable(), fromStatus: z.string(), turnBudget: id.nullable(), auto: z.string(), notes: z.array(z.string()) }),
   'run.resume': z.object({ fromStep: id.nullable(), fromStatus: z.string(), turnBudget: id.nullable(), auto: z.string(), notes: z.array(z.string()) }),
   'step.started': z.object({ step: id, title: z.string().optional() }),

@@ -29,6 +29,8 @@ export function writeRunMeta(repo: string, meta: RunMeta): Promise<void> {
 export interface RunState {
   status: string;
   reason: string | null;
+  /** The reason as a code (RunReasonCode); absent in states kept before reason codes. */
+  reasonCode?: string | null;
   finishedAt: string | null;
   steps: Array<{ index: number; status: string; commit: string | null }>;
   attempts: RestoredAttempt[];

@@ -1,11 +1,14 @@
 // `ratchet recover`: rebuilds the runs the store does not know from the repository's refs/ratchet/<run>/meta and
 // state refs and its branches. A rebuilt run is put back as git kept it (restoreRunStatus): that is not a change it made.
+import { RunReasonCode } from '../../../shared/domain';
 import { reconcileWithGit } from './run-recovery';
 import { branchExists, git, inspectRepo } from '../git/repo-git';
 import { readRunMetas, readRunState } from '../git/run-refs';
 import { adoptableWorktree } from '../git/worktree-integrity';
 import type { Store } from '../store/store';
 import { WorkflowFile } from '../workflow/schema';
+
+const REBUILT = 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.';
 
 /** Rebuilds runs the store does not know from the repository's refs/ratchet/<run>/meta and branches (`ratchet recover`). */
 export async function recoverRuns(store: Store, repoPath: string): Promise<{ rebuilt: string[]; known: string[]; branchesWithoutMeta: string[] }> {
@@ -42,14 +45,10 @@ export async function recoverRuns(store: Store, repoPath: string): Promise<{ reb
       if (run) await reconcileWithGit(store, run);
       const ended = ['succeeded', 'failed', 'cancelled'].includes(kept.status);
       const status = (['succeeded', 'failed', 'cancelled', 'paused'] as const).find((x) => x === kept.status) ?? 'interrupted';
-      store.restoreRunStatus(
-        m.runId,
-        status,
-        status === 'interrupted' ? 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.' : kept.reason,
-        { finished: ended },
-      );
+      if (status === 'interrupted') store.restoreRunStatus(m.runId, status, REBUILT, { finished: ended, code: 'rebuilt_from_git' });
+      else store.restoreRunStatus(m.runId, status, kept.reason, { finished: ended, code: RunReasonCode.safeParse(kept.reasonCode).data ?? null });
     } else {
-      store.restoreRunStatus(m.runId, 'interrupted', 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.');
+      store.restoreRunStatus(m.runId, 'interrupted', REBUILT, { code: 'rebuilt_from_git' });
       const run = store.getRun(m.runId);
       if (run) await reconcileWithGit(store, run);
     }

@@ -268,8 +268,9 @@ describe('ratchet recover', () => {
     const r = await engine.recover(p.repo);
     expect(r.rebuilt).toEqual([runId]);
     const rebuilt = engine.status(runId);
-    // As it was: failed, with its reason and every attempt, not an "interrupted" run without history.
-    expect(rebuilt).toMatchObject({ status: 'failed', branch: doc.branch, reason: doc.reason });
+    // As it was: failed, with its reason (words and code) and every attempt, not an "interrupted" run without history.
+    expect(doc.reasonCode).toBe('step_failed');
+    expect(rebuilt).toMatchObject({ status: 'failed', branch: doc.branch, reason: doc.reason, reasonCode: 'step_failed' });
     expect(rebuilt.steps.map((s) => s.status)).toEqual(['succeeded', 'failed', 'pending']);
     expect(rebuilt.steps[0]!.commit).toBe(doc.steps[0]!.commit);
     const was = (d: typeof doc) => d.steps.map((s) => s.attempts.map((a) => [a.n, a.outcome, a.errorClass, a.model]));
@@ -302,7 +303,7 @@ describe('ratchet recover', () => {
     sh(p.repo, 'update-ref', '-d', `refs/ratchet/${runId}/state`);
     const engine = await engineFor(join(mkdtempSync(join(tmpdir(), 'ratchet-home4-')), 'home'));
     await engine.recover(p.repo);
-    expect(engine.status(runId)).toMatchObject({ status: 'interrupted', branch: doc.branch });
+    expect(engine.status(runId)).toMatchObject({ status: 'interrupted', branch: doc.branch, reasonCode: 'rebuilt_from_git' });
   });
 });
 

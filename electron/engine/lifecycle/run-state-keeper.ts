@@ -33,6 +33,7 @@ export function createRunStateKeeper(store: Store) {
       state: {
         status: run.status,
         reason: run.reason,
+        reasonCode: run.reason_code,
         finishedAt: run.finished_at,
         steps: store.getSteps(runId).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha })),
         attempts: store

@@ -176,16 +176,17 @@ describe('the run machine, outside the run loop', () => {
         kind: 'setStatus',
         status: 'waiting',
         reason: 'The API key is rate-limited until 2026-01-01T00:05:00Z (rate limited (429) with retry-after 300 s on run r2); every run using it waits.',
+        code: 'api_rate_limited',
         wakeAt: '2026-01-01T00:05:00Z',
       },
     ]);
     expect(life({ type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: null })[0]?.reason).toContain('(x on run in another process)');
     expect(life({ type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: 'r1' })[0]?.reason).toContain('(x on this run)');
-    expect(life({ type: 'apiHoldEnded' })).toEqual([{ kind: 'setStatus', status: 'running', reason: null }]);
+    expect(life({ type: 'apiHoldEnded' })).toEqual([{ kind: 'setStatus', status: 'running', reason: null, code: null }]);
     expect(life({ type: 'backoffStarted', reason: 'gate failed; retrying in 4 s', wakeAt: '2026-01-01T00:00:04Z' })).toEqual([
-      { kind: 'setStatus', status: 'waiting', reason: 'gate failed; retrying in 4 s', wakeAt: '2026-01-01T00:00:04Z' },
+      { kind: 'setStatus', status: 'waiting', reason: 'gate failed; retrying in 4 s', code: 'retry_backoff', wakeAt: '2026-01-01T00:00:04Z' },
     ]);
-    expect(life({ type: 'backoffEnded' })).toEqual([{ kind: 'setStatus', status: 'running', reason: null }]);
+    expect(life({ type: 'backoffEnded' })).toEqual([{ kind: 'setStatus', status: 'running', reason: null, code: null }]);
   });
 
   it('a drafted plan waits for approval (naming how to give it); an approved one is paused until resumed', () => {
@@ -194,33 +195,57 @@ describe('the run machine, outside the run loop', () => {
         kind: 'setStatus',
         status: 'waiting_approval',
         reason: 'The agent drafted this plan; nothing runs until you approve it (`ratchet resume abc --approve`, or Approve in the app).',
+        code: 'plan_awaiting_approval',
       },
     ]);
-    expect(life({ type: 'planApproved' })).toEqual([{ kind: 'setStatus', status: 'paused', reason: 'Plan approved; resume to start it.' }]);
+    expect(life({ type: 'planApproved' })).toEqual([
+      { kind: 'setStatus', status: 'paused', reason: 'Plan approved; resume to start it.', code: 'plan_approved' },
+    ]);
   });
 
   it('a run whose process is gone is interrupted, saying when it was last seen', () => {
     expect(life({ type: 'processLost', lastSeen: '2026-01-01T00:00:00Z' })).toEqual([
-      { kind: 'setStatus', status: 'interrupted', reason: 'The process running this run stopped during it (last seen 2026-01-01T00:00:00Z).' },
+      {
+        kind: 'setStatus',
+        status: 'interrupted',
+        reason: 'The process running this run stopped during it (last seen 2026-01-01T00:00:00Z).',
+        code: 'process_lost',
+      },
     ]);
     expect(life({ type: 'processLost', lastSeen: null })[0]?.reason).toBe('The process running this run stopped during it (last seen never).');
   });
 
   it('the user’s stop of a run no process executes: one waiting to retry is cancelled; any other is left as it is', () => {
     expect(life({ type: 'stopRequested', status: 'waiting' })).toEqual([
-      { kind: 'setStatus', status: 'cancelled', reason: 'Stopped by you while it waited to retry. Resume to continue, or start again.', finished: true },
+      {
+        kind: 'setStatus',
+        status: 'cancelled',
+        reason: 'Stopped by you while it waited to retry. Resume to continue, or start again.',
+        code: 'stopped_by_user',
+        finished: true,
+      },
     ]);
     for (const status of ['paused', 'failed', 'succeeded', 'interrupted', 'running'] as const) expect(life({ type: 'stopRequested', status })).toEqual([]);
   });
 
   it('the queue: a queued run says why, goes back to what it was when its turn comes, and leaving unstarted is cancelled only if it never ran', () => {
-    expect(life({ type: 'queued', reason: 'Waiting for a free slot.' })).toEqual([{ kind: 'setStatus', status: 'queued', reason: 'Waiting for a free slot.' }]);
-    expect(life({ type: 'dequeued', previous: 'failed' })).toEqual([{ kind: 'setStatus', status: 'failed', reason: 'Starting: its turn in the queue came.' }]);
+    expect(life({ type: 'queued', reason: 'Waiting for a free slot.' })).toEqual([
+      { kind: 'setStatus', status: 'queued', reason: 'Waiting for a free slot.', code: 'waiting_for_slot' },
+    ]);
+    expect(life({ type: 'dequeued', previous: 'failed' })).toEqual([
+      { kind: 'setStatus', status: 'failed', reason: 'Starting: its turn in the queue came.', code: 'queue_turn' },
+    ]);
     expect(life({ type: 'removedFromQueue', action: 'execute', previous: 'planning' })).toEqual([
-      { kind: 'setStatus', status: 'cancelled', reason: 'Stopped by you before it started (removed from the queue).', finished: true },
+      {
+        kind: 'setStatus',
+        status: 'cancelled',
+        reason: 'Stopped by you before it started (removed from the queue).',
+        code: 'removed_from_queue',
+        finished: true,
+      },
     ]);
     expect(life({ type: 'removedFromQueue', action: 'resume', previous: 'paused' })).toEqual([
-      { kind: 'setStatus', status: 'paused', reason: 'Removed from the queue by you; the resume did not start.' },
+      { kind: 'setStatus', status: 'paused', reason: 'Removed from the queue by you; the resume did not start.', code: 'removed_from_queue' },
     ]);
   });
 

@@ -3,8 +3,9 @@
 // run status the run loop writes (each allowed by RUN_TRANSITIONS, which the store enforces): auto-progress, stop,
 // a lost lease, budget, parking, the step's end → the run's. runLife decides the rest of a run's life, outside the run
 // loop (a wait inside a step, the plan's approval, the queue, a process found gone, a stop of a run that waits): every
-// status change goes through applyRunCommands (apply-run-commands.ts) and nothing else writes one.
-import type { ErrorClass, RunStatus } from '../../../shared/domain';
+// status change goes through applyRunCommands (apply-run-commands.ts) and nothing else writes one. Each status comes
+// with its reason twice: in words for the terminal, and as a code (shared/domain.ts's RunReasonCode) the app decides by.
+import type { ErrorClass, RunReasonCode, RunStatus } from '../../../shared/domain';
 import type { FailureCause, NeedsYouKind } from '../notify/messages';
 import { autoProgressReason, runEndReason } from './run-reasons';
 import type { StepOutcome } from './step-state';
@@ -54,7 +55,8 @@ export type RunEvent =
   | { type: 'crashed'; message: string };
 
 export type RunCommand =
-  | { kind: 'setStatus'; status: RunStatus; reason: string | null; finished?: boolean; wakeAt?: string | null }
+  /** `code`: why, for code that decides by it (shared/domain.ts's RunReasonCode); `reason`: the same in words, for the terminal. */
+  | { kind: 'setStatus'; status: RunStatus; reason: string | null; code: RunReasonCode | null; finished?: boolean; wakeAt?: string | null }
   /** Kept in git as it stands (the run's state ref), so a process dying now is recovered as it is. */
   | { kind: 'keepState' }
   /** Make the worktree's environment ready (copy, dependencies, setup, baseline). */
@@ -94,8 +96,13 @@ export function initialRunState(runId: string, opts: { auto?: AutoProgress; inte
   };
 }
 
-function set(status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): RunStatusCommand {
-  return { kind: 'setStatus', status, reason, ...extra };
+function set(
+  status: RunStatus,
+  reason: string | null,
+  code: RunReasonCode | null,
+  extra: { finished?: boolean; wakeAt?: string | null } = {},
+): RunStatusCommand {
+  return { kind: 'setStatus', status, reason, code, ...extra };
 }
 
 function end(s: RunMachineState, commands: RunCommand[]): RunTransition {
@@ -106,18 +113,20 @@ function end(s: RunMachineState, commands: RunCommand[]): RunTransition {
 /** The next step, or a pause the auto-progress policy asks for, or the run's success when no step is left. */
 function advance(s: RunMachineState): RunTransition {
   const [step, ...rest] = s.pending;
-  if (!step) return end(s, [set('succeeded', null, { finished: true }), { kind: 'notifySucceeded' }]);
+  if (!step) return end(s, [set('succeeded', null, null, { finished: true }), { kind: 'notifySucceeded' }]);
   if (s.auto === 'step' && s.stepsRun >= 1) {
     if (s.interactive && s.lastRun)
       return { state: { ...s, current: step }, commands: [{ kind: 'forgetHead' }, { kind: 'ask', done: s.lastRun, next: step, total: s.total }] };
-    return end(s, [set('paused', autoProgressReason({ kind: 'step', doneStep: s.lastRun?.index ?? step.index - 1, nextStep: step.index }))]);
+    return end(s, [
+      set('paused', autoProgressReason({ kind: 'step', doneStep: s.lastRun?.index ?? step.index - 1, nextStep: step.index }), 'auto_progress_step'),
+    ]);
   }
   return startStep(s, step, rest);
 }
 
 function startStep(s: RunMachineState, step: StepRef, rest: StepRef[]): RunTransition {
   if (s.auto === 'phase' && s.stepsRun >= 1 && step.phase !== s.firstPhase) {
-    return end(s, [set('paused', autoProgressReason({ kind: 'phase', phase: s.firstPhase ?? null, nextPhase: step.phase ?? null }))]);
+    return end(s, [set('paused', autoProgressReason({ kind: 'phase', phase: s.firstPhase ?? null, nextPhase: step.phase ?? null }), 'auto_progress_phase')]);
   }
   const firstPhase = s.stepsRun === 0 ? step.phase : s.firstPhase;
   return {
@@ -141,24 +150,27 @@ function stepFinished(s: RunMachineState, e: Extract<RunEvent, { type: 'stepFini
           ? set(
               'cancelled',
               `Stopped by you ${o.reason.replace(/^stopped /, '')}. The work in progress stays in the worktree; resume to continue, or start again.`,
+              'stopped_by_user',
               { finished: true },
             )
-          : set('paused', `${o.reason}. The worktree keeps the work in progress.`),
+          : set('paused', `${o.reason}. The worktree keeps the work in progress.`, 'process_stopped'),
       );
       return end(s, commands);
     }
     case 'escalate':
       return end(s, [
-        set('paused', runEndReason(o, '', { runId: s.runId, committedSteps: e.committedSteps })),
+        set('paused', runEndReason(o, '', { runId: s.runId, committedSteps: e.committedSteps }), 'step_needs_you'),
         { kind: 'notifyNeedsYou', step, what: 'escalated', extra: { attempts: o.attempts, maxAttempts: o.maxAttempts } },
       ]);
     case 'parked':
-      return end(s, [set('waiting', `${o.reason} (until ${o.wakeAt})`, { wakeAt: o.wakeAt })]);
-    case 'budget':
+      return end(s, [set('waiting', `${o.reason} (until ${o.wakeAt})`, 'retry_parked', { wakeAt: o.wakeAt })]);
+    case 'budget': {
+      const code = o.budget === 'task' ? 'task_budget' : 'daily_budget';
       return end(s, [
-        o.wakeAt ? set('waiting', o.reason, { wakeAt: o.wakeAt }) : set('paused', o.reason),
-        { kind: 'notifyNeedsYou', step, what: o.budget === 'task' ? 'task_budget' : 'daily_budget', extra: { wakeAt: o.wakeAt } },
+        o.wakeAt ? set('waiting', o.reason, code, { wakeAt: o.wakeAt }) : set('paused', o.reason, code),
+        { kind: 'notifyNeedsYou', step, what: code, extra: { wakeAt: o.wakeAt } },
       ]);
+    }
     case 'fatal':
       // Nothing of an attempt that tried to steer Ratchet's git is kept, not even as a rescue commit.
       if (o.errorClass === 'sandbox_violation')
@@ -176,7 +188,7 @@ function stepFinished(s: RunMachineState, e: Extract<RunEvent, { type: 'stepFini
 function failStep(s: RunMachineState, f: NonNullable<RunMachineState['failing']>, rescued: string, before: RunCommand[] = []): RunTransition {
   return end({ ...s, failing: null }, [
     ...before,
-    set('failed', runEndReason(f.outcome, rescued, { runId: s.runId, committedSteps: f.committedSteps }), { finished: true }),
+    set('failed', runEndReason(f.outcome, rescued, { runId: s.runId, committedSteps: f.committedSteps }), 'step_failed', { finished: true }),
     { kind: 'notifyFailed', step: f.step, attempts: f.outcome.attempts ?? null, maxAttempts: f.outcome.maxAttempts ?? null, cause: f.outcome.errorClass },
   ]);
 }
@@ -190,21 +202,24 @@ export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransit
   switch (e.type) {
     case 'reconciled':
       // Git already holds every step (a crash after the last commit): nothing to run.
-      if (e.allDone) return end(s, [set('succeeded', null, { finished: true })]);
-      return { state: { ...s, status: 'running' }, commands: [set('running', null), { kind: 'keepState' }, { kind: 'prepare' }] };
+      if (e.allDone) return end(s, [set('succeeded', null, null, { finished: true })]);
+      return { state: { ...s, status: 'running' }, commands: [set('running', null, null), { kind: 'keepState' }, { kind: 'prepare' }] };
     case 'prepared':
       if (e.ready === 'stopped') {
         // A process that lost the lease no longer decides the run's status.
         if (e.leaseLost) return end(s, []);
         return end(s, [
-          set(e.userStop ? 'cancelled' : 'paused', 'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.', {
-            finished: e.userStop,
-          }),
+          set(
+            e.userStop ? 'cancelled' : 'paused',
+            'Stopped while the worktree was being made ready (setup or the baseline check); resume to continue.',
+            e.userStop ? 'stopped_by_user' : 'process_stopped',
+            { finished: e.userStop },
+          ),
         ]);
       }
       if (e.ready === 'failed')
         return end(s, [
-          set('failed', e.reason, { finished: true }),
+          set('failed', e.reason, 'environment_failed', { finished: true }),
           { kind: 'notifyFailed', step: null, attempts: null, maxAttempts: null, cause: 'environment' },
         ]);
       return advance({ ...s, pending: e.pending, total: e.total });
@@ -213,7 +228,7 @@ export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransit
       if (!step || !s.lastRun) throw new Error(`run ${s.runId}: an answer came while nothing was asked`);
       const rest = s.pending.slice(1);
       if (e.answer === 'no')
-        return end(s, [set('paused', `Paused after step ${s.lastRun.index} at your request; resume to continue with step ${step.index}.`)]);
+        return end(s, [set('paused', `Paused after step ${s.lastRun.index} at your request; resume to continue with step ${step.index}.`, 'paused_by_user')]);
       if (e.answer === 'auto') return startStep({ ...s, auto: 'phase', firstPhase: s.lastRun.phase }, step, rest);
       return startStep(s, step, rest);
     }
@@ -224,7 +239,7 @@ export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransit
       return failStep(s, s.failing, e.note);
     case 'crashed':
       return end(s, [
-        set('failed', `Internal error: ${e.message}`, { finished: true }),
+        set('failed', `Internal error: ${e.message}`, 'internal_error', { finished: true }),
         { kind: 'notifyFailed', step: s.lastRun, attempts: null, maxAttempts: null, cause: 'internal' },
       ]);
   }
@@ -256,36 +271,42 @@ export function runLife(runId: string, e: RunLifeEvent, _now: Date): RunStatusCo
   switch (e.type) {
     case 'apiHoldStarted': {
       const who = e.holdRunId === runId ? 'this run' : `run ${e.holdRunId ?? 'in another process'}`;
-      return [set('waiting', `The API key is rate-limited until ${e.until} (${e.holdReason} on ${who}); every run using it waits.`, { wakeAt: e.until })];
+      return [
+        set('waiting', `The API key is rate-limited until ${e.until} (${e.holdReason} on ${who}); every run using it waits.`, 'api_rate_limited', {
+          wakeAt: e.until,
+        }),
+      ];
     }
     case 'backoffStarted':
-      return [set('waiting', e.reason, { wakeAt: e.wakeAt })];
+      return [set('waiting', e.reason, 'retry_backoff', { wakeAt: e.wakeAt })];
     case 'apiHoldEnded':
     case 'backoffEnded':
-      return [set('running', null)];
+      return [set('running', null, null)];
     case 'planDrafted':
       return [
         set(
           'waiting_approval',
           `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`,
+          'plan_awaiting_approval',
         ),
       ];
     case 'planApproved':
-      return [set('paused', 'Plan approved; resume to start it.')];
+      return [set('paused', 'Plan approved; resume to start it.', 'plan_approved')];
     case 'processLost':
-      return [set('interrupted', `The process running this run stopped during it (last seen ${e.lastSeen ?? 'never'}).`)];
+      return [set('interrupted', `The process running this run stopped during it (last seen ${e.lastSeen ?? 'never'}).`, 'process_lost')];
     case 'stopRequested':
       // A run parked until its wake time has no process to abort: the stop is its status. A queued one leaves the queue (removedFromQueue).
       return e.status === 'waiting'
-        ? [set('cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', { finished: true })]
+        ? [set('cancelled', 'Stopped by you while it waited to retry. Resume to continue, or start again.', 'stopped_by_user', { finished: true })]
         : [];
     case 'queued':
-      return [set('queued', e.reason)];
+      return [set('queued', e.reason, 'waiting_for_slot')];
     case 'dequeued':
-      return [set(e.previous, 'Starting: its turn in the queue came.')];
+      return [set(e.previous, 'Starting: its turn in the queue came.', 'queue_turn')];
     case 'removedFromQueue':
       // A run that never started has nothing to go back to.
-      if (e.action === 'execute') return [set('cancelled', 'Stopped by you before it started (removed from the queue).', { finished: true })];
-      return [set(e.previous, `Removed from the queue by you; the ${e.action} did not start.`)];
+      if (e.action === 'execute')
+        return [set('cancelled', 'Stopped by you before it started (removed from the queue).', 'removed_from_queue', { finished: true })];
+      return [set(e.previous, `Removed from the queue by you; the ${e.action} did not start.`, 'removed_from_queue')];
   }
 }

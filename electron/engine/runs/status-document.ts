@@ -40,6 +40,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
     id: run.id,
     status: run.status,
     reason: run.reason,
+    reasonCode: run.reason_code ?? null,
     repo: run.repo_path,
     branch: run.branch,
     worktree: run.worktree,
@@ -66,7 +67,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
 }
 
 export function listItem(run: RunRow): RunListItem {
-  return { id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at };
+  return { id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at, reasonCode: run.reason_code ?? null };
 }
 
 /** The task budget raised for this run by `ratchet resume --budget` (or the app), if any. */

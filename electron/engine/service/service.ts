@@ -128,6 +128,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       createdAt: run.created_at,
       title: run.task_title,
       reason: run.reason,
+      reasonCode: run.reason_code ?? null,
       wakeAt: run.wake_at,
       updatedAt: run.updated_at,
       stepsDone: run.steps_done,

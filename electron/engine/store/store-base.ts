@@ -1,9 +1,16 @@
 // The store's runs: repositories, a run's creation with its task and first plan, its rows, and its one status write.
-import type { RunStatus } from '../../../shared/domain';
+import type { RunReasonCode, RunStatus } from '../../../shared/domain';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { assertRunTransition } from '../runs/run-transitions';
 import { newId, type RunRow } from './store-rows';
 import { StoreCore } from './store-core';
+
+/** What a status write carries besides the status and its reason text. */
+export interface StatusExtra {
+  finished?: boolean;
+  wakeAt?: string | null;
+  code?: RunReasonCode | null;
+}
 
 export class StoreBase extends StoreCore {
   /** Runs whose lease this store's owner lost (store.ts, renewLease): its late status writes are dropped (the new owner's stand). */
@@ -107,8 +114,11 @@ export class StoreBase extends StoreCore {
     return row ? { revision: row.revision, steps: JSON.parse(row.steps_json) as StepConfig[] } : undefined;
   }
 
-  /** The one way a run's status changes: only as the run's transition table allows (an illegal change throws, a bug). */
-  setRunStatus(runId: string, status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): void {
+  /**
+   * The one way a run's status changes: only as the run's transition table allows (an illegal change throws, a bug).
+   * `extra.code`: the reason as a code (the run machine's); none given is null, as a status without a special reason.
+   */
+  setRunStatus(runId: string, status: RunStatus, reason: string | null, extra: StatusExtra = {}): void {
     this.writeRunStatus(runId, status, reason, extra, true);
   }
 
@@ -116,17 +126,11 @@ export class StoreBase extends StoreCore {
    * Puts a run back as it was kept elsewhere (`ratchet recover` from git's record, a test's fabricated history): not a
    * change the run made, so the transition table does not apply. Nothing in the run's own life calls this.
    */
-  restoreRunStatus(runId: string, status: RunStatus, reason: string | null, extra: { finished?: boolean; wakeAt?: string | null } = {}): void {
+  restoreRunStatus(runId: string, status: RunStatus, reason: string | null, extra: StatusExtra = {}): void {
     this.writeRunStatus(runId, status, reason, extra, false);
   }
 
-  private writeRunStatus(
-    runId: string,
-    status: RunStatus,
-    reason: string | null,
-    extra: { finished?: boolean; wakeAt?: string | null },
-    checked: boolean,
-  ): void {
+  private writeRunStatus(runId: string, status: RunStatus, reason: string | null, extra: StatusExtra, checked: boolean): void {
     // A process that lost the run's lease to another no longer decides its status.
     if (this.lostLeases.has(runId)) return;
     this.tx(() => {
@@ -136,10 +140,10 @@ export class StoreBase extends StoreCore {
       }
       const at = this.iso();
       this.stmt(
-        `UPDATE runs SET status = ?, reason = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
+        `UPDATE runs SET status = ?, reason = ?, reason_code = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
              wake_at = ? WHERE id = ?`,
-      ).run(status, reason, at, extra.finished ? 1 : 0, at, extra.wakeAt ?? null, runId);
-      this.event(runId, 'run.status', { status, reason, wakeAt: extra.wakeAt ?? null });
+      ).run(status, reason, extra.code ?? null, at, extra.finished ? 1 : 0, at, extra.wakeAt ?? null, runId);
+      this.event(runId, 'run.status', { status, reason, reasonCode: extra.code ?? null, wakeAt: extra.wakeAt ?? null });
     });
   }
 }

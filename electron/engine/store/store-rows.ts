@@ -1,7 +1,7 @@
 // The rows and inputs of the SQLite store, as the engine sees them.
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { AttemptOutcome, ErrorClass, RunStatus, StepStatus } from '../../../shared/domain';
+import type { AttemptOutcome, ErrorClass, RunReasonCode, RunStatus, StepStatus } from '../../../shared/domain';
 import type { GateResult } from '../gates/run-gate';
 
 /** The store's database handle: what a module hands to the store's queries (it writes no SQL of its own). */
@@ -22,6 +22,8 @@ export interface RunRow {
   repo_id: string;
   status: RunStatus;
   reason: string | null;
+  /** Why, as a code the app decides by (migration 17); null: no special reason, or a row written before codes. */
+  reason_code: RunReasonCode | null;
   base_branch: string | null;
   base_commit: string;
   branch: string;

@@ -14,6 +14,7 @@ import { migration0013 } from './0013-stats-classes';
 import { migration0014 } from './0014-run-queue';
 import { migration0015 } from './0015-run-env';
 import { migration0016 } from './0016-stats-tries';
+import { migration0017 } from './0017-run-reason-code';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001,
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0014,
   migration0015,
   migration0016,
+  migration0017,
 ];
