@@ -106,7 +106,7 @@ export function seedRuns(home: string, end = Date.now()): string[] {
           runId,
           'cancelled',
           'Stopped by you during step 2. The work in progress stays in the worktree; resume to continue, or start again.',
-          { finished: true },
+          { finished: true, code: 'stopped_by_user' },
         );
     } else if (fate === 'failed') {
       const tests = ['test/health.test.mjs › dies at zero health'];
@@ -136,7 +136,7 @@ export function seedRuns(home: string, end = Date.now()): string[] {
           '',
           { runId, committedSteps: 1 },
         ),
-        { finished: true },
+        { finished: true, code: 'step_failed' },
       );
     } else if (fate === 'paused') {
       attempt(2, 1, 0.0311);
@@ -149,12 +149,13 @@ export function seedRuns(home: string, end = Date.now()): string[] {
         alerted: { task: true, daily: false },
         runId,
       });
-      store.setRunStatus(runId, 'paused', verdict.ok ? 'paused' : verdict.reason);
+      store.setRunStatus(runId, 'paused', verdict.ok ? 'paused' : verdict.reason, { code: 'task_budget' });
     } else if (fate === 'waiting_approval') {
       store.restoreRunStatus(
         runId,
         'waiting_approval',
         `The agent drafted this plan; nothing runs until you approve it (\`ratchet resume ${runId} --approve\`, or Approve in the app).`,
+        { code: 'plan_awaiting_approval' },
       );
     } else {
       // Interrupted: its process died in step 2's attempt; the host finds it on its first list.

@@ -1,6 +1,8 @@
 // A run's reason as the app shows it: the engine writes one text for the terminal (commands with the run's id, ISO
 // times, blocks separated by lines); the app shows its own buttons instead of commands, times as people read them, and
-// the blocks as paragraphs and lists. The CLI keeps the text as it is.
+// the blocks as paragraphs and lists. The CLI keeps the text as it is. Which buttons the reason asks for comes from the
+// run's reason code (reasonActions); the commands in the text decide them only for a run written before reason codes.
+import type { RunReasonCode } from './domain';
 
 /** What a reason's commands ask for, as the app's own actions (its buttons on the run's page). */
 export type ReasonAction = 'raise_budget' | 'approve' | 'resume' | 'retry' | 'revise_plan' | 'start_again';
@@ -17,7 +19,7 @@ export interface AppReason {
   /** The first line: the sentence the lists and notices show. */
   head: string;
   blocks: ReasonBlock[];
-  /** The app's actions the reason's commands named, in the order named (each once). */
+  /** The app's actions the reason's commands named, in the order named (each once): for a run without a reason code. */
   actions: ReasonAction[];
 }
 
@@ -140,4 +142,39 @@ export function appReason(reason: string, when?: (iso: string) => string): AppRe
 /** The first line of a reason for one-line places (runs list, dashboard, notices): no commands, times worded. */
 export function reasonHead(reason: string | null | undefined, when?: (iso: string) => string): string {
   return reason ? appReason(reason.split('\n')[0] ?? '', when).head : '';
+}
+
+/**
+ * What each reason code asks the user for, in the order its reason names it (the same actions the commands of the
+ * engine's own reason name: runs/app-reason.test.ts holds them together). `committed`: a step of the run is committed,
+ * so Retry can continue from it; without one a failed run is started again.
+ */
+const CODE_ACTIONS: Record<RunReasonCode, (committed: boolean) => ReasonAction[]> = {
+  task_budget: () => ['raise_budget'],
+  plan_awaiting_approval: () => ['approve'],
+  step_needs_you: () => ['revise_plan', 'resume'],
+  step_failed: (committed) => ['revise_plan', committed ? 'retry' : 'start_again'],
+  daily_budget: () => [],
+  auto_progress_step: () => [],
+  auto_progress_phase: () => [],
+  paused_by_user: () => [],
+  stopped_by_user: () => [],
+  process_stopped: () => [],
+  retry_parked: () => [],
+  retry_backoff: () => [],
+  api_rate_limited: () => [],
+  environment_failed: () => [],
+  internal_error: () => [],
+  plan_approved: () => [],
+  process_lost: () => [],
+  waiting_for_slot: () => [],
+  queue_turn: () => [],
+  removed_from_queue: () => [],
+  rebuilt_from_git: () => [],
+};
+
+/** The actions a run's reason asks for: by its reason code; a run without one (written before codes) by its text's commands. */
+export function reasonActions(run: { reason: string | null; reasonCode?: RunReasonCode | null }, committed: boolean): ReasonAction[] {
+  if (run.reasonCode) return CODE_ACTIONS[run.reasonCode](committed);
+  return run.reason ? appReason(run.reason).actions : [];
 }

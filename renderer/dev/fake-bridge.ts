@@ -1,6 +1,6 @@
 // A fake RatchetBridge answering from typed fixtures, with a little state (stop, retry, resume emit events), for the dev page and tests.
 import type { CallResult, EngineEventDoc, MethodInput, MethodName, MethodOutput, RatchetBridge, RunSummary } from '../../shared/contract';
-import type { StatusDocument } from '../../shared/domain';
+import type { RunReasonCode, StatusDocument } from '../../shared/domain';
 import { headOf, indexLog, logPage } from '../../shared/line-index';
 import { makeAttempt, makeBigOutput } from './fixtures-attempts';
 import {
@@ -81,12 +81,12 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     if (!r) throw new Fail('not_found', `No run ${runId}.`);
     return r;
   };
-  const setStatus = (runId: string, status: StatusDocument['status'], reason: string | null = null, wakeAt: string | null = null) => {
+  const setStatus = (runId: string, status: StatusDocument['status'], reason: string | null = null, reasonCode: RunReasonCode | null = null) => {
     const r = run(runId);
-    r.doc = { ...r.doc, status, reason };
-    r.summary = { ...r.summary, status, reason, wakeAt };
+    r.doc = { ...r.doc, status, reason, reasonCode };
+    r.summary = { ...r.summary, status, reason, reasonCode, wakeAt: null };
     // Emitted after the answer, as the engine does: the call returns, then its events arrive.
-    setTimeout(() => engineEvent(runId, 'run.status', { status, reason, wakeAt }), 0);
+    setTimeout(() => engineEvent(runId, 'run.status', { status, reason, reasonCode, wakeAt: null }), 0);
   };
 
   // Repositories whose workflow file the user trusted (by starting a run with Trust), until revoked.
@@ -259,7 +259,12 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       return { ok: true };
     },
     'runs.stop': ({ runId }) => {
-      setStatus(runId, 'cancelled', 'Stopped by you during step 1. The work in progress stays in the worktree; resume to continue, or start again.');
+      setStatus(
+        runId,
+        'cancelled',
+        'Stopped by you during step 1. The work in progress stays in the worktree; resume to continue, or start again.',
+        'stopped_by_user',
+      );
       return { ok: true };
     },
     'runs.setPriority': ({ runId, priority }) => {

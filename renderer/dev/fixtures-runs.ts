@@ -67,6 +67,7 @@ export function makeRuns(now: number): Array<{ doc: StatusDocument; summary: Run
       createdAt: iso(now, createdAgo),
       title: b.title,
       reason: full.reason,
+      reasonCode: full.reasonCode ?? null,
       wakeAt,
       updatedAt: iso(now, updatedAgo),
       stepsDone: full.steps.filter((s) => s.status === 'succeeded').length,
@@ -197,7 +198,13 @@ export function makeRuns(now: number): Array<{ doc: StatusDocument; summary: Run
     ),
     mk(
       base(RUN_IDS.waiting, 'Rate limiter for the API client', 'rate-limiter', '/home/dev/code/http-kit'),
-      { status: 'waiting', reason: 'test_failure: retry 2 of 3 in 120 s, escalating to claude-opus-5-5', costUsd: cost(waitingSteps), steps: waitingSteps },
+      {
+        status: 'waiting',
+        reason: 'test_failure: retry 2 of 3 in 120 s, escalating to claude-opus-5-5',
+        reasonCode: 'retry_backoff',
+        costUsd: cost(waitingSteps),
+        steps: waitingSteps,
+      },
       1800,
       30,
       new Date(now + 95_000).toISOString(),
@@ -207,6 +214,7 @@ export function makeRuns(now: number): Array<{ doc: StatusDocument; summary: Run
       {
         status: 'waiting_approval',
         reason: 'the drafted plan waits for approval',
+        reasonCode: 'plan_awaiting_approval',
         costUsd: 0.0213,
         steps: [
           { index: 1, title: 'CSV writer with escaping', status: 'pending', commit: null, attempts: [] },
@@ -218,7 +226,13 @@ export function makeRuns(now: number): Array<{ doc: StatusDocument; summary: Run
     ),
     mk(
       base(RUN_IDS.interrupted, 'Migrate the config loader to zod', 'config-zod'),
-      { status: 'interrupted', reason: 'the process stopped during step 2', costUsd: cost(interruptedSteps), steps: interruptedSteps },
+      {
+        status: 'interrupted',
+        reason: 'the process stopped during step 2',
+        reasonCode: 'process_lost',
+        costUsd: cost(interruptedSteps),
+        steps: interruptedSteps,
+      },
       7200,
       5400,
     ),
@@ -233,6 +247,7 @@ export function makeRuns(now: number): Array<{ doc: StatusDocument; summary: Run
       {
         status: 'paused',
         reason: 'task budget $5.00 reached ($5.04 spent); raise it or retry with a new budget',
+        reasonCode: 'task_budget',
         costUsd: cost(pausedSteps),
         steps: pausedSteps,
       },
@@ -244,6 +259,7 @@ export function makeRuns(now: number): Array<{ doc: StatusDocument; summary: Run
       {
         status: 'failed',
         reason: 'step 1 "Reconnect with jittered backoff" failed: compilation_error: limit of 2 retries reached',
+        reasonCode: 'step_failed',
         costUsd: cost(failedSteps),
         steps: failedSteps,
       },

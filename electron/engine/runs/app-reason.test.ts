@@ -2,10 +2,13 @@
 // app, without the command — the app's action named instead — with its blocks kept apart and its times worded. The
 // engine's text itself (what the CLI prints) is unchanged.
 import { describe, expect, it } from 'vitest';
-import { appReason, reasonHead } from '../../../shared/reason-text';
+import { RUN_REASON_CODES, type RunReasonCode } from '../../../shared/domain';
+import { appReason, reasonActions, reasonHead } from '../../../shared/reason-text';
 import { attemptsSummary } from './attempt-summary';
 import { checkBudget } from './budget';
+import { initialRunState, nextRun, runLife, type RunEvent, type RunLifeEvent, type RunStatusCommand } from './run-machine';
 import { runEndReason } from './run-reasons';
+import type { StepOutcome } from './step-state';
 
 const RUN = 'r-4f9c2a';
 const noCommand = (text: string) => expect(text).not.toMatch(/ratchet (resume|retry|restart|plan|recover|trust)|`|<run-id>|<usd>/);
@@ -74,5 +77,95 @@ describe('a reason as the app shows it', () => {
   it('leaves a reason with nothing of the terminal in it as it is', () => {
     const plain = 'Stopped by you during step 1. The work in progress stays in the worktree; resume to continue, or start again.';
     expect(appReason(plain)).toEqual({ head: plain, blocks: [], actions: [] });
+  });
+});
+
+/** The statuses the run machine sets for run RUN after these events (its reason text and its code). */
+function machine(events: RunEvent[], auto?: 'step' | 'phase'): RunStatusCommand[] {
+  let state = initialRunState(RUN, { auto });
+  const out: RunStatusCommand[] = [];
+  for (const e of events) {
+    const t = nextRun(state, e, new Date(0));
+    state = t.state;
+    for (const c of t.commands) if (c.kind === 'setStatus') out.push(c);
+  }
+  return out;
+}
+const S = [
+  { index: 1, title: 'one', phase: 'a' },
+  { index: 2, title: 'two', phase: 'b' },
+];
+const go: RunEvent[] = [
+  { type: 'reconciled', allDone: false },
+  { type: 'prepared', ready: 'ready', pending: S, total: 2 },
+];
+const end = (outcome: StepOutcome, committedSteps = 1, userStop = false): RunEvent => ({
+  type: 'stepFinished',
+  outcome,
+  userStop,
+  leaseLost: false,
+  committedSteps,
+});
+const budgetReason = (budget as { reason: string }).reason;
+
+describe('the actions a run’s reason asks for (the page’s suggested buttons)', () => {
+  it('come from the reason code; each code names the actions its own reason’s commands name', () => {
+    const failedStatus = (committedSteps: number) => {
+      const s = nextRun(
+        nextRun(nextRun(initialRunState(RUN), go[0]!, new Date(0)).state, go[1]!, new Date(0)).state,
+        end(failedOutcome, committedSteps),
+        new Date(0),
+      );
+      return nextRun(s.state, { type: 'rescued', note: '' }, new Date(0)).commands.find((c): c is RunStatusCommand => c.kind === 'setStatus')!;
+    };
+    const life: RunLifeEvent[] = [
+      { type: 'apiHoldStarted', until: 'T', holdReason: 'x', holdRunId: null },
+      { type: 'backoffStarted', reason: 'gate failed; retrying in 4 s', wakeAt: 'T' },
+      { type: 'planDrafted' },
+      { type: 'planApproved' },
+      { type: 'processLost', lastSeen: null },
+      { type: 'stopRequested', status: 'waiting' },
+      { type: 'queued', reason: 'Queued: waits for a free slot (1 run at a time).' },
+      { type: 'dequeued', previous: 'paused' },
+      { type: 'removedFromQueue', action: 'execute', previous: 'planning' },
+    ];
+    const cases: Array<[RunStatusCommand, boolean]> = [
+      [failedStatus(1), true],
+      [failedStatus(0), false],
+      ...machine([...go, end({ kind: 'budget', budget: 'task', reason: budgetReason, wakeAt: null })]).map((c) => [c, true] as [RunStatusCommand, boolean]),
+      ...[
+        ...machine([...go, end({ kind: 'escalate', reason: 'step 1 needs you: same failure', summary: 'Attempts summary:' })]),
+        ...machine([...go, end({ kind: 'budget', budget: 'daily', reason: 'daily budget of $1 reached', wakeAt: 'T' })]),
+        ...machine([...go, end({ kind: 'parked', reason: 'rate limited', wakeAt: 'T' })]),
+        ...machine([...go, end({ kind: 'stopped', reason: 'stopped during step 1' }, 1, true)]),
+        ...machine([...go, end({ kind: 'stopped', reason: 'stopped during step 1' })]),
+        ...machine([...go, end({ kind: 'done', commit: 'c' }, 1)], 'step'),
+        ...machine([...go, end({ kind: 'done', commit: 'c' }, 1)], 'phase'),
+        ...machine([go[0]!, { type: 'prepared', ready: 'failed', reason: 'setup failed: npm ci exited 1' }]),
+        ...machine([...go, { type: 'crashed', message: 'boom' }]),
+        ...life.flatMap((e) => runLife(RUN, e, new Date(0))),
+      ].map((c) => [c, true] as [RunStatusCommand, boolean]),
+    ];
+    const seen = new Set<RunReasonCode>();
+    for (const [c, committed] of cases) {
+      if (!c.code) continue;
+      seen.add(c.code);
+      expect(reasonActions({ reason: null, reasonCode: c.code }, committed), c.code).toEqual(appReason(c.reason ?? '').actions);
+    }
+    expect(reasonActions({ reason: null, reasonCode: 'step_failed' }, true)).toEqual(['revise_plan', 'retry']);
+    expect(reasonActions({ reason: null, reasonCode: 'step_failed' }, false)).toEqual(['revise_plan', 'start_again']);
+    // Every code the machine sets is covered here (paused_by_user and rebuilt_from_git name no command either).
+    const rest = RUN_REASON_CODES.filter((c) => !seen.has(c));
+    expect(rest).toEqual(['paused_by_user', 'rebuilt_from_git']);
+    for (const c of rest) expect(reasonActions({ reason: null, reasonCode: c }, true)).toEqual([]);
+  });
+
+  it('decide by the code, not the words: a reworded reason keeps its actions, commands in a coded reason add none; a run without a code is read', () => {
+    expect(reasonActions({ reason: 'Le plan attend votre accord.', reasonCode: 'plan_awaiting_approval' }, false)).toEqual(['approve']);
+    expect(reasonActions({ reason: `Boom. Try \`ratchet retry ${RUN}\``, reasonCode: 'internal_error' }, true)).toEqual([]);
+    // A run written before reason codes (an old store): its text's commands, as before.
+    expect(reasonActions({ reason: failed, reasonCode: null }, true)).toEqual(['revise_plan', 'retry']);
+    expect(reasonActions({ reason: APPROVAL }, false)).toEqual(['approve']);
+    expect(reasonActions({ reason: null, reasonCode: null }, true)).toEqual([]);
   });
 });

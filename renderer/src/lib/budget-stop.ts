@@ -1,12 +1,12 @@
-// Which budget stopped a run. The run's status carries no code for it yet (the store writes the status with its reason
-// only), so this reads the engine's reason (runs/budget.ts's words); the one place the app decides by those words.
-import type { RunStatus } from '../../../shared/domain';
-
-const BUDGET_REACHED = /\b(task|daily) budget (?:of )?\$\S+ reached/;
+// Which budget stopped a run, by the reason code the run machine gave its status (shared/domain.ts's RunReasonCode),
+// never by the words of its reason. A run stopped at its budget before reason codes existed has its code back-filled by
+// the store's migration 17, from the words this module used to read.
+import type { RunReasonCode, RunStatus } from '../../../shared/domain';
 
 /** 'task' or 'daily' when the run paused or waits because that budget was reached; null otherwise. */
-export function budgetStopOf(status: RunStatus | string, reason: string | null | undefined): 'task' | 'daily' | null {
+export function budgetStopOf(status: RunStatus | string, reasonCode: RunReasonCode | null | undefined): 'task' | 'daily' | null {
   if (status !== 'paused' && status !== 'waiting') return null;
-  const m = BUDGET_REACHED.exec(reason ?? '');
-  return m ? (m[1] as 'task' | 'daily') : null;
+  if (reasonCode === 'task_budget') return 'task';
+  if (reasonCode === 'daily_budget') return 'daily';
+  return null;
 }

@@ -17,6 +17,7 @@ const doc = (over: Partial<StatusDocument>): StatusDocument => ({
   id: 'r-1',
   status: 'paused',
   reason: 'task budget of $1.00 reached ($1.02 spent); nothing is lost',
+  reasonCode: 'task_budget',
   repo: '/r',
   branch: 'ratchet/x',
   worktree: '/w',
@@ -46,10 +47,19 @@ describe('RaiseBudget', () => {
   it('is not offered for a run paused for another reason, or not paused', () => {
     render(
       <>
-        <RaiseBudget runId="r-2" doc={doc({ reason: 'Paused after one step (auto-progress: step)' })} />
+        <RaiseBudget runId="r-2" doc={doc({ reason: 'Paused after one step (auto-progress: step)', reasonCode: 'auto_progress_step' })} />
         <RaiseBudget runId="r-3" doc={doc({ status: 'failed' })} />
       </>,
     );
+    expect(screen.queryByRole('button', { name: 'Raise budget and continue' })).toBeNull();
+  });
+
+  it('decides by the reason code, not the reason’s words: reworded, the same run gets the same button', () => {
+    render(<RaiseBudget runId="r-4" doc={doc({ reason: 'Plafond de la tâche atteint : rien n’est perdu.' })} />);
+    expect(screen.getByRole('button', { name: 'Raise budget and continue' })).toBeTruthy();
+    cleanup();
+    // The budget's words in a run the code says paused for something else: no button.
+    render(<RaiseBudget runId="r-5" doc={doc({ reasonCode: 'auto_progress_step' })} />);
     expect(screen.queryByRole('button', { name: 'Raise budget and continue' })).toBeNull();
   });
 });

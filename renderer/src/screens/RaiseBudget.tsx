@@ -9,7 +9,7 @@ import { money } from '../lib/format';
 
 /** A run paused because its task budget was reached. */
 export function pausedForBudget(doc: StatusDocument): boolean {
-  return doc.status === 'paused' && budgetStopOf(doc.status, doc.reason) === 'task';
+  return doc.status === 'paused' && budgetStopOf(doc.status, doc.reasonCode) === 'task';
 }
 
 export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument }) {

@@ -60,6 +60,18 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     await waitFor(() => expect(location.hash).toMatch(/^#\/runs\/r-new\d+/));
   });
 
+  it('the buttons the reason asks for stand out by its reason code, not its words (issue 21)', () => {
+    // Reworded, with no command in it: the code still says the step failed, so Revise plan stands out.
+    const doc = { ...noneDone('failed'), reason: 'L’étape 1 a échoué.', reasonCode: 'step_failed' as const };
+    render(<RunActions runId={doc.id} doc={doc} selectedStep={null} />);
+    expect(screen.getByRole('button', { name: 'Revise plan…' }).className).toContain('suggested');
+    cleanup();
+    // A command in the words of a reason whose code asks for nothing: nothing stands out.
+    const other = { ...noneDone('failed'), reason: 'Internal error. See `ratchet plan r --edit plan.yml`.', reasonCode: 'internal_error' as const };
+    render(<RunActions runId={other.id} doc={other} selectedStep={null} />);
+    expect(screen.getByRole('button', { name: 'Revise plan…' }).className ?? '').not.toContain('suggested');
+  });
+
   it('a failed run with a committed step offers Retry as the primary action', () => {
     const doc = fake.runs.get(RUN_IDS.failed)!.doc;
     const withDone = {

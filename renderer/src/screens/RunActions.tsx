@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'react';
 import type { StatusDocument, StepDoc } from '../../../shared/domain';
 import { errorMessage } from '../lib/errors';
-import { runActionsFor, type RunAction } from '../lib/run-actions';
-import { appReason, type ReasonAction } from '../../../shared/reason-text';
+import { hasCompletedStep, runActionsFor, type RunAction } from '../lib/run-actions';
+import { reasonActions, type ReasonAction } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useRunDetail } from '../stores/run-detail';
 import { OFFLINE_MESSAGE, useUi } from '../stores/ui';
@@ -49,8 +49,8 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
     }
   };
   const plan = runActionsFor(doc, { budgetPause: pausedForBudget(doc) });
-  // The buttons the run's reason points to (its commands, read as the app's actions: shared/reason-text.ts) stand out.
-  const suggested = new Set(doc.reason ? appReason(doc.reason).actions.map((x) => REASON_ACTION[x]) : []);
+  // The buttons the run's reason asks for (by its reason code; a run from before codes by its text: shared/reason-text.ts) stand out.
+  const suggested = new Set(reasonActions(doc, hasCompletedStep(doc)).map((x) => REASON_ACTION[x]));
   const cls = (a: RunAction, base = '') =>
     [base, plan.primary === a ? 'primary' : '', suggested.has(a) && plan.primary !== a ? 'suggested' : ''].filter(Boolean).join(' ') || undefined;
   const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && !['running', 'succeeded', 'queued'].includes(doc.status);

@@ -23,13 +23,14 @@ export function applyEngineEvent(e: EngineEventDoc): void {
     useUi.getState().notify(budgetAlertNotice(alert, e.runId));
   }
   // Once the run stops at its budget, the notice saying so (the service's) is the one alert: the earlier threshold alert goes.
-  const stopped = e.type === 'run.status' ? budgetStopOf(String(e.payload.status), String(e.payload.reason ?? '')) : null;
+  const status = payloadOf('run.status', e);
+  const stopped = status ? budgetStopOf(status.status, status.reasonCode) : null;
   if (stopped) {
     const code = stopped === 'task' ? 'budget.task_alert' : 'budget.daily_alert';
     useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.code === code)) }));
   }
   // A run that runs again (raised budget and continued, retried, resumed) no longer needs you: its "Run needs you" notice (the service's) goes.
-  if (e.type === 'run.status' && ['running', 'queued'].includes(String(e.payload.status))) {
+  if (status && ['running', 'queued'].includes(status.status)) {
     useUi.setState((s) => ({ notices: s.notices.filter((n) => !(n.runId === e.runId && n.code === 'run.needs_you')) }));
   }
 }

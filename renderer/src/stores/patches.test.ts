@@ -19,12 +19,15 @@ const ev = (runId: string, type: string, payload: Record<string, unknown>): Engi
 describe('patchRunList', () => {
   const list = makeRuns(NOW).map((r) => r.summary);
 
-  it('run.status changes the badge, reason and wake time of that run only', () => {
+  it('run.status changes the badge, reason, reason code and wake time of that run only', () => {
     const wakeAt = new Date(NOW + 60_000).toISOString();
-    const { list: next, reload } = patchRunList(list, ev(RUN_IDS.running, 'run.status', { status: 'waiting', reason: 'backoff', wakeAt }));
+    const { list: next, reload } = patchRunList(
+      list,
+      ev(RUN_IDS.running, 'run.status', { status: 'waiting', reason: 'backoff', reasonCode: 'retry_backoff', wakeAt }),
+    );
     expect(reload).toBe(false);
     const item = next.find((r) => r.id === RUN_IDS.running)!;
-    expect(item).toMatchObject({ status: 'waiting', reason: 'backoff', wakeAt });
+    expect(item).toMatchObject({ status: 'waiting', reason: 'backoff', reasonCode: 'retry_backoff', wakeAt });
     for (const r of next) if (r.id !== RUN_IDS.running) expect(r).toBe(list.find((x) => x.id === r.id));
   });
 
@@ -78,11 +81,13 @@ describe('patchStatusDoc', () => {
     expect(next.costUsd).toBeCloseTo(doc.costUsd! + 0.25);
   });
 
-  it('step.committed marks the step succeeded with its commit; run.status sets status and reason', () => {
+  it('step.committed marks the step succeeded with its commit; run.status sets status, reason and reason code', () => {
     let next = patchStatusDoc(doc, ev(doc.id, 'step.committed', { step: 2, commit: 'feedbeef' }), null);
     expect(next.steps[1]).toMatchObject({ status: 'succeeded', commit: 'feedbeef' });
+    next = patchStatusDoc(next, ev(doc.id, 'run.status', { status: 'paused', reason: 'Budget atteint', reasonCode: 'task_budget', wakeAt: null }), null);
+    expect(next).toMatchObject({ status: 'paused', reason: 'Budget atteint', reasonCode: 'task_budget' });
     next = patchStatusDoc(next, ev(doc.id, 'run.status', { status: 'succeeded', reason: null, wakeAt: null }), null);
-    expect(next).toMatchObject({ status: 'succeeded', reason: null });
+    expect(next).toMatchObject({ status: 'succeeded', reason: null, reasonCode: null });
   });
 });
 

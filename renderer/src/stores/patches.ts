@@ -27,7 +27,7 @@ export function patchRunList(list: RunSummary[], e: EngineEventDoc): { list: Run
 
 function patchSummary(item: RunSummary, e: EngineEventDoc): RunSummary {
   const status = payloadOf('run.status', e);
-  if (status) return { ...item, status: status.status, reason: status.reason, wakeAt: status.wakeAt, updatedAt: e.at };
+  if (status) return { ...item, status: status.status, reason: status.reason, reasonCode: status.reasonCode, wakeAt: status.wakeAt, updatedAt: e.at };
   if (payloadOf('step.committed', e) || payloadOf('step.adopted', e)) {
     return { ...item, stepsDone: Math.min(item.stepsTotal, item.stepsDone + 1), updatedAt: e.at };
   }
@@ -65,7 +65,7 @@ function mapAttempt(doc: StatusDocument, step: number, n: number, fn: (a: Attemp
 /** `at` is the attempt the event's attemptId belongs to (events other than attempt.started and decision carry only the row id). */
 export function patchStatusDoc(doc: StatusDocument, e: EngineEventDoc, at: { step: number; n: number } | null): StatusDocument {
   const status = payloadOf('run.status', e);
-  if (status) return { ...doc, status: status.status, reason: status.reason };
+  if (status) return { ...doc, status: status.status, reason: status.reason, reasonCode: status.reasonCode };
   const started = payloadOf('step.started', e);
   if (started) return mapStep(doc, started.step, (s) => ({ ...s, status: 'running' }));
   const stepStatus = payloadOf('step.status', e);

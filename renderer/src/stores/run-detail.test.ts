@@ -153,8 +153,8 @@ describe('run-detail store', () => {
       body: expect.stringMatching(/^\$0\.0033 of the \$0\.0040 task budget spent \(83 %\)/),
     });
     expect(useUi.getState().notices).toHaveLength(2);
-    // The run then stops at that budget: the notice saying so is the one alert left for it.
-    fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'paused', reason: 'task budget of $0.0040 reached ($0.0059 spent); nothing is lost' });
+    // The run then stops at that budget (its reason code says so, whatever its words): the notice saying so is the one alert left for it.
+    fake.engineEvent(RUN_IDS.running, 'run.status', { status: 'paused', reason: 'Plafond de la tâche atteint', reasonCode: 'task_budget' });
     expect(useUi.getState().notices.map((n) => n.title)).toEqual(['Daily budget alert']);
     // The service's "needs you" notice goes once the run runs again (Raise budget and continue).
     fake.emit('app.onNotice', {
