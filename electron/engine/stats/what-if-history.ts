@@ -11,7 +11,7 @@ export function loadWhatIfHistory(store: Store, sinceIso: string): HistoryRun[] 
   for (const r of rows) {
     let run = runs.get(r.run_id);
     if (!run) {
-      run = { runId: r.run_id, title: r.title, status: r.status, reason: r.reason, steps: [] };
+      run = { runId: r.run_id, title: r.title, status: r.status, reason: r.reason, reasonCode: r.reason_code, steps: [] };
       runs.set(r.run_id, run);
     }
     if (r.step_index === null) continue;

@@ -75,6 +75,12 @@ describe('what-if', () => {
     expect(actualOutcome({ status: 'running', reason: null })).toBe('other');
   });
 
+  it('tells a budget pause by the run’s reason code, whatever its words; a run from before codes by its reason', () => {
+    expect(actualOutcome({ status: 'paused', reason: 'Plafond de la tâche atteint', reasonCode: 'task_budget' })).toBe('budget');
+    expect(actualOutcome({ status: 'paused', reason: 'step 2 needs you: the budget of retries is spent', reasonCode: 'step_needs_you' })).toBe('needs_you');
+    expect(actualOutcome({ status: 'paused', reason: 'task budget of $1.00 reached', reasonCode: null })).toBe('budget');
+  });
+
   it('totals the period and lists only the runs that change, most expensive first', () => {
     const history = [
       run('x', 'succeeded', [[fail('test_failure'), fail('test_failure'), pass()]]),

@@ -1,5 +1,5 @@
 // What-if: replays the recorded attempts of a period under another retry policy and says which runs would change outcome.
-import { ERROR_CLASSES, type AttemptOutcome, type ErrorClass, type RunStatus } from '../../../shared/domain';
+import { ERROR_CLASSES, type AttemptOutcome, type ErrorClass, type RunReasonCode, type RunStatus } from '../../../shared/domain';
 import { DEFAULT_LIMITS, ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, PRESETS, type Limits } from '../runs/policy';
 import { money } from '../../../shared/money';
 
@@ -20,8 +20,9 @@ export interface HistoryRun {
   runId: string;
   title: string;
   status: RunStatus;
-  /** Why it stopped (the run's reason), used to tell a budget pause from other pauses. */
+  /** Why it stopped: its reason code tells a budget pause from other pauses; its reason, for a run from before codes. */
   reason: string | null;
+  reasonCode?: RunReasonCode | null;
   steps: readonly HistoryStep[];
 }
 
@@ -93,13 +94,14 @@ export function resolveChoice(choice: WhatIfChoice): WhatIfPolicy {
 }
 
 /** How the run really ended, in the what-if's terms; `other` for runs left out (running, planning, cancelled). */
-export function actualOutcome(run: Pick<HistoryRun, 'status' | 'reason'>): WhatIfOutcome | 'other' {
+export function actualOutcome(run: Pick<HistoryRun, 'status' | 'reason' | 'reasonCode'>): WhatIfOutcome | 'other' {
   switch (run.status) {
     case 'succeeded':
       return 'succeeded';
     case 'failed':
       return 'failed';
     case 'paused':
+      if (run.reasonCode) return run.reasonCode === 'task_budget' ? 'budget' : 'needs_you';
       return /budget/i.test(run.reason ?? '') ? 'budget' : 'needs_you';
     case 'waiting':
     case 'waiting_approval':

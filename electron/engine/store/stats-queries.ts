@@ -1,7 +1,7 @@
 // The dashboard's and the what-if replay's reads: the per-day summary tables (a few hundred rows whatever the history),
 // the raw rows they are checked against, and a period's runs with their steps and attempts. Rows only; stats-load.ts,
 // stats-report.ts and what-if-history.ts shape them.
-import type { AttemptOutcome, ErrorClass, RunStatus } from '../../../shared/domain';
+import type { AttemptOutcome, ErrorClass, RunReasonCode, RunStatus } from '../../../shared/domain';
 import type { StoreDb } from './store-rows';
 
 /** The summary tables' sums since a local day (`YYYY-MM-DD`): runs by status, steps by retry bucket, attempts, costs. */
@@ -101,6 +101,7 @@ export interface WhatIfRow {
   title: string;
   status: RunStatus;
   reason: string | null;
+  reason_code: RunReasonCode | null;
   step_index: number | null;
   step_title: string | null;
   step_status: string | null;
@@ -114,7 +115,7 @@ export interface WhatIfRow {
 export function whatIfRows(db: StoreDb, sinceIso: string): WhatIfRow[] {
   return db
     .prepare(
-      `SELECT runs.id AS run_id, tasks.title, runs.status, runs.reason,
+      `SELECT runs.id AS run_id, tasks.title, runs.status, runs.reason, runs.reason_code,
             s.step_index, s.title AS step_title, s.status AS step_status,
             a.n, a.outcome, a.error_class, a.cost_usd
      FROM runs JOIN tasks ON tasks.id = runs.task_id
