@@ -14,6 +14,7 @@ import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
 import { resolveNetwork } from './registries';
 import { withoutRelays } from './relays';
+import { makeTemplate, standIn, TemplateSlot } from './wrap-template';
 import { runEnv } from './sandbox-env';
 import { runPolicy } from './sandbox-policy';
 import { gitCommonDirOf, homeReads, toolchainEnv } from './toolchains';
@@ -224,9 +225,12 @@ export function createOsSandbox(opts: {
       const userHome = opts.userHome ?? (opts.env.HOME || homedir());
       const priv = makePrivateDir(input.worktree);
       const released = { done: false };
+      // The run's sandboxed commands share one wrap of the library's (see wrap-template.ts).
+      const slot = new TemplateSlot(() => SandboxManager.cleanupAfterCommand());
       const release = () => {
         if (released.done) return;
         released.done = true;
+        slot.close();
         removePrivateDir(priv.dir);
       };
       try {
@@ -267,6 +271,33 @@ export function createOsSandbox(opts: {
           denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml')],
         });
         const limits = limitsScript(effectiveLimits(input.limits), [input.worktree, priv.dir]);
+        const policyPaths = Object.values(policy.filesystem).flat();
+        /** The library's bubblewrap command for `command`, with Ratchet's changes to it. */
+        const libraryWrap = async (shell: string, script: string, command: { id: string; text: string }, plain: boolean): Promise<string> => {
+          let wrapped = await SandboxManager.wrapWithSandbox(script, shell, { filesystem: policy.filesystem }, undefined, {
+            commandId: command.id,
+            commandText: command.text,
+          });
+          // No host to reach (and none through the proxy): no relays to start (see withoutRelays).
+          if (plain) wrapped = withoutRelays(wrapped);
+          for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
+          return insideSocat(wrapped);
+        };
+        /** A command that may reach no host runs on the run's template, made on first use and again when it no longer holds. */
+        const templated = async (shell: string, script: string) => {
+          if (!slot.current(shell)) {
+            const stand = standIn(randomBytes(12).toString('hex'));
+            const wrapped = await libraryWrap(shell, stand, { id: randomBytes(16).toString('base64url'), text: 'sandboxed command' }, true);
+            const template = makeTemplate(wrapped, stand, policyPaths);
+            if (!template) {
+              // Not a shape this can fill: every command is wrapped by the library (its wrap is let go at once).
+              SandboxManager.cleanupAfterCommand();
+              return null;
+            }
+            slot.hold(shell, template);
+          }
+          return slot.use(shell, script);
+        };
         return {
           env,
           sandboxed: true,
@@ -278,15 +309,13 @@ export function createOsSandbox(opts: {
             if (hosts.length) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: hosts });
             // The library sets its own TMPDIR inside the sandbox; ours is the run's private folder. Then the limits.
             const inner = [`export TMPDIR=${shellQuote(priv.tmp)}`, noProxyExport(o?.viaProxy ?? []), limits, command].filter(Boolean).join('\n');
+            const plain = !hosts.length && !o?.viaProxy?.length;
+            if (plain) {
+              const launch = await templated(shell, inner);
+              if (launch) return { ...launch, env: o?.env ?? env };
+            }
             try {
-              let wrapped = await SandboxManager.wrapWithSandbox(inner, shell, { filesystem: policy.filesystem }, undefined, {
-                commandId,
-                commandText: command,
-              });
-              // No host to reach (and none through the proxy): no relays to start (see withoutRelays).
-              if (!hosts.length && !o?.viaProxy?.length) wrapped = withoutRelays(wrapped);
-              for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
-              wrapped = insideSocat(wrapped);
+              const wrapped = await libraryWrap(shell, inner, { id: commandId, text: command }, plain);
               return {
                 file: '/bin/sh',
                 // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.

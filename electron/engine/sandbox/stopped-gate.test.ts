@@ -50,6 +50,35 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gat
     });
   }, 30_000);
 
+  it('leaves nothing running when stopped in its first milliseconds, while bubblewrap is still starting', async () => {
+    const wt = join(home, 'worktrees', 'early');
+    mkdirSync(wt, { recursive: true });
+    const jail = await sb.forRun({ worktree: wt, network: [], envNames: [] });
+    const marker = `ratchet-early-marker-${process.pid}-${Date.now()}`;
+    // Stops 0–9 ms after the start: some land before bubblewrap made its sandbox, some while it makes it, some after.
+    for (let i = 0; i < 20; i++) {
+      const ac = new AbortController();
+      const gate = runGate(
+        { name: 'test', run: `while true; do sleep 0.05; done # ${marker}`, timeoutS: 60 },
+        { cwd: wt, env: process.env, jail, signal: ac.signal },
+      );
+      setTimeout(() => ac.abort(), i % 10);
+      await gate;
+    }
+    await until(() => running(marker).length === 0, {
+      ms: 5000,
+      describe: () => `every stopped gate to end; still running:\n${running(marker).join('\n')}`,
+    }).finally(() => {
+      for (const line of running(marker)) {
+        try {
+          process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+        } catch {
+          // Gone.
+        }
+      }
+    });
+  }, 60_000);
+
   it('is killed when its timeout runs out', async () => {
     const wt = join(home, 'worktrees', 'timeout');
     mkdirSync(wt, { recursive: true });

@@ -1,6 +1,6 @@
 // The sandbox's built-in write protection applies to the run's worktree (the library computes it from process.cwd()): the agent cannot rewrite the worktree's .git file, .gitmodules, shell start-up files, .vscode…
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBashSession } from '../agents/tools/bash-tool';
@@ -108,22 +108,35 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
     expect(sh(worktree, 'status', '--porcelain', '--untracked-files=all')).toBe('?? ordinary.txt');
   });
 
-  it("keeps the sandbox's placeholders out of Ratchet's snapshot while another run's command still runs (their removal waits for it)", async () => {
+  it("keeps the sandbox's placeholders out of Ratchet's snapshot while another command of the run still runs, and removes them when the last ends", async () => {
     const a = await worktreeWithDotfiles();
     const b = await worktreeWithDotfiles();
     const jailA = await jailFor(a.home, a.worktree);
     const jailB = await jailFor(b.home, b.worktree);
-    // B's command waits on a named pipe in its worktree until the test lets it go.
-    const fifo = join(b.worktree, 'latch');
-    execFileSync('mkfifo', [fifo]);
-    const wrappedB = await jailB.wrap('sh', `read line < ${fifo}`);
-    const childB = spawn(wrappedB.file, wrappedB.args, { cwd: b.worktree, env: wrappedB.env, stdio: 'ignore' });
-    const endedB = new Promise<void>((r) => childB.on('close', () => r()));
+    /** A command waiting on a named pipe in `worktree` until the test lets it go. */
+    const latched = async (jail: RunJail, worktree: string) => {
+      const fifo = join(worktree, 'latch');
+      execFileSync('mkfifo', [fifo]);
+      const wrapped = await jail.wrap('sh', `read line < ${fifo}`);
+      const child = spawn(wrapped.file, wrapped.args, { cwd: worktree, env: wrapped.env, stdio: 'ignore' });
+      const ended = new Promise<void>((r) => child.on('close', () => r()));
+      return async () => {
+        writeFileSync(fifo, 'go\n');
+        await ended;
+        wrapped.done();
+        rmSync(fifo);
+      };
+    };
+    const run = async (jail: RunJail, worktree: string, command: string) => {
+      const wrapped = await jail.wrap('sh', command);
+      await new Promise<void>((r) => spawn(wrapped.file, wrapped.args, { cwd: worktree, env: wrapped.env, stdio: 'ignore' }).on('close', () => r()));
+      wrapped.done();
+    };
+    const releaseA = await latched(jailA, a.worktree);
+    const releaseB = await latched(jailB, b.worktree);
     try {
-      const wrappedA = await jailA.wrap('sh', 'echo work > work.txt');
-      await new Promise<void>((r) => spawn(wrappedA.file, wrappedA.args, { cwd: a.worktree, env: wrappedA.env, stdio: 'ignore' }).on('close', () => r()));
-      wrappedA.done();
-      // A's command is over, but the library removes its placeholders only when no sandboxed command is left.
+      await run(jailA, a.worktree, 'echo work > work.txt');
+      // A's other command still runs inside its placeholders: they stay, and Ratchet's git leaves them out.
       expect(readFileSync(join(a.worktree, '.zshrc'), 'utf8')).toBe('');
       const p = pinWorktree(a.repo, a.worktree);
       const tree = await snapshotTree(p);
@@ -140,11 +153,17 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
       await commitAll(p, 'step 1: work');
       expect(sh(a.repo, 'ls-tree', '--name-only', 'ratchet/denies').split('\n')).not.toContain('.zshrc');
       await expect(isDirty(p)).resolves.toBe(false);
+      // A's last command ends: its placeholders go, though another run's command (B's) still runs.
+      await releaseA();
+      expect(existsSync(join(a.worktree, '.zshrc'))).toBe(false);
+      expect(readFileSync(join(b.worktree, '.zshrc'), 'utf8')).toBe('');
+      // B's sandbox still holds its own: it cannot write there.
+      await run(jailB, b.worktree, 'echo x > .zshrc; echo y > .idea');
+      expect(readFileSync(join(b.worktree, '.zshrc'), 'utf8')).toBe('');
     } finally {
-      writeFileSync(fifo, 'go\n');
-      await endedB;
-      wrappedB.done();
+      await releaseB();
     }
-    expect(existsSync(join(a.worktree, '.zshrc'))).toBe(false);
+    expect(existsSync(join(b.worktree, '.zshrc'))).toBe(false);
+    expect(sh(a.worktree, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 });
