@@ -14,6 +14,15 @@ export function signalGroup(pgid: number | undefined, sig: NodeJS.Signals): void
   }
 }
 
+/** Sends `sig` to the one process `pid`; a process already gone is fine. */
+function signalProcess(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
 /**
  * SIGTERM to the group now, SIGKILL after `graceMs`. The second signal is not cancelled when the group's leader
  * exits: a member that ignores SIGTERM (a CLI agent's child, a test runner's worker) still has to go. The timer does
@@ -21,37 +30,55 @@ export function signalGroup(pgid: number | undefined, sig: NodeJS.Signals): void
  */
 export function terminateGroup(pgid: number | undefined, graceMs = KILL_GRACE_MS): void {
   if (pgid === undefined) return;
+  // Held still while its children are read: a stopped group forks no child after the read, and none of its members
+  // leaves it meanwhile (a fork in progress is restarted after the signal, so nothing is missed).
+  signalGroup(pgid, 'SIGSTOP');
   // Found before the group is signalled: once their parent is gone, nothing links them to it. They get SIGKILL at
   // once, as a sandbox gets from the kernel when its parent dies: a SIGTERM left them running (a sandbox's init
   // ignores it) past the grace timer of a process that exited meanwhile.
-  for (const g of escapedGroups(pgid)) signalGroup(g, 'SIGKILL');
+  for (const pid of outOfReach(pgid)) {
+    signalProcess(pid, 'SIGKILL');
+    signalGroup(pid, 'SIGKILL');
+  }
   signalGroup(pgid, 'SIGTERM');
+  signalGroup(pgid, 'SIGCONT');
   setTimeout(() => signalGroup(pgid, 'SIGKILL'), graceMs).unref();
 }
 
 /**
- * The groups of the group leader's children that left it for a session of their own, which a signal to the group
- * does not reach. bubblewrap's sandbox is one (`--new-session`): it dies with its parent only once it has asked the
- * kernel to, early in its start, so a command stopped in those first milliseconds ran on, out of every group Ratchet
- * signals. Linux only (the leader's children from /proc, one small read: this runs on every stop); elsewhere none.
+ * The group leader's children that SIGTERM to the group does not stop: those that left it for a session of their
+ * own (a signal to the group does not reach them), and the init of a PID namespace of their own, which ignores any
+ * signal from outside its namespace but SIGKILL. bubblewrap's sandbox is both, in turn: bubblewrap forks it as the
+ * init of a new namespace, sets it up, then moves it to a session of its own (`--new-session`); it dies with
+ * bubblewrap (`--die-with-parent`) only once it has asked the kernel to, late in that setup. A stop before that
+ * killed bubblewrap and left the sandbox to run its command, parentless and out of every group Ratchet signals.
+ * Linux only (the leader's children from /proc, small reads: this runs on every stop); elsewhere none.
  */
-export function escapedGroups(pgid: number): number[] {
+export function outOfReach(pgid: number): number[] {
   let children: string[];
   try {
     children = readFileSync(`/proc/${pgid}/task/${pgid}/children`, 'utf8').split(' ').filter(Boolean);
   } catch {
     return [];
   }
-  const escaped: number[] = [];
+  const found: number[] = [];
   for (const pid of children) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses, so read after its last ')'.
       const [, , pgrp, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(sid) === Number(pid) && Number(pgrp) !== pgid) escaped.push(Number(pid));
+      const ownSession = Number(sid) === Number(pid) && Number(pgrp) !== pgid;
+      if (ownSession || namespaceInit(pid)) found.push(Number(pid));
     } catch {
       // Gone meanwhile.
     }
   }
-  return escaped;
+  return found;
+}
+
+/** Whether `pid` is the init (pid 1) of a PID namespace below this process's: its NSpid line ends in 1. */
+function namespaceInit(pid: string): boolean {
+  const line = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  const ids = line?.trim().split(/\s+/) ?? [];
+  return ids.length > 1 && ids[ids.length - 1] === '1';
 }
