@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { processesWith } from '../testing/processes';
 import { callValue, until } from '../testing/service-calls';
 import { serviceHarness } from '../testing/service-harness';
 import { makeRepo } from '../testing/temp-repo';
@@ -12,6 +13,14 @@ import { parseWorkflow } from '../workflow/load-workflow';
 const harness = serviceHarness();
 
 const call = callValue;
+
+/** The latched gate's processes (their command line names the latch folder) are gone: a stop leaves nothing running. */
+async function gateGone(latches: string): Promise<void> {
+  await until(() => processesWith(latches).length === 0, {
+    ms: 10_000,
+    describe: () => `the stopped gate's processes to end; still running:\n${processesWith(latches).join('\n')}`,
+  });
+}
 
 async function setup() {
   const { engine, service } = await harness.start({ service: { queuePollMs: 100 } });
@@ -26,14 +35,15 @@ async function setup() {
     gates: { wait: `while [ ! -f ${latches}/go ]; do sleep 0.05; done; echo ok` },
   }).then((r) => r.runId);
   const release = () => writeFileSync(join(latches, 'go'), '');
-  return { engine, service, runId, release, repo };
+  return { engine, service, runId, release, repo, latches };
 }
 
 describe('a user stop', () => {
   it('ends the run cancelled, "Stopped by you", with its step no longer running; Start again runs the same task anew', async () => {
-    const { engine: e, service: s, runId, release } = await setup();
+    const { engine: e, service: s, runId, release, latches } = await setup();
     await until(() => e.store.eventsSince(runId).some((ev) => ev.type === 'gate.started'));
     await call(s, 'runs.stop', { runId });
+    await gateGone(latches);
     const doc = e.status(runId);
     expect(doc.status).toBe('cancelled');
     expect(doc.reason).toMatch(/^Stopped by you during step 1\./);
@@ -55,9 +65,11 @@ describe('a user stop', () => {
   }, 90_000);
 
   it('a shutdown of the host is not a user stop: the run is paused to resume, not cancelled', async () => {
-    const { engine: e, service: s, runId } = await setup();
+    const { engine: e, service: s, runId, latches } = await setup();
     await until(() => e.store.eventsSince(runId).some((ev) => ev.type === 'gate.started'));
     await s.close();
+    // A gate stopped in its first milliseconds ran on in its sandbox, parentless (terminateGroup, process/kill-group.ts).
+    await gateGone(latches);
     expect(e.status(runId).status).toBe('paused');
     expect(e.status(runId).steps[0]!.status).not.toBe('running');
   }, 90_000);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateResult } from '../gates/run-gate';
 import { classifyGateFailure } from '../runs/classify';
 import { until } from '../testing/service-calls';
+import { processesWith } from '../testing/processes';
 import { tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 import type { SandboxLimits } from '../workflow/schema';
@@ -54,13 +55,6 @@ function classify(r: JailedResult): string {
     spawnError: null,
   };
   return classifyGateFailure(g, []).errorClass;
-}
-
-/** Processes whose command line holds `marker` (as `ps` lists them). */
-function processesWith(marker: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
-    .split('\n')
-    .filter((l) => l.includes(marker) && !l.includes('ps -eo'));
 }
 
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'limits in the sandbox' : `limits — skipped: ${NO_SANDBOX_REASON}`, () => {

@@ -1,11 +1,11 @@
 // A sandboxed gate that is stopped (the user's Stop, a host shutdown, a timeout) leaves nothing running: bubblewrap puts the
 // command in a session of its own, out of reach of a kill of the gate's process group.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../../shared/testing/until';
 import { runGate } from '../gates/run-gate';
+import { childOfThisProcess, childrenOf, processesWith as running } from '../testing/processes';
 import { tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 import { createOsSandbox, type OsSandbox } from './os-sandbox';
@@ -22,12 +22,6 @@ afterAll(async () => {
   await sb.dispose();
   rmSync(home, { recursive: true, force: true });
 });
-
-/** Processes whose command line holds `marker`, as `ps` lists them. */
-function running(marker: string): string[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
-}
 
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gate' : `a stopped sandboxed gate — skipped: ${NO_SANDBOX_REASON}`, () => {
   it('is killed with everything it started when the run is stopped', async () => {
@@ -51,10 +45,10 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gat
   }, 30_000);
 
   it('leaves nothing running when stopped in its first milliseconds, while bubblewrap is still starting', async () => {
-    const wt = join(home, 'worktrees', 'early');
+    const wt = join(home, 'worktrees', 'first-ms');
     mkdirSync(wt, { recursive: true });
     const jail = await sb.forRun({ worktree: wt, network: [], envNames: [] });
-    const marker = `ratchet-early-marker-${process.pid}-${Date.now()}`;
+    const marker = `ratchet-first-ms-marker-${process.pid}-${Date.now()}`;
     // Stops 0–9 ms after the start: some land before bubblewrap made its sandbox, some while it makes it, some after.
     for (let i = 0; i < 20; i++) {
       const ac = new AbortController();
@@ -78,6 +72,41 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a stopped sandboxed gat
       }
     });
   }, 60_000);
+
+  // bubblewrap forks its sandbox (the init of a new PID namespace, which ignores a SIGTERM from outside) and only later
+  // asks the kernel to kill it when bubblewrap dies, then moves it to a session of its own. A stop in between killed
+  // bubblewrap, and the sandbox ran its command on with no parent and out of the gate's group (a host shutdown during a
+  // gate's first milliseconds left it running; about half the stops 5-18 ms after the start did).
+  it('is killed when stopped just after bubblewrap has forked its sandbox, before the sandbox is set up', async () => {
+    const wt = join(home, 'worktrees', 'early');
+    mkdirSync(wt, { recursive: true });
+    const jail = await sb.forRun({ worktree: wt, network: [], envNames: [] });
+    for (let i = 0; i < 5; i++) {
+      const marker = `ratchet-early-stop-${process.pid}-${Date.now()}-${i}`;
+      const ac = new AbortController();
+      const gate = runGate(
+        { name: 'test', run: `while true; do sleep 0.05; done # ${marker}`, timeoutS: 60 },
+        { cwd: wt, env: process.env, jail, signal: ac.signal },
+      );
+      // Polled without a timer's delay: the moment between the fork and the sandbox's setup lasts milliseconds.
+      const started = Date.now();
+      let launcher: number | null = null;
+      let forked = false;
+      while (!forked && Date.now() - started < 10_000) {
+        launcher ??= childOfThisProcess(marker);
+        forked = launcher !== null && childrenOf(launcher).length > 0;
+        if (!forked) await new Promise((r) => setImmediate(r));
+      }
+      expect(forked, 'bubblewrap to fork its sandbox').toBe(true);
+      ac.abort();
+      const r = await gate;
+      expect(r.passed).toBe(false);
+      await until(() => running(marker).length === 0, {
+        ms: 5000,
+        describe: () => `its processes to end after a stop at the sandbox's fork; still running:\n${running(marker).join('\n')}`,
+      });
+    }
+  }, 120_000);
 
   it('is killed when its timeout runs out', async () => {
     const wt = join(home, 'worktrees', 'timeout');
