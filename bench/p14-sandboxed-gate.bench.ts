@@ -1,7 +1,8 @@
 // Benchmark P14: a gate in the OS sandbox (a run's worktree, Ratchet's real gate runner, caches warm) ÷ the same test
 // command in the user's checkout after the same change, for the Go module, the Rust crate and the Python package of the
 // real-project tests. The goal line gives the worst of the three (goal ≤ 1.15). The gates measured are those of steps
-// 2… of one run, each after its own change: the worktree's build state warm, as the checkout's is. The run's first gate
+// 2… of one run, each after its own change: the worktree's build state warm, as the checkout's is; the checkout's runs
+// are made between those steps, each after a change of its own, so both sides see the same machine. The run's first gate
 // is printed beside it: a new worktree at a new path starts with no build state of its own (Go's build cache and
 // rustc's incremental cache are keyed by the folder; Ratchet's shared caches hold the rest), which P13 and the first
 // gate's figure show.
@@ -20,7 +21,7 @@ import { projectWorkflow } from '../electron/cli/testing/real-project-run';
 import { startScriptedServer } from '../electron/scripted/server';
 import { goalLine } from './measure';
 
-const ROUNDS = 5;
+const ROUNDS = 7;
 const GOAL = 1.15;
 
 /**
@@ -112,7 +113,6 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
     const warmDoc = await engine.execute(warmRun, new AbortController().signal);
     if (warmDoc.status !== 'succeeded') return { ecosystem: p.ecosystem, failed: `the warm-up run ended ${warmDoc.status}: ${warmDoc.reason}` };
     const c: number[] = [];
-    for (let k = 1; k <= ROUNDS; k++) c.push(await inCheckout(k));
     // One run whose agent makes round k's change in step k: each step's one gate, as Ratchet's gate runner timed it
     // in the sandbox. Step 1's is the run's first gate (a new worktree); steps 2… are gates with the run's caches warm.
     const rounds = Array.from({ length: ROUNDS + 1 }, (_, i) => i + 1);
@@ -128,7 +128,15 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
       ],
     });
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile }));
-    const doc = await engine.execute(runId, new AbortController().signal);
+    // The user's side is measured between the run's steps (the run asks after each one, and goes on): each checkout
+    // gate right after a gate of the run, on a machine as busy, with a change the checkout has not seen either.
+    const doc = await engine.execute(runId, new AbortController().signal, {
+      auto: 'step',
+      confirmNext: async (q) => {
+        c.push(await inCheckout(q.done.index));
+        return 'yes';
+      },
+    });
     const s: number[] = [];
     for (const k of rounds) {
       const attempt = engine.store.getAttempts(runId, k)[0];
@@ -141,8 +149,6 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
         };
       s.push(result.durationMs);
     }
-    // The checkout again, after the run: a machine that got busier meanwhile weighs on both sides.
-    for (let k = 1; k <= ROUNDS; k++) c.push(await inCheckout(k));
     const [firstMs, ...warm] = s as [number, ...number[]];
     const checkoutMs = median(c);
     return { ecosystem: p.ecosystem, ratio: median(warm) / checkoutMs, sandboxMs: median(warm), checkoutMs, firstMs };
@@ -175,7 +181,7 @@ for (const o of outcomes) {
   else {
     const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     console.log(
-      `  ${o.ecosystem}: gate ${secs(o.sandboxMs)} in the sandbox vs ${secs(o.checkoutMs)} in the checkout (medians of ${ROUNDS} gates of a run and ${2 * ROUNDS} checkout runs): ratio ${o.ratio.toFixed(2)}`,
+      `  ${o.ecosystem}: gate ${secs(o.sandboxMs)} in the sandbox vs ${secs(o.checkoutMs)} in the checkout (medians of ${ROUNDS} gates of a run and ${ROUNDS} checkout runs between them): ratio ${o.ratio.toFixed(2)}`,
     );
     console.log(
       `    the run's first gate (a new worktree, Ratchet's caches warm from an earlier run): ${secs(o.firstMs)}, ratio ${(o.firstMs / o.checkoutMs).toFixed(2)}`,
