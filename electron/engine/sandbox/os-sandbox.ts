@@ -316,12 +316,15 @@ export function createOsSandbox(opts: {
             }
             try {
               const wrapped = await libraryWrap(shell, inner, { id: commandId, text: command }, plain);
+              // Counted with the run's templated commands: their placeholders stay while this one runs.
+              const ended = slot.begin();
               return {
                 file: '/bin/sh',
                 // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.
                 args: ['-c', `exec ${wrapped}`],
                 env: o?.env ?? env,
                 done() {
+                  if (!ended()) return;
                   SandboxManager.unregisterCommandNetworkLists(commandId);
                   SandboxManager.cleanupAfterCommand();
                 },

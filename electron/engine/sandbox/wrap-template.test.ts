@@ -1,10 +1,11 @@
 // A run's sandboxed commands share one wrap of the library's: filled per command, wrapped again when what it was made from changes.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { until } from '../../../shared/testing/until';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 import { createOsSandbox, type OsSandbox, type OwnedRunJail, type WrappedCommand } from './os-sandbox';
@@ -101,6 +102,25 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
           .split('\n')
           .filter((l) => /\.zshrc|\.mcp|\.gitconfig/.test(l)),
       ).toEqual([]);
+    });
+
+    it("keeps the placeholders while the run's command that reaches a host still runs (it mounts them too)", async () => {
+      const fifo = join(worktree, 'latch');
+      execFileSync('mkfifo', [fifo]);
+      const online = await jail.wrap('/bin/bash', `read line < ${fifo}`, { extraHosts: ['example.invalid'] });
+      const child = spawn(online.file, online.args, { cwd: worktree, env: online.env, stdio: 'ignore' });
+      const ended = new Promise<void>((r) => child.on('close', () => r()));
+      try {
+        await until(() => existsSync(join(worktree, '.zshrc')), { ms: 10_000, describe: "the command's sandbox to start" });
+        run(await jail.wrap('/bin/bash', 'true'));
+        expect(existsSync(join(worktree, '.zshrc'))).toBe(true);
+      } finally {
+        writeFileSync(fifo, 'go\n');
+        await ended;
+        online.done();
+        rmSync(fifo);
+      }
+      expect(existsSync(join(worktree, '.zshrc'))).toBe(false);
     });
 
     it('a command that may reach a host is wrapped by the library itself, every time', async () => {

@@ -150,19 +150,30 @@ export class TemplateSlot {
     const h = this.held.get(shell);
     if (!h) throw new Error(`no sandbox template is held for ${shell}`);
     h.uses++;
-    this.running++;
-    let ended = false;
+    const ended = this.begin([h.template]);
     return {
       ...fillTemplate(h.template, script),
       done: () => {
-        if (ended) return;
-        ended = true;
-        this.running--;
-        // The run's last running command ended: the placeholders go, as the library's own do after a command. Only
-        // this run's commands mount this run's paths, so another run's need not be waited for.
-        if (this.running === 0) for (const t of [h.template, ...[...this.held.values()].map((x) => x.template)]) removePlaceholders(t);
-        this.drop(h);
+        if (ended()) this.drop(h);
       },
+    };
+  }
+
+  /**
+   * A command of the run starts (on a template, or wrapped by the library itself: one that reaches a host). The
+   * returned function ends it, once (true the first time); when the run's last running command ends, the
+   * placeholders go, as the library's own do after a command. Only this run's commands mount this run's paths, so
+   * another run's need not be waited for.
+   */
+  begin(also: readonly WrapTemplate[] = []): () => boolean {
+    this.running++;
+    let ended = false;
+    return () => {
+      if (ended) return false;
+      ended = true;
+      this.running--;
+      if (this.running === 0) for (const t of [...also, ...[...this.held.values()].map((x) => x.template)]) removePlaceholders(t);
+      return true;
     };
   }
 
