@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canChangeRunStatus } from './run-transitions';
 import { initialRunState, nextRun, runLife, type RunCommand, type RunEvent, type RunLifeEvent, type RunMachineState, type StepRef } from './run-machine';
 import type { StepOutcome } from './step-state';
+import { runStarted, stepDone, stepFinished } from '../testing/run-fixtures';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const S1: StepRef = { index: 1, title: 'one', phase: 'a' };
@@ -27,19 +28,9 @@ function drive(state: RunMachineState, events: RunEvent[], from: 'paused' | 'run
   return { state, commands };
 }
 
-const started = (pending: StepRef[] = [S1, S2, S3]): RunEvent[] => [
-  { type: 'reconciled', allDone: false },
-  { type: 'prepared', ready: 'ready', pending, total: pending.length },
-];
-const done = (sha = 'c'): RunEvent => ({ type: 'stepFinished', outcome: { kind: 'done', commit: sha }, userStop: false, leaseLost: false, committedSteps: 1 });
-const finished = (outcome: StepOutcome, over: Partial<Extract<RunEvent, { type: 'stepFinished' }>> = {}): RunEvent => ({
-  type: 'stepFinished',
-  outcome,
-  userStop: false,
-  leaseLost: false,
-  committedSteps: 1,
-  ...over,
-});
+const started = (pending: StepRef[] = [S1, S2, S3]): RunEvent[] => runStarted(pending);
+const done = stepDone;
+const finished = stepFinished;
 const statuses = (cs: RunCommand[]) => cs.filter((c) => c.kind === 'setStatus').map((c) => (c as Extract<RunCommand, { kind: 'setStatus' }>).status);
 const kinds = (cs: RunCommand[]) => cs.map((c) => c.kind);
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunReasonCode, RunStatus } from '../../../shared/domain';
 import { initialRunState, nextRun, runLife, type RunCommand, type RunEvent, type RunLifeEvent, type RunMachineState, type StepRef } from './run-machine';
 import type { StepOutcome } from './step-state';
+import { runStarted, stepDone, stepFinished } from '../testing/run-fixtures';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const S1: StepRef = { index: 1, title: 'one', phase: 'a' };
@@ -19,19 +20,9 @@ function codes(events: RunEvent[], state: RunMachineState = initialRunState('r')
   }
   return out;
 }
-const started: RunEvent[] = [
-  { type: 'reconciled', allDone: false },
-  { type: 'prepared', ready: 'ready', pending: [S1, S2], total: 2 },
-];
-const done: RunEvent = { type: 'stepFinished', outcome: { kind: 'done', commit: 'c' }, userStop: false, leaseLost: false, committedSteps: 1 };
-const finished = (outcome: StepOutcome, over: { userStop?: boolean; committedSteps?: number } = {}): RunEvent => ({
-  type: 'stepFinished',
-  outcome,
-  userStop: false,
-  leaseLost: false,
-  committedSteps: 1,
-  ...over,
-});
+const started = runStarted([S1, S2]);
+const done = stepDone();
+const finished = stepFinished;
 const fatal: StepOutcome = { kind: 'fatal', reason: 'tests fail', summary: '', errorClass: 'test_failure', attempts: 2, maxAttempts: 2 };
 
 describe('the run machine’s reason codes', () => {
