@@ -2,7 +2,7 @@
 // a source file is newer than the build): no TypeScript loader at start, and `--help` loads only the usage text.
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,6 +18,7 @@ const KEEP_OLD_MS = 30 * 60 * 1000;
  */
 export async function buildCli(target = outdir) {
   const tmp = `${target}.tmp-${process.pid}`;
+  removeAbandoned(target);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const result = await build({
@@ -52,6 +53,31 @@ export async function buildCli(target = outdir) {
     if (builtAt - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
   }
   return inputs.length;
+}
+
+/** The folders of builds whose process is gone (killed mid-build): the packaged app would carry them. */
+function removeAbandoned(target) {
+  const prefix = `${basename(target)}.tmp-`;
+  let names;
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (!name.startsWith(prefix) || !Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    rmSync(join(dirname(target), name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

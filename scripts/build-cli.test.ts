@@ -1,6 +1,6 @@
 // The built CLI: --help needs nothing but the usage text, `list` does not load the engine, and a stale build is rebuilt.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,21 @@ function staticImports(file: string): string[] {
 }
 
 describe('the built CLI', () => {
+  it("removes the folder of a build that was killed midway (its process gone), never a running one's", async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'ratchet-cli-build-'));
+    const out = join(parent, 'cli');
+    // A pid no process has (above the kernel's maximum), and this test's own process, building now.
+    const abandoned = join(parent, 'cli.tmp-4194399');
+    const running = join(parent, `cli.tmp-${process.ppid}`);
+    for (const dir of [abandoned, running]) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'demo-X.mjs'), '');
+    }
+    await buildCli(out);
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(join(running, 'demo-X.mjs'))).toBe(true);
+  });
+
   it('answers --help from the usage text alone, and `list` from the store alone (better-sqlite3, no engine)', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'ratchet-cli-build-')), 'cli');
     await buildCli(out);
