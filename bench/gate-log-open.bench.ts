@@ -10,6 +10,7 @@ import { startHostProcess } from '../e2e/harness';
 import { openDatabase } from '../electron/engine/store/open-store';
 import { Store } from '../electron/engine/store/store';
 import { seedRun } from '../electron/engine/store/testing/seed-run';
+import { BLANK_FINISH } from '../electron/engine/store/testing/blank-finish';
 import { goalLine, launchChromium, median } from './browser';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -44,18 +45,7 @@ function seedAttempt(store: Store, lines: number): string {
     outputBytes: Buffer.byteLength(output),
     failures: [],
   });
-  store.finishAttempt(runId, attemptId, {
-    outcome: 'failed',
-    errorClass: 'test_failure',
-    errorMessage: 'tests failed',
-    summary: null,
-    treeRef: null,
-    treeSha: null,
-    diff: null,
-    failures: [],
-    transcript: [],
-    sessionId: null,
-  });
+  store.finishAttempt(runId, attemptId, { ...BLANK_FINISH, outcome: 'failed', errorClass: 'test_failure', errorMessage: 'tests failed' });
   store.setStepStatus(runId, 1, 'failed');
   store.setRunStatus(runId, 'failed', 'step 1 failed: test_failure', { finished: true });
   return runId;

@@ -8,26 +8,10 @@ import type { GateResult } from '../gates/run-gate';
 import { classifyGateFailure } from './classify';
 import type { ClassifyContext } from './classify-context';
 import { missingNames } from './classify-missing';
+import { failedGate as gate } from '../testing/step-fixtures';
 
 const CORPUS = path.join(import.meta.dirname, 'classify-corpus');
 const read = (name: string): string => fs.readFileSync(path.join(CORPUS, name), 'utf8');
-
-function gate(output: string, over: Partial<GateResult> = {}): GateResult {
-  return {
-    name: 'test',
-    command: 'npm test',
-    passed: false,
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    durationMs: 1000,
-    output,
-    outputBytes: Buffer.byteLength(output),
-    reportXml: null,
-    spawnError: null,
-    ...over,
-  };
-}
 
 function classify(output: string, context?: ClassifyContext, over: Partial<GateResult> = {}) {
   return classifyGateFailure(gate(output, over), parseFailures({ output }), undefined, context);

@@ -7,6 +7,7 @@ import type { ErrorClass } from '../../../shared/domain';
 import { parseFailures } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
 import { fingerprint } from './fingerprint';
+import { failedGate } from '../testing/step-fixtures';
 import type { BaselineFacts } from './classify-context';
 import { classifyGateFailure, FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, retryAfterFromText, SIGNAL_HINT, TEST_TIMEOUT_HINT } from './classify';
 
@@ -25,23 +26,7 @@ function projectFiles(project: string): (rel: string) => string | null {
   };
 }
 
-function gateResult(over: Partial<GateResult>): GateResult {
-  const output = over.output ?? '';
-  return {
-    name: 'test',
-    command: 'npm test',
-    passed: false,
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    durationMs: 1234,
-    output,
-    outputBytes: Buffer.byteLength(output),
-    reportXml: null,
-    spawnError: null,
-    ...over,
-  };
-}
+const gateResult = (over: Partial<GateResult>): GateResult => failedGate(over.output ?? '', { durationMs: 1234, ...over });
 
 function classify(over: Partial<GateResult>) {
   const r = gateResult(over);

@@ -1,6 +1,7 @@
 // The step machine's test fixtures: a machine for a one-step workflow, and a failed gate as the machine receives it.
 import { parseWorkflow } from '../workflow/load-workflow';
 import type { Failure } from '../runs/attempt-gates';
+import type { GateResult } from '../gates/run-gate';
 import { resolvePolicy } from '../runs/policy';
 import { createStepMachine } from '../runs/step-machine';
 import type { MachineConfig } from '../runs/step-state';
@@ -37,6 +38,24 @@ export function stepMachine(
   return { machine, w };
 }
 
+/** The `npm test` gate's result, failed (exit 1) with `output`; `over` changes any field. */
+export function failedGate(output: string, over: Partial<GateResult> = {}): GateResult {
+  return {
+    name: 'test',
+    command: 'npm test',
+    passed: false,
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 1000,
+    output,
+    outputBytes: Buffer.byteLength(output),
+    reportXml: null,
+    spawnError: null,
+    ...over,
+  };
+}
+
 /** The `npm test` gate failing with `output`, classified as `errorClass` with `message` and the parsed `failures`. */
 export function gateFailure(opts: { output: string; errorClass?: Failure['errorClass']; message?: string; failures?: Failure['failures'] }): Failure {
   return {
@@ -44,19 +63,7 @@ export function gateFailure(opts: { output: string; errorClass?: Failure['errorC
     message: opts.message ?? '1 test failed',
     hints: [],
     failures: opts.failures ?? [],
-    gate: {
-      name: 'test',
-      command: 'npm test',
-      passed: false,
-      exitCode: 1,
-      signal: null,
-      timedOut: false,
-      durationMs: 5,
-      output: opts.output,
-      outputBytes: opts.output.length,
-      reportXml: null,
-      spawnError: null,
-    },
+    gate: failedGate(opts.output, { durationMs: 5 }),
     failedGates: ['test'],
     outputs: { test: opts.output },
     agentFatal: false,
