@@ -28,6 +28,9 @@ describe('makeTemplate', () => {
   it('knows the placeholders bubblewrap will make: absent destinations of binds', () => {
     const t = makeTemplate(quote([...head, script(stand)]), stand)!;
     expect([...t.placeholders]).toEqual([['/nowhere/.bashrc', 'f']]);
+    // A variable whose value reads like a bind is not one.
+    const withEnv = makeTemplate(quote(['bwrap', '--setenv', 'X', '--ro-bind', '/dev/null', '/nowhere/.x', ...head.slice(1), script(stand)]), stand)!;
+    expect([...withEnv.placeholders].map(([p]) => p)).toEqual(['/nowhere/.bashrc']);
     expect(t.paths).toContain('/nowhere/.bashrc');
   });
 

@@ -56,6 +56,11 @@ export function makeTemplate(wrapped: string, stand: string, policyPaths: readon
   const kinds = paths.map(pathKind);
   const placeholders = new Map<string, 'f' | 'd'>();
   for (let i = 1; i + 2 < sep; i++) {
+    // A variable's name and value are words of their own: never read as an option.
+    if (head[i] === '--setenv') {
+      i += 2;
+      continue;
+    }
     if (!BINDS.has(head[i]!)) continue;
     const [source, dest] = [head[i + 1]!, head[i + 2]!];
     if (pathKind(dest) === '-') placeholders.set(dest, pathKind(source) === 'd' ? 'd' : 'f');
