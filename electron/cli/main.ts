@@ -11,6 +11,7 @@ import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { cmdTrust } from './trust-command';
 import { cmdInit } from './init-command';
+import { cmdListTeam, cmdRunTeam, cmdStatusTeam, cmdSteerTeam, cmdWorker, teamUrlOf } from './team-commands';
 import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
@@ -23,8 +24,9 @@ import { errorClassLabel } from '../../shared/error-classes';
 import { UntrustedWorkflow } from '../engine/trust/check-trust';
 import { money } from '../../shared/money';
 
-async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number> {
+async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string | null = null): Promise<number> {
   const { values, positionals } = parse(args, {
+    detach: { type: 'boolean' },
     workflow: { type: 'string', short: 'w' },
     task: { type: 'string', short: 't' },
     description: { type: 'string', short: 'd' },
@@ -39,7 +41,9 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
   const priority = values.priority === undefined ? 0 : Number(values.priority);
   if (!Number.isInteger(priority) || priority < -100 || priority > 100)
     throw new UsageError('--priority takes a whole number from -100 to 100 (higher starts first).');
-  if (values.priority !== undefined && !values.queue) throw new UsageError('--priority only applies with --queue.');
+  if (values.priority !== undefined && !values.queue && !teamUrl) throw new UsageError('--priority only applies with --queue (or --team).');
+  if (values.detach && !teamUrl) throw new UsageError('--detach applies to a run on team workers (--team <url>): a local run lives in this process.');
+  if (teamUrl && values.draft) throw new UsageError('--draft is not for team runs yet: draft and approve the plan locally, then submit it with --team.');
   if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io);
   const prepared = await prepareTrusting(
     engine,
@@ -54,6 +58,19 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo): Promise<number
   );
   const steps = prepared.workflow.steps;
   const err = (s: string) => io.stderr.write(`${s}\n`);
+  if (teamUrl) {
+    if (!values.yes && io.stdin.isTTY) {
+      err(
+        `Task: ${prepared.title}\nRepository: ${prepared.repoRoot} (${prepared.baseBranch ?? 'detached'} at ${prepared.headCommit.slice(0, 10)}), on team workers`,
+      );
+      steps.forEach((s, i) => err(`  ${i + 1}. ${s.title}${s.gates ? ` [${s.gates.join(', ')}]` : ''}`));
+      if (!(await confirm(io, 'Submit this run to the team? [Y/n] '))) {
+        err('Not submitted.');
+        return 1;
+      }
+    }
+    return cmdRunTeam(teamUrl, prepared, { json: Boolean(values.json), detach: Boolean(values.detach), priority }, io);
+  }
   if (!values.yes && io.stdin.isTTY) {
     err(`Task: ${prepared.title}\nRepository: ${prepared.repoRoot} (${prepared.baseBranch ?? 'detached'} at ${prepared.headCommit.slice(0, 10)})`);
     steps.forEach((s, i) => err(`  ${i + 1}. ${s.title}${s.gates ? ` [${s.gates.join(', ')}]` : ''}`));
@@ -207,7 +224,7 @@ function cmdCheck(args: string[], io: CliIo): number {
 
 /** Says once, loudly, when commands will run without the OS sandbox (a run without one is refused by the engine). */
 function warnSandbox(engine: Engine, command: string, io: CliIo): void {
-  if (!['run', 'retry', 'restart', 'resume'].includes(command)) return;
+  if (!['run', 'retry', 'restart', 'resume', 'worker'].includes(command)) return;
   const st = engine.sandboxStatus();
   if (st.state === 'off')
     io.stderr.write(
@@ -224,21 +241,34 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
   }
   const [command = '', ...rest] = argv;
   let engine: Engine | undefined;
+  let teamUrl: string | null = null;
   try {
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'init') return await cmdInit(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
+    // Team mode (--team <url> or RATCHET_TEAM_URL): the command acts on the team's runs through its database.
+    if (['run', 'status', 'list', 'retry', 'resume', 'stop', 'worker'].includes(command)) {
+      const team = teamUrlOf(rest, io.env);
+      rest.splice(0, rest.length, ...team.rest);
+      if (team.url && command === 'status') return await cmdStatusTeam(team.url, rest, io);
+      if (team.url && command === 'list') return await cmdListTeam(team.url, rest, io);
+      if (team.url && (command === 'retry' || command === 'resume' || command === 'stop')) return await cmdSteerTeam(team.url, command, rest, io);
+      if (command === 'stop')
+        throw new UsageError('`ratchet stop` stops a team run (--team <url>). A local run stops with Ctrl-C in its terminal, or Stop in the app.');
+      teamUrl = team.url;
+    }
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge'].includes(command))
+    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'worker'].includes(command))
       throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
-    const noSandbox = ['run', 'retry', 'restart', 'resume'].includes(command) && rest.includes('--no-sandbox');
+    const noSandbox = ['run', 'retry', 'restart', 'resume', 'worker'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
     engine = createEngine({ home: defaultHome(io.env), env: io.env, sandbox: noSandbox ? 'off' : 'auto' });
     warnSandbox(engine, command, io);
     if (engine.movedAside) io.stderr.write(movedAsideNotice(engine.movedAside));
-    if (command === 'run') return await cmdRun(engine, rest, io);
+    if (command === 'worker') return await cmdWorker(engine, teamUrl, rest, io);
+    if (command === 'run') return await cmdRun(engine, rest, io, teamUrl);
     if (command === 'status') return cmdStatus(engine, rest, io);
     if (command === 'retry') return await cmdRetry(engine, rest, io);
     if (command === 'restart') return await cmdRestart(engine, rest, io);

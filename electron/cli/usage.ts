@@ -6,9 +6,14 @@ export const COMMAND_USAGE: Record<string, string> = {
       run a task's plan in its own worktree; --trust trusts the repository's own workflow file as it is now; --description gives the task its description (a
       "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
       --draft lets the agent draft the plan, which waits for your approval (resume --approve);
-      --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first`,
-  status: "ratchet status <run-id> [--json]          the run's status document (its steps, attempts, policy and cost)",
-  list: 'ratchet list [--json]                    runs, newest first',
+      --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first;
+      --team <postgres-url> runs it on team workers (its remote: origin); --detach prints the run id and returns at once`,
+  status: "ratchet status <run-id> [--json] [--team <url>]   the run's status document (its steps, attempts, policy and cost)",
+  list: "ratchet list [--json] [--team <url>]     runs, newest first (--team: the team's runs, workers, limits, spend today)",
+  worker: `ratchet worker --team <postgres-url> [--concurrency N] [--global-limit N] [--repo-limit N] [--no-sandbox]
+      run the team's queued runs on this machine until Ctrl-C (its runs then go to another worker); --concurrency sets the
+      team's runs-per-worker limit, --global-limit and --repo-limit the team's limits in all and per repository`,
+  stop: 'ratchet stop <run-id> --team <url>       stop a team run where it is (the attempt kept); resume or retry it later',
   init: `ratchet init <repo> [--force] [--json]
       write ratchet.yml from what the repository's files show (npm/pnpm/yarn/bun, Python, Cargo, Go, Maven, Gradle, Makefile):
       setup, gates and files to copy, each with why; refused when the repository has a workflow file, unless --force`,
@@ -44,11 +49,13 @@ ${Object.values(COMMAND_USAGE)
   .join('\n')}
 
 Every command answers --help. run, retry, restart, resume and serve take --no-sandbox: run the agent's commands without the OS
-sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
+sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it).
+retry, resume and stop take --team <url> for a team run.`;
 
 /** `ratchet <command> --help`: the command's usage, on stdout. */
 export function commandHelp(command: string): string {
-  return `Usage:\n  ${COMMAND_USAGE[command]}\n\nEnvironment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.`;
+  return `Usage:\n  ${COMMAND_USAGE[command]}\n\nEnvironment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it).
+retry, resume and stop take --team <url> for a team run.`;
 }
 
 /** What `ratchet <argv>` answers without opening anything (help), or null for a real command. */

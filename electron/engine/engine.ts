@@ -174,7 +174,7 @@ export function createEngine(deps: EngineDeps) {
       createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify }),
     committedSteps: (runId) => store.getSteps(runId).filter((s) => s.status === 'succeeded' && s.commit_sha).length,
   };
-  const { prepareRun, createRun, restart } = createRunMaker(ctx);
+  const { prepareRun, createRun, restart, worktreeFor } = createRunMaker(ctx);
   const execute = createExecute(ctx);
   const others = createOtherWritersWatch(store, detectInterrupted);
   const recover = (repoPath: string) => recoverRuns(store, repoPath);
@@ -332,6 +332,9 @@ export function createEngine(deps: EngineDeps) {
     /** Throws `workflow_untrusted` when the trusted workflow version a run started with is no longer trusted (`trust`: trust it again). */
     checkRunTrust: (runId: string, trust = false) => assertRunTrusted(store, trustStore, runId, { trust, now }),
     createRun,
+    worktreeFor,
+    /** The run's state as refs/ratchet/<run>/state keeps it (see run-state-keeper.ts): a team worker pushes it to the remote. */
+    runState: (runId: string, opts?: { ifDiesNow?: boolean }) => keeper.runStateOf(runId, opts),
     execute,
     retry,
     resume,

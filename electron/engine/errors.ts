@@ -30,6 +30,7 @@ export const BAD_INPUT_CODES = new Set([
   'workflow_untrusted',
   'no_steps',
   'workflow_exists',
+  'team_unreachable',
 ]);
 
 /** The one error for a run id the store does not hold (CLI exit code 2), in one wording. */

@@ -133,15 +133,12 @@ export function createRunMaker(ctx: EngineContext) {
   }
 
   /** `awaitApproval`: an agent-drafted plan — the run waits in `waiting_approval` until `approve`. */
-  async function createRun(p: PreparedRun, opts: { awaitApproval?: boolean } = {}): Promise<string> {
-    const runId = newId();
+  /** `runId`: the id the run already has elsewhere (a team run, named by whoever submitted it); a new one otherwise. */
+  async function createRun(p: PreparedRun, opts: { awaitApproval?: boolean; runId?: string } = {}): Promise<string> {
+    const runId = opts.runId ?? newId();
     const short = runId.slice(-6);
     const branch = `ratchet/${slugify(p.title)}-${short}`;
-    // Settings' worktree folder, else RATCHET_WORKTREES, else $RATCHET_HOME/worktrees.
-    const folder = ctx.settings().worktreeFolder;
-    const worktreeRoot = folder ? resolve(folder) : deps.env.RATCHET_WORKTREES ? resolve(deps.env.RATCHET_WORKTREES) : join(home, 'worktrees');
-    mkdirSync(worktreeRoot, { recursive: true });
-    const worktree = join(worktreeRoot, `${slugify(p.repoName)}-${short}`);
+    const worktree = worktreeFor(p.repoName, runId);
     // Git first, the database last: a kill at any point leaves either nothing the store knows about (a stray
     // branch at most), a run `ratchet recover` can rebuild from its meta ref, or a complete resumable run.
     try {
@@ -187,5 +184,13 @@ export function createRunMaker(ctx: EngineContext) {
     return runId;
   }
 
-  return { prepareRun, createRun, restart };
+  /** Where a run's worktree goes: Settings' worktree folder, else RATCHET_WORKTREES, else $RATCHET_HOME/worktrees. */
+  function worktreeFor(repoName: string, runId: string): string {
+    const folder = ctx.settings().worktreeFolder;
+    const worktreeRoot = folder ? resolve(folder) : deps.env.RATCHET_WORKTREES ? resolve(deps.env.RATCHET_WORKTREES) : join(home, 'worktrees');
+    mkdirSync(worktreeRoot, { recursive: true });
+    return join(worktreeRoot, `${slugify(repoName)}-${runId.slice(-6)}`);
+  }
+
+  return { prepareRun, createRun, restart, worktreeFor };
 }

@@ -3,12 +3,58 @@
 import { RunReasonCode } from '../../../shared/domain';
 import { reconcileWithGit } from './run-recovery';
 import { branchExists, git, inspectRepo } from '../git/repo-git';
-import { readRunMetas, readRunState } from '../git/run-refs';
+import { readRunMetas, readRunState, type RunMeta } from '../git/run-refs';
 import { adoptableWorktree } from '../git/worktree-integrity';
 import type { Store } from '../store/store';
 import { WorkflowFile } from '../workflow/schema';
 
 const REBUILT = 'Rebuilt from git by `ratchet recover`: completed steps come from the branch; resume to continue.';
+
+/**
+ * Rebuilds one run the store does not know from its meta and state refs and its branch: as git kept it (its attempts,
+ * steps, status; git decides what is committed). `worktree`: where the run's worktree is here when it is not the one the
+ * meta names (a team run taken over by another worker, which makes it there first); `interrupted`: the reason a run
+ * whose process let go of it mid-way is interrupted for. False when the meta's workflow or branch is not usable.
+ */
+export async function rebuildRun(
+  store: Store,
+  repo: { root: string; name: string },
+  m: RunMeta,
+  opts: { worktree?: string; interrupted?: { reason: string; code: RunReasonCode } } = {},
+): Promise<boolean> {
+  const parsed = WorkflowFile.safeParse(m.workflow);
+  if (!parsed.success || !(await branchExists(repo.root, m.branch))) return false;
+  const interrupted = opts.interrupted ?? { reason: REBUILT, code: 'rebuilt_from_git' as const };
+  store.createRun({
+    runId: m.runId,
+    repoPath: repo.root,
+    repoName: repo.name,
+    title: m.title,
+    description: m.description,
+    workflow: parsed.data,
+    baseBranch: m.baseBranch,
+    baseCommit: m.baseCommit,
+    branch: m.branch,
+    worktree: opts.worktree ?? m.worktree,
+  });
+  const kept = await readRunState(repo.root, m.runId);
+  if (kept) {
+    // As it was when its process last let go of it: its attempts, then its steps and status (git still decides what is committed).
+    for (const a of kept.attempts) store.restoreAttempt(m.runId, a);
+    for (const st of kept.steps) if (st.status === 'failed' || st.status === 'skipped') store.setStepStatus(m.runId, st.index, st.status);
+    const run = store.getRun(m.runId);
+    if (run) await reconcileWithGit(store, run);
+    const ended = ['succeeded', 'failed', 'cancelled'].includes(kept.status);
+    const status = (['succeeded', 'failed', 'cancelled', 'paused'] as const).find((x) => x === kept.status) ?? 'interrupted';
+    if (status === 'interrupted') store.restoreRunStatus(m.runId, status, interrupted.reason, { finished: ended, code: interrupted.code });
+    else store.restoreRunStatus(m.runId, status, kept.reason, { finished: ended, code: RunReasonCode.safeParse(kept.reasonCode).data ?? null });
+  } else {
+    store.restoreRunStatus(m.runId, 'interrupted', interrupted.reason, { code: interrupted.code });
+    const run = store.getRun(m.runId);
+    if (run) await reconcileWithGit(store, run);
+  }
+  return true;
+}
 
 /** Rebuilds runs the store does not know from the repository's refs/ratchet/<run>/meta and branches (`ratchet recover`). */
 export async function recoverRuns(store: Store, repoPath: string): Promise<{ rebuilt: string[]; known: string[]; branchesWithoutMeta: string[] }> {
@@ -22,37 +68,7 @@ export async function recoverRuns(store: Store, repoPath: string): Promise<{ reb
       known.push(m.runId);
       continue;
     }
-    const parsed = WorkflowFile.safeParse(m.workflow);
-    if (!parsed.success || !(await branchExists(repo.root, m.branch))) continue;
-    store.createRun({
-      runId: m.runId,
-      repoPath: repo.root,
-      repoName: repo.name,
-      title: m.title,
-      description: m.description,
-      workflow: parsed.data,
-      baseBranch: m.baseBranch,
-      baseCommit: m.baseCommit,
-      branch: m.branch,
-      worktree: m.worktree,
-    });
-    const kept = await readRunState(repo.root, m.runId);
-    if (kept) {
-      // As it was when its process last let go of it: its attempts, then its steps and status (git still decides what is committed).
-      for (const a of kept.attempts) store.restoreAttempt(m.runId, a);
-      for (const st of kept.steps) if (st.status === 'failed' || st.status === 'skipped') store.setStepStatus(m.runId, st.index, st.status);
-      const run = store.getRun(m.runId);
-      if (run) await reconcileWithGit(store, run);
-      const ended = ['succeeded', 'failed', 'cancelled'].includes(kept.status);
-      const status = (['succeeded', 'failed', 'cancelled', 'paused'] as const).find((x) => x === kept.status) ?? 'interrupted';
-      if (status === 'interrupted') store.restoreRunStatus(m.runId, status, REBUILT, { finished: ended, code: 'rebuilt_from_git' });
-      else store.restoreRunStatus(m.runId, status, kept.reason, { finished: ended, code: RunReasonCode.safeParse(kept.reasonCode).data ?? null });
-    } else {
-      store.restoreRunStatus(m.runId, 'interrupted', REBUILT, { code: 'rebuilt_from_git' });
-      const run = store.getRun(m.runId);
-      if (run) await reconcileWithGit(store, run);
-    }
-    rebuilt.push(m.runId);
+    if (await rebuildRun(store, repo, m)) rebuilt.push(m.runId);
   }
   const branches = (await git(repo.root).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/ratchet/'])).split('\n').filter(Boolean);
   const withMeta = new Set(metas.map((m) => m.branch));

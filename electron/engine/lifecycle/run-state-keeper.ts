@@ -24,28 +24,33 @@ export function createRunStateKeeper(store: Store) {
     while (stateWrites.size) await Promise.allSettled([...stateWrites.values()]);
   }
 
-  /** The run's status, steps and attempts as they stand in the store now. */
-  function runStateOf(runId: string): { repo: string; state: RunState } | null {
+  /**
+   * The run's status, steps and attempts as they stand in the store now. `ifDiesNow`: as the run would be found if its
+   * process died this moment (a team worker keeps this on the remote when an attempt starts): interrupted, with the
+   * attempt under way kept as interrupted.
+   */
+  function runStateOf(runId: string, opts: { ifDiesNow?: boolean } = {}): { repo: string; state: RunState } | null {
     const run = store.getRun(runId);
     if (!run) return null;
+    const dies = Boolean(opts.ifDiesNow) && !['succeeded', 'failed', 'cancelled', 'paused'].includes(run.status);
     return {
       repo: run.repo_path,
       state: {
-        status: run.status,
-        reason: run.reason,
-        reasonCode: run.reason_code,
+        status: dies ? 'interrupted' : run.status,
+        reason: dies ? null : run.reason,
+        reasonCode: dies ? null : run.reason_code,
         finishedAt: run.finished_at,
         steps: store.getSteps(runId).map((s) => ({ index: s.step_index, status: s.status, commit: s.commit_sha })),
         attempts: store
           .getAttempts(runId)
-          .filter((a) => a.outcome !== 'running')
+          .filter((a) => a.outcome !== 'running' || dies)
           .map((a) => ({
             step: a.step_index,
             n: a.n,
             round: a.round,
-            outcome: a.outcome,
+            outcome: a.outcome === 'running' ? 'interrupted' : a.outcome,
             errorClass: a.error_class,
-            errorMessage: a.error_message,
+            errorMessage: a.outcome === 'running' ? 'the worker running it stopped during this attempt' : a.error_message,
             summary: a.summary,
             agentKind: a.agent_kind,
             model: a.model,

@@ -1,0 +1,222 @@
+// The CLI's team mode: `ratchet worker --team <url>`, and `--team <url>` (or RATCHET_TEAM_URL) on run, status, list,
+// retry, resume and stop, which then act on the team's runs through its database (electron/engine/team/).
+import type { StatusDocument } from '../../shared/domain';
+import type { TeamRunItem } from '../../shared/team';
+import { money } from '../../shared/money';
+import type { Engine } from '../engine/engine';
+import { RatchetError } from '../engine/errors';
+import { openTeam, type TeamClient } from '../engine/team/team-client';
+import { runWorker } from '../engine/team/team-worker';
+import type { PreparedRun } from '../engine/lifecycle/run-options';
+import { parse, UsageError, type CliIo } from './cli-kit';
+
+/** The team URL a command uses: its --team, else RATCHET_TEAM_URL (unless --local), else none (a local command). */
+export function teamUrlOf(args: string[], env: NodeJS.ProcessEnv): { url: string | null; rest: string[] } {
+  const rest: string[] = [];
+  let url: string | null = null;
+  let local = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--team') {
+      const v = args[i + 1];
+      if (v === undefined || v.startsWith('--')) throw new UsageError('--team takes the team database URL (postgres://…), or set RATCHET_TEAM_URL.');
+      url = v;
+      i++;
+    } else if (a.startsWith('--team=')) url = a.slice('--team='.length);
+    else if (a === '--local') local = true;
+    else rest.push(a);
+  }
+  if (local) return { url: null, rest };
+  return { url: url ?? (env.RATCHET_TEAM_URL || null), rest };
+}
+
+async function withTeam<T>(url: string, fn: (team: TeamClient) => Promise<T>): Promise<T> {
+  const team = await openTeam(url);
+  try {
+    return await fn(team);
+  } finally {
+    await team.close();
+  }
+}
+
+/** The status document a team run prints (`--json`): its worker's document, with the team's status and where it runs. */
+export function teamDocument(s: {
+  item: TeamRunItem;
+  doc: StatusDocument | null;
+}): StatusDocument & { team: { worker: string | null; remote: string; submittedBy: string } } {
+  const { item } = s;
+  const base: StatusDocument = s.doc ?? {
+    id: item.id,
+    status: item.status,
+    reason: item.reason,
+    reasonCode: item.reasonCode,
+    repo: item.remote,
+    branch: item.branch ?? '',
+    worktree: '',
+    baseCommit: '',
+    costUsd: item.costUsd,
+    steps: [],
+    resumes: [],
+  };
+  return {
+    ...base,
+    status: item.status,
+    reason: item.reason,
+    reasonCode: item.reasonCode,
+    team: { worker: item.worker, remote: item.remote, submittedBy: item.submittedBy },
+  };
+}
+
+function progressOf(s: { item: TeamRunItem }): string {
+  const it = s.item;
+  const where = it.worker ? ` on ${it.worker}` : '';
+  const steps = it.stepsTotal ? ` (${it.stepsDone}/${it.stepsTotal} steps)` : '';
+  return `team run ${it.id}: ${it.status}${where}${steps}${it.reason ? ` — ${it.reason.split('\n')[0]}` : ''}`;
+}
+
+/** `ratchet run … --team <url>`: submits the prepared run; then, like a local run, waits for its end (or, --detach, returns its id). */
+export async function cmdRunTeam(url: string, prepared: PreparedRun, o: { json: boolean; detach: boolean; priority: number }, io: CliIo): Promise<number> {
+  return withTeam(url, async (team) => {
+    const runId = await team.submit(prepared, { priority: o.priority });
+    if (o.detach) {
+      io.stdout.write(o.json ? `${JSON.stringify({ id: runId, status: 'queued' })}\n` : `${runId}\n`);
+      return 0;
+    }
+    io.stderr.write(`Submitted to the team's queue as run ${runId} (Ctrl-C leaves it running there; \`ratchet stop ${runId} --team …\` stops it).\n`);
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      const end = await team.follow(runId, (s) => io.stderr.write(`${progressOf(s)}\n`), controller.signal);
+      if (controller.signal.aborted) {
+        io.stderr.write(`Left run ${runId} on the team; \`ratchet status ${runId} --team …\` shows it.\n`);
+        return 1;
+      }
+      const doc = teamDocument(end);
+      if (o.json) io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      else io.stderr.write(`status: ${doc.status}  (ratchet status ${runId} --team …)\n`);
+      return doc.status === 'succeeded' ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  });
+}
+
+export async function cmdStatusTeam(url: string, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('`ratchet status` takes one run id (see `ratchet list --team <url>`).');
+  return withTeam(url, async (team) => {
+    const s = await team.status(positionals[0] as string);
+    const doc = teamDocument(s);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      return 0;
+    }
+    const it = s.item;
+    const lines = [
+      `team run ${it.id}: ${it.status}${it.reason ? `\n  ${it.reason.replace(/\n/g, '\n  ')}` : ''}`,
+      `task ${it.title}`,
+      `remote ${it.remote}${it.branch ? `  branch ${it.branch}` : ''}`,
+      `worker ${it.worker ?? '(none yet)'}  submitted by ${it.submittedBy}`,
+      `cost ${money(it.costUsd)}`,
+      ...doc.steps.map(
+        (st) =>
+          `  ${st.index}. [${st.status}] ${st.title}${st.commit ? ` ${st.commit.slice(0, 10)}` : ''}${st.attempts.length ? ` (${st.attempts.length} attempt${st.attempts.length > 1 ? 's' : ''})` : ''}`,
+      ),
+    ];
+    io.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  });
+}
+
+export async function cmdListTeam(url: string, args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, { json: { type: 'boolean' } });
+  return withTeam(url, async (team) => {
+    const runs = await team.list();
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+      return 0;
+    }
+    const o = await team.overview();
+    const alive = o.workers.filter((w) => w.state === 'alive');
+    io.stdout.write(
+      `team: ${alive.length} worker(s) alive; limits ${o.limits.global} at once, ${o.limits.perWorker} per worker, ${o.limits.perRepo} per repository; spent today ${money(o.spentTodayUsd)}${o.dailyBudgetUsd !== null ? ` of ${money(o.dailyBudgetUsd)}` : ''}\n`,
+    );
+    for (const r of runs)
+      io.stdout.write(
+        `${r.id}  ${r.status.padEnd(11)} ${r.repoName}  ${r.title}${r.worker ? `  [${r.worker}]` : ''}  ${r.stepsDone}/${r.stepsTotal}  ${money(r.costUsd)}\n`,
+      );
+    return 0;
+  });
+}
+
+/** `ratchet retry|resume|stop <id> --team <url>`: the run goes back on the queue (retry, resume) or stops where it is. */
+export async function cmdSteerTeam(url: string, command: 'retry' | 'resume' | 'stop', args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, trust: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError(`\`ratchet ${command} --team\` takes one team run id (see \`ratchet list --team <url>\`).`);
+  const id = positionals[0] as string;
+  return withTeam(url, async (team) => {
+    if (command === 'stop') await team.stop(id);
+    else if (command === 'retry') await team.retry(id);
+    else await team.resume(id);
+    const s = await team.status(id);
+    if (values.json) io.stdout.write(`${JSON.stringify(teamDocument(s), null, 2)}\n`);
+    else io.stderr.write(`${progressOf(s)}\n`);
+    return 0;
+  });
+}
+
+/** `ratchet worker --team <url> [--concurrency N] [--global-limit N] [--repo-limit N]`: runs the team's runs here until Ctrl-C. */
+export async function cmdWorker(engine: Engine, url: string | null, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, {
+    concurrency: { type: 'string' },
+    'global-limit': { type: 'string' },
+    'repo-limit': { type: 'string' },
+  });
+  if (positionals.length) throw new UsageError('`ratchet worker` takes no arguments but its options (see `ratchet worker --help`).');
+  if (!url) throw new UsageError('`ratchet worker` needs the team database: --team <postgres-url>, or RATCHET_TEAM_URL.');
+  const count = (name: string, v: unknown): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--${name} takes a whole number from 1 to 1000 (got ${String(v)}).`);
+    return n;
+  };
+  const concurrency = count('concurrency', values.concurrency);
+  const global = count('global-limit', values['global-limit']);
+  const perRepo = count('repo-limit', values['repo-limit']);
+  const st = engine.sandboxStatus();
+  if (st.state === 'unavailable')
+    throw new RatchetError(
+      'sandbox_unavailable',
+      `${st.message ?? 'No OS sandbox here.'} A worker runs agents' commands only in the OS sandbox (or with --no-sandbox).`,
+    );
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals > 1) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await runWorker({
+      url,
+      engine,
+      concurrency,
+      limits:
+        global !== undefined || perRepo !== undefined
+          ? { ...(global !== undefined ? { global } : {}), ...(perRepo !== undefined ? { perRepo } : {}) }
+          : undefined,
+      say: (line) => io.stderr.write(`${line}\n`),
+      signal: controller.signal,
+      goneMs: io.env.RATCHET_WORKER_GONE_MS ? Number(io.env.RATCHET_WORKER_GONE_MS) : undefined,
+    });
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

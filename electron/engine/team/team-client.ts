@@ -1,0 +1,253 @@
+// The team seen from a machine that is not a worker (the CLI, the app): submit a run to the team's queue, list and
+// follow team runs, and steer them — Stop, Resume, Retry, priority — through DBOS's client (DBOSClient), whose queue and
+// workflows are the truth of where a run stands; Ratchet's own table (team-db.ts) adds what the worker running it says.
+import { DBOSClient, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
+import { dbosLogger, migrateDbos } from './dbos-log';
+import { hostname, userInfo } from 'node:os';
+import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
+import { RunReasonCode as ReasonCodes, RunStatus } from '../../../shared/domain';
+import type { TeamLimits, TeamOverview, TeamRunItem } from '../../../shared/team';
+import { RatchetError } from '../errors';
+import { newId } from '../store/store-rows';
+import type { PreparedRun } from '../lifecycle/run-options';
+import { TEAM_APP, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS, checkTeamUrl, redactTeamUrl, type TeamRunRow } from '../store/team-db';
+import { specOf } from './team-spec';
+import { assertOnRemote, teamRemoteOf } from './team-git';
+import { DEFAULT_LIMITS } from './team-worker';
+
+/** Ratchet's priority (-100 … 100, higher first) as DBOS's (0 first): 100 - p. */
+export function dbosPriority(p: number): number {
+  return 100 - Math.max(-100, Math.min(100, Math.round(p)));
+}
+
+export type TeamClient = Awaited<ReturnType<typeof openTeam>>;
+
+export async function openTeam(rawUrl: string | undefined) {
+  const url = checkTeamUrl(rawUrl);
+  const db = await TeamDb.open(url, { max: 3 });
+  let client: DBOSClient;
+  try {
+    // DBOS's tables, made by whoever comes first (a worker launching makes them too).
+    await migrateDbos(url);
+    client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: TEAM_APP, logger: dbosLogger({ warnings: false }) });
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw new RatchetError('team_unreachable', `Cannot use the team database at ${redactTeamUrl(url)}: ${(e as Error).message}.`, { cause: e });
+  }
+
+  async function workflow(runId: string): Promise<WorkflowStatus | undefined> {
+    return client.getWorkflow(runId);
+  }
+
+  async function row(runId: string): Promise<TeamRunRow> {
+    const r = await db.getRun(runId);
+    if (!r) throw new RatchetError('run_not_found', `No team run with id ${runId}. See \`ratchet list --team <url>\` for the team's runs.`);
+    return r;
+  }
+
+  /** The run's status as the team sees it: the worker's word, unless the queue says it waits or was cancelled. */
+  function itemOf(r: TeamRunRow, wf: WorkflowStatus | undefined): TeamRunItem {
+    let status = RunStatus.safeParse(r.status).data ?? 'queued';
+    let reason = r.reason;
+    let code = ReasonCodes.safeParse(r.reason_code).data ?? null;
+    if (wf?.status === 'ENQUEUED' || wf?.status === 'DELAYED') {
+      status = 'queued';
+      code = code === 'process_lost' ? code : 'waiting_for_slot';
+      reason = code === 'process_lost' ? reason : 'Waiting in the team queue for a free worker.';
+    } else if (wf?.status === 'CANCELLED' && !['cancelled', 'succeeded', 'failed'].includes(status)) {
+      status = 'cancelled';
+      code = 'stopped_by_user';
+      reason = 'Stopped by you.';
+    }
+    return {
+      id: r.id,
+      title: r.title,
+      remote: r.remote,
+      repoName: r.repo_name,
+      branch: r.branch,
+      status,
+      reason,
+      reasonCode: code as RunReasonCode | null,
+      worker: r.worker,
+      submittedBy: r.submitted_by,
+      priority: r.priority,
+      costUsd: r.cost_usd,
+      stepsDone: r.steps_done,
+      stepsTotal: r.steps_total,
+      createdAt: new Date(r.created_at).toISOString(),
+      updatedAt: new Date(r.updated_at).toISOString(),
+    };
+  }
+
+  /** Puts a prepared run (trusted where it had to be, on this machine) on the team's queue; the workers take it from there. */
+  async function submit(p: PreparedRun, opts: { priority?: number; taskBudgetUsd?: number | null } = {}): Promise<string> {
+    const remote = await teamRemoteOf(p.repoRoot);
+    await assertOnRemote(p.repoRoot, remote.name, p.headCommit, p.baseBranch);
+    const runId = newId();
+    const submittedBy = `${userInfo().username}@${hostname()}`;
+    const spec = specOf(p, { runId, remote: remote.url, submittedBy, taskBudgetUsd: opts.taskBudgetUsd ?? null });
+    const priority = opts.priority ?? 0;
+    await db.insertRun({
+      id: runId,
+      title: p.title,
+      remote: remote.url,
+      repo_name: p.repoName,
+      submitted_by: submittedBy,
+      priority,
+      steps_total: p.workflow.steps.length,
+      task_budget_usd: opts.taskBudgetUsd ?? null,
+    });
+    await client.enqueue(
+      {
+        workflowName: TEAM_WORKFLOW,
+        queueName: TEAM_QUEUE,
+        workflowID: runId,
+        appVersion: TEAM_PROTOCOL,
+        priority: dbosPriority(priority),
+        queuePartitionKey: remote.url,
+      },
+      spec,
+    );
+    return runId;
+  }
+
+  async function list(limit = 500): Promise<TeamRunItem[]> {
+    const rows = await db.listRuns(limit);
+    const wfs = rows.length ? await client.listWorkflows({ workflowIDs: rows.map((r) => r.id), loadInput: false, loadOutput: false }) : [];
+    const byId = new Map(wfs.map((w) => [w.workflowID, w]));
+    return rows.map((r) => itemOf(r, byId.get(r.id)));
+  }
+
+  async function item(runId: string): Promise<TeamRunItem> {
+    return itemOf(await row(runId), await workflow(runId));
+  }
+
+  /** The run's status document as its worker last kept it (null until a worker began it), with the team's status over it. */
+  async function status(runId: string): Promise<{ item: TeamRunItem; doc: StatusDocument | null }> {
+    const r = await row(runId);
+    const it = itemOf(r, await workflow(runId));
+    const doc = r.doc ? { ...r.doc, status: it.status, reason: it.reason, reasonCode: it.reasonCode } : null;
+    return { item: it, doc };
+  }
+
+  /** Stop: DBOS cancels the workflow; the worker running it stops the step where it is (the attempt kept). */
+  async function stop(runId: string): Promise<void> {
+    const it = await item(runId);
+    if (['succeeded', 'failed', 'cancelled'].includes(it.status))
+      throw new RatchetError('bad_arguments', `Team run ${runId} is ${it.status}; there is nothing to stop.`);
+    await client.cancelWorkflow(runId);
+    if (it.status === 'queued')
+      await db.updateRun(runId, { status: 'cancelled', reason: 'Taken out of the team queue before it started.', reason_code: 'removed_from_queue' });
+  }
+
+  /** Resume: a stopped (or paused) run goes back on the queue and on from its last checkpoint. */
+  async function resume(runId: string): Promise<void> {
+    const it = await item(runId);
+    const wf = await workflow(runId);
+    if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to resume.`);
+    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED')
+      throw new RatchetError('run_busy', `Team run ${runId} is ${it.status === 'queued' ? 'queued' : 'running'} already.`);
+    if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
+    else await rewind(runId, it);
+    await db.updateRun(runId, { status: 'queued', reason: 'Back in the team queue; it goes on from its last checkpoint.', reason_code: 'waiting_for_slot' });
+  }
+
+  /** Retry: a failed run goes back on the queue; its failed step runs again from the last checkpoint (its earlier steps stay done). */
+  async function retry(runId: string): Promise<void> {
+    const it = await item(runId);
+    if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to retry.`);
+    if (!['failed', 'cancelled', 'paused', 'interrupted'].includes(it.status))
+      throw new RatchetError('run_busy', `Team run ${runId} is ${it.status}; retry applies to a run that ended (stop it first).`);
+    const wf = await workflow(runId);
+    if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
+    else await rewind(runId, it);
+    await db.updateRun(runId, { status: 'queued', reason: 'Retried: back in the team queue.', reason_code: 'waiting_for_slot' });
+  }
+
+  /** DBOS's rewind of the workflow to its last durable step (the one that ended the run), on the team's queue. */
+  async function rewind(runId: string, it: TeamRunItem): Promise<void> {
+    const steps = (await client.listWorkflowSteps(runId)) ?? [];
+    const last = steps.filter((s) => s.name === 'step' || s.name === 'begin').pop();
+    await client.rewindWorkflow(runId, {
+      startStep: last?.functionID ?? 0,
+      queueName: TEAM_QUEUE,
+      queuePartitionKey: it.remote,
+      applicationVersion: TEAM_PROTOCOL,
+    });
+  }
+
+  /** Run next / Start later for a queued team run. */
+  async function setPriority(runId: string, priority: number): Promise<void> {
+    await client.setWorkflowPriority(runId, dbosPriority(priority));
+    await db.updateRun(runId, { priority });
+  }
+
+  async function overview(): Promise<TeamOverview> {
+    const q = await client.retrieveQueue(TEAM_QUEUE);
+    const limits: TeamLimits = {
+      global: (await q?.getGlobalConcurrency()) ?? DEFAULT_LIMITS.global,
+      perWorker: (await q?.getWorkerConcurrency()) ?? DEFAULT_LIMITS.perWorker,
+      perRepo: (await q?.getPartitionConcurrency()) ?? DEFAULT_LIMITS.perRepo,
+    };
+    const rows = await db.listWorkers();
+    const pending = await client.listWorkflows({ workflowName: TEAM_WORKFLOW, status: 'PENDING', loadInput: false, loadOutput: false });
+    const now = Date.now();
+    return {
+      limits,
+      workers: rows.map((w) => ({
+        id: w.id,
+        host: w.host,
+        pid: w.pid,
+        concurrency: w.concurrency,
+        startedAt: new Date(w.started_at).toISOString(),
+        lastSeen: new Date(w.last_seen).toISOString(),
+        state: w.stopped_at ? 'stopped' : now - new Date(w.last_seen).getTime() > WORKER_GONE_MS ? 'gone' : 'alive',
+        running: pending.filter((p) => p.executorId === w.id).length,
+      })),
+      dailyBudgetUsd: await db.getSetting<number>('daily_budget_usd'),
+      spentTodayUsd: await db.spentToday(),
+    };
+  }
+
+  /** Waits for the run to end, calling `onChange` with each new state of it (polled; a run's steps take seconds to hours). */
+  async function follow(
+    runId: string,
+    onChange: (s: { item: TeamRunItem; doc: StatusDocument | null }) => void,
+    signal?: AbortSignal,
+  ): Promise<{ item: TeamRunItem; doc: StatusDocument | null }> {
+    let last = '';
+    for (;;) {
+      const s = await status(runId);
+      const key = `${s.item.status}|${s.item.updatedAt}`;
+      if (key !== last) {
+        last = key;
+        onChange(s);
+      }
+      const wf = await workflow(runId);
+      const over = wf && ['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'].includes(wf.status);
+      if (over && ['succeeded', 'failed', 'cancelled', 'paused', 'waiting_approval', 'interrupted'].includes(s.item.status)) return s;
+      if (over && wf?.status === 'CANCELLED') return status(runId);
+      if (signal?.aborted) return s;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  return {
+    url,
+    db,
+    submit,
+    list,
+    status,
+    item,
+    stop,
+    resume,
+    retry,
+    setPriority,
+    overview,
+    follow,
+    async close() {
+      await client.destroy().catch(() => undefined);
+      await db.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// A team run on one worker: the two kinds of durable step the run's workflow is made of (team-worker.ts). `begin` makes
+// the run here from its spec; `advance` runs its next step with the same engine, sandbox and policies as a local run
+// (auto-progress one step at a time), then pushes the branch and the run's refs to the remote. Each starts from the
+// remote: a worker that never saw the run, or saw it before another worker went on with it, brings it up to date from
+// the branch and refs/ratchet/<run>/* first (the same rebuild as `ratchet recover`), so any worker can continue it.
+import { join } from 'node:path';
+import type { RunReasonCode, RunStatus, StatusDocument } from '../../../shared/domain';
+import type { Engine } from '../engine';
+import { RatchetError } from '../errors';
+import { git, resetHard } from '../git/repo-git';
+import { readRunMetas, writeRunState } from '../git/run-refs';
+import { pinWorktree } from '../git/worktree-integrity';
+import { reconcileWithGit } from '../lifecycle/run-recovery';
+import { rebuildRun } from '../lifecycle/run-git-recover';
+import { checkSpec, type TeamRunSpec } from './team-spec';
+import { ensureClone, fetchRun, hasCommit, pushRun, refSha, serialized } from './team-git';
+
+/** What a durable step answers: the run's status after it, and for a parked retry when to wake. JSON only (DBOS keeps it). */
+export interface StepAnswer {
+  status: RunStatus;
+  code: RunReasonCode | null;
+  reason: string | null;
+  wakeAt: string | null;
+  stepsDone: number;
+  stepsTotal: number;
+}
+
+export interface TeamRunnerOptions {
+  engine: Engine;
+  /** The worker's name, as the team's list shows it. */
+  worker: string;
+  /** The signal a Stop of this run aborts (the worker watches the engine for cancelled runs). */
+  signalFor(runId: string): AbortSignal;
+  done(runId: string): void;
+}
+
+export function createTeamRunner(o: TeamRunnerOptions) {
+  const { engine } = o;
+
+  /** The run here, up to date with the remote; made from the spec when no worker has begun it. */
+  async function localRun(raw: unknown): Promise<{ spec: TeamRunSpec; clone: string; expected: string | null }> {
+    const remote = (raw as { remote?: unknown })?.remote;
+    if (typeof remote !== 'string') throw new RatchetError('bad_arguments', 'This team run names no remote.');
+    const clone = await ensureClone(engine.home, remote);
+    const runId = String((raw as { runId?: unknown }).runId);
+    await fetchRun(clone, runId);
+    const { spec, workflow } = await checkSpec(raw, clone);
+    if (!(await hasCommit(clone, spec.baseCommit)))
+      throw new RatchetError(
+        'team_git',
+        `The commit run ${runId} starts from (${spec.baseCommit.slice(0, 10)}) is not on the remote; push it and retry the run.`,
+      );
+    return serialized(`run:${runId}`, async () => {
+      const run = engine.store.getRun(runId);
+      if (run) {
+        // Known here: another worker may have gone on with it since (after a Stop and Resume, a takeover).
+        const remoteHead = await refSha(clone, `refs/remotes/origin/${run.branch}`);
+        const localHead = await refSha(clone, `refs/heads/${run.branch}`);
+        if (remoteHead && remoteHead !== localHead) {
+          await resetHard(pinWorktree(clone, run.worktree), remoteHead);
+          await reconcileWithGit(engine.store, run);
+        }
+        return { spec, clone, expected: remoteHead };
+      }
+      const meta = (await readRunMetas(clone)).find((m) => m.runId === runId);
+      if (meta) {
+        const remoteHead = await refSha(clone, `refs/remotes/origin/${meta.branch}`);
+        if (!remoteHead) throw new RatchetError('team_git', `Run ${runId}'s branch ${meta.branch} is not on the remote any more; nothing can continue it.`);
+        await git(clone).raw(['update-ref', `refs/heads/${meta.branch}`, remoteHead]);
+        const worktree = engine.worktreeFor(spec.repoName, runId);
+        await git(clone).raw(['worktree', 'prune']);
+        await git(clone).raw(['worktree', 'add', '--quiet', worktree, meta.branch]);
+        const took = await rebuildRun(
+          engine.store,
+          { root: clone, name: spec.repoName },
+          { ...meta, worktree },
+          {
+            worktree,
+            interrupted: {
+              reason: `Taken over by ${o.worker}: the worker running it stopped; it continues from its last checkpoint.`,
+              code: 'rebuilt_from_git',
+            },
+          },
+        );
+        if (!took) throw new RatchetError('team_git', `Run ${runId} cannot be rebuilt from the remote's refs (its workflow or branch is not usable).`);
+        if (spec.trusted) engine.trustStore.trust(clone, join(clone, spec.trusted.file), spec.trusted.sha256, new Date().toISOString());
+        return { spec, clone, expected: remoteHead };
+      }
+      if (spec.trusted) engine.trustStore.trust(clone, join(clone, spec.trusted.file), spec.trusted.sha256, new Date().toISOString());
+      await engine.createRun(
+        {
+          repoRoot: clone,
+          repoName: spec.repoName,
+          headCommit: spec.baseCommit,
+          baseBranch: spec.baseBranch,
+          workflow,
+          workflowFile: spec.trusted ? join(clone, spec.trusted.file) : '(a team run)',
+          title: spec.title,
+          description: spec.description,
+          ...(spec.trusted ? { trustedWorkflow: { file: join(clone, spec.trusted.file), sha256: spec.trusted.sha256 } } : {}),
+        },
+        { runId },
+      );
+      return { spec, clone, expected: null };
+    });
+  }
+
+  function answer(runId: string, doc?: StatusDocument): StepAnswer {
+    const run = engine.store.getRun(runId);
+    if (!run) throw new RatchetError('run_not_found', `Run ${runId} is not on this worker.`);
+    const d = doc ?? engine.status(runId);
+    return {
+      status: run.status,
+      code: (run.reason_code as RunReasonCode | null) ?? null,
+      reason: run.reason,
+      wakeAt: run.wake_at,
+      stepsDone: d.steps.filter((s) => s.status === 'succeeded' || s.status === 'skipped').length,
+      stepsTotal: d.steps.length,
+    };
+  }
+
+  /** Keeps on the remote how the run stands (its refs, and the branch if it moved), so another worker can go on with it. */
+  function push(runId: string, clone: string, expected: string | null, opts: { ifDiesNow?: boolean } = {}): Promise<void> {
+    // One after the other: the state an attempt's start kept never lands after the step's end.
+    return serialized(`push:${runId}`, async () => {
+      await engine.settled();
+      const kept = engine.runState(runId, opts);
+      if (kept) await writeRunState(kept.repo, runId, kept.state);
+      const run = engine.store.getRun(runId);
+      if (run) await pushRun(clone, runId, run.branch, expected);
+    });
+  }
+
+  /** The first durable step: the run exists here and its branch on the remote. */
+  async function begin(raw: unknown): Promise<StepAnswer> {
+    const { spec, clone, expected } = await localRun(raw);
+    await push(spec.runId, clone, expected);
+    return answer(spec.runId);
+  }
+
+  /** One durable step per Ratchet step: the next incomplete step of the run, then its branch and refs pushed. */
+  async function advance(raw: unknown): Promise<StepAnswer> {
+    const { spec, clone, expected } = await localRun(raw);
+    const runId = spec.runId;
+    const signal = o.signalFor(runId);
+    // An attempt that starts is kept on the remote as interrupted until its step ends: a worker that dies mid-step
+    // leaves it as a local run's process would (the attempt interrupted), for whoever takes the run over.
+    const off = engine.onEvent((e) => {
+      if (e.runId === runId && e.type === 'attempt.started') void push(runId, clone, expected, { ifDiesNow: true }).catch(() => undefined);
+    });
+    let doc: StatusDocument;
+    try {
+      const status = engine.store.getRun(runId)?.status;
+      doc =
+        status === 'planning' ? await engine.execute(runId, signal, { auto: 'step' }) : (await engine.resume(runId, { signal, auto: 'step', trust: true })).doc;
+    } finally {
+      off();
+      o.done(runId);
+    }
+    await push(runId, clone, expected);
+    return answer(runId, doc);
+  }
+
+  return { begin, advance, answer };
+}

@@ -1,0 +1,191 @@
+// `ratchet worker --team <url>`: a process that runs the team's queued runs on this machine. A team run is a DBOS
+// workflow (TEAM_WORKFLOW) on the team's queue: a `begin` step, then one `advance` step per Ratchet step (team-run.ts),
+// so DBOS keeps which steps are done and a run recovered elsewhere goes on from the next one. The queue's limits (all
+// workers, one worker, one repository), its order (priorities) and the recovery are DBOS's. What DBOS leaves to a
+// deployment here — noticing that a worker died, which its Conductor service does — Ratchet does with heartbeats in its
+// own table: a live worker claims a silent one and has DBOS re-enqueue that worker's pending runs.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
+import type { RunStatus } from '../../../shared/domain';
+import type { TeamLimits } from '../../../shared/team';
+import type { Engine } from '../engine';
+import { RatchetError, userStop } from '../errors';
+import { createTeamRunner, type StepAnswer } from './team-run';
+import { dbosLogger } from './dbos-log';
+import { HEARTBEAT_MS, TEAM_APP, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS } from '../store/team-db';
+
+export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 };
+
+export interface WorkerOptions {
+  url: string;
+  engine: Engine;
+  /** Runs at once on this worker; sets the queue's per-worker limit (one value for the team in DBOS, see README). */
+  concurrency?: number;
+  /** The team's global and per-repository limits, when this worker is told them. */
+  limits?: Partial<TeamLimits>;
+  say(line: string): void;
+  /** Ends the worker (SIGINT, SIGTERM): its runs stop and are handed to another worker. */
+  signal: AbortSignal;
+  /** Tests: a shorter time before a silent worker counts as gone. */
+  goneMs?: number;
+}
+
+/** A run in these goes on to its next durable step; any other status ends the workflow (ended, paused for the user, waiting for approval). */
+const GOES_ON: readonly RunStatus[] = ['planning', 'running', 'interrupted'];
+
+/** Runs a worker until `signal` aborts. */
+export async function runWorker(o: WorkerOptions): Promise<void> {
+  const db = await TeamDb.open(o.url);
+  const workerId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const { engine } = o;
+  const stopping = new AbortController();
+  const running = new Map<string, AbortController>();
+  const mirrors = new Map<string, ReturnType<typeof setTimeout>>();
+  const costs = new Map<string, number>();
+
+  /** The team's row of the run, from this worker's store (the list, `ratchet status --team`, the daily budget). */
+  async function mirror(runId: string, over: Partial<{ status: RunStatus; reason: string | null; reason_code: string | null }> = {}): Promise<void> {
+    const run = engine.store.getRun(runId);
+    if (!run) return;
+    const doc = engine.status(runId);
+    // Between two durable steps the run pauses here by design: to the team it is running.
+    const between = run.status === 'paused' && run.reason_code === 'auto_progress_step';
+    const status = over.status ?? (between || run.status === 'planning' ? 'running' : run.status);
+    const cost = doc.costUsd ?? 0;
+    const delta = cost - (costs.get(runId) ?? cost);
+    costs.set(runId, cost);
+    await db.addSpend(runId, delta);
+    await db.updateRun(runId, {
+      status,
+      reason: over.reason !== undefined ? over.reason : between ? null : run.reason,
+      reason_code: over.reason_code !== undefined ? over.reason_code : between ? null : run.reason_code,
+      worker: workerId,
+      branch: run.branch,
+      cost_usd: doc.costUsd,
+      steps_done: doc.steps.filter((s) => s.status === 'succeeded' || s.status === 'skipped').length,
+      steps_total: doc.steps.length,
+      doc,
+    });
+  }
+  function mirrorSoon(runId: string): void {
+    if (mirrors.has(runId)) return;
+    mirrors.set(
+      runId,
+      setTimeout(() => {
+        mirrors.delete(runId);
+        void mirror(runId).catch(() => undefined);
+      }, 250),
+    );
+  }
+  const offEvents = engine.onEvent((e) => {
+    if (running.has(e.runId)) mirrorSoon(e.runId);
+  });
+
+  const runner = createTeamRunner({
+    engine,
+    worker: workerId,
+    signalFor(runId) {
+      const c = new AbortController();
+      running.set(runId, c);
+      // The team's Stop (DBOS's cancel of the workflow) is the user's Stop; the worker stopping is not.
+      const cancel = DBOS.stepStatus?.cancelSignal;
+      cancel?.addEventListener('abort', () => c.abort(userStop()), { once: true });
+      if (stopping.signal.aborted) c.abort(stopping.signal.reason);
+      else stopping.signal.addEventListener('abort', () => c.abort(stopping.signal.reason), { once: true });
+      return c.signal;
+    },
+    done(runId) {
+      running.delete(runId);
+    },
+  });
+
+  /** A durable step's body: its answer, and the team's row of the run. A worker stopping never ends a step: another worker reruns it. */
+  const inflight = new Set<Promise<unknown>>();
+  async function durable(runId: string, body: () => Promise<StepAnswer>): Promise<StepAnswer> {
+    let a: StepAnswer;
+    const work = body();
+    inflight.add(work);
+    try {
+      a = await work;
+    } catch (e) {
+      if (stopping.signal.aborted) return new Promise<never>(() => undefined);
+      const reason = e instanceof RatchetError ? e.message : `This worker could not run it: ${(e as Error).message}`;
+      await db.updateRun(runId, { status: 'failed', reason, reason_code: 'internal_error', worker: workerId }).catch(() => undefined);
+      return { status: 'failed', code: 'internal_error', reason, wakeAt: null, stepsDone: 0, stepsTotal: 0 };
+    } finally {
+      inflight.delete(work);
+    }
+    if (stopping.signal.aborted) return new Promise<never>(() => undefined);
+    await mirror(runId).catch(() => undefined);
+    return a;
+  }
+
+  const teamRun = DBOS.registerWorkflow(
+    async (raw: unknown): Promise<StepAnswer> => {
+      const runId = String((raw as { runId?: unknown })?.runId);
+      let a = await DBOS.runStep(() => durable(runId, () => runner.begin(raw)), { name: 'begin' });
+      // Goes on while the run does: a step done (paused between steps by design), or a retry parked until its time.
+      while (GOES_ON.includes(a.status) || (a.status === 'paused' && a.code === 'auto_progress_step') || (a.status === 'waiting' && a.wakeAt)) {
+        if (a.status === 'waiting' && a.wakeAt) await DBOS.sleep(Math.max(0, Date.parse(a.wakeAt) - (await DBOS.now())));
+        a = await DBOS.runStep(() => durable(runId, () => runner.advance(raw)), { name: 'step' });
+      }
+      return a;
+    },
+    { name: TEAM_WORKFLOW },
+  );
+  void teamRun;
+
+  DBOS.setConfig({ name: TEAM_APP, systemDatabaseUrl: o.url, executorID: workerId, applicationVersion: TEAM_PROTOCOL, logger: dbosLogger({ warnings: true }) });
+  await DBOS.launch();
+  const perWorker = o.concurrency ?? DEFAULT_LIMITS.perWorker;
+  const queue = await DBOS.registerQueue(TEAM_QUEUE, {
+    globalConcurrency: Math.max(o.limits?.global ?? DEFAULT_LIMITS.global, perWorker),
+    workerConcurrency: perWorker,
+    partitionConcurrency: Math.min(o.limits?.perRepo ?? DEFAULT_LIMITS.perRepo, Math.max(o.limits?.global ?? DEFAULT_LIMITS.global, perWorker)),
+    minPollingIntervalMs: 500,
+    // The first worker sets the team's limits; a later one changes them only when told to.
+    onConflict: o.concurrency !== undefined || o.limits ? 'always_update' : 'never_update',
+  });
+  await db.registerWorker({ id: workerId, host: hostname(), pid: process.pid, concurrency: perWorker });
+  o.say(
+    `ratchet worker ${workerId}: taking runs from the team queue (${await queue.getGlobalConcurrency()} at once in the team, ${await queue.getWorkerConcurrency()} per worker, ${await queue.getPartitionConcurrency()} per repository). Ctrl-C hands its runs to another worker.`,
+  );
+
+  const timers: Array<ReturnType<typeof setInterval>> = [];
+  const goneMs = o.goneMs ?? WORKER_GONE_MS;
+  timers.push(setInterval(() => void db.heartbeat(workerId).catch(() => undefined), Math.min(HEARTBEAT_MS, goneMs / 4)));
+  // A silent worker's runs: claimed by one live worker, which has DBOS put them back on the queue.
+  const takeOver = async () => {
+    for (const gone of await db.claimGoneWorkers(workerId, goneMs)) {
+      const handles = await DBOSExecutor.globalInstance?.recoverPendingWorkflows([gone]);
+      const ids = (handles ?? []).map((h) => h.workflowID);
+      for (const id of ids)
+        await db.updateRun(id, {
+          status: 'queued',
+          reason: `The worker running it (${gone}) stopped; it waits for another worker and goes on from its last checkpoint.`,
+          reason_code: 'process_lost',
+        });
+      if (ids.length) o.say(`ratchet worker: took over ${ids.length} run(s) of ${gone}, which stopped answering: ${ids.join(', ')}`);
+    }
+  };
+  timers.push(setInterval(() => void takeOver().catch(() => undefined), Math.min(10_000, Math.max(500, goneMs / 3))));
+
+  await new Promise<void>((done) => {
+    if (o.signal.aborted) done();
+    else o.signal.addEventListener('abort', () => done(), { once: true });
+  });
+
+  // Stopping: no new runs; the runs here stop where they are (their state pushed), and go back to the queue for another worker.
+  o.say(`ratchet worker ${workerId}: stopping; its ${running.size} run(s) go to another worker.`);
+  for (const t of timers) clearInterval(t);
+  offEvents();
+  stopping.abort(new RatchetError('process_stopped', 'The worker running it stopped.'));
+  // Each run's state reaches the remote before the worker says it stopped (then another worker takes the runs at once).
+  await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 60_000).unref())]);
+  await engine.settled();
+  await db.stopWorker(workerId).catch(() => undefined);
+  await DBOS.shutdown().catch(() => undefined);
+  await db.close().catch(() => undefined);
+}

@@ -1,0 +1,93 @@
+// Test helpers for team mode: a fresh PostgreSQL database per test (skipped, with the reason, where there is none), a
+// repository with a bare remote standing in for the team's, and `ratchet worker` processes with their own homes.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { fixtureProject } from './fixture-project';
+import { sh, tempDir } from './temp-repo';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+export const BIN = join(ROOT, 'bin', 'ratchet.mjs');
+/** bin/ratchet.mjs re-executes itself under Node 22 when started by an older Node: start the right Node directly (a kill then hits the worker). */
+export const NODE = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : join(ROOT, 'node_modules', 'node', 'bin', 'node');
+
+/** The PostgreSQL server tests make their databases on (CI: .ci/run starts Debian's PostgreSQL and sets it). */
+const ADMIN_URL = process.env.RATCHET_TEST_PG_URL ?? '';
+
+async function reachable(url: string): Promise<string | null> {
+  if (!url) return 'no PostgreSQL for team tests: set RATCHET_TEST_PG_URL=postgres://user:password@host:5432/postgres (.ci/run starts one)';
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return null;
+  } catch (e) {
+    return `PostgreSQL at RATCHET_TEST_PG_URL is not reachable: ${(e as Error).message}`;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** Why team tests cannot run here, or null (checked once per test file, before its tests are collected). */
+export const NO_POSTGRES_REASON: string | null = await reachable(ADMIN_URL);
+
+/** A new, empty database for one test; dropped (its connections ended) by the returned function. */
+export async function teamDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ratchet_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const a = new pg.Client({ connectionString: ADMIN_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await a.end();
+    },
+  };
+}
+
+/** A project (fixtureProject) whose `origin` is a bare repository standing in for the team's remote, with main pushed. */
+export function teamRepo(workflow?: string): { repo: string; remote: string; workflowFile: string } {
+  const p = fixtureProject(workflow);
+  const remote = join(tempDir('ratchet-remote-'), 'calc.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  sh(p.repo, 'remote', 'add', 'origin', remote);
+  sh(p.repo, 'push', '-q', 'origin', 'main');
+  return { repo: p.repo, remote, workflowFile: p.workflowFile };
+}
+
+export interface WorkerProcess {
+  home: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  exited: Promise<number | string | null>;
+}
+
+/** Starts `ratchet worker --team <url>` as its own process with its own home (RATCHET_HOME). */
+export function startWorker(url: string, env: NodeJS.ProcessEnv, args: string[] = []): WorkerProcess {
+  const home = join(tempDir('ratchet-worker-'), 'home');
+  let out = '';
+  const child = spawn(NODE, [BIN, 'worker', '--team', url, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, RATCHET_HOME: home, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (out += String(d)));
+  child.stderr?.on('data', (d) => (out += String(d)));
+  const exited = new Promise<number | string | null>((done) => child.on('exit', (code, signal) => done(code ?? signal)));
+  return { home, child, output: () => out, exited };
+}
+
+/** Writes a file in a temporary folder and returns its path. */
+export function tempFile(name: string, text: string): string {
+  const file = join(tempDir('ratchet-file-'), name);
+  writeFileSync(file, text);
+  return file;
+}
