@@ -124,14 +124,18 @@ export function redactTeamUrl(url: string): string {
 export class TeamDb {
   private constructor(readonly pool: pg.Pool) {}
 
-  /** Connects and brings Ratchet's tables up to date (each migration once, under a lock: several workers start together). */
-  static async open(url: string, opts: { max?: number } = {}): Promise<TeamDb> {
+  /**
+   * Connects and brings Ratchet's tables up to date (each migration once, under a lock: several workers start together).
+   * `underLock`: what else must be made once under that lock (DBOS's own tables: its migrations fail when two processes
+   * run them at once).
+   */
+  static async open(url: string, opts: { max?: number; underLock?: () => Promise<void> } = {}): Promise<TeamDb> {
     const pool = new pg.Pool({ connectionString: checkTeamUrl(url), max: opts.max ?? 4, connectionTimeoutMillis: 10_000 });
     // An idle connection the server drops must not crash the process.
     pool.on('error', () => undefined);
     const db = new TeamDb(pool);
     try {
-      await db.migrate();
+      await db.migrate(opts.underLock);
     } catch (e) {
       await pool.end().catch(() => undefined);
       throw new RatchetError(
@@ -145,22 +149,34 @@ export class TeamDb {
     return db;
   }
 
-  private async migrate(): Promise<void> {
+  private async migrate(underLock?: () => Promise<void>): Promise<void> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(727100)');
-      await client.query('CREATE SCHEMA IF NOT EXISTS ratchet_meta');
-      await client.query('CREATE TABLE IF NOT EXISTS ratchet_meta.version (n integer NOT NULL)');
-      const { rows } = await client.query<{ n: number }>('SELECT n FROM ratchet_meta.version');
-      const at = rows[0]?.n ?? 0;
-      for (let i = at; i < MIGRATIONS.length; i++) await client.query(MIGRATIONS[i] as string);
-      if (!rows.length) await client.query('INSERT INTO ratchet_meta.version (n) VALUES ($1)', [MIGRATIONS.length]);
-      else await client.query('UPDATE ratchet_meta.version SET n = $1', [MIGRATIONS.length]);
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
+      // A session lock taken by polling, never waited for inside a statement: DBOS's migrations build indexes
+      // CONCURRENTLY, which wait for every open snapshot — a process blocked on the lock would be one, and never end.
+      for (let tries = 0; ; tries++) {
+        const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(727100) AS ok');
+        if (rows[0]?.ok) break;
+        if (tries > 600) throw new Error('another process has been migrating the team database for two minutes');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      try {
+        await client.query('BEGIN');
+        await client.query('CREATE SCHEMA IF NOT EXISTS ratchet_meta');
+        await client.query('CREATE TABLE IF NOT EXISTS ratchet_meta.version (n integer NOT NULL)');
+        const { rows } = await client.query<{ n: number }>('SELECT n FROM ratchet_meta.version');
+        const at = rows[0]?.n ?? 0;
+        for (let i = at; i < MIGRATIONS.length; i++) await client.query(MIGRATIONS[i] as string);
+        if (!rows.length) await client.query('INSERT INTO ratchet_meta.version (n) VALUES ($1)', [MIGRATIONS.length]);
+        else await client.query('UPDATE ratchet_meta.version SET n = $1', [MIGRATIONS.length]);
+        await client.query('COMMIT');
+        await underLock?.();
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(727100)').catch(() => undefined);
+      }
     } finally {
       client.release();
     }

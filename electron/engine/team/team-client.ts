@@ -24,11 +24,10 @@ export type TeamClient = Awaited<ReturnType<typeof openTeam>>;
 
 export async function openTeam(rawUrl: string | undefined) {
   const url = checkTeamUrl(rawUrl);
-  const db = await TeamDb.open(url, { max: 3 });
+  // DBOS's tables, made by whoever comes first, under the team database's migration lock.
+  const db = await TeamDb.open(url, { max: 3, underLock: () => migrateDbos(url) });
   let client: DBOSClient;
   try {
-    // DBOS's tables, made by whoever comes first (a worker launching makes them too).
-    await migrateDbos(url);
     client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: TEAM_APP, logger: dbosLogger({ warnings: false }) });
   } catch (e) {
     await db.close().catch(() => undefined);

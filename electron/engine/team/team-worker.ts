@@ -13,7 +13,7 @@ import type { TeamLimits } from '../../../shared/team';
 import type { Engine } from '../engine';
 import { RatchetError, userStop } from '../errors';
 import { createTeamRunner, type StepAnswer } from './team-run';
-import { dbosLogger } from './dbos-log';
+import { dbosLogger, migrateDbos } from './dbos-log';
 import { HEARTBEAT_MS, TEAM_APP, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS } from '../store/team-db';
 
 export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 };
@@ -37,7 +37,8 @@ const GOES_ON: readonly RunStatus[] = ['planning', 'running', 'interrupted'];
 
 /** Runs a worker until `signal` aborts. */
 export async function runWorker(o: WorkerOptions): Promise<void> {
-  const db = await TeamDb.open(o.url);
+  // DBOS's tables are made under the team database's migration lock: workers starting together would race in DBOS's own.
+  const db = await TeamDb.open(o.url, { underLock: () => migrateDbos(o.url) });
   const workerId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const { engine } = o;
   const stopping = new AbortController();
