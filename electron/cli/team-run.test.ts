@@ -1,6 +1,10 @@
 // Team mode through the CLI: `ratchet run --team` submits a run that a `ratchet worker` process (its own home) runs step
 // by step from the team's queue, pushing each step to the remote; status, list, stop, resume and retry act on it there.
 // Needs PostgreSQL (RATCHET_TEST_PG_URL; .ci/run starts one): skipped with the reason elsewhere.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { byStep } from '../engine/testing/recovery-fixtures';
@@ -8,6 +12,8 @@ import { sh } from '../engine/testing/temp-repo';
 import { NO_POSTGRES_REASON, startWorker, teamDatabase, teamRepo, tempFile, type WorkerProcess } from '../engine/testing/team-fixtures';
 import { SANDBOX_AVAILABLE } from '../engine/testing/sandbox-mode';
 import { cli } from './testing/run-cli';
+import { createEngine } from '../engine/engine';
+import { openTeam } from '../engine/team/team-client';
 
 const WORKFLOW = (steps: number, flag?: string) => `gates:
   plain: "true"
@@ -25,9 +31,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setUp(workflow: string) {
+async function setUp(workflow: string, thinkMs = 0) {
   const db = await teamDatabase();
-  const server: ScriptedServer = await startScriptedServer({ script: byStep });
+  const server: ScriptedServer = await startScriptedServer({
+    script: async (req) => {
+      if (thinkMs) await sleep(thinkMs);
+      return byStep(req);
+    },
+  });
   const repo = teamRepo(workflow);
   const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, RATCHET_WORKER_GONE_MS: '3000' };
   const workers: WorkerProcess[] = [];
@@ -43,7 +54,26 @@ async function setUp(workflow: string) {
     return w;
   };
   const local = { RATCHET_HOME: tempFile('x', '').replace(/x$/, 'home'), ...env };
-  return { db, server, repo, env, worker, local };
+  const status = async (id: string) => JSON.parse((await cli(['status', id, '--team', db.url, '--json'], local)).out) as TeamDoc;
+  /** Polls the run's team status until `done` holds (or a minute passes). */
+  const until = async (id: string, done: (d: TeamDoc) => boolean): Promise<TeamDoc> => {
+    let d = await status(id);
+    for (let i = 0; i < 480 && !done(d); i++) {
+      await sleep(125);
+      d = await status(id);
+    }
+    return d;
+  };
+  return { db, server, repo, env, worker, local, status, until };
+}
+
+interface TeamDoc {
+  id: string;
+  status: string;
+  reasonCode: string | null;
+  branch: string;
+  steps: Array<{ status: string; commit: string | null; attempts: Array<{ outcome: string }> }>;
+  team: { worker: string | null };
 }
 
 describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'PostgreSQL'})`, () => {
@@ -80,5 +110,74 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
       status = (JSON.parse((await cli(['status', id, '--team', t.db.url, '--json'], t.local)).out) as { status: string }).status;
     }
     expect(status).toBe('succeeded');
+  }, 120_000);
+
+  it('Retry of a failed team run: the failed step runs again on the queue, the steps before it stay committed once', async () => {
+    const flag = join(mkdtempSync(join(tmpdir(), 'ratchet-flag-')), 'fail');
+    writeFileSync(flag, 'x');
+    const t = await setUp(WORKFLOW(3, flag));
+    t.worker();
+    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--json', '--team', t.db.url], t.local);
+    expect(r.code, r.err).toBe(1);
+    const failed = JSON.parse(r.out) as TeamDoc;
+    expect(failed.status).toBe('failed');
+    expect(failed.steps.map((x) => x.status)).toEqual(['succeeded', 'failed', 'pending']);
+    const first = failed.steps[0]?.commit;
+    rmSync(flag);
+    const retried = await cli(['retry', failed.id, '--team', t.db.url, '--json'], t.local);
+    expect(retried.code, retried.err).toBe(0);
+    expect((JSON.parse(retried.out) as TeamDoc).status).toBe('queued');
+    const done = await t.until(failed.id, (d) => ['succeeded', 'failed', 'cancelled'].includes(d.status));
+    expect(done.status).toBe('succeeded');
+    expect(done.steps[0]?.commit).toBe(first);
+    // Each step once (the failed attempt's work is kept in a rescue commit between, as on a local run).
+    expect(
+      sh(t.repo.remote, 'log', '--format=%s', `main..${done.branch}`)
+        .split('\n')
+        .filter((x) => x.startsWith('step ')),
+    ).toEqual(['step 3: Step number 3', 'step 2: Step number 2', 'step 1: Step number 1']);
+    // The failed attempt is kept beside the one that passed.
+    expect(done.steps[1]?.attempts.map((a) => a.outcome)).toEqual(['failed', 'passed']);
+  }, 120_000);
+
+  it('Stop ends a team run mid-step (cancelled, the attempt kept); Resume puts it back on the queue and it goes on to succeed', async () => {
+    const t = await setUp(WORKFLOW(3), 700);
+    t.worker();
+    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local);
+    const id = r.out.trim();
+    await t.until(id, (d) => d.status === 'running' && d.steps.some((x) => x.status === 'running'));
+    const stopped = await cli(['stop', id, '--team', t.db.url], t.local);
+    expect(stopped.code, stopped.err).toBe(0);
+    const cancelled = await t.until(id, (d) => d.status === 'cancelled' && !d.steps.some((x) => x.status === 'running'));
+    expect(cancelled.status).toBe('cancelled');
+    const resumed = await cli(['resume', id, '--team', t.db.url], t.local);
+    expect(resumed.code, resumed.err).toBe(0);
+    const done = await t.until(id, (d) => d.status === 'succeeded');
+    expect(done.status).toBe('succeeded');
+    expect(sh(t.repo.remote, 'log', '--format=%s', `main..${done.branch}`).split('\n')).toHaveLength(3);
+    expect(done.steps.flatMap((x) => x.attempts.map((a) => a.outcome)).filter((o) => o === 'passed')).toHaveLength(3);
+  }, 120_000);
+
+  it('a worker refuses a run whose repository workflow file is not the version its submitter trusted', async () => {
+    const t = await setUp(WORKFLOW(1));
+    // The repository's own workflow file, trusted on this machine as it is now, then changed on the remote only.
+    writeFileSync(join(t.repo.repo, 'ratchet.yml'), WORKFLOW(1));
+    sh(t.repo.repo, 'add', 'ratchet.yml');
+    sh(t.repo.repo, 'commit', '-qm', 'workflow');
+    sh(t.repo.repo, 'push', '-q', 'origin', 'main');
+    // Trusted on this machine as it is now; whoever can write the team database could change the hash the run carries:
+    // the worker checks it against the file at the run's commit.
+    const engine = createEngine({ home: t.local.RATCHET_HOME, env: { ...process.env, ...t.local }, sandbox: 'off' });
+    const prepared = await engine.prepareRun({ repo: t.repo.repo, trust: true });
+    engine.close();
+    expect(prepared.trustedWorkflow?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const team = await openTeam(t.db.url);
+    const id = await team.submit({ ...prepared, trustedWorkflow: { file: prepared.trustedWorkflow!.file, sha256: '0'.repeat(64) } });
+    await team.close();
+    t.worker();
+    const d = await t.until(id, (x) => x.status === 'failed');
+    expect(d.status).toBe('failed');
+    const item = JSON.parse((await cli(['status', id, '--team', t.db.url, '--json'], t.local)).out) as { reason: string };
+    expect(item.reason).toMatch(/not the version .* trusted/);
   }, 120_000);
 });
