@@ -11,6 +11,7 @@ import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { cmdTrust } from './trust-command';
 import { cmdInit } from './init-command';
+import type { SharedDay } from '../engine/runs/budget';
 import { cmdListTeam, cmdRunTeam, cmdStatusTeam, cmdSteerTeam, cmdWorker, teamUrlOf } from './team-commands';
 import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -264,10 +265,17 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'restart', 'resume', 'worker'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
-    engine = createEngine({ home: defaultHome(io.env), env: io.env, sandbox: noSandbox ? 'off' : 'auto' });
+    // A team worker's budgets count the whole team's day (the team database says it, the worker keeps it current).
+    let teamDay: SharedDay = { dailyUsd: null, elsewhereUsd: 0 };
+    engine = createEngine({
+      home: defaultHome(io.env),
+      env: io.env,
+      sandbox: noSandbox ? 'off' : 'auto',
+      ...(command === 'worker' ? { sharedDay: () => teamDay } : {}),
+    });
     warnSandbox(engine, command, io);
     if (engine.movedAside) io.stderr.write(movedAsideNotice(engine.movedAside));
-    if (command === 'worker') return await cmdWorker(engine, teamUrl, rest, io);
+    if (command === 'worker') return await cmdWorker(engine, teamUrl, rest, io, (d) => (teamDay = d));
     if (command === 'run') return await cmdRun(engine, rest, io, teamUrl);
     if (command === 'status') return cmdStatus(engine, rest, io);
     if (command === 'retry') return await cmdRetry(engine, rest, io);

@@ -8,6 +8,7 @@ import { RatchetError } from '../engine/errors';
 import { openTeam, type TeamClient } from '../engine/team/team-client';
 import { runWorker } from '../engine/team/team-worker';
 import type { PreparedRun } from '../engine/lifecycle/run-options';
+import type { SharedDay } from '../engine/runs/budget';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 /** The team URL a command uses: its --team, else RATCHET_TEAM_URL (unless --local), else none (a local command). */
@@ -169,9 +170,10 @@ export async function cmdSteerTeam(url: string, command: 'retry' | 'resume' | 's
 }
 
 /** `ratchet worker --team <url> [--concurrency N] [--global-limit N] [--repo-limit N]`: runs the team's runs here until Ctrl-C. */
-export async function cmdWorker(engine: Engine, url: string | null, args: string[], io: CliIo): Promise<number> {
+export async function cmdWorker(engine: Engine, url: string | null, args: string[], io: CliIo, onSharedDay?: (d: SharedDay) => void): Promise<number> {
   const { values, positionals } = parse(args, {
     concurrency: { type: 'string' },
+    'daily-budget': { type: 'string' },
     'global-limit': { type: 'string' },
     'repo-limit': { type: 'string' },
   });
@@ -186,6 +188,13 @@ export async function cmdWorker(engine: Engine, url: string | null, args: string
   const concurrency = count('concurrency', values.concurrency);
   const global = count('global-limit', values['global-limit']);
   const perRepo = count('repo-limit', values['repo-limit']);
+  const budget = values['daily-budget'];
+  let dailyBudgetUsd: number | null | undefined;
+  if (budget !== undefined) {
+    dailyBudgetUsd = budget === 'none' ? null : Number(budget);
+    if (dailyBudgetUsd !== null && !(Number.isFinite(dailyBudgetUsd) && dailyBudgetUsd > 0))
+      throw new UsageError(`--daily-budget takes an amount in US dollars above 0, or \`none\` (got ${String(budget)}).`);
+  }
   const st = engine.sandboxStatus();
   if (st.state === 'unavailable')
     throw new RatchetError(
@@ -205,7 +214,10 @@ export async function cmdWorker(engine: Engine, url: string | null, args: string
     await runWorker({
       url,
       engine,
+      env: io.env,
       concurrency,
+      dailyBudgetUsd,
+      onSharedDay,
       limits:
         global !== undefined || perRepo !== undefined
           ? { ...(global !== undefined ? { global } : {}), ...(perRepo !== undefined ? { perRepo } : {}) }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../scripted/server';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptResponse } from '../scripted/server';
 import { byStep } from '../engine/testing/recovery-fixtures';
 import { sh } from '../engine/testing/temp-repo';
 import { NO_POSTGRES_REASON, startWorker, teamDatabase, teamRepo, tempFile, type WorkerProcess } from '../engine/testing/team-fixtures';
@@ -31,12 +31,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setUp(workflow: string, thinkMs = 0) {
+async function setUp(workflow: string, thinkMs = 0, inputTokens = 0, first?: (req: RecordedRequest) => ScriptResponse | null) {
   const db = await teamDatabase();
   const server: ScriptedServer = await startScriptedServer({
     script: async (req) => {
       if (thinkMs) await sleep(thinkMs);
-      return byStep(req);
+      const answer = first?.(req) ?? (await byStep(req));
+      return inputTokens ? { ...answer, usage: { input_tokens: inputTokens, output_tokens: 10 } } : answer;
     },
   });
   const repo = teamRepo(workflow);
@@ -69,6 +70,7 @@ async function setUp(workflow: string, thinkMs = 0) {
 
 interface TeamDoc {
   id: string;
+  costUsd: number | null;
   status: string;
   reasonCode: string | null;
   branch: string;
@@ -179,5 +181,54 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     expect(d.status).toBe('failed');
     const item = JSON.parse((await cli(['status', id, '--team', t.db.url, '--json'], t.local)).out) as { reason: string };
     expect(item.reason).toMatch(/not the version .* trusted/);
+  }, 120_000);
+
+  it("the team's daily budget counts every worker's spend: a run on a worker that spent nothing waits once the team spent it", async () => {
+    // Each API answer costs $0.20 (100k input tokens at $2/M); the team may spend $0.30 a day.
+    const t = await setUp(WORKFLOW(1), 0, 100_000);
+    const first = t.worker(['--daily-budget', '0.3']);
+    const a = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--json', '--team', t.db.url], t.local);
+    const spent = (JSON.parse(a.out) as { costUsd: number }).costUsd;
+    expect(spent).toBeGreaterThanOrEqual(0.3);
+    first.child.kill('SIGTERM');
+    await first.exited;
+    t.worker();
+    const b = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local);
+    const d = await t.until(b.out.trim(), (x) => x.reasonCode === 'daily_budget');
+    expect(d.reasonCode).toBe('daily_budget');
+    expect(d.costUsd ?? 0).toBe(0);
+    const list = await cli(['list', '--team', t.db.url], t.local);
+    expect(list.out).toMatch(/spent today \$0\.[3-9]\d* of \$0\.30/);
+  }, 120_000);
+
+  it("a 429 on one worker holds the other workers' runs on the same API key until its retry-after", async () => {
+    // The first three calls (the SDK's own two retries included) are rate-limited with retry-after 4 s.
+    let calls = 0;
+    let bFirstCall = 0;
+    const t = await setUp(WORKFLOW(1), 0, 0, (req) => {
+      if (bFirstCall === 0 && JSON.stringify(req.body).includes('# Task: b')) bFirstCall = Date.now();
+      return ++calls <= 3 ? { error: { status: 429, retryAfter: 4 } } : null;
+    });
+    t.worker(['--concurrency', '1']);
+    t.worker(['--concurrency', '1']);
+    const a = (await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--task', 'a', '--yes', '--detach', '--team', t.db.url], t.local)).out.trim();
+    await t.until(a, (d) => d.status === 'waiting');
+    // The worker that got the 429 shares its hold through the team database.
+    const pgc = new (await import('pg')).default.Client({ connectionString: t.db.url });
+    await pgc.connect();
+    let until = 0;
+    for (let i = 0; i < 100 && !until; i++) {
+      const { rows } = await pgc.query<{ until: Date }>('SELECT until FROM ratchet.api_holds');
+      until = rows[0]?.until.getTime() ?? 0;
+      if (!until) await sleep(100);
+    }
+    await pgc.end();
+    expect(until).toBeGreaterThan(Date.now());
+    const b = (await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--task', 'b', '--yes', '--detach', '--team', t.db.url], t.local)).out.trim();
+    const bd = await t.until(b, (d) => d.status === 'succeeded');
+    expect(bd.status).toBe('succeeded');
+    // b ran on the other worker (a held the first one's only slot), and its first call waited for the hold.
+    expect(bd.team.worker).not.toBe((await t.status(a)).team.worker);
+    expect(bFirstCall).toBeGreaterThanOrEqual(until - 50);
   }, 120_000);
 });

@@ -10,9 +10,10 @@ export const COMMAND_USAGE: Record<string, string> = {
       --team <postgres-url> runs it on team workers (its remote: origin); --detach prints the run id and returns at once`,
   status: "ratchet status <run-id> [--json] [--team <url>]   the run's status document (its steps, attempts, policy and cost)",
   list: "ratchet list [--json] [--team <url>]     runs, newest first (--team: the team's runs, workers, limits, spend today)",
-  worker: `ratchet worker --team <postgres-url> [--concurrency N] [--global-limit N] [--repo-limit N] [--no-sandbox]
+  worker: `ratchet worker --team <postgres-url> [--concurrency N] [--global-limit N] [--repo-limit N] [--daily-budget <usd>|none] [--no-sandbox]
       run the team's queued runs on this machine until Ctrl-C (its runs then go to another worker); --concurrency sets the
-      team's runs-per-worker limit, --global-limit and --repo-limit the team's limits in all and per repository`,
+      team's runs-per-worker limit, --global-limit and --repo-limit the team's limits in all and per repository,
+      --daily-budget what the whole team may spend per (UTC) day`,
   stop: 'ratchet stop <run-id> --team <url>       stop a team run where it is (the attempt kept); resume or retry it later',
   init: `ratchet init <repo> [--force] [--json]
       write ratchet.yml from what the repository's files show (npm/pnpm/yarn/bun, Python, Cargo, Go, Maven, Gradle, Makefile):

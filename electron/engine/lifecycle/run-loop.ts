@@ -168,7 +168,19 @@ export function createExecute(ctx: EngineContext) {
           store.event(runId, 'step.started', { step: s.index, title: s.title });
           const policy = policies[s.index - 1] ?? stepPolicies(workflow, null, [{ title: s.title, prompt: '' }], raisedTaskBudget(run))[0]!;
           const outcome = await runStep(
-            { store, agentFor: agentForRun, env: jail.env, jail, now, sleep, rng, notify, apiKeyHash: apiKeyHash(deps.env), worktreeEnv },
+            {
+              store,
+              agentFor: agentForRun,
+              env: jail.env,
+              jail,
+              now,
+              sleep,
+              rng,
+              notify,
+              apiKeyHash: apiKeyHash(deps.env),
+              worktreeEnv,
+              sharedDay: deps.sharedDay,
+            },
             {
               runId,
               worktree: run.worktree,

@@ -1,5 +1,6 @@
 // The engine's inputs and the shapes of a run's creation and execution: what createEngine takes and its callers pass.
 import type { Agent } from '../agents/agent';
+import type { SharedDay } from '../runs/budget';
 import type { RunNoticesOptions } from '../notify/run-notices';
 import type { RunJail, SandboxMode } from '../sandbox/os-sandbox';
 import type { LeaseOwner } from '../store/run-lease';
@@ -23,6 +24,8 @@ export interface EngineDeps {
   leaseMs?: number;
   /** `off` (the CLI's --no-sandbox) runs without the OS sandbox; `auto` (default) sandboxes, or refuses where there is none. */
   sandbox?: SandboxMode;
+  /** A team worker's day (runs/budget.ts dayFacts): the team's daily budget and the other workers' spend today. */
+  sharedDay?: () => SharedDay;
   /** Notification delivery (ntfy, webhook): tests shorten its timeouts; the targets come from the workflow and Settings. */
   notify?: Pick<RunNoticesOptions, 'tuning' | 'flushMs' | 'fetch'>;
 }

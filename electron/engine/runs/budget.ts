@@ -70,3 +70,26 @@ export function budgetCapReason(kind: 'task' | 'daily', f: SpendFacts & { runId?
   }
   return `task budget of ${usd(f.taskUsd ?? 0)} reached (${usd(f.taskSpent)} spent): the agent ${agentNote}, and a run never spends more than 10 % past its budget; nothing is lost: give the run more with ratchet resume ${f.runId ?? '<run-id>'} --budget <usd> (in the app: Raise budget and continue)`;
 }
+
+/**
+ * Today's budget and spend as a step checks them: the run's daily budget and this store's spend since `dayStart`, and
+ * — on a team worker — the team's daily budget (the lower of the two applies) and what the team's other workers spent today.
+ */
+export function dayFacts(
+  store: { spentSinceUsd(sinceIso: string): number },
+  deps: { sharedDay?: () => SharedDay },
+  dailyUsd: number | null,
+  dayStart: Date,
+): { dailyUsd: number | null; daySpent: number } {
+  const shared = deps.sharedDay?.();
+  const own = store.spentSinceUsd(dayStart.toISOString());
+  if (!shared) return { dailyUsd, daySpent: own };
+  const limits = [dailyUsd, shared.dailyUsd].filter((x): x is number => x !== null);
+  return { dailyUsd: limits.length ? Math.min(...limits) : null, daySpent: own + shared.elsewhereUsd };
+}
+
+/** A team's day as a worker sees it: the team's daily budget (null: none) and what the other workers spent today. */
+export interface SharedDay {
+  dailyUsd: number | null;
+  elsewhereUsd: number;
+}

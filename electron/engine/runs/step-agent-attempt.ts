@@ -5,7 +5,7 @@ import { boundText } from '../gates/bounded-output';
 import { changedPaths, diffTrees, saveAttemptRef, snapshotTree } from '../git/repo-git';
 import { snapshotRepoConfig, type RepoConfigSnapshot } from '../git/repo-config-guard';
 import type { PinnedWorktree } from '../git/worktree-integrity';
-import { budgetCapReason, dayBounds, spendLimit } from './budget';
+import { budgetCapReason, dayBounds, dayFacts, spendLimit } from './budget';
 import type { StepContext, StepDeps } from './step-ports';
 import type { StepCommand, StepEvent } from './step-state';
 
@@ -43,9 +43,8 @@ export async function runAgentAttempt(site: AttemptSite, c: Extract<StepCommand,
   // What the run and today have spent against their budgets, read before each API call (the agent's spend limit).
   const spendFacts = () => ({
     taskUsd: policy.budget.taskUsd,
-    dailyUsd: policy.budget.dailyUsd,
     taskSpent: store.taskSpentUsd(runId),
-    daySpent: store.spentSinceUsd(dayBounds(deps.now()).start.toISOString()),
+    ...dayFacts(store, deps, policy.budget.dailyUsd, dayBounds(deps.now()).start),
   });
   // A 429 on any run using this API key holds this one too, until its retry-after.
   if (!(await waitForApiHold(store, deps, runId, ctx.signal, ctx.skipWait()))) return { type: 'stopped' };

@@ -5,7 +5,7 @@ import { abortInProgress, checkWorktree, commitAll, commitTree, conflictedFiles,
 import { guardRepoConfig } from '../git/repo-config-guard';
 import { describeViolations, pinWorktree } from '../git/worktree-integrity';
 import { runAttemptGates } from './attempt-gates';
-import { dayBounds } from './budget';
+import { dayBounds, dayFacts } from './budget';
 import { createStepMachine } from './step-machine';
 import { presetGateTimeout } from './policy';
 import { runAgentAttempt, type AttemptScratch } from './step-agent-attempt';
@@ -115,10 +115,9 @@ export async function runStep(deps: StepDeps, ctx: StepContext): Promise<StepOut
           dayNext: day.next.toISOString(),
           facts: {
             taskUsd: policy.budget.taskUsd,
-            dailyUsd: policy.budget.dailyUsd,
             alertAt: policy.budget.alertAt,
             taskSpent: store.taskSpentUsd(runId),
-            daySpent: store.spentSinceUsd(day.start.toISOString()),
+            ...dayFacts(store, deps, policy.budget.dailyUsd, day.start),
             alerted: {
               task: store.hasEventSince('budget.alert', `task:${runId}`, '1970-01-01T00:00:00.000Z'),
               daily: store.hasEventSince('budget.alert', 'daily', day.start.toISOString()),

@@ -14,6 +14,9 @@ import type { Engine } from '../engine';
 import { RatchetError, userStop } from '../errors';
 import { createTeamRunner, type StepAnswer } from './team-run';
 import { dbosLogger, migrateDbos } from './dbos-log';
+import { apiKeyHash } from '../runs/api-hold';
+import type { SharedDay } from '../runs/budget';
+import { RunQueue } from '../store/run-queue';
 import { HEARTBEAT_MS, TEAM_APP, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS } from '../store/team-db';
 
 export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 };
@@ -21,6 +24,8 @@ export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 
 export interface WorkerOptions {
   url: string;
   engine: Engine;
+  /** The worker's environment: its own API key (never sent through the database; only a hash of it names its 429 hold). */
+  env: NodeJS.ProcessEnv;
   /** Runs at once on this worker; sets the queue's per-worker limit (one value for the team in DBOS, see README). */
   concurrency?: number;
   /** The team's global and per-repository limits, when this worker is told them. */
@@ -30,6 +35,10 @@ export interface WorkerOptions {
   signal: AbortSignal;
   /** Tests: a shorter time before a silent worker counts as gone. */
   goneMs?: number;
+  /** Sets the team's daily budget in US dollars (kept in the team database; null removes it). */
+  dailyBudgetUsd?: number | null;
+  /** Receives the team's day as it changes (the engine's `sharedDay`): its daily budget and the other workers' spend. */
+  onSharedDay?: (day: SharedDay) => void;
 }
 
 /** A run in these goes on to its next durable step; any other status ends the workflow (ended, paused for the user, waiting for approval). */
@@ -45,6 +54,9 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const running = new Map<string, AbortController>();
   const mirrors = new Map<string, ReturnType<typeof setTimeout>>();
   const costs = new Map<string, number>();
+  /** What this worker added to the team's spend, per UTC day: the rest of today's spend is the other workers'. */
+  const mine = new Map<string, number>();
+  const utcDay = () => new Date().toISOString().slice(0, 10);
 
   /** The team's row of the run, from this worker's store (the list, `ratchet status --team`, the daily budget). */
   async function mirror(runId: string, over: Partial<{ status: RunStatus; reason: string | null; reason_code: string | null }> = {}): Promise<void> {
@@ -57,6 +69,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     const cost = doc.costUsd ?? 0;
     const delta = cost - (costs.get(runId) ?? cost);
     costs.set(runId, cost);
+    if (delta > 0) mine.set(utcDay(), (mine.get(utcDay()) ?? 0) + delta);
     await db.addSpend(runId, delta);
     await db.updateRun(runId, {
       status,
@@ -83,6 +96,20 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const offEvents = engine.onEvent((e) => {
     if (running.has(e.runId)) mirrorSoon(e.runId);
   });
+
+  // The team's day and the API key's 429 hold, shared through the team database (polled: a second late at most).
+  const keyHash = apiKeyHash(o.env);
+  const holds = new RunQueue(engine.store, () => new Date());
+  const share = async () => {
+    const [dailyUsd, spent] = await Promise.all([db.getSetting<number | null>('daily_budget_usd'), db.spentToday()]);
+    o.onSharedDay?.({ dailyUsd: typeof dailyUsd === 'number' ? dailyUsd : null, elsewhereUsd: Math.max(0, spent - (mine.get(utcDay()) ?? 0)) });
+    if (!keyHash) return;
+    const local = holds.activeHold(keyHash);
+    if (local && local.runId !== null) await db.holdApi(keyHash, new Date(local.until), local.reason);
+    const team = await db.apiHold(keyHash);
+    if (team && (!local || Date.parse(local.until) < team.until.getTime()))
+      holds.hold({ keyHash, until: team.until.toISOString(), runId: null, reason: `${team.reason ?? 'rate limited (429)'}, on another worker of the team` });
+  };
 
   const runner = createTeamRunner({
     engine,
@@ -130,7 +157,15 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       // Goes on while the run does: a step done (paused between steps by design), or a retry parked until its time.
       while (GOES_ON.includes(a.status) || (a.status === 'paused' && a.code === 'auto_progress_step') || (a.status === 'waiting' && a.wakeAt)) {
         if (a.status === 'waiting' && a.wakeAt) await DBOS.sleep(Math.max(0, Date.parse(a.wakeAt) - (await DBOS.now())));
-        a = await DBOS.runStep(() => durable(runId, () => runner.advance(raw)), { name: 'step' });
+        a = await DBOS.runStep(
+          () =>
+            durable(runId, async () => {
+              // The team's day and holds as they are now, before the step's first API call.
+              await share().catch(() => undefined);
+              return runner.advance(raw);
+            }),
+          { name: 'step' },
+        );
       }
       return a;
     },
@@ -154,7 +189,10 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     `ratchet worker ${workerId}: taking runs from the team queue (${await queue.getGlobalConcurrency()} at once in the team, ${await queue.getWorkerConcurrency()} per worker, ${await queue.getPartitionConcurrency()} per repository). Ctrl-C hands its runs to another worker.`,
   );
 
+  if (o.dailyBudgetUsd !== undefined) await db.setSetting('daily_budget_usd', o.dailyBudgetUsd);
   const timers: Array<ReturnType<typeof setInterval>> = [];
+  await share().catch(() => undefined);
+  timers.push(setInterval(() => void share().catch(() => undefined), 1000));
   const goneMs = o.goneMs ?? WORKER_GONE_MS;
   timers.push(setInterval(() => void db.heartbeat(workerId).catch(() => undefined), Math.min(HEARTBEAT_MS, goneMs / 4)));
   // A silent worker's runs: claimed by one live worker, which has DBOS put them back on the queue.
