@@ -155,13 +155,24 @@ export async function cmdListTeam(url: string, args: string[], io: CliIo): Promi
 
 /** `ratchet retry|resume|stop <id> --team <url>`: the run goes back on the queue (retry, resume) or stops where it is. */
 export async function cmdSteerTeam(url: string, command: 'retry' | 'resume' | 'stop', args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, trust: { type: 'boolean' } });
+  const { values, positionals } = parse(args, {
+    json: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    trust: { type: 'boolean' },
+    budget: { type: 'string' },
+  });
   if (positionals.length !== 1) throw new UsageError(`\`ratchet ${command} --team\` takes one team run id (see \`ratchet list --team <url>\`).`);
+  if (values.budget !== undefined && command !== 'resume') throw new UsageError('--budget applies to `ratchet resume`.');
   const id = positionals[0] as string;
   return withTeam(url, async (team) => {
     if (command === 'stop') await team.stop(id);
     else if (command === 'retry') await team.retry(id);
-    else await team.resume(id);
+    else {
+      // --budget raises the run's task budget first (a run paused for its budget then goes on, as locally).
+      if (values.budget !== undefined) await team.raiseBudget(id, Number(values.budget));
+      const now = await team.item(id);
+      if (values.budget === undefined || !['queued', 'running'].includes(now.status)) await team.resume(id);
+    }
     const s = await team.status(id);
     if (values.json) io.stdout.write(`${JSON.stringify(teamDocument(s), null, 2)}\n`);
     else io.stderr.write(`${progressOf(s)}\n`);

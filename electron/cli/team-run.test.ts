@@ -231,4 +231,22 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     expect(bd.team.worker).not.toBe((await t.status(a)).team.worker);
     expect(bFirstCall).toBeGreaterThanOrEqual(until - 50);
   }, 120_000);
+
+  it('Raise budget: a team run paused for its task budget goes on with `ratchet resume --team --budget`', async () => {
+    // Each API answer costs $0.20; the task may spend $0.30: the first step's second call stops it.
+    const t = await setUp(`${WORKFLOW(2)}budget: { task_usd: 0.3 }\n`, 0, 100_000);
+    t.worker();
+    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--json', '--team', t.db.url], t.local);
+    expect(r.code).toBe(1);
+    const paused = JSON.parse(r.out) as TeamDoc;
+    expect(paused).toMatchObject({ status: 'paused', reasonCode: 'task_budget' });
+    const low = await cli(['resume', paused.id, '--team', t.db.url, '--budget', '0.1'], t.local);
+    expect(low.code).toBe(2);
+    expect(low.err).toMatch(/already spent/);
+    const raised = await cli(['resume', paused.id, '--team', t.db.url, '--budget', '5'], t.local);
+    expect(raised.code, raised.err).toBe(0);
+    const done = await t.until(paused.id, (d) => ['succeeded', 'failed'].includes(d.status));
+    expect(done.status).toBe('succeeded');
+    expect(done.costUsd).toBeGreaterThan(0.3);
+  }, 120_000);
 });

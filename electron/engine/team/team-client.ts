@@ -151,6 +151,19 @@ export async function openTeam(rawUrl: string | undefined) {
     await db.updateRun(runId, { status: 'queued', reason: 'Back in the team queue; it goes on from its last checkpoint.', reason_code: 'waiting_for_slot' });
   }
 
+  /**
+   * Raise budget: the run's task budget, kept with the team's run (its worker applies it before the next step); a run
+   * paused for its budget goes back on the queue. Refuses a budget not above what the run has spent.
+   */
+  async function raiseBudget(runId: string, taskUsd: number): Promise<void> {
+    const it = await item(runId);
+    if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
+    if (it.costUsd !== null && taskUsd <= it.costUsd)
+      throw new RatchetError('bad_arguments', `Team run ${runId} has already spent $${it.costUsd.toFixed(2)}; give it more than that.`);
+    await db.updateRun(runId, { task_budget_usd: taskUsd });
+    if (it.status === 'paused' && (it.reasonCode === 'task_budget' || it.reasonCode === 'daily_budget')) await resume(runId);
+  }
+
   /** Retry: a failed run goes back on the queue; its failed step runs again from the last checkpoint (its earlier steps stay done). */
   async function retry(runId: string): Promise<void> {
     const it = await item(runId);
@@ -242,6 +255,7 @@ export async function openTeam(rawUrl: string | undefined) {
     resume,
     retry,
     setPriority,
+    raiseBudget,
     overview,
     follow,
     async close() {

@@ -111,6 +111,13 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       holds.hold({ keyHash, until: team.until.toISOString(), runId: null, reason: `${team.reason ?? 'rate limited (429)'}, on another worker of the team` });
   };
 
+  /** A task budget raised from the team (Raise budget in the app, `ratchet resume --team --budget`), applied to the run here. */
+  async function applyRaisedBudget(runId: string): Promise<void> {
+    const raised = (await db.getRun(runId))?.task_budget_usd ?? null;
+    const run = engine.store.getRun(runId);
+    if (raised !== null && run && run.task_budget_usd !== raised) engine.raiseBudget(runId, raised);
+  }
+
   const runner = createTeamRunner({
     engine,
     worker: workerId,
@@ -160,8 +167,9 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
         a = await DBOS.runStep(
           () =>
             durable(runId, async () => {
-              // The team's day and holds as they are now, before the step's first API call.
+              // The team's day and holds as they are now, before the step's first API call; a budget raised for the run.
               await share().catch(() => undefined);
+              await applyRaisedBudget(runId).catch(() => undefined);
               return runner.advance(raw);
             }),
           { name: 'step' },
