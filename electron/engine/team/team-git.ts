@@ -78,6 +78,8 @@ export async function pushRun(clone: string, runId: string, branch: string, expe
       'push',
       '--quiet',
       '--porcelain',
+      // The branch and the run's refs land together or not at all: a worker dying mid-push leaves no half.
+      '--atomic',
       `--force-with-lease=refs/heads/${branch}:${expected ?? ''}`,
       'origin',
       `refs/heads/${branch}:refs/heads/${branch}`,
