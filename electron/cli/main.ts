@@ -12,7 +12,7 @@ import { cmdServe } from './serve-command';
 import { cmdTrust } from './trust-command';
 import { cmdInit } from './init-command';
 import type { SharedDay } from '../engine/runs/budget';
-import { cmdListTeam, cmdRunTeam, cmdStatusTeam, cmdSteerTeam, cmdWorker, teamUrlOf } from './team-commands';
+import { cmdListTeam, cmdRunTeam, cmdStatsTeam, cmdStatusTeam, cmdSteerTeam, cmdWorker, teamUrlOf } from './team-commands';
 import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
@@ -248,11 +248,12 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'init') return await cmdInit(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
     // Team mode (--team <url> or RATCHET_TEAM_URL): the command acts on the team's runs through its database.
-    if (['run', 'status', 'list', 'retry', 'resume', 'stop', 'worker'].includes(command)) {
+    if (['run', 'status', 'list', 'retry', 'resume', 'stop', 'worker', 'stats'].includes(command)) {
       const team = teamUrlOf(rest, io.env);
       rest.splice(0, rest.length, ...team.rest);
       if (team.url && command === 'status') return await cmdStatusTeam(team.url, rest, io);
       if (team.url && command === 'list') return await cmdListTeam(team.url, rest, io);
+      if (team.url && command === 'stats') return await cmdStatsTeam(team.url, rest, io);
       if (team.url && (command === 'retry' || command === 'resume' || command === 'stop')) return await cmdSteerTeam(team.url, command, rest, io);
       if (command === 'stop')
         throw new UsageError('`ratchet stop` stops a team run (--team <url>). A local run stops with Ctrl-C in its terminal, or Stop in the app.');

@@ -153,6 +153,32 @@ export async function cmdListTeam(url: string, args: string[], io: CliIo): Promi
   });
 }
 
+/** `ratchet stats --team <url> [--days N] [--json]`: the team's runs, retries and spend (team-stats.ts). */
+export async function cmdStatsTeam(url: string, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { days: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length) throw new UsageError('`ratchet stats` takes no arguments.');
+  const raw = (values.days as string | undefined) ?? '7';
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > 3660) throw new UsageError(`--days takes a whole number of days from 1 to 3660, not "${raw}".`);
+  return withTeam(url, async (team) => {
+    const s = await team.stats(days);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+      return 0;
+    }
+    const rate = s.runs ? Math.round((s.succeeded / s.runs) * 100) : 0;
+    const lines = [
+      `Team, last ${days} day${days > 1 ? 's' : ''}: ${s.runs} runs, ${s.succeeded} succeeded (${rate} %), ${s.failed} failed, ${s.open} open; cost ${money(s.costUsd)}`,
+      `Retries: ${s.retries} (${money(s.retryCostUsd)}), ${s.retriesThatPassed} passed`,
+      `Today: ${money(s.spentTodayUsd)} spent${s.dailyBudgetUsd !== null ? ` of the team's ${money(s.dailyBudgetUsd)} daily budget` : ''}`,
+      ...(s.reasons.length ? ['Failed attempts by reason:', ...s.reasons.map((r) => `  ${r.errorClass}: ${r.attempts}`)] : []),
+      ...(s.byWorker.length ? ['By worker:', ...s.byWorker.map((w) => `  ${w.worker}: ${w.runs} runs, ${w.succeeded} succeeded, ${money(w.costUsd)}`)] : []),
+    ];
+    io.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  });
+}
+
 /** `ratchet retry|resume|stop <id> --team <url>`: the run goes back on the queue (retry, resume) or stops where it is. */
 export async function cmdSteerTeam(url: string, command: 'retry' | 'resume' | 'stop', args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {

@@ -95,6 +95,8 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     expect(doc.steps.map((s) => s.commit)).toEqual(sh(t.repo.remote, 'log', '--format=%H', '-3', doc.branch).split('\n').reverse());
     const list = await cli(['list', '--team', t.db.url, '--json'], t.local);
     expect(JSON.parse(list.out)).toEqual([expect.objectContaining({ id: doc.id, status: 'succeeded', stepsDone: 3, stepsTotal: 3 })]);
+    const stats = await cli(['stats', '--team', t.db.url, '--json'], t.local);
+    expect(JSON.parse(stats.out)).toMatchObject({ runs: 1, succeeded: 1, attempts: 3, retries: 0, byWorker: [{ worker: doc.team.worker, runs: 1 }] });
   }, 120_000);
 
   it('--detach prints the run id at once; status --team follows it to its end', async () => {

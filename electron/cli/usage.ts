@@ -35,7 +35,8 @@ export const COMMAND_USAGE: Record<string, string> = {
       (workflow file, content hash, when); --revoke forgets it, so the workflow asks again (exit 0; 2 bad input)`,
   serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
   stats: `ratchet stats [--days N] [--json]        the dashboard's numbers for the last N days (default 7, today included):
-      success rate, retries, reasons, cost per day; --json prints the same object the app's dashboard gets`,
+      success rate, retries, reasons, cost per day; --json prints the same object the app's dashboard gets;
+      --team <url>: the team's runs (runs, retries and what they bought, reasons, each worker's share, today's spend)`,
   merge: `ratchet merge <run-id> [--ff-only | --no-ff] [--dry-run] [--json]
       land a succeeded run's branch on the branch it started from (a fast-forward when it has not moved, else a merge
       commit); --dry-run shows the commits and diffstat; refused (exit 1) when it would conflict or your checkout of the

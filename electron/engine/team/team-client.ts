@@ -12,6 +12,7 @@ import { newId } from '../store/store-rows';
 import type { PreparedRun } from '../lifecycle/run-options';
 import { TEAM_APP, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS, checkTeamUrl, redactTeamUrl, type TeamRunRow } from '../store/team-db';
 import { specOf } from './team-spec';
+import { teamStats, type TeamStats } from './team-stats';
 import { assertOnRemote, teamRemoteOf } from './team-git';
 import { DEFAULT_LIMITS } from './team-worker';
 
@@ -221,6 +222,16 @@ export async function openTeam(rawUrl: string | undefined) {
     };
   }
 
+  /** The team's numbers for the last `days` days (team-stats.ts), with today's spend against the team's daily budget. */
+  async function stats(days: number, now = new Date()): Promise<TeamStats & { spentTodayUsd: number; dailyBudgetUsd: number | null }> {
+    const rows = await db.listRuns(5000);
+    const wfs = rows.length ? await client.listWorkflows({ workflowIDs: rows.map((r) => r.id), loadInput: false, loadOutput: false }) : [];
+    const byId = new Map(wfs.map((w) => [w.workflowID, w]));
+    const items = rows.map((r) => ({ ...itemOf(r, byId.get(r.id)), doc: r.doc }));
+    const budget = await db.getSetting<number>('daily_budget_usd');
+    return { ...teamStats(items, days, now), spentTodayUsd: await db.spentToday(), dailyBudgetUsd: typeof budget === 'number' ? budget : null };
+  }
+
   /** Waits for the run to end, calling `onChange` with each new state of it (polled; a run's steps take seconds to hours). */
   async function follow(
     runId: string,
@@ -257,6 +268,7 @@ export async function openTeam(rawUrl: string | undefined) {
     setPriority,
     raiseBudget,
     overview,
+    stats,
     follow,
     async close() {
       await client.destroy().catch(() => undefined);
