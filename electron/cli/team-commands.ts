@@ -10,6 +10,7 @@ import { runWorker } from '../engine/team/team-worker';
 import type { PreparedRun } from '../engine/lifecycle/run-options';
 import type { SharedDay } from '../engine/runs/budget';
 import { parse, UsageError, type CliIo } from './cli-kit';
+import { progressLine } from './progress';
 
 /** The team URL a command uses: its --team, else RATCHET_TEAM_URL (unless --local), else none (a local command). */
 export function teamUrlOf(args: string[], env: NodeJS.ProcessEnv): { url: string | null; rest: string[] } {
@@ -88,8 +89,17 @@ export async function cmdRunTeam(url: string, prepared: PreparedRun, o: { json: 
     const onSignal = () => controller.abort();
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // The engine's own progress lines, from the events the workers carry (as a local run prints them), beside the
+    // team's status changes (queued, which worker).
+    const printing = (async () => {
+      for await (const { event } of team.events(runId, controller.signal)) {
+        const line = progressLine(event, prepared.workflow.steps.length);
+        if (line) io.stderr.write(`${line}\n`);
+      }
+    })().catch(() => undefined);
     try {
       const end = await team.follow(runId, (s) => io.stderr.write(`${progressOf(s)}\n`), controller.signal);
+      await Promise.race([printing, new Promise((r) => setTimeout(r, 2000))]);
       if (controller.signal.aborted) {
         io.stderr.write(`Left run ${runId} on the team; \`ratchet status ${runId} --team …\` shows it.\n`);
         return 1;

@@ -84,6 +84,9 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     t.worker(['--concurrency', '2']);
     const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--json', '--team', t.db.url], t.local);
     expect(r.err).toContain('Submitted to the team');
+    // The engine's own progress lines, carried from the worker by the workflow's DBOS stream.
+    expect(r.err).toContain('▶ step 1/3: Step number 1');
+    expect(r.err).toContain('▶ step 3/3: Step number 3');
     expect(r.code, r.err).toBe(0);
     const doc = JSON.parse(r.out) as { id: string; status: string; branch: string; steps: Array<{ status: string; commit: string }>; team: { worker: string } };
     expect(doc.status).toBe('succeeded');

@@ -11,6 +11,8 @@ import { RatchetError } from '../errors';
 export const TEAM_APP = 'ratchet';
 export const TEAM_QUEUE = 'ratchet-runs';
 export const TEAM_WORKFLOW = 'ratchetTeamRun';
+/** The DBOS stream of a team run's workflow that carries its engine events (batches of them, as its worker wrote them). */
+export const TEAM_EVENTS = 'events';
 /** Bumped when the run workflow's steps change shape: DBOS only replays a workflow on a worker of the version that started it. */
 export const TEAM_PROTOCOL = 'ratchet-team-1';
 

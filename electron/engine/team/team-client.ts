@@ -10,7 +10,19 @@ import type { TeamLimits, TeamOverview, TeamRunItem } from '../../../shared/team
 import { RatchetError } from '../errors';
 import { newId } from '../store/store-rows';
 import type { PreparedRun } from '../lifecycle/run-options';
-import { TEAM_APP, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS, checkTeamUrl, redactTeamUrl, type TeamRunRow } from '../store/team-db';
+import type { EngineEvent } from '../store/store';
+import {
+  TEAM_APP,
+  TEAM_EVENTS,
+  TEAM_PROTOCOL,
+  TEAM_QUEUE,
+  TEAM_WORKFLOW,
+  TeamDb,
+  WORKER_GONE_MS,
+  checkTeamUrl,
+  redactTeamUrl,
+  type TeamRunRow,
+} from '../store/team-db';
 import { specOf } from './team-spec';
 import { teamStats, type TeamStats } from './team-stats';
 import { assertOnRemote, teamRemoteOf } from './team-git';
@@ -232,6 +244,18 @@ export async function openTeam(rawUrl: string | undefined) {
     return { ...teamStats(items, days, now), spentTodayUsd: await db.spentToday(), dailyBudgetUsd: typeof budget === 'number' ? budget : null };
   }
 
+  /**
+   * The run's engine events as its workers wrote them, from the `offset`-th batch on, until the workflow ends (or
+   * `signal`): the same events a local run's screen and progress lines are made of, each with the worker that had it.
+   */
+  async function* events(runId: string, signal?: AbortSignal, offset = 0): AsyncGenerator<{ worker: string; event: EngineEvent }> {
+    const stream = client.readStream<{ worker: string; events: EngineEvent[] }>(runId, TEAM_EVENTS, { offset });
+    for await (const batch of stream) {
+      for (const event of batch.events) yield { worker: batch.worker, event };
+      if (signal?.aborted) return;
+    }
+  }
+
   /** Waits for the run to end, calling `onChange` with each new state of it (polled; a run's steps take seconds to hours). */
   async function follow(
     runId: string,
@@ -269,6 +293,7 @@ export async function openTeam(rawUrl: string | undefined) {
     raiseBudget,
     overview,
     stats,
+    events,
     follow,
     async close() {
       await client.destroy().catch(() => undefined);

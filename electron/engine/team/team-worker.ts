@@ -11,13 +11,14 @@ import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import type { RunStatus } from '../../../shared/domain';
 import type { TeamLimits } from '../../../shared/team';
 import type { Engine } from '../engine';
+import type { EngineEvent } from '../store/store';
 import { RatchetError, userStop } from '../errors';
 import { createTeamRunner, type StepAnswer } from './team-run';
 import { dbosLogger, migrateDbos } from './dbos-log';
 import { apiKeyHash } from '../runs/api-hold';
 import type { SharedDay } from '../runs/budget';
 import { RunQueue } from '../store/run-queue';
-import { HEARTBEAT_MS, TEAM_APP, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS } from '../store/team-db';
+import { HEARTBEAT_MS, TEAM_APP, TEAM_EVENTS, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS } from '../store/team-db';
 
 export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 };
 
@@ -83,18 +84,31 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       doc,
     });
   }
+  // The run's engine events, carried to whoever follows it (the app's run screen, `ratchet run --team`) by the
+  // workflow's DBOS stream TEAM_EVENTS, a batch at a time. The batch is written from the durable step's own context
+  // (the timer is made there), as DBOS streams are written from a workflow or its steps.
+  const outbox = new Map<string, EngineEvent[]>();
+  async function flush(runId: string): Promise<void> {
+    const events = outbox.get(runId) ?? [];
+    outbox.delete(runId);
+    if (events.length && DBOS.isInStep()) await DBOS.writeStream(TEAM_EVENTS, { worker: workerId, events }).catch(() => undefined);
+    await mirror(runId);
+  }
   function mirrorSoon(runId: string): void {
     if (mirrors.has(runId)) return;
     mirrors.set(
       runId,
       setTimeout(() => {
         mirrors.delete(runId);
-        void mirror(runId).catch(() => undefined);
+        void flush(runId).catch(() => undefined);
       }, 250),
     );
   }
   const offEvents = engine.onEvent((e) => {
-    if (running.has(e.runId)) mirrorSoon(e.runId);
+    if (!running.has(e.runId)) return;
+    // A transcript's text can be long: the stream carries what the progress and the run screen show, not megabytes.
+    if (JSON.stringify(e.payload).length <= 64_000) outbox.set(e.runId, [...(outbox.get(e.runId) ?? []), e]);
+    mirrorSoon(e.runId);
   });
 
   // The team's day and the API key's 429 hold, shared through the team database (polled: a second late at most).
