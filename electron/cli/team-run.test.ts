@@ -254,4 +254,25 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     expect(done.status).toBe('succeeded');
     expect(done.costUsd).toBeGreaterThan(0.3);
   }, 120_000);
+
+  it('a worker stopped with SIGTERM mid-step hands its run to another worker at once; the run goes on from where it stopped', async () => {
+    const t = await setUp(WORKFLOW(3), 600);
+    const first = t.worker();
+    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local);
+    const id = r.out.trim();
+    const before = await t.until(id, (d) => d.status === 'running' && d.steps.some((x) => x.status === 'succeeded'));
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output(), first.output()).toMatch(/stopping; its 1 run\(s\) go to another worker/);
+    const second = t.worker();
+    const done = await t.until(id, (d) => d.status === 'succeeded');
+    expect(done.status).toBe('succeeded');
+    expect(done.team.worker).not.toBe(before.team.worker);
+    expect(second.output()).toMatch(/took over 1 run\(s\)/);
+    expect(sh(t.repo.remote, 'log', '--format=%s', `main..${done.branch}`).split('\n')).toEqual([
+      'step 3: Step number 3',
+      'step 2: Step number 2',
+      'step 1: Step number 1',
+    ]);
+  }, 120_000);
 });

@@ -14,6 +14,7 @@ import type { Engine } from '../engine';
 import type { EngineEvent } from '../store/store';
 import { RatchetError, userStop } from '../errors';
 import { createTeamRunner, type StepAnswer } from './team-run';
+import { serialized } from './team-git';
 import { dbosLogger, migrateDbos } from './dbos-log';
 import { apiKeyHash } from '../runs/api-hold';
 import type { SharedDay } from '../runs/budget';
@@ -88,11 +89,14 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   // workflow's DBOS stream TEAM_EVENTS, a batch at a time. The batch is written from the durable step's own context
   // (the timer is made there), as DBOS streams are written from a workflow or its steps.
   const outbox = new Map<string, EngineEvent[]>();
-  async function flush(runId: string): Promise<void> {
-    const events = outbox.get(runId) ?? [];
-    outbox.delete(runId);
-    if (events.length && DBOS.isInStep()) await DBOS.writeStream(TEAM_EVENTS, { worker: workerId, events }).catch(() => undefined);
-    await mirror(runId);
+  function flush(runId: string): Promise<void> {
+    // One batch after the other per run: two writes at once would race for the stream's next offset.
+    return serialized(`flush:${runId}`, async () => {
+      const events = outbox.get(runId) ?? [];
+      outbox.delete(runId);
+      if (events.length && DBOS.isInStep()) await DBOS.writeStream(TEAM_EVENTS, { worker: workerId, events }).catch(() => undefined);
+      await mirror(runId);
+    });
   }
   function mirrorSoon(runId: string): void {
     if (mirrors.has(runId)) return;
@@ -239,7 +243,8 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   });
 
   // Stopping: no new runs; the runs here stop where they are (their state pushed), and go back to the queue for another worker.
-  o.say(`ratchet worker ${workerId}: stopping; its ${running.size} run(s) go to another worker.`);
+  const held = await DBOS.listWorkflows({ executorId: workerId, status: 'PENDING', loadInput: false, loadOutput: false }).catch(() => []);
+  o.say(`ratchet worker ${workerId}: stopping; its ${held.length} run(s) go to another worker.`);
   for (const t of timers) clearInterval(t);
   offEvents();
   stopping.abort(new RatchetError('process_stopped', 'The worker running it stopped.'));
