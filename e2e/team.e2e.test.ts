@@ -92,6 +92,10 @@ async function submitToTeam(page: Page, repo: string, title: string): Promise<vo
     await page.getByText('You trust this workflow file').waitFor();
   }
   await page.getByRole('checkbox', { name: 'Run on team workers' }).check();
+  if (title === 'Team A') {
+    await page.getByRole('button', { name: 'Submit to the team' }).scrollIntoViewIfNeeded();
+    await shot(page, 'team-new-task-1400');
+  }
   await page.getByRole('button', { name: 'Submit to the team' }).click();
   await page.getByRole('heading', { name: title }).waitFor();
   expect(page.url()).toMatch(/#\/team\/[0-9a-z]+$/);
@@ -161,9 +165,9 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     await submitToTeam(page, spec.repo, 'Team C');
     await waitTeam('B to run while C waits', (s) => s['Team B'] === 'running' && s['Team C'] === 'queued');
     await page.getByRole('link', { name: 'Runs' }).click();
-    await row(page, 'Team A').getByText(`team · ${workerId}`).waitFor();
-    await row(page, 'Team B').getByText(`team · ${workerId}`).waitFor({ timeout: 30_000 });
-    await row(page, 'Team C').getByText('team · waiting for a worker').waitFor();
+    await row(page, 'Team A').getByText(`on worker ${workerId}`).waitFor();
+    await row(page, 'Team B').getByText(`on worker ${workerId}`).waitFor({ timeout: 30_000 });
+    await row(page, 'Team C').getByText('Waiting in the team queue').waitFor();
     await row(page, 'Team B').locator('[data-status="running"]').waitFor();
     await row(page, 'Team C').locator('[data-status="queued"]').waitFor();
     expect(await layoutProblems(page)).toEqual([]);

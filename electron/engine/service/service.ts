@@ -259,7 +259,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
       if (fromFile && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
       // "Run on team workers": the same prepared (and trusted) run goes on the team's queue instead of starting here.
-      if (input.team) return { runId: await team.submit(prepared, { priority: input.priority, taskBudgetUsd: input.budgetUsd ?? null }) };
+      if (input.team) {
+        const teamRunId = await team.submit(prepared, { priority: input.priority, taskBudgetUsd: input.budgetUsd ?? null });
+        engine.store.upsertRepo(prepared.repoRoot, prepared.repoName);
+        return { runId: teamRunId };
+      }
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);
       return { runId };

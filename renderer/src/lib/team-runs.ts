@@ -16,7 +16,8 @@ export function teamSummary(t: TeamRunItem): RunSummary {
     updatedAt: t.updatedAt,
     stepsDone: t.stepsDone,
     stepsTotal: t.stepsTotal,
-    costUsd: t.costUsd,
+    // Nothing is spent before a worker takes it (null would read "a price is unknown").
+    costUsd: t.costUsd ?? (t.worker ? null : 0),
   };
 }
 
@@ -26,8 +27,7 @@ export function withTeamRuns(local: readonly RunSummary[], team: readonly TeamRu
   return [...local, ...team.map(teamSummary)].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
-/** Where the run sits, in a few words: its worker, or the queue it waits in. */
-export function teamPlace(t: TeamRunItem): string {
-  if (t.worker) return `team · ${t.worker}`;
-  return t.status === 'queued' ? 'team · waiting for a worker' : 'team';
+/** Where the run runs (or ran last): its worker; null while it waits for one (its reason says so). */
+export function teamPlace(t: TeamRunItem): string | null {
+  return t.worker ? `on worker ${t.worker}` : null;
 }

@@ -185,8 +185,10 @@ function RunRow({
         <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
         {r.status === 'queued' && !team && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
         {team && (
-          <div className="muted small-text truncate team-place" title={teamPlace(team)}>
-            {teamPlace(team)}
+          <div>
+            <span className="badge tone-info team-mark" title="Runs on the team’s workers (Settings › Team)">
+              team
+            </span>
           </div>
         )}
       </td>
@@ -194,6 +196,11 @@ function RunRow({
         <a className="run-title-link truncate" href={href} title={r.title} onClick={(e) => e.stopPropagation()}>
           {r.title}
         </a>
+        {team && teamPlace(team) && (
+          <div className="muted small-text truncate team-place" title={teamPlace(team) ?? undefined}>
+            {teamPlace(team)}
+          </div>
+        )}
         {r.status === 'queued' && !team ? (
           <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
         ) : (

@@ -158,7 +158,7 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
             <StepTimeline steps={doc.steps} selected={selected} timing={{}} now={now} runActive={live} onSelect={(i) => navigate(hrefs.teamRun(runId, i))} />
           </aside>
           <section className="run-attempts" aria-label="attempt history">
-            {selectedStep ? <TeamStepAttempts step={selectedStep} worker={item.worker} /> : <p className="muted">This run has no steps.</p>}
+            {selectedStep ? <TeamStepAttempts step={selectedStep} worker={item.worker} live={live} /> : <p className="muted">This run has no steps.</p>}
           </section>
         </div>
       ) : (
@@ -171,7 +171,7 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
 }
 
 /** A step's attempts as the status document has them; their transcripts and gate output stay on the worker that ran them. */
-function TeamStepAttempts({ step, worker }: { step: StepDoc; worker: string | null }) {
+function TeamStepAttempts({ step, worker, live }: { step: StepDoc; worker: string | null; live: boolean }) {
   return (
     <>
       <h2>
@@ -181,18 +181,22 @@ function TeamStepAttempts({ step, worker }: { step: StepDoc; worker: string | nu
         <p className="muted">No attempt yet.</p>
       ) : (
         <ol className="plain-list team-attempts">
-          {step.attempts.map((a) => (
-            <li key={a.n} className="team-attempt">
-              <StatusIcon status={a.outcome} /> <strong>Attempt {a.n}</strong> <span className="muted">{a.outcome}</span>
-              {a.errorClass && <span className="tone-bad"> · {errorClassLabel(a.errorClass, { midSentence: true })}</span>}
-              <span className="muted">
-                {' '}
-                · {money(a.costUsd)}
-                {a.model ? ` · ${a.model}` : ''}
-              </span>
-              {a.message && <div className="small-text muted">{a.message}</div>}
-            </li>
-          ))}
+          {step.attempts.map((a) => {
+            // An attempt the run's end left "running" (a Stop, a worker gone) is not under way: it shows as stopped.
+            const outcome = a.outcome === 'running' && !live ? 'interrupted' : a.outcome;
+            return (
+              <li key={a.n} className="team-attempt">
+                <StatusIcon status={outcome} /> <strong>Attempt {a.n}</strong> <span className="muted">{outcome === 'interrupted' ? 'stopped' : outcome}</span>
+                {a.errorClass && <span className="tone-bad"> · {errorClassLabel(a.errorClass, { midSentence: true })}</span>}
+                <span className="muted">
+                  {' '}
+                  · {money(a.costUsd)}
+                  {a.model ? ` · ${a.model}` : ''}
+                </span>
+                {a.message && <div className="small-text muted">{a.message}</div>}
+              </li>
+            );
+          })}
         </ol>
       )}
       {step.commit && (

@@ -9,7 +9,7 @@ import { useTeam } from '../stores/team';
 const URL_SOURCE: Record<TeamConnectionDoc['source'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
   environment: 'Read from RATCHET_TEAM_URL in the environment Ratchet was started with.',
-  session: 'Kept in the memory of `ratchet serve` until it stops (a browser host has no keychain); set RATCHET_TEAM_URL in its environment to keep it.',
+  session: 'Kept in the memory of `ratchet serve` (a browser host has no keychain).',
   none: 'No team is set: runs start on this machine only.',
 };
 
@@ -43,14 +43,15 @@ export function TeamSettings() {
       {settings && (
         <p className="small-text">
           <span className={`badge tone-${set ? 'good' : 'muted'}`}>{set ? 'set' : 'not set'}</span> {URL_SOURCE[settings.source]}
-          {settings.url && (
-            <>
-              {' '}
-              <code className="selectable" data-testid="team-url">
-                {settings.url}
-              </code>
-            </>
-          )}
+        </p>
+      )}
+      {settings?.url && (
+        <p className="small-text team-url">
+          <span className="muted">Database </span>
+          {/* Its password is replaced by *** before it leaves the service. */}
+          <code className="selectable" data-testid="team-url">
+            {settings.url}
+          </code>
         </p>
       )}
       {settings?.warning && (
@@ -129,7 +130,7 @@ function TeamAtAGlance({ overview: o }: { overview: TeamOverview }) {
         </div>
       </dl>
       <h3 className="small-text">
-        Workers <span className="muted">{o.workers.length === 0 ? 'none yet' : `${alive} alive of ${o.workers.length}`}</span>
+        Workers: <span className="muted">{o.workers.length === 0 ? 'none yet' : `${alive} of ${o.workers.length} alive`}</span>
       </h3>
       {o.workers.length === 0 ? (
         <p className="muted small-text">
