@@ -35,13 +35,15 @@ beforeAll(async () => {
   if (skip) return;
   db = await teamDatabase();
   spec = await startSpecEnv({ delayMs: 300, repo: teamDemoRepo });
+  // The test's own client first: it makes DBOS's tables, which a worker launching at the same moment can deadlock on
+  // ("Failed to initialize workflow executor: deadlock detected"; said in the report to the lead).
+  team = await openTeam(db.url);
   // One worker, one run at a time: a second submitted run waits in the team queue while the first runs.
   worker = startWorker(db.url, { ANTHROPIC_API_KEY: 'e2e-key', ANTHROPIC_BASE_URL: spec.server.url }, [
     '--concurrency',
     '1',
     ...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox']),
   ]);
-  team = await openTeam(db.url);
 });
 
 afterAll(async () => {
