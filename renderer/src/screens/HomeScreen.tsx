@@ -325,7 +325,15 @@ function RunsList() {
               </option>
             ))}
           </select>
-          <button type="button" className="small" onClick={() => void load()} disabled={runs.status === 'loading'}>
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              void load();
+              if (teamSet) void useTeam.getState().loadRuns();
+            }}
+            disabled={runs.status === 'loading'}
+          >
             Refresh
           </button>
         </div>

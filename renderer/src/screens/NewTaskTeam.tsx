@@ -20,7 +20,7 @@ export function TeamChoice({ checked, onChange }: { checked: boolean; onChange: 
       </label>
       <p className="muted small-text">
         The run waits in the team’s queue and a worker (<code>ratchet worker</code>) runs it with its own API key, from the repository’s <code>origin</code>:
-        push this commit there first.
+        push this commit there first. Your trust in the workflow file travels with the run: a worker runs only the file you trusted.
       </p>
     </fieldset>
   );
