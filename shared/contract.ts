@@ -24,6 +24,8 @@ import {
 } from './contract/runs';
 import { Settings } from './contract/settings';
 import { ImprovementDoc, StatsSummary, WhatIfChoiceDoc, WhatIfDoc } from './contract/stats';
+import { TeamConnectionDoc, TeamRunDoc, TeamSettingsDoc } from './contract/team';
+import { TeamRunItem } from './team';
 
 export * from './contract/notices';
 export * from './contract/repos';
@@ -31,6 +33,7 @@ export * from './contract/resume';
 export * from './contract/runs';
 export * from './contract/settings';
 export * from './contract/stats';
+export * from './contract/team';
 
 const RunId = z.object({ runId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -180,6 +183,20 @@ export const methods = {
     output: Settings,
   },
   'settings.setApiKey': { input: z.object({ key: z.string().min(1).nullable() }), output: Settings },
+  /** Team mode (runs on team workers): the team database's URL as kept here, password hidden; no connection made. */
+  'team.settings': { input: Empty, output: TeamSettingsDoc },
+  /** Checks the connection, then keeps the URL (like the API key); null forgets it. A URL that does not connect is not kept. */
+  'team.setUrl': { input: z.object({ url: z.string().trim().min(1).nullable() }), output: TeamConnectionDoc },
+  /** The team's workers (alive/gone), limits and today's spend; `error` says why when the database does not answer. */
+  'team.overview': { input: Empty, output: TeamConnectionDoc },
+  /** The team's runs, newest first (none when no team is set). */
+  'team.list': { input: Empty, output: z.array(TeamRunItem) },
+  'team.status': { input: RunId, output: TeamRunDoc },
+  'team.stop': { input: RunId, output: Ok },
+  'team.resume': { input: RunId, output: Ok },
+  'team.retry': { input: RunId, output: Ok },
+  /** Run next (100) / Start later (-100) for a queued team run. */
+  'team.setPriority': { input: RunId.extend({ priority: z.number().int().min(-100).max(100) }), output: Ok },
 } as const;
 
 /** Every event the main side pushes to the renderer. */

@@ -15,6 +15,7 @@ import { createNotifier } from './notifications';
 import { ownRunFacts } from '../engine/notify/run-facts';
 import { handleAppProtocol } from './protocol';
 import { asSecretStore, createSecrets, type Secrets } from './secrets';
+import { loadTeamUrlStore } from './team-secrets';
 import { withShellHandlers, worktreeHandlers } from './shell-handlers';
 import { createMainWindow, hardenSession } from './window';
 
@@ -164,6 +165,10 @@ export function runShell(options: ShellOptions): void {
       const key = secrets.key();
       if (key) env.ANTHROPIC_API_KEY = key;
     }
+    // The team database's URL (Settings › Team), kept like the key; the demo has no team.
+    const teamUrl = demo
+      ? undefined
+      : await loadTeamUrlStore({ file: join(app.getPath('userData'), 'team-url.enc'), envUrl: options.env.RATCHET_TEAM_URL ?? null });
     const engine = createEngine({ home, env });
     if (demo) engine.store.upsertRepo(demo.repo, 'calc');
     const service = createService(engine, {
@@ -172,6 +177,7 @@ export function runShell(options: ShellOptions): void {
       demo: Boolean(demo),
       env,
       secrets: secrets ? asSecretStore(secrets) : undefined,
+      teamUrl,
       pickRepo: () => pickRepository(win),
     });
     const handlers = secrets

@@ -91,6 +91,10 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
 
   // Repositories whose workflow file the user trusted (by starting a run with Trust), until revoked.
   const trustedRepos = new Set<string>();
+  const NO_TEAM = { url: null, source: 'none' as const, warning: null };
+  const noTeamRun = ({ runId }: { runId: string }): { ok: true } => {
+    throw new Fail('run_not_found', `No team run with id ${runId}.`);
+  };
   const handlers: { [M in MethodName]: Handler<M> } = {
     'app.info': () => APP_INFO,
     'repos.inspect': ({ path }) => {
@@ -342,6 +346,20 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     'settings.get': () => settings,
     'settings.set': (patch) => Object.assign(settings, patch),
     'settings.setApiKey': ({ key }) => Object.assign(settings, { apiKeySet: key !== null, apiKeySource: key ? 'safe_storage' : 'none' }),
+    // No team here: the dev page is one machine (team mode is seen end to end in e2e/team.e2e.test.ts).
+    'team.settings': () => NO_TEAM,
+    'team.setUrl': () => {
+      throw new Fail('team_unreachable', 'The dev page has no team database.');
+    },
+    'team.overview': () => ({ ...NO_TEAM, overview: null, error: null }),
+    'team.list': () => [],
+    'team.status': ({ runId }) => {
+      throw new Fail('run_not_found', `No team run with id ${runId}.`);
+    },
+    'team.stop': noTeamRun,
+    'team.resume': noTeamRun,
+    'team.retry': noTeamRun,
+    'team.setPriority': noTeamRun,
   };
 
   const bridge: FakeBridge['bridge'] = {

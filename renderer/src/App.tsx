@@ -17,6 +17,7 @@ import { HomeScreen } from './screens/HomeScreen';
 import { NewTaskScreen } from './screens/NewTaskScreen';
 import { RunScreen } from './screens/RunScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { TeamRunScreen } from './screens/TeamRunScreen';
 
 // The dashboard pulls in recharts and d3: its own chunk, fetched the first time it is opened.
 const DashboardScreen = lazyScreen(() => import('./screens/DashboardScreen').then((m) => m.DashboardScreen), 'Loading the dashboard…');
@@ -72,6 +73,7 @@ export function App() {
         {route.name === 'home' && <HomeScreen />}
         {route.name === 'new' && <NewTaskScreen repoPath={route.repo} />}
         {route.name === 'run' && <RunScreen key={route.runId} runId={route.runId} step={route.step} />}
+        {route.name === 'team-run' && <TeamRunScreen key={route.runId} runId={route.runId} step={route.step} />}
         {route.name === 'dashboard' && <DashboardScreen />}
         {route.name === 'settings' && <SettingsScreen />}
         {route.name === 'not-found' && (

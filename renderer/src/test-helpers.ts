@@ -10,6 +10,7 @@ import { useRuns } from './stores/runs';
 import { useSettings } from './stores/settings';
 import { resetStatsRefresh, useStats } from './stores/stats';
 import { useUi } from './stores/ui';
+import { useTeam } from './stores/team';
 
 // findBy… and waitFor wait up to 5 s, not 1 s: on a loaded 2-core machine a screen's first render alone can take longer,
 // and a test that waits for something that never comes still fails, only later.
@@ -19,7 +20,7 @@ configure({ asyncUtilTimeout: 5000 });
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 export function resetStores(): void {
-  for (const store of [useRuns, useRunDetail, useSettings, useStats, useUi, useQueue, useProject] as const) {
+  for (const store of [useRuns, useRunDetail, useSettings, useStats, useUi, useQueue, useProject, useTeam] as const) {
     (store as { setState(s: unknown, replace: true): void }).setState(store.getInitialState(), true);
   }
   resetStatsRefresh();

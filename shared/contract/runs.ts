@@ -161,5 +161,7 @@ export const StartRunInput = z.object({
   priority: z.number().int().min(-100).max(100).optional(),
   /** The agent of app-written steps: the Anthropic API (needs a key; the default) or Claude Code's CLI (`claude`, its own login). */
   agent: AgentChoice.optional(),
+  /** Run on team workers: submitted to the team's queue (Settings › Team) instead of started here. */
+  team: z.boolean().optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;

@@ -27,6 +27,7 @@ import type { RunSummaryRow } from '../store/store';
 import { projectHandlers, type BaselineFn } from './service-project';
 import { appWorkflow } from './app-workflow';
 import { attemptDiff } from '../attempts/attempt-diff';
+import { createTeamService, memoryTeamUrl, type TeamUrlStore } from './service-team';
 
 export interface ServiceOptions {
   host: 'electron' | 'headless';
@@ -35,6 +36,8 @@ export interface ServiceOptions {
   /** The environment the engine runs with; the API key is written into it when set in Settings. */
   env: NodeJS.ProcessEnv;
   secrets?: SecretStore;
+  /** Where the team database's URL is kept (Settings › Team); default: RATCHET_TEAM_URL, or memory until the host stops. */
+  teamUrl?: TeamUrlStore;
   pickRepo?: () => Promise<string | null>;
   now?: () => Date;
   /** How often to look for other processes' writes to the store (default 750 ms). */
@@ -106,6 +109,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   if (storedKey) opts.env.ANTHROPIC_API_KEY = storedKey;
 
   const queue = new RunQueue(engine.store, now);
+  const team = createTeamService(opts.teamUrl ?? memoryTeamUrl(opts.env.RATCHET_TEAM_URL));
   const self = { pid: process.pid, host: hostname() };
   const checkKey = (key: string) => (opts.checkApiKey ?? ((k: string) => checkApiKey(k, opts.env.ANTHROPIC_BASE_URL)))(key);
 
@@ -185,6 +189,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const handlers: Handlers = {
     ...landingHandlers(engine, opts.host),
     ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.baselineCheck(o)), emit }),
+    ...team.handlers,
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
     'repos.recent': async () => engine.store.recentRepos(10).filter((r) => existsSync(r.path)),
@@ -253,6 +258,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       });
       // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
       if (fromFile && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
+      // "Run on team workers": the same prepared (and trusted) run goes on the team's queue instead of starting here.
+      if (input.team) {
+        const teamRunId = await team.submit(prepared, { priority: input.priority, taskBudgetUsd: input.budgetUsd ?? null });
+        engine.store.upsertRepo(prepared.repoRoot, prepared.repoName);
+        return { runId: teamRunId };
+      }
       const runId = await engine.createRun(prepared);
       request(runId, { kind: 'execute' }, input.priority);
       return { runId };
@@ -359,6 +370,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     checkApiKey: checkKey,
     async close() {
       await scheduler.close();
+      await team.close();
       stopWatching();
       unsubscribeEngine();
     },

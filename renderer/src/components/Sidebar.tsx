@@ -5,7 +5,7 @@ import { useUi } from '../stores/ui';
 import { Icon } from './Icon';
 
 const ITEMS: Array<{ href: string; label: string; match: Route['name'][]; key: ShortcutTarget }> = [
-  { href: hrefs.home(), label: 'Runs', match: ['home', 'run'], key: 'filter' },
+  { href: hrefs.home(), label: 'Runs', match: ['home', 'run', 'team-run'], key: 'filter' },
   { href: hrefs.newTask(), label: 'New task', match: ['new'], key: 'newTask' },
   { href: hrefs.dashboard(), label: 'Dashboard', match: ['dashboard'], key: 'dashboard' },
   { href: hrefs.settings(), label: 'Settings', match: ['settings'], key: 'settings' },

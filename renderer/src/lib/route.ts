@@ -1,9 +1,10 @@
-// Hash routes (#/, #/new?repo=…, #/runs/<id>, #/dashboard, #/settings): parsed into data, built back into hashes.
+// Hash routes (#/, #/new?repo=…, #/runs/<id>, #/team/<id>, #/dashboard, #/settings): parsed into data, built back into hashes.
 
 export type Route =
   | { name: 'home' }
   | { name: 'new'; repo: string | null }
   | { name: 'run'; runId: string; step: number | null }
+  | { name: 'team-run'; runId: string; step: number | null }
   | { name: 'dashboard' }
   | { name: 'settings' }
   | { name: 'not-found'; hash: string };
@@ -16,10 +17,10 @@ export function parseHash(hash: string): Route {
   if (path === '/new') return { name: 'new', repo: params.get('repo') };
   if (path === '/dashboard') return { name: 'dashboard' };
   if (path === '/settings') return { name: 'settings' };
-  const run = /^\/runs\/([^/]+)$/.exec(path);
-  if (run?.[1]) {
+  const run = /^\/(runs|team)\/([^/]+)$/.exec(path);
+  if (run?.[2]) {
     const step = Number(params.get('step'));
-    return { name: 'run', runId: decodeURIComponent(run[1]), step: Number.isInteger(step) && step > 0 ? step : null };
+    return { name: run[1] === 'team' ? 'team-run' : 'run', runId: decodeURIComponent(run[2]), step: Number.isInteger(step) && step > 0 ? step : null };
   }
   return { name: 'not-found', hash };
 }
@@ -28,6 +29,8 @@ export const hrefs = {
   home: () => '#/',
   newTask: (repo?: string) => (repo ? `#/new?repo=${encodeURIComponent(repo)}` : '#/new'),
   run: (runId: string, step?: number) => `#/runs/${encodeURIComponent(runId)}${step ? `?step=${step}` : ''}`,
+  /** A run on team workers (its status document comes from the team database). */
+  teamRun: (runId: string, step?: number) => `#/team/${encodeURIComponent(runId)}${step ? `?step=${step}` : ''}`,
   dashboard: () => '#/dashboard',
   settings: () => '#/settings',
 };

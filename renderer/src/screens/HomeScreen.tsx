@@ -17,6 +17,11 @@ import { queuePlace } from '../lib/queue-order';
 import { MiddleEllipsis } from '../components/MiddleEllipsis';
 import { RUN_STATUS_LABEL } from '../components/StatusBadge';
 import { RUN_STATUSES } from '../../../shared/domain';
+import type { TeamRunItem } from '../../../shared/team';
+import { teamPlace, withTeamRuns } from '../lib/team-runs';
+import { usePoll } from '../lib/use-poll';
+import { TEAM_POLL_MS, useTeam } from '../stores/team';
+import { useTeamSet } from './NewTaskTeam';
 
 export function HomeScreen() {
   return (
@@ -161,18 +166,42 @@ function QueuePlace({ runId, reason, queue }: { runId: string; reason: string | 
   ) : null;
 }
 
-function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: RunQueueDoc | null; onQueueChanged: () => void }) {
+function RunRow({
+  run: r,
+  queue,
+  onQueueChanged,
+  team,
+}: {
+  run: RunSummary;
+  queue: RunQueueDoc | null;
+  onQueueChanged: () => void;
+  /** Set for a run on team workers: it opens the team run's screen and says where it runs. */
+  team?: TeamRunItem;
+}) {
+  const href = team ? hrefs.teamRun(r.id) : hrefs.run(r.id);
   return (
-    <tr className="clickable" onClick={() => navigate(hrefs.run(r.id))}>
+    <tr className={`clickable${team ? ' team-row' : ''}`} onClick={() => navigate(href)}>
       <td>
         <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
-        {r.status === 'queued' && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
+        {r.status === 'queued' && !team && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
+        {team && (
+          <div>
+            <span className="badge tone-info team-mark" title="Runs on the team’s workers (Settings › Team)">
+              team
+            </span>
+          </div>
+        )}
       </td>
       <td>
-        <a className="run-title-link truncate" href={hrefs.run(r.id)} title={r.title} onClick={(e) => e.stopPropagation()}>
+        <a className="run-title-link truncate" href={href} title={r.title} onClick={(e) => e.stopPropagation()}>
           {r.title}
         </a>
-        {r.status === 'queued' ? (
+        {team && teamPlace(team) && (
+          <div className="muted small-text truncate team-place" title={teamPlace(team) ?? undefined}>
+            {teamPlace(team)}
+          </div>
+        )}
+        {r.status === 'queued' && !team ? (
           <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
         ) : (
           r.reason &&
@@ -200,6 +229,8 @@ function RunRow({ run: r, queue, onQueueChanged }: { run: RunSummary; queue: Run
   );
 }
 
+const NO_TEAM_RUNS: TeamRunItem[] = [];
+
 export interface RunsFilter {
   /** Words to find in the title, repository, branch, reason or id. */
   text: string;
@@ -221,8 +252,16 @@ export function filterRuns(runs: readonly RunSummary[], f: RunsFilter, groupOf: 
 }
 
 function RunsList() {
-  const runs = useRuns((s) => s.runs);
+  const local = useRuns((s) => s.runs);
   const load = useRuns((s) => s.load);
+  // Team runs (Settings › Team) join the list, asked for again every ~2 s while it is open: the team database has no push.
+  const teamSet = useTeamSet();
+  const teamRuns = useTeam((s) => (teamSet ? s.runs : NO_TEAM_RUNS));
+  const teamError = useTeam((s) => (teamSet ? s.runsError : null));
+  usePoll(() => useTeam.getState().loadRuns(), TEAM_POLL_MS, teamSet);
+  const teamById = useMemo(() => new Map(teamRuns.map((t) => [t.id, t])), [teamRuns]);
+  const merged = useMemo(() => withTeamRuns(local.data, teamRuns), [local.data, teamRuns]);
+  const runs = useMemo(() => ({ ...local, data: merged }), [local, merged]);
   const filter = useUi((s) => s.runsFilter);
   const setFilter = useUi((s) => s.setRunsFilter);
   // The shared queue store (refetched after every run status change); loaded here too when Home opens first.
@@ -286,11 +325,20 @@ function RunsList() {
               </option>
             ))}
           </select>
-          <button type="button" className="small" onClick={() => void load()} disabled={runs.status === 'loading'}>
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              void load();
+              if (teamSet) void useTeam.getState().loadRuns();
+            }}
+            disabled={runs.status === 'loading'}
+          >
             Refresh
           </button>
         </div>
       </header>
+      {teamError && <p className="inline-error small-text">Team runs could not be loaded: {teamError}</p>}
       {runs.status === 'loading' && runs.data.length === 0 && <Loading label="Loading runs…" />}
       {runs.status === 'error' && <ErrorState message={runs.error ?? ''} onRetry={() => void load()} title="Could not load the runs" />}
       {runs.status === 'ready' && runs.data.length === 0 && (
@@ -340,6 +388,7 @@ function RunsList() {
                 <RunRow
                   key={r.id}
                   run={r}
+                  team={teamById.get(r.id)}
                   queue={queue}
                   onQueueChanged={() => {
                     void loadQueue();

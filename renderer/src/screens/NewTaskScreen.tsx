@@ -15,6 +15,7 @@ import { DraftPanel, PlanSourceTabs, WorkflowPanel, type DraftState, type Source
 import { lines, ProjectSection, words, type EnvForm } from './NewTaskProject';
 import { parseRetryForm, RetriesFieldset, type RetryForm } from './NewTaskRetries';
 import { TrustBox } from './NewTaskTrust';
+import { TeamChoice, useTeamSet } from './NewTaskTeam';
 
 type RepoInfo = MethodOutput<'repos.inspect'>;
 
@@ -81,6 +82,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [trustError, setTrustError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
+  const teamSet = useTeamSet();
+  const [teamChosen, setTeamChosen] = useState(false);
+  const onTeam = teamSet && teamChosen;
   /** Who does the steps written here: the Anthropic API (needs a key) or Claude Code's CLI (its own login). */
   const [agent, setAgent] = useState<AgentChoice>('anthropic');
 
@@ -179,7 +183,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   // Checked with other settings, or on another commit than the one a run would start from.
   const baselineStale = baseline?.status === 'done' && (baseline.checked !== baselineKey(baselineInput) || baseline.result?.commit !== repo.headCommit);
   // Said before the form is filled in, not after Start: the Anthropic agent cannot run a step without a key.
-  const noKey = Boolean(settings && !settings.apiKeySet && agent === 'anthropic');
+  const noKey = Boolean(settings && !settings.apiKeySet && agent === 'anthropic' && !onTeam);
   const blockers = [
     !title.trim() && 'a title',
     specs.length === 0 && !stepsFromFile && 'at least one step with a title',
@@ -212,9 +216,10 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
         ...(Object.keys(retry).length ? { retry } : {}),
         ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
+        ...(onTeam ? { team: true } : {}),
       };
       const runId = await useRuns.getState().start(input);
-      navigate(hrefs.run(runId));
+      navigate(onTeam ? hrefs.teamRun(runId) : hrefs.run(runId));
     } catch (err) {
       setStartError(errorMessage(err));
       setStarting(false);
@@ -311,6 +316,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         invalid={invalid}
       />
 
+      {teamSet && <TeamChoice checked={teamChosen} onChange={setTeamChosen} />}
+
       <footer className="form-footer">
         {blockers.length > 0 && <span className="muted small-text">Needs {blockers.join(', ')}.</span>}
         <InlineError message={startError} />
@@ -322,7 +329,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
             if (blockers.length === 0) void start();
           }}
         >
-          {starting ? 'Starting…' : 'Start run'}
+          {starting ? 'Starting…' : onTeam ? 'Submit to the team' : 'Start run'}
         </button>
       </footer>
     </form>

@@ -208,7 +208,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
  * remaining issues and next steps under it, one click away, as paragraphs and lists — no terminal commands (the buttons
  * below do what they said) and no raw times.
  */
-function RunReason({ reason, tone }: { reason: string; tone: string }) {
+export function RunReason({ reason, tone }: { reason: string; tone: string }) {
   const { head, blocks } = appReason(reason, (iso) => timeWords(iso));
   return (
     <div className="run-reason-block">

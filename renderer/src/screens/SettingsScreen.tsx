@@ -7,6 +7,7 @@ import { PresetOptions } from '../components/PresetOptions';
 import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
+import { TeamSettings } from './TeamSettings';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
@@ -49,6 +50,7 @@ export function SettingsScreen() {
         onSaved={() => setSavedAt(Date.now())}
         onNotSaved={() => setSavedAt(null)}
       />
+      <TeamSettings />
     </div>
   );
 }
