@@ -42,7 +42,7 @@ interface Measured {
   calls: Array<{ run: string | null; at: number }>;
   runs: RunTimeline[];
   /** CPU seconds the worker processes (with their git and sandbox children) used from the first submit to the end. */
-  workerCpuS: number | null;
+  workerCpu: { own: number; children: number } | null;
 }
 
 /** Time until RUNS runs, submitted one after the other, all succeeded on `workers` fresh workers. */
@@ -66,7 +66,12 @@ async function measure(workers: number): Promise<Measured> {
     cleanups.push(() => stopWorkers(procs));
     const prepared = await engine.prepareRun({ repo, workflowFile });
     const calls0 = server.arrivals.length;
-    const cpu0 = procs.reduce((a, p) => a + (cpuSeconds(p.child.pid) ?? 0), 0);
+    const cpu0 = procs
+      .map((p) => cpuSeconds(p.child.pid))
+      .reduce<{ own: number; children: number }>((a, c) => ({ own: a.own + (c?.own ?? 0), children: a.children + (c?.children ?? 0) }), {
+        own: 0,
+        children: 0,
+      });
     const t0 = performance.now();
     const submitted = new Set<string>();
     // Each run its own title, which its agent's prompt carries: the calls it made, for the breakdown below.
@@ -85,8 +90,10 @@ async function measure(workers: number): Promise<Measured> {
           at: performance.timeOrigin + a.at,
         }));
         const cpu = procs.map((p) => cpuSeconds(p.child.pid));
-        const workerCpuS = cpu.every((c) => c !== null) ? cpu.reduce((a: number, c) => a + (c as number), 0) - cpu0 : null;
-        return { ms, submitMs, calls, runs: await timelines(db.url), workerCpuS };
+        const workerCpu = cpu.every((c) => c !== null)
+          ? { own: sum(cpu.map((c) => c!.own)) - cpu0.own, children: sum(cpu.map((c) => c!.children)) - cpu0.children }
+          : null;
+        return { ms, submitMs, calls, runs: await timelines(db.url), workerCpu };
       }
       if (Date.now() > until) throw new Error(`not all ${RUNS} runs succeeded after 15 minutes: ${runs.map((r) => r.status).join(', ')}`);
       await sleep(100);
@@ -127,9 +134,9 @@ function whereTheTimeWent(m: Measured): string {
     }
   }
   const cpu =
-    m.workerCpuS === null
+    m.workerCpu === null
       ? ''
-      : `; the workers used ${m.workerCpuS.toFixed(1)} CPU s (${(m.workerCpuS / RUNS).toFixed(2)} per run) in ${secs(m.ms)} on ${availableParallelism()} cores`;
+      : `; the workers used ${(m.workerCpu.own + m.workerCpu.children).toFixed(1)} CPU s (${((m.workerCpu.own + m.workerCpu.children) / RUNS).toFixed(2)} per run: Node ${(m.workerCpu.own / RUNS).toFixed(2)}, its git and sandbox processes ${(m.workerCpu.children / RUNS).toFixed(2)}) in ${secs(m.ms)} on ${availableParallelism()} cores`;
   return [
     `    a slot freed → the worker's next run dequeued ${med(refill)} (max ${secs(Math.max(...refill, 0))}, ${refill.length} times)`,
     `    in a Ratchet step (${before.length} with their 2 calls found): step start → 1st call ${med(before)}, 1st answer → 2nd call ${med(between)}, 2nd answer → step end ${med(after)}`,
@@ -138,6 +145,7 @@ function whereTheTimeWent(m: Measured): string {
     `    a run dequeued → ended ${med(runs.map((r) => (r.ended ?? 0) - (r.dequeued ?? 0)))}; slots busy ${((100 * busy) / (m.ms * slots(m))).toFixed(0)}% of the time; last run ended ${secs(Math.max(...runs.map((r) => r.ended ?? 0)) - first)} after the first enqueue${cpu}`,
   ].join('\n');
 }
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const slots = (m: Measured) => new Set(m.runs.map((r) => r.worker)).size * PER_WORKER;
 
 if (NO_POSTGRES_REASON) {

@@ -125,14 +125,14 @@ export async function timelines(url: string): Promise<RunTimeline[]> {
   }
 }
 
-/** CPU seconds a process and its waited-for children used so far (Linux's /proc), or null where there is no /proc. */
-export function cpuSeconds(pid: number | undefined): number | null {
+/** CPU seconds a process used so far, itself and its waited-for children (git, the sandbox), from Linux's /proc; null elsewhere. */
+export function cpuSeconds(pid: number | undefined): { own: number; children: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command's closing parenthesis: utime, stime, cutime, cstime are the 14th to 17th.
+    // Fields after the command's closing parenthesis: utime, stime, cutime, cstime are the 14th to 17th, in clock ticks.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = [11, 12, 13, 14].reduce((a, i) => a + Number(f[i]), 0);
-    return ticks / 100;
+    const ticks = (i: number) => Number(f[i]) / 100;
+    return { own: ticks(11) + ticks(12), children: ticks(13) + ticks(14) };
   } catch {
     return null;
   }
