@@ -7,7 +7,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
 import { createEngine } from '../electron/engine/engine';
 import { openTeam } from '../electron/engine/team/team-client';
 import { byStep } from '../electron/engine/testing/recovery-fixtures';
@@ -15,7 +14,7 @@ import { TEST_SANDBOX_MODE } from '../electron/engine/testing/sandbox-mode';
 import { NO_POSTGRES_REASON, teamDatabase, teamRepo } from '../electron/engine/testing/team-fixtures';
 import { tempDir } from '../electron/engine/testing/temp-repo';
 import { goalLine } from './measure';
-import { cpuSeconds, median, readyWorkers, secs, stopWorkers, timedServer, timelines, type RunTimeline } from './team';
+import { cpuSeconds, machineLine, median, readyWorkers, secs, stopWorkers, timedServer, timelines, type RunTimeline } from './team';
 
 const RUNS = 12;
 const ANSWER_MS = 2000;
@@ -136,7 +135,7 @@ function whereTheTimeWent(m: Measured): string {
   const cpu =
     m.workerCpu === null
       ? ''
-      : `; the workers used ${(m.workerCpu.own + m.workerCpu.children).toFixed(1)} CPU s (${((m.workerCpu.own + m.workerCpu.children) / RUNS).toFixed(2)} per run: Node ${(m.workerCpu.own / RUNS).toFixed(2)}, its git and sandbox processes ${(m.workerCpu.children / RUNS).toFixed(2)}) in ${secs(m.ms)} on ${availableParallelism()} cores`;
+      : `; the workers used ${(m.workerCpu.own + m.workerCpu.children).toFixed(1)} CPU s (${((m.workerCpu.own + m.workerCpu.children) / RUNS).toFixed(2)} per run: Node ${(m.workerCpu.own / RUNS).toFixed(2)}, its git and sandbox processes ${(m.workerCpu.children / RUNS).toFixed(2)}) in ${secs(m.ms)}`;
   return [
     `    a slot freed → the worker's next run dequeued ${med(refill)} (max ${secs(Math.max(...refill, 0))}, ${refill.length} times)`,
     `    in a Ratchet step (${before.length} with their 2 calls found): step start → 1st call ${med(before)}, 1st answer → 2nd call ${med(between)}, 2nd answer → step end ${med(after)}`,
@@ -165,4 +164,5 @@ for (const [n, m] of [
   );
   console.log(whereTheTimeWent(m));
 }
+console.log(machineLine());
 process.exit(ok ? 0 : 1);

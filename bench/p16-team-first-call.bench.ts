@@ -19,7 +19,7 @@ import { TEST_SANDBOX_MODE } from '../electron/engine/testing/sandbox-mode';
 import { NO_POSTGRES_REASON, teamDatabase, teamRepo } from '../electron/engine/testing/team-fixtures';
 import { tempDir } from '../electron/engine/testing/temp-repo';
 import { goalLine } from './measure';
-import { median, readyWorkers, secs, stopWorkers, timedServer, timelines } from './team';
+import { machineLine, median, readyWorkers, secs, stopWorkers, timedServer, timelines } from './team';
 
 const ROUNDS = Number(process.env.BENCH_P16_ROUNDS ?? 7);
 const GOAL = 2;
@@ -118,6 +118,7 @@ try {
   console.log(
     `    submit (client) ${med('submit')}, enqueued → dequeued ${med('queued')}, dequeued → begin ${med('toBegin')}, begin ${med('begin')}, begin → step ${med('toStep')}, step start → 1st call ${med('toCall')}`,
   );
+  console.log(machineLine());
 } finally {
   for (const c of cleanups.reverse()) await c();
 }

@@ -2,6 +2,7 @@
 // registered on the team's queue; and a scripted API server that notes when each agent call arrived.
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptFn } from '../electron/scripted/server';
@@ -136,4 +137,10 @@ export function cpuSeconds(pid: number | undefined): { own: number; children: nu
   } catch {
     return null;
   }
+}
+
+/** The machine the figures were taken on: its cores and how busy it was (other work on it slows workers and local runs alike, but not equally). */
+export function machineLine(): string {
+  const [one, five] = loadavg();
+  return `  (the machine: ${availableParallelism()} cores, load average ${one!.toFixed(2)} over 1 min and ${five!.toFixed(2)} over 5 min at the end)`;
 }
