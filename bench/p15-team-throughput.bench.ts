@@ -1,12 +1,12 @@
-// Benchmark P15: team throughput. 12 runs submitted at once to the team's queue, each a two-step workflow whose gates
+// Benchmark P15: team throughput. 12 runs submitted one after the other to the team's queue, each a two-step workflow whose gates
 // are `true` and whose agent answers (the scripted API server) take 2 s each, so a run's time is its agent's, as in real
 // life; the time from the first submit until all 12 succeeded with 3 worker processes, against the same with 1, each
-// worker taking 2 runs at once (the team's global and per-repository limits above 6, so only the workers limit). Each
+// worker taking 2 runs at once (the team's global and per-repository limits 8, so only the workers limit). Each
 // measurement has a fresh team database and fresh workers (their own homes, so their clone caches start empty), started
 // and registered on the queue before the first submit. Goal: 1 worker's time ÷ 3 workers' time ≥ 2.5 (3 is ideal).
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createEngine } from '../electron/engine/engine';
 import { openTeam } from '../electron/engine/team/team-client';
 import { byStep } from '../electron/engine/testing/recovery-fixtures';
@@ -14,7 +14,7 @@ import { TEST_SANDBOX_MODE } from '../electron/engine/testing/sandbox-mode';
 import { NO_POSTGRES_REASON, teamDatabase, teamRepo } from '../electron/engine/testing/team-fixtures';
 import { tempDir } from '../electron/engine/testing/temp-repo';
 import { goalLine } from './measure';
-import { cpuSeconds, machineLine, median, readyWorkers, secs, stopWorkers, timedServer, timelines, type RunTimeline } from './team';
+import { cpuSeconds, machineLine, removeTemp, median, readyWorkers, secs, stopWorkers, timedServer, timelines, type RunTimeline } from './team';
 
 const RUNS = 12;
 const ANSWER_MS = 2000;
@@ -52,12 +52,15 @@ async function measure(workers: number): Promise<Measured> {
     cleanups.push(() => db.drop());
     const server = await timedServer(byStep, ANSWER_MS);
     cleanups.push(() => server.close());
-    const { repo, workflowFile } = teamRepo(WORKFLOW);
+    const { repo, remote, workflowFile } = teamRepo(WORKFLOW);
+    cleanups.push(() => removeTemp(repo, dirname(remote), dirname(workflowFile)));
     const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
     // The submitting side: a machine that is not a worker (the CLI or the app), with its own home. Its client makes the
     // team's tables before any worker starts, as a team's database is set up once: three workers launching at once on
     // an empty database race in DBOS's migrations ("tuple concurrently updated"), and the loser never takes runs.
-    const engine = createEngine({ home: join(tempDir('ratchet-p15-home-'), 'home'), env, sandbox: TEST_SANDBOX_MODE });
+    const engineDir = tempDir('ratchet-p15-home-');
+    cleanups.push(() => removeTemp(engineDir));
+    const engine = createEngine({ home: join(engineDir, 'home'), env, sandbox: TEST_SANDBOX_MODE });
     cleanups.push(() => engine.close());
     const team = await openTeam(db.url);
     cleanups.push(() => team.close());

@@ -11,7 +11,7 @@
 // local engine's first run warms what a long-lived app has warm; later runs find the clone and fetch.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createEngine } from '../electron/engine/engine';
 import { openTeam } from '../electron/engine/team/team-client';
 import { byStep } from '../electron/engine/testing/recovery-fixtures';
@@ -19,7 +19,7 @@ import { TEST_SANDBOX_MODE } from '../electron/engine/testing/sandbox-mode';
 import { NO_POSTGRES_REASON, teamDatabase, teamRepo } from '../electron/engine/testing/team-fixtures';
 import { tempDir } from '../electron/engine/testing/temp-repo';
 import { goalLine } from './measure';
-import { machineLine, median, readyWorkers, secs, stopWorkers, timedServer, timelines } from './team';
+import { machineLine, median, removeTemp, readyWorkers, secs, stopWorkers, timedServer, timelines } from './team';
 
 const ROUNDS = Number(process.env.BENCH_P16_ROUNDS ?? 7);
 const GOAL = 2;
@@ -47,10 +47,16 @@ try {
   cleanups.push(() => db.drop());
   const server = await timedServer(byStep);
   cleanups.push(() => server.close());
-  const { repo, workflowFile } = teamRepo(WORKFLOW);
+  const { repo, remote, workflowFile } = teamRepo(WORKFLOW);
+  cleanups.push(() => removeTemp(repo, dirname(remote), dirname(workflowFile)));
   const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-  const engine = createEngine({ home: join(tempDir('ratchet-p16-home-'), 'home'), env, sandbox: TEST_SANDBOX_MODE });
-  cleanups.push(() => engine.close());
+  const engineDir = tempDir('ratchet-p16-home-');
+  cleanups.push(() => removeTemp(engineDir));
+  const engine = createEngine({ home: join(engineDir, 'home'), env, sandbox: TEST_SANDBOX_MODE });
+  cleanups.push(async () => {
+    engine.close();
+    await engine.releaseSandbox();
+  });
   // The team's tables exist before the worker starts (a team's database is set up once).
   const team = await openTeam(db.url);
   cleanups.push(() => team.close());

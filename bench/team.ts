@@ -1,7 +1,8 @@
 // Shared by the team benchmarks (P15, P16): real `ratchet worker` processes, each with its own home, counted ready once
 // registered on the team's queue; and a scripted API server that notes when each agent call arrived.
 import { performance } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -38,10 +39,16 @@ export async function readyWorkers(url: string, env: NodeJS.ProcessEnv, n: numbe
   return workers;
 }
 
-/** Ends the workers this bench started (each by its own process), and waits until they are gone. */
+/** Ends the workers this bench started (each by its own process), waits until they are gone, and removes their homes. */
 export async function stopWorkers(workers: WorkerProcess[]): Promise<void> {
   for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
   await Promise.all(workers.map((w) => w.exited));
+  for (const w of workers) rmSync(dirname(w.home), { recursive: true, force: true });
+}
+
+/** Removes a bench's temporary folders: each path's own temporary folder (the parent of a home, a remote, a workflow file). */
+export function removeTemp(...paths: string[]): void {
+  for (const p of paths) rmSync(p, { recursive: true, force: true });
 }
 
 export interface TimedServer extends ScriptedServer {
