@@ -1,7 +1,10 @@
 // Benchmark P15: team throughput. 12 runs submitted one after the other to the team's queue, each a two-step workflow whose gates
 // are `true` and whose agent answers (the scripted API server) take 2 s each, so a run's time is its agent's, as in real
 // life; the time from the first submit until all 12 succeeded with 3 worker processes, against the same with 1, each
-// worker taking 2 runs at once (the team's global and per-repository limits 8, so only the workers limit). Each
+// worker taking 1 run at a time (the team's global and per-repository limits 8, so only the workers limit). One per
+// worker because the three workers share this machine's two cores, where workers are meant to be machines of their own:
+// with 2 each, six runs' git and sandbox work contends for two cores and the ratio measured this machine's CPU (the
+// helper's figures: a run's time outside its agent rose from ~2 s to 3.4-6 s), not how the team scales. Each
 // measurement has a fresh team database and fresh workers (their own homes, so their clone caches start empty), started
 // and registered on the queue before the first submit. Goal: 1 worker's time ÷ 3 workers' time ≥ 2.5 (3 is ideal).
 import { performance } from 'node:perf_hooks';
@@ -18,7 +21,7 @@ import { cpuSeconds, machineLine, removeTemp, median, readyWorkers, secs, stopWo
 
 const RUNS = 12;
 const ANSWER_MS = 2000;
-const PER_WORKER = 2;
+const PER_WORKER = 1;
 const GOAL = 2.5;
 
 const WORKFLOW = `gates:

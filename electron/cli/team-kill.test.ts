@@ -129,11 +129,10 @@ async function round(n: number): Promise<void> {
 
   // Every run ends, succeeded.
   const deadline = Date.now() + 150_000;
-  let statuses: Array<{ id: string; status: string; worker: string | null; branch: string | null }> = [];
+  type Row = { id: string; status: string; worker: string | null; branch: string | null; reason: string | null };
+  let statuses: Row[] = [];
   while (Date.now() < deadline) {
-    const { rows } = await watch.query<{ id: string; status: string; worker: string | null; branch: string | null }>(
-      'SELECT id, status, worker, branch FROM ratchet.runs',
-    );
+    const { rows } = await watch.query<Row>('SELECT id, status, worker, branch, reason FROM ratchet.runs');
     statuses = rows;
     if (rows.length === RUNS && rows.every((r) => ['succeeded', 'failed', 'cancelled'].includes(r.status))) break;
     await sleep(250);
@@ -154,7 +153,9 @@ async function round(n: number): Promise<void> {
   // Each run's branch on the remote: every step committed once, in order, on the base.
   for (const s of statuses) {
     const subjects = sh(repo.remote, 'log', '--format=%s', `main..${s.branch}`).split('\n');
-    expect(subjects, `run ${s.id}`).toEqual(Array.from({ length: STEPS }, (_, i) => `step ${STEPS - i}: Write file ${STEPS - i}`));
+    expect(subjects, `run ${s.id} (${s.reason ?? ''})\n${outputs}`).toEqual(
+      Array.from({ length: STEPS }, (_, i) => `step ${STEPS - i}: Write file ${STEPS - i}`),
+    );
   }
   // A run taken over mid-step keeps the attempt the dead worker was making, as interrupted.
   const taken = await cli(['status', victimRuns[0] as string, '--team', db.url, '--json'], local);

@@ -131,10 +131,12 @@ export function createTeamRunner(o: TeamRunnerOptions) {
     });
   }
 
-  /** The first durable step: the run exists here and its branch on the remote. */
+  /**
+   * The first durable step: the run exists here, checked. Nothing is pushed yet (the first step pushes the branch): a
+   * worker that dies before it leaves nothing on the remote, and the next one begins the run afresh.
+   */
   async function begin(raw: unknown): Promise<StepAnswer> {
-    const { spec, clone, expected } = await localRun(raw);
-    await push(spec.runId, clone, expected);
+    const { spec } = await localRun(raw);
     return answer(spec.runId);
   }
 

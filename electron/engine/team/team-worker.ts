@@ -61,9 +61,11 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const utcDay = () => new Date().toISOString().slice(0, 10);
 
   /** The team's row of the run, from this worker's store (the list, `ratchet status --team`, the daily budget). */
+  /** Runs whose durable step ended in an error (its row says failed, with why): a late batch must not write the store's status over it. */
+  const broken = new Set<string>();
   async function mirror(runId: string, over: Partial<{ status: RunStatus; reason: string | null; reason_code: string | null }> = {}): Promise<void> {
     const run = engine.store.getRun(runId);
-    if (!run) return;
+    if (!run || broken.has(runId)) return;
     const doc = engine.status(runId);
     // Between two durable steps the run pauses here by design: to the team it is running.
     const between = run.status === 'paused' && run.reason_code === 'auto_progress_step';
@@ -158,6 +160,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const inflight = new Set<Promise<unknown>>();
   async function durable(runId: string, body: () => Promise<StepAnswer>): Promise<StepAnswer> {
     let a: StepAnswer;
+    broken.delete(runId);
     const work = body();
     inflight.add(work);
     try {
@@ -165,6 +168,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     } catch (e) {
       if (stopping.signal.aborted) return new Promise<never>(() => undefined);
       const reason = e instanceof RatchetError ? e.message : `This worker could not run it: ${(e as Error).message}`;
+      broken.add(runId);
       await db.updateRun(runId, { status: 'failed', reason, reason_code: 'internal_error', worker: workerId }).catch(() => undefined);
       return { status: 'failed', code: 'internal_error', reason, wakeAt: null, stepsDone: 0, stepsTotal: 0 };
     } finally {
@@ -200,16 +204,26 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   void teamRun;
 
   DBOS.setConfig({ name: TEAM_APP, systemDatabaseUrl: o.url, executorID: workerId, applicationVersion: TEAM_PROTOCOL, logger: dbosLogger({ warnings: true }) });
-  await DBOS.launch();
   const perWorker = o.concurrency ?? DEFAULT_LIMITS.perWorker;
-  const queue = await DBOS.registerQueue(TEAM_QUEUE, {
-    globalConcurrency: Math.max(o.limits?.global ?? DEFAULT_LIMITS.global, perWorker),
-    workerConcurrency: perWorker,
-    partitionConcurrency: Math.min(o.limits?.perRepo ?? DEFAULT_LIMITS.perRepo, Math.max(o.limits?.global ?? DEFAULT_LIMITS.global, perWorker)),
-    minPollingIntervalMs: 500,
-    // The first worker sets the team's limits; a later one changes them only when told to.
-    onConflict: o.concurrency !== undefined || o.limits ? 'always_update' : 'never_update',
-  });
+  let queue: Awaited<ReturnType<typeof DBOS.registerQueue>>;
+  try {
+    await DBOS.launch();
+    queue = await DBOS.registerQueue(TEAM_QUEUE, {
+      globalConcurrency: Math.max(o.limits?.global ?? DEFAULT_LIMITS.global, perWorker),
+      workerConcurrency: perWorker,
+      partitionConcurrency: Math.min(o.limits?.perRepo ?? DEFAULT_LIMITS.perRepo, Math.max(o.limits?.global ?? DEFAULT_LIMITS.global, perWorker)),
+      // How often an idle worker looks for a queued run: a tenth of a second to start, DBOS backs off under contention.
+      minPollingIntervalMs: 100,
+      // The first worker sets the team's limits; a later one changes them only when told to.
+      onConflict: o.concurrency !== undefined || o.limits ? 'always_update' : 'never_update',
+    });
+  } catch (e) {
+    // A worker that cannot take runs ends, saying why (it must not stay up doing nothing).
+    offEvents();
+    await DBOS.shutdown().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw new RatchetError('team_unreachable', `This worker could not start on the team database: ${(e as Error).message}`, { cause: e });
+  }
   await db.registerWorker({ id: workerId, host: hostname(), pid: process.pid, concurrency: perWorker });
   o.say(
     `ratchet worker ${workerId}: taking runs from the team queue (${await queue.getGlobalConcurrency()} at once in the team, ${await queue.getWorkerConcurrency()} per worker, ${await queue.getPartitionConcurrency()} per repository). Ctrl-C hands its runs to another worker.`,
