@@ -67,6 +67,8 @@ async function round(n: number): Promise<void> {
   const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, RATCHET_WORKER_GONE_MS: '3000' };
   const workers: WorkerProcess[] = [];
   const watch = new pg.Client({ connectionString: db.url });
+  let watchClosed = false;
+  cleanups.push(() => (watchClosed = true));
   cleanups.push(async () => {
     for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
     await Promise.all(workers.map((w) => w.exited));
@@ -101,28 +103,30 @@ async function round(n: number): Promise<void> {
   let mostPending = 0;
   let watching = true;
   const watcher = (async () => {
-    while (watching) {
+    // Ends with the round (or when the client is closed by a failed round's cleanup).
+    while (watching && !watchClosed) {
       const { rows } = await watch.query<{ n: string }>(
         "SELECT count(*) AS n FROM dbos.workflow_status WHERE queue_name = 'ratchet-runs' AND status = 'PENDING'",
       );
       mostPending = Math.max(mostPending, Number(rows[0]?.n ?? 0));
       await sleep(100);
     }
-  })();
+  })().catch(() => undefined);
 
-  // Kill the second worker with SIGKILL once it is in the middle of a step of one of its runs (an agent thinking).
-  const victim = workers[1] as WorkerProcess;
-  const victimId = ids[1] as string;
+  // Kill, with SIGKILL, the first worker found in the middle of one of its runs (a step done, another under way).
+  let victimId = '';
   let victimRuns: string[] = [];
-  for (let i = 0; i < 600 && !victimRuns.length; i++) {
-    const { rows } = await watch.query<{ id: string }>(
-      "SELECT id FROM ratchet.runs WHERE worker = $1 AND status = 'running' AND steps_done >= 1 AND steps_done < $2",
-      [victimId, STEPS],
+  for (let i = 0; i < 1200 && !victimRuns.length; i++) {
+    const { rows } = await watch.query<{ id: string; worker: string }>(
+      "SELECT id, worker FROM ratchet.runs WHERE worker IS NOT NULL AND status = 'running' AND steps_done >= 1 AND steps_done < $1",
+      [STEPS],
     );
-    victimRuns = rows.map((r) => r.id);
-    if (!victimRuns.length) await sleep(50);
+    victimId = rows[0]?.worker ?? '';
+    victimRuns = rows.filter((r) => r.worker === victimId).map((r) => r.id);
+    if (!victimRuns.length) await sleep(25);
   }
-  expect(victimRuns.length, `worker ${victimId} never ran a step:\n${victim.output()}`).toBeGreaterThan(0);
+  expect(victimRuns.length, `no worker was ever in the middle of a run:\n${workers.map((w) => w.output()).join('\n')}`).toBeGreaterThan(0);
+  const victim = workers[ids.indexOf(victimId)] as WorkerProcess;
   await sleep(Math.floor(Math.random() * THINK_MS));
   victim.child.kill('SIGKILL');
   await victim.exited;
