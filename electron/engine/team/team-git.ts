@@ -69,11 +69,12 @@ export async function hasCommit(clone: string, sha: string): Promise<boolean> {
 }
 
 /**
- * Pushes the run's branch (only if the remote's is still `expected`: null, that it has none) and its refs. Throws
- * `team_lost_run` when the remote moved: another worker holds the run now.
+ * Pushes the run's branch (only if the remote's is still `expected`: null, that it has none) and its refs, and returns
+ * the commit pushed (the next push's lease). Throws `team_lost_run` when the remote moved: another worker holds the run now.
  */
-export async function pushRun(clone: string, runId: string, branch: string, expected: string | null): Promise<void> {
-  await serialized(clone, async () => {
+export async function pushRun(clone: string, runId: string, branch: string, expected: string | null): Promise<string | null> {
+  return serialized(clone, async () => {
+    const pushed = await refSha(clone, `refs/heads/${branch}`);
     const r = await remoteGit(clone).run([
       'push',
       '--quiet',
@@ -88,7 +89,7 @@ export async function pushRun(clone: string, runId: string, branch: string, expe
     if (r.code === 0) {
       // The remote-tracking ref follows, so the next lease is on what was just pushed.
       await git(clone).raw(['update-ref', `refs/remotes/origin/${branch}`, `refs/heads/${branch}`]);
-      return;
+      return pushed;
     }
     if (/stale info|rejected|fetch first/.test(r.stdout + r.stderr))
       throw new RatchetError('team_lost_run', `The remote's ${branch} moved while this worker ran the step: another worker holds run ${runId} now.`);

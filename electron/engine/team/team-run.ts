@@ -120,14 +120,15 @@ export function createTeamRunner(o: TeamRunnerOptions) {
   }
 
   /** Keeps on the remote how the run stands (its refs, and the branch if it moved), so another worker can go on with it. */
-  function push(runId: string, clone: string, expected: string | null, opts: { ifDiesNow?: boolean } = {}): Promise<void> {
+  /** `lease.sha`: the branch's commit on the remote as this worker last saw or pushed it; each push moves it on. */
+  function push(runId: string, clone: string, lease: { sha: string | null }, opts: { ifDiesNow?: boolean } = {}): Promise<void> {
     // One after the other: the state an attempt's start kept never lands after the step's end.
     return serialized(`push:${runId}`, async () => {
       await engine.settled();
       const kept = engine.runState(runId, opts);
       if (kept) await writeRunState(kept.repo, runId, kept.state);
       const run = engine.store.getRun(runId);
-      if (run) await pushRun(clone, runId, run.branch, expected);
+      if (run) lease.sha = await pushRun(clone, runId, run.branch, lease.sha);
     });
   }
 
@@ -144,11 +145,12 @@ export function createTeamRunner(o: TeamRunnerOptions) {
   async function advance(raw: unknown): Promise<StepAnswer> {
     const { spec, clone, expected } = await localRun(raw);
     const runId = spec.runId;
+    const lease = { sha: expected };
     const signal = o.signalFor(runId);
     // An attempt that starts is kept on the remote as interrupted until its step ends: a worker that dies mid-step
     // leaves it as a local run's process would (the attempt interrupted), for whoever takes the run over.
     const off = engine.onEvent((e) => {
-      if (e.runId === runId && e.type === 'attempt.started') void push(runId, clone, expected, { ifDiesNow: true }).catch(() => undefined);
+      if (e.runId === runId && e.type === 'attempt.started') void push(runId, clone, lease, { ifDiesNow: true }).catch(() => undefined);
     });
     let doc: StatusDocument;
     try {
@@ -159,7 +161,7 @@ export function createTeamRunner(o: TeamRunnerOptions) {
       off();
       o.done(runId);
     }
-    await push(runId, clone, expected);
+    await push(runId, clone, lease);
     return answer(runId, doc);
   }
 
