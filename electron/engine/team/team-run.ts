@@ -57,8 +57,14 @@ export function createTeamRunner(o: TeamRunnerOptions) {
         const remoteHead = await refSha(clone, `refs/remotes/origin/${run.branch}`);
         const localHead = await refSha(clone, `refs/heads/${run.branch}`);
         if (remoteHead && remoteHead !== localHead) {
+          // The remote is the truth of what is committed: this worker's copy of a step another push landed first is dropped.
           await resetHard(pinWorktree(clone, run.worktree), remoteHead);
           await reconcileWithGit(engine.store, run);
+          const steps = engine.store.getSteps(runId);
+          if (engine.store.getRun(runId)?.status === 'succeeded' && steps.some((st) => st.status !== 'succeeded' && st.status !== 'skipped'))
+            engine.store.restoreRunStatus(runId, 'interrupted', 'The remote has fewer steps than this worker had: it goes on from the remote.', {
+              code: 'rebuilt_from_git',
+            });
         }
         return { spec, clone, expected: remoteHead };
       }
@@ -161,6 +167,8 @@ export function createTeamRunner(o: TeamRunnerOptions) {
       off();
       o.done(runId);
     }
+    // A lease refused (team_lost_run: a push this worker did not make landed first — a dead worker's git finishing its
+    // push) is thrown to the workflow, which runs this durable step again from the remote.
     await push(runId, clone, lease);
     return answer(runId, doc);
   }

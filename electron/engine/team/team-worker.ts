@@ -167,6 +167,8 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       a = await work;
     } catch (e) {
       if (stopping.signal.aborted) return new Promise<never>(() => undefined);
+      // The remote moved under this step: the step runs again from the remote (the workflow's step retry).
+      if (e instanceof RatchetError && e.code === 'team_lost_run') throw e;
       const reason = e instanceof RatchetError ? e.message : `This worker could not run it: ${(e as Error).message}`;
       broken.add(runId);
       await db.updateRun(runId, { status: 'failed', reason, reason_code: 'internal_error', worker: workerId }).catch(() => undefined);
@@ -194,7 +196,15 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
               await applyRaisedBudget(runId).catch(() => undefined);
               return runner.advance(raw);
             }),
-          { name: 'step' },
+          // Run again when the remote moved under it (team_lost_run), from what the remote has: a few times, a second apart.
+          {
+            name: 'step',
+            retriesAllowed: true,
+            maxAttempts: 4,
+            intervalSeconds: 1,
+            backoffRate: 1.5,
+            shouldRetry: (e) => e instanceof RatchetError && e.code === 'team_lost_run',
+          },
         );
       }
       return a;
