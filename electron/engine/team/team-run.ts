@@ -8,7 +8,7 @@ import type { RunReasonCode, RunStatus, StatusDocument } from '../../../shared/d
 import type { Engine } from '../engine';
 import { RatchetError } from '../errors';
 import { git, resetHard } from '../git/repo-git';
-import { readRunMetas, writeRunState } from '../git/run-refs';
+import { readRunMetas, readRunState, writeRunState } from '../git/run-refs';
 import { pinWorktree } from '../git/worktree-integrity';
 import { reconcileWithGit } from '../lifecycle/run-recovery';
 import { rebuildRun } from '../lifecycle/run-git-recover';
@@ -59,6 +59,10 @@ export function createTeamRunner(o: TeamRunnerOptions) {
         if (remoteHead && remoteHead !== localHead) {
           // The remote is the truth of what is committed: this worker's copy of a step another push landed first is dropped.
           await resetHard(pinWorktree(clone, run.worktree), remoteHead);
+          // The attempts the remote's state has and this store does not (the worker that pushed the step made them).
+          const kept = await readRunState(clone, runId);
+          const known = new Set(engine.store.getAttempts(runId).map((a) => `${a.step_index}/${a.n}`));
+          for (const a of kept?.attempts ?? []) if (!known.has(`${a.step}/${a.n}`)) engine.store.restoreAttempt(runId, a);
           await reconcileWithGit(engine.store, run);
           const steps = engine.store.getSteps(runId);
           if (engine.store.getRun(runId)?.status === 'succeeded' && steps.some((st) => st.status !== 'succeeded' && st.status !== 'skipped'))
