@@ -66,6 +66,17 @@ export async function readRunState(repo: string, runId: string): Promise<RunStat
   }
 }
 
+/** One run's metadata (refs/ratchet/<run>/meta), or null when it has none or it cannot be read. */
+export async function readRunMeta(repo: string, runId: string): Promise<RunMeta | null> {
+  const g = git(repo);
+  try {
+    const sha = (await g.raw(['rev-parse', '--verify', '-q', `refs/ratchet/${runId}/meta`])).trim();
+    return sha ? (JSON.parse(await g.raw(['cat-file', 'blob', sha])) as RunMeta) : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function readRunMetas(repo: string): Promise<RunMeta[]> {
   const g = git(repo);
   const refs = (await g.raw(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/ratchet/'])).split('\n').filter((l) => /\/meta /.test(l));

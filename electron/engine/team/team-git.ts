@@ -116,10 +116,15 @@ export async function teamRemoteOf(repoRoot: string): Promise<{ name: string; ur
 
 /** Throws unless the remote has `commit` (on any branch): workers start from the remote, not from this machine. */
 export async function assertOnRemote(repoRoot: string, remoteName: string, commit: string, branch: string | null): Promise<void> {
-  await remoteGit(repoRoot)
-    .raw(['fetch', '--quiet', remoteName])
-    .catch(() => undefined);
-  const on = (await git(repoRoot).raw(['branch', '-r', '--contains', commit])).trim();
+  const contains = async () => (await git(repoRoot).run(['branch', '-r', '--contains', commit])).stdout.trim();
+  // Fetched only when this clone does not know the remote has it yet (a fetch is a round trip to the remote).
+  let on = await contains();
+  if (!on) {
+    await remoteGit(repoRoot)
+      .raw(['fetch', '--quiet', remoteName])
+      .catch(() => undefined);
+    on = await contains();
+  }
   if (!on)
     throw new RatchetError(
       'bad_arguments',

@@ -8,7 +8,7 @@ import type { RunReasonCode, RunStatus, StatusDocument } from '../../../shared/d
 import type { Engine } from '../engine';
 import { RatchetError } from '../errors';
 import { git, resetHard } from '../git/repo-git';
-import { readRunMetas, readRunState, writeRunState } from '../git/run-refs';
+import { readRunMeta, readRunState, writeRunState } from '../git/run-refs';
 import { pinWorktree } from '../git/worktree-integrity';
 import { reconcileWithGit } from '../lifecycle/run-recovery';
 import { rebuildRun } from '../lifecycle/run-git-recover';
@@ -36,6 +36,12 @@ export interface TeamRunnerOptions {
 
 export function createTeamRunner(o: TeamRunnerOptions) {
   const { engine } = o;
+  /**
+   * The runs whose remote branch this process knows as it is (it began the run, or pushed its last step), and that commit:
+   * their next step starts without a fetch. Safe by the lease: had another push landed meanwhile, this one is refused and
+   * the step runs again, after a fetch (the entry is dropped).
+   */
+  const current = new Map<string, string | null>();
 
   /** The run here, up to date with the remote; made from the spec when no worker has begun it. */
   async function localRun(raw: unknown): Promise<{ spec: TeamRunSpec; clone: string; expected: string | null }> {
@@ -43,6 +49,10 @@ export function createTeamRunner(o: TeamRunnerOptions) {
     if (typeof remote !== 'string') throw new RatchetError('bad_arguments', 'This team run names no remote.');
     const clone = await ensureClone(engine.home, remote);
     const runId = String((raw as { runId?: unknown }).runId);
+    if (current.has(runId) && engine.store.getRun(runId)) {
+      const { spec } = await checkSpec(raw, clone);
+      return { spec, clone, expected: current.get(runId) ?? null };
+    }
     await fetchRun(clone, runId);
     const { spec, workflow } = await checkSpec(raw, clone);
     if (!(await hasCommit(clone, spec.baseCommit)))
@@ -72,7 +82,8 @@ export function createTeamRunner(o: TeamRunnerOptions) {
         }
         return { spec, clone, expected: remoteHead };
       }
-      const meta = (await readRunMetas(clone)).find((m) => m.runId === runId);
+      // This run's only (a worker's clone holds every team run's refs it ever fetched).
+      const meta = await readRunMeta(clone, runId);
       if (meta) {
         const remoteHead = await refSha(clone, `refs/remotes/origin/${meta.branch}`);
         if (!remoteHead) throw new RatchetError('team_git', `Run ${runId}'s branch ${meta.branch} is not on the remote any more; nothing can continue it.`);
@@ -147,7 +158,8 @@ export function createTeamRunner(o: TeamRunnerOptions) {
    * worker that dies before it leaves nothing on the remote, and the next one begins the run afresh.
    */
   async function begin(raw: unknown): Promise<StepAnswer> {
-    const { spec } = await localRun(raw);
+    const { spec, expected } = await localRun(raw);
+    current.set(spec.runId, expected);
     return answer(spec.runId);
   }
 
@@ -173,9 +185,16 @@ export function createTeamRunner(o: TeamRunnerOptions) {
     }
     // A lease refused (team_lost_run: a push this worker did not make landed first — a dead worker's git finishing its
     // push) is thrown to the workflow, which runs this durable step again from the remote.
+    current.delete(runId);
     await push(runId, clone, lease);
+    current.set(runId, lease.sha);
     return answer(runId, doc);
   }
 
-  return { begin, advance, answer };
+  /** Forgets what this process knew of the run's remote branch (a workflow starting or resumed here fetches first). */
+  function forget(runId: string): void {
+    current.delete(runId);
+  }
+
+  return { begin, advance, answer, forget };
 }

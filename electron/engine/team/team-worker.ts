@@ -184,6 +184,8 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const teamRun = DBOS.registerWorkflow(
     async (raw: unknown): Promise<StepAnswer> => {
       const runId = String((raw as { runId?: unknown })?.runId);
+      // Each start of the workflow here (the first, a recovery, a resume, a rewind) fetches before its first step.
+      runner.forget(runId);
       let a = await DBOS.runStep(() => durable(runId, () => runner.begin(raw)), { name: 'begin' });
       // Goes on while the run does: a step done (paused between steps by design), or a retry parked until its time.
       while (GOES_ON.includes(a.status) || (a.status === 'paused' && a.code === 'auto_progress_step') || (a.status === 'waiting' && a.wakeAt)) {
