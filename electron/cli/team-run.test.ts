@@ -161,7 +161,12 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     expect(resumed.code, resumed.err).toBe(0);
     const done = await t.until(id, (d) => d.status === 'succeeded');
     expect(done.status).toBe('succeeded');
-    expect(sh(t.repo.remote, 'log', '--format=%s', `main..${done.branch}`).split('\n')).toHaveLength(3);
+    // Each step once (a stop mid-attempt keeps the attempt's unfinished work in a rescue commit between, as locally).
+    const subjects = sh(t.repo.remote, 'log', '--format=%s', `main..${done.branch}`).split('\n');
+    expect(
+      subjects.filter((x) => !x.startsWith('rescue:')),
+      subjects.join('\n'),
+    ).toEqual(['step 3: Step number 3', 'step 2: Step number 2', 'step 1: Step number 1']);
     expect(done.steps.flatMap((x) => x.attempts.map((a) => a.outcome)).filter((o) => o === 'passed')).toHaveLength(3);
   }, 120_000);
 
