@@ -10,6 +10,7 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { NeedsAttention } from '../components/dashboard/NeedsAttention';
 import { ReportDialog } from './ReportDialog';
 import { WhatIfPanel } from '../components/WhatIfPanel';
+import { TeamStats } from '../components/dashboard/TeamStats';
 
 export function DashboardScreen() {
   const days = useStats((s) => s.days);
@@ -51,6 +52,7 @@ export function DashboardScreen() {
         ) : (
           <Stats s={slot.data} improvements={improvements.data} />
         ))}
+      <TeamStats days={days} />
       {slot.data && slot.data.runs > 0 && <WhatIfPanel days={days} />}
       {report && <ReportDialog days={days} onClose={() => setReport(false)} />}
     </div>

@@ -1,7 +1,8 @@
 // A run on team workers: where it runs (its worker, the remote), its status document as its worker last kept it, and
-// Stop / Resume / Retry / Run next / Start later acting through the team's queue. Asked for again every ~2 s while open
-// (the team database has no push to the app); the step timeline is the local run screen's.
-import { useMemo, useState } from 'react';
+// Stop / Resume / Retry / Run next / Start later / Raise budget acting through the team's queue. The status document is
+// asked for again every ~2 s while open; while the run runs, its engine events (its workflow's stream, team.follow) show
+// the current attempt live. The step timeline and the transcript are the local run screen's.
+import { useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
 import type { TeamRunItem } from '../../../shared/team';
 import { errorClassLabel, money, shortSha } from '../lib/format';
@@ -14,7 +15,15 @@ import { Empty, ErrorState, InlineError, Loading } from '../components/States';
 import { RelativeTime } from '../components/RelativeTime';
 import { RunStatusBadge, StatusIcon } from '../components/StatusBadge';
 import { StepTimeline } from '../components/StepTimeline';
+import { Transcript } from '../components/Transcript';
+import { liveAttempts, type LiveAttempt } from '../lib/team-live';
 import { defaultStep, RunReason } from './RunScreen';
+import { RaiseBudget } from './RaiseBudget';
+
+/** A team run paused because its task budget or the team's daily budget was reached (Raise budget applies). */
+export function teamBudgetPause(it: TeamRunItem): boolean {
+  return it.status === 'paused' && (it.reasonCode === 'task_budget' || it.reasonCode === 'daily_budget');
+}
 
 type Action = 'stop' | 'resume' | 'retry' | 'next' | 'later';
 
@@ -29,8 +38,10 @@ export function teamActions(it: TeamRunItem): Action[] {
       return ['stop'];
     case 'failed':
       return ['retry'];
-    case 'cancelled':
     case 'paused':
+      // Paused at its task budget, Resume would pause again at once: Raise budget is the way on.
+      return it.reasonCode === 'task_budget' ? [] : ['resume'];
+    case 'cancelled':
     case 'interrupted':
     case 'waiting_approval':
       return ['resume'];
@@ -52,12 +63,17 @@ const HINT: Record<Action, string> = {
 export function TeamRunScreen({ runId, step }: { runId: string; step: number | null }) {
   const entry = useTeam((s) => s.byId[runId]);
   usePoll(() => useTeam.getState().loadRun(runId), TEAM_POLL_MS);
+  const liveState = useTeam((s) => s.live[runId]);
   const [busy, setBusy] = useState<Action | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const now = useNow(30_000);
   const doc = entry?.doc?.doc ?? null;
   const item = entry?.doc?.item ?? null;
   const selected = useMemo(() => step ?? (doc ? defaultStep(doc) : null), [step, doc]);
+  const running = item ? ['running', 'waiting', 'planning'].includes(item.status) : false;
+  // The run's engine events while it runs and the screen is open (again from the stream's start when it runs again).
+  useEffect(() => (running ? useTeam.getState().follow(runId) : undefined), [runId, running]);
+  const attempts = useMemo(() => liveAttempts(liveState?.events ?? []), [liveState?.events]);
 
   if (!entry || (!item && !entry.error))
     return (
@@ -78,6 +94,7 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
     setBusy(null);
   };
   const live = ['running', 'waiting', 'planning'].includes(item.status);
+  const budgetPaused = teamBudgetPause(item);
   const selectedStep = doc?.steps.find((s) => s.index === selected) ?? null;
 
   return (
@@ -126,8 +143,9 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
         {item.reason && (
           <RunReason reason={item.reason} tone={item.status === 'failed' ? 'tone-bad' : item.status === 'interrupted' ? 'tone-attention' : 'muted'} />
         )}
-        {teamActions(item).length > 0 && (
+        {(teamActions(item).length > 0 || budgetPaused) && (
           <div className="row run-actions" role="group" aria-label="team run actions">
+            {budgetPaused && doc && <RaiseBudget runId={runId} doc={doc} paused raise={(usd) => useTeam.getState().raiseBudget(runId, usd)} />}
             {teamActions(item).map((a) => (
               <button
                 key={a}
@@ -158,7 +176,14 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
             <StepTimeline steps={doc.steps} selected={selected} timing={{}} now={now} runActive={live} onSelect={(i) => navigate(hrefs.teamRun(runId, i))} />
           </aside>
           <section className="run-attempts" aria-label="attempt history">
-            {selectedStep ? <TeamStepAttempts step={selectedStep} worker={item.worker} live={live} /> : <p className="muted">This run has no steps.</p>}
+            {selectedStep ? (
+              <>
+                <TeamStepAttempts step={selectedStep} worker={item.worker} live={live} />
+                <TeamLive attempt={attempts.filter((a) => a.step === selectedStep.index).pop() ?? null} running={live} error={liveState?.error ?? null} />
+              </>
+            ) : (
+              <p className="muted">This run has no steps.</p>
+            )}
           </section>
         </div>
       ) : (
@@ -167,6 +192,37 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
         </Empty>
       )}
     </div>
+  );
+}
+
+/** The step's latest attempt as its worker's engine events tell it, live: the gates as they start and finish, the agent's transcript. */
+function TeamLive({ attempt, running, error }: { attempt: LiveAttempt | null; running: boolean; error: string | null }) {
+  if (error) return <p className="inline-error small-text">Live events could not be followed: {error}</p>;
+  if (!attempt) return null;
+  const under = running && attempt.outcome === null;
+  return (
+    <section className="team-live" aria-label="live attempt">
+      <h3>
+        {under ? 'Live: ' : ''}attempt {attempt.n} <span className="muted">on {attempt.worker}</span>
+        {attempt.model && <span className="muted"> · {attempt.model}</span>}
+        {attempt.outcome && <span className="muted"> · {attempt.outcome}</span>}
+      </h3>
+      {attempt.gates.length > 0 && (
+        <ul className="plain-list team-live-gates" aria-label="gates">
+          {attempt.gates.map((g, i) => (
+            <li key={`${g.gate}-${i}`}>
+              <StatusIcon status={g.state === 'running' ? 'running' : g.state} /> gate <code>{g.gate}</code>{' '}
+              <span className={g.state === 'failed' ? 'tone-bad' : 'muted'}>
+                {g.state === 'running'
+                  ? 'running…'
+                  : `${g.state}${g.timedOut ? ' (timed out)' : g.exitCode !== null && g.state === 'failed' ? ` (exit ${g.exitCode})` : ''} in ${(g.durationMs / 1000).toFixed(1)} s`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Transcript entries={attempt.transcript} live={under} />
+    </section>
   );
 }
 
@@ -205,8 +261,8 @@ function TeamStepAttempts({ step, worker, live }: { step: StepDoc; worker: strin
         </p>
       )}
       <p className="muted small-text">
-        Transcripts, diffs and gate output stay on the worker that ran the attempt{worker ? ` (${worker})` : ''}; the branch on the remote has every committed
-        step.
+        Diffs and gate output stay on the worker that ran the attempt{worker ? ` (${worker})` : ''}; the branch on the remote has every committed step. While
+        the run runs, its worker’s events show here as they happen.
       </p>
     </>
   );
