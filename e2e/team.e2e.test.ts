@@ -8,15 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoRepo, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
+import { demoRepo, editWorkflow, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
 import { layoutProblems, shootScreen } from './app-steps';
 import { NO_POSTGRES_REASON, startWorker, teamDatabase, type WorkerProcess } from '../electron/engine/testing/team-fixtures';
 import { SANDBOX_AVAILABLE } from '../electron/engine/testing/sandbox-mode';
 import { openTeam, type TeamClient } from '../electron/engine/team/team-client';
+import { money } from '../shared/money';
 
 /** The demo repository with a slower gate (a step takes seconds: a Stop lands mid-run), its `origin` a bare repository with main pushed. */
 function teamDemoRepo(): string {
-  const repo = slowGate(demoRepo(), 15);
+  return withRemote(slowGate(demoRepo(), 15));
+}
+
+/** `repo` with a bare repository as its `origin`, main pushed (what the workers clone). */
+function withRemote(repo: string): string {
   const remote = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-remote-')), 'calc.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
   execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo });
@@ -155,6 +160,16 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     // A first task on the team: its screen names the worker and follows the run to its end.
     await submitToTeam(page, spec.repo, 'Team A');
     await runHeader(page).getByTestId('team-worker').getByText(/-\d+-/).waitFor({ timeout: 60_000 });
+    // Live from the worker's engine events (the run's DBOS stream): the attempt under way, then its gate running (a 15 s gate).
+    const live = page.getByRole('region', { name: 'live attempt' });
+    await live.getByRole('heading', { name: /^live Attempt \d+ on .*-\d+-/ }).waitFor({ timeout: 60_000 });
+    await live.getByText('running…').waitFor({ timeout: 60_000 });
+    await shot(page, 'team-run-live-1400');
+    // …and the gate's end, as it happens (before the 2 s poll's status document would say the step is done).
+    await live
+      .getByText(/^passed in \d+\.\d s$/)
+      .first()
+      .waitFor({ timeout: 60_000 });
     await runHeader(page).locator('[data-status="succeeded"]').waitFor({ timeout: 150_000 });
     await page.getByRole('button', { name: /^3\. / }).or(page.locator('.timeline-item.status-succeeded').nth(2)).first().waitFor();
     expect((await teamStatuses())['Team A']).toBe('succeeded');
@@ -193,6 +208,43 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
 
     await page.getByRole('link', { name: 'Runs' }).click();
     for (const t of ['Team A', 'Team B', 'Team C']) await row(page, t).locator('[data-status="succeeded"]').waitFor({ timeout: 10_000 });
+
+    // The dashboard's Team section: the three team runs, all succeeded, on the one worker, today's team spend.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const teamStats = page.locator('section[aria-labelledby="h-team-stats"]');
+    const kpi = (label: string) => teamStats.locator('.kpi', { has: page.getByText(label, { exact: true }) });
+    await kpi('team runs').waitFor({ timeout: 30_000 });
+    expect(await kpi('team runs').locator('.kpi-value').textContent()).toBe('3');
+    expect(await kpi('success rate').locator('.kpi-value').textContent()).toBe('100.0 %');
+    expect(await teamStats.getByRole('table', { name: 'team runs by worker' }).getByRole('row').nth(1).textContent()).toContain(workerId);
+    const stats = await team.stats(7);
+    expect(await kpi('team spend today').locator('.kpi-value').textContent()).toBe(money(stats.spentTodayUsd));
+    await shootScreen(page, 'team-dashboard', () => teamStats.evaluate((el) => el.scrollIntoView({ block: 'start' })));
     await page.close();
   }, 480_000);
+
+  it('pauses a team run at its task budget and Raise budget and continue takes it to success', async () => {
+    // The demo workflow with a task budget far below what one attempt costs (as e2e/budget.e2e.test.ts locally).
+    const repo = withRemote(
+      editWorkflow(demoRepo(), (yml) => yml.replace('max_retries: 3', 'max_retries: 3\nbudget: { task_usd: 0.004 }'), 'A tiny task budget'),
+    );
+    const page = await spec.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(spec.host!.url);
+    await submitToTeam(page, repo, 'Team budget');
+    await runHeader(page).locator('[data-status="paused"]').waitFor({ timeout: 120_000 });
+    const actions = page.getByRole('group', { name: 'team run actions' });
+    await actions.getByRole('button', { name: 'Raise budget and continue' }).click();
+    const input = page.getByLabel('New task budget (USD)');
+    // Below what it spent: said at the field, Continue disabled (as on a local run's screen).
+    await input.fill('0.001');
+    await page.getByText(/^Give it more than \$[\d.]+ \(what it has spent\)\.$/).waitFor();
+    expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true);
+    await shootScreen(page, 'team-run-budget-paused');
+    await input.fill('5');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await waitTeam('the raised run to succeed', (s) => s['Team budget'] === 'succeeded', 240_000);
+    await runHeader(page).locator('[data-status="succeeded"]').waitFor({ timeout: 30_000 });
+    await page.close();
+  }, 360_000);
 });

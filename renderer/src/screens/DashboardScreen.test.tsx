@@ -218,7 +218,7 @@ describe('the Team section', () => {
     expect(t.getByText('team runs').nextSibling?.textContent).toBe('5');
     expect(t.getByText('3 succeeded · 1 failed · 1 open')).toBeTruthy();
     expect(t.getByText('75.0 %')).toBeTruthy();
-    expect(t.getByText('2 passed · $0.60 · of 8 attempts')).toBeTruthy();
+    expect(t.getByText('2 passed · cost $0.60 · 8 attempts in all')).toBeTruthy();
     expect(t.getByText('$0.90')).toBeTruthy();
     expect(t.getByText('of the $5.00 team daily budget')).toBeTruthy();
     const workers = t.getByRole('table', { name: 'team runs by worker' });

@@ -246,7 +246,7 @@ describe('team runs', () => {
       push('agent.transcript', { attemptId: 3, kind: 'text', text: 'stale event' }, 'old-token');
     });
     const live = await screen.findByRole('region', { name: 'live attempt' });
-    expect(within(live).getByText(/Live: attempt 1/)).toBeTruthy();
+    expect(within(live).getByRole('heading').textContent).toMatch(/^live Attempt 1 on build-7-1234-abcdef · claude-sonnet-5-5$/);
     expect(within(live).getByText('view src/calc.js')).toBeTruthy();
     expect(within(live).getByText('running…')).toBeTruthy();
     expect(screen.queryByText('stale event')).toBeNull();

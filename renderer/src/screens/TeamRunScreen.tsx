@@ -178,8 +178,12 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
           <section className="run-attempts" aria-label="attempt history">
             {selectedStep ? (
               <>
-                <TeamStepAttempts step={selectedStep} worker={item.worker} live={live} />
+                <TeamStepAttempts step={selectedStep} live={live} />
                 <TeamLive attempt={attempts.filter((a) => a.step === selectedStep.index).pop() ?? null} running={live} error={liveState?.error ?? null} />
+                <p className="muted small-text">
+                  Diffs and gate output stay on the worker that ran the attempt{item.worker ? ` (${item.worker})` : ''}; the branch on the remote has every
+                  committed step. While the run runs, its worker’s events show here as they happen.
+                </p>
               </>
             ) : (
               <p className="muted">This run has no steps.</p>
@@ -202,11 +206,14 @@ function TeamLive({ attempt, running, error }: { attempt: LiveAttempt | null; ru
   const under = running && attempt.outcome === null;
   return (
     <section className="team-live" aria-label="live attempt">
-      <h3>
-        {under ? 'Live: ' : ''}attempt {attempt.n} <span className="muted">on {attempt.worker}</span>
-        {attempt.model && <span className="muted"> · {attempt.model}</span>}
-        {attempt.outcome && <span className="muted"> · {attempt.outcome}</span>}
-      </h3>
+      <p className="team-live-head" role="heading" aria-level={3}>
+        {under ? <span className="badge tone-info">live</span> : <span className="muted">Last seen:</span>} <strong>Attempt {attempt.n}</strong>{' '}
+        <span className="muted">
+          on <span className="mono">{attempt.worker}</span>
+          {attempt.model ? ` · ${attempt.model}` : ''}
+          {attempt.outcome ? ` · ${attempt.outcome}` : ''}
+        </span>
+      </p>
       {attempt.gates.length > 0 && (
         <ul className="plain-list team-live-gates" aria-label="gates">
           {attempt.gates.map((g, i) => (
@@ -227,7 +234,7 @@ function TeamLive({ attempt, running, error }: { attempt: LiveAttempt | null; ru
 }
 
 /** A step's attempts as the status document has them; their transcripts and gate output stay on the worker that ran them. */
-function TeamStepAttempts({ step, worker, live }: { step: StepDoc; worker: string | null; live: boolean }) {
+function TeamStepAttempts({ step, live }: { step: StepDoc; live: boolean }) {
   return (
     <>
       <h2>
@@ -260,10 +267,6 @@ function TeamStepAttempts({ step, worker, live }: { step: StepDoc; worker: strin
           Committed as <code title={step.commit}>{shortSha(step.commit)}</code> and pushed to the remote.
         </p>
       )}
-      <p className="muted small-text">
-        Diffs and gate output stay on the worker that ran the attempt{worker ? ` (${worker})` : ''}; the branch on the remote has every committed step. While
-        the run runs, its worker’s events show here as they happen.
-      </p>
     </>
   );
 }

@@ -13,8 +13,8 @@ export function TeamStats({ days }: { days: 7 | 30 }) {
 
   if (slot.error)
     return (
-      <section className="card team-stats" aria-labelledby="h-team">
-        <h2 id="h-team">Team</h2>
+      <section className="card team-stats" aria-labelledby="h-team-stats">
+        <h2 id="h-team-stats">Team</h2>
         <p className="inline-error small-text">The team database did not answer, so team runs are not counted here: {slot.error}</p>
       </section>
     );
@@ -24,8 +24,8 @@ export function TeamStats({ days }: { days: 7 | 30 }) {
   const overBudget = t.dailyBudgetUsd !== null && t.spentTodayUsd >= t.dailyBudgetUsd;
   const failedAttempts = t.reasons.reduce((n, r) => n + r.attempts, 0);
   return (
-    <section className="card team-stats" aria-labelledby="h-team">
-      <h2 id="h-team">
+    <section className="card team-stats" aria-labelledby="h-team-stats">
+      <h2 id="h-team-stats">
         Team <span className="muted small-text">runs on team workers, last {days} days</span>
       </h2>
       <div className="kpis">
@@ -34,7 +34,7 @@ export function TeamStats({ days }: { days: 7 | 30 }) {
         <Kpi
           label="retries"
           value={String(t.retries)}
-          sub={`${t.retriesThatPassed} passed · ${money(t.retryCostUsd)} · of ${t.attempts} attempt${t.attempts === 1 ? '' : 's'}`}
+          sub={`${t.retriesThatPassed} passed · cost ${money(t.retryCostUsd)} · ${t.attempts} attempt${t.attempts === 1 ? '' : 's'} in all`}
         />
         <Kpi
           label="team spend today"
