@@ -230,6 +230,15 @@ describe('the Team section', () => {
     expect(fake.calls.filter((c) => c.method === 'team.stats').map((c) => (c.input as { days: number }).days)).toContain(30);
   });
 
+  it('says "no runs on this machine" when only the team ran in the period', async () => {
+    fake = installFake({
+      overrides: { 'team.stats': ({ days }) => teamStats(days ?? 7), 'stats.summary': ({ days }) => ({ ...makeStats(NOW, days ?? 7), runs: 0 }) },
+    });
+    render(<DashboardScreen />);
+    await screen.findByRole('heading', { name: /^Team/ });
+    expect(await screen.findByText('No runs on this machine in the last 7 days')).toBeTruthy();
+  });
+
   it('says the team database did not answer instead of counting nothing', async () => {
     fake = installFake({
       overrides: {
