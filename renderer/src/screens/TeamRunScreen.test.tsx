@@ -9,6 +9,7 @@ import { installFake, NOW } from '../test-helpers';
 import { hrefs, parseHash } from '../lib/route';
 import { withTeamRuns } from '../lib/team-runs';
 import { useRuns } from '../stores/runs';
+import { useTeam } from '../stores/team';
 import { HomeScreen } from './HomeScreen';
 import { TeamRunScreen } from './TeamRunScreen';
 
@@ -222,8 +223,9 @@ describe('team runs', () => {
   });
 
   it('follows a running run’s engine events live (attempt, tool call, gate) and stops following when the screen closes', async () => {
+    let status: 'running' | 'succeeded' = 'running';
     const fake = installFake({
-      overrides: { 'team.status': () => ({ item: teamItem({}), doc: statusDoc('running') }), 'team.follow': () => ({ ok: true as const }) },
+      overrides: { 'team.status': () => ({ item: teamItem({ status }), doc: statusDoc(status) }), 'team.follow': () => ({ ok: true as const }) },
     });
     const view = render(<TeamRunScreen runId="t-1" step={null} />);
     await screen.findByRole('heading', { name: 'Team task' });
@@ -253,7 +255,12 @@ describe('team runs', () => {
     act(() => push('gate.finished', { attemptId: 3, gate: 'test', passed: true, exitCode: 0, durationMs: 2100 }));
     expect(await within(live).findByText('passed in 2.1 s')).toBeTruthy();
 
+    // Once the run ended, the follow stops and the partial live view goes: the status document tells the attempts whole.
+    status = 'succeeded';
+    await act(() => useTeam.getState().loadRun('t-1'));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'live attempt' })).toBeNull());
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'team.unfollow')).toBe(true));
     view.unmount();
-    await waitFor(() => expect(fake.calls.filter((c) => c.method === 'team.unfollow').map((c) => c.input)).toEqual([{ runId: 't-1', follow }]));
+    expect(fake.calls.filter((c) => c.method === 'team.unfollow').map((c) => c.input)).toEqual([{ runId: 't-1', follow }]);
   });
 });

@@ -179,7 +179,10 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
             {selectedStep ? (
               <>
                 <TeamStepAttempts step={selectedStep} live={live} />
-                <TeamLive attempt={attempts.filter((a) => a.step === selectedStep.index).pop() ?? null} running={live} error={liveState?.error ?? null} />
+                {/* Only while it runs: once the follow stops, what arrived may be part of an attempt, which the status document tells whole. */}
+                {live && (
+                  <TeamLive attempt={attempts.filter((a) => a.step === selectedStep.index).pop() ?? null} running={live} error={liveState?.error ?? null} />
+                )}
                 <p className="muted small-text">
                   Diffs and gate output stay on the worker that ran the attempt{item.worker ? ` (${item.worker})` : ''}; the branch on the remote has every
                   committed step. While the run runs, its worker’s events show here as they happen.
