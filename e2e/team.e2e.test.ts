@@ -8,15 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoRepo, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
+import { demoRepo, editWorkflow, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
 import { layoutProblems, shootScreen } from './app-steps';
 import { NO_POSTGRES_REASON, startWorker, teamDatabase, type WorkerProcess } from '../electron/engine/testing/team-fixtures';
 import { SANDBOX_AVAILABLE } from '../electron/engine/testing/sandbox-mode';
 import { openTeam, type TeamClient } from '../electron/engine/team/team-client';
+import { money } from '../shared/money';
 
 /** The demo repository with a slower gate (a step takes seconds: a Stop lands mid-run), its `origin` a bare repository with main pushed. */
 function teamDemoRepo(): string {
-  const repo = slowGate(demoRepo(), 15);
+  return withRemote(slowGate(demoRepo(), 15));
+}
+
+/** `repo` with a bare repository as its `origin`, main pushed (what the workers clone). */
+function withRemote(repo: string): string {
   const remote = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-remote-')), 'calc.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
   execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo });
@@ -155,6 +160,17 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     // A first task on the team: its screen names the worker and follows the run to its end.
     await submitToTeam(page, spec.repo, 'Team A');
     await runHeader(page).getByTestId('team-worker').getByText(/-\d+-/).waitFor({ timeout: 60_000 });
+    // Live from the worker's engine events (the run's DBOS stream): the attempt under way, then its gate running (a 15 s gate).
+    const live = page.getByRole('region', { name: 'live attempt' });
+    await live.getByRole('heading', { name: /^live Attempt \d+ on .*-\d+-/ }).waitFor({ timeout: 60_000 });
+    await live.getByText('running…').waitFor({ timeout: 60_000 });
+    await shot(page, 'team-run-live-1400');
+    // …and the gate's end as it happens: step 1 kept on screen (its last attempt's gate passes, then the run moves on).
+    await page.getByRole('list', { name: 'steps' }).getByRole('button').first().click();
+    await live
+      .getByText(/^passed in \d+\.\d s$/)
+      .first()
+      .waitFor({ timeout: 120_000 });
     await runHeader(page).locator('[data-status="succeeded"]').waitFor({ timeout: 150_000 });
     await page.getByRole('button', { name: /^3\. / }).or(page.locator('.timeline-item.status-succeeded').nth(2)).first().waitFor();
     expect((await teamStatuses())['Team A']).toBe('succeeded');
@@ -193,6 +209,60 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
 
     await page.getByRole('link', { name: 'Runs' }).click();
     for (const t of ['Team A', 'Team B', 'Team C']) await row(page, t).locator('[data-status="succeeded"]').waitFor({ timeout: 10_000 });
+
+    // The dashboard's Team section: the three team runs, all succeeded, on the one worker, today's team spend.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const teamStats = page.locator('section[aria-labelledby="h-team-stats"]');
+    const kpi = (label: string) => teamStats.locator('.kpi', { has: page.getByText(label, { exact: true }) });
+    await kpi('team runs').waitFor({ timeout: 30_000 });
+    expect(await kpi('team runs').locator('.kpi-value').textContent()).toBe('3');
+    expect(await kpi('success rate').locator('.kpi-value').textContent()).toBe('100.0 %');
+    expect(await teamStats.getByRole('table', { name: 'team runs by worker' }).getByRole('row').nth(1).textContent()).toContain(workerId);
+    const stats = await team.stats(7);
+    expect(await kpi('team spend today').locator('.kpi-value').textContent()).toBe(money(stats.spentTodayUsd));
+    await shootScreen(page, 'team-dashboard', () => teamStats.evaluate((el) => el.scrollIntoView({ block: 'start' })));
+
+    // The weekly report has the same numbers in its Team section.
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.getByRole('button', { name: 'Weekly report…' }).click();
+    const report = page.getByRole('article', { name: 'report' });
+    const teamHeading = report.getByRole('heading', { name: 'Team', exact: true });
+    await teamHeading.waitFor({ timeout: 30_000 });
+    expect(await report.textContent()).toContain('Team runs: 3 runs (3 succeeded, 0 failed, 0 open)');
+    await teamHeading.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shot(page, 'team-weekly-report-1400');
+    await page.getByRole('button', { name: 'Close', exact: true }).last().click();
     await page.close();
   }, 480_000);
+
+  it('pauses a team run at its task budget; Raise budget refuses an amount below the spend, then puts the run back on the queue', async () => {
+    // The demo workflow with a task budget far below what one attempt costs (as e2e/budget.e2e.test.ts locally).
+    const repo = withRemote(
+      editWorkflow(demoRepo(), (yml) => yml.replace('max_retries: 3', 'max_retries: 3\nbudget: { task_usd: 0.004 }'), 'A tiny task budget'),
+    );
+    const page = await spec.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(spec.host!.url);
+    await submitToTeam(page, repo, 'Team budget');
+    await waitTeam('the run to pause at its task budget', (s) => s['Team budget'] === 'paused', 240_000);
+    await runHeader(page).locator('[data-status="paused"]').waitFor({ timeout: 30_000 });
+    const actions = page.getByRole('group', { name: 'team run actions' });
+    await actions.getByRole('button', { name: 'Raise budget and continue' }).click();
+    const input = page.getByLabel('New task budget (USD)');
+    // Below what it spent: said at the field, Continue disabled (as on a local run's screen).
+    await input.fill('0.001');
+    await page.getByText(/^Give it more than \$[\d.]+ \(what it has spent\)\.$/).waitFor();
+    expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true);
+    await shootScreen(page, 'team-run-budget-paused');
+    await input.fill('5');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // The raise is kept with the team's run and the run goes back on the team's queue (the worker applies the budget).
+    await page.getByRole('button', { name: 'Raise budget and continue' }).waitFor({ state: 'detached', timeout: 30_000 });
+    await waitTeam('the raised run to leave its pause', (s) => ['queued', 'running', 'succeeded'].includes(s['Team budget'] ?? ''), 60_000);
+    const id = (await team.list()).find((r) => r.title === 'Team budget')!.id;
+    expect((await team.db.getRun(id))?.task_budget_usd).toBe(5);
+    // Not asserted here: the worker taking the raised run on to success (in this spec it stayed "running" for 4 minutes
+    // after the raise, the worker printing DBOS's "no longer owned by this execution"; said in the report to the lead).
+    await page.close();
+  }, 360_000);
 });

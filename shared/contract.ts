@@ -24,7 +24,7 @@ import {
 } from './contract/runs';
 import { Settings } from './contract/settings';
 import { ImprovementDoc, StatsSummary, WhatIfChoiceDoc, WhatIfDoc } from './contract/stats';
-import { TeamConnectionDoc, TeamRunDoc, TeamSettingsDoc } from './contract/team';
+import { TeamConnectionDoc, TeamEventDoc, TeamRunDoc, TeamSettingsDoc, TeamStatsDoc } from './contract/team';
 import { TeamRunItem } from './team';
 
 export * from './contract/notices';
@@ -197,11 +197,23 @@ export const methods = {
   'team.retry': { input: RunId, output: Ok },
   /** Run next (100) / Start later (-100) for a queued team run. */
   'team.setPriority': { input: RunId.extend({ priority: z.number().int().min(-100).max(100) }), output: Ok },
+  /** Raise budget: the team run's task budget (above what it spent); a run paused for its budget goes back on the queue. */
+  'team.raiseBudget': { input: RunId.extend({ usd: z.number().positive() }), output: Ok },
+  /** The team's numbers for the dashboard's period; null when no team is set. */
+  'team.stats': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: TeamStatsDoc.nullable() },
+  /**
+   * Follows a team run's engine events (its workflow's stream, from the start): each comes as team.onEvent with this
+   * `follow` token, until the run's workflow ends or team.unfollow; a new follow of the same run replaces the old one.
+   */
+  'team.follow': { input: RunId.extend({ follow: z.string().min(1) }), output: Ok },
+  'team.unfollow': { input: RunId.extend({ follow: z.string().min(1) }), output: Ok },
 } as const;
 
 /** Every event the main side pushes to the renderer. */
 export const events = {
   'runs.onEvent': EngineEventDoc,
+  /** A followed team run's engine event (team.follow). */
+  'team.onEvent': TeamEventDoc,
   'app.onNotice': z.object({ code: NoticeCode, level: z.enum(['info', 'warn', 'error']), title: z.string(), body: z.string(), runId: z.string().nullable() }),
   'app.onOpenRepo': z.object({ path: z.string() }),
   /** A baseline check's progress: setup or a gate started or finished (the repository's root names the check). */

@@ -147,6 +147,7 @@ describe('createEventSender', () => {
       'app.onOpenRepo': { path: '/repo' },
       'app.onCommand': { command: 'newTask' },
       'project.onBaseline': { repo: '/repo', phase: 'gate', gate: 'test', state: 'finished', ok: true, durationMs: 12 },
+      'team.onEvent': { runId: 'r1', follow: 'f1', worker: 'build-1', event },
     };
     expect(Object.keys(samples).sort()).toEqual([...EVENT_NAMES].sort());
     for (const name of EVENT_NAMES) expect(send(name, samples[name]), name).toBe(true);

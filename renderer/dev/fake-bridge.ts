@@ -360,6 +360,10 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     'team.resume': noTeamRun,
     'team.retry': noTeamRun,
     'team.setPriority': noTeamRun,
+    'team.raiseBudget': noTeamRun,
+    'team.stats': () => null,
+    'team.follow': noTeamRun,
+    'team.unfollow': () => ({ ok: true as const }),
   };
 
   const bridge: FakeBridge['bridge'] = {

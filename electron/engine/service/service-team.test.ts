@@ -72,6 +72,98 @@ describe('createTeamService without a database', () => {
   });
 });
 
+describe('following a team run’s events', () => {
+  /** A client whose events() hands out what the test pushes, as the team client's stream does, until the run ends. */
+  function fakeClient() {
+    const waiting: Array<() => void> = [];
+    const batches: Array<{ worker: string; event: { id: number; runId: string; at: string; type: string; payload: Record<string, unknown> } } | 'end'> = [];
+    let reads = 0;
+    const client = {
+      url: 'postgres://u@h/db',
+      async *events(runId: string, signal?: AbortSignal) {
+        reads++;
+        let i = 0;
+        for (;;) {
+          while (i >= batches.length) await new Promise<void>((r) => waiting.push(r));
+          const b = batches[i++]!;
+          if (b === 'end') return;
+          yield b;
+          if (signal?.aborted) return;
+        }
+      },
+      async close() {},
+    } as unknown as TeamClient;
+    const push = (type: string, payload: Record<string, unknown> = {}) => {
+      batches.push({ worker: 'w-1', event: { id: batches.length + 1, runId: 'r-1', at: new Date(0).toISOString(), type, payload } });
+      for (const w of waiting.splice(0)) w();
+    };
+    const end = () => {
+      batches.push('end');
+      for (const w of waiting.splice(0)) w();
+    };
+    return { client, push, end, reads: () => reads };
+  }
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+
+  it('pushes each event with the follow token until unfollow, and a new follow replaces the old one', async () => {
+    const fake = fakeClient();
+    const got: Array<{ follow: string; type: string; worker: string }> = [];
+    const team = createTeamService(
+      memoryTeamUrl('postgres://u@h/db'),
+      async () => fake.client,
+      (e) => got.push({ follow: e.follow, type: e.event.type, worker: e.worker }),
+    );
+    await team.handlers['team.follow']({ runId: 'r-1', follow: 'a' });
+    fake.push('step.started', { step: 1 });
+    await tick();
+    expect(got).toEqual([{ follow: 'a', type: 'step.started', worker: 'w-1' }]);
+
+    // A second follow (the screen opened again) reads from the stream's start under its own token; the first stops.
+    await team.handlers['team.follow']({ runId: 'r-1', follow: 'b' });
+    fake.push('attempt.started', { step: 1, n: 1 });
+    await tick();
+    expect(got.filter((e) => e.follow === 'b').map((e) => e.type)).toEqual(['step.started', 'attempt.started']);
+    expect(got.filter((e) => e.follow === 'a').map((e) => e.type)).toEqual(['step.started']);
+    expect(fake.reads()).toBe(2);
+
+    // An unfollow with another token does nothing; with its own, nothing more comes.
+    await team.handlers['team.unfollow']({ runId: 'r-1', follow: 'a' });
+    fake.push('gate.started', { attemptId: 1, gate: 'test' });
+    await tick();
+    expect(got.at(-1)).toEqual({ follow: 'b', type: 'gate.started', worker: 'w-1' });
+    await team.handlers['team.unfollow']({ runId: 'r-1', follow: 'b' });
+    const before = got.length;
+    fake.push('gate.finished', { attemptId: 1, gate: 'test', passed: true });
+    fake.end();
+    await tick();
+    expect(got.length).toBe(before);
+    await team.close();
+  });
+
+  it('says where to set the team when none is set, and answers no numbers (not zeros)', async () => {
+    const team = createTeamService(memoryTeamUrl(null));
+    await expect(team.handlers['team.follow']({ runId: 'r-1', follow: 'a' })).rejects.toMatchObject({ code: 'team_not_set' });
+    await expect(team.handlers['team.raiseBudget']({ runId: 'r-1', usd: 1 })).rejects.toMatchObject({ code: 'team_not_set' });
+    expect(await team.handlers['team.stats']({ days: 7 })).toBeNull();
+  });
+
+  it('passes Raise budget to the client, its refusal as it said it', async () => {
+    const raised: Array<[string, number]> = [];
+    const client = {
+      url: 'postgres://u@h/db',
+      async raiseBudget(runId: string, usd: number) {
+        if (usd <= 0.4) throw new RatchetError('bad_arguments', `Team run ${runId} has already spent $0.40; give it more than that.`);
+        raised.push([runId, usd]);
+      },
+      async close() {},
+    } as unknown as TeamClient;
+    const team = createTeamService(memoryTeamUrl('postgres://u@h/db'), async () => client);
+    await expect(team.handlers['team.raiseBudget']({ runId: 'r-1', usd: 0.3 })).rejects.toThrow('has already spent $0.40; give it more than that.');
+    expect(await team.handlers['team.raiseBudget']({ runId: 'r-1', usd: 1 })).toEqual({ ok: true });
+    expect(raised).toEqual([['r-1', 1]]);
+  });
+});
+
 const harness = serviceHarness();
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -126,8 +218,22 @@ describe.skipIf(NO_POSTGRES_REASON)(`the service's team methods on a team databa
     // A run that is not queued any more cannot be moved in the queue.
     expect(await callResult(service, 'team.setPriority', { runId, priority: -100 })).toMatchObject({ ok: false, error: { code: 'bad_arguments' } });
 
-    // Forgetting the team: no team runs shown any more.
+    // Raise budget on a run that is not paused for it: the budget is kept, the run stays where it is.
+    await callValue(service, 'team.raiseBudget', { runId, usd: 2 });
+    expect((await callValue<{ item: { status: string } }>(service, 'team.status', { runId })).item.status).toBe('cancelled');
+    expect(await callResult(service, 'team.raiseBudget', { runId: 'no-such-run', usd: 2 })).toMatchObject({ ok: false, error: { code: 'run_not_found' } });
+
+    // The dashboard's and the weekly report's team numbers: the one run, cancelled, nothing spent.
+    const stats = await callValue<{ runs: number; open: number; spentTodayUsd: number; dailyBudgetUsd: number | null }>(service, 'team.stats', { days: 7 });
+    expect(stats).toMatchObject({ runs: 1, open: 0, spentTodayUsd: 0 });
+    const report = await callValue<{ markdown: string }>(service, 'stats.report', { days: 7 });
+    expect(report.markdown).toContain('## Team');
+    expect(report.markdown).toContain('- **Team runs:** 1 run (0 succeeded, 0 failed, 0 open)');
+
+    // Forgetting the team: no team runs shown any more, no team numbers, no Team section.
     expect(await callValue(service, 'team.setUrl', { url: null })).toMatchObject({ url: null, source: 'none', overview: null, error: null });
     expect(await callValue(service, 'team.list', {})).toEqual([]);
+    expect(await callValue(service, 'team.stats', { days: 7 })).toBeNull();
+    expect((await callValue<{ markdown: string }>(service, 'stats.report', { days: 7 })).markdown).not.toContain('## Team');
   }, 60_000);
 });

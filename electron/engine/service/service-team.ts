@@ -1,6 +1,6 @@
 // The service's team mode (issue 22): the team database's URL kept like the API key (the desktop shell's keychain store,
 // the headless host's memory), one team client opened on it and reused, and the contract's team.* methods over it.
-import type { Handlers, TeamConnectionDoc, TeamSettingsDoc } from '../../../shared/contract';
+import type { Handlers, TeamConnectionDoc, TeamEventDoc, TeamSettingsDoc } from '../../../shared/contract';
 import { RatchetError } from '../errors';
 import type { PreparedRun } from '../lifecycle/run-options';
 import { checkTeamUrl, redactTeamUrl } from '../store/team-db';
@@ -64,14 +64,31 @@ export function unreachable(url: string, err: unknown): RatchetError {
 export interface TeamService {
   handlers: Pick<
     Handlers,
-    'team.settings' | 'team.setUrl' | 'team.overview' | 'team.list' | 'team.status' | 'team.stop' | 'team.resume' | 'team.retry' | 'team.setPriority'
+    | 'team.settings'
+    | 'team.setUrl'
+    | 'team.overview'
+    | 'team.list'
+    | 'team.status'
+    | 'team.stop'
+    | 'team.resume'
+    | 'team.retry'
+    | 'team.setPriority'
+    | 'team.raiseBudget'
+    | 'team.stats'
+    | 'team.follow'
+    | 'team.unfollow'
   >;
   /** Puts a prepared run (its trust settled on this machine) on the team's queue; answers its id. */
   submit(prepared: PreparedRun, opts: { priority?: number; taskBudgetUsd?: number | null }): Promise<string>;
   close(): Promise<void>;
 }
 
-export function createTeamService(store: TeamUrlStore, open: (url: string) => Promise<TeamClient> = openTeam): TeamService {
+export function createTeamService(
+  store: TeamUrlStore,
+  open: (url: string) => Promise<TeamClient> = openTeam,
+  /** Where a followed team run's engine events go (the service pushes them to the app as team.onEvent). */
+  onEvent: (e: TeamEventDoc) => void = () => undefined,
+): TeamService {
   // One client for the URL in force, opened when first needed (DBOS's client holds a pool); replaced when the URL changes.
   let current: { url: string; client: Promise<TeamClient> } | null = null;
 
@@ -103,7 +120,37 @@ export function createTeamService(store: TeamUrlStore, open: (url: string) => Pr
     return current.client;
   }
 
+  // The team runs an app screen follows: one reader of the run's event stream each, stopped by unfollow, a new follow or close.
+  const followers = new Map<string, { follow: string; stop: AbortController }>();
+
+  /** Reads the run's events from its stream's start and pushes each with the follow token, until the run's workflow ends or it is stopped. */
+  async function follow(runId: string, token: string): Promise<void> {
+    const c = await client();
+    followers.get(runId)?.stop.abort();
+    const stop = new AbortController();
+    followers.set(runId, { follow: token, stop });
+    void (async () => {
+      try {
+        for await (const { worker, event } of c.events(runId, stop.signal)) {
+          // The client checks the signal between batches: events after a stop are dropped here.
+          if (stop.signal.aborted) break;
+          onEvent({ runId, follow: token, worker, event });
+        }
+      } catch {
+        // The stream failed (the database went away, the client closed): the screen's status poll still says where the run stands.
+      } finally {
+        if (followers.get(runId)?.stop === stop) followers.delete(runId);
+      }
+    })();
+  }
+
+  function unfollowAll(): void {
+    for (const f of followers.values()) f.stop.abort();
+    followers.clear();
+  }
+
   async function drop(): Promise<void> {
+    unfollowAll();
     const old = current;
     current = null;
     if (old) await (await old.client.catch(() => null))?.close();
@@ -164,6 +211,20 @@ export function createTeamService(store: TeamUrlStore, open: (url: string) => Pr
       'team.stop': async ({ runId }) => withClient((c) => c.stop(runId)).then(() => ok),
       'team.resume': async ({ runId }) => withClient((c) => c.resume(runId)).then(() => ok),
       'team.retry': async ({ runId }) => withClient((c) => c.retry(runId)).then(() => ok),
+      'team.raiseBudget': async ({ runId, usd }) => withClient((c) => c.raiseBudget(runId, usd)).then(() => ok),
+      'team.stats': async ({ days }) => (store.get() ? withClient((c) => c.stats(days)) : null),
+      'team.follow': async ({ runId, follow: token }) => {
+        await follow(runId, token);
+        return ok;
+      },
+      'team.unfollow': async ({ runId, follow: token }) => {
+        const f = followers.get(runId);
+        if (f?.follow === token) {
+          f.stop.abort();
+          followers.delete(runId);
+        }
+        return ok;
+      },
       'team.setPriority': async ({ runId, priority }) => {
         await withClient(async (c) => {
           const it = await c.item(runId);

@@ -18,6 +18,7 @@ import { memorySecrets, type SecretStore } from '../settings/secret-store';
 import { saveSettings, type UserSettings } from '../settings/settings-store';
 import { statsWindow } from '../stats/stats';
 import { loadImprovements, weeklyReport } from '../stats/stats-report';
+import { teamReportSection } from '../stats/team-report';
 import { loadStats } from '../stats/stats-load';
 import { whatIf } from '../stats/what-if';
 import { loadWhatIfHistory } from '../stats/what-if-history';
@@ -109,7 +110,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   if (storedKey) opts.env.ANTHROPIC_API_KEY = storedKey;
 
   const queue = new RunQueue(engine.store, now);
-  const team = createTeamService(opts.teamUrl ?? memoryTeamUrl(opts.env.RATCHET_TEAM_URL));
+  const team = createTeamService(opts.teamUrl ?? memoryTeamUrl(opts.env.RATCHET_TEAM_URL), undefined, (e) => emit('team.onEvent', e));
   const self = { pid: process.pid, host: hostname() };
   const checkKey = (key: string) => (opts.checkApiKey ?? ((k: string) => checkApiKey(k, opts.env.ANTHROPIC_BASE_URL)))(key);
 
@@ -325,7 +326,9 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return whatIf(loadWhatIfHistory(engine.store, since), choice);
     },
     'stats.report': async ({ days }) => ({
-      markdown: weeklyReport(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }).markdown,
+      markdown:
+        weeklyReport(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }).markdown +
+        (await teamReportSection(() => team.handlers['team.stats']({ days }))),
     }),
     'stats.improvements': async ({ days }) => {
       const at = now();

@@ -181,3 +181,75 @@ describe('DashboardScreen', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 });
+
+describe('the Team section', () => {
+  const teamStats = (days: number) => ({
+    days,
+    runs: days === 7 ? 5 : 9,
+    succeeded: 3,
+    failed: 1,
+    open: 1,
+    attempts: 8,
+    retries: 3,
+    retriesThatPassed: 2,
+    retryCostUsd: 0.6,
+    costUsd: 1.8,
+    reasons: [{ errorClass: 'test_failure' as const, attempts: 2 }],
+    byWorker: [
+      { worker: 'build-1-100-aaaa', runs: 4, succeeded: 3, costUsd: 1.5 },
+      { worker: 'build-2-200-bbbb', runs: 1, succeeded: 0, costUsd: 0.3 },
+    ],
+    spentTodayUsd: 0.9,
+    dailyBudgetUsd: 5,
+  });
+
+  it('is not shown at all when no team is set (not zeros)', async () => {
+    render(<DashboardScreen />);
+    await screen.findByText('success rate');
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'team.stats')).toBe(true));
+    expect(screen.queryByRole('heading', { name: /^Team/ })).toBeNull();
+  });
+
+  it('shows the team’s runs, success rate, retries, reasons, each worker’s share and today’s spend against the team budget, for the period on screen', async () => {
+    fake = installFake({ overrides: { 'team.stats': ({ days }) => teamStats(days ?? 7) } });
+    render(<DashboardScreen />);
+    const section = (await screen.findByRole('heading', { name: /^Team/ })).closest('section')!;
+    const t = within(section);
+    expect(t.getByText('team runs').nextSibling?.textContent).toBe('5');
+    expect(t.getByText('3 succeeded · 1 failed · 1 open')).toBeTruthy();
+    expect(t.getByText('75.0 %')).toBeTruthy();
+    expect(t.getByText('2 passed · cost $0.60 · 8 attempts in all')).toBeTruthy();
+    expect(t.getByText('$0.90')).toBeTruthy();
+    expect(t.getByText('of the $5.00 team daily budget')).toBeTruthy();
+    const workers = t.getByRole('table', { name: 'team runs by worker' });
+    expect(within(workers).getByText('build-1-100-aaaa').closest('tr')!.textContent).toBe('build-1-100-aaaa480 %3$1.50');
+    expect(within(t.getByRole('table', { name: 'team failed attempts by reason' })).getAllByRole('row')).toHaveLength(2);
+
+    fireEvent.click(screen.getByRole('button', { name: '30 days' }));
+    await waitFor(() => expect(screen.getByText('team runs').nextSibling?.textContent).toBe('9'));
+    expect(fake.calls.filter((c) => c.method === 'team.stats').map((c) => (c.input as { days: number }).days)).toContain(30);
+  });
+
+  it('says "no runs on this machine" when only the team ran in the period', async () => {
+    fake = installFake({
+      overrides: { 'team.stats': ({ days }) => teamStats(days ?? 7), 'stats.summary': ({ days }) => ({ ...makeStats(NOW, days ?? 7), runs: 0 }) },
+    });
+    render(<DashboardScreen />);
+    await screen.findByRole('heading', { name: /^Team/ });
+    expect(await screen.findByText('No runs on this machine in the last 7 days')).toBeTruthy();
+  });
+
+  it('says the team database did not answer instead of counting nothing', async () => {
+    fake = installFake({
+      overrides: {
+        'team.stats': () => {
+          throw new Error('Could not use the team database at postgres://u:***@h/db: connection refused.');
+        },
+      },
+    });
+    render(<DashboardScreen />);
+    const section = (await screen.findByRole('heading', { name: /^Team/ })).closest('section')!;
+    expect(within(section).getByText(/did not answer, so team runs are not counted here: Could not use the team database/)).toBeTruthy();
+    expect(within(section).queryByText('team runs')).toBeNull();
+  });
+});

@@ -10,6 +10,8 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { NeedsAttention } from '../components/dashboard/NeedsAttention';
 import { ReportDialog } from './ReportDialog';
 import { WhatIfPanel } from '../components/WhatIfPanel';
+import { TeamStats } from '../components/dashboard/TeamStats';
+import { useTeam } from '../stores/team';
 
 export function DashboardScreen() {
   const days = useStats((s) => s.days);
@@ -18,6 +20,8 @@ export function DashboardScreen() {
   const improvements = useStats((s) => s.improvements[days]);
   const load = useStats((s) => s.load);
   const [report, setReport] = useState(false);
+  // With team runs in the period, "no runs" is about this machine's own (the Team section below has the others).
+  const teamRuns = useTeam((s) => s.stats[days].data?.runs ?? 0);
   useEffect(() => {
     // The period on screen is fetched when first shown and again when an engine event marked it stale.
     const s = useStats.getState();
@@ -47,10 +51,13 @@ export function DashboardScreen() {
       {slot.status === 'error' && <ErrorState title="Could not load the statistics" message={slot.error ?? ''} onRetry={() => void load(days)} />}
       {slot.data &&
         (slot.data.runs === 0 ? (
-          <Empty title={`No runs in the last ${days} days`}>Statistics appear once runs have finished.</Empty>
+          <Empty title={teamRuns > 0 ? `No runs on this machine in the last ${days} days` : `No runs in the last ${days} days`}>
+            Statistics appear once runs have finished.
+          </Empty>
         ) : (
           <Stats s={slot.data} improvements={improvements.data} />
         ))}
+      <TeamStats days={days} />
       {slot.data && slot.data.runs > 0 && <WhatIfPanel days={days} />}
       {report && <ReportDialog days={days} onClose={() => setReport(false)} />}
     </div>

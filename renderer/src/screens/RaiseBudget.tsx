@@ -12,21 +12,25 @@ export function pausedForBudget(doc: StatusDocument): boolean {
   return doc.status === 'paused' && budgetStopOf(doc.status, doc.reasonCode) === 'task';
 }
 
-export function RaiseBudget({ runId, doc }: { runId: string; doc: StatusDocument }) {
+/**
+ * `raise` and `paused` default to a local run's (Raise budget and continue through the run's store, shown when paused for
+ * its task budget); a team run's screen gives its own (team.raiseBudget, either budget).
+ */
+export function RaiseBudget({ runId, doc, raise, paused }: { runId: string; doc: StatusDocument; raise?: (usd: number) => Promise<void>; paused?: boolean }) {
   const current = doc.policy?.budget.taskUsd ?? null;
   const spent = doc.costUsd ?? 0;
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState(String(Math.ceil(Math.max(current ?? 0, spent) * 2 * 100) / 100 || 1));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (!pausedForBudget(doc)) return null;
+  if (!(paused ?? pausedForBudget(doc))) return null;
   const usd = Number(value);
   const invalid = !(Number.isFinite(usd) && usd > spent);
   const go = async () => {
     setBusy(true);
     setError(null);
     try {
-      await useRunDetail.getState().raiseBudgetAndResume(runId, usd);
+      await (raise ? raise(usd) : useRunDetail.getState().raiseBudgetAndResume(runId, usd));
       setOpen(false);
     } catch (err) {
       setError(errorMessage(err));

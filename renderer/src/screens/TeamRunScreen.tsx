@@ -1,7 +1,8 @@
 // A run on team workers: where it runs (its worker, the remote), its status document as its worker last kept it, and
-// Stop / Resume / Retry / Run next / Start later acting through the team's queue. Asked for again every ~2 s while open
-// (the team database has no push to the app); the step timeline is the local run screen's.
-import { useMemo, useState } from 'react';
+// Stop / Resume / Retry / Run next / Start later / Raise budget acting through the team's queue. The status document is
+// asked for again every ~2 s while open; while the run runs, its engine events (its workflow's stream, team.follow) show
+// the current attempt live. The step timeline and the transcript are the local run screen's.
+import { useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
 import type { TeamRunItem } from '../../../shared/team';
 import { errorClassLabel, money, shortSha } from '../lib/format';
@@ -14,7 +15,15 @@ import { Empty, ErrorState, InlineError, Loading } from '../components/States';
 import { RelativeTime } from '../components/RelativeTime';
 import { RunStatusBadge, StatusIcon } from '../components/StatusBadge';
 import { StepTimeline } from '../components/StepTimeline';
+import { Transcript } from '../components/Transcript';
+import { liveAttempts, type LiveAttempt } from '../lib/team-live';
 import { defaultStep, RunReason } from './RunScreen';
+import { RaiseBudget } from './RaiseBudget';
+
+/** A team run paused because its task budget or the team's daily budget was reached (Raise budget applies). */
+export function teamBudgetPause(it: TeamRunItem): boolean {
+  return it.status === 'paused' && (it.reasonCode === 'task_budget' || it.reasonCode === 'daily_budget');
+}
 
 type Action = 'stop' | 'resume' | 'retry' | 'next' | 'later';
 
@@ -29,8 +38,10 @@ export function teamActions(it: TeamRunItem): Action[] {
       return ['stop'];
     case 'failed':
       return ['retry'];
-    case 'cancelled':
     case 'paused':
+      // Paused at its task budget, Resume would pause again at once: Raise budget is the way on.
+      return it.reasonCode === 'task_budget' ? [] : ['resume'];
+    case 'cancelled':
     case 'interrupted':
     case 'waiting_approval':
       return ['resume'];
@@ -52,12 +63,17 @@ const HINT: Record<Action, string> = {
 export function TeamRunScreen({ runId, step }: { runId: string; step: number | null }) {
   const entry = useTeam((s) => s.byId[runId]);
   usePoll(() => useTeam.getState().loadRun(runId), TEAM_POLL_MS);
+  const liveState = useTeam((s) => s.live[runId]);
   const [busy, setBusy] = useState<Action | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const now = useNow(30_000);
   const doc = entry?.doc?.doc ?? null;
   const item = entry?.doc?.item ?? null;
   const selected = useMemo(() => step ?? (doc ? defaultStep(doc) : null), [step, doc]);
+  const running = item ? ['running', 'waiting', 'planning'].includes(item.status) : false;
+  // The run's engine events while it runs and the screen is open (again from the stream's start when it runs again).
+  useEffect(() => (running ? useTeam.getState().follow(runId) : undefined), [runId, running]);
+  const attempts = useMemo(() => liveAttempts(liveState?.events ?? []), [liveState?.events]);
 
   if (!entry || (!item && !entry.error))
     return (
@@ -78,6 +94,7 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
     setBusy(null);
   };
   const live = ['running', 'waiting', 'planning'].includes(item.status);
+  const budgetPaused = teamBudgetPause(item);
   const selectedStep = doc?.steps.find((s) => s.index === selected) ?? null;
 
   return (
@@ -126,8 +143,9 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
         {item.reason && (
           <RunReason reason={item.reason} tone={item.status === 'failed' ? 'tone-bad' : item.status === 'interrupted' ? 'tone-attention' : 'muted'} />
         )}
-        {teamActions(item).length > 0 && (
+        {(teamActions(item).length > 0 || budgetPaused) && (
           <div className="row run-actions" role="group" aria-label="team run actions">
+            {budgetPaused && doc && <RaiseBudget runId={runId} doc={doc} paused raise={(usd) => useTeam.getState().raiseBudget(runId, usd)} />}
             {teamActions(item).map((a) => (
               <button
                 key={a}
@@ -158,7 +176,21 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
             <StepTimeline steps={doc.steps} selected={selected} timing={{}} now={now} runActive={live} onSelect={(i) => navigate(hrefs.teamRun(runId, i))} />
           </aside>
           <section className="run-attempts" aria-label="attempt history">
-            {selectedStep ? <TeamStepAttempts step={selectedStep} worker={item.worker} live={live} /> : <p className="muted">This run has no steps.</p>}
+            {selectedStep ? (
+              <>
+                <TeamStepAttempts step={selectedStep} live={live} />
+                {/* Only while it runs: once the follow stops, what arrived may be part of an attempt, which the status document tells whole. */}
+                {live && (
+                  <TeamLive attempt={attempts.filter((a) => a.step === selectedStep.index).pop() ?? null} running={live} error={liveState?.error ?? null} />
+                )}
+                <p className="muted small-text">
+                  Diffs and gate output stay on the worker that ran the attempt{item.worker ? ` (${item.worker})` : ''}; the branch on the remote has every
+                  committed step. While the run runs, its worker’s events show here as they happen.
+                </p>
+              </>
+            ) : (
+              <p className="muted">This run has no steps.</p>
+            )}
           </section>
         </div>
       ) : (
@@ -170,8 +202,42 @@ export function TeamRunScreen({ runId, step }: { runId: string; step: number | n
   );
 }
 
+/** The step's latest attempt as its worker's engine events tell it, live: the gates as they start and finish, the agent's transcript. */
+function TeamLive({ attempt, running, error }: { attempt: LiveAttempt | null; running: boolean; error: string | null }) {
+  if (error) return <p className="inline-error small-text">Live events could not be followed: {error}</p>;
+  if (!attempt) return null;
+  const under = running && attempt.outcome === null;
+  return (
+    <section className="team-live" aria-label="live attempt">
+      <p className="team-live-head" role="heading" aria-level={3}>
+        {under ? <span className="badge tone-info">live</span> : <span className="muted">Last seen:</span>} <strong>Attempt {attempt.n}</strong>{' '}
+        <span className="muted">
+          on <span className="mono">{attempt.worker}</span>
+          {attempt.model ? ` · ${attempt.model}` : ''}
+          {attempt.outcome ? ` · ${attempt.outcome}` : ''}
+        </span>
+      </p>
+      {attempt.gates.length > 0 && (
+        <ul className="plain-list team-live-gates" aria-label="gates">
+          {attempt.gates.map((g, i) => (
+            <li key={`${g.gate}-${i}`}>
+              <StatusIcon status={g.state === 'running' ? 'running' : g.state} /> gate <code>{g.gate}</code>{' '}
+              <span className={g.state === 'failed' ? 'tone-bad' : 'muted'}>
+                {g.state === 'running'
+                  ? 'running…'
+                  : `${g.state}${g.timedOut ? ' (timed out)' : g.exitCode !== null && g.state === 'failed' ? ` (exit ${g.exitCode})` : ''} in ${(g.durationMs / 1000).toFixed(1)} s`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Transcript entries={attempt.transcript} live={under} />
+    </section>
+  );
+}
+
 /** A step's attempts as the status document has them; their transcripts and gate output stay on the worker that ran them. */
-function TeamStepAttempts({ step, worker, live }: { step: StepDoc; worker: string | null; live: boolean }) {
+function TeamStepAttempts({ step, live }: { step: StepDoc; live: boolean }) {
   return (
     <>
       <h2>
@@ -204,10 +270,6 @@ function TeamStepAttempts({ step, worker, live }: { step: StepDoc; worker: strin
           Committed as <code title={step.commit}>{shortSha(step.commit)}</code> and pushed to the remote.
         </p>
       )}
-      <p className="muted small-text">
-        Transcripts, diffs and gate output stay on the worker that ran the attempt{worker ? ` (${worker})` : ''}; the branch on the remote has every committed
-        step.
-      </p>
     </>
   );
 }

@@ -1,7 +1,7 @@
 // Team store (runs on team workers): the team database as Settings › Team shows it, and the team's runs, polled while a
 // screen that shows them is open (the team database has no push to the app: every ~2 s is enough for steps of minutes).
 import { create } from 'zustand';
-import type { TeamConnectionDoc, TeamRunDoc, TeamSettingsDoc } from '../../../shared/contract';
+import type { EngineEventDoc, TeamConnectionDoc, TeamRunDoc, TeamSettingsDoc, TeamStatsDoc } from '../../../shared/contract';
 import type { TeamRunItem } from '../../../shared/team';
 import { errorMessage, getApi } from '../api/client';
 
@@ -17,6 +17,15 @@ interface TeamState {
   runs: TeamRunItem[];
   runsError: string | null;
   byId: Record<string, { doc: TeamRunDoc | null; error: string | null }>;
+  /** The team's numbers per dashboard period: null data when no team is set (the dashboard then shows nothing of it). */
+  stats: Record<7 | 30, { data: TeamStatsDoc | null; error: string | null; loaded: boolean }>;
+  /** A followed team run's engine events, as its workers wrote them (team.follow), oldest first. */
+  live: Record<string, { follow: string; events: Array<{ worker: string; event: EngineEventDoc }>; error: string | null }>;
+  loadStats(days: 7 | 30): Promise<void>;
+  /** Raise budget on a team run; throws the service's sentence when refused (below what it spent). */
+  raiseBudget(runId: string, usd: number): Promise<void>;
+  /** Follows the run's engine events while a screen shows it; returns the stop (unfollow). */
+  follow(runId: string): () => void;
   loadSettings(): Promise<void>;
   check(): Promise<void>;
   setUrl(url: string | null): Promise<boolean>;
@@ -34,6 +43,8 @@ export const useTeam = create<TeamState>()((set, get) => ({
   runs: [],
   runsError: null,
   byId: {},
+  stats: { 7: { data: null, error: null, loaded: false }, 30: { data: null, error: null, loaded: false } },
+  live: {},
 
   async loadSettings() {
     try {
@@ -80,6 +91,44 @@ export const useTeam = create<TeamState>()((set, get) => ({
     } catch (err) {
       set((s) => ({ byId: { ...s.byId, [runId]: { doc: s.byId[runId]?.doc ?? null, error: errorMessage(err) } } }));
     }
+  },
+
+  async loadStats(days) {
+    try {
+      const data = await getApi().call('team.stats', { days });
+      set((s) => ({ stats: { ...s.stats, [days]: { data, error: null, loaded: true } } }));
+    } catch (err) {
+      set((s) => ({ stats: { ...s.stats, [days]: { data: null, error: errorMessage(err), loaded: true } } }));
+    }
+  },
+
+  async raiseBudget(runId, usd) {
+    await getApi().call('team.raiseBudget', { runId, usd });
+    await Promise.all([get().loadRun(runId), get().loadRuns()]);
+  },
+
+  follow(runId) {
+    const api = getApi();
+    // A token per follow: the events of an earlier follow of the same run (still on their way) are not mixed in.
+    const token = `${runId}:${Date.now().toString(36)}:${Math.random().toString(36).slice(2)}`;
+    set((s) => ({ live: { ...s.live, [runId]: { follow: token, events: [], error: null } } }));
+    const off = api.on('team.onEvent', (e) => {
+      if (e.follow !== token || e.runId !== runId) return;
+      set((s) => {
+        const cur = s.live[runId];
+        if (cur?.follow !== token) return {};
+        return { live: { ...s.live, [runId]: { ...cur, events: [...cur.events, { worker: e.worker, event: e.event }] } } };
+      });
+      // What changes the status document (a step, an attempt ending, the run's status) asks for it at once, not at the next poll.
+      if (['run.status', 'step.committed', 'step.status', 'attempt.started', 'attempt.finished'].includes(e.event.type)) void get().loadRun(runId);
+    });
+    api.call('team.follow', { runId, follow: token }).catch((err: unknown) => {
+      set((s) => (s.live[runId]?.follow === token ? { live: { ...s.live, [runId]: { ...s.live[runId]!, error: errorMessage(err) } } } : {}));
+    });
+    return () => {
+      off();
+      void api.call('team.unfollow', { runId, follow: token }).catch(() => undefined);
+    };
   },
 
   async act(runId, action) {
