@@ -246,9 +246,10 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     // Each API answer costs $0.20; the task may spend $0.30: the first step's second call stops it.
     const t = await setUp(`${WORKFLOW(2)}budget: { task_usd: 0.3 }\n`, 0, 100_000);
     t.worker();
-    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--json', '--team', t.db.url], t.local);
-    expect(r.code).toBe(1);
-    const paused = JSON.parse(r.out) as TeamDoc;
+    // Steered as soon as the team's row says paused (the app's screen shows it then), before DBOS has recorded the
+    // workflow's end: the client waits for the workflow to let go of the run before it rewinds it.
+    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local);
+    const paused = await t.until(r.out.trim(), (d) => d.status === 'paused');
     expect(paused).toMatchObject({ status: 'paused', reasonCode: 'task_budget' });
     const low = await cli(['resume', paused.id, '--team', t.db.url, '--budget', '0.1'], t.local);
     expect(low.code).toBe(2);

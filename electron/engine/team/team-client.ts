@@ -153,9 +153,23 @@ export async function openTeam(rawUrl: string | undefined) {
   }
 
   /** Resume: a stopped (or paused) run goes back on the queue and on from its last checkpoint. */
+  /**
+   * The run's workflow once it has let go of the run: its worker writes the run's end (paused, failed, stopped) a moment
+   * before DBOS records the workflow's, and a Stop ends the step where it is a moment after DBOS marks it cancelled.
+   * Steering it before then would race the execution still finishing (DBOS: "no longer owned by this execution").
+   */
+  async function settled(runId: string): Promise<{ it: TeamRunItem; wf: WorkflowStatus | undefined }> {
+    for (let i = 0; ; i++) {
+      const [it, wf] = [await item(runId), await workflow(runId)];
+      const stepping = wf?.status === 'PENDING' || (wf?.status === 'CANCELLED' && it.status === 'running');
+      if (!stepping || i >= 75 || !['paused', 'failed', 'cancelled', 'interrupted', 'running'].includes(it.status)) return { it, wf };
+      if (wf?.status === 'PENDING' && it.status === 'running') return { it, wf };
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
   async function resume(runId: string): Promise<void> {
-    const it = await item(runId);
-    const wf = await workflow(runId);
+    const { it, wf } = await settled(runId);
     if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to resume.`);
     if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED')
       throw new RatchetError('run_busy', `Team run ${runId} is ${it.status === 'queued' ? 'queued' : 'running'} already.`);
@@ -179,11 +193,11 @@ export async function openTeam(rawUrl: string | undefined) {
 
   /** Retry: a failed run goes back on the queue; its failed step runs again from the last checkpoint (its earlier steps stay done). */
   async function retry(runId: string): Promise<void> {
-    const it = await item(runId);
+    const { it, wf } = await settled(runId);
     if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to retry.`);
     if (!['failed', 'cancelled', 'paused', 'interrupted'].includes(it.status))
       throw new RatchetError('run_busy', `Team run ${runId} is ${it.status}; retry applies to a run that ended (stop it first).`);
-    const wf = await workflow(runId);
+    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') throw new RatchetError('run_busy', `Team run ${runId} is still running on its worker.`);
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
     else await rewind(runId, it);
     await db.updateRun(runId, { status: 'queued', reason: 'Retried: back in the team queue.', reason_code: 'waiting_for_slot' });
