@@ -17,25 +17,14 @@ import { TEST_SANDBOX_MODE } from '../electron/engine/testing/sandbox-mode';
 import { NO_POSTGRES_REASON, teamDatabase, teamRepo } from '../electron/engine/testing/team-fixtures';
 import { tempDir } from '../electron/engine/testing/temp-repo';
 import { goalLine } from './measure';
-import { cpuSeconds, machineLine, removeTemp, median, readyWorkers, secs, stopWorkers, timedServer, timelines, type RunTimeline } from './team';
+import { benchWorkflow, cpuSeconds, machineLine, removeTemp, median, readyWorkers, secs, stopWorkers, timedServer, timelines, type RunTimeline } from './team';
 
 const RUNS = 12;
 const ANSWER_MS = 2000;
 const PER_WORKER = 1;
 const GOAL = 2.5;
 
-const WORKFLOW = `gates:
-  plain: "true"
-agent: { kind: anthropic, model: claude-sonnet-5-5, max_turns: 10 }
-limits: { test_failure: 0 }
-flaky_check: false
-backoff: { base_s: 0, max_s: 0, jitter: 0 }
-steps:
-  - title: Step number 1
-    gates: [plain]
-  - title: Step number 2
-    gates: [plain]
-`;
+const WORKFLOW = benchWorkflow(2);
 
 interface Measured {
   ms: number;

@@ -19,21 +19,12 @@ import { TEST_SANDBOX_MODE } from '../electron/engine/testing/sandbox-mode';
 import { NO_POSTGRES_REASON, teamDatabase, teamRepo } from '../electron/engine/testing/team-fixtures';
 import { tempDir } from '../electron/engine/testing/temp-repo';
 import { goalLine } from './measure';
-import { machineLine, median, removeTemp, readyWorkers, secs, stopWorkers, timedServer, timelines } from './team';
+import { benchWorkflow, machineLine, median, removeTemp, readyWorkers, secs, stopWorkers, timedServer, timelines } from './team';
 
 const ROUNDS = Number(process.env.BENCH_P16_ROUNDS ?? 7);
 const GOAL = 2;
 
-const WORKFLOW = `gates:
-  plain: "true"
-agent: { kind: anthropic, model: claude-sonnet-5-5, max_turns: 10 }
-limits: { test_failure: 0 }
-flaky_check: false
-backoff: { base_s: 0, max_s: 0, jitter: 0 }
-steps:
-  - title: Step number 1
-    gates: [plain]
-`;
+const WORKFLOW = benchWorkflow(1);
 
 if (NO_POSTGRES_REASON) {
   console.log(`P16 team enqueue to first agent call: skipped (${NO_POSTGRES_REASON})`);

@@ -18,6 +18,19 @@ const READY = 'taking runs from the team queue';
  * Starts `n` workers and resolves once each has registered on the queue (its READY line), or throws with its output.
  * The CLI is built first: a worker started on stale sources builds it itself, and three at once would build it thrice.
  */
+/** The benchmarks' workflow: `steps` steps whose gate is `true`, so a run's time is its agent's. */
+export function benchWorkflow(steps: number): string {
+  return `gates:
+  plain: "true"
+agent: { kind: anthropic, model: claude-sonnet-5-5, max_turns: 10 }
+limits: { test_failure: 0 }
+flaky_check: false
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+steps:
+${Array.from({ length: steps }, (_, i) => `  - title: Step number ${i + 1}\n    gates: [plain]`).join('\n')}
+`;
+}
+
 export async function readyWorkers(url: string, env: NodeJS.ProcessEnv, n: number, args: string[]): Promise<WorkerProcess[]> {
   await buildCli();
   const workers = Array.from({ length: n }, () => startWorker(url, env, [...(SANDBOX_AVAILABLE ? [] : ['--no-sandbox']), ...args]));
