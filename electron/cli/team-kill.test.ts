@@ -66,7 +66,8 @@ async function round(n: number): Promise<void> {
   const repo = teamRepo(WORKFLOW);
   const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, RATCHET_WORKER_GONE_MS: '3000' };
   const workers: WorkerProcess[] = [];
-  const watch = new pg.Client({ connectionString: db.url });
+  // A pool: the queue's watcher and the test's own queries run at the same time (one client would interleave them).
+  const watch = new pg.Pool({ connectionString: db.url, max: 2 });
   let watchClosed = false;
   cleanups.push(() => (watchClosed = true));
   cleanups.push(async () => {
@@ -99,7 +100,6 @@ async function round(n: number): Promise<void> {
   }
 
   // DBOS's side of the limit, watched all along: never more than LIMIT runs of the queue pending at once.
-  await watch.connect();
   let mostPending = 0;
   let watching = true;
   const watcher = (async () => {

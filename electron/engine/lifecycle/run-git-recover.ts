@@ -2,7 +2,9 @@
 // state refs and its branches. A rebuilt run is put back as git kept it (restoreRunStatus): that is not a change it made.
 import { RunReasonCode } from '../../../shared/domain';
 import { reconcileWithGit } from './run-recovery';
-import { branchExists, git, inspectRepo } from '../git/repo-git';
+import { branchExists, git, inspectRepo, resetHard } from '../git/repo-git';
+import { pinWorktree } from '../git/worktree-integrity';
+import type { RunRow } from '../store/store-rows';
 import { readRunMetas, readRunState, type RunMeta } from '../git/run-refs';
 import { adoptableWorktree } from '../git/worktree-integrity';
 import type { Store } from '../store/store';
@@ -54,6 +56,25 @@ export async function rebuildRun(
     if (run) await reconcileWithGit(store, run);
   }
   return true;
+}
+
+/**
+ * Brings a run this store knows to `tip`, its branch as another process pushed it (a team worker that pushed a step
+ * first): the worktree reset to it, the attempts its state ref has and this store lacks taken (the process that made
+ * them pushed them), the steps reconciled with the branch; a run this store thought finished goes back to interrupted
+ * when the branch has fewer steps.
+ */
+export async function adoptBranchTip(store: Store, run: RunRow, tip: string): Promise<void> {
+  await resetHard(pinWorktree(run.repo_path, run.worktree), tip);
+  const kept = await readRunState(run.repo_path, run.id);
+  const known = new Set(store.getAttempts(run.id).map((a) => `${a.step_index}/${a.n}`));
+  for (const a of kept?.attempts ?? []) if (!known.has(`${a.step}/${a.n}`)) store.restoreAttempt(run.id, a);
+  await reconcileWithGit(store, run);
+  const steps = store.getSteps(run.id);
+  if (store.getRun(run.id)?.status === 'succeeded' && steps.some((st) => st.status !== 'succeeded' && st.status !== 'skipped'))
+    store.restoreRunStatus(run.id, 'interrupted', 'Its branch has fewer steps than this process had: it goes on from the branch.', {
+      code: 'rebuilt_from_git',
+    });
 }
 
 /** Rebuilds runs the store does not know from the repository's refs/ratchet/<run>/meta and branches (`ratchet recover`). */

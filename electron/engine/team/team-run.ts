@@ -7,11 +7,9 @@ import { join } from 'node:path';
 import type { RunReasonCode, RunStatus, StatusDocument } from '../../../shared/domain';
 import type { Engine } from '../engine';
 import { RatchetError } from '../errors';
-import { git, resetHard } from '../git/repo-git';
-import { readRunMeta, readRunState, writeRunState } from '../git/run-refs';
-import { pinWorktree } from '../git/worktree-integrity';
-import { reconcileWithGit } from '../lifecycle/run-recovery';
-import { rebuildRun } from '../lifecycle/run-git-recover';
+import { git } from '../git/repo-git';
+import { readRunMeta, writeRunState } from '../git/run-refs';
+import { adoptBranchTip, rebuildRun } from '../lifecycle/run-git-recover';
 import { checkSpec, type TeamRunSpec } from './team-spec';
 import { ensureClone, fetchRun, hasCommit, pushRun, refSha, serialized } from './team-git';
 
@@ -68,17 +66,7 @@ export function createTeamRunner(o: TeamRunnerOptions) {
         const localHead = await refSha(clone, `refs/heads/${run.branch}`);
         if (remoteHead && remoteHead !== localHead) {
           // The remote is the truth of what is committed: this worker's copy of a step another push landed first is dropped.
-          await resetHard(pinWorktree(clone, run.worktree), remoteHead);
-          // The attempts the remote's state has and this store does not (the worker that pushed the step made them).
-          const kept = await readRunState(clone, runId);
-          const known = new Set(engine.store.getAttempts(runId).map((a) => `${a.step_index}/${a.n}`));
-          for (const a of kept?.attempts ?? []) if (!known.has(`${a.step}/${a.n}`)) engine.store.restoreAttempt(runId, a);
-          await reconcileWithGit(engine.store, run);
-          const steps = engine.store.getSteps(runId);
-          if (engine.store.getRun(runId)?.status === 'succeeded' && steps.some((st) => st.status !== 'succeeded' && st.status !== 'skipped'))
-            engine.store.restoreRunStatus(runId, 'interrupted', 'The remote has fewer steps than this worker had: it goes on from the remote.', {
-              code: 'rebuilt_from_git',
-            });
+          await adoptBranchTip(engine.store, run, remoteHead);
         }
         return { spec, clone, expected: remoteHead };
       }
