@@ -1,25 +1,10 @@
 // The team's numbers for the dashboard and `ratchet stats --team`: what the team's runs did in the last N days, from the
 // status documents their workers keep in the team database (each attempt's outcome, error class and cost). Pure.
 import type { ErrorClass, StatusDocument } from '../../../shared/domain';
+import type { TeamStatsDoc } from '../../../shared/contract/team';
 
-export interface TeamStats {
-  days: number;
-  runs: number;
-  succeeded: number;
-  failed: number;
-  /** Runs still queued, running, waiting or paused. */
-  open: number;
-  attempts: number;
-  /** Attempts after a step's first: what retries cost and bought. */
-  retries: number;
-  retriesThatPassed: number;
-  retryCostUsd: number;
-  costUsd: number;
-  /** Failed attempts by error class, most frequent first. */
-  reasons: Array<{ errorClass: ErrorClass; attempts: number }>;
-  /** Runs per worker (the one that ran each last). */
-  byWorker: Array<{ worker: string; runs: number; succeeded: number; costUsd: number }>;
-}
+/** The period's numbers: the contract's TeamStatsDoc (shared/contract/team.ts) but today's spend, which the client adds. */
+export type TeamStats = Omit<TeamStatsDoc, 'spentTodayUsd' | 'dailyBudgetUsd'>;
 
 export function teamStats(
   rows: ReadonlyArray<{ status: string; worker: string | null; createdAt: string; costUsd: number | null; doc: StatusDocument | null }>,
