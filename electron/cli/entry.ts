@@ -7,6 +7,12 @@ if (help) {
   process[help.stream].write(help.text);
   process.exitCode = help.code;
 } else {
+  // A team URL given on the command line carries the database's password: the process's title (what `ps` and
+  // /proc/<pid>/cmdline show) is rewritten without it at once. The docs prefer RATCHET_TEAM_URL or --team-file.
+  if (argv.some((a) => a === '--team' || a.startsWith('--team='))) {
+    const { redactedArgv } = await import('./team-url');
+    process.title = ['ratchet', ...redactedArgv(argv)].join(' ');
+  }
   // `list` needs only the store: the engine is not loaded for it.
   const { main } = argv[0] === 'list' ? await import('./list-main') : await import('./main');
   process.exitCode = await main(argv);

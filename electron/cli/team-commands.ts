@@ -13,26 +13,6 @@ import type { SharedDay } from '../engine/runs/budget';
 import { parse, UsageError, type CliIo } from './cli-kit';
 import { progressLine } from './progress';
 
-/** The team URL a command uses: its --team, else RATCHET_TEAM_URL (unless --local), else none (a local command). */
-export function teamUrlOf(args: string[], env: NodeJS.ProcessEnv): { url: string | null; rest: string[] } {
-  const rest: string[] = [];
-  let url: string | null = null;
-  let local = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === '--team') {
-      const v = args[i + 1];
-      if (v === undefined || v.startsWith('--')) throw new UsageError('--team takes the team database URL (postgres://…), or set RATCHET_TEAM_URL.');
-      url = v;
-      i++;
-    } else if (a.startsWith('--team=')) url = a.slice('--team='.length);
-    else if (a === '--local') local = true;
-    else rest.push(a);
-  }
-  if (local) return { url: null, rest };
-  return { url: url ?? (env.RATCHET_TEAM_URL || null), rest };
-}
-
 async function withTeam<T>(url: string, fn: (team: TeamClient) => Promise<T>): Promise<T> {
   const team = await openTeam(url);
   try {
@@ -247,7 +227,10 @@ export async function cmdWorker(engine: Engine, url: string | null, args: string
     'allow-command-agent': { type: 'boolean' },
   });
   if (positionals.length) throw new UsageError('`ratchet worker` takes no arguments but its options (see `ratchet worker --help`).');
-  if (!url) throw new UsageError('`ratchet worker` needs the team database: --team <postgres-url>, or RATCHET_TEAM_URL.');
+  if (!url)
+    throw new UsageError(
+      '`ratchet worker` needs the team database: --team-file <file>, RATCHET_TEAM_URL or RATCHET_TEAM_URL_FILE (or --team <postgres-url>, which others see in `ps`).',
+    );
   const count = (name: string, v: unknown): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
