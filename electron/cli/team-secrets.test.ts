@@ -8,9 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer } from '../scripted/server';
-import { byStep } from '../engine/testing/recovery-fixtures';
 import { sh, tempDir } from '../engine/testing/temp-repo';
-import { NO_POSTGRES_REASON, startWorker, teamDatabase, teamRepo, type WorkerProcess } from '../engine/testing/team-fixtures';
+import { NO_POSTGRES_REASON, readsGitFirst, startWorker, teamDatabase, teamRepo, type WorkerProcess } from '../engine/testing/team-fixtures';
 import { SANDBOX_AVAILABLE } from '../engine/testing/sandbox-mode';
 import { cli } from './testing/run-cli';
 
@@ -56,7 +55,7 @@ async function everyRow(url: string): Promise<string> {
 
 async function setUp(flow: string) {
   const db = await teamDatabase();
-  const server = await startScriptedServer({ script: byStep });
+  const server = await startScriptedServer({ script: readsGitFirst });
   const repo = teamRepo(flow);
   const workers: WorkerProcess[] = [];
   cleanups.push(async () => {
