@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN, NODE } from '../engine/testing/team-fixtures';
 import { tempDir } from '../engine/testing/temp-repo';
-import { redactedArgv, teamUrlOf } from './team-url';
+import { redactedArgv } from './redact-argv';
+import { teamUrlOf } from './team-url';
 
 const URL_A = 'postgres://team:s3cretPW@db.example:5432/ratchet';
 

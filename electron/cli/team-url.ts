@@ -1,9 +1,8 @@
-// Which team database a command uses, and the command line with its password hidden. A URL given as `--team <url>`
+// Which team database a command uses. A URL given as `--team <url>`
 // carries the database's password where every user of the machine reads it (`ps`, /proc/<pid>/cmdline): the docs
 // prefer RATCHET_TEAM_URL or a file (`--team-file`, RATCHET_TEAM_URL_FILE), and the process's own title is rewritten
-// without the password as soon as the CLI starts.
+// without the password as soon as the CLI starts (redact-argv.ts). No database driver is loaded here: `list` uses it.
 import { readFileSync } from 'node:fs';
-import { redactTeamUrl } from '../engine/store/team-db';
 import { UsageError } from './cli-kit';
 
 /** The URL a team file holds: its first non-empty line (a file made with `echo` ends with a newline). */
@@ -52,13 +51,4 @@ export function teamUrlOf(args: string[], env: NodeJS.ProcessEnv): { url: string
   if (env.RATCHET_TEAM_URL) return { url: env.RATCHET_TEAM_URL, rest };
   if (env.RATCHET_TEAM_URL_FILE) return { url: readTeamFile(env.RATCHET_TEAM_URL_FILE, 'RATCHET_TEAM_URL_FILE'), rest };
   return { url: null, rest };
-}
-
-/** `argv` with the password of every team URL in it hidden (`--team <url>`, `--team=<url>`), for the process's title and messages. */
-export function redactedArgv(argv: readonly string[]): string[] {
-  return argv.map((a, i) => {
-    if (argv[i - 1] === '--team') return redactTeamUrl(a);
-    if (a.startsWith('--team=')) return `--team=${redactTeamUrl(a.slice('--team='.length))}`;
-    return a;
-  });
 }

@@ -56,13 +56,13 @@ ${Object.values(COMMAND_USAGE)
 Every command answers --help. run, retry, restart, resume and serve take --no-sandbox: run the agent's commands without the OS
 sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it),
 RATCHET_TEAM_URL_FILE (a file holding it; stands for --team-file <file>): prefer these to --team <url>, whose password ps shows.
-retry, resume and stop take --team <url> for a team run.`;
+status, list, stats, retry, resume and stop take --team <url> or --team-file <file> for the team's runs (list: its runs, workers, limits).`;
 
 /** `ratchet <command> --help`: the command's usage, on stdout. */
 export function commandHelp(command: string): string {
   return `Usage:\n  ${COMMAND_USAGE[command]}\n\nEnvironment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it),
 RATCHET_TEAM_URL_FILE (a file holding it; stands for --team-file <file>): prefer these to --team <url>, whose password ps shows.
-retry, resume and stop take --team <url> for a team run.`;
+status, list, stats, retry, resume and stop take --team <url> or --team-file <file> for the team's runs (list: its runs, workers, limits).`;
 }
 
 /** What `ratchet <argv>` answers without opening anything (help), or null for a real command. */
