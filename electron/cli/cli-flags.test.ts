@@ -145,6 +145,15 @@ describe('every documented flag', () => {
     );
   }, 120_000);
 
+  it("`ratchet worker --allow-env` refuses the worker's API key and Ratchet's own variables (exit 2), before it starts", async () => {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, RATCHET_HOME: join(tempDir(), 'home') };
+    for (const name of ['ANTHROPIC_API_KEY', 'CI,RATCHET_TEAM_URL']) {
+      const r = await ratchet(['worker', '--team', DEAD_TEAM, '--no-sandbox', '--allow-env', name], env);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/never passes its API key or Ratchet's own variables/);
+    }
+  });
+
   it.each(['list', 'status', 'stats', 'stop', 'retry', 'resume', 'worker'])(
     '`ratchet %s` uses the team in RATCHET_TEAM_URL, and in RATCHET_TEAM_URL_FILE',
     async (command) => {
