@@ -7,30 +7,11 @@ import type { Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
 import { openTeam, type TeamClient } from '../engine/team/team-client';
 import { runWorker } from '../engine/team/team-worker';
+import { neverPassed, type WorkerAllowances } from '../engine/team/team-allow';
 import type { PreparedRun } from '../engine/lifecycle/run-options';
 import type { SharedDay } from '../engine/runs/budget';
 import { parse, UsageError, type CliIo } from './cli-kit';
 import { progressLine } from './progress';
-
-/** The team URL a command uses: its --team, else RATCHET_TEAM_URL (unless --local), else none (a local command). */
-export function teamUrlOf(args: string[], env: NodeJS.ProcessEnv): { url: string | null; rest: string[] } {
-  const rest: string[] = [];
-  let url: string | null = null;
-  let local = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === '--team') {
-      const v = args[i + 1];
-      if (v === undefined || v.startsWith('--')) throw new UsageError('--team takes the team database URL (postgres://…), or set RATCHET_TEAM_URL.');
-      url = v;
-      i++;
-    } else if (a.startsWith('--team=')) url = a.slice('--team='.length);
-    else if (a === '--local') local = true;
-    else rest.push(a);
-  }
-  if (local) return { url: null, rest };
-  return { url: url ?? (env.RATCHET_TEAM_URL || null), rest };
-}
 
 async function withTeam<T>(url: string, fn: (team: TeamClient) => Promise<T>): Promise<T> {
   const team = await openTeam(url);
@@ -216,22 +197,47 @@ export async function cmdSteerTeam(url: string, command: 'retry' | 'resume' | 's
   });
 }
 
-/** `ratchet worker --team <url> [--concurrency N] [--global-limit N] [--repo-limit N]`: runs the team's runs here until Ctrl-C. */
+/** `--allow-env A --allow-env B` or `--allow-env A,B`: the names, hosts given to a worker's --allow-* flags. */
+function listed(v: unknown): string[] {
+  return ((v as string[] | undefined) ?? [])
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+/** What this worker's operator lets a submitted workflow have (team-allow.ts); a name it never passes is refused here. */
+export function allowancesOf(values: Record<string, unknown>): WorkerAllowances {
+  const env = listed(values['allow-env']);
+  for (const name of env) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--allow-env takes variable names (got "${name}").`);
+    if (neverPassed(name)) throw new UsageError(`--allow-env ${name}: a worker never passes its API key or Ratchet's own variables to a submitted workflow.`);
+  }
+  return { env, network: listed(values['allow-network']), commandAgent: Boolean(values['allow-command-agent']) };
+}
+
+/** `ratchet worker --team <url> [--concurrency N] [--global-limit N] [--repo-limit N] [--allow-…]`: runs the team's runs here until Ctrl-C. */
 export async function cmdWorker(engine: Engine, url: string | null, args: string[], io: CliIo, onSharedDay?: (d: SharedDay) => void): Promise<number> {
   const { values, positionals } = parse(args, {
     concurrency: { type: 'string' },
     'daily-budget': { type: 'string' },
     'global-limit': { type: 'string' },
     'repo-limit': { type: 'string' },
+    'allow-env': { type: 'string', multiple: true },
+    'allow-network': { type: 'string', multiple: true },
+    'allow-command-agent': { type: 'boolean' },
   });
   if (positionals.length) throw new UsageError('`ratchet worker` takes no arguments but its options (see `ratchet worker --help`).');
-  if (!url) throw new UsageError('`ratchet worker` needs the team database: --team <postgres-url>, or RATCHET_TEAM_URL.');
+  if (!url)
+    throw new UsageError(
+      '`ratchet worker` needs the team database: --team-file <file>, RATCHET_TEAM_URL or RATCHET_TEAM_URL_FILE (or --team <postgres-url>, which others see in `ps`).',
+    );
   const count = (name: string, v: unknown): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--${name} takes a whole number from 1 to 1000 (got ${String(v)}).`);
     return n;
   };
+  const allow = allowancesOf(values);
   const concurrency = count('concurrency', values.concurrency);
   const global = count('global-limit', values['global-limit']);
   const perRepo = count('repo-limit', values['repo-limit']);
@@ -262,6 +268,7 @@ export async function cmdWorker(engine: Engine, url: string | null, args: string
       url,
       engine,
       env: io.env,
+      allow,
       concurrency,
       dailyBudgetUsd,
       onSharedDay,

@@ -11,10 +11,10 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptResponse } from '../scripted/server';
 import { startScriptedServer } from '../scripted/server';
-import { create, say } from '../engine/testing/fixture-project';
+import { say } from '../engine/testing/fixture-project';
 import { sh } from '../engine/testing/temp-repo';
 import { SANDBOX_AVAILABLE } from '../engine/testing/sandbox-mode';
-import { NO_POSTGRES_REASON, startWorker, teamDatabase, teamRepo, tempFile, type WorkerProcess } from '../engine/testing/team-fixtures';
+import { NO_POSTGRES_REASON, readGitThenWork, startWorker, teamDatabase, teamRepo, tempFile, type WorkerProcess } from '../engine/testing/team-fixtures';
 import { cli } from './testing/run-cli';
 
 const ROUNDS = Math.max(1, Number(process.env.RATCHET_TEAM_KILL_ROUNDS ?? 1));
@@ -57,7 +57,7 @@ async function round(n: number): Promise<void> {
         await sleep(THINK_MS);
         if (endsWithToolResult(req)) return say('done');
         const k = /## Step (\d+) of \d+/.exec(req.lastUserText)?.[1] ?? 'x';
-        return { content: [create(`steps/${k}.txt`, `step ${k}\n`)] };
+        return { content: [readGitThenWork(k)] };
       } finally {
         working--;
       }

@@ -1,5 +1,6 @@
 // Team mode through the CLI: `ratchet run --team` submits a run that a `ratchet worker` process (its own home) runs step
 // by step from the team's queue, pushing each step to the remote; status, list, stop, resume and retry act on it there.
+// The agent reads git history and status in its sandboxed shell before it works (readsGitFirst), as every real one does.
 // Needs PostgreSQL (RATCHET_TEST_PG_URL; .ci/run starts one): skipped with the reason elsewhere.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,9 +8,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptResponse } from '../scripted/server';
-import { byStep } from '../engine/testing/recovery-fixtures';
 import { sh } from '../engine/testing/temp-repo';
-import { NO_POSTGRES_REASON, startWorker, teamDatabase, teamRepo, tempFile, type WorkerProcess } from '../engine/testing/team-fixtures';
+import { NO_POSTGRES_REASON, readsGitFirst, startWorker, teamDatabase, teamRepo, tempFile, type WorkerProcess } from '../engine/testing/team-fixtures';
 import { SANDBOX_AVAILABLE } from '../engine/testing/sandbox-mode';
 import { cli } from './testing/run-cli';
 import { createEngine } from '../engine/engine';
@@ -36,7 +36,7 @@ async function setUp(workflow: string, thinkMs = 0, inputTokens = 0, first?: (re
   const server: ScriptedServer = await startScriptedServer({
     script: async (req) => {
       if (thinkMs) await sleep(thinkMs);
-      const answer = first?.(req) ?? (await byStep(req));
+      const answer = first?.(req) ?? (await readsGitFirst(req));
       return inputTokens ? { ...answer, usage: { input_tokens: inputTokens, output_tokens: 10 } } : answer;
     },
   });

@@ -10,10 +10,13 @@ export const COMMAND_USAGE: Record<string, string> = {
       --team <postgres-url> runs it on team workers (its remote: origin); --detach prints the run id and returns at once`,
   status: "ratchet status <run-id> [--json] [--team <url>]   the run's status document (its steps, attempts, policy and cost)",
   list: "ratchet list [--json] [--team <url>]     runs, newest first (--team: the team's runs, workers, limits, spend today)",
-  worker: `ratchet worker --team <postgres-url> [--concurrency N] [--global-limit N] [--repo-limit N] [--daily-budget <usd>|none] [--no-sandbox]
+  worker: `ratchet worker --team <postgres-url> [--concurrency N] [--global-limit N] [--repo-limit N] [--daily-budget <usd>|none]
+      [--allow-env NAME,…] [--allow-network HOST,…] [--allow-command-agent] [--no-sandbox]
       run the team's queued runs on this machine until Ctrl-C (its runs then go to another worker); --concurrency sets the
       team's runs-per-worker limit, --global-limit and --repo-limit the team's limits in all and per repository,
-      --daily-budget what the whole team may spend per (UTC) day`,
+      --daily-budget what the whole team may spend per (UTC) day; a submitted workflow gets only the sandbox.env names
+      (--allow-env; never ANTHROPIC_API_KEY), network entries (--allow-network, as the workflow writes them) and command
+      agent (--allow-command-agent) allowed here, else its run fails saying which (each flag repeats or takes a comma list)`,
   stop: 'ratchet stop <run-id> --team <url>       stop a team run where it is (the attempt kept); resume or retry it later',
   init: `ratchet init <repo> [--force] [--json]
       write ratchet.yml from what the repository's files show (npm/pnpm/yarn/bun, Python, Cargo, Go, Maven, Gradle, Makefile):
@@ -51,13 +54,15 @@ ${Object.values(COMMAND_USAGE)
   .join('\n')}
 
 Every command answers --help. run, retry, restart, resume and serve take --no-sandbox: run the agent's commands without the OS
-sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it).
-retry, resume and stop take --team <url> for a team run.`;
+sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it),
+RATCHET_TEAM_URL_FILE (a file holding it; stands for --team-file <file>): prefer these to --team <url>, whose password ps shows.
+status, list, stats, retry, resume and stop take --team <url> or --team-file <file> for the team's runs (list: its runs, workers, limits).`;
 
 /** `ratchet <command> --help`: the command's usage, on stdout. */
 export function commandHelp(command: string): string {
-  return `Usage:\n  ${COMMAND_USAGE[command]}\n\nEnvironment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it).
-retry, resume and stop take --team <url> for a team run.`;
+  return `Usage:\n  ${COMMAND_USAGE[command]}\n\nEnvironment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it),
+RATCHET_TEAM_URL_FILE (a file holding it; stands for --team-file <file>): prefer these to --team <url>, whose password ps shows.
+status, list, stats, retry, resume and stop take --team <url> or --team-file <file> for the team's runs (list: its runs, workers, limits).`;
 }
 
 /** What `ratchet <argv>` answers without opening anything (help), or null for a real command. */

@@ -259,6 +259,7 @@ export function createOsSandbox(opts: {
             sessionUsers++;
           }
         });
+        const gitDir = input.repo ? gitCommonDirOf(input.repo) : null;
         const policy = runPolicy({
           worktree: input.worktree,
           privateDir: priv.dir,
@@ -266,7 +267,8 @@ export function createOsSandbox(opts: {
           userHome,
           network,
           cacheDir,
-          homeReads: homeReads({ userHome, path: PATH ?? '', toolchainEnv: tools, gitCommonDir: input.repo ? gitCommonDirOf(input.repo) : null }),
+          homeReads: homeReads({ userHome, path: PATH ?? '', toolchainEnv: tools, gitCommonDir: gitDir }),
+          gitDir,
           // Ratchet writes cargo's configuration; a command that rewrote it would steer every later run's cargo.
           denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml')],
         });

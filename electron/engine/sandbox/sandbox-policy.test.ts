@@ -58,6 +58,23 @@ describe('runPolicy', () => {
   });
 });
 
+describe("runPolicy: the repository's git dir", () => {
+  it("gives back a team worker's clone's git dir under RATCHET_HOME (read-only), and nothing else of RATCHET_HOME", () => {
+    const ratchetHome = '/srv/ratchet-home';
+    const gitDir = `${ratchetHome}/team/clones/calc-0123456789ab/.git`;
+    const q = runPolicy({ ...input, ratchetHome, worktree: `${ratchetHome}/worktrees/calc-1`, gitDir });
+    expect(q.filesystem.denyRead).toContain(ratchetHome);
+    expect(q.filesystem.allowRead).toEqual([`${ratchetHome}/worktrees/calc-1`, gitDir]);
+    expect(q.filesystem.allowWrite).not.toContain(gitDir);
+  });
+  it('never opens RATCHET_HOME or the home as a whole through a git dir that holds them', () => {
+    for (const gitDir of ['/srv', '/Users/u', '/']) {
+      const q = runPolicy({ ...input, ratchetHome: '/srv/ratchet-home', gitDir });
+      expect(q.filesystem.allowRead).not.toContain(gitDir);
+    }
+  });
+});
+
 describe('anthropicApiHost', () => {
   it("is ANTHROPIC_BASE_URL's host (with its port), else the default", () => {
     expect(anthropicApiHost({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:4010/v1' })).toBe('127.0.0.1:4010');

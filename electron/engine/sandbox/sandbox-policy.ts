@@ -17,6 +17,11 @@ export interface RunPolicyInput {
   homeReads?: readonly string[];
   /** Ratchet's build caches shared across runs (see cacheEnv): readable and writable. */
   cacheDir?: string;
+  /**
+   * The repository's git dir (its objects and refs, which git in the worktree reads): readable, read-only, wherever it
+   * lives — a team worker's clone sits under RATCHET_HOME. Never when it would open RATCHET_HOME or the home as a whole.
+   */
+  gitDir?: string | null;
   /** Files inside writable folders that Ratchet writes and sandboxed commands may not change. */
   denyWrite?: readonly string[];
 }
@@ -155,7 +160,7 @@ function deniableHome(home: string): boolean {
  * Writes: the worktree, the private folder and the shared caches only (everything else, the repository's `.git`
  * included, is mounted read-only, so `git status`/`diff`/`log` work and `git commit` does not). Reads: everything but
  * RATCHET_HOME and the user's home; of the home, what builds need (`homeReads`) comes back read-only, minus the
- * credential stores. The worktree, private folder and caches stay readable where they live under a denied folder.
+ * credential stores; the repository's git dir comes back read-only wherever it is (`gitDir`). The worktree, private folder and caches stay readable where they live under a denied folder.
  */
 export function runPolicy(input: RunPolicyInput): RunPolicy {
   const home = path.resolve(input.userHome);
@@ -168,7 +173,9 @@ export function runPolicy(input: RunPolicyInput): RunPolicy {
   // every command a mount to plan: ~100 ms a command for the whole list); without it, all of them.
   const walled = homeDenied ? secrets.filter((s) => [...homeReads, ...writable].some((r) => isWithin(r, s))) : secrets;
   const denyRead = [path.resolve(input.ratchetHome), ...(homeDenied ? [home] : []), ...walled];
-  const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isWithin(d, w))), ...homeReads])];
+  const gitDir = input.gitDir ? path.resolve(input.gitDir) : null;
+  const gitReads = gitDir && ![path.resolve(input.ratchetHome), home].some((d) => isWithin(gitDir, d)) ? [gitDir] : [];
+  const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isWithin(d, w))), ...homeReads, ...gitReads])];
   return {
     filesystem: {
       denyRead,

@@ -105,7 +105,11 @@ export function checkTeamUrl(url: string | undefined): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new RatchetError('bad_arguments', `--team takes a PostgreSQL URL like postgres://user:password@host:5432/ratchet (got "${url}").`);
+    // A value that is not a URL may still hold a password: it is not printed back.
+    throw new RatchetError(
+      'bad_arguments',
+      `--team takes a PostgreSQL URL like postgres://user:password@host:5432/ratchet (got ${url.includes('@') ? 'a value that is not one' : `"${url}"`}).`,
+    );
   }
   if (!['postgres:', 'postgresql:'].includes(parsed.protocol))
     throw new RatchetError('bad_arguments', `--team takes a PostgreSQL URL (postgres://…); "${parsed.protocol}" is not one.`);

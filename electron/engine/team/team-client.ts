@@ -33,6 +33,48 @@ export function dbosPriority(p: number): number {
   return 100 - Math.max(-100, Math.min(100, Math.round(p)));
 }
 
+/**
+ * The run's status as the team sees it: the worker's word, unless the queue says it waits or was cancelled, or the
+ * workflow has not ended yet. A worker's row can say succeeded or failed while its last durable step still pushes the
+ * branch; the run ends for the team when its workflow does, so whoever reads "succeeded" finds every step on the remote.
+ */
+export function itemOf(r: TeamRunRow, wf: WorkflowStatus | undefined): TeamRunItem {
+  let status = RunStatus.safeParse(r.status).data ?? 'queued';
+  let reason = r.reason;
+  let code = ReasonCodes.safeParse(r.reason_code).data ?? null;
+  if (wf?.status === 'ENQUEUED' || wf?.status === 'DELAYED') {
+    status = 'queued';
+    code = code === 'process_lost' ? code : 'waiting_for_slot';
+    reason = code === 'process_lost' ? reason : 'Waiting in the team queue for a free worker.';
+  } else if (wf?.status === 'CANCELLED' && !['cancelled', 'succeeded', 'failed'].includes(status)) {
+    status = 'cancelled';
+    code = 'stopped_by_user';
+    reason = 'Stopped by you.';
+  } else if (wf?.status === 'PENDING' && (status === 'succeeded' || status === 'failed')) {
+    status = 'running';
+    code = null;
+    reason = null;
+  }
+  return {
+    id: r.id,
+    title: r.title,
+    remote: r.remote,
+    repoName: r.repo_name,
+    branch: r.branch,
+    status,
+    reason,
+    reasonCode: code as RunReasonCode | null,
+    worker: r.worker,
+    submittedBy: r.submitted_by,
+    priority: r.priority,
+    costUsd: r.cost_usd,
+    stepsDone: r.steps_done,
+    stepsTotal: r.steps_total,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
 export type TeamClient = Awaited<ReturnType<typeof openTeam>>;
 
 export async function openTeam(rawUrl: string | undefined) {
@@ -55,40 +97,6 @@ export async function openTeam(rawUrl: string | undefined) {
     const r = await db.getRun(runId);
     if (!r) throw new RatchetError('run_not_found', `No team run with id ${runId}. See \`ratchet list --team <url>\` for the team's runs.`);
     return r;
-  }
-
-  /** The run's status as the team sees it: the worker's word, unless the queue says it waits or was cancelled. */
-  function itemOf(r: TeamRunRow, wf: WorkflowStatus | undefined): TeamRunItem {
-    let status = RunStatus.safeParse(r.status).data ?? 'queued';
-    let reason = r.reason;
-    let code = ReasonCodes.safeParse(r.reason_code).data ?? null;
-    if (wf?.status === 'ENQUEUED' || wf?.status === 'DELAYED') {
-      status = 'queued';
-      code = code === 'process_lost' ? code : 'waiting_for_slot';
-      reason = code === 'process_lost' ? reason : 'Waiting in the team queue for a free worker.';
-    } else if (wf?.status === 'CANCELLED' && !['cancelled', 'succeeded', 'failed'].includes(status)) {
-      status = 'cancelled';
-      code = 'stopped_by_user';
-      reason = 'Stopped by you.';
-    }
-    return {
-      id: r.id,
-      title: r.title,
-      remote: r.remote,
-      repoName: r.repo_name,
-      branch: r.branch,
-      status,
-      reason,
-      reasonCode: code as RunReasonCode | null,
-      worker: r.worker,
-      submittedBy: r.submitted_by,
-      priority: r.priority,
-      costUsd: r.cost_usd,
-      stepsDone: r.steps_done,
-      stepsTotal: r.steps_total,
-      createdAt: new Date(r.created_at).toISOString(),
-      updatedAt: new Date(r.updated_at).toISOString(),
-    };
   }
 
   /** Puts a prepared run (trusted where it had to be, on this machine) on the team's queue; the workers take it from there. */
@@ -160,10 +168,13 @@ export async function openTeam(rawUrl: string | undefined) {
    */
   async function settled(runId: string): Promise<{ it: TeamRunItem; wf: WorkflowStatus | undefined }> {
     for (let i = 0; ; i++) {
-      const [it, wf] = [await item(runId), await workflow(runId)];
-      const stepping = wf?.status === 'PENDING' || (wf?.status === 'CANCELLED' && it.status === 'running');
-      if (!stepping || i >= 75 || !['paused', 'failed', 'cancelled', 'interrupted', 'running'].includes(it.status)) return { it, wf };
-      if (wf?.status === 'PENDING' && it.status === 'running') return { it, wf };
+      const [r, wf] = [await row(runId), await workflow(runId)];
+      const it = itemOf(r, wf);
+      // While the workflow runs, what its worker says (itemOf shows an end as running until the workflow ends).
+      const status = wf?.status === 'PENDING' ? (RunStatus.safeParse(r.status).data ?? it.status) : it.status;
+      const stepping = wf?.status === 'PENDING' || (wf?.status === 'CANCELLED' && status === 'running');
+      if (!stepping || i >= 75 || !['paused', 'failed', 'cancelled', 'interrupted', 'running'].includes(status)) return { it, wf };
+      if (wf?.status === 'PENDING' && status === 'running') return { it, wf };
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -100,7 +100,23 @@ export async function pushRun(clone: string, runId: string, branch: string, expe
   });
 }
 
-/** The remote (URL) a local clone's runs go through: `origin`, or its only remote. */
+/**
+ * A remote's URL without the credentials it may carry (`https://user:token@host/x.git` → `https://host/x.git`, what a CI
+ * checkout leaves): what the team database stores and the workers clone, each with its own git credentials. An ssh URL
+ * keeps its user name (`ssh://git@host/x`, `git@host:x`: the account, not a secret) and loses a password.
+ */
+export function publicRemote(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*@)(.*)$/i.exec(url);
+  if (!m) return url;
+  const [, scheme, userinfo, rest] = m as unknown as [string, string, string, string];
+  if (/^(ssh|git\+ssh|ssh\+git):/i.test(scheme)) {
+    const user = userinfo.slice(0, -1).split(':')[0] ?? '';
+    return `${scheme}${user ? `${user}@` : ''}${rest}`;
+  }
+  return `${scheme}${rest}`;
+}
+
+/** The remote (URL, without credentials: publicRemote) a local clone's runs go through: `origin`, or its only remote. */
 export async function teamRemoteOf(repoRoot: string): Promise<{ name: string; url: string }> {
   const names = (await git(repoRoot).raw(['remote'])).split('\n').filter(Boolean);
   const name = names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : null;
@@ -111,7 +127,7 @@ export async function teamRemoteOf(repoRoot: string): Promise<{ name: string; ur
         ? `${repoRoot} has several remotes and none is called origin: the workers would not know which to clone. Name the team's remote origin.`
         : `${repoRoot} has no remote: team workers clone the repository from its remote. Add one (git remote add origin <url>) and push your branch.`,
     );
-  return { name: name as string, url: (await git(repoRoot).raw(['remote', 'get-url', name as string])).trim() };
+  return { name: name as string, url: publicRemote((await git(repoRoot).raw(['remote', 'get-url', name as string])).trim()) };
 }
 
 /** Throws unless the remote has `commit` (on any branch): workers start from the remote, not from this machine. */

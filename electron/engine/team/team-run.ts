@@ -11,7 +11,8 @@ import { git } from '../git/repo-git';
 import { readRunMeta, writeRunState } from '../git/run-refs';
 import { adoptBranchTip, rebuildRun } from '../lifecycle/run-git-recover';
 import { checkSpec, type TeamRunSpec } from './team-spec';
-import { ensureClone, fetchRun, hasCommit, pushRun, refSha, serialized } from './team-git';
+import type { WorkerAllowances } from './team-allow';
+import { ensureClone, publicRemote, fetchRun, hasCommit, pushRun, refSha, serialized } from './team-git';
 
 /** What a durable step answers: the run's status after it, and for a parked retry when to wake. JSON only (DBOS keeps it). */
 export interface StepAnswer {
@@ -27,6 +28,8 @@ export interface TeamRunnerOptions {
   engine: Engine;
   /** The worker's name, as the team's list shows it. */
   worker: string;
+  /** What this worker's operator lets a submitted workflow have (team-allow.ts). */
+  allow: WorkerAllowances;
   /** The signal a Stop of this run aborts (the worker watches the engine for cancelled runs). */
   signalFor(runId: string): AbortSignal;
   done(runId: string): void;
@@ -45,14 +48,15 @@ export function createTeamRunner(o: TeamRunnerOptions) {
   async function localRun(raw: unknown): Promise<{ spec: TeamRunSpec; clone: string; expected: string | null }> {
     const remote = (raw as { remote?: unknown })?.remote;
     if (typeof remote !== 'string') throw new RatchetError('bad_arguments', 'This team run names no remote.');
-    const clone = await ensureClone(engine.home, remote);
+    // Its own credentials, whatever URL the run names (a spec written by an older submitter, or by hand, may carry some).
+    const clone = await ensureClone(engine.home, publicRemote(remote));
     const runId = String((raw as { runId?: unknown }).runId);
     if (current.has(runId) && engine.store.getRun(runId)) {
-      const { spec } = await checkSpec(raw, clone);
+      const { spec } = await checkSpec(raw, clone, o.allow);
       return { spec, clone, expected: current.get(runId) ?? null };
     }
     await fetchRun(clone, runId);
-    const { spec, workflow } = await checkSpec(raw, clone);
+    const { spec, workflow } = await checkSpec(raw, clone, o.allow);
     if (!(await hasCommit(clone, spec.baseCommit)))
       throw new RatchetError(
         'team_git',

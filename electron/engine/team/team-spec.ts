@@ -9,6 +9,7 @@ import { git } from '../git/repo-git';
 import type { PreparedRun } from '../lifecycle/run-options';
 import { workflowHash } from '../trust/workflow-trust';
 import { WorkflowFile, type Workflow } from '../workflow/schema';
+import { workerRefusal, type WorkerAllowances } from './team-allow';
 
 export const TeamRunSpec = z.object({
   v: z.literal(1),
@@ -46,16 +47,19 @@ export function specOf(p: PreparedRun, o: { runId: string; remote: string; submi
 }
 
 /**
- * The worker's check before it runs a spec: the workflow parses, and a repository workflow file is, at the commit the run
- * starts from, the very content its submitter trusted. Returns the workflow; throws `workflow_untrusted` otherwise.
+ * The worker's check before it runs a spec: the workflow parses, asks for nothing its operator has not allowed
+ * (team-allow.ts; `workflow_refused` otherwise), and a repository workflow file is, at the commit the run starts from,
+ * the very content its submitter trusted. Returns the workflow; throws `workflow_untrusted` otherwise.
  */
-export async function checkSpec(raw: unknown, clone: string): Promise<{ spec: TeamRunSpec; workflow: Workflow }> {
+export async function checkSpec(raw: unknown, clone: string, allow: WorkerAllowances): Promise<{ spec: TeamRunSpec; workflow: Workflow }> {
   const parsed = TeamRunSpec.safeParse(raw);
   if (!parsed.success)
     throw new RatchetError('bad_arguments', `This team run's description is not one this worker reads: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
   const spec = parsed.data;
   const wf = WorkflowFile.safeParse(spec.workflow);
   if (!wf.success) throw new RatchetError('workflow_invalid', `This team run's workflow is not valid here: ${wf.error.issues[0]?.message ?? 'invalid'}.`);
+  const refused = workerRefusal(wf.data, allow);
+  if (refused) throw new RatchetError('workflow_refused', refused);
   if (spec.trusted) {
     const file = spec.trusted.file;
     if (file.startsWith('..') || file.startsWith('/'))

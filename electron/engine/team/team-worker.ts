@@ -14,6 +14,7 @@ import type { Engine } from '../engine';
 import type { EngineEvent } from '../store/store';
 import { RatchetError, userStop } from '../errors';
 import { createTeamRunner, type StepAnswer } from './team-run';
+import { NO_ALLOWANCES, type WorkerAllowances } from './team-allow';
 import { serialized } from './team-git';
 import { dbosLogger, migrateDbos } from './dbos-log';
 import { apiKeyHash } from '../runs/api-hold';
@@ -28,6 +29,8 @@ export interface WorkerOptions {
   engine: Engine;
   /** The worker's environment: its own API key (never sent through the database; only a hash of it names its 429 hold). */
   env: NodeJS.ProcessEnv;
+  /** What a submitted workflow may have here beyond the sandbox's defaults (`--allow-env`, `--allow-network`, `--allow-command-agent`); none by default. */
+  allow?: WorkerAllowances;
   /** Runs at once on this worker; sets the queue's per-worker limit (one value for the team in DBOS, see README). */
   concurrency?: number;
   /** The team's global and per-repository limits, when this worker is told them. */
@@ -141,6 +144,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const runner = createTeamRunner({
     engine,
     worker: workerId,
+    allow: o.allow ?? NO_ALLOWANCES,
     signalFor(runId) {
       const c = new AbortController();
       running.set(runId, c);

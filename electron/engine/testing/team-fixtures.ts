@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { fixtureProject } from './fixture-project';
+import type { ScriptContent, ScriptFn } from '../../scripted/server';
+import { fixtureProject, say, turn } from './fixture-project';
 import { sh, tempDir } from './temp-repo';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -91,3 +92,22 @@ export function tempFile(name: string, text: string): string {
   writeFileSync(file, text);
   return file;
 }
+
+/**
+ * The scripted agent's work on step `k` as a real agent does it: it reads the history and the status first (in its
+ * sandboxed shell), and writes steps/k.txt only when git answered — so a worktree whose git the sandbox hides changes
+ * nothing, and the step fails (no_change).
+ */
+export function readGitThenWork(k: string, text = `step ${k}\n`): ScriptContent {
+  const write = `mkdir -p steps && printf %s ${JSON.stringify(text)} > steps/${k}.txt`;
+  return { type: 'tool_use', name: 'bash', input: { command: `git log --oneline -3 && git status --short && ${write}` } };
+}
+
+/** byStep (recovery-fixtures.ts) with an agent that reads git history before it works (readGitThenWork). */
+export const readsGitFirst: ScriptFn = (req) => {
+  const last = (req.body as { messages: Array<{ role: string; content: unknown }> }).messages.at(-1);
+  const isToolResult = Array.isArray(last?.content) && (last.content as Array<{ type: string }>).some((b) => b.type === 'tool_result');
+  if (isToolResult) return say('done');
+  const k = (/## Step (\d+) of \d+/.exec(req.lastUserText) ?? /step (\d+)/i.exec(req.lastUserText))?.[1] ?? 'x';
+  return turn(readGitThenWork(k, `step ${k} at ${Date.now()} ${Math.random()}\n`));
+};
