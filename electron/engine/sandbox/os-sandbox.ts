@@ -262,6 +262,7 @@ export function createOsSandbox(opts: {
         const policy = runPolicy({
           worktree: input.worktree,
           privateDir: priv.dir,
+          privateRoot: path.dirname(priv.dir),
           ratchetHome: opts.ratchetHome,
           userHome,
           network,
