@@ -8,7 +8,7 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
 import type { SandboxLimits } from '../workflow/schema';
-import { cacheEnv, ensureCacheDirs, pnpmStoreDir } from './cache-env';
+import { cacheEnv, ensureCacheDirs, pnpmStoreDir, repoCacheDir } from './cache-env';
 import { effectiveLimits, limitsScript } from './limits';
 import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
@@ -34,7 +34,7 @@ export interface SandboxStatus {
 
 export interface RunJailInput {
   worktree: string;
-  /** The user's repository the worktree belongs to: its git dir stays readable when the home is denied. */
+  /** The user's repository the worktree belongs to: its git dir stays readable when the home is denied, and its caches are its own (see repoCacheDir). */
   repo?: string;
   /** Hosts commands may reach (ratchet.yml `sandbox.network`, `registry:<ecosystem>` allowed); empty: none. */
   network: readonly string[];
@@ -234,12 +234,13 @@ export function createOsSandbox(opts: {
         removePrivateDir(priv.dir);
       };
       try {
-        const cacheDir = ensureCacheDirs(opts.ratchetHome);
-        const caches = cacheEnv(opts.ratchetHome, priv.home);
+        // A run without its repository named (a test's) keeps caches of its worktree's own.
+        const cacheDir = ensureCacheDirs(repoCacheDir(opts.ratchetHome, input.repo ?? input.worktree));
+        const caches = cacheEnv(cacheDir, priv.home);
         const tools = toolchainEnv(opts.env, userHome);
         const PATH = userPath(opts.env.PATH, { ratchetRoot: ratchetPackageRoot(), execPath: process.execPath, env: opts.env });
         const env = runEnv(opts.env, { home: priv.home, tmpDir: priv.tmp, names: input.envNames, path: PATH, toolchain: tools, caches });
-        writeUserConfig({ userHome, home: priv.home, cargoHome: caches.CARGO_HOME, pnpmStore: pnpmStoreDir(opts.ratchetHome), env: opts.env });
+        writeUserConfig({ userHome, home: priv.home, cargoHome: caches.CARGO_HOME, pnpmStore: pnpmStoreDir(cacheDir), env: opts.env });
         if (status.state !== 'on') {
           return {
             env,

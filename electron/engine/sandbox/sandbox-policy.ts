@@ -17,7 +17,7 @@ export interface RunPolicyInput {
   network: readonly string[];
   /** What builds need from the user's home (see homeReads): read-only. */
   homeReads?: readonly string[];
-  /** Ratchet's build caches shared across runs (see cacheEnv): readable and writable. */
+  /** The repository's build caches, shared by its runs (see repoCacheDir): readable and writable. */
   cacheDir?: string;
   /** Files inside writable folders that Ratchet writes and sandboxed commands may not change. */
   denyWrite?: readonly string[];
