@@ -1,4 +1,5 @@
 // The OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) through @anthropic-ai/sandbox-runtime: one per engine, per-run policy per command.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -9,10 +10,11 @@ import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
 import type { SandboxLimits } from '../workflow/schema';
 import { cacheEnv, ensureCacheDirs, pnpmStoreDir, repoCacheDir } from './cache-env';
-import { effectiveLimits, limitsScript } from './limits';
+import { effectiveLimits, limitsScript, shmArgs } from './limits';
 import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
 import { resolveNetwork } from './registries';
+import { joinCgroup, makeRunCgroup } from './run-cgroup';
 import { withoutRelays } from './relays';
 import { makeTemplate, standIn, TemplateSlot } from './wrap-template';
 import { runEnv } from './sandbox-env';
@@ -172,6 +174,25 @@ export function remountReadOnly(wrapped: string, dir: string): string {
   return `${wrapped.slice(0, sep)} --remount-ro ${q}${wrapped.slice(sep)}`;
 }
 
+const sizeSupport = new Map<string, boolean>();
+/** Whether this bubblewrap takes `--size` (0.5 and later): asked of it once per binary. */
+function bwrapHasSize(bin: string): boolean {
+  let has = sizeSupport.get(bin);
+  if (has === undefined) {
+    const r = spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 5000 });
+    has = `${r.stdout ?? ''}${r.stderr ?? ''}`.includes('--size');
+    sizeSupport.set(bin, has);
+  }
+  return has;
+}
+
+/** bubblewrap's command with `args` (already quoted) added as its last options; unchanged when it is not bubblewrap's. */
+export function withBwrapArgs(wrapped: string, args: string): string {
+  const sep = wrapped.indexOf(' -- ');
+  if (!args || sep < 0 || !/^(\S*\/)?bwrap /.test(wrapped)) return wrapped;
+  return `${wrapped.slice(0, sep)} ${args}${wrapped.slice(sep)}`;
+}
+
 /** What to tell a user on a platform without a sandbox: what to install, or how to opt out. */
 export function unavailableMessage(platform: NodeJS.Platform, problems: readonly string[]): string {
   const install =
@@ -224,6 +245,12 @@ export function createOsSandbox(opts: {
     async forRun(input) {
       const userHome = opts.userHome ?? (opts.env.HOME || homedir());
       const priv = makePrivateDir(input.worktree);
+      const limitsOf = effectiveLimits(input.limits);
+      // The run's memory and processes bounded together where the machine gives a cgroup (see run-cgroup.ts).
+      const cgroup =
+        status.state === 'on' && process.platform === 'linux'
+          ? makeRunCgroup({ memoryBytes: limitsOf.memory_mb * 1024 * 1024, pids: limitsOf.processes })
+          : null;
       const released = { done: false };
       // The run's sandboxed commands share one wrap of the library's (see wrap-template.ts).
       const slot = new TemplateSlot(() => SandboxManager.cleanupAfterCommand());
@@ -231,6 +258,7 @@ export function createOsSandbox(opts: {
         if (released.done) return;
         released.done = true;
         slot.close();
+        cgroup?.release();
         removePrivateDir(priv.dir);
       };
       try {
@@ -272,7 +300,7 @@ export function createOsSandbox(opts: {
           // Ratchet writes cargo's configuration; a command that rewrote it would steer every later run's cargo.
           denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml')],
         });
-        const limits = limitsScript(effectiveLimits(input.limits), [input.worktree, priv.dir]);
+        const limits = limitsScript(limitsOf, [input.worktree, priv.dir], cgroup?.oomFile);
         const policyPaths = Object.values(policy.filesystem).flat();
         /** The library's bubblewrap command for `command`, with Ratchet's changes to it. */
         const libraryWrap = async (shell: string, script: string, command: { id: string; text: string }, plain: boolean): Promise<string> => {
@@ -283,6 +311,7 @@ export function createOsSandbox(opts: {
           // No host to reach (and none through the proxy): no relays to start (see withoutRelays).
           if (plain) wrapped = withoutRelays(wrapped);
           for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
+          wrapped = withBwrapArgs(wrapped, shmArgs(limitsOf, bwrapHasSize(wrapped.slice(0, wrapped.indexOf(' ')))));
           return insideSocat(wrapped);
         };
         /** A command that may reach no host runs on the run's template, made on first use and again when it no longer holds. */
@@ -314,16 +343,16 @@ export function createOsSandbox(opts: {
             const plain = !hosts.length && !o?.viaProxy?.length;
             if (plain) {
               const launch = await templated(shell, inner);
-              if (launch) return { ...launch, env: o?.env ?? env };
+              if (launch) return { ...launch, ...(cgroup ? joinCgroup(cgroup, launch) : {}), env: o?.env ?? env };
             }
             try {
               const wrapped = await libraryWrap(shell, inner, { id: commandId, text: command }, plain);
               // Counted with the run's templated commands: their placeholders stay while this one runs.
               const ended = slot.begin();
+              // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.
+              const launch = { file: '/bin/sh', args: ['-c', `exec ${wrapped}`] };
               return {
-                file: '/bin/sh',
-                // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.
-                args: ['-c', `exec ${wrapped}`],
+                ...(cgroup ? joinCgroup(cgroup, launch) : launch),
                 env: o?.env ?? env,
                 done() {
                   if (!ended()) return;
