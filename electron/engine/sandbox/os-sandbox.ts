@@ -310,7 +310,7 @@ export function createOsSandbox(opts: {
           });
           // No host to reach (and none through the proxy): no relays to start (see withoutRelays).
           if (plain) wrapped = withoutRelays(wrapped);
-          for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
+          for (const denied of [opts.ratchetHome, userHome, path.dirname(priv.dir)]) wrapped = remountReadOnly(wrapped, denied);
           wrapped = withBwrapArgs(wrapped, shmArgs(limitsOf, bwrapHasSize(wrapped.slice(0, wrapped.indexOf(' ')))));
           return insideSocat(wrapped);
         };

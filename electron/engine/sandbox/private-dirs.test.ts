@@ -42,6 +42,8 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'private folders of two 
           `cat ${JSON.stringify(join(homeA, '.claude/projects/session.jsonl'))} 2>&1 | sed 's/^/read: /'`,
           `ls ${JSON.stringify(privateRoot())} 2>&1 | sed 's/^/root: /'`,
           'echo mine > "$HOME/own" && cat "$HOME/own"',
+          // The empty folder the root is hidden under takes no writes either (no memory to fill there).
+          `echo x > ${JSON.stringify(join(privateRoot(), 'planted'))}`,
         ].join('\n'),
         { cwd: wtB },
       );
@@ -50,6 +52,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'private folders of two 
       expect(b.output).not.toContain(`root: ${wtA.split('/').pop()}`);
       // Its own folder is there and writable.
       expect(b.output).toMatch(/^mine$/m);
+      expect(b.output).toMatch(/planted: Read-only file system/);
     } finally {
       jailA.release();
       jailB.release();
