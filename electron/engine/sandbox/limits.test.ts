@@ -110,6 +110,19 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'limits in the sandbox' 
     expect(readdirSync(r.worktree).length).toBeLessThan(60);
   }, 60_000);
 
+  it("a command's bare `wait` returns when its own jobs end: the disk watcher, on by default, is none of them", async () => {
+    const worktree = join(ratchetHome, 'worktrees', `limits-${process.pid}-${++n}`);
+    mkdirSync(worktree, { recursive: true });
+    const jail = await sandbox.forRun({ worktree, network: [], envNames: [] });
+    try {
+      const r = await runJailed(jail, 'sleep 0.1 & wait; echo waited', { cwd: worktree, timeoutMs: 20_000 });
+      expect(r.output).toContain('waited');
+      expect(r.code).toBe(0);
+    } finally {
+      jail.release();
+    }
+  }, 30_000);
+
   it('/dev/shm is a sized tmpfs: writing 1 GB there is refused at the default limits, as resource_exhaustion', async () => {
     const r = await gate('head -c 1073741824 /dev/zero > /dev/shm/big; s=$?; echo "size $(wc -c < /dev/shm/big)"; df -k /dev/shm | tail -1; exit $s');
     const size = Number(/size (\d+)/.exec(r.output)?.[1]);

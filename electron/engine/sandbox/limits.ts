@@ -69,10 +69,11 @@ export function limitsScript(l: EffectiveLimits, watched: readonly string[], oom
     const kb = l.disk_mb * 1024;
     lines.push(
       `__ratchet_used() { du -sk ${dirs} 2>/dev/null | awk '{s+=$1} END {print s+0}'; }`,
-      `( __ratchet_base=$(__ratchet_used); while :; do __ratchet_t=$(date +%s); __ratchet_now=$(__ratchet_used); ` +
+      // Started twice removed, so it is no job of the command's shell: a bare `wait` in the command does not wait for it.
+      `( ( __ratchet_base=$(__ratchet_used); while :; do __ratchet_t=$(date +%s); __ratchet_now=$(__ratchet_used); ` +
         `if [ $(( __ratchet_now - __ratchet_base )) -gt ${kb} ]; then ` +
         `echo "Disk quota exceeded: the command wrote more than ${l.disk_mb} MB in the worktree and its temporary folders (sandbox.limits.disk_mb in ratchet.yml)" >&2; ` +
-        'kill -KILL -1; fi; __ratchet_d=$(( ($(date +%s) - __ratchet_t) * 5 )); [ $__ratchet_d -lt 2 ] && __ratchet_d=2; sleep $__ratchet_d; done ) </dev/null >/dev/null &',
+        'kill -KILL -1; fi; __ratchet_d=$(( ($(date +%s) - __ratchet_t) * 5 )); [ $__ratchet_d -lt 2 ] && __ratchet_d=2; sleep $__ratchet_d; done ) </dev/null >/dev/null & )',
     );
   }
   return lines.join('\n');
