@@ -1,7 +1,8 @@
 // Where a run's cgroup goes, read from /proc/self/cgroup and mountinfo as the kernel writes them (v2, v1, hybrid, none), and a real one made and removed where this machine allows.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../testing/temp-repo';
 import { cgroupPlace, joinCgroup, makeRunCgroup } from './run-cgroup';
 
 function files(map: Record<string, string>): (f: string) => string {
@@ -52,6 +53,24 @@ describe('cgroupPlace', () => {
     expect(cgroupPlace(files({}))).toBeNull();
     const read = files({ '/proc/self/cgroup': '0::/\n', '/proc/self/mountinfo': V2_MOUNTS, '/sys/fs/cgroup/cgroup.controllers': 'cpu pids\n' });
     expect(cgroupPlace(read)).toBeNull();
+  });
+});
+
+describe('makeRunCgroup on a cgroup v2 layout (a folder standing in for cgroupfs)', () => {
+  it('below a cgroup that hands memory and pids down: memory.max and pids.max written, the OOM count read from memory.events', () => {
+    const dir = tempDir('ratchet-cgv2-');
+    try {
+      writeFileSync(path.join(dir, 'cgroup.subtree_control'), 'cpu memory pids\n');
+      const cg = makeRunCgroup({ memoryBytes: 512 * 1024 * 1024, pids: 50 }, { version: 2, dir })!;
+      const run = path.dirname(cg.procs[0]!);
+      expect(path.dirname(run)).toBe(dir);
+      expect(path.basename(run)).toMatch(new RegExp(`^ratchet-${process.pid}-\\d+$`));
+      expect(readFileSync(path.join(run, 'memory.max'), 'utf8')).toBe(String(512 * 1024 * 1024));
+      expect(readFileSync(path.join(run, 'pids.max'), 'utf8')).toBe('50');
+      expect(cg.oomFile).toBe(path.join(run, 'memory.events'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
