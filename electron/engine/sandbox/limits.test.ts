@@ -1,4 +1,4 @@
-// Per-command limits in the sandbox (memory, processes, file size, disk use) reported as resource_exhaustion; private folders removed with their run; a sandboxed command never outlives the process that started it.
+// Limits in the sandbox (memory and processes per run, /dev/shm sized, file size, disk use) reported as resource_exhaustion; private folders removed with their run; a sandboxed command never outlives the process that started it.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

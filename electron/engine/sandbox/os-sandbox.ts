@@ -42,7 +42,7 @@ export interface RunJailInput {
   network: readonly string[];
   /** Variable names the workflow lets through (`sandbox.env`). */
   envNames: readonly string[];
-  /** Per-command limits (`sandbox.limits`); unset ones take the defaults. */
+  /** The run's limits (`sandbox.limits`: memory and processes for the run where a cgroup allows, see run-cgroup.ts); unset ones take the defaults. */
   limits?: SandboxLimits;
 }
 
