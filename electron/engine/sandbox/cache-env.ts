@@ -1,10 +1,36 @@
-// Build caches shared by every run (and by setup and gates alike): one folder per tool under <RATCHET_HOME>/cache, writable from the sandbox, named through each tool's own variable.
-import { mkdirSync } from 'node:fs';
+// Build caches per repository, shared by that repository's runs (setup and gates alike): one folder per tool under <RATCHET_HOME>/cache/<repository>, writable from the sandbox, named through each tool's own variable.
+import { createHash } from 'node:crypto';
+import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { gitCommonDirOf } from './toolchains';
 
-/** Where the caches live: `<RATCHET_HOME>/cache`. */
+/** Where the caches live: `<RATCHET_HOME>/cache`, one folder per repository below. */
 export function cacheRoot(ratchetHome: string): string {
   return path.join(ratchetHome, 'cache');
+}
+
+/**
+ * The folder of one repository's caches. A run can write its caches (setup downloads into them, builds fill them), so
+ * a run of one repository that rewrote a Go module or a wheel there would hand it to the next run of another: each
+ * repository has its own, keyed by where its git dir really is (every checkout and worktree of one repository shares
+ * it). The name keeps the folder's name for whoever looks.
+ */
+export function repoCacheDir(ratchetHome: string, repo: string): string {
+  const gitDir = gitCommonDirOf(repo) ?? repo;
+  let real = path.resolve(gitDir);
+  try {
+    real = realpathSync(gitDir);
+  } catch {
+    // Not there: its name as given is its identity.
+  }
+  // The checkout's folder name (`<checkout>/.git`), or a bare repository's.
+  const named = path.basename(real) === '.git' ? path.dirname(real) : real;
+  const name =
+    path
+      .basename(named)
+      .replace(/[^\w.-]/g, '_')
+      .slice(0, 40) || 'repo';
+  return path.join(cacheRoot(ratchetHome), `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 16)}`);
 }
 
 /** Tool → its cache folder under cacheRoot. */
@@ -32,8 +58,8 @@ const FOLDERS = {
  * repository: MAVEN_OPTS sets `maven.repo.local`, and `user.home` to `home` (the run's private folder) so Maven
  * reads the sanitized settings there, never the user's own (which hold server passwords).
  */
-export function cacheEnv(ratchetHome: string, home?: string): Record<string, string> {
-  const root = cacheRoot(ratchetHome);
+export function cacheEnv(cacheDir: string, home?: string): Record<string, string> {
+  const root = cacheDir;
   const at = (k: keyof typeof FOLDERS) => path.join(root, FOLDERS[k]);
   return {
     npm_config_cache: at('npm'),
@@ -54,13 +80,13 @@ export function cacheEnv(ratchetHome: string, home?: string): Record<string, str
 }
 
 /** pnpm's store: set in pnpm's own config file (an npm_config_ variable would make npm warn about a key it does not know). */
-export function pnpmStoreDir(ratchetHome: string): string {
-  return path.join(cacheRoot(ratchetHome), FOLDERS.pnpm);
+export function pnpmStoreDir(cacheDir: string): string {
+  return path.join(cacheDir, FOLDERS.pnpm);
 }
 
-/** Makes every cache folder (a sandbox can only bind what exists) and returns the root. */
-export function ensureCacheDirs(ratchetHome: string): string {
-  const root = cacheRoot(ratchetHome);
+/** Makes every cache folder of a repository's `cacheDir` (a sandbox can only bind what exists) and returns it. */
+export function ensureCacheDirs(cacheDir: string): string {
+  const root = cacheDir;
   for (const f of Object.values(FOLDERS)) mkdirSync(path.join(root, f), { recursive: true });
   return root;
 }

@@ -1,4 +1,4 @@
-// Per-command limits in the sandbox (memory, processes, file size, disk use) reported as resource_exhaustion; private folders removed with their run; a sandboxed command never outlives the process that started it.
+// Limits in the sandbox (memory and processes per run, /dev/shm sized, file size, disk use) reported as resource_exhaustion; private folders removed with their run; a sandboxed command never outlives the process that started it.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 import type { SandboxLimits } from '../workflow/schema';
 import { DEFAULT_LIMITS } from './limits';
+import { makeRunCgroup } from './run-cgroup';
 import { createOsSandbox, type OsSandbox } from './os-sandbox';
 import { privateRoot, sweepPrivateDirsOf } from './private-dirs';
 import { runJailed, type JailedResult } from './testing/run-jailed';
@@ -28,16 +29,25 @@ afterAll(async () => {
   rmSync(ratchetHome, { recursive: true, force: true });
 });
 
-async function gate(command: string, limits?: SandboxLimits): Promise<JailedResult & { worktree: string }> {
+async function gate(command: string, limits?: SandboxLimits, shell?: string): Promise<JailedResult & { worktree: string }> {
   const worktree = join(ratchetHome, 'worktrees', `limits-${process.pid}-${++n}`);
   mkdirSync(worktree, { recursive: true });
   const jail = await sandbox.forRun({ worktree, network: [], envNames: [], limits });
   try {
-    return { ...(await runJailed(jail, command, { cwd: worktree })), worktree };
+    return { ...(await runJailed(jail, command, { cwd: worktree, shell })), worktree };
   } finally {
     jail.release();
   }
 }
+
+/** Whether a run's cgroup can be made here (cgroup v2 with memory and pids, or v1's hierarchies, writable). */
+const CGROUP = (() => {
+  if (!SANDBOX_AVAILABLE || process.platform !== 'linux') return false;
+  const cg = makeRunCgroup({ memoryBytes: 64 * 1024 * 1024, pids: 16 });
+  cg?.release();
+  return cg !== null;
+})();
+const NO_CGROUP_REASON = 'no writable cgroup here (neither v2 with memory and pids nor v1 memory and pids hierarchies); runs are bounded per process';
 
 /** The gate's result as the classifier sees it. */
 function classify(r: JailedResult): string {
@@ -99,6 +109,92 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'limits in the sandbox' 
     expect(classify(r)).toBe('resource_exhaustion');
     expect(readdirSync(r.worktree).length).toBeLessThan(60);
   }, 60_000);
+
+  it("a command's bare `wait` returns when its own jobs end: the disk watcher, on by default, is none of them", async () => {
+    const worktree = join(ratchetHome, 'worktrees', `limits-${process.pid}-${++n}`);
+    mkdirSync(worktree, { recursive: true });
+    const jail = await sandbox.forRun({ worktree, network: [], envNames: [] });
+    try {
+      const r = await runJailed(jail, 'sleep 0.1 & wait; echo waited', { cwd: worktree, timeoutMs: 20_000 });
+      expect(r.output).toContain('waited');
+      expect(r.code).toBe(0);
+    } finally {
+      jail.release();
+    }
+  }, 30_000);
+
+  it('/dev/shm is a sized tmpfs: writing 1 GB there is refused at the default limits, as resource_exhaustion', async () => {
+    const r = await gate('head -c 1073741824 /dev/zero > /dev/shm/big; s=$?; echo "size $(wc -c < /dev/shm/big)"; df -k /dev/shm | tail -1; exit $s');
+    const size = Number(/size (\d+)/.exec(r.output)?.[1]);
+    expect(size).toBeLessThanOrEqual(512 * 1024 * 1024);
+    expect(r.output).toMatch(/No space left on device/);
+    expect(r.code).not.toBe(0);
+    expect(classify(r)).toBe('resource_exhaustion');
+  });
+
+  it.skipIf(!CGROUP)(
+    CGROUP
+      ? 'memory_mb bounds the run: three processes of 300 MB each under 512 MB are not all let through, and the gate is resource_exhaustion'
+      : `memory per run — skipped: ${NO_CGROUP_REASON}`,
+    async () => {
+      // Each holds its 300 MB (well under the per-process limit) until all three hold theirs or one of them is gone.
+      const hold = [
+        'import os, sys, time',
+        'x = b"x" * (300 * 1024 * 1024)',
+        'open(f"held-{sys.argv[1]}", "w").close()',
+        'deadline = time.time() + 60',
+        'while time.time() < deadline and not os.path.exists("stop") and len([f for f in os.listdir(".") if f.startswith("held-")]) < 3: time.sleep(0.05)',
+        'print("allocated", sys.argv[1], flush=True)',
+      ].join('\n');
+      const r = await gate(
+        [
+          `cat > hold.py <<'EOF'`,
+          hold,
+          'EOF',
+          'for i in 1 2 3; do python3 hold.py $i & done',
+          'fail=0',
+          'for k in 1 2 3; do wait -n || { fail=1; : > stop; }; done',
+          'exit $fail',
+        ].join('\n'),
+        { memory_mb: 512 },
+        'bash',
+      );
+      expect(r.output.match(/^allocated/gm)?.length ?? 0).toBeLessThan(3);
+      expect(r.code).not.toBe(0);
+      expect(r.output).toContain('ratchet: Out of memory');
+      expect(classify(r)).toBe('resource_exhaustion');
+    },
+    90_000,
+  );
+
+  it.skipIf(!CGROUP)(
+    CGROUP
+      ? 'processes bounds the run, root included: two commands of one run together start no more than the limit'
+      : `processes per run — skipped: ${NO_CGROUP_REASON}`,
+    async () => {
+      const worktree = join(ratchetHome, 'worktrees', `limits-${process.pid}-${++n}`);
+      mkdirSync(worktree, { recursive: true });
+      const jail = await sandbox.forRun({ worktree, network: [], envNames: [], limits: { processes: 50 } });
+      // Each starts up to 30 sleepers (either alone fits; both do not), says how many, and keeps them until the other
+      // is done. dash: a failed fork ends the loop's subshell, and only builtins follow it, so none is left to fail.
+      const bomb = (me: string, other: string) =>
+        `( i=0; while [ $i -lt 30 ]; do sleep 60 & i=$((i+1)); echo "$i" > started-${me}; done ) 2>/dev/null; : > done-${me}; ` +
+        `while [ ! -e done-${other} ]; do :; done; read c < started-${me}; echo "${me} started $c"`;
+      try {
+        const [a, b] = await Promise.all([
+          runJailed(jail, bomb('a', 'b'), { cwd: worktree, shell: '/bin/sh', timeoutMs: 60_000 }),
+          runJailed(jail, bomb('b', 'a'), { cwd: worktree, shell: '/bin/sh', timeoutMs: 60_000 }),
+        ]);
+        const started = (out: string, me: string) => Number(new RegExp(`${me} started (\\d+)`).exec(out)?.[1]);
+        expect(started(a.output, 'a')).toBeGreaterThan(0);
+        expect(started(b.output, 'b')).toBeGreaterThan(0);
+        expect(started(a.output, 'a') + started(b.output, 'b')).toBeLessThanOrEqual(50);
+      } finally {
+        jail.release();
+      }
+    },
+    90_000,
+  );
 
   it('the private folder (HOME and TMPDIR inside) is removed when the run lets its jail go', async () => {
     const r = await gate('echo "$HOME" "$TMPDIR"; echo x > "$HOME/file"; echo y > "$TMPDIR/file"');

@@ -1,4 +1,5 @@
 // The OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) through @anthropic-ai/sandbox-runtime: one per engine, per-run policy per command.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -8,11 +9,12 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
 import type { SandboxLimits } from '../workflow/schema';
-import { cacheEnv, ensureCacheDirs, pnpmStoreDir } from './cache-env';
-import { effectiveLimits, limitsScript } from './limits';
+import { cacheEnv, ensureCacheDirs, pnpmStoreDir, repoCacheDir } from './cache-env';
+import { effectiveLimits, limitsScript, shmArgs } from './limits';
 import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
 import { resolveNetwork } from './registries';
+import { joinCgroup, makeRunCgroup } from './run-cgroup';
 import { withoutRelays } from './relays';
 import { makeTemplate, standIn, TemplateSlot } from './wrap-template';
 import { runEnv } from './sandbox-env';
@@ -34,13 +36,13 @@ export interface SandboxStatus {
 
 export interface RunJailInput {
   worktree: string;
-  /** The user's repository the worktree belongs to: its git dir stays readable when the home is denied. */
+  /** The user's repository the worktree belongs to: its git dir stays readable when the home is denied, and its caches are its own (see repoCacheDir). */
   repo?: string;
   /** Hosts commands may reach (ratchet.yml `sandbox.network`, `registry:<ecosystem>` allowed); empty: none. */
   network: readonly string[];
   /** Variable names the workflow lets through (`sandbox.env`). */
   envNames: readonly string[];
-  /** Per-command limits (`sandbox.limits`); unset ones take the defaults. */
+  /** The run's limits (`sandbox.limits`: memory and processes for the run where a cgroup allows, see run-cgroup.ts); unset ones take the defaults. */
   limits?: SandboxLimits;
 }
 
@@ -172,6 +174,25 @@ export function remountReadOnly(wrapped: string, dir: string): string {
   return `${wrapped.slice(0, sep)} --remount-ro ${q}${wrapped.slice(sep)}`;
 }
 
+const sizeSupport = new Map<string, boolean>();
+/** Whether this bubblewrap takes `--size` (0.5 and later): asked of it once per binary. */
+function bwrapHasSize(bin: string): boolean {
+  let has = sizeSupport.get(bin);
+  if (has === undefined) {
+    const r = spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 5000 });
+    has = `${r.stdout ?? ''}${r.stderr ?? ''}`.includes('--size');
+    sizeSupport.set(bin, has);
+  }
+  return has;
+}
+
+/** bubblewrap's command with `args` (already quoted) added as its last options; unchanged when it is not bubblewrap's. */
+export function withBwrapArgs(wrapped: string, args: string): string {
+  const sep = wrapped.indexOf(' -- ');
+  if (!args || sep < 0 || !/^(\S*\/)?bwrap /.test(wrapped)) return wrapped;
+  return `${wrapped.slice(0, sep)} ${args}${wrapped.slice(sep)}`;
+}
+
 /** What to tell a user on a platform without a sandbox: what to install, or how to opt out. */
 export function unavailableMessage(platform: NodeJS.Platform, problems: readonly string[]): string {
   const install =
@@ -224,6 +245,12 @@ export function createOsSandbox(opts: {
     async forRun(input) {
       const userHome = opts.userHome ?? (opts.env.HOME || homedir());
       const priv = makePrivateDir(input.worktree);
+      const limitsOf = effectiveLimits(input.limits);
+      // The run's memory and processes bounded together where the machine gives a cgroup (see run-cgroup.ts).
+      const cgroup =
+        status.state === 'on' && process.platform === 'linux'
+          ? makeRunCgroup({ memoryBytes: limitsOf.memory_mb * 1024 * 1024, pids: limitsOf.processes })
+          : null;
       const released = { done: false };
       // The run's sandboxed commands share one wrap of the library's (see wrap-template.ts).
       const slot = new TemplateSlot(() => SandboxManager.cleanupAfterCommand());
@@ -231,15 +258,17 @@ export function createOsSandbox(opts: {
         if (released.done) return;
         released.done = true;
         slot.close();
+        cgroup?.release();
         removePrivateDir(priv.dir);
       };
       try {
-        const cacheDir = ensureCacheDirs(opts.ratchetHome);
-        const caches = cacheEnv(opts.ratchetHome, priv.home);
+        // A run without its repository named (a test's) keeps caches of its worktree's own.
+        const cacheDir = ensureCacheDirs(repoCacheDir(opts.ratchetHome, input.repo ?? input.worktree));
+        const caches = cacheEnv(cacheDir, priv.home);
         const tools = toolchainEnv(opts.env, userHome);
         const PATH = userPath(opts.env.PATH, { ratchetRoot: ratchetPackageRoot(), execPath: process.execPath, env: opts.env });
         const env = runEnv(opts.env, { home: priv.home, tmpDir: priv.tmp, names: input.envNames, path: PATH, toolchain: tools, caches });
-        writeUserConfig({ userHome, home: priv.home, cargoHome: caches.CARGO_HOME, pnpmStore: pnpmStoreDir(opts.ratchetHome), env: opts.env });
+        writeUserConfig({ userHome, home: priv.home, cargoHome: caches.CARGO_HOME, pnpmStore: pnpmStoreDir(cacheDir), env: opts.env });
         if (status.state !== 'on') {
           return {
             env,
@@ -263,6 +292,7 @@ export function createOsSandbox(opts: {
         const policy = runPolicy({
           worktree: input.worktree,
           privateDir: priv.dir,
+          privateRoot: path.dirname(priv.dir),
           ratchetHome: opts.ratchetHome,
           userHome,
           network,
@@ -272,7 +302,7 @@ export function createOsSandbox(opts: {
           // Ratchet writes cargo's configuration; a command that rewrote it would steer every later run's cargo.
           denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml')],
         });
-        const limits = limitsScript(effectiveLimits(input.limits), [input.worktree, priv.dir]);
+        const limits = limitsScript(limitsOf, [input.worktree, priv.dir], cgroup?.oomFile);
         const policyPaths = Object.values(policy.filesystem).flat();
         /** The library's bubblewrap command for `command`, with Ratchet's changes to it. */
         const libraryWrap = async (shell: string, script: string, command: { id: string; text: string }, plain: boolean): Promise<string> => {
@@ -282,7 +312,8 @@ export function createOsSandbox(opts: {
           });
           // No host to reach (and none through the proxy): no relays to start (see withoutRelays).
           if (plain) wrapped = withoutRelays(wrapped);
-          for (const denied of [opts.ratchetHome, userHome]) wrapped = remountReadOnly(wrapped, denied);
+          for (const denied of [opts.ratchetHome, userHome, path.dirname(priv.dir)]) wrapped = remountReadOnly(wrapped, denied);
+          wrapped = withBwrapArgs(wrapped, shmArgs(limitsOf, bwrapHasSize(wrapped.slice(0, wrapped.indexOf(' ')))));
           return insideSocat(wrapped);
         };
         /** A command that may reach no host runs on the run's template, made on first use and again when it no longer holds. */
@@ -314,16 +345,16 @@ export function createOsSandbox(opts: {
             const plain = !hosts.length && !o?.viaProxy?.length;
             if (plain) {
               const launch = await templated(shell, inner);
-              if (launch) return { ...launch, env: o?.env ?? env };
+              if (launch) return { ...launch, ...(cgroup ? joinCgroup(cgroup, launch) : {}), env: o?.env ?? env };
             }
             try {
               const wrapped = await libraryWrap(shell, inner, { id: commandId, text: command }, plain);
               // Counted with the run's templated commands: their placeholders stay while this one runs.
               const ended = slot.begin();
+              // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.
+              const launch = { file: '/bin/sh', args: ['-c', `exec ${wrapped}`] };
               return {
-                file: '/bin/sh',
-                // exec: bubblewrap replaces the shell, so its --die-with-parent binds it to the process that spawned it.
-                args: ['-c', `exec ${wrapped}`],
+                ...(cgroup ? joinCgroup(cgroup, launch) : launch),
                 env: o?.env ?? env,
                 done() {
                   if (!ended()) return;

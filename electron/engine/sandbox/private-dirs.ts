@@ -1,10 +1,42 @@
-// Each run's private folder (HOME and TMPDIR inside the sandbox) under <tmp>/ratchet-sandbox: made when the run starts, removed when it finishes, and swept at engine start when no process uses it and no run will again.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// Each run's private folder (HOME and TMPDIR inside the sandbox) under <tmp>/ratchet-sandbox-<uid>: made when the run starts, removed when it finishes, and swept at engine start when no process uses it and no run will again.
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { RatchetError } from '../errors';
 
+/** One root per user: another user's Ratchet (or anyone who made the folder first) never shares it. */
 export function privateRoot(): string {
-  return path.join(tmpdir(), 'ratchet-sandbox');
+  const uid = process.getuid?.();
+  return path.join(tmpdir(), uid === undefined ? 'ratchet-sandbox' : `ratchet-sandbox-${uid}`);
+}
+
+/**
+ * Makes the root of the private folders (mode 0700) or checks the one there: a folder, not a link, owned by this
+ * user, open to no one else. The temp folder is shared by every user, so a root someone else made first (or widened)
+ * would let them read or swap every run's HOME: refused, never repaired.
+ */
+export function ensurePrivateRoot(root = privateRoot()): string {
+  try {
+    mkdirSync(root, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const st = lstatSync(root);
+  const uid = process.getuid?.();
+  const problem = !st.isDirectory()
+    ? 'it is not a folder'
+    : uid !== undefined && st.uid !== uid
+      ? `it belongs to uid ${st.uid}, not to you (uid ${uid})`
+      : process.platform !== 'win32' && (st.mode & 0o077) !== 0
+        ? `others may open it (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}, not 0700)`
+        : null;
+  if (problem) {
+    throw new RatchetError(
+      'private_root_unsafe',
+      `Ratchet will not keep runs' private folders in ${root}: ${problem}. Remove it (or make it yours with mode 0700) and start again.`,
+    );
+  }
+  return root;
 }
 
 export interface PrivateDir {
@@ -19,6 +51,7 @@ function ownerFile(dir: string): string {
 }
 
 export function makePrivateDir(worktree: string, root = privateRoot()): PrivateDir {
+  ensurePrivateRoot(root);
   const dir = path.join(root, path.basename(worktree));
   const home = path.join(dir, 'home');
   const tmp = path.join(dir, 'tmp');

@@ -75,6 +75,25 @@ describe("runPolicy: the repository's git dir", () => {
   });
 });
 
+describe('runPolicy with the root of the private folders', () => {
+  it("denies the root (every other run's folder) and gives back only this run's, on Linux and in the macOS profile", () => {
+    const p = runPolicy({ ...input, privateDir: '/tmp/ratchet-sandbox-501/app-1a2b3c', privateRoot: '/tmp/ratchet-sandbox-501' });
+    expect(p.filesystem.denyRead).toContain('/tmp/ratchet-sandbox-501');
+    expect(p.filesystem.allowRead).toContain('/tmp/ratchet-sandbox-501/app-1a2b3c');
+    const cmd = wrapCommandWithSandboxMacOS({
+      command: 'true',
+      needsNetworkRestriction: false,
+      readConfig: { denyOnly: p.filesystem.denyRead, allowWithinDeny: p.filesystem.allowRead },
+      writeConfig: { allowOnly: p.filesystem.allowWrite, denyWithinAllow: p.filesystem.denyWrite },
+      binShell: '/bin/bash',
+    });
+    const denied = cmd.slice(cmd.indexOf('(deny file-read*'));
+    expect(denied).toContain('(subpath "/tmp/ratchet-sandbox-501")');
+    const allowed = cmd.slice(cmd.indexOf('(allow file-read*\n'));
+    expect(allowed).toContain('(subpath "/tmp/ratchet-sandbox-501/app-1a2b3c")');
+  });
+});
+
 describe('anthropicApiHost', () => {
   it("is ANTHROPIC_BASE_URL's host (with its port), else the default", () => {
     expect(anthropicApiHost({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:4010/v1' })).toBe('127.0.0.1:4010');

@@ -7,6 +7,8 @@ export interface RunPolicyInput {
   worktree: string;
   /** The run's private folder: TMPDIR and HOME inside the sandbox. */
   privateDir: string;
+  /** Where every run's private folder lives (see privateRoot): denied but for this run's own. */
+  privateRoot?: string;
   /** Ratchet's own state (database, settings, other runs): never readable. */
   ratchetHome: string;
   /** The user's home: denied, but for `homeReads`; its credential stores are never readable. */
@@ -15,7 +17,7 @@ export interface RunPolicyInput {
   network: readonly string[];
   /** What builds need from the user's home (see homeReads): read-only. */
   homeReads?: readonly string[];
-  /** Ratchet's build caches shared across runs (see cacheEnv): readable and writable. */
+  /** The repository's build caches, shared by its runs (see repoCacheDir): readable and writable. */
   cacheDir?: string;
   /**
    * The repository's git dir (its objects and refs, which git in the worktree reads): readable, read-only, wherever it
@@ -172,7 +174,7 @@ export function runPolicy(input: RunPolicyInput): RunPolicy {
   // With the home denied, a credential store needs its own deny only inside a folder given back (each entry costs
   // every command a mount to plan: ~100 ms a command for the whole list); without it, all of them.
   const walled = homeDenied ? secrets.filter((s) => [...homeReads, ...writable].some((r) => isWithin(r, s))) : secrets;
-  const denyRead = [path.resolve(input.ratchetHome), ...(homeDenied ? [home] : []), ...walled];
+  const denyRead = [path.resolve(input.ratchetHome), ...(input.privateRoot ? [path.resolve(input.privateRoot)] : []), ...(homeDenied ? [home] : []), ...walled];
   const gitDir = input.gitDir ? path.resolve(input.gitDir) : null;
   const gitReads = gitDir && ![path.resolve(input.ratchetHome), home].some((d) => isWithin(gitDir, d)) ? [gitDir] : [];
   const allowRead = [...new Set([...writable.filter((w) => denyRead.some((d) => isWithin(d, w))), ...homeReads, ...gitReads])];

@@ -1,4 +1,4 @@
-// The user's own toolchains work in the sandbox as they do outside (rustup/cargo, pyenv, Go, a JDK with Maven), and build caches persist across gates and runs in <RATCHET_HOME>/cache.
+// The user's own toolchains work in the sandbox as they do outside (rustup/cargo, pyenv, Go, a JDK with Maven), and build caches persist across gates and runs of a repository in <RATCHET_HOME>/cache/<repository>.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sh, tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
+import { repoCacheDir } from './cache-env';
 import { createOsSandbox, type OsSandbox, type OwnedRunJail } from './os-sandbox';
 import { runJailed } from './testing/run-jailed';
 
@@ -80,7 +81,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? "the user's toolchains i
       const r = await inJail(wt, 'cargo test --offline 2>&1; echo "CARGO_HOME=$CARGO_HOME"');
       expect(r.output).toContain('test t::adds ... ok');
       expect(r.output).not.toContain('rustup default stable');
-      expect(r.output).toContain(`CARGO_HOME=${join(ratchetHome, 'cache', 'cargo')}`);
+      expect(r.output).toContain(`CARGO_HOME=${join(repoCacheDir(ratchetHome, repo), 'cargo')}`);
     },
     300_000,
   );
@@ -104,7 +105,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? "the user's toolchains i
       expect(warm.output).toMatch(/^ok\s+example\.test\/tiny/m);
       expect(vets(cold.output)).toBeGreaterThan(10);
       expect(vets(warm.output)).toBeLessThan(vets(cold.output) / 5);
-      expect(readdirSync(join(ratchetHome, 'cache', 'go-build')).length).toBeGreaterThan(0);
+      expect(readdirSync(join(repoCacheDir(ratchetHome, repo), 'go-build')).length).toBeGreaterThan(0);
       const t0 = Date.now();
       outside('go test -count=1 ./...', first);
       console.log(`go test: sandbox cold ${cold.ms} ms, sandbox warm (new run) ${warm.ms} ms, outside (user's warm cache) ${Date.now() - t0} ms`);
@@ -132,19 +133,19 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? "the user's toolchains i
       );
       expect(r.output).toContain('hello from java');
       expect(r.output).toMatch(/Apache Maven \d/);
-      expect(r.output).toContain(`-Dmaven.repo.local=${join(ratchetHome, 'cache', 'maven')}`);
+      expect(r.output).toContain(`-Dmaven.repo.local=${join(repoCacheDir(ratchetHome, repo), 'maven')}`);
     },
     120_000,
   );
 
-  it('the caches are writable from the sandbox and shared by runs; Ratchet’s cargo config there is not', async () => {
+  it('the caches are writable from the sandbox and shared by runs of the repository; Ratchet’s cargo config there is not', async () => {
     const r = await inJail(
       worktree({}),
       `echo shared > "$npm_config_cache/probe" && echo wrote; echo x >> "$CARGO_HOME/config.toml" && echo changed; echo done`,
     );
     expect(r.output).toContain('wrote');
     expect(r.output).not.toContain('changed');
-    expect(existsSync(join(ratchetHome, 'cache', 'npm', 'probe'))).toBe(true);
-    rmSync(join(ratchetHome, 'cache', 'npm', 'probe'));
+    expect(existsSync(join(repoCacheDir(ratchetHome, repo), 'npm', 'probe'))).toBe(true);
+    rmSync(join(repoCacheDir(ratchetHome, repo), 'npm', 'probe'));
   });
 });

@@ -162,7 +162,7 @@ export const SetupConfig = z.preprocess(
 );
 export type SetupConfig = z.infer<typeof SetupConfig>;
 
-/** Per-command limits in the sandbox; a command that hits one fails as resource_exhaustion. */
+/** Limits in the sandbox (memory and processes per run where a cgroup allows, else per process; file size and disk growth per command); a command that hits one fails as resource_exhaustion. */
 export const SandboxLimits = z
   .object({
     memory_mb: z.number().int().positive().optional(),
