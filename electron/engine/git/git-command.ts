@@ -1,6 +1,7 @@
 // The one way the engine runs git: hardened config, a minimal environment, no prompt, simple-git's unsafe-operation check.
 import { spawn } from 'node:child_process';
 import { vulnerabilityCheck } from '@simple-git/argv-parser';
+import { ownProgram, trustedPath } from '../process/which';
 import { runExcludesConfig } from '../worktree-env/run-excludes';
 import type { PinnedWorktree } from './worktree-integrity';
 
@@ -9,11 +10,15 @@ import type { PinnedWorktree } from './worktree-integrity';
  * GIT_CONFIG_NOSYSTEM: the system config is not the user's to vouch for and is never needed by the engine.
  * GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: git refuses an abbreviated long option (`--upload-pac`), so the
  * unsafe-operation check, which reads options by their full names, cannot be dodged (simple-git sets it too).
+ * PATH keeps only absolute entries: git runs in a worktree, where a relative entry (`node_modules/.bin`) would let
+ * the agent's files stand in for the programs git starts itself (git-lfs, sh).
  */
 export function gitEnv(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
+  const keep = ['HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
   const env: Record<string, string> = {};
   for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k] as string;
+  const PATH = trustedPath(process.env.PATH);
+  if (PATH !== undefined) env.PATH = PATH;
   env.GIT_CONFIG_NOSYSTEM = '1';
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
   return env;
@@ -102,7 +107,7 @@ export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Recor
     if (unsafe) return Promise.reject(new Error(`Ratchet refused to run git: ${unsafe}`));
     if (gitLog.record) gitLog.commands.push({ dir, args });
     return new Promise((ok, fail) => {
-      const child = spawn('git', [...config, ...pinned, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(ownProgram('git'), [...config, ...pinned, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (b: Buffer) => out.push(b));

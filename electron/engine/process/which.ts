@@ -33,3 +33,58 @@ export function whichIn(name: string, env: NodeJS.ProcessEnv = process.env, cwd:
   }
   return null;
 }
+
+/** The folder of the git checkout holding `dir` (the nearest folder above it with a `.git`), or null. */
+function checkoutOf(dir: string): string | null {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+function inside(dir: string, folder: string): boolean {
+  const rel = path.relative(folder, dir);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * PATH as Ratchet's own processes may use it: its absolute entries only, none inside `outside` (checkouts and
+ * worktrees) — a relative or empty entry (`node_modules/.bin`, `./bin`, `.`) means "in whatever folder the program
+ * runs", which for Ratchet's git and sandbox launcher is a worktree the agent writes. Undefined stays undefined.
+ */
+export function trustedPath(value: string | undefined, outside: readonly string[] = []): string | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(path.delimiter)
+    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !outside.some((o) => inside(path.resolve(dir), path.resolve(o))))
+    .join(path.delimiter);
+}
+
+/**
+ * Makes Ratchet's own process find programs only through absolute folders, once, at start-up (the CLI's and the
+ * app's entries): PATH loses its relative and empty entries, so what the sandbox library and Node's spawn look up by
+ * name never depends on the folder a program starts in. (Absolute entries stay: a test or a developer may run
+ * Ratchet from a checkout whose own tools are on PATH; ownProgram leaves those out for the programs Ratchet starts.)
+ */
+export function hardenOwnPath(env: NodeJS.ProcessEnv = process.env): void {
+  env.PATH = trustedPath(env.PATH ?? FALLBACK_PATH) || FALLBACK_PATH;
+}
+
+const own = new Map<string, string>();
+
+/**
+ * The absolute path of a program Ratchet runs itself, outside the sandbox (git, bwrap, socat, rg, sh, cp, the registry
+ * tools): found once on the trusted PATH (see trustedPath; the start-up checkout excluded) and kept, so no later
+ * change of folder or PATH can swap it. The bare name when it is not installed, so spawning it fails as "not found".
+ */
+export function ownProgram(name: string): string {
+  let found = own.get(name);
+  if (found === undefined) {
+    const checkout = checkoutOf(process.cwd());
+    const env = { PATH: trustedPath(process.env.PATH ?? FALLBACK_PATH, checkout ? [checkout] : []) || FALLBACK_PATH };
+    found = whichIn(name, env, '/') ?? name;
+    // Only an absolute answer is kept: a program installed later is still found.
+    if (path.isAbsolute(found)) own.set(name, found);
+  }
+  return found;
+}
