@@ -70,19 +70,27 @@ export function hardenOwnPath(env: NodeJS.ProcessEnv = process.env): void {
   env.PATH = trustedPath(env.PATH ?? FALLBACK_PATH) || FALLBACK_PATH;
 }
 
+/**
+ * `value` (a PATH) as Ratchet's own programs may be found on it: trustedPath without the checkout Ratchet was started
+ * in (`cd repo && ratchet run .`: its `node_modules/.bin`, even named by absolute path, is the repository's). A system
+ * default when nothing is left.
+ */
+export function ownPathOf(value: string | undefined): string {
+  const checkout = checkoutOf(process.cwd());
+  return trustedPath(value ?? FALLBACK_PATH, checkout ? [checkout] : []) || FALLBACK_PATH;
+}
+
 const own = new Map<string, string>();
 
 /**
- * The absolute path of a program Ratchet runs itself, outside the sandbox (git, bwrap, socat, rg, sh, cp, the registry
- * tools): found once on the trusted PATH (see trustedPath; the start-up checkout excluded) and kept, so no later
- * change of folder or PATH can swap it. The bare name when it is not installed, so spawning it fails as "not found".
+ * The absolute path of a program Ratchet runs itself, outside the sandbox (git, bwrap, socat, rg, cp): found once on
+ * the process's PATH as ownPathOf leaves it, and kept, so no later change of folder or PATH can swap it. The bare
+ * name when it is not installed, so starting it fails as "not found".
  */
 export function ownProgram(name: string): string {
   let found = own.get(name);
   if (found === undefined) {
-    const checkout = checkoutOf(process.cwd());
-    const env = { PATH: trustedPath(process.env.PATH ?? FALLBACK_PATH, checkout ? [checkout] : []) || FALLBACK_PATH };
-    found = whichIn(name, env, '/') ?? name;
+    found = whichIn(name, { PATH: ownPathOf(process.env.PATH) }, '/') ?? name;
     // Only an absolute answer is kept: a program installed later is still found.
     if (path.isAbsolute(found)) own.set(name, found);
   }
