@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { vulnerabilityCheck } from '@simple-git/argv-parser';
-import { ownProgram, trustedPath } from '../process/which';
+import { ownPathOf, ownProgram } from '../process/which';
 import { runExcludesConfig } from '../worktree-env/run-excludes';
 import type { PinnedWorktree } from './worktree-integrity';
 
@@ -12,15 +12,14 @@ import type { PinnedWorktree } from './worktree-integrity';
  * GIT_CONFIG_NOSYSTEM: the system config is not the user's to vouch for and is never needed by the engine.
  * GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: git refuses an abbreviated long option (`--upload-pac`), so the
  * unsafe-operation check, which reads options by their full names, cannot be dodged (simple-git sets it too).
- * PATH keeps only absolute entries: git runs in a worktree, where a relative entry (`node_modules/.bin`) would let
- * the agent's files stand in for the programs git starts itself (git-lfs, sh).
+ * PATH keeps only absolute entries outside the checkout Ratchet started in (ownPathOf): git runs in a worktree, where
+ * a relative entry (`node_modules/.bin`) would let the agent's files stand in for the programs git starts itself (sh, ssh).
  */
 export function gitEnv(): Record<string, string> {
   const keep = ['HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
   const env: Record<string, string> = {};
   for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k] as string;
-  const PATH = trustedPath(process.env.PATH);
-  if (PATH !== undefined) env.PATH = PATH;
+  if (process.env.PATH !== undefined) env.PATH = ownPathOf(process.env.PATH);
   env.GIT_CONFIG_NOSYSTEM = '1';
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
   return env;

@@ -34,12 +34,22 @@ export function whichIn(name: string, env: NodeJS.ProcessEnv = process.env, cwd:
   return null;
 }
 
-/** The folder of the git checkout holding `dir` (the nearest folder above it with a `.git`), or null. */
+const checkouts = new Map<string, string | null>();
+
+/** The folder of the git checkout holding `dir` (the nearest folder above it with a `.git`), or null; looked up once per folder. */
 function checkoutOf(dir: string): string | null {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) return null;
+  const start = path.resolve(dir);
+  if (checkouts.has(start)) return checkouts.get(start) ?? null;
+  let found: string | null = null;
+  for (let d = start; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) {
+      found = d;
+      break;
+    }
+    if (path.dirname(d) === d) break;
   }
+  checkouts.set(start, found);
+  return found;
 }
 
 function inside(dir: string, folder: string): boolean {
