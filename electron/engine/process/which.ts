@@ -78,7 +78,12 @@ export function trustedPath(value: string | undefined, outside: readonly string[
  */
 export function hardenOwnPath(env: NodeJS.ProcessEnv = process.env): void {
   env.PATH = trustedPath(env.PATH ?? FALLBACK_PATH) || FALLBACK_PATH;
+  // Found now, at start-up, and kept (a few stat calls).
+  if (env === process.env) for (const name of OWN_PROGRAMS) ownProgram(name);
 }
+
+/** The programs Ratchet itself starts outside the sandbox (the registry tools are the user's, found per look-up). */
+const OWN_PROGRAMS = ['git', 'bwrap', 'socat', 'setpriv', 'rg', 'cp'];
 
 /**
  * `value` (a PATH) as Ratchet's own programs may be found on it: trustedPath without the checkout Ratchet was started
