@@ -57,7 +57,7 @@ export function unsafeGitArguments(args: readonly string[]): string | null {
   return found.length ? found.map((v) => v.message).join('; ') : null;
 }
 
-/** A config file's identity for the filter cache: size and change time (null: absent). */
+/** A config file's identity for the filter cache: size, change time and inode ('-': absent). */
 function stamp(file: string): string {
   try {
     const st = statSync(file);

@@ -1,4 +1,4 @@
-// Finding a program on PATH, the project's one way (as the shell would: executable files only, an empty entry is the current folder).
+// Finding a program on PATH, the project's one way (as the shell would: executable files only, an empty entry is the current folder), and Ratchet's own programs by absolute path only.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -58,8 +58,8 @@ function inside(dir: string, folder: string): boolean {
 }
 
 /**
- * PATH as Ratchet's own processes may use it: its absolute entries only, none inside `outside` (checkouts and
- * worktrees) — a relative or empty entry (`node_modules/.bin`, `./bin`, `.`) means "in whatever folder the program
+ * PATH as Ratchet's own processes may use it: its absolute entries only, none inside the folders `outside` (a
+ * checkout) — a relative or empty entry (`node_modules/.bin`, `./bin`, `.`) means "in whatever folder the program
  * runs", which for Ratchet's git and sandbox launcher is a worktree the agent writes. Undefined stays undefined.
  */
 export function trustedPath(value: string | undefined, outside: readonly string[] = []): string | undefined {
