@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { commitAll, createWorktree, headCommit, isDirty, resetHard, restoreTree, snapshotTree, treeOf } from './repo-git';
+import { landRun } from './run-merge';
 import { recreateWorktree } from './run-refs';
 import { pinWorktree } from './worktree-integrity';
 
@@ -58,5 +59,24 @@ describe("Ratchet's git and the worktree's filters", () => {
     } finally {
       server.close();
     }
+  });
+
+  it("landing the run's branch in the user's checkout (ratchet merge) runs no filter its .gitattributes selects", async () => {
+    const marker = join(realpathSync(tempDir('ratchet-filter-')), 'filter-ran');
+    const repo = realpathSync(makeRepo({ 'a.txt': 'a\n' }));
+    sh(repo, 'config', 'filter.lfs.smudge', `echo smudge >> ${q(marker)}; cat`);
+    sh(repo, 'config', 'filter.lfs.process', `sh -c ${q(`echo lfs-process >> ${q(marker)}; exit 1`)}`);
+    sh(repo, 'config', 'filter.lfs.required', 'true');
+    const worktree = join(realpathSync(tempDir('ratchet-wt-')), 'wt');
+    await createWorktree(repo, worktree, 'ratchet/run', sh(repo, 'rev-parse', 'HEAD'));
+    const wt = pinWorktree(repo, worktree);
+    writeFileSync(join(worktree, '.gitattributes'), '*.txt filter=lfs\n');
+    writeFileSync(join(worktree, '.lfsconfig'), '[lfs]\n\turl = http://127.0.0.1:9/lfs\n');
+    writeFileSync(join(worktree, 'a.txt'), 'changed\n');
+    writeFileSync(join(worktree, 'b.txt'), 'new\n');
+    await commitAll(wt, 'step 1');
+    await landRun({ repo, branch: 'ratchet/run', base: 'main' }, 'ff-only');
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+    expect(readFileSync(join(repo, 'b.txt'), 'utf8')).toBe('new\n');
   });
 });
