@@ -2,7 +2,7 @@
 // Entry point of the `ratchet` command. --help is answered at once from the built usage text, on any Node; other commands
 // need Node >= 22 (better-sqlite3 13), then run the CLI built to plain JavaScript in out/cli (rebuilt when a source file is
 // newer), or the TypeScript sources through tsx when it cannot be built.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,11 +38,35 @@ if (major < 22) {
     process.stderr.write(`ratchet needs Node 22 or newer (this is ${process.version}). Run \`npm install\` in ${root} to get it, or install Node 22.\n`);
     process.exit(2);
   }
-  const r = spawnSync(local, [fileURLToPath(import.meta.url), ...argv], {
-    stdio: 'inherit',
-    env: { ...process.env, RATCHET_REEXEC: '1' },
+  await new Promise(() => reexec(local));
+}
+
+/**
+ * Runs this script again under `node` and lives exactly as long as it: SIGTERM and SIGHUP sent to this process go to
+ * the child (a supervisor or `kill <pid>` stops the real Ratchet, not only this launcher), and so does SIGINT unless
+ * a terminal is attached, whose Ctrl-C already reaches the child (twice would mean "quit at once"). This process then
+ * ends as the child did: its exit code, or the same signal.
+ */
+function reexec(node) {
+  const child = spawn(node, [fileURLToPath(import.meta.url), ...argv], { stdio: 'inherit', env: { ...process.env, RATCHET_REEXEC: '1' } });
+  const forwarded = ['SIGTERM', 'SIGHUP', ...(process.stdin.isTTY ? [] : ['SIGINT'])];
+  const handlers = new Map();
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    const handler = () => {
+      if (forwarded.includes(sig) && child.exitCode === null && child.signalCode === null) child.kill(sig);
+    };
+    handlers.set(sig, handler);
+    process.on(sig, handler);
+  }
+  child.on('error', (err) => {
+    process.stderr.write(`ratchet could not start ${node}: ${err.message}\n`);
+    process.exit(2);
   });
-  process.exit(r.status ?? 1);
+  child.on('exit', (code, signal) => {
+    for (const [sig, handler] of handlers) process.off(sig, handler);
+    if (signal) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
 }
 
 if (!fresh && !process.env.RATCHET_NO_BUILD) {

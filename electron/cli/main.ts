@@ -25,6 +25,7 @@ import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
 import { UntrustedWorkflow } from '../engine/trust/check-trust';
 import { money } from '../../shared/money';
+import { hardenOwnPath } from '../engine/process/which';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string | null = null): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -235,6 +236,8 @@ function warnSandbox(engine: Engine, command: string, io: CliIo): void {
 }
 
 export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
+  // Ratchet's own programs (git, the sandbox's launcher) are never found through a relative PATH entry.
+  hardenOwnPath();
   const io = terminalIo(rawIo);
   const help = helpAnswer(argv);
   if (help) {

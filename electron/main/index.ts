@@ -5,8 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { cliArgs, refusedInInstalledApp } from './cli-mode';
 import { registerAppScheme } from './protocol';
 import { runShell } from './shell';
+import { hardenOwnPath } from '../engine/process/which';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Ratchet's own programs (git, the sandbox's launcher) are never found through a relative PATH entry.
+hardenOwnPath();
 const cli = cliArgs(process.argv);
 
 if (cli) {

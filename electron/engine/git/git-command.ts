@@ -1,6 +1,9 @@
 // The one way the engine runs git: hardened config, a minimal environment, no prompt, simple-git's unsafe-operation check.
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { vulnerabilityCheck } from '@simple-git/argv-parser';
+import { ownPathOf, ownProgram } from '../process/which';
 import { runExcludesConfig } from '../worktree-env/run-excludes';
 import type { PinnedWorktree } from './worktree-integrity';
 
@@ -9,11 +12,14 @@ import type { PinnedWorktree } from './worktree-integrity';
  * GIT_CONFIG_NOSYSTEM: the system config is not the user's to vouch for and is never needed by the engine.
  * GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: git refuses an abbreviated long option (`--upload-pac`), so the
  * unsafe-operation check, which reads options by their full names, cannot be dodged (simple-git sets it too).
+ * PATH keeps only absolute entries outside the checkout Ratchet started in (ownPathOf): git runs in a worktree, where
+ * a relative entry (`node_modules/.bin`) would let the agent's files stand in for the programs git starts itself (sh, ssh).
  */
 export function gitEnv(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
+  const keep = ['HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'SystemRoot', 'XDG_CONFIG_HOME'];
   const env: Record<string, string> = {};
   for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k] as string;
+  if (process.env.PATH !== undefined) env.PATH = ownPathOf(process.env.PATH);
   env.GIT_CONFIG_NOSYSTEM = '1';
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
   return env;
@@ -24,8 +30,9 @@ export function gitEnv(): Record<string, string> {
  * (with --no-sandbox the agent can write it; `git config` in a worktree lands in the main repository's .git/config),
  * and git hands them on to the git processes it starts itself: no hooks, no fsmonitor command, no signing, never into
  * a submodule or nested repository (no `git status` run inside one, whose config could name a filter), no `ext::`
- * transport. Ratchet's own diffs add --no-ext-diff and --no-textconv. Other commands config can name (filters) are
- * caught by the config guard (repo-config-guard.ts), which reverts config changes after each attempt and each gate.
+ * transport. Ratchet's own diffs add --no-ext-diff and --no-textconv. Filters are switched off on a run's worktree
+ * (filtersOffConfig); other commands config can name are caught by the config guard (repo-config-guard.ts), which
+ * reverts config changes after each attempt and each gate.
  */
 export const HARDENED_GIT_CONFIG: readonly string[] = [
   'core.hooksPath=/dev/null',
@@ -48,6 +55,74 @@ export const HARDENED_GIT_CONFIG: readonly string[] = [
 export function unsafeGitArguments(args: readonly string[]): string | null {
   const found = vulnerabilityCheck(args, {});
   return found.length ? found.map((v) => v.message).join('; ') : null;
+}
+
+/** A config file's identity for the filter cache: size, change time and inode ('-': absent). */
+function stamp(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return '-';
+  }
+}
+
+/** The config files that can name filter drivers for a command in `dir` (pinned to `gitDir`): the user's and the repository's. */
+function configFiles(dir: string, gitDir: string | null): string[] {
+  const home = process.env.HOME ?? '';
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
+  const own = gitDir ?? path.join(dir, '.git');
+  let common = own;
+  try {
+    common = path.resolve(own, readFileSync(path.join(own, 'commondir'), 'utf8').trim());
+  } catch {
+    // Not a linked worktree's admin dir: its own dir is the common one.
+  }
+  return [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(common, 'config'), path.join(own, 'config.worktree')];
+}
+
+const filterNames = new Map<string, { stamp: string; names: Promise<string[]> }>();
+
+/**
+ * `-c` settings that switch off every filter driver git could run (`filter.<name>.clean`, `.smudge`, `.process`
+ * emptied, `.required` false), for a command on files the agent controls: a run's worktree, or a checkout of the
+ * run's branch. A worktree's `.gitattributes` selects a driver by name (`* filter=lfs`), and the driver configured
+ * for it (git-lfs, which also reads the worktree's `.lfsconfig` and its `lfs.url`) would run outside the sandbox.
+ * The names are those configured (`git config --get-regexp ^filter\.`), and always `lfs`; looked up once per
+ * config state (the files' stamps), since each costs a git process.
+ */
+export async function filtersOffConfig(dir: string, pinned: readonly string[], gitDir: string | null, env: Record<string, string>): Promise<string[]> {
+  const key = `${dir}\0${gitDir ?? ''}`;
+  const now = configFiles(dir, gitDir).map(stamp).join('|');
+  let hit = filterNames.get(key);
+  if (!hit || hit.stamp !== now) {
+    const names = new Promise<string[]>((ok) => {
+      const child = spawn(
+        ownProgram('git'),
+        [...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), ...pinned, 'config', '--name-only', '--get-regexp', '^filter\\.'],
+        {
+          cwd: dir,
+          env,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        },
+      );
+      const out: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.on('error', () => ok([]));
+      child.on('close', () => {
+        const found = Buffer.concat(out)
+          .toString('utf8')
+          .split('\n')
+          .map((line) => /^filter\.(.+)\.[^.]+$/.exec(line.trim())?.[1])
+          .filter((n): n is string => !!n);
+        ok(found);
+      });
+    });
+    hit = { stamp: now, names };
+    filterNames.set(key, hit);
+  }
+  const names = [...new Set(['lfs', ...(await hit.names)])];
+  return names.flatMap((n) => [`filter.${n}.clean=`, `filter.${n}.smudge=`, `filter.${n}.process=`, `filter.${n}.required=false`]);
 }
 
 /** What a git command did: its exit code (null when a signal ended it) and its output. */
@@ -87,7 +162,7 @@ export type GitPlace = string | PinnedWorktree;
  * `update-ref`, two `ls-files`), and the engine-overhead benchmark P9 measured 1.48 and 1.71 with every command run
  * through simple-git, 1.06–1.22 spawned here (goal ≤ 1.3); see docs/architecture.md for the figures.
  */
-export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Record<string, string> = {}): Git {
+export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Record<string, string> = {}, opts: { filtersOff?: boolean } = {}): Git {
   // Never prompt (no TTY here) and never sign: the engine's commits must not block on the user's setup.
   // Hooks are off on purpose: the user's hooks must not run (or block) inside the engine's own operations.
   // fsmonitor is off for the same reason: a command set by the agent would run on every status.
@@ -97,12 +172,15 @@ export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Recor
   const checkedConfig = [...runExcludesConfig(dir), ...extraConfig].flatMap((c) => ['-c', c]);
   const config = [...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), ...checkedConfig];
   const env = { ...gitEnv(), ...extraEnv };
-  function run(args: readonly string[]): Promise<GitResult> {
+  // A run's worktree (and a checkout of its branch) holds the agent's .gitattributes: no filter runs there.
+  const filtersOff = typeof place !== 'string' || opts.filtersOff === true;
+  async function run(args: readonly string[]): Promise<GitResult> {
     const unsafe = unsafeGitArguments([...checkedConfig, ...args]);
-    if (unsafe) return Promise.reject(new Error(`Ratchet refused to run git: ${unsafe}`));
+    if (unsafe) throw new Error(`Ratchet refused to run git: ${unsafe}`);
     if (gitLog.record) gitLog.commands.push({ dir, args });
+    const noFilters = filtersOff ? (await filtersOffConfig(dir, pinned, typeof place === 'string' ? null : place.gitDir, env)).flatMap((c) => ['-c', c]) : [];
     return new Promise((ok, fail) => {
-      const child = spawn('git', [...config, ...pinned, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(ownProgram('git'), [...config, ...noFilters, ...pinned, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (b: Buffer) => out.push(b));

@@ -106,9 +106,11 @@ export async function landRun(t: MergeTarget, mode: MergeMode, expectBaseTip?: s
     target = (await g.raw([...(await identityArgs(t.repo)), 'commit-tree', tree, '-p', p.baseTip, '-p', p.branchTip, '-m', message])).trim();
   }
   if (p.checkout) {
-    // The user's checkout moves only forward, only when clean; git itself refuses to overwrite anything.
+    // The user's checkout moves only forward, only when clean; git itself refuses to overwrite anything. What it
+    // checks out is the run's files, written as they were committed (without filters): no filter the run's
+    // .gitattributes selects (git-lfs with the run's .lfsconfig) runs.
     try {
-      await git(p.checkout.path).raw(['merge', '--ff-only', '-q', target]);
+      await git(p.checkout.path, [], {}, { filtersOff: true }).raw(['merge', '--ff-only', '-q', target]);
     } catch (err) {
       throw new RatchetError(
         'dirty_tree',

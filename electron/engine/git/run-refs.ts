@@ -129,7 +129,8 @@ export async function mergeConflicts(repo: string, branch: string, otherRev: str
 export async function recreateWorktree(repo: string, worktree: string, branch: string): Promise<void> {
   const g = git(repo);
   await g.raw(['worktree', 'prune']);
-  await g.raw(['worktree', 'add', worktree, branch]);
+  // The run's branch holds the agent's .gitattributes and .lfsconfig: its checkout runs no filter.
+  await git(repo, [], {}, { filtersOff: true }).raw(['worktree', 'add', worktree, branch]);
 }
 
 export async function checkoutBranch(wt: PinnedWorktree, branch: string): Promise<void> {

@@ -1,4 +1,4 @@
-// Finding a program on PATH, the project's one way (as the shell would: executable files only, an empty entry is the current folder).
+// Finding a program on PATH, the project's one way (as the shell would: executable files only, an empty entry is the current folder), and Ratchet's own programs by absolute path only.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -32,4 +32,82 @@ export function whichIn(name: string, env: NodeJS.ProcessEnv = process.env, cwd:
     }
   }
   return null;
+}
+
+const checkouts = new Map<string, string | null>();
+
+/** The folder of the git checkout holding `dir` (the nearest folder above it with a `.git`), or null; looked up once per folder. */
+function checkoutOf(dir: string): string | null {
+  const start = path.resolve(dir);
+  if (checkouts.has(start)) return checkouts.get(start) ?? null;
+  let found: string | null = null;
+  for (let d = start; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) {
+      found = d;
+      break;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  checkouts.set(start, found);
+  return found;
+}
+
+function inside(dir: string, folder: string): boolean {
+  const rel = path.relative(folder, dir);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * PATH as Ratchet's own processes may use it: its absolute entries only, none inside the folders `outside` (a
+ * checkout) — a relative or empty entry (`node_modules/.bin`, `./bin`, `.`) means "in whatever folder the program
+ * runs", which for Ratchet's git and sandbox launcher is a worktree the agent writes. Undefined stays undefined.
+ */
+export function trustedPath(value: string | undefined, outside: readonly string[] = []): string | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(path.delimiter)
+    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !outside.some((o) => inside(path.resolve(dir), path.resolve(o))))
+    .join(path.delimiter);
+}
+
+/**
+ * Makes Ratchet's own process find programs only through absolute folders, once, at start-up (the CLI's and the
+ * app's entries): PATH loses its relative and empty entries, so what the sandbox library and Node's spawn look up by
+ * name never depends on the folder a program starts in. (Absolute entries stay: a test or a developer may run
+ * Ratchet from a checkout whose own tools are on PATH; ownProgram leaves those out for the programs Ratchet starts.)
+ */
+export function hardenOwnPath(env: NodeJS.ProcessEnv = process.env): void {
+  env.PATH = trustedPath(env.PATH ?? FALLBACK_PATH) || FALLBACK_PATH;
+  // Found now, at start-up, and kept (a few stat calls).
+  if (env === process.env) for (const name of OWN_PROGRAMS) ownProgram(name);
+}
+
+/** The programs Ratchet itself starts outside the sandbox (the registry tools are the user's, found per look-up). */
+const OWN_PROGRAMS = ['git', 'bwrap', 'socat', 'setpriv', 'rg', 'cp'];
+
+/**
+ * `value` (a PATH) as Ratchet's own programs may be found on it: trustedPath without the checkout Ratchet was started
+ * in (`cd repo && ratchet run .`: its `node_modules/.bin`, even named by absolute path, is the repository's). A system
+ * default when nothing is left.
+ */
+export function ownPathOf(value: string | undefined): string {
+  const checkout = checkoutOf(process.cwd());
+  return trustedPath(value ?? FALLBACK_PATH, checkout ? [checkout] : []) || FALLBACK_PATH;
+}
+
+const own = new Map<string, string>();
+
+/**
+ * The absolute path of a program Ratchet runs itself, outside the sandbox (git, bwrap, socat, rg, cp): found once on
+ * the process's PATH as ownPathOf leaves it, and kept, so no later change of folder or PATH can swap it. The bare
+ * name when it is not installed, so starting it fails as "not found".
+ */
+export function ownProgram(name: string): string {
+  let found = own.get(name);
+  if (found === undefined) {
+    found = whichIn(name, { PATH: ownPathOf(process.env.PATH) }, '/') ?? name;
+    // Only an absolute answer is kept: a program installed later is still found.
+    if (path.isAbsolute(found)) own.set(name, found);
+  }
+  return found;
 }

@@ -29,7 +29,15 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
     let worktree: string;
     const launchDir = realpathSync(tempDir('ratchet-launch-'));
     const before = process.cwd();
+    const path = process.env.PATH;
+    // A ripgrep that logs how deep the library asks it to go. Ratchet finds its programs once, when the library's
+    // session starts (ownProgram), so it is on PATH from the start.
+    const rgBin = realpathSync(tempDir('ratchet-rg-'));
+    const rgLog = join(rgBin, 'args');
     beforeAll(async () => {
+      const rg = execFileSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).trim();
+      writeFileSync(join(rgBin, 'rg'), `#!/bin/sh\nprintf '%s\\n' "$@" >> '${rgLog}'\nexec '${rg}' "$@"\n`, { mode: 0o755 });
+      process.env.PATH = `${rgBin}:${path}`;
       const repo = makeRepo();
       worktree = join(tempDir(), 'wt');
       sh(repo, 'worktree', 'add', '-q', '-b', 'task', worktree);
@@ -40,6 +48,7 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
       jail = await sandbox.forRun({ worktree, repo, network: [], envNames: [] });
     });
     afterAll(async () => {
+      process.env.PATH = path;
       process.chdir(before);
       jail?.release();
       await sandbox?.dispose();
@@ -59,20 +68,9 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
     });
 
     it("scans Ratchet's launch folder for dangerous names no deeper than the library allows", async () => {
-      // The library's ripgrep, found on PATH when it wraps a command, logs how deep it was asked to go.
-      const bin = tempDir('ratchet-rg-');
-      const log = join(bin, 'args');
-      const rg = execFileSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).trim();
-      writeFileSync(join(bin, 'rg'), `#!/bin/sh\nprintf '%s\\n' "$@" >> '${log}'\nexec '${rg}' "$@"\n`, { mode: 0o755 });
-      const path = process.env.PATH;
-      process.env.PATH = `${bin}:${path}`;
-      try {
-        const w = await jail.wrap('/bin/bash', 'true');
-        w.done();
-      } finally {
-        process.env.PATH = path;
-      }
-      const args = readFileSync(log, 'utf8').split('\n');
+      const w = await jail.wrap('/bin/bash', 'true');
+      w.done();
+      const args = readFileSync(rgLog, 'utf8').split('\n');
       expect(args[args.indexOf('--max-depth') + 1]).toBe('2');
     });
   },

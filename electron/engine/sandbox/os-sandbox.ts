@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 // Deep import: the library's own quoting, so a path is matched in its bwrap command exactly as it wrote it.
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
-import { whichSync } from '@anthropic-ai/sandbox-runtime/dist/utils/which.js';
+import { ownProgram } from '../process/which';
 import type { SandboxLimits } from '../workflow/schema';
 import { cacheEnv, ensureCacheDirs, pnpmStoreDir, repoCacheDir } from './cache-env';
 import { effectiveLimits, limitsScript, shmArgs } from './limits';
@@ -93,6 +93,7 @@ function sessionConfig(): SandboxRuntimeConfig {
       network: { allowedDomains: [], deniedDomains: [] },
       filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
       ...(socat.socatPath ? { socatPath: socat.socatPath } : {}),
+      ...ownSandboxPrograms(),
       // The library lists dangerous names below process.cwd() (Ratchet's launch folder: the user's checkout, their
       // home, `/` for the app) with ripgrep before every command, 3 levels down by default: 0.1 s from a repository,
       // seconds from a big folder, on every gate. What it finds there is read-only in Ratchet's sandbox anyway (a run
@@ -103,6 +104,20 @@ function sessionConfig(): SandboxRuntimeConfig {
     };
   }
   return baseConfig;
+}
+
+/**
+ * The library's programs by absolute path (found once, see ownProgram): otherwise it starts `bwrap` by name from a
+ * shell whose working folder is the run's worktree, and `rg` by name, where a relative PATH entry would pick the
+ * agent's `node_modules/.bin/bwrap`.
+ */
+function ownSandboxPrograms(): Pick<SandboxRuntimeConfig, 'bwrapPath' | 'ripgrep'> {
+  const out: Pick<SandboxRuntimeConfig, 'bwrapPath' | 'ripgrep'> = {};
+  const rg = ownProgram('rg');
+  if (path.isAbsolute(rg)) out.ripgrep = { command: rg };
+  const bwrap = process.platform === 'linux' ? ownProgram('bwrap') : '';
+  if (path.isAbsolute(bwrap)) out.bwrapPath = bwrap;
+  return out;
 }
 
 /**
@@ -124,9 +139,11 @@ export function insideSocat(wrapped: string, socat: { wrapper: string; plain: st
  * it dies. Without util-linux's setpriv, plain socat (the library's default).
  */
 export function socatWithParentDeath(): { socatPath?: string; plainSocat?: string } {
-  const setpriv = whichSync('setpriv');
-  const socat = whichSync('socat');
-  if (!setpriv || !socat) return {};
+  const setpriv = ownProgram('setpriv');
+  const socat = ownProgram('socat');
+  if (!path.isAbsolute(socat)) return {};
+  // Without setpriv, the plain socat, still by its absolute path.
+  if (!path.isAbsolute(setpriv)) return { socatPath: socat };
   const dir = mkdtempSync(path.join(tmpdir(), 'ratchet-socat-'));
   const file = path.join(dir, 'socat');
   writeFileSync(file, `#!/bin/sh\nexec ${quote([setpriv])} --pdeathsig TERM -- ${quote([socat])} "$@"\n`);
@@ -170,7 +187,8 @@ export function remountReadOnly(wrapped: string, dir: string): string {
   }
   const q = quote([real]);
   const sep = wrapped.indexOf(' -- ');
-  if (!wrapped.startsWith('bwrap ') || sep < 0 || !wrapped.slice(0, sep).includes(` --tmpfs ${q} `)) return wrapped;
+  const first = wrapped.slice(0, wrapped.indexOf(' '));
+  if ((first !== 'bwrap' && !first.endsWith('/bwrap')) || sep < 0 || !wrapped.slice(0, sep).includes(` --tmpfs ${q} `)) return wrapped;
   return `${wrapped.slice(0, sep)} --remount-ro ${q}${wrapped.slice(sep)}`;
 }
 

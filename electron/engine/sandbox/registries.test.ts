@@ -1,18 +1,28 @@
 // registry:<ecosystem> resolves to the host the user's own tool is configured with, asked of the tool; fake registries only (127.0.0.1 and *.example.test).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../testing/temp-repo';
+import { makeRepo, tempDir } from '../testing/temp-repo';
 import { cargoConfigIndexes, forgetRegistries, goHosts, hostOfUrl, mavenMirrors, pipConfigIndexes, readZipEntry, resolveNetwork } from './registries';
 
 function has(cmd: string): boolean {
   try {
     execFileSync('/bin/sh', ['-c', cmd], { stdio: 'ignore' });
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Go 1.21 and later switch to the toolchain a go.mod names (what a repository could make `go env` start); older Go cannot. */
+function goSwitchesToolchains(): boolean {
+  try {
+    const [major = 0, minor = 0] = (/go(\d+)\.(\d+)/.exec(execFileSync('go', ['version'], { encoding: 'utf8' }))?.slice(1) ?? []).map(Number);
+    return major > 1 || (major === 1 && minor >= 21);
   } catch {
     return false;
   }
@@ -202,6 +212,101 @@ describe('resolveNetwork', () => {
       const central = await resolveNetwork(['registry:maven'], env());
       expect(central).toHaveLength(1);
       expect(central[0]).toMatch(HOSTNAME);
+    },
+    60_000,
+  );
+});
+
+// After `cd repo && ratchet run .`, Ratchet's working folder is the repository: a look-up must not read or run it.
+describe('look-ups started from inside a repository', () => {
+  let repo: string;
+  let marker: string;
+  const cwd = process.cwd();
+  beforeEach(() => {
+    marker = join(realpathSync(tempDir('ratchet-reg-marker-')), 'ran');
+    const q = JSON.stringify(marker);
+    repo = realpathSync(
+      makeRepo({
+        'package.json': '{ "name": "evil", "private": true }\n',
+        '.npmrc': 'registry=https://npm.evil.example.test/\n',
+        'pip.py': `open(${q}, "a").write("pip.py\\n")\nraise SystemExit(0)\n`,
+        '.mvn/jvm.config': `-Xlog:gc*:file=${marker}-jvm\n`,
+        'go.mod': 'module evil\n\ngo 1.99\n\ntoolchain go1.99.1\n',
+        'go.work': 'go 1.99\n\ntoolchain go1.99.1\n\nuse .\n',
+        '.python-version': 'evil-python\n',
+      }),
+    );
+    process.chdir(repo);
+    return () => process.chdir(cwd);
+  });
+  const ran = () => [marker, `${marker}-jvm`].filter(existsSync).map((f) => readFileSync(f, 'utf8').slice(0, 200));
+  const envIn = (extra: NodeJS.ProcessEnv = {}) => env(extra);
+
+  it.skipIf(!has('npm --version'))(
+    "registry:npm is the user's registry, never the one the repository's .npmrc names",
+    async () => {
+      put('.npmrc', `registry=http://127.0.0.1:${port}/\n`);
+      expect(await resolveNetwork(['registry:npm'], envIn())).toEqual([`127.0.0.1:${port}`]);
+    },
+    60_000,
+  );
+
+  it.skipIf(!has('npm --version'))(
+    "the repository's own tools are never run, though its node_modules/.bin is on PATH (relative, or absolute as $PWD/node_modules/.bin)",
+    async () => {
+      const bin = join(repo, 'node_modules', '.bin');
+      mkdirSync(bin, { recursive: true });
+      for (const tool of ['npm', 'python3', 'python', 'go', 'mvn', 'cargo']) {
+        writeFileSync(join(bin, tool), `#!/bin/sh\necho ${tool} >> '${marker}'\n`);
+        chmodSync(join(bin, tool), 0o755);
+      }
+      put('.npmrc', `registry=http://127.0.0.1:${port}/\n`);
+      const e = env({ PATH: `node_modules/.bin:${bin}:${process.env.PATH}` });
+      expect(await resolveNetwork(['registry:npm'], e)).toEqual([`127.0.0.1:${port}`]);
+      await resolveNetwork(['registry:pypi', 'registry:go', 'registry:maven'], e);
+      expect(ran()).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.skipIf(!has('python3 -m pip --version'))(
+    "registry:pypi never imports the repository's pip.py (python3 -I, from an empty folder)",
+    async () => {
+      put('.config/pip/pip.conf', '[global]\nindex-url = https://pypi.example.test/simple\n');
+      expect(await resolveNetwork(['registry:pypi'], envIn())).toEqual(['pypi.example.test']);
+      expect(ran()).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.skipIf(!has('mvn --version'))(
+    "registry:maven reads the settings without running mvn, so the repository's .mvn/jvm.config never reaches a JVM",
+    async () => {
+      put(
+        '.m2/settings.xml',
+        '<settings><mirrors><mirror><id>corp</id><mirrorOf>*</mirrorOf><url>https://maven.example.test/all</url></mirror></mirrors></settings>',
+      );
+      expect(await resolveNetwork(['registry:maven'], envIn())).toEqual(['maven.example.test']);
+      forgetRegistries();
+      rmSync(join(home, '.m2'), { recursive: true });
+      const central = await resolveNetwork(['registry:maven'], envIn());
+      expect(central).toHaveLength(1);
+      expect(central[0]).toMatch(HOSTNAME);
+      expect(ran()).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.skipIf(!goSwitchesToolchains())(
+    `registry:go: \`go env\` sees no module, workspace or toolchain of the repository's (a go1.99.1 on PATH is never started)${goSwitchesToolchains() ? '' : ' — skipped: no Go 1.21 or later here (older Go never switches toolchains)'}`,
+    async () => {
+      // Go 1.21 and later switch to the toolchain go.mod names, looking for it on PATH first.
+      const tools = realpathSync(tempDir('ratchet-go-bin-'));
+      writeFileSync(join(tools, 'go1.99.1'), `#!/bin/sh\necho go1.99.1 >> '${marker}'\n`);
+      chmodSync(join(tools, 'go1.99.1'), 0o755);
+      const e = envIn({ PATH: `${tools}:${envIn().PATH}`, GOPROXY: 'https://goproxy.example.test', GOSUMDB: 'off', GOTOOLCHAIN: 'auto' });
+      expect(await resolveNetwork(['registry:go'], e)).toEqual(['goproxy.example.test']);
+      expect(ran()).toEqual([]);
     },
     60_000,
   );

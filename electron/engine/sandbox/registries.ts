@@ -1,12 +1,13 @@
-// `registry:<ecosystem>` network entries: the hosts of the registry the user's own tool is configured with, asked of the tool (outside the sandbox, once per process) — never a host name written here.
+// `registry:<ecosystem>` network entries: the hosts of the registry the user's own tool is configured with, asked of the tool (outside the sandbox, once per process, from an empty folder of its own) — never a host name written here.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { ownPathOf, whichIn } from '../process/which';
 import { REGISTRY_PRESETS, type RegistryPreset } from '../workflow/schema';
 
 const TOOL_TIMEOUT_MS = 20_000;
@@ -23,9 +24,48 @@ export function hostOfUrl(url: string): string | null {
   }
 }
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(file, args, { env, cwd, timeout: TOOL_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (err, stdout) => resolve(err ? null : stdout));
+/**
+ * What a look-up passes on of the user's environment: where the tools keep their configuration and which toolchain
+ * they pick (HOME, XDG, npm_config_…, PIP_…, GO…, CARGO_HOME, RUSTUP_…, PYENV_…, JAVA_HOME), never anything that makes a
+ * tool load code (NODE_OPTIONS, PYTHONPATH, MAVEN_OPTS…). PATH keeps only absolute folders outside the start-up checkout.
+ */
+const LOOKUP_VARS =
+  /^(HOME|USER|LOGNAME|LANG|LC_\w+|TZ|TMPDIR|XDG_CONFIG_HOME|npm_config_\w+|NPM_CONFIG_\w+|PIP_\w+|UV_\w+|PYENV_\w+|VIRTUAL_ENV|GO\w*|CARGO_HOME|RUSTUP_HOME|RUSTUP_TOOLCHAIN|JAVA_HOME)$/;
+
+export function lookupEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && LOOKUP_VARS.test(k)) out[k] = v;
+  out.PATH = ownPathOf(env.PATH);
+  // Go: no flags, workspace or module of anyone's, and never a toolchain other than the one installed.
+  out.GOFLAGS = '';
+  out.GOWORK = 'off';
+  out.GOTOOLCHAIN = 'local';
+  return out;
+}
+
+/** The user's `tool`, by absolute path on the look-up's PATH, or null when it is not installed. */
+function toolPath(tool: string, env: NodeJS.ProcessEnv): string | null {
+  return whichIn(tool, { PATH: ownPathOf(env.PATH) }, '/');
+}
+
+/**
+ * Runs the user's `tool` for a look-up: found by absolute path, with the look-up's environment, in a fresh empty
+ * folder of its own (`cwd`, when given, is such a folder the caller made) — never in the folder Ratchet was started
+ * in, which after `cd repo && ratchet run .` is the repository, whose `pip.py`, `.npmrc`, `go.mod` or `.mvn` the tool
+ * would otherwise read or run. `extraEnv` is Ratchet's own additions. Null when the tool is missing or fails.
+ */
+function run(tool: string, args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; extraEnv?: NodeJS.ProcessEnv } = {}): Promise<string | null> {
+  const { cwd } = opts;
+  const runEnv = { ...lookupEnv(env), ...opts.extraEnv };
+  const file = toolPath(tool, runEnv);
+  if (!file) return Promise.resolve(null);
+  const dir = cwd ?? mkdtempSync(path.join(tmpdir(), 'ratchet-lookup-'));
+  return new Promise<string | null>((resolve) => {
+    execFile(file, args, { env: runEnv, cwd: dir, timeout: TOOL_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (err, stdout) =>
+      resolve(err ? null : stdout),
+    );
+  }).finally(() => {
+    if (!cwd) rmSync(dir, { recursive: true, force: true });
   });
 }
 
@@ -66,8 +106,9 @@ export function pipConfigReplacesDefault(listing: string): boolean {
  * and a default index the sandbox refused cost every package five retries.
  */
 export async function pypiRegistries(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const python = (await run('python3', ['-c', 'import sys; print(sys.executable)'], env)) !== null ? 'python3' : 'python';
-  const listing = (await run(python, ['-m', 'pip', 'config', 'list'], env)) ?? '';
+  // -I: isolated, so neither the folder it runs in nor PYTHON* variables add to what Python imports.
+  const python = (await run('python3', ['-I', '-c', 'import sys; print(sys.executable)'], env)) !== null ? 'python3' : 'python';
+  const listing = (await run(python, ['-I', '-m', 'pip', 'config', 'list'], env)) ?? '';
   const urls = [
     ...pipConfigIndexes(listing),
     ...[env.PIP_INDEX_URL, env.PIP_EXTRA_INDEX_URL, env.UV_INDEX_URL, env.UV_DEFAULT_INDEX, env.UV_EXTRA_INDEX_URL, env.UV_INDEX]
@@ -84,7 +125,7 @@ export async function pypiRegistries(env: NodeJS.ProcessEnv): Promise<string[]> 
   // pip's built-in PyPI: its index, and the host its files are served from.
   const defaults = await run(
     python,
-    ['-c', 'from pip._internal.models.index import PyPI; print(PyPI.simple_url); print("https://" + PyPI.file_storage_domain)'],
+    ['-I', '-c', 'from pip._internal.models.index import PyPI; print(PyPI.simple_url); print("https://" + PyPI.file_storage_domain)'],
     env,
   );
   return [...urls, ...(defaults ? defaults.split('\n').filter(Boolean) : [])];
@@ -190,7 +231,6 @@ async function cargoDefaultIndex(env: NodeJS.ProcessEnv): Promise<string | null>
     );
     writeFileSync(path.join(dir, 'lib.rs'), '');
     const probeEnv = {
-      ...env,
       CARGO_HOME: path.join(dir, 'cargo-home'),
       CARGO_HTTP_PROXY: proxy,
       HTTPS_PROXY: proxy,
@@ -203,7 +243,7 @@ async function cargoDefaultIndex(env: NodeJS.ProcessEnv): Promise<string | null>
       // rustup's proxies find the toolchain by HOME unless told.
       RUSTUP_HOME: env.RUSTUP_HOME ?? path.join(homeOf(env), '.rustup'),
     };
-    await run('cargo', ['generate-lockfile', '--manifest-path', path.join(dir, 'Cargo.toml')], probeEnv, dir);
+    await run('cargo', ['generate-lockfile', '--manifest-path', path.join(dir, 'Cargo.toml')], env, { cwd: dir, extraEnv: probeEnv });
   } finally {
     server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -262,10 +302,25 @@ export function mavenMirrors(settings: string): { urls: string[]; coversCentral:
   return { urls, coversCentral };
 }
 
+/**
+ * Where Maven is installed, from where its `mvn` really is (`<home>/bin/mvn`, as the launcher finds its own home):
+ * read, never run — the launcher reads `.mvn/jvm.config` and `.mvn/maven.config` from the project folder it finds
+ * above the folder it starts in.
+ */
+export function mavenHomeOf(mvn: string | null): string | undefined {
+  if (!mvn) return undefined;
+  try {
+    const home = path.dirname(path.dirname(realpathSync(mvn)));
+    readdirSync(path.join(home, 'conf'));
+    return home;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Maven: the mirrors of the user's (and Maven's own) settings, else central as Maven's super POM names it. */
 export async function mavenRegistries(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const version = await run('mvn', ['--version'], env);
-  const mavenHome = version ? /^Maven home:\s*(.+)$/m.exec(version)?.[1]?.trim() : undefined;
+  const mavenHome = mavenHomeOf(toolPath('mvn', env));
   const settings = [path.join(homeOf(env), '.m2', 'settings.xml'), ...(mavenHome ? [path.join(mavenHome, 'conf', 'settings.xml')] : [])];
   const mirrors = settings.map((f) => mavenMirrors(readIf(f) ?? ''));
   const urls = mirrors.flatMap((m) => m.urls);
@@ -285,6 +340,18 @@ export async function mavenRegistries(env: NodeJS.ProcessEnv): Promise<string[]>
   }
   return urls;
 }
+
+/**
+ * What resolving each `registry:<ecosystem>` runs on the user's machine, outside the sandbox (the trust prompt shows
+ * it); null where only configuration files are read.
+ */
+export const REGISTRY_LOOKUPS: Record<RegistryPreset, string | null> = {
+  npm: '`npm config get registry` and `npm config list`',
+  pypi: '`python3 -I -m pip config list`',
+  go: '`go env GOPROXY GOSUMDB`',
+  cargo: '`cargo generate-lockfile` on an empty project of its own, when your cargo configuration replaces nothing',
+  maven: null,
+};
 
 const ASK: Record<RegistryPreset, (env: NodeJS.ProcessEnv) => Promise<string[]>> = {
   npm: npmRegistries,

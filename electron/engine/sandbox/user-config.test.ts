@@ -205,7 +205,10 @@ describe('userPath', () => {
       'node_modules/.bin',
       '/usr/bin',
     ].join(':');
-    expect(userPath(value, ctx)).toBe('/home/me/.nvm/versions/node/v20.1.0/bin:/home/me/project/node_modules/.bin:node_modules/.bin:/usr/bin');
+    expect(userPath(value, ctx)).toBe('/home/me/.nvm/versions/node/v20.1.0/bin:/home/me/project/node_modules/.bin:/usr/bin');
+  });
+  it("drops relative and empty entries: the launcher shell starts in the worktree, where they would be the agent's folders", () => {
+    expect(userPath(['node_modules/.bin', './bin', '.', '', '/usr/bin', '..'].join(':'), ctx)).toBe('/usr/bin');
   });
   it('also removes the bins of the prefix npm ran Ratchet in (npx ratchet inside a project)', () => {
     expect(isRatchetPathEntry('/home/me/project/node_modules/.bin', { ...ctx, env: { npm_config_local_prefix: '/home/me/project' } })).toBe(true);

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { trustedPath } from '../process/which';
 
 export interface RatchetPathContext {
   /** Ratchet's package folder (the one holding its package.json). */
@@ -52,11 +53,14 @@ export function isRatchetPathEntry(entry: string, ctx: RatchetPathContext): bool
   return nodes.some((n) => path.dirname(path.resolve(n)) === e);
 }
 
-/** PATH with Ratchet's own entries removed (the rest, relative entries included, in the user's order). */
+/**
+ * PATH with Ratchet's own entries removed, and its relative and empty ones (the rest in the user's order): the
+ * sandbox's launcher shell starts in the worktree, where `node_modules/.bin` or `.` would be the agent's folder.
+ */
 export function userPath(value: string | undefined, ctx: RatchetPathContext): string | undefined {
   if (value === undefined) return undefined;
-  return value
+  return (trustedPath(value) ?? '')
     .split(path.delimiter)
-    .filter((e) => !isRatchetPathEntry(e, ctx))
+    .filter((e) => e !== '' && !isRatchetPathEntry(e, ctx))
     .join(path.delimiter);
 }

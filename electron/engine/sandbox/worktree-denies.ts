@@ -13,6 +13,23 @@ import { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-
 export const WORKTREE_DENIED_PATHS: readonly string[] = [...DANGEROUS_FILES, ...getDangerousDirectories(), '.lfsconfig'];
 
 /**
+ * The entry of WORKTREE_DENIED_PATHS that `relative` (a path relative to the worktree) is or lies in, or null. Compared
+ * case-insensitively: macOS's and Windows' file systems open `.LFSConfig` as `.lfsconfig`. The agent's edit tool
+ * refuses these as the sandbox does, so what no command may write, no tool writes either.
+ */
+export function worktreeDeniedPathOf(relative: string): string | null {
+  const segments = relative
+    .split(/[\\/]/)
+    .filter((s) => s !== '' && s !== '.')
+    .map((s) => s.toLowerCase());
+  for (const denied of WORKTREE_DENIED_PATHS) {
+    const parts = denied.toLowerCase().split('/');
+    if (parts.length <= segments.length && parts.every((p, i) => segments[i] === p)) return denied;
+  }
+  return null;
+}
+
+/**
  * What the library's `linuxGetCwdMandatoryDenyPaths` (and macOS's mandatory entries) would deny if the worktree were
  * its working directory, as absolute paths for the run policy's `denyWrite`. Plus the library's `.git` rule for a
  * worktree, whose `.git` is a file (`gitdir: <repo>/.git/worktrees/<name>`): the file itself is denied, so a command can

@@ -82,7 +82,8 @@ export function createTeamRunner(o: TeamRunnerOptions) {
         await git(clone).raw(['update-ref', `refs/heads/${meta.branch}`, remoteHead]);
         const worktree = engine.worktreeFor(spec.repoName, runId);
         await git(clone).raw(['worktree', 'prune']);
-        await git(clone).raw(['worktree', 'add', '--quiet', worktree, meta.branch]);
+        // The run's branch holds the agent's .gitattributes: its checkout runs no filter.
+        await git(clone, [], {}, { filtersOff: true }).raw(['worktree', 'add', '--quiet', worktree, meta.branch]);
         const took = await rebuildRun(
           engine.store,
           { root: clone, name: spec.repoName },

@@ -35,6 +35,14 @@ describe('trust items', () => {
     ]);
   });
 
+  it('says which program of yours a registry entry runs outside the sandbox to find its host (none for maven: files are read)', () => {
+    const items = trustItems(wf({ sandbox: { network: ['registry:pypi', 'registry:npm', 'registry:maven'] } }));
+    const warning = (entry: string) => items.find((i) => i.command.startsWith(entry))?.warning;
+    expect(warning('registry:pypi')).toMatch(/runs your own `python3 -I -m pip config list` outside the sandbox.*empty folder/);
+    expect(warning('registry:npm')).toMatch(/runs your own `npm config get registry`/);
+    expect(warning('registry:maven')).toBeUndefined();
+  });
+
   it('spells a registry entry out, warns on wildcards and local hosts, and on copying everything or a secret', () => {
     const items = trustItems(
       wf({ sandbox: { network: ['registry:pypi', '*.corp.example', 'db.local:5432', 'pkg.example.org:443'] }, copy: ['**/*', '.npmrc', 'fixtures/data.json'] }),

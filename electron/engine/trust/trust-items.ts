@@ -1,6 +1,7 @@
 // Pure: everything a repository's workflow file would let its code do beyond the defaults, as the trust prompt lists it (CLI and app), with a warning where one is due.
 import { money } from '../../../shared/money';
-import type { Workflow } from '../workflow/schema';
+import { REGISTRY_LOOKUPS } from '../sandbox/registries';
+import { REGISTRY_PRESETS, type RegistryPreset, type Workflow } from '../workflow/schema';
 
 /** One line of the trust prompt: where it comes from in the file, what it is, and why to look twice (when there is a reason). */
 export interface TrustItem {
@@ -26,9 +27,11 @@ const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.do
 function networkItem(source: string, entry: string): TrustItem {
   if (entry.startsWith('registry:')) {
     const tool = entry.slice('registry:'.length);
+    const runs = (REGISTRY_PRESETS as readonly string[]).includes(tool) ? REGISTRY_LOOKUPS[tool as RegistryPreset] : null;
     return {
       source,
       command: `${entry} — the package registry your ${tool} is configured with, its host looked up from your own ${tool} configuration when the run starts`,
+      ...(runs ? { warning: `to find it Ratchet runs your own ${runs} outside the sandbox, with a minimal environment, in an empty folder of its own` } : {}),
     };
   }
   if (entry.startsWith('*.')) {

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { chmod, cp, mkdir, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { ownProgram } from '../process/which';
 
 /** How a folder was copied: `cp` with copy-on-write where the file system can (reflink, clonefile), else Node's own copy. */
 export type CopyMethod = 'cp --reflink=auto' | 'cp -c' | 'fs.cp';
@@ -42,7 +43,7 @@ export async function copyTree(src: string, dst: string, opts: { signal?: AbortS
       await Promise.all(
         groups.map(async (group) => {
           for (let i = 0; i < group.length; i += PER_CALL) {
-            await run('cp', [...cpWith.flags, '--', ...group.slice(i, i + PER_CALL), dst], src, opts.signal);
+            await run(ownProgram('cp'), [...cpWith.flags, '--', ...group.slice(i, i + PER_CALL), dst], src, opts.signal);
           }
         }),
       );

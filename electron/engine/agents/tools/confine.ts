@@ -4,10 +4,12 @@ import { constants, existsSync } from 'node:fs';
 import { lstat, open, readlink, realpath, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { isWithin } from '../../fs/within';
+import { worktreeDeniedPathOf } from '../../sandbox/worktree-denies';
 
 export type ToolErrorCode =
   | 'outside_worktree'
   | 'git_metadata'
+  | 'protected_path'
   | 'invalid_path'
   | 'symlink_loop'
   | 'hard_link'
@@ -107,7 +109,17 @@ export async function resolveInside(root: string, p: string, mode: AccessMode = 
   if (mode === 'write' && (touchesGitDir(realRoot, real) || touchesGitDir(spelledRoot, lexical))) {
     throw new ToolError('git_metadata', `Path ${p} is inside .git; writing git metadata is not allowed — paths must stay among the worktree's own files.`);
   }
+  const denied = mode === 'write' ? (worktreeDeniedPathOf(path.relative(realRoot, real)) ?? worktreeDeniedPathOf(path.relative(spelledRoot, lexical))) : null;
+  if (denied) throw protectedPath(p, denied);
   return real;
+}
+
+/** The refusal of a path the sandbox keeps read-only (worktree-denies.ts): the edit tool writes none of them either. */
+function protectedPath(p: string, denied: string): ToolError {
+  return new ToolError(
+    'protected_path',
+    `Path ${p} is protected (${denied}): it configures git, git-lfs, a shell or an editor that runs outside the sandbox, so neither your commands nor this tool may write it.`,
+  );
 }
 
 /** Linux exposes the kernel's own path of an open descriptor; macOS has no /proc (see openConfined). */
@@ -170,6 +182,8 @@ export async function openConfined(
     if (!isWithin(realRoot, actual) || touchesGitDir(realRoot, actual)) {
       throw new ToolError('path_changed', `${real} was moved out of the worktree after it was checked (it is now ${actual}); nothing was written.`);
     }
+    const denied = opts.readOnly ? null : worktreeDeniedPathOf(path.relative(realRoot, actual));
+    if (denied) throw protectedPath(path.relative(realRoot, actual), denied);
     return { handle, created };
   } catch (err) {
     await handle.close();

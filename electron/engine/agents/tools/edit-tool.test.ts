@@ -329,3 +329,35 @@ describe('malformed input', () => {
     await expect(readFile(file('x.txt'))).rejects.toThrow();
   });
 });
+
+describe('paths the sandbox protects', () => {
+  it('refuses to create or edit every path the sandbox keeps read-only (.lfsconfig, .gitmodules, shell start-up files, .vscode, .claude/commands…), in any case', async () => {
+    await writeFile(file('.lfsconfig'), '[lfs]\n');
+    for (const p of [
+      '.lfsconfig',
+      '.LFSConfig',
+      '.gitmodules',
+      '.bashrc',
+      '.mcp.json',
+      '.vscode/settings.json',
+      '.claude/commands/x.md',
+      './.Idea/workspace.xml',
+      'src/../.lfsconfig',
+    ]) {
+      expect(await fails({ command: 'create', path: p, file_text: '[lfs]\n\turl = http://127.0.0.1:9/\n' })).toMatch(/is protected/);
+    }
+    expect(await fails({ command: 'str_replace', path: '.lfsconfig', old_str: '[lfs]', new_str: '[lfs]\n\turl = http://127.0.0.1:9/' })).toMatch(
+      /is protected/,
+    );
+    expect(await fails({ command: 'insert', path: '.lfsconfig', insert_line: 0, insert_text: '[lfs]' })).toMatch(/is protected/);
+    expect(await read('.lfsconfig')).toBe('[lfs]\n');
+    // Reading stays allowed; a name only protected at the top is not protected deeper (the sandbox's list is the worktree's root).
+    await ok({ command: 'view', path: '.lfsconfig' });
+    await ok({ command: 'create', path: 'docs/.bashrc', file_text: 'x\n' });
+  });
+
+  it('refuses one reached through a link to the worktree itself', async () => {
+    await symlink('.', file('here'));
+    expect(await fails({ command: 'create', path: 'here/.lfsconfig', file_text: 'x\n' })).toMatch(/is protected/);
+  });
+});
