@@ -75,7 +75,12 @@ export async function baselineCheck(opts: BaselineCheckOptions): Promise<Baselin
   };
   await git(repo.root).raw(['worktree', 'add', '--detach', worktree, commit]);
   try {
-    const jail = await opts.sandbox.forRun({ worktree, network: opts.workflow.sandbox?.network ?? [], envNames: opts.workflow.sandbox?.env ?? [] });
+    const jail = await opts.sandbox.forRun({
+      worktree,
+      repo: repo.root,
+      network: opts.workflow.sandbox?.network ?? [],
+      envNames: opts.workflow.sandbox?.env ?? [],
+    });
     const t: EnvTarget = { checkout: repo.root, worktree, workflow: opts.workflow, jail, env: jail.env, signal: opts.signal, emit, now: () => new Date() };
     await initExcludes(repo.root, worktree, jail.env, jail.sandboxed);
     const wt = pinned(t);
