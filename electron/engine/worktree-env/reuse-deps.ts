@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReusedDoc } from '../../../shared/worktree-env';
+import { writeLandsWithin } from '../fs/within';
 import { readWorktreeFile } from '../fs/worktree-file';
 import { copyTree } from './copy-tree';
 
@@ -46,6 +47,12 @@ async function reuseFolder(checkout: string, worktree: string, rel: string, beca
   const src = path.join(checkout, rel);
   const dst = path.join(worktree, rel);
   if (!(await isRealDir(src)) || (await exists(dst))) return;
+  // Only into the worktree: a folder on the way that is a link out of it (committed so) would carry the copy outside.
+  const lands = writeLandsWithin(worktree, dst);
+  if (!lands.ok) {
+    result.notes.push(`${rel} not copied from your checkout: ${lands.why}`);
+    return;
+  }
   const t0 = performance.now();
   const method = await copyTree(src, dst, { signal });
   result.reused.push({ path: `${rel}/`, because, method, durationMs: Math.round(performance.now() - t0) });
