@@ -136,6 +136,22 @@ describe.skipIf(!SANDBOX_AVAILABLE)(
       expect(readFileSync(join(repo, '.git', 'config'), 'utf8')).toContain(TOKEN);
     });
 
+    it("a submodule's git dir config (under .git/modules) is sanitised too", async () => {
+      const gitdir = join(repo, '.git', 'modules', 'libs', 'one');
+      mkdirSync(gitdir, { recursive: true });
+      writeFileSync(join(gitdir, 'HEAD'), 'ref: refs/heads/main\n');
+      writeFileSync(join(gitdir, 'config'), `[core]\n\tbare = false\n[remote "origin"]\n\turl = https://sub:${TOKEN}@example.com/lib.git\n`);
+      const jail = await sandbox.forRun({ worktree, repo, network: [], envNames: [] });
+      try {
+        const { output } = await runJailed(jail, `cat "${gitdir}/config"; echo done`, { cwd: worktree });
+        expect(output).toContain('url = https://example.com/lib.git');
+        expect(output).not.toContain(TOKEN);
+      } finally {
+        jail.release();
+        rmSync(join(repo, '.git', 'modules'), { recursive: true, force: true });
+      }
+    });
+
     it("with extensions.worktreeConfig, the worktree's config.worktree is sanitised too", async () => {
       sh(repo, 'config', 'extensions.worktreeConfig', 'true');
       sh(worktree, 'config', '--worktree', 'http.extraheader', HEADER);

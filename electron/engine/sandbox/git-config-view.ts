@@ -1,6 +1,6 @@
 // What git inside the sandbox reads as the repository's config: a sanitised copy bound read-only over it, without tokens, extra headers, credential helpers or ssh commands.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 // The library's own quoting, so the inserted words read back as the library's do (see wrap-template.ts).
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
@@ -130,9 +130,37 @@ function realOrSelf(p: string): string {
   }
 }
 
+/** How many submodule git dirs are looked for under `<common>/modules` (nested ones included): the walk stays short. */
+const MAX_SUBMODULES = 64;
+
+/** The `config` of each git dir under `modules` (a folder with a `HEAD` and a `config`), nested submodules included. */
+function submoduleConfigs(modules: string): string[] {
+  const found: string[] = [];
+  const stack = [modules];
+  let visited = 0;
+  while (stack.length && found.length < MAX_SUBMODULES && visited++ < MAX_SUBMODULES * 8) {
+    const dir = stack.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    if (names.includes('HEAD') && names.includes('config')) {
+      found.push(path.join(dir, 'config'));
+      if (names.includes('modules')) stack.push(path.join(dir, 'modules'));
+      continue;
+    }
+    // A submodule's name may hold slashes: its git dir sits deeper.
+    for (const n of names) if (!n.startsWith('.')) stack.push(path.join(dir, n));
+  }
+  return found.sort();
+}
+
 /**
- * The config files git reads for `worktree` (the repository's `config`, and `config.worktree` of the repository and
- * of the worktree's own entry, which git reads with `extensions.worktreeConfig`), each sanitised into `dir`. Copies are
+ * The config files git reads for `worktree` (the repository's `config`, `config.worktree` of the repository and of
+ * the worktree's own entry, which git reads with `extensions.worktreeConfig`, and each submodule git dir's `config`
+ * under `modules/` as found when the run starts), each sanitised into `dir`. Copies are
  * written again on refresh when their source changed; the sandbox binds them over the originals.
  */
 export async function makeGitConfigView(opts: { repo: string; worktree: string; dir: string }): Promise<GitConfigView | null> {
@@ -143,6 +171,8 @@ export async function makeGitConfigView(opts: { repo: string; worktree: string; 
     { file: path.join(common, 'config'), copy: 'config' },
     { file: path.join(common, 'config.worktree'), copy: 'config.worktree' },
     ...(own ? [{ file: path.join(own, 'config.worktree'), copy: 'worktree-config.worktree' }] : []),
+    // Submodules' git dirs keep their own config (a remote URL with a token as often as the repository's).
+    ...submoduleConfigs(path.join(common, 'modules')).map((file, i) => ({ file, copy: `module-${i}.config` })),
   ].map((s) => ({ ...s, copy: path.join(opts.dir, s.copy), stamp: '', dest: '' }));
   mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
   const readGit = git(opts.repo);
