@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo } from '../testing/temp-repo';
+import { closeEngine, envEngine, logLines, runWorkflow } from '../testing/worktree-env-fixtures';
 import { runGate } from './run-gate';
 
 let root: string;
@@ -36,4 +38,27 @@ describe("a gate's report path", () => {
     expect(r.reportXml).toBeNull();
     expect(r.reportNote).toMatch(/junit\.xml/);
   });
+});
+
+describe('a run whose gate leaves a FIFO at its report path', () => {
+  it('ends (the gate fails as its exit code says) and its log says the report was ignored', async () => {
+    const engine = envEngine();
+    try {
+      const repo = makeRepo({ 'README.md': '# app\n' });
+      const r = await runWorkflow(
+        engine,
+        repo,
+        `
+gates: { test: { run: "mkfifo junit.xml; echo 'FAILED test_x'; exit 1", report: junit.xml } }
+agent: { kind: command, command: ["sh", "-c", "date > work.txt"] }
+max_retries: 0
+steps: [{ title: one }]
+`,
+      );
+      expect(r.doc.status).toBe('failed');
+      expect(logLines(r.events).join('\n')).toMatch(/gate test: report ignored: junit\.xml is not a regular file \(a FIFO\)/);
+    } finally {
+      await closeEngine(engine);
+    }
+  }, 60_000);
 });
