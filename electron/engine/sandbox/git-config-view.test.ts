@@ -1,6 +1,6 @@
 // Inside the sandbox git sees the repository's config without its credentials: tokens in URLs, extra headers, credential helpers, ssh commands.
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
@@ -89,7 +89,8 @@ beforeAll(() => {
   sh(repo, 'config', 'credential.helper', 'store --file /somewhere/creds');
   sh(repo, 'config', 'core.sshCommand', 'ssh -i /keys/deploy');
   ratchetHome = realpathSync(tempDir('ratchet-home-'));
-  worktree = join(ratchetHome, 'worktrees', 'wt');
+  // Named after its home: the run's private folder is named after the worktree, and other suites use `wt`.
+  worktree = join(ratchetHome, 'worktrees', `wt-${basename(ratchetHome)}`);
   mkdirSync(dirname(worktree), { recursive: true });
   sh(repo, 'worktree', 'add', '-q', '-b', 'task', worktree);
   sandbox = createOsSandbox({ mode: 'auto', ratchetHome, env: process.env });
