@@ -1,5 +1,6 @@
 // Domain vocabulary shared by the engine, the CLI and the renderer: statuses, error classes, the status document.
 import { z } from 'zod';
+import { plainLine } from './terminal-text';
 import { WorktreeEnvDoc } from './worktree-env';
 
 export const RUN_STATUSES = [
@@ -225,7 +226,8 @@ export type TddSetting = z.infer<typeof TddSetting>;
 /** One step of a plan, as written in a workflow file, drafted by the agent or typed in the app. */
 export const StepSpec = z
   .object({
-    title: z.string().trim().min(1, 'a step needs a title'),
+    // One line of plain text whatever wrote it (a workflow file, a drafted plan, the app, the CLI): it becomes a commit subject.
+    title: z.string().transform(plainLine).pipe(z.string().min(1, 'a step needs a title')),
     prompt: z.string().default(''),
     gates: z.array(z.string().min(1)).optional(),
     /** Optional grouping: resume can run to the end of a phase. */

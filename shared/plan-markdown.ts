@@ -1,5 +1,6 @@
 // A plan as Markdown and back: what the agent drafts, what the user edits and approves. Pure, used by the engine and the renderer.
 import type { StepSpec } from './domain';
+import { plainLine } from './terminal-text';
 
 /**
  * Reads steps from Markdown: `## 1. Title` headings (or `1. Title` list items) start a step; the lines under it are its
@@ -27,7 +28,7 @@ export function parsePlanMarkdown(md: string): StepSpec[] {
     if (heading) {
       flush();
       const [title, rest] = (heading[1] as string).split(/\s+[—–]\s+|:\s+(?=\S)/, 2) as [string, string | undefined];
-      current = { title: title.replace(/\*\*/g, '').trim(), lines: rest ? [rest] : [], ...(phase ? { phase } : {}) };
+      current = { title: plainLine(title.replace(/\*\*/g, '')), lines: rest ? [rest] : [], ...(phase ? { phase } : {}) };
       continue;
     }
     if (!current) continue;

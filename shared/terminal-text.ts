@@ -17,3 +17,33 @@ export function terminalSafe(text: string): string {
     return code === 0x7f ? '\u2421' : '\ufffd';
   });
 }
+
+// Escape sequences taken whole, so no stray `]0;title` or `[31m` is left behind: CSI (ESC [ or C1 CSI, parameters,
+// final byte), OSC (ESC ] or C1 OSC, up to BEL or ST), and any other ESC with the one character after it. Each piece
+// is bounded by a character class, so matching is linear in the text's length.
+const ESCAPES =
+  // eslint-disable-next-line no-control-regex -- the control characters are what this matches
+  /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u007e]?/g;
+// Every control character but newline: C0 (tab included), DEL and C1.
+// eslint-disable-next-line no-control-regex -- the control characters are what this matches
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text Ratchet writes somewhere lasting (a commit message, a reflog line) with no control character at all but
+ * newlines: escape sequences removed whole, CRLF read as a newline, a tab as a space, every other control removed.
+ * Unlike terminalSafe, nothing visible is put in their place: this text is stored, not shown as received.
+ */
+export function plainText(text: string): string {
+  return text
+    .replace(ESCAPES, '')
+    .replace(/\r\n/g, '\n')
+    .replace(CONTROL_BUT_NEWLINE, (c) => (c === '\t' ? ' ' : ''));
+}
+
+/**
+ * One line of plain text (a step title, a commit subject): plainText with newlines as spaces, runs of spaces as one,
+ * trimmed. Whatever its source (a workflow file, a drafted plan, the app, the CLI), a step title goes through this.
+ */
+export function plainLine(text: string): string {
+  return plainText(text).replace(/\s+/g, ' ').trim();
+}

@@ -17,7 +17,7 @@ import { teamUrlOf } from './team-url';
 import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { draftPlan } from '../engine/agents/plan-draft';
-import { checkWorkflowText, type WorkflowProblem } from '../engine/workflow/load-workflow';
+import { checkWorkflowText, readWorkflowBytes, type WorkflowProblem } from '../engine/workflow/load-workflow';
 import { policyDoc, policyLines } from '../engine/runs/policy-doc';
 import { tddCheckLine } from '../engine/runs/tdd';
 import { environmentLines } from '../engine/worktree-env/prepare-worktree';
@@ -201,8 +201,10 @@ function cmdCheck(args: string[], io: CliIo): number {
   const { positionals, values } = parse(args, { description: { type: 'string', short: 'd' } });
   if (positionals.length !== 1) throw new UsageError('`ratchet check` takes one workflow file.');
   const file = positionals[0] as string;
-  if (!existsSync(file)) throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist.`);
-  const report = checkWorkflowText(readFileSync(file, 'utf8'));
+  // Read as Ratchet reads every workflow file: a regular file, never a FIFO or a device, bounded.
+  const bytes = readWorkflowBytes(file);
+  if (!bytes) throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist.`);
+  const report = checkWorkflowText(bytes.toString('utf8'));
   const line = (kind: string, p: WorkflowProblem) => `${file}${p.line ? `:${p.line}` : ''}: ${kind}: ${p.path}: ${p.message}\n`;
   for (const p of report.errors) io.stderr.write(line('error', p));
   for (const p of report.warnings) io.stderr.write(line('warning', p));

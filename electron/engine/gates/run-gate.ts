@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { openConfined, removeInside, resolveInside } from '../agents/tools/confine';
+import { removeInside } from '../agents/tools/confine';
+import { readWorktreeFile } from '../fs/worktree-file';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../process/on-abort';
 import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
@@ -32,6 +33,8 @@ export interface GateResult {
   outputBytes: number;
   /** The report file's content when the gate names one and the run produced it; bounded. */
   reportXml: string | null;
+  /** Why the report the gate names was not read although something is at its path (a FIFO, a link out of the worktree…). */
+  reportNote?: string;
   spawnError: string | null;
 }
 
@@ -62,27 +65,28 @@ function resolveShell(env: NodeJS.ProcessEnv, cwd: string): string {
   return whichIn('sh', env, cwd) ?? '/bin/sh';
 }
 
+/** Reading the report is the last thing a gate waits for: past this, the gate's result comes back without it. */
+const REPORT_DEADLINE_MS = 10_000;
+
 /**
- * The gate's report, read only where it really is inside the worktree: every link on the way resolved and checked,
- * the file opened without following a link (O_NOFOLLOW) and its descriptor's real path checked again (openConfined).
- * An agent's `ln -s /elsewhere reports` makes `reports/junit.xml` a file outside, which is never read. Null when there
- * is no such file, it is older than the gate (`notBeforeMs`), or it is not the worktree's.
+ * The gate's report, read only where it really is inside the worktree, as every worktree file is (readWorktreeFile:
+ * links followed only while they stay inside, a regular file opened without blocking, up to MAX_REPORT_BYTES). An
+ * agent's `ln -s /elsewhere reports`, a link to `/dev/zero` or a FIFO at the path is never read: the note says why.
+ * Null without a note when there is no such file or it is older than the gate (`notBeforeMs`).
  */
-async function readReport(cwd: string, report: string, notBeforeMs: number): Promise<string | null> {
+async function readReport(cwd: string, report: string, notBeforeMs: number): Promise<{ xml: string | null; note?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ xml: null; note: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ xml: null, note: `report ${report} ignored: not read within ${REPORT_DEADLINE_MS / 1000} s` }), REPORT_DEADLINE_MS);
+  });
+  const read = readWorktreeFile(cwd, report, { maxBytes: MAX_REPORT_BYTES }).then((r) => {
+    if (r.ok) return { xml: r.mtimeMs < notBeforeMs ? null : r.bytes.toString('utf8') };
+    return r.kind === 'absent' ? { xml: null } : { xml: null, note: `report ignored: ${r.message}` };
+  });
   try {
-    const real = await resolveInside(cwd, report, 'read');
-    const { handle } = await openConfined(cwd, real, { create: false, readOnly: true });
-    try {
-      const st = await handle.stat();
-      if (st.mtimeMs < notBeforeMs) return null;
-      const buf = Buffer.alloc(Math.min(MAX_REPORT_BYTES, st.size));
-      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-      return buf.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return null;
+    return await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -197,9 +201,10 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
       live?.close();
 
       const result = { passed: spawnError === null && !timedOut && exitCode === 0, exitCode, signal: exitSignal, timedOut, spawnError };
-      void (spec.report ? readReport(opts.cwd, spec.report, reportGuardMs) : Promise.resolve(null)).then((reportXml) =>
-        resolve({ ...base(), ...result, reportXml }),
-      );
+      const report: Promise<{ xml: string | null; note?: string }> = spec.report
+        ? readReport(opts.cwd, spec.report, reportGuardMs)
+        : Promise.resolve({ xml: null });
+      void report.then(({ xml, note }) => resolve({ ...base(), ...result, reportXml: xml, ...(note ? { reportNote: note } : {}) }));
     }
 
     const onData = (chunk: Buffer) => {

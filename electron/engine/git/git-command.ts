@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { vulnerabilityCheck } from '@simple-git/argv-parser';
 import { ownPathOf, ownProgram } from '../process/which';
+import { plainLine, plainText } from '../../../shared/terminal-text';
 import { runExcludesConfig } from '../worktree-env/run-excludes';
 import type { PinnedWorktree } from './worktree-integrity';
 
@@ -125,6 +126,29 @@ export async function filtersOffConfig(dir: string, pinned: readonly string[], g
   return names.flatMap((n) => [`filter.${n}.clean=`, `filter.${n}.smudge=`, `filter.${n}.process=`, `filter.${n}.required=false`]);
 }
 
+/** Subcommands whose `-m` is text git stores: a commit's message, a merge commit's, a stash's, a reflog line. */
+const MESSAGE_COMMANDS = new Set(['commit', 'commit-tree', 'stash', 'update-ref', 'tag', 'merge', 'notes']);
+
+/**
+ * The arguments with every message Ratchet gives git (`-m`) made plain text (plainText; a reflog line plainLine): a
+ * step title, a task title or anything else that reached a message carries no escape sequence or other control
+ * character into `git log`, whatever its source and however old the run that stored it. The one place every commit,
+ * rescue, merge and stash message passes.
+ */
+export function plainMessages(args: readonly string[]): string[] {
+  const out = [...args];
+  let i = 0;
+  while (out[i] === '-c') i += 2;
+  const sub = out[i];
+  if (sub === undefined || !MESSAGE_COMMANDS.has(sub)) return out;
+  for (let j = i + 1; j + 1 < out.length && out[j] !== '--'; j++) {
+    if (out[j] !== '-m') continue;
+    out[j + 1] = sub === 'update-ref' ? plainLine(out[j + 1]!) : plainText(out[j + 1]!);
+    j++;
+  }
+  return out;
+}
+
 /** What a git command did: its exit code (null when a signal ended it) and its output. */
 export interface GitResult {
   code: number | null;
@@ -174,7 +198,8 @@ export function git(place: GitPlace, extraConfig: string[] = [], extraEnv: Recor
   const env = { ...gitEnv(), ...extraEnv };
   // A run's worktree (and a checkout of its branch) holds the agent's .gitattributes: no filter runs there.
   const filtersOff = typeof place !== 'string' || opts.filtersOff === true;
-  async function run(args: readonly string[]): Promise<GitResult> {
+  async function run(given: readonly string[]): Promise<GitResult> {
+    const args = plainMessages(given);
     const unsafe = unsafeGitArguments([...checkedConfig, ...args]);
     if (unsafe) throw new Error(`Ratchet refused to run git: ${unsafe}`);
     if (gitLog.record) gitLog.commands.push({ dir, args });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { isWithin } from '../fs/within';
+import { readWorktreeFileSync, textOf } from '../fs/worktree-file';
 import { RatchetError } from '../errors';
 
 /**
@@ -148,7 +149,9 @@ function rootDotGitProblem(p: PinnedWorktree): WorktreeViolation | null {
       found: st.isDirectory() ? 'replaced by a directory' : st.isSymbolicLink() ? 'replaced by a link' : 'replaced by something that is not a file',
     };
   if (st.size > 4096) return { kind: 'dotgit_changed', path: '.git', found: `rewritten (${st.size} bytes)` };
-  const named = gitdirLine(readFileSync(file, 'utf8'));
+  // Read as every worktree file is: a file swapped in since the lstat (a FIFO) must not hold Ratchet up.
+  const text = textOf(readWorktreeFileSync(p.worktree, '.git', { maxBytes: 4096 }));
+  const named = text === null ? null : gitdirLine(text);
   if (named === null) return { kind: 'dotgit_changed', path: '.git', found: 'rewritten (no "gitdir:" line)' };
   const target = resolve(p.worktree, named);
   if (target === resolve(p.gitDir) || real(target) === real(p.gitDir)) return null;

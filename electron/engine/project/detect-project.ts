@@ -24,6 +24,8 @@ const READ = [
   'makefile',
   'gradle/wrapper/gradle-wrapper.properties',
 ];
+/** A manifest larger than this is not read (detection then goes by the file's name only). */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 /** Subfolders whose entries detection looks at. */
 const SUBFOLDERS = ['tests/', 'test/', 'gradle/wrapper/'];
 /** `.env.example` is committed, `.env` is the developer's own: the suffixes a committed template of a local file carries. */
@@ -96,7 +98,12 @@ export async function readProjectSnapshot(repoRoot: string, rev = 'HEAD'): Promi
   const files = [...top, ...sub];
   const wanted = [...READ, ...requirementsFiles(top)].filter((f) => files.includes(f));
   const contents: Record<string, string> = {};
-  for (const f of wanted) contents[f] = await g.raw(['cat-file', 'blob', `${rev}:${f}`]);
+  // Only blobs of a manifest's size are read: a huge committed one would be held whole in memory.
+  const sized = wanted.length ? (await g.raw(['ls-tree', '-z', '-l', rev, '--', ...wanted])).split('\0').filter(Boolean) : [];
+  for (const entry of sized) {
+    const m = /^\d+ blob [0-9a-f]+ +(\d+)\t(.+)$/s.exec(entry);
+    if (m && Number(m[1]) <= MAX_MANIFEST_BYTES && wanted.includes(m[2]!)) contents[m[2]!] = await g.raw(['cat-file', 'blob', `${rev}:${m[2]}`]);
+  }
   const candidates = readdirSync(repoRoot).filter(
     (f) => !top.includes(f) && (/^\.env(\..+)?$/.test(f) || top.some((t) => TEMPLATE_SUFFIX.exec(t)?.[1] === f)) && isFile(join(repoRoot, f)),
   );

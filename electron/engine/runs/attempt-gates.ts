@@ -94,6 +94,8 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
         onOutput: (c) => store.event(g.runId, 'gate.output', { attemptId: g.attemptId, gate: label, ...c }),
       },
     );
+    // Something at the report's path that is not the worktree's regular file (a FIFO, a link out): said, not read.
+    if (r.reportNote) store.event(g.runId, 'log', { level: 'warn', message: `gate ${label}: ${r.reportNote}` });
     // A test gate that passed without running a test proved nothing: it fails, unless the gate allows it.
     const noTests = r.passed && !gate.allow_no_tests && ranNoTests(r.output, r.reportXml);
     if (noTests) r = { ...r, passed: false };

@@ -1,7 +1,6 @@
 // What the classifier is told beside a gate's output, to say whose a failure is (the environment's or the code's): the
 // attempt's own diff, the project's manifests, what the base commit already failed on, the command's network list.
-import fs from 'node:fs';
-import path from 'node:path';
+import { readWorktreeFileSync, textOf } from '../fs/worktree-file';
 
 /**
  * What the base commit's own run (worktree-env's baseline check: setup and gates before any agent attempt) failed on.
@@ -56,14 +55,8 @@ export function manifestReader(dir: string): (relPath: string) => string | null 
   const cache = new Map<string, string | null>();
   return (rel) => {
     if (cache.has(rel)) return cache.get(rel)!;
-    let text: string | null = null;
-    try {
-      const file = path.join(dir, rel);
-      const st = fs.statSync(file);
-      if (st.isFile()) text = st.size <= MAX_MANIFEST_BYTES ? fs.readFileSync(file, 'utf8') : fs.readFileSync(file, 'utf8').slice(0, MAX_MANIFEST_BYTES);
-    } catch {
-      text = null;
-    }
+    // As every worktree file is read: a regular file of the worktree, never a link out of it, a FIFO or a device.
+    const text = textOf(readWorktreeFileSync(dir, rel, { maxBytes: MAX_MANIFEST_BYTES }));
     cache.set(rel, text);
     return text;
   };

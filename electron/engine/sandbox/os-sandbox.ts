@@ -10,6 +10,7 @@ import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { ownProgram } from '../process/which';
 import type { SandboxLimits } from '../workflow/schema';
 import { cacheEnv, ensureCacheDirs, pnpmStoreDir, repoCacheDir } from './cache-env';
+import { bindReadOnly, makeGitConfigView } from './git-config-view';
 import { effectiveLimits, limitsScript, shmArgs } from './limits';
 import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
@@ -298,6 +299,8 @@ export function createOsSandbox(opts: {
           };
         }
         const network = await resolveNetwork(input.network, opts.env);
+        // Git inside sees the repository's config without its credentials (tokens in URLs, extra headers…).
+        const gitView = input.repo ? await makeGitConfigView({ repo: input.repo, worktree: input.worktree, dir: path.join(priv.dir, 'git-config') }) : null;
         // The first run of this sandbox joins the process's session, starting it when no other sandbox holds it.
         await serially(async () => {
           if (!SandboxManager.isSandboxingEnabled()) await SandboxManager.initialize(sessionConfig());
@@ -318,10 +321,11 @@ export function createOsSandbox(opts: {
           homeReads: homeReads({ userHome, path: PATH ?? '', toolchainEnv: tools, gitCommonDir: gitDir }),
           gitDir,
           // Ratchet writes cargo's configuration; a command that rewrote it would steer every later run's cargo.
-          denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml')],
+          // The sanitised git config too: a command that made it a link would have bubblewrap bind what it points at.
+          denyWrite: [path.join(caches.CARGO_HOME ?? '', 'config.toml'), ...(gitView ? [gitView.dir] : [])],
         });
         const limits = limitsScript(limitsOf, [input.worktree, priv.dir], cgroup?.oomFile);
-        const policyPaths = Object.values(policy.filesystem).flat();
+        const policyPaths = [...Object.values(policy.filesystem).flat(), ...(gitView?.watched ?? [])];
         /** The library's bubblewrap command for `command`, with Ratchet's changes to it. */
         const libraryWrap = async (shell: string, script: string, command: { id: string; text: string }, plain: boolean): Promise<string> => {
           let wrapped = await SandboxManager.wrapWithSandbox(script, shell, { filesystem: policy.filesystem }, undefined, {
@@ -332,7 +336,7 @@ export function createOsSandbox(opts: {
           if (plain) wrapped = withoutRelays(wrapped);
           for (const denied of [opts.ratchetHome, userHome, path.dirname(priv.dir)]) wrapped = remountReadOnly(wrapped, denied);
           wrapped = withBwrapArgs(wrapped, shmArgs(limitsOf, bwrapHasSize(wrapped.slice(0, wrapped.indexOf(' ')))));
-          return insideSocat(wrapped);
+          return insideSocat(bindReadOnly(wrapped, gitView?.binds() ?? []));
         };
         /** A command that may reach no host runs on the run's template, made on first use and again when it no longer holds. */
         const templated = async (shell: string, script: string) => {
@@ -354,6 +358,7 @@ export function createOsSandbox(opts: {
           sandboxed: true,
           release,
           async wrap(shell, command, o) {
+            await gitView?.refresh();
             const hosts = [...policy.allowedDomains, ...(await resolveNetwork(o?.extraHosts ?? [], opts.env))];
             // An unguessable id binds this command's connections to its own host list (see registerCommandNetworkLists).
             const commandId = randomBytes(16).toString('base64url');

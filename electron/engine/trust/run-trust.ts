@@ -1,8 +1,8 @@
 // A run keeps the trust decision it started with: retry and resume ask nothing for that workflow, and refuse once that version is no longer trusted.
-import { existsSync, readFileSync } from 'node:fs';
 import { RatchetError } from '../errors';
 import type { Store } from '../store/store';
 import type { TrustStore } from '../store/trust-queries';
+import { readWorkflowBytes } from '../workflow/load-workflow';
 import { workflowHash } from './workflow-trust';
 
 /** The repository workflow file a run was started from, by the hash of the content the user trusted. */
@@ -38,7 +38,14 @@ export function assertRunTrusted(store: Store, trustStore: TrustStore, runId: st
     trustStore.trust(run.repo_path, rec.file, rec.sha256, opts.now().toISOString());
     return;
   }
-  const current = existsSync(rec.file) ? workflowHash(readFileSync(rec.file)) : null;
+  const bytes = (() => {
+    try {
+      return readWorkflowBytes(rec.file);
+    } catch {
+      return null;
+    }
+  })();
+  const current = bytes ? workflowHash(bytes) : null;
   const why =
     current === rec.sha256
       ? 'its trust was revoked (`ratchet trust --revoke`, or Revoke trust in the app)'

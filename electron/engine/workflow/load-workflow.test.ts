@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkWorkflowText, parseWorkflow } from './load-workflow';
+import { checkWorkflowText, parseWorkflow, readWorkflowSource } from './load-workflow';
 
 const valid = `
 gates:
@@ -122,5 +126,20 @@ describe('parseWorkflow', () => {
     );
     expect(loose.errors).toEqual([]);
     expect(loose.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses {mode}'), expect.stringContaining('gives unused')]);
+  });
+});
+
+describe('reading a workflow file', () => {
+  it('a FIFO or a link to /dev/zero named as the workflow is refused at once, saying why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-wf-'));
+    try {
+      execFileSync('mkfifo', [join(dir, 'ratchet.yml')]);
+      symlinkSync('/dev/zero', join(dir, 'zero.yml'));
+      expect(() => readWorkflowSource(join(dir, 'ratchet.yml'))).toThrow(/not a regular file \(a FIFO\)/);
+      expect(() => readWorkflowSource(join(dir, 'zero.yml'))).toThrow(/not a regular file \(a device\)/);
+      expect(() => readWorkflowSource(join(dir, 'none.yml'))).toThrow(/does not exist/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,9 @@
 // Reads a workflow file (YAML), validates it, and reports every problem with its line number.
-import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import path, { join } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { RatchetError } from '../errors';
+import { readWorktreeFileSync } from '../fs/worktree-file';
 import { checkEntries } from '../runs/retry-entries';
 import { workflowHash } from '../trust/workflow-trust';
 import { WorkflowFile, type Workflow } from './schema';
@@ -144,11 +145,25 @@ export interface WorkflowSource {
   parsed: ParsedWorkflow;
 }
 
+/** A workflow file is a few kilobytes; one past this is refused rather than read in part. */
+export const MAX_WORKFLOW_BYTES = 4 * 1024 * 1024;
+
+/** The workflow file's bytes, read as every file from a repository is (readWorktreeFile): a regular file, never a FIFO or a device, bounded. */
+export function readWorkflowBytes(file: string): Buffer | null {
+  const r = readWorktreeFileSync('/', path.resolve(file), { maxBytes: MAX_WORKFLOW_BYTES });
+  if (r.ok && !r.truncated) return r.bytes;
+  if (!r.ok && r.kind === 'absent') return null;
+  throw new RatchetError(
+    'workflow_invalid',
+    `Workflow file ${file} cannot be read: ${r.ok ? `it is larger than ${MAX_WORKFLOW_BYTES / 1024 / 1024} MB` : r.message}.`,
+  );
+}
+
 export function readWorkflowSource(file: string): WorkflowSource {
-  if (!existsSync(file)) {
+  const bytes = readWorkflowBytes(file);
+  if (!bytes) {
     throw new RatchetError('workflow_missing', `Workflow file ${file} does not exist. Pass --workflow <file>, or add ratchet.yml to the repository.`);
   }
-  const bytes = readFileSync(file);
   return { file, sha256: workflowHash(bytes), parsed: parseWorkflow(bytes.toString('utf8')) };
 }
 

@@ -1,7 +1,8 @@
 // The gate tests the worktree's code: finds what would make the project resolve to the user's checkout (an editable install, a .pth line, PYTHONPATH, a PATH entry, a node_modules link, go.work) and points it at the worktree, or says what to change.
-import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../fs/within';
+import { readWorktreeFileSync, textOf } from '../fs/worktree-file';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { probePython, type PythonProbe, type PythonRef } from './python-probe';
 
@@ -171,12 +172,9 @@ function goLeaks(c: { checkout: string; worktree: string }, files: readonly stri
   }
   const absolute = /(?:^|\s|=>\s*)(\/[^\s)]+)/g;
   for (const f of files.filter((x) => /(^|\/)(go\.work|go\.mod)$/.test(x))) {
-    let text: string;
-    try {
-      text = readFileSync(path.join(c.worktree, f), 'utf8');
-    } catch {
-      continue;
-    }
+    // The agent writes these files: read as every worktree file is (a regular file of the worktree, bounded).
+    const text = textOf(readWorktreeFileSync(c.worktree, f, { maxBytes: 4 * 1024 * 1024 }));
+    if (text === null) continue;
     for (const line of text.split('\n')) {
       if (!/^\s*(use|replace|\S+\s+=>|\/)/.test(line) && !line.includes('=>')) continue;
       for (const m of line.matchAll(absolute)) {

@@ -1,6 +1,7 @@
 // The workflow's `copy:` — files git does not carry (.env, local config) copied from the user's checkout into the run's worktree when it is made. Copies, never links; never written back.
 import { cpSync, globSync, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeLandsWithin } from '../fs/within';
 
 export interface CopyResult {
   /** Relative paths copied (a folder ends in `/`). */
@@ -9,6 +10,8 @@ export interface CopyResult {
   skipped: Array<{ path: string; why: string }>;
   /** Patterns refused (absolute, or reaching outside the checkout with `..`). */
   refused: string[];
+  /** Matches not copied because a folder on the way in the worktree leads out of it (a link the repository commits), and why. */
+  outside: Array<{ path: string; why: string }>;
 }
 
 function exists(p: string): boolean {
@@ -28,10 +31,10 @@ function refusedPattern(glob: string): boolean {
 /**
  * Copies what `globs` match in `checkout` to the same place in `worktree`, skipping anything the worktree already has
  * (a tracked file is the commit's, not the checkout's). Links are followed (their content is copied), so nothing in the
- * worktree points back into the checkout. `.git` is never matched; `node_modules` only by a pattern that names it.
+ * worktree points back into the checkout. A destination whose folder in the worktree leads out of it is not written. `.git` is never matched; `node_modules` only by a pattern that names it.
  */
 export function copyFromCheckout(checkout: string, worktree: string, globs: readonly string[]): CopyResult {
-  const result: CopyResult = { copied: [], skipped: [], refused: [] };
+  const result: CopyResult = { copied: [], skipped: [], refused: [], outside: [] };
   const matches = new Set<string>();
   for (const glob of globs) {
     if (refusedPattern(glob)) {
@@ -54,6 +57,12 @@ export function copyFromCheckout(checkout: string, worktree: string, globs: read
   for (const rel of chosen) {
     const src = path.join(checkout, rel);
     const dst = path.join(worktree, rel);
+    // Where the copy really lands: a folder link the repository commits (`conf -> /tmp/outside`) would carry it out.
+    const lands = writeLandsWithin(worktree, dst);
+    if (!lands.ok) {
+      result.outside.push({ path: rel, why: lands.why });
+      continue;
+    }
     if (exists(dst)) {
       result.skipped.push({ path: rel, why: 'the worktree already has it (git carries it)' });
       continue;

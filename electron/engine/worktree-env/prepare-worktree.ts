@@ -110,6 +110,7 @@ export async function bringFromCheckout(t: EnvTarget, files: readonly string[]):
   const t0 = performance.now();
   const copy = copyFromCheckout(t.checkout, t.worktree, t.workflow.copy ?? []);
   const notes = copy.refused.map((g) => `copy: ${g} was not used: a pattern names files inside the repository (no absolute path, no ..)`);
+  notes.push(...copy.outside.map((o) => `copy: ${o.path} was not copied: ${o.why}`));
   if (copy.copied.length) addRunExcludes(t.worktree, copy.copied, 'copied from your checkout (copy:)');
   const deps = await reuseDependencies(t.checkout, t.worktree, files, t.signal);
   notes.push(...deps.notes);

@@ -1,8 +1,10 @@
 // Dependencies without waiting: when the user's checkout has node_modules installed (or a Rust target/ built) from the same lockfile as the worktree's, the worktree gets a real copy of them (copy-on-write where the file system has it) instead of an install or a build from scratch.
 import { createHash } from 'node:crypto';
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReusedDoc } from '../../../shared/worktree-env';
+import { writeLandsWithin } from '../fs/within';
+import { readWorktreeFile } from '../fs/worktree-file';
 import { copyTree } from './copy-tree';
 
 /** Lockfiles that pin a node_modules folder, in the order package managers prefer them. */
@@ -14,14 +16,13 @@ export interface ReuseResult {
   notes: string[];
 }
 
-async function sha(file: string): Promise<string | null> {
-  try {
-    return createHash('sha256')
-      .update(await readFile(file))
-      .digest('hex');
-  } catch {
-    return null;
-  }
+/** The lockfile's hash, read as every worktree file is (readWorktreeFile); null when it is not a regular file of `root`. */
+async function sha(root: string, rel: string): Promise<string | null> {
+  const r = await readWorktreeFile(root, rel);
+  if (!r.ok) return null;
+  const h = createHash('sha256').update(r.bytes);
+  if (r.truncated) h.update(`\0size:${r.size}`);
+  return h.digest('hex');
 }
 
 async function isRealDir(p: string): Promise<boolean> {
@@ -46,6 +47,12 @@ async function reuseFolder(checkout: string, worktree: string, rel: string, beca
   const src = path.join(checkout, rel);
   const dst = path.join(worktree, rel);
   if (!(await isRealDir(src)) || (await exists(dst))) return;
+  // Only into the worktree: a folder on the way that is a link out of it (committed so) would carry the copy outside.
+  const lands = writeLandsWithin(worktree, dst);
+  if (!lands.ok) {
+    result.notes.push(`${rel} not copied from your checkout: ${lands.why}`);
+    return;
+  }
   const t0 = performance.now();
   const method = await copyTree(src, dst, { signal });
   result.reused.push({ path: `${rel}/`, because, method, durationMs: Math.round(performance.now() - t0) });
@@ -57,7 +64,7 @@ async function reuseFolder(checkout: string, worktree: string, rel: string, beca
  */
 async function sameKeys(checkout: string, worktree: string, keys: readonly string[], folder: string, result: ReuseResult): Promise<boolean> {
   for (const key of keys) {
-    const [mine, theirs] = await Promise.all([sha(path.join(worktree, key)), sha(path.join(checkout, key))]);
+    const [mine, theirs] = await Promise.all([sha(worktree, key), sha(checkout, key)]);
     if (!mine) return false;
     if (mine !== theirs) {
       if (theirs && (await isRealDir(path.join(checkout, folder)))) {

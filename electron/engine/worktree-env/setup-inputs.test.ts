@@ -1,5 +1,6 @@
 // Setup's inputs: the lockfiles and manifests found at any depth by default, the workflow's globs when it names them, and which of them changed.
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-repo';
@@ -42,4 +43,26 @@ describe('setup inputs', () => {
     expect(changedInputs(before, after)).toEqual(['go.mod', 'package-lock.json']);
     expect(changedInputs(after, after)).toEqual([]);
   });
+});
+
+describe('setup inputs the agent or the repository planted', () => {
+  it('a package.json linked to /dev/zero, a FIFO lockfile and a link out of the folder are left out at once, with memory bounded', async () => {
+    const dir = tempDir();
+    const outside = tempDir();
+    writeFileSync(join(outside, 'package-lock.json'), '{"secret":1}');
+    symlinkSync('/dev/zero', join(dir, 'package.json'));
+    execFileSync('mkfifo', [join(dir, 'yarn.lock')]);
+    symlinkSync(join(outside, 'package-lock.json'), join(dir, 'package-lock.json'));
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'go.mod'), 'module x\n');
+    symlinkSync('sub/go.mod', join(dir, 'go.mod'));
+    const rss = process.memoryUsage().rss;
+    const started = performance.now();
+    const hashes = await hashInputs(dir, ['package.json', 'yarn.lock', 'package-lock.json', 'go.mod', 'sub/go.mod'], undefined);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
+    // A link that stays inside the folder is read as its target; none of the others is an input.
+    expect(Object.keys(hashes)).toEqual(['go.mod', 'sub/go.mod']);
+    expect(hashes['go.mod']).toBe(hashes['sub/go.mod']);
+  }, 10_000);
 });

@@ -1,7 +1,7 @@
 // Setup's inputs: the files whose content decides whether setup runs again (the lockfiles and manifests, or the workflow's `setup.inputs`), hashed.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readWorktreeFile } from '../fs/worktree-file';
 import { git, type PinnedWorktree } from '../git/repo-git';
 
 /** Used when `setup.inputs` is not set: the lockfiles and manifests of the common ecosystems, found at any depth. */
@@ -62,20 +62,23 @@ export async function worktreeFiles(p: PinnedWorktree): Promise<string[]> {
   return [...new Set(out.split('\0').filter(Boolean))];
 }
 
-/** The hashes of setup's inputs as they are in `dir` now (a file listed but absent is left out). */
+/**
+ * The hashes of setup's inputs as they are in `dir` now. A file listed but absent is left out, and so is one that is
+ * not a regular file of `dir` (a link out of it, to `/dev/zero`, a FIFO: see readWorktreeFile). One past the read cap
+ * is hashed by what was read and its size.
+ */
 export async function hashInputs(dir: string, files: readonly string[], globs: readonly string[] | undefined): Promise<InputHashes> {
   const match = inputMatcher(globs);
   const chosen = files.filter(match).sort();
   const hashes: InputHashes = {};
   await Promise.all(
     chosen.map(async (f) => {
-      try {
-        hashes[f] = createHash('sha256')
-          .update(await readFile(path.join(dir, f)))
-          .digest('hex');
-      } catch {
-        // Deleted from the work tree but still in the index: not an input any more.
-      }
+      const r = await readWorktreeFile(dir, f);
+      // Deleted from the work tree but still in the index, or not a file of the worktree: not an input.
+      if (!r.ok) return;
+      const h = createHash('sha256').update(r.bytes);
+      if (r.truncated) h.update(`\0size:${r.size}`);
+      hashes[f] = h.digest('hex');
     }),
   );
   return Object.fromEntries(

@@ -150,7 +150,8 @@ export async function openConfined(
   opts: { create: boolean; readOnly?: boolean },
 ): Promise<{ handle: FileHandle; created: boolean }> {
   const realRoot = await realpath(root);
-  const base = (opts.readOnly ? constants.O_RDONLY : constants.O_RDWR) | constants.O_NOFOLLOW;
+  // O_NONBLOCK: a FIFO at the path must not hold Ratchet up at the open (fstat then refuses it); no effect on a file.
+  const base = (opts.readOnly ? constants.O_RDONLY : constants.O_RDWR) | constants.O_NOFOLLOW | constants.O_NONBLOCK;
   let handle: FileHandle;
   let created = false;
   try {

@@ -1,6 +1,7 @@
 // Reads a worktree file as UTF-8 text for the editor, refusing directories, huge files and binaries in words the model can act on.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { readWorktreeFile } from '../../fs/worktree-file';
 import { ToolError } from './confine';
 
 // Reading a multi-gigabyte log into memory to show 50 000 characters of it is not worth the risk.
@@ -21,9 +22,21 @@ export async function statOrNull(real: string): Promise<Stats | null> {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Reads a UTF-8 text file, refusing directories, huge files and binaries with messages the model can act on. */
+/**
+ * Reads a UTF-8 text file, refusing directories, huge files and binaries with messages the model can act on. The bytes
+ * are read as every worktree file is (readWorktreeFile: no link followed at the end, an open that cannot block, a
+ * regular file, capped), so a FIFO or a link to /dev/zero swapped in after the stat is refused, never waited on.
+ */
 export async function readTextFile(real: string, shown: string): Promise<string> {
-  return decodeText(await statOrNull(real), () => readFile(real), shown);
+  return decodeText(
+    await statOrNull(real),
+    async () => {
+      const r = await readWorktreeFile('/', real, { maxBytes: MAX_FILE_BYTES });
+      if (!r.ok) throw new ToolError(r.kind === 'absent' ? 'not_found' : 'path_changed', `${shown} changed while it was being read: ${r.message}.`);
+      return r.bytes;
+    },
+    shown,
+  );
 }
 
 export async function decodeText(info: Stats | null, readBytes: () => Promise<Buffer>, shown: string): Promise<string> {
