@@ -39,7 +39,8 @@ describe('readWorktreeFile / readWorktreeFileSync', () => {
     ['inside-link', 'ok:below'],
     ['outside-link', 'outside'],
     ['outdir/secret.txt', 'outside'],
-    ['../' + 'x', 'absent'],
+    // A name no other test makes next to the temp folder (a plain `../x` existed there once, made by another test).
+    [`../ratchet-wtfile-none-${process.pid}`, 'absent'],
     ['zero', 'outside'],
     ['devdir/zero', 'outside'],
     ['fifo', 'not_regular'],

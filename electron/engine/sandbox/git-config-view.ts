@@ -89,15 +89,9 @@ export interface ReadOnlyBind {
   dest: string;
 }
 
-/**
- * Adds read-only binds as bubblewrap's last mounts, so each lies over whatever the library mounted at its path.
- * Unchanged when the command is not bubblewrap's (macOS: sandbox-exec cannot bind a file over another).
- */
-export function bindReadOnly(wrapped: string, binds: readonly ReadOnlyBind[]): string {
-  const sep = wrapped.indexOf(' -- ');
-  if (!binds.length || !wrapped.startsWith('bwrap ') || sep < 0) return wrapped;
-  const extra = binds.map((b) => ` --ro-bind ${quote([b.source])} ${quote([b.dest])}`).join('');
-  return `${wrapped.slice(0, sep)}${extra}${wrapped.slice(sep)}`;
+/** bubblewrap's arguments that lay each sanitised copy, read-only, over its real path (added last, so they win). */
+export function readOnlyBindArgs(binds: readonly ReadOnlyBind[]): string {
+  return binds.map((b) => `--ro-bind ${quote([b.source])} ${quote([b.dest])}`).join(' ');
 }
 
 /** One run's sanitised view of its repository's config files. */

@@ -10,7 +10,7 @@ import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { ownProgram } from '../process/which';
 import type { SandboxLimits } from '../workflow/schema';
 import { cacheEnv, ensureCacheDirs, pnpmStoreDir, repoCacheDir } from './cache-env';
-import { bindReadOnly, makeGitConfigView } from './git-config-view';
+import { makeGitConfigView, readOnlyBindArgs } from './git-config-view';
 import { effectiveLimits, limitsScript, shmArgs } from './limits';
 import { noProxyExport } from './loopback';
 import { makePrivateDir, removePrivateDir } from './private-dirs';
@@ -336,7 +336,8 @@ export function createOsSandbox(opts: {
           if (plain) wrapped = withoutRelays(wrapped);
           for (const denied of [opts.ratchetHome, userHome, path.dirname(priv.dir)]) wrapped = remountReadOnly(wrapped, denied);
           wrapped = withBwrapArgs(wrapped, shmArgs(limitsOf, bwrapHasSize(wrapped.slice(0, wrapped.indexOf(' ')))));
-          return insideSocat(bindReadOnly(wrapped, gitView?.binds() ?? []));
+          // The sanitised git config last, so its binds lie over every other mount of those paths.
+          return insideSocat(withBwrapArgs(wrapped, readOnlyBindArgs(gitView?.binds() ?? [])));
         };
         /** A command that may reach no host runs on the run's template, made on first use and again when it no longer holds. */
         const templated = async (shell: string, script: string) => {
