@@ -105,6 +105,8 @@ export async function withProgress(
   try {
     const doc = await fn(controller.signal);
     if (json) io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    // Unchecked (--no-gates): the first thing said after it is to review, not to merge.
+    else if (doc.checked === false) err(`status: ${doc.status}, unchecked — no gate ran: review the work before you merge it  (ratchet status ${doc.id})`);
     else err(`status: ${doc.status}  (ratchet status ${doc.id})`);
     return doc.status === 'succeeded' ? 0 : 1;
   } finally {

@@ -132,7 +132,7 @@ describe("a missing API key is the user's to fix, at once (issue 20 item 11)", (
     );
     server = await startScriptedServer({ script: { rules: queue(turn(create('one.txt', '1\n')), say('done'), turn(create('x.txt', 'x\n')), say('done')) } });
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-    const failed = StatusDocument.parse(JSON.parse((await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env)).out));
+    const failed = StatusDocument.parse(JSON.parse((await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json', '--no-gates'], env)).out));
     expect(failed.status).toBe('failed');
     const requests = server.requests.length;
     const noKey = { RATCHET_HOME: p.home, ANTHROPIC_BASE_URL: server.url };

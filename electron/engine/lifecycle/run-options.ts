@@ -49,6 +49,8 @@ export interface StartRunInput {
   planLater?: boolean;
   /** The task budget typed for this run (New task): over the workflow's and Settings' task_usd (workflow/run-budget.ts). */
   taskBudgetUsd?: number;
+  /** The user chose to run steps no gate checks (`--no-gates`, the app's "Run without checks"); otherwise such a plan is refused. */
+  noGates?: boolean;
 }
 
 export interface PreparedRun {

@@ -139,6 +139,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       stepsDone: run.steps_done,
       stepsTotal: run.steps_total,
       costUsd: run.cost_usd,
+      checked: run.checked === 1,
     };
   }
 
@@ -255,6 +256,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         trust: input.trust,
         trustSha256: input.trustSha256,
         taskBudgetUsd: input.budgetUsd,
+        noGates: input.noGates,
         ...(fromFile ? { steps: input.steps } : { workflow: appWorkflow({ ...input, steps: input.steps as StepSpec[] }, settings()) }),
       });
       // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).

@@ -123,4 +123,17 @@ describe('parseWorkflow', () => {
     expect(loose.errors).toEqual([]);
     expect(loose.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses {mode}'), expect.stringContaining('gives unused')]);
   });
+
+  it('calls a workflow or a step that no gate checks invalid: a success must mean a check ran (issue 29 item 1)', () => {
+    const none = checkWorkflowText('task: { title: x }\n');
+    expect(none.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([expect.stringMatching(/^gates: the workflow defines no gate: nothing checks this work/)]);
+    const empty = checkWorkflowText('gates: {}\nsteps:\n  - title: one\n');
+    expect(empty.errors.map((e) => `${e.line} ${e.path}`)).toEqual(['3 steps[0]']);
+    const oneStep = checkWorkflowText('gates: { test: npm test }\nsteps:\n  - title: one\n  - title: two\n    gates: []\n');
+    expect(oneStep.errors.map((e) => `${e.line} ${e.path}: ${e.message}`)).toEqual([
+      expect.stringMatching(/^5 steps\[1\]\.gates: step "two" runs no gate \(`gates: \[\]`\): nothing checks this work — add a gate, or pass `--no-gates`$/),
+    ]);
+    expect(checkWorkflowText('gates: { test: npm test }\n').errors).toEqual([]);
+    expect(checkWorkflowText(valid).errors).toEqual([]);
+  });
 });
