@@ -106,7 +106,10 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   const retry = f.classRetriesUsed + 1;
   let delayS = backoffDelayS(policy.backoff, retry, f.rng);
   if (f.retryAfterS !== null) delayS = Math.max(delayS, f.retryAfterS);
-  const label = `retry ${retry} of ${limit} after ${aCls(f.errorClass)}`;
+  // The n of "retry k of n" is what can really come: `exit: N` ends the step at attempt N, so at most N - 1 attempts
+  // run (docs/retries-and-resume.md); with `exit: 3` one retry is possible, not the class's 3.
+  const byExit = !api && policy.exitAt !== null ? f.classRetriesUsed + (policy.exitAt - 1 - f.attempt) : Infinity;
+  const label = `retry ${retry} of ${Math.min(limit, byExit)} after ${aCls(f.errorClass)}`;
   if (f.errorClass === 'rate_limit' && delayS > policy.parkAfterS) {
     return { action: 'wait', reason: `${label}: the API asks to wait ${Math.round(delayS)} s; the run is parked until then`, delayS, overrides };
   }
