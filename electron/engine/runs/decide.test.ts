@@ -207,6 +207,31 @@ retry:
     expect(actions).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'fatal']);
   });
 
+  it("runs seed 004's sticky table written exactly as in the seed (attempt 3, attempt 5, exit 8; no `not:` entry): attempts 1-2 retry with the step's agent (issue 29 item 9)", () => {
+    const asWritten = workflow(`
+gates: { test: "true" }
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+retry:
+  - attempt: 3
+    agent: { model: claude-sonnet-thinking }
+  - attempt: 5
+    agent: { model: claude-opus-5-5 }
+  - exit: 8
+`);
+    let active: Overrides = {};
+    const actions: string[] = [];
+    const models: string[] = ['step'];
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      const d = decideAfterFailure(facts({ attempt, classRetriesUsed: attempt - 1, active }, asWritten));
+      actions.push(d.action);
+      if (d.action !== 'retry') break;
+      active = d.overrides;
+      models.push(active.agent?.model ?? 'step');
+    }
+    expect(actions).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'fatal']);
+    expect(models).toEqual(['step', 'step', 'claude-sonnet-thinking', 'claude-sonnet-thinking', 'claude-opus-5-5', 'claude-opus-5-5', 'claude-opus-5-5']);
+  });
+
   it('a retry list whose only entry is `exit: N` retries every gate failure with the automatic retry context until attempt N', () => {
     const only = workflow('gates: { test: "true" }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nretry:\n  - exit: 3\n');
     expect(decideAfterFailure(facts({ attempt: 1 }, only))).toMatchObject({ action: 'retry', overrides: {} });

@@ -95,8 +95,10 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   if (policy.entries.length) {
     const r = applyEntries(policy.entries, f.active, { attempt: next, failedGates: f.failedGates, validated: f.validated ?? new Map() });
     const sticky = Object.keys(f.active).some((k) => k !== 'gateTimeoutMultiplier');
-    // A list of only `exit: N` is the basic retry: every gate failure is retried, with the automatic context.
-    const basic = policy.entries.every((e) => e.exit !== undefined);
+    // A list of only `attempt: N` and `exit: N` entries filters no failure (seed 004's table: attempt 3, attempt 5, exit 8):
+    // it is the basic retry, every gate failure retried with the automatic context, each entry's overrides from its
+    // attempt on. Only `not` and `validate` entries choose which failures are retried.
+    const basic = policy.entries.every((e) => e.exit !== undefined || e.attempt !== undefined);
     // Entries decide about gate failures; an API fault is retried by its class whether or not an entry applies.
     if (r.applied.length === 0 && !sticky && !api && !basic) return stop('fatal', 'no retry entry applies to this failure');
     overrides = r.overrides;
