@@ -68,7 +68,15 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
 }
 
 export function listItem(run: RunRow): RunListItem {
-  return { id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at, reasonCode: run.reason_code ?? null, checked: run.checked === 1 };
+  return {
+    id: run.id,
+    status: run.status,
+    repo: run.repo_path,
+    branch: run.branch,
+    createdAt: run.created_at,
+    reasonCode: run.reason_code ?? null,
+    checked: run.checked === 1,
+  };
 }
 
 /** The task budget raised for this run by `ratchet resume --budget` (or the app), if any. */
