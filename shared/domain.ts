@@ -195,6 +195,11 @@ export const StatusDocument = z.object({
   worktree: z.string(),
   baseCommit: z.string(),
   costUsd: z.number().nullable(),
+  /**
+   * Whether every step of the plan runs a gate. false: the run was started without checks (`--no-gates`, the app's
+   * "Run without checks"), so a success says only that the agent finished. Absent in documents from before the field.
+   */
+  checked: z.boolean().optional(),
   steps: z.array(StepDoc),
   /** Every retry and resume, oldest first; empty for a run that went straight through. */
   resumes: z.array(ResumeDoc),
@@ -213,6 +218,8 @@ export const RunListItem = z.object({
   repo: z.string(),
   branch: z.string(),
   createdAt: z.string(),
+  /** false: a run started without checks (no gate runs in some step); see StatusDocument's `checked`. */
+  checked: z.boolean().optional(),
 });
 export type RunListItem = z.infer<typeof RunListItem>;
 

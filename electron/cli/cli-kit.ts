@@ -7,6 +7,7 @@ import { terminalSafe } from '../../shared/terminal-text';
 import type { StatusDocument } from '../../shared/domain';
 import type { Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
+import { quietOnClosedOutput } from './closed-output';
 import { progressLine } from './progress';
 import { USAGE } from './usage';
 
@@ -19,7 +20,11 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-export const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+/** The process's own streams; a reader that goes away (`| head -1`) ends the output quietly (closed-output.ts). */
+export const defaultIo = (): CliIo => {
+  quietOnClosedOutput();
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+};
 
 /** A stream that writes to `target` with control characters replaced (terminalSafe); it passes each write on at once. */
 function safeStream(target: NodeJS.WritableStream): NodeJS.WritableStream {
@@ -105,6 +110,8 @@ export async function withProgress(
   try {
     const doc = await fn(controller.signal);
     if (json) io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    // Unchecked (--no-gates): the first thing said after it is to review, not to merge.
+    else if (doc.checked === false) err(`status: ${doc.status}, unchecked — no gate ran: review the work before you merge it  (ratchet status ${doc.id})`);
     else err(`status: ${doc.status}  (ratchet status ${doc.id})`);
     return doc.status === 'succeeded' ? 0 : 1;
   } finally {

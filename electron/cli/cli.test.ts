@@ -100,7 +100,9 @@ describe('ratchet run (through the real SDK and the scripted server)', () => {
     expect(JSON.parse(status.out)).toEqual(doc);
     const list = await cli(['list', '--json'], env);
     const items = RunListItem.array().parse(JSON.parse(list.out));
-    expect(items).toEqual([{ id: doc.id, status: 'succeeded', repo: doc.repo, branch: doc.branch, createdAt: expect.any(String) }]);
+    expect(items).toEqual([
+      { id: doc.id, status: 'succeeded', repo: doc.repo, branch: doc.branch, createdAt: expect.any(String), reasonCode: null, checked: true },
+    ]);
   });
 
   it('fails early when a retry changes nothing, and keeps the work in a rescue commit', async () => {

@@ -132,7 +132,7 @@ describe("a missing API key is the user's to fix, at once (issue 20 item 11)", (
     );
     server = await startScriptedServer({ script: { rules: queue(turn(create('one.txt', '1\n')), say('done'), turn(create('x.txt', 'x\n')), say('done')) } });
     const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-    const failed = StatusDocument.parse(JSON.parse((await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env)).out));
+    const failed = StatusDocument.parse(JSON.parse((await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json', '--no-gates'], env)).out));
     expect(failed.status).toBe('failed');
     const requests = server.requests.length;
     const noKey = { RATCHET_HOME: p.home, ANTHROPIC_BASE_URL: server.url };
@@ -145,5 +145,15 @@ describe("a missing API key is the user's to fix, at once (issue 20 item 11)", (
     expect(after.steps[1]!.attempts).toHaveLength(failed.steps[1]!.attempts.length);
     expect(after.status).toBe('failed');
     expect(server.requests.length).toBe(requests);
+    // Refused before anything changed (issue 29 item 9): the step stays failed, no round is counted, its error stays in the resume plan.
+    expect(after.steps[1]!.status).toBe(failed.steps[1]!.status);
+    expect(after.resumes).toEqual(failed.resumes);
+    const resumed = await cli(['resume', failed.id, '--yes', '--json'], noKey);
+    expect(resumed.code).toBe(2);
+    const still = StatusDocument.parse(JSON.parse((await cli(['status', failed.id, '--json'], noKey)).out));
+    expect(still.steps.map((x) => x.status)).toEqual(failed.steps.map((x) => x.status));
+    expect(still.resumes).toEqual(failed.resumes);
+    const plan = await cli(['resume', failed.id, '--json'], env, [[/Proceed with resume\? \[Y\/n\] $/, 'n']]);
+    expect(plan.err).toMatch(/not ok 1 - two exists|Test failure/);
   });
 });

@@ -1,9 +1,11 @@
 // `ratchet retry`, `resume`, `plan`, `recover` and `restart`: continuing runs, or starting one's task again.
 import { readFileSync, existsSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { RunStatus } from '../../shared/domain';
 import type { ConfirmNext, Engine } from '../engine/engine';
+import type { RunRow } from '../engine/store/store';
 import { RatchetError } from '../engine/errors';
 import type { RecoveryOption, RequiredAction } from '../engine/runs/resume-plan';
 import { StepConfig } from '../engine/workflow/schema';
@@ -85,14 +87,18 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
   };
   if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id or worktree path.');
   let runId = positionals[0] ? runIdOf(engine, positionals[0]) : undefined;
+  // Inside a run's own worktree, `ratchet resume` means that run (the newest one working there).
+  if (!runId) runId = runWorkingIn(engine, process.cwd())?.id;
   if (!runId) {
     engine.detectInterrupted();
-    const runs = engine.store.listRuns().filter((r) => r.status === 'interrupted');
+    const runs = engine.store.listRuns().filter((r) => RESUMABLE.includes(r.status));
     if (!runs.length) {
-      io.stderr.write('No interrupted workflow found. `ratchet list` shows every run; `ratchet run <repo>` starts a new one.\n');
+      io.stderr.write(
+        'No run to resume (interrupted, paused, waiting, failed or waiting for approval). `ratchet list` shows every run; `ratchet run <repo>` starts a new one.\n',
+      );
       return 0;
     }
-    io.stderr.write('Found interrupted workflows:\n');
+    io.stderr.write('Runs to resume:\n');
     runs.forEach((r, i) => {
       const steps = engine.store.getSteps(r.id);
       const current = steps.find((s) => s.status === 'running') ?? steps.find((s) => s.status !== 'succeeded' && s.status !== 'skipped');
@@ -108,8 +114,29 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     const chosen = runs[pick - 1];
     if (!chosen) throw new RatchetError('bad_arguments', `Choose a number from 1 to ${runs.length}.`);
     runId = chosen.id;
+    // Picking a drafted plan from the list is asking to start it: the resume plan is shown and asked about first.
+    if (chosen.status === 'waiting_approval') flags.approve = true;
   }
   return resumeById(engine, runId, flags, io);
+}
+
+/** The runs `ratchet resume` with no run id offers: every status a resume continues (a failed run goes on from its next incomplete step). */
+const RESUMABLE: readonly RunStatus[] = ['interrupted', 'paused', 'waiting', 'waiting_approval', 'failed'];
+
+/** The newest run whose worktree holds `dir` (the worktree itself or a folder in it), if any. */
+function runWorkingIn(engine: Engine, dir: string): RunRow | undefined {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const here = real(dir);
+  return engine.store.listRuns().find((r) => {
+    const w = real(r.worktree);
+    return here === w || here.startsWith(`${w}${sep}`);
+  });
 }
 
 /**
@@ -120,16 +147,8 @@ function runIdOf(engine: Engine, arg: string): string {
   if (engine.store.getRun(arg)) return arg;
   const looksLikePath = arg.includes('/') || arg.includes('\\') || arg === '.' || arg === '..';
   if (!looksLikePath || !existsSync(arg)) return arg;
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return resolve(p);
-    }
-  };
-  const want = real(arg);
-  const run = engine.store.listRuns().find((r) => real(r.worktree) === want);
-  if (!run) throw new RatchetError('run_not_found', `No run works in ${want}: give a run id or a run's worktree (see \`ratchet list\`).`);
+  const run = runWorkingIn(engine, arg);
+  if (!run) throw new RatchetError('run_not_found', `No run works in ${resolve(arg)}: give a run id or a run's worktree (see \`ratchet list\`).`);
   return run.id;
 }
 

@@ -1,6 +1,8 @@
 // The built CLI's entry: --help is answered from the usage text alone, `list` loads the store only, any other command loads the CLI and the engine.
+import { quietOnClosedOutput } from './closed-output';
 import { helpAnswer } from './usage';
 
+quietOnClosedOutput();
 const argv = process.argv.slice(2);
 const help = helpAnswer(argv);
 if (help) {

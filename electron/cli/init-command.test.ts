@@ -54,16 +54,45 @@ describe('ratchet init', () => {
     expect(readFileSync(file, 'utf8')).toContain('  test: go test ./...');
   });
 
-  it('a repository with nothing recognisable still gets a valid file that says to add the test command', async () => {
+  it('a repository with nothing recognisable gets no empty `gates: {}`: the file and the output say what was not found and what to add (issue 29 item 1c)', async () => {
     const repo = makeRepo({ 'notes.txt': 'hi\n' });
-    expect((await cli(['init', repo], {})).code).toBe(0);
+    const r = await cli(['init', repo], {});
+    expect(r.code).toBe(0);
     const text = readFileSync(join(repo, 'ratchet.yml'), 'utf8');
-    expect(text).toContain('# No test command was detected');
-    expect((await cli(['check', join(repo, 'ratchet.yml')], {})).code).toBe(0);
+    expect(text).not.toMatch(/^gates: \{\}/m);
+    expect(text).toMatch(/# No test command was found .*\n# Add the command that runs your tests:\n# gates:\n# {3}test: /);
+    expect(r.out).toMatch(/gates: +\(none: no test command was found/);
+    // Not the run command (it would be refused): what to add first.
+    expect(r.out).not.toMatch(/then run a task/);
+    expect(r.out).toMatch(/Add a gate to .*ratchet.yml/);
+    // Until a gate is written, the file is not one a run may use: `ratchet check` says so.
+    const check = await cli(['check', join(repo, 'ratchet.yml')], {});
+    expect(check.code).toBe(1);
+    expect(check.err).toMatch(/nothing checks this work/);
+  });
+
+  it('prints a next command that works as printed without a terminal (issue 29 item 8)', async () => {
+    const repo = makeRepo({
+      Makefile: 'test:\n\tnode --test\n',
+      'test/done.test.mjs':
+        "import { test } from 'node:test';\nimport { existsSync } from 'node:fs';\ntest('done', () => { if (!existsSync('done.txt')) throw new Error('no done.txt'); });\n",
+    });
+    const init = await cli(['init', repo], {});
+    const printed = /then run a task: `ratchet (run [^`]+)`/.exec(init.out)?.[1];
+    expect(printed, init.out).toBeDefined();
+    const args = printed!.replace('"<title>"', 'Write-done').split(' ');
+    server = await startScriptedServer({ script: { rules: queue(turn(create('done.txt', 'done\n')), say('Created done.txt.')) } });
+    const r = await cli([...args, '--yes', '--json'], { RATCHET_HOME: tempDir(), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    expect(r.code, r.err).toBe(0);
+    expect(StatusDocument.parse(JSON.parse(r.out)).status).toBe('succeeded');
   });
 
   it('a task runs with the file init wrote: --task gives the one step, its description the prompt; without a task the run says what to pass', async () => {
-    const repo = makeRepo({ Makefile: 'test:\n\ttest -f done.txt\n' });
+    const repo = makeRepo({
+      Makefile: 'test:\n\tnode --test\n',
+      'test/done.test.mjs':
+        "import { test } from 'node:test';\nimport { existsSync } from 'node:fs';\ntest('done', () => { if (!existsSync('done.txt')) throw new Error('no done.txt'); });\n",
+    });
     expect((await cli(['init', repo], {})).code).toBe(0);
     const home = tempDir();
     server = await startScriptedServer({ script: { rules: queue(turn(create('done.txt', 'done\n')), say('Created done.txt.')) } });

@@ -5,7 +5,7 @@ import { RatchetError } from '../engine/errors';
 import { isBelow } from '../engine/fs/within';
 import { inspectRepo } from '../engine/git/repo-git';
 import { detectProject } from '../engine/project/detect-project';
-import { initWorkflowText } from '../engine/project/init-workflow';
+import { initWorkflowText, NOT_FOUND } from '../engine/project/init-workflow';
 import { findWorkflowFile } from '../engine/workflow/load-workflow';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
@@ -34,12 +34,19 @@ export async function cmdInit(args: string[], io: CliIo): Promise<number> {
   out(
     `  setup:    ${detected.setup.map((s) => s.run).join(' && ') || '(none)'}${detected.network.length ? `  [network: ${detected.network.map((n) => n.entry).join(', ')}]` : ''}`,
   );
-  out(`  gates:    ${detected.gates.map((g) => `${g.name}: ${g.run}`).join('; ') || '(none: add your test command)'}`);
+  out(`  gates:    ${detected.gates.map((g) => `${g.name}: ${g.run}`).join('; ') || `(none: no test command was found; ${NOT_FOUND})`}`);
   if (detected.copy.length) out(`  copy:     ${detected.copy.map((c) => c.glob).join(', ')}`);
   for (const n of detected.notes) out(`  note: ${n}`);
   const shown = isBelow(process.cwd(), file) ? relative(process.cwd(), file) : file;
+  if (!detected.gates.length) {
+    // A run would be refused (nothing checks the work): the next thing to do is to write the gate.
+    out(`Add a gate to ${shown} (the command that runs your tests, under \`gates:\`), then check it with \`ratchet check ${shown}\`.`);
+    return 0;
+  }
+  // The file is the repository's own, new and not trusted yet: without a terminal a run is refused unless --trust says
+  // the reviewed file is trusted as it is, so the command printed carries it (it works as printed).
   out(
-    `Review it (each entry says why it was proposed), check it with \`ratchet check ${shown}\`, then run a task: \`ratchet run ${repo.root} --task "<title>"\`.`,
+    `Review it (each entry says why it was proposed), check it with \`ratchet check ${shown}\`, then run a task: \`ratchet run ${repo.root} --trust --task "<title>"\`.`,
   );
   return 0;
 }

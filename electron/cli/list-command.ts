@@ -25,7 +25,8 @@ export function cmdList(args: string[], io: CliIo): number {
       return 0;
     }
     if (!runs.length) io.stdout.write('No runs yet. Start one with `ratchet run <repo> --workflow <file>`.\n');
-    for (const r of runs) io.stdout.write(`${r.id}  ${r.status.padEnd(16)} ${r.createdAt}  ${r.branch}  ${r.repo}\n`);
+    for (const r of runs)
+      io.stdout.write(`${r.id}  ${r.status.padEnd(16)} ${r.createdAt}  ${r.branch}  ${r.repo}${r.checked === false ? '  (unchecked)' : ''}\n`);
     return 0;
   } finally {
     db.close();

@@ -39,6 +39,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
     json: { type: 'boolean' },
     queue: { type: 'boolean' },
     priority: { type: 'string' },
+    'no-gates': { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
   const priority = values.priority === undefined ? 0 : Number(values.priority);
@@ -56,6 +57,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
       title: values.task as string | undefined,
       description: readDescription(values.description as string | undefined),
       trust: Boolean(values.trust),
+      noGates: Boolean(values['no-gates']),
     },
     io,
   );
@@ -114,6 +116,7 @@ async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo
       title: values.task as string | undefined,
       description: readDescription(values.description as string | undefined),
       trust: Boolean(values.trust),
+      noGates: Boolean(values['no-gates']),
       planLater: true,
     },
     io,
@@ -169,7 +172,7 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
     return 0;
   }
   const out = [
-    `run ${doc.id}: ${doc.status}${doc.reason ? `\n  ${doc.reason.replace(/\n/g, '\n  ')}` : ''}`,
+    `run ${doc.id}: ${doc.status}${doc.checked === false ? ', unchecked (no gate ran: review the work before you merge it)' : ''}${doc.reason ? `\n  ${doc.reason.replace(/\n/g, '\n  ')}` : ''}`,
     `repo ${doc.repo}`,
     `branch ${doc.branch}  base ${doc.baseCommit.slice(0, 10)}`,
     `worktree ${doc.worktree}`,

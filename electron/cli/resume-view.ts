@@ -28,7 +28,9 @@ export function interruptedLine(
   now = new Date(),
 ): string {
   const where = step ? `${step.phase ? `${step.phase}: ` : ''}Step ${step.index}/${step.total} ${step.title}` : 'not started';
-  return `${i}. ${run.task_title} (${where}) - ${ago(run.heartbeat_at ?? run.updated_at, now)}  [${run.id}]`;
+  // An interrupted run reads as seed 003's list does; any other says its status (paused, failed, waiting for approval…).
+  const status = run.status === 'interrupted' ? '' : ` - ${run.status === 'waiting_approval' ? 'waiting for approval' : run.status}`;
+  return `${i}. ${run.task_title} (${where})${status} - ${ago(run.heartbeat_at ?? run.updated_at, now)}  [${run.id}]`;
 }
 
 export function renderResumePlan(info: ResumeInfo, now = new Date()): string {

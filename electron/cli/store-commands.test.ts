@@ -29,7 +29,8 @@ describe('ratchet stats', () => {
     const service = createService(engine, { host: 'headless', version: 't', env: {}, watchMs: 3_600_000 });
     expect(JSON.parse(s7.out)).toEqual(await service.handlers['stats.summary']({ days: 7 }));
     expect(JSON.parse(s30.out)).toEqual(await service.handlers['stats.summary']({ days: 30 }));
-    expect(JSON.parse(s30.out)).toEqual(loadStatsFromRows(engine.store.db, 30, new Date(), null));
+    // The numbers are the rows' (the suggestions add the improvement suggestions, which the rows' reference does not make).
+    expect({ ...JSON.parse(s30.out), suggestions: [] }).toEqual({ ...loadStatsFromRows(engine.store.db, 30, new Date(), null), suggestions: [] });
     expect(JSON.parse(s30.out).runs).toBeGreaterThan(JSON.parse(s7.out).runs);
     await service.close();
     engine.close();
@@ -47,6 +48,32 @@ describe('ratchet stats', () => {
       expect(json.suggestions.length).toBeGreaterThan(0);
       for (const s of json.suggestions) expect(text).toContain(`- ${s}`);
       expect(text).not.toContain('Nothing stands out');
+    }
+  });
+
+  it('--json lists the same suggestions as the report and the app (its improvement suggestions included): one source (issue 29 item 9)', async () => {
+    const home = await busyHome();
+    const engine = createEngine({ home, env: {} });
+    const service = createService(engine, { host: 'headless', version: 't', env: {}, watchMs: 3_600_000 });
+    try {
+      for (const days of [7, 30] as const) {
+        const json = JSON.parse((await cli(['stats', '--days', String(days), '--json'], { RATCHET_HOME: home })).out) as { suggestions: string[] };
+        const text = (await cli(['stats', '--days', String(days)], { RATCHET_HOME: home })).out;
+        const section = text.split('## Improvement suggestions')[1]!.split('\n## ')[0]!;
+        const reported = section
+          .split('\n')
+          .filter((l) => l.startsWith('- '))
+          .map((l) => l.slice(2));
+        expect(json.suggestions).toEqual(reported);
+        const app = (await service.handlers['stats.improvements']({ days })).items;
+        expect(app.length).toBeGreaterThan(0);
+        for (const item of app) expect(json.suggestions.some((x) => x.startsWith(item.finding))).toBe(true);
+        expect((await service.handlers['stats.summary']({ days })).suggestions).toEqual(json.suggestions);
+      }
+    } finally {
+      await service.close();
+      engine.close();
+      await engine.releaseSandbox();
     }
   });
 

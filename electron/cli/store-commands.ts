@@ -1,6 +1,5 @@
 // `ratchet stats` (the dashboard's numbers, from the same function the app calls) and `ratchet doctor` (the store's health).
-import { loadStats } from '../engine/stats/stats-load';
-import { weeklyReport } from '../engine/stats/stats-report';
+import { loadSummary, weeklyReport } from '../engine/stats/stats-report';
 import { doctorText, runDoctor } from '../engine/store/doctor';
 import type { Engine } from '../engine/engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
@@ -14,7 +13,7 @@ export function cmdStats(engine: Engine, args: string[], io: CliIo, now: Date = 
   const settings = engine.settings();
   io.stdout.write(
     values.json
-      ? `${JSON.stringify(loadStats(engine.store.db, days, now, settings.budget.dailyUsd), null, 2)}\n`
+      ? `${JSON.stringify(loadSummary(engine.store.db, days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }), null, 2)}\n`
       : // The same report as the app's Weekly report (improvement suggestions included).
         weeklyReport(engine.store.db, days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown,
   );

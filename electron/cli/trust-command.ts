@@ -28,7 +28,8 @@ export async function cmdTrust(engine: Engine, args: string[], io: CliIo): Promi
     return 0;
   }
   // The user named the repository and asked to trust it: record the file's content as it is now, and say what it runs.
-  const prepared = await engine.prepareRun({ repo: repoArg, trust: true });
+  // Trusting runs nothing: a workflow with no gate is trusted as it is (`ratchet run` still refuses it without --no-gates).
+  const prepared = await engine.prepareRun({ repo: repoArg, trust: true, noGates: true });
   const commands = prepared.trustItems ?? [];
   if (values.json) out(JSON.stringify({ repo: prepared.repoRoot, ...prepared.trustedWorkflow, commands }, null, 2));
   else {

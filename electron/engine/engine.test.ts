@@ -72,7 +72,7 @@ describe('user settings under the workflow file', () => {
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k' } });
     const prepared = await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile });
     expect(prepared.workflow.budget).toEqual({ task_usd: 2, daily_usd: 9, alert_at: 0.5 });
-    const own = fixtureProject('budget: { task_usd: 1 }\nsteps:\n  - title: one\n');
+    const own = fixtureProject('gates: { ok: "true" }\nbudget: { task_usd: 1 }\nsteps:\n  - title: one\n');
     const mine = await engine.prepareRun({ repo: own.repo, workflowFile: own.workflowFile });
     expect(mine.workflow.budget).toEqual({ task_usd: 1, alert_at: 0.8 });
     engine.close();

@@ -192,8 +192,20 @@ export function createEngine(deps: EngineDeps) {
   const executeWith = (lease: LeaseOwner) => (id: string, signal: AbortSignal, opts: ExecuteOptions) => execute(id, signal, { ...opts, lease });
 
   /** Continue a failed run from the next incomplete step (same run, branch and worktree). */
+  /**
+   * What a retry or resume needs before it changes anything (steps back to pending, a new round): the API key and the
+   * sandbox, as execute checks them. Refused later, the step would lose its error from the resume plan.
+   */
+  function requireToContinue(runId: string): void {
+    const run = store.getRun(runId);
+    if (!run) throw runNotFound(runId);
+    requireApiKey(store.getWorkflow(runId));
+    requireSandbox();
+  }
+
   function retry(runId: string, opts: ContinueOptions) {
     assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
+    requireToContinue(runId);
     // The lease comes first: a second claimant fails before any recovery step touches the worktree.
     return withLease(runId, (lease) => retryRun(store, executeWith(lease), runId, opts));
   }
@@ -202,6 +214,7 @@ export function createEngine(deps: EngineDeps) {
   function resume(runId: string, opts: ContinueOptions) {
     detectInterrupted();
     assertRunTrusted(store, trustStore, runId, { trust: opts.trust, now });
+    requireToContinue(runId);
     // An agent-drafted plan resumes to its approval: it runs only once approved.
     if (store.getRun(runId)?.status === 'waiting_approval') {
       if (!opts.approve)

@@ -31,6 +31,7 @@ export const BAD_INPUT_CODES = new Set([
   'no_steps',
   'workflow_exists',
   'team_unreachable',
+  'no_gates',
 ]);
 
 /** The one error for a run id the store does not hold (CLI exit code 2), in one wording. */

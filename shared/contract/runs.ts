@@ -163,5 +163,7 @@ export const StartRunInput = z.object({
   agent: AgentChoice.optional(),
   /** Run on team workers: submitted to the team's queue (Settings › Team) instead of started here. */
   team: z.boolean().optional(),
+  /** The user confirmed "Run without checks": steps no gate checks may run (refused otherwise, `no_gates`); the run says "unchecked". */
+  noGates: z.boolean().optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;

@@ -20,6 +20,7 @@ import { findWorkflowFile, loadWorkflowSource } from '../workflow/load-workflow'
 import type { Workflow } from '../workflow/schema';
 import { withRunBudget } from '../workflow/run-budget';
 import { withTaskSteps } from '../workflow/task-steps';
+import { assertChecked } from '../workflow/gate-coverage';
 
 /** The workflow as written into the repository's meta ref: without `notify`, whose URLs may carry a token (they stay in Ratchet's store). */
 export function withoutNotify(workflow: Workflow): Workflow {
@@ -60,6 +61,8 @@ export function createRunMaker(ctx: EngineContext) {
     // Read once: the content hashed for trust is the content that runs.
     const source = input.workflow ? null : loadWorkflowSource(workflowFile as string);
     const workflow = withTaskSteps(input.workflow ?? source!.workflow, input, workflowFile as string);
+    // A success means a check ran: a step no gate checks is refused here, before trust, an agent or a worktree.
+    assertChecked(workflow, workflowFile as string, input.noGates);
     // Workspace trust: a workflow file found in the repository (not one the user named) runs only once trusted.
     const trustedWorkflow =
       source && (!input.workflowFile || input.repoWorkflow)
@@ -125,6 +128,8 @@ export function createRunMaker(ctx: EngineContext) {
       title: run.task_title,
       description: store.getTaskDescription(runId),
       workflow: plan ? { ...workflow, steps: plan.steps } : workflow,
+      // Started again as it was started: a run the user let go without checks stays so.
+      noGates: run.checked === 0,
     });
     const fresh = await createRun(trusted ? { ...prepared, trustedWorkflow: trusted } : prepared);
     store.event(runId, 'log', { level: 'info', message: `started again as run ${fresh}` });

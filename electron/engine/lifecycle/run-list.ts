@@ -26,5 +26,13 @@ export function markInterrupted(store: Store, self: { pid: number; host: string 
 }
 
 export function listRuns(store: Store): RunListItem[] {
-  return store.listRuns().map((run) => ({ id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at }));
+  return store.listRuns().map((run) => ({
+    id: run.id,
+    status: run.status,
+    repo: run.repo_path,
+    branch: run.branch,
+    createdAt: run.created_at,
+    reasonCode: run.reason_code ?? null,
+    checked: run.checked === 1,
+  }));
 }

@@ -5,8 +5,10 @@ import type { Agent } from '../agents/agent';
 import type { EngineContext } from './engine-context';
 import { isUserStop, RatchetError, runNotFound } from '../errors';
 import { rescueCommit } from '../git/repo-git';
-import { clearStaleLocks } from '../git/run-refs';
-import { reconcileWithGit } from './run-recovery';
+import { clearStaleLocks, mergeConflicts } from '../git/run-refs';
+import { currentTip, reconcileWithGit } from './run-recovery';
+import { baseConflictStatus } from '../runs/continuation';
+import type { RunRow } from '../store/store';
 import type { ExecuteOptions } from './run-options';
 import { apiKeyHash } from '../runs/api-hold';
 import { applyRunCommands } from '../runs/apply-run-commands';
@@ -119,11 +121,24 @@ export function createExecute(ctx: EngineContext) {
     const stepRef = (s: { step_index: number; title: string; phase: string | null }): StepRef => ({ index: s.step_index, title: s.title, phase: s.phase });
 
     /** Carries out one of the run machine's commands; the event it produces, if any, goes back to the machine. */
+    /** Set when a success was held back for a conflict with the moved base: no "succeeded" notice goes out. */
+    let heldBack = false;
+    /** The paused status a continuation's success becomes while merging the moved base still conflicts (runs/continuation.ts decides). */
+    const baseConflictHold = async (r: RunRow, conflictedBefore: readonly string[]) => {
+      if (!conflictedBefore.length || !r.base_branch) return null;
+      const tip = await currentTip(r.repo_path, r.base_branch);
+      if (!tip || tip === r.base_commit) return null;
+      return baseConflictStatus(r.base_branch, await mergeConflicts(r.repo_path, r.branch, tip));
+    };
     const carryOut = async (c: RunCommand): Promise<RunEvent | null> => {
       switch (c.kind) {
-        case 'setStatus':
-          applyRunCommands(store, runId, [c]);
+        case 'setStatus': {
+          // A continuation that was asked to resolve a conflict with the moved base does not succeed while it remains.
+          const held = c.status === 'succeeded' ? await baseConflictHold(run, opts.continuation?.baseConflicts ?? []) : null;
+          if (held) heldBack = true;
+          applyRunCommands(store, runId, [held ?? c]);
           return null;
+        }
         case 'keepState':
           await keepRunState(runId).catch(() => undefined);
           return null;
@@ -223,7 +238,7 @@ export function createExecute(ctx: EngineContext) {
           notes.runFailed(c.step && { index: c.step.index, title: c.step.title }, c.attempts, c.maxAttempts, c.cause);
           return null;
         case 'notifySucceeded':
-          notes.runSucceeded();
+          if (!heldBack) notes.runSucceeded();
           return null;
         case 'end':
           return null;

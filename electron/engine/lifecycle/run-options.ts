@@ -49,6 +49,8 @@ export interface StartRunInput {
   planLater?: boolean;
   /** The task budget typed for this run (New task): over the workflow's and Settings' task_usd (workflow/run-budget.ts). */
   taskBudgetUsd?: number;
+  /** The user chose to run steps no gate checks (`--no-gates`, the app's "Run without checks"); otherwise such a plan is refused. */
+  noGates?: boolean;
 }
 
 export interface PreparedRun {
@@ -68,7 +70,13 @@ export interface PreparedRun {
 
 export interface ExecuteOptions {
   /** Set when a run continues (retry or resume): the prompt lists the completed step commits and where to continue. */
-  continuation?: { turnBudget: number | null; /** What the agent must know before it continues (the base moved and conflicts). */ notes?: readonly string[] };
+  continuation?: {
+    turnBudget: number | null;
+    /** What the agent must know before it continues (the base moved and conflicts). */
+    notes?: readonly string[];
+    /** The files merging the moved base conflicted in when it continued: the run does not succeed while they still conflict. */
+    baseConflicts?: readonly string[];
+  };
   auto?: 'step' | 'phase' | 'run';
   /** The lease the caller took (resume, retry); without one, execute takes it. */
   lease?: LeaseOwner;

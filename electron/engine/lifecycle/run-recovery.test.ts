@@ -104,7 +104,7 @@ describe('ratchet retry (seed 000)', () => {
     await expect(engine3.retry(r3, { signal: signal() })).rejects.toMatchObject({ message: 'No plan found.' });
   });
 
-  it('warns when the base branch moved with conflicts, and proceeds', async () => {
+  it('warns when the base branch moved with conflicts, and proceeds; with the conflict left, the run pauses for you instead of succeeding', async () => {
     const { p, engine, runId, flag } = await failedAtStep2().then((x) => ({ ...x, flag: x.p.flag }));
     // The user commits a change to main that conflicts with the branch's steps/1.txt.
     const { mkdirSync } = await import('node:fs');
@@ -114,8 +114,9 @@ describe('ratchet retry (seed 000)', () => {
     sh(p.repo, 'commit', '-qm', 'user change');
     rmSync(flag);
     const { doc, notes } = await engine.retry(runId, { signal: signal() });
-    expect(doc.status).toBe('succeeded');
     expect(notes.join('\n')).toMatch(/base branch main moved .* conflict in: steps\/1\.txt/);
+    expect(doc.steps.every((s) => s.status === 'succeeded')).toBe(true);
+    expect(doc).toMatchObject({ status: 'paused', reasonCode: 'step_needs_you' });
   });
 
   it('a revised plan is used by the next retry; a completed step that still matches keeps its commit', async () => {
@@ -235,7 +236,7 @@ describe('ratchet resume (seed 003)', () => {
 });
 
 describe('a retry when the base branch moved and conflicts (issue 20 item 9)', () => {
-  it('tells the agent which files conflict with the moved base and how to see its side, and the run goes on', async () => {
+  it('tells the agent which files conflict with the moved base, asks it to resolve them, and does not call the run succeeded while they still conflict (issue 29 item 9)', async () => {
     const { p, engine, runId } = await failedAtStep2();
     rmSync(p.flag);
     // The user's main gets its own steps/1.txt: merging it into the run's branch (which added steps/1.txt) would conflict.
@@ -249,12 +250,17 @@ describe('a retry when the base branch moved and conflicts (issue 20 item 9)', (
     const before = server!.requests.length;
     const { doc, notes } = await engine.retry(runId, { signal: signal() });
     expect(notes.join('\n')).toMatch(/would conflict in: steps\/1\.txt/);
-    expect(doc.status).toBe('succeeded');
     const told = server!.requests.slice(before)[0]!;
     const text = JSON.stringify(told.body);
     expect(text).toContain('steps/1.txt');
     expect(text).toMatch(/base branch main moved/);
     expect(text).toMatch(/git diff [0-9a-f]{7,}\.\.main -- steps\/1\.txt/);
+    expect(text).toMatch(/Resolve the conflict in this step/);
+    // The scripted agent never touched steps/1.txt: the branch still conflicts with main, so the run is not a success.
+    expect(doc.status).toBe('paused');
+    expect(doc.reasonCode).toBe('step_needs_you');
+    expect(doc.reason).toMatch(/still conflicts with main in: steps\/1\.txt/);
+    expect(doc.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 });
 

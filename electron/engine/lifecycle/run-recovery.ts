@@ -119,7 +119,7 @@ export async function resumeInfo(store: Store, runId: string): Promise<ResumeInf
   return { run, facts, plan, repeatedFailures: repeatedFailures.length >= 3 ? repeatedFailures : [], baseConflicts, phase, lastStep, nextAgent };
 }
 
-async function currentTip(repo: string, branch: string): Promise<string | null> {
+export async function currentTip(repo: string, branch: string): Promise<string | null> {
   try {
     return (await git(repo).raw(['rev-parse', '--verify', '-q', `refs/heads/${branch}`])).trim() || null;
   } catch {
@@ -274,6 +274,10 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
   if (decision.newRound) store.startRound(run.id);
   const turnBudget = decision.turnBudget;
   store.recordResume(run.id, { kind, fromStep: plan.nextStep, fromStatus: run.status, turnBudget, auto: opts.auto ?? 'run', notes });
-  const doc = await execute(run.id, opts.signal, { continuation: { turnBudget, notes: decision.agentNotes }, auto: opts.auto, confirmNext: opts.confirmNext });
+  const doc = await execute(run.id, opts.signal, {
+    continuation: { turnBudget, notes: decision.agentNotes, baseConflicts: info.baseConflicts },
+    auto: opts.auto,
+    confirmNext: opts.confirmNext,
+  });
   return { doc, notes };
 }

@@ -111,18 +111,54 @@ export function makeTargets(text: string): string[] {
   return [...targets];
 }
 
+/** The recipe lines of a Makefile target (the tab-indented lines after `target:`), joined; null when the target is not defined. */
+export function makeRecipe(text: string, target: string): string | null {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^([A-Za-z0-9_.\\-/ ]*\\s)?${target}(\\s[A-Za-z0-9_.\\-/ ]*)?\\s*::?(?!=)`).test(l));
+  if (at < 0) return null;
+  const recipe: string[] = [];
+  for (const l of lines.slice(at + 1)) {
+    if (!l.startsWith('\t')) break;
+    recipe.push(l.slice(1).trim());
+  }
+  return recipe.join('; ');
+}
+
+/**
+ * Test runners a Makefile recipe may call for `make test` to be a gate: a legacy `test:` target that runs a demo
+ * program (a CMake library's old Makefile) would pass with every unit test broken, so a target that calls none of
+ * these is not proposed (issue 29: a run "succeeded" with a failing test committed).
+ */
+const TEST_RUNNER =
+  /(^|[\s;&|(`])(ctest|pytest|py\.test|tox|nox|go test|cargo test|cargo nextest|node --test|(npm|pnpm|yarn|bun)( run)? test|npx (jest|vitest|mocha)|jest|vitest|mocha|prove|bats|rspec|rake test|phpunit|meson test|dotnet test|python3? -m (pytest|unittest)|mvn( -\S+)* test|gradle( -\S+)* test|\.\/gradlew( -\S+)* test)\b/;
+
 export function detectMake(s: ProjectSnapshot): EcosystemProposal | null {
   const file = firstOf(s, ['GNUmakefile', 'Makefile', 'makefile']);
   if (!file) return null;
-  const target = ['test', 'check'].find((t) => makeTargets(s.contents[file] ?? '').includes(t));
+  const text = s.contents[file] ?? '';
+  const target = ['test', 'check'].find((t) => makeTargets(text).includes(t));
   if (!target) return null;
+  const recipe = makeRecipe(text, target) ?? '';
+  if (!TEST_RUNNER.test(recipe)) {
+    return {
+      id: 'make',
+      label: 'Makefile',
+      evidence: [file],
+      setup: [],
+      network: [],
+      gates: [],
+      notes: [
+        `${file} has a \`${target}\` target, but it runs no test runner Ratchet knows (\`${recipe.slice(0, 80) || 'nothing'}\`), so it is not proposed as a gate: a gate must run the tests.`,
+      ],
+    };
+  }
   return {
     id: 'make',
     label: 'Makefile',
     evidence: [file],
     setup: [],
     network: [],
-    gates: [{ name: 'test', run: `make ${target}`, why: `${file} has a \`${target}\` target` }],
+    gates: [{ name: 'test', run: `make ${target}`, why: `${file} has a \`${target}\` target that runs the tests (\`${recipe.slice(0, 80)}\`)` }],
     notes: [],
   };
 }

@@ -218,7 +218,7 @@ describe('detectProject over real project layouts', () => {
   });
 
   it('a Makefile’s test target is the gate when nothing else is recognised, and only mentioned beside a recognised toolchain', () => {
-    const make = proposeWorkflow(snapshot({ Makefile: 'CC := cc\nall: prog\n\ntest: prog\n\t./prog --selftest\n' }));
+    const make = proposeWorkflow(snapshot({ Makefile: 'CC := cc\nall: prog\n\ntest: prog\n\tpytest -q tests\n' }));
     expect(make.gates.map((g) => g.run)).toEqual(['make test']);
     const noTarget = proposeWorkflow(snapshot({ Makefile: 'all:\n\tcc main.c\n' }));
     expect(noTarget.gates).toEqual([]);
@@ -226,6 +226,31 @@ describe('detectProject over real project layouts', () => {
     const goAndMake = proposeWorkflow(snapshot({ 'go.mod': 'module x\n', Makefile: 'test:\n\tgo test -race ./...\n' }));
     expect(goAndMake.gates.map((g) => g.run)).toEqual(['go test ./...']);
     expect(goAndMake.notes.join(' ')).toMatch(/make test/);
+  });
+
+  it('a Makefile target that runs no test runner is not a gate (a legacy `make test` running a demo): init says what it found and what to add (issue 29 item 1b)', () => {
+    const legacy = proposeWorkflow(snapshot({ Makefile: 'all: demo\n\ntest: demo\n\t./demo --run\n\t@echo done\n' }));
+    expect(legacy.gates).toEqual([]);
+    expect(legacy.notes.join(' ')).toMatch(/Makefile has a `test` target, but it runs no test runner Ratchet knows \(`\.\/demo --run; @echo done`\)/);
+    // CMake with tests (ctest) is the project's real runner: the note says what to write.
+    const cmake = proposeWorkflow(
+      snapshot({ Makefile: 'test:\n\t./demo\n', 'CMakeLists.txt': 'project(x C)\nenable_testing()\nadd_test(NAME t COMMAND t)\n' }),
+    );
+    expect(cmake.gates).toEqual([]);
+    expect(cmake.notes.join(' ')).toMatch(/CMakeLists.txt defines tests.*ctest --test-dir build --output-on-failure/);
+    // A recipe that delegates to a runner is one: ctest, go test, cargo test, node --test, a make -C into the tests' folder is not.
+    for (const recipe of [
+      'ctest --output-on-failure',
+      'cd build && ctest',
+      'python -m pytest',
+      'go test ./...',
+      'node --test',
+      '$(MAKE) -C build test && ctest',
+    ])
+      expect(
+        proposeWorkflow(snapshot({ Makefile: `test:\n\t${recipe}\n` })).gates.map((g) => g.run),
+        recipe,
+      ).toEqual(['make test']);
   });
 
   it('two ecosystems: both gates, named apart; a package.json that only holds tooling is not set up', () => {

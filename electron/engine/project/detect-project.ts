@@ -23,6 +23,7 @@ const READ = [
   'Makefile',
   'makefile',
   'gradle/wrapper/gradle-wrapper.properties',
+  'CMakeLists.txt',
 ];
 /** A manifest larger than this is not read (detection then goes by the file's name only). */
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -37,7 +38,8 @@ export function proposeWorkflow(s: ProjectSnapshot): DetectedProject {
   const make = detectMake(s);
   const notes: string[] = [];
   const withGates = found.filter((p) => p.gates.length > 0);
-  if (make) {
+  if (make && make.gates.length === 0) notes.push(...make.notes);
+  else if (make) {
     if (withGates.length === 0) found.push(make);
     else
       notes.push(
@@ -70,6 +72,12 @@ export function proposeWorkflow(s: ProjectSnapshot): DetectedProject {
   for (const f of s.ignoredInCheckout) {
     if (/^\.env(\..+)?$/.test(f) && !copy.some((c) => c.glob === f))
       notes.push(`Your checkout has ${f}, which git ignores and no committed template names: add it to copy if the tests need it.`);
+  }
+  // CMake's tests run through ctest: not set up by init yet, so say what to write (a Makefile beside it is often a legacy one).
+  if (/\b(enable_testing|add_test)\s*\(/.test(s.contents['CMakeLists.txt'] ?? '') && !found.some((p) => p.gates.length > 0)) {
+    notes.push(
+      'CMakeLists.txt defines tests (enable_testing/add_test), run by ctest: add setup `cmake -S . -B build` and `cmake --build build`, and the gate `test: ctest --test-dir build --output-on-failure`.',
+    );
   }
   if (found.length === 0) {
     notes.push(

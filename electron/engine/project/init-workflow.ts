@@ -2,6 +2,9 @@
 import { stringify } from 'yaml';
 import type { DetectedProject } from './proposal';
 
+/** What detection looks for, said when it found no test command. */
+export const NOT_FOUND = 'looked for package.json test scripts, pytest/unittest, Cargo, Go, Maven, Gradle, and a Makefile test target that runs a test runner';
+
 /** A one-line YAML scalar: plain when YAML allows it, quoted otherwise. */
 function scalar(value: string): string {
   return stringify(value, { lineWidth: 0 }).trimEnd();
@@ -41,7 +44,14 @@ export function initWorkflowText(detected: DetectedProject, repoName: string): s
   if (detected.gates.length) {
     out.push('gates:');
     for (const g of detected.gates) out.push(...comment(g.why, '  '), `  ${g.name}: ${scalar(g.run)}`);
-  } else out.push('# No test command was detected: add yours, e.g. `test: make test`.', 'gates: {}');
+  } else {
+    // Never `gates: {}`: a run with nothing to check would "succeed" on the agent's word (`ratchet check` and `ratchet run` refuse it).
+    out.push(
+      ...comment(`No test command was found (${NOT_FOUND}). Ratchet runs nothing until a gate is written.\nAdd the command that runs your tests:`),
+      '# gates:',
+      '#   test: <the command that runs your tests, e.g. ctest --test-dir build --output-on-failure>',
+    );
+  }
   out.push('');
 
   if (detected.copy.length) {

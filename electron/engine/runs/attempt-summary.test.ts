@@ -24,3 +24,16 @@ describe('failing tests are compared by name', () => {
     expect(testIdentity({ name: 'parse: handles spaces' })).toBe('parse: handles spaces');
   });
 });
+
+describe('remaining issues', () => {
+  it('keep a snake_case test name as it is written ("test_player_health", seed 002), and read an error class as its label (issue 29 item 9)', () => {
+    const s = attemptsSummary(
+      [attempt(1, '❌ test_player_health: Expected 100, got 0\n')],
+      ['test_player_health: Expected 100, got 0', 'test_take_damage: Signal not emitted', "compilation_error: Parse Error: Expected ')' on line 42"],
+    );
+    expect(s).toContain('- test_player_health: Expected 100, got 0');
+    expect(s).toContain('- test_take_damage: Signal not emitted');
+    expect(s).not.toMatch(/test player health|test take damage/);
+    expect(s).toContain("- Compilation error: Parse Error: Expected ')' on line 42");
+  });
+});

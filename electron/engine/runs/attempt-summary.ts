@@ -1,5 +1,5 @@
 // The exhaustion report: one line per attempt (what failed, what each retry fixed), the remaining issues once each, and the next steps.
-import { errorClassLabel } from '../../../shared/error-classes';
+import { ERROR_CLASS_LABEL, errorClassLabel } from '../../../shared/error-classes';
 import type { FailedTest } from '../gates/parse-failures';
 import { splitNamedValues } from '../gates/failure-text';
 
@@ -116,8 +116,11 @@ export function attemptsSummary(attempts: readonly AttemptFacts[], remaining: re
   return lines.join('\n');
 }
 
-/** "test_failure: 1 test failed" reads "Test failure: 1 test failed". */
+/**
+ * "test_failure: 1 test failed" reads "Test failure: 1 test failed". Only an error class is rewritten: a snake_case
+ * test name ("test_player_health: Expected 100, got 0", seed 002) is the test's own name and stays as written.
+ */
 function readableIssue(issue: string): string {
-  const m = /^([a-z]+(?:_[a-z]+)+|crash|timeout|unknown): /.exec(issue);
-  return m ? `${errorClassLabel(m[1]!)}: ${issue.slice(m[0].length)}` : issue;
+  const m = /^([a-z_]+): /.exec(issue);
+  return m && m[1]! in ERROR_CLASS_LABEL ? `${errorClassLabel(m[1]!)}: ${issue.slice(m[0].length)}` : issue;
 }

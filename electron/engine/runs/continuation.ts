@@ -4,6 +4,7 @@
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { RecoveryOption, RequiredAction, ResumePlan } from './resume-plan';
 import { retryTurnBudget } from './reconcile';
+import type { RunStatusCommand } from './run-machine';
 
 export interface ContinuationInput {
   kind: 'retry' | 'resume';
@@ -61,12 +62,13 @@ export function decideContinuation(i: ContinuationInput): Continuation {
     const files = i.baseConflicts.join(', ');
     steps.push({
       kind: 'baseMoved',
-      text: `The base branch ${run.baseBranch} moved since this run started, and merging it would conflict in: ${files}. The run goes on from its own base; the agent is told, and you resolve what is left when you merge.`,
+      text: `The base branch ${run.baseBranch} moved since this run started, and merging it would conflict in: ${files}. The run goes on from its own base; the agent is asked to resolve it, and the run does not succeed while the conflict is still there.`,
     });
     agentNotes.push(
       `The base branch ${run.baseBranch} moved since this run started, and merging it into this branch would conflict in: ${files}. ` +
         `See its side with \`git diff ${run.baseCommit.slice(0, 10)}..${run.baseBranch} -- ${i.baseConflicts.join(' ')}\` (and \`git show ${run.baseBranch}:<file>\`). ` +
-        "While you work on the step, keep your changes to those files compatible with the base branch's, so the merge is clean; do not merge or rebase yourself (Ratchet handles git).",
+        "Resolve the conflict in this step: change those files on this branch so they take in the base branch's changes and the merge is clean " +
+        '(the run is not done while merging the base still conflicts); do not merge or rebase yourself (Ratchet handles git).',
     );
   }
   if (i.repeatedFailures) {
@@ -91,5 +93,19 @@ export function decideContinuation(i: ContinuationInput): Continuation {
     // A parked run resuming at its wake_at (rate limit, daily budget) continues its round, so its class limits still hold.
     newRound: i.kind === 'retry' || !(run.status === 'waiting' && run.wakeAt !== null),
     turnBudget: retryTurnBudget(counted.filter((s) => s.status !== 'succeeded').length, counted.length, i.maxTurns),
+  };
+}
+
+/**
+ * Pure: the status a finished continuation takes instead of `succeeded` when merging the moved base still conflicts
+ * (the agent was asked to resolve it): paused, for the user, with the files. Null: nothing conflicts any more.
+ */
+export function baseConflictStatus(baseBranch: string, conflicts: readonly string[]): RunStatusCommand | null {
+  if (!conflicts.length) return null;
+  return {
+    kind: 'setStatus',
+    status: 'paused',
+    reason: `Every step passed, but this branch still conflicts with ${baseBranch} in: ${conflicts.join(', ')}. Resolve those files in the worktree (or merge ${baseBranch} into the branch yourself), then resume.`,
+    code: 'step_needs_you',
   };
 }

@@ -207,10 +207,46 @@ retry:
     expect(actions).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'fatal']);
   });
 
+  it("runs seed 004's sticky table written exactly as in the seed (attempt 3, attempt 5, exit 8; no `not:` entry): attempts 1-2 retry with the step's agent (issue 29 item 9)", () => {
+    const asWritten = workflow(`
+gates: { test: "true" }
+backoff: { base_s: 0, max_s: 0, jitter: 0 }
+retry:
+  - attempt: 3
+    agent: { model: claude-sonnet-thinking }
+  - attempt: 5
+    agent: { model: claude-opus-5-5 }
+  - exit: 8
+`);
+    let active: Overrides = {};
+    const actions: string[] = [];
+    const models: string[] = ['step'];
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      const d = decideAfterFailure(facts({ attempt, classRetriesUsed: attempt - 1, active }, asWritten));
+      actions.push(d.action);
+      if (d.action !== 'retry') break;
+      active = d.overrides;
+      models.push(active.agent?.model ?? 'step');
+    }
+    expect(actions).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'fatal']);
+    expect(models).toEqual(['step', 'step', 'claude-sonnet-thinking', 'claude-sonnet-thinking', 'claude-opus-5-5', 'claude-opus-5-5', 'claude-opus-5-5']);
+  });
+
   it('a retry list whose only entry is `exit: N` retries every gate failure with the automatic retry context until attempt N', () => {
     const only = workflow('gates: { test: "true" }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nretry:\n  - exit: 3\n');
     expect(decideAfterFailure(facts({ attempt: 1 }, only))).toMatchObject({ action: 'retry', overrides: {} });
     expect(decideAfterFailure(facts({ attempt: 2, classRetriesUsed: 1 }, only))).toMatchObject({ action: 'fatal', reason: expect.stringContaining('exit: 3') });
+  });
+
+  it('counts "retry k of n" within what `exit` allows: `exit: 3` gives one retry, so it says "retry 1 of 1"; seed 004\'s `exit: 8` says "of 6" (issue 29 item 9)', () => {
+    const only = workflow('gates: { test: "true" }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nretry:\n  - exit: 3\n');
+    expect(decideAfterFailure(facts({ attempt: 1 }, only)).reason).toMatch(/^retry 1 of 1 after a test failure/);
+    const seed = workflow('gates: { test: "true" }\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nretry:\n  - not: gate.test\n  - exit: 8\n');
+    const reasons = [1, 2, 3, 4, 5, 6].map((attempt) => decideAfterFailure(facts({ attempt, classRetriesUsed: attempt - 1 }, seed)).reason.slice(0, 12));
+    expect(reasons).toEqual(['retry 1 of 6', 'retry 2 of 6', 'retry 3 of 6', 'retry 4 of 6', 'retry 5 of 6', 'retry 6 of 6']);
+    // A class limit below the exit's stays the bound: max_retries 2 with exit 8 says "of 2".
+    const capped = workflow('gates: { test: "true" }\nmax_retries: 2\nbackoff: { base_s: 0, max_s: 0, jitter: 0 }\nretry:\n  - exit: 8\n');
+    expect(decideAfterFailure(facts({ attempt: 1 }, capped)).reason).toMatch(/^retry 1 of 2 /);
   });
 
   it('forces a new session when the agent changes, and says it is escalating', () => {

@@ -95,8 +95,10 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   if (policy.entries.length) {
     const r = applyEntries(policy.entries, f.active, { attempt: next, failedGates: f.failedGates, validated: f.validated ?? new Map() });
     const sticky = Object.keys(f.active).some((k) => k !== 'gateTimeoutMultiplier');
-    // A list of only `exit: N` is the basic retry: every gate failure is retried, with the automatic context.
-    const basic = policy.entries.every((e) => e.exit !== undefined);
+    // A list of only `attempt: N` and `exit: N` entries filters no failure (seed 004's table: attempt 3, attempt 5, exit 8):
+    // it is the basic retry, every gate failure retried with the automatic context, each entry's overrides from its
+    // attempt on. Only `not` and `validate` entries choose which failures are retried.
+    const basic = policy.entries.every((e) => e.exit !== undefined || e.attempt !== undefined);
     // Entries decide about gate failures; an API fault is retried by its class whether or not an entry applies.
     if (r.applied.length === 0 && !sticky && !api && !basic) return stop('fatal', 'no retry entry applies to this failure');
     overrides = r.overrides;
@@ -106,7 +108,10 @@ export function decideAfterFailure(f: FailureFacts): Decision {
   const retry = f.classRetriesUsed + 1;
   let delayS = backoffDelayS(policy.backoff, retry, f.rng);
   if (f.retryAfterS !== null) delayS = Math.max(delayS, f.retryAfterS);
-  const label = `retry ${retry} of ${limit} after ${aCls(f.errorClass)}`;
+  // The n of "retry k of n" is what can really come: `exit: N` ends the step at attempt N, so at most N - 1 attempts
+  // run (docs/retries-and-resume.md); with `exit: 3` one retry is possible, not the class's 3.
+  const byExit = !api && policy.exitAt !== null ? f.classRetriesUsed + (policy.exitAt - 1 - f.attempt) : Infinity;
+  const label = `retry ${retry} of ${Math.min(limit, byExit)} after ${aCls(f.errorClass)}`;
   if (f.errorClass === 'rate_limit' && delayS > policy.parkAfterS) {
     return { action: 'wait', reason: `${label}: the API asks to wait ${Math.round(delayS)} s; the run is parked until then`, delayS, overrides };
   }

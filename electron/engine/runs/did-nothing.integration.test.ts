@@ -21,7 +21,8 @@ async function runOnce(yaml: string, responses: ScriptResponse[]) {
   server = await startScriptedServer({ script: { rules: queue(...responses) } });
   const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, sandbox: TEST_SANDBOX_MODE });
   try {
-    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+    // No gate on purpose (what the agent's own change decides is under test), so run without checks as the user would.
+    const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile, noGates: true }));
     const doc = StatusDocument.parse(await engine.execute(runId, new AbortController().signal));
     const subjects = execFileSync('git', ['log', '--format=%s', doc.branch ?? 'HEAD'], { cwd: p.repo, encoding: 'utf8' })
       .trim()

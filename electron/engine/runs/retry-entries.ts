@@ -91,7 +91,8 @@ export function checkEntries(entries: readonly RetryEntry[], ctx: EntryContext =
     const why =
       exitAt <= 1
         ? `\`exit: ${exitAt}\` ends the step at its first attempt`
-        : conditions.length > 0 && conditions.every(([e]) => unreachable(e))
+        : // Entries of only `attempt` (and `exit`) filter no failure: the list still retries every one until the exit (decide.ts).
+          conditions.some(([e]) => e.attempt === undefined) && conditions.every(([e]) => unreachable(e))
           ? `every entry's attempt comes at or after \`exit: ${exitAt}\``
           : ctx.testFailureRetries === 0
             ? 'max_retries: 0 (or limits.test_failure: 0) leaves test failures no retry, whatever the list says'

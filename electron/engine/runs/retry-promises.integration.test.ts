@@ -32,7 +32,8 @@ async function setup(yaml: string, responses: ScriptResponse[]) {
   const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, sandbox: TEST_SANDBOX_MODE });
   const events: Array<{ type: string; payload: Record<string, unknown> }> = [];
   engine.onEvent((e) => events.push({ type: e.type, payload: e.payload }));
-  const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+  // Several plans here give step one `gates: []` (a step that only commits), which runs only without checks.
+  const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile, noGates: true }));
   return { p, engine, runId, events, srv: server };
 }
 

@@ -46,6 +46,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
     worktree: run.worktree,
     baseCommit: run.base_commit,
     costUsd: runCost === null ? null : Math.round((runCost as number) * 1e6) / 1e6,
+    checked: run.checked === 1,
     steps,
     resumes: store.getResumes(run.id).map((r, i, all) => {
       const u = store.usageBetween(run.id, r.at, all[i + 1]?.at ?? null);
@@ -67,7 +68,15 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
 }
 
 export function listItem(run: RunRow): RunListItem {
-  return { id: run.id, status: run.status, repo: run.repo_path, branch: run.branch, createdAt: run.created_at, reasonCode: run.reason_code ?? null };
+  return {
+    id: run.id,
+    status: run.status,
+    repo: run.repo_path,
+    branch: run.branch,
+    createdAt: run.created_at,
+    reasonCode: run.reason_code ?? null,
+    checked: run.checked === 1,
+  };
 }
 
 /** The task budget raised for this run by `ratchet resume --budget` (or the app), if any. */

@@ -22,7 +22,7 @@ async function succeededRun() {
   service.subscribe((name, payload) => events.push({ name, payload: payload as never }));
   const repo = makeRepo();
   const { runId } = value<{ runId: string }>(
-    await call(service, 'runs.start', { repo, title: 'Land me', steps: [{ title: 'One' }, { title: 'Two' }], preset: 'minimal' }),
+    await call(service, 'runs.start', { repo, title: 'Land me', steps: [{ title: 'One' }, { title: 'Two' }], gates: { ok: 'true' }, preset: 'minimal' }),
   );
   await until(() => events.some((e) => e.payload.type === 'run.status' && e.payload.payload?.status === 'succeeded'), {
     ms: 20_000,
@@ -66,7 +66,7 @@ describe("New task's agent choice", () => {
     const engine = harness.engine({});
     const service = harness.service(engine, { version: '0', env: {} });
     const { runId } = value<{ runId: string }>(
-      await call(service, 'runs.start', { repo: makeRepo(), title: 'CC', steps: [{ title: 'One' }], agent: 'claude-code' }),
+      await call(service, 'runs.start', { repo: makeRepo(), title: 'CC', steps: [{ title: 'One' }], gates: { ok: 'true' }, agent: 'claude-code' }),
     );
     const agent = engine.store.getWorkflow(runId).agent;
     expect(agent.kind).toBe('command');

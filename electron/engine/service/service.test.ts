@@ -108,6 +108,14 @@ describe('service (the contract over the engine)', () => {
       ok: false,
       error: { code: 'not_git_repo' },
     });
+    // A success means a check ran: steps no gate checks start only after "Run without checks" (issue 29 item 1).
+    const unchecked = await call(service, 'runs.start', { repo: makeRepo(), title: 't', steps: [{ title: 'x' }] });
+    expect(unchecked).toMatchObject({ ok: false, error: { code: 'no_gates', message: expect.stringContaining('Nothing checks this work') } });
+    const confirmed = await call(service, 'runs.start', { repo: makeRepo(), title: 't', steps: [{ title: 'x' }], noGates: true });
+    expect(confirmed.ok).toBe(true);
+    const runId = (confirmed as { ok: true; value: { runId: string } }).value.runId;
+    const listed = (await call(service, 'runs.list', {})) as { ok: true; value: Array<{ id: string; checked?: boolean }> };
+    expect(listed.value.find((r) => r.id === runId)?.checked).toBe(false);
   });
 
   it('keeps settings, edits prices, and keeps a key saved in the headless host in memory only', async () => {
@@ -136,7 +144,7 @@ describe('service (the contract over the engine)', () => {
     const { service } = await setup();
     const folder = tempDir();
     await call(service, 'settings.set', { worktreeFolder: folder });
-    const started = await call(service, 'runs.start', { repo: makeRepo(), title: 'Where', steps: [{ title: 'One' }] });
+    const started = await call(service, 'runs.start', { repo: makeRepo(), title: 'Where', steps: [{ title: 'One' }], gates: { ok: 'true' } });
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
     const doc = await call(service, 'runs.get', { runId });
     expect((doc as { ok: true; value: { worktree: string } }).value.worktree.startsWith(folder)).toBe(true);
@@ -150,6 +158,7 @@ describe('service (the contract over the engine)', () => {
       repo: makeRepo(),
       title: 'Tiny budget',
       steps: [{ title: 'One' }, { title: 'Two' }],
+      gates: { ok: 'true' },
       budgetUsd: 0.00002,
     });
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
@@ -184,7 +193,7 @@ describe('service (the contract over the engine)', () => {
 
   it('applies the budget typed in New task to a run of the repository’s workflow file, over the file’s own', async () => {
     const { service, engine } = await setup();
-    const repo = makeRepo({ 'ratchet.yml': 'budget: { task_usd: 9 }\nsteps:\n  - title: One\n' });
+    const repo = makeRepo({ 'ratchet.yml': 'gates: { ok: "true" }\nbudget: { task_usd: 9 }\nsteps:\n  - title: One\n' });
     const started = await call(service, 'runs.start', { repo, title: 'Typed budget', workflowFile: `${repo}/ratchet.yml`, trust: true, budgetUsd: 0.25 });
     expect(started.ok).toBe(true);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;
@@ -194,7 +203,7 @@ describe('service (the contract over the engine)', () => {
 
   it('keeps the retry preset chosen in New task for a run of the repository’s workflow file, over the file’s own (issue 20 item 6)', async () => {
     const { service, engine } = await setup();
-    const repo = makeRepo({ 'ratchet.yml': 'preset: conservative\nsteps:\n  - title: One\n' });
+    const repo = makeRepo({ 'ratchet.yml': 'gates: { ok: "true" }\npreset: conservative\nsteps:\n  - title: One\n' });
     const started = await call(service, 'runs.start', { repo, title: 'Chosen preset', workflowFile: `${repo}/ratchet.yml`, trust: true, preset: 'aggressive' });
     expect(started.ok).toBe(true);
     const runId = (started as { ok: true; value: { runId: string } }).value.runId;

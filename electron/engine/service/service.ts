@@ -17,7 +17,7 @@ import { attemptDetail, findAttempt } from '../attempts/attempt-detail';
 import { memorySecrets, type SecretStore } from '../settings/secret-store';
 import { saveSettings, type UserSettings } from '../settings/settings-store';
 import { statsWindow } from '../stats/stats';
-import { loadImprovements, weeklyReport } from '../stats/stats-report';
+import { loadImprovements, loadSummary, weeklyReport } from '../stats/stats-report';
 import { teamReportSection } from '../stats/team-report';
 import { loadStats } from '../stats/stats-load';
 import { whatIf } from '../stats/what-if';
@@ -139,6 +139,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       stepsDone: run.steps_done,
       stepsTotal: run.steps_total,
       costUsd: run.cost_usd,
+      checked: run.checked === 1,
     };
   }
 
@@ -255,6 +256,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
         trust: input.trust,
         trustSha256: input.trustSha256,
         taskBudgetUsd: input.budgetUsd,
+        noGates: input.noGates,
         ...(fromFile ? { steps: input.steps } : { workflow: appWorkflow({ ...input, steps: input.steps as StepSpec[] }, settings()) }),
       });
       // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
@@ -319,7 +321,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       engine.store.setStepStatus(runId, step, 'skipped');
       return { ok: true as const };
     },
-    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
+    'stats.summary': async ({ days }) => loadSummary(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }),
     'stats.whatIf': async ({ days, ...choice }) => {
       // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
       const since = statsWindow(days, now()).sinceIso;

@@ -2,7 +2,7 @@
 import type { StatsSummary } from '../../../shared/contract';
 import { improvementSuggestions, type Improvement } from './improvements';
 import { DEFAULT_LIMITS, PRESETS } from '../runs/policy';
-import { reportMarkdown } from './stats';
+import { allSuggestions, reportMarkdown } from './stats';
 import { failurePatterns } from './failure-patterns';
 import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
 import type { StoreDb } from '../store/store-rows';
@@ -34,7 +34,14 @@ export function weeklyReport(
   now: Date,
   settings: ReportSettings,
 ): { summary: StatsSummary; improvements: Improvement[]; markdown: string } {
-  const summary = loadStats(db, days, now, settings.dailyUsd);
-  const improvements = loadImprovements(db, summary, now, settings.preset);
+  const counted = loadStats(db, days, now, settings.dailyUsd);
+  const improvements = loadImprovements(db, counted, now, settings.preset);
+  // One list of suggestions: the summary carries the improvement suggestions too, as the report lists them.
+  const summary = { ...counted, suggestions: allSuggestions(counted, improvements) };
   return { summary, improvements, markdown: reportMarkdown(summary, now, improvements) };
+}
+
+/** The period's summary as the dashboard and `ratchet stats --json` get it: its `suggestions` are the report's, improvement suggestions included. */
+export function loadSummary(db: StoreDb, days: number, now: Date, settings: ReportSettings): StatsSummary {
+  return weeklyReport(db, days, now, settings).summary;
 }

@@ -172,6 +172,11 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
   };
 }
 
+/** Every suggestion for a period, once: the improvement suggestions first, then the summary's own. The report, `ratchet stats --json` and the app's summary list exactly these. */
+export function allSuggestions(s: Pick<StatsSummary, 'suggestions'>, improvements: readonly Improvement[]): string[] {
+  return [...new Set([...improvements.map(improvementText), ...s.suggestions])];
+}
+
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
 
 /**
@@ -179,7 +184,7 @@ const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}
  * (when given), then the summary's own, so it lists everything `ratchet stats --json` and the dashboard do.
  */
 export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readonly Improvement[]): string {
-  const suggestions = [...new Set([...(improvements ?? []).map(improvementText), ...s.suggestions])];
+  const suggestions = allSuggestions(s, improvements ?? []);
   const b = s.retryBreakdown;
   const steps = b.r0 + b.r1 + b.r2 + b.r3plus + b.failedAfterMax;
   const share = (n: number) => (steps ? ` (${((n / steps) * 100).toFixed(1)} %)` : '');

@@ -2,7 +2,7 @@
 import type { RunReasonCode, RunStatus } from '../../../shared/domain';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { assertRunTransition } from '../runs/run-transitions';
-import { newId, type RunRow } from './store-rows';
+import { newId, RUN_COLUMNS, type RunRow } from './store-rows';
 import { StoreCore } from './store-core';
 
 /** What a status write carries besides the status and its reason text. */
@@ -79,14 +79,14 @@ export class StoreBase extends StoreCore {
 
   getRun(runId: string): RunRow | undefined {
     return this.stmt(
-      `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
+      `SELECT ${RUN_COLUMNS} FROM runs
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?`,
     ).get(runId) as RunRow | undefined;
   }
 
   listRuns(): RunRow[] {
     return this.stmt(
-      `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs
+      `SELECT ${RUN_COLUMNS} FROM runs
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id
          ORDER BY runs.created_at DESC, runs.id DESC`,
     ).all() as RunRow[];

@@ -16,6 +16,17 @@ export interface EngineEvent {
   payload: Record<string, unknown>;
 }
 
+/**
+ * Whether every step of the run's plan runs a gate (1) or some step none (0, a run started with --no-gates): read from
+ * the task's workflow, whose steps follow every plan revision. The rule is workflow/gate-coverage.ts's uncoveredSteps:
+ * a step's own `gates`, else all the workflow defines; a run with no gate anywhere, or a step with `gates: []`, is unchecked.
+ */
+const RUN_CHECKED = `(COALESCE(json_extract(tasks.workflow_json, '$.gates'), '{}') <> '{}'
+    AND NOT EXISTS (SELECT 1 FROM json_each(tasks.workflow_json, '$.steps') st WHERE json_array_length(st.value, '$.gates') = 0))`;
+
+/** The columns of a RunRow: the run, its repository's path, its task's title, whether its plan is checked. Needs runs joined to repos and tasks. */
+export const RUN_COLUMNS = `runs.*, repos.path AS repo_path, tasks.title AS task_title, ${RUN_CHECKED} AS checked`;
+
 export interface RunRow {
   id: string;
   task_id: string;
@@ -47,6 +58,8 @@ export interface RunRow {
   day?: string | null;
   repo_path: string;
   task_title: string;
+  /** 1: every step of the plan runs a gate; 0: some step none (started with --no-gates). See RUN_COLUMNS. */
+  checked: 0 | 1;
 }
 
 /** A runs-list row: the run with its step counts and cost (null when a model's price is unknown). */

@@ -3,13 +3,13 @@ import { runNotFound } from '../errors';
 import type { StepConfig } from '../workflow/schema';
 import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
 import type { RunStatus } from '../../../shared/domain';
-import type { RestoredAttempt, RunRow, RunSummaryRow } from './store-rows';
+import { RUN_COLUMNS, type RestoredAttempt, type RunRow, type RunSummaryRow } from './store-rows';
 import { StoreSteps } from './store-steps';
 
 export * from './store-rows';
 
 /** A runs-list row's columns: the run, its repository and title, its step counts and cost (no texts). */
-const SUMMARY_COLUMNS = `runs.*, repos.path AS repo_path, tasks.title AS task_title,
+const SUMMARY_COLUMNS = `${RUN_COLUMNS},
   (SELECT count(*) FROM step_runs s WHERE s.run_id = runs.id AND s.status = 'succeeded') AS steps_done,
   (SELECT count(*) FROM step_runs s WHERE s.run_id = runs.id AND s.status <> 'skipped') AS steps_total,
   (SELECT CASE WHEN min(a.cost_known) = 0 THEN NULL ELSE round(COALESCE(sum(a.cost_usd), 0), 6) END FROM attempts a WHERE a.run_id = runs.id) AS cost_usd`;
@@ -344,7 +344,7 @@ export class Store extends StoreSteps {
     const rows = statuses.flatMap(
       (st) =>
         this.stmt(
-          `SELECT runs.*, repos.path AS repo_path, tasks.title AS task_title FROM runs INDEXED BY runs_status
+          `SELECT ${RUN_COLUMNS} FROM runs INDEXED BY runs_status
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id WHERE runs.status = ?`,
         ).all(st) as RunRow[],
     );

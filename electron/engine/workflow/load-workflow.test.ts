@@ -103,7 +103,9 @@ describe('parseWorkflow', () => {
         .join('\n');
     expect(w('  - exit: 1\n')).toMatch(/can never retry.*exit: 1/);
     expect(w('  - attempt: 5\n    session: new\n  - exit: 4\n')).toMatch(/attempt 5 is never reached: `exit: 4`/);
-    expect(w('  - attempt: 5\n    session: new\n  - exit: 4\n')).toMatch(/can never retry/);
+    // Entries of only `attempt` filter no failure: that list still retries until the exit (issue 29 item 9); a `not` entry past the exit cannot.
+    expect(w('  - attempt: 5\n    session: new\n  - exit: 4\n')).not.toMatch(/can never retry/);
+    expect(w('  - not: gate.test\n  - exit: 1\n')).toMatch(/can never retry/);
     expect(w('  - not: gate.test\n  - exit: 4\n', 'max_retries: 0\n')).toMatch(/max_retries: 0.*no retry/);
     // A list that can retry gets none of these.
     expect(w('  - not: gate.test\n  - exit: 4\n')).toBe('');
@@ -126,6 +128,29 @@ describe('parseWorkflow', () => {
     );
     expect(loose.errors).toEqual([]);
     expect(loose.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses {mode}'), expect.stringContaining('gives unused')]);
+  });
+
+  it('calls a workflow or a step that no gate checks invalid: a success must mean a check ran (issue 29 item 1)', () => {
+    const none = checkWorkflowText('task: { title: x }\n');
+    expect(none.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      expect.stringMatching(/^gates: the workflow defines no gate: nothing checks this work/),
+    ]);
+    const empty = checkWorkflowText('gates: {}\nsteps:\n  - title: one\n');
+    expect(empty.errors.map((e) => `${e.line} ${e.path}`)).toEqual(['3 steps[0]']);
+    const oneStep = checkWorkflowText('gates: { test: npm test }\nsteps:\n  - title: one\n  - title: two\n    gates: []\n');
+    expect(oneStep.errors.map((e) => `${e.line} ${e.path}: ${e.message}`)).toEqual([
+      expect.stringMatching(/^5 steps\[1\]\.gates: step "two" runs no gate \(`gates: \[\]`\): nothing checks this work — add a gate, or pass `--no-gates`$/),
+    ]);
+    expect(checkWorkflowText('gates: { test: npm test }\n').errors).toEqual([]);
+    expect(checkWorkflowText(valid).errors).toEqual([]);
+  });
+
+  it("accepts seed 004's sticky table written as in the seed, and says nothing that would make a run of it fatal at its first failure (issue 29 item 9)", () => {
+    const r = checkWorkflowText(
+      'gates: { test: npm test }\nretry:\n  - attempt: 3\n    agent: { model: claude-sonnet-thinking }\n    session: new\n  - attempt: 5\n    agent: { model: claude-opus-5-5 }\n    session: new\n  - exit: 8\nsteps:\n  - title: one\n',
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { RatchetError } from '../errors';
 import { readWorktreeFileSync } from '../fs/worktree-file';
 import { checkEntries } from '../runs/retry-entries';
 import { workflowHash } from '../trust/workflow-trust';
+import { uncoveredSteps } from './gate-coverage';
 import { WorkflowFile, type Workflow } from './schema';
 
 /** Where a repository keeps its own workflow file, in the order they are looked for. */
@@ -45,7 +46,9 @@ export function parseWorkflow(text: string): ParsedWorkflow {
       problems: doc.errors.map((e) => ({ line: lineOf(e.pos[0]), path: '(yaml)', message: e.message.split('\n')[0] ?? e.message })),
     };
   }
-  const data: unknown = doc.toJS();
+  // A file of comments only (what `ratchet init` writes when it found nothing to run) sets nothing: read as `{}`, so the
+  // problem said is the real one (no gate), not the file's shape.
+  const data: unknown = doc.contents === null ? {} : doc.toJS();
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { ok: false, problems: [{ line: 1, path: '(top level)', message: 'a workflow is a YAML mapping with `gates` and `steps`' }] };
   }
@@ -110,11 +113,18 @@ export interface CheckReport {
   workflow: Workflow | null;
 }
 
-/** The dry run (`ratchet check`): schema problems, then the safety validations of the retry list, each with its line. */
+/**
+ * The dry run (`ratchet check`): schema problems, a step no gate checks (`ratchet run` refuses it without --no-gates,
+ * so the file is called invalid here), then the safety validations of the retry list, each with its line.
+ */
 export function checkWorkflowText(text: string): CheckReport {
   const parsed = parseWorkflow(text);
   if (!parsed.ok) return { errors: parsed.problems, warnings: [], workflow: null };
   const w = parsed.workflow;
+  const uncovered = uncoveredSteps(w).map((u) => {
+    const path = u.step === null ? ['gates'] : w.steps[u.step]?.gates ? ['steps', u.step, 'gates'] : ['steps', u.step];
+    return { line: parsed.lineOf(path), path: pathText(path), message: u.message };
+  });
   const messages = checkEntries(w.retry ?? [], { testFailureRetries: w.limits?.test_failure ?? w.max_retries }).map((m) => ({
     level: m.level,
     problem: {
@@ -124,7 +134,7 @@ export function checkWorkflowText(text: string): CheckReport {
     },
   }));
   return {
-    errors: messages.filter((m) => m.level === 'error').map((m) => m.problem),
+    errors: [...uncovered, ...messages.filter((m) => m.level === 'error').map((m) => m.problem)],
     warnings: messages.filter((m) => m.level === 'warning').map((m) => m.problem),
     workflow: parsed.workflow,
   };

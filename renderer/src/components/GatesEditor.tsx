@@ -31,13 +31,21 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
                 />
               </td>
               <td>
+                {/* The placeholder must not read as a value (an empty field runs nothing): an empty command is an error here, as `ratchet check` says. */}
                 <input
                   aria-label={`gate ${i + 1} command`}
                   className="mono"
                   value={r.command}
-                  placeholder="npm test"
+                  placeholder="the command that runs the tests"
                   onChange={(e) => set(i, { command: e.target.value })}
+                  aria-invalid={!r.command.trim()}
+                  aria-describedby={!r.command.trim() ? `gate-${i + 1}-empty` : undefined}
                 />
+                {!r.command.trim() && (
+                  <span id={`gate-${i + 1}-empty`} className="field-error small-text">
+                    gate "{r.name.trim() || i + 1}" needs a command (a gate cannot be empty), or remove it
+                  </span>
+                )}
               </td>
               <td>
                 <button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>
@@ -53,6 +61,11 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
       </button>
     </fieldset>
   );
+}
+
+/** The gates New task cannot start with: a row whose command is empty (its name, or its number when it has none). */
+export function emptyGates(rows: GateRow[]): string[] {
+  return rows.flatMap((r, i) => (r.command.trim() ? [] : [r.name.trim() || String(i + 1)]));
 }
 
 export function gatesRecord(rows: GateRow[]): Record<string, string> {

@@ -30,6 +30,15 @@ const RUN_TONE: Record<RunStatus, string> = {
   interrupted: 'interrupted',
 };
 
+/** Beside a run's status when no gate checked its work (started with "Run without checks"): its success says only that the agent finished. */
+export function UncheckedBadge() {
+  return (
+    <span className="badge tone-attention" data-unchecked="" title="No gate ran in this run: nothing tested its work. Review it before you merge.">
+      unchecked
+    </span>
+  );
+}
+
 /** The icon beside the word, for the states a glance must tell apart. */
 const RUN_ICON: Partial<Record<RunStatus, IconName>> = { failed: 'failed', interrupted: 'interrupted', paused: 'pause', succeeded: 'succeeded' };
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { APP_INFO } from '../../dev/fixtures-misc';
-import { RUN_IDS } from '../../dev/fixtures-runs';
+import { makeRuns, RUN_IDS } from '../../dev/fixtures-runs';
 import { installFake } from '../test-helpers';
 import { RunScreen } from '../screens/RunScreen';
 import { useUi } from '../stores/ui';
@@ -91,5 +91,26 @@ describe('SuccessActions', () => {
     render(<SuccessActions runId={RUN_IDS.health} branch="b" worktree="/w/x" />);
     fireEvent.click(screen.getByRole('button', { name: 'Open in terminal' }));
     await waitFor(() => expect(fake.calls.find((c) => c.method === 'runs.openWorktree')?.input).toEqual({ runId: RUN_IDS.health, with: 'terminal' }));
+  });
+
+  it('for a run started without checks: says "unchecked" by the status, reviewing comes first, and no merge button is the primary action (issue 29 item 1)', async () => {
+    const health = makeRuns(Date.now()).find((r) => r.doc.id === RUN_IDS.health)!.doc;
+    installFake({ overrides: { 'runs.get': () => ({ ...health, checked: false }) } });
+    render(<RunScreen runId={RUN_IDS.health} step={null} />);
+    const region = await screen.findByRole('region', { name: 'next steps' });
+    expect(document.querySelector('[data-unchecked]')?.textContent).toBe('unchecked');
+    expect(within(region).getByRole('note').textContent).toMatch(/Unchecked: .*no gate tested its work.*before\s+you merge/);
+    const ff = await within(region).findByRole('button', { name: 'Fast-forward main' });
+    expect(ff.className).not.toContain('primary');
+    fireEvent.click(ff);
+    expect((await screen.findByRole('group', { name: 'confirm the merge' })).textContent).toContain('No gate checked these commits.');
+  });
+
+  it('a checked run shows no "unchecked" and keeps Fast-forward as the primary action', async () => {
+    installFake();
+    render(<RunScreen runId={RUN_IDS.health} step={null} />);
+    const region = await screen.findByRole('region', { name: 'next steps' });
+    expect(document.querySelector('[data-unchecked]')).toBeNull();
+    expect((await within(region).findByRole('button', { name: 'Fast-forward main' })).className).toContain('primary');
   });
 });

@@ -28,7 +28,8 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-export function SuccessActions({ runId, branch, worktree }: { runId: string; branch: string; worktree: string }) {
+/** `checked` false: no gate ran (the run was started without checks), so reviewing comes first and merging is no one's first action. */
+export function SuccessActions({ runId, branch, worktree, checked = true }: { runId: string; branch: string; worktree: string; checked?: boolean }) {
   const host = useUi((s) => s.appInfo?.host ?? null);
   const [preview, setPreview] = useState<{ status: 'loading' | 'ready' | 'error'; doc: MergePreviewDoc | null; error: string | null }>({
     status: 'loading',
@@ -96,6 +97,12 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
   return (
     <section className="success-actions card" aria-label="next steps">
       <h2>Next steps</h2>
+      {!checked && (
+        <p className="warning-box small-text" role="note">
+          Unchecked: this run was started without checks, so no gate tested its work. Review the changes (open the worktree, run the tests) before you merge
+          them.
+        </p>
+      )}
       <div className="next-grid">
         <div className="next-item">
           <span className="next-label">Branch</span>
@@ -163,7 +170,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
                 </button>
                 <button
                   type="button"
-                  className="primary"
+                  className={checked ? 'primary' : undefined}
                   disabled={Boolean(doc.blocked) || !doc.canFastForward || busy !== null}
                   onClick={() => setConfirming('ff-only')}
                 >
@@ -178,7 +185,7 @@ export function SuccessActions({ runId, branch, worktree }: { runId: string; bra
               <div className="confirm warning-box small-text" role="group" aria-label="confirm the merge">
                 <span>
                   Move {doc.base} forward by {doc.commits.length} commit{doc.commits.length === 1 ? '' : 's'}
-                  {confirming === 'no-ff' ? ' and a merge commit' : ''}?
+                  {confirming === 'no-ff' ? ' and a merge commit' : ''}?{!checked && ' No gate checked these commits.'}
                   {doc.checkout ? (
                     <>
                       {' '}

@@ -10,7 +10,7 @@ import { useProject } from '../stores/project';
 import { useRuns } from '../stores/runs';
 import { useUi } from '../stores/ui';
 import { Empty, ErrorState, InlineError, Loading } from '../components/States';
-import { RunStatusBadge } from '../components/StatusBadge';
+import { RunStatusBadge, UncheckedBadge } from '../components/StatusBadge';
 import { useRepoPicker } from '../components/FolderBrowser';
 import { QueueRowControls } from '../components/QueueRowControls';
 import { queuePlace } from '../lib/queue-order';
@@ -183,6 +183,7 @@ function RunRow({
     <tr className={`clickable${team ? ' team-row' : ''}`} onClick={() => navigate(href)}>
       <td>
         <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
+        {r.checked === false && <UncheckedBadge />}
         {r.status === 'queued' && !team && <QueuePlace runId={r.id} reason={r.reason} queue={queue} />}
         {team && (
           <div>

@@ -122,4 +122,32 @@ describe('New task’s project settings', () => {
       preset: 'aggressive',
     });
   });
+
+  it('refuses an empty gate command at its field (Start disabled with the reason), and runs with no gate only after "Run without checks" (issue 29 item 1)', async () => {
+    const fake = installFake({
+      overrides: {
+        'project.detect': () => ({ found: [], setup: [], network: [], gates: [], copy: [], notes: ['No project files Ratchet knows were found.'] }),
+      },
+    });
+    render(<NewTaskScreen repoPath={GO_REPO} />);
+    const command = (await screen.findByLabelText('gate 1 command')) as HTMLInputElement;
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Fix the router' } });
+    fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Fix trailing slashes' } });
+    // The placeholder is not a value: an empty command is an error at its field, and Start says why it waits.
+    expect(command.placeholder).not.toMatch(/^npm test$/);
+    expect(command.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/gate "test" needs a command/)).toBeTruthy();
+    const start = screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    expect(screen.getByText(/Needs a command for gate "test"/)).toBeTruthy();
+    // With no gate at all: nothing would check the work, so Start waits for an explicit "Run without checks".
+    fireEvent.click(screen.getByRole('button', { name: 'remove gate 1' }));
+    expect(start.disabled).toBe(true);
+    expect(screen.getByText(/Needs a gate, or "Run without checks"/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: /Run without checks/ }));
+    expect(start.disabled).toBe(false);
+    fireEvent.click(start);
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.start')).toBe(true));
+    expect(fake.calls.find((c) => c.method === 'runs.start')?.input).toMatchObject({ repo: GO_REPO, noGates: true, gates: {} });
+  });
 });

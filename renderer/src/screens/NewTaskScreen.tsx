@@ -5,7 +5,7 @@ import { errorMessage } from '../lib/errors';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
-import { gatesRecord } from '../components/GatesEditor';
+import { emptyGates, gatesRecord } from '../components/GatesEditor';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
 import { ErrorState, InlineError, Loading } from '../components/States';
 import { NoKeyNotice } from '../components/NoKeyNotice';
@@ -71,6 +71,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const [env, setEnv] = useState<EnvForm>({ setup: '', network: '', copy: '', gates: [] });
   /** The user changed the environment: the run uses theirs, not the file's or detection's. */
   const [envEdited, setEnvEdited] = useState(false);
+  /** The user’s explicit yes to a run that no gate checks (the CLI’s --no-gates). */
+  const [runUnchecked, setRunUnchecked] = useState(false);
   /** Retry preset, budget, max retries, agent timeout and the classes a retry is allowed on, as typed. */
   const [retryForm, setRetryForm] = useState<RetryForm>({ preset: null, budget: '', maxRetries: '', timeoutS: '', retryOn: [] });
   const [workflow, setWorkflow] = useState<WorkflowState>({ status: 'idle', data: null, error: null });
@@ -184,6 +186,9 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const baselineStale = baseline?.status === 'done' && (baseline.checked !== baselineKey(baselineInput) || baseline.result?.commit !== repo.headCommit);
   // Said before the form is filled in, not after Start: the Anthropic agent cannot run a step without a key.
   const noKey = Boolean(settings && !settings.apiKeySet && agent === 'anthropic' && !onTeam);
+  // A success means a check ran: an empty gate is refused at its field, and no gate at all needs the user's explicit "Run without checks".
+  const emptyGateNames = useWorkflowFile ? [] : emptyGates(env.gates);
+  const noChecks = useWorkflowFile ? Object.keys(workflow.data?.gates ?? {}).length === 0 : env.gates.length === 0;
   const blockers = [
     !title.trim() && 'a title',
     specs.length === 0 && !stepsFromFile && 'at least one step with a title',
@@ -193,6 +198,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     invalid.timeout && 'an agent timeout above zero',
     needsTrust && 'trusting the workflow file',
     noKey && !useWorkflowFile && 'an API key (or Claude Code as the agent)',
+    emptyGateNames.length > 0 && `a command for gate ${emptyGateNames.map((g) => `"${g}"`).join(', ')}`,
+    noChecks && !runUnchecked && 'a gate, or "Run without checks"',
   ].filter(Boolean) as string[];
 
   const start = async () => {
@@ -217,6 +224,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         ...(Object.keys(retry).length ? { retry } : {}),
         ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
         ...(onTeam ? { team: true } : {}),
+        ...(noChecks && runUnchecked ? { noGates: true } : {}),
       };
       const runId = await useRuns.getState().start(input);
       navigate(onTeam ? hrefs.teamRun(runId) : hrefs.run(runId));
@@ -317,6 +325,16 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       />
 
       {teamSet && <TeamChoice checked={teamChosen} onChange={setTeamChosen} />}
+
+      {noChecks && (
+        <p className="warning-box small-text" role="group" aria-label="no gate">
+          No gate: nothing would test this work, so the run could succeed with the agent’s word alone. Add a gate above, or{' '}
+          <label>
+            <input type="checkbox" checked={runUnchecked} onChange={(e) => setRunUnchecked(e.target.checked)} /> Run without checks (the run is marked
+            “unchecked”)
+          </label>
+        </p>
+      )}
 
       <footer className="form-footer">
         {blockers.length > 0 && <span className="muted small-text">Needs {blockers.join(', ')}.</span>}

@@ -13,7 +13,7 @@ import { AttemptPanel } from '../components/AttemptPanel';
 import { CostMeter } from '../components/CostMeter';
 import { ErrorState, Loading } from '../components/States';
 import { RelativeTime } from '../components/RelativeTime';
-import { RunStatusBadge } from '../components/StatusBadge';
+import { RunStatusBadge, UncheckedBadge } from '../components/StatusBadge';
 import { QueueControls } from '../components/QueueControls';
 import { StepTimeline } from '../components/StepTimeline';
 import { SuccessActions } from '../components/SuccessActions';
@@ -103,6 +103,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
         <div className="run-title">
           <h1>{detail.title ?? summary?.title ?? runId}</h1>
           <RunStatusBadge status={doc.status} wakeAt={wakeAt} />
+          {doc.checked === false && <UncheckedBadge />}
         </div>
         <dl className="facts run-facts">
           <div>
@@ -136,7 +137,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
-      {doc.status === 'succeeded' && <SuccessActions runId={runId} branch={doc.branch} worktree={doc.worktree} />}
+      {doc.status === 'succeeded' && <SuccessActions runId={runId} branch={doc.branch} worktree={doc.worktree} checked={doc.checked !== false} />}
 
       <div className="run-body">
         <aside className="run-steps" aria-label="step timeline">
