@@ -16,7 +16,7 @@ const byChannel = <T extends z.ZodType>(schema: (c: (typeof NOTIFY_CHANNELS)[num
 export const NotifyTargetName = z.enum(names as [NotifyTarget, ...NotifyTarget[]]);
 
 /** No target at all (every channel null). */
-export const NO_TARGETS = Object.fromEntries(names.map((n) => [n, null])) as NotifyTargets;
+export const NO_TARGETS = Object.freeze(Object.fromEntries(names.map((n) => [n, null]))) as NotifyTargets;
 
 /** The workflow's `notify:` key: each target given here replaces the one in Settings for that run. */
 export const WorkflowNotify = z.object(byChannel((c) => c.target.optional())).strict() as unknown as z.ZodObject<

@@ -8,6 +8,7 @@ import type * as SharedChannels from '../../../shared/notify-channels';
 import { describeEvent } from '../lib/activity';
 import { installFake } from '../test-helpers';
 import { SettingsScreen } from './SettingsScreen';
+import { checkSettings, type SettingsFields } from './settings-form';
 
 vi.mock('../../../shared/notify-channels', async (importOriginal) => {
   const real = await importOriginal<typeof SharedChannels>();
@@ -48,6 +49,24 @@ describe('a notification channel registered as a record', () => {
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
     const input = fake.calls.find((c) => c.method === 'settings.set')!.input as { notify: unknown };
     expect(input.notify).toEqual({ ntfy: null, webhook: null, pager: 'https://pager.example.com/me' });
+  });
+
+  it("names a bad value in the channel's own sentence when the form is checked", () => {
+    const fields = {
+      model: 'm',
+      preset: 'conservative',
+      taskUsd: '',
+      dailyUsd: '',
+      alertPct: '80',
+      concurrency: '2',
+      notifications: true,
+      worktreeFolder: '',
+      sandbox: true,
+      prices: [],
+    } satisfies Omit<SettingsFields, 'notify'>;
+    const bad = checkSettings({ ...fields, notify: { ntfy: null, webhook: null, pager: 'pager.example.com' } as never });
+    expect(!bad.ok && bad.errors).toEqual({ 'notify.pager': 'Give a valid pager URL.' });
+    expect(checkSettings({ ...fields, notify: { ntfy: null, webhook: null, pager: null } as never }).ok).toBe(true);
   });
 
   it('is named in the Activity log by its own words', () => {
