@@ -2,7 +2,7 @@
 // renderer parses them on arrival. An event crosses a process boundary, so it lives in the contract's folder.
 import { z } from 'zod';
 import { AttemptOutcome, DecisionDoc, ErrorClass, RunReasonCode, RunStatus, StepStatus } from './domain';
-import { NotifyEvent } from './notify';
+import { NotifyEvent, NotifyTargetName } from './notify';
 import { ReusedDoc, SetupDoc } from './worktree-env';
 
 const id = z.number().int();
@@ -107,10 +107,10 @@ export const eventPayloads = {
     durationMs: z.number().default(0),
   }),
   log: z.object({ level: z.string().default('info'), message: z.string() }),
-  /** A notification delivered to ntfy or a webhook; `url` is redacted (scheme and host only). */
-  'notify.sent': z.object({ event: NotifyEvent, target: z.enum(['ntfy', 'webhook']), url: z.string(), tries: id }),
+  /** A notification delivered to one of the channels (ntfy, the webhook, …); `url` is redacted (scheme and host only). */
+  'notify.sent': z.object({ event: NotifyEvent, target: NotifyTargetName, url: z.string(), tries: id }),
   /** A notification that could not be delivered (never fails the run); `reason` says why, without the URL's secrets. */
-  'notify.failed': z.object({ event: NotifyEvent, target: z.enum(['ntfy', 'webhook']), url: z.string(), tries: id, reason: z.string() }),
+  'notify.failed': z.object({ event: NotifyEvent, target: NotifyTargetName, url: z.string(), tries: id, reason: z.string() }),
 } as const;
 
 export type EngineEventType = keyof typeof eventPayloads;

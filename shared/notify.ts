@@ -1,36 +1,35 @@
-// Notifications to ntfy and webhooks: the targets (workflow `notify:` and Settings), the closed set of events, and the webhook's JSON body.
+// Notifications: the targets (workflow `notify:` and Settings, derived from the channels in notify-channels/), the closed set of events, and the webhook's JSON body.
 import { z } from 'zod';
 import { RunStatus } from './domain';
+import { NOTIFY_CHANNELS } from './notify-channels';
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-}
+/** A channel's key: `ntfy`, `webhook` (the list is `NOTIFY_CHANNELS` in `shared/notify-channels/`). */
+export type NotifyTarget = (typeof NOTIFY_CHANNELS)[number]['name'];
+/** Each channel's target (null: none). */
+export type NotifyTargets = { [K in NotifyTarget]: string | null };
 
-/** An http(s) URL; null switches the target off (in a workflow: off for its runs, whatever Settings say). */
-const targetUrl = (what: string, example: string) =>
-  z
-    .string({ error: `${what} is a URL in quotes, e.g. "${example}" (or null for none)` })
-    .trim()
-    .refine(isHttpUrl, `${what} must be a full http:// or https:// URL, e.g. ${example}`)
-    .nullable();
+const names = NOTIFY_CHANNELS.map((c) => c.name as NotifyTarget);
+const byChannel = <T extends z.ZodType>(schema: (c: (typeof NOTIFY_CHANNELS)[number]) => T) =>
+  Object.fromEntries(NOTIFY_CHANNELS.map((c) => [c.name, schema(c)]));
 
-export const NtfyUrl = targetUrl('the ntfy topic URL', 'https://ntfy.example.com/my-ratchet-runs').refine(
-  (u) => u === null || !isHttpUrl(u) || new URL(u).pathname.replace(/\/+$/, '') !== '',
-  'the ntfy URL names its topic after the server, e.g. https://ntfy.example.com/my-ratchet-runs',
-);
-export const WebhookUrl = targetUrl('the webhook URL', 'https://hooks.example.com/ratchet');
+/** The `target` of the `notify.*` events. */
+export const NotifyTargetName = z.enum(names as [NotifyTarget, ...NotifyTarget[]]);
+
+/** No target at all (every channel null). */
+export const NO_TARGETS = Object.freeze(Object.fromEntries(names.map((n) => [n, null]))) as NotifyTargets;
 
 /** The workflow's `notify:` key: each target given here replaces the one in Settings for that run. */
-export const WorkflowNotify = z.object({ ntfy: NtfyUrl.optional(), webhook: WebhookUrl.optional() }).strict();
+export const WorkflowNotify = z.object(byChannel((c) => c.target.optional())).strict() as unknown as z.ZodObject<
+  { [K in NotifyTarget]: z.ZodOptional<z.ZodType<string | null>> },
+  z.core.$strict
+>;
 export type WorkflowNotify = z.infer<typeof WorkflowNotify>;
 
 /** The user's targets in Settings (null: none). */
-export const NotifySettings = z.object({ ntfy: NtfyUrl.default(null), webhook: WebhookUrl.default(null) }).strict();
+export const NotifySettings = z.object(byChannel((c) => c.target.default(null))).strict() as unknown as z.ZodObject<
+  { [K in NotifyTarget]: z.ZodDefault<z.ZodType<string | null>> },
+  z.core.$strict
+>;
 export type NotifySettings = z.infer<typeof NotifySettings>;
 
 /** The closed set of events Ratchet notifies about. */
@@ -60,5 +59,3 @@ export const WebhookPayload = z
   })
   .strict();
 export type WebhookPayload = z.infer<typeof WebhookPayload>;
-
-export type NotifyTarget = 'ntfy' | 'webhook';

@@ -1,6 +1,7 @@
 // Fixtures for the other methods: resume info, dashboard stats and report, settings, repos, workflow, drafted plan.
 import type { ImprovementDoc, MethodOutput, ResumeInfoDoc, Settings, StatsSummary } from '../../shared/contract';
 import type { StatusDocument } from '../../shared/domain';
+import { NO_TARGETS } from '../../shared/notify';
 import { HOME, REPO } from './fixtures-runs';
 
 export function makeResumeInfo(doc: StatusDocument, title: string, now: number): ResumeInfoDoc {
@@ -162,7 +163,7 @@ export function makeSettings(): Settings {
     preset: 'conservative',
     budget: { taskUsd: 5, dailyUsd: 20, alertAt: 0.8 },
     notifications: true,
-    notify: { ntfy: null, webhook: null },
+    notify: { ...NO_TARGETS },
     worktreeFolder: null,
     concurrency: 2,
     sandbox: true,

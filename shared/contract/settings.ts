@@ -13,7 +13,7 @@ export const Settings = z.object({
   preset: z.enum(['conservative', 'aggressive', 'minimal']),
   budget: z.object({ taskUsd: z.number().positive().nullable(), dailyUsd: z.number().positive().nullable(), alertAt: z.number().gt(0).max(1) }),
   notifications: z.boolean(),
-  /** ntfy topic URL and webhook URL for every run (a workflow's `notify:` replaces them for its runs). */
+  /** Each channel's target (ntfy topic URL, webhook URL, …) for every run (a workflow's `notify:` replaces them for its runs). */
   notify: NotifySettings,
   worktreeFolder: z.string().nullable(),
   /** false: the user chose to run the agent's commands without the OS sandbox. */

@@ -1,7 +1,6 @@
-// Delivers one notification over HTTP (Node's fetch): a short timeout per request, a few retries with backoff for network errors, 429 and 5xx.
+// Delivers one notification request (a channel's sender builds it, channels/) over HTTP (Node's fetch): a short timeout per request, a few retries with backoff for network errors, 429 and 5xx.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NotifyTarget } from '../../../shared/notify';
-import type { Notice } from './messages';
 
 export interface HttpRequest {
   target: NotifyTarget;
@@ -20,29 +19,13 @@ export function headerText(text: string): string {
  * fetch refuses a URL with credentials in it; `https://user:password@host/…` (ntfy's access control, a protected
  * webhook) becomes the same URL without them and a Basic Authorization header.
  */
-function withCredentials(url: string): { url: string; headers: Record<string, string> } {
+export function withCredentials(url: string): { url: string; headers: Record<string, string> } {
   const u = new URL(url);
   if (!u.username && !u.password) return { url, headers: {} };
   const auth = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
   u.username = '';
   u.password = '';
   return { url: u.toString(), headers: { authorization: `Basic ${Buffer.from(auth, 'utf8').toString('base64')}` } };
-}
-
-/** ntfy's publish: the message as a plain-text body, its title, priority and tags in headers. */
-export function ntfyRequest(url: string, n: Notice): HttpRequest {
-  const c = withCredentials(url);
-  return {
-    target: 'ntfy',
-    url: c.url,
-    body: n.body,
-    headers: { 'content-type': 'text/plain; charset=utf-8', title: headerText(n.title), priority: n.priority, tags: n.tags.join(','), ...c.headers },
-  };
-}
-
-export function webhookRequest(url: string, n: Notice): HttpRequest {
-  const c = withCredentials(url);
-  return { target: 'webhook', url: c.url, body: JSON.stringify(n.webhook), headers: { 'content-type': 'application/json', ...c.headers } };
 }
 
 /**

@@ -1,7 +1,8 @@
 // Delivery against a real local HTTP server: ntfy's text POST and headers, the webhook's JSON, retries on 5xx, dead ports and hanging servers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../../shared/notify';
-import { deliver, headerText, ntfyRequest, redactUrl } from './deliver';
+import { ntfyRequest } from './channels/ntfy';
+import { deliver, headerText, redactUrl } from './deliver';
 import { buildNotice } from './messages';
 import { createNotifier, resolveTargets, type DeliveryReport } from './notifier';
 import { deadPort, startCaptureServer, type CaptureServer } from './testing/capture-server';

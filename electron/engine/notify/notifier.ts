@@ -1,9 +1,11 @@
 // Sends notices to the configured targets without ever holding a run up: each delivery runs on its own; flush() waits for them, bounded.
-import type { NotifySettings, NotifyTarget } from '../../../shared/notify';
-import { DEFAULT_TUNING, deliver, ntfyRequest, redactUrl, webhookRequest, type Delivery, type DeliveryTuning, type HttpRequest } from './deliver';
+import type { NotifyTarget, NotifyTargets } from '../../../shared/notify';
+import { NOTIFY_CHANNELS } from '../../../shared/notify-channels';
+import { CHANNEL_SENDERS } from './channels';
+import { DEFAULT_TUNING, deliver, redactUrl, type Delivery, type DeliveryTuning, type HttpRequest } from './deliver';
 import type { Notice } from './messages';
 
-export type Targets = NotifySettings;
+export type Targets = NotifyTargets;
 
 /** What became of one delivery (written to the run's events as notify.sent / notify.failed). */
 export interface DeliveryReport {
@@ -30,21 +32,20 @@ export interface Notifier {
 }
 
 /** The workflow's `notify:` over the user's Settings, key by key (a key the workflow sets, even to null, wins). */
-export function resolveTargets(workflow: { ntfy?: string | null; webhook?: string | null } | undefined, settings: Targets | undefined): Targets {
-  return {
-    ntfy: workflow?.ntfy !== undefined ? workflow.ntfy : (settings?.ntfy ?? null),
-    webhook: workflow?.webhook !== undefined ? workflow.webhook : (settings?.webhook ?? null),
-  };
+export function resolveTargets(workflow: Partial<Targets> | undefined, settings: Partial<Targets> | undefined): Targets {
+  const pick = (name: NotifyTarget) => (workflow?.[name] !== undefined ? workflow[name] : (settings?.[name] ?? null));
+  return Object.fromEntries(NOTIFY_CHANNELS.map(({ name }) => [name, pick(name)])) as Targets;
 }
 
 export function createNotifier(opts: NotifierOptions): Notifier {
   const tuning: DeliveryTuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const stop = new AbortController();
   const pending = new Set<Promise<void>>();
-  const requests = (n: Notice): HttpRequest[] => [
-    ...(opts.targets.ntfy ? [ntfyRequest(opts.targets.ntfy, n)] : []),
-    ...(opts.targets.webhook ? [webhookRequest(opts.targets.webhook, n)] : []),
-  ];
+  const requests = (n: Notice): HttpRequest[] =>
+    NOTIFY_CHANNELS.flatMap(({ name }) => {
+      const url = opts.targets[name];
+      return url ? [CHANNEL_SENDERS[name](url, n)] : [];
+    });
   const report = (r: DeliveryReport) => {
     try {
       opts.report(r);
@@ -54,7 +55,7 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   };
   return {
     get active() {
-      return Boolean(opts.targets.ntfy || opts.targets.webhook);
+      return NOTIFY_CHANNELS.some(({ name }) => Boolean(opts.targets[name]));
     },
     send(notice) {
       let reqs: HttpRequest[];

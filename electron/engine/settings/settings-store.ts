@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { NotifySettings } from '../../../shared/notify';
+import { NO_TARGETS, NotifySettings } from '../../../shared/notify';
 
 export const UserSettings = z.object({
   defaultModel: z.string().min(1).default('claude-sonnet-5-5'),
@@ -15,8 +15,8 @@ export const UserSettings = z.object({
     })
     .default({ taskUsd: null, dailyUsd: null, alertAt: 0.8 }),
   notifications: z.boolean().default(true),
-  /** ntfy topic URL and webhook URL for every run; a workflow's own `notify:` replaces them for its runs. */
-  notify: NotifySettings.default({ ntfy: null, webhook: null }),
+  /** Each channel's target (ntfy topic URL, webhook URL, …) for every run; a workflow's own `notify:` replaces them for its runs. */
+  notify: NotifySettings.default(NO_TARGETS),
   worktreeFolder: z.string().nullable().default(null),
   /** false runs the agent's shell, gates and command agents without the OS sandbox (the user's explicit choice). */
   sandbox: z.boolean().default(true),

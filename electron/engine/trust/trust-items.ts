@@ -1,5 +1,6 @@
 // Pure: everything a repository's workflow file would let its code do beyond the defaults, as the trust prompt lists it (CLI and app), with a warning where one is due.
 import { money } from '../../../shared/money';
+import { NOTIFY_CHANNELS } from '../../../shared/notify-channels';
 import { REGISTRY_LOOKUPS } from '../sandbox/registries';
 import { REGISTRY_PRESETS, type RegistryPreset, type Workflow } from '../workflow/schema';
 
@@ -93,12 +94,11 @@ export function trustItems(workflow: Workflow): TrustItem[] {
     ].filter(Boolean);
     if (parts.length) out.push({ source: 'sandbox.limits', command: parts.join(', ') });
   }
-  const notify = workflow.notify;
-  for (const target of ['ntfy', 'webhook'] as const) {
-    const url = notify?.[target];
+  for (const { name } of NOTIFY_CHANNELS) {
+    const url = workflow.notify?.[name];
     if (url)
       out.push({
-        source: `notify ${target}`,
+        source: `notify ${name}`,
         command: url,
         warning: "Ratchet sends this run's notifications there from your machine (task, status, step, error class, cost)",
       });

@@ -222,7 +222,7 @@ export const WorkflowFile = z
     copy: z.array(z.string().min(1)).optional(),
     /** Test first for every step that does not say otherwise (a step's own `tdd` wins): see StepSpec's `tdd`. */
     tdd: TddSetting.optional(),
-    /** ntfy topic URL and webhook URL for this workflow's runs; each replaces the one in Settings (null: none). */
+    /** Each channel's target (ntfy topic URL, webhook URL, …) for this workflow's runs; each replaces the one in Settings (null: none). */
     notify: WorkflowNotify.optional(),
     /**
      * The plan. Left out, each task gives its own (New task, `ratchet run --task`, `--draft`): a file written by

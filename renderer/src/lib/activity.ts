@@ -2,7 +2,11 @@
 import type { EngineEventDoc } from '../../../shared/contract';
 import { payloadOf } from '../../../shared/engine-events';
 import type { RunStatus } from '../../../shared/domain';
+import { NOTIFY_CHANNELS } from '../../../shared/notify-channels';
 import { duration, errorClassLabel, plural, seconds, shortSha, money, reasonLine } from './format';
+
+/** A notification channel as a sentence names it ("the webhook"). */
+const channelTo = (name: string) => NOTIFY_CHANNELS.find((c) => c.name === name)?.to ?? name;
 
 const STATUS: Record<RunStatus, string> = {
   planning: 'Planning',
@@ -129,10 +133,9 @@ export function describeEvent(e: EngineEventDoc): string {
   const log = payloadOf('log', e);
   if (log) return cap(firstLine(log.message));
   const sent = payloadOf('notify.sent', e);
-  if (sent) return `Notification sent to ${sent.target === 'ntfy' ? 'ntfy' : 'the webhook'}`;
+  if (sent) return `Notification sent to ${channelTo(sent.target)}`;
   const failed = payloadOf('notify.failed', e);
-  if (failed)
-    return `A notification to ${failed.target === 'ntfy' ? 'ntfy' : 'the webhook'} could not be delivered after ${plural(failed.tries, 'try', 'tries')}: ${failed.reason}`;
+  if (failed) return `A notification to ${channelTo(failed.target)} could not be delivered after ${plural(failed.tries, 'try', 'tries')}: ${failed.reason}`;
   // An event this app does not know yet: its name in words, never its raw payload.
   return cap(e.type.replace(/[._]+/g, ' '));
 }

@@ -1,71 +1,55 @@
-// Settings › Notifications: the ntfy topic URL and the webhook URL every run notifies (validated with the contract's schemas).
+// Settings › Notifications: one field per notification channel (shared/notify-channels/), each checked with its channel's schema.
+import { Fragment, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract';
-import { NtfyUrl, WebhookUrl } from '../../../shared/notify';
+import { NOTIFY_CHANNELS } from '../../../shared/notify-channels';
 
-export interface NotifyFields {
-  ntfy: string;
-  webhook: string;
-}
+/** What the user typed, per channel. */
+export type NotifyFields = Record<string, string>;
 
-export const notifyFields = (n: Settings['notify']): NotifyFields => ({ ntfy: n.ntfy ?? '', webhook: n.webhook ?? '' });
+export const notifyFields = (n: Settings['notify']): NotifyFields =>
+  Object.fromEntries(NOTIFY_CHANNELS.map(({ name }) => [name, (n as Record<string, string | null | undefined>)[name] ?? '']));
 
 /** What Settings saves: an empty field is no target. */
-export const notifyValue = (f: NotifyFields): Settings['notify'] => ({ ntfy: f.ntfy.trim() || null, webhook: f.webhook.trim() || null });
+export const notifyValue = (f: NotifyFields): Settings['notify'] =>
+  Object.fromEntries(NOTIFY_CHANNELS.map(({ name }) => [name, f[name]?.trim() || null])) as Settings['notify'];
 
-/** Each field's problem, in the contract's words (null: fine); Save refuses them through the settings schema (settings-form.ts). */
-function fieldProblems(f: NotifyFields): { ntfy: string | null; webhook: string | null } {
-  const v = notifyValue(f);
-  return {
-    ntfy: NtfyUrl.safeParse(v.ntfy).error?.issues[0]?.message ?? null,
-    webhook: WebhookUrl.safeParse(v.webhook).error?.issues[0]?.message ?? null,
-  };
+/** A channel's help, its `backticked` parts as code. */
+function helpText(help: string): ReactNode {
+  return help.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : <Fragment key={i}>{part}</Fragment>));
 }
 
 export function NotifySettingsSection({ value, onChange }: { value: NotifyFields; onChange(v: NotifyFields): void }) {
-  const problems = fieldProblems(value);
   return (
     <section className="card settings-section" aria-labelledby="h-notify">
       <h2 id="h-notify">Notifications to your phone or a service</h2>
-      <label className="field">
-        ntfy topic URL
-        <input
-          className="mono"
-          value={value.ntfy}
-          placeholder="none — e.g. https://ntfy.example.com/my-ratchet-runs"
-          spellCheck={false}
-          aria-invalid={problems.ntfy !== null}
-          onChange={(e) => onChange({ ...value, ntfy: e.target.value })}
-        />
-      </label>
-      {problems.ntfy && (
-        <p role="alert" className="small-text tone-bad">
-          {problems.ntfy}
-        </p>
-      )}
+      {NOTIFY_CHANNELS.map(({ name, target, field }) => {
+        // The problem in the contract's words (null: fine); Save refuses it through the settings schema (settings-form.ts).
+        const problem = target.safeParse(value[name]?.trim() || null).error?.issues[0]?.message ?? null;
+        return (
+          <Fragment key={name}>
+            <label className="field">
+              {field.label}
+              <input
+                className="mono"
+                value={value[name] ?? ''}
+                placeholder={field.placeholder}
+                spellCheck={false}
+                aria-invalid={problem !== null}
+                onChange={(e) => onChange({ ...value, [name]: e.target.value })}
+              />
+            </label>
+            {problem && (
+              <p role="alert" className="small-text tone-bad">
+                {problem}
+              </p>
+            )}
+            <p className="muted small-text">{helpText(field.help)}</p>
+          </Fragment>
+        );
+      })}
       <p className="muted small-text">
-        A short message with a title, sent to this topic when a run fails after its retries (high priority), succeeds (also a step that needed a retry), crosses
-        its budget alert, or needs you. Subscribe to the topic in the ntfy app; anyone who knows the topic can read it, so pick a name that is hard to guess.
-      </p>
-      <label className="field">
-        Webhook URL
-        <input
-          className="mono"
-          value={value.webhook}
-          placeholder="none — e.g. https://hooks.example.com/ratchet"
-          spellCheck={false}
-          aria-invalid={problems.webhook !== null}
-          onChange={(e) => onChange({ ...value, webhook: e.target.value })}
-        />
-      </label>
-      {problems.webhook && (
-        <p role="alert" className="small-text tone-bad">
-          {problems.webhook}
-        </p>
-      )}
-      <p className="muted small-text">
-        The same events as JSON: <code>{'{ event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message }'}</code>. A workflow’s own{' '}
-        <code>notify:</code> replaces these for its runs. A notification that cannot be delivered is written to the run’s events; it never fails or holds up a
-        run.
+        A workflow’s own <code>notify:</code> replaces these for its runs. A notification that cannot be delivered is written to the run’s events; it never
+        fails or holds up a run.
       </p>
     </section>
   );

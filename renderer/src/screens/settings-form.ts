@@ -1,5 +1,6 @@
 // Pure: the Settings form's text fields turned into a `settings.set` patch, checked with the contract's own schema, each problem a sentence keyed by its field.
 import { methods, type MethodInput, type Settings } from '../../../shared/contract';
+import { NOTIFY_CHANNELS } from '../../../shared/notify-channels';
 import type { PriceRow } from './PricingTable';
 
 export const PRICE_COLUMNS = ['input', 'output', 'cache_write', 'cache_read'] as const;
@@ -58,8 +59,8 @@ function sentence(key: string, rows: PriceRow[]): string {
     const model = rows[Number(price[1])]?.model.trim() || `model ${Number(price[1]) + 1}`;
     return `${PRICE_LABEL[column]} price for ${model} must be a number ≥ 0.`;
   }
-  if (key.startsWith('notify.'))
-    return key === 'notify.ntfy' ? 'Give a valid ntfy topic URL, or leave it empty.' : 'Give a valid webhook URL, or leave it empty.';
+  const channel = NOTIFY_CHANNELS.find((c) => key === `notify.${c.name}`);
+  if (channel) return channel.field.invalid;
   return `${key} is not valid.`;
 }
 
