@@ -6,6 +6,7 @@ import { dbosLogger, migrateDbos } from './dbos-log';
 import { hostname, userInfo } from 'node:os';
 import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
 import { RunReasonCode as ReasonCodes, RunStatus } from '../../../shared/domain';
+import { steeringRefusal, type SteerAction } from '../../../shared/run-steering';
 import type { TeamLimits, TeamOverview, TeamRunItem } from '../../../shared/team';
 import { RatchetError } from '../errors';
 import { newId } from '../store/store-rows';
@@ -76,6 +77,12 @@ export function itemOf(r: TeamRunRow, wf: WorkflowStatus | undefined): TeamRunIt
 }
 
 export type TeamClient = Awaited<ReturnType<typeof openTeam>>;
+
+/** Throws the steering table's refusal (shared/run-steering.ts, the same the local engine and the app obey). */
+function refuse(runId: string, status: RunStatus, action: SteerAction): void {
+  const refused = steeringRefusal(`Team run ${runId}`, status, action);
+  if (refused) throw new RatchetError(refused.code, refused.message);
+}
 
 export async function openTeam(rawUrl: string | undefined) {
   const url = checkTeamUrl(rawUrl);
@@ -153,8 +160,7 @@ export async function openTeam(rawUrl: string | undefined) {
   /** Stop: DBOS cancels the workflow; the worker running it stops the step where it is (the attempt kept). */
   async function stop(runId: string): Promise<void> {
     const it = await item(runId);
-    if (['succeeded', 'failed', 'cancelled'].includes(it.status))
-      throw new RatchetError('bad_arguments', `Team run ${runId} is ${it.status}; there is nothing to stop.`);
+    refuse(runId, it.status, 'stop');
     await client.cancelWorkflow(runId);
     if (it.status === 'queued')
       await db.updateRun(runId, { status: 'cancelled', reason: 'Taken out of the team queue before it started.', reason_code: 'removed_from_queue' });
@@ -181,9 +187,8 @@ export async function openTeam(rawUrl: string | undefined) {
 
   async function resume(runId: string): Promise<void> {
     const { it, wf } = await settled(runId);
-    if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to resume.`);
-    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED')
-      throw new RatchetError('run_busy', `Team run ${runId} is ${it.status === 'queued' ? 'queued' : 'running'} already.`);
+    refuse(runId, it.status, 'resume');
+    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'resume');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
     else await rewind(runId, it);
     await db.updateRun(runId, { status: 'queued', reason: 'Back in the team queue; it goes on from its last checkpoint.', reason_code: 'waiting_for_slot' });
@@ -195,6 +200,7 @@ export async function openTeam(rawUrl: string | undefined) {
    */
   async function raiseBudget(runId: string, taskUsd: number): Promise<void> {
     const it = await item(runId);
+    refuse(runId, it.status, 'raiseBudget');
     if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
     if (it.costUsd !== null && taskUsd <= it.costUsd)
       throw new RatchetError('bad_arguments', `Team run ${runId} has already spent $${it.costUsd.toFixed(2)}; give it more than that.`);
@@ -205,10 +211,8 @@ export async function openTeam(rawUrl: string | undefined) {
   /** Retry: a failed run goes back on the queue; its failed step runs again from the last checkpoint (its earlier steps stay done). */
   async function retry(runId: string): Promise<void> {
     const { it, wf } = await settled(runId);
-    if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to retry.`);
-    if (!['failed', 'cancelled', 'paused', 'interrupted'].includes(it.status))
-      throw new RatchetError('run_busy', `Team run ${runId} is ${it.status}; retry applies to a run that ended (stop it first).`);
-    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') throw new RatchetError('run_busy', `Team run ${runId} is still running on its worker.`);
+    refuse(runId, it.status, 'retry');
+    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'retry');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
     else await rewind(runId, it);
     await db.updateRun(runId, { status: 'queued', reason: 'Retried: back in the team queue.', reason_code: 'waiting_for_slot' });
