@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import type { RunStatus } from '../../../shared/domain';
 import type { TeamLimits } from '../../../shared/team';
 import type { Engine } from '../engine';
@@ -17,6 +16,7 @@ import { createTeamRunner, type StepAnswer } from './team-run';
 import { NO_ALLOWANCES, type WorkerAllowances } from './team-allow';
 import { serialized } from './team-git';
 import { dbosLogger, migrateDbos } from './dbos-log';
+import { recoverWorkflowsOf } from './dbos-recovery';
 import { apiKeyHash } from '../runs/api-hold';
 import type { SharedDay } from '../runs/budget';
 import { RunQueue } from '../store/run-queue';
@@ -254,8 +254,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   // A silent worker's runs: claimed by one live worker, which has DBOS put them back on the queue.
   const takeOver = async () => {
     for (const gone of await db.claimGoneWorkers(workerId, goneMs)) {
-      const handles = await DBOSExecutor.globalInstance?.recoverPendingWorkflows([gone]);
-      const ids = (handles ?? []).map((h) => h.workflowID);
+      const ids = await recoverWorkflowsOf([gone]);
       for (const id of ids)
         await db.updateRun(id, {
           status: 'queued',
