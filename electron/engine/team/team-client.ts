@@ -6,7 +6,7 @@ import { dbosLogger, migrateDbos } from './dbos-log';
 import { hostname, userInfo } from 'node:os';
 import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
 import { RunReasonCode as ReasonCodes, RunStatus } from '../../../shared/domain';
-import { steeringRefusal, type SteerAction } from '../../../shared/run-steering';
+import { canSteer, steeringRefusal, type SteerAction } from '../../../shared/run-steering';
 import type { TeamLimits, TeamOverview, TeamRunItem } from '../../../shared/team';
 import { RatchetError } from '../errors';
 import { newId } from '../store/store-rows';
@@ -35,26 +35,47 @@ export function dbosPriority(p: number): number {
 }
 
 /**
- * The run's status as the team sees it: the worker's word, unless the queue says it waits or was cancelled, or the
- * workflow has not ended yet. A worker's row can say succeeded or failed while its last durable step still pushes the
- * branch; the run ends for the team when its workflow does, so whoever reads "succeeded" finds every step on the remote.
+ * The run's status as the team sees it: what its workflow last projected (team-workflow.ts, the one writer), read
+ * beside where DBOS has the workflow now, which the steering changes without writing a status: on the queue (submitted,
+ * resumed, retried, or taken over from a worker that stopped), cancelled (Stop), or still running. A row can say
+ * succeeded or failed while its workflow's last durable step still pushes the branch; the run ends for the team when its
+ * workflow does, so whoever reads "succeeded" finds every step on the remote.
  */
 export function itemOf(r: TeamRunRow, wf: WorkflowStatus | undefined): TeamRunItem {
-  let status = RunStatus.safeParse(r.status).data ?? 'queued';
+  const projected = RunStatus.safeParse(r.status).data ?? 'queued';
+  let status = projected;
   let reason = r.reason;
   let code = ReasonCodes.safeParse(r.reason_code).data ?? null;
   if (wf?.status === 'ENQUEUED' || wf?.status === 'DELAYED') {
     status = 'queued';
-    code = code === 'process_lost' ? code : 'waiting_for_slot';
-    reason = code === 'process_lost' ? reason : 'Waiting in the team queue for a free worker.';
-  } else if (wf?.status === 'CANCELLED' && !['cancelled', 'succeeded', 'failed'].includes(status)) {
+    if (projected === 'queued') {
+      code = 'waiting_for_slot';
+      reason = 'Waiting in the team queue for a free worker.';
+    } else if (canSteer(projected, 'resume')) {
+      // Resumed or retried after it ended: back on the queue.
+      code = 'waiting_for_slot';
+      reason = 'Back in the team queue; it goes on from its last checkpoint.';
+    } else {
+      // It was going on when its worker stopped: a live worker put it back on the queue (team-worker.ts's takeover).
+      code = 'process_lost';
+      reason = `The worker running it${r.worker ? ` (${r.worker})` : ''} stopped; it waits for another worker and goes on from its last checkpoint.`;
+    }
+  } else if (wf?.status === 'CANCELLED' && !['cancelled', 'succeeded', 'failed'].includes(projected)) {
     status = 'cancelled';
-    code = 'stopped_by_user';
-    reason = 'Stopped by you.';
-  } else if (wf?.status === 'PENDING' && (status === 'succeeded' || status === 'failed')) {
+    // A run no worker began (its workflow never projected a status) was taken out of the queue.
+    code = projected === 'queued' ? 'removed_from_queue' : 'stopped_by_user';
+    reason = projected === 'queued' ? 'Taken out of the team queue before it started.' : 'Stopped by you.';
+  } else if (wf?.status === 'PENDING' && projected !== 'running' && projected !== 'waiting') {
+    // Its workflow runs: begun on a worker (not projected yet), or ending (the row has its end before DBOS does).
     status = 'running';
     code = null;
     reason = null;
+  } else if (wf?.status === 'PENDING' && projected === 'running' && r.doc?.status === 'waiting') {
+    // Inside a durable step, what the step's own report (the status document its worker keeps) says: a retry's backoff
+    // or the API key's hold, as the run machine decided it on the worker. The workflow projects the step's outcome after it.
+    status = 'waiting';
+    reason = r.doc.reason ?? null;
+    code = r.doc.reasonCode ?? null;
   }
   return {
     id: r.id,
@@ -162,8 +183,6 @@ export async function openTeam(rawUrl: string | undefined) {
     const it = await item(runId);
     refuse(runId, it.status, 'stop');
     await client.cancelWorkflow(runId);
-    if (it.status === 'queued')
-      await db.updateRun(runId, { status: 'cancelled', reason: 'Taken out of the team queue before it started.', reason_code: 'removed_from_queue' });
   }
 
   /** Resume: a stopped (or paused) run goes back on the queue and on from its last checkpoint. */
@@ -191,7 +210,6 @@ export async function openTeam(rawUrl: string | undefined) {
     if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'resume');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
     else await rewind(runId, it);
-    await db.updateRun(runId, { status: 'queued', reason: 'Back in the team queue; it goes on from its last checkpoint.', reason_code: 'waiting_for_slot' });
   }
 
   /**
@@ -215,7 +233,6 @@ export async function openTeam(rawUrl: string | undefined) {
     if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'retry');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
     else await rewind(runId, it);
-    await db.updateRun(runId, { status: 'queued', reason: 'Retried: back in the team queue.', reason_code: 'waiting_for_slot' });
   }
 
   /** DBOS's rewind of the workflow to its last durable step (the one that ended the run), on the team's queue. */
