@@ -170,6 +170,26 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     expect(done.steps.flatMap((x) => x.attempts.map((a) => a.outcome)).filter((o) => o === 'passed')).toHaveLength(3);
   }, 120_000);
 
+  it('Resume right after Stop, with no wait for the worker to let go of the run: it goes on and succeeds, each step once', async () => {
+    const t = await setUp(WORKFLOW(2), 700);
+    t.worker();
+    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local);
+    const id = r.out.trim();
+    await t.until(id, (d) => d.status === 'running' && d.steps.some((x) => x.status === 'running'));
+    const stopped = await cli(['stop', id, '--team', t.db.url], t.local);
+    expect(stopped.code, stopped.err).toBe(0);
+    // At once: the worker may still be stopping the attempt and pushing its state.
+    const resumed = await cli(['resume', id, '--team', t.db.url], t.local);
+    expect(resumed.code, resumed.err).toBe(0);
+    const done = await t.until(id, (d) => ['succeeded', 'failed'].includes(d.status));
+    expect(done.status, done.reason ?? '').toBe('succeeded');
+    const subjects = sh(t.repo.remote, 'log', '--format=%s', `main..${done.branch}`).split('\n');
+    expect(
+      subjects.filter((x) => !x.startsWith('rescue:')),
+      subjects.join('\n'),
+    ).toEqual(['step 2: Step number 2', 'step 1: Step number 1']);
+  }, 120_000);
+
   it('a worker refuses a run whose repository workflow file is not the version its submitter trusted', async () => {
     const t = await setUp(WORKFLOW(1));
     // The repository's own workflow file, trusted on this machine as it is now, then changed on the remote only.

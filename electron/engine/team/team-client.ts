@@ -185,27 +185,19 @@ export async function openTeam(rawUrl: string | undefined) {
     await client.cancelWorkflow(runId);
   }
 
-  /** Resume: a stopped (or paused) run goes back on the queue and on from its last checkpoint. */
   /**
-   * The run's workflow once it has let go of the run: its worker writes the run's end (paused, failed, stopped) a moment
-   * before DBOS records the workflow's, and a Stop ends the step where it is a moment after DBOS marks it cancelled.
-   * Steering it before then would race the execution still finishing (DBOS: "no longer owned by this execution").
+   * The run as the team sees it now, for a steer. No wait for the workflow to let go of the run: DBOS fences an execution
+   * that lost its workflow (a Stop's cancel, then a resume), and its worker starts a new execution of a run only once its
+   * own last one has ended (team-worker.ts), so Resume and Retry act at once.
    */
-  async function settled(runId: string): Promise<{ it: TeamRunItem; wf: WorkflowStatus | undefined }> {
-    for (let i = 0; ; i++) {
-      const [r, wf] = [await row(runId), await workflow(runId)];
-      const it = itemOf(r, wf);
-      // While the workflow runs, what its worker says (itemOf shows an end as running until the workflow ends).
-      const status = wf?.status === 'PENDING' ? (RunStatus.safeParse(r.status).data ?? it.status) : it.status;
-      const stepping = wf?.status === 'PENDING' || (wf?.status === 'CANCELLED' && status === 'running');
-      if (!stepping || i >= 75 || !['paused', 'failed', 'cancelled', 'interrupted', 'running'].includes(status)) return { it, wf };
-      if (wf?.status === 'PENDING' && status === 'running') return { it, wf };
-      await new Promise((r) => setTimeout(r, 200));
-    }
+  async function now(runId: string): Promise<{ it: TeamRunItem; wf: WorkflowStatus | undefined }> {
+    const [r, wf] = await Promise.all([row(runId), workflow(runId)]);
+    return { it: itemOf(r, wf), wf };
   }
 
+  /** Resume: a stopped (or paused) run goes back on the queue and on from its last checkpoint. */
   async function resume(runId: string): Promise<void> {
-    const { it, wf } = await settled(runId);
+    const { it, wf } = await now(runId);
     refuse(runId, it.status, 'resume');
     if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'resume');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
@@ -228,7 +220,7 @@ export async function openTeam(rawUrl: string | undefined) {
 
   /** Retry: a failed run goes back on the queue; its failed step runs again from the last checkpoint (its earlier steps stay done). */
   async function retry(runId: string): Promise<void> {
-    const { it, wf } = await settled(runId);
+    const { it, wf } = await now(runId);
     refuse(runId, it.status, 'retry');
     if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'retry');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });

@@ -157,7 +157,9 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   async function durable(runId: string, body: () => Promise<StepAnswer>): Promise<StepAnswer> {
     let a: StepAnswer;
     broken.delete(runId);
-    const work = body();
+    // One execution of a run at a time here: a run stopped and resumed at once starts its new execution (DBOS has fenced
+    // the old one) only when the old one's step has let go of the run (its attempt stopped, its state pushed).
+    const work = serialized(`execution:${runId}`, body);
     inflight.add(work);
     try {
       a = await work;
