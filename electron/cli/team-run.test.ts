@@ -190,6 +190,27 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     ).toEqual(['step 2: Step number 2', 'step 1: Step number 1']);
   }, 120_000);
 
+  it("Stop and Resume write no team status: the row keeps what the run's workflow projected, the list reads DBOS beside it", async () => {
+    const t = await setUp(WORKFLOW(1));
+    const id = (await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local)).out.trim();
+    const pgc = new (await import('pg')).default.Client({ connectionString: t.db.url });
+    await pgc.connect();
+    cleanups.push(() => pgc.end());
+    const row = async () =>
+      (await pgc.query<{ status: string; reason_code: string | null }>('SELECT status, reason_code FROM ratchet.runs WHERE id = $1', [id])).rows[0];
+    // No worker yet: Stop takes it out of the queue, Resume puts it back; neither writes the row's status.
+    expect((await cli(['stop', id, '--team', t.db.url], t.local)).code).toBe(0);
+    expect(await t.status(id)).toMatchObject({ status: 'cancelled', reasonCode: 'removed_from_queue' });
+    expect(await row()).toEqual({ status: 'queued', reason_code: null });
+    expect((await cli(['resume', id, '--team', t.db.url], t.local)).code).toBe(0);
+    expect(await t.status(id)).toMatchObject({ status: 'queued', reasonCode: 'waiting_for_slot' });
+    expect(await row()).toEqual({ status: 'queued', reason_code: null });
+    // The workflow, on a worker, writes it.
+    t.worker();
+    expect((await t.until(id, (d) => d.status === 'succeeded')).status).toBe('succeeded');
+    expect(await row()).toEqual({ status: 'succeeded', reason_code: null });
+  }, 120_000);
+
   it('a worker refuses a run whose repository workflow file is not the version its submitter trusted', async () => {
     const t = await setUp(WORKFLOW(1));
     // The repository's own workflow file, trusted on this machine as it is now, then changed on the remote only.
