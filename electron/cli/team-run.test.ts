@@ -170,6 +170,47 @@ describe.skipIf(NO_POSTGRES_REASON)(`team runs (${NO_POSTGRES_REASON ?? 'Postgre
     expect(done.steps.flatMap((x) => x.attempts.map((a) => a.outcome)).filter((o) => o === 'passed')).toHaveLength(3);
   }, 120_000);
 
+  it('Resume right after Stop, with no wait for the worker to let go of the run: it goes on and succeeds, each step once', async () => {
+    const t = await setUp(WORKFLOW(2), 700);
+    t.worker();
+    const r = await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local);
+    const id = r.out.trim();
+    await t.until(id, (d) => d.status === 'running' && d.steps.some((x) => x.status === 'running'));
+    const stopped = await cli(['stop', id, '--team', t.db.url], t.local);
+    expect(stopped.code, stopped.err).toBe(0);
+    // At once: the worker may still be stopping the attempt and pushing its state.
+    const resumed = await cli(['resume', id, '--team', t.db.url], t.local);
+    expect(resumed.code, resumed.err).toBe(0);
+    const done = await t.until(id, (d) => ['succeeded', 'failed'].includes(d.status));
+    expect(done.status, JSON.stringify(done.steps.map((x) => x.attempts.map((a) => a.outcome)))).toBe('succeeded');
+    const subjects = sh(t.repo.remote, 'log', '--format=%s', `main..${done.branch}`).split('\n');
+    expect(
+      subjects.filter((x) => !x.startsWith('rescue:')),
+      subjects.join('\n'),
+    ).toEqual(['step 2: Step number 2', 'step 1: Step number 1']);
+  }, 120_000);
+
+  it("Stop and Resume write no team status: the row keeps what the run's workflow projected, the list reads DBOS beside it", async () => {
+    const t = await setUp(WORKFLOW(1));
+    const id = (await cli(['run', t.repo.repo, '--workflow', t.repo.workflowFile, '--yes', '--detach', '--team', t.db.url], t.local)).out.trim();
+    const pgc = new (await import('pg')).default.Client({ connectionString: t.db.url });
+    await pgc.connect();
+    cleanups.push(() => pgc.end());
+    const row = async () =>
+      (await pgc.query<{ status: string; reason_code: string | null }>('SELECT status, reason_code FROM ratchet.runs WHERE id = $1', [id])).rows[0];
+    // No worker yet: Stop takes it out of the queue, Resume puts it back; neither writes the row's status.
+    expect((await cli(['stop', id, '--team', t.db.url], t.local)).code).toBe(0);
+    expect(await t.status(id)).toMatchObject({ status: 'cancelled', reasonCode: 'removed_from_queue' });
+    expect(await row()).toEqual({ status: 'queued', reason_code: null });
+    expect((await cli(['resume', id, '--team', t.db.url], t.local)).code).toBe(0);
+    expect(await t.status(id)).toMatchObject({ status: 'queued', reasonCode: 'waiting_for_slot' });
+    expect(await row()).toEqual({ status: 'queued', reason_code: null });
+    // The workflow, on a worker, writes it.
+    t.worker();
+    expect((await t.until(id, (d) => d.status === 'succeeded')).status).toBe('succeeded');
+    expect(await row()).toEqual({ status: 'succeeded', reason_code: null });
+  }, 120_000);
+
   it('a worker refuses a run whose repository workflow file is not the version its submitter trusted', async () => {
     const t = await setUp(WORKFLOW(1));
     // The repository's own workflow file, trusted on this machine as it is now, then changed on the remote only.

@@ -4,7 +4,7 @@
 // budget across every worker) and the API keys' shared 429 holds. The queue, the runs' order and their durable steps are
 // DBOS's; nothing here decides which worker runs what.
 import pg from 'pg';
-import type { StatusDocument } from '../../../shared/domain';
+import type { RunReasonCode, RunStatus, StatusDocument } from '../../../shared/domain';
 import { RatchetError } from '../errors';
 
 /** DBOS's names for Ratchet's team: the application, its queue, the run workflow, its version (workers of another version leave the run alone). */
@@ -13,8 +13,12 @@ export const TEAM_QUEUE = 'ratchet-runs';
 export const TEAM_WORKFLOW = 'ratchetTeamRun';
 /** The DBOS stream of a team run's workflow that carries its engine events (batches of them, as its worker wrote them). */
 export const TEAM_EVENTS = 'events';
+/** The DBOS event of a team run's workflow that holds the run's status as the workflow last projected it. */
+export const TEAM_STATUS_EVENT = 'status';
+/** A team run's columns that only its workflow writes (projectRunStatus). */
+export const STATUS_COLUMNS = ['status', 'reason', 'reason_code'] as const;
 /** Bumped when the run workflow's steps change shape: DBOS only replays a workflow on a worker of the version that started it. */
-export const TEAM_PROTOCOL = 'ratchet-team-1';
+export const TEAM_PROTOCOL = 'ratchet-team-2';
 
 /** A worker not heard from for this long is gone: a live worker re-enqueues its runs (about a minute in all, as promised). */
 export const WORKER_GONE_MS = 30_000;
@@ -198,22 +202,36 @@ export class TeamDb {
     );
   }
 
-  /** What a worker knows of the run now: its status document and the columns the list reads. */
+  /**
+   * What a worker knows of the run now: its status document and the columns the list reads, but its status, which only
+   * the run's workflow writes (projectRunStatus). Refuses a status column, whatever the caller's types said.
+   */
   async updateRun(
     id: string,
-    patch: Partial<
-      Pick<
-        TeamRunRow,
-        'status' | 'reason' | 'reason_code' | 'worker' | 'cost_usd' | 'branch' | 'steps_done' | 'steps_total' | 'doc' | 'priority' | 'task_budget_usd'
-      >
-    >,
+    patch: Partial<Pick<TeamRunRow, 'worker' | 'cost_usd' | 'branch' | 'steps_done' | 'steps_total' | 'doc' | 'priority' | 'task_budget_usd'>>,
   ): Promise<void> {
     const keys = Object.keys(patch) as Array<keyof typeof patch>;
+    const owned = keys.filter((k) => (STATUS_COLUMNS as readonly string[]).includes(k));
+    if (owned.length) throw new Error(`Bug: a team run's ${owned.join(', ')} is written by its workflow alone (team/team-workflow.ts), not by updateRun.`);
     if (!keys.length) return;
     const sets = keys.map((k, i) => `${k} = $${i + 2}`);
     await this.pool.query(`UPDATE ratchet.runs SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, [
       id,
       ...keys.map((k) => (k === 'doc' ? JSON.stringify(patch[k]) : patch[k])),
+    ]);
+  }
+
+  /**
+   * The run's status as its workflow's run machine last decided it: the one write of a team run's status, reason and
+   * reason code (STYLE.md: a run's status has one owner), made only from the workflow's body (team/team-workflow.ts).
+   */
+  async projectRunStatus(id: string, s: { status: RunStatus; reason: string | null; reason_code: RunReasonCode | null; worker: string }): Promise<void> {
+    await this.pool.query('UPDATE ratchet.runs SET status = $2, reason = $3, reason_code = $4, worker = $5, updated_at = now() WHERE id = $1', [
+      id,
+      s.status,
+      s.reason,
+      s.reason_code,
+      s.worker,
     ]);
   }
 

@@ -6,6 +6,7 @@ import { dbosLogger, migrateDbos } from './dbos-log';
 import { hostname, userInfo } from 'node:os';
 import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
 import { RunReasonCode as ReasonCodes, RunStatus } from '../../../shared/domain';
+import { canSteer, steeringRefusal, type SteerAction } from '../../../shared/run-steering';
 import type { TeamLimits, TeamOverview, TeamRunItem } from '../../../shared/team';
 import { RatchetError } from '../errors';
 import { newId } from '../store/store-rows';
@@ -34,26 +35,47 @@ export function dbosPriority(p: number): number {
 }
 
 /**
- * The run's status as the team sees it: the worker's word, unless the queue says it waits or was cancelled, or the
- * workflow has not ended yet. A worker's row can say succeeded or failed while its last durable step still pushes the
- * branch; the run ends for the team when its workflow does, so whoever reads "succeeded" finds every step on the remote.
+ * The run's status as the team sees it: what its workflow last projected (team-workflow.ts, the one writer), read
+ * beside where DBOS has the workflow now, which the steering changes without writing a status: on the queue (submitted,
+ * resumed, retried, or taken over from a worker that stopped), cancelled (Stop), or still running. A row can say
+ * succeeded or failed while its workflow's last durable step still pushes the branch; the run ends for the team when its
+ * workflow does, so whoever reads "succeeded" finds every step on the remote.
  */
 export function itemOf(r: TeamRunRow, wf: WorkflowStatus | undefined): TeamRunItem {
-  let status = RunStatus.safeParse(r.status).data ?? 'queued';
+  const projected = RunStatus.safeParse(r.status).data ?? 'queued';
+  let status = projected;
   let reason = r.reason;
   let code = ReasonCodes.safeParse(r.reason_code).data ?? null;
   if (wf?.status === 'ENQUEUED' || wf?.status === 'DELAYED') {
     status = 'queued';
-    code = code === 'process_lost' ? code : 'waiting_for_slot';
-    reason = code === 'process_lost' ? reason : 'Waiting in the team queue for a free worker.';
-  } else if (wf?.status === 'CANCELLED' && !['cancelled', 'succeeded', 'failed'].includes(status)) {
+    if (projected === 'queued') {
+      code = 'waiting_for_slot';
+      reason = 'Waiting in the team queue for a free worker.';
+    } else if (canSteer(projected, 'resume')) {
+      // Resumed or retried after it ended: back on the queue.
+      code = 'waiting_for_slot';
+      reason = 'Back in the team queue; it goes on from its last checkpoint.';
+    } else {
+      // It was going on when its worker stopped: a live worker put it back on the queue (team-worker.ts's takeover).
+      code = 'process_lost';
+      reason = `The worker running it${r.worker ? ` (${r.worker})` : ''} stopped; it waits for another worker and goes on from its last checkpoint.`;
+    }
+  } else if (wf?.status === 'CANCELLED' && !['cancelled', 'succeeded', 'failed'].includes(projected)) {
     status = 'cancelled';
-    code = 'stopped_by_user';
-    reason = 'Stopped by you.';
-  } else if (wf?.status === 'PENDING' && (status === 'succeeded' || status === 'failed')) {
+    // A run no worker began (its workflow never projected a status) was taken out of the queue.
+    code = projected === 'queued' ? 'removed_from_queue' : 'stopped_by_user';
+    reason = projected === 'queued' ? 'Taken out of the team queue before it started.' : 'Stopped by you.';
+  } else if (wf?.status === 'PENDING' && projected !== 'running' && projected !== 'waiting') {
+    // Its workflow runs: begun on a worker (not projected yet), or ending (the row has its end before DBOS does).
     status = 'running';
     code = null;
     reason = null;
+  } else if (wf?.status === 'PENDING' && projected === 'running' && r.doc?.status === 'waiting') {
+    // Inside a durable step, what the step's own report (the status document its worker keeps) says: a retry's backoff
+    // or the API key's hold, as the run machine decided it on the worker. The workflow projects the step's outcome after it.
+    status = 'waiting';
+    reason = r.doc.reason ?? null;
+    code = r.doc.reasonCode ?? null;
   }
   return {
     id: r.id,
@@ -76,6 +98,12 @@ export function itemOf(r: TeamRunRow, wf: WorkflowStatus | undefined): TeamRunIt
 }
 
 export type TeamClient = Awaited<ReturnType<typeof openTeam>>;
+
+/** Throws the steering table's refusal (shared/run-steering.ts, the same the local engine and the app obey). */
+function refuse(runId: string, status: RunStatus, action: SteerAction): void {
+  const refused = steeringRefusal(`Team run ${runId}`, status, action);
+  if (refused) throw new RatchetError(refused.code, refused.message);
+}
 
 export async function openTeam(rawUrl: string | undefined) {
   const url = checkTeamUrl(rawUrl);
@@ -153,40 +181,27 @@ export async function openTeam(rawUrl: string | undefined) {
   /** Stop: DBOS cancels the workflow; the worker running it stops the step where it is (the attempt kept). */
   async function stop(runId: string): Promise<void> {
     const it = await item(runId);
-    if (['succeeded', 'failed', 'cancelled'].includes(it.status))
-      throw new RatchetError('bad_arguments', `Team run ${runId} is ${it.status}; there is nothing to stop.`);
+    refuse(runId, it.status, 'stop');
     await client.cancelWorkflow(runId);
-    if (it.status === 'queued')
-      await db.updateRun(runId, { status: 'cancelled', reason: 'Taken out of the team queue before it started.', reason_code: 'removed_from_queue' });
+  }
+
+  /**
+   * The run as the team sees it now, for a steer. No wait for the workflow to let go of the run: DBOS fences an execution
+   * that lost its workflow (a Stop's cancel, then a resume), and its worker starts a new execution of a run only once its
+   * own last one has ended (team-worker.ts), so Resume and Retry act at once.
+   */
+  async function now(runId: string): Promise<{ it: TeamRunItem; wf: WorkflowStatus | undefined }> {
+    const [r, wf] = await Promise.all([row(runId), workflow(runId)]);
+    return { it: itemOf(r, wf), wf };
   }
 
   /** Resume: a stopped (or paused) run goes back on the queue and on from its last checkpoint. */
-  /**
-   * The run's workflow once it has let go of the run: its worker writes the run's end (paused, failed, stopped) a moment
-   * before DBOS records the workflow's, and a Stop ends the step where it is a moment after DBOS marks it cancelled.
-   * Steering it before then would race the execution still finishing (DBOS: "no longer owned by this execution").
-   */
-  async function settled(runId: string): Promise<{ it: TeamRunItem; wf: WorkflowStatus | undefined }> {
-    for (let i = 0; ; i++) {
-      const [r, wf] = [await row(runId), await workflow(runId)];
-      const it = itemOf(r, wf);
-      // While the workflow runs, what its worker says (itemOf shows an end as running until the workflow ends).
-      const status = wf?.status === 'PENDING' ? (RunStatus.safeParse(r.status).data ?? it.status) : it.status;
-      const stepping = wf?.status === 'PENDING' || (wf?.status === 'CANCELLED' && status === 'running');
-      if (!stepping || i >= 75 || !['paused', 'failed', 'cancelled', 'interrupted', 'running'].includes(status)) return { it, wf };
-      if (wf?.status === 'PENDING' && status === 'running') return { it, wf };
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
   async function resume(runId: string): Promise<void> {
-    const { it, wf } = await settled(runId);
-    if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to resume.`);
-    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED')
-      throw new RatchetError('run_busy', `Team run ${runId} is ${it.status === 'queued' ? 'queued' : 'running'} already.`);
+    const { it, wf } = await now(runId);
+    refuse(runId, it.status, 'resume');
+    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'resume');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
     else await rewind(runId, it);
-    await db.updateRun(runId, { status: 'queued', reason: 'Back in the team queue; it goes on from its last checkpoint.', reason_code: 'waiting_for_slot' });
   }
 
   /**
@@ -195,6 +210,7 @@ export async function openTeam(rawUrl: string | undefined) {
    */
   async function raiseBudget(runId: string, taskUsd: number): Promise<void> {
     const it = await item(runId);
+    refuse(runId, it.status, 'raiseBudget');
     if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
     if (it.costUsd !== null && taskUsd <= it.costUsd)
       throw new RatchetError('bad_arguments', `Team run ${runId} has already spent $${it.costUsd.toFixed(2)}; give it more than that.`);
@@ -204,14 +220,11 @@ export async function openTeam(rawUrl: string | undefined) {
 
   /** Retry: a failed run goes back on the queue; its failed step runs again from the last checkpoint (its earlier steps stay done). */
   async function retry(runId: string): Promise<void> {
-    const { it, wf } = await settled(runId);
-    if (it.status === 'succeeded') throw new RatchetError('bad_arguments', `Team run ${runId} already succeeded; there is nothing to retry.`);
-    if (!['failed', 'cancelled', 'paused', 'interrupted'].includes(it.status))
-      throw new RatchetError('run_busy', `Team run ${runId} is ${it.status}; retry applies to a run that ended (stop it first).`);
-    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') throw new RatchetError('run_busy', `Team run ${runId} is still running on its worker.`);
+    const { it, wf } = await now(runId);
+    refuse(runId, it.status, 'retry');
+    if (wf?.status === 'PENDING' || wf?.status === 'ENQUEUED') refuse(runId, it.status === 'queued' ? 'queued' : 'running', 'retry');
     if (wf?.status === 'CANCELLED') await client.resumeWorkflow(runId, { queueName: TEAM_QUEUE });
     else await rewind(runId, it);
-    await db.updateRun(runId, { status: 'queued', reason: 'Retried: back in the team queue.', reason_code: 'waiting_for_slot' });
   }
 
   /** DBOS's rewind of the workflow to its last durable step (the one that ended the run), on the team's queue. */

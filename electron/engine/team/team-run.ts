@@ -4,25 +4,18 @@
 // remote: a worker that never saw the run, or saw it before another worker went on with it, brings it up to date from
 // the branch and refs/ratchet/<run>/* first (the same rebuild as `ratchet recover`), so any worker can continue it.
 import { join } from 'node:path';
-import type { RunReasonCode, RunStatus, StatusDocument } from '../../../shared/domain';
+import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
 import type { Engine } from '../engine';
 import { RatchetError } from '../errors';
 import { git } from '../git/repo-git';
 import { readRunMeta, writeRunState } from '../git/run-refs';
 import { adoptBranchTip, rebuildRun } from '../lifecycle/run-git-recover';
+import { goesOn, type StepAnswer } from './team-run-life';
 import { checkSpec, type TeamRunSpec } from './team-spec';
 import type { WorkerAllowances } from './team-allow';
 import { ensureClone, publicRemote, fetchRun, hasCommit, pushRun, refSha, serialized } from './team-git';
 
-/** What a durable step answers: the run's status after it, and for a parked retry when to wake. JSON only (DBOS keeps it). */
-export interface StepAnswer {
-  status: RunStatus;
-  code: RunReasonCode | null;
-  reason: string | null;
-  wakeAt: string | null;
-  stepsDone: number;
-  stepsTotal: number;
-}
+export type { StepAnswer } from './team-run-life';
 
 export interface TeamRunnerOptions {
   engine: Engine;
@@ -180,14 +173,11 @@ export function createTeamRunner(o: TeamRunnerOptions) {
     // push) is thrown to the workflow, which runs this durable step again from the remote.
     current.delete(runId);
     await push(runId, clone, lease);
-    current.set(runId, lease.sha);
-    return answer(runId, doc);
+    const a = answer(runId, doc);
+    // Known as it is only while this execution goes on with it: a later start here (a resume, a rewind) fetches first.
+    if (goesOn(a)) current.set(runId, lease.sha);
+    return a;
   }
 
-  /** Forgets what this process knew of the run's remote branch (a workflow starting or resumed here fetches first). */
-  function forget(runId: string): void {
-    current.delete(runId);
-  }
-
-  return { begin, advance, answer, forget };
+  return { begin, advance, answer };
 }

@@ -7,20 +7,21 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
-import type { RunStatus } from '../../../shared/domain';
 import type { TeamLimits } from '../../../shared/team';
 import type { Engine } from '../engine';
 import type { EngineEvent } from '../store/store';
 import { RatchetError, userStop } from '../errors';
-import { createTeamRunner, type StepAnswer } from './team-run';
+import { createTeamRunner } from './team-run';
+import type { StepAnswer } from './team-run-life';
+import { registerTeamWorkflow } from './team-workflow';
 import { NO_ALLOWANCES, type WorkerAllowances } from './team-allow';
 import { serialized } from './team-git';
 import { dbosLogger, migrateDbos } from './dbos-log';
+import { recoverWorkflowsOf } from './dbos-recovery';
 import { apiKeyHash } from '../runs/api-hold';
 import type { SharedDay } from '../runs/budget';
 import { RunQueue } from '../store/run-queue';
-import { HEARTBEAT_MS, TEAM_APP, TEAM_EVENTS, TEAM_PROTOCOL, TEAM_QUEUE, TEAM_WORKFLOW, TeamDb, WORKER_GONE_MS } from '../store/team-db';
+import { HEARTBEAT_MS, TEAM_APP, TEAM_EVENTS, TEAM_PROTOCOL, TEAM_QUEUE, TeamDb, WORKER_GONE_MS } from '../store/team-db';
 
 export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 };
 
@@ -46,9 +47,6 @@ export interface WorkerOptions {
   onSharedDay?: (day: SharedDay) => void;
 }
 
-/** A run in these goes on to its next durable step; any other status ends the workflow (ended, paused for the user, waiting for approval). */
-const GOES_ON: readonly RunStatus[] = ['planning', 'running', 'interrupted'];
-
 /** Runs a worker until `signal` aborts. */
 export async function runWorker(o: WorkerOptions): Promise<void> {
   // DBOS's tables are made under the team database's migration lock: workers starting together would race in DBOS's own.
@@ -63,25 +61,19 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const mine = new Map<string, number>();
   const utcDay = () => new Date().toISOString().slice(0, 10);
 
-  /** The team's row of the run, from this worker's store (the list, `ratchet status --team`, the daily budget). */
-  /** Runs whose durable step ended in an error (its row says failed, with why): a late batch must not write the store's status over it. */
+  /** The team's row of the run, from this worker's store (the list, `ratchet status --team`, the daily budget): all but its status, the workflow's (team-workflow.ts). */
+  /** Runs whose durable step ended in an error (the workflow says failed, with why): a late batch must not write the store's document over it. */
   const broken = new Set<string>();
-  async function mirror(runId: string, over: Partial<{ status: RunStatus; reason: string | null; reason_code: string | null }> = {}): Promise<void> {
+  async function mirror(runId: string): Promise<void> {
     const run = engine.store.getRun(runId);
     if (!run || broken.has(runId)) return;
     const doc = engine.status(runId);
-    // Between two durable steps the run pauses here by design: to the team it is running.
-    const between = run.status === 'paused' && run.reason_code === 'auto_progress_step';
-    const status = over.status ?? (between || run.status === 'planning' ? 'running' : run.status);
     const cost = doc.costUsd ?? 0;
     const delta = cost - (costs.get(runId) ?? cost);
     costs.set(runId, cost);
     if (delta > 0) mine.set(utcDay(), (mine.get(utcDay()) ?? 0) + delta);
     await db.addSpend(runId, delta);
     await db.updateRun(runId, {
-      status,
-      reason: over.reason !== undefined ? over.reason : between ? null : run.reason,
-      reason_code: over.reason_code !== undefined ? over.reason_code : between ? null : run.reason_code,
       worker: workerId,
       branch: run.branch,
       cost_usd: doc.costUsd,
@@ -165,7 +157,9 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   async function durable(runId: string, body: () => Promise<StepAnswer>): Promise<StepAnswer> {
     let a: StepAnswer;
     broken.delete(runId);
-    const work = body();
+    // One execution of a run at a time here: a run stopped and resumed at once starts its new execution (DBOS has fenced
+    // the old one) only when the old one's step has let go of the run (its attempt stopped, its state pushed).
+    const work = serialized(`execution:${runId}`, body);
     inflight.add(work);
     try {
       a = await work;
@@ -175,7 +169,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       if (e instanceof RatchetError && e.code === 'team_lost_run') throw e;
       const reason = e instanceof RatchetError ? e.message : `This worker could not run it: ${(e as Error).message}`;
       broken.add(runId);
-      await db.updateRun(runId, { status: 'failed', reason, reason_code: 'internal_error', worker: workerId }).catch(() => undefined);
+      // The workflow projects it (team-workflow.ts): the run failed here, with why.
       return { status: 'failed', code: 'internal_error', reason, wakeAt: null, stepsDone: 0, stepsTotal: 0 };
     } finally {
       inflight.delete(work);
@@ -185,39 +179,18 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     return a;
   }
 
-  const teamRun = DBOS.registerWorkflow(
-    async (raw: unknown): Promise<StepAnswer> => {
-      const runId = String((raw as { runId?: unknown })?.runId);
-      // Each start of the workflow here (the first, a recovery, a resume, a rewind) fetches before its first step.
-      runner.forget(runId);
-      let a = await DBOS.runStep(() => durable(runId, () => runner.begin(raw)), { name: 'begin' });
-      // Goes on while the run does: a step done (paused between steps by design), or a retry parked until its time.
-      while (GOES_ON.includes(a.status) || (a.status === 'paused' && a.code === 'auto_progress_step') || (a.status === 'waiting' && a.wakeAt)) {
-        if (a.status === 'waiting' && a.wakeAt) await DBOS.sleep(Math.max(0, Date.parse(a.wakeAt) - (await DBOS.now())));
-        a = await DBOS.runStep(
-          () =>
-            durable(runId, async () => {
-              // The team's day and holds as they are now, before the step's first API call; a budget raised for the run.
-              await share().catch(() => undefined);
-              await applyRaisedBudget(runId).catch(() => undefined);
-              return runner.advance(raw);
-            }),
-          // Run again when the remote moved under it (team_lost_run), from what the remote has: a few times, a second apart.
-          {
-            name: 'step',
-            retriesAllowed: true,
-            maxAttempts: 4,
-            intervalSeconds: 1,
-            backoffRate: 1.5,
-            shouldRetry: (e) => e instanceof RatchetError && e.code === 'team_lost_run',
-          },
-        );
-      }
-      return a;
-    },
-    { name: TEAM_WORKFLOW },
-  );
-  void teamRun;
+  registerTeamWorkflow({
+    db,
+    workerId,
+    begin: (raw, runId) => durable(runId, () => runner.begin(raw)),
+    advance: (raw, runId) =>
+      durable(runId, async () => {
+        // The team's day and holds as they are now, before the step's first API call; a budget raised for the run.
+        await share().catch(() => undefined);
+        await applyRaisedBudget(runId).catch(() => undefined);
+        return runner.advance(raw);
+      }),
+  });
 
   DBOS.setConfig({ name: TEAM_APP, systemDatabaseUrl: o.url, executorID: workerId, applicationVersion: TEAM_PROTOCOL, logger: dbosLogger({ warnings: true }) });
   const perWorker = o.concurrency ?? DEFAULT_LIMITS.perWorker;
@@ -254,14 +227,8 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   // A silent worker's runs: claimed by one live worker, which has DBOS put them back on the queue.
   const takeOver = async () => {
     for (const gone of await db.claimGoneWorkers(workerId, goneMs)) {
-      const handles = await DBOSExecutor.globalInstance?.recoverPendingWorkflows([gone]);
-      const ids = (handles ?? []).map((h) => h.workflowID);
-      for (const id of ids)
-        await db.updateRun(id, {
-          status: 'queued',
-          reason: `The worker running it (${gone}) stopped; it waits for another worker and goes on from its last checkpoint.`,
-          reason_code: 'process_lost',
-        });
+      // Back on the queue: the team's list reads them as queued, the worker that stopped named (team-client.ts itemOf).
+      const ids = await recoverWorkflowsOf([gone]);
       if (ids.length) o.say(`ratchet worker: took over ${ids.length} run(s) of ${gone}, which stopped answering: ${ids.join(', ')}`);
     }
   };

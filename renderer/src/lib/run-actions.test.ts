@@ -1,6 +1,7 @@
 // The run actions table: only actions that can work for the run's state, the right one primary.
 import { describe, expect, it } from 'vitest';
 import type { RunStatus, StatusDocument, StepDoc } from '../../../shared/domain';
+import { RUN_STEERING } from '../../../shared/run-steering';
 import { runActionsFor } from './run-actions';
 
 const step = (index: number, status: StepDoc['status']): StepDoc => ({
@@ -50,5 +51,16 @@ describe('runActionsFor', () => {
 
   it('leaves the primary role to Raise budget on a run paused for its budget', () => {
     expect(runActionsFor(doc('paused', some), { budgetPause: true })).toEqual({ primary: null, actions: ['resume', 'startAgain', 'revise'] });
+  });
+
+  it('offers Stop, Resume and Retry only where the steering table the engine and the team client obey allows them', () => {
+    const steers = { stop: 'stop', resume: 'resume', retry: 'retry', retryNow: 'resume', approve: 'resume' } as const;
+    for (const status of Object.keys(RUN_STEERING) as RunStatus[]) {
+      for (const steps of [none, some]) {
+        for (const a of runActionsFor(doc(status, steps)).actions) {
+          if (a in steers) expect([status, a, RUN_STEERING[status][steers[a as keyof typeof steers]]]).toEqual([status, a, 'yes']);
+        }
+      }
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Which actions a run's state allows, and which one is primary: pure, so the table is tested without the screen.
-import type { StatusDocument } from '../../../shared/domain';
+import type { RunStatus, StatusDocument } from '../../../shared/domain';
+import { canSteer, RUN_STEERING } from '../../../shared/run-steering';
 
 export type RunAction = 'approve' | 'retryNow' | 'retry' | 'resume' | 'startAgain' | 'revise' | 'stop';
 
@@ -27,7 +28,11 @@ export function hasCompletedStep(doc: StatusDocument): boolean {
  */
 export function runActionsFor(doc: StatusDocument, opts: { budgetPause?: boolean } = {}): RunActionPlan {
   const done = hasCompletedStep(doc);
-  const plan = (primary: RunAction | null, actions: RunAction[]): RunActionPlan => ({ primary, actions });
+  // Only what the engine's steering table (shared/run-steering.ts) lets it do: the local engine and the team client refuse the rest.
+  const plan = (primary: RunAction | null, actions: RunAction[]): RunActionPlan => {
+    const offered = actions.filter((a) => steerable(doc.status, a));
+    return { primary: primary && offered.includes(primary) ? primary : null, actions: offered };
+  };
   switch (doc.status) {
     case 'waiting_approval':
       return plan('approve', ['approve', 'stop']);
@@ -49,5 +54,23 @@ export function runActionsFor(doc: StatusDocument, opts: { budgetPause?: boolean
       return plan(opts.budgetPause ? null : 'resume', ['resume', 'startAgain', 'revise']);
     case 'cancelled':
       return done ? plan('resume', ['resume', 'startAgain', 'revise']) : plan('startAgain', ['startAgain', 'resume', 'revise']);
+  }
+}
+
+/** Whether the steering table lets the engine carry out the action on a run in `status` (starting again and revising make a new attempt at the task, not a steer of this run). */
+export function steerable(status: RunStatus, action: RunAction): boolean {
+  switch (action) {
+    case 'approve':
+      return status === 'waiting_approval' && canSteer(status, 'resume');
+    case 'retryNow':
+      return status === 'waiting' && canSteer(status, 'resume');
+    case 'resume':
+    case 'retry':
+    case 'stop':
+      return canSteer(status, action);
+    case 'startAgain':
+      return status !== 'succeeded' && RUN_STEERING[status].stop === 'over';
+    case 'revise':
+      return true;
   }
 }

@@ -4,6 +4,7 @@
 // the current attempt live. The step timeline and the transcript are the local run screen's.
 import { useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
+import { canSteer } from '../../../shared/run-steering';
 import type { TeamRunItem } from '../../../shared/team';
 import { errorClassLabel, money, shortSha } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
@@ -27,8 +28,12 @@ export function teamBudgetPause(it: TeamRunItem): boolean {
 
 type Action = 'stop' | 'resume' | 'retry' | 'next' | 'later';
 
-/** What the user can do with a team run in its state, in the order the buttons show. */
+/** What the user can do with a team run in its state, in the order the buttons show: Stop, Resume and Retry only where the steering table (shared/run-steering.ts) the team client obeys allows them. */
 export function teamActions(it: TeamRunItem): Action[] {
+  return offered(it).filter((a) => a === 'next' || a === 'later' || canSteer(it.status, a));
+}
+
+function offered(it: TeamRunItem): Action[] {
   switch (it.status) {
     case 'queued':
       return ['next', 'later', 'stop'];

@@ -1,0 +1,51 @@
+// A team run's workflow, and the one writer of a team run's status. The workflow is a `begin` durable step, then one
+// `step` per Ratchet step; each answers the typed outcome of the step it ran (StepAnswer), and team-run-life.ts decides
+// what comes next, as run-machine.ts does for the step inside. After each durable step the workflow's body projects the
+// outcome: one write of the team's row (TeamDb.projectRunStatus) and the workflow's DBOS event TEAM_STATUS_EVENT.
+// Nothing else writes a team run's status (team-status-owner.test.ts fails if anything does): Stop, Resume and Retry act
+// on the workflow through DBOS (cancel, resume, rewind), and the team's list reads DBOS's word over the row (itemOf).
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { RatchetError } from '../errors';
+import { TEAM_STATUS_EVENT, TEAM_WORKFLOW, type TeamDb } from '../store/team-db';
+import { nextMove, teamStatusOf, type StepAnswer } from './team-run-life';
+
+export interface TeamWorkflowDeps {
+  db: Pick<TeamDb, 'projectRunStatus'>;
+  /** The worker's id, kept with the status it projects (the team's list shows who runs the run). */
+  workerId: string;
+  /** The durable steps' bodies: the run made (or brought up to date) here, and its next step run and pushed. */
+  begin(raw: unknown, runId: string): Promise<StepAnswer>;
+  advance(raw: unknown, runId: string): Promise<StepAnswer>;
+}
+
+/** Registers the team run's workflow with DBOS (before DBOS.launch). */
+export function registerTeamWorkflow(d: TeamWorkflowDeps): void {
+  DBOS.registerWorkflow(
+    async (raw: unknown): Promise<StepAnswer> => {
+      const runId = String((raw as { runId?: unknown })?.runId);
+      // The run machine's status, projected: replayed after a recovery in the same order, so the last write is the latest.
+      const project = async (a: StepAnswer): Promise<void> => {
+        const s = teamStatusOf(a);
+        await DBOS.setEvent(TEAM_STATUS_EVENT, s);
+        await d.db.projectRunStatus(runId, { ...s, worker: d.workerId }).catch(() => undefined);
+      };
+      let a = await DBOS.runStep(() => d.begin(raw, runId), { name: 'begin' });
+      await project(a);
+      for (let move = nextMove(a); move.kind !== 'end'; move = nextMove(a)) {
+        if (move.kind === 'sleep') await DBOS.sleep(Math.max(0, Date.parse(move.until) - (await DBOS.now())));
+        a = await DBOS.runStep(() => d.advance(raw, runId), {
+          name: 'step',
+          // Run again when the remote moved under it (team_lost_run), from what the remote has: a few times, a second apart.
+          retriesAllowed: true,
+          maxAttempts: 4,
+          intervalSeconds: 1,
+          backoffRate: 1.5,
+          shouldRetry: (e) => e instanceof RatchetError && e.code === 'team_lost_run',
+        });
+        await project(a);
+      }
+      return a;
+    },
+    { name: TEAM_WORKFLOW },
+  );
+}
