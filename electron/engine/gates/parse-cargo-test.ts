@@ -50,8 +50,8 @@ function parse(text: string): FailedTest[] {
     }
     // assert_ne! prints left and right too, but they are not what was expected and what came.
     const equality = !/left != right/.test(message);
-    const left = equality ? message.match(/^\s*left:\s*(.+)$/m) : null;
-    const right = equality ? message.match(/^\s*right:\s*(.+)$/m) : null;
+    const left = equality ? message.match(/^[ \t]*left:\s*(.+)$/m) : null;
+    const right = equality ? message.match(/^[ \t]*right:\s*(.+)$/m) : null;
     const unq = (v: string | undefined): string | null => cleanValue(v?.replace(/^`([\s\S]*)`,?$/, '$1'));
     out.push(
       testFailure(name, {

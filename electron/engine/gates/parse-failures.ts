@@ -38,7 +38,7 @@ export { parseTap } from './parse-tap';
 export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestJsonParser,
   { id: 'jest-json', detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'), parse: jestJsonInOutput },
-  { id: 'tap', detect: (t) => /^\s*not ok\b/m.test(t), parse: parseTap },
+  { id: 'tap', detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseTap },
   pytestParser,
   unittestParser,
   jestTextParser,
@@ -48,7 +48,7 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestParser,
   cargoTestParser,
   junitConsoleParser,
-  { id: 'gut', detect: (t) => /^\s*\[Failed\]:/m.test(t), parse: parseGut },
+  { id: 'gut', detect: (t) => /^[ \t]*\[Failed\]:/m.test(t), parse: parseGut },
   tscParser,
   eslintParser,
   rustcParser,
@@ -56,7 +56,7 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   ccParser,
   pythonErrorParser,
   markedLinesParser,
-  { id: 'not-ok', detect: (t) => /^\s*not ok\b/m.test(t), parse: parseNotOkLines },
+  { id: 'not-ok', detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseNotOkLines },
 ];
 
 function dedupe(list: FailedTest[]): FailedTest[] {
@@ -89,15 +89,46 @@ function detects(p: FailureParser, text: string): boolean {
   }
 }
 
-/** The failures in a gate's output alone, and the id of the format that found them (null when none did). */
-export function parseOutputFailures(output: string): { format: string | null; failures: FailedTest[] } {
+/** How long parsing one output may take before it gives up (linear parsers finish 100 MB well inside it). */
+export const PARSE_BUDGET_MS = 10_000;
+
+export interface ParseOptions {
+  /** Parsing stops trying further formats once this much time has passed. Default PARSE_BUDGET_MS. */
+  budgetMs?: number;
+  now?: () => number;
+}
+
+export interface OutputFailures {
+  format: string | null;
+  failures: FailedTest[];
+  /** Why parsing stopped before every format was tried (its budget ran out), or null when it finished. */
+  incomplete: string | null;
+}
+
+/**
+ * The failures in a gate's output alone, and the id of the format that found them (null when none did). Parsing has a
+ * deadline: past `budgetMs` the formats not yet tried are skipped and `incomplete` says so, so an output no parser
+ * expected never holds the run (each parser is also linear: linear-parsing.test.ts).
+ */
+export function parseOutputFailures(output: string, opts: ParseOptions = {}): OutputFailures {
+  const now = opts.now ?? (() => performance.now());
+  const budget = opts.budgetMs ?? PARSE_BUDGET_MS;
+  const started = now();
   const text = normaliseOutput(typeof output === 'string' ? output : '');
-  for (const p of FAILURE_PARSERS) {
+  for (const [i, p] of FAILURE_PARSERS.entries()) {
+    if (now() - started > budget) {
+      const left = FAILURE_PARSERS.length - i;
+      return {
+        format: null,
+        failures: [],
+        incomplete: `parsing stopped after ${Math.round(budget / 1000)} s: ${left} output format${left === 1 ? '' : 's'} not tried`,
+      };
+    }
     if (!detects(p, text)) continue;
     const found = attempt(() => p.parse(text));
-    if (found.length > 0) return { format: p.id, failures: dedupe(found).slice(0, MAX_FAILED_TESTS) };
+    if (found.length > 0) return { format: p.id, failures: dedupe(found).slice(0, MAX_FAILED_TESTS), incomplete: null };
   }
-  return { format: null, failures: [] };
+  return { format: null, failures: [], incomplete: null };
 }
 
 /**

@@ -105,7 +105,7 @@ function parse(text: string): FailedTest[] {
 
 export const goTestParser: FailureParser = {
   id: 'go-test',
-  detect: (t) => /^\s*--- FAIL: \S/m.test(t),
+  detect: (t) => /^[ \t]*--- FAIL: \S/m.test(t),
   parse,
 };
 

@@ -84,7 +84,7 @@ function sideOf(failing: readonly FailedTest[]): SideMessage {
 }
 
 // A test runner's own time limit as seed 002 prints it ("Test exceeded 300s timeout"): a timeout, as the seed says.
-const TEST_TIMEOUT_LINE = /^\s*(?:Tests?|Gate|Job) exceeded (?:its )?\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)? timeout\b.*$/im;
+const TEST_TIMEOUT_LINE = /^[ \t]*(?:Tests?|Gate|Job) exceeded (?:its )?\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)? timeout\b.*$/im;
 
 /**
  * Classifies a failed gate run. Pure but for the clock (a Retry-After given as a date): looks only at the result, the

@@ -34,9 +34,9 @@ const PATH_START = `(?<![^\\s'"\`(<\\[=,;:])`;
 /** Project roots a runner announces in its own output: vitest's RUN line, pytest's rootdir, cargo's Compiling line. */
 function announcedRoots(text: string): string[] {
   const roots: string[] = [];
-  for (const m of text.matchAll(/^\s*RUN\s+v\S+\s+(\/\S+)\s*$/gm)) roots.push(m[1]!);
+  for (const m of text.matchAll(/^[ \t]*RUN\s+v\S+\s+(\/\S+)\s*$/gm)) roots.push(m[1]!);
   for (const m of text.matchAll(/^rootdir: (\/\S+?),?\s*$/gm)) roots.push(m[1]!);
-  for (const m of text.matchAll(/^\s*Compiling \S+ v\S+ \((\/[^)]+)\)\s*$/gm)) roots.push(m[1]!);
+  for (const m of text.matchAll(/^[ \t]*Compiling \S+ v\S+ \((\/[^)]+)\)\s*$/gm)) roots.push(m[1]!);
   return roots;
 }
 
@@ -92,7 +92,7 @@ function dropLineNumbers(line: string): string {
     .replace(/(\.[A-Za-z][\w]{0,7})\(\d+,\d+\)/g, '$1') // tsc: a.ts(3,7)
     .replace(/(\.[A-Za-z][\w]{0,7}):\d+(?::\d+)?\b/g, '$1') // a.ts:3:7, main.go:12
     .replace(/\b(line|Line|LINE|at line) \d+\b/g, '$1 N')
-    .replace(/^\s*>?\s*\d+\s*\|/, '|') // code frames: "  12 | …", "> 12 | …"
+    .replace(/^\s*(?:>\s*)?\d+\s*\|/, '|') // code frames: "  12 | …", "> 12 | …"
     .replace(/\b\d+\.\d+\b/g, '<f>');
 }
 
@@ -160,21 +160,27 @@ export function normaliseFailure(input: FingerprintInput): string {
     return lines.join('\n');
   }
 
-  const cleaned = plain.split('\n').map((l) => dropLineNumbers(scrub(l, roots)).trim());
+  // Only the lines that can be kept are scrubbed: those with error wording (scrubbing adds none) and the last few, so a
+  // long output of blank or passing lines costs one test per line (linear-parsing.test.ts).
+  const raw = plain.split('\n');
+  const clean = (l: string): string => dropLineNumbers(scrub(l, roots)).trim();
   const errors: string[] = [];
-  for (const l of cleaned) {
+  for (const r of raw) {
+    if (!ERROR_LINE.test(r.trimStart())) continue;
+    const l = clean(r);
     if (l === '' || !ERROR_LINE.test(l) || NOISE_LINE.test(l) || errors.includes(l)) continue;
     errors.push(clip(l, MAX_FIELD_CHARS));
     if (errors.length >= MAX_ERROR_LINES) break;
   }
   // Without error wording, the last lines usually say how it ended; a timeout's last lines are wherever it was cut.
   if (errors.length === 0 && input.errorClass !== 'timeout') {
-    errors.push(
-      ...cleaned
-        .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l))
-        .slice(-MAX_TAIL_LINES)
-        .map((l) => clip(l, MAX_FIELD_CHARS)),
-    );
+    const tail: string[] = [];
+    for (let i = raw.length - 1; i >= 0 && tail.length < MAX_TAIL_LINES; i--) {
+      if (raw[i]!.trim() === '') continue;
+      const l = clean(raw[i]!);
+      if (l !== '' && !/^[-=_~⎯*#]+$/.test(l)) tail.unshift(clip(l, MAX_FIELD_CHARS));
+    }
+    errors.push(...tail);
   }
   lines.push(...errors.map((l) => `error ${l}`));
   const top = topFrameFile(plain, roots);
