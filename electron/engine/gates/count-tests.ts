@@ -60,7 +60,7 @@ export function countTestsInReport(report: string): number | null {
 export function countTests(output: string, report: string | null = null): number | null {
   let seen: number | null = report ? countTestsInReport(report) : null;
   if (seen !== null && seen > 0) return seen;
-  const text = stripAnsi(output).replace(/\r\n?/g, '\n');
+  const text = stripAnsi(output);
   for (const { re, count } of COUNTS) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {

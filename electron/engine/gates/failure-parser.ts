@@ -13,9 +13,9 @@ export interface FailureParser {
 /** The note bounded-output.ts leaves where it cut a long output: nothing before it continues after it. */
 export const CUT_MARKER = /^\[… .+ (?:elided|characters elided)\b.*…\]$/;
 
-/** What every text parser reads: colours removed and Windows or old-Mac line ends turned into "\n". */
+/** What every text parser reads: the text a terminal showed (colours, cursor moves and \r redraws resolved, CRLF as "\n"). */
 export function normaliseOutput(output: string): string {
-  return stripAnsi(output).replace(/\r\n?/g, '\n');
+  return stripAnsi(output);
 }
 
 /** A failing test with only what is known; the rest null. */

@@ -1,5 +1,7 @@
 // What every failing-test parser shares: the FailedTest shape, ANSI stripping, expected/actual and file:line extraction.
 
+import { terminalText } from '../../../shared/terminal-text';
+
 export type { FailedTest } from '../../../shared/domain';
 
 export const MAX_FAILED_TESTS = 200;
@@ -7,13 +9,12 @@ export const MAX_FAILED_TESTS = 200;
 export const MAX_MESSAGE_CHARS = 1000;
 export const MAX_VALUE_CHARS = 500;
 
-// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles) that tools print when they think
-// they are on a terminal.
-// eslint-disable-next-line no-control-regex
-export const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
-
+/**
+ * Output as the text a person saw on the terminal: colours and cursor movement resolved, carriage-return redraws
+ * applied, CRLF read as a newline (shared/terminal-text.ts, the one helper for this). Idempotent.
+ */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  return terminalText(text);
 }
 
 export function clip(text: string, max: number): string {
@@ -88,13 +89,13 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   // keeps 500 characters) and start and end at a non-blank, so "= = =", "got got got" or a sea of blanks stays linear.
   m =
     t.match(/=[ \t]*(\S.{0,499}?)[;,][ \t]*want[ \t]+(\S.{0,499})$/m) ??
-    t.match(/\bgot(?:[ \t]*[:=])?[ \t]+(\S(?:.{0,498}?\S)?),?\s+want(?:[ \t]*[:=])?[ \t]+(\S.{0,499})$/m);
+    t.match(/\bgot(?:[ \t]*[:=])?[ \t]+(\S(?:.{0,498}?\S)??),?\s+want(?:[ \t]*[:=])?[ \t]+(\S.{0,499})$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
-  m = t.match(/\bwant(?:[ \t]*[:=])?[ \t]+(\S(?:.{0,498}?\S)?),?\s+got(?:[ \t]*[:=])?[ \t]+(\S.{0,499})$/m);
+  m = t.match(/\bwant(?:[ \t]*[:=])?[ \t]+(\S(?:.{0,498}?\S)??),?\s+got(?:[ \t]*[:=])?[ \t]+(\S.{0,499})$/m);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // Hand-written messages (GDScript, shell checks): "Expected 100, got 0", "expected 5 but got 6"
-  m = t.match(/\bexpected:?\s+(\S(?:.{0,498}?\S)?),?\s+(?:but\s+)?got:?[ \t]+(\S(?:.{0,498}\S)?)[ \t]*$/im);
+  m = t.match(/\bexpected:?\s+(\S(?:.{0,498}?\S)??),?\s+(?:but\s+)?got:?[ \t]+(\S(?:.{0,498}\S)?)[ \t]*$/im);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // testify and similar: "expected: 5" / "actual  : 6" on their own lines

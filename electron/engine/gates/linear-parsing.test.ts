@@ -121,7 +121,8 @@ function runRegex(re: RegExp, text: string): void {
  * Linear work doubles; quadratic work quadruples. A probe at 16 KB first fails the worst ones without waiting minutes.
  */
 function growth(run: (text: string) => void, shape: (size: number) => string): { t64: number; t128: number; quadratic: boolean } {
-  if (time(() => run(shape(16 * KB))) > 200) return { t64: Infinity, t128: Infinity, quadratic: true };
+  // A pause of the machine can slow one run: the probe fails only when a second one is slow too.
+  if (time(() => run(shape(16 * KB))) > 200 && time(() => run(shape(16 * KB))) > 200) return { t64: Infinity, t128: Infinity, quadratic: true };
   const small = shape(64 * KB);
   const big = shape(128 * KB);
   let t64 = Infinity;
@@ -198,12 +199,14 @@ describe('parsing is linear in the output', () => {
   it('128 KB of newlines (or spaces, a×100k, colons…) goes through parse, count, classify and fingerprint in well under a second', () => {
     const worst: { name: string; ms: number }[] = [];
     for (const [name, text] of Object.entries(shapes(128 * KB, ['not ok', 'FAIL', 'expected', 'got']))) {
-      const ms = time(() => {
+      const whole = (): void => {
         const failures = parseFailures({ output: text });
         countTests(text);
         classifyGateFailure(gate(text), failures);
         fingerprint({ errorClass: 'unknown', failures, output: text, root: '/work/x' });
-      });
+      };
+      // The better of two runs: a busy machine can pause one.
+      const ms = Math.min(time(whole), time(whole));
       worst.push({ name, ms });
     }
     worst.sort((a, b) => b.ms - a.ms);

@@ -99,7 +99,7 @@ export function classifyGateFailure(
   context: ClassifyContext = {},
 ): Classification {
   if (r.passed) return { errorClass: 'unknown', message: 'The gate passed', hints: [] };
-  const raw = stripAnsi(r.output).replace(/\r\n?/g, '\n');
+  const raw = stripAnsi(r.output);
   const ruled = rules && rules.length > 0 ? userRule(rules, raw) : null;
   if (ruled) return withHints(ruled, raw, failures);
   // go test -json wraps every line in an event; the text patterns below read what it would have printed.

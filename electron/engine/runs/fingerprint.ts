@@ -13,6 +13,7 @@ export interface FingerprintInput {
 }
 
 const MAX_TESTS = 200;
+const MAX_SCRUBBED = 500;
 const MAX_ERROR_LINES = 5;
 const MAX_TAIL_LINES = 3;
 const MAX_FIELD_CHARS = 300;
@@ -64,7 +65,7 @@ function relativise(text: string, roots: readonly string[]): string {
 /** Removes what changes from run to run without the failure changing: times, addresses, ids, colours, spacing. */
 function scrub(text: string, roots: readonly string[]): string {
   return (
-    relativise(stripAnsi(text).replace(/\r\n?/g, '\n'), roots)
+    relativise(stripAnsi(text), roots)
       .replace(/\b\d{4}-\d{2}-\d{2}[T _]\d{2}[:_]\d{2}[:_]\d{2}(?:[.,_]\d+)?Z?(?:[+-]\d{2}:?\d{2})?/g, '<time>')
       .replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<date>')
       .replace(/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, '<time>')
@@ -149,7 +150,7 @@ function testLine(f: FailedTest, roots: readonly string[]): string {
 /** The canonical text that `fingerprint` hashes: the class, then the failing tests or the output's error lines. */
 export function normaliseFailure(input: FingerprintInput): string {
   const rawOutput = typeof input.output === 'string' ? input.output : '';
-  const plain = stripAnsi(goTestJsonText(rawOutput) ?? rawOutput).replace(/\r\n?/g, '\n');
+  const plain = stripAnsi(goTestJsonText(rawOutput) ?? rawOutput);
   const roots = [input.root, ...announcedRoots(plain)].filter((r): r is string => typeof r === 'string' && r !== '');
   const lines = [`class ${String(input.errorClass)}`];
 
@@ -165,8 +166,11 @@ export function normaliseFailure(input: FingerprintInput): string {
   const raw = plain.split('\n');
   const clean = (l: string): string => dropLineNumbers(scrub(l, roots)).trim();
   const errors: string[] = [];
+  // A log repeating its error wording on every line is scrubbed once per distinct line, and at most MAX_SCRUBBED times.
+  const tried = new Set<string>();
   for (const r of raw) {
-    if (!ERROR_LINE.test(r.trimStart())) continue;
+    if (tried.size >= MAX_SCRUBBED || tried.has(r) || !ERROR_LINE.test(r.trimStart())) continue;
+    tried.add(r);
     const l = clean(r);
     if (l === '' || !ERROR_LINE.test(l) || NOISE_LINE.test(l) || errors.includes(l)) continue;
     errors.push(clip(l, MAX_FIELD_CHARS));
