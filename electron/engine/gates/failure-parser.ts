@@ -8,6 +8,11 @@ export interface FailureParser {
   detect(text: string): boolean;
   /** Failing tests or errors found in the normalised text; [] when none. May throw: callers treat that as []. */
   parse(text: string): FailedTest[];
+  /**
+   * A normalised line that starts (or heads) a failure in this format, tested on every line of a gate's output as it
+   * streams (gate-log.ts): such lines are kept with their context however long the output. Linear and line-local.
+   */
+  marker?: RegExp;
 }
 
 /** The note bounded-output.ts leaves where it cut a long output: nothing before it continues after it. */

@@ -8,7 +8,8 @@ import { classifyGateFailure } from '../runs/classify';
 import { fingerprint } from '../runs/fingerprint';
 import { countTests } from './count-tests';
 import { normaliseOutput } from './failure-parser';
-import { FAILURE_PARSERS, parseFailures, parseOutputFailures } from './parse-failures';
+import { GateLog } from './gate-log';
+import { FAILURE_PARSERS, isFailureLine, parseFailures, parseOutputFailures } from './parse-failures';
 import type { GateResult } from './run-gate';
 
 const KB = 1024;
@@ -25,6 +26,7 @@ function sourceFiles(): string[] {
     ...dir('electron/engine/gates', (f) => f !== 'failure-corpus.ts'),
     ...dir('electron/engine/runs', (f) => /^(?:classify|fingerprint)/.test(f)),
     'shared/terminal-text.ts',
+    'shared/line-index.ts',
     'shared/workspace-prefix.ts',
   ].filter((f) => fs.existsSync(path.join(ROOT, f)));
 }
@@ -200,7 +202,10 @@ describe('parsing is linear in the output', () => {
     const worst: { name: string; ms: number }[] = [];
     for (const [name, text] of Object.entries(shapes(128 * KB, ['not ok', 'FAIL', 'expected', 'got']))) {
       const whole = (): void => {
-        const failures = parseFailures({ output: text });
+        const log = new GateLog({ isFailureLine });
+        log.push(text);
+        log.end();
+        const failures = parseFailures({ output: log.toString() });
         countTests(text);
         classifyGateFailure(gate(text), failures);
         fingerprint({ errorClass: 'unknown', failures, output: text, root: '/work/x' });

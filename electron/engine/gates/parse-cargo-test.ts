@@ -86,6 +86,7 @@ function parse(text: string): FailedTest[] {
 
 export const cargoTestParser: FailureParser = {
   id: 'cargo-test',
+  marker: /^---- \S+ stdout ----$|^test \S+ \.\.\. FAILED$|^failures:$|\bpanicked at\b/,
   detect: (t) => /^---- \S+ stdout ----$/m.test(t) || /^test \S+ \.\.\. FAILED$/m.test(t),
   parse,
 };

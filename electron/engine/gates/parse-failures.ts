@@ -37,8 +37,8 @@ export { parseTap } from './parse-tap';
  */
 export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestJsonParser,
-  { id: 'jest-json', detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'), parse: jestJsonInOutput },
-  { id: 'tap', detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseTap },
+  { id: 'jest-json', marker: /"status":"failed"/, detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'), parse: jestJsonInOutput },
+  { id: 'tap', marker: /^[ \t]*not ok\b/, detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseTap },
   pytestParser,
   unittestParser,
   jestTextParser,
@@ -48,7 +48,7 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestParser,
   cargoTestParser,
   junitConsoleParser,
-  { id: 'gut', detect: (t) => /^[ \t]*\[Failed\]:/m.test(t), parse: parseGut },
+  { id: 'gut', marker: /^[ \t]*\[Failed\]:/, detect: (t) => /^[ \t]*\[Failed\]:/m.test(t), parse: parseGut },
   tscParser,
   eslintParser,
   rustcParser,
@@ -56,8 +56,20 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   ccParser,
   pythonErrorParser,
   markedLinesParser,
-  { id: 'not-ok', detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseNotOkLines },
+  { id: 'not-ok', marker: /^[ \t]*not ok\b/, detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseNotOkLines },
 ];
+
+/** Every format's failure marker in one expression: one test per line of a streamed gate output. */
+const FAILURE_MARKER = new RegExp(FAILURE_PARSERS.flatMap((p) => (p.marker ? [`(?:${p.marker.source})`] : [])).join('|'), 'u');
+
+/**
+ * Whether one line of a gate's output starts or heads a failure in any known format (gate-log.ts keeps such lines and
+ * their context wherever they are in the output). Coloured or redrawn lines are resolved first.
+ */
+export function isFailureLine(line: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the bytes that make a line terminal output rather than text
+  return FAILURE_MARKER.test(/[\u001b\r\u0008\u009b]/.test(line) ? normaliseOutput(line) : line);
+}
 
 function dedupe(list: FailedTest[]): FailedTest[] {
   const seen = new Set<string>();

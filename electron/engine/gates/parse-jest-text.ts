@@ -64,6 +64,7 @@ function parse(text: string): FailedTest[] {
 
 export const jestTextParser: FailureParser = {
   id: 'jest',
+  marker: /^[ \t]*● \S|^[ \t]*FAIL[ \t]/,
   detect: (t) => /^[ \t]*● \S/m.test(t),
   parse,
 };

@@ -65,6 +65,7 @@ function parse(text: string): FailedTest[] {
 
 export const junitConsoleParser: FailureParser = {
   id: 'junit-console',
+  marker: /^Failures \(\d+\):|MethodSource \[|^[ \t]*=> Exception: |^ {2}(?:JUnit [\w ]+|[\w-]+):\S/,
   detect: (t) => (/^Failures \(\d+\):\s*$/m.test(t) && /MethodSource \[/.test(t)) || /^[ \t]*=> Exception: /m.test(t),
   parse,
 };

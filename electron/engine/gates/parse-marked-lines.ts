@@ -17,4 +17,4 @@ function parseMarkedLines(text: string): FailedTest[] {
   return out;
 }
 
-export const markedLinesParser: FailureParser = { id: 'cross-mark', detect: (t) => t.includes('❌'), parse: parseMarkedLines };
+export const markedLinesParser: FailureParser = { id: 'cross-mark', marker: /❌/, detect: (t) => t.includes('❌'), parse: parseMarkedLines };

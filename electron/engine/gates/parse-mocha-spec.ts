@@ -59,6 +59,7 @@ function parse(text: string): FailedTest[] {
 
 export const mochaSpecParser: FailureParser = {
   id: 'mocha',
+  marker: /^[ \t]*\d+ failing\b|^ {2}\d+\) \S/,
   detect: (t) => /^[ \t]*\d+ failing\b/m.test(t) && /^ {2}\d+\) \S/m.test(t),
   parse,
 };

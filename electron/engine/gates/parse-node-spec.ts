@@ -89,6 +89,7 @@ function parse(text: string): FailedTest[] {
 
 export const nodeSpecParser: FailureParser = {
   id: 'node-test',
+  marker: /^[ \t]*✖ \S|^ℹ fail \d/,
   detect: (t) => /^[ \t]*✖ \S/m.test(t) && (/^ℹ fail \d/m.test(t) || /^✖ failing tests:/m.test(t)),
   parse,
 };

@@ -185,6 +185,7 @@ function parse(text: string): FailedTest[] {
 
 export const pytestParser: FailureParser = {
   id: 'pytest',
+  marker: /^={3,} (?:FAILURES|ERRORS|short test summary info) ={3,}$|^(?:FAILED|ERROR) \S|^_{3,} \S.* _{3,}$|^E[ \t]/,
   detect: (t) => /^={3,} (?:FAILURES|ERRORS|short test summary info) ={3,}$/m.test(t) || /^(?:FAILED|ERROR) \S+\.py(?:::\S+)?(?: - |$)/m.test(t),
   parse,
 };

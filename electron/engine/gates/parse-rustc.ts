@@ -4,6 +4,7 @@ import { compileError, type FailureParser } from './failure-parser';
 
 export const rustcParser: FailureParser = {
   id: 'rustc',
+  marker: /^error(?:\[E\d+\])?: |^[ \t]*--> \S+:\d+:\d+/,
   detect: (t) => /^error(?:\[E\d+\])?: /m.test(t) && /^[ \t]*--> \S+:\d+:\d+/m.test(t),
   parse: (t) => {
     const out: FailedTest[] = [];

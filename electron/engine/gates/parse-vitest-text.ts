@@ -47,6 +47,7 @@ function parse(text: string): FailedTest[] {
 
 export const vitestTextParser: FailureParser = {
   id: 'vitest',
+  marker: /^[ \t]*FAIL[ \t]+\S|^[ \t]*(?:×|✗) \S|^[ \t]*⎯+ Failed Tests \d+/,
   detect: (t) => /^[ \t]*FAIL\s+\S+\.[cm]?[jt]sx?(?: > | \[ )/m.test(t),
   parse,
 };

@@ -5,6 +5,7 @@ import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
 import { goTestJsonText, stripAnsi } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
+import { CUT_MARKER } from '../gates/failure-parser';
 import type { ClassifyContext } from './classify-context';
 import { apiFailure } from './classify-api';
 import { compilationError } from './classify-compile';
@@ -31,12 +32,15 @@ function gitConflict(out: string): Classification | null {
   return stopped ? result('git_conflict', stopped[0].trim()) : null;
 }
 
+// Lines that say nothing about a failure: a log file's whereabouts (npm's "A complete log of this run can be found
+// in: …"), a TAP plan ("1..10000") or passing test point ("ok 12 - …"), the note standing for left-out lines.
+const NOT_A_REASON = /^(?:npm (?:ERR!|error)\s*$|.*\bA complete log of this run can be found in\b|\d+\.\.\d+(?:\s*#.*)?$|ok\b)/;
+
 function lastMeaningfulLine(out: string): string | null {
-  // A log file's whereabouts (npm's "A complete log of this run can be found in: …") says nothing about the failure.
   const lines = out
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l) && !/^(?:npm (?:ERR!|error)\s*$|.*\bA complete log of this run can be found in\b)/.test(l));
+    .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l) && !NOT_A_REASON.test(l) && !CUT_MARKER.test(l));
   return lines.length > 0 ? lines[lines.length - 1]! : null;
 }
 
