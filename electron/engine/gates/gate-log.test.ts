@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyGateFailure } from '../runs/classify';
 import { GateLog, readGapNote } from './gate-log';
-import { FAILURE_PARSERS, isFailureLine, parseFailures } from './parse-failures';
+import { FAILURE_MARKER, FAILURE_MARKER_SCAN, FAILURE_PARSERS, isFailureLine, parseFailures } from './parse-failures';
 import { runGate } from './run-gate';
 
 let root: string;
@@ -79,6 +79,19 @@ describe('a long gate log keeps its failure', () => {
     for (const n of failing) expect(text).toContain(`not ok ${n} - case ${n}\n  ---\n  message: boom ${n}`);
     expect(text.length).toBeLessThan(20_000);
     expect(parseFailures({ output: text }).map((f) => f.name)).toEqual(['case 5000', 'case 20000', 'case 77777']);
+  });
+
+  it('keeps a failure the fast chunk scan cannot see at a line start: coloured, or a marker inside a line (a compiler error)', () => {
+    const log = new GateLog({ isFailureLine, marker: FAILURE_MARKER, fastMarker: FAILURE_MARKER_SCAN, headBytes: 1024, tailBytes: 1024 });
+    for (let i = 1; i <= 50_000; i++) {
+      if (i === 10_000) log.push('\u001b[31mnot ok 10000 - coloured case\u001b[39m\n');
+      else if (i === 30_000) log.push('src/lib.c:12:5: error: expected ‘;’ before ‘}’ token\n');
+      else log.push(`ok ${i} - case ${i}\n`);
+    }
+    log.end();
+    const text = log.toString();
+    expect(text).toContain('not ok 10000 - coloured case');
+    expect(text).toContain('src/lib.c:12:5: error: expected');
   });
 
   it('every output parser carries the marker that keeps its failures in a long log', () => {

@@ -33,6 +33,8 @@ interface Kept {
 }
 
 const KB = 1024;
+// eslint-disable-next-line no-control-regex -- the bytes that make text terminal output
+const TERMINAL = /[\u001b\r\u0008\u009b]/;
 
 /** The note that stands for left-out lines; failure-parser.ts's CUT_MARKER matches it, so no parser reads across it. */
 export function gapNote(first: number, last: number, bytes: number): string {
@@ -42,7 +44,9 @@ export function gapNote(first: number, last: number, bytes: number): string {
 
 /**
  * Collects a stream of output bytes line by line. Memory is bounded by the options whatever the gate prints; every
- * line is looked at once (the marker test), so a failure anywhere is kept with its context.
+ * line is looked at once (the markers run over each chunk in one pass of the expression engine), so a failure
+ * anywhere is kept with its context. `marker` must be the line test's expression with the `m` flag (for the
+ * chunk scan); `isFailureLine` decides for a single line.
  */
 export class GateLog {
   private readonly decoder = new StringDecoder('utf8');
@@ -53,25 +57,29 @@ export class GateLog {
   private readonly after: number;
   private readonly maxLine: number;
   private readonly isFailureLine: LineTest;
+  private readonly scan: RegExp | null;
   private partial = '';
   private partialBytes = 0;
   private lineNo = 0;
   private offset = 0;
   private readonly head: Kept[] = [];
   private headUsed = 0;
-  private tail: Kept[] = [];
-  private tailStart = 0;
-  private tailUsed = 0;
+  private headFull = false;
+  /** The last complete lines, as the chunks they came in (at least the tail's window of them): the tail is cut from them. */
+  private tailChunks: string[] = [];
+  private tailLength = 0;
   private readonly excerpts: Kept[] = [];
   private excerptUsed = 0;
   private excerptsFull = false;
-  private recent: Kept[] = [];
   private afterLeft = 0;
   private total = 0;
   private failureLines = 0;
   private lastEnded = false;
 
-  constructor(opts: GateLogOptions) {
+  private readonly fastScan: RegExp | null;
+  private readonly needles: readonly string[] | null;
+
+  constructor(opts: GateLogOptions & { marker?: RegExp; fastMarker?: { anchored: RegExp; needles: readonly string[] | null } }) {
     this.headCap = opts.headBytes ?? 64 * KB;
     this.tailCap = opts.tailBytes ?? 64 * KB;
     this.excerptCap = opts.excerptBytes ?? 1024 * KB;
@@ -79,41 +87,44 @@ export class GateLog {
     this.after = opts.after ?? 60;
     this.maxLine = opts.maxLineChars ?? 4000;
     this.isFailureLine = opts.isFailureLine;
+    this.scan = opts.marker ? new RegExp(opts.marker.source, `${opts.marker.flags.replace(/[gm]/g, '')}gm`) : null;
+    this.fastScan = opts.fastMarker ? new RegExp(opts.fastMarker.anchored.source, `${opts.fastMarker.anchored.flags.replace(/[gm]/g, '')}gm`) : null;
+    this.needles = opts.fastMarker?.needles ?? null;
   }
 
   push(chunk: Buffer | string): void {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     this.total += buf.length;
     const text = this.decoder.write(buf);
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      const piece = text.slice(start, nl);
-      if (this.partial !== '') {
-        this.line(this.partial + piece, this.partialBytes + Buffer.byteLength(piece) + 1);
-        this.partial = '';
-        this.partialBytes = 0;
-      } else {
-        this.line(piece, Buffer.byteLength(piece) + 1);
-      }
-      start = nl + 1;
+    const cut = text.lastIndexOf('\n');
+    if (cut < 0) {
+      this.addPartial(text);
+      return;
     }
-    if (start < text.length) {
-      const rest = text.slice(start);
-      this.partialBytes += Buffer.byteLength(rest);
-      // A line that never ends is kept only up to the line cap (its bytes still count).
-      if (this.partial.length <= this.maxLine) this.partial = (this.partial + rest).slice(0, this.maxLine + 1);
+    let complete: string;
+    if (this.partial !== '' || this.partialBytes > 0) {
+      // The line the previous chunks left open ends in this one: it is taken on its own (it may have been cut).
+      const first = text.indexOf('\n');
+      const piece = text.slice(0, first);
+      this.line(this.partial + piece, this.partialBytes + Buffer.byteLength(piece) + 1);
+      this.addTail(`${this.partial + piece}\n`);
+      this.partial = '';
+      this.partialBytes = 0;
+      complete = text.slice(first + 1, cut + 1);
+    } else {
+      complete = text.slice(0, cut + 1);
     }
+    if (complete !== '') this.lines(complete);
+    this.addPartial(text.slice(cut + 1));
   }
 
   /** Ends the stream: the last line without a newline counts too. */
   end(): void {
-    const rest = this.decoder.end();
-    if (rest !== '') {
-      this.partialBytes += Buffer.byteLength(rest);
-      if (this.partial.length <= this.maxLine) this.partial = (this.partial + rest).slice(0, this.maxLine + 1);
-    }
+    this.addPartial(this.decoder.end());
     if (this.partial !== '' || this.partialBytes > 0) {
-      this.line(this.partial, this.partialBytes);
+      const last = this.partial;
+      this.line(last, this.partialBytes);
+      this.addTail(last);
       this.lastEnded = false;
     }
     this.partial = '';
@@ -129,50 +140,114 @@ export class GateLog {
     return this.lineNo;
   }
 
-  /** Lines that looked like the start of a failure, anywhere in the output. */
+  /** Lines that looked like the start of a failure, anywhere in the output (up to the excerpt budget's end). */
   get failureLineCount(): number {
     return this.failureLines;
   }
 
-  private line(raw: string, bytes: number): void {
-    this.lastEnded = true;
+  private addPartial(rest: string): void {
+    if (rest === '') return;
+    this.partialBytes += Buffer.byteLength(rest);
+    // A line that never ends is kept only up to the line cap (its bytes still count).
+    if (this.partial.length <= this.maxLine) this.partial = (this.partial + rest).slice(0, this.maxLine + 1);
+  }
+
+  /** Complete lines (the text ends with a newline): the few that are kept one by one, the rest skipped in bulk. */
+  private lines(text: string): void {
+    let pos = 0;
+    const end = text.length;
+    // Terminal output (colours, redraws) is looked at line by line, through isFailureLine, which resolves it first.
+    const plain = !TERMINAL.test(text);
+    // A chunk without any string the loose alternatives need is scanned for line-start markers alone (far cheaper).
+    const scan = this.fastScan && this.needles && !this.needles.some((n) => text.includes(n)) ? this.fastScan : this.scan;
+    while (pos < end) {
+      if (!this.headFull || this.afterLeft > 0 || !this.scan || !plain) {
+        const nl = text.indexOf('\n', pos);
+        this.line(text.slice(pos, nl), Buffer.byteLength(text.slice(pos, nl)) + 1);
+        pos = nl + 1;
+        continue;
+      }
+      scan!.lastIndex = pos;
+      const m = this.excerptsFull ? null : scan!.exec(text);
+      const lineStart = m ? text.lastIndexOf('\n', m.index - 1) + 1 : end;
+      // The lines before it a failure gets as context, from this chunk.
+      let from = lineStart;
+      for (let k = 0; m && k < this.before && from > pos; k++) from = text.lastIndexOf('\n', from - 2) + 1;
+      this.skip(text.slice(pos, from));
+      if (!m) break;
+      for (let at = from; at < lineStart;) {
+        const nl = text.indexOf('\n', at);
+        this.keepLine(text.slice(at, nl), Buffer.byteLength(text.slice(at, nl)) + 1);
+        at = nl + 1;
+      }
+      pos = lineStart;
+      // The marked line itself goes through line(), which opens the window of lines after it.
+      const nl = text.indexOf('\n', pos);
+      this.line(text.slice(pos, nl), Buffer.byteLength(text.slice(pos, nl)) + 1);
+      pos = nl + 1;
+    }
+    this.addTail(text);
+  }
+
+  /**
+   * Complete lines into the tail's window: whole chunks, dropped from the front once the rest covers the window (no
+   * copy per chunk); a last line longer than the window is kept cut, as every kept line is.
+   */
+  private addTail(text: string): void {
+    const window = this.tailCap + this.maxLine + 2;
+    if (text.length > window && text.lastIndexOf('\n', text.length - 2) < text.length - window) {
+      const start = text.lastIndexOf('\n', text.length - 2) + 1;
+      this.tailChunks = [`${text.slice(start, start + this.maxLine + 1)}\n`];
+      this.tailLength = this.tailChunks[0]!.length;
+      return;
+    }
+    this.tailChunks.push(text);
+    this.tailLength += text.length;
+    while (this.tailChunks.length > 1 && this.tailLength - this.tailChunks[0]!.length >= window) this.tailLength -= this.tailChunks.shift()!.length;
+  }
+
+  /** Lines left out in bulk: counted, their bytes counted. */
+  private skip(segment: string): void {
+    if (segment === '') return;
+    let n = 0;
+    for (let i = segment.indexOf('\n'); i >= 0; i = segment.indexOf('\n', i + 1)) n++;
+    this.lineNo += n;
+    this.offset += Buffer.byteLength(segment);
+  }
+
+  private make(raw: string, bytes: number): Kept {
     const no = ++this.lineNo;
     const at = this.offset;
     this.offset += bytes;
     const text = raw.length > this.maxLine ? `${raw.slice(0, this.maxLine)}…` : raw;
-    // What keeping the line costs: its kept text (a cut line costs its cut), about one byte a character.
-    const size = Math.min(bytes, text.length + 1);
-    const kept: Kept = { no, at, bytes, size, text };
-    if (this.headUsed + size <= this.headCap && this.head.length === no - 1) {
-      this.head.push(kept);
-      this.headUsed += size;
-      return;
-    }
-    const failing = this.isFailureLine(text);
-    if (failing) this.failureLines++;
-    if (!this.excerptsFull) {
-      if (failing) {
-        for (const r of this.recent) this.keepExcerpt(r);
-        this.recent = [];
-        this.keepExcerpt(kept);
-        this.afterLeft = this.after;
-      } else if (this.afterLeft > 0) {
-        this.afterLeft--;
-        this.keepExcerpt(kept);
-      } else {
-        this.recent.push(kept);
-        if (this.recent.length > this.before) this.recent.shift();
+    return { no, at, bytes, size: Math.min(bytes, text.length + 1), text };
+  }
+
+  private keepLine(raw: string, bytes: number): void {
+    this.keepExcerpt(this.make(raw, bytes));
+  }
+
+  /** One line looked at on its own: head, a failure's marker line, or a line in the window after one. */
+  private line(raw: string, bytes: number): void {
+    this.lastEnded = true;
+    const kept = this.make(raw, bytes);
+    if (!this.headFull) {
+      if (this.headUsed + kept.size <= this.headCap && this.head.length === kept.no - 1) {
+        this.head.push(kept);
+        this.headUsed += kept.size;
+        return;
       }
+      this.headFull = true;
     }
-    this.tail.push(kept);
-    this.tailUsed += size;
-    while (this.tailUsed > this.tailCap && this.tailStart < this.tail.length - 1) {
-      this.tailUsed -= this.tail[this.tailStart]!.size;
-      this.tailStart++;
-    }
-    if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {
-      this.tail = this.tail.slice(this.tailStart);
-      this.tailStart = 0;
+    const failing = this.isFailureLine(kept.text);
+    if (failing) this.failureLines++;
+    if (this.excerptsFull) return;
+    if (failing) {
+      this.keepExcerpt(kept);
+      this.afterLeft = this.after;
+    } else if (this.afterLeft > 0) {
+      this.afterLeft--;
+      this.keepExcerpt(kept);
     }
   }
 
@@ -187,6 +262,28 @@ export class GateLog {
     this.excerptUsed += k.size;
   }
 
+  /** The last lines within tailCap, with their original numbers and offsets, cut from the text kept for them. */
+  private tailLines(): Kept[] {
+    const all = this.tailChunks.join('');
+    const text = this.lastEnded ? all.slice(0, -1) : all;
+    if (this.lineNo === 0) return [];
+    const parts = text.split('\n');
+    const out: Kept[] = [];
+    let used = 0;
+    let at = this.offset;
+    for (let i = parts.length - 1, no = this.lineNo; i >= 0 && no >= 1; i--, no--) {
+      const raw = parts[i]!;
+      const bytes = Buffer.byteLength(raw) + (no === this.lineNo && !this.lastEnded ? 0 : 1);
+      const t = raw.length > this.maxLine ? `${raw.slice(0, this.maxLine)}…` : raw;
+      const size = Math.min(bytes, t.length + 1);
+      if (out.length > 0 && used + size > this.tailCap) break;
+      at -= bytes;
+      used += size;
+      out.push({ no, at, bytes, size, text: t });
+    }
+    return out.reverse();
+  }
+
   /**
    * The kept copy: head, failures with context, tail, in the original order, each run of left-out lines replaced by a
    * note naming their original line numbers and size. Identical to the output when nothing was left out.
@@ -194,7 +291,7 @@ export class GateLog {
   toString(): string {
     const seen = new Set<number>();
     const lines: Kept[] = [];
-    for (const k of [...this.head, ...this.excerpts, ...this.tail.slice(this.tailStart)]) {
+    for (const k of [...this.head, ...this.excerpts, ...this.tailLines()]) {
       if (seen.has(k.no)) continue;
       seen.add(k.no);
       lines.push(k);

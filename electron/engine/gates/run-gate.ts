@@ -8,7 +8,7 @@ import { whenAborted } from '../process/on-abort';
 import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
 import { isExecutableFile, whichIn } from '../process/which';
 import { GateLog } from './gate-log';
-import { isFailureLine } from './parse-failures';
+import { FAILURE_MARKER, FAILURE_MARKER_SCAN, isFailureLine } from './parse-failures';
 import { OutputStream, type OutputChunk, type OutputStreamOptions } from './output-stream';
 
 export interface GateSpec {
@@ -106,7 +106,13 @@ function errorText(err: unknown): string {
 export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<GateResult> {
   const started = performance.now();
   const maxOutput = Math.max(2, Math.floor(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES));
-  const output = new GateLog({ headBytes: Math.floor(maxOutput / 2), tailBytes: maxOutput - Math.floor(maxOutput / 2), isFailureLine });
+  const output = new GateLog({
+    headBytes: Math.floor(maxOutput / 2),
+    tailBytes: maxOutput - Math.floor(maxOutput / 2),
+    isFailureLine,
+    marker: FAILURE_MARKER,
+    fastMarker: FAILURE_MARKER_SCAN,
+  });
   let ended = false;
   const endOutput = (): void => {
     if (!ended) output.end();
