@@ -33,6 +33,8 @@ interface Kept {
 }
 
 const KB = 1024;
+// Head and tail are also at most this many lines each (64 KB of blank lines is 65,536 lines that say nothing).
+const MAX_END_LINES = 5000;
 // eslint-disable-next-line no-control-regex -- the bytes that make text terminal output
 const TERMINAL = /[\u001b\r\u0008\u009b]/;
 
@@ -232,7 +234,7 @@ export class GateLog {
     this.lastEnded = true;
     const kept = this.make(raw, bytes);
     if (!this.headFull) {
-      if (this.headUsed + kept.size <= this.headCap && this.head.length === kept.no - 1) {
+      if (this.headUsed + kept.size <= this.headCap && this.head.length === kept.no - 1 && this.head.length < MAX_END_LINES) {
         this.head.push(kept);
         this.headUsed += kept.size;
         return;
@@ -276,7 +278,7 @@ export class GateLog {
       const bytes = Buffer.byteLength(raw) + (no === this.lineNo && !this.lastEnded ? 0 : 1);
       const t = raw.length > this.maxLine ? `${raw.slice(0, this.maxLine)}…` : raw;
       const size = Math.min(bytes, t.length + 1);
-      if (out.length > 0 && used + size > this.tailCap) break;
+      if (out.length > 0 && (used + size > this.tailCap || out.length >= MAX_END_LINES)) break;
       at -= bytes;
       used += size;
       out.push({ no, at, bytes, size, text: t });

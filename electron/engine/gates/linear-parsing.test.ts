@@ -138,8 +138,9 @@ function growth(run: (text: string) => void, shape: (size: number) => string): {
       t128,
       time(() => run(big)),
     );
-    // Under 50 ms for 128 KB is linear whatever the ratio says (timer noise and a busy machine dominate there).
-    if (t128 < 50 || t128 < 3 * Math.max(t64, 1)) return { t64, t128, quadratic: false };
+    // Under 100 ms for 128 KB is linear whatever the ratio says (timer noise and a busy machine dominate there; a
+    // quadratic expression takes seconds at this size).
+    if (t128 < 100 || t128 < 3 * Math.max(t64, 1)) return { t64, t128, quadratic: false };
   }
   return { t64, t128, quadratic: true };
 }
@@ -221,7 +222,8 @@ describe('parsing is linear in the output', () => {
         .map((w) => `${w.name} ${w.ms.toFixed(0)} ms`)
         .join(', ')}`,
     );
-    expect(worst[0]!.ms, `slowest: ${worst[0]!.name}`).toBeLessThan(500);
+    // Well under a second: 0.2–0.6 s for the slowest shape on a 2-core machine at load average 10–16; 0.8 s leaves room.
+    expect(worst[0]!.ms, `slowest: ${worst[0]!.name}`).toBeLessThan(800);
   }, 600_000);
 
   it('parsing that outruns its budget gives up with a note instead of holding the run', () => {
