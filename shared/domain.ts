@@ -123,6 +123,16 @@ export const FailedTestDoc = z.object({
 });
 export type FailedTest = z.infer<typeof FailedTestDoc>;
 
+/** A failing test as the status document gives it. */
+export const AttemptFailureDoc = z.object({
+  name: z.string(),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  expected: z.string().nullable(),
+  actual: z.string().nullable(),
+});
+export type AttemptFailureDoc = z.infer<typeof AttemptFailureDoc>;
+
 export const AttemptDoc = z.object({
   n: z.number().int().min(1),
   outcome: AttemptOutcome,
@@ -141,6 +151,8 @@ export const AttemptDoc = z.object({
   round: z.number().int().min(0).default(0),
   /** What the attempt failed with, in a sentence ("the gate ran no tests", "your attempt changed no files"); null when it passed. */
   message: z.string().nullable().optional(),
+  /** The failing tests and errors parsed from its gates' whole output (or report); [] when none; absent in documents from before it. */
+  failures: z.array(AttemptFailureDoc).optional(),
 });
 export type AttemptDoc = z.infer<typeof AttemptDoc>;
 

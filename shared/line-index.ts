@@ -57,3 +57,36 @@ export function headOf<G extends { output: string }>(gate: G, maxLines: number |
   if (l.total <= maxLines) return { ...gate, lineCount: l.total, partial: false };
   return { ...gate, output: headLines(l.text, l.starts, maxLines), lineCount: l.total, partial: true };
 }
+
+/** Reads the note a kept gate log puts where lines were left out ("[… lines 19–7,320 elided (112 KB) …]"): their original numbers. */
+export function readGapNote(line: string): { first: number; last: number } | null {
+  const m = /^\[… lines? ([\d,]+)(?:–([\d,]+))? elided \([^)]*\) …\]$/.exec(line);
+  if (!m) return null;
+  const first = Number(m[1]!.replace(/,/g, ''));
+  return { first, last: m[2] ? Number(m[2].replace(/,/g, '')) : first };
+}
+
+/**
+ * The original line number of each kept line of a gate log (0 for a gap note), and how many lines the original had;
+ * null when nothing was left out (then line i is line i + 1).
+ */
+export function originalLines(text: string, starts: Uint32Array): { numbers: Uint32Array; total: number } | null {
+  if (!text.includes(' elided (')) return null;
+  const numbers = new Uint32Array(starts.length);
+  let next = 1;
+  let gaps = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const line = lineAt(text, starts, i);
+    const gap = line.startsWith('[… line') ? readGapNote(line) : null;
+    if (gap) {
+      gaps++;
+      next = gap.last + 1;
+      continue;
+    }
+    numbers[i] = next++;
+  }
+  if (gaps === 0) return null;
+  // A trailing newline ends the text with an empty line that is not one of the original's.
+  const total = text.endsWith('\n') ? next - 2 : next - 1;
+  return { numbers, total };
+}

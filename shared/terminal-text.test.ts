@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainLine, plainText, terminalSafe } from './terminal-text';
+import { plainLine, plainText, terminalSafe, terminalText } from './terminal-text';
 
 describe('terminalSafe', () => {
   it('replaces ESC, BEL, OSC 52, cursor movement, CR, DEL and C1 controls with visible signs, keeping newlines and tabs', () => {
@@ -26,5 +26,38 @@ describe('plainText / plainLine', () => {
     const t0 = performance.now();
     plainText('\u001b]'.repeat(100_000) + '\u001b['.repeat(100_000));
     expect(performance.now() - t0).toBeLessThan(500);
+  });
+});
+
+describe('terminalText', () => {
+  it('removes colours and OSC hyperlinks, so a name split by colour codes is in one piece', () => {
+    expect(terminalText('\u001b[31mFAIL\u001b[39m list\u001b[2m > \u001b[22madds numbers')).toBe('FAIL list > adds numbers');
+    expect(terminalText('\u001b]8;;file:///a.ts\u0007a.ts\u001b]8;;\u0007:3')).toBe('a.ts:3');
+  });
+
+  it('applies carriage-return redraws and backspaces, and reads CRLF as a newline', () => {
+    expect(terminalText('progress 10%\rprogress 100%\r\ndone')).toBe('progress 100%\ndone');
+    expect(terminalText('long line\rshort')).toBe('shortline');
+    expect(terminalText('xx\r\u001b[Kyy')).toBe('yy');
+    expect(terminalText('abc\b\bX')).toBe('aXc');
+  });
+
+  it('resolves a live reporter redrawing its last lines (cursor up, erase line)', () => {
+    const live = 'RUN\n ❯ a.test.ts 0/2\n\u001b[1A\u001b[2K ✓ a.test.ts 2/2\nTests 2 passed\n';
+    expect(terminalText(live)).toBe('RUN\n ✓ a.test.ts 2/2\nTests 2 passed\n');
+  });
+
+  it('leaves text without control characters as it is, and is idempotent', () => {
+    const text = 'step 1/3: café\n\tindented';
+    expect(terminalText(text)).toBe(text);
+    const once = terminalText('\u001b[1mbold\u001b[0m\r\nnext\rNEXT');
+    expect(terminalText(once)).toBe(once);
+  });
+
+  it('is linear: a megabyte of redraws and escapes takes well under a second', () => {
+    const big = 'x'.repeat(100_000) + '\ry'.repeat(100_000) + '\u001b[31m'.repeat(100_000) + '\n'.repeat(100_000);
+    const s = performance.now();
+    terminalText(big);
+    expect(performance.now() - s).toBeLessThan(1000);
   });
 });

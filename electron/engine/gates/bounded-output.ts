@@ -1,4 +1,5 @@
 // Keeps the head and tail of a stream (or long string) so gate output and prompts stay bounded in memory and size.
+import { terminalText } from '../../../shared/terminal-text';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -151,4 +152,12 @@ export function boundText(text: string, maxChars: number): string {
   if (headLen > 0 && isHighSurrogate(text.charCodeAt(headLen - 1))) headLen--;
   if (tailStart < text.length && isLowSurrogate(text.charCodeAt(tailStart))) tailStart++;
   return text.slice(0, headLen) + noteFor(tailStart - headLen) + text.slice(tailStart);
+}
+
+/**
+ * Gate output as an agent reads it: the text a terminal showed (colours, cursor moves and \r redraws resolved, so
+ * no escape byte reaches a prompt and a test's name is in one piece), then bounded to `maxChars` like boundText.
+ */
+export function outputForAgent(output: string, maxChars: number): string {
+  return boundText(terminalText(output), maxChars);
 }

@@ -8,13 +8,13 @@ import { stripAnsi } from './failure-text';
 const COUNTS: ReadonlyArray<{ re: RegExp; count: (m: RegExpExecArray) => number }> = [
   // pytest: "collected 3 items", "no tests ran in 0.99s", "3 passed, 1 failed in 0.1s"
   { re: /^collected (\d+) items?\b/gm, count: (m) => Number(m[1]) },
-  { re: /^=*\s*no tests ran\b/gm, count: () => 0 },
+  { re: /^=*[ \t]*no tests ran\b/gm, count: () => 0 },
   // jest: "Tests:       1 failed, 3 total", "No tests found, exiting with code 1"
   { re: /^Tests:\s+.*?(\d+) total$/gm, count: (m) => Number(m[1]) },
   { re: /^No tests found, exiting with code \d+/gm, count: () => 0 },
   // vitest: "      Tests  2 passed (2)", "      Tests  no tests", "No test files found, exiting with code 1"
-  { re: /^\s*Tests\s+(?:.*\()?(\d+)\)?\s*$/gm, count: (m) => Number(m[1]) },
-  { re: /^\s*Tests\s+no tests\s*$/gm, count: () => 0 },
+  { re: /^[ \t]*Tests\s+(?:.*\()?(\d+)\)?\s*$/gm, count: (m) => Number(m[1]) },
+  { re: /^[ \t]*Tests\s+no tests\s*$/gm, count: () => 0 },
   { re: /^No test files found, exiting with code \d+/gm, count: () => 0 },
   // go: "ok  	example.com/x	0.01s", "--- FAIL", "?   	example.com/x	[no test files]", "ok … [no tests to run]"
   { re: /^(?:ok|FAIL)[ \t]+\S+[ \t]+(?!.*\[no tests to run\])\S.*$/gm, count: () => 1 },
@@ -28,8 +28,8 @@ const COUNTS: ReadonlyArray<{ re: RegExp; count: (m: RegExpExecArray) => number 
   // cargo: "running 0 tests"
   { re: /^running (\d+) tests?$/gm, count: (m) => Number(m[1]) },
   // mocha: "0 passing (1ms)", "Error: No test files found"
-  { re: /^\s*(\d+) passing\b/gm, count: (m) => Number(m[1]) },
-  { re: /^\s*(\d+) failing\b/gm, count: (m) => Number(m[1]) },
+  { re: /^[ \t]*(\d+) passing\b/gm, count: (m) => Number(m[1]) },
+  { re: /^[ \t]*(\d+) failing\b/gm, count: (m) => Number(m[1]) },
   { re: /^Error: No test files found\b/gm, count: () => 0 },
   // node --test (spec and TAP): "ℹ tests 0", "# tests 0"
   { re: /^[ℹ#] tests (\d+)$/gm, count: (m) => Number(m[1]) },
@@ -60,7 +60,7 @@ export function countTestsInReport(report: string): number | null {
 export function countTests(output: string, report: string | null = null): number | null {
   let seen: number | null = report ? countTestsInReport(report) : null;
   if (seen !== null && seen > 0) return seen;
-  const text = stripAnsi(output).replace(/\r\n?/g, '\n');
+  const text = stripAnsi(output);
   for (const { re, count } of COUNTS) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {

@@ -8,14 +8,19 @@ export interface FailureParser {
   detect(text: string): boolean;
   /** Failing tests or errors found in the normalised text; [] when none. May throw: callers treat that as []. */
   parse(text: string): FailedTest[];
+  /**
+   * A normalised line that starts (or heads) a failure in this format, tested on every line of a gate's output as it
+   * streams (gate-log.ts): such lines are kept with their context however long the output. Linear and line-local.
+   */
+  marker?: RegExp;
 }
 
 /** The note bounded-output.ts leaves where it cut a long output: nothing before it continues after it. */
 export const CUT_MARKER = /^\[… .+ (?:elided|characters elided)\b.*…\]$/;
 
-/** What every text parser reads: colours removed and Windows or old-Mac line ends turned into "\n". */
+/** What every text parser reads: the text a terminal showed (colours, cursor moves and \r redraws resolved, CRLF as "\n"). */
 export function normaliseOutput(output: string): string {
-  return stripAnsi(output).replace(/\r\n?/g, '\n');
+  return stripAnsi(output);
 }
 
 /** A failing test with only what is known; the rest null. */

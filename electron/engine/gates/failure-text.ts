@@ -1,5 +1,7 @@
 // What every failing-test parser shares: the FailedTest shape, ANSI stripping, expected/actual and file:line extraction.
 
+import { terminalText } from '../../../shared/terminal-text';
+
 export type { FailedTest } from '../../../shared/domain';
 
 export const MAX_FAILED_TESTS = 200;
@@ -7,13 +9,12 @@ export const MAX_FAILED_TESTS = 200;
 export const MAX_MESSAGE_CHARS = 1000;
 export const MAX_VALUE_CHARS = 500;
 
-// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles) that tools print when they think
-// they are on a terminal.
-// eslint-disable-next-line no-control-regex
-export const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
-
+/**
+ * Output as the text a person saw on the terminal: colours and cursor movement resolved, carriage-return redraws
+ * applied, CRLF read as a newline (shared/terminal-text.ts, the one helper for this). Idempotent.
+ */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  return terminalText(text);
 }
 
 export function clip(text: string, max: number): string {
@@ -32,8 +33,8 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   let m: RegExpMatchArray | null;
 
   // Jest: "Expected: 2" / "Received: 8" (also "Expected value:", "Received string:", …)
-  const jestExpected = t.match(/^\s*Expected(?: value| substring| pattern| length| path| constructor)?:\s+(.+)$/m);
-  const jestReceived = t.match(/^\s*Received(?: value| string| length| array| object| constructor| message)?:\s+(.+)$/m);
+  const jestExpected = t.match(/^[ \t]*Expected(?: value| substring| pattern| length| path| constructor)?:\s+(.+)$/m);
+  const jestReceived = t.match(/^[ \t]*Received(?: value| string| length| array| object| constructor| message)?:\s+(.+)$/m);
   if (jestExpected || jestReceived) return { expected: cleanValue(jestExpected?.[1]), actual: cleanValue(jestReceived?.[1]) };
 
   // GUT (Godot): "[0] expected to equal [100]:  message", "[0.5] expected to be > than [999.0]" (got first)
@@ -47,7 +48,7 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
   // Chai / Vitest: "expected 6 to be 5 // Object.is equality", "expected [ 1 ] to deeply equal [ 2 ]"
   m = t.match(
-    /\bexpected (.+?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match object|match)\s+(.+?)(?:\s+\/\/.*)?$/m,
+    /\bexpected (\S.{0,499}?) to (?:not )?(?:deeply equal|strictly equal|loosely equal|deep equal|be close to|equal|eql|be|include|contain|have length of|have length|match object|match)\s+(\S.{0,499}?)(?:\s+\/\/.{0,200})?$/m,
   );
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
@@ -61,13 +62,13 @@ export function extractExpectedActual(text: string): { expected: string | null; 
 
   // Node assert: "Expected values to be strictly equal:\n\n6 !== 5" (actual first)
   if (/Expected values to be (?:strictly |loosely )?equal/.test(t)) {
-    m = t.match(/^\s*(.+?) (?:!==|!=) (.+?)\s*$/m);
+    m = t.match(/^[ \t]*(\S.*?) (?:!==|!=) (.*\S)[ \t]*$/m);
     if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
   }
 
   // Node assert with a message of its own: "AssertionError [ERR_ASSERTION]: boiling point\n\n211 !== 212"
   if (/\bERR_ASSERTION\b|AssertionError \[/.test(t)) {
-    m = t.match(/^\s*(\S.{0,500}?) (?:!==|!=) (.{1,500}?)\s*$/m);
+    m = t.match(/^[ \t]*(\S.{0,500}?) (?:!==|!=) (.{0,499}\S)[ \t]*$/m);
     if (m && !/[:]\s*$/.test(m[1]!)) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
   }
 
@@ -81,32 +82,35 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
 
   // Rust assert_eq!: "left: 6\n right: 5" (older: "left: `6`,")
-  m = t.match(/^\s*left:\s*(.+)\n\s*right:\s*(.+)$/m);
+  m = t.match(/^[ \t]*left:\s*(.+)\n\s*right:\s*(.+)$/m);
   if (m) return { expected: cleanValue(m[2]?.replace(/^`|`,?$/g, '')), actual: cleanValue(m[1]?.replace(/^`|`,?$/g, '')) };
 
-  // Go: "Add(2, 3) = 6; want 5", "got 6, want 5", "want 5, got 6"
-  m = t.match(/=\s*(.+?)[;,]\s*want\s+(.+)$/m) ?? t.match(/\bgot\s*[:=]?\s+(.+?),?\s+want\s*[:=]?\s+(.+)$/m);
+  // Go: "Add(2, 3) = 6; want 5", "got 6, want 5", "want 5, got 6", "got: 6\n want: 5". Values are bounded (cleanValue
+  // keeps 500 characters) and start and end at a non-blank, so "= = =", "got got got" or a sea of blanks stays linear.
+  m =
+    t.match(/=[ \t]*(\S.{0,499}?)[;,][ \t]*want[ \t]+(\S.{0,499})$/m) ??
+    t.match(/\bgot(?:[ \t]*[:=])?[ \t]+(\S(?:.{0,498}?\S)??),?\s+want(?:[ \t]*[:=])?[ \t]+(\S.{0,499})$/m);
   if (m) return { expected: cleanValue(m[2]), actual: cleanValue(m[1]) };
-  m = t.match(/\bwant\s*[:=]?\s+(.+?),?\s+got\s*[:=]?\s+(.+)$/m);
+  m = t.match(/\bwant(?:[ \t]*[:=])?[ \t]+(\S(?:.{0,498}?\S)??),?\s+got(?:[ \t]*[:=])?[ \t]+(\S.{0,499})$/m);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // Hand-written messages (GDScript, shell checks): "Expected 100, got 0", "expected 5 but got 6"
-  m = t.match(/\bexpected:?\s+(.{1,500}?),?\s+(?:but\s+)?got:?\s+(.+?)\s*$/im);
+  m = t.match(/\bexpected:?\s+(\S(?:.{0,498}?\S)??),?\s+(?:but\s+)?got:?[ \t]+(\S(?:.{0,498}\S)?)[ \t]*$/im);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // testify and similar: "expected: 5" / "actual  : 6" on their own lines
-  const e = t.match(/^\s*(?:Error:\s+)?expected\s*:\s*(.+)$/im);
-  const a = t.match(/^\s*actual\s*:\s*(.+)$/im);
+  const e = t.match(/^[ \t]*(?:Error:\s+)?expected\s*:\s*(.+)$/im);
+  const a = t.match(/^[ \t]*actual\s*:\s*(.+)$/im);
   if (e && a) return { expected: cleanValue(e[1]), actual: cleanValue(a[1]) };
 
   // Vitest when a value is not printable inline: "- Expected:\nnull\n\n+ Received:\nundefined"
-  m = t.match(/^\s*- Expected:\s*\n\s*(\S.*)\n\s*\n\s*\+ Received:\s*\n\s*(\S.*)$/m);
+  m = t.match(/^[ \t]*- Expected:\s*\n\s*(\S.*)\n\s*\n\s*\+ Received:\s*\n\s*(\S.*)$/m);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
   // Vitest/Jest diff with a single changed line: "- Expected\n+ Received\n\n- 5\n+ 6"
-  if (/^\s*- Expected\s*$/m.test(t) && /^\s*\+ Received\s*$/m.test(t)) {
-    const minus = [...t.matchAll(/^\s*- (?!Expected\s*$)(.*)$/gm)];
-    const plus = [...t.matchAll(/^\s*\+ (?!Received\s*$)(.*)$/gm)];
+  if (/^[ \t]*- Expected\s*$/m.test(t) && /^[ \t]*\+ Received\s*$/m.test(t)) {
+    const minus = [...t.matchAll(/^[ \t]*- (?!Expected\s*$)(.*)$/gm)];
+    const plus = [...t.matchAll(/^[ \t]*\+ (?!Received\s*$)(.*)$/gm)];
     if (minus.length === 1 && plus.length === 1) return { expected: cleanValue(minus[0]![1]), actual: cleanValue(plus[0]![1]) };
   }
   return { expected: null, actual: null };

@@ -50,8 +50,8 @@ function parse(text: string): FailedTest[] {
     }
     // assert_ne! prints left and right too, but they are not what was expected and what came.
     const equality = !/left != right/.test(message);
-    const left = equality ? message.match(/^\s*left:\s*(.+)$/m) : null;
-    const right = equality ? message.match(/^\s*right:\s*(.+)$/m) : null;
+    const left = equality ? message.match(/^[ \t]*left:\s*(.+)$/m) : null;
+    const right = equality ? message.match(/^[ \t]*right:\s*(.+)$/m) : null;
     const unq = (v: string | undefined): string | null => cleanValue(v?.replace(/^`([\s\S]*)`,?$/, '$1'));
     out.push(
       testFailure(name, {
@@ -86,6 +86,7 @@ function parse(text: string): FailedTest[] {
 
 export const cargoTestParser: FailureParser = {
   id: 'cargo-test',
+  marker: /^---- \S+ stdout ----$|^test \S+ \.\.\. FAILED$|^failures:$|\bpanicked at\b/,
   detect: (t) => /^---- \S+ stdout ----$/m.test(t) || /^test \S+ \.\.\. FAILED$/m.test(t),
   parse,
 };

@@ -6,6 +6,7 @@ const LINE = /^(\S.*?\.(?:c|cc|cpp|cxx|h|hh|hpp|m|mm|java|kt|kts|swift|zig|cs)):
 
 export const ccParser: FailureParser = {
   id: 'cc',
+  marker: /:\d+:(?:\d+:)? (?:fatal )?error: /,
   detect: (t) => /\.(?:c|cc|cpp|cxx|h|hh|hpp|m|mm|java|kt|kts|swift|zig|cs):\d+:(?:\d+:)? (?:fatal )?error: /.test(t),
   parse: (t) => {
     const out: FailedTest[] = [];

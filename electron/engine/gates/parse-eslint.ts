@@ -31,6 +31,7 @@ function parse(text: string): FailedTest[] {
 
 export const eslintParser: FailureParser = {
   id: 'eslint',
-  detect: (t) => /^\s*✖ \d+ problems? \(\d+ errors?/m.test(t) || /, Error - /.test(t) || /\[Error\/[\w@/-]+\]$/m.test(t),
+  marker: /^[ \t]*\d+:\d+[ \t]+error[ \t]|^[ \t]*✖ \d+ problems?|, Error - /,
+  detect: (t) => /^[ \t]*✖ \d+ problems? \(\d+ errors?/m.test(t) || /, Error - /.test(t) || /\[Error\/[\w@/-]+\]$/m.test(t),
   parse,
 };

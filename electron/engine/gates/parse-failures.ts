@@ -37,8 +37,8 @@ export { parseTap } from './parse-tap';
  */
 export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestJsonParser,
-  { id: 'jest-json', detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'), parse: jestJsonInOutput },
-  { id: 'tap', detect: (t) => /^\s*not ok\b/m.test(t), parse: parseTap },
+  { id: 'jest-json', marker: /"status":"failed"/, detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'), parse: jestJsonInOutput },
+  { id: 'tap', marker: /^[ \t]*not ok\b/, detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseTap },
   pytestParser,
   unittestParser,
   jestTextParser,
@@ -48,7 +48,7 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestParser,
   cargoTestParser,
   junitConsoleParser,
-  { id: 'gut', detect: (t) => /^\s*\[Failed\]:/m.test(t), parse: parseGut },
+  { id: 'gut', marker: /^[ \t]*\[Failed\]:/, detect: (t) => /^[ \t]*\[Failed\]:/m.test(t), parse: parseGut },
   tscParser,
   eslintParser,
   rustcParser,
@@ -56,8 +56,118 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   ccParser,
   pythonErrorParser,
   markedLinesParser,
-  { id: 'not-ok', detect: (t) => /^\s*not ok\b/m.test(t), parse: parseNotOkLines },
+  { id: 'not-ok', marker: /^[ \t]*not ok\b/, detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseNotOkLines },
 ];
+
+/** The top-level alternatives of an expression's source ("a|b(c|d)" → ["a", "b(c|d)"]). */
+function alternatives(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) {
+      out.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(source.slice(start));
+  return out;
+}
+
+/**
+ * Every format's failure marker in one expression: one test per line of a streamed gate output (gate-log.ts). The
+ * alternatives that start at a line start are grouped under one "^", so the engine checks that once per position.
+ */
+export const MARKER_PARTS = (() => {
+  const all = FAILURE_PARSERS.flatMap((p) => (p.marker ? alternatives(p.marker.source) : []));
+  const anchored = [...new Set(all.filter((a) => a.startsWith('^')).map((a) => a.slice(1)))];
+  const loose = [...new Set(all.filter((a) => !a.startsWith('^')))];
+  return { anchored: `^(?:${anchored.join('|')})`, loose };
+})();
+
+export const FAILURE_MARKER = new RegExp([MARKER_PARTS.anchored, ...MARKER_PARTS.loose].join('|'));
+
+/**
+ * The longest run of plain characters an alternative must contain ("\\berror TS\\d+:" → "error TS"), outside groups and
+ * optional parts; "" when it has none of 3 characters or more (then it cannot be looked for with indexOf).
+ */
+export function requiredLiteral(alt: string): string {
+  let best = '';
+  let run = '';
+  let depth = 0;
+  const flush = (): void => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (let i = 0; i < alt.length; i++) {
+    let c = alt[i]!;
+    if (c === '(') {
+      depth++;
+      flush();
+      continue;
+    }
+    if (c === ')') {
+      depth--;
+      flush();
+      // A quantifier on the group ends nothing more here: the group was never part of the run.
+      continue;
+    }
+    if (depth > 0) continue;
+    let escaped = false;
+    if (c === '\\') {
+      const next = alt[i + 1] ?? '';
+      i++;
+      if (/[\w]/.test(next)) {
+        flush();
+        continue;
+      }
+      c = next;
+      escaped = true;
+    } else if ('[.^$|'.includes(c)) {
+      flush();
+      if (c === '[') while (i < alt.length && alt[i] !== ']') i += alt[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    const q = alt[i + 1] ?? '';
+    if (!escaped && '?*+{'.includes(c)) {
+      flush();
+      continue;
+    }
+    if (q !== '' && '?*{'.includes(q)) {
+      flush();
+      continue;
+    }
+    run += c;
+  }
+  flush();
+  return best.length >= 3 || (best !== '' && best === alt) ? best : '';
+}
+
+/**
+ * The marker split for a fast scan of a whole chunk (gate-log.ts): the line-start alternatives as one expression, and
+ * the strings one of the other alternatives needs; a chunk holding none of them is scanned with `anchored` alone.
+ * When some alternative has no such string, `needles` is null and every chunk gets the whole marker.
+ */
+export const FAILURE_MARKER_SCAN = (() => {
+  const needles = MARKER_PARTS.loose.map(requiredLiteral);
+  return { anchored: new RegExp(MARKER_PARTS.anchored), needles: needles.includes('') ? null : [...new Set(needles)] };
+})();
+
+/**
+ * Whether one line of a gate's output starts or heads a failure in any known format (gate-log.ts keeps such lines and
+ * their context wherever they are in the output). Coloured or redrawn lines are resolved first.
+ */
+export function isFailureLine(line: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the bytes that make a line terminal output rather than text
+  return FAILURE_MARKER.test(/[\u001b\r\u0008\u009b]/.test(line) ? normaliseOutput(line) : line);
+}
 
 function dedupe(list: FailedTest[]): FailedTest[] {
   const seen = new Set<string>();
@@ -89,15 +199,46 @@ function detects(p: FailureParser, text: string): boolean {
   }
 }
 
-/** The failures in a gate's output alone, and the id of the format that found them (null when none did). */
-export function parseOutputFailures(output: string): { format: string | null; failures: FailedTest[] } {
+/** How long parsing one output may take before it gives up (linear parsers finish 100 MB well inside it). */
+export const PARSE_BUDGET_MS = 10_000;
+
+export interface ParseOptions {
+  /** Parsing stops trying further formats once this much time has passed. Default PARSE_BUDGET_MS. */
+  budgetMs?: number;
+  now?: () => number;
+}
+
+export interface OutputFailures {
+  format: string | null;
+  failures: FailedTest[];
+  /** Why parsing stopped before every format was tried (its budget ran out), or null when it finished. */
+  incomplete: string | null;
+}
+
+/**
+ * The failures in a gate's output alone, and the id of the format that found them (null when none did). Parsing has a
+ * deadline: past `budgetMs` the formats not yet tried are skipped and `incomplete` says so, so an output no parser
+ * expected never holds the run (each parser is also linear: linear-parsing.test.ts).
+ */
+export function parseOutputFailures(output: string, opts: ParseOptions = {}): OutputFailures {
+  const now = opts.now ?? (() => performance.now());
+  const budget = opts.budgetMs ?? PARSE_BUDGET_MS;
+  const started = now();
   const text = normaliseOutput(typeof output === 'string' ? output : '');
-  for (const p of FAILURE_PARSERS) {
+  for (const [i, p] of FAILURE_PARSERS.entries()) {
+    if (now() - started > budget) {
+      const left = FAILURE_PARSERS.length - i;
+      return {
+        format: null,
+        failures: [],
+        incomplete: `parsing stopped after ${Math.round(budget / 1000)} s: ${left} output format${left === 1 ? '' : 's'} not tried`,
+      };
+    }
     if (!detects(p, text)) continue;
     const found = attempt(() => p.parse(text));
-    if (found.length > 0) return { format: p.id, failures: dedupe(found).slice(0, MAX_FAILED_TESTS) };
+    if (found.length > 0) return { format: p.id, failures: dedupe(found).slice(0, MAX_FAILED_TESTS), incomplete: null };
   }
-  return { format: null, failures: [] };
+  return { format: null, failures: [], incomplete: null };
 }
 
 /**

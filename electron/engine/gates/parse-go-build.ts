@@ -4,6 +4,7 @@ import { compileError, type FailureParser } from './failure-parser';
 
 export const goBuildParser: FailureParser = {
   id: 'go-build',
+  marker: /\.go:\d+:\d+: /,
   detect: (t) => /^(?:\.{1,2}\/)?[\w./-]*\.go:\d+:\d+: /m.test(t),
   parse: (t) => {
     const out: FailedTest[] = [];

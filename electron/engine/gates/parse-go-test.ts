@@ -105,12 +105,14 @@ function parse(text: string): FailedTest[] {
 
 export const goTestParser: FailureParser = {
   id: 'go-test',
-  detect: (t) => /^\s*--- FAIL: \S/m.test(t),
+  marker: /^[ \t]*--- FAIL: \S|^panic: |^FAIL[ \t]/,
+  detect: (t) => /^[ \t]*--- FAIL: \S/m.test(t),
   parse,
 };
 
 export const goTestJsonParser: FailureParser = {
   id: 'go-test-json',
+  marker: /"Action":"fail"/,
   detect: (t) => /^\{"(?:Time|Action)":/m.test(t),
   parse: (t) => {
     const plain = goTestJsonText(t);

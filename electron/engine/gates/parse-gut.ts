@@ -15,7 +15,7 @@ interface GutEntry {
  */
 export function parseGut(output: string): FailedTest[] {
   const text = stripAnsi(output).replace(/\r\n?/g, '\n');
-  if (!/^\s*\[Failed\]:/m.test(text)) return [];
+  if (!/^[ \t]*\[Failed\]:/m.test(text)) return [];
   const summaryAt = text.search(/^= Run Summary\s*$/m);
   const fromSummary = summaryAt >= 0 ? readGut(text.slice(summaryAt)) : [];
   return (fromSummary.length > 0 ? fromSummary : readGut(text)).slice(0, MAX_FAILED_TESTS);

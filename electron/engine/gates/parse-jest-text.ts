@@ -41,7 +41,7 @@ function parse(text: string): FailedTest[] {
     // The message is what precedes the code frame ("  > 5 | …") or the stack.
     const msgLines: string[] = [];
     for (const l of body) {
-      if (/^\s*>?\s*\d+ \|/.test(l) || /^\s+at /.test(l)) break;
+      if (/^\s*(?:>\s*)?\d+ \|/.test(l) || /^\s+at /.test(l)) break;
       msgLines.push(l);
     }
     const message = leadText(msgLines.join('\n'));
@@ -64,6 +64,7 @@ function parse(text: string): FailedTest[] {
 
 export const jestTextParser: FailureParser = {
   id: 'jest',
-  detect: (t) => /^\s*● \S/m.test(t),
+  marker: /^[ \t]*● \S|^[ \t]*FAIL[ \t]/,
+  detect: (t) => /^[ \t]*● \S/m.test(t),
   parse,
 };

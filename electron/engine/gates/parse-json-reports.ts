@@ -130,6 +130,8 @@ function goEvent(line: string): GoEvent | null {
  * when the output has no test2json events. Lets text patterns (build errors, "--- FAIL") work on JSON runs.
  */
 export function goTestJsonText(output: string): string | null {
+  // Most outputs are not go test -json at all: say so without splitting and trimming every line.
+  if (!output.includes('"Action"')) return null;
   let seen = false;
   const parts: string[] = [];
   for (const line of output.split('\n')) {

@@ -39,7 +39,7 @@ function parse(text: string): FailedTest[] {
     const m = lines[i]!.match(/^ {2}(?:JUnit [\w ]+|[\w-]+):(.+?)\s*$/);
     if (!m) continue;
     const parts = m[1]!.split(':'); // "CalcTest:greets()"
-    const method = parts[parts.length - 1]!.replace(/\(.*\)$/, '');
+    const method = parts[parts.length - 1]!.replace(/^([^(]*)\(.*\)$/, '$1');
     const cls = parts.slice(0, -1).join('.');
     const body: string[] = [];
     let j = i + 1;
@@ -65,6 +65,7 @@ function parse(text: string): FailedTest[] {
 
 export const junitConsoleParser: FailureParser = {
   id: 'junit-console',
-  detect: (t) => (/^Failures \(\d+\):\s*$/m.test(t) && /MethodSource \[/.test(t)) || /^\s*=> Exception: /m.test(t),
+  marker: /^Failures \(\d+\):|MethodSource \[|^[ \t]*=> Exception: |^ {2}(?:JUnit [\w ]+|[\w-]+):\S/,
+  detect: (t) => (/^Failures \(\d+\):\s*$/m.test(t) && /MethodSource \[/.test(t)) || /^[ \t]*=> Exception: /m.test(t),
   parse,
 };

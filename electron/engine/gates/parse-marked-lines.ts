@@ -4,7 +4,7 @@ import { testFailure } from './failure-parser';
 import { clip, extractExpectedActual, MAX_FAILED_TESTS, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
 
 // "❌ name: message" or "❌ name" where the name is one word: "❌ 2 tests failed" is a summary, not a test.
-const MARKED = /^\s*❌\s*(?:(\S[^:]*?):\s+(\S.*?)|(\S+))\s*$/gm;
+const MARKED = /^[ \t]*❌\s*(?:(\S[^:]*?):\s+(\S.*?)|(\S+))\s*$/gm;
 
 function parseMarkedLines(text: string): FailedTest[] {
   const out: FailedTest[] = [];
@@ -17,4 +17,4 @@ function parseMarkedLines(text: string): FailedTest[] {
   return out;
 }
 
-export const markedLinesParser: FailureParser = { id: 'cross-mark', detect: (t) => t.includes('❌'), parse: parseMarkedLines };
+export const markedLinesParser: FailureParser = { id: 'cross-mark', marker: /❌/, detect: (t) => t.includes('❌'), parse: parseMarkedLines };

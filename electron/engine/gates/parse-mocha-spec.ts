@@ -22,7 +22,7 @@ function mochaDiff(body: string): { expected: string | null; actual: string | nu
 }
 
 function parse(text: string): FailedTest[] {
-  const start = text.search(/^\s*\d+ failing\b/m);
+  const start = text.search(/^[ \t]*\d+ failing\b/m);
   if (start < 0) return [];
   const lines = text.slice(start).split('\n').slice(1);
   const out: FailedTest[] = [];
@@ -59,6 +59,7 @@ function parse(text: string): FailedTest[] {
 
 export const mochaSpecParser: FailureParser = {
   id: 'mocha',
-  detect: (t) => /^\s*\d+ failing\b/m.test(t) && /^ {2}\d+\) \S/m.test(t),
+  marker: /^[ \t]*\d+ failing\b|^ {2}\d+\) \S/,
+  detect: (t) => /^[ \t]*\d+ failing\b/m.test(t) && /^ {2}\d+\) \S/m.test(t),
   parse,
 };

@@ -72,14 +72,16 @@ function parse(text: string): FailedTest[] {
       summary.splice(at, 1);
     }
     const all = body.join('\n');
-    const exp = all.match(/^\s*expected: (.+?),?$/m);
-    const act = all.match(/^\s*actual: (.+?),?$/m);
+    const exp = all.match(/^[ \t]*expected: (.+?),?$/m);
+    const act = all.match(/^[ \t]*actual: (.+?),?$/m);
     let expected = exp ? cleanValue(exp[1]) : null;
     let actual = act ? cleanValue(act[1]) : null;
     if (expected === null && actual === null) ({ expected, actual } = extractExpectedActual(all));
     const loc = findLocation(body.filter((l) => /^\s+at /.test(l)).join('\n')) ?? findLocation(all);
     const name = [...suites.map((x) => x.name), m[2]!].join(' > ');
-    const message = leadText(all.replace(/\s*\{\s*\n[\s\S]*$/, ''));
+    // The error's properties object ("{\n  code: …") ends the message; a search, not a `\s*\{\s*\n` pattern (quadratic on blanks).
+    const props = all.search(/\{[ \t]*\n/);
+    const message = leadText(props < 0 ? all : all.slice(0, props));
     out.push(testFailure(name, { message, expected, actual, file: loc?.file ?? null, line: loc?.line ?? null }));
   }
   return out;
@@ -87,6 +89,7 @@ function parse(text: string): FailedTest[] {
 
 export const nodeSpecParser: FailureParser = {
   id: 'node-test',
-  detect: (t) => /^\s*✖ \S/m.test(t) && (/^ℹ fail \d/m.test(t) || /^✖ failing tests:/m.test(t)),
+  marker: /^[ \t]*✖ \S|^ℹ fail \d/,
+  detect: (t) => /^[ \t]*✖ \S/m.test(t) && (/^ℹ fail \d/m.test(t) || /^✖ failing tests:/m.test(t)),
   parse,
 };

@@ -26,7 +26,7 @@ function summaryLines(lines: readonly string[]): SummaryLine[] {
 /** "test_add_many[1-1-2]" → "test_add_many"; "TestX.test_y" → "test_y". */
 function functionName(header: string): string {
   return header
-    .replace(/\[.*\]$/, '')
+    .replace(/^([^[]*)\[.*\]$/, '$1')
     .split('.')
     .pop()!
     .trim();
@@ -86,7 +86,7 @@ function findSummary(summary: readonly SummaryLine[], header: string): SummaryLi
 /** A collection error ("ERROR collecting tests/x.py"): an import or syntax error the agent must fix, as a compile item. */
 function collectionError(path: string, body: readonly string[]): FailedTest {
   const text = errorText(body);
-  const exc = text.match(/^\s*(\w+(?:Error|Exception)): (.*)$/m);
+  const exc = text.match(/^[ \t]*(\w+(?:Error|Exception)): (.*)$/m);
   // A SyntaxError points into the file with the mistake ('  File "x.py", line 1'); an import error into the importing line.
   const syn = text.match(/File "([^"]+)", line (\d+)/);
   const frames = body.map((l) => l.match(/^(\S[^:]*\.py):(\d+): in /)).filter((m): m is RegExpMatchArray => m !== null && userFile(m[1]!) !== null);
@@ -185,6 +185,7 @@ function parse(text: string): FailedTest[] {
 
 export const pytestParser: FailureParser = {
   id: 'pytest',
+  marker: /^={3,} (?:FAILURES|ERRORS|short test summary info) ={3,}$|^(?:FAILED|ERROR) \S|^_{3,} \S.* _{3,}$|^E[ \t]/,
   detect: (t) => /^={3,} (?:FAILURES|ERRORS|short test summary info) ={3,}$/m.test(t) || /^(?:FAILED|ERROR) \S+\.py(?:::\S+)?(?: - |$)/m.test(t),
   parse,
 };

@@ -6,6 +6,7 @@ const LOAD_ERROR = /^(SyntaxError|IndentationError|TabError|ModuleNotFoundError|
 
 export const pythonErrorParser: FailureParser = {
   id: 'python',
+  marker: /^Traceback \(most recent call last\):|^[ \t]*File "[^"]+", line \d+|^\w*(?:Error|Exception): /,
   detect: (t) => LOAD_ERROR.test(t) && /File "[^"]+", line \d+/.test(t),
   parse: (t) => {
     const m = t.match(LOAD_ERROR);

@@ -4,7 +4,8 @@ import { compileError, type FailureParser } from './failure-parser';
 
 export const rustcParser: FailureParser = {
   id: 'rustc',
-  detect: (t) => /^error(?:\[E\d+\])?: /m.test(t) && /^\s*--> \S+:\d+:\d+/m.test(t),
+  marker: /^error(?:\[E\d+\])?: |^[ \t]*--> \S+:\d+:\d+/,
+  detect: (t) => /^error(?:\[E\d+\])?: /m.test(t) && /^[ \t]*--> \S+:\d+:\d+/m.test(t),
   parse: (t) => {
     const out: FailedTest[] = [];
     for (const m of t.matchAll(/^error(?:\[(E\d+)\])?: (.+)\n\s*--> (.+?):(\d+):(\d+)/gm)) {

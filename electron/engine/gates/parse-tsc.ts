@@ -7,6 +7,7 @@ const ERROR = /^(\S.*?)(?:\((\d+),(\d+)\): |:(\d+):(\d+) - )error (TS\d+): (.+)$
 
 export const tscParser: FailureParser = {
   id: 'tsc',
+  marker: /\berror TS\d+:/,
   detect: (t) => /\berror TS\d+:/.test(t),
   parse: (t) => {
     const out: FailedTest[] = [];

@@ -51,6 +51,7 @@ function parse(text: string): FailedTest[] {
 
 export const unittestParser: FailureParser = {
   id: 'unittest',
+  marker: /^(?:FAIL|ERROR): \S|^Traceback \(most recent call last\):/,
   detect: (t) => /^(?:FAIL|ERROR): \S+ \([^)]+\)(?: \[.*?\])?(?: \(.*\))?\s*$/m.test(t),
   parse,
 };

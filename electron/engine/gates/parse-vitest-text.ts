@@ -26,7 +26,7 @@ function parse(text: string): FailedTest[] {
     const file = m[1]!;
     if (!m[2]) {
       // A file that failed to load: a syntax or import error, reported once for the file.
-      const exc = msg.match(/^\s*(\w*Error): (.+)$/m);
+      const exc = msg.match(/^[ \t]*(\w*Error): (.+)$/m);
       out.push(
         testFailure(file, {
           message: exc ? `${exc[1]}: ${exc[2]}` : (leadText(msg) ?? 'Failed to load the test file'),
@@ -47,6 +47,7 @@ function parse(text: string): FailedTest[] {
 
 export const vitestTextParser: FailureParser = {
   id: 'vitest',
-  detect: (t) => /^\s*FAIL\s+\S+\.[cm]?[jt]sx?(?: > | \[ )/m.test(t),
+  marker: /^[ \t]*FAIL[ \t]+\S|^[ \t]*(?:×|✗) \S|^[ \t]*⎯+ Failed Tests \d+/,
+  detect: (t) => /^[ \t]*FAIL\s+\S+\.[cm]?[jt]sx?(?: > | \[ )/m.test(t),
   parse,
 };

@@ -8,7 +8,8 @@ import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../process/on-abort';
 import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
 import { isExecutableFile, whichIn } from '../process/which';
-import { BoundedOutput } from './bounded-output';
+import { GateLog } from './gate-log';
+import { FAILURE_MARKER, FAILURE_MARKER_SCAN, isFailureLine } from './parse-failures';
 import { OutputStream, type OutputChunk, type OutputStreamOptions } from './output-stream';
 
 export interface GateSpec {
@@ -28,9 +29,15 @@ export interface GateResult {
   signal: string | null;
   timedOut: boolean;
   durationMs: number;
-  /** stdout and stderr interleaved in arrival order, head and tail kept when long. */
+  /**
+   * stdout and stderr interleaved in arrival order. When long: its head and tail, and every failure's lines with
+   * context between them (the whole output is read as it streams, gate-log.ts); each run of left-out lines is a note
+   * "[… lines 19–7,320 elided (112 KB) …]" naming its original line numbers.
+   */
   output: string;
   outputBytes: number;
+  /** Lines in the whole output (not the kept copy); absent for results made before this was counted. */
+  outputLines?: number;
   /** The report file's content when the gate names one and the run produced it; bounded. */
   reportXml: string | null;
   /** Why the report the gate names was not read although something is at its path (a FIFO, a link out of the worktree…). */
@@ -42,7 +49,7 @@ export interface RunGateOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
-  /** Total bytes of output kept (half head, half tail). Default 128 KB. */
+  /** Bytes of output kept as head and tail (half each). Default 128 KB. Failures between them are kept besides (up to 1 MB). */
   maxOutputBytes?: number;
   /** Scales `timeoutS`, e.g. for slow CI machines. Default 1. */
   timeoutMultiplier?: number;
@@ -103,7 +110,18 @@ function errorText(err: unknown): string {
 export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<GateResult> {
   const started = performance.now();
   const maxOutput = Math.max(2, Math.floor(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES));
-  const output = new BoundedOutput(Math.floor(maxOutput / 2), maxOutput - Math.floor(maxOutput / 2));
+  const output = new GateLog({
+    headBytes: Math.floor(maxOutput / 2),
+    tailBytes: maxOutput - Math.floor(maxOutput / 2),
+    isFailureLine,
+    marker: FAILURE_MARKER,
+    fastMarker: FAILURE_MARKER_SCAN,
+  });
+  let ended = false;
+  const endOutput = (): void => {
+    if (!ended) output.end();
+    ended = true;
+  };
 
   const base = (): GateResult => ({
     name: spec.name,
@@ -113,8 +131,9 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
     signal: null,
     timedOut: false,
     durationMs: Math.round(performance.now() - started),
-    output: output.toString(),
+    output: (endOutput(), output.toString()),
     outputBytes: output.totalBytes,
+    outputLines: output.totalLines,
     reportXml: null,
     spawnError: null,
   });

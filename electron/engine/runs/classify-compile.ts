@@ -38,7 +38,7 @@ export function compilationError(out: string): Classification | null {
   if (link) return result('compilation_error', link[0].trim());
 
   // ESLint (stylish): "  5:20  error  'nme' is not defined  no-undef" under the file's path, then "✖ 3 problems (3 errors, …)"
-  const eslint = out.match(/^\s*✖ (\d+) problems? \((\d+) errors?/m);
+  const eslint = out.match(/^[ \t]*✖ (\d+) problems? \((\d+) errors?/m);
   if (eslint && Number(eslint[2]) > 0) {
     const first = out.match(/^(\S.*)\n\s+(\d+):\d+\s+error\s+(.+?)(?:\s{2,}(\S+))?\s*$/m);
     const count = Number(eslint[2]);

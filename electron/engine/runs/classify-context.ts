@@ -100,12 +100,12 @@ const PY_IMPORT_TO_DIST: Record<string, string[]> = {
 function pythonDeclared(file: string, text: string): string[] {
   const names: string[] = [];
   if (/\.txt$/.test(file)) {
-    for (const m of text.matchAll(/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/gm)) names.push(m[1]!);
+    for (const m of text.matchAll(/^[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)/gm)) names.push(m[1]!);
   } else {
     // pyproject/setup.cfg/Pipfile: quoted requirement strings ("stripe>=7", 'requests[socks]==2'), setup.cfg's and
     // Poetry's/Pipfile's `name = …` or `name >= 1` lines.
     for (const m of text.matchAll(/["']([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;@ ]|["'])/g)) names.push(m[1]!);
-    for (const m of text.matchAll(/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:=\s*["'{]|[<>=!~]=?\s*\d)/gm)) names.push(m[1]!);
+    for (const m of text.matchAll(/^[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:=\s*["'{]|[<>=!~]=?\s*\d)/gm)) names.push(m[1]!);
   }
   return names.map(pyNorm);
 }
@@ -128,7 +128,7 @@ function npmDeclared(text: string): string[] {
 function goRequired(text: string): string[] {
   const mods: string[] = [];
   for (const block of text.matchAll(/^require\s*\(([\s\S]*?)^\)/gm)) {
-    for (const m of block[1]!.matchAll(/^\s*(\S+)\s+v\S+/gm)) mods.push(m[1]!);
+    for (const m of block[1]!.matchAll(/^[ \t]*(\S+)\s+v\S+/gm)) mods.push(m[1]!);
   }
   for (const m of text.matchAll(/^require\s+(\S+)\s+v\S+/gm)) mods.push(m[1]!);
   return mods;
@@ -143,7 +143,7 @@ export function goModulePath(read: ClassifyContext['manifest']): string | null {
 function cargoDeclared(text: string): string[] {
   const names: string[] = [];
   for (const section of text.matchAll(/^\[(?:target\.[^\]]+\.)?(?:dev-|build-)?dependencies\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/gm)) {
-    for (const m of section[1]!.matchAll(/^\s*([A-Za-z0-9_-]+)\s*=/gm)) names.push(m[1]!.replace(/-/g, '_'));
+    for (const m of section[1]!.matchAll(/^[ \t]*([A-Za-z0-9_-]+)\s*=/gm)) names.push(m[1]!.replace(/-/g, '_'));
   }
   return names;
 }

@@ -85,5 +85,5 @@ export function seedAnalysis(text: string): string[] {
 
 /** The hints a failure of `errorClass` gets from its text alone (seed 002's analysis and the class's own): for a failure rebuilt from the store. */
 export function hintsFor(errorClass: ErrorClass, output: string, failures: FailedTest[]): string[] {
-  return withHints({ errorClass, message: '', hints: [] }, stripAnsi(output).replace(/\r\n?/g, '\n'), failures).hints;
+  return withHints({ errorClass, message: '', hints: [] }, stripAnsi(output), failures).hints;
 }

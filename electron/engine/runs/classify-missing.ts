@@ -79,7 +79,7 @@ function whereAsked(out: string, item: MissingItem): { file: string; line: strin
   if (own) return { file: own[1]!, line: own[2]! };
   if (item.kind === 'npm') {
     const after = out.slice(item.index, item.index + 4000);
-    const frame = after.match(/^\s+at (?:.*? \()?((?:file:\/\/)?\/[^\s():]+|[A-Za-z]:\\[^\s():]+):(\d+):\d+\)?$/m);
+    const frame = after.match(/^[ \t]+at (?:.*? \()?((?:file:\/\/)?\/[^\s():]+|[A-Za-z]:\\[^\s():]+):(\d+):\d+\)?$/m);
     if (frame && !/node_modules|^node:/.test(frame[1]!)) return { file: frame[1]!.replace(/^file:\/\//, ''), line: frame[2]! };
     const from = after.match(/ imported from (\S+)/);
     if (from) return { file: from[1]!.replace(/^file:\/\//, ''), line: '' };
@@ -96,7 +96,7 @@ function whereAsked(out: string, item: MissingItem): { file: string; line: strin
  * 'File "tests/x.py", line 1'), when its statement imports `module`; else null.
  */
 function importingFrame(before: string, module: string): { file: string; line: string } | null {
-  const frames = [...before.matchAll(/^(\S+\.py):(\d+): in \S+\n\s+(.+)$|^\s*File "([^"]+)", line (\d+), in \S+\n\s+(.+)$/gm)].filter(
+  const frames = [...before.matchAll(/^(\S+\.py):(\d+): in \S+\n\s+(.+)$|^[ \t]*File "([^"]+)", line (\d+), in \S+\n\s+(.+)$/gm)].filter(
     (m) => !LIBRARY_DIR.test(m[1] ?? m[4]!) && !/<frozen|\/lib\/python[\d.]+\//.test(m[1] ?? m[4]!),
   );
   const last = frames[frames.length - 1];

@@ -36,7 +36,7 @@ function toolOf(out: string, command: string): Tool {
     [/\bERR_PNPM_/, 'pnpm'],
     [/^Looking in indexes: |\bpip\._vendor\b|\(from versions: [^)]*\)|^ERROR: No matching distribution found/m, 'pip'],
     [/^go: |\/@v\/\S+\.(?:zip|mod|info)\b/m, 'go'],
-    [/^\s*Updating `[^`]+` index|failed to download from `|^\s*Downloading crates\b/m, 'cargo'],
+    [/^[ \t]*Updating `[^`]+` index|failed to download from `|^[ \t]*Downloading crates\b/m, 'cargo'],
     [/^curl: \(\d+\)/m, 'curl'],
     [/^fatal: unable to access '/m, 'git'],
   ];

@@ -30,9 +30,14 @@ export function npmProjectFailure(out: string): Classification | null {
 }
 
 /** "npm failed (CODE): what npm said first", from npm's error block; null when npm printed no error code. */
+// Built once: a pattern made per line cost a compile per line of a long output.
+const CODE_LINE = new RegExp(`${NPM}code (\\S+)\\s*$`);
+
 export function npmHeadline(out: string): string | null {
+  // No npm error block at all: say so without splitting the output into lines.
+  if (!/^npm (?:ERR!|error) code /m.test(out)) return null;
   const lines = out.split('\n');
-  const at = lines.findIndex((l) => new RegExp(`${NPM}code (\\S+)\\s*$`).test(l));
+  const at = lines.findIndex((l) => CODE_LINE.test(l));
   if (at < 0) return null;
   const code = new RegExp(`${NPM}code (\\S+)`).exec(lines[at]!)![1]!;
   const said: string[] = [];

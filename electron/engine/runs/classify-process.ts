@@ -7,7 +7,7 @@ export function permissionError(r: GateResult, out: string, side: SideMessage): 
   const line =
     // "PermissionError:" as a raised exception; a test that expects one ("DID NOT RAISE <class 'PermissionError'>",
     // pytest.raises(PermissionError)) names it without the colon. Seed 002 prints "Permission denied: /etc/godot/config".
-    out.match(/^.*(?:: Permission denied\b|^\s*Permission denied: \S|\bEACCES\b|\bPermissionError: ).*$/m) ??
+    out.match(/^.*(?:: Permission denied\b|^[ \t]*Permission denied: \S|\bEACCES\b|\bPermissionError: ).*$/m) ??
     out.match(/^.*(?:(?:: |\] |")(?:Read-only file ?system|Operation not permitted)\b|cannot write to (?:a )?read-only file ?system).*$/im) ??
     out.match(/^.*\b(?:EROFS|EPERM)\b.*$/m);
   if (line && side(line[0])) return null;
@@ -31,7 +31,7 @@ export function crashOrResources(r: GateResult, out: string, side: SideMessage):
     /^.*(?:JavaScript heap out of memory|\bENOSPC\b|No space left on device|\bENOMEM\b|Cannot allocate memory|^MemoryError\b|runtime: out of memory|Disk quota exceeded|\bEDQUOT\b|File size limit exceeded|File too large|\bEFBIG\b|fork: (?:retry: )?Resource temporarily unavailable|failed to create new OS thread|Array buffer allocation failed).*$/m,
   );
   // Seed 002's bare "Out of memory" and "Disk full" lines say it whatever the exit code.
-  const seedResource = out.match(/^\s*(?:[\w.-]+: )?(?:Out of memory|Disk full)\.?\s*$/im);
+  const seedResource = out.match(/^[ \t]*(?:[\w.-]+: )?(?:Out of memory|Disk full)\.?\s*$/im);
   const weakResource = crashed ? out.match(/^.*(?:out of memory|\bOOM\b|oom-kill).*$/im) : null;
   const resource = strongResource ?? seedResource ?? weakResource;
   if (resource && !side(resource[0])) return result('resource_exhaustion', resource[0].trim());

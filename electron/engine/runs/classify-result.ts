@@ -11,10 +11,8 @@ export interface Classification {
 const MAX_MESSAGE = 300;
 
 export function oneLine(text: string): string {
-  const s = text
-    .replace(/\s*\n\s*/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // One pass: a run of blanks with or without a newline becomes one space (a `\s*\n\s*` pattern would be quadratic).
+  const s = text.replace(/\s+/g, ' ').trim();
   return s.length <= MAX_MESSAGE ? s : `${s.slice(0, MAX_MESSAGE - 1)}…`;
 }
 

@@ -20,17 +20,17 @@ function namesSummary(count: number, names: string[]): string {
 }
 
 const TEST_FAILURE_MARKERS = [
-  /^\s*not ok \d+/m,
-  /^\s*FAIL\b/m,
-  /^\s*--- FAIL:/m,
+  /^[ \t]*not ok \d+/m,
+  /^[ \t]*FAIL\b/m,
+  /^[ \t]*--- FAIL:/m,
   /AssertionError/,
-  /^\s*Tests:\s+\d+ failed/m,
+  /^[ \t]*Tests:\s+\d+ failed/m,
   /\b[1-9]\d* (?:failed|failing)\b/,
   /test result: FAILED/,
   /^# fail [1-9]/m,
   /ℹ fail [1-9]/,
   /^FAILED\b/m,
-  /^\s*\[Failed\]:/m, // GUT
+  /^[ \t]*\[Failed\]:/m, // GUT
   /^Failing Tests\s+[1-9]/im, // GUT's totals
 ];
 

@@ -5,6 +5,7 @@ import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
 import { goTestJsonText, stripAnsi } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
+import { CUT_MARKER } from '../gates/failure-parser';
 import type { ClassifyContext } from './classify-context';
 import { apiFailure } from './classify-api';
 import { compilationError } from './classify-compile';
@@ -31,12 +32,15 @@ function gitConflict(out: string): Classification | null {
   return stopped ? result('git_conflict', stopped[0].trim()) : null;
 }
 
+// Lines that say nothing about a failure: a log file's whereabouts (npm's "A complete log of this run can be found
+// in: …"), a TAP plan ("1..10000") or passing test point ("ok 12 - …"), the note standing for left-out lines.
+const NOT_A_REASON = /^(?:npm (?:ERR!|error)\s*$|.*\bA complete log of this run can be found in\b|\d+\.\.\d+(?:\s*#.*)?$|ok\b)/;
+
 function lastMeaningfulLine(out: string): string | null {
-  // A log file's whereabouts (npm's "A complete log of this run can be found in: …") says nothing about the failure.
   const lines = out
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l) && !/^(?:npm (?:ERR!|error)\s*$|.*\bA complete log of this run can be found in\b)/.test(l));
+    .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l) && !NOT_A_REASON.test(l) && !CUT_MARKER.test(l));
   return lines.length > 0 ? lines[lines.length - 1]! : null;
 }
 
@@ -84,7 +88,7 @@ function sideOf(failing: readonly FailedTest[]): SideMessage {
 }
 
 // A test runner's own time limit as seed 002 prints it ("Test exceeded 300s timeout"): a timeout, as the seed says.
-const TEST_TIMEOUT_LINE = /^\s*(?:Tests?|Gate|Job) exceeded (?:its )?\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)? timeout\b.*$/im;
+const TEST_TIMEOUT_LINE = /^[ \t]*(?:Tests?|Gate|Job) exceeded (?:its )?\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)? timeout\b.*$/im;
 
 /**
  * Classifies a failed gate run. Pure but for the clock (a Retry-After given as a date): looks only at the result, the
@@ -99,7 +103,7 @@ export function classifyGateFailure(
   context: ClassifyContext = {},
 ): Classification {
   if (r.passed) return { errorClass: 'unknown', message: 'The gate passed', hints: [] };
-  const raw = stripAnsi(r.output).replace(/\r\n?/g, '\n');
+  const raw = stripAnsi(r.output);
   const ruled = rules && rules.length > 0 ? userRule(rules, raw) : null;
   if (ruled) return withHints(ruled, raw, failures);
   // go test -json wraps every line in an event; the text patterns below read what it would have printed.

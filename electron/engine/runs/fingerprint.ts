@@ -13,6 +13,7 @@ export interface FingerprintInput {
 }
 
 const MAX_TESTS = 200;
+const MAX_SCRUBBED = 500;
 const MAX_ERROR_LINES = 5;
 const MAX_TAIL_LINES = 3;
 const MAX_FIELD_CHARS = 300;
@@ -34,9 +35,9 @@ const PATH_START = `(?<![^\\s'"\`(<\\[=,;:])`;
 /** Project roots a runner announces in its own output: vitest's RUN line, pytest's rootdir, cargo's Compiling line. */
 function announcedRoots(text: string): string[] {
   const roots: string[] = [];
-  for (const m of text.matchAll(/^\s*RUN\s+v\S+\s+(\/\S+)\s*$/gm)) roots.push(m[1]!);
+  for (const m of text.matchAll(/^[ \t]*RUN\s+v\S+\s+(\/\S+)\s*$/gm)) roots.push(m[1]!);
   for (const m of text.matchAll(/^rootdir: (\/\S+?),?\s*$/gm)) roots.push(m[1]!);
-  for (const m of text.matchAll(/^\s*Compiling \S+ v\S+ \((\/[^)]+)\)\s*$/gm)) roots.push(m[1]!);
+  for (const m of text.matchAll(/^[ \t]*Compiling \S+ v\S+ \((\/[^)]+)\)\s*$/gm)) roots.push(m[1]!);
   return roots;
 }
 
@@ -64,7 +65,7 @@ function relativise(text: string, roots: readonly string[]): string {
 /** Removes what changes from run to run without the failure changing: times, addresses, ids, colours, spacing. */
 function scrub(text: string, roots: readonly string[]): string {
   return (
-    relativise(stripAnsi(text).replace(/\r\n?/g, '\n'), roots)
+    relativise(stripAnsi(text), roots)
       .replace(/\b\d{4}-\d{2}-\d{2}[T _]\d{2}[:_]\d{2}[:_]\d{2}(?:[.,_]\d+)?Z?(?:[+-]\d{2}:?\d{2})?/g, '<time>')
       .replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<date>')
       .replace(/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, '<time>')
@@ -92,7 +93,7 @@ function dropLineNumbers(line: string): string {
     .replace(/(\.[A-Za-z][\w]{0,7})\(\d+,\d+\)/g, '$1') // tsc: a.ts(3,7)
     .replace(/(\.[A-Za-z][\w]{0,7}):\d+(?::\d+)?\b/g, '$1') // a.ts:3:7, main.go:12
     .replace(/\b(line|Line|LINE|at line) \d+\b/g, '$1 N')
-    .replace(/^\s*>?\s*\d+\s*\|/, '|') // code frames: "  12 | …", "> 12 | …"
+    .replace(/^\s*(?:>\s*)?\d+\s*\|/, '|') // code frames: "  12 | …", "> 12 | …"
     .replace(/\b\d+\.\d+\b/g, '<f>');
 }
 
@@ -149,7 +150,7 @@ function testLine(f: FailedTest, roots: readonly string[]): string {
 /** The canonical text that `fingerprint` hashes: the class, then the failing tests or the output's error lines. */
 export function normaliseFailure(input: FingerprintInput): string {
   const rawOutput = typeof input.output === 'string' ? input.output : '';
-  const plain = stripAnsi(goTestJsonText(rawOutput) ?? rawOutput).replace(/\r\n?/g, '\n');
+  const plain = stripAnsi(goTestJsonText(rawOutput) ?? rawOutput);
   const roots = [input.root, ...announcedRoots(plain)].filter((r): r is string => typeof r === 'string' && r !== '');
   const lines = [`class ${String(input.errorClass)}`];
 
@@ -160,21 +161,30 @@ export function normaliseFailure(input: FingerprintInput): string {
     return lines.join('\n');
   }
 
-  const cleaned = plain.split('\n').map((l) => dropLineNumbers(scrub(l, roots)).trim());
+  // Only the lines that can be kept are scrubbed: those with error wording (scrubbing adds none) and the last few, so a
+  // long output of blank or passing lines costs one test per line (linear-parsing.test.ts).
+  const raw = plain.split('\n');
+  const clean = (l: string): string => dropLineNumbers(scrub(l, roots)).trim();
   const errors: string[] = [];
-  for (const l of cleaned) {
+  // A log repeating its error wording on every line is scrubbed once per distinct line, and at most MAX_SCRUBBED times.
+  const tried = new Set<string>();
+  for (const r of raw) {
+    if (tried.size >= MAX_SCRUBBED || tried.has(r) || !ERROR_LINE.test(r.trimStart())) continue;
+    tried.add(r);
+    const l = clean(r);
     if (l === '' || !ERROR_LINE.test(l) || NOISE_LINE.test(l) || errors.includes(l)) continue;
     errors.push(clip(l, MAX_FIELD_CHARS));
     if (errors.length >= MAX_ERROR_LINES) break;
   }
   // Without error wording, the last lines usually say how it ended; a timeout's last lines are wherever it was cut.
   if (errors.length === 0 && input.errorClass !== 'timeout') {
-    errors.push(
-      ...cleaned
-        .filter((l) => l !== '' && !/^[-=_~⎯*#]+$/.test(l))
-        .slice(-MAX_TAIL_LINES)
-        .map((l) => clip(l, MAX_FIELD_CHARS)),
-    );
+    const tail: string[] = [];
+    for (let i = raw.length - 1; i >= 0 && tail.length < MAX_TAIL_LINES; i--) {
+      if (raw[i]!.trim() === '') continue;
+      const l = clean(raw[i]!);
+      if (l !== '' && !/^[-=_~⎯*#]+$/.test(l)) tail.unshift(clip(l, MAX_FIELD_CHARS));
+    }
+    errors.push(...tail);
   }
   lines.push(...errors.map((l) => `error ${l}`));
   const top = topFrameFile(plain, roots);

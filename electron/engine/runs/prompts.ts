@@ -1,7 +1,7 @@
 // Builds what the agent reads: the system prompt, the cached task context (untrusted text wrapped), the step prompt and the retry context.
 import type { StepConfig } from '../workflow/schema';
 import type { FailedTest } from '../gates/parse-failures';
-import { boundText } from '../gates/bounded-output';
+import { boundText, outputForAgent } from '../gates/bounded-output';
 import { formatFailures } from '../gates/format-failures';
 
 /** Wraps text the user or a tool produced, so the model treats it as data rather than instructions. */
@@ -98,7 +98,7 @@ export function retryContext(f: RetryFacts): string {
       ? `Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(f.failures))}`
       : formatFailures(f.failures),
   );
-  sections.push(`Output of ${f.gateLabel}:\n${wrapUntrusted('gate output', boundText(f.output, MAX_OUTPUT_CHARS))}`);
+  sections.push(`Output of ${f.gateLabel}:\n${wrapUntrusted('gate output', outputForAgent(f.output, MAX_OUTPUT_CHARS))}`);
   if (f.hints.length) sections.push(`Hints:\n${f.hints.map((h) => `- ${h}`).join('\n')}`);
   if (f.notes?.length) sections.push(f.notes.join('\n\n'));
   if (f.previousDiff && f.previousDiff.trim()) {

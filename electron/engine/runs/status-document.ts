@@ -1,8 +1,23 @@
 // Assembles the status document (the CLI's JSON contract) from store rows.
-import { DecisionDoc, type StatusDocument, type RunListItem } from '../../../shared/domain';
+import { DecisionDoc, FailedTestDoc, type AttemptFailureDoc, type StatusDocument, type RunListItem } from '../../../shared/domain';
 import type { RunRow, Store } from '../store/store';
 import { policyDoc } from './policy-doc';
 import { RunEnvStore } from '../store/run-env';
+
+/** The stored failures of an attempt in the document's shape; anything unreadable is left out, never an error. */
+function failuresOf(json: string): AttemptFailureDoc[] {
+  let list: unknown;
+  try {
+    list = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((f: unknown) => {
+    const r = FailedTestDoc.safeParse(f);
+    return r.success ? [{ name: r.data.name, file: r.data.file, line: r.data.line, expected: r.data.expected, actual: r.data.actual }] : [];
+  });
+}
 
 export function statusDocument(store: Store, run: RunRow): StatusDocument {
   const attempts = store.getAttempts(run.id);
@@ -32,6 +47,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
           fingerprint: a.fingerprint,
           round: a.round,
           message: a.error_message,
+          failures: failuresOf(a.failures_json),
         };
       }),
   }));

@@ -1,6 +1,6 @@
 // Pure parts of an attempt's start: the "attempt k of n" label, the prompt (step prompt, retry context or an entry's template) and the remaining issues of a failure.
 import type { ErrorClass } from '../../../shared/domain';
-import { boundText } from '../gates/bounded-output';
+import { outputForAgent } from '../gates/bounded-output';
 import { formatFailures } from '../gates/format-failures';
 import type { FailedTest } from '../gates/parse-failures';
 import type { StepConfig } from '../workflow/schema';
@@ -45,7 +45,7 @@ function templateState(
   errors: readonly string[],
 ): TemplateState {
   const gate: TemplateState = {};
-  for (const [name, out] of Object.entries(f.outputs)) gate[name] = boundText(out, MAX_TEMPLATE_OUTPUT);
+  for (const [name, out] of Object.entries(f.outputs)) gate[name] = outputForAgent(out, MAX_TEMPLATE_OUTPUT);
   return {
     error: `${f.errorClass}: ${f.message}`,
     /** This attempt's failing tests and errors as entries (- **name** / Expected / Got / Location). */
@@ -81,7 +81,7 @@ export function attemptPrompt(cfg: MachineConfig, s: StepState, n: number, k: nu
   const parsed = f.failures.length ? `${formatFailures(f.failures)}\n` : '';
   const errorLog = [
     ...s.errorLog,
-    `Attempt ${n - 1}: ${f.errorClass}: ${f.message}\n${parsed}${boundText(f.gate?.output ?? '', f.failures.length ? 2000 : 4000)}`,
+    `Attempt ${n - 1}: ${f.errorClass}: ${f.message}\n${parsed}${outputForAgent(f.gate?.output ?? '', f.failures.length ? 2000 : 4000)}`,
   ];
   const state = templateState(f, s.lastDiff, k, of, cfg.step, s.prev, errorLog);
   const active = s.acct.active;

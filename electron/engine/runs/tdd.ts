@@ -1,7 +1,7 @@
 // Test first (TDD mode, `tdd:` on a step or as the workflow's default), pure: which files are tests, what the test and implementation attempts are told, and the rule's violations.
 import path from 'node:path';
 import type { FailedTest } from '../gates/parse-failures';
-import { boundText } from '../gates/bounded-output';
+import { outputForAgent } from '../gates/bounded-output';
 import { formatFailures } from '../gates/format-failures';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { wrapUntrusted } from './prompts';
@@ -87,7 +87,7 @@ export function implementInstructions(red: RedTest): string {
     `Your test${files} fails as it should${red.gate ? ` (gate \`${red.gate}\`)` : ''}. Now make the step's change so the gates pass.`,
   ];
   if (red.failures.length) sections.push(`Failing tests and errors, read from the output:\n${wrapUntrusted('parsed failures', formatFailures(red.failures))}`);
-  if (red.output.trim()) sections.push(`Output of the gate:\n${wrapUntrusted('gate output', boundText(red.output, 8000))}`);
+  if (red.output.trim()) sections.push(`Output of the gate:\n${wrapUntrusted('gate output', outputForAgent(red.output, 8000))}`);
   sections.push(keepTestNote(red));
   return sections.join('\n\n');
 }

@@ -37,6 +37,32 @@ describe('GateOutput', () => {
     expect(rows[0]!.textContent).toBe('1line 1 ok');
   });
 
+  it("numbers a kept log as the whole output and says how many lines that had, not the kept copy's (issue 29 item 2)", () => {
+    const kept = ['1..10000', 'ok 1 - a', '[… lines 3–7,320 elided (112 KB) …]', 'not ok 7319 - broken', '[… lines 7,322–10,001 elided (41.7 KB) …]', ''].join(
+      '\n',
+    );
+    render(
+      <GateOutput
+        gate={{
+          gate: 'test',
+          command: 'npm test',
+          passed: false,
+          exitCode: 1,
+          signal: null,
+          timedOut: false,
+          durationMs: 1000,
+          output: kept,
+          outputBytes: 906_752,
+          failures: [],
+        }}
+      />,
+    );
+    expect(screen.getByText(/885\.5 KB · 10,001 lines \(5 kept\)/)).toBeTruthy();
+    const rows = [...screen.getByRole('log').querySelectorAll('.vline')].map((r) => r.textContent);
+    expect(rows).toContain('7321not ok 7319 - broken');
+    expect(rows).toContain('2ok 1 - a');
+  });
+
   it('reads "stopped", not "failed", for a gate the user\'s Stop cut short', () => {
     const gate = {
       gate: 'test',

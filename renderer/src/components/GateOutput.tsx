@@ -2,6 +2,7 @@
 // is scrolled), and the output of a gate still running, streamed live.
 import { memo, useCallback, useMemo, useState } from 'react';
 import type { AttemptDetail } from '../../../shared/contract';
+import { originalLines } from '../../../shared/line-index';
 import { ansiSpans, lineAt, lineIndex, stripAnsi } from '../lib/ansi';
 import { bytes, duration } from '../lib/format';
 import { fetchGateLines, useGateLogPages } from '../stores/gate-log';
@@ -24,11 +25,12 @@ function exitText(g: Gate): string {
   return g.exitCode === null ? 'no exit code' : `exit ${g.exitCode}`;
 }
 
-function Line({ i, spans, gutter }: { i: number; spans: Spans | null; gutter: string }) {
+/** `n`: the line's number in the gate's whole output (a kept log leaves lines out), 0 for the note standing for them. */
+function Line({ n, spans, gutter }: { n: number; spans: Spans | null; gutter: string }) {
   return (
     <>
       <span className="ln" style={{ width: gutter }} aria-hidden="true">
-        {i + 1}
+        {n > 0 ? n : ''}
       </span>
       {spans === null ? (
         <span className="muted">…</span>
@@ -58,6 +60,7 @@ function Line({ i, spans, gutter }: { i: number; spans: Spans | null; gutter: st
 function useTextLines(text: string) {
   const starts = useMemo(() => lineIndex(text), [text]);
   const cache = useMemo(() => new Map<number, Spans>(), [text]);
+  const original = useMemo(() => originalLines(text, starts), [text, starts]);
   const count = text === '' ? 0 : starts.length;
   const spans = (i: number): Spans => {
     let s = cache.get(i);
@@ -67,7 +70,7 @@ function useTextLines(text: string) {
     }
     return s;
   };
-  return { count, spans };
+  return { count, spans, original };
 }
 
 /** Memoized: a live event elsewhere in the attempt (a transcript entry) does not redraw a finished gate's log. */
@@ -101,7 +104,11 @@ export const GateOutput = memo(function GateOutput({
   );
   const [copied, setCopied] = useState<'no' | 'copying' | 'yes'>('no');
   const lineCount = paged ? (gate.lineCount ?? head.count) : head.count;
-  const gutter = `${String(lineCount).length + 2}ch`;
+  // A kept log (head, failures, tail) numbers its lines as in the whole output and says how many that had.
+  const original = paged ? null : head.original;
+  const shownLines = original ? original.total : lineCount;
+  const numberOf = (i: number): number => (original ? (original.numbers[i] ?? i + 1) : i + 1);
+  const gutter = `${String(shownLines).length + 2}ch`;
   const spansOf = (i: number): Spans | null => {
     if (i < head.count) return head.spans(i);
     let s = pageSpans.get(i);
@@ -134,7 +141,8 @@ export const GateOutput = memo(function GateOutput({
         <code className="gate-command">{gate.command}</code>
         <span className="muted">
           {exitText(gate)} · {duration(gate.durationMs)} · {bytes(gate.outputBytes)}
-          {lineCount > 0 && ` · ${lineCount.toLocaleString()} ${lineCount === 1 ? 'line' : 'lines'}`}
+          {lineCount > 0 && ` · ${shownLines.toLocaleString()} ${shownLines === 1 ? 'line' : 'lines'}`}
+          {original && ` (${(lineCount - (gate.output.endsWith('\n') ? 1 : 0)).toLocaleString()} kept)`}
         </span>
         {lineCount > 0 && (
           <button type="button" className="small" disabled={copied === 'copying'} onClick={() => void copy()}>
@@ -149,7 +157,7 @@ export const GateOutput = memo(function GateOutput({
       ) : (
         <VirtualLines
           count={lineCount}
-          renderLine={(i) => <Line i={i} spans={spansOf(i)} gutter={gutter} />}
+          renderLine={(i) => <Line n={numberOf(i)} spans={spansOf(i)} gutter={gutter} />}
           label={`output of gate ${gate.gate}`}
           className="terminal"
           target={target}
@@ -183,7 +191,7 @@ export function LiveGateOutput({ runId, attemptKey }: { runId: string; attemptKe
       ) : (
         <VirtualLines
           count={count}
-          renderLine={(i) => <Line i={i} spans={spans(i)} gutter={gutter} />}
+          renderLine={(i) => <Line n={i + 1} spans={spans(i)} gutter={gutter} />}
           label={`live output of gate ${live.gate}`}
           className="terminal"
           follow
