@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { has } from '../testing/real-projects/real-project';
 import { sh, tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
+import { baselineCheck } from '../worktree-env/baseline';
+import { WorkflowFile } from '../workflow/schema';
 import { createOsSandbox, type OsSandbox } from './os-sandbox';
 import { corepackHome, toolchainEnv } from './toolchains';
 import { runJailed } from './testing/run-jailed';
@@ -97,6 +99,28 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'version managers in the
     expect(r.output.trim(), r.output).toBe(PNPM);
     expect(r.code).toBe(0);
   });
+
+  it('the pre-run check does not call a project ready whose pnpm corepack cannot find: it names pnpm and what installs it, not the network', async (ctx) => {
+    if (noCorepack) ctx.skip(noCorepack);
+    // The base commit asks for a pnpm the user never installed.
+    const other = realpathSync(tempDir('ratchet-vm-repo-'));
+    sh(other, 'init', '-q', '-b', 'main');
+    writeFileSync(join(other, 'package.json'), '{"name":"q","private":true,"packageManager":"pnpm@9.15.8"}\n');
+    sh(other, 'add', '-A');
+    sh(other, 'commit', '-qm', 'initial');
+    try {
+      const workflow = WorkflowFile.parse({ gates: { test: 'pnpm --version' }, steps: [{ title: 'one' }] });
+      const doc = await baselineCheck({ repo: other, workflow, sandbox, env: process.env, worktreeRoot: userHome });
+      expect(doc.ready).toBe(false);
+      expect(doc.gates[0]).toMatchObject({ passed: false, errorClass: 'missing_dependency' });
+      // corepack, given its cache read-only, cannot even make its download folder there (EROFS): pnpm is what is missing.
+      expect(doc.problem).toContain('is not installed where corepack keeps it');
+      expect(doc.problem).toContain('corepack install');
+      expect(doc.problem).not.toMatch(/setup\.network|sandbox\.network/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("runs asdf's and mise's shims with the user's global versions", async () => {
     const r = await gate('asdf-node; mise-python');
