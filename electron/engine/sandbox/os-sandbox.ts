@@ -312,8 +312,9 @@ export function createOsSandbox(opts: {
         const policyPaths = Object.values(policy.filesystem).flat();
         /** The library's bubblewrap command for `command`, with Ratchet's changes to it. */
         const libraryWrap = async (shell: string, script: string, command: { id: string; text: string }, plain: boolean): Promise<string> => {
-          // No placeholder in the worktree: a protected path absent now is left out (see absentDenies).
-          const absent = new Set(absentDenies(input.worktree));
+          // No placeholder in the worktree: on Linux a protected path absent now is left out (see absentDenies); macOS's
+          // profile denies making it without one.
+          const absent = new Set(process.platform === 'linux' ? absentDenies(input.worktree) : []);
           const filesystem = { ...policy.filesystem, denyWrite: policy.filesystem.denyWrite.filter((p) => !absent.has(p)) };
           let wrapped = await SandboxManager.wrapWithSandbox(script, shell, { filesystem }, undefined, {
             commandId: command.id,
