@@ -40,8 +40,10 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
     queue: { type: 'boolean' },
     priority: { type: 'string' },
     'no-gates': { type: 'boolean' },
+    'run-anyway': { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
+  if (values['run-anyway'] && teamUrl) throw new UsageError('--run-anyway is for a local run: a team run is checked on its worker.');
   const priority = values.priority === undefined ? 0 : Number(values.priority);
   if (!Number.isInteger(priority) || priority < -100 || priority > 100)
     throw new UsageError('--priority takes a whole number from -100 to 100 (higher starts first).');
@@ -102,7 +104,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
   return withProgress(engine, io, Boolean(values.json), steps.length, async (signal) => {
     const runId = await engine.createRun(prepared);
     if (values.queue) await waitForSlot(engine, runId, { priority, signal, say: err });
-    return engine.execute(runId, signal);
+    return engine.execute(runId, signal, { runAnyway: Boolean(values['run-anyway']) });
   });
 }
 

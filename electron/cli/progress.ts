@@ -65,7 +65,10 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
         : `  setup ${p.outcome === 'ok' ? 'done' : String(p.outcome)} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
     case 'baseline.finished': {
       const failing = (p.failingTests as string[]).length;
-      return `  baseline on the base commit: ${p.ready ? 'ready' : 'not ready'}${failing ? `, ${failing} already failing` : ''} (${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
+      const took = `(${(Number(p.durationMs) / 1000).toFixed(1)} s)`;
+      // Not ready: what cannot run is the environment's, not tests already failing (the run's reason says what to fix).
+      if (!p.ready) return `  baseline on the base commit: not ready ${took}: ${oneLine(p.problem ?? 'a gate cannot run here', 160)}`;
+      return `  baseline on the base commit: ready${failing ? `, ${failing} already failing` : ''} ${took}`;
     }
     case 'log':
       return `  ${String(p.message)}`;

@@ -136,10 +136,11 @@ export async function assertWorktreeIntact(p: PinnedWorktree): Promise<void> {
 }
 
 /**
- * Pathspecs that keep the sandbox's placeholders out of what Ratchet stages: on Linux the sandbox holds each denied
- * path that does not exist (`.bashrc`, `.mcp.json`…) with an empty file made in the worktree, removed after the
- * command — later, while another run's command is still sandboxed. Sandboxed commands can neither create nor change
- * those paths, so an empty file there is the sandbox's, never the agent's work.
+ * Pathspecs that keep the paths the sandbox protects (`.bashrc`, `.mcp.json`, `.vscode`…) out of what Ratchet
+ * stages: one the worktree has is read-only to sandboxed commands, and what a command makes at an absent one is
+ * removed when the run's last running command ends (see absentDenies) — later than a snapshot taken while another
+ * command of the run still runs. So whatever is there is the project's as it was, or a command's to be removed:
+ * never the agent's work.
  */
 export function placeholderExcludes(p: PinnedWorktree): string[] {
   const out: string[] = [];
@@ -148,8 +149,8 @@ export function placeholderExcludes(p: PinnedWorktree): string[] {
   for (const rel of WORKTREE_DENIED_PATHS) {
     if (ignored.has(rel)) continue;
     try {
-      const st = lstatSync(join(p.worktree, rel));
-      if (st.isFile() && st.size === 0) out.push(`:(top,literal,exclude)${rel}`);
+      lstatSync(join(p.worktree, rel));
+      out.push(`:(top,literal,exclude)${rel}`);
     } catch {
       /* absent: nothing to keep out */
     }

@@ -153,6 +153,7 @@ export function createExecute(ctx: EngineContext) {
             workflow,
             steps: plan.steps,
             atBase: recon.completed.length === 0 && store.getAttempts(runId).length === 0,
+            runAnyway: opts.runAnyway,
             jail,
             signal,
             now,

@@ -85,6 +85,11 @@ export interface ExecuteOptions {
    * `yes` goes on one more step, `no` pauses here, `auto` runs to the end of the phase.
    */
   confirmNext?: ConfirmNext;
+  /**
+   * The pre-run check answered "not ready" (a gate fails for the environment on the base commit): start the agent
+   * anyway (the CLI's --run-anyway), with a warning, instead of failing the run before any agent money.
+   */
+  runAnyway?: boolean;
 }
 
 export type ConfirmNext = (q: {

@@ -395,6 +395,31 @@ const TABLE: Row[] = [
     message:
       "The sandbox refused curl's connection to downloads.corp.example: add it to sandbox.network in ratchet.yml (sandbox: { network: [downloads.corp.example] })",
   },
+  // pnpm through corepack, not in its cache: corepack's download is refused, but pnpm is what is missing (issue 29, 6).
+  {
+    file: 'toolchain-corepack-download-noproxy.txt',
+    exitCode: 1,
+    network: [],
+    command: 'pnpm test',
+    errorClass: 'missing_dependency',
+    message: 'pnpm 9.15.9 is not installed where corepack keeps it (corepack tried to download it)',
+  },
+  {
+    file: 'toolchain-corepack-metadata-noproxy.txt',
+    exitCode: 1,
+    network: [],
+    command: 'pnpm test',
+    errorClass: 'missing_dependency',
+    message: 'pnpm 9.15.9 is not installed where corepack keeps it (corepack tried to download it)',
+  },
+  // With corepack's cache given read-only, a version not in it cannot even get a download folder there.
+  {
+    file: 'toolchain-corepack-erofs.txt',
+    exitCode: 1,
+    command: 'pnpm test',
+    errorClass: 'missing_dependency',
+    message: "the package manager package.json's packageManager names is not installed where corepack keeps it (corepack tried to download it)",
+  },
   // A command that may reach no host runs without the proxy's relays: the client is refused at the sandbox's proxy port.
   {
     file: 'net-noproxy-npm.txt',

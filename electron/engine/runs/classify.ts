@@ -12,6 +12,7 @@ import { compilationError } from './classify-compile';
 import { withHints } from './classify-hints';
 import { missingDependency } from './classify-missing';
 import { networkFailure } from './classify-network';
+import { missingToolchain } from './classify-toolchain';
 import { npmHeadline, npmProjectFailure } from './classify-npm';
 import { crashOrResources, permissionError } from './classify-process';
 import { result, type Classification, type SideMessage } from './classify-result';
@@ -116,6 +117,7 @@ export function classifyGateFailure(
   const exceeded = out.match(TEST_TIMEOUT_LINE);
   if (exceeded && !side(exceeded[0])) return withHints(result('timeout', exceeded[0].trim()), out, failures);
   const classified =
+    missingToolchain(out, side) ??
     networkFailure(r, out, context, side) ??
     missingDependency(r, out, context, failures, side) ??
     npmProjectFailure(out) ??

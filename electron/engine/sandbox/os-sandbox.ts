@@ -24,6 +24,7 @@ import { gitCommonDirOf, homeReads, toolchainEnv } from './toolchains';
 import { writeUserConfig } from './user-config';
 import { ratchetPackageRoot, userPath } from './user-path';
 import { vendoredPaths } from './vendor-paths';
+import { absentDenies, sweepDenied } from './worktree-denies';
 
 /** How the engine was asked to sandbox: `auto` sandboxes where the platform can and refuses to run where it cannot. */
 export type SandboxMode = 'auto' | 'off';
@@ -272,7 +273,12 @@ export function createOsSandbox(opts: {
           : null;
       const released = { done: false };
       // The run's sandboxed commands share one wrap of the library's (see wrap-template.ts).
-      const slot = new TemplateSlot(() => SandboxManager.cleanupAfterCommand());
+      // What the run's commands may make where the sandbox protects is removed when the last of them ends (see absentDenies).
+      let absentBefore: string[] = [];
+      const slot = new TemplateSlot(() => SandboxManager.cleanupAfterCommand(), {
+        busy: () => (absentBefore = absentDenies(input.worktree)),
+        idle: () => void sweepDenied(absentBefore),
+      });
       const release = () => {
         if (released.done) return;
         released.done = true;
@@ -328,7 +334,11 @@ export function createOsSandbox(opts: {
         const policyPaths = [...Object.values(policy.filesystem).flat(), ...(gitView?.watched ?? [])];
         /** The library's bubblewrap command for `command`, with Ratchet's changes to it. */
         const libraryWrap = async (shell: string, script: string, command: { id: string; text: string }, plain: boolean): Promise<string> => {
-          let wrapped = await SandboxManager.wrapWithSandbox(script, shell, { filesystem: policy.filesystem }, undefined, {
+          // No placeholder in the worktree: on Linux a protected path absent now is left out (see absentDenies); macOS's
+          // profile denies making it without one.
+          const absent = new Set(process.platform === 'linux' ? absentDenies(input.worktree) : []);
+          const filesystem = { ...policy.filesystem, denyWrite: policy.filesystem.denyWrite.filter((p) => !absent.has(p)) };
+          let wrapped = await SandboxManager.wrapWithSandbox(script, shell, { filesystem }, undefined, {
             commandId: command.id,
             commandText: command.text,
           });

@@ -77,6 +77,21 @@ export const TOOLCHAIN_VARS = [
   'NODENV_ROOT',
   'JENV_ROOT',
   'COURSIER_CACHE',
+  // corepack (pnpm, yarn through `packageManager`): its cache, and how the user has it fetch and check (no token).
+  'COREPACK_HOME',
+  'COREPACK_NPM_REGISTRY',
+  'COREPACK_INTEGRITY_KEYS',
+  'COREPACK_ENABLE_STRICT',
+  'COREPACK_ENABLE_AUTO_PIN',
+  'COREPACK_DEFAULT_TO_LATEST',
+  'MISE_CONFIG_DIR',
+  'MISE_CACHE_DIR',
+  'MISE_STATE_DIR',
+  'MISE_GLOBAL_CONFIG_FILE',
+  'ASDF_CONFIG_FILE',
+  'FNM_MULTISHELL_PATH',
+  'FNM_NODE_DIST_MIRROR',
+  'NVM_BIN',
 ];
 
 /** Where a version manager keeps its toolchains by default (relative to the home), when its variable is unset. */
@@ -94,7 +109,23 @@ const DEFAULT_HOMES: Record<string, string> = {
   GOENV_ROOT: '.goenv',
   NODENV_ROOT: '.nodenv',
   JENV_ROOT: '.jenv',
+  // mise's global versions (config.toml), the configs it was told to trust, and its cache.
+  MISE_CONFIG_DIR: '.config/mise',
+  MISE_STATE_DIR: '.local/state/mise',
+  MISE_CACHE_DIR: '.cache/mise',
 };
+
+/**
+ * Where corepack keeps the package managers it downloaded when COREPACK_HOME is unset: the user's cache folder
+ * (`$XDG_CACHE_HOME`, else `~/.cache`; `~/Library/Caches` on macOS), `node/corepack`. Its shims find pnpm or yarn
+ * there through HOME, which is the run's private folder inside the sandbox: without it set, pnpm is fetched again
+ * (and a gate, which reaches no host, fails).
+ */
+export function corepackHome(env: NodeJS.ProcessEnv, userHome: string, platform: NodeJS.Platform = process.platform): string {
+  const xdg = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : null;
+  const cache = xdg ?? (platform === 'darwin' ? path.join(userHome, 'Library', 'Caches') : path.join(userHome, '.cache'));
+  return path.join(cache, 'node', 'corepack');
+}
 
 /** A URL's user name and password, dropped (`https://u:token@host/x` → `https://host/x`); anything else unchanged. */
 export function withoutUserinfo(value: string): string {
@@ -116,6 +147,8 @@ export function toolchainEnv(env: NodeJS.ProcessEnv, userHome: string, exists: (
     const dir = path.join(userHome, rel);
     if (out[name] === undefined && exists(dir)) out[name] = dir;
   }
+  const corepack = corepackHome(env, userHome);
+  if (out.COREPACK_HOME === undefined && exists(corepack)) out.COREPACK_HOME = corepack;
   // Packages installed with `pip install --user` (found through HOME, which is not the user's inside).
   if (env.PYTHONUSERBASE) out.PYTHONUSERBASE = env.PYTHONUSERBASE;
   else if (exists(path.join(userHome, '.local', 'lib'))) out.PYTHONUSERBASE = path.join(userHome, '.local');

@@ -284,6 +284,8 @@ export function writeUserConfig(input: UserConfigInput): string[] {
   copy([path.join(userHome, '.pip', 'pip.conf'), path.join(xdg, 'pip', 'pip.conf')], path.join(home, '.config', 'pip', 'pip.conf'), sanitizePipConf);
   copy([path.join(xdg, 'uv', 'uv.toml')], path.join(home, '.config', 'uv', 'uv.toml'), sanitizeToml);
   copy([path.join(userHome, '.yarnrc.yml')], path.join(home, '.yarnrc.yml'), sanitizeYarnrc);
+  // asdf's (and mise's) global versions, which their shims read from HOME: tool names and versions only.
+  copy([path.join(userHome, '.tool-versions')], path.join(home, '.tool-versions'), (t) => t);
   // git's own identity, and an excludes file of its own (HOME is private: the user's global one is not read) holding the
   // user's global excludes and the sandbox's placeholders, so `git status` in a gate or the agent's shell lists neither.
   const gitSources = [path.join(userHome, '.gitconfig'), path.join(xdg, 'git', 'config')];

@@ -65,7 +65,7 @@ async function jailFor(home: string, worktree: string): Promise<RunJail> {
 }
 
 describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `inside the sandbox — skipped: ${NO_SANDBOX_REASON}`, () => {
-  it("the agent cannot rewrite, replace or move the worktree's .git file, .gitmodules, .bashrc, .vscode/…, nor create .zshrc or .idea; ordinary files it writes", async () => {
+  it("the agent cannot rewrite, replace or move the worktree's .git file, .gitmodules, .bashrc, .vscode/…; what it makes at an absent protected path (.zshrc, .idea, .claude/commands) is gone when the command ends; ordinary files it writes", async () => {
     const { worktree, home, dotGit } = await worktreeWithDotfiles();
     const jail = await jailFor(home, worktree);
     const s = createBashSession({ cwd: worktree, env: jail.env, jail, timeoutS: 30 });
@@ -79,17 +79,14 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
       'printf x > .vscode/tasks.json',
       'mv .vscode vscode-old',
       'printf x > .mcp.json',
-      'printf x > .zshrc',
       'printf "[lfs]\\n\\turl = https://example.com/x\\n" > .lfsconfig',
-      'mkdir .idea',
-      'mkdir -p .claude/commands',
       'rm -rf .git && mkdir .git',
     ];
     let out: string;
     try {
       out = (
         await s.run({
-          command: `${tries.map((t) => `(${t}) 2>/dev/null && echo "WROTE: ${t.replace(/"/g, '\\"')}"`).join('\n')}\necho ordinary > ordinary.txt\necho done`,
+          command: `${tries.map((t) => `(${t}) 2>/dev/null && echo "WROTE: ${t.replace(/"/g, '\\"')}"`).join('\n')}\nprintf x > .zshrc; mkdir .idea; mkdir -p .claude/commands; ln -s /etc .ripgreprc\necho ordinary > ordinary.txt\necho done`,
         })
       ).content;
     } finally {
@@ -104,11 +101,33 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
     expect(existsSync(join(worktree, '.vscode/tasks.json'))).toBe(false);
     expect(readFileSync(join(worktree, '.lfsconfig'), 'utf8')).toBe('[lfs]\n');
     expect(readFileSync(join(worktree, 'ordinary.txt'), 'utf8')).toBe('ordinary\n');
-    // The placeholders the sandbox held absent paths with are gone once the command ended: git sees only the agent's file.
+    // What it made at the absent ones is gone (a link removed, not followed): git sees only the agent's file.
+    for (const p of ['.zshrc', '.idea', '.claude/commands', '.ripgreprc']) expect(existsSync(join(worktree, p)), p).toBe(false);
+    expect(existsSync('/etc/hostname') || existsSync('/etc/passwd')).toBe(true);
     expect(sh(worktree, 'status', '--porcelain', '--untracked-files=all')).toBe('?? ordinary.txt');
   });
 
-  it("keeps the sandbox's placeholders out of Ratchet's snapshot while another command of the run still runs, and removes them when the last ends", async () => {
+  it('leaves no file of its own in the worktree: a command lists the tree the checkout has, and a tool reading every file reads them all (issue 29, 7)', async () => {
+    const repo = realpathSync(makeRepo({ 'a.json': '{}\n', 'src/b.ts': 'export {};\n' }));
+    const home = realpathSync(tempDir('ratchet-denies-home-'));
+    const worktree = join(home, 'worktrees', 'wt');
+    mkdirSync(join(home, 'worktrees'));
+    await createWorktree(repo, worktree, 'ratchet/denies', sh(repo, 'rev-parse', 'HEAD'));
+    const jail = await jailFor(home, worktree);
+    const s = createBashSession({ cwd: worktree, env: jail.env, jail, timeoutS: 30 });
+    let out: string;
+    try {
+      // What prettier --check . does: every file below the folder, opened.
+      out = (await s.run({ command: 'find . -path ./.git -prune -o -print | sort; find . -type f -not -name .git -exec cat {} + >/dev/null && echo READ-ALL' }))
+        .content;
+    } finally {
+      s.close();
+    }
+    expect(out.split('\n').filter((l) => l.startsWith('.'))).toEqual(['.', './a.json', './src', './src/b.ts']);
+    expect(out).toContain('READ-ALL');
+  });
+
+  it("keeps what a command made at a protected path out of Ratchet's snapshot while another command of the run still runs, and removes it when the run's last ends", async () => {
     const a = await worktreeWithDotfiles();
     const b = await worktreeWithDotfiles();
     const jailA = await jailFor(a.home, a.worktree);
@@ -135,9 +154,9 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
     const releaseA = await latched(jailA, a.worktree);
     const releaseB = await latched(jailB, b.worktree);
     try {
-      await run(jailA, a.worktree, 'echo work > work.txt');
-      // A's other command still runs inside its placeholders: they stay, and Ratchet's git leaves them out.
-      expect(readFileSync(join(a.worktree, '.zshrc'), 'utf8')).toBe('');
+      await run(jailA, a.worktree, 'echo work > work.txt; echo z > .zshrc');
+      // A's other command still runs: what this one made at .zshrc stays until it ends, and Ratchet's git leaves it out.
+      expect(readFileSync(join(a.worktree, '.zshrc'), 'utf8')).toBe('z\n');
       const p = pinWorktree(a.repo, a.worktree);
       const tree = await snapshotTree(p);
       expect(sh(a.repo, 'ls-tree', '--name-only', tree).split('\n').sort()).toEqual([
@@ -153,17 +172,18 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'inside the sandbox' : `
       await commitAll(p, 'step 1: work');
       expect(sh(a.repo, 'ls-tree', '--name-only', 'ratchet/denies').split('\n')).not.toContain('.zshrc');
       await expect(isDirty(p)).resolves.toBe(false);
-      // A's last command ends: its placeholders go, though another run's command (B's) still runs.
+      // A's last command ends: .zshrc goes, though another run's command (B's) still runs.
       await releaseA();
       expect(existsSync(join(a.worktree, '.zshrc'))).toBe(false);
-      expect(readFileSync(join(b.worktree, '.zshrc'), 'utf8')).toBe('');
-      // B's sandbox still holds its own: it cannot write there.
+      // No placeholder in B's worktree while its command runs; what B makes there stays until B's last command ends.
+      expect(existsSync(join(b.worktree, '.zshrc'))).toBe(false);
       await run(jailB, b.worktree, 'echo x > .zshrc; echo y > .idea');
-      expect(readFileSync(join(b.worktree, '.zshrc'), 'utf8')).toBe('');
+      expect(readFileSync(join(b.worktree, '.zshrc'), 'utf8')).toBe('x\n');
     } finally {
       await releaseB();
     }
     expect(existsSync(join(b.worktree, '.zshrc'))).toBe(false);
+    expect(existsSync(join(b.worktree, '.idea'))).toBe(false);
     expect(sh(a.worktree, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 });

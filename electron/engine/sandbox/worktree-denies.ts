@@ -1,4 +1,5 @@
 // The sandbox's built-in write protection, computed for a run's worktree: the library computes it from process.cwd() (Ratchet's launch folder), never from the folder its commands work in.
+import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 // Deep import: the library's own lists, so this follows them when they grow (its index does not export them).
 import { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
@@ -8,7 +9,8 @@ import { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-
  * its working directory (shell start-up files, .gitconfig, .gitmodules, .ripgreprc, .mcp.json, .vscode, .idea,
  * .claude/commands, .claude/agents), and Ratchet's one addition: `.lfsconfig`, which git-lfs reads from the work tree
  * when Ratchet's own git (outside the sandbox) checks files out — its `lfs.url` would send that git to a host of the
- * agent's choosing. On Linux an absent one is held by an empty placeholder for the command's life.
+ * agent's choosing. One the worktree has is mounted read-only; an absent one is not held by a placeholder (the
+ * project's tools would meet it: see `absentDenies`), what a command makes there is removed when it ends.
  */
 export const WORKTREE_DENIED_PATHS: readonly string[] = [...DANGEROUS_FILES, ...getDangerousDirectories(), '.lfsconfig'];
 
@@ -39,4 +41,53 @@ export function worktreeDeniedPathOf(relative: string): string | null {
 export function worktreeMandatoryDenies(worktree: string): string[] {
   const root = path.resolve(worktree);
   return [...WORKTREE_DENIED_PATHS.map((p) => path.join(root, p)), path.join(root, '.git')];
+}
+
+/** Whether `p` (below `root`) or a folder between them is a link: the library then guards the link itself. */
+function linkOnTheWay(root: string, p: string): boolean {
+  for (let at = p; at !== root && at.startsWith(`${root}${path.sep}`); at = path.dirname(at)) {
+    try {
+      if (lstatSync(at).isSymbolicLink()) return true;
+    } catch {
+      // Absent: nothing above it is looked through yet.
+    }
+  }
+  return false;
+}
+
+/**
+ * The worktree's protected paths absent now (none of them a link's, nor below one). Sandboxed commands run without
+ * a deny for them: the library would hold each with a placeholder (/dev/null or an empty folder) that bubblewrap
+ * makes in the worktree, which every tool that walks the tree meets (`prettier --check .` fails on it with EACCES),
+ * and no mount denies making a name without one. Instead, what a command makes there is removed when it ends
+ * (`sweepDenied`), before Ratchet's git looks at the tree (which never stages these paths either).
+ */
+export function absentDenies(worktree: string): string[] {
+  const root = path.resolve(worktree);
+  return worktreeMandatoryDenies(root).filter((p) => {
+    try {
+      lstatSync(p);
+      return false;
+    } catch {
+      return !linkOnTheWay(root, p);
+    }
+  });
+}
+
+/**
+ * Removes whatever is now at `absent` (paths `absentDenies` found absent before a command started): what a sandboxed
+ * command made where the sandbox protects. A link is removed, never followed. The paths removed.
+ */
+export function sweepDenied(absent: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const p of absent) {
+    try {
+      lstatSync(p);
+    } catch {
+      continue;
+    }
+    rmSync(p, { recursive: true, force: true });
+    removed.push(p);
+  }
+  return removed;
 }

@@ -107,10 +107,10 @@ describe.skipIf(!SANDBOX_AVAILABLE || process.platform !== 'linux')(
       ).toEqual([]);
     });
 
-    it("keeps the placeholders while the run's command that reaches a host still runs (it mounts them too)", async () => {
+    it("leaves what a command made at a protected path while the run's command that reaches a host still runs, and removes it when that ends", async () => {
       const fifo = join(worktree, 'latch');
       execFileSync('mkfifo', [fifo]);
-      const online = await jail.wrap('/bin/bash', `read line < ${fifo}`, { extraHosts: ['example.invalid'] });
+      const online = await jail.wrap('/bin/bash', `echo z > .zshrc; read line < ${fifo}`, { extraHosts: ['example.invalid'] });
       const child = spawn(online.file, online.args, { cwd: worktree, env: online.env, stdio: 'ignore' });
       const ended = new Promise<void>((r) => child.on('close', () => r()));
       try {

@@ -130,8 +130,14 @@ export class TemplateSlot {
   /** Commands of the run running now, on any of its templates (held or replaced). */
   private running = 0;
 
-  /** `letGo`: what ends one of the library's wraps (its cleanupAfterCommand). */
-  constructor(private readonly letGo: () => void) {}
+  /**
+   * `letGo`: what ends one of the library's wraps (its cleanupAfterCommand). `busy` is called when the first of the
+   * run's commands starts (none running before), `idle` when the last running one ends.
+   */
+  constructor(
+    private readonly letGo: () => void,
+    private readonly hooks: { busy?: () => void; idle?: () => void } = {},
+  ) {}
 
   /** The held template for `shell` while what it was made from is unchanged; else it is let go and null returned. */
   current(shell: string): WrapTemplate | null {
@@ -171,13 +177,17 @@ export class TemplateSlot {
    * another run's need not be waited for.
    */
   begin(also: readonly WrapTemplate[] = []): () => boolean {
+    if (this.running === 0) this.hooks.busy?.();
     this.running++;
     let ended = false;
     return () => {
       if (ended) return false;
       ended = true;
       this.running--;
-      if (this.running === 0) for (const t of [...also, ...[...this.held.values()].map((x) => x.template)]) removePlaceholders(t);
+      if (this.running === 0) {
+        for (const t of [...also, ...[...this.held.values()].map((x) => x.template)]) removePlaceholders(t);
+        this.hooks.idle?.();
+      }
       return true;
     };
   }

@@ -1,11 +1,12 @@
 // The baseline check: setup and gates once on the base commit before any agent money — in a run (stored, told to the agent, an unready environment stops the run) and for New task's "Check project".
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine';
-import { makeRepo } from '../testing/temp-repo';
-import { closeEngine, envEngine, payloads, runWorkflow } from '../testing/worktree-env-fixtures';
+import type { EngineEvent } from '../store/store';
+import { makeRepo, tempDir } from '../testing/temp-repo';
+import { closeEngine, envEngine, logLines, payloads, runWorkflow } from '../testing/worktree-env-fixtures';
 import { WorkflowFile } from '../workflow/schema';
 import type { BaselineProgress } from './baseline';
 
@@ -65,8 +66,33 @@ steps: [{ title: one }]
       /^The project is not ready to test: on the base commit, before any change, gate `test` .* fails with missing dependency: .*left-pad-that-is-not-installed/,
     );
     expect(r.doc.reason).toContain('No agent attempt can fix the environment');
+    expect(r.doc.reason).toContain('To start the agent anyway, run again with --run-anyway.');
     expect(r.doc.steps[0]!.attempts).toEqual([]);
     expect(r.doc.environment?.baseline).toMatchObject({ ready: false });
+  });
+
+  it('with runAnyway (--run-anyway), starts the agent on a project the check found not ready, saying so in the log', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const file = join(tempDir('ratchet-env-wf-'), 'ratchet.yml');
+    writeFileSync(
+      file,
+      `
+setup: "true"
+gates: { test: "node -e \\"require('left-pad-that-is-not-installed')\\"" }
+agent: { kind: command, command: ["sh", "-c", "date > w.txt"] }
+max_retries: 0
+steps: [{ title: one }]
+`,
+    );
+    const events: EngineEvent[] = [];
+    engine.onEvent((e) => events.push(e));
+    const runId = await engine.createRun(await engine.prepareRun({ repo, workflowFile: file }));
+    const doc = await engine.execute(runId, new AbortController().signal, { runAnyway: true });
+    expect(doc.environment?.baseline).toMatchObject({ ready: false });
+    // The agent ran: an attempt, whose gate failed as on the base commit.
+    expect(doc.steps[0]!.attempts.length).toBeGreaterThan(0);
+    expect(logLines(events).some((l) => /^The project is not ready to test: .* The agent starts anyway, as asked\.$/.test(l))).toBe(true);
   });
 });
 

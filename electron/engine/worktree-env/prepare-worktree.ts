@@ -11,6 +11,7 @@ import { pinWorktree } from '../git/worktree-integrity';
 import { classifyGateFailure } from '../runs/classify';
 import type { BaselineFacts } from '../runs/classify-context';
 import { missingNames } from '../runs/classify-missing';
+import { toolchainFix } from '../runs/classify-toolchain';
 import { presetGateTimeout } from '../runs/policy';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
@@ -273,6 +274,8 @@ export async function baselineGates(
   t.emit('baseline.started', { commit, gates: [...gateNames] });
   const defaultTimeoutS = presetGateTimeout(t.workflow) ?? 300;
   const gates: BaselineGateDoc[] = [];
+  // What installs a toolchain a gate's version manager could not find (see missingToolchain), by gate.
+  const toolchainFixes = new Map<string, string>();
   for (const name of gateNames) {
     if (t.signal?.aborted) break;
     const gate = t.workflow.gates[name]!;
@@ -303,6 +306,8 @@ export async function baselineGates(
       outputTail: c ? tail(r.output) : '',
     };
     gates.push(doc);
+    const fix = c ? toolchainFix(r.output) : null;
+    if (fix) toolchainFixes.set(name, fix);
     t.emit('baseline.gate', {
       gate: name,
       passed: doc.passed,
@@ -318,7 +323,8 @@ export async function baselineGates(
     ? setup.message
     : blocking
       ? `The project is not ready to test: on the base commit, before any change, gate \`${blocking.gate}\` (\`${blocking.command}\`) fails with ${blocking.errorClass!.replace(/_/g, ' ')}: ${blocking.message}. ` +
-        'No agent attempt can fix the environment: install what is missing in `setup` (with `setup.network` for a registry it must reach), or fix PATH, then start the run again.'
+        (toolchainFixes.get(blocking.gate) ??
+          'No agent attempt can fix the environment: install what is missing in `setup` (with `setup.network` for a registry it must reach), or fix PATH, then start the run again.')
       : null;
   const doc: BaselineDoc = {
     commit,

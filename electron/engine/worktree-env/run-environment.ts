@@ -24,6 +24,8 @@ export interface RunEnvironmentInput {
   steps: readonly StepConfig[];
   /** Whether the worktree is still at the base commit (no step completed): only then is the baseline checked. */
   atBase: boolean;
+  /** A baseline that is not ready is said (a warning), not obeyed: the agent starts anyway. */
+  runAnyway?: boolean;
   jail: RunJail;
   signal: AbortSignal;
   now: () => Date;
@@ -83,6 +85,9 @@ export function sameWorktree(stored: string | null, now: string): boolean {
   if (stored === null) return false;
   return stored.split(':').length === 2 ? now.startsWith(`${stored}:`) : stored === now;
 }
+
+/** How a run the pre-run check stopped is started anyway. */
+export const RUN_ANYWAY = 'To start the agent anyway, run again with --run-anyway.';
 
 export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise<RunEnvironment> {
   const { store, runId } = input;
@@ -155,7 +160,11 @@ export async function prepareRunEnvironment(input: RunEnvironmentInput): Promise
     if (input.signal.aborted) return { kind: 'stopped' };
     envStore.recordBaseline(runId, baseline);
     await keepLeftovers(t, 'the baseline check');
-    if (!baseline.ready) return { kind: 'failed', reason: baseline.problem ?? 'The project is not ready to test.' };
+    if (!baseline.ready && !input.runAnyway) {
+      return { kind: 'failed', reason: `${baseline.problem ?? 'The project is not ready to test.'} ${RUN_ANYWAY}` };
+    }
+    if (!baseline.ready)
+      emit('log', { level: 'warn', message: `${baseline.problem ?? 'The project is not ready to test.'} The agent starts anyway, as asked.` });
   }
 
   const hooks: WorktreeEnvHooks = {
