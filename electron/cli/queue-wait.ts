@@ -2,7 +2,7 @@
 import { hostname } from 'node:os';
 import type { Engine } from '../engine/engine';
 import { RatchetError } from '../engine/errors';
-import { processAlive } from '../engine/lifecycle/run-ownership';
+import { processAlive } from '../engine/process/process-alive';
 import { runsToStart } from '../engine/lifecycle/run-scheduler';
 import { loadSettings } from '../engine/settings/settings-store';
 import { RunQueue } from '../engine/store/run-queue';

@@ -1,11 +1,11 @@
 // Runs as `ratchet list` and the app see them, after marking the runs whose process is gone as interrupted. Store-only
 // (no agent, sandbox or git), so listing needs nothing else loaded.
 import type { RunListItem } from '../../../shared/domain';
-import { processAlive } from './run-ownership';
+import { processAlive } from '../process/process-alive';
 import { applyRunCommands } from '../runs/apply-run-commands';
 import { runLife } from '../runs/run-machine';
 import { leaseState } from '../store/run-lease';
-import type { Store } from '../store/store';
+import type { RunRow, Store } from '../store/store';
 
 /** Marks running/waiting/planning runs that nobody holds (no owner, a dead one, or a lease that ran out) as interrupted. */
 export function markInterrupted(store: Store, self: { pid: number; host: string }, nowMs: number): string[] {
@@ -25,8 +25,9 @@ export function markInterrupted(store: Store, self: { pid: number; host: string 
   return found;
 }
 
-export function listRuns(store: Store): RunListItem[] {
-  return store.listRuns().map((run) => ({
+/** One run as `ratchet list` (and its --json) gives it. */
+export function listItem(run: RunRow): RunListItem {
+  return {
     id: run.id,
     status: run.status,
     repo: run.repo_path,
@@ -34,5 +35,10 @@ export function listRuns(store: Store): RunListItem[] {
     createdAt: run.created_at,
     reasonCode: run.reason_code ?? null,
     checked: run.checked === 1,
-  }));
+  };
+}
+
+/** Every run as `ratchet list` prints it. */
+export function listRuns(store: Store): RunListItem[] {
+  return store.listRuns().map(listItem);
 }

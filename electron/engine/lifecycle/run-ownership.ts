@@ -2,18 +2,9 @@
 // every heartbeat, notice when another process took it over, give it back. The decision itself is store/run-lease.ts.
 import { randomBytes } from 'node:crypto';
 import { RatchetError } from '../errors';
+import { processAlive } from '../process/process-alive';
 import { busyMessage, leaseState, type LeaseOwner, type LeaseState } from '../store/run-lease';
 import type { RunRow, Store } from '../store/store';
-
-/** Whether a process of this host still runs (EPERM: it exists, as another user's). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export interface HeldLease {
   lease: LeaseOwner;

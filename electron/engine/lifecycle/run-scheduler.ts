@@ -2,7 +2,7 @@
 // holding a slot, the concurrency limit and who waits for each run), and the host's launcher that acts on it.
 import { RatchetError, runNotFound, userStop } from '../errors';
 import type { ContinueOptions } from './run-recovery';
-import { processAlive } from './run-ownership';
+import { processAlive } from '../process/process-alive';
 import { applyRunCommands } from '../runs/apply-run-commands';
 import { runLife } from '../runs/run-machine';
 import type { QueueAction, QueuedRun, RunQueue } from '../store/run-queue';

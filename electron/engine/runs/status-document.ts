@@ -1,5 +1,5 @@
 // Assembles the status document (the CLI's JSON contract) from store rows.
-import { DecisionDoc, FailedTestDoc, type AttemptFailureDoc, type StatusDocument, type RunListItem } from '../../../shared/domain';
+import { DecisionDoc, FailedTestDoc, type AttemptFailureDoc, type StatusDocument } from '../../../shared/domain';
 import type { RunRow, Store } from '../store/store';
 import { policyDoc } from './policy-doc';
 import { RunEnvStore } from '../store/run-env';
@@ -80,18 +80,6 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
     }),
     policy: policyDoc(store.getWorkflow(run.id), store.getTaskDescription(run.id), store.getPlan(run.id)?.steps ?? [], raisedTaskBudget(run)),
     ...(environment ? { environment } : {}),
-  };
-}
-
-export function listItem(run: RunRow): RunListItem {
-  return {
-    id: run.id,
-    status: run.status,
-    repo: run.repo_path,
-    branch: run.branch,
-    createdAt: run.created_at,
-    reasonCode: run.reason_code ?? null,
-    checked: run.checked === 1,
   };
 }
 

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RatchetError } from '../errors';
+import { processAlive } from '../process/process-alive';
 
 /** One root per user: another user's Ratchet (or anyone who made the folder first) never shares it. */
 export function privateRoot(): string {
@@ -86,15 +87,6 @@ export function removePrivateDir(dir: string): void {
   rmSync(ownerFile(dir), { force: true });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** What the store says of the run a private folder belongs to (by its worktree's name). */
 export type PrivateDirState = 'live' | 'finished' | 'unknown';
 
@@ -128,7 +120,7 @@ export function sweepPrivateDirs(root = privateRoot(), stateOf: (name: string) =
     const state = stateOf(name);
     if (state === 'live') continue;
     const owner = existsSync(ownerFile(dir)) ? Number.parseInt(readFileSync(ownerFile(dir), 'utf8'), 10) : null;
-    if (owner !== null && Number.isInteger(owner) && owner > 0 && alive(owner)) continue;
+    if (owner !== null && Number.isInteger(owner) && owner > 0 && processAlive(owner)) continue;
     const touched = mtimeOf(ownerFile(dir)) ?? mtimeOf(dir);
     if (touched === null || (state === 'unknown' && now - touched < UNKNOWN_AFTER_MS)) continue;
     try {

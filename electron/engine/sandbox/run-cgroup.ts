@@ -1,6 +1,7 @@
 // One cgroup per run, where the machine gives one (cgroup v2, or v1's memory and pids hierarchies, writable here): the run's memory and processes bounded together, not each process on its own.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../process/process-alive';
 
 /** Where this process's cgroups are, and so where a run's go (below them). */
 export type CgroupPlace = { version: 2; dir: string } | { version: 1; memory: string; pids: string };
@@ -95,15 +96,6 @@ function write(file: string, value: string): void {
   writeFileSync(file, value);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The run cgroups a process that is gone left in `dir` (named `ratchet-<pid>-…`: it was killed outright): what still
  * runs in them has outlived its run, so it is killed and the cgroup removed.
@@ -117,7 +109,7 @@ function sweep(dir: string, version: 1 | 2): void {
   }
   const orphans = names.filter((name) => {
     const pid = /^ratchet-(\d+)-\d+$/.exec(name)?.[1];
-    return pid !== undefined && !alive(Number(pid));
+    return pid !== undefined && !processAlive(Number(pid));
   });
   if (orphans.length)
     destroy(

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { RatchetError } from '../errors';
-import { processAlive } from '../lifecycle/run-ownership';
+import { processAlive } from '../process/process-alive';
 import { migrate } from './migration';
 import { MIGRATIONS } from './migrations';
 
