@@ -1,8 +1,8 @@
 // `ratchet trust <repo> --list/--revoke`, and retry/resume keeping to the trust a run started with: no new question, a refusal (exit 2) once that version is no longer trusted.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { privateRoot } from '../engine/sandbox/private-dirs';
 import { makeRepo, sh, tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
 
@@ -24,7 +24,7 @@ async function failedRun(repo: string, env: NodeJS.ProcessEnv): Promise<string> 
   const worktree = status.run?.worktree ?? status.worktree;
   expect(worktree).toBeTruthy();
   // The run's private TMPDIR (see os-sandbox.ts): the gate passes from now on.
-  const tmp = join(tmpdir(), 'ratchet-sandbox', basename(worktree as string), 'tmp');
+  const tmp = join(privateRoot(), basename(worktree as string), 'tmp');
   mkdirSync(tmp, { recursive: true });
   writeFileSync(join(tmp, 'pass'), '');
   return run.id;

@@ -1,10 +1,10 @@
 // The engine sandboxes a whole run: a command agent and its gates cannot write outside the worktree; ratchet.yml's `sandbox:` key is validated.
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
+import { privateRoot } from './private-dirs';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
 import { WorkflowFile } from '../workflow/schema';
 
@@ -62,7 +62,7 @@ describe.skipIf(!SANDBOX_AVAILABLE)(SANDBOX_AVAILABLE ? 'a sandboxed run' : `a s
       expect(doc.status).toBe('failed');
       expect(engine.store.getAttempts(runId).map((a) => a.error_class)).toEqual(['resource_exhaustion']);
       // Failed is final: its private folder is gone (a paused run keeps its own, for a command agent's session).
-      expect(existsSync(join(tmpdir(), 'ratchet-sandbox', basename(engine.store.getRun(runId)!.worktree)))).toBe(false);
+      expect(existsSync(join(privateRoot(), basename(engine.store.getRun(runId)!.worktree)))).toBe(false);
     } finally {
       engine.close();
       await engine.releaseSandbox();
