@@ -17,7 +17,7 @@ import { attemptDetail, findAttempt } from '../attempts/attempt-detail';
 import { memorySecrets, type SecretStore } from '../settings/secret-store';
 import { saveSettings, type UserSettings } from '../settings/settings-store';
 import { statsWindow } from '../stats/stats';
-import { loadImprovements, loadSummary, weeklyReport } from '../stats/stats-report';
+import { loadImprovements, weeklyReport } from '../stats/stats-report';
 import { teamReportSection } from '../stats/team-report';
 import { loadStats } from '../stats/stats-load';
 import { whatIf } from '../stats/what-if';
@@ -321,7 +321,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       engine.store.setStepStatus(runId, step, 'skipped');
       return { ok: true as const };
     },
-    'stats.summary': async ({ days }) => loadSummary(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }),
+    // The summary stays its per-day tables' numbers (the dashboard's first paint): the app lists stats.improvements beside it.
+    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
     'stats.whatIf': async ({ days, ...choice }) => {
       // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
       const since = statsWindow(days, now()).sinceIso;
