@@ -30,7 +30,6 @@ const C_LIBRARY = {
   'tests/CMakeLists.txt': 'add_executable(test_add test_add.c)\ntarget_link_libraries(test_add counter)\nadd_test(NAME test_add COMMAND test_add)\n',
   'tests/test_add.c':
     '#include <stdio.h>\n#include "counter.h"\nint main(void) {\n  if (add(2, 3) != 5) { fprintf(stderr, "%s:%d: expected 5, got %d\\n", __FILE__, __LINE__, add(2, 3)); return 1; }\n  return 0;\n}\n',
-  '.gitignore': 'build/\n',
 };
 afterEach(async () => {
   await server?.close();
@@ -116,6 +115,11 @@ describe('ratchet init', () => {
       expect(r.code, r.err).toBe(0);
       const doc = StatusDocument.parse(JSON.parse(r.out));
       expect(doc.status).toBe('succeeded');
+      // build/ is setup's output, not the project's: never committed, though the project has no .gitignore.
+      const committed = execFileSync('git', ['-C', repo, 'ls-tree', '-r', '--name-only', doc.branch], { encoding: 'utf8' }).split('\n');
+      expect(committed).toContain('src/counter.c');
+      expect(committed.filter((f) => f.startsWith('build/'))).toEqual([]);
+      expect(execFileSync('git', ['-C', repo, 'show', `${doc.branch}:src/counter.c`], { encoding: 'utf8' })).toContain('return a + b;');
     },
   );
 
