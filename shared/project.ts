@@ -6,7 +6,7 @@ const Why = { why: z.string() };
 /** detectProject's answer: what the repository's files show, and the setup, gates and files to copy a workflow would need, each with why. */
 export const DetectedProjectDoc = z.object({
   found: z.array(
-    z.object({ ecosystem: z.enum(['node', 'python', 'rust', 'go', 'maven', 'gradle', 'make']), label: z.string(), evidence: z.array(z.string()) }),
+    z.object({ ecosystem: z.enum(['node', 'python', 'rust', 'go', 'maven', 'gradle', 'cmake', 'make']), label: z.string(), evidence: z.array(z.string()) }),
   ),
   setup: z.array(z.object({ run: z.string(), ...Why })),
   network: z.array(z.object({ entry: z.string(), ...Why })),

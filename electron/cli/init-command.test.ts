@@ -1,14 +1,36 @@
 // `ratchet init`: writes the detected workflow for review, `ratchet check` accepts it, a task runs with it, and it never overwrites without --force.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../shared/domain';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
-import { create, queue, say, turn } from '../engine/testing/fixture-project';
+import { create, queue, replace, say, turn } from '../engine/testing/fixture-project';
 import { makeRepo, tempDir } from '../engine/testing/temp-repo';
 import { cli } from './testing/run-cli';
 
 let server: ScriptedServer | undefined;
+
+function hasCMake(): boolean {
+  try {
+    execFileSync('cmake', ['--version'], { stdio: 'ignore' });
+    execFileSync('cc', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A small C library built with CMake, its tests added in tests/ (add_subdirectory), one of them failing on a bug in the library. */
+const C_LIBRARY = {
+  'CMakeLists.txt':
+    'cmake_minimum_required(VERSION 3.10)\nproject(counter C)\nadd_library(counter src/counter.c)\ntarget_include_directories(counter PUBLIC src)\nenable_testing()\nadd_subdirectory(tests)\n',
+  'src/counter.h': 'int add(int a, int b);\n',
+  'src/counter.c': '#include "counter.h"\nint add(int a, int b) { return a - b; }\n',
+  'tests/CMakeLists.txt': 'add_executable(test_add test_add.c)\ntarget_link_libraries(test_add counter)\nadd_test(NAME test_add COMMAND test_add)\n',
+  'tests/test_add.c':
+    '#include <stdio.h>\n#include "counter.h"\nint main(void) {\n  if (add(2, 3) != 5) { fprintf(stderr, "%s:%d: expected 5, got %d\\n", __FILE__, __LINE__, add(2, 3)); return 1; }\n  return 0;\n}\n',
+};
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -70,6 +92,36 @@ describe('ratchet init', () => {
     expect(check.code).toBe(1);
     expect(check.err).toMatch(/nothing checks this work/);
   });
+
+  it.skipIf(!hasCMake())(
+    'a CMake project with tests: init proposes configure as setup and build + ctest as the gate, check accepts it, and a run fixes the failing test (issue 29 item 5)',
+    async () => {
+      const repo = makeRepo(C_LIBRARY);
+      const init = await cli(['init', repo], {});
+      expect(init.code, init.err).toBe(0);
+      const text = readFileSync(join(repo, 'ratchet.yml'), 'utf8');
+      expect(text).toContain('# Detected: CMake (CMakeLists.txt, tests/CMakeLists.txt).');
+      expect(text).toMatch(/setup:\n {2}run:\n {4}# .*\n {4}- cmake -S \. -B build\n/);
+      expect(text).toMatch(/\n {2}test: cmake --build build && ctest --test-dir build --output-on-failure\n/);
+      const check = await cli(['check', join(repo, 'ratchet.yml')], {});
+      expect(check.code, check.err).toBe(0);
+      expect(check.out).toContain('gates: test');
+      // The run's first gate fails on the bug; the agent's fix is built by the gate before ctest runs it, and the run succeeds.
+      server = await startScriptedServer({
+        script: { rules: queue(turn(replace('src/counter.c', 'return a - b;', 'return a + b;')), say('Fixed add.')) },
+      });
+      const env = { RATCHET_HOME: tempDir(), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+      const r = await cli(['run', repo, '--task', 'Fix add', '--description', 'test_add fails: make it pass.', '--yes', '--trust', '--json'], env);
+      expect(r.code, r.err).toBe(0);
+      const doc = StatusDocument.parse(JSON.parse(r.out));
+      expect(doc.status).toBe('succeeded');
+      // build/ is setup's output, not the project's: never committed, though the project has no .gitignore.
+      const committed = execFileSync('git', ['-C', repo, 'ls-tree', '-r', '--name-only', doc.branch], { encoding: 'utf8' }).split('\n');
+      expect(committed).toContain('src/counter.c');
+      expect(committed.filter((f) => f.startsWith('build/'))).toEqual([]);
+      expect(execFileSync('git', ['-C', repo, 'show', `${doc.branch}:src/counter.c`], { encoding: 'utf8' })).toContain('return a + b;');
+    },
+  );
 
   it('prints a next command that works as printed without a terminal (issue 29 item 8)', async () => {
     const repo = makeRepo({

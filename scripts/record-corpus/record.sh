@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-records the failure-parser corpus from real tool runs (needs python3+pytest, go, cargo, gcc, javac+junit5, node, and
+# Re-records the failure-parser corpus from real tool runs (needs python3+pytest, go, cargo, gcc, cmake, javac+junit5, node, and
 # mocha/jest/vitest/jest-junit/typescript/eslint in $JS_RUNNERS/node_modules). Not part of npm test.
 # Usage: scripts/record-corpus/record.sh [case-filter]   (truth files are written by hand, never by this script)
 set -u
@@ -123,6 +123,16 @@ rec cargo/build-error cargo build --color=never
 
 fresh gcc
 rec c/gcc gcc -Wall -c main.c -o main.o
+# ctest: the gate `ratchet init` proposes for CMake, over plain C test executables (a ring buffer whose pop is wrong;
+# a string library with a silent failure, a segfault, a timeout and a long test name), then a build error under it.
+fresh ctest-ringbuf
+cmake -S . -B build >/dev/null
+rec ctest/assert-and-message 'cmake --build build && ctest --test-dir build --output-on-failure'
+sed -i 's/return r->count; }/return r->count }/' src/ringbuf.c
+rec ctest/build-error 'cmake --build build && ctest --test-dir build --output-on-failure'
+fresh ctest-strutil
+cmake -S . -B build >/dev/null
+rec ctest/segfault-timeout-silent 'cmake --build build && ctest --test-dir build --output-on-failure'
 fresh javac
 rec java/javac javac Shop.java
 fresh junit5

@@ -98,6 +98,11 @@ export function extractExpectedActual(text: string): { expected: string | null; 
   m = t.match(/\bexpected:?\s+(\S(?:.{0,498}?\S)??),?\s+(?:but\s+)?got:?[ \t]+(\S(?:.{0,498}\S)?)[ \t]*$/im);
   if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
 
+  // C check macros: 'CHECK_STR failed: expected "x", actual ""' (values quoted, so an empty one is still a value).
+  // On one line, with the comma: testify's "expected: 5\n actual  : 6" is read further down.
+  m = t.match(/\bexpected[ \t]+(\S(?:.{0,498}?\S)??),[ \t]+actual[ \t]+(\S(?:.{0,498}\S)?)[ \t]*$/im);
+  if (m) return { expected: cleanValue(m[1]), actual: cleanValue(m[2]) };
+
   // testify and similar: "expected: 5" / "actual  : 6" on their own lines
   const e = t.match(/^[ \t]*(?:Error:\s+)?expected\s*:\s*(.+)$/im);
   const a = t.match(/^[ \t]*actual\s*:\s*(.+)$/im);

@@ -20,6 +20,8 @@ import { eslintParser } from './parse-eslint';
 import { rustcParser } from './parse-rustc';
 import { goBuildParser } from './parse-go-build';
 import { ccParser } from './parse-cc';
+import { ctestParser } from './parse-ctest';
+import { unityParser } from './parse-unity';
 import { pythonErrorParser } from './parse-python-errors';
 import { markedLinesParser } from './parse-marked-lines';
 
@@ -48,6 +50,8 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestParser,
   cargoTestParser,
   junitConsoleParser,
+  ctestParser,
+  unityParser,
   { id: 'gut', marker: /^[ \t]*\[Failed\]:/, detect: (t) => /^[ \t]*\[Failed\]:/m.test(t), parse: parseGut },
   tscParser,
   eslintParser,

@@ -1,4 +1,4 @@
-// Detection for Cargo, Go modules, Maven, Gradle and a Makefile's test target: their dependency fetch as setup, their test command as the gate.
+// Detection for Cargo, Go modules, Maven, Gradle, CMake with tests and a Makefile's test target: their dependency fetch or configure as setup, their test command as the gate.
 import { firstOf, has, type EcosystemProposal, type ProjectSnapshot } from './proposal';
 import { hasTable, keysOf, tomlOutline } from './toml-outline';
 
@@ -160,5 +160,69 @@ export function detectMake(s: ProjectSnapshot): EcosystemProposal | null {
     network: [],
     gates: [{ name: 'test', run: `make ${target}`, why: `${file} has a \`${target}\` target that runs the tests (\`${recipe.slice(0, 80)}\`)` }],
     notes: [],
+  };
+}
+
+/** The build folder init proposes for CMake: configured once by setup, built and tested by the gate. */
+export const CMAKE_BUILD_DIR = 'build';
+
+/** Folders `add_subdirectory(…)` names in a CMakeLists.txt that detection may read: plain relative paths, no variable, no `..`. */
+export function cmakeSubdirectories(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^[ \t]*add_subdirectory\s*\(\s*"?([A-Za-z0-9_.\-/]+?)"?(?:\s[^)]*)?\)/gim)) {
+    const dir = m[1]!.replace(/\/+$/, '');
+    if (dir && !dir.split('/').some((part) => part === '..' || part === '.' || part === '') && !out.includes(dir)) out.push(dir);
+  }
+  return out.slice(0, 16);
+}
+
+// `#` comments are dropped so a commented-out add_test does not count.
+const uncomment = (text: string): string => text.replace(/#.*$/gm, '');
+const CMAKE_TESTING = /\b(enable_testing\s*\(|include\s*\(\s*CTest\s*\))/i;
+const CMAKE_TEST = /\b(add_test|gtest_discover_tests|gtest_add_tests|catch_discover_tests|doctest_discover_tests)\s*\(/i;
+
+/**
+ * CMake with tests: the root CMakeLists.txt enables testing (enable_testing() or include(CTest), which ctest needs at
+ * the build folder's top) and a test is added there or in a folder it adds (the snapshot holds those folders'
+ * CMakeLists.txt). Setup configures the build folder once; the gate builds it (the agent changed the sources) and runs
+ * ctest, which prints each failing test's output.
+ */
+export function detectCMake(s: ProjectSnapshot): EcosystemProposal | null {
+  if (!has(s, 'CMakeLists.txt')) return null;
+  const root = uncomment(s.contents['CMakeLists.txt'] ?? '');
+  const subs = cmakeSubdirectories(root)
+    .map((d) => `${d}/CMakeLists.txt`)
+    .filter((f) => s.contents[f] !== undefined);
+  const withTest = ['CMakeLists.txt', ...subs].filter((f) => CMAKE_TEST.test(uncomment(s.contents[f] ?? '')));
+  if (!CMAKE_TESTING.test(root) || withTest.length === 0) {
+    return {
+      id: 'cmake',
+      label: 'CMake',
+      evidence: ['CMakeLists.txt'],
+      setup: [],
+      network: [],
+      gates: [],
+      notes: [
+        CMAKE_TESTING.test(root)
+          ? 'CMakeLists.txt enables testing but no add_test was found in it or the folders it adds: if ctest runs your tests, add the gate `test: cmake --build build && ctest --test-dir build --output-on-failure` and setup `cmake -S . -B build`.'
+          : 'CMakeLists.txt does not call enable_testing() or include(CTest), so ctest would find no test: no CMake gate is proposed.',
+      ],
+    };
+  }
+  const fetches = /\b(FetchContent_Declare|ExternalProject_Add)\s*\(/i.test([root, ...subs.map((f) => s.contents[f] ?? '')].join('\n'));
+  return {
+    id: 'cmake',
+    label: 'CMake',
+    evidence: withTest[0] === 'CMakeLists.txt' ? ['CMakeLists.txt'] : ['CMakeLists.txt', withTest[0]!],
+    setup: [{ run: `cmake -S . -B ${CMAKE_BUILD_DIR}`, why: 'CMakeLists.txt: the build folder is configured once when the worktree is made' }],
+    network: [],
+    gates: [
+      {
+        name: 'test',
+        run: `cmake --build ${CMAKE_BUILD_DIR} && ctest --test-dir ${CMAKE_BUILD_DIR} --output-on-failure`,
+        why: `${withTest[0]} adds tests (add_test), run by ctest: the build comes first so the tests run the agent's code`,
+      },
+    ],
+    notes: fetches ? ['CMakeLists.txt fetches code at configure time (FetchContent/ExternalProject): add the hosts it downloads from to setup.network.'] : [],
   };
 }

@@ -232,12 +232,12 @@ describe('detectProject over real project layouts', () => {
     const legacy = proposeWorkflow(snapshot({ Makefile: 'all: demo\n\ntest: demo\n\t./demo --run\n\t@echo done\n' }));
     expect(legacy.gates).toEqual([]);
     expect(legacy.notes.join(' ')).toMatch(/Makefile has a `test` target, but it runs no test runner Ratchet knows \(`\.\/demo --run; @echo done`\)/);
-    // CMake with tests (ctest) is the project's real runner: the note says what to write.
+    // CMake with tests (ctest) is the project's real runner: it is the gate, the legacy target stays a note.
     const cmake = proposeWorkflow(
       snapshot({ Makefile: 'test:\n\t./demo\n', 'CMakeLists.txt': 'project(x C)\nenable_testing()\nadd_test(NAME t COMMAND t)\n' }),
     );
-    expect(cmake.gates).toEqual([]);
-    expect(cmake.notes.join(' ')).toMatch(/CMakeLists.txt defines tests.*ctest --test-dir build --output-on-failure/);
+    expect(cmake.gates.map((g) => g.run)).toEqual(['cmake --build build && ctest --test-dir build --output-on-failure']);
+    expect(cmake.notes.join(' ')).toMatch(/Makefile has a `test` target, but it runs no test runner/);
     // A recipe that delegates to a runner is one: ctest, go test, cargo test, node --test, a make -C into the tests' folder is not.
     for (const recipe of [
       'ctest --output-on-failure',
@@ -251,6 +251,44 @@ describe('detectProject over real project layouts', () => {
         proposeWorkflow(snapshot({ Makefile: `test:\n\t${recipe}\n` })).gates.map((g) => g.run),
         recipe,
       ).toEqual(['make test']);
+  });
+
+  it('CMake with tests: setup configures build/, the gate builds it and runs ctest; without tests it is only a note (issue 29 item 5)', () => {
+    const root = 'cmake_minimum_required(VERSION 3.10)\nproject(x C)\nadd_library(x src/x.c)\n';
+    const inRoot = proposeWorkflow(snapshot({ 'CMakeLists.txt': `${root}enable_testing()\nadd_test(NAME t COMMAND t)\n` }));
+    expect(inRoot.found).toEqual([{ ecosystem: 'cmake', label: 'CMake', evidence: ['CMakeLists.txt'] }]);
+    expect(inRoot.setup.map((x) => x.run)).toEqual(['cmake -S . -B build']);
+    expect(inRoot.gates.map((g) => [g.name, g.run])).toEqual([['test', 'cmake --build build && ctest --test-dir build --output-on-failure']]);
+    // include(CTest) enables testing too; a commented-out add_test is no test.
+    expect(proposeWorkflow(snapshot({ 'CMakeLists.txt': `${root}include(CTest)\nadd_test(NAME t COMMAND t)\n` })).gates).toHaveLength(1);
+    const commented = proposeWorkflow(snapshot({ 'CMakeLists.txt': `${root}enable_testing()\n# add_test(NAME t COMMAND t)\n` }));
+    expect(commented.gates).toEqual([]);
+    expect(commented.notes.join(' ')).toMatch(/enables testing but no add_test was found/);
+    // Tests added without enable_testing() in the root: ctest at build/ would find none, so nothing is proposed.
+    const notEnabled = proposeWorkflow(snapshot({ 'CMakeLists.txt': `${root}add_test(NAME t COMMAND t)\n` }));
+    expect(notEnabled.gates).toEqual([]);
+    expect(notEnabled.notes.join(' ')).toMatch(/does not call enable_testing\(\)/);
+    // FetchContent needs the network at configure time: said, not guessed.
+    const fetches = proposeWorkflow(
+      snapshot({ 'CMakeLists.txt': `${root}include(FetchContent)\nFetchContent_Declare(u URL x)\nenable_testing()\nadd_test(NAME t COMMAND t)\n` }),
+    );
+    expect(fetches.notes.join(' ')).toMatch(/FetchContent.*setup.network/);
+  });
+
+  it('CMake whose tests are added in a folder the root adds (add_subdirectory(tests)): read from the committed tree', async () => {
+    const dir = project({
+      'CMakeLists.txt':
+        'cmake_minimum_required(VERSION 3.10)\nproject(r C)\nadd_library(r src/r.c)\nenable_testing()\nadd_subdirectory(tests)\nadd_subdirectory(../outside)\n',
+      'src/r.c': 'int r(void) { return 1; }\n',
+      'tests/CMakeLists.txt': 'add_executable(t t.c)\nadd_test(NAME t COMMAND t)\n',
+      'tests/t.c': 'int main(void) { return 0; }\n',
+    });
+    const p = await detectProject(dir);
+    expect(p.found).toEqual([{ ecosystem: 'cmake', label: 'CMake', evidence: ['CMakeLists.txt', 'tests/CMakeLists.txt'] }]);
+    expect(p.gates.map((g) => g.run)).toEqual(['cmake --build build && ctest --test-dir build --output-on-failure']);
+    // The same layout with the tests' folder not added: no test is known, no gate.
+    const none = project({ 'CMakeLists.txt': 'project(r C)\nenable_testing()\n', 'tests/CMakeLists.txt': 'add_test(NAME t COMMAND t)\n' });
+    expect((await detectProject(none)).gates).toEqual([]);
   });
 
   it('two ecosystems: both gates, named apart; a package.json that only holds tooling is not set up', () => {

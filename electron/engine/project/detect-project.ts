@@ -2,12 +2,12 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../git/repo-git';
-import { detectGo, detectGradle, detectMake, detectMaven, detectRust } from './detect-build-tools';
+import { cmakeSubdirectories, detectCMake, detectGo, detectGradle, detectMake, detectMaven, detectRust } from './detect-build-tools';
 import { detectNode } from './detect-node';
 import { detectPython, requirementsFiles } from './detect-python';
 import type { DetectedProject, EcosystemProposal, ProjectSnapshot } from './proposal';
 
-const DETECTORS = [detectNode, detectPython, detectRust, detectGo, detectMaven, detectGradle] as const;
+const DETECTORS = [detectNode, detectPython, detectRust, detectGo, detectMaven, detectGradle, detectCMake] as const;
 
 /** Files whose text detection reads (when they are committed). */
 const READ = [
@@ -73,15 +73,9 @@ export function proposeWorkflow(s: ProjectSnapshot): DetectedProject {
     if (/^\.env(\..+)?$/.test(f) && !copy.some((c) => c.glob === f))
       notes.push(`Your checkout has ${f}, which git ignores and no committed template names: add it to copy if the tests need it.`);
   }
-  // CMake's tests run through ctest: not set up by init yet, so say what to write (a Makefile beside it is often a legacy one).
-  if (/\b(enable_testing|add_test)\s*\(/.test(s.contents['CMakeLists.txt'] ?? '') && !found.some((p) => p.gates.length > 0)) {
-    notes.push(
-      'CMakeLists.txt defines tests (enable_testing/add_test), run by ctest: add setup `cmake -S . -B build` and `cmake --build build`, and the gate `test: ctest --test-dir build --output-on-failure`.',
-    );
-  }
   if (found.length === 0) {
     notes.push(
-      'No project files Ratchet knows were found (package.json, pyproject.toml, requirements.txt, Cargo.toml, go.mod, pom.xml, build.gradle, a Makefile with a test target): write your test command as a gate.',
+      'No project files Ratchet knows were found (package.json, pyproject.toml, requirements.txt, Cargo.toml, go.mod, pom.xml, build.gradle, CMakeLists.txt with tests, a Makefile with a test target): write your test command as a gate.',
     );
   }
   return {
@@ -107,11 +101,22 @@ export async function readProjectSnapshot(repoRoot: string, rev = 'HEAD'): Promi
   const wanted = [...READ, ...requirementsFiles(top)].filter((f) => files.includes(f));
   const contents: Record<string, string> = {};
   // Only blobs of a manifest's size are read: a huge committed one would be held whole in memory.
-  const sized = wanted.length ? (await g.raw(['ls-tree', '-z', '-l', rev, '--', ...wanted])).split('\0').filter(Boolean) : [];
-  for (const entry of sized) {
-    const m = /^\d+ blob [0-9a-f]+ +(\d+)\t(.+)$/s.exec(entry);
-    if (m && Number(m[1]) <= MAX_MANIFEST_BYTES && wanted.includes(m[2]!)) contents[m[2]!] = await g.raw(['cat-file', 'blob', `${rev}:${m[2]}`]);
-  }
+  const read = async (paths: string[]): Promise<string[]> => {
+    const sized = paths.length ? (await g.raw(['ls-tree', '-z', '-l', rev, '--', ...paths])).split('\0').filter(Boolean) : [];
+    const got: string[] = [];
+    for (const entry of sized) {
+      const m = /^\d+ blob [0-9a-f]+ +(\d+)\t(.+)$/s.exec(entry);
+      if (m && Number(m[1]) <= MAX_MANIFEST_BYTES && paths.includes(m[2]!)) {
+        contents[m[2]!] = await g.raw(['cat-file', 'blob', `${rev}:${m[2]}`]);
+        got.push(m[2]!);
+      }
+    }
+    return got;
+  };
+  await read(wanted);
+  // CMake's tests are often added in a folder the root CMakeLists.txt adds (`add_subdirectory(tests)`): those are read too, one level.
+  const cmakeSubs = cmakeSubdirectories(contents['CMakeLists.txt'] ?? '').map((d) => `${d}/CMakeLists.txt`);
+  files.push(...(await read(cmakeSubs)).filter((f) => !files.includes(f)));
   const candidates = readdirSync(repoRoot).filter(
     (f) => !top.includes(f) && (/^\.env(\..+)?$/.test(f) || top.some((t) => TEMPLATE_SUFFIX.exec(t)?.[1] === f)) && isFile(join(repoRoot, f)),
   );

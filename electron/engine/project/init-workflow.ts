@@ -3,7 +3,8 @@ import { stringify } from 'yaml';
 import type { DetectedProject } from './proposal';
 
 /** What detection looks for, said when it found no test command. */
-export const NOT_FOUND = 'looked for package.json test scripts, pytest/unittest, Cargo, Go, Maven, Gradle, and a Makefile test target that runs a test runner';
+export const NOT_FOUND =
+  'looked for package.json test scripts, pytest/unittest, Cargo, Go, Maven, Gradle, CMake with tests, and a Makefile test target that runs a test runner';
 
 /** A one-line YAML scalar: plain when YAML allows it, quoted otherwise. */
 function scalar(value: string): string {

@@ -3,7 +3,7 @@ import { shellQuote } from '../runs/validators';
 
 /** What detection reads: the committed tree at the base commit (the run's worktree is made from it) and the checkout's untracked files. */
 export interface ProjectSnapshot {
-  /** Paths in the base commit, relative, `/`-separated: the top level, plus `tests/`, `test/` and `gradle/wrapper/` entries. */
+  /** Paths in the base commit, relative, `/`-separated: the top level, plus `tests/`, `test/` and `gradle/wrapper/` entries, and the CMakeLists.txt of folders the root one adds. */
   files: readonly string[];
   /** The text of the manifests detection reads, by path (only those that exist). */
   contents: Readonly<Record<string, string>>;
@@ -11,7 +11,7 @@ export interface ProjectSnapshot {
   ignoredInCheckout: readonly string[];
 }
 
-export type EcosystemId = 'node' | 'python' | 'rust' | 'go' | 'maven' | 'gradle' | 'make';
+export type EcosystemId = 'node' | 'python' | 'rust' | 'go' | 'maven' | 'gradle' | 'cmake' | 'make';
 
 export interface Reasoned {
   /** Why it is proposed: the file or field that decided, in a few words. */
