@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Records workspace runners' output over one monorepo (three packages tested by vitest, one failing test) into the
+# failure corpus: pnpm -r and --filter (plain and coloured), npm workspaces. Needs vitest in $JS_RUNNERS/node_modules
+# and pnpm 9 reachable through npx. Not part of npm test; truth files are written by hand.
+set -u
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+OUT="$ROOT/electron/engine/gates/corpus/monorepo"
+WORK="${RECORD_WORK:-/tmp/rc}/pnpm-workspace"
+JS_RUNNERS="${JS_RUNNERS:-/tmp/jsrunners}"
+rm -rf "$WORK"; mkdir -p "$(dirname "$WORK")"; cp -r "$HERE/projects/pnpm-workspace" "$WORK"; cd "$WORK" || exit 1
+ln -s "$JS_RUNNERS/node_modules" node_modules
+for p in packages/*; do ln -s "$JS_RUNNERS/node_modules" "$p/node_modules"; done
+mkdir -p "$OUT"
+rec() {
+  local id="$1"; shift
+  bash -c "$*" >"$OUT/$id.txt" 2>&1
+  echo $? >"$OUT/$id.exit"
+  echo "recorded monorepo/$id (exit $(cat "$OUT/$id.exit"))"
+}
+export CI=1 # vitest colours its output under CI; the plain case turns that off
+rec pnpm-recursive npx --yes pnpm@9 -r run test
+rec pnpm-filter npx --yes pnpm@9 --filter ./packages/prompts run test
+NO_COLOR=1 rec pnpm-recursive-plain npx --yes pnpm@9 -r run test
+FORCE_COLOR=1 rec pnpm-recursive-color npx --yes pnpm@9 -r run test
+rec npm-workspaces npm test --workspaces
