@@ -24,3 +24,13 @@ rec pnpm-filter npx --yes pnpm@9 --filter ./packages/prompts run test
 NO_COLOR=1 rec pnpm-recursive-plain npx --yes pnpm@9 -r run test
 FORCE_COLOR=1 rec pnpm-recursive-color npx --yes pnpm@9 -r run test
 rec npm-workspaces npm test --workspaces
+
+# yarn (berry) workspaces: installed before node_modules is linked (an install would prune the link), PATH finds vitest.
+YWORK="$(dirname "$WORK")/yarn-workspace"
+rm -rf "$YWORK"; cp -r "$HERE/projects/pnpm-workspace" "$YWORK"; cd "$YWORK" || exit 1
+printf 'nodeLinker: node-modules\nenableTelemetry: false\n' >.yarnrc.yml; touch yarn.lock
+env -u CI npx --yes @yarnpkg/cli-dist@4 install >/dev/null 2>&1 # under CI an install is --immutable
+for p in packages/*; do ln -s "$JS_RUNNERS/node_modules" "$p/node_modules"; done
+export PATH="$JS_RUNNERS/node_modules/.bin:$PATH"
+rec yarn-foreach npx --yes @yarnpkg/cli-dist@4 workspaces foreach -A run test
+rec yarn-foreach-verbose npx --yes @yarnpkg/cli-dist@4 workspaces foreach -A -p -v run test
