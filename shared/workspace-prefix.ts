@@ -2,6 +2,9 @@
 // turbo ("pkg:test: ") and yarn workspaces foreach ("[pkg]: ", "➤ YN0000: [pkg]: "), and the per-package headers of npm
 // workspaces ("> pkg@1.0.0 test") and nx ("> nx run pkg:test"). Pure string work, linear in the text.
 
+/** Package names → folders from the repository root, or what reads them when first needed. */
+export type WorkspaceFolders = ReadonlyMap<string, string> | (() => ReadonlyMap<string, string>);
+
 /** One package's lines (in their order), or the lines no package claimed (`pkg` null). */
 export interface WorkspacePart {
   /** What the runner names the package by: pnpm's folder, turbo's/yarn's/npm's/nx's package name. */
@@ -60,7 +63,7 @@ function prefixKey(p: { raw: string; pkg: string; kind: string }): string {
  * only when the output announced it (pnpm's "<folder> <script>$" header, turbo's "cache miss" line) or is yarn's
  * bracketed form on two lines or more, so an ordinary line such as "Caused by: Error" is never cut.
  */
-export function splitWorkspaceOutput(text: string, folders?: ReadonlyMap<string, string>): WorkspacePart[] {
+export function splitWorkspaceOutput(text: string, folders?: WorkspaceFolders): WorkspacePart[] {
   // Most outputs are no monorepo's: one scan says so before any line is split off.
   if (!ANY_WORKSPACE_LINE.test(text)) return [{ pkg: null, dir: null, text }];
   const lines = text.split('\n');
@@ -85,7 +88,9 @@ export function splitWorkspaceOutput(text: string, folders?: ReadonlyMap<string,
     if (!p) parts.set(key, (p = { pkg, dir, lines: [] }));
     return p.lines;
   };
-  const mapped = (name: string): string | null => folders?.get(name) ?? null;
+  // Read (once) only now that the output is a workspace runner's: most outputs never need the map.
+  const map = typeof folders === 'function' ? folders() : folders;
+  const mapped = (name: string): string | null => map?.get(name) ?? null;
   // Lines without a prefix belong to the package whose header came last (npm, nx), else to no package.
   let current: { key: string; pkg: string | null; dir: string | null } = { key: '', pkg: null, dir: null };
   for (const line of lines) {

@@ -22,7 +22,7 @@ import { goBuildParser } from './parse-go-build';
 import { ccParser } from './parse-cc';
 import { pythonErrorParser } from './parse-python-errors';
 import { markedLinesParser } from './parse-marked-lines';
-import { WORKSPACE_PREFIX, fromRepositoryRoot, splitWorkspaceOutput } from '../../../shared/workspace-prefix';
+import { WORKSPACE_PREFIX, fromRepositoryRoot, splitWorkspaceOutput, type WorkspaceFolders } from '../../../shared/workspace-prefix';
 
 export { MAX_FAILED_TESTS, extractExpectedActual, findLocation, stripAnsi, type FailedTest } from './failure-text';
 export { normaliseOutput, type FailureParser } from './failure-parser';
@@ -209,7 +209,7 @@ export interface ParseOptions {
   budgetMs?: number;
   now?: () => number;
   /** A monorepo's package names → folders from the repository root (for turbo, yarn, npm and nx, which print names). */
-  workspaceFolders?: ReadonlyMap<string, string>;
+  workspaceFolders?: WorkspaceFolders;
 }
 
 export interface OutputFailures {
@@ -265,11 +265,11 @@ function parseText(text: string, started: number, budget: number, now: () => num
  * content), else the output through FAILURE_PARSERS. At most MAX_FAILED_TESTS entries, and [] (never an exception)
  * for anything it cannot read.
  */
-export function parseFailures(input: { output: string; reportXml?: string | null }): FailedTest[] {
+export function parseFailures(input: { output: string; reportXml?: string | null; workspaceFolders?: WorkspaceFolders }): FailedTest[] {
   const report = typeof input.reportXml === 'string' ? input.reportXml.replace(/^\uFEFF/, '') : '';
   if (report.trim() !== '') {
     const fromReport = attempt(() => (/^\s*[{[]/.test(report) ? parseJsonReport(report) : parseJUnit(report)));
     if (fromReport.length > 0) return dedupe(fromReport).slice(0, MAX_FAILED_TESTS);
   }
-  return parseOutputFailures(input.output).failures;
+  return parseOutputFailures(input.output, { workspaceFolders: input.workspaceFolders }).failures;
 }
