@@ -1,4 +1,4 @@
-// A monorepo's package names mapped to folders from the worktree, so the recorded yarn (-v) and npm workspaces outputs,
+// A monorepo's package names mapped to folders from the worktree, so the recorded yarn (-v), npm workspaces and pnpm --filter outputs,
 // which name a package and not its folder, give locations from the repository root.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,8 +46,8 @@ describe('workspace folders', () => {
     }
   });
 
-  it('gives the recorded yarn -v and npm workspaces failures their location from the repository root', () => {
-    for (const id of ['yarn-foreach-verbose', 'npm-workspaces']) {
+  it('gives the recorded yarn -v, npm workspaces and pnpm --filter failures their location from the repository root', () => {
+    for (const id of ['yarn-foreach-verbose', 'npm-workspaces', 'pnpm-filter']) {
       const output = fs.readFileSync(path.join(CORPUS_DIR, 'monorepo', `${id}.txt`), 'utf8');
       expect(parseFailures({ output })[0]).toMatchObject({ file: 'test/select.test.ts', line: 16 });
       expect(parseFailures({ output, workspaceFolders: () => workspaceFolders(root) })[0]).toMatchObject({
