@@ -34,3 +34,19 @@ for p in packages/*; do ln -s "$JS_RUNNERS/node_modules" "$p/node_modules"; done
 export PATH="$JS_RUNNERS/node_modules/.bin:$PATH"
 rec yarn-foreach npx --yes @yarnpkg/cli-dist@4 workspaces foreach -A run test
 rec yarn-foreach-verbose npx --yes @yarnpkg/cli-dist@4 workspaces foreach -A -p -v run test
+
+# turbo 2 over the pnpm workspace: needs pnpm and turbo binaries ($MONO_TOOLS/node_modules/.bin, from
+# `npm i --prefix $MONO_TOOLS pnpm@9 turbo@2`), the workspace installed before node_modules is linked.
+MONO_TOOLS="${MONO_TOOLS:-/tmp/mono-tools}"
+if [ -x "$MONO_TOOLS/node_modules/.bin/turbo" ]; then
+  TWORK="$(dirname "$WORK")/turbo-workspace"
+  rm -rf "$TWORK"; cp -r "$HERE/projects/pnpm-workspace" "$TWORK"; cd "$TWORK" || exit 1
+  node -e 'const fs=require("fs");const j=JSON.parse(fs.readFileSync("package.json","utf8"));j.packageManager="pnpm@9.15.9";fs.writeFileSync("package.json",JSON.stringify(j,null,2))'
+  printf '{ "tasks": { "test": {} } }\n' >turbo.json
+  export PATH="$MONO_TOOLS/node_modules/.bin:$PATH" TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+  env -u CI pnpm install >/dev/null 2>&1
+  for p in packages/*; do [ -e "$p/node_modules" ] || ln -s "$JS_RUNNERS/node_modules" "$p/node_modules"; done
+  rec turbo-run turbo run test --continue --ui=stream '</dev/null'
+else
+  echo "turbo not recorded: no $MONO_TOOLS/node_modules/.bin/turbo"
+fi

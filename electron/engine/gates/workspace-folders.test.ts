@@ -46,8 +46,8 @@ describe('workspace folders', () => {
     }
   });
 
-  it('gives the recorded yarn -v, npm workspaces and pnpm --filter failures their location from the repository root', () => {
-    for (const id of ['yarn-foreach-verbose', 'npm-workspaces', 'pnpm-filter']) {
+  it('gives the recorded yarn -v, npm workspaces, pnpm --filter and turbo failures their location from the repository root', () => {
+    for (const id of ['yarn-foreach-verbose', 'npm-workspaces', 'pnpm-filter', 'turbo-run']) {
       const output = fs.readFileSync(path.join(CORPUS_DIR, 'monorepo', `${id}.txt`), 'utf8');
       expect(parseFailures({ output })[0]).toMatchObject({ file: 'test/select.test.ts', line: 16 });
       expect(parseFailures({ output, workspaceFolders: () => workspaceFolders(root) })[0]).toMatchObject({
