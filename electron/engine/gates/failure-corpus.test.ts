@@ -26,4 +26,12 @@ describe('failure corpus', () => {
       expect(pct(s.location)).toBeGreaterThanOrEqual(90);
     }
   });
+
+  it('reads monorepo runners whole: pnpm -r prefixes removed, locations from the repository root (issue 29: 4)', () => {
+    const mono = cases.filter((c) => c.id.startsWith('monorepo/'));
+    const s = scoreCorpus(mono);
+    expect(mono.length).toBeGreaterThanOrEqual(5);
+    expect(s.misses).toEqual([]);
+    expect([pct(s.names), pct(s.expected), pct(s.actual), pct(s.location)]).toEqual([100, 100, 100, 100]);
+  });
 });

@@ -107,3 +107,22 @@ describe('a long gate log keeps its failure', () => {
     }
   });
 });
+
+describe('a monorepo gate log', () => {
+  it("keeps a failure behind pnpm's per-line prefix in the middle of a long output, and parses it from the root", () => {
+    const log = new GateLog({ isFailureLine, marker: FAILURE_MARKER, fastMarker: FAILURE_MARKER_SCAN, headBytes: 1024, tailBytes: 1024 });
+    const filler = (n: number): string => Array.from({ length: n }, (_, i) => `packages/core test:  ✓ test/t${i}.test.ts (1 test) 3ms\n`).join('');
+    log.push('packages/core test$ vitest run\npackages/prompts test$ vitest run\n');
+    log.push(filler(2000));
+    log.push('packages/prompts test:  FAIL  test/select.test.ts > select > picks by position\n');
+    log.push("packages/prompts test: AssertionError: expected 'b' to be 'a' // Object.is equality\n");
+    log.push('packages/prompts test:  ❯ test/select.test.ts:16:41\n');
+    log.push(filler(2000));
+    log.end();
+    const kept = log.toString();
+    expect(kept.length).toBeLessThan(20_000);
+    expect(kept).toContain('packages/prompts test:  FAIL  test/select.test.ts > select > picks by position');
+    const [f] = parseFailures({ output: kept });
+    expect(f).toMatchObject({ name: 'test/select.test.ts > select > picks by position', file: 'packages/prompts/test/select.test.ts', line: 16 });
+  });
+});

@@ -24,6 +24,7 @@ import { ctestParser } from './parse-ctest';
 import { unityParser } from './parse-unity';
 import { pythonErrorParser } from './parse-python-errors';
 import { markedLinesParser } from './parse-marked-lines';
+import { WORKSPACE_PREFIX, fromRepositoryRoot, splitWorkspaceOutput, type WorkspaceFolders } from '../../../shared/workspace-prefix';
 
 export { MAX_FAILED_TESTS, extractExpectedActual, findLocation, stripAnsi, type FailedTest } from './failure-text';
 export { normaliseOutput, type FailureParser } from './failure-parser';
@@ -93,7 +94,8 @@ export const MARKER_PARTS = (() => {
   const all = FAILURE_PARSERS.flatMap((p) => (p.marker ? alternatives(p.marker.source) : []));
   const anchored = [...new Set(all.filter((a) => a.startsWith('^')).map((a) => a.slice(1)))];
   const loose = [...new Set(all.filter((a) => !a.startsWith('^')))];
-  return { anchored: `^(?:${anchored.join('|')})`, loose };
+  // A monorepo runner's prefix ("packages/prompts test: ") may stand before a line-start marker: the line is kept.
+  return { anchored: `^(?:${WORKSPACE_PREFIX.source.replace(/^\^/, '')})?(?:${anchored.join('|')})`, loose };
 })();
 
 export const FAILURE_MARKER = new RegExp([MARKER_PARTS.anchored, ...MARKER_PARTS.loose].join('|'));
@@ -210,6 +212,8 @@ export interface ParseOptions {
   /** Parsing stops trying further formats once this much time has passed. Default PARSE_BUDGET_MS. */
   budgetMs?: number;
   now?: () => number;
+  /** A monorepo's package names → folders from the repository root (for turbo, yarn, npm and nx, which print names). */
+  workspaceFolders?: WorkspaceFolders;
 }
 
 export interface OutputFailures {
@@ -229,6 +233,21 @@ export function parseOutputFailures(output: string, opts: ParseOptions = {}): Ou
   const budget = opts.budgetMs ?? PARSE_BUDGET_MS;
   const started = now();
   const text = normaliseOutput(typeof output === 'string' ? output : '');
+  // A monorepo's output is read package by package (prefixes removed), each location rewritten from the repository root.
+  const parts = splitWorkspaceOutput(text, opts.workspaceFolders);
+  let format: string | null = null;
+  const failures: FailedTest[] = [];
+  for (const part of parts) {
+    const found = parseText(part.text, started, budget, now);
+    if (found.incomplete !== null) return found;
+    if (found.format === null) continue;
+    format ??= found.format;
+    for (const f of found.failures) failures.push(part.dir ? { ...f, file: fromRepositoryRoot(part.dir, f.file) } : f);
+  }
+  return { format, failures: dedupe(failures).slice(0, MAX_FAILED_TESTS), incomplete: null };
+}
+
+function parseText(text: string, started: number, budget: number, now: () => number): OutputFailures {
   for (const [i, p] of FAILURE_PARSERS.entries()) {
     if (now() - started > budget) {
       const left = FAILURE_PARSERS.length - i;
@@ -250,11 +269,11 @@ export function parseOutputFailures(output: string, opts: ParseOptions = {}): Ou
  * content), else the output through FAILURE_PARSERS. At most MAX_FAILED_TESTS entries, and [] (never an exception)
  * for anything it cannot read.
  */
-export function parseFailures(input: { output: string; reportXml?: string | null }): FailedTest[] {
+export function parseFailures(input: { output: string; reportXml?: string | null; workspaceFolders?: WorkspaceFolders }): FailedTest[] {
   const report = typeof input.reportXml === 'string' ? input.reportXml.replace(/^\uFEFF/, '') : '';
   if (report.trim() !== '') {
     const fromReport = attempt(() => (/^\s*[{[]/.test(report) ? parseJsonReport(report) : parseJUnit(report)));
     if (fromReport.length > 0) return dedupe(fromReport).slice(0, MAX_FAILED_TESTS);
   }
-  return parseOutputFailures(input.output).failures;
+  return parseOutputFailures(input.output, { workspaceFolders: input.workspaceFolders }).failures;
 }

@@ -3,6 +3,7 @@
 import type { ErrorClass } from '../../../shared/domain';
 import { ranNoTests } from '../gates/count-tests';
 import { parseFailures, type FailedTest } from '../gates/parse-failures';
+import { workspaceFolders } from '../gates/workspace-folders';
 import { runGate, type GateResult } from '../gates/run-gate';
 import type { RunJail } from '../sandbox/os-sandbox';
 import type { Store } from '../store/store';
@@ -99,7 +100,8 @@ export async function runAttemptGates(store: Store, g: GateRunInput): Promise<Ga
     // A test gate that passed without running a test proved nothing: it fails, unless the gate allows it.
     const noTests = r.passed && !gate.allow_no_tests && ranNoTests(r.output, r.reportXml);
     if (noTests) r = { ...r, passed: false };
-    const failures = r.passed || noTests ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
+    const failures =
+      r.passed || noTests ? [] : parseFailures({ output: r.output, reportXml: r.reportXml, workspaceFolders: () => workspaceFolders(g.worktree) });
     store.recordGate(g.runId, g.attemptId, { ...r, gate: label, failures });
     return { r, failures, noTests };
   };

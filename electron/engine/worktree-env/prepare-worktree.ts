@@ -5,6 +5,7 @@ import type { EngineEventType, EventPayloadIn } from '../../../shared/engine-eve
 import type { BaselineDoc, BaselineGateDoc, ReusedDoc, SetupDoc, WorktreeEnvDoc } from '../../../shared/worktree-env';
 import { ranNoTests } from '../gates/count-tests';
 import { parseFailures } from '../gates/parse-failures';
+import { workspaceFolders } from '../gates/workspace-folders';
 import { runGate } from '../gates/run-gate';
 import { git, type PinnedWorktree } from '../git/repo-git';
 import { pinWorktree } from '../git/worktree-integrity';
@@ -285,7 +286,8 @@ export async function baselineGates(
     );
     if (t.signal?.aborted) break;
     const noTests = r.passed && !gate.allow_no_tests && ranNoTests(r.output, r.reportXml);
-    const failures = r.passed || noTests ? [] : parseFailures({ output: r.output, reportXml: r.reportXml });
+    const failures =
+      r.passed || noTests ? [] : parseFailures({ output: r.output, reportXml: r.reportXml, workspaceFolders: () => workspaceFolders(t.worktree) });
     const c =
       r.passed && !noTests
         ? null

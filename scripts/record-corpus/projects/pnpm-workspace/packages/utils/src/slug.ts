@@ -1,0 +1,3 @@
+export function slug(s: string): string {
+  return s.trim().toLowerCase().replace(/\s+/g, '-');
+}
