@@ -12,6 +12,7 @@ import { classifyGateFailure } from '../electron/engine/runs/classify';
 import { countTests } from '../electron/engine/gates/count-tests';
 import { GateLog } from '../electron/engine/gates/gate-log';
 import { FAILURE_MARKER, FAILURE_MARKER_SCAN, isFailureLine, parseFailures } from '../electron/engine/gates/parse-failures';
+import { failedGate } from '../electron/engine/testing/step-fixtures';
 import { goalLine } from './measure';
 
 const MB = 1024 * 1024;
@@ -71,22 +72,7 @@ async function parseLog(file: string, peak: { rss: number }): Promise<number> {
   const output = log.toString();
   const failures = parseFailures({ output });
   countTests(output);
-  classifyGateFailure(
-    {
-      name: 'test',
-      command: 'npm test',
-      passed: false,
-      exitCode: 1,
-      signal: null,
-      timedOut: false,
-      durationMs: 1,
-      output,
-      outputBytes: log.totalBytes,
-      reportXml: null,
-      spawnError: null,
-    },
-    failures,
-  );
+  classifyGateFailure(failedGate(output, { durationMs: 1, outputBytes: log.totalBytes }), failures);
   peak.rss = Math.max(peak.rss, process.memoryUsage.rss());
   return failures.length;
 }

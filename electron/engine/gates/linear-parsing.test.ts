@@ -10,7 +10,7 @@ import { countTests } from './count-tests';
 import { normaliseOutput } from './failure-parser';
 import { GateLog } from './gate-log';
 import { FAILURE_PARSERS, isFailureLine, parseFailures, parseOutputFailures } from './parse-failures';
-import type { GateResult } from './run-gate';
+import { failedGate } from '../testing/step-fixtures';
 
 const KB = 1024;
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -145,22 +145,6 @@ function growth(run: (text: string) => void, shape: (size: number) => string): {
   return { t64, t128, quadratic: true };
 }
 
-function gate(output: string): GateResult {
-  return {
-    name: 'test',
-    command: 'npm test',
-    passed: false,
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    durationMs: 10,
-    output,
-    outputBytes: output.length,
-    reportXml: null,
-    spawnError: null,
-  };
-}
-
 describe('parsing is linear in the output', () => {
   it('no regular expression of the parsers, the counter or the classifier grows more than linearly on adversarial output', () => {
     const slow: string[] = [];
@@ -208,7 +192,7 @@ describe('parsing is linear in the output', () => {
         log.end();
         const failures = parseFailures({ output: log.toString() });
         countTests(text);
-        classifyGateFailure(gate(text), failures);
+        classifyGateFailure(failedGate(text), failures);
         fingerprint({ errorClass: 'unknown', failures, output: text, root: '/work/x' });
       };
       // The better of two runs: a busy machine can pause one.
