@@ -145,6 +145,8 @@ export const methods = {
       choices: z.record(z.string(), RecoveryOptionDoc).default({}),
       auto: z.enum(['step', 'phase', 'run']).default('run'),
       skipStep: z.boolean().default(false),
+      /** Start the agent though the pre-run check finds the environment not ready (the app's Run anyway; the CLI's --run-anyway). */
+      runAnyway: z.boolean().default(false),
     }),
     output: Ok,
   },

@@ -65,6 +65,11 @@ export const RUN_REASON_CODES = [
 export const RunReasonCode = z.enum(RUN_REASON_CODES);
 export type RunReasonCode = z.infer<typeof RunReasonCode>;
 
+/** A run paused between two steps (auto-progress, or the user's "no" at the prompt): nothing failed; it waits to be resumed, as an interrupted run does. */
+export function pausedBetweenSteps(status: string, code: RunReasonCode | null | undefined): boolean {
+  return status === 'paused' && (code === 'auto_progress_step' || code === 'auto_progress_phase' || code === 'paused_by_user');
+}
+
 export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped'] as const;
 export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;

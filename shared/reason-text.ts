@@ -3,6 +3,7 @@
 // the blocks as paragraphs and lists. The CLI keeps the text as it is. Which buttons the reason asks for comes from the
 // run's reason code (reasonActions); the commands in the text decide them only for a run written before reason codes.
 import type { RunReasonCode } from './domain';
+import { clockWords, timeWords } from './time-ago';
 
 /** What a reason's commands ask for, as the app's own actions (its buttons on the run's page). */
 export type ReasonAction = 'raise_budget' | 'approve' | 'resume' | 'retry' | 'revise_plan' | 'start_again';
@@ -42,6 +43,17 @@ const CUT = '\u2063';
 const CUT_WITH_LEAD = new RegExp(`\\s*(?:\\b(?:by|with|run|use|see|try)\\s+|Next:\\s*)?${CUT}`, 'g');
 
 const ISO_TIME = /\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)\b/g;
+
+/**
+ * A text with its ISO times in words, for the terminal (the engine's reasons keep ISO times, which the app words its own
+ * way): "until <ISO>" reads "until 12:05 (in 4 min)", any other time as timeWords says it ("3 min ago", "at 12:05 (in 4 min)").
+ */
+export function wordTimes(text: string, now: number = Date.now()): string {
+  return text.replace(new RegExp(`(\\buntil )?${ISO_TIME.source}`, 'g'), (whole: string, until: string | undefined) => {
+    const iso = until ? whole.slice(until.length) : whole;
+    return until && Date.parse(iso) > now ? `${until}${clockWords(iso, now)}` : `${until ?? ''}${timeWords(iso, now)}`;
+  });
+}
 
 function actionOf(command: string): ReasonAction | null {
   for (const [re, action] of COMMAND_ACTIONS) if (re.test(command)) return action;

@@ -1,4 +1,6 @@
 // `ratchet retry`, `resume`, `plan`, `recover` and `restart`: continuing runs, or starting one's task again.
+import { wordTimes } from '../../shared/reason-text';
+import { clockWords } from '../../shared/time-ago';
 import { readFileSync, existsSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -207,7 +209,9 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
       : undefined;
   if (info.run.status === 'waiting' && info.run.wake_at && Date.parse(info.run.wake_at) > Date.now()) {
     const ms = Date.parse(info.run.wake_at) - Date.now();
-    io.stderr.write(`The run waits until ${info.run.wake_at} (${info.run.reason ?? 'rate limit or budget'}); resuming then. Ctrl-C to stop waiting.\n`);
+    io.stderr.write(
+      `The run waits until ${clockWords(info.run.wake_at)} (${info.run.reason ? wordTimes(info.run.reason) : 'rate limit or budget'}); resuming then. Ctrl-C to stop waiting.\n`,
+    );
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   return withProgress(engine, io, flags.json, info.facts.steps.length, async (signal) => {

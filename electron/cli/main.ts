@@ -92,10 +92,12 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
   if (interrupted.length) {
     const same = interrupted.filter((r) => r.task_title === prepared.title);
     const listed = interrupted.map((r) => `"${r.task_title}" (${r.id})`).join(', ');
+    // A run paused between steps waits for a resume as an interrupted one does: it is named for what it is.
+    const what = interrupted[0]?.status === 'interrupted' ? 'an interrupted run' : 'a run paused between steps';
     err(
       same.length
-        ? `Warning: this repository has an interrupted run of "${prepared.title}" (${same.map((r) => r.id).join(', ')}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`
-        : `Warning: this repository has an interrupted run: ${listed}. \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint; this run starts anyway.`,
+        ? `Warning: this repository has ${what} of "${prepared.title}" (${same.map((r) => r.id).join(', ')}). \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint.`
+        : `Warning: this repository has ${what}: ${listed}. \`ratchet resume ${interrupted[0]?.id}\` continues it from its last checkpoint; this run starts anyway.`,
     );
     if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Resume it instead of starting over? [Y/n] '))) {
       return resumeById(engine, interrupted[0]?.id as string, { yes: false, json: Boolean(values.json), auto: 'run', skipStep: false }, io);

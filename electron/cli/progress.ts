@@ -1,6 +1,8 @@
 // Turns engine events into the short progress lines the CLI prints on stderr.
 import type { EngineEvent } from '../engine/store/store';
 import { money } from '../../shared/money';
+import { wordTimes } from '../../shared/reason-text';
+import { clockWords } from '../../shared/time-ago';
 
 function oneLine(text: unknown, max = 100): string {
   const s = String(text ?? '')
@@ -9,7 +11,7 @@ function oneLine(text: unknown, max = 100): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-export function progressLine(e: EngineEvent, totalSteps: number): string | null {
+export function progressLine(e: EngineEvent, totalSteps: number, now: number = Date.now()): string | null {
   const p = e.payload;
   switch (e.type) {
     case 'run.created':
@@ -75,9 +77,15 @@ export function progressLine(e: EngineEvent, totalSteps: number): string | null 
     case 'notify.failed':
       // Only failures are worth a line; the URL is already redacted to its host.
       return `  ! ${String(p.target)} notification (${String(p.event)}) to ${String(p.url)} not delivered after ${String(p.tries)} tr${p.tries === 1 ? 'y' : 'ies'}: ${oneLine(p.reason, 200)}`;
-    case 'run.status':
+    case 'run.status': {
       if (p.status === 'running' || p.status === 'planning') return null;
-      return `run ${String(p.status)}${p.reason ? `: ${String(p.reason)}` : ''}`;
+      const reason = p.reason ? wordTimes(String(p.reason), now) : '';
+      // A wait this process sits through (a backoff, the API key on hold) is part of the step's progress; "run waiting:"
+      // there read as if the run had ended. A run that ends waiting (parked, the daily budget) says so as any end does.
+      if (p.status === 'waiting' && (p.reasonCode === 'retry_backoff' || p.reasonCode === 'api_rate_limited') && typeof p.wakeAt === 'string')
+        return `  … waiting until ${clockWords(p.wakeAt, now)}${reason ? `: ${reason}` : ''}`;
+      return `run ${String(p.status)}${reason ? `: ${reason}` : ''}`;
+    }
     default:
       return null;
   }

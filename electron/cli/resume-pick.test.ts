@@ -43,4 +43,10 @@ describe('ratchet resume with no run id', () => {
       process.chdir(before);
     }
   });
+
+  it('`run` on the repository of a run paused between steps warns and points to resume, as for an interrupted run', async () => {
+    const { p, env, runId } = await pausedRun();
+    const r = await cli(['run', p.repo, '--workflow', p.workflowFile, '--yes', '--json'], env);
+    expect(r.err).toContain(`Warning: this repository has a run paused between steps of "Step number 1" (${runId}). \`ratchet resume ${runId}\` continues it`);
+  }, 90_000);
 });

@@ -1,6 +1,7 @@
 // Renders the resume plan ("Workflow Resume Plan") and the interrupted-runs list for the terminal.
 import type { ResumeInfo } from '../engine/lifecycle/run-recovery';
 import type { RunRow } from '../engine/store/store';
+import { wordTimes } from '../../shared/reason-text';
 import { ago as timeAgo } from '../../shared/time-ago';
 
 /** The terminal's long form ("3 minutes ago"). */
@@ -51,7 +52,7 @@ export function renderResumePlan(info: ResumeInfo, now = new Date()): string {
       : []),
     `  - Interrupted: ${ago(run.heartbeat_at ?? run.updated_at, now)}`,
   ];
-  if (run.reason) lines.push(`  - Reason: ${run.reason.split('\n')[0]}`);
+  if (run.reason) lines.push(`  - Reason: ${wordTimes(run.reason.split('\n')[0]!, now.getTime())}`);
   lines.push('Completed work:');
   if (plan.completed.length === 0) lines.push('  (no step committed yet)');
   for (const c of plan.completed) lines.push(`  ✓ Step ${c.index}: ${c.title} (commit ${c.commit.slice(0, 10)})`);
@@ -75,7 +76,7 @@ export function renderResumePlan(info: ResumeInfo, now = new Date()): string {
     );
     lines.push(
       'Recommended actions:',
-      '  1. Review the plan (ratchet plan <run-id> --edit <file>) to find the root cause',
+      `  1. Review the plan (ratchet plan ${run.id} --edit <file>) to find the root cause`,
       '  2. Step in yourself (is a redesign needed?)',
       '  3. Skip the step for now (--skip-step)',
     );

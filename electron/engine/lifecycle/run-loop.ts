@@ -7,7 +7,6 @@ import { isUserStop, RatchetError, runNotFound } from '../errors';
 import { rescueCommit } from '../git/repo-git';
 import { clearStaleLocks, mergeConflicts } from '../git/run-refs';
 import { currentTip, reconcileWithGit } from './run-recovery';
-import { baseConflictStatus } from '../runs/continuation';
 import type { RunRow } from '../store/store';
 import type { ExecuteOptions } from './run-options';
 import { apiKeyHash } from '../runs/api-hold';
@@ -70,7 +69,9 @@ export function createExecute(ctx: EngineContext) {
       held.release();
       throw err;
     });
-    const machine = { state: initialRunState(runId, { auto: opts.auto, interactive: Boolean(opts.confirmNext) }) };
+    // A continuation that asked the agent to resolve conflicts with the moved base has the machine check the base before success.
+    const conflictedBefore = opts.continuation?.baseConflicts ?? [];
+    const machine = { state: initialRunState(runId, { auto: opts.auto, interactive: Boolean(opts.confirmNext), checkBase: conflictedBefore.length > 0 }) };
     const allDone = recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null;
     const first = nextRun(machine.state, { type: 'reconciled', allDone }, now());
     machine.state = first.state;
@@ -121,24 +122,20 @@ export function createExecute(ctx: EngineContext) {
     const stepRef = (s: { step_index: number; title: string; phase: string | null }): StepRef => ({ index: s.step_index, title: s.title, phase: s.phase });
 
     /** Carries out one of the run machine's commands; the event it produces, if any, goes back to the machine. */
-    /** Set when a success was held back for a conflict with the moved base: no "succeeded" notice goes out. */
-    let heldBack = false;
-    /** The paused status a continuation's success becomes while merging the moved base still conflicts (runs/continuation.ts decides). */
-    const baseConflictHold = async (r: RunRow, conflictedBefore: readonly string[]) => {
-      if (!conflictedBefore.length || !r.base_branch) return null;
+    /** The files merging the moved base into the run's branch still conflicts in (none when the base has not moved). */
+    const stillConflicting = async (r: RunRow): Promise<string[]> => {
+      if (!r.base_branch) return [];
       const tip = await currentTip(r.repo_path, r.base_branch);
-      if (!tip || tip === r.base_commit) return null;
-      return baseConflictStatus(r.base_branch, await mergeConflicts(r.repo_path, r.branch, tip));
+      if (!tip || tip === r.base_commit) return [];
+      return mergeConflicts(r.repo_path, r.branch, tip);
     };
     const carryOut = async (c: RunCommand): Promise<RunEvent | null> => {
       switch (c.kind) {
-        case 'setStatus': {
-          // A continuation that was asked to resolve a conflict with the moved base does not succeed while it remains.
-          const held = c.status === 'succeeded' ? await baseConflictHold(run, opts.continuation?.baseConflicts ?? []) : null;
-          if (held) heldBack = true;
-          applyRunCommands(store, runId, [held ?? c]);
+        case 'setStatus':
+          applyRunCommands(store, runId, [c]);
           return null;
-        }
+        case 'checkBase':
+          return { type: 'baseChecked', baseBranch: run.base_branch ?? '', conflicts: await stillConflicting(run) };
         case 'keepState':
           await keepRunState(runId).catch(() => undefined);
           return null;
@@ -239,7 +236,7 @@ export function createExecute(ctx: EngineContext) {
           notes.runFailed(c.step && { index: c.step.index, title: c.step.title }, c.attempts, c.maxAttempts, c.cause);
           return null;
         case 'notifySucceeded':
-          if (!heldBack) notes.runSucceeded();
+          notes.runSucceeded();
           return null;
         case 'end':
           return null;

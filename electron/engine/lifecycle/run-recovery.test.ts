@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDocument } from '../../../shared/domain';
 import { startScriptedServer, type ScriptedServer, type ScriptFn } from '../../scripted/server';
+import { renderResumePlan } from '../../cli/resume-view';
 import { createEngine, type Engine } from '../engine';
 import { asIfDiedAtStep, byStep, gateFailingWhile, setup } from '../testing/recovery-fixtures';
 import { sh } from '../testing/temp-repo';
@@ -232,6 +233,10 @@ describe('ratchet resume (seed 003)', () => {
     const info = await engine.inspectResume(last);
     expect(info.repeatedFailures).toHaveLength(3);
     expect(info.plan.nextStep).toBe(2);
+    // The recommended actions name this run, not a placeholder the reader has to fill in.
+    const text = renderResumePlan(info);
+    expect(text).toContain(`ratchet plan ${last} --edit <file>`);
+    expect(text).not.toContain('<run-id>');
   });
 });
 

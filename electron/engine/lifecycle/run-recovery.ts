@@ -204,6 +204,8 @@ export interface ContinueOptions {
   approve?: boolean;
   /** Asked after each step when `auto` is `step` (interactive auto-progress). */
   confirmNext?: ExecuteOptions['confirmNext'];
+  /** Start the agent though the pre-run check finds the environment not ready (as `ratchet run --run-anyway`). */
+  runAnyway?: boolean;
 }
 
 type Execute = (runId: string, signal: AbortSignal, opts: ExecuteOptions & { continuation: { turnBudget: number | null } }) => Promise<StatusDocument>;
@@ -280,6 +282,7 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
     continuation: { turnBudget, notes: decision.agentNotes, baseConflicts: info.baseConflicts },
     auto: opts.auto,
     confirmNext: opts.confirmNext,
+    runAnyway: opts.runAnyway,
   });
   return { doc, notes };
 }

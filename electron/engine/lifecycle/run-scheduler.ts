@@ -46,7 +46,7 @@ export interface SchedulerEngine {
   retry(runId: string, opts: { signal: AbortSignal }): Promise<unknown>;
   resume(
     runId: string,
-    opts: { signal: AbortSignal; choices?: ContinueOptions['choices']; auto?: ContinueOptions['auto']; skipStep?: boolean },
+    opts: { signal: AbortSignal; choices?: ContinueOptions['choices']; auto?: ContinueOptions['auto']; skipStep?: boolean; runAnyway?: boolean },
   ): Promise<unknown>;
 }
 
@@ -81,7 +81,7 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
         ? engine.execute(runId, signal)
         : action.kind === 'retry'
           ? engine.retry(runId, { signal })
-          : engine.resume(runId, { signal, choices: action.choices, auto: action.auto, skipStep: action.skipStep });
+          : engine.resume(runId, { signal, choices: action.choices, auto: action.auto, skipStep: action.skipStep, runAnyway: action.runAnyway });
     const done = work
       .catch((err: unknown) => o.onError('run.error', 'Run stopped with an error', errorMessage(err), runId))
       .finally(() => {

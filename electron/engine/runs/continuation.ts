@@ -4,7 +4,6 @@
 import type { RunStatus, StepStatus } from '../../../shared/domain';
 import type { RecoveryOption, RequiredAction, ResumePlan } from './resume-plan';
 import { retryTurnBudget } from './reconcile';
-import type { RunStatusCommand } from './run-machine';
 
 export interface ContinuationInput {
   kind: 'retry' | 'resume';
@@ -93,19 +92,5 @@ export function decideContinuation(i: ContinuationInput): Continuation {
     // A parked run resuming at its wake_at (rate limit, daily budget) continues its round, so its class limits still hold.
     newRound: i.kind === 'retry' || !(run.status === 'waiting' && run.wakeAt !== null),
     turnBudget: retryTurnBudget(counted.filter((s) => s.status !== 'succeeded').length, counted.length, i.maxTurns),
-  };
-}
-
-/**
- * Pure: the status a finished continuation takes instead of `succeeded` when merging the moved base still conflicts
- * (the agent was asked to resolve it): paused, for the user, with the files. Null: nothing conflicts any more.
- */
-export function baseConflictStatus(baseBranch: string, conflicts: readonly string[]): RunStatusCommand | null {
-  if (!conflicts.length) return null;
-  return {
-    kind: 'setStatus',
-    status: 'paused',
-    reason: `Every step passed, but this branch still conflicts with ${baseBranch} in: ${conflicts.join(', ')}. Resolve those files in the worktree (or merge ${baseBranch} into the branch yourself), then resume.`,
-    code: 'step_needs_you',
   };
 }

@@ -46,6 +46,27 @@ describe('the run machine', () => {
     expect(statuses(whole.commands)).toEqual(['succeeded']);
   });
 
+  it('a continuation asked to resolve conflicts with the moved base checks the base before it succeeds: still conflicting, it pauses naming the files (no success notice); resolved, it succeeds', () => {
+    const asked = initialRunState('r', { checkBase: true });
+    const before = drive(asked, [...started([S1]), done()]);
+    expect(statuses(before.commands)).toEqual(['running']);
+    expect(before.commands.at(-1)).toEqual({ kind: 'checkBase' });
+    expect(before.state.ended).toBe(false);
+    const still = drive(before.state, [{ type: 'baseChecked', baseBranch: 'main', conflicts: ['a.txt', 'b.txt'] }], 'running');
+    expect(still.commands.find((c) => c.kind === 'setStatus')).toMatchObject({
+      status: 'paused',
+      code: 'step_needs_you',
+      reason: expect.stringContaining('still conflicts with main in: a.txt, b.txt'),
+    });
+    expect(kinds(still.commands)).not.toContain('notifySucceeded');
+    expect(still.state.ended).toBe(true);
+    const resolved = drive(before.state, [{ type: 'baseChecked', baseBranch: 'main', conflicts: [] }], 'running');
+    expect(statuses(resolved.commands)).toEqual(['succeeded']);
+    expect(kinds(resolved.commands)).toContain('notifySucceeded');
+    // A run not asked about the base never looks at it.
+    expect(kinds(drive(initialRunState('r'), [...started([S1]), done()]).commands)).not.toContain('checkBase');
+  });
+
   it('auto-progress by step pauses after one step, naming the next', () => {
     const r = drive(initialRunState('r', { auto: 'step' }), [...started(), done()]);
     expect(statuses(r.commands)).toEqual(['running', 'paused']);

@@ -25,6 +25,8 @@ export interface RunMachineState {
   auto: AutoProgress | undefined;
   /** Whether the user is asked after each step (`auto: 'step'` with a confirmNext), instead of pausing. */
   interactive: boolean;
+  /** A continuation that asked the agent to resolve conflicts with the moved base: the base is checked again before success. */
+  checkBase: boolean;
   /** The steps still to run, in order (the store's snapshot when the run loop began). */
   pending: StepRef[];
   total: number;
@@ -52,7 +54,9 @@ export type RunEvent =
   /** The rescue commit of a failed step's unfinished work: what to tell the user of it ('' when none was tried). */
   | { type: 'rescued'; note: string }
   /** Something threw in the run loop: the run fails as an internal error. */
-  | { type: 'crashed'; message: string };
+  | { type: 'crashed'; message: string }
+  /** The moved base checked after the last step (`checkBase`): the files merging it would still conflict in. */
+  | { type: 'baseChecked'; baseBranch: string; conflicts: readonly string[] };
 
 export type RunCommand =
   /** `code`: why, for code that decides by it (shared/domain.ts's RunReasonCode); `reason`: the same in words, for the terminal. */
@@ -70,6 +74,8 @@ export type RunCommand =
   | { kind: 'notifyNeedsYou'; step: StepRef; what: NeedsYouKind; extra: { attempts?: number | null; maxAttempts?: number | null; wakeAt?: string | null } }
   | { kind: 'notifyFailed'; step: StepRef | null; attempts: number | null; maxAttempts: number | null; cause: FailureCause }
   | { kind: 'notifySucceeded' }
+  /** Every step passed: does merging the moved base still conflict? (answered by `baseChecked`) */
+  | { kind: 'checkBase' }
   | { kind: 'end' };
 
 export type RunStatusCommand = Extract<RunCommand, { kind: 'setStatus' }>;
@@ -79,12 +85,13 @@ export interface RunTransition {
   commands: RunCommand[];
 }
 
-export function initialRunState(runId: string, opts: { auto?: AutoProgress; interactive?: boolean } = {}): RunMachineState {
+export function initialRunState(runId: string, opts: { auto?: AutoProgress; interactive?: boolean; checkBase?: boolean } = {}): RunMachineState {
   return {
     runId,
     status: null,
     auto: opts.auto,
     interactive: Boolean(opts.interactive),
+    checkBase: Boolean(opts.checkBase),
     pending: [],
     total: 0,
     stepsRun: 0,
@@ -110,10 +117,14 @@ function end(s: RunMachineState, commands: RunCommand[]): RunTransition {
   return { state: { ...s, status: last?.status ?? s.status, ended: true, current: null }, commands: [...commands, { kind: 'end' }] };
 }
 
+function succeed(s: RunMachineState): RunTransition {
+  return end(s, [set('succeeded', null, null, { finished: true }), { kind: 'notifySucceeded' }]);
+}
+
 /** The next step, or a pause the auto-progress policy asks for, or the run's success when no step is left. */
 function advance(s: RunMachineState): RunTransition {
   const [step, ...rest] = s.pending;
-  if (!step) return end(s, [set('succeeded', null, null, { finished: true }), { kind: 'notifySucceeded' }]);
+  if (!step) return s.checkBase ? { state: { ...s, current: null }, commands: [{ kind: 'checkBase' }] } : succeed(s);
   if (s.auto === 'step' && s.stepsRun >= 1) {
     if (s.interactive && s.lastRun)
       return { state: { ...s, current: step }, commands: [{ kind: 'forgetHead' }, { kind: 'ask', done: s.lastRun, next: step, total: s.total }] };
@@ -241,6 +252,16 @@ export function nextRun(s: RunMachineState, e: RunEvent, _now: Date): RunTransit
       return end(s, [
         set('failed', `Internal error: ${e.message}`, 'internal_error', { finished: true }),
         { kind: 'notifyFailed', step: s.lastRun, attempts: null, maxAttempts: null, cause: 'internal' },
+      ]);
+    case 'baseChecked':
+      // Every step passed, but the conflict the agent was asked to resolve is still there: not a success (no success notice).
+      if (!e.conflicts.length) return succeed(s);
+      return end(s, [
+        set(
+          'paused',
+          `Every step passed, but this branch still conflicts with ${e.baseBranch} in: ${e.conflicts.join(', ')}. Resolve those files in the worktree (or merge ${e.baseBranch} into the branch yourself), then resume.`,
+          'step_needs_you',
+        ),
       ]);
   }
 }

@@ -284,11 +284,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     'runs.resumeInfo': async ({ runId }) => resumeDoc(await engine.inspectResume(runId)),
     'runs.interrupted': async () => {
       engine.detectInterrupted();
-      const ids = engine.store.runsWithStatus(['interrupted']).map((r) => r.id);
+      // Offered at start-up: interrupted runs and runs paused between steps (both wait for a resume).
+      const ids = engine.store.awaitingResume().map((r) => r.id);
       return engine.store.listRunSummaries({ limit: ids.length, ids }).map(summary);
     },
-    'runs.resume': async ({ runId, choices, auto, skipStep }) => {
-      request(runId, { kind: 'resume', choices, auto, skipStep });
+    'runs.resume': async ({ runId, choices, auto, skipStep, runAnyway }) => {
+      request(runId, { kind: 'resume', choices, auto, skipStep, ...(runAnyway ? { runAnyway } : {}) });
       return { ok: true as const };
     },
     'runs.approve': async ({ runId, steps }) => {

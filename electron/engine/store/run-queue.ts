@@ -18,6 +18,7 @@ export const QueueAction = z.discriminatedUnion('kind', [
     auto: z.enum(['step', 'phase', 'run']).optional(),
     skipStep: z.boolean().optional(),
     choices: z.record(z.string(), RecoveryOptionDoc).optional(),
+    runAnyway: z.boolean().optional(),
   }),
 ]);
 export type QueueAction = z.infer<typeof QueueAction>;

@@ -2,7 +2,7 @@
 import { runNotFound } from '../errors';
 import type { StepConfig } from '../workflow/schema';
 import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
-import type { RunStatus } from '../../../shared/domain';
+import { pausedBetweenSteps, type RunStatus } from '../../../shared/domain';
 import { RUN_COLUMNS, type RestoredAttempt, type RunRow, type RunSummaryRow } from './store-rows';
 import { StoreSteps } from './store-steps';
 
@@ -332,11 +332,18 @@ export class Store extends StoreSteps {
     ).all(runId, stepIndex, title) as Array<{ runId: string; n: number; errorClass: string | null; message: string | null; at: string }>;
   }
 
-  /** Runs of the same repository and task title that were interrupted (to offer resume instead of a new run). */
-  /** The repository's interrupted runs, newest first, those of the same task title first (the likeliest to resume). */
+  /**
+   * The repository's runs a start-up offers to resume instead of a new run: interrupted, or paused between steps; newest
+   * first, those of the same task title first (the likeliest to resume).
+   */
   interruptedLike(repoPath: string, title: string): RunRow[] {
-    const mine = this.runsWithStatus(['interrupted']).filter((r) => r.repo_path === repoPath);
+    const mine = this.awaitingResume().filter((r) => r.repo_path === repoPath);
     return [...mine.filter((r) => r.task_title === title), ...mine.filter((r) => r.task_title !== title)];
+  }
+
+  /** Runs that wait for a resume with nothing wrong: interrupted, or paused between steps; newest first. */
+  awaitingResume(): RunRow[] {
+    return this.runsWithStatus(['interrupted', 'paused']).filter((r) => r.status === 'interrupted' || pausedBetweenSteps(r.status, r.reason_code));
   }
 
   /** Runs in the given statuses, newest first: read through the runs_status index (few runs are active at once). */

@@ -94,6 +94,29 @@ steps: [{ title: one }]
     expect(doc.steps[0]!.attempts.length).toBeGreaterThan(0);
     expect(logLines(events).some((l) => /^The project is not ready to test: .* The agent starts anyway, as asked\.$/.test(l))).toBe(true);
   });
+
+  it('a run the check stopped is started anyway, the same run, by a resume with runAnyway (the app’s Run anyway)', async () => {
+    engine = envEngine();
+    const repo = makeRepo({ 'package.json': '{"name":"a"}\n' });
+    const file = join(tempDir('ratchet-env-wf-'), 'ratchet.yml');
+    writeFileSync(
+      file,
+      `
+setup: "true"
+gates: { test: "node -e \\"require('left-pad-that-is-not-installed')\\"" }
+agent: { kind: command, command: ["sh", "-c", "date > w.txt"] }
+max_retries: 0
+steps: [{ title: one }]
+`,
+    );
+    const runId = await engine.createRun(await engine.prepareRun({ repo, workflowFile: file }));
+    const stopped = await engine.execute(runId, new AbortController().signal);
+    expect(stopped).toMatchObject({ status: 'failed', reasonCode: 'environment_failed', environment: { baseline: { ready: false } } });
+    expect(stopped.steps[0]!.attempts).toEqual([]);
+    const { doc } = await engine.resume(runId, { signal: new AbortController().signal, runAnyway: true });
+    expect(doc.id).toBe(runId);
+    expect(doc.steps[0]!.attempts.length).toBeGreaterThan(0);
+  });
 });
 
 describe("the classifier, told the run's baseline", () => {

@@ -1,20 +1,9 @@
 // Formatting of money, durations, token counts and times the way the screens show them.
 import { reasonHead } from '../../../shared/reason-text';
-import { ago } from '../../../shared/time-ago';
+import { ago, duration, timeWords } from '../../../shared/time-ago';
 
-/** How long ago, in the app's short form (shared with the terminal's long one). */
-export { ago };
-
-/** A span of time as people say it: "850 ms", "2 s", "1 min 5 s", "2 h 5 min" (whole seconds from 1 s up). */
-export function duration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
-  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${Math.floor(m / 60)} h`;
-}
+/** How long ago, a span, a time in a sentence: shared with the terminal (shared/time-ago.ts). */
+export { ago, duration, timeWords };
 
 /** A delay given in seconds (a backoff of 2.083 s reads "2 s"). */
 export function seconds(s: number): string {
@@ -50,15 +39,6 @@ export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** A time inside a sentence: "3 min ago" when past, "at 12:05 (in 4 min)" when to come; the exact time is a hover away where shown with RelativeTime. */
-export function timeWords(iso: string, now: number = Date.now()): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  if (t <= now + 30_000) return ago(iso, now);
-  const at = new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  return `at ${at} (in ${duration(t - now)})`;
 }
 
 /** A run's reason without the terminal's commands and raw times: see shared/reason-text.ts. */

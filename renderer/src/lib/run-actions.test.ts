@@ -49,12 +49,23 @@ describe('runActionsFor', () => {
     }
   });
 
+  it('offers Run anyway, first, on a run the pre-run check stopped for its environment (the CLI’s --run-anyway), and not on any other failed run', () => {
+    const baseline = { ready: false, problem: 'pnpm 9.15.8 is not installed', commit: 'c', setup: null, gates: [], failingTests: [], durationMs: 1, at: '' };
+    const env = { copied: [], reused: [], setup: null, fixes: [] };
+    const stopped: StatusDocument = { ...doc('failed', none), reasonCode: 'environment_failed', environment: { ...env, baseline } };
+    expect(runActionsFor(stopped)).toEqual({ primary: 'runAnyway', actions: ['runAnyway', 'startAgain', 'revise'] });
+    // Setup that failed (the baseline ready, or never run) is not something to run anyway.
+    expect(runActionsFor({ ...stopped, environment: { ...env, baseline: { ...baseline, ready: true } } }).actions).not.toContain('runAnyway');
+    expect(runActionsFor({ ...stopped, environment: undefined }).actions).not.toContain('runAnyway');
+    expect(runActionsFor(doc('failed', some)).actions).not.toContain('runAnyway');
+  });
+
   it('leaves the primary role to Raise budget on a run paused for its budget', () => {
     expect(runActionsFor(doc('paused', some), { budgetPause: true })).toEqual({ primary: null, actions: ['resume', 'startAgain', 'revise'] });
   });
 
   it('offers Stop, Resume and Retry only where the steering table the engine and the team client obey allows them', () => {
-    const steers = { stop: 'stop', resume: 'resume', retry: 'retry', retryNow: 'resume', approve: 'resume' } as const;
+    const steers = { stop: 'stop', resume: 'resume', retry: 'retry', retryNow: 'resume', approve: 'resume', runAnyway: 'resume' } as const;
     for (const status of Object.keys(RUN_STEERING) as RunStatus[]) {
       for (const steps of [none, some]) {
         for (const a of runActionsFor(doc(status, steps)).actions) {

@@ -2,7 +2,7 @@
 import type { RunStatus, StatusDocument } from '../../../shared/domain';
 import { canSteer, RUN_STEERING } from '../../../shared/run-steering';
 
-export type RunAction = 'approve' | 'retryNow' | 'retry' | 'resume' | 'startAgain' | 'revise' | 'stop';
+export type RunAction = 'approve' | 'retryNow' | 'retry' | 'resume' | 'runAnyway' | 'startAgain' | 'revise' | 'stop';
 
 export interface RunActionPlan {
   /** The one action the run most likely needs (null: none stands out, or another control — Raise budget — takes the role). */
@@ -20,6 +20,7 @@ export function hasCompletedStep(doc: StatusDocument): boolean {
  * The actions that can work for the run's state:
  * - drafted plan waiting: approve (primary), stop;   waiting to retry: retry now (primary), revise, stop;
  * - running/planning: revise, stop;   queued: none here (QueueControls offers Run next, Start later, Cancel);
+ * - failed at the pre-run check (the environment fails a gate on the base commit): run anyway (primary), start again, revise;
  * - failed with a committed step: retry (primary), resume, start again, revise;
  * - failed or cancelled with no committed step: start again (primary), resume, revise — Retry would only refuse;
  * - paused, interrupted, or cancelled with a committed step: resume (primary), start again, revise;
@@ -47,6 +48,10 @@ export function runActionsFor(doc: StatusDocument, opts: { budgetPause?: boolean
     case 'succeeded':
       return plan(null, []);
     case 'failed':
+      // The pre-run check stopped it (the environment fails a gate on the base commit): the same run is started anyway,
+      // as `ratchet run --run-anyway` starts one; a plain resume would stop at the same check.
+      if (!done && doc.reasonCode === 'environment_failed' && doc.environment?.baseline?.ready === false)
+        return plan('runAnyway', ['runAnyway', 'startAgain', 'revise']);
       return done ? plan('retry', ['retry', 'resume', 'startAgain', 'revise']) : plan('startAgain', ['startAgain', 'resume', 'revise']);
     case 'interrupted':
       return plan('resume', ['resume', 'startAgain', 'revise']);
@@ -64,6 +69,8 @@ export function steerable(status: RunStatus, action: RunAction): boolean {
       return status === 'waiting_approval' && canSteer(status, 'resume');
     case 'retryNow':
       return status === 'waiting' && canSteer(status, 'resume');
+    case 'runAnyway':
+      return canSteer(status, 'resume');
     case 'resume':
     case 'retry':
     case 'stop':

@@ -36,6 +36,18 @@ describe('HomeScreen', () => {
     expect(useUi.getState().resumeRunId).toBe('r-4d2e88');
   });
 
+  it('offers a run paused between steps at start-up too, saying it is paused rather than interrupted', async () => {
+    // The engine offers what the store's awaitingResume() gives: here the fixtures' paused run, paused by the user's "no".
+    const pausedRun = () => [...fake.runs.values()].find((r) => r.summary.status === 'paused')!;
+    const fake = installFake({ overrides: { 'runs.interrupted': () => [{ ...pausedRun().summary, reasonCode: 'paused_by_user' }] } });
+    const paused = pausedRun();
+    await renderHome();
+    const banner = await screen.findByRole('status');
+    expect(banner.textContent).toContain(`The run ${paused.summary.title} is paused between steps.`);
+    fireEvent.click(within(banner).getByRole('button', { name: 'Review and resume…' }));
+    expect(useUi.getState().resumeRunId).toBe(paused.summary.id);
+  });
+
   it('opens a dropped folder through pathForFile and goes to New task', async () => {
     installFake({ pathForFile: () => '/home/dev/code/space-game' });
     await renderHome();

@@ -1,4 +1,4 @@
-// Home: drop or pick a repository to start a task, recent repositories, the runs list, and a banner for interrupted runs.
+// Home: drop or pick a repository to start a task, recent repositories, the runs list, and a banner for interrupted runs and runs paused between steps.
 import { groupRuns, RUN_GROUP_LABEL, RUN_GROUPS, type RunGroup } from '../../../shared/run-groups';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
@@ -46,10 +46,13 @@ function InterruptedBanner() {
       <span>
         {interrupted.length === 1 ? (
           <>
-            The run <strong>{first.title}</strong> was interrupted. Its work
+            The run <strong>{first.title}</strong> {first.status === 'paused' ? 'is paused between steps' : 'was interrupted'}. Its work
           </>
         ) : (
-          <>{interrupted.length} runs were interrupted. Their work</>
+          <>
+            {interrupted.length} runs {interrupted.some((r) => r.status === 'paused') ? 'were interrupted or paused between steps' : 'were interrupted'}. Their
+            work
+          </>
         )}{' '}
         up to the last checkpoint is safe.
       </span>

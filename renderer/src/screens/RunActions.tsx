@@ -27,7 +27,7 @@ const REASON_ACTION: Record<ReasonAction, RunAction | null> = {
 export const NOT_CONNECTED = OFFLINE_MESSAGE;
 
 export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: StatusDocument; selectedStep: StepDoc | null }) {
-  const { retry, stop, retryNow, skipStep, restart } = useRunDetail.getState();
+  const { retry, stop, retryNow, skipStep, restart, resume } = useRunDetail.getState();
   const openResume = useUi((s) => s.openResume);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,6 +90,19 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
             onClick={() => void act('retry', () => retry(runId))}
           >
             {busy === 'retry' ? 'Retrying…' : 'Retry'}
+          </button>
+        );
+      case 'runAnyway':
+        return (
+          <button
+            key={a}
+            type="button"
+            className={cls(a)}
+            disabled={busy !== null}
+            title="Start the agent though the pre-run check found the environment not ready (as ratchet run --run-anyway)"
+            onClick={() => void act('runAnyway', () => resume(runId, { runAnyway: true }))}
+          >
+            {busy === 'runAnyway' ? 'Starting…' : 'Run anyway'}
           </button>
         );
       case 'resume':
