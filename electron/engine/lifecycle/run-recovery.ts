@@ -204,6 +204,7 @@ export interface ContinueOptions {
   approve?: boolean;
   /** Asked after each step when `auto` is `step` (interactive auto-progress). */
   confirmNext?: ExecuteOptions['confirmNext'];
+  observe?: ExecuteOptions['observe'];
 }
 
 type Execute = (runId: string, signal: AbortSignal, opts: ExecuteOptions & { continuation: { turnBudget: number | null } }) => Promise<StatusDocument>;
@@ -280,6 +281,7 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
     continuation: { turnBudget, notes: decision.agentNotes, baseConflicts: info.baseConflicts },
     auto: opts.auto,
     confirmNext: opts.confirmNext,
+    observe: opts.observe,
   });
   return { doc, notes };
 }
