@@ -1,5 +1,6 @@
-// Which of the user's steering actions a run's status allows: one table for the local engine (run-recovery.ts), the
-// team client (team-client.ts) and the screens (renderer/src/lib/run-actions.ts), so a run the app offers to resume
+// Which of the user's steering actions a run's status allows: one table for the local engine (Stop in run-scheduler.ts,
+// Resume and Retry in run-recovery.ts, Raise budget in engine.ts, all through errors.ts's refuseSteering), the team
+// client (team-client.ts) and the screens (renderer/src/lib/run-actions.ts, RaiseBudget.tsx, TeamRunScreen.tsx), so a run the app offers to resume
 // is one the engine resumes, on this machine or on the team's. Pure data and two functions; no Node, no DOM.
 import type { RunStatus } from './domain';
 
@@ -27,6 +28,15 @@ export const RUN_STEERING: Readonly<Record<RunStatus, Readonly<Record<SteerActio
 
 export function canSteer(status: RunStatus, action: SteerAction): boolean {
   return RUN_STEERING[status][action] === 'yes';
+}
+
+/**
+ * "Raise budget and continue": the table lets the run's budget be raised and the run resume, and nothing runs it now (a
+ * Stop of it is over). Whether a budget is what stopped it is its reason code's to say (task_budget, daily_budget).
+ */
+export function canRaiseAndContinue(status: RunStatus): boolean {
+  const r = RUN_STEERING[status];
+  return r.raiseBudget === 'yes' && r.resume === 'yes' && r.stop === 'over';
 }
 
 const VERB: Record<SteerAction, string> = { stop: 'stop', resume: 'resume', retry: 'retry', raiseBudget: 'raise the budget of' };

@@ -11,7 +11,7 @@ import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
 import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
-import { RatchetError, runNotFound } from './errors';
+import { RatchetError, refuseSteering, runNotFound } from './errors';
 import { inspectRepo } from './git/repo-git';
 import { applyRunCommands } from './runs/apply-run-commands';
 import { runLife } from './runs/run-machine';
@@ -234,6 +234,7 @@ export function createEngine(deps: EngineDeps) {
   function raiseBudget(runId: string, taskUsd: number): { taskUsd: number; spentUsd: number | null } {
     const run = store.getRun(runId);
     if (!run) throw runNotFound(runId);
+    refuseSteering(`Run ${runId}`, run.status, 'raiseBudget');
     if (!Number.isFinite(taskUsd) || taskUsd <= 0) throw new RatchetError('bad_arguments', `A budget is an amount in US dollars above 0 (got ${taskUsd}).`);
     const spent = status(runId).costUsd;
     if (spent !== null && taskUsd <= spent) {

@@ -1,4 +1,7 @@
 // Errors inside the engine carry a stable code and a sentence that tells the user what to do.
+import type { RunStatus } from '../../shared/domain';
+import { steeringRefusal, type SteerAction } from '../../shared/run-steering';
+
 export class RatchetError extends Error {
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
@@ -50,4 +53,13 @@ export function userStop(): RatchetError {
 
 export function isUserStop(reason: unknown): boolean {
   return reason instanceof RatchetError && reason.code === 'stopped_by_user';
+}
+
+/**
+ * Throws the steering table's refusal (shared/run-steering.ts) when a run in `status` does not allow the action: the one
+ * check the local engine (Stop, Resume, Retry, Raise budget) and the team client make. `what` names the run ("Run x").
+ */
+export function refuseSteering(what: string, status: RunStatus, action: SteerAction): void {
+  const refused = steeringRefusal(what, status, action);
+  if (refused) throw new RatchetError(refused.code, refused.message);
 }

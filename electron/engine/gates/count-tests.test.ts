@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countTests, countTestsInReport, ranNoTests } from './count-tests';
 import { CORPUS_DIR, loadCorpus } from './failure-corpus';
+import { counted, none, normaliseOutput, type FailureParser } from './failure-parser';
+import { FAILURE_PARSERS } from './parse-failures';
 
 const ZERO = path.join(CORPUS_DIR, 'zero-tests');
 const read = (f: string) => fs.readFileSync(path.join(ZERO, f), 'utf8');
@@ -43,5 +45,41 @@ describe('countTests on runs that ran tests', () => {
   it('a workspace where one package has tests ran tests', () => {
     expect(countTests('?   \texample.com/a\t[no test files]\nok  \texample.com/b\t0.003s\n')).toBe(1);
     expect(countTests(`${read('cargo.txt')}\nrunning 2 tests\ntest a ... ok\ntest b ... ok\n`)).toBe(2);
+  });
+});
+
+describe("a runner's counting is its parser's", () => {
+  it('counts what a parser added to FAILURE_PARSERS says, with no edit to count-tests.ts', () => {
+    const fake: FailureParser = {
+      id: 'fake-runner',
+      counts: [counted(/^FAKE RAN (\d+) TESTS$/gm), none(/^FAKE FOUND NOTHING$/gm)],
+      detect: () => false,
+      parse: () => [],
+    };
+    const parsers = FAILURE_PARSERS as FailureParser[];
+    expect(countTests('FAKE RAN 3 TESTS\n')).toBeNull();
+    parsers.push(fake);
+    try {
+      expect(countTests('building…\nFAKE RAN 3 TESTS\n')).toBe(3);
+      expect(ranNoTests('FAKE FOUND NOTHING\n')).toBe(true);
+    } finally {
+      parsers.splice(parsers.indexOf(fake), 1);
+    }
+  });
+
+  it("every recorded runner's zero-tests output is counted by a parser's own summary lines, and count-tests.ts holds none", () => {
+    const byParser = (text: string) =>
+      FAILURE_PARSERS.filter((p) =>
+        (p.counts ?? []).some(({ re }) => {
+          re.lastIndex = 0;
+          return re.test(text);
+        }),
+      ).map((p) => p.id);
+    for (const f of fs.readdirSync(ZERO).filter((x) => x.endsWith('.txt') && !x.startsWith('node-test') && !x.startsWith('node-tap'))) {
+      expect(byParser(normaliseOutput(read(f))), f).not.toEqual([]);
+    }
+    // The counter itself reads no runner's output: its only expressions are the reports' (JUnit XML, Jest JSON).
+    const own = fs.readFileSync(path.join(import.meta.dirname, 'count-tests.ts'), 'utf8');
+    expect(own).not.toMatch(/\/gm\b/);
   });
 });

@@ -13,7 +13,26 @@ export interface FailureParser {
    * streams (gate-log.ts): such lines are kept with their context however long the output. Linear and line-local.
    */
   marker?: RegExp;
+  /**
+   * How many tests a run in this format reported: each expression (global, multiline where it reads lines) finds one of
+   * the runner's summary lines and `count` reads the number in it; 0 is a runner saying it ran none. count-tests.ts asks
+   * every parser's, so a runner's counting lives with its parser. Linear, like everything that reads output.
+   */
+  counts?: readonly TestCount[];
 }
+
+/** One summary line of a test runner, and the number of tests it says ran. */
+export interface TestCount {
+  re: RegExp;
+  count: (m: RegExpExecArray) => number;
+}
+
+/** A summary line that reports no test at all ("no tests ran", "No test files found"). */
+export const none = (re: RegExp): TestCount => ({ re, count: () => 0 });
+/** A summary line whose first group is the number of tests. */
+export const counted = (re: RegExp): TestCount => ({ re, count: (m) => Number(m[1]) });
+/** A line that shows one test (or package) ran, whatever its outcome. */
+export const one = (re: RegExp): TestCount => ({ re, count: () => 1 });
 
 /** The note bounded-output.ts leaves where it cut a long output: nothing before it continues after it. */
 export const CUT_MARKER = /^\[… .+ (?:elided|characters elided)\b.*…\]$/;

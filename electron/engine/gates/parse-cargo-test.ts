@@ -1,6 +1,6 @@
 // Failing tests from `cargo test` (libtest): "---- name stdout ----" blocks, panics with file:line, assert_eq! left/right.
 import { cleanValue, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
-import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, counted, type FailureParser } from './failure-parser';
 
 function parse(text: string): FailedTest[] {
   const lines = text.split('\n');
@@ -85,6 +85,8 @@ function parse(text: string): FailedTest[] {
 }
 
 export const cargoTestParser: FailureParser = {
+  // "running 0 tests"
+  counts: [counted(/^running (\d+) tests?$/gm)],
   id: 'cargo-test',
   marker: /^---- \S+ stdout ----$|^test \S+ \.\.\. FAILED$|^failures:$|\bpanicked at\b/,
   detect: (t) => /^---- \S+ stdout ----$/m.test(t) || /^test \S+ \.\.\. FAILED$/m.test(t),

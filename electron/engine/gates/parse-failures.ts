@@ -3,9 +3,9 @@
 import { MAX_FAILED_TESTS, type FailedTest } from './failure-text';
 import { normaliseOutput, type FailureParser } from './failure-parser';
 import { parseGut } from './parse-gut';
-import { jestJsonInOutput, parseJsonReport } from './parse-json-reports';
+import { jestJsonParser, parseJsonReport } from './parse-json-reports';
 import { parseJUnit } from './parse-junit';
-import { parseNotOkLines, parseTap } from './parse-tap';
+import { parseNotOkLines, tapParser } from './parse-tap';
 import { pytestParser } from './parse-pytest';
 import { unittestParser } from './parse-unittest';
 import { jestTextParser } from './parse-jest-text';
@@ -40,8 +40,8 @@ export { parseTap } from './parse-tap';
  */
 export const FAILURE_PARSERS: readonly FailureParser[] = [
   goTestJsonParser,
-  { id: 'jest-json', marker: /"status":"failed"/, detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'), parse: jestJsonInOutput },
-  { id: 'tap', marker: /^[ \t]*not ok\b/, detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseTap },
+  jestJsonParser,
+  tapParser,
   pytestParser,
   unittestParser,
   jestTextParser,

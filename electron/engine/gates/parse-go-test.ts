@@ -1,7 +1,7 @@
 // Failing tests from `go test` text output (plain or -v, subtests, t.Errorf got/want, panics) and from -json streams
 // turned back into that text.
 import { extractExpectedActual, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
-import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, none, one, type FailureParser } from './failure-parser';
 import { goTestJsonText, parseGoTestJson } from './parse-json-reports';
 
 interface GoTest {
@@ -105,6 +105,13 @@ function parse(text: string): FailedTest[] {
 
 export const goTestParser: FailureParser = {
   id: 'go-test',
+  // "ok  	example.com/x	0.01s", "--- FAIL", "?   	example.com/x	[no test files]", "ok … [no tests to run]"
+  counts: [
+    one(/^(?:ok|FAIL)[ \t]+\S+[ \t]+(?!.*\[no tests to run\])\S.*$/gm),
+    one(/^(?:---|===) (?:RUN|PASS|FAIL)\b/gm),
+    none(/^\?\s+\S+\s+\[no test files\]/gm),
+    none(/^ok\s+\S+\s+.*\[no tests to run\]/gm),
+  ],
   marker: /^[ \t]*--- FAIL: \S|^panic: |^FAIL[ \t]/,
   detect: (t) => /^[ \t]*--- FAIL: \S/m.test(t),
   parse,
@@ -112,6 +119,7 @@ export const goTestParser: FailureParser = {
 
 export const goTestJsonParser: FailureParser = {
   id: 'go-test-json',
+  counts: [one(/"Action":"(?:run|pass|fail)","Package":"[^"]*","Test":/g), none(/"Output":"\?\s+(?:\\t)?\S+?(?:\\t|\s)+\[no test files\]/g)],
   marker: /"Action":"fail"/,
   detect: (t) => /^\{"(?:Time|Action)":/m.test(t),
   parse: (t) => {

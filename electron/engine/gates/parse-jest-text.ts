@@ -1,6 +1,6 @@
 // Failing tests from Jest's default console reporter: "● suite › test" blocks with Expected/Received and a stack frame.
 import { extractExpectedActual, findLocation, leadText, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, counted, none, type FailureParser } from './failure-parser';
 
 const BULLET = /^\s*● (.+)$/;
 
@@ -63,6 +63,8 @@ function parse(text: string): FailedTest[] {
 }
 
 export const jestTextParser: FailureParser = {
+  // "Tests:       1 failed, 3 total", "No tests found, exiting with code 1"
+  counts: [counted(/^Tests:\s+.*?(\d+) total$/gm), none(/^No tests found, exiting with code \d+/gm)],
   id: 'jest',
   marker: /^[ \t]*● \S|^[ \t]*FAIL[ \t]/,
   detect: (t) => /^[ \t]*● \S/m.test(t),

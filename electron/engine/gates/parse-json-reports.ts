@@ -14,6 +14,7 @@ import {
   diagValue,
   type FailedTest,
 } from './failure-text';
+import { counted, type FailureParser } from './failure-parser';
 
 /** One failed entry of Jest's / Vitest's `assertionResults`. */
 function jestAssertion(a: Record<string, unknown>, suiteFile: string | null): FailedTest {
@@ -192,3 +193,12 @@ export function parseGoTestJson(output: string): FailedTest[] {
     };
   });
 }
+
+/** Jest's (or Vitest's) --json report printed on stdout: its failed assertions, and its numTotalTests. */
+export const jestJsonParser: FailureParser = {
+  id: 'jest-json',
+  marker: /"status":"failed"/,
+  counts: [counted(/\{"numFailedTestSuites":[\s\S]*"numTotalTests":(\d+)/)],
+  detect: (t) => t.includes('"testResults"') && t.includes('"assertionResults"'),
+  parse: jestJsonInOutput,
+};

@@ -1,6 +1,6 @@
 // Failing tests from mocha's spec (and dot/list) reporters: the numbered "1) suite\n     test:" list after "N failing".
 import { extractExpectedActual, findLocation, leadText, cleanValue, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, counted, none, type FailureParser } from './failure-parser';
 
 const ENTRY = /^ {2}(\d+)\) (.+)$/;
 
@@ -58,6 +58,8 @@ function parse(text: string): FailedTest[] {
 }
 
 export const mochaSpecParser: FailureParser = {
+  // "0 passing (1ms)", "2 failing", "Error: No test files found"
+  counts: [counted(/^[ \t]*(\d+) passing\b/gm), counted(/^[ \t]*(\d+) failing\b/gm), none(/^Error: No test files found\b/gm)],
   id: 'mocha',
   marker: /^[ \t]*\d+ failing\b|^ {2}\d+\) \S/,
   detect: (t) => /^[ \t]*\d+ failing\b/m.test(t) && /^ {2}\d+\) \S/m.test(t),

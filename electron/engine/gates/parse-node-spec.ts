@@ -1,6 +1,6 @@
 // Failing tests from `node --test`'s spec reporter: "✖ name (1.2ms)" under "▶ suite", with the assertion error object.
 import { extractExpectedActual, findLocation, leadText, cleanValue, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { testFailure, type FailureParser } from './failure-parser';
+import { testFailure, counted, type FailureParser } from './failure-parser';
 
 const FAILED = /^(\s*)✖ (.+?)(?: \([\d.]+m?s\))?\s*$/;
 const SUITE = /^(\s*)▶ (.+?)\s*$/;
@@ -88,6 +88,8 @@ function parse(text: string): FailedTest[] {
 }
 
 export const nodeSpecParser: FailureParser = {
+  // "ℹ tests 0"
+  counts: [counted(/^ℹ tests (\d+)$/gm)],
   id: 'node-test',
   marker: /^[ \t]*✖ \S|^ℹ fail \d/,
   detect: (t) => /^[ \t]*✖ \S/m.test(t) && (/^ℹ fail \d/m.test(t) || /^✖ failing tests:/m.test(t)),

@@ -1,7 +1,7 @@
 // Failing tests and collection errors from pytest's console output: every --tb style (auto/long/short/line/native/no),
 // -q and -v, the -rA short summary, assertion rewriting ("E  assert 6 == 5"), parametrized ids and ERROR collecting.
 import { extractExpectedActual, cleanValue, sameFile, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
-import { CUT_MARKER, compileError, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, compileError, testFailure, counted, none, type FailureParser } from './failure-parser';
 
 const SECTION = /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*\b(?:passed|failed|errors?|skipped|deselected)\b.*) ={3,}$/;
 const HEADER = /^_{3,} (.+?) _{3,}$/;
@@ -184,6 +184,8 @@ function parse(text: string): FailedTest[] {
 }
 
 export const pytestParser: FailureParser = {
+  // "collected 3 items", "no tests ran in 0.99s"
+  counts: [counted(/^collected (\d+) items?\b/gm), none(/^=*[ \t]*no tests ran\b/gm)],
   id: 'pytest',
   marker: /^={3,} (?:FAILURES|ERRORS|short test summary info) ={3,}$|^(?:FAILED|ERROR) \S|^_{3,} \S.* _{3,}$|^E[ \t]/,
   detect: (t) => /^={3,} (?:FAILURES|ERRORS|short test summary info) ={3,}$/m.test(t) || /^(?:FAILED|ERROR) \S+\.py(?:::\S+)?(?: - |$)/m.test(t),

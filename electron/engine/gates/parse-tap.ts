@@ -14,6 +14,7 @@ import {
   splitNamedValues,
   type FailedTest,
 } from './failure-text';
+import { counted, type FailureParser } from './failure-parser';
 
 /** Location from a TAP diagnostic: `at` (node-tap), the first user stack frame, or `location` (node:test). */
 function diagLocation(diag: Record<string, unknown>): { file: string | null; line: number | null } {
@@ -195,3 +196,13 @@ export function parseNotOkLines(text: string): FailedTest[] {
   }
   return out;
 }
+
+/** TAP (node-tap, node --test's TAP reporter, tape…): its plan and its `# tests` summary count the tests. */
+export const tapParser: FailureParser = {
+  id: 'tap',
+  marker: /^[ \t]*not ok\b/,
+  // "# tests 0", the plan "1..0"
+  counts: [counted(/^# tests (\d+)$/gm), counted(/^1\.\.(\d+)\b/gm)],
+  detect: (t) => /^[ \t]*not ok\b/m.test(t),
+  parse: parseTap,
+};

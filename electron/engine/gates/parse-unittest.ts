@@ -1,6 +1,6 @@
 // Failing tests from `python -m unittest` (and Django/nose-style runners that print the same "FAIL: name (module.Class)" blocks).
 import { extractExpectedActual, userFile, MAX_FAILED_TESTS, clip, MAX_MESSAGE_CHARS, type FailedTest } from './failure-text';
-import { compileError, testFailure, type FailureParser } from './failure-parser';
+import { compileError, testFailure, counted, type FailureParser } from './failure-parser';
 
 // A subTest adds its message and parameters: "FAIL: test_x (mod.Class.test_x) [msg] (raw='1,5€')".
 const BLOCK = /^(FAIL|ERROR): (\S+) \(([^)]+)\)((?: \[.*?\])?(?: \(.*\))?)\s*$/;
@@ -50,6 +50,8 @@ function parse(text: string): FailedTest[] {
 }
 
 export const unittestParser: FailureParser = {
+  // "Ran 0 tests in 0.000s"
+  counts: [counted(/^Ran (\d+) tests? in /gm)],
   id: 'unittest',
   marker: /^(?:FAIL|ERROR): \S|^Traceback \(most recent call last\):/,
   detect: (t) => /^(?:FAIL|ERROR): \S+ \([^)]+\)(?: \[.*?\])?(?: \(.*\))?\s*$/m.test(t),

@@ -1,6 +1,6 @@
 // Failing tests from Vitest's default and verbose console reporters: " FAIL  file > suite > test" blocks, "❯ file:line:col".
 import { extractExpectedActual, leadText, parseLocationString, MAX_FAILED_TESTS, type FailedTest } from './failure-text';
-import { CUT_MARKER, testFailure, type FailureParser } from './failure-parser';
+import { CUT_MARKER, testFailure, counted, none, type FailureParser } from './failure-parser';
 
 const FAIL = /^\s*FAIL\s+(\S+?\.[cm]?[jt]sx?)(?: > (.+?))?(?: \[ \S+ \])?\s*$/;
 
@@ -46,6 +46,8 @@ function parse(text: string): FailedTest[] {
 }
 
 export const vitestTextParser: FailureParser = {
+  // "      Tests  2 passed (2)", "      Tests  no tests", "No test files found, exiting with code 1"
+  counts: [counted(/^[ \t]*Tests\s+(?:.*\()?(\d+)\)?\s*$/gm), none(/^[ \t]*Tests\s+no tests\s*$/gm), none(/^No test files found, exiting with code \d+/gm)],
   id: 'vitest',
   marker: /^[ \t]*FAIL[ \t]+\S|^[ \t]*(?:×|✗) \S|^[ \t]*⎯+ Failed Tests \d+/,
   detect: (t) => /^[ \t]*FAIL\s+\S+\.[cm]?[jt]sx?(?: > | \[ )/m.test(t),

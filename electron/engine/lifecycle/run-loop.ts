@@ -73,7 +73,9 @@ export function createExecute(ctx: EngineContext) {
     const conflictedBefore = opts.continuation?.baseConflicts ?? [];
     const machine = { state: initialRunState(runId, { auto: opts.auto, interactive: Boolean(opts.confirmNext), checkBase: conflictedBefore.length > 0 }) };
     const allDone = recon.completed.length === store.getSteps(runId).filter((s) => s.status !== 'skipped').length && recon.next === null;
-    const first = nextRun(machine.state, { type: 'reconciled', allDone }, now());
+    const reconciled: RunEvent = { type: 'reconciled', allDone };
+    opts.observe?.(reconciled);
+    const first = nextRun(machine.state, reconciled, now());
     machine.state = first.state;
     // Before the run loop proper: its status (and, running, the state kept in git, so a process that dies now is
     // recovered as interrupted, not as it ended before). The worktree's preparation runs below, inside the loop.
@@ -247,6 +249,7 @@ export function createExecute(ctx: EngineContext) {
     const drive = async (event: RunEvent): Promise<void> => {
       let next: RunEvent | null = event;
       while (next) {
+        opts.observe?.(next);
         const t = nextRun(machine.state, next, now());
         machine.state = t.state;
         next = null;
@@ -259,7 +262,9 @@ export function createExecute(ctx: EngineContext) {
       if (prepared) await drive(prepared);
       return status(runId);
     } catch (err) {
-      const t = nextRun(machine.state, { type: 'crashed', message: (err as Error).message }, now());
+      const crashed: RunEvent = { type: 'crashed', message: (err as Error).message };
+      if (!machine.state.ended) opts.observe?.(crashed);
+      const t = nextRun(machine.state, crashed, now());
       machine.state = t.state;
       for (const c of t.commands) await carryOut(c);
       throw err;

@@ -1,6 +1,7 @@
 // The engine's inputs and the shapes of a run's creation and execution: what createEngine takes and its callers pass.
 import type { Agent } from '../agents/agent';
 import type { SharedDay } from '../runs/budget';
+import type { RunEvent } from '../runs/run-machine';
 import type { RunNoticesOptions } from '../notify/run-notices';
 import type { RunJail, SandboxMode } from '../sandbox/os-sandbox';
 import type { LeaseOwner } from '../store/run-lease';
@@ -90,6 +91,8 @@ export interface ExecuteOptions {
    * anyway (the CLI's --run-anyway), with a warning, instead of failing the run before any agent money.
    */
   runAnyway?: boolean;
+  /** Each event the run machine is told, in order, while it decides (a team worker answers its durable step with them). */
+  observe?: (e: RunEvent) => void;
 }
 
 export type ConfirmNext = (q: {

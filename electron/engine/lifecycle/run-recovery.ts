@@ -1,8 +1,7 @@
 // Continuing a run instead of restarting it: reconciling the store with the branch, retry, the resume checks and recovery options.
 import { existsSync, renameSync } from 'node:fs';
-import type { RunStatus, StatusDocument } from '../../../shared/domain';
-import { steeringRefusal, type SteerAction } from '../../../shared/run-steering';
-import { RatchetError, runNotFound } from '../errors';
+import type { StatusDocument } from '../../../shared/domain';
+import { RatchetError, refuseSteering, runNotFound } from '../errors';
 import { branchExists, commitAll, createWorktree, currentBranch, git, isDirty } from '../git/repo-git';
 import { holdsRepository, pinnedOrNull, pinWorktree } from '../git/worktree-integrity';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from '../git/run-refs';
@@ -206,21 +205,16 @@ export interface ContinueOptions {
   confirmNext?: ExecuteOptions['confirmNext'];
   /** Start the agent though the pre-run check finds the environment not ready (as `ratchet run --run-anyway`). */
   runAnyway?: boolean;
+  observe?: ExecuteOptions['observe'];
 }
 
 type Execute = (runId: string, signal: AbortSignal, opts: ExecuteOptions & { continuation: { turnBudget: number | null } }) => Promise<StatusDocument>;
-
-/** Throws the steering table's refusal (shared/run-steering.ts) when the run's status does not allow the action. */
-function refuseSteering(runId: string, status: RunStatus, action: SteerAction): void {
-  const refused = steeringRefusal(`Run ${runId}`, status, action);
-  if (refused) throw new RatchetError(refused.code, refused.message);
-}
 
 /** Continue a failed run on the same branch and worktree from the next incomplete step. */
 export async function retryRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
   const info = await resumeInfo(store, runId);
   const { run } = info;
-  refuseSteering(runId, run.status, 'retry');
+  refuseSteering(`Run ${runId}`, run.status, 'retry');
   if (!info.facts.branchExists) throw new RatchetError('no_branch', 'Cannot retry — no branch from previous execution');
   if (!info.facts.planPresent) throw new RatchetError('no_plan', 'No plan found.');
   if (!info.facts.steps.some((s) => s.status === 'succeeded' && s.commit)) {
@@ -232,7 +226,7 @@ export async function retryRun(store: Store, execute: Execute, runId: string, op
 /** Resume an interrupted (or paused, waiting) run from its last checkpoint after the checks. */
 export async function resumeRun(store: Store, execute: Execute, runId: string, opts: ContinueOptions): Promise<{ doc: StatusDocument; notes: string[] }> {
   const info = await resumeInfo(store, runId);
-  refuseSteering(runId, info.run.status, 'resume');
+  refuseSteering(`Run ${runId}`, info.run.status, 'resume');
   return continueRun(store, execute, info, 'resume', opts);
 }
 
@@ -283,6 +277,7 @@ async function continueRun(store: Store, execute: Execute, info: ResumeInfo, kin
     auto: opts.auto,
     confirmNext: opts.confirmNext,
     runAnyway: opts.runAnyway,
+    observe: opts.observe,
   });
   return { doc, notes };
 }

@@ -37,7 +37,7 @@ describe('runsToStart', () => {
 });
 
 describe('the scheduler’s stop of a run no process here executes', () => {
-  it('cancels a run waiting to retry, takes a queued one out of the queue, and leaves a paused one as it is', async () => {
+  it('cancels a run waiting to retry, takes a queued one out of the queue, and refuses, leaving it as it is, a paused one (the steering table)', async () => {
     const store = new Store(openDatabase(tempDir()).db, () => new Date('2026-01-01T00:00:00Z'));
     const queue = new RunQueue(store);
     const never = () => new Promise<never>(() => undefined);
@@ -64,7 +64,11 @@ describe('the scheduler’s stop of a run no process here executes', () => {
 
       const paused = seedRun(store);
       runLifeOf(store, paused)('paused');
-      await scheduler.stop(paused, store);
+      // Nothing runs it: the steering table refuses the Stop, in its words, and the run stays as it is.
+      await expect(scheduler.stop(paused, store)).rejects.toMatchObject({
+        code: 'bad_arguments',
+        message: `Run ${paused} is paused; there is nothing to stop.`,
+      });
       expect(store.getRun(paused)).toMatchObject({ status: 'paused', reason: 'test' });
     } finally {
       await scheduler.close();

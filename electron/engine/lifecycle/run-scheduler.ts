@@ -1,6 +1,6 @@
 // The scheduler, in one place: which queued runs start now (runsToStart, a pure decision over the queue, the runs
 // holding a slot, the concurrency limit and who waits for each run), and the host's launcher that acts on it.
-import { RatchetError, runNotFound, userStop } from '../errors';
+import { RatchetError, refuseSteering, runNotFound, userStop } from '../errors';
 import type { ContinueOptions } from './run-recovery';
 import { processAlive } from '../process/process-alive';
 import { applyRunCommands } from '../runs/apply-run-commands';
@@ -146,6 +146,8 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
       }
       const run = store.getRun(runId);
       if (!run) throw runNotFound(runId);
+      // The steering table decides whether a Stop applies (an ended or paused run has nothing to stop).
+      refuseSteering(`Run ${runId}`, run.status, 'stop');
       if (run.status === 'queued') o.queue.cancel(runId);
       else applyRunCommands(store, runId, runLife(runId, { type: 'stopRequested', status: run.status }, new Date()));
     },

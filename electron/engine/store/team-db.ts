@@ -18,7 +18,7 @@ export const TEAM_STATUS_EVENT = 'status';
 /** A team run's columns that only its workflow writes (projectRunStatus). */
 export const STATUS_COLUMNS = ['status', 'reason', 'reason_code'] as const;
 /** Bumped when the run workflow's steps change shape: DBOS only replays a workflow on a worker of the version that started it. */
-export const TEAM_PROTOCOL = 'ratchet-team-2';
+export const TEAM_PROTOCOL = 'ratchet-team-3';
 
 /** A worker not heard from for this long is gone: a live worker re-enqueues its runs (about a minute in all, as promised). */
 export const WORKER_GONE_MS = 30_000;

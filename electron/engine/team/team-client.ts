@@ -6,9 +6,9 @@ import { dbosLogger, migrateDbos } from './dbos-log';
 import { hostname, userInfo } from 'node:os';
 import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
 import { RunReasonCode as ReasonCodes, RunStatus } from '../../../shared/domain';
-import { canSteer, steeringRefusal, type SteerAction } from '../../../shared/run-steering';
+import { canRaiseAndContinue, canSteer, type SteerAction } from '../../../shared/run-steering';
 import type { TeamLimits, TeamOverview, TeamRunItem } from '../../../shared/team';
-import { RatchetError } from '../errors';
+import { RatchetError, refuseSteering } from '../errors';
 import { newId } from '../store/store-rows';
 import type { PreparedRun } from '../lifecycle/run-options';
 import type { EngineEvent } from '../store/store';
@@ -101,8 +101,7 @@ export type TeamClient = Awaited<ReturnType<typeof openTeam>>;
 
 /** Throws the steering table's refusal (shared/run-steering.ts, the same the local engine and the app obey). */
 function refuse(runId: string, status: RunStatus, action: SteerAction): void {
-  const refused = steeringRefusal(`Team run ${runId}`, status, action);
-  if (refused) throw new RatchetError(refused.code, refused.message);
+  refuseSteering(`Team run ${runId}`, status, action);
 }
 
 export async function openTeam(rawUrl: string | undefined) {
@@ -215,7 +214,7 @@ export async function openTeam(rawUrl: string | undefined) {
     if (it.costUsd !== null && taskUsd <= it.costUsd)
       throw new RatchetError('bad_arguments', `Team run ${runId} has already spent $${it.costUsd.toFixed(2)}; give it more than that.`);
     await db.updateRun(runId, { task_budget_usd: taskUsd });
-    if (it.status === 'paused' && (it.reasonCode === 'task_budget' || it.reasonCode === 'daily_budget')) await resume(runId);
+    if (canRaiseAndContinue(it.status) && (it.reasonCode === 'task_budget' || it.reasonCode === 'daily_budget')) await resume(runId);
   }
 
   /** Retry: a failed run goes back on the queue; its failed step runs again from the last checkpoint (its earlier steps stay done). */

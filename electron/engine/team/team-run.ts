@@ -5,6 +5,7 @@
 // the branch and refs/ratchet/<run>/* first (the same rebuild as `ratchet recover`), so any worker can continue it.
 import { join } from 'node:path';
 import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
+import type { RunEvent } from '../runs/run-machine';
 import type { Engine } from '../engine';
 import { RatchetError } from '../errors';
 import { git } from '../git/repo-git';
@@ -112,15 +113,20 @@ export function createTeamRunner(o: TeamRunnerOptions) {
     });
   }
 
-  function answer(runId: string, doc?: StatusDocument): StepAnswer {
+  /** The durable step's answer: the outcome of the step it ran (the events its run machine was told, `outcome`), and the run here after it. */
+  function answer(runId: string, outcome: RunEvent[], doc?: StatusDocument): StepAnswer {
     const run = engine.store.getRun(runId);
     if (!run) throw new RatchetError('run_not_found', `Run ${runId} is not on this worker.`);
     const d = doc ?? engine.status(runId);
     return {
+      events: outcome,
+      pending: engine.store
+        .getSteps(runId)
+        .filter((s) => s.status !== 'succeeded' && s.status !== 'skipped')
+        .map((s) => ({ index: s.step_index, title: s.title, phase: s.phase })),
       status: run.status,
       code: (run.reason_code as RunReasonCode | null) ?? null,
       reason: run.reason,
-      wakeAt: run.wake_at,
       stepsDone: d.steps.filter((s) => s.status === 'succeeded' || s.status === 'skipped').length,
       stepsTotal: d.steps.length,
     };
@@ -146,7 +152,7 @@ export function createTeamRunner(o: TeamRunnerOptions) {
   async function begin(raw: unknown): Promise<StepAnswer> {
     const { spec, expected } = await localRun(raw);
     current.set(spec.runId, expected);
-    return answer(spec.runId);
+    return answer(spec.runId, []);
   }
 
   /** One durable step per Ratchet step: the next incomplete step of the run, then its branch and refs pushed. */
@@ -161,10 +167,18 @@ export function createTeamRunner(o: TeamRunnerOptions) {
       if (e.runId === runId && e.type === 'attempt.started') void push(runId, clone, lease, { ifDiesNow: true }).catch(() => undefined);
     });
     let doc: StatusDocument;
+    // What the run machine is told of the step (not how each durable step begins: the workflow's machine knows that).
+    const outcome: RunEvent[] = [];
+    const observe = (e: RunEvent) => {
+      if (e.type === 'stepFinished' || e.type === 'rescued' || e.type === 'crashed') outcome.push(e);
+      else if ((e.type === 'prepared' && e.ready !== 'ready') || (e.type === 'reconciled' && e.allDone)) outcome.push(e);
+    };
     try {
       const status = engine.store.getRun(runId)?.status;
       doc =
-        status === 'planning' ? await engine.execute(runId, signal, { auto: 'step' }) : (await engine.resume(runId, { signal, auto: 'step', trust: true })).doc;
+        status === 'planning'
+          ? await engine.execute(runId, signal, { auto: 'step', observe })
+          : (await engine.resume(runId, { signal, auto: 'step', trust: true, observe })).doc;
     } finally {
       off();
       o.done(runId);
@@ -173,9 +187,9 @@ export function createTeamRunner(o: TeamRunnerOptions) {
     // push) is thrown to the workflow, which runs this durable step again from the remote.
     current.delete(runId);
     await push(runId, clone, lease);
-    const a = answer(runId, doc);
+    const a = answer(runId, outcome, doc);
     // Known as it is only while this execution goes on with it: a later start here (a resume, a rewind) fetches first.
-    if (goesOn(a)) current.set(runId, lease.sha);
+    if (goesOn(runId, a)) current.set(runId, lease.sha);
     return a;
   }
 

@@ -169,8 +169,8 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       if (e instanceof RatchetError && e.code === 'team_lost_run') throw e;
       const reason = e instanceof RatchetError ? e.message : `This worker could not run it: ${(e as Error).message}`;
       broken.add(runId);
-      // The workflow projects it (team-workflow.ts): the run failed here, with why.
-      return { status: 'failed', code: 'internal_error', reason, wakeAt: null, stepsDone: 0, stepsTotal: 0 };
+      // The workflow's run machine takes it as a crash of the run (team-workflow.ts): the run failed here, with why.
+      return { events: [{ type: 'crashed', message: reason }], pending: [], status: 'failed', code: 'internal_error', reason, stepsDone: 0, stepsTotal: 0 };
     } finally {
       inflight.delete(work);
     }

@@ -1,13 +1,14 @@
 // A team run's workflow, and the one writer of a team run's status. The workflow is a `begin` durable step, then one
-// `step` per Ratchet step; each answers the typed outcome of the step it ran (StepAnswer), and team-run-life.ts decides
-// what comes next, as run-machine.ts does for the step inside. After each durable step the workflow's body projects the
-// outcome: one write of the team's row (TeamDb.projectRunStatus) and the workflow's DBOS event TEAM_STATUS_EVENT.
-// Nothing else writes a team run's status (team-status-owner.test.ts fails if anything does): Stop, Resume and Retry act
-// on the workflow through DBOS (cancel, resume, rewind), and the team's list reads DBOS's word over the row (itemOf).
+// `step` per Ratchet step; each answers the typed outcome of the step it ran (StepAnswer), and the workflow's body feeds
+// it to the same pure run machine as a local run's loop (team-run-life.ts over runs/run-machine.ts), carrying out its
+// commands: runStep is the next durable step, a parked end a durable sleep, and setStatus is one write of the team's row
+// (TeamDb.projectRunStatus) with the workflow's DBOS event TEAM_STATUS_EVENT. Nothing else writes a team run's status
+// (team-status-owner.test.ts fails if anything does): Stop, Resume and Retry act on the workflow through DBOS (cancel,
+// resume, rewind), and the team's list reads DBOS's word over the row (itemOf).
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { RatchetError } from '../errors';
 import { TEAM_STATUS_EVENT, TEAM_WORKFLOW, type TeamDb } from '../store/team-db';
-import { nextMove, teamStatusOf, type StepAnswer } from './team-run-life';
+import { teamAfterStep, teamStart, type StepAnswer, type TeamStatus, type TeamTurn } from './team-run-life';
 
 export interface TeamWorkflowDeps {
   db: Pick<TeamDb, 'projectRunStatus'>;
@@ -23,16 +24,24 @@ export function registerTeamWorkflow(d: TeamWorkflowDeps): void {
   DBOS.registerWorkflow(
     async (raw: unknown): Promise<StepAnswer> => {
       const runId = String((raw as { runId?: unknown })?.runId);
-      // The run machine's status, projected: replayed after a recovery in the same order, so the last write is the latest.
-      const project = async (a: StepAnswer): Promise<void> => {
-        const s = teamStatusOf(a);
-        await DBOS.setEvent(TEAM_STATUS_EVENT, s);
-        await d.db.projectRunStatus(runId, { ...s, worker: d.workerId }).catch(() => undefined);
+      // The run machine's setStatus, carried out: replayed after a recovery in the same order, so the last write is the latest.
+      const project = async (t: TeamTurn): Promise<void> => {
+        for (const s of t.project) {
+          await DBOS.setEvent<TeamStatus>(TEAM_STATUS_EVENT, s);
+          await d.db.projectRunStatus(runId, { ...s, worker: d.workerId }).catch(() => undefined);
+        }
       };
       let a = await DBOS.runStep(() => d.begin(raw, runId), { name: 'begin' });
-      await project(a);
-      for (let move = nextMove(a); move.kind !== 'end'; move = nextMove(a)) {
-        if (move.kind === 'sleep') await DBOS.sleep(Math.max(0, Date.parse(move.until) - (await DBOS.now())));
+      let t = teamStart(runId, a);
+      await project(t);
+      while (t.move.kind !== 'end') {
+        if (t.move.kind === 'sleep') {
+          await DBOS.sleep(Math.max(0, Date.parse(t.move.until) - (await DBOS.now())));
+          // Woken as a local scheduler wakes a parked run: a new life of the machine, from the steps left.
+          t = teamStart(runId, { events: [], pending: a.pending });
+          await project(t);
+          continue;
+        }
         a = await DBOS.runStep(() => d.advance(raw, runId), {
           name: 'step',
           // Run again when the remote moved under it (team_lost_run), from what the remote has: a few times, a second apart.
@@ -42,7 +51,8 @@ export function registerTeamWorkflow(d: TeamWorkflowDeps): void {
           backoffRate: 1.5,
           shouldRetry: (e) => e instanceof RatchetError && e.code === 'team_lost_run',
         });
-        await project(a);
+        t = teamAfterStep(t.state, a);
+        await project(t);
       }
       return a;
     },

@@ -1,15 +1,16 @@
 // "Raise budget and continue": a run paused for its task budget gets a higher one and resumes where it paused.
 import { useState } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
+import { canRaiseAndContinue } from '../../../shared/run-steering';
 import { budgetStopOf } from '../lib/budget-stop';
 import { errorMessage } from '../lib/errors';
 import { useRunDetail } from '../stores/run-detail';
 import { InlineError } from '../components/States';
 import { money } from '../lib/format';
 
-/** A run paused because its task budget was reached. */
+/** A run stopped because its task budget was reached, that the steering table lets go on with a higher one. */
 export function pausedForBudget(doc: StatusDocument): boolean {
-  return doc.status === 'paused' && budgetStopOf(doc.status, doc.reasonCode) === 'task';
+  return canRaiseAndContinue(doc.status) && budgetStopOf(doc.status, doc.reasonCode) === 'task';
 }
 
 /**

@@ -4,7 +4,7 @@
 // the current attempt live. The step timeline and the transcript are the local run screen's.
 import { useEffect, useMemo, useState } from 'react';
 import type { StepDoc } from '../../../shared/domain';
-import { canSteer } from '../../../shared/run-steering';
+import { canRaiseAndContinue, canSteer } from '../../../shared/run-steering';
 import type { TeamRunItem } from '../../../shared/team';
 import { errorClassLabel, money, shortSha } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
@@ -17,13 +17,14 @@ import { RelativeTime } from '../components/RelativeTime';
 import { RunStatusBadge, StatusIcon } from '../components/StatusBadge';
 import { StepTimeline } from '../components/StepTimeline';
 import { Transcript } from '../components/Transcript';
+import { budgetStopOf } from '../lib/budget-stop';
 import { liveAttempts, type LiveAttempt } from '../lib/team-live';
 import { defaultStep, RunReason } from './RunScreen';
 import { RaiseBudget } from './RaiseBudget';
 
 /** A team run paused because its task budget or the team's daily budget was reached (Raise budget applies). */
 export function teamBudgetPause(it: TeamRunItem): boolean {
-  return it.status === 'paused' && (it.reasonCode === 'task_budget' || it.reasonCode === 'daily_budget');
+  return canRaiseAndContinue(it.status) && budgetStopOf(it.status, it.reasonCode) !== null;
 }
 
 type Action = 'stop' | 'resume' | 'retry' | 'next' | 'later';
