@@ -112,6 +112,14 @@ describe('every screen at 1400×900 and 1024×700', () => {
         .click();
     }
 
+    // With no gate left, New task says nothing would test the work; Start needs the explicit "Run without checks".
+    const removeGate = page.getByRole('button', { name: /^remove gate/ });
+    await removeGate.first().waitFor();
+    while ((await removeGate.count()) > 0) await removeGate.first().click();
+    const noGate = page.getByRole('group', { name: 'no gate' });
+    await noGate.getByRole('checkbox').check();
+    await shootScreen(page, 'new-task-no-checks', () => noGate.scrollIntoViewIfNeeded());
+
     await openRun(page, 'Calculator', 'succeeded');
     await shootScreen(page, 'run-succeeded');
     await page.getByRole('button', { name: /Add mul\(\)/ }).click();
