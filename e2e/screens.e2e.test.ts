@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { latestRun, startHostProcess, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
 import { failingDemoRepo, shootScreen, startTask } from './app-steps';
-import { seedRuns } from './seed-runs';
+import { seedRuns, UNCHECKED_TITLE } from './seed-runs';
 
 let spec: SpecEnv;
 let browser: Browser;
@@ -112,6 +112,14 @@ describe('every screen at 1400×900 and 1024×700', () => {
         .click();
     }
 
+    // With no gate left, New task says nothing would test the work; Start needs the explicit "Run without checks".
+    const removeGate = page.getByRole('button', { name: /^remove gate/ });
+    await removeGate.first().waitFor();
+    while ((await removeGate.count()) > 0) await removeGate.first().click();
+    const noGate = page.getByRole('group', { name: 'no gate' });
+    await noGate.getByRole('checkbox').check();
+    await shootScreen(page, 'new-task-no-checks', () => noGate.scrollIntoViewIfNeeded());
+
     await openRun(page, 'Calculator', 'succeeded');
     await shootScreen(page, 'run-succeeded');
     await page.getByRole('button', { name: /Add mul\(\)/ }).click();
@@ -137,6 +145,12 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('rowgroup', { name: 'Finished' }).waitFor();
     await expect(page.locator('table.runs-table tbody tr.clickable').count()).resolves.toBe(seeded.length + 3);
     await shootScreen(page, 'home-finished');
+    // A run started without checks: "unchecked" in the list (the seeded one alone) and on its screen, merging not first.
+    await page.getByRole('combobox', { name: 'status' }).selectOption('status:succeeded');
+    await shootScreen(page, 'home-unchecked');
+    await page.getByRole('combobox', { name: 'status' }).selectOption('');
+    await openRun(page, UNCHECKED_TITLE, 'succeeded');
+    await shootScreen(page, 'run-unchecked');
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();

@@ -13,6 +13,9 @@ import { WorkflowFile } from '../electron/engine/workflow/schema';
 
 type Fate = 'succeeded' | 'failed' | 'paused' | 'interrupted' | 'cancelled' | 'waiting_approval';
 
+/** The one seeded run started without checks (`--no-gates`): the rest have a gate, as runs do, so only it reads "unchecked". */
+export const UNCHECKED_TITLE = 'Dark mode toggle that follows the OS';
+
 const TASKS: Array<[repo: string, title: string, fate: Fate]> = [
   ['space-game', 'Add health to Player', 'succeeded'],
   ['space-game', 'Emit a died signal at zero health', 'failed'],
@@ -63,7 +66,7 @@ export function seedRuns(home: string, end = Date.now()): string[] {
       repoName,
       title,
       description: '',
-      workflow: WorkflowFile.parse({ steps }),
+      workflow: WorkflowFile.parse(title === UNCHECKED_TITLE ? { steps } : { gates: { test: 'npm test' }, steps }),
       baseBranch: 'main',
       baseCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6',
       branch: `ratchet/${slug}-${runId.slice(-6)}`,

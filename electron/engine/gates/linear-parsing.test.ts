@@ -9,7 +9,7 @@ import { fingerprint } from '../runs/fingerprint';
 import { countTests } from './count-tests';
 import { normaliseOutput } from './failure-parser';
 import { GateLog } from './gate-log';
-import { FAILURE_PARSERS, isFailureLine, parseFailures, parseOutputFailures } from './parse-failures';
+import { FAILURE_MARKER, FAILURE_PARSERS, isFailureLine, parseFailures, parseOutputFailures } from './parse-failures';
 import { failedGate } from '../testing/step-fixtures';
 
 const KB = 1024;
@@ -163,6 +163,27 @@ describe('parsing is linear in the output', () => {
       }
     }
     expect(checked).toBeGreaterThan(200);
+    expect(slow).toEqual([]);
+  }, 600_000);
+
+  it('every failure marker grows linearly as the gate log uses it: over whole chunks, `^` at every line (the m flag)', () => {
+    const slow: string[] = [];
+    // A passing test's lines hold no colon: a marker that reads across a newline would scan to the chunk's end from each line.
+    const lines = (size: number) => {
+      let t = '';
+      for (let n = 1; t.length < size; n++) t += `ok ${n} - handles record ${n} in the parser (${n % 17} ms)\n`;
+      return t.slice(0, size);
+    };
+    const markers = [...FAILURE_PARSERS.flatMap((p) => (p.marker ? [{ id: p.id, re: p.marker }] : [])), { id: 'all', re: FAILURE_MARKER }];
+    for (const { id, re } of markers) {
+      for (const [name, shape] of Object.entries({
+        'ok lines': lines,
+        ...Object.fromEntries(['newlines', 'space newline', 'words and spaces', 'blank lines'].map((k) => [k, (size: number) => shapes(size)[k]!])),
+      })) {
+        const g = growth((text) => runRegex(new RegExp(re.source, 'gm'), text), shape);
+        if (g.quadratic) slow.push(`${id} on ${name}: 64 KB ${g.t64.toFixed(0)} ms, 128 KB ${g.t128.toFixed(0)} ms`);
+      }
+    }
     expect(slow).toEqual([]);
   }, 600_000);
 

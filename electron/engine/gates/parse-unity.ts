@@ -48,7 +48,8 @@ export function parseUnityLines(lines: Iterable<string>, prefix = ''): FailedTes
 
 export const unityParser: FailureParser = {
   id: 'unity',
-  marker: /^(?:[A-Za-z]:)?[^\s:][^:]*:\d+:[A-Za-z_]\w*:FAIL\b/,
+  // [^:\n]: the gate log runs markers over whole chunks with the m flag; a path read across newlines was quadratic there.
+  marker: /^(?:[A-Za-z]:)?[^\s:][^:\n]*:\d+:[A-Za-z_]\w*:FAIL\b/,
   detect: (t) => /^(?:[A-Za-z]:)?[^\s:][^:\n]*:\d+:[A-Za-z_]\w*:FAIL\b/m.test(t),
   parse: (t) => parseUnityLines(t.split('\n')),
 };
