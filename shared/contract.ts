@@ -30,6 +30,7 @@ import { TeamRunItem } from './team';
 export * from './contract/notices';
 export * from './contract/repos';
 export * from './contract/resume';
+export * from './contract/review';
 export * from './contract/runs';
 export * from './contract/settings';
 export * from './contract/stats';

@@ -5,12 +5,13 @@
 import { existsSync } from 'node:fs';
 import { diffFileFor, hunkAt, hunkText, parseUnifiedDiff } from '../../../shared/unified-diff';
 import { TranscriptEntryDoc } from '../../../shared/engine-events';
+import type { ReviewCommentDoc, ReviewRoundDoc } from '../../../shared/contract/review';
 import type { StatusDocument } from '../../../shared/domain';
 import { StepSpec } from '../../../shared/domain';
 import { RatchetError, runNotFound } from '../errors';
 import { branchTip, git } from '../git/repo-git';
 import type { RunRow, Store } from '../store/store';
-import type { CommentSource, ReviewCommentRow, ReviewRoundRow, ReviewStore } from '../store/review-queries';
+import type { CommentSource, NewComment, ReviewCommentRow, ReviewRoundRow, ReviewStore } from '../store/review-queries';
 import type { StepConfig } from '../workflow/schema';
 import { moveAnchor } from './comment-anchor';
 import { commonStep, parseAnswers, reviewStep } from './review-prompt';
@@ -85,8 +86,8 @@ export function createReviewRounds(deps: ReviewDeps) {
     return run;
   };
 
-  /** A comment on the run's change as its branch holds it now; the lines must exist there. */
-  async function comment(runId: string, c: NewReviewComment): Promise<ReviewCommentRow> {
+  /** A comment checked against the run's branch as it is now (the lines must exist there), ready to keep. */
+  async function check(runId: string, c: NewReviewComment): Promise<NewComment> {
     const run = runOf(runId);
     const file = repoPath(c.file);
     const endLine = c.endLine ?? c.line;
@@ -103,7 +104,7 @@ export function createReviewRounds(deps: ReviewDeps) {
     if (content.endsWith('\n')) lines.pop();
     if (endLine > lines.length)
       throw new RatchetError('bad_arguments', `${file} has ${lines.length} lines on run ${runId}'s branch; line ${endLine} is not one of them.`);
-    return reviews.addComment({
+    return {
       runId,
       source: c.source ?? 'app',
       externalId: c.externalId ?? null,
@@ -113,7 +114,12 @@ export function createReviewRounds(deps: ReviewDeps) {
       endLine,
       lineText: lines.slice(c.line - 1, endLine).join('\n'),
       body: c.body.trim(),
-    });
+    };
+  }
+
+  /** A comment on the run's change as its branch holds it now, kept pending until the review is sent. */
+  async function comment(runId: string, c: NewReviewComment): Promise<ReviewCommentRow> {
+    return reviews.addComment(await check(runId, c));
   }
 
   /** Moves every comment not yet at `head` to where its lines are there (or marks it outdated). */
@@ -244,6 +250,7 @@ export function createReviewRounds(deps: ReviewDeps) {
   }
 
   return {
+    check: async (runId: string, c: NewReviewComment): Promise<void> => void (await check(runId, c)),
     comment,
     list,
     send,
@@ -254,3 +261,43 @@ export function createReviewRounds(deps: ReviewDeps) {
 }
 
 export type ReviewRounds = ReturnType<typeof createReviewRounds>;
+
+/** A comment as the contract carries it (shared/contract/review.ts). */
+export function commentDoc(c: ReviewCommentRow): ReviewCommentDoc {
+  return {
+    id: c.id,
+    runId: c.run_id,
+    source: c.source,
+    externalId: c.external_id,
+    madeOn: c.made_on,
+    file: c.file,
+    line: c.line,
+    endLine: c.end_line,
+    body: c.body,
+    anchorCommit: c.anchor_commit,
+    anchorLine: c.anchor_line,
+    anchorEndLine: c.anchor_end_line,
+    outdated: c.anchor_line === null,
+    state: c.state,
+    roundId: c.round_id,
+    verdict: c.verdict,
+    answer: c.answer,
+    addressedCommit: c.addressed_commit,
+    createdAt: c.created_at,
+  };
+}
+
+/** A round as the contract carries it. */
+export function roundDoc(r: ReviewRoundRow): ReviewRoundDoc {
+  return {
+    id: r.id,
+    runId: r.run_id,
+    step: r.step_index,
+    onStep: r.on_step,
+    headBefore: r.head_before,
+    status: r.status,
+    commit: r.commit_sha,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+  };
+}
