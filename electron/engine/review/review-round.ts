@@ -119,7 +119,23 @@ export function createReviewRounds(deps: ReviewDeps) {
 
   /** A comment on the run's change as its branch holds it now, kept pending until the review is sent. */
   async function comment(runId: string, c: NewReviewComment): Promise<ReviewCommentRow> {
-    return reviews.addComment(await check(runId, c));
+    const row = reviews.addComment(await check(runId, c));
+    commentsChanged(runId);
+    return row;
+  }
+
+  /** Says the pending comments changed (the app's review follows it). */
+  function commentsChanged(runId: string): void {
+    const pending = reviews.comments(runId).filter((c) => c.state === 'pending').length;
+    store.event(runId, 'review.round', { round: null, step: null, status: 'comments', commit: null, comments: pending });
+  }
+
+  /** A pending comment of the run, else a sentence saying why it cannot change. */
+  function pendingComment(runId: string, id: number): ReviewCommentRow {
+    const c = reviews.comment(id);
+    if (!c || c.run_id !== runId) throw new RatchetError('bad_arguments', `Run ${runId} has no review comment ${id}.`);
+    if (c.state !== 'pending') throw new RatchetError('bad_arguments', `Comment ${id} was already sent to the agent; it is kept as it was sent.`);
+    return c;
   }
 
   /** Moves every comment not yet at `head` to where its lines are there (or marks it outdated). */
@@ -153,6 +169,7 @@ export function createReviewRounds(deps: ReviewDeps) {
           return { commentId: c.id, verdict: a?.verdict ?? 'unanswered', answer: a?.text || null };
         }),
       });
+      store.event(runId, 'review.round', { round: r.id, step: r.step_index, status: commit ? 'answered' : 'failed', commit, comments: sent.length });
       store.event(runId, 'log', {
         level: commit ? 'info' : 'warn',
         message: commit
@@ -197,10 +214,8 @@ export function createReviewRounds(deps: ReviewDeps) {
    * Sends every pending comment in one agent round: a new step of the run with them all in its prompt, run now under
    * the run's lease through its step machine (gates, retries, budget). Resolves when the round has ended.
    */
-  async function send(
-    runId: string,
-    opts: { signal: AbortSignal; trust?: boolean },
-  ): Promise<{ round: ReviewRoundRow; doc: StatusDocument; comments: ReviewCommentRow[] }> {
+  /** Throws the sentence that says why the run's review cannot be sent now (its status, its worktree, no pending comment). */
+  function assertSendable(runId: string): RunRow {
     const run = runOf(runId);
     if (run.status === 'running' || run.status === 'planning' || run.status === 'queued')
       throw new RatchetError('run_busy', `Run ${runId} is ${run.status}; send the review once it has ended.`);
@@ -211,6 +226,19 @@ export function createReviewRounds(deps: ReviewDeps) {
       );
     if (!existsSync(run.worktree))
       throw new RatchetError('bad_arguments', `Run ${runId}'s worktree ${run.worktree} is gone (landed or removed); a review round needs it.`);
+    if (!reviews.comments(runId).some((c) => c.state === 'pending'))
+      throw new RatchetError(
+        'bad_arguments',
+        `Run ${runId} has no pending review comment to send. Add one first: ratchet review ${runId} --comment <file>:<line> "<text>".`,
+      );
+    return run;
+  }
+
+  async function send(
+    runId: string,
+    opts: { signal: AbortSignal; trust?: boolean },
+  ): Promise<{ round: ReviewRoundRow; doc: StatusDocument; comments: ReviewCommentRow[] }> {
+    const run = assertSendable(runId);
     deps.requireToRun(runId, Boolean(opts.trust));
     const head = await runHead(run);
     await follow(run, head);
@@ -235,10 +263,7 @@ export function createReviewRounds(deps: ReviewDeps) {
     return deps.runHeld(runId, async (execute) => {
       await deps.revisePlan(runId, [...plan.steps, StepSpec.parse(step)]);
       const round = reviews.startRound(runId, { stepIndex: plan.steps.length + 1, onStep, headBefore: head, commentIds: pending.map((c) => c.id) });
-      store.event(runId, 'log', {
-        level: 'info',
-        message: `review round ${round.id}: ${pending.length} comment${pending.length === 1 ? '' : 's'} sent as step ${round.step_index}`,
-      });
+      store.event(runId, 'review.round', { round: round.id, step: round.step_index, status: 'running', commit: null, comments: pending.length });
       let doc: StatusDocument;
       try {
         doc = await execute(opts.signal);
@@ -249,14 +274,41 @@ export function createReviewRounds(deps: ReviewDeps) {
     });
   }
 
+  /** The run's change as a unified diff: the whole run (base → head) or one committed step's. */
+  async function diff(runId: string, scope: { step?: number }): Promise<{ diff: string; from: string; to: string }> {
+    const run = runOf(runId);
+    if (scope.step === undefined) {
+      const head = await runHead(run);
+      return { diff: await diffOf(run.repo_path, run.base_commit, head), from: run.base_commit, to: head };
+    }
+    const step = store.getSteps(runId).find((s) => s.step_index === scope.step);
+    if (!step?.commit_sha)
+      throw new RatchetError('bad_arguments', `Step ${scope.step} of run ${runId} has no commit; its attempts' diffs are in the step's attempts.`);
+    const from = step.pre_commit ?? `${step.commit_sha}^`;
+    return { diff: await diffOf(run.repo_path, from, step.commit_sha), from, to: step.commit_sha };
+  }
+
   return {
+    assertSendable: (runId: string): void => void assertSendable(runId),
+    diff,
     check: async (runId: string, c: NewReviewComment): Promise<void> => void (await check(runId, c)),
     comment,
     list,
     send,
     settle,
-    edit: (id: number, body: string) => reviews.editComment(id, body),
-    remove: (id: number) => reviews.deleteComment(id),
+    /** A pending comment's new text. */
+    edit(runId: string, id: number, body: string): void {
+      pendingComment(runId, id);
+      if (!body.trim()) throw new RatchetError('bad_arguments', `Comment ${id} needs some text; remove it instead.`);
+      reviews.editComment(id, body.trim());
+      commentsChanged(runId);
+    },
+    /** Removes a pending comment. */
+    remove(runId: string, id: number): void {
+      pendingComment(runId, id);
+      reviews.deleteComment(id);
+      commentsChanged(runId);
+    },
   };
 }
 

@@ -19,6 +19,8 @@ export const QueueAction = z.discriminatedUnion('kind', [
     skipStep: z.boolean().optional(),
     choices: z.record(z.string(), RecoveryOptionDoc).optional(),
   }),
+  /** A review round of a succeeded run (review/review-round.ts): its pending comments are read when it starts. */
+  z.object({ kind: z.literal('review') }),
 ]);
 export type QueueAction = z.infer<typeof QueueAction>;
 
