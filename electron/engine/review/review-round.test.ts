@@ -104,4 +104,24 @@ describe('a review round', () => {
       await engine.releaseSandbox();
     }
   }, 60_000);
+  it('a round that changes nothing stops early (empty_attempt, then no_change): the round failed, its answers kept, no commit', async () => {
+    const p = fixtureProject(WORKFLOW);
+    const declined = say('[1] declined: two is right');
+    server = await startScriptedServer({
+      script: { rules: queue(turn(create('a.txt', FIVE('a-'))), say('wrote a'), turn(create('b.txt', FIVE('b-'))), say('wrote b'), declined, declined) },
+    });
+    const engine = createEngine({ home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, sandbox: TEST_SANDBOX_MODE });
+    try {
+      const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+      await engine.execute(runId, new AbortController().signal);
+      await engine.review.comment(runId, { file: 'a.txt', line: 2, body: 'Spell two in capitals.' });
+      const sent = await engine.review.send(runId, { signal: new AbortController().signal });
+      expect(sent.doc.steps[2]!.attempts.map((a) => a.errorClass)).toEqual(['empty_attempt', 'no_change']);
+      expect(sent.round).toMatchObject({ status: 'failed', commit_sha: null });
+      expect(sent.comments.map((c) => [c.state, c.verdict, c.answer, c.addressed_commit])).toEqual([['answered', 'declined', 'two is right', null]]);
+    } finally {
+      engine.close();
+      await engine.releaseSandbox();
+    }
+  }, 60_000);
 });
