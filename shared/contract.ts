@@ -10,6 +10,7 @@ import { BaselineDoc } from './worktree-env';
 import { NoticeCode } from './contract/notices';
 import { FolderListing, RepoInfo } from './contract/repos';
 import { RecoveryOptionDoc, ResumeInfoDoc } from './contract/resume';
+import { ReviewCommentDoc, ReviewDoc } from './contract/review';
 import {
   AttemptDetail,
   EngineEventDoc,
@@ -30,6 +31,7 @@ import { TeamRunItem } from './team';
 export * from './contract/notices';
 export * from './contract/repos';
 export * from './contract/resume';
+export * from './contract/review';
 export * from './contract/runs';
 export * from './contract/settings';
 export * from './contract/stats';
@@ -134,6 +136,22 @@ export const methods = {
       live: z.boolean().default(false),
     }),
   },
+  /** A run's change as a unified diff: the whole run (base → head), or one committed step's (`step`). */
+  'review.diff': {
+    input: RunId.extend({ step: z.number().int().min(1).optional() }),
+    output: z.object({ diff: z.string(), from: z.string(), to: z.string() }),
+  },
+  /** The run's review comments (each where it points now, with its answer) and rounds. */
+  'review.get': { input: RunId, output: ReviewDoc },
+  /** A line comment on the run's change as its branch holds it now (lines of the new side), kept pending until sent. */
+  'review.comment': {
+    input: RunId.extend({ file: z.string().min(1), line: z.number().int().min(1), endLine: z.number().int().min(1).optional(), body: z.string().min(1) }),
+    output: ReviewCommentDoc,
+  },
+  'review.edit': { input: RunId.extend({ id: z.number().int(), body: z.string().min(1) }), output: Ok },
+  'review.remove': { input: RunId.extend({ id: z.number().int() }), output: Ok },
+  /** "Send to agent": every pending comment in one round (a step "Address review"), started now or queued for a slot. */
+  'review.send': { input: RunId, output: z.object({ queued: z.boolean() }) },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
   'runs.retry': { input: RunId, output: Ok },
   /** "Start again": a new run of the same task with the run's current plan and its workflow (the old run is kept as it is). */

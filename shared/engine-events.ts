@@ -78,6 +78,14 @@ export const eventPayloads = {
   'agent.transcript': TranscriptEntryDoc.extend({ attemptId: id }),
   'budget.alert': z.object({ key: z.string().optional(), kind: z.string(), spentUsd: z.number(), limitUsd: z.number() }),
   'budget.raised': z.object({ taskUsd: z.number(), before: z.number().nullable() }),
+  /** A review round started (`running`: its comments sent as step `step`) or ended (`answered` with its commit, or `failed`); also a comment kept, edited or removed (`comments`). */
+  'review.round': z.object({
+    round: id.nullable(),
+    step: id.nullable(),
+    status: z.enum(['running', 'answered', 'failed', 'comments']),
+    commit: z.string().nullable().default(null),
+    comments: id,
+  }),
   'plan.revised': z.object({ revision: id, steps: id, kept: z.array(id).optional(), reset: z.array(id).optional() }),
   'rescue.committed': z.object({ step: id.optional(), commit: z.string(), reason: z.string().optional() }),
   'rescue.stashed': z.object({ stash: z.string().nullable() }),

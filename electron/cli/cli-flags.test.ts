@@ -85,6 +85,7 @@ const ARGS: Record<string, string[]> = {
   serve: [],
   stats: [],
   merge: ['norun'],
+  review: ['norun'],
   doctor: [],
   worker: [],
   stop: ['norun'],

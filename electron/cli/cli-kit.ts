@@ -62,6 +62,15 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
   }
 }
 
+/** parse(), with the command line's tokens in order: for a flag whose meaning takes the argument after it (`--comment <where> "<text>"`). */
+export function parseTokens<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 /** A yes/no question; Enter takes the capitalised choice of the prompt: `[Y/n]` yes, `[y/N]` no. */
 export async function confirm(io: CliIo, question: string): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr });

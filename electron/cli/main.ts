@@ -1,5 +1,6 @@
 // The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover, trust. Exit 0 success, 1 failed or stopped, 2 bad input.
 import { cmdMerge } from './merge-command';
+import { cmdReview } from './review-command';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
@@ -236,7 +237,7 @@ function cmdCheck(args: string[], io: CliIo): number {
 
 /** Says once, loudly, when commands will run without the OS sandbox (a run without one is refused by the engine). */
 function warnSandbox(engine: Engine, command: string, io: CliIo): void {
-  if (!['run', 'retry', 'restart', 'resume', 'worker'].includes(command)) return;
+  if (!['run', 'retry', 'restart', 'resume', 'review', 'worker'].includes(command)) return;
   const st = engine.sandboxStatus();
   if (st.state === 'off')
     io.stderr.write(
@@ -274,10 +275,10 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     }
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'worker'].includes(command))
+    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'worker'].includes(command))
       throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
-    const noSandbox = ['run', 'retry', 'restart', 'resume', 'worker'].includes(command) && rest.includes('--no-sandbox');
+    const noSandbox = ['run', 'retry', 'restart', 'resume', 'review', 'worker'].includes(command) && rest.includes('--no-sandbox');
     if (noSandbox) rest.splice(0, rest.length, ...rest.filter((a) => a !== '--no-sandbox'));
     // A team worker's budgets count the whole team's day (the team database says it, the worker keeps it current).
     let teamDay: SharedDay = { dailyUsd: null, elsewhereUsd: 0 };
@@ -299,6 +300,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'trust') return await cmdTrust(engine, rest, io);
     if (command === 'stats') return cmdStats(engine, rest, io);
     if (command === 'merge') return await cmdMerge(engine, rest, io);
+    if (command === 'review') return await cmdReview(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

@@ -46,6 +46,10 @@ export const COMMAND_USAGE: Record<string, string> = {
       land a succeeded run's branch on the branch it started from (a fast-forward when it has not moved, else a merge
       commit); --dry-run shows the commits and diffstat; refused (exit 1) when it would conflict or your checkout of the
       base has uncommitted changes — nothing is touched then`,
+  review: `ratchet review <run-id> [--comment <file>:<line> "<text>"]… [--from <review.md>] [--list] [--trust] [--json] [--no-sandbox]
+      comment on lines of a succeeded run's change (<file>:<first>-<last> for a range; --from: a Markdown file, each comment under a
+      heading "## <file>:<line>") and send every pending comment to the agent in one round: a step "Address review" whose gates must
+      pass; then each comment's answer (done, with its commit, or declined, with why); --list shows the comments without sending`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };
@@ -55,7 +59,7 @@ ${Object.values(COMMAND_USAGE)
   .map((u) => `  ${u}`)
   .join('\n')}
 
-Every command answers --help. run, retry, restart, resume and serve take --no-sandbox: run the agent's commands without the OS
+Every command answers --help. run, retry, restart, resume, review and serve take --no-sandbox: run the agent's commands without the OS
 sandbox (see the README's "Sandbox"). Environment: RATCHET_HOME (all state), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, RATCHET_TEAM_URL (stands for --team; --local ignores it),
 RATCHET_TEAM_URL_FILE (a file holding it; stands for --team-file <file>): prefer these to --team <url>, whose password ps shows.
 status, list, stats, retry, resume and stop take --team <url> or --team-file <file> for the team's runs (list: its runs, workers, limits).`;

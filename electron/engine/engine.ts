@@ -29,6 +29,8 @@ import { createOsSandbox, type OsSandbox, type RunJail, type SandboxMode, type S
 import { sweepPrivateDirsOf } from './sandbox/private-dirs';
 import { anthropicApiHost } from './sandbox/sandbox-policy';
 import { TrustStore, type TrustEntry } from './store/trust-queries';
+import { ReviewStore } from './store/review-queries';
+import { createReviewRounds } from './review/review-round';
 import { trustItems, type TrustItem } from './trust/trust-items';
 import { assertRunTrusted } from './trust/run-trust';
 import { createRunNotices } from './notify/run-notices';
@@ -280,6 +282,18 @@ export function createEngine(deps: EngineDeps) {
     return result;
   }
 
+  /** Review comments on a run's change, and the round that sends them to the agent as one more step (review/review-round.ts). */
+  const review = createReviewRounds({
+    store,
+    reviews: new ReviewStore(db, now),
+    requireToRun: (runId, trust) => {
+      assertRunTrusted(store, trustStore, runId, { trust, now });
+      requireToContinue(runId);
+    },
+    revisePlan,
+    runHeld: (runId, fn) => withLease(runId, (lease) => fn((signal) => execute(runId, signal, { lease }))),
+  });
+
   /** Parked runs whose wake_at has come (the host resumes them). */
   function dueRuns(): string[] {
     const t = now().getTime();
@@ -357,6 +371,7 @@ export function createEngine(deps: EngineDeps) {
     restart,
     inspectResume,
     revisePlan,
+    review,
     recover,
     retryNow,
     dueRuns,

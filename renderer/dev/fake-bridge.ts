@@ -17,6 +17,7 @@ import {
   makeStats,
 } from './fixtures-misc';
 import { makeRuns, REPO } from './fixtures-runs';
+import { createFakeReview } from './fixtures-review';
 
 type Handler<M extends MethodName> = (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
 export type Overrides = { [M in MethodName]?: Handler<M> };
@@ -95,7 +96,17 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
   const noTeamRun = ({ runId }: { runId: string }): { ok: true } => {
     throw new Fail('run_not_found', `No team run with id ${runId}.`);
   };
+  const review = createFakeReview(
+    () => new Date(now),
+    (runId, payload) => engineEvent(runId, 'review.round', payload),
+  );
   const handlers: { [M in MethodName]: Handler<M> } = {
+    'review.diff': review.diff,
+    'review.get': review.get,
+    'review.comment': review.comment,
+    'review.edit': review.edit,
+    'review.remove': review.remove,
+    'review.send': review.send,
     'app.info': () => APP_INFO,
     'repos.inspect': ({ path }) => {
       if (!path.startsWith('/')) throw new Fail('bad_path', 'Give an absolute path to the repository folder.');

@@ -97,7 +97,7 @@ export const RunQueueDoc = z.object({
       priority: z.number().int(),
       position: z.number().int(),
       queuedAt: z.string(),
-      action: z.enum(['execute', 'retry', 'resume']),
+      action: z.enum(['execute', 'retry', 'resume', 'review']),
     }),
   ),
   /** A 429 on one run holds every run using the same API key until `until`. */

@@ -37,7 +37,7 @@ export async function runCli(
     }
   });
   // Runs are sandboxed where the machine has a sandbox, and opt out explicitly where it has none (a fresh machine).
-  const opted = !SANDBOX_AVAILABLE && ['run', 'retry', 'restart', 'resume'].includes(args[0] ?? '') ? [...args, '--no-sandbox'] : args;
+  const opted = !SANDBOX_AVAILABLE && ['run', 'retry', 'restart', 'resume', 'review'].includes(args[0] ?? '') ? [...args, '--no-sandbox'] : args;
   const code = await main(opted, { stdout, stderr, stdin, env });
   return { code, out, err };
 }

@@ -48,6 +48,8 @@ export interface SchedulerEngine {
     runId: string,
     opts: { signal: AbortSignal; choices?: ContinueOptions['choices']; auto?: ContinueOptions['auto']; skipStep?: boolean; runAnyway?: boolean },
   ): Promise<unknown>;
+  /** A review round: every pending comment sent to the agent as one more step. */
+  review?: { send(runId: string, opts: { signal: AbortSignal }): Promise<unknown> };
 }
 
 export interface SchedulerOptions {
@@ -81,7 +83,9 @@ export function createScheduler(engine: SchedulerEngine, o: SchedulerOptions) {
         ? engine.execute(runId, signal)
         : action.kind === 'retry'
           ? engine.retry(runId, { signal })
-          : engine.resume(runId, { signal, choices: action.choices, auto: action.auto, skipStep: action.skipStep, runAnyway: action.runAnyway });
+          : action.kind === 'review'
+            ? (engine.review?.send(runId, { signal }) ?? Promise.reject(new RatchetError('bad_arguments', 'This host sends no review rounds.')))
+            : engine.resume(runId, { signal, choices: action.choices, auto: action.auto, skipStep: action.skipStep, runAnyway: action.runAnyway });
     const done = work
       .catch((err: unknown) => o.onError('run.error', 'Run stopped with an error', errorMessage(err), runId))
       .finally(() => {

@@ -285,7 +285,7 @@ export type RunLifeEvent =
   /** Into the queue (`reason`: what it waits for); out of it to start (back to `previous`); taken out unstarted by the user. */
   | { type: 'queued'; reason: string }
   | { type: 'dequeued'; previous: RunStatus }
-  | { type: 'removedFromQueue'; action: 'execute' | 'retry' | 'resume'; previous: RunStatus };
+  | { type: 'removedFromQueue'; action: 'execute' | 'retry' | 'resume' | 'review'; previous: RunStatus };
 
 /** The run's status for an event outside the run loop: pure, so every wording and flag is decided here and tested without a store. */
 export function runLife(runId: string, e: RunLifeEvent, _now: Date): RunStatusCommand[] {

@@ -20,10 +20,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the run transition table', () => {
-  it('names every status, and a succeeded run never runs again', () => {
+  it('names every status, and a succeeded run runs again only for a review round (never waits, pauses or fails without running)', () => {
     expect(Object.keys(RUN_TRANSITIONS).sort()).toEqual([...RUN_STATUSES].sort());
-    for (const to of RUN_TRANSITIONS.succeeded) expect(to).toBe('queued');
-    expect(canChangeRunStatus('succeeded', 'running')).toBe(false);
+    expect([...RUN_TRANSITIONS.succeeded].sort()).toEqual(['queued', 'running']);
+    expect(canChangeRunStatus('succeeded', 'paused')).toBe(false);
     expect(canChangeRunStatus('paused', 'paused')).toBe(true);
     expect(canChangeRunStatus('running', 'waiting')).toBe(true);
     expect(canChangeRunStatus('waiting_approval', 'running')).toBe(false);
@@ -36,7 +36,7 @@ describe('the run transition table', () => {
     store.setRunStatus(runId, 'succeeded', null, { finished: true });
     const events: string[] = [];
     store.onEvent((e) => events.push(e.type));
-    expect(() => store.setRunStatus(runId, 'running', null)).toThrow(IllegalRunTransition);
+    expect(() => store.setRunStatus(runId, 'waiting', null)).toThrow(IllegalRunTransition);
     expect(() => store.setRunStatus(runId, 'paused', 'x')).toThrow(/may not go from succeeded to paused/);
     expect(store.getRun(runId)?.status).toBe('succeeded');
     expect(events).toEqual([]);

@@ -19,8 +19,9 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> 
   failed: ['running', 'succeeded', 'queued'],
   cancelled: ['running', 'succeeded', 'queued'],
   interrupted: ['running', 'succeeded', 'queued'],
-  // Done: the branch holds every step. Start again makes a new run; a stray queue request goes back to it.
-  succeeded: ['queued'],
+  // Done: the branch holds every step. Start again makes a new run; a stray queue request goes back to it; a review
+  // round (review/review-round.ts) runs it again, for the one step "Address review" it adds.
+  succeeded: ['queued', 'running'],
 };
 
 export function canChangeRunStatus(from: RunStatus, to: RunStatus): boolean {

@@ -24,6 +24,7 @@ import { whatIf } from '../stats/what-if';
 import { loadWhatIfHistory } from '../stats/what-if-history';
 import { RunQueue } from '../store/run-queue';
 import { landingHandlers } from './service-landing';
+import { reviewHandlers } from './service-review';
 import type { RunSummaryRow } from '../store/store';
 import { projectHandlers, type BaselineFn } from './service-project';
 import { appWorkflow } from './app-workflow';
@@ -190,6 +191,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const gateLogs = new GateLogCache();
   const handlers: Handlers = {
     ...landingHandlers(engine, opts.host),
+    ...reviewHandlers(engine, (runId) => request(runId, { kind: 'review' })),
     ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.baselineCheck(o)), emit }),
     ...team.handlers,
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),

@@ -20,6 +20,8 @@ export const QueueAction = z.discriminatedUnion('kind', [
     choices: z.record(z.string(), RecoveryOptionDoc).optional(),
     runAnyway: z.boolean().optional(),
   }),
+  /** A review round of a succeeded run (review/review-round.ts): its pending comments are read when it starts. */
+  z.object({ kind: z.literal('review') }),
 ]);
 export type QueueAction = z.infer<typeof QueueAction>;
 

@@ -17,6 +17,7 @@ import { RunStatusBadge, UncheckedBadge } from '../components/StatusBadge';
 import { QueueControls } from '../components/QueueControls';
 import { StepTimeline } from '../components/StepTimeline';
 import { SuccessActions } from '../components/SuccessActions';
+import { ReviewPanel } from '../components/ReviewPanel';
 import { RunActions } from './RunActions';
 
 /** What a run was when it was retried or resumed, as the resumes list says it. */
@@ -138,6 +139,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
       {doc.status === 'succeeded' && <SuccessActions runId={runId} branch={doc.branch} worktree={doc.worktree} checked={doc.checked !== false} />}
+      {doc.status === 'succeeded' && <ReviewPanel runId={runId} />}
 
       <div className="run-body">
         <aside className="run-steps" aria-label="step timeline">

@@ -7,6 +7,7 @@ import { payloadOf } from './event-payloads';
 import { runMenuCommand } from './menu-commands';
 import { useProject } from './project';
 import { useQueue } from './queue';
+import { useReview } from './review';
 import { useRunDetail } from './run-detail';
 import { useRuns } from './runs';
 import { useStats } from './stats';
@@ -17,6 +18,7 @@ export function applyEngineEvent(e: EngineEventDoc): void {
   useRunDetail.getState().applyEvent(e);
   useQueue.getState().applyEvent(e);
   useStats.getState().applyEvent(e);
+  useReview.getState().applyEvent(e);
   const alert = payloadOf('budget.alert', e);
   if (alert) {
     // The one in-app alert for a budget (the service sends no notice of its own for it).
