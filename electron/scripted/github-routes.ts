@@ -57,7 +57,22 @@ export const ROUTES: Record<string, Handler> = {
     const sha = await ctx.state.remote.resolve(`heads/${ctx.params.branch ?? ''}`);
     if (!sha) return fail(404, 'Branch not found');
     const protectedBranch = ctx.params.branch === ctx.state.defaultBranch && ctx.requiredChecks.length > 0;
-    return ok({ name: ctx.params.branch, commit: { sha, url: '' }, protected: protectedBranch, _links: { self: '', html: '' }, protection_url: '' });
+    const contexts = protectedBranch ? [...ctx.requiredChecks] : [];
+    return ok({
+      name: ctx.params.branch,
+      commit: { sha, url: '' },
+      protected: protectedBranch,
+      protection: {
+        enabled: protectedBranch,
+        required_status_checks: {
+          enforcement_level: protectedBranch ? 'non_admins' : 'off',
+          contexts,
+          checks: contexts.map((context) => ({ context, app_id: null })),
+        },
+      },
+      _links: { self: '', html: '' },
+      protection_url: '',
+    });
   },
 
   'repos/get-status-checks-protection': (ctx) => {

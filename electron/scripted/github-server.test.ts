@@ -2,59 +2,22 @@
 // whose pushed commits get CI that really runs the project's test command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import { throttling } from '@octokit/plugin-throttling';
-import { makeRepo, sh, tempDir } from '../engine/testing/temp-repo';
-import { startScriptedGithub, type GithubScenario, type ScriptedGithub } from './github-server';
-
-const TEST_JS = `const { value } = require('./value.js');
-if (value() !== 42) { console.error('not ok 1 - value() returns 42 (got ' + value() + ')'); process.exit(1); }
-console.log('ok 1 - value() returns 42');
-`;
-
-interface Fixture {
-  work: string;
-  bare: string;
-}
-
-const dirs: string[] = [];
-
-/** A tiny npm project on main (its test passes), its bare remote, and a clone to push branches from. */
-function project(): Fixture {
-  const work = makeRepo({
-    'test.js': TEST_JS,
-    'value.js': 'exports.value = () => 42;\n',
-    'package.json': '{"name":"tiny","scripts":{"test":"node test.js"}}\n',
-  });
-  const bare = tempDir('ratchet-bare-');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-  sh(work, 'remote', 'add', 'origin', bare);
-  sh(work, 'push', '-q', 'origin', 'main');
-  dirs.push(work, bare);
-  return { work, bare };
-}
-
-/** Commits `files` on `branch` (made from main when new) and pushes it; the new head. */
-function pushBranch(f: Fixture, branch: string, files: Record<string, string>, message = 'change'): string {
-  const exists = sh(f.work, 'branch', '--list', branch) !== '';
-  sh(f.work, 'checkout', '-q', ...(exists ? [branch] : ['-b', branch, 'main']));
-  for (const [path, content] of Object.entries(files)) writeFileSync(join(f.work, path), content);
-  sh(f.work, 'add', '-A');
-  sh(f.work, 'commit', '-q', '-m', message);
-  sh(f.work, 'push', '-q', 'origin', branch);
-  return sh(f.work, 'rev-parse', 'HEAD');
-}
+import type { GithubScenario, ScriptedGithub } from './github-server';
+import { githubProject, pushBranch, serveGithub, type GithubFixture } from './testing/github-fixture';
 
 const servers: ScriptedGithub[] = [];
+const fixtures: GithubFixture[] = [];
 
-async function serve(f: Fixture, scenario: GithubScenario = {}): Promise<ScriptedGithub> {
-  const gh = await startScriptedGithub({
-    bare: f.bare,
-    checks: [{ name: 'test', command: 'node test.js' }, ...(scenario.pendingChecks ?? []).map((name) => ({ name, command: 'true' }))],
-    scenario,
-  });
+function project(): GithubFixture {
+  const f = githubProject();
+  fixtures.push(f);
+  return f;
+}
+
+async function serve(f: GithubFixture, scenario: GithubScenario = {}): Promise<ScriptedGithub> {
+  const gh = await serveGithub(f, scenario);
   servers.push(gh);
   return gh;
 }
@@ -76,7 +39,7 @@ async function settled(gh: ScriptedGithub, octo: Octokit, ref: string): Promise<
   return checksOf(octo, ref);
 }
 
-let f: Fixture;
+let f: GithubFixture;
 let gh: ScriptedGithub;
 let octo: Octokit;
 
@@ -88,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const fx of fixtures.splice(0)) fx.cleanup();
 });
 
 describe('requests checked against GitHub’s published description', () => {
