@@ -1,5 +1,6 @@
 // The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover, trust. Exit 0 success, 1 failed or stopped, 2 bad input.
 import { cmdMerge } from './merge-command';
+import { cmdPr } from './pr-command';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
@@ -272,7 +273,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     }
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'worker'].includes(command))
+    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'pr', 'worker'].includes(command))
       throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'restart', 'resume', 'worker'].includes(command) && rest.includes('--no-sandbox');
@@ -297,6 +298,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'trust') return await cmdTrust(engine, rest, io);
     if (command === 'stats') return cmdStats(engine, rest, io);
     if (command === 'merge') return await cmdMerge(engine, rest, io);
+    if (command === 'pr') return await cmdPr(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

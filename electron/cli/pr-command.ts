@@ -1,0 +1,26 @@
+// `ratchet pr <run-id>`: push a succeeded run's branch and open its pull request (or update the one already open),
+// with a body written from the run; stdout the pull request's URL (--json: the run's status document with its `pr`).
+import type { Engine } from '../engine/engine';
+import { forgeForRun, openPull } from '../engine/forge/open-pull';
+import { parse, UsageError, type CliIo } from './cli-kit';
+
+export async function cmdPr(engine: Engine, args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, {
+    base: { type: 'string' },
+    draft: { type: 'boolean' },
+    json: { type: 'boolean' },
+    'github-repo': { type: 'string' },
+  });
+  if (positionals.length !== 1) throw new UsageError('`ratchet pr` takes exactly one run id (see `ratchet list`).');
+  const runId = positionals[0] as string;
+  const forge = await forgeForRun(engine.store, runId, {
+    env: io.env,
+    repoFlag: values['github-repo'],
+    onWait: (s, why) => io.stderr.write(`ratchet: GitHub's ${why}: waiting ${s}s\n`),
+  });
+  const r = await openPull(engine.store, forge, runId, { base: values.base, draft: values.draft === true, now: () => new Date().toISOString() });
+  io.stderr.write(`${r.created ? 'Opened' : 'Updated'} pull request #${r.pr.number} (${r.pr.headBranch} → ${r.pr.baseBranch}).\n`);
+  if (values.json) io.stdout.write(`${JSON.stringify(engine.status(runId), null, 2)}\n`);
+  else io.stdout.write(`${r.pr.url}\n`);
+  return 0;
+}
