@@ -83,6 +83,19 @@ describe('ratchet pr', () => {
     expect(refused.err).not.toContain(TOKEN);
   });
 
+  it('ratchet run --pr opens the pull request when the run succeeds; without a token it refuses before the run starts (exit 2)', async () => {
+    const runs = async () => (JSON.parse((await cli(['list', '--json'], env)).out) as unknown[]).length;
+    const before = await runs();
+    const refused = await cli(['run', f.work, '--yes', '--trust', '--task', 'Another note', '--pr'], { ...env, GITHUB_TOKEN: '' });
+    expect(refused.code).toBe(2);
+    expect(await runs()).toBe(before);
+    const r = await cli(['run', f.work, '--yes', '--trust', '--task', 'Another note', '--pr'], { ...env, GITHUB_TOKEN: 'test-token' });
+    expect(r.code, r.err).toBe(0);
+    const pull = gh.state.pulls.find((p) => p.title === 'Another note');
+    expect(pull?.state).toBe('open');
+    expect(r.out.trim().split('\n').at(-1)).toBe(`${gh.url}/acme/widget/pull/${pull?.number}`);
+  });
+
   it('the token is nowhere in Ratchet’s home (store, its journal, settings, logs)', async () => {
     expect(allBytes(env.RATCHET_HOME as string)).not.toContain(TOKEN);
     expect(allBytes(env.RATCHET_HOME as string)).not.toContain('test-token');
