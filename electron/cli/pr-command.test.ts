@@ -96,6 +96,29 @@ describe('ratchet pr', () => {
     expect(r.out.trim().split('\n').at(-1)).toBe(`${gh.url}/acme/widget/pull/${pull?.number}`);
   });
 
+  it('--watch follows the head’s checks until they decide: progress on stderr, exit 0 when green, the pr kept in the status', async () => {
+    const r = await cli(['pr', runId, '--watch', '--json'], { ...env, GITHUB_TOKEN: 'test-token', RATCHET_PR_POLL_MS: '50' });
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/#\d+ [0-9a-f]{8}: test ✓ success/);
+    expect(r.err).toMatch(/is green: every check that counts passed/);
+    const doc = JSON.parse(r.out) as { pr: { checks: unknown[] } };
+    expect(doc.pr.checks).toEqual([{ name: 'test', conclusion: 'success', required: true }]);
+  });
+
+  it('--watch on a check that fails in CI (its environment broken) ends failed for good: exit 1, naming the check', async () => {
+    gh.setScenario({ requiredChecks: ['test'], brokenOnBase: ['test'] });
+    try {
+      const run = await cli(['run', f.work, '--yes', '--trust', '--json', '--task', 'Third note'], env);
+      expect(run.code, run.err).toBe(0);
+      const id = (JSON.parse(run.out) as { id: string }).id;
+      const r = await cli(['pr', id, '--watch'], { ...env, GITHUB_TOKEN: 'test-token', RATCHET_PR_POLL_MS: '50' });
+      expect(r.code, r.err).toBe(1);
+      expect(r.err).toMatch(/failed: test \(failure\) on [0-9a-f]{8}/);
+    } finally {
+      gh.setScenario({ requiredChecks: ['test'] });
+    }
+  });
+
   it('the token is nowhere in Ratchet’s home (store, its journal, settings, logs)', async () => {
     expect(allBytes(env.RATCHET_HOME as string)).not.toContain(TOKEN);
     expect(allBytes(env.RATCHET_HOME as string)).not.toContain('test-token');

@@ -47,11 +47,13 @@ export const COMMAND_USAGE: Record<string, string> = {
       land a succeeded run's branch on the branch it started from (a fast-forward when it has not moved, else a merge
       commit); --dry-run shows the commits and diffstat; refused (exit 1) when it would conflict or your checkout of the
       base has uncommitted changes — nothing is touched then`,
-  pr: `ratchet pr <run-id> [--base <branch>] [--draft] [--github-repo <owner/name>] [--json]
+  pr: `ratchet pr <run-id> [--base <branch>] [--draft] [--github-repo <owner/name>] [--watch] [--json]
       push a succeeded run's branch and open its pull request on GitHub, or update the one already open for that branch,
       with a body written from the run (task, steps and commits, retries and why, gates passed locally, cost); prints its
       URL (--json: the run's status document with its pr). Token: GITHUB_TOKEN or GH_TOKEN (none: exit 2); API:
-      RATCHET_GITHUB_API_URL; repository: --github-repo, else the workflow's forge.repo, else the remote's URL`,
+      RATCHET_GITHUB_API_URL; repository: --github-repo, else the workflow's forge.repo, else the remote's URL;
+      --watch follows the head commit's checks (the base's required ones, else all) and reviews until they decide:
+      exit 0 green or merged, 1 failed for good (a check failed, or closed), 2 needs you (changes requested, no CI)`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };
