@@ -101,6 +101,7 @@ describe('ratchet pr', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/#\d+ [0-9a-f]{8}: test ✓ success/);
     expect(r.err).toMatch(/is green: every check that counts passed/);
+    expect(r.err).not.toMatch(/304/); // Octokit's own logger stays quiet on the watch's conditional requests
     const doc = JSON.parse(r.out) as { pr: { checks: unknown[] } };
     expect(doc.pr.checks).toEqual([{ name: 'test', conclusion: 'success', required: true }]);
   });

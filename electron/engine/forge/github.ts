@@ -78,6 +78,9 @@ export function githubForge(opts: GithubForgeOptions): Forge {
     auth: opts.token,
     baseUrl: opts.apiUrl.replace(/\/+$/, ''),
     userAgent: 'ratchet',
+    // Octokit's default logger warns on every 304 (a watch's normal answer) on the process's stderr; Ratchet says
+    // what matters itself (the errors below, onWait).
+    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
     request: {
       // Counted where the bytes go out, so a request the plugins send again is counted again, as GitHub counts it.
       fetch: async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
