@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { plainLine } from './terminal-text';
 import { WorktreeEnvDoc } from './worktree-env';
+import { PrDoc } from './pull-request';
 
 export const RUN_STATUSES = [
   'planning',
@@ -224,6 +225,8 @@ export const StatusDocument = z.object({
   policy: PolicyDoc.optional(),
   /** What made the worktree ready to test: files copied, dependencies reused, the last setup (its time), the baseline check. */
   environment: z.lazy(() => WorktreeEnvDoc).optional(),
+  /** The run's pull request (`ratchet pr`); null: none opened. Absent in documents from before the field. */
+  pr: PrDoc.nullable().optional(),
 });
 export type StatusDocument = z.infer<typeof StatusDocument>;
 

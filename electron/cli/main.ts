@@ -1,6 +1,8 @@
 // The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover, trust. Exit 0 success, 1 failed or stopped, 2 bad input.
 import { cmdMerge } from './merge-command';
 import { cmdReview } from './review-command';
+import { cmdPr, openRunPull } from './pr-command';
+import { githubToken } from '../engine/forge/forge-token';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
@@ -42,8 +44,19 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
     priority: { type: 'string' },
     'no-gates': { type: 'boolean' },
     'run-anyway': { type: 'boolean' },
+    pr: { type: 'boolean' },
+    'github-repo': { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
+  if (values.pr && (teamUrl || values.draft))
+    throw new UsageError('--pr applies to a local run started here (not --team or --draft): open the pull request later with `ratchet pr <run-id>`.');
+  if (values['github-repo'] !== undefined && !values.pr) throw new UsageError('--github-repo applies with --pr (or to `ratchet pr`).');
+  // Before any money is spent: a pull request asked for needs a token.
+  if (values.pr && !githubToken(io.env))
+    throw new RatchetError(
+      'forge_no_token',
+      'No GitHub token for --pr: set GITHUB_TOKEN (or GH_TOKEN), or run without --pr and open the pull request later with `ratchet pr <run-id>`.',
+    );
   if (values['run-anyway'] && teamUrl) throw new UsageError('--run-anyway is for a local run: a team run is checked on its worker.');
   const priority = values.priority === undefined ? 0 : Number(values.priority);
   if (!Number.isInteger(priority) || priority < -100 || priority > 100)
@@ -104,11 +117,17 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
       return resumeById(engine, interrupted[0]?.id as string, { yes: false, json: Boolean(values.json), auto: 'run', skipStep: false }, io);
     }
   }
-  return withProgress(engine, io, Boolean(values.json), steps.length, async (signal) => {
-    const runId = await engine.createRun(prepared);
+  let runId = '';
+  const code = await withProgress(engine, io, Boolean(values.json), steps.length, async (signal) => {
+    runId = await engine.createRun(prepared);
     if (values.queue) await waitForSlot(engine, runId, { priority, signal, say: err });
     return engine.execute(runId, signal, { runAnyway: Boolean(values['run-anyway']) });
   });
+  if (!values.pr || code !== 0) return code;
+  // --json keeps stdout one status document: the pull request's URL goes to stderr then.
+  const r = await openRunPull(engine, runId, io, { draft: false, repoFlag: values['github-repo'] });
+  if (!values.json) io.stdout.write(`${r.pr.url}\n`);
+  return 0;
 }
 
 /** `run --draft`: the agent drafts the plan; the run waits in `waiting_approval` until the user approves it. */
@@ -275,7 +294,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     }
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'worker'].includes(command))
+    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'pr', 'worker'].includes(command))
       throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'restart', 'resume', 'review', 'worker'].includes(command) && rest.includes('--no-sandbox');
@@ -301,6 +320,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'stats') return cmdStats(engine, rest, io);
     if (command === 'merge') return await cmdMerge(engine, rest, io);
     if (command === 'review') return await cmdReview(engine, rest, io);
+    if (command === 'pr') return await cmdPr(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

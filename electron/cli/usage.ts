@@ -2,14 +2,15 @@
 
 /** Each command's usage line(s), as `ratchet <command> --help` prints them. */
 export const COMMAND_USAGE: Record<string, string> = {
-  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox] [--no-gates] [--queue [--priority N]] [--run-anyway]
+  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox] [--no-gates] [--queue [--priority N]] [--run-anyway] [--pr [--github-repo <owner/name>]]
       run a task's plan in its own worktree; --trust trusts the repository's own workflow file as it is now; --description gives the task its description (a
       "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
       --draft lets the agent draft the plan, which waits for your approval (resume --approve);
       a step no gate checks is refused (exit 2) unless --no-gates: then the run may succeed "unchecked";
       --run-anyway starts the agent though the pre-run check found a gate failing for the environment on the base commit;
       --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first;
-      --team <postgres-url> runs it on team workers (its remote: origin); --detach prints the run id and returns at once`,
+      --team <postgres-url> runs it on team workers (its remote: origin); --detach prints the run id and returns at once;
+      --pr opens the run's pull request when it succeeds (as \`ratchet pr\`; its URL on stdout, on stderr with --json)`,
   status: "ratchet status <run-id> [--json] [--team <url>]   the run's status document (its steps, attempts, policy and cost)",
   list: "ratchet list [--json] [--team <url>]     runs, newest first (--team: the team's runs, workers, limits, spend today)",
   worker: `ratchet worker --team <postgres-url> [--concurrency N] [--global-limit N] [--repo-limit N] [--daily-budget <usd>|none]
@@ -50,6 +51,13 @@ export const COMMAND_USAGE: Record<string, string> = {
       comment on lines of a succeeded run's change (<file>:<first>-<last> for a range; --from: a Markdown file, each comment under a
       heading "## <file>:<line>") and send every pending comment to the agent in one round: a step "Address review" whose gates must
       pass; then each comment's answer (done, with its commit, or declined, with why); --list shows the comments without sending`,
+  pr: `ratchet pr <run-id> [--base <branch>] [--draft] [--github-repo <owner/name>] [--watch] [--json]
+      push a succeeded run's branch and open its pull request on GitHub, or update the one already open for that branch,
+      with a body written from the run (task, steps and commits, retries and why, gates passed locally, cost); prints its
+      URL (--json: the run's status document with its pr). Token: GITHUB_TOKEN or GH_TOKEN (none: exit 2); API:
+      RATCHET_GITHUB_API_URL; repository: --github-repo, else the workflow's forge.repo, else the remote's URL;
+      --watch follows the head commit's checks (the base's required ones, else all) and reviews until they decide:
+      exit 0 green or merged, 1 failed for good (a check failed, or closed), 2 needs you (changes requested, no CI)`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };

@@ -35,6 +35,7 @@ export const BAD_INPUT_CODES = new Set([
   'workflow_exists',
   'team_unreachable',
   'no_gates',
+  'forge_no_token',
 ]);
 
 /** The one error for a run id the store does not hold (CLI exit code 2), in one wording. */

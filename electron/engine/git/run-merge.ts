@@ -140,15 +140,25 @@ export async function pushRemote(repo: string, base: string | null): Promise<{ n
 }
 
 /**
+ * A remote URL's host (lower case) and repository path without `.git`, in every form git takes for a network remote:
+ * https (with or without a user), ssh://, git://, git+ssh:// and scp-like `user@host:path`; null for a local path or a
+ * path with no owner.
+ */
+export function remoteHostPath(remoteUrl: string): { host: string; path: string } | null {
+  const m = /^(?:(?:https?|ssh|git|git\+ssh|ssh\+git):\/\/(?:[^@/]+@)?|[^@/]+@)([^/:]+)(?::\d+)?[:/](.+?)(?:\.git)?\/?$/i.exec(remoteUrl.trim());
+  if (!m) return null;
+  const path = m[2]!.replace(/^\/+/, '');
+  return path.includes('/') ? { host: m[1]!.toLowerCase(), path } : null;
+}
+
+/**
  * The web page that opens a pull (merge) request for `branch` into `base`, from a remote URL
  * (https, ssh or scp-like) on a GitHub, GitLab or Bitbucket host; null for other remotes (a path, an unknown host).
  */
 export function pullRequestUrl(remoteUrl: string, branch: string, base: string | null): string | null {
-  const m = /^(?:https?:\/\/(?:[^@/]+@)?|ssh:\/\/(?:[^@/]+@)?|[^@/]+@)([^/:]+)(?::\d+)?[:/](.+?)(?:\.git)?\/?$/.exec(remoteUrl.trim());
-  if (!m) return null;
-  const host = m[1]!.toLowerCase();
-  const path = m[2]!.replace(/^\/+/, '');
-  if (!path.includes('/')) return null;
+  const hp = remoteHostPath(remoteUrl);
+  if (!hp) return null;
+  const { host, path } = hp;
   const web = `https://${host}/${path}`;
   const b = encodeURIComponent(branch);
   if (host.includes('github')) return base ? `${web}/compare/${encodeURIComponent(base)}...${b}?expand=1` : `${web}/pull/new/${b}`;

@@ -3,6 +3,8 @@ import { DecisionDoc, FailedTestDoc, type AttemptFailureDoc, type StatusDocument
 import type { RunRow, Store } from '../store/store';
 import { policyDoc } from './policy-doc';
 import { RunEnvStore } from '../store/run-env';
+import { RunPrStore } from '../store/run-pr';
+import type { PrDoc } from '../../../shared/pull-request';
 
 /** The stored failures of an attempt in the document's shape; anything unreadable is left out, never an error. */
 function failuresOf(json: string): AttemptFailureDoc[] {
@@ -52,6 +54,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
       }),
   }));
   const environment = new RunEnvStore(store).doc(run.id);
+  const pr = new RunPrStore(store).get(run.id);
   return {
     id: run.id,
     status: run.status,
@@ -80,7 +83,13 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
     }),
     policy: policyDoc(store.getWorkflow(run.id), store.getTaskDescription(run.id), store.getPlan(run.id)?.steps ?? [], raisedTaskBudget(run)),
     ...(environment ? { environment } : {}),
+    ...(pr ? { pr: prDoc(pr) } : {}),
   };
+}
+
+/** The stored pull request without the store's own column (its repository). */
+function prDoc({ repo: _repo, ...doc }: PrDoc & { repo: string }): PrDoc {
+  return doc;
 }
 
 /** The task budget raised for this run by `ratchet resume --budget` (or the app), if any. */

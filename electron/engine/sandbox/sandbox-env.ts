@@ -1,5 +1,9 @@
 // The environment handed to the agent's shell, gates and validators: an allowlist, never a copy of Ratchet's own.
+import { GITHUB_TOKEN_NAMES } from '../forge/forge-token';
+
 const ALWAYS = ['PATH', 'LANG', 'TERM', 'TZ', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR'];
+/** The forge's token is Ratchet's to use against the forge: never handed to a sandboxed command, even when the workflow lists it. */
+const NEVER: ReadonlySet<string> = new Set(GITHUB_TOKEN_NAMES);
 
 export interface AllowEnvOptions {
   /** HOME inside the sandbox (the run's private folder, not the user's home). */
@@ -20,7 +24,7 @@ export function allowlistEnv(env: NodeJS.ProcessEnv, opts: AllowEnvOptions): Nod
   const named = new Set([...ALWAYS, ...(opts.names ?? [])]);
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (named.has(name) || name.startsWith('LC_')) out[name] = value;
+    if ((named.has(name) || name.startsWith('LC_')) && !NEVER.has(name)) out[name] = value;
   }
   out.HOME = opts.home;
   out.TMPDIR = opts.tmpDir;
@@ -42,6 +46,6 @@ export interface RunEnvOptions extends AllowEnvOptions {
  */
 export function runEnv(env: NodeJS.ProcessEnv, opts: RunEnvOptions): NodeJS.ProcessEnv {
   const base = allowlistEnv(opts.path === undefined ? env : { ...env, PATH: opts.path }, opts);
-  const listed = Object.fromEntries((opts.names ?? []).filter((n) => env[n] !== undefined).map((n) => [n, env[n]]));
+  const listed = Object.fromEntries((opts.names ?? []).filter((n) => env[n] !== undefined && !NEVER.has(n)).map((n) => [n, env[n]]));
   return { ...opts.toolchain, ...opts.caches, ...base, ...listed, HOME: opts.home, TMPDIR: opts.tmpDir };
 }

@@ -224,6 +224,11 @@ export const WorkflowFile = z
     tdd: TddSetting.optional(),
     /** Each channel's target (ntfy topic URL, webhook URL, …) for this workflow's runs; each replaces the one in Settings (null: none). */
     notify: WorkflowNotify.optional(),
+    /** The forge's repository for pull requests (`ratchet pr`), when the push remote's URL does not say it. */
+    forge: z
+      .object({ repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/, 'owner/name, e.g. acme/widget') })
+      .strict()
+      .optional(),
     /**
      * The plan. Left out, each task gives its own (New task, `ratchet run --task`, `--draft`): a file written by
      * `ratchet init` describes the project (setup, gates, copy), not one task. An empty list is refused as a mistake.

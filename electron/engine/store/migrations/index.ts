@@ -16,6 +16,7 @@ import { migration0015 } from './0015-run-env';
 import { migration0016 } from './0016-stats-tries';
 import { migration0017 } from './0017-run-reason-code';
 import { migration0018 } from './0018-review-comments';
+import { migration0019 } from './0019-run-pr';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001,
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0016,
   migration0017,
   migration0018,
+  migration0019,
 ];

@@ -1,0 +1,33 @@
+// A run's pull request as the status document carries it (`ratchet pr --json`, `ratchet status --json`): where it is,
+// its head commit, its checks, and the rounds of remote gates (CI, review) Ratchet spent on it.
+import { z } from 'zod';
+
+export const PrCheckDoc = z.object({
+  name: z.string(),
+  /** null while it runs or waits (never green). */
+  conclusion: z.string().nullable(),
+  /** Whether the base branch's protection requires it. */
+  required: z.boolean(),
+});
+export type PrCheckDoc = z.infer<typeof PrCheckDoc>;
+
+export const PrRoundDoc = z.object({
+  kind: z.enum(['ci', 'review']),
+  /** What started the round: the failing check's name, or the review's id. */
+  trigger: z.string(),
+  outcome: z.string(),
+  attempts: z.number().int().min(0),
+  costUsd: z.number().nullable(),
+});
+export type PrRoundDoc = z.infer<typeof PrRoundDoc>;
+
+export const PrDoc = z.object({
+  number: z.number().int().positive(),
+  url: z.string(),
+  state: z.enum(['open', 'closed']),
+  headSha: z.string(),
+  merged: z.boolean(),
+  checks: z.array(PrCheckDoc),
+  rounds: z.array(PrRoundDoc),
+});
+export type PrDoc = z.infer<typeof PrDoc>;
