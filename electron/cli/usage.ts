@@ -46,6 +46,10 @@ export const COMMAND_USAGE: Record<string, string> = {
       land a succeeded run's branch on the branch it started from (a fast-forward when it has not moved, else a merge
       commit); --dry-run shows the commits and diffstat; refused (exit 1) when it would conflict or your checkout of the
       base has uncommitted changes — nothing is touched then`,
+  estimate: `ratchet estimate <repo> [--workflow <file>] [--task <title>] [--json]
+      what a task would cost and how long it would take, before it starts: median and 90th percentile, from this repository's
+      and workflow's past runs (the whole store's when they are few, the plan alone when there are none; --json prints
+      { usd: { p50, p90 }, minutes: { p50, p90 }, basis: { runs }, confidence: none|low|ok }); no history is not an error`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };

@@ -65,7 +65,7 @@ describe('a run’s reason code in the store', () => {
       db.prepare('UPDATE runs SET status = ?, reason = ? WHERE id = ?').run(status, reason, id);
       return id;
     });
-    expect(migrate(db, MIGRATIONS)).toEqual([17]);
+    expect(migrate(db, MIGRATIONS).filter((v) => v <= 17)).toEqual([17]);
     const store = new Store(db, () => NOW);
     expect(ids.map((id) => store.getRun(id)?.reason_code ?? null)).toEqual(rows.map((r) => r[2]));
     expect(migrate(db, MIGRATIONS)).toEqual([]);

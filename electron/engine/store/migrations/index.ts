@@ -15,6 +15,7 @@ import { migration0014 } from './0014-run-queue';
 import { migration0015 } from './0015-run-env';
 import { migration0016 } from './0016-stats-tries';
 import { migration0017 } from './0017-run-reason-code';
+import { migration0020 } from './0020-run-estimate';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001,
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0015,
   migration0016,
   migration0017,
+  migration0020,
 ];

@@ -1,0 +1,34 @@
+// An estimate as people read it, the same in the terminal and the app: "about $0.40, up to $1.10 · 6–14 min · from 23 similar runs".
+import type { RunEstimate } from './domain';
+import { money } from './money';
+
+/** Cents for amounts people compare (a dime and up); the small ones keep money()'s digits, so $0.004 is not "$0.00". */
+export function estimateMoney(usd: number): string {
+  return money(usd >= 0.1 ? Math.round(usd * 100) / 100 : usd);
+}
+
+/** `6–14 min`, `under 1 min`, `1–2 h`: the median and 90th percentile of the wall time. */
+export function estimateMinutes(m: RunEstimate['minutes']): string {
+  if (m.p90 < 1) return 'under 1 min';
+  if (m.p50 >= 120) return `${Math.round(m.p50 / 60)}–${Math.max(Math.round(m.p50 / 60), Math.round(m.p90 / 60))} h`;
+  const lo = Math.max(1, Math.round(m.p50));
+  return `${lo}–${Math.max(lo, Math.round(m.p90))} min`;
+}
+
+/** What the estimate rests on, in words. */
+export function estimateBasis(e: Pick<RunEstimate, 'basis' | 'confidence'>): string {
+  const runs = `${e.basis.runs} ${e.basis.runs === 1 ? 'run' : 'runs'}`;
+  if (e.confidence === 'none') return 'from the plan alone (no runs yet): a rough guess';
+  if (e.confidence === 'low') return `from ${runs}, few of them like this one: a rough guess`;
+  return `from ${runs} like this one`;
+}
+
+export function estimateLine(e: RunEstimate): string {
+  return `about ${estimateMoney(e.usd.p50)}, up to ${estimateMoney(e.usd.p90)} · ${estimateMinutes(e.minutes)} · ${estimateBasis(e)}`;
+}
+
+/** The task budget is below the estimate's 90th percentile: say so, and what to set it to. Null when it is not. */
+export function budgetWarning(e: RunEstimate, taskUsd: number | null): string | null {
+  if (taskUsd === null || taskUsd >= e.usd.p90) return null;
+  return `The task budget (${money(taskUsd)}) is below what 9 runs in 10 like this one cost (${estimateMoney(e.usd.p90)}): the run may pause for its budget.`;
+}
