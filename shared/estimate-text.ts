@@ -32,3 +32,11 @@ export function budgetWarning(e: RunEstimate, taskUsd: number | null): string | 
   if (taskUsd === null || taskUsd >= e.usd.p90) return null;
   return `The task budget (${money(taskUsd)}) is below what 9 runs in 10 like this one cost (${estimateMoney(e.usd.p90)}): the run may pause for its budget.`;
 }
+
+/** The run screen's estimate against what the run spent: `about $0.40, up to $1.10 · spent $0.31, within it`. */
+export function estimateVsActual(e: RunEstimate, costUsd: number | null, finished: boolean): string {
+  const head = `about ${estimateMoney(e.usd.p50)}, up to ${estimateMoney(e.usd.p90)} · ${estimateMinutes(e.minutes)}`;
+  if (costUsd === null) return `${head} · spent: unknown (a model price is unknown)`;
+  const where = costUsd > e.usd.p90 ? 'over its 90th percentile' : finished ? 'within it' : 'so far';
+  return `${head} · spent ${money(costUsd)}, ${where}`;
+}

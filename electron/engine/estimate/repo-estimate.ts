@@ -23,12 +23,15 @@ export interface RepoEstimateInput {
   description?: string;
   /** The task's own steps (New task's plan). */
   steps?: StepConfig[];
+  /** The retry preset chosen for this task, over the workflow file's. */
+  preset?: Workflow['preset'];
 }
 
 export async function estimateForRepo(db: StoreDb, pricing: PricingTable, input: RepoEstimateInput): Promise<RunEstimate> {
   const repo = await inspectRepo(input.repo);
   const file = input.workflow ? APP_WORKFLOW : input.workflowFile ? resolve(input.workflowFile) : (findWorkflowFile(repo.root) ?? APP_WORKFLOW);
-  const base = input.workflow ?? (file === APP_WORKFLOW ? WorkflowFile.parse({}) : loadWorkflowSource(file).workflow);
+  const found = input.workflow ?? (file === APP_WORKFLOW ? WorkflowFile.parse({}) : loadWorkflowSource(file).workflow);
+  const base = input.preset ? { ...found, preset: input.preset } : found;
   // No steps anywhere yet (a task without a title, a plan to draft): the estimator takes the step count runs like it had.
   const workflow = withTaskSteps(base, { steps: input.steps, title: input.title, description: input.description, planLater: true }, file);
   return estimateFor(db, { repoRoot: repo.root, workflowFile: file, workflow, description: input.description, pricing });

@@ -271,6 +271,21 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       request(runId, { kind: 'execute' }, input.priority);
       return { runId };
     },
+    'runs.estimate': async (input) => {
+      const r = input.retry;
+      const description = r
+        ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn })
+        : input.description;
+      const fromFile = !input.steps || input.workflowFile !== undefined;
+      return engine.estimate({
+        repo: input.repo,
+        title: input.title,
+        description,
+        workflowFile: input.workflowFile,
+        preset: fromFile ? input.preset : undefined,
+        ...(fromFile ? { steps: input.steps } : { workflow: appWorkflow({ ...input, steps: input.steps as StepSpec[] }, settings()) }),
+      });
+    },
     'runs.retry': async ({ runId }) => {
       await engine.inspectResume(runId);
       request(runId, { kind: 'retry' });
