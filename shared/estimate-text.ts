@@ -1,5 +1,6 @@
 // An estimate as people read it, the same in the terminal and the app: "about $0.40, up to $1.10 · 6–14 min · from 23 similar runs".
 import type { RunEstimate } from './domain';
+import type { EstimateRecord } from './contract/stats';
 import { money } from './money';
 
 /** Cents for amounts people compare (a dime and up); the small ones keep money()'s digits, so $0.004 is not "$0.00". */
@@ -39,4 +40,11 @@ export function estimateVsActual(e: RunEstimate, costUsd: number | null, finishe
   if (costUsd === null) return `${head} · spent: unknown (a model price is unknown)`;
   const where = costUsd > e.usd.p90 ? 'over its 90th percentile' : finished ? 'within it' : 'so far';
   return `${head} · spent ${money(costUsd)}, ${where}`;
+}
+
+/** "Of the last 23 runs, 21 cost at most their estimate's 90th percentile; the median was typically off by ×1.3." */
+export function estimateRecordLine(r: EstimateRecord): string {
+  if (r.runs === 0) return 'No finished run has an estimate yet.';
+  const off = r.medianError === null ? '' : `; the median estimate was typically off by ×${Math.exp(r.medianError).toFixed(1)}`;
+  return `Of the last ${r.runs} ${r.runs === 1 ? 'run' : 'runs'} with an estimate, ${r.withinP90} cost at most its 90th percentile${off}.`;
 }

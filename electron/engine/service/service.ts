@@ -1,4 +1,5 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
+import { loadEstimateRecord } from '../estimate/estimate-record';
 import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { StatusDocument, StepSpec } from '../../../shared/domain';
@@ -337,7 +338,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return { ok: true as const };
     },
     // The summary stays its per-day tables' numbers (the dashboard's first paint): the app lists stats.improvements beside it.
-    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
+    // With how the estimates held (the last runs that had one, whatever the period), as the weekly report says it.
+    'stats.summary': async ({ days }) => ({
+      ...loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
+      estimates: loadEstimateRecord(engine.store.db),
+    }),
     'stats.whatIf': async ({ days, ...choice }) => {
       // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
       const since = statsWindow(days, now()).sinceIso;

@@ -56,3 +56,15 @@ export function attemptsOfRuns(db: StoreDb, runIds: readonly string[]): Estimate
 export function setRunEstimate(db: StoreDb, runId: string, estimateJson: string): void {
   db.prepare('UPDATE runs SET estimate_json = ? WHERE id = ?').run(estimateJson, runId);
 }
+
+/** The last `limit` finished runs that started with an estimate: the estimate and what the run cost (null: a price unknown). */
+export function estimatedRuns(db: StoreDb, limit: number): Array<{ estimateJson: string; costUsd: number | null }> {
+  return db
+    .prepare(
+      `SELECT runs.estimate_json AS estimateJson,
+            (SELECT CASE WHEN MIN(a.cost_known) = 0 THEN NULL ELSE COALESCE(SUM(a.cost_usd), 0) END FROM attempts a WHERE a.run_id = runs.id) AS costUsd
+       FROM runs INDEXED BY runs_estimated WHERE runs.estimate_json IS NOT NULL AND runs.status IN ${FINISHED}
+       ORDER BY runs.created_at DESC, runs.id DESC LIMIT ?`,
+    )
+    .all(limit) as Array<{ estimateJson: string; costUsd: number | null }>;
+}

@@ -15,6 +15,8 @@ export const migration0020: Migration = {
       ALTER TABLE runs ADD COLUMN workflow_key TEXT;
       ALTER TABLE runs ADD COLUMN estimate_json TEXT;
       CREATE INDEX runs_repo_workflow ON runs(repo_id, workflow_key, created_at);
+      -- How the estimates held (the dashboard): the last runs that have one, without walking the runs from before estimates.
+      CREATE INDEX runs_estimated ON runs(created_at DESC, id DESC) WHERE estimate_json IS NOT NULL;
     `);
   },
 };
