@@ -201,6 +201,20 @@ export const PolicyDoc = z.object({
 });
 export type PolicyDoc = z.infer<typeof PolicyDoc>;
 
+/** How much history an estimate rests on: `ok` this repository's and workflow's own runs, `low` fewer (the whole store helps), `none` the plan alone. */
+export const EstimateConfidence = z.enum(['none', 'low', 'ok']);
+export type EstimateConfidence = z.infer<typeof EstimateConfidence>;
+
+/** A run's cost and wall time before it starts (`ratchet estimate --json`, the status document's `estimate`). A contract: keep it stable. */
+export const RunEstimate = z.object({
+  usd: z.object({ p50: z.number().min(0), p90: z.number().min(0) }),
+  minutes: z.object({ p50: z.number().min(0), p90: z.number().min(0) }),
+  /** How many past runs it was made from (0: from the plan, the model's prices and typical tokens). */
+  basis: z.object({ runs: z.number().int().min(0) }),
+  confidence: EstimateConfidence,
+});
+export type RunEstimate = z.infer<typeof RunEstimate>;
+
 /** The status document printed by `ratchet run --json` and `ratchet status <id> --json`. A contract: keep it stable. */
 export const StatusDocument = z.object({
   id: z.string(),
@@ -227,6 +241,8 @@ export const StatusDocument = z.object({
   environment: z.lazy(() => WorktreeEnvDoc).optional(),
   /** The run's pull request (`ratchet pr`); null: none opened. Absent in documents from before the field. */
   pr: PrDoc.nullable().optional(),
+  /** The estimate made when the run started; null for a run from before estimates. */
+  estimate: RunEstimate.nullable().optional(),
 });
 export type StatusDocument = z.infer<typeof StatusDocument>;
 

@@ -3,6 +3,7 @@ import { cmdMerge } from './merge-command';
 import { cmdReview } from './review-command';
 import { cmdPr, openRunPull } from './pr-command';
 import { githubToken } from '../engine/forge/forge-token';
+import { cmdEstimate } from './estimate-command';
 import { createEngine, type Engine } from '../engine/engine';
 import { isBadInput, RatchetError } from '../engine/errors';
 import { defaultHome } from '../engine/home';
@@ -28,6 +29,7 @@ import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
 import { UntrustedWorkflow } from '../engine/trust/check-trust';
 import { money } from '../../shared/money';
+import { budgetWarning, estimateLine } from '../../shared/estimate-text';
 import { hardenOwnPath } from '../engine/process/which';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string | null = null): Promise<number> {
@@ -92,9 +94,13 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
     }
     return cmdRunTeam(teamUrl, prepared, { json: Boolean(values.json), detach: Boolean(values.detach), priority }, io);
   }
+  // What it would cost and take, before it starts (the status document records the same estimate).
+  const estimate = startEstimate(engine, prepared);
   if (!values.yes && io.stdin.isTTY) {
     err(`Task: ${prepared.title}\nRepository: ${prepared.repoRoot} (${prepared.baseBranch ?? 'detached'} at ${prepared.headCommit.slice(0, 10)})`);
     steps.forEach((s, i) => err(`  ${i + 1}. ${s.title}${s.gates ? ` [${s.gates.join(', ')}]` : ''}`));
+    if (estimate) err(estimate);
+    estimateShown = true;
     if (!(await confirm(io, 'Start this run? [Y/n] '))) {
       err('Not started.');
       return 1;
@@ -117,6 +123,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
       return resumeById(engine, interrupted[0]?.id as string, { yes: false, json: Boolean(values.json), auto: 'run', skipStep: false }, io);
     }
   }
+  if (estimate && !estimateShown) err(estimate);
   let runId = '';
   const code = await withProgress(engine, io, Boolean(values.json), steps.length, async (signal) => {
     runId = await engine.createRun(prepared);
@@ -128,6 +135,17 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
   const r = await openRunPull(engine, runId, io, { draft: false, repoFlag: values['github-repo'] });
   if (!values.json) io.stdout.write(`${r.pr.url}\n`);
   return 0;
+}
+
+/** The estimate line `ratchet run` prints before it starts, with the budget warning when the task budget is below its p90; null when none could be made. */
+function startEstimate(engine: Engine, prepared: Awaited<ReturnType<Engine['prepareRun']>>): string | null {
+  try {
+    const est = engine.estimatePrepared(prepared);
+    const warning = budgetWarning(est, prepared.workflow.budget?.task_usd ?? null);
+    return `Estimate: ${estimateLine(est)}${warning ? `\n${warning} To let it finish, raise budget.task_usd in the workflow (or the task budget in Settings).` : ''}`;
+  } catch {
+    return null;
+  }
 }
 
 /** `run --draft`: the agent drafts the plan; the run waits in `waiting_approval` until the user approves it. */
@@ -294,7 +312,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     }
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'pr', 'worker'].includes(command))
+    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'pr', 'worker', 'estimate'].includes(command))
       throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'restart', 'resume', 'review', 'worker'].includes(command) && rest.includes('--no-sandbox');
@@ -321,6 +339,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'merge') return await cmdMerge(engine, rest, io);
     if (command === 'review') return await cmdReview(engine, rest, io);
     if (command === 'pr') return await cmdPr(engine, rest, io);
+    if (command === 'estimate') return await cmdEstimate(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

@@ -58,6 +58,10 @@ export const COMMAND_USAGE: Record<string, string> = {
       RATCHET_GITHUB_API_URL; repository: --github-repo, else the workflow's forge.repo, else the remote's URL;
       --watch follows the head commit's checks (the base's required ones, else all) and reviews until they decide:
       exit 0 green or merged, 1 failed for good (a check failed, or closed), 2 needs you (changes requested, no CI)`,
+  estimate: `ratchet estimate <repo> [--workflow <file>] [--task <title>] [--json]
+      what a task would cost and how long it would take, before it starts: median and 90th percentile, from this repository's
+      and workflow's past runs (the whole store's when they are few, the plan alone when there are none; --json prints
+      { usd: { p50, p90 }, minutes: { p50, p90 }, basis: { runs }, confidence: none|low|ok }); no history is not an error`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };

@@ -1,4 +1,6 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
+import { estimateForRepo, type RepoEstimateInput } from './estimate/repo-estimate';
+import { estimateFor } from './estimate/estimate-load';
 import { listRuns, markInterrupted } from './lifecycle/run-list';
 import { existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -37,7 +39,7 @@ import { createRunNotices } from './notify/run-notices';
 import { baselineCheck, type BaselineCheckOptions } from './worktree-env/baseline';
 import { resolveTargets } from './notify/notifier';
 
-import type { EngineDeps, ExecuteOptions } from './lifecycle/run-options';
+import type { EngineDeps, ExecuteOptions, PreparedRun } from './lifecycle/run-options';
 import type { EngineContext } from './lifecycle/engine-context';
 import { createRunMaker, withoutNotify } from './lifecycle/run-create';
 import { createExecute } from './lifecycle/run-loop';
@@ -175,6 +177,7 @@ export function createEngine(deps: EngineDeps) {
     noticesFor: (runId, workflow) =>
       createRunNotices({ store, runId, targets: resolveTargets(workflow.notify, userSettings.notify), costUsd: () => status(runId).costUsd, ...deps.notify }),
     committedSteps: (runId) => store.getSteps(runId).filter((s) => s.status === 'succeeded' && s.commit_sha).length,
+    pricing: () => pricing,
   };
   const { prepareRun, createRun, restart, worktreeFor } = createRunMaker(ctx);
   const execute = createExecute(ctx);
@@ -360,6 +363,11 @@ export function createEngine(deps: EngineDeps) {
     /** Throws `workflow_untrusted` when the trusted workflow version a run started with is no longer trusted (`trust`: trust it again). */
     checkRunTrust: (runId: string, trust = false) => assertRunTrusted(store, trustStore, runId, { trust, now }),
     createRun,
+    /** A task's cost and time before it starts, from the runs like it (`ratchet estimate`, New task). */
+    estimate: (input: RepoEstimateInput) => estimateForRepo(store.db, pricing, input),
+    /** The estimate for a prepared run (what `ratchet run` prints before it starts; createRun records the same). */
+    estimatePrepared: (p: PreparedRun) =>
+      estimateFor(store.db, { repoRoot: p.repoRoot, workflowFile: p.workflowFile, workflow: p.workflow, description: p.description, pricing }),
     worktreeFor,
     /** The run's state as refs/ratchet/<run>/state keeps it (see run-state-keeper.ts): a team worker pushes it to the remote. */
     runState: (runId: string, opts?: { ifDiesNow?: boolean }) => keeper.runStateOf(runId, opts),

@@ -192,6 +192,8 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
         live,
       };
     },
+    // What the fixtures' history would say of any task: 23 runs like it.
+    'runs.estimate': () => ({ usd: { p50: 0.4, p90: 1.1 }, minutes: { p50: 6.2, p90: 13.8 }, basis: { runs: 23 }, confidence: 'ok' as const }),
     'runs.start': (input) => {
       if (input.trust) trustedRepos.add(input.repo);
       const id = `r-new${++newRuns}`;

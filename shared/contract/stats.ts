@@ -20,8 +20,14 @@ export const StatsSummary = z.object({
   /** Steps whose retries ended in success: what the retries bought. */
   savedByRetries: z.number().int(),
   suggestions: z.array(z.string()),
+  /** How the estimates held over the last finished runs that had one (not only this period's); absent from older hosts. */
+  estimates: z.lazy(() => EstimateRecord).optional(),
 });
 export type StatsSummary = z.infer<typeof StatsSummary>;
+
+/** Of the last `runs` finished runs with an estimate, `withinP90` cost at most its p90; `medianError` is the median |log(actual ÷ p50)| (null: none to measure). */
+export const EstimateRecord = z.object({ runs: z.number().int().min(0), withinP90: z.number().int().min(0), medianError: z.number().min(0).nullable() });
+export type EstimateRecord = z.infer<typeof EstimateRecord>;
 
 /** Seed 002's improvement suggestion: what the period's attempts show, and what to change ("finding → action"). */
 export const ImprovementDoc = z.object({ finding: z.string(), action: z.string(), errorClass: z.string().nullable() });

@@ -2,6 +2,7 @@
 // lease, and the few helpers every run path uses. createEngine builds it once; nothing else does.
 import type { StatusDocument } from '../../../shared/domain';
 import type { Agent } from '../agents/agent';
+import type { PricingTable } from '../agents/pricing';
 import type { createRunNotices } from '../notify/run-notices';
 import type { runOwnership } from './run-ownership';
 import type { RunStateKeeper } from './run-state-keeper';
@@ -36,4 +37,6 @@ export interface EngineContext {
   noticesFor(runId: string, workflow: Workflow): ReturnType<typeof createRunNotices>;
   /** Steps whose commit is on the run's branch (what Retry can continue from). */
   committedSteps(runId: string): number;
+  /** The pricing table as it is now (Settings may edit it): what estimates price tokens with. */
+  pricing(): PricingTable;
 }

@@ -13,6 +13,8 @@ import { checkEntries } from '../runs/retry-entries';
 import { parseTaskRetryConfig } from '../runs/task-retry-config';
 import type { PreparedRun, StartRunInput } from './run-options';
 import { newId } from '../store/store';
+import { setRunEstimate } from '../store/estimate-queries';
+import { estimateFor, workflowKey } from '../estimate/estimate-load';
 import { checkTrust } from '../trust/check-trust';
 import { assertRunTrusted, recordRunTrust, runTrust } from '../trust/run-trust';
 import { trustItems } from '../trust/trust-items';
@@ -178,7 +180,9 @@ export function createRunMaker(ctx: EngineContext) {
       baseCommit: p.headCommit,
       branch,
       worktree,
+      workflowKey: workflowKey(p.repoRoot, p.workflowFile),
     });
+    recordStartEstimate(runId, p);
     if (p.trustedWorkflow) recordRunTrust(store, runId, p.trustedWorkflow);
     if (opts.awaitApproval) {
       applyRunCommands(store, runId, runLife(runId, { type: 'planDrafted' }, now()));
@@ -187,6 +191,25 @@ export function createRunMaker(ctx: EngineContext) {
       await notes.flush();
     }
     return runId;
+  }
+
+  /**
+   * The estimate a run starts with, in the status document from its first moment. Made from the runs before this one;
+   * an estimate that cannot be made (a damaged row) is left out rather than stopping the run.
+   */
+  function recordStartEstimate(runId: string, p: PreparedRun): void {
+    try {
+      const est = estimateFor(store.db, {
+        repoRoot: p.repoRoot,
+        workflowFile: p.workflowFile,
+        workflow: p.workflow,
+        description: p.description,
+        pricing: ctx.pricing(),
+      });
+      setRunEstimate(store.db, runId, JSON.stringify(est));
+    } catch (err) {
+      store.event(runId, 'log', { level: 'warn', message: `no estimate: ${(err as Error).message}` });
+    }
   }
 
   /** Where a run's worktree goes: Settings' worktree folder, else RATCHET_WORKTREES, else $RATCHET_HOME/worktrees. */

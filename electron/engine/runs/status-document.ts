@@ -1,5 +1,5 @@
 // Assembles the status document (the CLI's JSON contract) from store rows.
-import { DecisionDoc, FailedTestDoc, type AttemptFailureDoc, type StatusDocument } from '../../../shared/domain';
+import { DecisionDoc, FailedTestDoc, RunEstimate, type AttemptFailureDoc, type StatusDocument } from '../../../shared/domain';
 import type { RunRow, Store } from '../store/store';
 import { policyDoc } from './policy-doc';
 import { RunEnvStore } from '../store/run-env';
@@ -84,12 +84,24 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
     policy: policyDoc(store.getWorkflow(run.id), store.getTaskDescription(run.id), store.getPlan(run.id)?.steps ?? [], raisedTaskBudget(run)),
     ...(environment ? { environment } : {}),
     ...(pr ? { pr: prDoc(pr) } : {}),
+    estimate: estimateOf(run),
   };
 }
 
 /** The stored pull request without the store's own column (its repository). */
 function prDoc({ repo: _repo, ...doc }: PrDoc & { repo: string }): PrDoc {
   return doc;
+}
+
+/** The estimate the run started with; null for a run from before estimates (or a row that no longer reads as one). */
+export function estimateOf(run: RunRow): RunEstimate | null {
+  if (!run.estimate_json) return null;
+  try {
+    const parsed = RunEstimate.safeParse(JSON.parse(run.estimate_json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The task budget raised for this run by `ratchet resume --budget` (or the app), if any. */

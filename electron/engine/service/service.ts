@@ -1,4 +1,5 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
+import { loadEstimateRecord } from '../estimate/estimate-record';
 import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { StatusDocument, StepSpec } from '../../../shared/domain';
@@ -273,6 +274,21 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       request(runId, { kind: 'execute' }, input.priority);
       return { runId };
     },
+    'runs.estimate': async (input) => {
+      const r = input.retry;
+      const description = r
+        ? withRetryConfig(input.description, { max_retries: r.maxRetries, timeout_seconds: r.timeoutSeconds, allow_retry_on: r.allowRetryOn })
+        : input.description;
+      const fromFile = !input.steps || input.workflowFile !== undefined;
+      return engine.estimate({
+        repo: input.repo,
+        title: input.title,
+        description,
+        workflowFile: input.workflowFile,
+        preset: fromFile ? input.preset : undefined,
+        ...(fromFile ? { steps: input.steps } : { workflow: appWorkflow({ ...input, steps: input.steps as StepSpec[] }, settings()) }),
+      });
+    },
     'runs.retry': async ({ runId }) => {
       await engine.inspectResume(runId);
       request(runId, { kind: 'retry' });
@@ -325,7 +341,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return { ok: true as const };
     },
     // The summary stays its per-day tables' numbers (the dashboard's first paint): the app lists stats.improvements beside it.
-    'stats.summary': async ({ days }) => loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
+    // With how the estimates held (the last runs that had one, whatever the period), as the weekly report says it.
+    'stats.summary': async ({ days }) => ({
+      ...loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
+      estimates: loadEstimateRecord(engine.store.db),
+    }),
     'stats.whatIf': async ({ days, ...choice }) => {
       // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
       const since = statsWindow(days, now()).sinceIso;

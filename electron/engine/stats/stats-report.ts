@@ -6,6 +6,8 @@ import { allSuggestions, reportMarkdown } from './stats';
 import { failurePatterns } from './failure-patterns';
 import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
 import type { StoreDb } from '../store/store-rows';
+import { loadEstimateRecord } from '../estimate/estimate-record';
+import { estimateRecordLine } from '../../../shared/estimate-text';
 
 export interface ReportSettings {
   dailyUsd: number | null;
@@ -37,8 +39,10 @@ export function weeklyReport(
   const counted = loadStats(db, days, now, settings.dailyUsd);
   const improvements = loadImprovements(db, counted, now, settings.preset);
   // One list of suggestions: the summary carries the improvement suggestions too, as the report lists them.
-  const summary = { ...counted, suggestions: allSuggestions(counted, improvements) };
-  return { summary, improvements, markdown: reportMarkdown(summary, now, improvements) };
+  const estimates = loadEstimateRecord(db);
+  const summary = { ...counted, suggestions: allSuggestions(counted, improvements), estimates };
+  const markdown = `${reportMarkdown(summary, now, improvements).trimEnd()}\n\n## Estimates\n\n${estimateRecordLine(estimates)}\n`;
+  return { summary, improvements, markdown };
 }
 
 /** The period's summary as the dashboard and `ratchet stats --json` get it: its `suggestions` are the report's, improvement suggestions included. */

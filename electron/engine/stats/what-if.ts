@@ -112,6 +112,14 @@ export function actualOutcome(run: Pick<HistoryRun, 'status' | 'reason' | 'reaso
   }
 }
 
+/**
+ * The policy's word after a failed attempt: true when the step gets no further attempt — a class no retry fixes, its
+ * `n`-th failure of class `c` beyond the limit, or attempt `i + 1` (0-based `i`) at the hard cap. The estimate replays it too.
+ */
+export function policyStops(c: ErrorClass, n: number, i: number, limits: Limits): boolean {
+  return NON_RETRIABLE.has(c) || n > limits[c] || i + 1 >= MAX_ATTEMPTS_PER_STEP;
+}
+
 const CLASS_LABEL = (c: ErrorClass) => c.replace(/_/g, ' ');
 
 /** Replays one run's recorded attempts under `policy`. Pure. */
@@ -137,8 +145,7 @@ export function simulateRun(run: HistoryRun, policy: WhatIfPolicy): Omit<RunVerd
       const c = a.errorClass ?? 'unknown';
       const n = (used.get(c) ?? 0) + 1;
       used.set(c, n);
-      const out = NON_RETRIABLE.has(c) || n > policy.limits[c] || i + 1 >= MAX_ATTEMPTS_PER_STEP;
-      if (out) {
+      if (policyStops(c, n, i, policy.limits)) {
         const why = NON_RETRIABLE.has(c)
           ? `a ${CLASS_LABEL(c)} is not retried`
           : `${policy.limits[c]} ${CLASS_LABEL(c)} ${policy.limits[c] === 1 ? 'retry' : 'retries'} used up`;

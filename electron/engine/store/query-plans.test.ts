@@ -10,6 +10,9 @@ import { statusDocument } from '../runs/status-document';
 import { openDatabase } from './open-store';
 import { Store } from './store';
 import { writeVariedHistory } from './testing/varied-history';
+import { loadEstimateHistory } from '../estimate/estimate-load';
+import { loadEstimateRecord } from '../estimate/estimate-record';
+import { setRunEstimate } from './estimate-queries';
 
 /** The tables that grow with every run; a plain `SCAN` of one of them is a bug. */
 const GROWING = [
@@ -27,7 +30,7 @@ const GROWING = [
   'resumes',
 ];
 /** Ordered scans that stop at a LIMIT (the runs list's page) are fine. */
-const ALLOWED = [/^SCAN runs USING INDEX runs_list$/];
+const ALLOWED = [/^SCAN runs USING INDEX runs_list$/, /^SCAN runs USING INDEX runs_estimated$/];
 
 function recording(db: Database.Database): { db: Database.Database; seen: Map<string, unknown[]> } {
   const seen = new Map<string, unknown[]>();
@@ -118,6 +121,11 @@ describe('query plans', () => {
     store.interruptedLike('/repo/1', 'Task 1');
     store.spentSinceUsd(new Date().toISOString());
     store.closeDeadAttempts(runs[0]!.id);
+    // The estimate before a run: this repository's and workflow's last runs, the store's last runs, their attempts.
+    const history = loadEstimateHistory(rec.db, '/repo/1', 'ratchet.yml');
+    expect(history.store.length).toBeGreaterThan(0);
+    setRunEstimate(rec.db, runs[0]!.id, '{}');
+    loadEstimateRecord(rec.db);
 
     const bad = [...rec.seen].flatMap(([sql, args]) => scans(db, sql, args).map((d) => `${d}  ←  ${sql.replace(/\s+/g, ' ').slice(0, 160)}`));
     expect(bad).toEqual([]);

@@ -44,6 +44,8 @@ export class StoreBase extends StoreCore {
     baseCommit: string;
     branch: string;
     worktree: string;
+    /** The workflow it follows (estimate/workflow-key.ts): what its estimate finds runs like it by. */
+    workflowKey?: string | null;
   }): void {
     this.tx(() => {
       const at = this.iso();
@@ -63,6 +65,8 @@ export class StoreBase extends StoreCore {
              owner_pid, owner_host, heartbeat_at, created_at, updated_at, day)
            VALUES (?, ?, ?, 'planning', NULL, ?, ?, ?, ?, 1, NULL, NULL, NULL, ?, ?, date(?, 'localtime'))`,
       ).run(input.runId, taskId, repoId, input.baseBranch, input.baseCommit, input.branch, input.worktree, at, at, at);
+      // Its own statement, so the tests that write rows as an older schema did (no such column) still can.
+      if (input.workflowKey) this.stmt('UPDATE runs SET workflow_key = ? WHERE id = ?').run(input.workflowKey, input.runId);
       const insertStep = this.stmt("INSERT INTO step_runs (run_id, step_index, title, phase, status) VALUES (?, ?, ?, ?, 'pending')");
       input.workflow.steps.forEach((s, i) => insertStep.run(input.runId, i + 1, s.title, s.phase ?? null));
       const firstEvent = this.nextEventId();

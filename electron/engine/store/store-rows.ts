@@ -56,6 +56,10 @@ export interface RunRow {
   round: number;
   /** The local calendar day it was created (the stats summary's day; migration 9). */
   day?: string | null;
+  /** The workflow it follows (migration 20; estimate/workflow-key.ts); null for runs from before. */
+  workflow_key?: string | null;
+  /** The estimate it started with, JSON of shared/domain.ts RunEstimate (migration 20); null: none made. */
+  estimate_json?: string | null;
   repo_path: string;
   task_title: string;
   /** 1: every step of the plan runs a gate; 0: some step none (started with --no-gates). See RUN_COLUMNS. */

@@ -1,5 +1,6 @@
 // Dashboard, live: runs that need attention, success rate, attempts per success, retry breakdown and reasons, cost per day
 // against the daily budget, the improvement suggestions, the what-if panel and the weekly report.
+import { estimateRecordLine } from '../../../shared/estimate-text';
 import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
@@ -102,6 +103,11 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
           sub={`${money(s.retryCostUsd)} on retries (${percent(s.totalCostUsd ? s.retryCostUsd / s.totalCostUsd : null)})`}
         />
       </div>
+      {s.estimates && s.estimates.runs > 0 && (
+        <p className="muted small-text" aria-label="how the estimates held">
+          {estimateRecordLine(s.estimates)}
+        </p>
+      )}
 
       <div className="charts">
         <section className="card chart-card" aria-labelledby="h-breakdown">

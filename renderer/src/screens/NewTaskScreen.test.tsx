@@ -141,6 +141,24 @@ describe('NewTaskScreen', () => {
     expect(startInput()!.budgetUsd).toBe(0.004);
   });
 
+  it('shows the estimate under the plan, warns when the budget is below its p90 and sets the budget there', async () => {
+    render(<NewTaskScreen repoPath={GO_REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });
+    fireEvent.change(screen.getByLabelText('step 1 title'), { target: { value: 'Add health' } });
+    const panel = await screen.findByRole('region', { name: 'estimate' });
+    expect(panel.textContent).toContain('Estimate: about $0.40, up to $1.10 · 6–14 min · from 23 runs like this one');
+    const asked = fake.calls.filter((c) => c.method === 'runs.estimate').at(-1)?.input as Record<string, unknown>;
+    expect(asked).toMatchObject({ repo: GO_REPO, title: 'Health', steps: [{ title: 'Add health' }] });
+    expect(screen.queryByRole('group', { name: 'budget below estimate' })).toBeNull();
+    const budget = screen.getByLabelText('Budget (USD)') as HTMLInputElement;
+    fireEvent.change(budget, { target: { value: '0.5' } });
+    const warning = await screen.findByRole('group', { name: 'budget below estimate' });
+    expect(warning.textContent).toContain('The task budget ($0.50) is below what 9 runs in 10 like this one cost ($1.10)');
+    fireEvent.click(within(warning).getByRole('button', { name: 'Set it to $1.10' }));
+    expect(budget.value).toBe('1.1');
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'budget below estimate' })).toBeNull());
+  });
+
   it('explains why a folder cannot be used', async () => {
     render(<NewTaskScreen repoPath="/tmp/not-a-repo" />);
     expect(await screen.findByText(/is not a git repository/)).toBeTruthy();

@@ -7,6 +7,7 @@ import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
 import { emptyGates, gatesRecord } from '../components/GatesEditor';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
+import { EstimatePanel } from './NewTaskEstimate';
 import { ErrorState, InlineError, Loading } from '../components/States';
 import { NoKeyNotice } from '../components/NoKeyNotice';
 import { baselineKey, useProject, type BaselineInput } from '../stores/project';
@@ -202,31 +203,34 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     noChecks && !runUnchecked && 'a gate, or "Run without checks"',
   ].filter(Boolean) as string[];
 
+  const runInput = (): StartRunInput => ({
+    repo: repo.root,
+    title: title.trim(),
+    description,
+    // The file's content as shown here (its hash): a file changed since is refused, not run.
+    ...(useWorkflowFile
+      ? {
+          workflowFile: workflow.data!.file!,
+          ...(workflow.data!.trust ? { trustSha256: workflow.data!.trust.sha256 } : {}),
+          ...(trusted ? { trust: true } : {}),
+          ...(stepsFromFile ? {} : { steps: specs }),
+        }
+      : { steps: specs, ...appEnv }),
+    ...(retryForm.preset ? { preset: retryForm.preset } : {}),
+    ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
+    ...(Object.keys(retry).length ? { retry } : {}),
+    ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
+    ...(onTeam ? { team: true } : {}),
+    ...(noChecks && runUnchecked ? { noGates: true } : {}),
+  });
+  // Estimated as soon as there is a task with a plan (trust is not needed: nothing runs).
+  const estimateInput = title.trim() && (specs.length > 0 || stepsFromFile) && !invalid.budget && !invalid.maxRetries && !invalid.timeout ? runInput() : null;
+
   const start = async () => {
     setStarting(true);
     setStartError(null);
     try {
-      const input: StartRunInput = {
-        repo: repo.root,
-        title: title.trim(),
-        description,
-        // The file's content as shown here (its hash): a file changed since is refused, not run.
-        ...(useWorkflowFile
-          ? {
-              workflowFile: workflow.data!.file!,
-              ...(workflow.data!.trust ? { trustSha256: workflow.data!.trust.sha256 } : {}),
-              ...(trusted ? { trust: true } : {}),
-              ...(stepsFromFile ? {} : { steps: specs }),
-            }
-          : { steps: specs, ...appEnv }),
-        ...(retryForm.preset ? { preset: retryForm.preset } : {}),
-        ...(budgetNumber !== undefined ? { budgetUsd: budgetNumber } : {}),
-        ...(Object.keys(retry).length ? { retry } : {}),
-        ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
-        ...(onTeam ? { team: true } : {}),
-        ...(noChecks && runUnchecked ? { noGates: true } : {}),
-      };
-      const runId = await useRuns.getState().start(input);
+      const runId = await useRuns.getState().start(runInput());
       navigate(onTeam ? hrefs.teamRun(runId) : hrefs.run(runId));
     } catch (err) {
       setStartError(errorMessage(err));
@@ -295,6 +299,11 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
           }}
         />
       )}
+      <EstimatePanel
+        input={estimateInput}
+        budgetUsd={budgetNumber ?? settings?.budget.taskUsd ?? null}
+        onSetBudget={(usd) => setRetryForm((f) => ({ ...f, budget: String(usd) }))}
+      />
       <ProjectSection
         origin={
           fileOk && workflow.data?.file

@@ -134,3 +134,14 @@ describe('terminal text in the app (issue 20 item 20)', () => {
     expect(within(header as HTMLElement).getByRole('button', { name: /Revise plan/ }).className).toContain('suggested');
   });
 });
+
+describe('the estimate a run started with (issue 33)', () => {
+  it('is set against what the run spent (estimate-text.test.ts: over its 90th percentile)', async () => {
+    const fake = installFake();
+    const r = fake.runs.get(RUN_IDS.interrupted)!;
+    const estimate = { usd: { p50: 0.4, p90: 1.1 }, minutes: { p50: 6.2, p90: 13.8 }, basis: { runs: 23 }, confidence: 'ok' as const };
+    r.doc = { ...r.doc, costUsd: 0.31, estimate };
+    render(<RunScreen runId={RUN_IDS.interrupted} step={null} />);
+    expect((await screen.findByLabelText('estimate against actual')).textContent).toBe('about $0.40, up to $1.10 · 6–14 min · spent $0.31, so far');
+  });
+});

@@ -1,4 +1,5 @@
 // Run: header (repo, branch, worktree, status, cost against budget), actions, step timeline and the chosen step's attempt history.
+import { estimateVsActual } from '../../../shared/estimate-text';
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
 import { baseName, shortSha, money, timeWords } from '../lib/format';
@@ -19,6 +20,9 @@ import { StepTimeline } from '../components/StepTimeline';
 import { SuccessActions } from '../components/SuccessActions';
 import { ReviewPanel } from '../components/ReviewPanel';
 import { RunActions } from './RunActions';
+
+/** The statuses a run's cost no longer grows in. */
+const FINISHED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
 /** What a run was when it was retried or resumed, as the resumes list says it. */
 const FROM_STATUS: Record<string, string> = {
@@ -131,6 +135,14 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
               <CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" />
             </dd>
           </div>
+          {doc.estimate && (
+            <div>
+              <dt>estimate</dt>
+              <dd className="small-text" aria-label="estimate against actual">
+                {estimateVsActual(doc.estimate, doc.costUsd, FINISHED.has(doc.status))}
+              </dd>
+            </div>
+          )}
         </dl>
         {doc.reason && (
           <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />

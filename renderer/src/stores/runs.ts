@@ -1,6 +1,7 @@
 // Runs store: the runs list, interrupted runs and recent repositories for Home, with list badges patched from events.
 import { create } from 'zustand';
 import type { EngineEventDoc, MethodOutput, RunSummary, StartRunInput } from '../../../shared/contract';
+import type { RunEstimate } from '../../../shared/domain';
 import { errorMessage, getApi } from '../api/client';
 import { patchRunList } from './patches';
 
@@ -17,6 +18,8 @@ interface RunsState {
   applyEvent(e: EngineEventDoc): void;
   /** Starts a run (New task's Start) and reloads the list; resolves with the new run's id. */
   start(input: StartRunInput): Promise<string>;
+  /** What that run would cost and take (New task shows it under the plan); nothing is started. */
+  estimate(input: StartRunInput): Promise<RunEstimate>;
 }
 
 const idle = <T>(data: T): Loadable<T> => ({ status: 'idle', data, error: null });
@@ -48,6 +51,8 @@ export const useRuns = create<RunsState>()((set, get) => {
       void get().load();
       return runId;
     },
+
+    estimate: (input) => getApi().call('runs.estimate', input),
 
     applyEvent(e) {
       const { list, reload } = patchRunList(get().runs.data, e);

@@ -17,6 +17,7 @@ import { migration0016 } from './0016-stats-tries';
 import { migration0017 } from './0017-run-reason-code';
 import { migration0018 } from './0018-review-comments';
 import { migration0019 } from './0019-run-pr';
+import { migration0020 } from './0020-run-estimate';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001,
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0017,
   migration0018,
   migration0019,
+  migration0020,
 ];
