@@ -96,6 +96,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
   }
   // What it would cost and take, before it starts (the status document records the same estimate).
   const estimate = startEstimate(engine, prepared);
+  let estimateShown = false;
   if (!values.yes && io.stdin.isTTY) {
     err(`Task: ${prepared.title}\nRepository: ${prepared.repoRoot} (${prepared.baseBranch ?? 'detached'} at ${prepared.headCommit.slice(0, 10)})`);
     steps.forEach((s, i) => err(`  ${i + 1}. ${s.title}${s.gates ? ` [${s.gates.join(', ')}]` : ''}`));
