@@ -1,6 +1,6 @@
 // Delivery against a real local HTTP server: ntfy's text POST and headers, the webhook's JSON, retries on 5xx, dead ports and hanging servers.
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebhookPayload } from '../../../shared/notify';
+import { NO_TARGETS, WebhookPayload } from '../../../shared/notify';
 import { ntfyRequest } from './channels/ntfy';
 import { deliver, headerText, redactUrl } from './deliver';
 import { buildNotice } from './messages';
@@ -48,7 +48,7 @@ describe('ntfy and webhook requests', () => {
   it('posts the sentence as plain text to the topic with Title, Priority and Tags (high for a failure, default otherwise)', async () => {
     const s = await server();
     const reports: DeliveryReport[] = [];
-    const n = createNotifier({ targets: { ntfy: `${s.url}/my-topic`, webhook: null }, report: (r) => reports.push(r), tuning: FAST });
+    const n = createNotifier({ targets: { ...NO_TARGETS, ntfy: `${s.url}/my-topic` }, report: (r) => reports.push(r), tuning: FAST });
     n.send(failed);
     n.send(recovered);
     await n.flush(5000);
@@ -93,7 +93,7 @@ describe('ntfy and webhook requests', () => {
   it('posts the webhook exactly { event, runId, task, repo, status, step, attempts, maxAttempts, costUsd, message } as JSON', async () => {
     const s = await server();
     const n = createNotifier({
-      targets: { ntfy: null, webhook: `${s.url.replace('//', '//ci:s3cret@')}/hook?token=abc` },
+      targets: { ...NO_TARGETS, webhook: `${s.url.replace('//', '//ci:s3cret@')}/hook?token=abc` },
       report: () => undefined,
       tuning: FAST,
     });
@@ -141,7 +141,7 @@ describe('delivery', () => {
     const port = await deadPort();
     const url = `http://user:pw@127.0.0.1:${port}/secret-topic?auth=tk_123`;
     const reports: DeliveryReport[] = [];
-    const n = createNotifier({ targets: { ntfy: url, webhook: null }, report: (r) => reports.push(r), tuning: FAST });
+    const n = createNotifier({ targets: { ...NO_TARGETS, ntfy: url }, report: (r) => reports.push(r), tuning: FAST });
     n.send(failed);
     await n.flush(5000);
     expect(reports).toHaveLength(1);
@@ -156,7 +156,7 @@ describe('delivery', () => {
     const s = await server({ hang: true });
     const reports: DeliveryReport[] = [];
     const n = createNotifier({
-      targets: { ntfy: `${s.url}/t`, webhook: `${s.url}/hook` },
+      targets: { ...NO_TARGETS, ntfy: `${s.url}/t`, webhook: `${s.url}/hook` },
       report: (r) => reports.push(r),
       tuning: { timeoutMs: 60_000, retries: 2, backoffMs: () => 10 },
     });
@@ -185,13 +185,10 @@ describe('delivery', () => {
 
 describe('targets', () => {
   it('takes each target from the workflow when it names it (null switches it off), else from Settings', () => {
-    const settings = { ntfy: 'https://ntfy.example.com/mine', webhook: 'https://hooks.example.com/x' };
+    const settings = { ...NO_TARGETS, ntfy: 'https://ntfy.example.com/mine', webhook: 'https://hooks.example.com/x' };
     expect(resolveTargets(undefined, settings)).toEqual(settings);
-    expect(resolveTargets({ ntfy: 'https://ntfy.example.com/team' }, settings)).toEqual({
-      ntfy: 'https://ntfy.example.com/team',
-      webhook: 'https://hooks.example.com/x',
-    });
-    expect(resolveTargets({ webhook: null }, settings)).toEqual({ ntfy: 'https://ntfy.example.com/mine', webhook: null });
+    expect(resolveTargets({ ntfy: 'https://ntfy.example.com/team' }, settings)).toEqual({ ...settings, ntfy: 'https://ntfy.example.com/team' });
+    expect(resolveTargets({ webhook: null }, settings)).toEqual({ ...settings, webhook: null });
   });
 
   it('redacts a URL to its scheme and host', () => {

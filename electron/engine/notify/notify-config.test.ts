@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NO_TARGETS } from '../../../shared/notify';
 import { progressLine } from '../../cli/progress';
 import { tempDir } from '../testing/temp-repo';
 import { loadSettings } from '../settings/settings-store';
@@ -46,9 +47,9 @@ describe('workflow notify:', () => {
 describe('settings notify', () => {
   it('defaults to no targets and reads the ones in settings.json', () => {
     const home = tempDir('ratchet-home-');
-    expect(loadSettings(home).notify).toEqual({ ntfy: null, webhook: null });
+    expect(loadSettings(home).notify).toEqual(NO_TARGETS);
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ notify: { webhook: 'https://hooks.example.com/r' } }));
-    expect(loadSettings(home).notify).toEqual({ ntfy: null, webhook: 'https://hooks.example.com/r' });
+    expect(loadSettings(home).notify).toEqual({ ...NO_TARGETS, webhook: 'https://hooks.example.com/r' });
   });
 });
 

@@ -146,6 +146,20 @@ describe('one run life: the team workflow decides as the local run machine does'
     expect(t.move.kind).toBe('end');
   });
 
+  it('takes the steps left from the worker: a durable step run again after its push was refused may have run the last one', () => {
+    const t = teamAfterStep(teamStart('r', { events: [], pending: STEPS }).state, {
+      events: [stepDone()],
+      pending: [],
+      status: 'succeeded',
+      code: null,
+      reason: null,
+      stepsDone: 2,
+      stepsTotal: 2,
+    });
+    expect(t.project.map((s) => s.status)).toEqual(['succeeded']);
+    expect(t.move.kind).toBe('end');
+  });
+
   it('goes on after a step done with steps left, or parked; ends after the last step and after any end', () => {
     const a = (events: RunEvent[], pending: StepRef[]): StepAnswer => ({
       events,

@@ -83,7 +83,8 @@ export function teamStart(runId: string, a: Pick<StepAnswer, 'events' | 'pending
 export function teamAfterStep(state: RunMachineState, a: StepAnswer): TeamTurn {
   // A durable step that ran no step through the machine (its worker failed outside it) ends the run as a crash would.
   const events: RunEvent[] = a.events.length ? a.events : [{ type: 'crashed', message: a.reason ?? 'the step answered nothing' }];
-  return feed(state, events, a.pending);
+  // The steps left are the worker's word: a durable step run again (its push refused) may have gone on past the one asked.
+  return feed({ ...state, pending: a.pending }, events, a.pending);
 }
 
 /** Whether the run goes on to another durable step after this answer (its worker keeps the run's remote branch as known). */

@@ -2,6 +2,7 @@
 // The renderer's side of a notification channel: a channel registered in shared/notify-channels/ alone gets its Settings
 // field (its label, help and checks) and its name in the Activity log.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NO_TARGETS } from '../../../shared/notify';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import type * as SharedChannels from '../../../shared/notify-channels';
@@ -48,7 +49,7 @@ describe('a notification channel registered as a record', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
     const input = fake.calls.find((c) => c.method === 'settings.set')!.input as { notify: unknown };
-    expect(input.notify).toEqual({ ntfy: null, webhook: null, pager: 'https://pager.example.com/me' });
+    expect(input.notify).toEqual({ ...NO_TARGETS, pager: 'https://pager.example.com/me' });
   });
 
   it("names a bad value in the channel's own sentence when the form is checked", () => {
@@ -64,9 +65,9 @@ describe('a notification channel registered as a record', () => {
       sandbox: true,
       prices: [],
     } satisfies Omit<SettingsFields, 'notify'>;
-    const bad = checkSettings({ ...fields, notify: { ntfy: null, webhook: null, pager: 'pager.example.com' } as never });
+    const bad = checkSettings({ ...fields, notify: { ...NO_TARGETS, pager: 'pager.example.com' } as never });
     expect(!bad.ok && bad.errors).toEqual({ 'notify.pager': 'Give a valid pager URL.' });
-    expect(checkSettings({ ...fields, notify: { ntfy: null, webhook: null, pager: null } as never }).ok).toBe(true);
+    expect(checkSettings({ ...fields, notify: { ...NO_TARGETS, pager: null } as never }).ok).toBe(true);
   });
 
   it('is named in the Activity log by its own words', () => {

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 // Settings › Notifications: URLs are checked with the contract's schema before saving, and saved as one settings.set (empty = none).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NO_TARGETS } from '../../../shared/notify';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { installFake } from '../test-helpers';
@@ -30,7 +31,7 @@ describe('Settings › Notifications', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
     const input = fake.calls.find((c) => c.method === 'settings.set')!.input as { notify: unknown };
-    expect(input.notify).toEqual({ ntfy: 'https://ntfy.example.com/my-runs', webhook: 'https://hooks.example.com/ratchet' });
+    expect(input.notify).toEqual({ ...NO_TARGETS, ntfy: 'https://ntfy.example.com/my-runs', webhook: 'https://hooks.example.com/ratchet' });
   });
 
   it('saves an emptied field as no target', async () => {
@@ -38,6 +39,6 @@ describe('Settings › Notifications', () => {
     fireEvent.change(await screen.findByLabelText(/Webhook URL/), { target: { value: '   ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'settings.set')).toBe(true));
-    expect((fake.calls.find((c) => c.method === 'settings.set')!.input as { notify: unknown }).notify).toEqual({ ntfy: null, webhook: null });
+    expect((fake.calls.find((c) => c.method === 'settings.set')!.input as { notify: unknown }).notify).toEqual(NO_TARGETS);
   });
 });

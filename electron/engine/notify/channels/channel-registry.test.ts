@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { methods } from '../../../../shared/contract';
 import { eventPayloads } from '../../../../shared/engine-events';
-import { NotifySettings, WorkflowNotify } from '../../../../shared/notify';
+import { NO_TARGETS, NotifySettings, WorkflowNotify } from '../../../../shared/notify';
 import { UserSettings } from '../../settings/settings-store';
 import { trustItems } from '../../trust/trust-items';
 import { parseWorkflow } from '../../workflow/load-workflow';
@@ -55,19 +55,17 @@ describe('a notification channel registered as a record and a sender', () => {
     expect(!bad.ok && bad.problems).toEqual([
       { line: 2, path: 'notify.pager', message: 'the pager URL must be a full http:// or https:// URL, e.g. https://pager.example.com/ratchet' },
     ]);
-    expect(Object.keys(WorkflowNotify.shape)).toEqual(['ntfy', 'webhook', 'pager']);
+    expect(Object.keys(WorkflowNotify.shape)).toEqual(Object.keys(NO_TARGETS));
+    expect(Object.keys(WorkflowNotify.shape).at(-1)).toBe('pager');
   });
 
   it("is a Settings target (null by default, in the stored file and the contract's settings.set)", () => {
-    expect(UserSettings.parse({}).notify).toEqual({ ntfy: null, webhook: null, pager: null });
-    expect(UserSettings.parse({ notify: { ntfy: 'https://ntfy.example.com/t' } }).notify).toEqual({
-      ntfy: 'https://ntfy.example.com/t',
-      webhook: null,
-      pager: null,
-    });
+    expect(NO_TARGETS).toHaveProperty('pager', null);
+    expect(UserSettings.parse({}).notify).toEqual(NO_TARGETS);
+    expect(UserSettings.parse({ notify: { ntfy: 'https://ntfy.example.com/t' } }).notify).toEqual({ ...NO_TARGETS, ntfy: 'https://ntfy.example.com/t' });
     expect(NotifySettings.safeParse({ pager: 'ftp://x' }).success).toBe(false);
     const set = methods['settings.set'].input.shape.notify;
-    expect(set.parse({ pager: 'https://pager.example.com/me' })).toEqual({ ntfy: null, webhook: null, pager: 'https://pager.example.com/me' });
+    expect(set.parse({ pager: 'https://pager.example.com/me' })).toEqual({ ...NO_TARGETS, pager: 'https://pager.example.com/me' });
   });
 
   it("is a notify.sent / notify.failed event's target", () => {
@@ -91,8 +89,8 @@ describe('a notification channel registered as a record and a sender', () => {
   it('is sent to, after the workflow-over-Settings precedence, and its delivery reported under its name', async () => {
     const s = await startCaptureServer();
     servers.push(s);
-    const targets = resolveTargets({ pager: `${s.url}/page` } as never, { ntfy: null, webhook: null, pager: 'https://pager.example.com/settings' } as never);
-    expect(targets).toEqual({ ntfy: null, webhook: null, pager: `${s.url}/page` });
+    const targets = resolveTargets({ pager: `${s.url}/page` } as never, { ...NO_TARGETS, pager: 'https://pager.example.com/settings' } as never);
+    expect(targets).toEqual({ ...NO_TARGETS, pager: `${s.url}/page` });
     const reports: DeliveryReport[] = [];
     const n = createNotifier({ targets, report: (r) => reports.push(r), tuning: { timeoutMs: 10_000, retries: 0 } });
     expect(n.active).toBe(true);
