@@ -6,6 +6,7 @@ import { processAlive } from '../engine/process/process-alive';
 import { runsToStart } from '../engine/lifecycle/run-scheduler';
 import { loadSettings } from '../engine/settings/settings-store';
 import { RunQueue } from '../engine/store/run-queue';
+import { applyRunEvent } from '../engine/runs/apply-run-commands';
 
 /**
  * Returns once `runId` may start: at once when a slot is free and nobody waits, otherwise after waiting its turn
@@ -16,7 +17,7 @@ export async function waitForSlot(
   runId: string,
   opts: { priority: number; signal: AbortSignal; say: (line: string) => void; pollMs?: number },
 ): Promise<void> {
-  const queue = new RunQueue(engine.store);
+  const queue = new RunQueue(engine.store, applyRunEvent(engine.store));
   const self = { pid: process.pid, host: hostname() };
   const limit = () => loadSettings(engine.home).concurrency;
   if (queue.list().length === 0 && queue.leasedRunIds().length < limit()) return;

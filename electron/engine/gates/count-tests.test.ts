@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countTests, countTestsInReport, ranNoTests } from './count-tests';
-import { CORPUS_DIR, loadCorpus } from './failure-corpus';
+import { CORPUS_DIR, loadCorpus } from './testing/failure-corpus';
 
 const ZERO = path.join(CORPUS_DIR, 'zero-tests');
 const read = (f: string) => fs.readFileSync(path.join(ZERO, f), 'utf8');
