@@ -14,3 +14,4 @@ export function engineUnitOf(relToEngine: string): string;
 export function engineLevelOf(unit: string): number | undefined;
 export function isPure(relToEngine: string): boolean;
 export function engineImportProblem(fromRel: string, toRel: string): string | null;
+export const FRONT_DOOR_USERS: string[];

@@ -177,6 +177,10 @@ export function engineImportProblem(fromRel, toRel) {
   return `Bad layering: electron/engine/${from} (level ${lf}) may import only its own folder and lower levels; ${to} is level ${lt} (the engine's map: docs/architecture.md).`;
 }
 
+/** The hosts import the engine through one file (its tests and `testing/` helpers may reach deeper). */
+export const FRONT_DOOR_USERS = ['electron/cli', 'electron/host', 'electron/main'];
+const FRONT_DOOR = [ENGINE, `${ENGINE}/index`, `${ENGINE}/index.ts`];
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const layersRule = {
   meta: {
@@ -221,6 +225,13 @@ export const layersRule = {
         return;
       }
       const to = zoneOf(toRel);
+      if (to === ENGINE && FRONT_DOOR_USERS.includes(from) && !FRONT_DOOR.includes(toRel)) {
+        context.report({
+          node,
+          message: `Bad layering: ${from}/ imports the engine only through its front door, ${ENGINE}/index.ts; this reaches ${toRel} (the layer map: docs/architecture.md).`,
+        });
+        return;
+      }
       if (!to || to === from || LAYERS[from].includes(to)) return;
       const allowed = LAYERS[from].length ? LAYERS[from].map((z) => `${z}/`).join(', ') : 'nothing outside itself';
       context.report({ node, message: `Bad layering: ${from}/ may import only ${allowed}; this imports ${to}/ (the layer map: docs/architecture.md).` });

@@ -45,10 +45,20 @@ describe('the layer map', () => {
     expect(await layerErrors('renderer/src/components/Violation.test.tsx', call)).toEqual([]);
   }, 60_000);
 
+  it("holds the hosts to the engine's front door: electron/engine/index.ts, nothing deeper", async () => {
+    expect(
+      await layerErrors('electron/cli/violation.ts', "import { createService } from '../engine/service/service';\nexport const s = createService;\n"),
+    ).toEqual([
+      'Bad layering: electron/cli/ imports the engine only through its front door, electron/engine/index.ts; this reaches electron/engine/service/service (the layer map: docs/architecture.md).',
+    ]);
+    expect(await layerErrors('electron/main/violation.ts', "import type { Store } from '../engine/store/store';\nexport type S = Store;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/host/violation.ts', "export { RatchetError } from '../engine/errors';\n")).toHaveLength(1);
+    expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine';\nexport const s = createService;\n")).toEqual([]);
+    expect(await layerErrors('electron/cli/ok.ts', "import { createEngine } from '../engine/index';\nexport const e = createEngine;\n")).toEqual([]);
+    expect(await layerErrors('electron/cli/ok.test.ts', "import { Store } from '../engine/store/store';\nexport const s = Store;\n")).toEqual([]);
+  }, 60_000);
+
   it('passes what the map allows, and lets tests reach across it', async () => {
-    expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine/service/service';\nexport const s = createService;\n")).toEqual(
-      [],
-    );
     expect(await layerErrors('electron/engine/runs/violation.test.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;\n")).toEqual([]);
   }, 60_000);
 
