@@ -7,7 +7,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CODE = /\.(ts|tsx|mjs|js)$/;
-const TEXT = /\.(ts|tsx|mjs|js|md)$/;
+const TEXT = /\.(ts|tsx|mjs|js|md|sh)$/;
 const ENGINE = 'electron/engine/';
 
 const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' });
