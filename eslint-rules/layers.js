@@ -35,6 +35,152 @@ export function zoneOf(rel) {
   return ZONES.find((z) => p === z || p.startsWith(`${z}/`)) ?? null;
 }
 
+/**
+ * Inside the engine: each folder (or root file) of `electron/engine/` has a level, lowest first. A product file may
+ * import its own folder and folders of lower levels only, never one of its own level or above (VS Code's
+ * code-layering rule, per folder). A new folder has to be placed here before its code passes lint.
+ */
+export const ENGINE = 'electron/engine';
+export const ENGINE_LEVELS = [
+  ['errors.ts', 'home.ts', 'fs', 'process'],
+  ['workflow', 'settings'],
+  ['policy'],
+  ['git'],
+  ['sandbox', 'project'],
+  ['gates'],
+  ['failures', 'prompts', 'store'],
+  ['agents', 'notify', 'trust', 'worktree-env', 'stats', 'review'],
+  ['run', 'estimate'],
+  ['step', 'forge'],
+  ['lifecycle'],
+  ['engine.ts'],
+  ['attempts', 'team'],
+  ['service'],
+  ['index.ts'],
+];
+
+/** Until `runs/` is split by concern (scripts/split-runs.mjs): the folder each of its files belongs to. */
+export const ENGINE_UNITS = {
+  'runs/policy.ts': 'policy',
+  'runs/decide.ts': 'policy',
+  'runs/backoff.ts': 'policy',
+  'runs/budget.ts': 'policy',
+  'runs/retry-entries.ts': 'policy',
+  'runs/policy-doc.ts': 'policy',
+  'runs/task-retry-config.ts': 'policy',
+  'runs/classify.ts': 'failures',
+  'runs/classify-api.ts': 'failures',
+  'runs/classify-compile.ts': 'failures',
+  'runs/classify-context.ts': 'failures',
+  'runs/classify-hints.ts': 'failures',
+  'runs/classify-missing.ts': 'failures',
+  'runs/classify-network.ts': 'failures',
+  'runs/classify-npm.ts': 'failures',
+  'runs/classify-process.ts': 'failures',
+  'runs/classify-result.ts': 'failures',
+  'runs/classify-toolchain.ts': 'failures',
+  'runs/classify-tests.ts': 'failures',
+  'runs/failure.ts': 'failures',
+  'runs/fingerprint.ts': 'failures',
+  'runs/attempt-summary.ts': 'failures',
+  'runs/prompts.ts': 'prompts',
+  'runs/run-machine.ts': 'run',
+  'runs/run-reasons.ts': 'run',
+  'runs/step-outcome.ts': 'run',
+  'runs/apply-run-commands.ts': 'run',
+  'runs/continuation.ts': 'run',
+  'runs/reconcile.ts': 'run',
+  'runs/resume-plan.ts': 'run',
+  'runs/status-document.ts': 'run',
+  'runs/api-hold.ts': 'run',
+  'runs/step-agent-attempt.ts': 'step',
+  'runs/step-attempt.ts': 'step',
+  'runs/step-events.ts': 'step',
+  'runs/step-failure.ts': 'step',
+  'runs/step-kit.ts': 'step',
+  'runs/step-machine.ts': 'step',
+  'runs/step-ports.ts': 'step',
+  'runs/step-prompt.ts': 'step',
+  'runs/step-rebase.ts': 'step',
+  'runs/step-restore.ts': 'step',
+  'runs/step-runner.ts': 'step',
+  'runs/step-state.ts': 'step',
+  'runs/step-stored-attempts.ts': 'step',
+  'runs/step-tdd.ts': 'step',
+  'runs/attempt-gates.ts': 'step',
+  'runs/retry-focus.ts': 'step',
+  'runs/tdd.ts': 'step',
+  'runs/tdd-restore.ts': 'step',
+  'runs/validators.ts': 'step',
+};
+
+/**
+ * Pure code: decisions as functions of their inputs. It imports no Node built-in, no git and no store (its inputs
+ * arrive as data; the adapters around it do the I/O). An entry is a folder or a file, relative to the engine.
+ */
+export const ENGINE_PURE = [
+  'policy',
+  'prompts',
+  'runs/classify.ts',
+  'runs/classify-api.ts',
+  'runs/classify-compile.ts',
+  'runs/classify-hints.ts',
+  'runs/classify-network.ts',
+  'runs/classify-npm.ts',
+  'runs/classify-process.ts',
+  'runs/classify-result.ts',
+  'runs/classify-tests.ts',
+  'runs/classify-toolchain.ts',
+  'runs/step-machine.ts',
+  'runs/step-state.ts',
+  'runs/step-kit.ts',
+  'runs/step-attempt.ts',
+  'runs/step-events.ts',
+  'runs/step-failure.ts',
+  'runs/step-tdd.ts',
+  'runs/run-machine.ts',
+  'runs/run-reasons.ts',
+  'runs/resume-plan.ts',
+  'runs/continuation.ts',
+  'stats/stats.ts',
+  'stats/what-if.ts',
+];
+const IMPURE_UNITS = ['git', 'store'];
+const NODE_BUILTIN = /^(node:|(fs|path|child_process|os|crypto|http|https|net|url|stream|util|worker_threads)(\/|$))/;
+
+const levelOf = new Map(ENGINE_LEVELS.flatMap((units, level) => units.map((u) => [u, level])));
+
+/** The engine folder (or root file) a path relative to the engine belongs to. */
+export function engineUnitOf(relToEngine) {
+  if (ENGINE_UNITS[relToEngine]) return ENGINE_UNITS[relToEngine];
+  return relToEngine.split('/')[0];
+}
+/** The level of an engine unit (index in ENGINE_LEVELS), or undefined when the map does not place it. */
+export const engineLevelOf = (unit) => levelOf.get(unit);
+/** Whether a file (relative to the engine) is pure code. */
+export const isPure = (relToEngine) => ENGINE_PURE.some((p) => under(relToEngine, p));
+
+/** The problem with an import from one engine file to another (both relative to the engine), or null. */
+export function engineImportProblem(fromRel, toRel) {
+  const from = engineUnitOf(fromRel);
+  const to = engineUnitOf(/\.[cm]?[jt]sx?$/.test(toRel) ? toRel : `${toRel}.ts`);
+  if (isPure(fromRel) && IMPURE_UNITS.includes(to))
+    return `pure code (${fromRel}) imports no ${to}/: take what it needs as data (the engine's map: docs/architecture.md).`;
+  if (from === to) return null;
+  const lf = levelOf.get(from);
+  const lt = levelOf.get(to);
+  if (lf === undefined)
+    return `electron/engine/${from} is not on the engine's map: give it a level in eslint-rules/layers.js (the engine's map: docs/architecture.md).`;
+  if (lt === undefined)
+    return `electron/engine/${to} is not on the engine's map: give it a level in eslint-rules/layers.js (the engine's map: docs/architecture.md).`;
+  if (lt < lf) return null;
+  return `Bad layering: electron/engine/${from} (level ${lf}) may import only its own folder and lower levels; ${to} is level ${lt} (the engine's map: docs/architecture.md).`;
+}
+
+/** The hosts import the engine through one file (its tests and `testing/` helpers may reach deeper). */
+export const FRONT_DOOR_USERS = ['electron/cli', 'electron/host', 'electron/main'];
+const FRONT_DOOR = [ENGINE, `${ENGINE}/index`, `${ENGINE}/index.ts`];
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const layersRule = {
   meta: {
@@ -49,8 +195,18 @@ export const layersRule = {
     const from = zoneOf(fromRel);
     if (!from) return {};
     const folder = Object.keys(WITHIN).find((f) => under(fromRel, f));
+    const inEngine = (rel) => rel.startsWith(`${ENGINE}/`);
+    const fromEngine = inEngine(fromRel) ? fromRel.slice(ENGINE.length + 1) : null;
     const check = (node, spec) => {
-      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      if (typeof spec !== 'string') return;
+      if (!spec.startsWith('.')) {
+        if (fromEngine && isPure(fromEngine) && NODE_BUILTIN.test(spec))
+          context.report({
+            node,
+            message: `Pure code (${fromEngine}) imports no Node built-in (${spec}): take what it needs as data (the engine's map: docs/architecture.md).`,
+          });
+        return;
+      }
       const toRel = path
         .relative(root, path.resolve(path.dirname(file), spec))
         .split(path.sep)
@@ -63,7 +219,19 @@ export const layersRule = {
         });
         return;
       }
+      if (fromEngine && inEngine(toRel)) {
+        const problem = engineImportProblem(fromEngine, toRel.slice(ENGINE.length + 1));
+        if (problem) context.report({ node, message: problem.charAt(0).toUpperCase() + problem.slice(1) });
+        return;
+      }
       const to = zoneOf(toRel);
+      if (to === ENGINE && FRONT_DOOR_USERS.includes(from) && !FRONT_DOOR.includes(toRel)) {
+        context.report({
+          node,
+          message: `Bad layering: ${from}/ imports the engine only through its front door, ${ENGINE}/index.ts; this reaches ${toRel} (the layer map: docs/architecture.md).`,
+        });
+        return;
+      }
       if (!to || to === from || LAYERS[from].includes(to)) return;
       const allowed = LAYERS[from].length ? LAYERS[from].map((z) => `${z}/`).join(', ') : 'nothing outside itself';
       context.report({ node, message: `Bad layering: ${from}/ may import only ${allowed}; this imports ${to}/ (the layer map: docs/architecture.md).` });

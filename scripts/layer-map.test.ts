@@ -1,8 +1,9 @@
 // The layer map is enforced: a deliberate violation fails lint with the map's own message, an allowed import passes, and tests may reach across.
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { LAYERS, zoneOf } from '../eslint-rules/layers.js';
+import { ENGINE_LEVELS, engineLevelOf, engineUnitOf, LAYERS, zoneOf } from '../eslint-rules/layers.js';
 
 const ROOT = join(__dirname, '..');
 const eslint = new ESLint({ cwd: ROOT });
@@ -44,10 +45,20 @@ describe('the layer map', () => {
     expect(await layerErrors('renderer/src/components/Violation.test.tsx', call)).toEqual([]);
   }, 60_000);
 
+  it("holds the hosts to the engine's front door: electron/engine/index.ts, nothing deeper", async () => {
+    expect(
+      await layerErrors('electron/cli/violation.ts', "import { createService } from '../engine/service/service';\nexport const s = createService;\n"),
+    ).toEqual([
+      'Bad layering: electron/cli/ imports the engine only through its front door, electron/engine/index.ts; this reaches electron/engine/service/service (the layer map: docs/architecture.md).',
+    ]);
+    expect(await layerErrors('electron/main/violation.ts', "import type { Store } from '../engine/store/store';\nexport type S = Store;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/host/violation.ts', "export { RatchetError } from '../engine/errors';\n")).toHaveLength(1);
+    expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine';\nexport const s = createService;\n")).toEqual([]);
+    expect(await layerErrors('electron/cli/ok.ts', "import { createEngine } from '../engine/index';\nexport const e = createEngine;\n")).toEqual([]);
+    expect(await layerErrors('electron/cli/ok.test.ts', "import { Store } from '../engine/store/store';\nexport const s = Store;\n")).toEqual([]);
+  }, 60_000);
+
   it('passes what the map allows, and lets tests reach across it', async () => {
-    expect(await layerErrors('electron/host/ok.ts', "import { createService } from '../engine/service/service';\nexport const s = createService;\n")).toEqual(
-      [],
-    );
     expect(await layerErrors('electron/engine/runs/violation.test.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;\n")).toEqual([]);
   }, 60_000);
 
@@ -80,5 +91,62 @@ describe('the layer map', () => {
     expect(
       await sqlErrors('electron/engine/ok.ts', "export const m = /^a (b)$/.exec('a b');\nexport const t = 'Select the files from the list to update.';\n"),
     ).toEqual([]);
+  }, 60_000);
+});
+
+describe("the engine's map", () => {
+  it('gives every product file of the engine a level', () => {
+    const engine = join(ROOT, 'electron/engine');
+    const files = (dir: string): string[] =>
+      readdirSync(join(engine, dir)).flatMap((n) => {
+        const rel = dir ? `${dir}/${n}` : n;
+        if (statSync(join(engine, rel)).isDirectory()) return n === 'testing' || n === 'node_modules' ? [] : files(rel);
+        return /\.ts$/.test(n) && !n.endsWith('.test.ts') ? [rel] : [];
+      });
+    const all = files('');
+    expect(all.length).toBeGreaterThan(200);
+    expect(all.filter((f) => engineLevelOf(engineUnitOf(f)) === undefined)).toEqual([]);
+    expect(ENGINE_LEVELS.at(-1)).toEqual(['index.ts']);
+  });
+
+  it('fails lint on an import running up or across a level, and on a folder the map does not place', async () => {
+    expect(await layerErrors('electron/engine/git/violation.ts', "import { runLoop } from '../lifecycle/run-loop';\nexport const x = runLoop;\n")).toEqual([
+      "Bad layering: electron/engine/git (level 3) may import only its own folder and lower levels; lifecycle is level 10 (the engine's map: docs/architecture.md).",
+    ]);
+    // The same level is no lower: two folders of one level never import each other.
+    expect(await layerErrors('electron/engine/store/violation.ts', "import type { Failure } from '../runs/failure';\nexport type F = Failure;\n")).toHaveLength(
+      1,
+    );
+    expect(await layerErrors('electron/engine/gates/violation.ts', "export { engineOf } from '../engine';\n")).toHaveLength(1);
+    expect(await layerErrors('electron/engine/nowhere/violation.ts', "import { git } from '../git/git-command';\nexport const g = git;\n")).toEqual([
+      "Electron/engine/nowhere is not on the engine's map: give it a level in eslint-rules/layers.js (the engine's map: docs/architecture.md).",
+    ]);
+  }, 60_000);
+
+  it('passes an import down the levels and within a folder, and lets tests reach up', async () => {
+    expect(
+      await layerErrors(
+        'electron/engine/lifecycle/ok.ts',
+        "import { git } from '../git/git-command';\nimport { RatchetError } from '../errors';\nexport const x = [git, RatchetError];\n",
+      ),
+    ).toEqual([]);
+    expect(await layerErrors('electron/engine/git/ok.ts', "import { git } from './git-command';\nexport const x = git;\n")).toEqual([]);
+    expect(await layerErrors('electron/engine/git/violation.test.ts', "import { runLoop } from '../lifecycle/run-loop';\nexport const x = runLoop;\n")).toEqual(
+      [],
+    );
+  }, 60_000);
+
+  it('keeps pure code from Node built-ins, git and the store', async () => {
+    const io =
+      "import { readFileSync } from 'node:fs';\nimport { git } from '../git/git-command';\nimport type { Store } from '../store/store';\nexport const x: [unknown, unknown, Store | null] = [readFileSync, git, null];\n";
+    const errors = await layerErrors('electron/engine/runs/step-machine.ts', io);
+    expect(errors).toHaveLength(3);
+    expect(errors[0]).toBe(
+      "Pure code (runs/step-machine.ts) imports no Node built-in (node:fs): take what it needs as data (the engine's map: docs/architecture.md).",
+    );
+    expect(await layerErrors('electron/engine/stats/what-if.ts', "import path from 'path';\nexport const p = path;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/engine/runs/policy.ts', "import type { Store } from '../store/store';\nexport type S = Store;\n")).toHaveLength(1);
+    // An adapter of the same concern does I/O.
+    expect(await layerErrors('electron/engine/runs/step-runner.ts', io)).toEqual([]);
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 // Domain vocabulary shared by the engine, the CLI and the renderer: statuses, error classes, the status document.
 import { z } from 'zod';
+import { ErrorClass } from './error-classes';
 import { plainLine } from './terminal-text';
 import { WorktreeEnvDoc } from './worktree-env';
 import { PrDoc } from './pull-request';
@@ -75,27 +76,8 @@ export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skip
 export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;
 
-export const ERROR_CLASSES = [
-  'test_failure',
-  'compilation_error',
-  'crash',
-  'timeout',
-  'api_error',
-  'rate_limit',
-  'git_conflict',
-  'missing_dependency',
-  'permission_error',
-  'resource_exhaustion',
-  'environment',
-  'sandbox_violation',
-  'no_change',
-  'empty_attempt',
-  /** A test-first step's test attempt broke its rule: no test file changed, or the tests pass before the implementation. */
-  'tdd_violation',
-  'unknown',
-] as const;
-export const ErrorClass = z.enum(ERROR_CLASSES);
-export type ErrorClass = z.infer<typeof ErrorClass>;
+// The error classes live with their labels (error-classes.ts), so worktree-env.ts can name them without importing this file.
+export { ERROR_CLASSES, ErrorClass } from './error-classes';
 
 /** How one attempt ended. `running` only while it is under way. */
 /** `flaky`: the gate failed, then passed on a re-run of the unchanged tree, so the step went on. */
@@ -238,7 +220,7 @@ export const StatusDocument = z.object({
   /** The retry policy in force and where each value came from (default / preset / workflow / task / step / raised). */
   policy: PolicyDoc.optional(),
   /** What made the worktree ready to test: files copied, dependencies reused, the last setup (its time), the baseline check. */
-  environment: z.lazy(() => WorktreeEnvDoc).optional(),
+  environment: WorktreeEnvDoc.optional(),
   /** The run's pull request (`ratchet pr`); null: none opened. Absent in documents from before the field. */
   pr: PrDoc.nullable().optional(),
   /** The estimate made when the run started; null for a run from before estimates. */

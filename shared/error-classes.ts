@@ -1,5 +1,27 @@
-// The error classes as people read them ("Test failure", not `test_failure`): one map for the app, the CLI and the engine's sentences.
-import type { ErrorClass } from './domain';
+// The error classes: the list (ErrorClass) and how people read them ("Test failure", not `test_failure`), one map for the app, the CLI and the engine's sentences.
+import { z } from 'zod';
+
+export const ERROR_CLASSES = [
+  'test_failure',
+  'compilation_error',
+  'crash',
+  'timeout',
+  'api_error',
+  'rate_limit',
+  'git_conflict',
+  'missing_dependency',
+  'permission_error',
+  'resource_exhaustion',
+  'environment',
+  'sandbox_violation',
+  'no_change',
+  'empty_attempt',
+  /** A test-first step's test attempt broke its rule: no test file changed, or the tests pass before the implementation. */
+  'tdd_violation',
+  'unknown',
+] as const;
+export const ErrorClass = z.enum(ERROR_CLASSES);
+export type ErrorClass = z.infer<typeof ErrorClass>;
 
 export const ERROR_CLASS_LABEL: Record<ErrorClass, string> = {
   test_failure: 'Test failure',

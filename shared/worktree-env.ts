@@ -1,6 +1,6 @@
 // The worktree's environment as the status document, the app and the CLI show it: setup, files copied, dependencies reused, the baseline check.
 import { z } from 'zod';
-import { ErrorClass } from './domain';
+import { ErrorClass } from './error-classes';
 
 /** One run of the workflow's `setup` (or why it did not need to run). */
 export const SetupDoc = z.object({
@@ -26,8 +26,8 @@ export const BaselineGateDoc = z.object({
   exitCode: z.number().int().nullable(),
   timedOut: z.boolean(),
   durationMs: z.number(),
-  /** How its failure is classified (null when it passed). Lazy: domain.ts's status document includes this file's schemas. */
-  errorClass: z.lazy(() => ErrorClass).nullable(),
+  /** How its failure is classified (null when it passed). */
+  errorClass: ErrorClass.nullable(),
   message: z.string().nullable(),
   /** The tests (or compile errors) it reported failing, by name. */
   failingTests: z.array(z.string()),

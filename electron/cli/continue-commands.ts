@@ -6,11 +6,7 @@ import { resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { RunStatus } from '../../shared/domain';
-import type { ConfirmNext, Engine } from '../engine/engine';
-import type { RunRow } from '../engine/store/store';
-import { RatchetError } from '../engine/errors';
-import type { RecoveryOption, RequiredAction } from '../engine/runs/resume-plan';
-import { StepConfig } from '../engine/workflow/schema';
+import { type ConfirmNext, type Engine, type RunRow, RatchetError, type RecoveryOption, type RequiredAction, StepConfig } from '../engine';
 import { ask, confirm, parse, UsageError, withProgress, type CliIo } from './cli-kit';
 import { interruptedLine, optionText, renderResumePlan } from './resume-view';
 import { money } from '../../shared/money';
@@ -93,7 +89,7 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
   if (!runId) runId = runWorkingIn(engine, process.cwd())?.id;
   if (!runId) {
     engine.detectInterrupted();
-    const runs = engine.store.listRuns().filter((r) => RESUMABLE.includes(r.status));
+    const runs = engine.runRows().filter((r) => RESUMABLE.includes(r.status));
     if (!runs.length) {
       io.stderr.write(
         'No run to resume (interrupted, paused, waiting, failed or waiting for approval). `ratchet list` shows every run; `ratchet run <repo>` starts a new one.\n',
@@ -102,7 +98,7 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     }
     io.stderr.write('Runs to resume:\n');
     runs.forEach((r, i) => {
-      const steps = engine.store.getSteps(r.id);
+      const steps = engine.stepRows(r.id);
       const current = steps.find((s) => s.status === 'running') ?? steps.find((s) => s.status !== 'succeeded' && s.status !== 'skipped');
       io.stderr.write(
         `${interruptedLine(i + 1, r, current ? { index: current.step_index, total: steps.length, title: current.title, phase: current.phase } : null)}\n`,
@@ -135,7 +131,7 @@ function runWorkingIn(engine: Engine, dir: string): RunRow | undefined {
     }
   };
   const here = real(dir);
-  return engine.store.listRuns().find((r) => {
+  return engine.runRows().find((r) => {
     const w = real(r.worktree);
     return here === w || here.startsWith(`${w}${sep}`);
   });
@@ -146,7 +142,7 @@ function runWorkingIn(engine: Engine, dir: string): RunRow | undefined {
  * path no run works in is refused with what to give instead.
  */
 function runIdOf(engine: Engine, arg: string): string {
-  if (engine.store.getRun(arg)) return arg;
+  if (engine.runRow(arg)) return arg;
   const looksLikePath = arg.includes('/') || arg.includes('\\') || arg === '.' || arg === '..';
   if (!looksLikePath || !existsSync(arg)) return arg;
   const run = runWorkingIn(engine, arg);
@@ -170,7 +166,7 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
   // An agent-drafted plan resumes to its approval: it runs only once approved.
   let approve = Boolean(flags.approve);
   if (info.run.status === 'waiting_approval' && !approve) {
-    const plan = engine.store.getPlan(runId);
+    const plan = engine.plan(runId);
     plan?.steps.forEach((s, i) => io.stderr.write(`  ${i + 1}. ${s.title}\n`));
     if (tty && (await confirm(io, 'Approve this plan and start? [y/N] '))) approve = true;
     else {
@@ -254,9 +250,9 @@ export async function cmdPlan(engine: Engine, args: string[], io: CliIo): Promis
       `plan revision ${r.revision}: ${steps.data.length} steps; kept commits of step(s) ${r.kept.join(', ') || 'none'}${r.reset.length ? `; step(s) ${r.reset.join(', ')} changed and will run again` : ''}. \`ratchet retry ${runId}\` or \`ratchet resume ${runId}\` follows it.\n`,
     );
   }
-  const plan = engine.store.getPlan(runId);
+  const plan = engine.plan(runId);
   if (!plan) throw new RatchetError('run_not_found', `No run with id ${runId}, or it has no plan.`);
-  const steps = engine.store.getSteps(runId);
+  const steps = engine.stepRows(runId);
   if (values.json) io.stdout.write(`${JSON.stringify({ revision: plan.revision, steps: plan.steps }, null, 2)}\n`);
   else {
     io.stdout.write(`plan revision ${plan.revision}\n`);

@@ -1,6 +1,6 @@
 // `ratchet estimate <repo>`: what a task would cost and how long it would take, before it starts. No history is not an
 // error: the estimate then rests on the plan alone and says so (`confidence: none`).
-import type { Engine } from '../engine/engine';
+import type { Engine } from '../engine';
 import { estimateLine } from '../../shared/estimate-text';
 import { parse, UsageError, type CliIo } from './cli-kit';
 

@@ -1,12 +1,7 @@
 // `ratchet init <repo>`: writes the workflow detected from the repository's files as ratchet.yml, for the developer to review.
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { RatchetError } from '../engine/errors';
-import { isBelow } from '../engine/fs/within';
-import { inspectRepo } from '../engine/git/repo-git';
-import { detectProject } from '../engine/project/detect-project';
-import { initWorkflowText, NOT_FOUND } from '../engine/project/init-workflow';
-import { findWorkflowFile } from '../engine/workflow/load-workflow';
+import { RatchetError, isBelow, inspectRepo, detectProject, initWorkflowText, NOT_FOUND, findWorkflowFile } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export async function cmdInit(args: string[], io: CliIo): Promise<number> {

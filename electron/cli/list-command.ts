@@ -1,9 +1,6 @@
 // `ratchet list [--json]`: the store alone (no engine, agent or sandbox loaded), so listing runs starts at once.
 import { hostname } from 'node:os';
-import { defaultHome } from '../engine/home';
-import { listRuns, markInterrupted } from '../engine/lifecycle/run-list';
-import { openDatabase } from '../engine/store/open-store';
-import { Store } from '../engine/store/store';
+import { defaultHome, listStoredRuns } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 /** What the CLI says when SQLite reported the database damaged and it was moved aside. */
@@ -14,21 +11,14 @@ export function movedAsideNotice(path: string): string {
 export function cmdList(args: string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } });
   if (positionals.length) throw new UsageError('`ratchet list` takes no arguments.');
-  const { db, movedAside } = openDatabase(defaultHome(io.env));
-  try {
-    if (movedAside) io.stderr.write(movedAsideNotice(movedAside));
-    const store = new Store(db);
-    markInterrupted(store, { pid: process.pid, host: hostname() }, Date.now());
-    const runs = listRuns(store);
-    if (values.json) {
-      io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
-      return 0;
-    }
-    if (!runs.length) io.stdout.write('No runs yet. Start one with `ratchet run <repo> --workflow <file>`.\n');
-    for (const r of runs)
-      io.stdout.write(`${r.id}  ${r.status.padEnd(16)} ${r.createdAt}  ${r.branch}  ${r.repo}${r.checked === false ? '  (unchecked)' : ''}\n`);
+  const { runs, movedAside } = listStoredRuns(defaultHome(io.env), { pid: process.pid, host: hostname() }, Date.now());
+  if (movedAside) io.stderr.write(movedAsideNotice(movedAside));
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
     return 0;
-  } finally {
-    db.close();
   }
+  if (!runs.length) io.stdout.write('No runs yet. Start one with `ratchet run <repo> --workflow <file>`.\n');
+  for (const r of runs)
+    io.stdout.write(`${r.id}  ${r.status.padEnd(16)} ${r.createdAt}  ${r.branch}  ${r.repo}${r.checked === false ? '  (unchecked)' : ''}\n`);
+  return 0;
 }

@@ -2,11 +2,27 @@
 import { cmdMerge } from './merge-command';
 import { cmdReview } from './review-command';
 import { cmdPr, openRunPull } from './pr-command';
-import { githubToken } from '../engine/forge/forge-token';
 import { cmdEstimate } from './estimate-command';
-import { createEngine, type Engine } from '../engine/engine';
-import { isBadInput, RatchetError } from '../engine/errors';
-import { defaultHome } from '../engine/home';
+import {
+  createEngine,
+  type Engine,
+  isBadInput,
+  RatchetError,
+  defaultHome,
+  type SharedDay,
+  draftPlan,
+  checkWorkflowText,
+  readWorkflowBytes,
+  type WorkflowProblem,
+  policyDoc,
+  policyLines,
+  tddCheckLine,
+  environmentLines,
+  parseTaskRetryConfig,
+  UntrustedWorkflow,
+  hardenOwnPath,
+  githubToken,
+} from '../engine';
 import { confirm, defaultIo, parse, terminalIo, UsageError, withProgress, type CliIo } from './cli-kit';
 import { helpAnswer } from './usage';
 import { cmdPlan, cmdRecover, cmdRestart, cmdResume, cmdRetry, resumeById } from './continue-commands';
@@ -15,22 +31,13 @@ import { waitForSlot } from './queue-wait';
 import { cmdServe } from './serve-command';
 import { cmdTrust } from './trust-command';
 import { cmdInit } from './init-command';
-import type { SharedDay } from '../engine/runs/budget';
 import { cmdListTeam, cmdRunTeam, cmdStatsTeam, cmdStatusTeam, cmdSteerTeam, cmdWorker } from './team-commands';
 import { teamUrlOf } from './team-url';
 import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { draftPlan } from '../engine/agents/plan-draft';
-import { checkWorkflowText, readWorkflowBytes, type WorkflowProblem } from '../engine/workflow/load-workflow';
-import { policyDoc, policyLines } from '../engine/runs/policy-doc';
-import { tddCheckLine } from '../engine/runs/tdd';
-import { environmentLines } from '../engine/worktree-env/prepare-worktree';
-import { parseTaskRetryConfig } from '../engine/runs/task-retry-config';
 import { errorClassLabel } from '../../shared/error-classes';
-import { UntrustedWorkflow } from '../engine/trust/check-trust';
 import { money } from '../../shared/money';
 import { budgetWarning, estimateLine } from '../../shared/estimate-text';
-import { hardenOwnPath } from '../engine/process/which';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string | null = null): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -109,7 +116,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
   }
   // The start-up check: a run whose process died while running is interrupted (not "running") before it is looked for.
   engine.detectInterrupted();
-  const interrupted = engine.store.interruptedLike(prepared.repoRoot, prepared.title);
+  const interrupted = engine.interruptedLike(prepared.repoRoot, prepared.title);
   if (interrupted.length) {
     const same = interrupted.filter((r) => r.task_title === prepared.title);
     const listed = interrupted.map((r) => `"${r.task_title}" (${r.id})`).join(', ');

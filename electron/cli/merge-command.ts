@@ -1,6 +1,5 @@
 // `ratchet merge <run-id>`: land a succeeded run on its base branch (the app's Next steps, same engine code), or preview it (--dry-run).
-import type { Engine } from '../engine/engine';
-import { landingHandlers } from '../engine/service/service-landing';
+import { type Engine, landingHandlers } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export async function cmdMerge(engine: Engine, args: string[], io: CliIo): Promise<number> {

@@ -1,11 +1,7 @@
 // `ratchet pr <run-id>`: push a succeeded run's branch and open its pull request (or update the one already open),
 // with a body written from the run; stdout the pull request's URL (--json: the run's status document with its `pr`);
 // --watch follows its checks and reviews until they decide (exit 0 green, 1 failed for good, 2 needs you).
-import type { Engine } from '../engine/engine';
-import { forgeForRun, openPull, prChecks, prDocOf, type OpenPullResult } from '../engine/forge/open-pull';
-import { decidingChecks, watchPull, type WatchEnd, type WatchLook } from '../engine/forge/pr-watch';
-import { RunPrStore } from '../engine/store/run-pr';
-import type { Forge } from '../engine/forge/forge';
+import { decidingChecks, type Engine, type OpenedPull, type WatchEnd, type WatchLook } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export async function cmdPr(engine: Engine, args: string[], io: CliIo): Promise<number> {
@@ -53,29 +49,12 @@ function ending(end: WatchEnd): { code: number; say: string } {
 }
 
 /** \`--watch\`: the head commit's checks and reviews until they decide, progress on stderr, the run's pr kept current. */
-async function watchRunPull(engine: Engine, runId: string, opened: OpenPullResult & { forge: Forge }, io: CliIo): Promise<number> {
-  const forge = opened.forge;
+async function watchRunPull(engine: Engine, runId: string, opened: OpenedPull, io: CliIo): Promise<number> {
   const minWaitMs = Number(io.env.RATCHET_PR_POLL_MS) > 0 ? Number(io.env.RATCHET_PR_POLL_MS) : undefined;
-  const prs = new RunPrStore(engine.store);
-  const save = (look: WatchLook) => {
-    const stored = prs.get(runId);
-    prs.put(
-      runId,
-      `${forge.repo.owner}/${forge.repo.name}`,
-      prDocOf(look.pr, prChecks(look.checks, look.required), stored?.rounds ?? []),
-      new Date().toISOString(),
-    );
-  };
-  const end = await watchPull(forge, opened.pr.number, {
-    ...(minWaitMs ? { minWaitMs, maxWaitMs: minWaitMs * 8 } : {}),
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    now: () => Date.now(),
-    onChange: (look) => {
-      save(look);
-      io.stderr.write(`#${look.pr.number} ${look.pr.headSha.slice(0, 8)}: ${checkLine(look)}\n`);
-    },
+  const end = await engine.pulls.watch(runId, opened, {
+    minWaitMs,
+    onChange: (look) => io.stderr.write(`#${look.pr.number} ${look.pr.headSha.slice(0, 8)}: ${checkLine(look)}\n`),
   });
-  save(end.look);
   const { code, say } = ending(end);
   io.stderr.write(`${say}\n`);
   return code;
@@ -87,13 +66,14 @@ export async function openRunPull(
   runId: string,
   io: CliIo,
   o: { base?: string | undefined; draft: boolean; repoFlag?: string | undefined },
-): Promise<OpenPullResult & { forge: Forge }> {
-  const forge = await forgeForRun(engine.store, runId, {
+): Promise<OpenedPull> {
+  const r = await engine.pulls.open(runId, {
     env: io.env,
     repoFlag: o.repoFlag,
+    base: o.base,
+    draft: o.draft,
     onWait: (s, why) => io.stderr.write(`ratchet: GitHub's ${why}: waiting ${s}s\n`),
   });
-  const r = await openPull(engine.store, forge, runId, { base: o.base, draft: o.draft, now: () => new Date().toISOString() });
   io.stderr.write(`${r.created ? 'Opened' : 'Updated'} pull request #${r.pr.number} (${r.pr.headBranch} → ${r.pr.baseBranch}): ${r.pr.url}\n`);
-  return { ...r, forge };
+  return r;
 }

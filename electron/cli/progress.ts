@@ -1,5 +1,5 @@
 // Turns engine events into the short progress lines the CLI prints on stderr.
-import type { EngineEvent } from '../engine/store/store';
+import type { EngineEvent } from '../engine';
 import { money } from '../../shared/money';
 import { wordTimes } from '../../shared/reason-text';
 import { clockWords } from '../../shared/time-ago';

@@ -1,11 +1,6 @@
 // `ratchet run --queue`: the run waits in the shared queue (the app's and other CLIs') for a free slot, then this process runs it.
 import { hostname } from 'node:os';
-import type { Engine } from '../engine/engine';
-import { RatchetError } from '../engine/errors';
-import { processAlive } from '../engine/process/process-alive';
-import { runsToStart } from '../engine/lifecycle/run-scheduler';
-import { loadSettings } from '../engine/settings/settings-store';
-import { RunQueue } from '../engine/store/run-queue';
+import { type Engine, RatchetError, processAlive, runsToStart, loadSettings } from '../engine';
 
 /**
  * Returns once `runId` may start: at once when a slot is free and nobody waits, otherwise after waiting its turn
@@ -16,7 +11,7 @@ export async function waitForSlot(
   runId: string,
   opts: { priority: number; signal: AbortSignal; say: (line: string) => void; pollMs?: number },
 ): Promise<void> {
-  const queue = new RunQueue(engine.store);
+  const queue = engine.queue();
   const self = { pid: process.pid, host: hostname() };
   const limit = () => loadSettings(engine.home).concurrency;
   if (queue.list().length === 0 && queue.leasedRunIds().length < limit()) return;

@@ -1,6 +1,5 @@
 // Renders the resume plan ("Workflow Resume Plan") and the interrupted-runs list for the terminal.
-import type { ResumeInfo } from '../engine/lifecycle/run-recovery';
-import type { RunRow } from '../engine/store/store';
+import type { ResumeInfo, RunRow } from '../engine';
 import { wordTimes } from '../../shared/reason-text';
 import { ago as timeAgo } from '../../shared/time-ago';
 

@@ -2,9 +2,7 @@
 // to the agent in one round (electron/engine/review/), then each comment's answer; --list shows them without sending.
 import { readFileSync } from 'node:fs';
 import { ReviewDoc, type ReviewCommentDoc } from '../../shared/contract/review';
-import type { Engine } from '../engine/engine';
-import { RatchetError } from '../engine/errors';
-import { commentDoc, roundDoc, type NewReviewComment } from '../engine/review/review-round';
+import { commentDoc, RatchetError, roundDoc, type Engine, type NewReviewComment } from '../engine';
 import { parseTokens, UsageError, withProgress, type CliIo } from './cli-kit';
 
 /** `<file>:<line>` or `<file>:<first>-<last>`. */
@@ -101,7 +99,7 @@ export async function cmdReview(engine: Engine, args: string[], io: CliIo): Prom
   // Every comment is checked against the branch before any is kept: a bad line keeps none of them.
   for (const c of comments) await engine.review.check(runId, c);
   for (const c of comments) await engine.review.comment(runId, c);
-  const total = (engine.store.getPlan(runId)?.steps.length ?? 0) + 1;
+  const total = (engine.plan(runId)?.steps.length ?? 0) + 1;
   const code = await withProgress(engine, io, false, total, (signal) => engine.review.send(runId, { signal, trust: values.trust }).then((r) => r.doc));
   return print(code);
 }

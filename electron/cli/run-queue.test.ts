@@ -10,6 +10,7 @@ import { fixtureProject } from '../engine/testing/fixture-project';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 import { cli } from './testing/run-cli';
 import { RunQueue } from '../engine/store/run-queue';
+import { applyRunEvent } from '../engine/runs/apply-run-commands';
 import { until } from '../../shared/testing/until';
 
 let server: ScriptedServer | undefined;
@@ -48,7 +49,7 @@ describe('ratchet run --queue', () => {
     // A run put ahead of it is seen by a later poll of the CLI (it says so): that poll, with the slot still held,
     // did not start the run.
     const ahead = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile, title: 'ahead' }));
-    const queue = new RunQueue(engine.store);
+    const queue = new RunQueue(engine.store, applyRunEvent(engine.store));
     queue.enqueue(ahead, { kind: 'execute' }, { priority: 10, owner: { pid: process.pid, host: hostname() }, reason: 'ahead' });
     await until(() => err.includes('Queued: 1 run ahead'), { ms: 20_000, describe: 'the CLI to see the run ahead of it' });
     expect(engine.store.getRun(id)?.status).toBe('queued');

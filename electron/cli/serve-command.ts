@@ -2,9 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine } from '../engine/engine';
-import { defaultHome } from '../engine/home';
-import { createService } from '../engine/service/service';
+import { createEngine, defaultHome, createService } from '../engine';
 import { startHost } from '../host/host';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
@@ -24,7 +22,7 @@ export async function cmdServe(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(
       "ratchet: WARNING: the OS sandbox is OFF (--no-sandbox): the agent's commands can write anywhere you can, read your keys and reach any host.\n",
     );
-  if (demo) engine.store.upsertRepo(demo.repo, 'calc');
+  if (demo) engine.upsertRepo(demo.repo, 'calc');
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const service = createService(engine, { host: 'headless', version, demo: Boolean(demo), env });
   const staticDir = join(ROOT, 'out', 'renderer');

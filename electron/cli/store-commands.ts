@@ -1,7 +1,5 @@
 // `ratchet stats` (the dashboard's numbers, from the same function the app calls) and `ratchet doctor` (the store's health).
-import { loadSummary, weeklyReport } from '../engine/stats/stats-report';
-import { doctorText, runDoctor } from '../engine/store/doctor';
-import type { Engine } from '../engine/engine';
+import { doctorText, runDoctor, type Engine } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export function cmdStats(engine: Engine, args: string[], io: CliIo, now: Date = new Date()): number {
@@ -13,9 +11,9 @@ export function cmdStats(engine: Engine, args: string[], io: CliIo, now: Date = 
   const settings = engine.settings();
   io.stdout.write(
     values.json
-      ? `${JSON.stringify(loadSummary(engine.store.db, days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }), null, 2)}\n`
+      ? `${JSON.stringify(engine.statsSummary(days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }), null, 2)}\n`
       : // The same report as the app's Weekly report (improvement suggestions included).
-        weeklyReport(engine.store.db, days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown,
+        engine.weeklyReport(days, now, { dailyUsd: settings.budget.dailyUsd, preset: settings.preset }).markdown,
   );
   return 0;
 }

@@ -3,13 +3,17 @@
 import type { StatusDocument } from '../../shared/domain';
 import type { TeamRunItem } from '../../shared/team';
 import { money } from '../../shared/money';
-import type { Engine } from '../engine/engine';
-import { RatchetError } from '../engine/errors';
-import { openTeam, type TeamClient } from '../engine/team/team-client';
-import { runWorker } from '../engine/team/team-worker';
-import { neverPassed, type WorkerAllowances } from '../engine/team/team-allow';
-import type { PreparedRun } from '../engine/lifecycle/run-options';
-import type { SharedDay } from '../engine/runs/budget';
+import {
+  type Engine,
+  RatchetError,
+  openTeam,
+  type TeamClient,
+  runWorker,
+  neverPassed,
+  type WorkerAllowances,
+  type PreparedRun,
+  type SharedDay,
+} from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 import { progressLine } from './progress';
 

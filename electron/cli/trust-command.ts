@@ -1,7 +1,6 @@
 // `ratchet trust <repo>`: trust the repository's workflow file as it is now, list what is trusted (--list), or revoke it (--revoke).
-import type { Engine } from '../engine/engine';
+import { type Engine, trustLines } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
-import { trustLines } from '../engine/trust/trust-items';
 
 export async function cmdTrust(engine: Engine, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, { list: { type: 'boolean' }, revoke: { type: 'boolean' }, json: { type: 'boolean' } });

@@ -15,7 +15,7 @@ import { createCommandAgent } from './agents/command-agent';
 import { loadPricing, PricingTable } from './agents/pricing';
 import { RatchetError, refuseSteering, runNotFound } from './errors';
 import { inspectRepo } from './git/repo-git';
-import { applyRunCommands } from './runs/apply-run-commands';
+import { applyRunCommands, applyRunEvent } from './runs/apply-run-commands';
 import { runLife } from './runs/run-machine';
 import { statusDocument } from './runs/status-document';
 import { resumeInfo, resumeRun, retryRun, type ContinueOptions } from './lifecycle/run-recovery';
@@ -38,6 +38,9 @@ import { assertRunTrusted } from './trust/run-trust';
 import { createRunNotices } from './notify/run-notices';
 import { baselineCheck, type BaselineCheckOptions } from './worktree-env/baseline';
 import { resolveTargets } from './notify/notifier';
+import { ownRunFacts } from './notify/run-facts';
+import { loadSummary, weeklyReport, type ReportSettings } from './stats/stats-report';
+import { RunQueue } from './store/run-queue';
 
 import type { EngineDeps, ExecuteOptions, PreparedRun } from './lifecycle/run-options';
 import type { EngineContext } from './lifecycle/engine-context';
@@ -46,6 +49,7 @@ import { createExecute } from './lifecycle/run-loop';
 import { createRunStateKeeper } from './lifecycle/run-state-keeper';
 import { createOtherWritersWatch } from './lifecycle/other-writers-watch';
 import { recoverRuns } from './lifecycle/run-git-recover';
+import { runPulls } from './forge/run-pull';
 
 // The variables a command agent gets on top of the allowlist: what it needs to talk to the API (Claude Code's
 // long-lived login token too: inside the sandbox its HOME is the run's own folder, so it cannot read ~/.claude).
@@ -325,8 +329,29 @@ export function createEngine(deps: EngineDeps) {
   }
 
   return {
+    /** The engine's own layers (service, team, attempts) and tests reach the store; the hosts do not (index.ts leaves it out). */
     store,
     home,
+    /** A run's row, or undefined. */
+    runRow: (runId: string) => store.getRun(runId),
+    /** Every run's row, newest first. */
+    runRows: () => store.listRuns(),
+    /** A run's steps' rows. */
+    stepRows: (runId: string) => store.getSteps(runId),
+    /** A run's plan (its current revision). */
+    plan: (runId: string) => store.getPlan(runId),
+    /** The interrupted run of the same task in the same repository, if there is one (`ratchet run` offers to resume it). */
+    interruptedLike: (repoRoot: string, title: string) => store.interruptedLike(repoRoot, title),
+    /** Records a repository (the demo's) under a name. */
+    upsertRepo: (path: string, name: string) => store.upsertRepo(path, name),
+    /** What a notification about one of this process's runs says (the OS notification's click, its text). */
+    runFacts: (runId: string) => ownRunFacts(store, runId),
+    /** The dashboard's numbers over the last `days` (`ratchet stats --json`). */
+    statsSummary: (days: number, at: Date, opts: ReportSettings) => loadSummary(store.db, days, at, opts),
+    /** The weekly report, improvement suggestions included (`ratchet stats`). */
+    weeklyReport: (days: number, at: Date, opts: ReportSettings) => weeklyReport(store.db, days, at, opts),
+    /** The run queue (its status changes go through the run machine). */
+    queue: () => new RunQueue(store, applyRunEvent(store, now), now),
     get pricing() {
       return pricing;
     },
@@ -380,6 +405,8 @@ export function createEngine(deps: EngineDeps) {
     inspectResume,
     revisePlan,
     review,
+    /** A succeeded run's pull request: open or update it, watch its checks and reviews (forge/run-pull.ts). */
+    pulls: runPulls(store),
     recover,
     retryNow,
     dueRuns,

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Service } from '../engine/service/service';
+import type { Service } from '../engine';
 import { loadScriptFile } from '../scripted/script-schema';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 

@@ -8,8 +8,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { dispatch } from '../../shared/contract';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-policy';
-import { isWithin } from '../engine/fs/within';
-import { toCallError, type Service } from '../engine/service/service';
+import { isWithin, toCallError, type Service } from '../engine';
 import { cookieName, guardHttp, guardUpgrade, safeDecode, type HostIdentity } from './http-guard';
 import { installId } from './install-id';
 

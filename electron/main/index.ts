@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { cliArgs, refusedInInstalledApp } from './cli-mode';
 import { registerAppScheme } from './protocol';
 import { runShell } from './shell';
-import { hardenOwnPath } from '../engine/process/which';
+import { hardenOwnPath } from '../engine';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Ratchet's own programs (git, the sandbox's launcher) are never found through a relative PATH entry.

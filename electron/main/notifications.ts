@@ -3,7 +3,7 @@ import { Notification } from 'electron';
 import type { EngineEventDoc } from '../../shared/contract';
 import { errorClassLabel } from '../../shared/error-classes';
 import { money } from '../../shared/money';
-import type { OwnRunFacts } from '../engine/notify/run-facts';
+import type { OwnRunFacts } from '../engine';
 
 export interface Notice {
   title: string;

@@ -1,8 +1,7 @@
 // Opening a run's worktree from the desktop app: in a terminal, an editor, or the file manager (runs.openWorktree).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { RatchetError } from '../engine/errors';
-import { whichIn } from '../engine/process/which';
+import { RatchetError, whichIn } from '../engine';
 
 export type OpenWith = 'terminal' | 'editor' | 'folder';
 

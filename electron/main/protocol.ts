@@ -2,7 +2,7 @@
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { isBelow } from '../engine/fs/within';
+import { isBelow } from '../engine';
 import { APP_HOST, APP_SCHEME, CONTENT_SECURITY_POLICY } from './content-policy';
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -3,8 +3,7 @@ import { safeStorage } from 'electron';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Settings } from '../../shared/contract';
-import { RatchetError } from '../engine/errors';
-import type { SecretStore } from '../engine/settings/secret-store';
+import { RatchetError, type SecretStore } from '../engine';
 
 export const BASIC_TEXT_WARNING =
   'No system keyring (GNOME Keyring, KWallet) was found, so the API key is encrypted with a password built into ' +

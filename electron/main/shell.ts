@@ -4,15 +4,13 @@ import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { EngineEventDoc } from '../../shared/contract';
 import type { MenuCommand } from '../../shared/menu-commands';
-import { createEngine, type Engine } from '../engine/engine';
-import { createService, toCallError, type Service } from '../engine/service/service';
+import { createEngine, type Engine, createService, toCallError, type Service } from '../engine';
 import type { Demo } from '../host/demo';
 import { demoWanted as isDemoWanted, startDemoFromDevTree } from './demo-gate';
 import { pickRepository } from './dialogs';
 import { bindIpc, createEventSender } from './ipc';
 import { installMenu } from './menu';
 import { createNotifier } from './notifications';
-import { ownRunFacts } from '../engine/notify/run-facts';
 import { handleAppProtocol } from './protocol';
 import { asSecretStore, createSecrets, type Secrets } from './secrets';
 import { loadTeamUrlStore } from './team-secrets';
@@ -170,7 +168,7 @@ export function runShell(options: ShellOptions): void {
       ? undefined
       : await loadTeamUrlStore({ file: join(app.getPath('userData'), 'team-url.enc'), envUrl: options.env.RATCHET_TEAM_URL ?? null });
     const engine = createEngine({ home, env });
-    if (demo) engine.store.upsertRepo(demo.repo, 'calc');
+    if (demo) engine.upsertRepo(demo.repo, 'calc');
     const service = createService(engine, {
       host: 'electron',
       version: app.getVersion(),
@@ -198,7 +196,7 @@ export function runShell(options: ShellOptions): void {
     const notify = createNotifier({
       enabled: async () => (await service.handlers['settings.get']({})).notifications,
       windowFocused: () => Boolean(win && !win.isDestroyed() && win.isFocused()),
-      runFacts: async (runId) => ownRunFacts(engine.store, runId),
+      runFacts: async (runId) => engine.runFacts(runId),
       onClick: () => {
         if (!win) win = openWindow();
         focusWindow();

@@ -1,7 +1,6 @@
 // The team database's URL (Settings › Team) in the desktop app: encrypted with Electron safeStorage in its own file under
 // userData, like the API key (secrets.ts does the keeping); RATCHET_TEAM_URL from the environment when none is saved.
-import { RatchetError } from '../engine/errors';
-import type { TeamUrlStore } from '../engine/service/service-team';
+import { RatchetError, type TeamUrlStore } from '../engine';
 import { BASIC_TEXT_WARNING, UNAVAILABLE_WARNING, UNREADABLE_WARNING, createSecrets, type SecretsOptions } from './secrets';
 
 export const TEAM_BASIC_TEXT_WARNING =

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countTests, countTestsInReport, ranNoTests } from './count-tests';
-import { CORPUS_DIR, loadCorpus } from './failure-corpus';
+import { CORPUS_DIR, loadCorpus } from './testing/failure-corpus';
 import { counted, none, normaliseOutput, type FailureParser } from './failure-parser';
 import { FAILURE_PARSERS } from './parse-failures';
 

@@ -1,7 +1,7 @@
 // The corpus of real tool outputs (corpus/, re-recorded by scripts/record-corpus/record.sh): every parser and the
 // classifier against hand-written truth, with the goals: class 100 %, name ≥ 95 %, values and file:line ≥ 90 %.
 import { describe, expect, it } from 'vitest';
-import { formatScore, loadCorpus, pct, scoreCorpus } from './failure-corpus';
+import { formatScore, loadCorpus, pct, scoreCorpus } from './testing/failure-corpus';
 
 const cases = loadCorpus();
 

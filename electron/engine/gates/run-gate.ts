@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { removeInside } from '../agents/tools/confine';
+import { removeInside } from '../fs/confine';
 import { readWorktreeFile } from '../fs/worktree-file';
 import type { RunJail, WrappedCommand } from '../sandbox/os-sandbox';
 import { whenAborted } from '../process/on-abort';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS_DIR } from './failure-corpus';
+import { CORPUS_DIR } from './testing/failure-corpus';
 import { parseFailures } from './parse-failures';
 import { workspaceFolders, workspacePatterns } from './workspace-folders';
 

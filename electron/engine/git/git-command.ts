@@ -5,7 +5,7 @@ import path from 'node:path';
 import { vulnerabilityCheck } from '@simple-git/argv-parser';
 import { ownPathOf, ownProgram } from '../process/which';
 import { plainLine, plainText } from '../../../shared/terminal-text';
-import { runExcludesConfig } from '../worktree-env/run-excludes';
+import { runExcludesConfig } from './run-excludes';
 import type { PinnedWorktree } from './worktree-integrity';
 
 /**

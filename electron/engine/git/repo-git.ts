@@ -2,7 +2,7 @@
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { RatchetError } from '../errors';
-import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
+import { WORKTREE_DENIED_PATHS } from '../fs/worktree-denies';
 import {
   checkWorktreeIntegrity,
   describeViolations,
@@ -13,7 +13,7 @@ import {
   type WorktreeViolation,
 } from './worktree-integrity';
 import { git, type GitPlace } from './git-command';
-import { runExcludes } from '../worktree-env/run-excludes';
+import { runExcludes } from './run-excludes';
 
 export type { PinnedWorktree } from './worktree-integrity';
 // The command layer is git-command.ts; its names stay importable from here, where the engine has always found them.

@@ -2,9 +2,32 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { RestoredAttempt } from '../store/store-rows';
 import { assertWorktreeIntact, git, type PinnedWorktree } from './repo-git';
 import { pinnedOrNull } from './worktree-integrity';
+
+/** One attempt as a run's state ref in git keeps it (for `ratchet recover`) (its row's facts; prompts, transcripts and gate logs stay in the database). */
+export interface RestoredAttempt {
+  step: number;
+  n: number;
+  round: number;
+  outcome: string;
+  errorClass: string | null;
+  errorMessage: string | null;
+  summary: string | null;
+  agentKind: string;
+  model: string | null;
+  treeRef: string | null;
+  treeSha: string | null;
+  failures: unknown[];
+  decision: unknown;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
 
 export interface RunMeta {
   runId: string;

@@ -9,7 +9,7 @@ import { createWorktree, inspectRepo } from '../git/repo-git';
 import { writeRunMeta } from '../git/run-refs';
 import { applyRunCommands } from '../runs/apply-run-commands';
 import { runLife } from '../runs/run-machine';
-import { checkEntries } from '../runs/retry-entries';
+import { checkEntries } from '../workflow/retry-check';
 import { parseTaskRetryConfig } from '../runs/task-retry-config';
 import type { PreparedRun, StartRunInput } from './run-options';
 import { newId } from '../store/store';

@@ -5,7 +5,8 @@ import { processAlive } from '../process/process-alive';
 import { applyRunCommands } from '../runs/apply-run-commands';
 import { runLife } from '../runs/run-machine';
 import { leaseState } from '../store/run-lease';
-import type { RunRow, Store } from '../store/store';
+import { openDatabase } from '../store/open-store';
+import { Store, type RunRow } from '../store/store';
 
 /** Marks running/waiting/planning runs that nobody holds (no owner, a dead one, or a lease that ran out) as interrupted. */
 export function markInterrupted(store: Store, self: { pid: number; host: string }, nowMs: number): string[] {
@@ -41,4 +42,20 @@ export function listItem(run: RunRow): RunListItem {
 /** Every run as `ratchet list` prints it. */
 export function listRuns(store: Store): RunListItem[] {
   return store.listRuns().map(listItem);
+}
+
+/**
+ * `ratchet list` without an engine (no agent or sandbox loaded, so it answers at once): the store under `home` opened,
+ * runs whose process is gone marked interrupted, every run listed, the store closed. `movedAside`: where a damaged
+ * database was moved.
+ */
+export function listStoredRuns(home: string, self: { pid: number; host: string }, nowMs: number): { runs: RunListItem[]; movedAside: string | null } {
+  const { db, movedAside } = openDatabase(home);
+  try {
+    const store = new Store(db);
+    markInterrupted(store, self, nowMs);
+    return { runs: listRuns(store), movedAside: movedAside ?? null };
+  } finally {
+    db.close();
+  }
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/contract';
 import type { ScriptFn } from '../../scripted/server';
 import { RunQueue } from '../store/run-queue';
+import { applyRunEvent } from '../runs/apply-run-commands';
 import { byStep } from '../testing/recovery-fixtures';
 import { callValue, until } from '../testing/service-calls';
 import { serviceHarness } from '../testing/service-harness';
@@ -92,7 +93,7 @@ describe('the run queue', () => {
     await call(service, 'settings.set', { concurrency: 1 });
     const x = await start('x');
     await until(() => status(x) === 'running');
-    const queue = new RunQueue(engine.store);
+    const queue = new RunQueue(engine.store, applyRunEvent(engine.store));
     engine.store.restoreRunStatus(a, 'failed', 'test: as if it had failed');
     queue.enqueue(a, { kind: 'retry' }, { reason: 'Queued: waits for a free slot (1 run at a time).' });
     await call(service, 'runs.stop', { runId: a });
@@ -113,7 +114,7 @@ describe('the run queue', () => {
     });
     const a = await start('a');
     await until(() => engine.store.getRun(a)?.status === 'waiting');
-    const hold = new RunQueue(engine.store).activeHolds()[0];
+    const hold = new RunQueue(engine.store, applyRunEvent(engine.store)).activeHolds()[0];
     expect(hold).toMatchObject({ runId: a, reason: 'rate limited (429) with retry-after 3 s' });
     const b = await start('b');
     // b waits for the hold before its first call, and says why.

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createScheduler, runsToStart } from './run-scheduler';
 import { openDatabase } from '../store/open-store';
 import { RunQueue, type QueuedRun } from '../store/run-queue';
+import { applyRunEvent } from '../runs/apply-run-commands';
 import { Store } from '../store/store';
 import { seedRun } from '../store/testing/seed-run';
 import { tempDir } from '../testing/temp-repo';
@@ -39,7 +40,7 @@ describe('runsToStart', () => {
 describe('the scheduler’s stop of a run no process here executes', () => {
   it('cancels a run waiting to retry, takes a queued one out of the queue, and refuses, leaving it as it is, a paused one (the steering table)', async () => {
     const store = new Store(openDatabase(tempDir()).db, () => new Date('2026-01-01T00:00:00Z'));
-    const queue = new RunQueue(store);
+    const queue = new RunQueue(store, applyRunEvent(store));
     const never = () => new Promise<never>(() => undefined);
     const scheduler = createScheduler(
       { execute: never, retry: never, resume: never },

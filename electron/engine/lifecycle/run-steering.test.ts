@@ -8,6 +8,7 @@ import { canSteer, RUN_STEERING, steeringRefusal, type Steer } from '../../../sh
 import { createEngine } from '../engine';
 import { RatchetError } from '../errors';
 import { RunQueue } from '../store/run-queue';
+import { applyRunEvent } from '../runs/apply-run-commands';
 import { seedRun } from '../store/testing/seed-run';
 import { tempDir } from '../testing/temp-repo';
 import { createScheduler } from './run-scheduler';
@@ -30,7 +31,13 @@ describe('the local engine steers by the steering table', () => {
     const never = () => new Promise<never>(() => undefined);
     const scheduler = createScheduler(
       { execute: never, retry: never, resume: never },
-      { queue: new RunQueue(store), concurrency: () => 0, self: { pid: process.pid, host: 'test' }, onError: () => undefined, pollMs: 60_000 },
+      {
+        queue: new RunQueue(store, applyRunEvent(store)),
+        concurrency: () => 0,
+        self: { pid: process.pid, host: 'test' },
+        onError: () => undefined,
+        pollMs: 60_000,
+      },
     );
     try {
       for (const status of RunStatus.options) {

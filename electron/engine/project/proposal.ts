@@ -1,5 +1,5 @@
 // What detection proposes for one ecosystem and for the whole repository: setup, gates, files to copy, each with the reason it was proposed.
-import { shellQuote } from '../runs/validators';
+import { shellQuote } from '../process/shell-quote';
 
 /** What detection reads: the committed tree at the base commit (the run's worktree is made from it) and the checkout's untracked files. */
 export interface ProjectSnapshot {

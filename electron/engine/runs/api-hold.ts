@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { RunQueue } from '../store/run-queue';
 import type { Store } from '../store/store';
-import { applyRunCommands } from './apply-run-commands';
+import { applyRunCommands, applyRunEvent } from './apply-run-commands';
 import { runLife } from './run-machine';
 
 /** A short hash of the key and endpoint the run's agent uses (never the key itself); null without a key. */
@@ -20,7 +20,12 @@ export function recordApiHold(store: Store, deps: { apiKeyHash?: string | null; 
   const keyHash = deps.apiKeyHash ?? null;
   if (!keyHash || retryAfterS === null || retryAfterS <= 0) return;
   const until = new Date(deps.now().getTime() + retryAfterS * 1000).toISOString();
-  new RunQueue(store, deps.now).hold({ keyHash, until, runId, reason: `rate limited (429) with retry-after ${Math.round(retryAfterS)} s` });
+  new RunQueue(store, applyRunEvent(store, deps.now), deps.now).hold({
+    keyHash,
+    until,
+    runId,
+    reason: `rate limited (429) with retry-after ${Math.round(retryAfterS)} s`,
+  });
 }
 
 /**
@@ -37,7 +42,7 @@ export async function waitForApiHold(
 ): Promise<boolean> {
   const keyHash = deps.apiKeyHash ?? null;
   if (!keyHash) return true;
-  const queue = new RunQueue(store, deps.now);
+  const queue = new RunQueue(store, applyRunEvent(store, deps.now), deps.now);
   let waited = false;
   for (let hold = queue.activeHold(keyHash); hold; hold = queue.activeHold(keyHash)) {
     const ms = Date.parse(hold.until) - deps.now().getTime();

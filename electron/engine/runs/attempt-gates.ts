@@ -12,21 +12,10 @@ import { countTests } from '../gates/count-tests';
 import { classifyGateFailure, retryAfterFromText } from './classify';
 import { focusCommand, type FocusedCommand } from './retry-focus';
 import { manifestReader, type BaselineFacts, type ClassifyContext } from './classify-context';
+import type { Failure } from './failure';
 import type { Policy } from './policy';
 
-export interface Failure {
-  errorClass: ErrorClass;
-  message: string;
-  hints: string[];
-  failures: FailedTest[];
-  /** The gate whose failure decides the attempt (the first to fail); null for agent errors. */
-  gate: GateResult | null;
-  /** Every gate that failed, for `not: gate.X` entries and `{gate.X}` templates. */
-  failedGates: string[];
-  outputs: Record<string, string>;
-  agentFatal: boolean;
-  retryAfterS: number | null;
-}
+export type { Failure } from './failure';
 
 export interface GatesOutcome {
   failure: Failure | null;

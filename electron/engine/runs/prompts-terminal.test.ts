@@ -3,7 +3,7 @@
 // failing test's name in one piece.
 /* eslint-disable no-control-regex -- escape bytes are what these tests look for */
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, normName } from '../gates/failure-corpus';
+import { loadCorpus, normName } from '../gates/testing/failure-corpus';
 import { parseFailures } from '../gates/parse-failures';
 import { classifyGateFailure } from './classify';
 import { retryContext } from './prompts';

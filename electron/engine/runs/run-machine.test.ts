@@ -1,6 +1,6 @@
 // The run's policies as the pure machine decides them: no git, no store, no server. Each test drives events and reads commands.
 import { describe, expect, it } from 'vitest';
-import { canChangeRunStatus } from './run-transitions';
+import { canChangeRunStatus } from '../store/run-transitions';
 import { initialRunState, nextRun, runLife, type RunCommand, type RunEvent, type RunLifeEvent, type RunMachineState, type StepRef } from './run-machine';
 import type { StepOutcome } from './step-state';
 import { runStarted, stepDone, stepFinished } from '../testing/run-fixtures';

@@ -8,7 +8,7 @@
 import type { ErrorClass, RunReasonCode, RunStatus } from '../../../shared/domain';
 import type { FailureCause, NeedsYouKind } from '../notify/messages';
 import { autoProgressReason, runEndReason } from './run-reasons';
-import type { StepOutcome } from './step-state';
+import type { StepOutcome } from './step-outcome';
 
 export type AutoProgress = 'step' | 'phase' | 'run';
 

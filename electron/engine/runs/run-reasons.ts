@@ -1,6 +1,6 @@
 // The sentences a run's status reason says when a step ends it: failed, needs you, stopped, or paused by auto-progress.
 import { nextSteps } from './attempt-summary';
-import type { StepOutcome } from './step-state';
+import type { StepOutcome } from './step-outcome';
 
 /** Capitalised: the reason starts a sentence ("Step 2 … needs you: …"). */
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

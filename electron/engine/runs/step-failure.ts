@@ -1,7 +1,7 @@
 // The step machine after a failed attempt: record it, ask the validators, decide (retry, wait, park, give up), and prepare the retry.
 import type { ErrorClass } from '../../../shared/domain';
 import { errorClassLabel } from '../../../shared/error-classes';
-import type { Failure } from './attempt-gates';
+import type { Failure } from './failure';
 import { attemptsSummary, testIdentity } from './attempt-summary';
 import { decideAfterFailure } from './decide';
 import { fingerprint } from './fingerprint';

@@ -1,7 +1,7 @@
 // Rebuilds a step's machine state from its stored attempts (pure): the history of every round, and the accounting of the current one.
 import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
-import type { Failure } from './attempt-gates';
+import type { Failure } from './failure';
 import { testIdentity } from './attempt-summary';
 import type { Overrides } from './retry-entries';
 import { initialState, isApiFault, type StepMachine } from './step-machine';

@@ -3,7 +3,7 @@ import type { FailedTest } from '../gates/parse-failures';
 import type { Store } from '../store/store';
 import type { AttemptRow } from '../store/store-rows';
 import type { Workflow } from '../workflow/schema';
-import type { Failure } from './attempt-gates';
+import type { Failure } from './failure';
 import { classifyGateFailure, hintsFor } from './classify';
 import type { Overrides } from './retry-entries';
 import type { StoredAttempt } from './step-restore';

@@ -2,9 +2,10 @@
 import type { RunJail } from '../sandbox/os-sandbox';
 import type { Agent } from '../agents/agent';
 import { runGate } from '../gates/run-gate';
+import { shellQuote } from '../process/shell-quote';
 import type { Store } from '../store/store';
 import type { AgentConfig, RetryEntry } from '../workflow/schema';
-import type { Failure } from './attempt-gates';
+import type { Failure } from './failure';
 import type { Policy } from './policy';
 
 export interface ValidatorContext {
@@ -21,11 +22,6 @@ export interface ValidatorContext {
   runId: string;
   attemptId: number;
   failure: Failure;
-}
-
-/** Single-quotes a value for a POSIX shell. */
-export function shellQuote(v: string): string {
-  return `'${v.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 // Deep import: the library's own quoting, so a path is matched in its bwrap command exactly as it wrote it.
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
+import { shellQuote } from '../process/shell-quote';
 import { ownProgram } from '../process/which';
 import type { SandboxLimits } from '../workflow/schema';
 import { cacheEnv, ensureCacheDirs, pnpmStoreDir, repoCacheDir } from './cache-env';
@@ -24,7 +25,7 @@ import { gitCommonDirOf, homeReads, toolchainEnv } from './toolchains';
 import { writeUserConfig } from './user-config';
 import { ratchetPackageRoot, userPath } from './user-path';
 import { vendoredPaths } from './vendor-paths';
-import { absentDenies, sweepDenied } from './worktree-denies';
+import { absentDenies, sweepDenied } from '../fs/worktree-denies';
 
 /** How the engine was asked to sandbox: `auto` sandboxes where the platform can and refuses to run where it cannot. */
 export type SandboxMode = 'auto' | 'off';
@@ -168,10 +169,6 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 /** How many sandboxes of this process hold the library's session (for tests). */
 export function sandboxSessionUsers(): number {
   return sessionUsers;
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // What one run's sandboxed commands may touch: pure data, turned into @anthropic-ai/sandbox-runtime's per-command config.
 import path from 'node:path';
 import { isBelow, isWithin } from '../fs/within';
-import { worktreeMandatoryDenies } from './worktree-denies';
+import { worktreeMandatoryDenies } from '../fs/worktree-denies';
 
 export interface RunPolicyInput {
   worktree: string;

@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { withoutUserinfo } from './toolchains';
-import { userExcludesFile } from '../worktree-env/run-excludes';
-import { WORKTREE_DENIED_PATHS } from './worktree-denies';
+import { userExcludesFile } from '../git/run-excludes';
+import { WORKTREE_DENIED_PATHS } from '../fs/worktree-denies';
 
 /** Setting names that carry a secret, or that would route around the sandbox's proxy. */
 const SECRET_KEY =

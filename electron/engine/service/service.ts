@@ -24,6 +24,7 @@ import { loadStats } from '../stats/stats-load';
 import { whatIf } from '../stats/what-if';
 import { loadWhatIfHistory } from '../stats/what-if-history';
 import { RunQueue } from '../store/run-queue';
+import { applyRunEvent } from '../runs/apply-run-commands';
 import { landingHandlers } from './service-landing';
 import { reviewHandlers } from './service-review';
 import type { RunSummaryRow } from '../store/store';
@@ -111,7 +112,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const storedKey = secrets.get();
   if (storedKey) opts.env.ANTHROPIC_API_KEY = storedKey;
 
-  const queue = new RunQueue(engine.store, now);
+  const queue = new RunQueue(engine.store, applyRunEvent(engine.store, now), now);
   const team = createTeamService(opts.teamUrl ?? memoryTeamUrl(opts.env.RATCHET_TEAM_URL), undefined, (e) => emit('team.onEvent', e));
   const self = { pid: process.pid, host: hostname() };
   const checkKey = (key: string) => (opts.checkApiKey ?? ((k: string) => checkApiKey(k, opts.env.ANTHROPIC_BASE_URL)))(key);

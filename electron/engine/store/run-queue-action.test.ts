@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-repo';
 import { openDatabase } from './open-store';
 import { RunQueue } from './run-queue';
+import { applyRunEvent } from '../runs/apply-run-commands';
 import { Store } from './store';
 import { seedRun } from './testing/seed-run';
 
@@ -12,7 +13,7 @@ describe('a queued resume', () => {
     const runId = seedRun(store);
     store.setRunStatus(runId, 'running', null);
     store.setRunStatus(runId, 'paused', 'paused');
-    const queue = new RunQueue(store);
+    const queue = new RunQueue(store, applyRunEvent(store));
     queue.enqueue(runId, { kind: 'resume', auto: 'phase', skipStep: true, choices: { dirty_tree: 'stash' } }, { reason: 'Queued' });
     expect(store.getRun(runId)?.status).toBe('queued');
     expect(queue.claim(runId)).toEqual({ kind: 'resume', auto: 'phase', skipStep: true, choices: { dirty_tree: 'stash' } });

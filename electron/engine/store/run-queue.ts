@@ -4,8 +4,6 @@ import { z } from 'zod';
 import type { RunStatus } from '../../../shared/domain';
 import { RecoveryOptionDoc } from '../../../shared/contract';
 import { RatchetError, runNotFound } from '../errors';
-import { applyRunCommands } from '../runs/apply-run-commands';
-import { runLife } from '../runs/run-machine';
 import type { Store } from './store';
 
 /** What a queued run does when its turn comes. */
@@ -53,9 +51,19 @@ interface QueueRow {
   queue_owner_host: string | null;
 }
 
+/** What the queue changes in a run's life: the run machine decides the status each brings (runs/run-machine.ts). */
+export type QueueEvent =
+  | { type: 'queued'; reason: string }
+  | { type: 'dequeued'; previous: RunStatus }
+  | { type: 'removedFromQueue'; action: QueueAction['kind']; previous: RunStatus };
+
+/** Carries a queue event out on the run's status (runs/apply-run-commands.ts applyRunEvent): the store never decides a status. */
+export type QueueLife = (runId: string, event: QueueEvent) => void;
+
 export class RunQueue {
   constructor(
     private readonly store: Store,
+    private readonly life: QueueLife,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -75,7 +83,7 @@ export class RunQueue {
            WHERE id = ?`,
         )
         .run(JSON.stringify(action), run.status, opts.priority ?? 0, this.now().toISOString(), opts.owner?.pid ?? null, opts.owner?.host ?? null, runId);
-      applyRunCommands(this.store, runId, runLife(runId, { type: 'queued', reason: opts.reason }, this.now()));
+      this.life(runId, { type: 'queued', reason: opts.reason });
     });
   }
 
@@ -109,7 +117,7 @@ export class RunQueue {
         { queue_action: string; queue_prev_status: RunStatus } | undefined;
       if (!row) return null;
       this.clear(runId);
-      applyRunCommands(this.store, runId, runLife(runId, { type: 'dequeued', previous: row.queue_prev_status }, this.now()));
+      this.life(runId, { type: 'dequeued', previous: row.queue_prev_status });
       return QueueAction.parse(JSON.parse(row.queue_action));
     });
   }
@@ -122,7 +130,7 @@ export class RunQueue {
       if (!row) throw new RatchetError('bad_arguments', `Run ${runId} is not queued.`);
       this.clear(runId);
       const action = QueueAction.parse(JSON.parse(row.queue_action));
-      applyRunCommands(this.store, runId, runLife(runId, { type: 'removedFromQueue', action: action.kind, previous: row.queue_prev_status }, this.now()));
+      this.life(runId, { type: 'removedFromQueue', action: action.kind, previous: row.queue_prev_status });
     });
   }
 

@@ -1,7 +1,7 @@
 // The store's runs: repositories, a run's creation with its task and first plan, its rows, and its one status write.
 import type { RunReasonCode, RunStatus } from '../../../shared/domain';
 import type { StepConfig, Workflow } from '../workflow/schema';
-import { assertRunTransition } from '../runs/run-transitions';
+import { assertRunTransition } from './run-transitions';
 import { newId, RUN_COLUMNS, type RunRow } from './store-rows';
 import { StoreCore } from './store-core';
 

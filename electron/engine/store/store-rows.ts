@@ -156,27 +156,3 @@ export function newId(): string {
   // Time-ordered prefix so ids sort by creation; random suffix so two processes never collide.
   return Date.now().toString(36).padStart(9, '0') + randomBytes(4).toString('hex');
 }
-
-/** One attempt as a run's state ref in git keeps it (for `ratchet recover`) (its row's facts; prompts, transcripts and gate logs stay in the database). */
-export interface RestoredAttempt {
-  step: number;
-  n: number;
-  round: number;
-  outcome: string;
-  errorClass: string | null;
-  errorMessage: string | null;
-  summary: string | null;
-  agentKind: string;
-  model: string | null;
-  treeRef: string | null;
-  treeSha: string | null;
-  failures: unknown[];
-  decision: unknown;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  costUsd: number | null;
-  startedAt: string;
-  finishedAt: string | null;
-}

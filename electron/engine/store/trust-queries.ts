@@ -1,5 +1,5 @@
 // Workspace trust's record: one answer per repository and workflow file, with the hash of the content the user trusted
-// (the hash itself: trust/workflow-trust.ts; what a file would do: trust/trust-items.ts).
+// (the hash itself: workflow/workflow-hash.ts; what a file would do: trust/trust-items.ts).
 import type { StoreDb } from './store-rows';
 
 export interface TrustEntry {

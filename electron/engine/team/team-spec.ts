@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { RatchetError } from '../errors';
 import { git } from '../git/repo-git';
 import type { PreparedRun } from '../lifecycle/run-options';
-import { workflowHash } from '../trust/workflow-trust';
+import { workflowHash } from '../workflow/workflow-hash';
 import { WorkflowFile, type Workflow } from '../workflow/schema';
 import { workerRefusal, type WorkerAllowances } from './team-allow';
 

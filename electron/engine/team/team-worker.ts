@@ -21,6 +21,7 @@ import { recoverWorkflowsOf } from './dbos-recovery';
 import { apiKeyHash } from '../runs/api-hold';
 import type { SharedDay } from '../runs/budget';
 import { RunQueue } from '../store/run-queue';
+import { applyRunEvent } from '../runs/apply-run-commands';
 import { HEARTBEAT_MS, TEAM_APP, TEAM_EVENTS, TEAM_PROTOCOL, TEAM_QUEUE, TeamDb, WORKER_GONE_MS } from '../store/team-db';
 
 export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 };
@@ -114,7 +115,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
 
   // The team's day and the API key's 429 hold, shared through the team database (polled: a second late at most).
   const keyHash = apiKeyHash(o.env);
-  const holds = new RunQueue(engine.store, () => new Date());
+  const holds = new RunQueue(engine.store, applyRunEvent(engine.store));
   const share = async () => {
     const [dailyUsd, spent] = await Promise.all([db.getSetting<number | null>('daily_budget_usd'), db.spentToday()]);
     o.onSharedDay?.({ dailyUsd: typeof dailyUsd === 'number' ? dailyUsd : null, elsewhereUsd: Math.max(0, spent - (mine.get(utcDay()) ?? 0)) });

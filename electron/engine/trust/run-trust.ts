@@ -3,7 +3,7 @@ import { RatchetError } from '../errors';
 import type { Store } from '../store/store';
 import type { TrustStore } from '../store/trust-queries';
 import { readWorkflowBytes } from '../workflow/load-workflow';
-import { workflowHash } from './workflow-trust';
+import { workflowHash } from '../workflow/workflow-hash';
 
 /** The repository workflow file a run was started from, by the hash of the content the user trusted. */
 export interface RunWorkflowTrust {

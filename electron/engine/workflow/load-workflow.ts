@@ -4,8 +4,8 @@ import path, { join } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { RatchetError } from '../errors';
 import { readWorktreeFileSync } from '../fs/worktree-file';
-import { checkEntries } from '../runs/retry-entries';
-import { workflowHash } from '../trust/workflow-trust';
+import { checkEntries } from './retry-check';
+import { workflowHash } from './workflow-hash';
 import { uncoveredSteps } from './gate-coverage';
 import { WorkflowFile, type Workflow } from './schema';
 

@@ -8,7 +8,7 @@ import type { OsSandbox } from '../sandbox/os-sandbox';
 import type { Workflow } from '../workflow/schema';
 import { checkCheckoutLeaks } from './checkout-leaks';
 import { baselineGates, bringFromCheckout, gatesOf, initExcludes, pinned, setupPhase, type EnvTarget } from './prepare-worktree';
-import { removeRunExcludes } from './run-excludes';
+import { removeRunExcludes } from '../git/run-excludes';
 import { withEnv } from './run-environment';
 import { worktreeFiles } from './setup-inputs';
 

@@ -15,11 +15,11 @@ import { missingNames } from '../runs/classify-missing';
 import { toolchainFix } from '../runs/classify-toolchain';
 import { presetGateTimeout } from '../runs/policy';
 import type { RunJail } from '../sandbox/os-sandbox';
-import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
+import { WORKTREE_DENIED_PATHS } from '../fs/worktree-denies';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { copyFromCheckout } from './copy-files';
 import { onlyInstallsNodeModules, reuseDependencies } from './reuse-deps';
-import { addRunExcludes, initRunExcludes, userExcludesFile } from './run-excludes';
+import { addRunExcludes, initRunExcludes, userExcludesFile } from '../git/run-excludes';
 import { runSetup, setupCommands } from './run-setup';
 import { changedInputs, hashInputs, type InputHashes } from './setup-inputs';
 

@@ -1,7 +1,7 @@
 // A run's worktree environment: made ready when the run executes (copy, dependencies, setup, the gates' view of the code, the baseline check), setup again before gates when its inputs changed, gates' leftovers kept out of commits.
 import { statSync } from 'node:fs';
 import type { BaselineDoc } from '../../../shared/worktree-env';
-import type { Failure } from '../runs/attempt-gates';
+import type { Failure } from '../runs/failure';
 import type { BaselineFacts } from '../runs/classify-context';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { RunEnvStore } from '../store/run-env';
@@ -9,7 +9,7 @@ import type { Store } from '../store/store';
 import type { StepConfig, Workflow } from '../workflow/schema';
 import { checkCheckoutLeaks } from './checkout-leaks';
 import { baselineFacts, baselineGates, bringFromCheckout, gatesOf, initExcludes, pinned, setupPhase, untrackedPaths, type EnvTarget } from './prepare-worktree';
-import { addRunExcludes } from './run-excludes';
+import { addRunExcludes } from '../git/run-excludes';
 import { worktreeFiles } from './setup-inputs';
 
 export interface RunEnvironmentInput {

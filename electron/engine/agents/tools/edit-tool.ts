@@ -2,7 +2,7 @@
 import { mkdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ToolError, openConfined, resolveInside } from './confine';
+import { ToolError, openConfined, resolveInside } from '../../fs/confine';
 import { viewDirectory, viewFile } from './edit-view';
 import { decodeText, errnoCode, statOrNull } from './text-file';
 import { countNewlines, fitLines, lineOfOffset, numbered, splitLines, usesCrlf } from './text-lines';

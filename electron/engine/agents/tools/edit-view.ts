@@ -2,7 +2,7 @@
 // clipped to the character limit with a note that says how to see the rest.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from './confine';
+import { ToolError } from '../../fs/confine';
 import { errnoCode, readTextFile } from './text-file';
 import { fitLines, numbered, splitLines } from './text-lines';
 import type { ToolOutcome } from './tool-replies';

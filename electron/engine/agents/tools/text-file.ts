@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { readWorktreeFile } from '../../fs/worktree-file';
-import { ToolError } from './confine';
+import { ToolError } from '../../fs/confine';
 
 // Reading a multi-gigabyte log into memory to show 50 000 characters of it is not worth the risk.
 const MAX_FILE_BYTES = 16 * 1024 * 1024;

@@ -35,7 +35,7 @@ export class IllegalRunTransition extends Error {
     readonly from: RunStatus,
     readonly to: RunStatus,
   ) {
-    super(`Bug: run ${runId} may not go from ${from} to ${to} (see RUN_TRANSITIONS in runs/run-transitions.ts).`);
+    super(`Bug: run ${runId} may not go from ${from} to ${to} (see RUN_TRANSITIONS in store/run-transitions.ts).`);
     this.name = 'IllegalRunTransition';
   }
 }

@@ -4,9 +4,9 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_STATUSES } from '../../../shared/domain';
 import { tempDir } from '../testing/temp-repo';
-import { openDatabase } from '../store/open-store';
-import { Store } from '../store/store';
-import { seedRun } from '../store/testing/seed-run';
+import { openDatabase } from './open-store';
+import { Store } from './store';
+import { seedRun } from './testing/seed-run';
 import { canChangeRunStatus, IllegalRunTransition, RUN_TRANSITIONS } from './run-transitions';
 
 const ELECTRON = join(__dirname, '..', '..');

@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll, isDirty } from '../git/repo-git';
-import { pinWorktree } from '../git/worktree-integrity';
+import { commitAll, isDirty } from './repo-git';
+import { pinWorktree } from './worktree-integrity';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
-import { untrackedPaths } from './prepare-worktree';
+import { untrackedPaths } from '../worktree-env/prepare-worktree';
 import { addRunExcludes, excludeLine, initRunExcludes, runExcludes, runExcludesConfig, runExcludesFile } from './run-excludes';
 
 describe('the run exclude file', () => {

@@ -2,12 +2,12 @@
 // class, failing-test name, expected/actual (where the tool printed them) and file:line.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ErrorClass } from '../../../shared/domain';
-import { classifyGateFailure } from '../runs/classify';
-import { parseFailures, type FailedTest } from './parse-failures';
-import type { GateResult } from './run-gate';
+import type { ErrorClass } from '../../../../shared/domain';
+import { classifyGateFailure } from '../../runs/classify';
+import { parseFailures, type FailedTest } from '../parse-failures';
+import type { GateResult } from '../run-gate';
 
-export const CORPUS_DIR = path.join(import.meta.dirname, 'corpus');
+export const CORPUS_DIR = path.join(import.meta.dirname, '..', 'corpus');
 
 export interface TruthFailure {
   kind?: 'compile';

@@ -2,7 +2,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { WORKTREE_DENIED_PATHS } from '../sandbox/worktree-denies';
+import { WORKTREE_DENIED_PATHS } from '../fs/worktree-denies';
 
 const HEADER = "# Ratchet: files in this run's worktree that are not the project's (copied, installed, left by gates); Ratchet never commits them.\n";
 const USER_START = '# --- your own excludes (core.excludesFile) ---\n';

@@ -8,8 +8,8 @@ import { commitAll, createWorktree, isDirty, snapshotTree } from '../git/repo-gi
 import { pinWorktree } from '../git/worktree-integrity';
 import { makeRepo, sh, tempDir } from '../testing/temp-repo';
 import { NO_SANDBOX_REASON, SANDBOX_AVAILABLE } from '../testing/sandbox-mode';
-import { createOsSandbox, type RunJail } from './os-sandbox';
-import { runPolicy } from './sandbox-policy';
+import { createOsSandbox, type RunJail } from '../sandbox/os-sandbox';
+import { runPolicy } from '../sandbox/sandbox-policy';
 import { WORKTREE_DENIED_PATHS, worktreeMandatoryDenies } from './worktree-denies';
 
 describe('worktreeMandatoryDenies', () => {

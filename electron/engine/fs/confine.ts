@@ -3,8 +3,8 @@
 import { constants, existsSync } from 'node:fs';
 import { lstat, open, readlink, realpath, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithin } from '../../fs/within';
-import { worktreeDeniedPathOf } from '../../sandbox/worktree-denies';
+import { isWithin } from './within';
+import { worktreeDeniedPathOf } from './worktree-denies';
 
 export type ToolErrorCode =
   | 'outside_worktree'
