@@ -55,7 +55,7 @@ export { runsToStart } from './lifecycle/run-scheduler';
 export type { ResumeInfo } from './lifecycle/run-recovery';
 export { openTeam, type TeamClient } from './team/team-client';
 export { neverPassed, type WorkerAllowances } from './team/team-allow';
-export { githubToken } from './forge/forge-token';
+export { githubToken } from './settings/forge-token';
 export { decidingChecks, type WatchEnd, type WatchLook } from './forge/pr-watch';
 export type { OpenedPull } from './forge/run-pull';
 export { commentDoc, roundDoc, type NewReviewComment } from './review/review-round';

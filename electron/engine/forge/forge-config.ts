@@ -5,7 +5,7 @@ import { RatchetError } from '../errors';
 import { remoteHostPath } from '../git/run-merge';
 import type { ForgeRepo } from './forge';
 
-export { GITHUB_TOKEN_NAMES, githubToken } from './forge-token';
+export { GITHUB_TOKEN_NAMES, githubToken } from '../settings/forge-token';
 
 export const PUBLIC_GITHUB_API = 'https://api.github.com';
 

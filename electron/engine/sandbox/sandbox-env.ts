@@ -1,5 +1,5 @@
 // The environment handed to the agent's shell, gates and validators: an allowlist, never a copy of Ratchet's own.
-import { GITHUB_TOKEN_NAMES } from '../forge/forge-token';
+import { GITHUB_TOKEN_NAMES } from '../settings/forge-token';
 
 const ALWAYS = ['PATH', 'LANG', 'TERM', 'TZ', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR'];
 /** The forge's token is Ratchet's to use against the forge: never handed to a sandboxed command, even when the workflow lists it. */

@@ -1,5 +1,5 @@
 // The contract's handlers over the engine: what the Electron IPC binding and the headless host both serve. Runs execute in the background here.
-import { loadEstimateRecord } from '../estimate/estimate-record';
+import { loadEstimateRecord } from '../stats/estimate-record';
 import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { StatusDocument, StepSpec } from '../../../shared/domain';

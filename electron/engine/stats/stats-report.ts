@@ -6,7 +6,7 @@ import { allSuggestions, reportMarkdown } from './stats';
 import { failurePatterns } from './failure-patterns';
 import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
 import type { StoreDb } from '../store/store-rows';
-import { loadEstimateRecord } from '../estimate/estimate-record';
+import { loadEstimateRecord } from './estimate-record';
 import { estimateRecordLine } from '../../../shared/estimate-text';
 
 export interface ReportSettings {

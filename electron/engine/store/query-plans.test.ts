@@ -11,7 +11,7 @@ import { openDatabase } from './open-store';
 import { Store } from './store';
 import { writeVariedHistory } from './testing/varied-history';
 import { loadEstimateHistory } from '../estimate/estimate-load';
-import { loadEstimateRecord } from '../estimate/estimate-record';
+import { loadEstimateRecord } from '../stats/estimate-record';
 import { setRunEstimate } from './estimate-queries';
 
 /** The tables that grow with every run; a plain `SCAN` of one of them is a bug. */

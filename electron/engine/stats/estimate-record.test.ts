@@ -6,7 +6,7 @@ import { openDatabase } from '../store/open-store';
 import { Store } from '../store/store';
 import { BLANK_FINISH } from '../store/testing/blank-finish';
 import { seedRun } from '../store/testing/seed-run';
-import { weeklyReport } from '../stats/stats-report';
+import { weeklyReport } from './stats-report';
 import { tempDir } from '../testing/temp-repo';
 import { estimateRecord, loadEstimateRecord } from './estimate-record';
 
