@@ -1,4 +1,5 @@
 // Vitest: unit and integration tests live next to the code they test.
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // More test files at once than cores: most of the suite's time is spent waiting on child processes (git, the sandbox,
+    // the CLI, PostgreSQL), not computing. Vitest's default (cores - 1) ran the suite one file at a time on CI's 2 cores.
+    // VITEST_MAX_WORKERS (or --maxWorkers) overrides it.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, Math.round(availableParallelism() * 1.5)),
   },
 });

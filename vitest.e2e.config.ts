@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    fileParallelism: false,
+    // Spec files run side by side: each starts its own host (port 0, its own RATCHET_HOME), scripted agent, repository,
+    // team database and browser, and most of a spec's time is spent waiting on the agent's paced answers and on gates.
+    // E2E_MAX_WORKERS (or --maxWorkers) overrides it.
+    maxWorkers: Number(process.env.E2E_MAX_WORKERS) || 2,
   },
 });

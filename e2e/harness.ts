@@ -122,7 +122,8 @@ export function startHostProcess(env: NodeJS.ProcessEnv, args: string[] = []): P
   child.stderr?.on('data', (d) => (err += String(d)));
   return new Promise((ok, fail) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error(`ratchet serve did not print its URL in time. stderr:\n${err}`)), 30_000);
+    // Generous: with spec files running side by side (vitest.e2e.config.ts) a start-up shares the cores with other hosts and browsers.
+    const timer = setTimeout(() => fail(new Error(`ratchet serve did not print its URL in time. stderr:\n${err}`)), 90_000);
     child.stdout?.on('data', (d) => {
       out += String(d);
       const m = /Ratchet is at (\S+)/.exec(out);

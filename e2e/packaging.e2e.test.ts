@@ -116,7 +116,8 @@ describe.skipIf(process.platform !== 'linux')('electron-builder --dir with a sta
     );
     log = `${r.stdout}${r.stderr}`;
     expect(r.status, log).toBe(0);
-  }, 180_000);
+    // electron-builder copies and packs the production dependencies: ~3 minutes on a loaded 2-core machine, beside other specs.
+  }, 360_000);
 
   it('flips the fuses on the executable as electron-builder.yml says', async () => {
     const wire = await fuses.getCurrentFuseWire(join(app, 'ratchet-app'));
