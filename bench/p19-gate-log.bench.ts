@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { classifyGateFailure } from '../electron/engine/runs/classify';
+import { classifyGateFailure } from '../electron/engine/failures/classify';
 import { countTests } from '../electron/engine/gates/count-tests';
 import { GateLog } from '../electron/engine/gates/gate-log';
 import { FAILURE_MARKER, FAILURE_MARKER_SCAN, isFailureLine, parseFailures } from '../electron/engine/gates/parse-failures';

@@ -5,9 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import type { GateResult } from '../electron/engine/gates/run-gate';
 import { runGate } from '../electron/engine/gates/run-gate';
-import { runAttemptGates } from '../electron/engine/runs/attempt-gates';
-import { resolvePolicy } from '../electron/engine/runs/policy';
-import { focusCommand } from '../electron/engine/runs/retry-focus';
+import { runAttemptGates } from '../electron/engine/step/attempt-gates';
+import { resolvePolicy } from '../electron/engine/policy/policy';
+import { focusCommand } from '../electron/engine/step/retry-focus';
 import type { Store } from '../electron/engine/store/store';
 import { goProject, unittestProject, vitestProject, type FocusProject } from '../electron/engine/testing/focus-projects';
 import { WorkflowFile } from '../electron/engine/workflow/schema';

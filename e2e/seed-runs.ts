@@ -3,9 +3,9 @@
 // interruption found by the host), so the screenshot sweep sees a busy store, not three runs.
 import { hostname } from 'node:os';
 import { markInterrupted } from '../electron/engine/lifecycle/run-list';
-import { attemptsSummary } from '../electron/engine/runs/attempt-summary';
-import { checkBudget } from '../electron/engine/runs/budget';
-import { runEndReason } from '../electron/engine/runs/run-reasons';
+import { attemptsSummary } from '../electron/engine/failures/attempt-summary';
+import { checkBudget } from '../electron/engine/policy/budget';
+import { runEndReason } from '../electron/engine/run/run-reasons';
 import { openDatabase } from '../electron/engine/store/open-store';
 import { BLANK_FINISH } from '../electron/engine/store/testing/blank-finish';
 import { newId, Store } from '../electron/engine/store/store';

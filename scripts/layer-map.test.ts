@@ -17,7 +17,7 @@ const sqlErrors = (file: string, code: string) => ruleErrors('ratchet/store-sql'
 
 describe('the layer map', () => {
   it('names every product zone, and each zone only below it', () => {
-    expect(zoneOf('electron/engine/runs/step-machine.ts')).toBe('electron/engine');
+    expect(zoneOf('electron/engine/step/step-machine.ts')).toBe('electron/engine');
     expect(zoneOf('electron/main/index.ts')).toBe('electron/main');
     expect(zoneOf('scripts/demo.ts')).toBeNull();
     expect(LAYERS.shared).toEqual([]);
@@ -139,14 +139,14 @@ describe("the engine's map", () => {
   it('keeps pure code from Node built-ins, git and the store', async () => {
     const io =
       "import { readFileSync } from 'node:fs';\nimport { git } from '../git/git-command';\nimport type { Store } from '../store/store';\nexport const x: [unknown, unknown, Store | null] = [readFileSync, git, null];\n";
-    const errors = await layerErrors('electron/engine/runs/step-machine.ts', io);
+    const errors = await layerErrors('electron/engine/step/step-machine.ts', io);
     expect(errors).toHaveLength(3);
     expect(errors[0]).toBe(
-      "Pure code (runs/step-machine.ts) imports no Node built-in (node:fs): take what it needs as data (the engine's map: docs/architecture.md).",
+      "Pure code (step/step-machine.ts) imports no Node built-in (node:fs): take what it needs as data (the engine's map: docs/architecture.md).",
     );
     expect(await layerErrors('electron/engine/stats/what-if.ts', "import path from 'path';\nexport const p = path;\n")).toHaveLength(1);
-    expect(await layerErrors('electron/engine/runs/policy.ts', "import type { Store } from '../store/store';\nexport type S = Store;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/engine/policy/policy.ts', "import type { Store } from '../store/store';\nexport type S = Store;\n")).toHaveLength(1);
     // An adapter of the same concern does I/O.
-    expect(await layerErrors('electron/engine/runs/step-runner.ts', io)).toEqual([]);
+    expect(await layerErrors('electron/engine/step/step-runner.ts', io)).toEqual([]);
   }, 60_000);
 });

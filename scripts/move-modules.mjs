@@ -71,7 +71,7 @@ export function moveModules(pairs) {
   const mentions = pairs
     .filter(([from, to]) => from.startsWith(ENGINE) && to.startsWith(ENGINE))
     .map(([from, to]) => [from.slice(ENGINE.length), to.slice(ENGINE.length)])
-    .map(([from, to]) => [new RegExp(`(?<=^|[^\\w/.-]|${escape(ENGINE)})${escape(from)}(?![\\w-])`, 'gm'), to]);
+    .map(([from, to]) => [new RegExp(`(?<=^|[^\\w/.-]|${escape(ENGINE)}|(?<![\\w/.-])engine/)${escape(from)}(?![\\w-])`, 'gm'), to]);
   const after = git('ls-files')
     .split('\n')
     .filter((f) => TEXT.test(f) && !f.startsWith('node_modules/'));

@@ -23,7 +23,7 @@ export type RunStatus = z.infer<typeof RunStatus>;
 
 /**
  * Why a run has the status it has, stable for code that decides by it (which budget stopped it, which actions its page
- * offers); the reason text beside it is the words the terminal prints and may change. The run machine (runs/run-machine.ts)
+ * offers); the reason text beside it is the words the terminal prints and may change. The run machine (run/run-machine.ts)
  * sets one with every status it gives a reason; null when a status needs none (running, succeeded), or a row written
  * before reason codes (migration 17).
  */

@@ -158,7 +158,7 @@ export function reasonHead(reason: string | null | undefined, when?: (iso: strin
 
 /**
  * What each reason code asks the user for, in the order its reason names it (the same actions the commands of the
- * engine's own reason name: runs/app-reason.test.ts holds them together). `committed`: a step of the run is committed,
+ * engine's own reason name: run/app-reason.test.ts holds them together). `committed`: a step of the run is committed,
  * so Retry can continue from it; without one a failed run is started again.
  */
 const CODE_ACTIONS: Record<RunReasonCode, (committed: boolean) => ReasonAction[]> = {

@@ -10,7 +10,7 @@ import { fixtureProject } from '../engine/testing/fixture-project';
 import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 import { cli } from './testing/run-cli';
 import { RunQueue } from '../engine/store/run-queue';
-import { applyRunEvent } from '../engine/runs/apply-run-commands';
+import { applyRunEvent } from '../engine/run/apply-run-commands';
 import { until } from '../../shared/testing/until';
 
 let server: ScriptedServer | undefined;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-records the classifier's environment-or-code corpus (electron/engine/runs/classify-corpus/) from real tool runs:
+# Re-records the classifier's environment-or-code corpus (electron/engine/failures/classify-corpus/) from real tool runs:
 # missing modules with the attempt's diff beside them (<case>.diff, `git diff` of the change), network refusals from
 # Ratchet's own sandbox proxy, DNS and connection failures, TLS failures against an untrusted certificate chain, and
 # registry errors. Hosts are made-up corporate ones (*.corp.example): a refusal never needs the real registry.
@@ -9,7 +9,7 @@
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-OUT="$ROOT/electron/engine/runs/classify-corpus"
+OUT="$ROOT/electron/engine/failures/classify-corpus"
 WORK="${RECORD_WORK:-/tmp/rc}"
 FILTER="${1:-}"
 export PYTHONDONTWRITEBYTECODE=1

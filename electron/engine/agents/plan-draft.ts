@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { StepSpec } from '../../../shared/domain';
 import { parsePlanMarkdown } from '../../../shared/plan-markdown';
 import { RatchetError } from '../errors';
-import { wrapUntrusted } from '../runs/prompts';
+import { wrapUntrusted } from '../prompts/prompts';
 import { toAgentError } from './anthropic-agent';
 
 const SYSTEM = [

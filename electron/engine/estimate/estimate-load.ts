@@ -3,8 +3,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { RunEstimate } from '../../../shared/domain';
 import { priceUsage, type PricingTable } from '../agents/pricing';
-import { stepPolicies } from '../runs/policy-doc';
-import { parseTaskRetryConfig, type TaskRetryConfig } from '../runs/task-retry-config';
+import { stepPolicies } from '../policy/policy-doc';
+import { parseTaskRetryConfig, type TaskRetryConfig } from '../policy/task-retry-config';
 import { attemptsOfRuns, recentRunIds, similarRunIds, type EstimateAttemptRow } from '../store/estimate-queries';
 import type { StoreDb } from '../store/store-rows';
 import type { Workflow } from '../workflow/schema';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, type Limits } from '../runs/policy';
+import { DEFAULT_LIMITS, type Limits } from '../policy/policy';
 import type { Usage } from '../agents/pricing';
 import { estimateRun, type EstimatePlan, type PastAttempt, type PastRun } from './estimate';
 

@@ -3,8 +3,8 @@
 // prices in, numbers out; the same inputs give the same estimate (its random draws come from a fixed seed).
 import type { AttemptOutcome, ErrorClass, EstimateConfidence, RunEstimate } from '../../../shared/domain';
 import type { Usage } from '../agents/pricing';
-import { backoffDelayS } from '../runs/backoff';
-import type { Limits } from '../runs/policy';
+import { backoffDelayS } from '../policy/backoff';
+import type { Limits } from '../policy/policy';
 import { policyStops } from '../stats/what-if';
 import type { Backoff } from '../workflow/schema';
 
@@ -25,7 +25,7 @@ export interface PastRun {
 }
 
 export interface EstimatePlan {
-  /** Each step's retry policy in force (stats/what-if.ts and runs/policy.ts resolve it). */
+  /** Each step's retry policy in force (stats/what-if.ts and policy/policy.ts resolve it). */
   steps: ReadonlyArray<{ limits: Limits; backoff: Backoff }>;
   /** The model the run's agent uses: past tokens are priced at its rates. */
   model: string;

@@ -4,7 +4,7 @@
 import type { FailedTest } from '../../../shared/domain';
 import { parseFailures } from '../gates/parse-failures';
 import type { GateResult } from '../gates/run-gate';
-import { classifyGateFailure, type Classification } from '../runs/classify';
+import { classifyGateFailure, type Classification } from '../failures/classify';
 import type { CheckConclusion } from './forge';
 
 /** infrastructure: re-run the failed jobs, no agent; flaky: recorded, no agent; broken_on_base: needs you; real: an agent attempt. */

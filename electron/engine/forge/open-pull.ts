@@ -3,7 +3,7 @@
 import type { Store } from '../store/store';
 import { RatchetError, runNotFound } from '../errors';
 import { pushRemote, pushRun } from '../git/run-merge';
-import { statusDocument } from '../runs/status-document';
+import { statusDocument } from '../run/status-document';
 import { RunPrStore } from '../store/run-pr';
 import type { PrDoc } from '../../../shared/pull-request';
 import type { Forge, ForgeCheck, PullRequest } from './forge';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failureLocation, formatFailure, formatFailures, NO_STRUCTURED_FAILURES } from './format-failures';
 import { parseFailures } from './parse-failures';
-import { retryContext } from '../runs/prompts';
+import { retryContext } from '../prompts/prompts';
 
 const corpus = (id: string): string => fs.readFileSync(path.join(import.meta.dirname, 'corpus', `${id}.txt`), 'utf8');
 const report = (id: string, ext: string): string => fs.readFileSync(path.join(import.meta.dirname, 'corpus', `${id}.report.${ext}`), 'utf8');

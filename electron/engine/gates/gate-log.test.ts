@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyGateFailure } from '../runs/classify';
+import { classifyGateFailure } from '../failures/classify';
 import { GateLog, readGapNote } from './gate-log';
 import { FAILURE_MARKER, FAILURE_MARKER_SCAN, FAILURE_PARSERS, isFailureLine, parseFailures } from './parse-failures';
 import { runGate } from './run-gate';

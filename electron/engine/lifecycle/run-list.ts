@@ -2,8 +2,8 @@
 // (no agent, sandbox or git), so listing needs nothing else loaded.
 import type { RunListItem } from '../../../shared/domain';
 import { processAlive } from '../process/process-alive';
-import { applyRunCommands } from '../runs/apply-run-commands';
-import { runLife } from '../runs/run-machine';
+import { applyRunCommands } from '../run/apply-run-commands';
+import { runLife } from '../run/run-machine';
 import { leaseState } from '../store/run-lease';
 import { openDatabase } from '../store/open-store';
 import { Store, type RunRow } from '../store/store';

@@ -1,5 +1,5 @@
 // The run loop's adapters: execute takes the run's lease and sandbox, makes the store agree with git, then carries out
-// the run machine's commands (runs/run-machine.ts) until it ends the run. Every run status it writes is the machine's.
+// the run machine's commands (run/run-machine.ts) until it ends the run. Every run status it writes is the machine's.
 import type { StatusDocument } from '../../../shared/domain';
 import type { Agent } from '../agents/agent';
 import type { EngineContext } from './engine-context';
@@ -9,14 +9,14 @@ import { clearStaleLocks, mergeConflicts } from '../git/run-refs';
 import { currentTip, reconcileWithGit } from './run-recovery';
 import type { RunRow } from '../store/store';
 import type { ExecuteOptions } from './run-options';
-import { apiKeyHash } from '../runs/api-hold';
-import { applyRunCommands } from '../runs/apply-run-commands';
-import { stepPolicies } from '../runs/policy-doc';
-import { progressNote, systemPrompt, taskContext } from '../runs/prompts';
-import { initialRunState, nextRun, type RunCommand, type RunEvent, type StepRef } from '../runs/run-machine';
-import { raisedTaskBudget } from '../runs/status-document';
-import { runStep } from '../runs/step-runner';
-import { parseTaskRetryConfig } from '../runs/task-retry-config';
+import { apiKeyHash } from '../run/api-hold';
+import { applyRunCommands } from '../run/apply-run-commands';
+import { stepPolicies } from '../policy/policy-doc';
+import { progressNote, systemPrompt, taskContext } from '../prompts/prompts';
+import { initialRunState, nextRun, type RunCommand, type RunEvent, type StepRef } from '../run/run-machine';
+import { raisedTaskBudget } from '../run/status-document';
+import { runStep } from '../step/step-runner';
+import { parseTaskRetryConfig } from '../policy/task-retry-config';
 import type { AgentConfig } from '../workflow/schema';
 import { baselineNote } from '../worktree-env/prepare-worktree';
 import { prepareRunEnvironment, type WorktreeEnvHooks } from '../worktree-env/run-environment';

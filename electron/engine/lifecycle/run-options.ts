@@ -1,7 +1,7 @@
 // The engine's inputs and the shapes of a run's creation and execution: what createEngine takes and its callers pass.
 import type { Agent } from '../agents/agent';
-import type { SharedDay } from '../runs/budget';
-import type { RunEvent } from '../runs/run-machine';
+import type { SharedDay } from '../policy/budget';
+import type { RunEvent } from '../run/run-machine';
 import type { RunNoticesOptions } from '../notify/run-notices';
 import type { RunJail, SandboxMode } from '../sandbox/os-sandbox';
 import type { LeaseOwner } from '../store/run-lease';
@@ -25,7 +25,7 @@ export interface EngineDeps {
   leaseMs?: number;
   /** `off` (the CLI's --no-sandbox) runs without the OS sandbox; `auto` (default) sandboxes, or refuses where there is none. */
   sandbox?: SandboxMode;
-  /** A team worker's day (runs/budget.ts dayFacts): the team's daily budget and the other workers' spend today. */
+  /** A team worker's day (policy/budget.ts dayFacts): the team's daily budget and the other workers' spend today. */
   sharedDay?: () => SharedDay;
   /** Notification delivery (ntfy, webhook): tests shorten its timeouts; the targets come from the workflow and Settings. */
   notify?: Pick<RunNoticesOptions, 'tuning' | 'flushMs' | 'fetch'>;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/contract';
 import type { ScriptFn } from '../../scripted/server';
 import { RunQueue } from '../store/run-queue';
-import { applyRunEvent } from '../runs/apply-run-commands';
+import { applyRunEvent } from '../run/apply-run-commands';
 import { byStep } from '../testing/recovery-fixtures';
 import { callValue, until } from '../testing/service-calls';
 import { serviceHarness } from '../testing/service-harness';

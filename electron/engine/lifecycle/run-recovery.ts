@@ -6,9 +6,9 @@ import { branchExists, commitAll, createWorktree, currentBranch, git, isDirty } 
 import { holdsRepository, pinnedOrNull, pinWorktree } from '../git/worktree-integrity';
 import { checkoutBranch, mergeConflicts, recreateWorktree, stashAll } from '../git/run-refs';
 import { completedSteps } from '../git/step-commits';
-import { decideContinuation } from '../runs/continuation';
-import { reconcile, type Reconciliation } from '../runs/reconcile';
-import { resumePlan, type RecoveryOption, type RequiredAction, type ResumeFacts, type ResumePlan } from '../runs/resume-plan';
+import { decideContinuation } from '../run/continuation';
+import { reconcile, type Reconciliation } from '../run/reconcile';
+import { resumePlan, type RecoveryOption, type RequiredAction, type ResumeFacts, type ResumePlan } from '../run/resume-plan';
 import type { RunRow, Store } from '../store/store';
 import type { ExecuteOptions } from './run-options';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createScheduler, runsToStart } from './run-scheduler';
 import { openDatabase } from '../store/open-store';
 import { RunQueue, type QueuedRun } from '../store/run-queue';
-import { applyRunEvent } from '../runs/apply-run-commands';
+import { applyRunEvent } from '../run/apply-run-commands';
 import { Store } from '../store/store';
 import { seedRun } from '../store/testing/seed-run';
 import { tempDir } from '../testing/temp-repo';

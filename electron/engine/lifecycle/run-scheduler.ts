@@ -3,8 +3,8 @@
 import { RatchetError, refuseSteering, runNotFound, userStop } from '../errors';
 import type { ContinueOptions } from './run-recovery';
 import { processAlive } from '../process/process-alive';
-import { applyRunCommands } from '../runs/apply-run-commands';
-import { runLife } from '../runs/run-machine';
+import { applyRunCommands } from '../run/apply-run-commands';
+import { runLife } from '../run/run-machine';
 import type { QueueAction, QueuedRun, RunQueue } from '../store/run-queue';
 import type { Store } from '../store/store';
 

@@ -8,7 +8,7 @@ import { canSteer, RUN_STEERING, steeringRefusal, type Steer } from '../../../sh
 import { createEngine } from '../engine';
 import { RatchetError } from '../errors';
 import { RunQueue } from '../store/run-queue';
-import { applyRunEvent } from '../runs/apply-run-commands';
+import { applyRunEvent } from '../run/apply-run-commands';
 import { seedRun } from '../store/testing/seed-run';
 import { tempDir } from '../testing/temp-repo';
 import { createScheduler } from './run-scheduler';

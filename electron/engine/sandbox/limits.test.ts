@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, utimesSync, w
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateResult } from '../gates/run-gate';
-import { classifyGateFailure } from '../runs/classify';
+import { classifyGateFailure } from '../failures/classify';
 import { until } from '../testing/service-calls';
 import { processesWith } from '../testing/processes';
 import { tempDir } from '../testing/temp-repo';

@@ -7,7 +7,7 @@ import type { CallError, EventName, Handlers, NoticeCode, ResumeInfoDoc, RunSumm
 import { ContractError, RUNS_PAGE } from '../../../shared/contract';
 import { draftPlan } from '../agents/plan-draft';
 import { checkApiKey } from '../agents/api-key-check';
-import { withRetryConfig } from '../runs/task-retry-config';
+import { withRetryConfig } from '../policy/task-retry-config';
 import type { Engine } from '../engine';
 import { RatchetError } from '../errors';
 import { createScheduler } from '../lifecycle/run-scheduler';
@@ -24,7 +24,7 @@ import { loadStats } from '../stats/stats-load';
 import { whatIf } from '../stats/what-if';
 import { loadWhatIfHistory } from '../stats/what-if-history';
 import { RunQueue } from '../store/run-queue';
-import { applyRunEvent } from '../runs/apply-run-commands';
+import { applyRunEvent } from '../run/apply-run-commands';
 import { landingHandlers } from './service-landing';
 import { reviewHandlers } from './service-review';
 import type { RunSummaryRow } from '../store/store';

@@ -1,5 +1,5 @@
 // The failure-pattern advice ("3 tasks repeatedly failed on null references → consider adding null checks"): the period's unfixed failures grouped by what they share (pure).
-import { FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, SIGNAL_HINT, TEST_TIMEOUT_HINT, seedAnalysis } from '../runs/classify';
+import { FALLBACK_HINT, MISMATCH_HINT, NULL_REFERENCE_HINT, SIGNAL_HINT, TEST_TIMEOUT_HINT, seedAnalysis } from '../failures/classify';
 import type { Improvement } from './improvements';
 
 /** The last failure of a step that was never fixed: what it said, its failing tests (identities) and the files they point at. */

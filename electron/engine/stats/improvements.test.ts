@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { improvementSuggestions, improvementText, type ClassRecord } from './improvements';
-import { DEFAULT_LIMITS } from '../runs/policy';
+import { DEFAULT_LIMITS } from '../policy/policy';
 import { loadClassRecords } from './stats-load';
 import { rebuildClassSummary } from '../store/migrations/0016-stats-tries';
 import { isTry } from './stats';

@@ -1,6 +1,6 @@
 // The "Improvement suggestions": what the period's recorded attempts say about the retry policy, as findings with an action each (pure).
 import type { ErrorClass } from '../../../shared/domain';
-import type { Limits } from '../runs/policy';
+import type { Limits } from '../policy/policy';
 import { money } from '../../../shared/money';
 
 export interface Improvement {

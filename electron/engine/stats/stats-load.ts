@@ -5,7 +5,7 @@ import { ERROR_CLASSES, type ErrorClass } from '../../../shared/domain';
 import type { ClassRecord } from './improvements';
 import type { FailedTest } from '../gates/parse-failures';
 import type { UnfixedFailure } from './failure-patterns';
-import { testIdentity } from '../runs/attempt-summary';
+import { testIdentity } from '../failures/attempt-summary';
 import { countRows, fromCounts, statsWindow, type StatsCounts } from './stats';
 import type { StoreDb as Db } from '../store/store-rows';
 import { classRows, rawStatsRows, summaryRows, unfixedFailureRows } from '../store/stats-queries';

@@ -1,7 +1,7 @@
 // The period's improvement suggestions and the weekly report, from the same summary the dashboard shows (what the app, the host and `ratchet stats` call).
 import type { StatsSummary } from '../../../shared/contract';
 import { improvementSuggestions, type Improvement } from './improvements';
-import { DEFAULT_LIMITS, PRESETS } from '../runs/policy';
+import { DEFAULT_LIMITS, PRESETS } from '../policy/policy';
 import { allSuggestions, reportMarkdown } from './stats';
 import { failurePatterns } from './failure-patterns';
 import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';

@@ -1,6 +1,6 @@
 // What-if: replays the recorded attempts of a period under another retry policy and says which runs would change outcome.
 import { ERROR_CLASSES, type AttemptOutcome, type ErrorClass, type RunReasonCode, type RunStatus } from '../../../shared/domain';
-import { DEFAULT_LIMITS, ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, PRESETS, type Limits } from '../runs/policy';
+import { DEFAULT_LIMITS, ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, PRESETS, type Limits } from '../policy/policy';
 import { money } from '../../../shared/money';
 
 export interface HistoryAttempt {

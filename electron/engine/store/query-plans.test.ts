@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../service/service';
 import { createEngine } from '../engine';
-import { statusDocument } from '../runs/status-document';
+import { statusDocument } from '../run/status-document';
 import { openDatabase } from './open-store';
 import { Store } from './store';
 import { writeVariedHistory } from './testing/varied-history';

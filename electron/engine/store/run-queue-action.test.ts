@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-repo';
 import { openDatabase } from './open-store';
 import { RunQueue } from './run-queue';
-import { applyRunEvent } from '../runs/apply-run-commands';
+import { applyRunEvent } from '../run/apply-run-commands';
 import { Store } from './store';
 import { seedRun } from './testing/seed-run';
 

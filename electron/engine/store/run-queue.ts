@@ -51,13 +51,13 @@ interface QueueRow {
   queue_owner_host: string | null;
 }
 
-/** What the queue changes in a run's life: the run machine decides the status each brings (runs/run-machine.ts). */
+/** What the queue changes in a run's life: the run machine decides the status each brings (run/run-machine.ts). */
 export type QueueEvent =
   | { type: 'queued'; reason: string }
   | { type: 'dequeued'; previous: RunStatus }
   | { type: 'removedFromQueue'; action: QueueAction['kind']; previous: RunStatus };
 
-/** Carries a queue event out on the run's status (runs/apply-run-commands.ts applyRunEvent): the store never decides a status. */
+/** Carries a queue event out on the run's status (run/apply-run-commands.ts applyRunEvent): the store never decides a status. */
 export type QueueLife = (runId: string, event: QueueEvent) => void;
 
 export class RunQueue {

@@ -3,11 +3,11 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { budgetCapReason, checkBudget } from '../runs/budget';
-import { applyRunCommands } from '../runs/apply-run-commands';
-import { runLife } from '../runs/run-machine';
+import { budgetCapReason, checkBudget } from '../policy/budget';
+import { applyRunCommands } from '../run/apply-run-commands';
+import { runLife } from '../run/run-machine';
 import { listItem } from '../lifecycle/run-list';
-import { statusDocument } from '../runs/status-document';
+import { statusDocument } from '../run/status-document';
 import { tempDir } from '../testing/temp-repo';
 import { migrate } from './migration';
 import { MIGRATIONS } from './migrations';

@@ -71,6 +71,6 @@ describe('the run transition table', () => {
       if (rel.includes('/testing/')) continue;
       if (/\.setRunStatus\s*\(/.test(readFileSync(file, 'utf8'))) callers.push(rel);
     }
-    expect(callers).toEqual(['engine/runs/apply-run-commands.ts']);
+    expect(callers).toEqual(['engine/run/apply-run-commands.ts']);
   });
 });

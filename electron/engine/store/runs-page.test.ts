@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { statusDocument } from '../runs/status-document';
+import { statusDocument } from '../run/status-document';
 import { openDatabase } from './open-store';
 import { Store } from './store';
 import { writeVariedHistory } from './testing/varied-history';

@@ -2,8 +2,8 @@
 // the local run machine's for the same events — a table over both, for a step's success, a failure with retries left,
 // an exhausted step, a budget's pause and a stop.
 import { describe, expect, it } from 'vitest';
-import { initialRunState, nextRun, type RunCommand, type RunEvent, type StepRef } from '../runs/run-machine';
-import type { StepOutcome } from '../runs/step-state';
+import { initialRunState, nextRun, type RunCommand, type RunEvent, type StepRef } from '../run/run-machine';
+import type { StepOutcome } from '../step/step-state';
 import { runStarted, stepDone, stepFinished } from '../testing/run-fixtures';
 import { goesOn, teamAfterStep, teamStart, type StepAnswer, type TeamMove, type TeamStatus } from './team-run-life';
 

@@ -1,11 +1,11 @@
-// A team run's life between its durable steps, pure: the same run machine as a local run (runs/run-machine.ts), fed the
+// A team run's life between its durable steps, pure: the same run machine as a local run (run/run-machine.ts), fed the
 // typed outcome each durable step answers (the events the worker's run loop fed its own machine for the step it ran),
 // so a team run and a local run decide every status the same way. The machine's commands come out as what the workflow
 // carries out (team-workflow.ts): its setStatus becomes the team's status (one projection write and a DBOS event), its
 // runStep the next durable step, a parked end a durable sleep before the run goes on as a local scheduler wakes it. What
 // the machine asks of the worktree (prepare, rescue, step statuses, notices) the worker's run loop has done inside the step.
 import type { RunReasonCode, RunStatus } from '../../../shared/domain';
-import { initialRunState, nextRun, type RunCommand, type RunEvent, type RunMachineState, type StepRef } from '../runs/run-machine';
+import { initialRunState, nextRun, type RunCommand, type RunEvent, type RunMachineState, type StepRef } from '../run/run-machine';
 
 /** What a durable step answers. JSON only (DBOS keeps it): the step's outcome, and how the run stands on the worker after it. */
 export interface StepAnswer {

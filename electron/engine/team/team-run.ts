@@ -5,7 +5,7 @@
 // the branch and refs/ratchet/<run>/* first (the same rebuild as `ratchet recover`), so any worker can continue it.
 import { join } from 'node:path';
 import type { RunReasonCode, StatusDocument } from '../../../shared/domain';
-import type { RunEvent } from '../runs/run-machine';
+import type { RunEvent } from '../run/run-machine';
 import type { Engine } from '../engine';
 import { RatchetError } from '../errors';
 import { git } from '../git/repo-git';

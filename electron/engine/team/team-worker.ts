@@ -18,10 +18,10 @@ import { NO_ALLOWANCES, type WorkerAllowances } from './team-allow';
 import { serialized } from './team-git';
 import { dbosLogger, migrateDbos } from './dbos-log';
 import { recoverWorkflowsOf } from './dbos-recovery';
-import { apiKeyHash } from '../runs/api-hold';
-import type { SharedDay } from '../runs/budget';
+import { apiKeyHash } from '../run/api-hold';
+import type { SharedDay } from '../policy/budget';
 import { RunQueue } from '../store/run-queue';
-import { applyRunEvent } from '../runs/apply-run-commands';
+import { applyRunEvent } from '../run/apply-run-commands';
 import { HEARTBEAT_MS, TEAM_APP, TEAM_EVENTS, TEAM_PROTOCOL, TEAM_QUEUE, TeamDb, WORKER_GONE_MS } from '../store/team-db';
 
 export const DEFAULT_LIMITS: TeamLimits = { global: 8, perWorker: 2, perRepo: 4 };

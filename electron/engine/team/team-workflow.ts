@@ -1,6 +1,6 @@
 // A team run's workflow, and the one writer of a team run's status. The workflow is a `begin` durable step, then one
 // `step` per Ratchet step; each answers the typed outcome of the step it ran (StepAnswer), and the workflow's body feeds
-// it to the same pure run machine as a local run's loop (team-run-life.ts over runs/run-machine.ts), carrying out its
+// it to the same pure run machine as a local run's loop (team-run-life.ts over run/run-machine.ts), carrying out its
 // commands: runStep is the next durable step, a parked end a durable sleep, and setStatus is one write of the team's row
 // (TeamDb.projectRunStatus) with the workflow's DBOS event TEAM_STATUS_EVENT. Nothing else writes a team run's status
 // (team-status-owner.test.ts fails if anything does): Stop, Resume and Retry act on the workflow through DBOS (cancel,

@@ -1,6 +1,6 @@
 // Test helper: the run machine's events as its tests feed them (a run reconciled and prepared, a step that finished).
-import type { RunEvent, StepRef } from '../runs/run-machine';
-import type { StepOutcome } from '../runs/step-state';
+import type { RunEvent, StepRef } from '../run/run-machine';
+import type { StepOutcome } from '../step/step-state';
 
 type StepFinished = Extract<RunEvent, { type: 'stepFinished' }>;
 

@@ -1,11 +1,11 @@
 // The step machine's test fixtures: a machine for a one-step workflow, and a failed gate as the machine receives it.
 import { parseWorkflow } from '../workflow/load-workflow';
-import type { Failure } from '../runs/attempt-gates';
+import type { Failure } from '../step/attempt-gates';
 import type { GateResult } from '../gates/run-gate';
-import { resolvePolicy } from '../runs/policy';
-import { createStepMachine } from '../runs/step-machine';
-import type { MachineConfig } from '../runs/step-state';
-import { stepTdd } from '../runs/tdd';
+import { resolvePolicy } from '../policy/policy';
+import { createStepMachine } from '../step/step-machine';
+import type { MachineConfig } from '../step/step-state';
+import { stepTdd } from '../step/tdd';
 
 /**
  * A machine for step 1 of a workflow with a `npm test` gate and one step (`title`, `prompt`, then `stepYaml`), the

@@ -1,8 +1,8 @@
 // A run's worktree environment: made ready when the run executes (copy, dependencies, setup, the gates' view of the code, the baseline check), setup again before gates when its inputs changed, gates' leftovers kept out of commits.
 import { statSync } from 'node:fs';
 import type { BaselineDoc } from '../../../shared/worktree-env';
-import type { Failure } from '../runs/failure';
-import type { BaselineFacts } from '../runs/classify-context';
+import type { Failure } from '../failures/failure';
+import type { BaselineFacts } from '../failures/classify-context';
 import type { RunJail } from '../sandbox/os-sandbox';
 import { RunEnvStore } from '../store/run-env';
 import type { Store } from '../store/store';

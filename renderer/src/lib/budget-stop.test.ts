@@ -1,6 +1,6 @@
 // Which budget stopped a run, by its reason code (the run machine's): the words of its reason play no part.
 import { describe, expect, it } from 'vitest';
-import { initialRunState, nextRun, type RunEvent, type RunStatusCommand } from '../../../electron/engine/runs/run-machine';
+import { initialRunState, nextRun, type RunEvent, type RunStatusCommand } from '../../../electron/engine/run/run-machine';
 import { budgetStopOf } from './budget-stop';
 
 const NOW = new Date('2026-01-01T00:00:00Z');

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ErrorClass } from '../../../../shared/domain';
-import { classifyGateFailure } from '../../runs/classify';
+import { classifyGateFailure } from '../../failures/classify';
 import { parseFailures, type FailedTest } from '../parse-failures';
 import type { GateResult } from '../run-gate';
 

@@ -1,7 +1,7 @@
 // Assembles the status document (the CLI's JSON contract) from store rows.
 import { DecisionDoc, FailedTestDoc, RunEstimate, type AttemptFailureDoc, type StatusDocument } from '../../../shared/domain';
 import type { RunRow, Store } from '../store/store';
-import { policyDoc } from './policy-doc';
+import { policyDoc } from '../policy/policy-doc';
 import { RunEnvStore } from '../store/run-env';
 import { RunPrStore } from '../store/run-pr';
 import type { PrDoc } from '../../../shared/pull-request';

@@ -1,6 +1,6 @@
 // The step machine's test-first (TDD) parts: the test attempt's prompt, its rule broken, and its test failing as it should (red).
-import type { Failure } from './failure';
-import { hintsFor } from './classify';
+import type { Failure } from '../failures/failure';
+import { hintsFor } from '../failures/classify';
 import { NO_FAILURE_FIELDS, unfailedRecord, type StepKit, type Transition } from './step-kit';
 import type { StepCommand, StepState } from './step-state';
 import { implementInstructions, keepTestNote, redSummary, testFirstInstructions, type RedTest } from './tdd';

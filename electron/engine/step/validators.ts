@@ -5,8 +5,8 @@ import { runGate } from '../gates/run-gate';
 import { shellQuote } from '../process/shell-quote';
 import type { Store } from '../store/store';
 import type { AgentConfig, RetryEntry } from '../workflow/schema';
-import type { Failure } from './failure';
-import type { Policy } from './policy';
+import type { Failure } from '../failures/failure';
+import type { Policy } from '../policy/policy';
 
 export interface ValidatorContext {
   worktree: string;

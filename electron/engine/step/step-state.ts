@@ -1,16 +1,16 @@
 // The step's life as data: one serialisable state (its retry accounting included), the events that move it, and the commands it asks the adapters to carry out.
 import type { ErrorClass } from '../../../shared/domain';
 import type { AgentConfig, StepConfig } from '../workflow/schema';
-import type { Failure } from './failure';
-import type { BudgetFacts } from './budget';
-import type { Decision } from './decide';
-import type { Policy } from './policy';
-import type { TemplateState } from './prompts';
-import type { Overrides } from './retry-entries';
-import type { StepOutcome } from './step-outcome';
+import type { Failure } from '../failures/failure';
+import type { BudgetFacts } from '../policy/budget';
+import type { Decision } from '../policy/decide';
+import type { Policy } from '../policy/policy';
+import type { TemplateState } from '../prompts/prompts';
+import type { Overrides } from '../policy/retry-entries';
+import type { StepOutcome } from '../run/step-outcome';
 import type { RedTest, TddConfig } from './tdd';
 
-export type { StepOutcome } from './step-outcome';
+export type { StepOutcome } from '../run/step-outcome';
 
 /** What the machine needs to know about the step and its policy; fixed for the step's life (not part of the state). */
 export interface MachineConfig {

@@ -3,9 +3,9 @@ import type { FailedTest } from '../gates/parse-failures';
 import type { Store } from '../store/store';
 import type { AttemptRow } from '../store/store-rows';
 import type { Workflow } from '../workflow/schema';
-import type { Failure } from './failure';
-import { classifyGateFailure, hintsFor } from './classify';
-import type { Overrides } from './retry-entries';
+import type { Failure } from '../failures/failure';
+import { classifyGateFailure, hintsFor } from '../failures/classify';
+import type { Overrides } from '../policy/retry-entries';
 import type { StoredAttempt } from './step-restore';
 
 export function storedAttempt(a: AttemptRow): StoredAttempt {

@@ -1,10 +1,10 @@
 // The step machine after a failed attempt: record it, ask the validators, decide (retry, wait, park, give up), and prepare the retry.
 import type { ErrorClass } from '../../../shared/domain';
 import { errorClassLabel } from '../../../shared/error-classes';
-import type { Failure } from './failure';
-import { attemptsSummary, testIdentity } from './attempt-summary';
-import { decideAfterFailure } from './decide';
-import { fingerprint } from './fingerprint';
+import type { Failure } from '../failures/failure';
+import { attemptsSummary, testIdentity } from '../failures/attempt-summary';
+import { decideAfterFailure } from '../policy/decide';
+import { fingerprint } from '../failures/fingerprint';
 import type { StepKit, Transition } from './step-kit';
 import { conflictFilesIn, remainingIssues } from './step-prompt';
 import type { FinishData, StepCommand, StepState } from './step-state';

@@ -1,5 +1,5 @@
 // The sentences a run's status reason says when a step ends it: failed, needs you, stopped, or paused by auto-progress.
-import { nextSteps } from './attempt-summary';
+import { nextSteps } from '../failures/attempt-summary';
 import type { StepOutcome } from './step-outcome';
 
 /** Capitalised: the reason starts a sentence ("Step 2 … needs you: …"). */

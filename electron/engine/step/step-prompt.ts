@@ -4,9 +4,9 @@ import { outputForAgent } from '../gates/bounded-output';
 import { formatFailures } from '../gates/format-failures';
 import type { FailedTest } from '../gates/parse-failures';
 import type { StepConfig } from '../workflow/schema';
-import type { Failure } from './failure';
-import { MAX_ATTEMPTS_PER_STEP, type Policy } from './policy';
-import { renderTemplate, retryContext, stepPrompt, type TemplateState } from './prompts';
+import type { Failure } from '../failures/failure';
+import { MAX_ATTEMPTS_PER_STEP, type Policy } from '../policy/policy';
+import { renderTemplate, retryContext, stepPrompt, type TemplateState } from '../prompts/prompts';
 import type { Accounting, MachineConfig, StepState } from './step-state';
 
 const MAX_TEMPLATE_OUTPUT = 24_000;

@@ -1,11 +1,11 @@
 // Carries out the step machine's runAgent command: the agent's attempt in the worktree, its cost, the guard after it, and the tree and diff it left.
-import { recordApiHold, waitForApiHold } from './api-hold';
+import { recordApiHold, waitForApiHold } from '../run/api-hold';
 import type { Agent } from '../agents/agent';
 import { boundText } from '../gates/bounded-output';
 import { changedPaths, diffTrees, saveAttemptRef, snapshotTree } from '../git/repo-git';
 import { snapshotRepoConfig, type RepoConfigSnapshot } from '../git/repo-config-guard';
 import type { PinnedWorktree } from '../git/worktree-integrity';
-import { budgetCapReason, dayBounds, dayFacts, spendLimit } from './budget';
+import { budgetCapReason, dayBounds, dayFacts, spendLimit } from '../policy/budget';
 import type { StepContext, StepDeps } from './step-ports';
 import type { StepCommand, StepEvent } from './step-state';
 

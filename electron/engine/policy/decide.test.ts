@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkflow } from '../workflow/load-workflow';
 import type { Workflow } from '../workflow/schema';
-import { attemptsSummary, testIdentity } from './attempt-summary';
+import { attemptsSummary, testIdentity } from '../failures/attempt-summary';
 import { backoffDelayS } from './backoff';
 import { decideAfterFailure, type FailureFacts } from './decide';
 import { DEFAULT_LIMITS, resolvePolicy } from './policy';

@@ -4,7 +4,7 @@ import type { FailedTest } from '../gates/parse-failures';
 import { outputForAgent } from '../gates/bounded-output';
 import { formatFailures } from '../gates/format-failures';
 import type { StepConfig, Workflow } from '../workflow/schema';
-import { wrapUntrusted } from './prompts';
+import { wrapUntrusted } from '../prompts/prompts';
 
 /** A test-first step's settings, fixed for its life. */
 export interface TddConfig {

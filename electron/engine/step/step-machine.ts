@@ -1,6 +1,6 @@
 // The step's state machine: next(state, event, now) → { state, commands }. Pure: no git, no store, no clock but `now`; the step runner's adapters carry out the commands.
 // Its parts: step-kit (shared helpers), step-attempt (starting an attempt), step-events (the events' handlers), step-failure (deciding after a failure), step-tdd (test first).
-import { checkBudget } from './budget';
+import { checkBudget } from '../policy/budget';
 import { beginAttempt, withArtifacts } from './step-attempt';
 import { onAgentFinished, onCommitted, onGatesFinished, onRebased, onStopped, onWorktreeViolated } from './step-events';
 import { afterWait, decide, isApiFault, onFailure } from './step-failure';

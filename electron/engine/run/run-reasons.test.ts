@@ -1,9 +1,9 @@
 // The reasons a paused or failed run shows: sentences that state the error once, with its class as a readable label.
 import { describe, expect, it } from 'vitest';
 import { gateFailure, stepMachine } from '../testing/step-fixtures';
-import type { Failure } from './attempt-gates';
-import { initialState } from './step-machine';
-import type { StepEvent, StepState } from './step-state';
+import type { Failure } from '../step/attempt-gates';
+import { initialState } from '../step/step-machine';
+import type { StepEvent, StepState } from '../step/step-state';
 import { autoProgressReason, runEndReason } from './run-reasons';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');

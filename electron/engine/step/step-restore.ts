@@ -1,9 +1,9 @@
 // Rebuilds a step's machine state from its stored attempts (pure): the history of every round, and the accounting of the current one.
 import type { ErrorClass } from '../../../shared/domain';
 import type { FailedTest } from '../gates/parse-failures';
-import type { Failure } from './failure';
-import { testIdentity } from './attempt-summary';
-import type { Overrides } from './retry-entries';
+import type { Failure } from '../failures/failure';
+import { testIdentity } from '../failures/attempt-summary';
+import type { Overrides } from '../policy/retry-entries';
 import { initialState, isApiFault, type StepMachine } from './step-machine';
 import type { AttemptRecord, StepState } from './step-state';
 import type { RedTest } from './tdd';

@@ -4,8 +4,8 @@ import type { RunJail } from '../sandbox/os-sandbox';
 import type { Store } from '../store/store';
 import type { AgentConfig, StepConfig, Workflow } from '../workflow/schema';
 import type { WorktreeEnvHooks } from '../worktree-env/run-environment';
-import type { SharedDay } from './budget';
-import type { Policy } from './policy';
+import type { SharedDay } from '../policy/budget';
+import type { Policy } from '../policy/policy';
 
 export interface StepDeps {
   store: Store;
@@ -20,7 +20,7 @@ export interface StepDeps {
   apiKeyHash?: string | null;
   /** The run's notifications (ntfy, webhook); sending never waits and never throws. */
   notify?: StepNotify;
-  /** On a team worker: the team's daily budget and the other workers' spend today (runs/budget.ts dayFacts). */
+  /** On a team worker: the team's daily budget and the other workers' spend today (policy/budget.ts dayFacts). */
   sharedDay?: () => SharedDay;
   /** The worktree's environment: setup again before gates when the agent changed its inputs; gates' leftovers never committed. */
   worktreeEnv?: WorktreeEnvHooks;

@@ -13,7 +13,7 @@ import { goProject, unittestProject, vitestProject, type FocusProject } from '..
 import { TEST_SANDBOX_MODE } from '../testing/sandbox-mode';
 import { WorkflowFile } from '../workflow/schema';
 import { runAttemptGates, type Failure } from './attempt-gates';
-import { resolvePolicy } from './policy';
+import { resolvePolicy } from '../policy/policy';
 
 const SLOW = { tests: 6, ms: 150 };
 

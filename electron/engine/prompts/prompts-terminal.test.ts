@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCorpus, normName } from '../gates/testing/failure-corpus';
 import { parseFailures } from '../gates/parse-failures';
-import { classifyGateFailure } from './classify';
+import { classifyGateFailure } from '../failures/classify';
 import { retryContext } from './prompts';
 
 const cases = loadCorpus().filter((c) => c.id.startsWith('tty/'));

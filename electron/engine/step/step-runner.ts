@@ -1,13 +1,13 @@
 // Runs one step to its end: feeds the step machine its events and carries out its commands (agent, snapshot, gates, validators, commit, sleep, rebase) against the store and git.
-import { applyRunCommands } from './apply-run-commands';
-import { runLife } from './run-machine';
+import { applyRunCommands } from '../run/apply-run-commands';
+import { runLife } from '../run/run-machine';
 import { abortInProgress, checkWorktree, commitAll, commitTree, conflictedFiles, headCommit, resetHard, restoreTree, treeOf } from '../git/repo-git';
 import { guardRepoConfig } from '../git/repo-config-guard';
 import { describeViolations, pinWorktree } from '../git/worktree-integrity';
 import { runAttemptGates } from './attempt-gates';
-import { dayBounds, dayFacts } from './budget';
+import { dayBounds, dayFacts } from '../policy/budget';
 import { createStepMachine } from './step-machine';
-import { presetGateTimeout } from './policy';
+import { presetGateTimeout } from '../policy/policy';
 import { runAgentAttempt, type AttemptScratch } from './step-agent-attempt';
 import type { StepContext, StepDeps } from './step-ports';
 import { rebaseStep } from './step-rebase';

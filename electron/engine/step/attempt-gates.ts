@@ -9,13 +9,13 @@ import type { RunJail } from '../sandbox/os-sandbox';
 import type { Store } from '../store/store';
 import type { Workflow } from '../workflow/schema';
 import { countTests } from '../gates/count-tests';
-import { classifyGateFailure, retryAfterFromText } from './classify';
+import { classifyGateFailure, retryAfterFromText } from '../failures/classify';
 import { focusCommand, type FocusedCommand } from './retry-focus';
-import { manifestReader, type BaselineFacts, type ClassifyContext } from './classify-context';
-import type { Failure } from './failure';
-import type { Policy } from './policy';
+import { manifestReader, type BaselineFacts, type ClassifyContext } from '../failures/classify-context';
+import type { Failure } from '../failures/failure';
+import type { Policy } from '../policy/policy';
 
-export type { Failure } from './failure';
+export type { Failure } from '../failures/failure';
 
 export interface GatesOutcome {
   failure: Failure | null;

@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_REASON_CODES, type RunReasonCode } from '../../../shared/domain';
 import { appReason, reasonActions, reasonHead } from '../../../shared/reason-text';
-import { attemptsSummary } from './attempt-summary';
-import { checkBudget } from './budget';
+import { attemptsSummary } from '../failures/attempt-summary';
+import { checkBudget } from '../policy/budget';
 import { initialRunState, nextRun, runLife, type RunEvent, type RunLifeEvent, type RunStatusCommand } from './run-machine';
 import { runEndReason } from './run-reasons';
-import type { StepOutcome } from './step-state';
+import type { StepOutcome } from '../step/step-state';
 
 const RUN = 'r-4f9c2a';
 const noCommand = (text: string) => expect(text).not.toMatch(/ratchet (resume|retry|restart|plan|recover|trust)|`|<run-id>|<usd>/);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReasonCode, RunStatus } from '../../../shared/domain';
 import { initialRunState, nextRun, runLife, type RunCommand, type RunEvent, type RunLifeEvent, type RunMachineState, type StepRef } from './run-machine';
-import type { StepOutcome } from './step-state';
+import type { StepOutcome } from '../step/step-state';
 import { runStarted, stepDone, stepFinished } from '../testing/run-fixtures';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
