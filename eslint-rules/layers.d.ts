@@ -8,7 +8,6 @@ export const SQL_HOME: string;
 export const storeSqlRule: Rule.RuleModule;
 export const ENGINE: string;
 export const ENGINE_LEVELS: string[][];
-export const ENGINE_UNITS: Record<string, string>;
 export const ENGINE_PURE: string[];
 export function engineUnitOf(relToEngine: string): string;
 export function engineLevelOf(unit: string): number | undefined;

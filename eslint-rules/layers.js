@@ -59,61 +59,6 @@ export const ENGINE_LEVELS = [
   ['index.ts'],
 ];
 
-/** Until `runs/` is split by concern (scripts/split-runs.mjs): the folder each of its files belongs to. */
-export const ENGINE_UNITS = {
-  'policy/policy.ts': 'policy',
-  'policy/decide.ts': 'policy',
-  'policy/backoff.ts': 'policy',
-  'policy/budget.ts': 'policy',
-  'policy/retry-entries.ts': 'policy',
-  'policy/policy-doc.ts': 'policy',
-  'policy/task-retry-config.ts': 'policy',
-  'failures/classify.ts': 'failures',
-  'failures/classify-api.ts': 'failures',
-  'failures/classify-compile.ts': 'failures',
-  'failures/classify-context.ts': 'failures',
-  'failures/classify-hints.ts': 'failures',
-  'failures/classify-missing.ts': 'failures',
-  'failures/classify-network.ts': 'failures',
-  'failures/classify-npm.ts': 'failures',
-  'failures/classify-process.ts': 'failures',
-  'failures/classify-result.ts': 'failures',
-  'failures/classify-toolchain.ts': 'failures',
-  'failures/classify-tests.ts': 'failures',
-  'failures/failure.ts': 'failures',
-  'failures/fingerprint.ts': 'failures',
-  'failures/attempt-summary.ts': 'failures',
-  'prompts/prompts.ts': 'prompts',
-  'run/run-machine.ts': 'run',
-  'run/run-reasons.ts': 'run',
-  'run/step-outcome.ts': 'run',
-  'run/apply-run-commands.ts': 'run',
-  'run/continuation.ts': 'run',
-  'run/reconcile.ts': 'run',
-  'run/resume-plan.ts': 'run',
-  'run/status-document.ts': 'run',
-  'run/api-hold.ts': 'run',
-  'step/step-agent-attempt.ts': 'step',
-  'step/step-attempt.ts': 'step',
-  'step/step-events.ts': 'step',
-  'step/step-failure.ts': 'step',
-  'step/step-kit.ts': 'step',
-  'step/step-machine.ts': 'step',
-  'step/step-ports.ts': 'step',
-  'step/step-prompt.ts': 'step',
-  'step/step-rebase.ts': 'step',
-  'step/step-restore.ts': 'step',
-  'step/step-runner.ts': 'step',
-  'step/step-state.ts': 'step',
-  'step/step-stored-attempts.ts': 'step',
-  'step/step-tdd.ts': 'step',
-  'step/attempt-gates.ts': 'step',
-  'step/retry-focus.ts': 'step',
-  'step/tdd.ts': 'step',
-  'step/tdd-restore.ts': 'step',
-  'step/validators.ts': 'step',
-};
-
 /**
  * Pure code: decisions as functions of their inputs. It imports no Node built-in, no git and no store (its inputs
  * arrive as data; the adapters around it do the I/O). An entry is a folder or a file, relative to the engine.
@@ -152,7 +97,6 @@ const levelOf = new Map(ENGINE_LEVELS.flatMap((units, level) => units.map((u) =>
 
 /** The engine folder (or root file) a path relative to the engine belongs to. */
 export function engineUnitOf(relToEngine) {
-  if (ENGINE_UNITS[relToEngine]) return ENGINE_UNITS[relToEngine];
   return relToEngine.split('/')[0];
 }
 /** The level of an engine unit (index in ENGINE_LEVELS), or undefined when the map does not place it. */

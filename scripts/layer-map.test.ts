@@ -114,9 +114,9 @@ describe("the engine's map", () => {
       "Bad layering: electron/engine/git (level 3) may import only its own folder and lower levels; lifecycle is level 10 (the engine's map: docs/architecture.md).",
     ]);
     // The same level is no lower: two folders of one level never import each other.
-    expect(await layerErrors('electron/engine/store/violation.ts', "import type { Failure } from '../runs/failure';\nexport type F = Failure;\n")).toHaveLength(
-      1,
-    );
+    expect(
+      await layerErrors('electron/engine/store/violation.ts', "import type { Failure } from '../failures/failure';\nexport type F = Failure;\n"),
+    ).toHaveLength(1);
     expect(await layerErrors('electron/engine/gates/violation.ts', "export { engineOf } from '../engine';\n")).toHaveLength(1);
     expect(await layerErrors('electron/engine/nowhere/violation.ts', "import { git } from '../git/git-command';\nexport const g = git;\n")).toEqual([
       "Electron/engine/nowhere is not on the engine's map: give it a level in eslint-rules/layers.js (the engine's map: docs/architecture.md).",
