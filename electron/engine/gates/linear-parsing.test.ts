@@ -24,7 +24,7 @@ function sourceFiles(): string[] {
       .map((f) => path.join(d, f));
   return [
     ...dir('electron/engine/gates', (f) => f !== 'failure-corpus.ts'),
-    ...dir('electron/engine/runs', (f) => /^(?:classify|fingerprint)/.test(f)),
+    ...dir('electron/engine/failures', (f) => /^(?:classify|fingerprint)/.test(f)),
     'shared/terminal-text.ts',
     'shared/line-index.ts',
     'shared/workspace-prefix.ts',
