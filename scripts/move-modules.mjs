@@ -1,5 +1,5 @@
 // Moves modules (files or folders) with `git mv` and rewrites every relative import of them, and every mention of their
-// engine path in the docs and comments, so a move is one mechanical commit. Used by scripts/split-runs.mjs.
+// engine path in the docs and comments, so a move is one mechanical commit. It made the split of runs/ by concern (one commit: db82e7b).
 // Usage: node scripts/move-modules.mjs old=new [old=new…]   (paths from the repository root)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';

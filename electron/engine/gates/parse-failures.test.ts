@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractExpectedActual, goTestJsonText, MAX_FAILED_TESTS, parseFailures, parseGoTestJson, parseGut } from './parse-failures';
 
-const corpus = (name: string): string => fs.readFileSync(path.join(import.meta.dirname, '../runs/classify-corpus', name), 'utf8');
+const corpus = (name: string): string => fs.readFileSync(path.join(import.meta.dirname, '../failures/classify-corpus', name), 'utf8');
 
 describe('parseFailures: JUnit XML', () => {
   it('reads a vitest report', () => {
@@ -613,7 +613,7 @@ describe('parseFailures: gaps the fourth held-out batch found', () => {
 
 describe("parseFailures: seed 002's ❌ lines and names that carry their values", () => {
   it('reads "❌ name: message" lines with expected and got (seed 002\'s sample output)', () => {
-    const out = fs.readFileSync(path.join(import.meta.dirname, '../runs/classify-corpus/seed002-test-failures.txt'), 'utf8');
+    const out = fs.readFileSync(path.join(import.meta.dirname, '../failures/classify-corpus/seed002-test-failures.txt'), 'utf8');
     expect(parseFailures({ output: out })).toEqual([
       { name: 'test_player_health', message: 'Expected 100, got 0', expected: '100', actual: '0', file: null, line: null },
       { name: 'test_take_damage', message: 'Signal not emitted', expected: null, actual: null, file: null, line: null },
