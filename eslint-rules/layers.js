@@ -56,6 +56,7 @@ export const ENGINE_LEVELS = [
   ['engine.ts'],
   ['attempts', 'team'],
   ['service'],
+  ['light.ts'],
   ['index.ts'],
 ];
 
@@ -123,7 +124,7 @@ export function engineImportProblem(fromRel, toRel) {
 
 /** The hosts import the engine through one file (its tests and `testing/` helpers may reach deeper). */
 export const FRONT_DOOR_USERS = ['electron/cli', 'electron/host', 'electron/main'];
-const FRONT_DOOR = [ENGINE, `${ENGINE}/index`, `${ENGINE}/index.ts`];
+const FRONT_DOOR = [ENGINE, `${ENGINE}/index`, `${ENGINE}/index.ts`, `${ENGINE}/light`, `${ENGINE}/light.ts`];
 
 /** @type {import('eslint').Rule.RuleModule} */
 export const layersRule = {

@@ -1,6 +1,6 @@
 // Domain vocabulary shared by the engine, the CLI and the renderer: statuses, error classes, the status document.
 import { z } from 'zod';
-import { ErrorClass } from './error-classes';
+import { ErrorClass } from './error-class';
 import { plainLine } from './terminal-text';
 import { WorktreeEnvDoc } from './worktree-env';
 import { PrDoc } from './pull-request';
@@ -67,17 +67,13 @@ export const RUN_REASON_CODES = [
 export const RunReasonCode = z.enum(RUN_REASON_CODES);
 export type RunReasonCode = z.infer<typeof RunReasonCode>;
 
-/** A run paused between two steps (auto-progress, or the user's "no" at the prompt): nothing failed; it waits to be resumed, as an interrupted run does. */
-export function pausedBetweenSteps(status: string, code: RunReasonCode | null | undefined): boolean {
-  return status === 'paused' && (code === 'auto_progress_step' || code === 'auto_progress_phase' || code === 'paused_by_user');
-}
-
 export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped'] as const;
 export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;
 
 // The error classes live with their labels (error-classes.ts), so worktree-env.ts can name them without importing this file.
-export { ERROR_CLASSES, ErrorClass } from './error-classes';
+export { ERROR_CLASSES } from './error-classes';
+export { ErrorClass } from './error-class';
 
 /** How one attempt ended. `running` only while it is under way. */
 /** `flaky`: the gate failed, then passed on a re-run of the unchanged tree, so the step went on. */

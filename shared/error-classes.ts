@@ -1,6 +1,4 @@
-// The error classes: the list (ErrorClass) and how people read them ("Test failure", not `test_failure`), one map for the app, the CLI and the engine's sentences.
-import { z } from 'zod';
-
+// The error classes: the list and how people read them ("Test failure", not `test_failure`), one map for the app, the CLI and the engine's sentences.
 export const ERROR_CLASSES = [
   'test_failure',
   'compilation_error',
@@ -20,10 +18,10 @@ export const ERROR_CLASSES = [
   'tdd_violation',
   'unknown',
 ] as const;
-export const ErrorClass = z.enum(ERROR_CLASSES);
-export type ErrorClass = z.infer<typeof ErrorClass>;
+/** An error class's name (the zod schema of it is `ErrorClass` in error-class.ts: this file stays free of zod, for the CLI's light paths). */
+export type ErrorClassName = (typeof ERROR_CLASSES)[number];
 
-export const ERROR_CLASS_LABEL: Record<ErrorClass, string> = {
+export const ERROR_CLASS_LABEL: Record<ErrorClassName, string> = {
   test_failure: 'Test failure',
   compilation_error: 'Compilation error',
   crash: 'Crash',

@@ -2,7 +2,7 @@
 // Resume and Retry in run-recovery.ts, Raise budget in engine.ts, all through errors.ts's refuseSteering), the team
 // client (team-client.ts) and the screens (renderer/src/lib/run-actions.ts, RaiseBudget.tsx, TeamRunScreen.tsx), so a run the app offers to resume
 // is one the engine resumes, on this machine or on the team's. Pure data and two functions; no Node, no DOM.
-import type { RunStatus } from './domain';
+import type { RunReasonCode, RunStatus } from './domain';
 
 /** The user's steering of a run that exists: Stop, Resume (also Retry now of a parked run), Retry, Raise budget. */
 export type SteerAction = 'stop' | 'resume' | 'retry' | 'raiseBudget';
@@ -52,4 +52,9 @@ export function steeringRefusal(what: string, status: RunStatus, action: SteerAc
   if (verdict === 'busy') return { code: 'run_busy', message: `${what} is ${status}; stop it first, or wait for it to end, to ${VERB[action]} it.` };
   if (status === 'succeeded') return { code: 'bad_arguments', message: `${what} already succeeded; there is nothing to ${VERB[action]}.` };
   return { code: 'bad_arguments', message: `${what} is ${status}; there is nothing to ${VERB[action]}.` };
+}
+
+/** A run paused between two steps (auto-progress, or the user's "no" at the prompt): nothing failed; it waits to be resumed, as an interrupted run does. Here, not in domain.ts: the store's light path (`ratchet list`) asks it without loading zod's schemas. */
+export function pausedBetweenSteps(status: string, code: RunReasonCode | null | undefined): boolean {
+  return status === 'paused' && (code === 'auto_progress_step' || code === 'auto_progress_phase' || code === 'paused_by_user');
 }

@@ -1,6 +1,6 @@
 // The worktree's environment as the status document, the app and the CLI show it: setup, files copied, dependencies reused, the baseline check.
 import { z } from 'zod';
-import { ErrorClass } from './error-classes';
+import { ErrorClass } from './error-class';
 
 /** One run of the workflow's `setup` (or why it did not need to run). */
 export const SetupDoc = z.object({

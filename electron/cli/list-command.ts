@@ -1,6 +1,6 @@
 // `ratchet list [--json]`: the store alone (no engine, agent or sandbox loaded), so listing runs starts at once.
 import { hostname } from 'node:os';
-import { defaultHome, listStoredRuns } from '../engine';
+import { defaultHome, listStoredRuns } from '../engine/light';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 /** What the CLI says when SQLite reported the database damaged and it was moved aside. */

@@ -1,6 +1,6 @@
 // `ratchet list` as the built CLI runs it: the same errors and exit codes as main(), without loading the engine. A team
 // list (--team, --team-file, RATCHET_TEAM_URL, RATCHET_TEAM_URL_FILE) is main()'s: it needs the team's client.
-import { isBadInput } from '../engine';
+import { isBadInput } from '../engine/light';
 import { defaultIo, terminalIo, type CliIo } from './cli-kit';
 import { cmdList } from './list-command';
 import { teamUrlOf } from './team-url';

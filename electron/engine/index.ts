@@ -22,11 +22,10 @@ export const landingHandlers = (engine: Engine, host: 'electron' | 'headless') =
 /** A team worker (team/team-worker.ts). */
 export const runWorker = (o: Omit<WorkerOptions, 'engine'> & { engine: Engine }) => workerOf({ ...o, engine: whole(o.engine) });
 
+export * from './light';
 export type { ConfirmNext, EngineDeps, ExecuteOptions, PreparedRun, StartRunInput } from './engine';
 export { toCallError, type Service, type ServiceOptions } from './service/service';
 export type { TeamUrlStore } from './service/service-team';
-export { RatchetError, isBadInput } from './errors';
-export { defaultHome } from './home';
 export { isBelow, isWithin } from './fs/within';
 export { hardenOwnPath, whichIn } from './process/which';
 export { processAlive } from './process/process-alive';
@@ -50,7 +49,6 @@ export { loadSettings } from './settings/settings-store';
 export type { EngineEvent, RunRow } from './store/store';
 export { redactTeamUrl } from './store/team-db';
 export { doctorText, runDoctor } from './store/doctor';
-export { listStoredRuns } from './lifecycle/run-list';
 export { runsToStart } from './lifecycle/run-scheduler';
 export type { ResumeInfo } from './lifecycle/run-recovery';
 export { openTeam, type TeamClient } from './team/team-client';

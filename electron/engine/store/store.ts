@@ -2,7 +2,8 @@
 import { runNotFound } from '../errors';
 import type { StepConfig } from '../workflow/schema';
 import { leaseState, type LeaseOwner, type LeaseState } from './run-lease';
-import { pausedBetweenSteps, type RunStatus } from '../../../shared/domain';
+import type { RunStatus } from '../../../shared/domain';
+import { pausedBetweenSteps } from '../../../shared/run-steering';
 import type { RestoredAttempt } from '../git/run-refs';
 import { RUN_COLUMNS, type RunRow, type RunSummaryRow } from './store-rows';
 import { StoreSteps } from './store-steps';
