@@ -51,6 +51,8 @@ describe('ResumeDialog', () => {
       choices: { dirty_tree: 'stash', wrong_branch: 'checkout_branch' },
       auto: 'step',
       skipStep: false,
+      // The contract's default: the dialog resumes with the pre-run check in force (Run anyway is the run screen's own button).
+      runAnyway: false,
     });
   });
 
