@@ -7,6 +7,7 @@ import { backoffDelayS } from '../policy/backoff';
 import type { Limits } from '../policy/policy';
 import { policyStops } from '../stats/what-if';
 import type { Backoff } from '../workflow/schema';
+import { seededRandom } from '../../../shared/seeded-random';
 
 export interface PastAttempt {
   step: number;
@@ -106,19 +107,6 @@ function sumRates(runs: readonly PastRun[]): Rates {
 
 const shrunk = (fails: number, n: number, prior: number, weight: number) => (fails + prior * weight) / (n + weight);
 
-/** A deterministic source of numbers in [0, 1) (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
-
 /** With no history: a run of typical attempts, from well under to well over the typical (what a plan of unknown steps spends). */
 function typicalRun(): PastRun {
   const spread = [0.35, 0.5, 0.65, 0.8, 1, 1.2, 1.5, 2, 2.8];
@@ -169,7 +157,7 @@ export function estimateRun(input: EstimateInput): RunEstimate {
   const { plan, price } = input;
   const basis = basisOf(input.similar, input.store);
   const runs = basis.runs.length ? basis.runs : [typicalRun()];
-  const rand = random(input.seed ?? 0x5eed);
+  const rand = seededRandom(input.seed ?? 0x5eed);
   const total = sumRates(runs);
   const prior = {
     first: shrunk(total.firstFails, total.firsts, PRIOR.first, PRIOR_WEIGHT),

@@ -5,19 +5,10 @@ import { WorkflowFile } from '../../workflow/schema';
 import { newId, Store } from '../store';
 import { BLANK_FINISH } from './blank-finish';
 import type Database from 'better-sqlite3';
+import { seededRandom } from '../../../../shared/seeded-random';
 
 /** A tiny deterministic random source, so a failing comparison can be replayed. */
-export function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
+export const rng = seededRandom;
 
 const CLASSES = ['test_failure', 'compilation_error', 'timeout', 'lint_error'] as const;
 
