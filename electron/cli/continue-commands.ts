@@ -57,6 +57,8 @@ export interface ResumeFlags {
   budget?: number | null;
   /** `--trust`: trust again the repository workflow version the run started with, if it is no longer trusted. */
   trust?: boolean;
+  /** `--run-anyway`: start the agent though the pre-run check finds the environment not ready (as `ratchet run --run-anyway`). */
+  runAnyway?: boolean;
 }
 
 export async function cmdResume(engine: Engine, args: string[], io: CliIo): Promise<number> {
@@ -68,6 +70,7 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     budget: { type: 'string' },
     approve: { type: 'boolean' },
     trust: { type: 'boolean' },
+    'run-anyway': { type: 'boolean' },
   });
   const auto = values.auto as string | undefined;
   const budgetText = values.budget as string | undefined;
@@ -82,6 +85,7 @@ export async function cmdResume(engine: Engine, args: string[], io: CliIo): Prom
     budget,
     approve: Boolean(values.approve),
     trust: Boolean(values.trust),
+    runAnyway: Boolean(values['run-anyway']),
   };
   if (positionals.length > 1) throw new UsageError('`ratchet resume` takes at most one run id or worktree path.');
   let runId = positionals[0] ? runIdOf(engine, positionals[0]) : undefined;
@@ -211,7 +215,16 @@ export async function resumeById(engine: Engine, runId: string, flags: ResumeFla
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   return withProgress(engine, io, flags.json, info.facts.steps.length, async (signal) => {
-    const { doc, notes } = await engine.resume(runId, { signal, choices, auto, skipStep: flags.skipStep, confirmNext, approve, trust: Boolean(flags.trust) });
+    const { doc, notes } = await engine.resume(runId, {
+      signal,
+      choices,
+      auto,
+      skipStep: flags.skipStep,
+      confirmNext,
+      approve,
+      trust: Boolean(flags.trust),
+      runAnyway: Boolean(flags.runAnyway),
+    });
     for (const n of notes) io.stderr.write(`  note: ${n}\n`);
     return doc;
   });

@@ -30,10 +30,11 @@ export const COMMAND_USAGE: Record<string, string> = {
       (with the workflow stored when it started; refused, exit 2, if that version is no longer trusted: --trust trusts it again)`,
   restart: `ratchet restart <run-id> [--yes] [--json] [--trust] [--no-sandbox]   start a run's task again as a new run (its plan and
       workflow, from the repository's current HEAD) and run it: what to do when no step was committed, so retry has nothing to continue`,
-  resume: `ratchet resume [<run-id> | <worktree>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--trust] [--no-sandbox]
+  resume: `ratchet resume [<run-id> | <worktree>] [--yes] [--json] [--auto step|phase|run] [--skip-step] [--budget <usd>] [--approve] [--trust] [--run-anyway] [--no-sandbox]
       resume an interrupted, paused or waiting run from its last checkpoint; --budget raises the run's
       task budget (a run paused for its budget continues); --approve starts an agent-drafted plan;
-      refused (exit 2) if the repository workflow version the run started with is no longer trusted: --trust trusts it again`,
+      refused (exit 2) if the repository workflow version the run started with is no longer trusted: --trust trusts it again;
+      --run-anyway starts the agent though the pre-run check finds the environment not ready`,
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
   recover: "ratchet recover <repo>                   rebuild runs from the repository's branches after losing the database",
   trust: `ratchet trust <repo> [--list | --revoke] [--json]
