@@ -10,52 +10,58 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
     <fieldset className="gates-editor">
       <legend>Gates</legend>
       <p className="muted small-text">Checks every step must pass before it is committed. A failed gate is retried with its output in the agent's context.</p>
-      <table className="edit-table">
-        <thead>
-          <tr>
-            <th scope="col">name</th>
-            <th scope="col">command</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i}>
-              <td>
-                <input
-                  aria-label={`gate ${i + 1} name`}
-                  value={r.name}
-                  placeholder="test"
-                  onChange={(e) => set(i, { name: e.target.value })}
-                  aria-invalid={r.name.trim() !== '' && names.indexOf(r.name.trim()) !== i}
-                />
-              </td>
-              <td>
-                {/* The placeholder must not read as a value (an empty field runs nothing): an empty command is an error here, as `ratchet check` says. */}
-                <input
-                  aria-label={`gate ${i + 1} command`}
-                  className="mono"
-                  value={r.command}
-                  placeholder="the command that runs the tests"
-                  onChange={(e) => set(i, { command: e.target.value })}
-                  aria-invalid={!r.command.trim()}
-                  aria-describedby={!r.command.trim() ? `gate-${i + 1}-empty` : undefined}
-                />
-                {!r.command.trim() && (
-                  <span id={`gate-${i + 1}-empty`} className="field-error small-text">
-                    gate "{r.name.trim() || i + 1}" needs a command (a gate cannot be empty), or remove it
-                  </span>
-                )}
-              </td>
-              <td>
-                <button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>
-                  <Icon name="close" />
-                </button>
-              </td>
+      {rows.length === 0 ? (
+        <p className="small-text">
+          No gate yet: nothing would check the agent's work. Add the command that runs your tests, or start with "Run without checks".
+        </p>
+      ) : (
+        <table className="edit-table">
+          <thead>
+            <tr>
+              <th scope="col">name</th>
+              <th scope="col">command</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={i}>
+                <td>
+                  <input
+                    aria-label={`gate ${i + 1} name`}
+                    value={r.name}
+                    placeholder="test"
+                    onChange={(e) => set(i, { name: e.target.value })}
+                    aria-invalid={r.name.trim() !== '' && names.indexOf(r.name.trim()) !== i}
+                  />
+                </td>
+                <td>
+                  {/* The placeholder must not read as a value (an empty field runs nothing): an empty command is an error here, as `ratchet check` says. */}
+                  <input
+                    aria-label={`gate ${i + 1} command`}
+                    className="mono"
+                    value={r.command}
+                    placeholder="the command that runs the tests"
+                    onChange={(e) => set(i, { command: e.target.value })}
+                    aria-invalid={!r.command.trim()}
+                    aria-describedby={!r.command.trim() ? `gate-${i + 1}-empty` : undefined}
+                  />
+                  {!r.command.trim() && (
+                    <span id={`gate-${i + 1}-empty`} className="field-error small-text">
+                      gate "{r.name.trim() || i + 1}" needs a command (a gate cannot be empty), or remove it
+                    </span>
+                  )}
+                </td>
+                <td>
+                  <button type="button" className="icon-button" aria-label={`remove gate ${i + 1}`} onClick={() => onChange(rows.filter((_, k) => k !== i))}>
+                    <Icon name="close" />
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <button type="button" onClick={() => onChange([...rows, { name: '', command: '' }])}>
         + Add gate
       </button>
