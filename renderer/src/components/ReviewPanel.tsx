@@ -68,8 +68,8 @@ export function ReviewPanel({ runId }: { runId: string }) {
     );
 
   return (
-    <section aria-label="review" className="review-panel">
-      <header className="review-head">
+    <section aria-label="review" className="card review-panel">
+      <header className="card-header review-head">
         <h2>Review</h2>
         <span aria-label="pending comments">
           {pending} comment{pending === 1 ? '' : 's'}
