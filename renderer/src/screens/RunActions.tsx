@@ -99,7 +99,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
             type="button"
             className={cls(a)}
             disabled={busy !== null}
-            title="Start the agent though the pre-run check found the environment not ready (as ratchet run --run-anyway)"
+            title="Start the agent though the pre-run check found the environment not ready"
             onClick={() => void act('runAnyway', () => resume(runId, { runAnyway: true }))}
           >
             {busy === 'runAnyway' ? 'Starting…' : 'Run anyway'}
