@@ -8,6 +8,9 @@ import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
 import type { StoreDb } from '../store/store-rows';
 import { loadEstimateRecord } from './estimate-record';
 import { estimateRecordLine } from '../../../shared/estimate-text';
+import { prDocsSince } from '../store/run-pr';
+import { prRoundsMarkdown, prRoundsStats } from './pr-rounds';
+import { statsWindow } from './stats';
 
 export interface ReportSettings {
   dailyUsd: number | null;
@@ -40,8 +43,10 @@ export function weeklyReport(
   const improvements = loadImprovements(db, counted, now, settings.preset);
   // One list of suggestions: the summary carries the improvement suggestions too, as the report lists them.
   const estimates = loadEstimateRecord(db);
-  const summary = { ...counted, suggestions: allSuggestions(counted, improvements), estimates };
-  const markdown = `${reportMarkdown(summary, now, improvements).trimEnd()}\n\n## Estimates\n\n${estimateRecordLine(estimates)}\n`;
+  const pullRequests = prRoundsStats(prDocsSince(db, statsWindow(days, now).sinceIso));
+  const summary = { ...counted, suggestions: allSuggestions(counted, improvements), estimates, pullRequests };
+  const prs = prRoundsMarkdown(pullRequests);
+  const markdown = `${reportMarkdown(summary, now, improvements).trimEnd()}\n\n## Estimates\n\n${estimateRecordLine(estimates)}\n${prs ? `\n## Pull requests\n\n${prs}\n` : ''}`;
   return { summary, improvements, markdown };
 }
 
