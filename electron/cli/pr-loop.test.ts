@@ -1,7 +1,8 @@
 // `ratchet pr --watch` with CI and review failures as remote gates, end to end through the CLI against the scripted
 // GitHub (its CI really runs the project's checks on each pushed commit): a real failure fixed in one round and merged;
 // a runner lost → re-run, no agent; a flaky failure → recorded, no agent; a review of three comments → one round, three
-// replies; a required check pending → no merge; the CI cap reached → needs you; a check broken on the base → needs you.
+// replies; a required check pending → no merge; the CI cap reached → needs you; the same failure after a fix → stops
+// early; a check broken on the base → needs you.
 // One scripted server and one project for the file; each test is its own run (its own branch and pull request).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -198,6 +199,20 @@ describe('ratchet pr --watch: CI and reviews as remote gates', () => {
       expect(r.err).toMatch(/needs you: test still fails on [0-9a-f]{8} after 1 fix round \(limits\.ci_failure = 1\)/);
       expect(await steps(id)).toEqual(['Stubborn (1)', 'Fix CI: test (1)']);
       expect(r.doc.pr.rounds.map((x) => x.outcome)).toEqual(['pushed', 'cap']);
+    },
+    E2E_MS,
+  );
+
+  it(
+    'a fix round after which the same tests fail again stops early (repeat): no second round, exit 2',
+    async () => {
+      gh.setScenario({ requiredChecks: ['test'] });
+      const id = await run('Stubborn again');
+      const r = await pr(id, '--watch');
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(/needs you: test fails the same way after its fix round \(the notes are mended\)/);
+      expect(await steps(id)).toEqual(['Stubborn again (1)', 'Fix CI: test (1)']);
+      expect(r.doc.pr.rounds.map((x) => x.outcome)).toEqual(['pushed', 'repeat']);
     },
     E2E_MS,
   );
