@@ -22,17 +22,17 @@ export async function cmdPr(engine: Engine, args: string[], io: CliIo): Promise<
   const merge = values.merge;
   if (merge !== undefined && merge !== 'squash' && merge !== 'merge' && merge !== 'rebase')
     throw new UsageError(`--merge takes squash, merge or rebase; got \`${merge}\`.`);
-  if ((values.fix !== undefined || merge !== undefined || values['max-wait'] !== undefined) && !values.watch)
-    throw new UsageError('--fix, --merge and --max-wait act while watching: add --watch.');
+  // --fix, --merge and --max-wait act while watching: each implies --watch.
+  const watch = values.watch === true || values.fix !== undefined || merge !== undefined || values['max-wait'] !== undefined;
   let fix;
   try {
-    fix = parseFix(values.fix, values.watch === true);
+    fix = parseFix(values.fix, watch);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   const maxWaitMs = values['max-wait'] === undefined ? undefined : durationMs(values['max-wait']);
   const r = await openRunPull(engine, runId, io, { base: values.base, draft: values.draft === true, repoFlag: values['github-repo'] });
-  const code = values.watch ? await watchRunPull(engine, runId, r, io, { fix, merge: merge ?? null, maxWaitMs, trust: values.trust === true }) : 0;
+  const code = watch ? await watchRunPull(engine, runId, r, io, { fix, merge: merge ?? null, maxWaitMs, trust: values.trust === true }) : 0;
   if (values.json) io.stdout.write(`${JSON.stringify(engine.status(runId), null, 2)}\n`);
   else io.stdout.write(`${r.pr.url}\n`);
   return code;

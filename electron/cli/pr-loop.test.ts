@@ -152,14 +152,17 @@ describe('ratchet pr --watch: CI and reviews as remote gates', () => {
       const id = await run('Three lines');
       const opened = await pr(id);
       expect(opened.code, opened.err).toBe(0);
+      // The three lines the run's step wrote (the notes' last three, whatever main held before).
+      const head = gh.state.pulls.find((p) => p.number === opened.doc.pr.number)!.head;
+      const n = sh(f.bare, 'show', `${head}:notes.txt`).split('\n').length;
       const review = await gh.submitReview(opened.doc.pr.number, {
         state: 'CHANGES_REQUESTED',
-        comments: [1, 2, 3].map((line) => ({ path: 'notes.txt', line, body: `Line ${line} needs rewording.` })),
+        comments: [n - 2, n - 1, n].map((line) => ({ path: 'notes.txt', line, body: `Line ${line} needs rewording.` })),
       });
-      const r = await pr(id, '--watch', '--fix', 'ci,review');
+      const r = await pr(id, '--fix', 'ci,review'); // --fix implies --watch
       expect(r.code, r.err).toBe(2);
       expect(r.err).toMatch(/review was answered on [0-9a-f]{8}; it still requests changes until they review again/);
-      expect(await steps(id)).toEqual(['Three lines (1)', 'Address review (3 comments) (1)']);
+      expect(await steps(id)).toEqual(['Three lines (1)', 'Address review of step 1 (3 comments) (1)']);
       const round = r.doc.pr.rounds.find((x) => x.kind === 'review')!;
       expect(round).toMatchObject({ trigger: `review ${review.id}`, outcome: 'answered', attempts: 1 });
       const asked = gh.state.reviewComments.filter((c) => c.reviewId === review.id);

@@ -64,7 +64,7 @@ export const COMMAND_USAGE: Record<string, string> = {
       re-run (flaky), needs you when it fails on the base too, else fixed by a new step "Fix CI: <check>" (local gates
       first, then pushed) under limits.ci_failure; review: a submitted review's line comments in one round, each thread
       answered; --merge merges once every required check passed on the head, no review requests changes and it is
-      mergeable; --max-wait: needs you when nothing decided it by then`,
+      mergeable; --max-wait: needs you when nothing decided it by then (--fix, --merge, --max-wait imply --watch)`,
   estimate: `ratchet estimate <repo> [--workflow <file>] [--task <title>] [--json]
       what a task would cost and how long it would take, before it starts: median and 90th percentile, from this repository's
       and workflow's past runs (the whole store's when they are few, the plan alone when there are none; --json prints
