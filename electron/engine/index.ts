@@ -56,4 +56,5 @@ export { neverPassed, type WorkerAllowances } from './team/team-allow';
 export { githubToken } from './settings/forge-token';
 export { decidingChecks, type WatchEnd, type WatchLook } from './forge/pr-watch';
 export type { OpenedPull } from './forge/run-pull';
+export { parseFix, type FixKind, type PullLoopEnd } from './forge/pr-loop';
 export { commentDoc, roundDoc, type NewReviewComment } from './review/review-round';
