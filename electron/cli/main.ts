@@ -306,6 +306,8 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'init') return await cmdInit(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
+    // Loaded on demand: the MCP SDK stays out of every other command's start.
+    if (command === 'mcp') return await (await import('./mcp-command')).cmdMcp(rest, io);
     // Team mode (--team <url> or RATCHET_TEAM_URL): the command acts on the team's runs through its database.
     if (['run', 'status', 'list', 'retry', 'resume', 'stop', 'worker', 'stats'].includes(command)) {
       const team = teamUrlOf(rest, io.env);
