@@ -3,6 +3,7 @@ import { cmdMerge } from './merge-command';
 import { cmdReview } from './review-command';
 import { cmdPr, openRunPull } from './pr-command';
 import { cmdEstimate } from './estimate-command';
+import { cmdSchedule } from './schedule-command';
 import {
   createEngine,
   type Engine,
@@ -322,7 +323,11 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     }
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'pr', 'worker', 'estimate'].includes(command))
+    if (
+      !['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'pr', 'worker', 'estimate', 'schedule'].includes(
+        command,
+      )
+    )
       throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'restart', 'resume', 'review', 'worker'].includes(command) && rest.includes('--no-sandbox');
@@ -350,6 +355,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'review') return await cmdReview(engine, rest, io);
     if (command === 'pr') return await cmdPr(engine, rest, io);
     if (command === 'estimate') return await cmdEstimate(engine, rest, io);
+    if (command === 'schedule') return await cmdSchedule(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {
