@@ -140,6 +140,24 @@ describe('ratchet mcp', () => {
     expect((refused.content[0] as { text: string }).text).toContain(`ratchet retry ${runId} --trust`);
   }, 120_000);
 
+  it('team mode: run submits to the team, status and list answer the team’s documents, logs and review are for local runs', async () => {
+    const submitted: unknown[] = [];
+    const handlers = {
+      'runs.start': async (input: unknown) => (submitted.push(input), { runId: 'team-1' }),
+      'team.list': async () => [],
+    } as unknown as Parameters<typeof createMcpServer>[0]['handlers'];
+    const mcp = createMcpServer({ handlers, checkRunTrust: () => undefined, team: true, version: '0' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '0' });
+    await Promise.all([mcp.connect(a), client.connect(b)]);
+    cleanups.push(() => client.close());
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['estimate', 'list', 'resume', 'retry', 'run', 'status', 'stop']);
+    const r = await toolOf(client)('run', { repo: '/r', title: 'T' });
+    expect(r.structuredContent).toEqual({ runId: 'team-1' });
+    expect(submitted).toEqual([expect.objectContaining({ repo: '/r', title: 'T', team: true })]);
+    expect((await toolOf(client)('list', {})).structuredContent).toEqual({ runs: [] });
+  });
+
   it.skipIf(!SANDBOX_AVAILABLE)(
     'the built CLI serves the same tools over stdio to the SDK client in a child process',
     async () => {
