@@ -53,6 +53,10 @@ describe('the built CLI', () => {
     expect(listCode).toContain('markInterrupted');
     expect(listCode).not.toContain('function createEngine');
     expect([...list.packages].filter((p) => !p.startsWith('node:')).sort()).toEqual(['better-sqlite3']);
+    // `ratchet mcp` loads the MCP SDK on demand: no other command's start loads it.
+    const cliMain = readdirSync(out).find((f) => f.startsWith('main-')) as string;
+    expect([...closure(cliMain).packages].some((p) => p.startsWith('@modelcontextprotocol/'))).toBe(false);
+    expect(readdirSync(out).some((f) => f.startsWith('mcp-command-'))).toBe(true);
   }, 60_000);
 
   it('rebuilds without deleting the chunks a running ratchet may still import; old ones go after a while', async () => {

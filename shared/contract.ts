@@ -24,6 +24,7 @@ import {
   StartRunInput,
 } from './contract/runs';
 import { Settings } from './contract/settings';
+import { ScheduleDoc, ScheduleInput } from './contract/schedules';
 import { ImprovementDoc, StatsSummary, WhatIfChoiceDoc, WhatIfDoc } from './contract/stats';
 import { TeamConnectionDoc, TeamEventDoc, TeamRunDoc, TeamSettingsDoc, TeamStatsDoc } from './contract/team';
 import { TeamRunItem } from './team';
@@ -34,6 +35,7 @@ export * from './contract/resume';
 export * from './contract/review';
 export * from './contract/runs';
 export * from './contract/settings';
+export * from './contract/schedules';
 export * from './contract/stats';
 export * from './contract/team';
 
@@ -197,6 +199,17 @@ export const methods = {
   'stats.report': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ markdown: z.string() }) },
   /** Seed 002's improvement suggestions for the period, from the per-day summary (the weekly report lists the same). */
   'stats.improvements': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: z.object({ items: z.array(ImprovementDoc) }) },
+  /** Schedules (Settings › Schedules, `ratchet schedule`): each with its next time and the problem its last tick met. */
+  'schedules.list': { input: Empty, output: z.array(ScheduleDoc) },
+  /** A new schedule, checked at once (cron, time zone, repository, workflow and its trust): a bad one is refused, nothing kept. */
+  'schedules.add': { input: ScheduleInput, output: ScheduleDoc },
+  'schedules.remove': { input: z.object({ id: z.string().min(1) }), output: Ok },
+  'schedules.setPaused': { input: z.object({ id: z.string().min(1), paused: z.boolean() }), output: ScheduleDoc },
+  /** A cron expression's next five times in words (in `tz`), or why it does not read. */
+  'schedules.preview': {
+    input: z.object({ cron: z.string(), tz: z.string().trim().min(1).nullable().default(null) }),
+    output: z.object({ error: z.string().nullable(), next: z.array(z.object({ at: z.string(), text: z.string() })) }),
+  },
   'settings.get': { input: Empty, output: Settings },
   'settings.set': {
     input: Settings.omit({ apiKeySet: true, apiKeySource: true, apiKeyWarning: true, budget: true, sandboxStatus: true })

@@ -3,6 +3,7 @@ import { cmdMerge } from './merge-command';
 import { cmdReview } from './review-command';
 import { cmdPr, openRunPull } from './pr-command';
 import { cmdEstimate } from './estimate-command';
+import { cmdSchedule } from './schedule-command';
 import {
   createEngine,
   type Engine,
@@ -306,6 +307,8 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'check') return cmdCheck(rest, io);
     if (command === 'init') return await cmdInit(rest, io);
     if (command === 'serve') return await cmdServe(rest, io);
+    // Loaded on demand: the MCP SDK stays out of every other command's start.
+    if (command === 'mcp') return await (await import('./mcp-command')).cmdMcp(rest, io);
     // Team mode (--team <url> or RATCHET_TEAM_URL): the command acts on the team's runs through its database.
     if (['run', 'status', 'list', 'retry', 'resume', 'stop', 'worker', 'stats'].includes(command)) {
       const team = teamUrlOf(rest, io.env);
@@ -320,7 +323,11 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     }
     if (command === 'list') return cmdList(rest, io);
     if (command === 'doctor') return cmdDoctor(defaultHome(io.env), rest, io);
-    if (!['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'pr', 'worker', 'estimate'].includes(command))
+    if (
+      !['run', 'status', 'retry', 'restart', 'resume', 'plan', 'recover', 'trust', 'stats', 'merge', 'review', 'pr', 'worker', 'estimate', 'schedule'].includes(
+        command,
+      )
+    )
       throw new UsageError(`Unknown command \`${command}\`.`);
     // --no-sandbox (run, retry, restart, resume): the user's explicit choice to run the agent's commands unconfined.
     const noSandbox = ['run', 'retry', 'restart', 'resume', 'review', 'worker'].includes(command) && rest.includes('--no-sandbox');
@@ -348,6 +355,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     if (command === 'review') return await cmdReview(engine, rest, io);
     if (command === 'pr') return await cmdPr(engine, rest, io);
     if (command === 'estimate') return await cmdEstimate(engine, rest, io);
+    if (command === 'schedule') return await cmdSchedule(engine, rest, io);
     return await cmdRecover(engine, rest, io);
   } catch (err) {
     if (isBadInput(err)) {

@@ -1,9 +1,14 @@
-// `ratchet trust <repo>`: trust the repository's workflow file as it is now, list what is trusted (--list), or revoke it (--revoke).
+// `ratchet trust <repo> [--workflow <file>]`: trust the repository's workflow file (or the one named) as it is now, list what is trusted (--list), or revoke it (--revoke).
 import { type Engine, trustLines } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export async function cmdTrust(engine: Engine, args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { list: { type: 'boolean' }, revoke: { type: 'boolean' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, {
+    list: { type: 'boolean' },
+    revoke: { type: 'boolean' },
+    json: { type: 'boolean' },
+    workflow: { type: 'string', short: 'w' },
+  });
   if (positionals.length !== 1) throw new UsageError('`ratchet trust` takes exactly one repository path.');
   if (values.list && values.revoke) throw new UsageError('`ratchet trust` takes --list or --revoke, not both.');
   const repoArg = positionals[0] as string;
@@ -28,7 +33,9 @@ export async function cmdTrust(engine: Engine, args: string[], io: CliIo): Promi
   }
   // The user named the repository and asked to trust it: record the file's content as it is now, and say what it runs.
   // Trusting runs nothing: a workflow with no gate is trusted as it is (`ratchet run` still refuses it without --no-gates).
-  const prepared = await engine.prepareRun({ repo: repoArg, trust: true, noGates: true });
+  // --workflow: a file the user names (what a run through `ratchet mcp` or the app names), trusted for this repository.
+  const named = values.workflow as string | undefined;
+  const prepared = await engine.prepareRun({ repo: repoArg, trust: true, noGates: true, ...(named ? { workflowFile: named, repoWorkflow: true } : {}) });
   const commands = prepared.trustItems ?? [];
   if (values.json) out(JSON.stringify({ repo: prepared.repoRoot, ...prepared.trustedWorkflow, commands }, null, 2));
   else {

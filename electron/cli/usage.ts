@@ -37,8 +37,8 @@ export const COMMAND_USAGE: Record<string, string> = {
       --run-anyway starts the agent though the pre-run check finds the environment not ready`,
   plan: 'ratchet plan <run-id> [--edit <file>] [--json]   show the plan, or revise it (a YAML list of steps)',
   recover: "ratchet recover <repo>                   rebuild runs from the repository's branches after losing the database",
-  trust: `ratchet trust <repo> [--list | --revoke] [--json]
-      trust the repository's workflow file as it is now (shows what it runs); --list shows what is trusted
+  trust: `ratchet trust <repo> [--list | --revoke] [--workflow <file>] [--json]
+      trust the repository's workflow file (or the --workflow file named) as it is now (shows what it runs); --list shows what is trusted
       (workflow file, content hash, when); --revoke forgets it, so the workflow asks again (exit 0; 2 bad input)`,
   serve: 'ratchet serve [--port N] [--demo] [--no-sandbox]   the app in a browser (headless host on 127.0.0.1, with a token)',
   stats: `ratchet stats [--days N] [--json]        the dashboard's numbers for the last N days (default 7, today included):
@@ -69,6 +69,12 @@ export const COMMAND_USAGE: Record<string, string> = {
       what a task would cost and how long it would take, before it starts: median and 90th percentile, from this repository's
       and workflow's past runs (the whole store's when they are few, the plan alone when there are none; --json prints
       { usd: { p50, p90 }, minutes: { p50, p90 }, basis: { runs }, confidence: none|low|ok }); no history is not an error`,
+  mcp: `ratchet mcp [--team <url>] [--no-sandbox]   an MCP server on stdio for another agent (Claude Code, any MCP client): tools estimate, run,
+      status, list, logs, retry, resume, stop, review; runs it starts execute in it (see docs/mcp.md)`,
+  schedule: `ratchet schedule add <repo> --cron "<expr>" [--workflow <file>] [--task <title>] [--budget <usd>] [--tz <zone>] [--missed run-once|skip] [--json]
+      ratchet schedule list|remove <id>|pause <id>|resume <id> [--json]
+      run a task on a cron schedule while the app, \`ratchet serve\` or \`ratchet mcp\` runs (each tick once); a tick missed while
+      nothing ran fires once at the next start (or --missed skip); bad cron, time zone, repository or trust: exit 2 (docs/schedules.md)`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };

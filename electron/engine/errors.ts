@@ -36,6 +36,7 @@ export const BAD_INPUT_CODES = new Set([
   'team_unreachable',
   'no_gates',
   'forge_no_token',
+  'schedule_not_found',
 ]);
 
 /** The one error for a run id the store does not hold (CLI exit code 2), in one wording. */

@@ -5,6 +5,8 @@ import type { EngineDeps } from './lifecycle/run-options';
 import { createService as serviceOf, type ServiceOptions, type Service } from './service/service';
 import { landingHandlers as landingOf } from './service/service-landing';
 import { runWorker as workerOf, type WorkerOptions } from './team/team-worker';
+import { scheduleBook as bookOf } from './schedule/schedule-book';
+import { createScheduleTicker as tickerOf, type TickerOptions } from './schedule/schedule-ticker';
 
 /** The engine as a host holds it: every method, not the store (the engine's own layers reach that). */
 export type Engine = Omit<EngineWithStore, 'store'>;
@@ -19,6 +21,10 @@ const whole = (engine: Engine): EngineWithStore => engine as EngineWithStore;
 export const createService = (engine: Engine, opts: ServiceOptions): Service => serviceOf(whole(engine), opts);
 /** Landing a succeeded run: merge, push, preview (service/service-landing.ts). */
 export const landingHandlers = (engine: Engine, host: 'electron' | 'headless') => landingOf(whole(engine), host);
+/** Schedules as the CLI and Settings list and change them (schedule/schedule-book.ts). */
+export const scheduleBook = (engine: Engine, now?: () => Date) => bookOf(whole(engine), now);
+/** A schedule's ticks while a host runs (schedule/schedule-ticker.ts). */
+export const createScheduleTicker = (engine: Engine, o: TickerOptions) => tickerOf(whole(engine), o);
 /** A team worker (team/team-worker.ts). */
 export const runWorker = (o: Omit<WorkerOptions, 'engine'> & { engine: Engine }) => workerOf({ ...o, engine: whole(o.engine) });
 
@@ -58,3 +64,5 @@ export { decidingChecks, type WatchEnd, type WatchLook } from './forge/pr-watch'
 export type { OpenedPull } from './forge/run-pull';
 export { parseFix, type FixKind, type PullLoopEnd } from './forge/pr-loop';
 export { commentDoc, roundDoc, type NewReviewComment } from './review/review-round';
+export type { ScheduleBook } from './schedule/schedule-book';
+export type { ScheduleTicker } from './schedule/schedule-ticker';

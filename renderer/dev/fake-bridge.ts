@@ -2,6 +2,8 @@
 import type { CallResult, EngineEventDoc, MethodInput, MethodName, MethodOutput, RatchetBridge, RunSummary } from '../../shared/contract';
 import type { RunReasonCode, StatusDocument } from '../../shared/domain';
 import { headOf, indexLog, logPage } from '../../shared/line-index';
+import { ScheduleDoc } from '../../shared/contract/schedules';
+import { checkCron, cronTimeText } from '../../shared/cron-text';
 import { makeAttempt, makeBigOutput } from './fixtures-attempts';
 import {
   APP_INFO,
@@ -92,6 +94,7 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
 
   // Repositories whose workflow file the user trusted (by starting a run with Trust), until revoked.
   const trustedRepos = new Set<string>();
+  const schedules = new Map<string, ScheduleDoc>();
   const NO_TEAM = { url: null, source: 'none' as const, warning: null };
   const noTeamRun = ({ runId }: { runId: string }): { ok: true } => {
     throw new Fail('run_not_found', `No team run with id ${runId}.`);
@@ -356,6 +359,30 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       return { markdown: makeReport(s, makeImprovements(s)) };
     },
     'stats.improvements': ({ days }) => ({ items: makeImprovements(makeStats(now, days ?? 7)) }),
+    // Schedules as the dev page keeps them: in memory, checked by the same cron helper the engine uses.
+    'schedules.list': () => [...schedules.values()],
+    'schedules.add': (input) => {
+      const c = checkCron(input.cron, input.tz ?? null, new Date(now));
+      if (!c.ok) throw new Error(c.message);
+      const s = ScheduleDoc.parse({
+        ...input,
+        id: `sch-${schedules.size + 1}`,
+        paused: false,
+        problem: null,
+        lastTickAt: null,
+        lastRunId: null,
+        nextAt: c.next[0]!.toISOString(),
+        createdAt: new Date(now).toISOString(),
+      });
+      schedules.set(s.id, s);
+      return s;
+    },
+    'schedules.remove': ({ id }) => (schedules.delete(id), { ok: true as const }),
+    'schedules.setPaused': ({ id, paused }) => Object.assign(schedules.get(id)!, { paused }),
+    'schedules.preview': ({ cron, tz }) => {
+      const c = checkCron(cron, tz ?? null, new Date(now));
+      return c.ok ? { error: null, next: c.next.map((d) => ({ at: d.toISOString(), text: cronTimeText(d, tz ?? null) })) } : { error: c.message, next: [] };
+    },
     'settings.get': () => settings,
     'settings.set': (patch) => Object.assign(settings, patch),
     'settings.setApiKey': ({ key }) => Object.assign(settings, { apiKeySet: key !== null, apiKeySource: key ? 'safe_storage' : 'none' }),

@@ -32,6 +32,9 @@ import { projectHandlers, type BaselineFn } from './service-project';
 import { appWorkflow } from './app-workflow';
 import { attemptDiff } from '../attempts/attempt-diff';
 import { createTeamService, memoryTeamUrl, type TeamUrlStore } from './service-team';
+import { checkCron, cronTimeText } from '../../../shared/cron-text';
+import { scheduleBook } from '../schedule/schedule-book';
+import { createScheduleTicker } from '../schedule/schedule-ticker';
 
 export interface ServiceOptions {
   host: 'electron' | 'headless';
@@ -52,6 +55,8 @@ export interface ServiceOptions {
   checkApiKey?: (key: string) => Promise<void>;
   /** The baseline check "Check project" runs (default: the engine's, in its sandbox); tests swap it. */
   baseline?: BaselineFn;
+  /** How often schedules are looked at (default 5 s; null: this host fires no schedule). */
+  scheduleTickMs?: number | null;
 }
 
 export type Listener = (event: EventName, payload: unknown) => void;
@@ -126,6 +131,10 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     onError: (code, title, body, runId) => emit('app.onNotice', { code, level: 'error', title, body, runId }),
   });
   const { request, pump } = scheduler;
+  // Schedules fire while this host runs: a tick is claimed in the store, so another host on the same home does not fire it again.
+  const schedules = scheduleBook(engine, now);
+  const ticker = createScheduleTicker(engine, { now, execute: (runId) => request(runId, { kind: 'execute' }) });
+  if (opts.scheduleTickMs !== null) ticker.start(opts.scheduleTickMs);
 
   function summary(run: RunSummaryRow): RunSummary {
     return {
@@ -362,6 +371,17 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const at = now();
       return { items: loadImprovements(engine.store.db, loadStats(engine.store.db, days, at, settings().budget.dailyUsd), at, settings().preset) };
     },
+    'schedules.list': async () => schedules.list(),
+    'schedules.add': async (input) => schedules.add(input),
+    'schedules.remove': async ({ id }) => {
+      schedules.remove(id);
+      return { ok: true as const };
+    },
+    'schedules.setPaused': async ({ id, paused }) => schedules.setPaused(id, paused),
+    'schedules.preview': async ({ cron, tz }) => {
+      const c = checkCron(cron, tz, now());
+      return c.ok ? { error: null, next: c.next.map((d) => ({ at: d.toISOString(), text: cronTimeText(d, tz) })) } : { error: c.message, next: [] };
+    },
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {
       const { pricing, ...rest } = patch;
@@ -400,6 +420,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     },
     checkApiKey: checkKey,
     async close() {
+      await ticker.stop();
       await scheduler.close();
       await team.close();
       stopWatching();

@@ -8,6 +8,7 @@ import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 import { TeamSettings } from './TeamSettings';
+import { ScheduleSettings } from './ScheduleSettings';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
@@ -51,6 +52,7 @@ export function SettingsScreen() {
         onNotSaved={() => setSavedAt(null)}
       />
       <TeamSettings />
+      <ScheduleSettings />
     </div>
   );
 }
