@@ -57,6 +57,17 @@ describe('ReviewPanel', () => {
     expect(await screen.findByLabelText('Comment on src/big.ts:1')).toBeTruthy();
   });
 
+  it("shows one step's change when chosen, and the whole run's again", async () => {
+    const fake = installFake();
+    render(<ReviewPanel runId={RUN_IDS.health} steps={[{ index: 2, title: 'Add damage()' }]} />);
+    await screen.findAllByRole('button', { name: 'comment on line 3' });
+    fireEvent.change(screen.getByLabelText('change shown'), { target: { value: '2' } });
+    await waitFor(() => expect(fake.calls.filter((c) => c.method === 'review.diff').at(-1)?.input).toEqual({ runId: RUN_IDS.health, step: 2 }));
+    expect(await screen.findByText(/^Step 2's change\./)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('change shown'), { target: { value: '' } });
+    await waitFor(() => expect(fake.calls.filter((c) => c.method === 'review.diff').at(-1)?.input).toEqual({ runId: RUN_IDS.health }));
+  });
+
   it('shows binary, renamed and deleted files as git says them, and folds a very large one until asked', () => {
     const diff = [
       'diff --git a/logo.png b/logo.png',

@@ -58,8 +58,10 @@ function Comment({ c }: { c: ReviewCommentDoc }) {
   );
 }
 
-export function ReviewPanel({ runId }: { runId: string }) {
-  const { diff, review, viewed, error, sending } = useReview();
+const NO_THREADS: ReadonlyMap<string, Thread<ReviewCommentDoc>> = new Map();
+
+export function ReviewPanel({ runId, steps = [] }: { runId: string; steps?: ReadonlyArray<{ index: number; title: string }> }) {
+  const { diff, review, viewed, error, sending, step } = useReview();
   const [filter, setFilter] = useState('');
   const [split, setSplit] = useState(false);
   const [jump, setJump] = useState<{ fi: number; nonce: number } | null>(null);
@@ -108,6 +110,23 @@ export function ReviewPanel({ runId }: { runId: string }) {
             </button>
           ))}
         </div>
+        {steps.length > 0 ? (
+          <select
+            aria-label="change shown"
+            value={step ?? ''}
+            onChange={(e) => {
+              setDraft(null);
+              void useReview.getState().open(runId, e.target.value === '' ? null : Number(e.target.value));
+            }}
+          >
+            <option value="">Whole run</option>
+            {steps.map((s) => (
+              <option key={s.index} value={s.index}>
+                Step {s.index}: {s.title}
+              </option>
+            ))}
+          </select>
+        ) : null}
         <span
           className="muted small-text"
           title="In the diff: ] and [ go to the next and previous file, n and p to the next and previous hunk, c comments on the selected lines"
@@ -119,6 +138,9 @@ export function ReviewPanel({ runId }: { runId: string }) {
         </button>
       </header>
       {error ? <p role="alert">{error}</p> : null}
+      {step !== null ? (
+        <p className="muted small-text">Step {step}'s change. Comments are written on the whole run's change, which is what the branch holds now.</p>
+      ) : null}
       <div className="review-body">
         <nav aria-label="changed files">
           <input aria-label="filter files" placeholder="Filter files" value={filter} onChange={(e) => setFilter(e.target.value)} />
@@ -146,12 +168,16 @@ export function ReviewPanel({ runId }: { runId: string }) {
             <ReviewDiff
               files={files}
               split={split}
-              threads={threads}
+              threads={step === null ? threads : NO_THREADS}
               draft={draftAt}
               viewed={viewed}
               onToggleViewed={(p) => useReview.getState().toggleViewed(p)}
               jump={jump}
-              onPick={(file, line, endLine) => setDraft({ file, line, endLine, body: draft?.file === file ? draft.body : '' })}
+              onPick={(file, line, endLine) => {
+                // A comment points at the branch as it is now, which is what the whole run's change shows; a step's
+                // lines may have moved in later steps.
+                if (step === null) setDraft({ file, line, endLine, body: draft?.file === file ? draft.body : '' });
+              }}
               renderThread={(t) => (
                 <ul aria-label={`comments on ${t.file}:${t.line}`} className="review-comments">
                   {t.comments.map((c) => (
