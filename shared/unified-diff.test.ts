@@ -1,7 +1,7 @@
 // The unified-diff reader on git's own output (captured from git 2.x): a change, an addition, a deletion, a rename, a
 // binary file; and where an old line lands in the new file.
 import { describe, expect, it } from 'vitest';
-import { diffFileFor, hunkAt, hunkText, mapOldLine, parseUnifiedDiff } from './unified-diff';
+import { diffFileFor, diffStats, hunkAt, hunkText, mapOldLine, parseUnifiedDiff, readUnifiedDiff } from './unified-diff';
 
 const ctx = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ` l${from + i}`);
 
@@ -94,5 +94,40 @@ describe('parseUnifiedDiff', () => {
       ['diff --git a/a.txt b/a.txt', '--- a/a.txt', '+++ b/a.txt', '@@ -3,0 +4,2 @@ l3', '+x', '+y', '@@ -8 +9,0 @@ l7', '-l8', ''].join('\n'),
     )[0]!;
     expect([3, 4, 7, 8, 9, 10].map((n) => mapOldLine(f, n))).toEqual([3, 6, 9, null, 10, 11]);
+  });
+});
+
+describe('one reader for every view', () => {
+  // A deleted SQL comment (`-- note`) is the raw line `--- note`; the app's second classifier took it for a file header
+  // and counted neither it nor its `+++` replacement.
+  const SQL = [
+    'diff --git a/q.sql b/q.sql',
+    'index 1..2 100644',
+    '--- a/q.sql',
+    '+++ b/q.sql',
+    '@@ -1,2 +1,2 @@',
+    '--- the old note',
+    '+++ the new note',
+    ' select 1;',
+    '',
+  ].join('\n');
+
+  it('reads a line inside a hunk by its first character even when it looks like a file header, and ends the hunk by its counts', () => {
+    const { files, kinds } = readUnifiedDiff(SQL);
+    expect(kinds).toEqual(['file', 'meta', 'meta', 'meta', 'hunk', 'del', 'add', 'context', 'meta']);
+    expect(files[0]!.hunks[0]!.lines.map((l) => `${l.kind}:${l.text}`)).toEqual(['del:-- the old note', 'add:++ the new note', 'context:select 1;']);
+    expect(diffStats(files)).toEqual({ files: 1, added: 1, removed: 1 });
+  });
+
+  it('classifies each raw line of a multi-file diff for the plain view, and counts what the review counts', () => {
+    const { files, kinds } = readUnifiedDiff(FIVE_FILES);
+    const lines = FIVE_FILES.split('\n');
+    expect(kinds.length).toBe(lines.length);
+    expect(kinds.filter((k) => k === 'file').length).toBe(files.length);
+    lines.forEach((l, i) => {
+      if (kinds[i] === 'add') expect(l.startsWith('+')).toBe(true);
+      if (kinds[i] === 'del') expect(l.startsWith('-')).toBe(true);
+    });
+    expect(diffStats(files)).toEqual({ files: 5, added: kinds.filter((k) => k === 'add').length, removed: kinds.filter((k) => k === 'del').length });
   });
 });

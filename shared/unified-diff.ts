@@ -1,5 +1,6 @@
-// A unified diff (git's) as files, hunks and numbered lines: what a review comment points at, the hunk it is shown with,
-// and where a line went in a later diff. Pure and linear in the diff's size; no Node, no DOM (the engine and the app read it).
+// The one reader of git's unified diff: files, hunks and numbered lines (what a review comment points at, the hunk it is
+// shown with, where a line went in a later diff), each raw line's kind for a plain coloured view, and the counts.
+// Pure and linear in the diff's size; no Node, no DOM (the engine and the app read it).
 
 export type DiffLineKind = 'context' | 'add' | 'del';
 
@@ -30,6 +31,9 @@ export interface DiffFile {
   hunks: DiffHunk[];
 }
 
+/** What each line of `git diff`'s text is, as a plain view colours it. */
+export type DiffTextKind = 'file' | 'meta' | 'hunk' | 'add' | 'del' | 'context';
+
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 /** git's quoted path (`"a/sp ace\tx"`) or a plain one, without its `a/` or `b/`. */
@@ -46,6 +50,16 @@ function side(p: string): string | null {
 
 /** Parses `git diff` output (no colour). Lines it does not know are skipped; a truncated diff gives what it holds. */
 export function parseUnifiedDiff(text: string): DiffFile[] {
+  return readUnifiedDiff(text).files;
+}
+
+/**
+ * The diff's files, and each raw line's kind (`kinds[i]` is line i of `text.split('\n')`). A line inside a hunk is
+ * what its first character says even when it looks like a header (`--- x` is a deleted `-- x`): the hunk's counts say
+ * where it ends.
+ */
+export function readUnifiedDiff(text: string): { files: DiffFile[]; kinds: DiffTextKind[] } {
+  const kinds: DiffTextKind[] = [];
   const files: DiffFile[] = [];
   let file: DiffFile | null = null;
   let hunk: DiffHunk | null = null;
@@ -53,32 +67,41 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
   let newNo = 0;
   for (const raw of text.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // A hunk whose counts are met ends (a `\ No newline` note still belongs to it).
+    if (hunk && oldNo >= hunk.oldStart + hunk.oldLines && newNo >= hunk.newStart + hunk.newLines && line[0] !== '\\') hunk = null;
     if (line.startsWith('diff --git ')) {
+      kinds.push('file');
       const m = /^diff --git (?:"?a\/)(.+?)"? (?:"?b\/)(.+?)"?$/.exec(line);
       file = { oldPath: m ? m[1]! : null, newPath: m ? m[2]! : null, status: 'modified', binary: false, hunks: [] };
       files.push(file);
       hunk = null;
       continue;
     }
-    if (!file) continue;
     if (hunk) {
       const c = line[0];
       if (c === ' ' || (line === '' && oldNo < hunk.oldStart + hunk.oldLines)) {
+        kinds.push('context');
         hunk.lines.push({ kind: 'context', text: line.slice(1), oldLine: oldNo++, newLine: newNo++ });
         continue;
       }
       if (c === '+') {
+        kinds.push('add');
         hunk.lines.push({ kind: 'add', text: line.slice(1), oldLine: null, newLine: newNo++ });
         continue;
       }
       if (c === '-') {
+        kinds.push('del');
         hunk.lines.push({ kind: 'del', text: line.slice(1), oldLine: oldNo++, newLine: null });
         continue;
       }
-      if (c === '\\') continue;
+      if (c === '\\') {
+        kinds.push('meta');
+        continue;
+      }
       hunk = null;
     }
     const h = HUNK.exec(line);
+    kinds.push(h ? 'hunk' : file ? 'meta' : 'context');
     if (h) {
       hunk = {
         oldStart: Number(h[1]),
@@ -90,9 +113,10 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
       };
       oldNo = hunk.oldStart;
       newNo = hunk.newStart;
-      file.hunks.push(hunk);
+      file?.hunks.push(hunk);
       continue;
     }
+    if (!file) continue;
     if (line.startsWith('new file mode')) file.status = 'added';
     else if (line.startsWith('deleted file mode')) file.status = 'deleted';
     else if (line.startsWith('rename from ')) {
@@ -107,7 +131,20 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     if (f.status === 'added') f.oldPath = null;
     if (f.status === 'deleted') f.newPath = null;
   }
-  return files;
+  return { files, kinds };
+}
+
+/** Files changed and lines added and removed. */
+export function diffStats(files: readonly DiffFile[]): { files: number; added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const f of files)
+    for (const h of f.hunks)
+      for (const l of h.lines) {
+        if (l.kind === 'add') added++;
+        else if (l.kind === 'del') removed++;
+      }
+  return { files: files.length, added, removed };
 }
 
 /** The file of a diff a path names (its new path, or its old one when deleted). */

@@ -20,6 +20,16 @@ export const PrRoundsStats = z.object({
   reviewCostUsd: z.number(),
 });
 export type PrRoundsStats = z.infer<typeof PrRoundsStats>;
+/** Review rounds counted like retries: how many, what their steps cost, the comments they sent, and which were declined (the latest few). */
+export const ReviewRoundStats = z.object({
+  rounds: z.number().int(),
+  failed: z.number().int(),
+  costUsd: z.number(),
+  comments: z.number().int(),
+  declinedCount: z.number().int(),
+  declined: z.array(z.object({ runId: z.string(), file: z.string(), line: z.number().int(), body: z.string(), answer: z.string().nullable() })),
+});
+export type ReviewRoundStats = z.infer<typeof ReviewRoundStats>;
 
 export const StatsSummary = z.object({
   days: z.number().int(),
@@ -32,6 +42,8 @@ export const StatsSummary = z.object({
   /** Steps by how many retries they needed; `failedAfterMax` gave up. */
   retryBreakdown: z.object({ r0: z.number().int(), r1: z.number().int(), r2: z.number().int(), r3plus: z.number().int(), failedAfterMax: z.number().int() }),
   retryReasons: z.array(z.object({ errorClass: z.string(), count: z.number().int() })),
+  /** Absent where no store answers it (a team's summary). */
+  reviewRounds: ReviewRoundStats.optional(),
   costPerDay: z.array(z.object({ day: z.string(), costUsd: z.number(), retryCostUsd: z.number() })),
   dailyBudgetUsd: z.number().nullable(),
   totalCostUsd: z.number(),

@@ -6,9 +6,9 @@ import type { ClassRecord } from './improvements';
 import type { FailedTest } from '../gates/parse-failures';
 import type { UnfixedFailure } from './failure-patterns';
 import { testIdentity } from '../failures/attempt-summary';
-import { countRows, fromCounts, statsWindow, type StatsCounts } from './stats';
+import { countRows, fromCounts, reviewRoundStats, statsWindow, type StatsCounts } from './stats';
 import type { StoreDb as Db } from '../store/store-rows';
-import { classRows, rawStatsRows, summaryRows, unfixedFailureRows } from '../store/stats-queries';
+import { classRows, rawStatsRows, reviewRoundRows, summaryRows, unfixedFailureRows } from '../store/stats-queries';
 
 /** The dashboard's summary of the last `days` local days (today included), from the summary tables. */
 export function loadStats(db: Db, days: number, now: Date, dailyBudgetUsd: number | null): StatsSummary {
@@ -16,7 +16,7 @@ export function loadStats(db: Db, days: number, now: Date, dailyBudgetUsd: numbe
 }
 
 export function summaryCounts(db: Db, days: number, now: Date): StatsCounts {
-  const { sinceDay } = statsWindow(days, now);
+  const { sinceDay, sinceIso } = statsWindow(days, now);
   const { runs, steps, attempts, costs } = summaryRows(db, sinceDay);
 
   const byStatus = new Map(runs.map((r) => [r.status, r.n]));
@@ -43,6 +43,8 @@ export function summaryCounts(db: Db, days: number, now: Date): StatsCounts {
     costByDay,
     flaky: attempts.filter((a) => a.outcome === 'flaky').reduce((s, a) => s + a.attempts, 0),
     unknownCost: attempts.some((a) => a.unknownCost > 0),
+    // Review rounds are few (one per "Send to agent"): read from their own table, not summarised per day.
+    reviewRounds: reviewRoundStats(reviewRoundRows(db, sinceIso)),
   };
 }
 
@@ -62,7 +64,12 @@ export function loadStatsFromRows(db: Db, days: number, now: Date, dailyBudgetUs
     costUsd: a.cost_known ? (a.costUsd ?? 0) : null,
   }));
   const calls = rows.calls.map((c) => ({ at: c.at, costUsd: c.costUsd, outcome: c.outcome, earlier: c.earlier }));
-  return fromCounts(countRows({ runs, steps, attempts, calls, dailyBudgetUsd }), days, now, dailyBudgetUsd);
+  return fromCounts(
+    { ...countRows({ runs, steps, attempts, calls, dailyBudgetUsd }), reviewRounds: reviewRoundStats(reviewRoundRows(db, since)) },
+    days,
+    now,
+    dailyBudgetUsd,
+  );
 }
 
 /** Per error class over the last `days` local days, from the summary tables (stats_classes and stats_attempts): what the improvement suggestions read. */

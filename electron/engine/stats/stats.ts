@@ -1,5 +1,5 @@
 // The dashboard's numbers from counts (of rows, or of the store's per-day summary): success rate, retry breakdown and reasons, cost per day, suggestions, and the weekly report.
-import type { StatsSummary } from '../../../shared/contract';
+import type { ReviewRoundStats, StatsSummary } from '../../../shared/contract';
 import { improvementText, type Improvement } from './improvements';
 import { errorClassLabel, plural } from '../../../shared/error-classes';
 import { money } from '../../../shared/money';
@@ -54,6 +54,27 @@ export interface StatsCounts {
   costByDay: Map<string, { costUsd: number; retryCostUsd: number }>;
   flaky: number;
   unknownCost: boolean;
+  /** Review rounds in the window (stats-load.ts reads them; absent where none are kept). */
+  reviewRounds?: ReviewRoundStats;
+}
+
+/** Pure: review rounds counted like retries, from their rows (stats-queries.ts, reviewRoundRows). */
+export function reviewRoundStats(rows: {
+  rounds: ReadonlyArray<{ status: string; cost: number; comments: number }>;
+  declined: ReviewRoundStats['declined'];
+  declinedCount: number;
+}): ReviewRoundStats {
+  return {
+    rounds: rows.rounds.length,
+    failed: rows.rounds.filter((r) => r.status === 'failed').length,
+    costUsd: round(
+      rows.rounds.reduce((s, r) => s + r.cost, 0),
+      6,
+    ),
+    comments: rows.rounds.reduce((s, r) => s + r.comments, 0),
+    declinedCount: rows.declinedCount,
+    declined: [...rows.declined],
+  };
 }
 
 /** Pure: counts from the window's rows. */
@@ -168,6 +189,7 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
     totalCostUsd: round(total, 6),
     retryCostUsd: round(retryTotal, 6),
     savedByRetries: breakdown.r1 + breakdown.r2 + breakdown.r3plus,
+    ...(c.reviewRounds ? { reviewRounds: c.reviewRounds } : {}),
     suggestions,
   };
 }
@@ -175,6 +197,16 @@ export function fromCounts(c: StatsCounts, days: number, now: Date, dailyBudgetU
 /** Every suggestion for a period, once: the improvement suggestions first, then the summary's own. The report, `ratchet stats --json` and the app's summary list exactly these. */
 export function allSuggestions(s: Pick<StatsSummary, 'suggestions'>, improvements: readonly Improvement[]): string[] {
   return [...new Set([...improvements.map(improvementText), ...s.suggestions])];
+}
+
+/** The report's review rounds, under the retry breakdown: a round is one more try of the run, asked for by a reviewer. */
+function reviewLines(r: ReviewRoundStats | undefined): string[] {
+  if (!r || r.rounds === 0) return [];
+  return [
+    `**Review rounds:** ${plural(r.rounds, 'round')} (${r.failed} failed) for ${plural(r.comments, 'comment')}, costing ${money(r.costUsd)}; ${plural(r.declinedCount, 'comment')} declined`,
+    ...r.declined.slice(0, 5).map((d) => `- declined ${d.file}:${d.line} "${d.body}"${d.answer ? `: ${d.answer}` : ''}`),
+    '',
+  ];
 }
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
@@ -208,6 +240,7 @@ export function reportMarkdown(s: StatsSummary, now: Date, improvements?: readon
     `| 3 or more | ${b.r3plus}${share(b.r3plus)} |`,
     `| failed after max | ${b.failedAfterMax}${share(b.failedAfterMax)} |`,
     '',
+    ...reviewLines(s.reviewRounds),
     '## Common retry reasons',
     '',
     ...(s.retryReasons.length

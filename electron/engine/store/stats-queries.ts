@@ -126,3 +126,33 @@ export function whatIfRows(db: StoreDb, sinceIso: string): WhatIfRow[] {
     )
     .all(sinceIso) as WhatIfRow[];
 }
+
+/** The review rounds started since `sinceIso` (each with its step's API cost), how many comments they sent, and the latest declined comments. */
+export function reviewRoundRows(db: StoreDb, sinceIso: string, declinedLimit = 20) {
+  // A store read before its migration to schema 18 (the stats tests' old stores) has no review tables: no rounds.
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'review_rounds'").get()) return { rounds: [], declined: [], declinedCount: 0 };
+  return {
+    rounds: db
+      .prepare(
+        `SELECT rr.status,
+                (SELECT COALESCE(SUM(c.cost_usd), 0) FROM api_calls c JOIN attempts a ON a.id = c.attempt_id
+                  WHERE a.run_id = rr.run_id AND a.step_index = rr.step_index) AS cost,
+                (SELECT COUNT(*) FROM review_comments rc WHERE rc.round_id = rr.id) AS comments
+           FROM review_rounds rr WHERE rr.created_at >= ?`,
+      )
+      .all(sinceIso) as Array<{ status: 'running' | 'answered' | 'failed'; cost: number; comments: number }>,
+    declined: db
+      .prepare(
+        `SELECT rc.run_id AS runId, rc.file, rc.line, rc.body, rc.answer FROM review_comments rc JOIN review_rounds rr ON rr.id = rc.round_id
+          WHERE rr.created_at >= ? AND rc.verdict = 'declined' ORDER BY rr.created_at DESC, rc.id LIMIT ?`,
+      )
+      .all(sinceIso, declinedLimit) as Array<{ runId: string; file: string; line: number; body: string; answer: string | null }>,
+    declinedCount: (
+      db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM review_comments rc JOIN review_rounds rr ON rr.id = rc.round_id WHERE rr.created_at >= ? AND rc.verdict = 'declined'`,
+        )
+        .get(sinceIso) as { n: number }
+    ).n,
+  };
+}

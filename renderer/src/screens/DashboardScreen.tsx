@@ -156,6 +156,15 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
               </tr>
             </tbody>
           </table>
+          {s.reviewRounds && s.reviewRounds.rounds > 0 ? (
+            <p className="small-text muted" aria-label="review rounds">
+              Review rounds: {s.reviewRounds.rounds} ({s.reviewRounds.failed} failed) for {s.reviewRounds.comments} comment
+              {s.reviewRounds.comments === 1 ? '' : 's'}, {money(s.reviewRounds.costUsd)};{' '}
+              <span title={s.reviewRounds.declined.map((d) => `${d.file}:${d.line} ${d.body}${d.answer ? ` — ${d.answer}` : ''}`).join('\n')}>
+                {s.reviewRounds.declinedCount} declined
+              </span>
+            </p>
+          ) : null}
         </section>
 
         <section className="card chart-card" aria-labelledby="h-reasons">

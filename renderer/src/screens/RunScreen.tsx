@@ -151,7 +151,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
         {doc.status === 'queued' && <QueueControls runId={runId} />}
       </header>
       {doc.status === 'succeeded' && <SuccessActions runId={runId} branch={doc.branch} worktree={doc.worktree} checked={doc.checked !== false} />}
-      {doc.status === 'succeeded' && <ReviewPanel runId={runId} />}
+      {doc.status === 'succeeded' && <ReviewPanel runId={runId} steps={doc.steps.filter((s) => s.commit).map((s) => ({ index: s.index, title: s.title }))} />}
 
       <div className="run-body">
         <aside className="run-steps" aria-label="step timeline">

@@ -15,7 +15,7 @@ interface ReviewState {
   sending: boolean;
   open(runId: string, step?: number | null): Promise<void>;
   reload(): Promise<void>;
-  comment(file: string, line: number, body: string): Promise<boolean>;
+  comment(file: string, line: number, body: string, endLine?: number): Promise<boolean>;
   edit(id: number, body: string): Promise<void>;
   remove(id: number): Promise<void>;
   send(): Promise<void>;
@@ -56,11 +56,11 @@ export const useReview = create<ReviewState>()((set, get) => ({
       set({ error: errorMessage(err) });
     }
   },
-  async comment(file, line, body) {
+  async comment(file, line, body, endLine) {
     const { runId } = get();
     if (!runId || !body.trim()) return false;
     try {
-      await getApi().call('review.comment', { runId, file, line, body });
+      await getApi().call('review.comment', endLine !== undefined && endLine > line ? { runId, file, line, endLine, body } : { runId, file, line, body });
       set({ review: await getApi().call('review.get', { runId }), error: null });
       return true;
     } catch (err) {
