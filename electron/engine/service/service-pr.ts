@@ -31,8 +31,11 @@ export interface PrServiceOptions {
 
 const NO_TOKEN = 'No GitHub token: add one in Settings › GitHub (a token that can push to the repository and open pull requests), then try again.';
 
-function sayNoToken(e: unknown): never {
+/** The forge's errors in the app's words: where to add a token, and no CLI flag to pass. */
+function appWords(e: unknown): never {
   if (e instanceof RatchetError && e.code === 'forge_no_token') throw new RatchetError('forge_no_token', NO_TOKEN, { cause: e });
+  if (e instanceof RatchetError && e.message.includes('--github-repo'))
+    throw new RatchetError(e.code, e.message.replace(/Pass --github-repo owner\/name or set (.*)\.$/, 'Set $1 (the workflow file).'), { cause: e });
   throw e;
 }
 
@@ -169,7 +172,7 @@ export function createPrService(engine: Engine, o: PrServiceOptions): { handlers
 
     'pr.open': async ({ runId, draft, options: chosen }) => {
       if (chosen) options.put(runId, chosen, o.now().toISOString());
-      const opened = await engine.pulls.open(runId, { env: forgeEnv(), draft }).catch(sayNoToken);
+      const opened = await engine.pulls.open(runId, { env: forgeEnv(), draft }).catch(appWords);
       live.delete(runId);
       if (opened.issueCommentError) errors.set(runId, `The pull request is open, but the issue's comment linking it failed: ${opened.issueCommentError}`);
       watch(runId, async () => opened);
@@ -184,7 +187,7 @@ export function createPrService(engine: Engine, o: PrServiceOptions): { handlers
     },
 
     'issues.read': async ({ repo, ref }): Promise<IssueTaskDoc> => {
-      const r = await readIssue({ env: forgeEnv(), repoPath: repo, ref }).catch(sayNoToken);
+      const r = await readIssue({ env: forgeEnv(), repoPath: repo, ref }).catch(appWords);
       return { number: r.issue.number, url: r.issue.url, repo: `${r.repo.owner}/${r.repo.name}`, title: r.title, description: r.description };
     },
   };

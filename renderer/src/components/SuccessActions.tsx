@@ -5,6 +5,7 @@ import { errorMessage } from '../lib/errors';
 import { useRunDetail } from '../stores/run-detail';
 import { useUi } from '../stores/ui';
 import { InlineError, Loading } from './States';
+import { PrPanel } from './PrPanel';
 
 type Pushed = MethodOutput<'runs.push'>;
 type Merged = MethodOutput<'runs.merge'>;
@@ -221,6 +222,7 @@ export function SuccessActions({ runId, branch, worktree, checked = true }: { ru
 
       <div className="next-item">
         <span className="next-label">Pull request</span>
+        {doc?.remote && <PrPanel runId={runId} branch={branch} />}
         {doc && !doc.remote && (
           <p className="muted small-text">
             This repository has no remote. Add one (<code>git remote add origin &lt;url&gt;</code>) to push the branch and open a pull request.

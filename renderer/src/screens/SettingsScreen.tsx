@@ -8,6 +8,7 @@ import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 import { TeamSettings } from './TeamSettings';
+import { GithubSettings } from './GithubSettings';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
@@ -50,6 +51,7 @@ export function SettingsScreen() {
         onSaved={() => setSavedAt(Date.now())}
         onNotSaved={() => setSavedAt(null)}
       />
+      <GithubSettings />
       <TeamSettings />
     </div>
   );
