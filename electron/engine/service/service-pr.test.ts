@@ -89,8 +89,13 @@ describe('the PR panel and issue intake', () => {
     const said = () => gh.state.issueComments.filter((c) => c.issueNumber === issue && c.body.includes(opened.pr!.url));
     expect(said()).toHaveLength(1);
 
-    await until(async () => (await callValue<PrPanelDoc>(service, 'pr.get', { runId })).live?.verdict === 'green', 60_000);
-    const green = await callValue<PrPanelDoc>(service, 'pr.get', { runId });
+    let green = await callValue<PrPanelDoc>(service, 'pr.get', { runId });
+    expect(green.watching).toBe(true);
+    for (const start = Date.now(); green.live?.verdict !== 'green' && Date.now() - start < 60_000;) {
+      await new Promise((r) => setTimeout(r, 100));
+      green = await callValue<PrPanelDoc>(service, 'pr.get', { runId });
+    }
+    expect(green.live).toMatchObject({ verdict: 'green', mergeable: true });
     expect(green.pr?.checks).toEqual([{ name: 'test', conclusion: 'success', required: true }]);
     expect(green.options).toEqual({ fix: ['ci', 'review'], merge: 'squash' });
 

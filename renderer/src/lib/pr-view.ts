@@ -53,7 +53,7 @@ export function reviewLine(doc: PrPanelDoc): { tone: Tone; text: string } {
   if (changes.length) return { tone: 'bad', text: `Changes requested by ${changes.join(', ')}` };
   if (approved.length) return { tone: 'good', text: `Approved by ${approved.join(', ')}` };
   if (reviews.length) return { tone: 'info', text: `Commented on by ${reviews.map((r) => r.author).join(', ')}` };
-  return { tone: 'muted', text: doc.live ? 'No review yet' : 'Not looked at yet' };
+  return { tone: 'muted', text: doc.live ? 'No review yet' : 'Not known yet' };
 }
 
 /** Whether GitHub can merge it as it stands. */
