@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { classifyGateFailure } from '../electron/engine/failures/classify';
 import { countTests } from '../electron/engine/gates/count-tests';
 import { GateLog } from '../electron/engine/gates/gate-log';
-import { FAILURE_MARKER, FAILURE_MARKER_SCAN, isFailureLine, parseFailures } from '../electron/engine/gates/parse-failures';
+import { FAILURE_LINE_MARKERS, isFailureLine, parseFailures } from '../electron/engine/gates/parse-failures';
 import { failedGate } from '../electron/engine/testing/step-fixtures';
 import { goalLine } from './measure';
 
@@ -63,7 +63,7 @@ async function readLines(file: string): Promise<number> {
 
 /** What Ratchet does with it: every line through the markers, then the kept copy parsed, counted and classified. */
 async function parseLog(file: string, peak: { rss: number }): Promise<number> {
-  const log = new GateLog({ isFailureLine, marker: FAILURE_MARKER, fastMarker: FAILURE_MARKER_SCAN });
+  const log = new GateLog({ isFailureLine, markers: FAILURE_LINE_MARKERS });
   for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
     log.push(chunk as Buffer);
     peak.rss = Math.max(peak.rss, process.memoryUsage.rss());

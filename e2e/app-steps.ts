@@ -60,6 +60,11 @@ interface PageElement {
   children: Iterable<PageElement> & ArrayLike<PageElement>;
   getBoundingClientRect(): Box;
   getAttribute(name: string): string | null;
+  /** HTML elements only (undefined on SVG's): the layout box, without CSS transforms. */
+  offsetLeft?: number;
+  offsetTop?: number;
+  offsetWidth?: number;
+  offsetHeight?: number;
   querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
 }
 interface PageWindow {
@@ -182,20 +187,51 @@ export async function layoutProblems(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Resolves once the page's layout has settled: every element's box (offsets, which a CSS spinner's transform leaves alone)
+ * and the charts' drawn shapes (their SVG attributes) the same over three animation frames in a row. After a resize the
+ * charts measure themselves in a ResizeObserver and animate in; a fixed pause before a screenshot was too short on a
+ * loaded machine and wasted on a quiet one.
+ */
+export async function settled(page: Page, ms = 10_000): Promise<void> {
+  const still = await page.evaluate(
+    (limit) =>
+      new Promise<boolean>((resolve) => {
+        const w = globalThis as unknown as PageWindow;
+        const drawn = ['d', 'x', 'y', 'width', 'height', 'transform', 'points'];
+        const shape = () =>
+          [...w.document.documentElement.querySelectorAll('*')]
+            .map((el) =>
+              el.offsetWidth === undefined
+                ? drawn.map((a) => el.getAttribute(a)).join(',')
+                : `${el.offsetLeft},${el.offsetTop},${el.offsetWidth},${el.offsetHeight}`,
+            )
+            .join(';');
+        const start = Date.now();
+        let last = '';
+        let same = 0;
+        const frame = () => {
+          const now = shape();
+          same = now === last ? same + 1 : 0;
+          last = now;
+          if (same >= 3) return resolve(true);
+          if (Date.now() - start > limit) return resolve(false);
+          w.requestAnimationFrame(frame);
+        };
+        w.requestAnimationFrame(frame);
+      }),
+    ms,
+  );
+  expect(still, `the layout still moved after ${ms} ms`).toBe(true);
+}
+
 /** Looks at the screen at both sizes: checks its layout at each and saves e2e/screenshots/screen-<name>-<1400|1024>.png. */
 export async function shootScreen(page: Page, name: string, prepare?: () => Promise<void>): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await prepare?.();
     // One frame for layout after the resize (charts measure themselves in a ResizeObserver).
-    await page.evaluate(
-      () =>
-        new Promise<void>((r) => {
-          const w = globalThis as unknown as PageWindow;
-          w.requestAnimationFrame(() => w.requestAnimationFrame(r));
-        }),
-    );
-    await page.waitForTimeout(150);
+    await settled(page);
     await shot(page, `screen-${name}-${size.width}`);
     // Soft: one sweep reports every screen that is wrong, not only the first.
     expect.soft(await layoutProblems(page), `${name} at ${size.width}×${size.height}`).toEqual([]);

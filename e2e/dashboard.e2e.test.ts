@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { attemptCount, SHOTS, startHostProcess, startSpecEnv, storeRuns, tempHome, until, type HostProcess, type SpecEnv } from './harness';
-import { startTask as startTaskIn } from './app-steps';
+import { settled, startTask as startTaskIn } from './app-steps';
 
 let spec: SpecEnv;
 let browser: Browser;
@@ -40,11 +40,11 @@ async function shoot(page: Page, name: string, lower?: string): Promise<void> {
     [1024, 700],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(300);
+    await settled(page);
     await page.screenshot({ path: join(SHOTS, `dashboard-${name}-${w}.png`) });
     if (!lower) continue;
     await page.getByRole('heading', { name: lower }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.waitForTimeout(200);
+    await settled(page);
     await page.screenshot({ path: join(SHOTS, `dashboard-${name}-lower-${w}.png`) });
     await page.getByRole('heading', { name: 'Dashboard' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   }

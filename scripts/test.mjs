@@ -1,20 +1,21 @@
-// npm test: typecheck and lint (side by side), the unit and integration tests (vitest), then the end-to-end specs (app build +
-// specs), each phase timed; stops after the first step that fails and prints the table of phase times either way, so CI's log
+// npm test: typecheck, lint and the app's build (side by side), the unit and integration tests (vitest), then the end-to-end
+// specs, each phase timed; stops after the first step that fails and prints the table of phase times either way, so CI's log
 // shows where the minutes went.
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 
 /**
  * The steps, in order; the phases of one step run at the same time. Each phase is an npm script of package.json, so it is
- * still run alone as `npm run <script>`. tsc, eslint and prettier each use one core: typecheck and lint together fill two.
+ * still run alone as `npm run <script>`. tsc, eslint and prettier each use one core: typecheck and lint together fill two;
+ * the app's build for the e2e specs (a few seconds, and nothing the others read or write) goes beside them.
  */
 const STEPS = [
   [
     ['typecheck', 'typecheck'],
     ['lint', 'lint'],
+    ['e2e build', 'build'],
   ],
   [['vitest', 'test:unit']],
-  [['e2e build', 'build']],
   [['e2e specs', 'test:e2e']],
 ];
 
@@ -55,7 +56,7 @@ for (const step of STEPS) {
   failed = results.flatMap((r) => (r.failed ? [r.failed] : []));
   if (failed.length) break;
 }
-console.log('\n== npm test phases (typecheck and lint side by side)');
+console.log('\n== npm test phases (typecheck, lint and the e2e build side by side)');
 for (const [name, seconds] of times) console.log(`   ${name.padEnd(12)} ${String(seconds).padStart(5)} s`);
 console.log(`   ${'total'.padEnd(12)} ${String(Math.round((performance.now() - started) / 1000)).padStart(5)} s`);
 if (failed.length) {

@@ -106,13 +106,13 @@ describe('ratchet pr', () => {
     expect(doc.pr.checks).toEqual([{ name: 'test', conclusion: 'success', required: true }]);
   });
 
-  it('--watch on a check that fails in CI (its environment broken) ends failed for good: exit 1, naming the check', async () => {
+  it('--watch --fix none on a check that fails in CI (its environment broken) ends failed for good: exit 1, naming the check', async () => {
     gh.setScenario({ requiredChecks: ['test'], brokenOnBase: ['test'] });
     try {
       const run = await cli(['run', f.work, '--yes', '--trust', '--json', '--task', 'Third note'], env);
       expect(run.code, run.err).toBe(0);
       const id = (JSON.parse(run.out) as { id: string }).id;
-      const r = await cli(['pr', id, '--watch'], { ...env, GITHUB_TOKEN: 'test-token', RATCHET_PR_POLL_MS: '50' });
+      const r = await cli(['pr', id, '--watch', '--fix', 'none'], { ...env, GITHUB_TOKEN: 'test-token', RATCHET_PR_POLL_MS: '50' });
       expect(r.code, r.err).toBe(1);
       expect(r.err).toMatch(/failed: test \(failure\) on [0-9a-f]{8}/);
     } finally {

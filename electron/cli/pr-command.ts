@@ -1,7 +1,8 @@
 // `ratchet pr <run-id>`: push a succeeded run's branch and open its pull request (or update the one already open),
 // with a body written from the run; stdout the pull request's URL (--json: the run's status document with its `pr`);
-// --watch follows its checks and reviews until they decide (exit 0 green, 1 failed for good, 2 needs you).
-import { decidingChecks, type Engine, type OpenedPull, type WatchEnd, type WatchLook } from '../engine';
+// --watch follows its checks and reviews until they decide (exit 0 green, 1 failed for good, 2 needs you); --fix ci,review
+// sends failing checks and submitted reviews back to the run as rounds; --merge merges when it is safe.
+import { decidingChecks, parseFix, type Engine, type OpenedPull, type WatchLook } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export async function cmdPr(engine: Engine, args: string[], io: CliIo): Promise<number> {
@@ -11,11 +12,27 @@ export async function cmdPr(engine: Engine, args: string[], io: CliIo): Promise<
     json: { type: 'boolean' },
     'github-repo': { type: 'string' },
     watch: { type: 'boolean' },
+    fix: { type: 'string' },
+    merge: { type: 'string' },
+    'max-wait': { type: 'string' },
+    trust: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet pr` takes exactly one run id (see `ratchet list`).');
   const runId = positionals[0] as string;
+  const merge = values.merge;
+  if (merge !== undefined && merge !== 'squash' && merge !== 'merge' && merge !== 'rebase')
+    throw new UsageError(`--merge takes squash, merge or rebase; got \`${merge}\`.`);
+  // --fix, --merge and --max-wait act while watching: each implies --watch.
+  const watch = values.watch === true || values.fix !== undefined || merge !== undefined || values['max-wait'] !== undefined;
+  let fix;
+  try {
+    fix = parseFix(values.fix, watch);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const maxWaitMs = values['max-wait'] === undefined ? undefined : durationMs(values['max-wait']);
   const r = await openRunPull(engine, runId, io, { base: values.base, draft: values.draft === true, repoFlag: values['github-repo'] });
-  const code = values.watch ? await watchRunPull(engine, runId, r, io) : 0;
+  const code = watch ? await watchRunPull(engine, runId, r, io, { fix, merge: merge ?? null, maxWaitMs, trust: values.trust === true }) : 0;
   if (values.json) io.stdout.write(`${JSON.stringify(engine.status(runId), null, 2)}\n`);
   else io.stdout.write(`${r.pr.url}\n`);
   return code;
@@ -34,30 +51,39 @@ function checkLine(look: WatchLook): string {
   return parts.length ? parts.join(', ') : 'no checks yet';
 }
 
-/** The watch's end as a sentence and an exit code (as \`ratchet run\`: 0 green, 1 failed for good, 2 needs you). */
-function ending(end: WatchEnd): { code: number; say: string } {
-  const v = end.verdict;
-  const pr = `#${end.look.pr.number}`;
-  if (v.kind === 'merged') return { code: 0, say: `${pr} is merged.` };
-  if (v.kind === 'green') return { code: 0, say: `${pr} is green: every check that counts passed on ${end.look.pr.headSha.slice(0, 8)}.` };
-  if (v.kind === 'closed') return { code: 1, say: `${pr} was closed without being merged.` };
-  if (v.kind === 'failing')
-    return { code: 1, say: `${pr} failed: ${v.failing.map((c) => `${c.name} (${c.conclusion})`).join(', ')} on ${end.look.pr.headSha.slice(0, 8)}.` };
-  if (v.kind === 'changes_requested') return { code: 2, say: `${pr} needs you: ${v.review.author} requested changes.` };
-  if (v.kind === 'no_checks') return { code: 2, say: `${pr} needs you: no check ran on ${end.look.pr.headSha.slice(0, 8)}; is CI set up for this branch?` };
-  return { code: 2, say: `${pr} is still waiting.` };
+/** `--max-wait 90s|10m|2h` (a bare number is seconds) in milliseconds. */
+function durationMs(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(v.trim());
+  if (!m) throw new UsageError(`--max-wait takes a duration: 90s, 10m, 2h (got \`${v}\`).`);
+  return Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 's' | 'm' | 'h'];
 }
 
-/** \`--watch\`: the head commit's checks and reviews until they decide, progress on stderr, the run's pr kept current. */
-async function watchRunPull(engine: Engine, runId: string, opened: OpenedPull, io: CliIo): Promise<number> {
+const EXIT = { done: 0, failed: 1, needs_you: 2 } as const;
+
+/**
+ * \`--watch\`: the head commit's checks and reviews until they decide, progress on stderr, the run's pr kept current;
+ * failing checks and reviews sent back to the run as rounds when \`--fix\` says so. Exit as \`ratchet run\`: 0 green
+ * (merged when asked), 1 failed for good, 2 needs you.
+ */
+async function watchRunPull(
+  engine: Engine,
+  runId: string,
+  opened: OpenedPull,
+  io: CliIo,
+  o: { fix: ReadonlySet<'ci' | 'review'>; merge: 'squash' | 'merge' | 'rebase' | null; maxWaitMs: number | undefined; trust: boolean },
+): Promise<number> {
   const minWaitMs = Number(io.env.RATCHET_PR_POLL_MS) > 0 ? Number(io.env.RATCHET_PR_POLL_MS) : undefined;
-  const end = await engine.pulls.watch(runId, opened, {
-    minWaitMs,
-    onChange: (look) => io.stderr.write(`#${look.pr.number} ${look.pr.headSha.slice(0, 8)}: ${checkLine(look)}\n`),
+  const end = await engine.pulls.loop(runId, opened, {
+    fix: o.fix,
+    merge: o.merge,
+    trust: o.trust,
+    ...(minWaitMs ? { minWaitMs, maxWaitMs: minWaitMs * 8 } : {}),
+    ...(o.maxWaitMs !== undefined ? { maxWaitTotalMs: o.maxWaitMs } : {}),
+    onLook: (look) => io.stderr.write(`#${look.pr.number} ${look.pr.headSha.slice(0, 8)}: ${checkLine(look)}\n`),
+    onProgress: (line) => io.stderr.write(`#${opened.pr.number} ${line}\n`),
   });
-  const { code, say } = ending(end);
-  io.stderr.write(`${say}\n`);
-  return code;
+  io.stderr.write(`${end.say}\n`);
+  return EXIT[end.end];
 }
 
 /** Opens (or updates) the run's pull request, saying which on stderr; shared by `ratchet pr` and `ratchet run --pr`. */

@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 async function setUp(workflow: string, thinkMs = 0, inputTokens = 0, first?: (req: RecordedRequest) => ScriptResponse | null) {
-  const db = await teamDatabase();
+  const db = await teamDatabase({ migrated: true });
   const server: ScriptedServer = await startScriptedServer({
     script: async (req) => {
       if (thinkMs) await sleep(thinkMs);

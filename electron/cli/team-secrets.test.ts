@@ -54,7 +54,7 @@ async function everyRow(url: string): Promise<string> {
 }
 
 async function setUp(flow: string) {
-  const db = await teamDatabase();
+  const db = await teamDatabase({ migrated: true });
   const server = await startScriptedServer({ script: readsGitFirst });
   const repo = teamRepo(flow);
   const workers: WorkerProcess[] = [];

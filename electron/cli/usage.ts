@@ -54,13 +54,19 @@ export const COMMAND_USAGE: Record<string, string> = {
       comment on lines of a succeeded run's change (<file>:<first>-<last> for a range; --from: a Markdown file, each comment under a
       heading "## <file>:<line>") and send every pending comment to the agent in one round: a step "Address review" whose gates must
       pass; then each comment's answer (done, with its commit, or declined, with why); --list shows the comments without sending`,
-  pr: `ratchet pr <run-id> [--base <branch>] [--draft] [--github-repo <owner/name>] [--watch] [--json]
+  pr: `ratchet pr <run-id> [--base <branch>] [--draft] [--github-repo <owner/name>] [--watch [--fix ci,review|none]
+      [--merge squash|merge|rebase] [--max-wait <90s|10m|2h>] [--trust]] [--json]
       push a succeeded run's branch and open its pull request on GitHub, or update the one already open for that branch,
       with a body written from the run (task, steps and commits, retries and why, gates passed locally, cost); prints its
       URL (--json: the run's status document with its pr). Token: GITHUB_TOKEN or GH_TOKEN (none: exit 2); API:
       RATCHET_GITHUB_API_URL; repository: --github-repo, else the workflow's forge.repo, else the remote's URL;
       --watch follows the head commit's checks (the base's required ones, else all) and reviews until they decide:
-      exit 0 green or merged, 1 failed for good (a check failed, or closed), 2 needs you (changes requested, no CI)`,
+      exit 0 green or merged, 1 failed for good (a check failed, or closed), 2 needs you (changes requested, no CI);
+      --fix (default ci with --watch): a failing check is re-run when its runner was lost, recorded when it passes on a
+      re-run (flaky), needs you when it fails on the base too, else fixed by a new step "Fix CI: <check>" (local gates
+      first, then pushed) under limits.ci_failure; review: a submitted review's line comments in one round, each thread
+      answered; --merge merges once every required check passed on the head, no review requests changes and it is
+      mergeable; --max-wait: needs you when nothing decided it by then (--fix, --merge, --max-wait imply --watch)`,
   estimate: `ratchet estimate <repo> [--workflow <file>] [--task <title>] [--json]
       what a task would cost and how long it would take, before it starts: median and 90th percentile, from this repository's
       and workflow's past runs (the whole store's when they are few, the plan alone when there are none; --json prints

@@ -6,6 +6,7 @@ import { createEngine } from './engine';
 import { create, fixtureProject, queue, say, testFile, turn } from './testing/fixture-project';
 import { sh } from './testing/temp-repo';
 import { TEST_SANDBOX_MODE } from './testing/sandbox-mode';
+import { until } from '../../shared/testing/until';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -17,21 +18,27 @@ describe('engine', () => {
   it('a stop during a gate pauses the run, keeps the work in the worktree, and is not counted as a crash', async () => {
     const p = fixtureProject(`
 gates:
-  test: { run: "sleep 30", timeout: 60 }
+  test: { run: "touch gate-running; sleep 30", timeout: 60 }
 steps:
   - title: Slow step
 `);
     server = await startScriptedServer({ script: { rules: queue(turn(create('a.txt', 'work in progress\n')), say('done')) } });
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     const controller = new AbortController();
-    engine.onEvent((e) => {
-      if (e.type === 'gate.started') setTimeout(() => controller.abort(), 200);
-    });
     const prepared = await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile });
     const runId = await engine.createRun(prepared);
-    const started = Date.now();
+    // Stop once the gate's command runs (it touched its file in the worktree), not after a guessed delay.
+    let stopped: Promise<number> | undefined;
+    engine.onEvent((e) => {
+      if (e.type === 'gate.started')
+        stopped ??= until(() => existsSync(join(engine.status(runId).worktree, 'gate-running')), { ms: 20_000, describe: 'the gate to start' }).then(() => {
+          controller.abort();
+          return Date.now();
+        });
+    });
     const doc = await engine.execute(runId, controller.signal);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(stopped, 'the gate never started').toBeDefined();
+    expect(Date.now() - (await stopped!)).toBeLessThan(10_000);
     expect(doc.status).toBe('paused');
     expect(doc.reason).toContain('stopped during step 1');
     expect(doc.steps[0]!.attempts.map((a) => [a.outcome, a.errorClass])).toEqual([['interrupted', null]]);

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { RunListItem, StatusDocument } from '../../shared/domain';
+import { StepSpec, type RunListItem, type StatusDocument } from '../../shared/domain';
 import { money } from '../../shared/money';
 import type { Agent } from './agents/agent';
 import { createAnthropicAgent } from './agents/anthropic-agent';
@@ -50,6 +50,7 @@ import { createRunStateKeeper } from './lifecycle/run-state-keeper';
 import { createOtherWritersWatch } from './lifecycle/other-writers-watch';
 import { recoverRuns } from './lifecycle/run-git-recover';
 import { runPulls } from './forge/run-pull';
+import { createPullLoop } from './forge/pr-loop';
 
 // The variables a command agent gets on top of the allowlist: what it needs to talk to the API (Claude Code's
 // long-lived login token too: inside the sandbox its HOME is the run's own folder, so it cannot read ~/.claude).
@@ -301,6 +302,23 @@ export function createEngine(deps: EngineDeps) {
     runHeld: (runId, fn) => withLease(runId, (lease) => fn((signal) => execute(runId, signal, { lease }))),
   });
 
+  /** A pull request's CI and review rounds: each a new step of the run through its own step machine (forge/pr-loop.ts). */
+  const pullLoop = createPullLoop({
+    store,
+    review,
+    requireToRun: (runId, trust) => {
+      assertRunTrusted(store, trustStore, runId, { trust, now });
+      requireToContinue(runId);
+    },
+    runStep: (runId, step, signal) =>
+      withLease(runId, async (lease) => {
+        const plan = store.getPlan(runId);
+        if (!plan) throw new RatchetError('no_plan', 'No plan found.');
+        await revisePlan(runId, [...plan.steps, StepSpec.parse(step)]);
+        return execute(runId, signal, { lease });
+      }),
+  });
+
   /** Parked runs whose wake_at has come (the host resumes them). */
   function dueRuns(): string[] {
     const t = now().getTime();
@@ -406,7 +424,7 @@ export function createEngine(deps: EngineDeps) {
     revisePlan,
     review,
     /** A succeeded run's pull request: open or update it, watch its checks and reviews (forge/run-pull.ts). */
-    pulls: runPulls(store),
+    pulls: runPulls(store, pullLoop),
     recover,
     retryNow,
     dueRuns,

@@ -58,4 +58,5 @@ export { decidingChecks, type WatchEnd, type WatchLook } from './forge/pr-watch'
 export type { OpenedPull } from './forge/run-pull';
 export { issueTask, parseIssueRef, readIssue, workflowWithIssue } from './forge/issue-intake';
 export { githubLogin } from './forge/github-user';
+export { parseFix, type FixKind, type PullLoopEnd } from './forge/pr-loop';
 export { commentDoc, roundDoc, type NewReviewComment } from './review/review-round';

@@ -1,7 +1,7 @@
 // The demo's promise: by itself it runs a task that fails a test and succeeds on the retry, then one that fails for good; Retry then fixes it; every start is a fresh repository.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { StatusDocument } from '../../shared/domain';
 import { until as poll } from '../../shared/testing/until';
 import { createEngine, type Engine } from '../engine/engine';
@@ -10,7 +10,9 @@ import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 import { startDemo, startDemoRuns, type Demo } from './demo';
 
 const open: Array<{ demo: Demo; engine: Engine; service: Service }> = [];
-afterEach(async () => {
+/** The first test's demo, kept for the second to start another beside (both closed after the file). */
+let booted: { demo: Demo; engine: Engine; service: Service } | undefined;
+afterAll(async () => {
   for (const o of open.splice(0)) {
     await o.service.close();
     o.engine.close();
@@ -43,7 +45,7 @@ function until(engine: Engine, runId: string, status: string, fresh = 0, step = 
 
 describe('the demo (npm run demo -- --app)', () => {
   it('starts a run that fails a test and succeeds on attempt 2, then one that fails for good until the user retries it', async () => {
-    const { demo, engine, service } = await boot();
+    const { demo, engine, service } = (booted = await boot());
     const runs = await startDemoRuns(service, demo);
     const first = await until(engine, runs.first, 'succeeded');
     expect(first.steps.map((s) => s.attempts.map((a) => a.errorClass))).toEqual([[null], ['test_failure', null], [null]]);
@@ -84,12 +86,14 @@ describe('the demo (npm run demo -- --app)', () => {
   }, 120_000);
 
   it('can be started again and again: each start is a fresh repository and home', async () => {
-    const a = await boot();
+    // A second start beside a first one that has run (the first test's, whose first run already succeeded there): its own
+    // repository and home, and its runs go on as the first's did. Its home holds only its own runs.
+    const a = booted ?? (await boot());
     const b = await boot();
     expect(a.demo.repo).not.toBe(b.demo.repo);
-    const ra = await startDemoRuns(a.service, a.demo);
+    expect(a.demo.work).not.toBe(b.demo.work);
     const rb = await startDemoRuns(b.service, b.demo);
-    await until(a.engine, ra.first, 'succeeded');
+    expect(b.engine.store.listRuns().map((r) => r.id)).toEqual([rb.first]);
     await until(b.engine, rb.first, 'succeeded');
     expect(b.engine.store.listRuns().length).toBeGreaterThanOrEqual(1);
   }, 120_000);

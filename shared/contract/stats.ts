@@ -2,6 +2,25 @@
 import { z } from 'zod';
 import { ErrorClass } from '../domain';
 
+/** The period's pull-request rounds (CI and review, `ratchet pr --watch --fix`): what they cost, what was flaky. */
+export const PrRoundsStats = z.object({
+  pullRequests: z.number().int(),
+  merged: z.number().int(),
+  ciFixRounds: z.number().int(),
+  ciFixesPushed: z.number().int(),
+  ciFixCostUsd: z.number(),
+  ciFixUnknownCost: z.boolean(),
+  /** Pull requests merged after a CI fix round was pushed: what the fixes bought. */
+  mergedAfterCiFix: z.number().int(),
+  infrastructureReruns: z.number().int(),
+  brokenOnBase: z.number().int(),
+  flakyByCheck: z.array(z.object({ check: z.string(), flaky: z.number().int(), rounds: z.number().int(), rate: z.number() })),
+  flakyTests: z.array(z.object({ check: z.string(), test: z.string(), count: z.number().int() })),
+  reviewRounds: z.number().int(),
+  reviewCostUsd: z.number(),
+});
+export type PrRoundsStats = z.infer<typeof PrRoundsStats>;
+
 export const StatsSummary = z.object({
   days: z.number().int(),
   runs: z.number().int(),
@@ -22,6 +41,8 @@ export const StatsSummary = z.object({
   suggestions: z.array(z.string()),
   /** How the estimates held over the last finished runs that had one (not only this period's); absent from older hosts. */
   estimates: z.lazy(() => EstimateRecord).optional(),
+  /** The period's pull-request rounds; absent from older hosts. */
+  pullRequests: PrRoundsStats.optional(),
 });
 export type StatsSummary = z.infer<typeof StatsSummary>;
 

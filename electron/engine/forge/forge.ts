@@ -17,6 +17,8 @@ export interface PullRequest {
   headBranch: string;
   headSha: string;
   baseBranch: string;
+  /** The base branch's head as the forge last saw it (where "broken on the base" is looked for). */
+  baseSha: string;
   /** null while the forge is still computing it. */
   mergeable: boolean | null;
   /** The forge's own word for how it stands (`clean`, `blocked`, `dirty`, `unstable`, `unknown`…). */

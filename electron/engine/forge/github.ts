@@ -65,6 +65,7 @@ function pullOf(p: RawPull | Awaited<ReturnType<Client['pulls']['list']>>['data'
     headBranch: p.head.ref,
     headSha: p.head.sha,
     baseBranch: p.base.ref,
+    baseSha: p.base.sha,
     mergeable: full.mergeable ?? null,
     mergeableState: full.mergeable_state ?? 'unknown',
   };

@@ -14,6 +14,7 @@ const pr: PullRequest = {
   headBranch: 'h',
   headSha: 'abc',
   baseBranch: 'main',
+  baseSha: 'b'.repeat(40),
   mergeable: true,
   mergeableState: 'clean',
 };

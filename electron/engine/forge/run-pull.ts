@@ -5,6 +5,7 @@ import { RunPrStore } from '../store/run-pr';
 import type { Forge } from './forge';
 import { forgeForRun, openPull, prChecks, prDocOf, type OpenPullResult } from './open-pull';
 import { watchPull, type WatchEnd, type WatchLook } from './pr-watch';
+import type { PullLoop, PullLoopEnd, PullLoopOptions } from './pr-loop';
 
 export interface OpenRunPullOptions {
   env: NodeJS.ProcessEnv;
@@ -26,7 +27,7 @@ export interface WatchRunPullOptions {
   onChange?: (look: WatchLook) => void;
 }
 
-export function runPulls(store: Store, now: () => string = () => new Date().toISOString()) {
+export function runPulls(store: Store, loop: PullLoop, now: () => string = () => new Date().toISOString()) {
   const prs = new RunPrStore(store);
   const save = (runId: string, forge: Forge, look: WatchLook) => {
     const stored = prs.get(runId);
@@ -38,6 +39,13 @@ export function runPulls(store: Store, now: () => string = () => new Date().toIS
       const forge = await forgeForRun(store, runId, { env: o.env, repoFlag: o.repoFlag, ...(o.onWait ? { onWait: o.onWait } : {}) });
       const r = await openPull(store, forge, runId, { base: o.base, draft: o.draft, now });
       return { ...r, forge };
+    },
+    /**
+     * Watches the opened pull request until it is decided, its failing checks and reviews sent back to the run as
+     * rounds (`fix`), merged when safe (`merge`); the run's pr (its rounds too) is kept current on the way.
+     */
+    loop(runId: string, opened: OpenedPull, o: PullLoopOptions): Promise<PullLoopEnd> {
+      return loop(runId, opened.forge, opened.pr.number, o);
     },
     /** Follows the opened pull request's checks and reviews until they decide; the run's pr is kept current on the way. */
     async watch(runId: string, opened: OpenedPull, o: WatchRunPullOptions = {}): Promise<WatchEnd> {

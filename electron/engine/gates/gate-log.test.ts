@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyGateFailure } from '../failures/classify';
 import { GateLog, readGapNote } from './gate-log';
-import { FAILURE_MARKER, FAILURE_MARKER_SCAN, FAILURE_PARSERS, isFailureLine, parseFailures } from './parse-failures';
+import { FAILURE_LINE_MARKERS, FAILURE_PARSERS, isFailureLine, parseFailures } from './parse-failures';
 import { runGate } from './run-gate';
 
 let root: string;
@@ -82,7 +82,7 @@ describe('a long gate log keeps its failure', () => {
   });
 
   it('keeps a failure the fast chunk scan cannot see at a line start: coloured, or a marker inside a line (a compiler error)', () => {
-    const log = new GateLog({ isFailureLine, marker: FAILURE_MARKER, fastMarker: FAILURE_MARKER_SCAN, headBytes: 1024, tailBytes: 1024 });
+    const log = new GateLog({ isFailureLine, markers: FAILURE_LINE_MARKERS, headBytes: 1024, tailBytes: 1024 });
     for (let i = 1; i <= 50_000; i++) {
       if (i === 10_000) log.push('\u001b[31mnot ok 10000 - coloured case\u001b[39m\n');
       else if (i === 30_000) log.push('src/lib.c:12:5: error: expected ‘;’ before ‘}’ token\n');
@@ -110,7 +110,7 @@ describe('a long gate log keeps its failure', () => {
 
 describe('a monorepo gate log', () => {
   it("keeps a failure behind pnpm's per-line prefix in the middle of a long output, and parses it from the root", () => {
-    const log = new GateLog({ isFailureLine, marker: FAILURE_MARKER, fastMarker: FAILURE_MARKER_SCAN, headBytes: 1024, tailBytes: 1024 });
+    const log = new GateLog({ isFailureLine, markers: FAILURE_LINE_MARKERS, headBytes: 1024, tailBytes: 1024 });
     const filler = (n: number): string => Array.from({ length: n }, (_, i) => `packages/core test:  ✓ test/t${i}.test.ts (1 test) 3ms\n`).join('');
     log.push('packages/core test$ vitest run\npackages/prompts test$ vitest run\n');
     log.push(filler(2000));

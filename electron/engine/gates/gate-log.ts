@@ -2,6 +2,7 @@
 // between, with notes that say which original lines were left out (so a failure at line 7,321 of 10,001 is kept).
 import { StringDecoder } from 'node:string_decoder';
 import { formatBytes } from './bounded-output';
+import type { LineMarkers, LineScanner } from './marker-scan';
 
 export { readGapNote } from '../../../shared/line-index';
 
@@ -21,6 +22,8 @@ export interface GateLogOptions {
   /** A longer line is kept cut to this many characters. Default 4,000. */
   maxLineChars?: number;
   isFailureLine: LineTest;
+  /** The same test compiled for a whole chunk's lines at once (parse-failures.ts's FAILURE_LINE_MARKERS); without it every line goes through isFailureLine. */
+  markers?: LineMarkers;
 }
 
 interface Kept {
@@ -35,8 +38,11 @@ interface Kept {
 const KB = 1024;
 // Head and tail are also at most this many lines each (64 KB of blank lines is 65,536 lines that say nothing).
 const MAX_END_LINES = 5000;
-// eslint-disable-next-line no-control-regex -- the bytes that make text terminal output
-const TERMINAL = /[\u001b\r\u0008\u009b]/;
+
+/** Whether a text holds a byte that makes it terminal output (colour, cursor moves, redraws): four indexOf passes are ~10× faster than one class. */
+function terminalText(text: string): boolean {
+  return text.includes('\u001b') || text.includes('\r') || text.includes('\u0008') || text.includes('\u009b');
+}
 
 /** The note that stands for left-out lines; failure-parser.ts's CUT_MARKER matches it, so no parser reads across it. */
 export function gapNote(first: number, last: number, bytes: number): string {
@@ -46,9 +52,8 @@ export function gapNote(first: number, last: number, bytes: number): string {
 
 /**
  * Collects a stream of output bytes line by line. Memory is bounded by the options whatever the gate prints; every
- * line is looked at once (the markers run over each chunk in one pass of the expression engine), so a failure
- * anywhere is kept with its context. `marker` must be the line test's expression with the `m` flag (for the
- * chunk scan); `isFailureLine` decides for a single line.
+ * line is looked at once (a chunk's lines through `markers`' scanner, which tries a line only against the markers that
+ * can start it), so a failure anywhere is kept with its context. `isFailureLine` decides for a single line.
  */
 export class GateLog {
   private readonly decoder = new StringDecoder('utf8');
@@ -59,7 +64,7 @@ export class GateLog {
   private readonly after: number;
   private readonly maxLine: number;
   private readonly isFailureLine: LineTest;
-  private readonly scan: RegExp | null;
+  private readonly scan: LineScanner | null;
   private partial = '';
   private partialBytes = 0;
   private lineNo = 0;
@@ -78,10 +83,7 @@ export class GateLog {
   private failureLines = 0;
   private lastEnded = false;
 
-  private readonly fastScan: RegExp | null;
-  private readonly needles: readonly string[] | null;
-
-  constructor(opts: GateLogOptions & { marker?: RegExp; fastMarker?: { anchored: RegExp; needles: readonly string[] | null } }) {
+  constructor(opts: GateLogOptions) {
     this.headCap = opts.headBytes ?? 64 * KB;
     this.tailCap = opts.tailBytes ?? 64 * KB;
     this.excerptCap = opts.excerptBytes ?? 1024 * KB;
@@ -89,9 +91,7 @@ export class GateLog {
     this.after = opts.after ?? 60;
     this.maxLine = opts.maxLineChars ?? 4000;
     this.isFailureLine = opts.isFailureLine;
-    this.scan = opts.marker ? new RegExp(opts.marker.source, `${opts.marker.flags.replace(/[gm]/g, '')}gm`) : null;
-    this.fastScan = opts.fastMarker ? new RegExp(opts.fastMarker.anchored.source, `${opts.fastMarker.anchored.flags.replace(/[gm]/g, '')}gm`) : null;
-    this.needles = opts.fastMarker?.needles ?? null;
+    this.scan = opts.markers ? opts.markers.scanner() : null;
   }
 
   push(chunk: Buffer | string): void {
@@ -159,9 +159,7 @@ export class GateLog {
     let pos = 0;
     const end = text.length;
     // Terminal output (colours, redraws) is looked at line by line, through isFailureLine, which resolves it first.
-    const plain = !TERMINAL.test(text);
-    // A chunk without any string the loose alternatives need is scanned for line-start markers alone (far cheaper).
-    const scan = this.fastScan && this.needles && !this.needles.some((n) => text.includes(n)) ? this.fastScan : this.scan;
+    const plain = !terminalText(text);
     while (pos < end) {
       if (!this.headFull || this.afterLeft > 0 || !this.scan || !plain) {
         const nl = text.indexOf('\n', pos);
@@ -169,18 +167,22 @@ export class GateLog {
         pos = nl + 1;
         continue;
       }
-      scan!.lastIndex = pos;
-      const m = this.excerptsFull ? null : scan!.exec(text);
-      const lineStart = m ? text.lastIndexOf('\n', m.index - 1) + 1 : end;
+      if (this.excerptsFull) {
+        this.skip(text.slice(pos));
+        break;
+      }
+      const at = this.scan.find(text, pos);
+      const lineStart = at >= 0 ? at : end;
       // The lines before it a failure gets as context, from this chunk.
       let from = lineStart;
-      for (let k = 0; m && k < this.before && from > pos; k++) from = text.lastIndexOf('\n', from - 2) + 1;
-      this.skip(text.slice(pos, from));
-      if (!m) break;
-      for (let at = from; at < lineStart;) {
-        const nl = text.indexOf('\n', at);
-        this.keepLine(text.slice(at, nl), Buffer.byteLength(text.slice(at, nl)) + 1);
-        at = nl + 1;
+      let context = 0;
+      for (; at >= 0 && context < this.before && from > pos; context++) from = from >= 2 ? text.lastIndexOf('\n', from - 2) + 1 : 0;
+      this.skip(text.slice(pos, from), this.scan.passed - context);
+      if (at < 0) break;
+      for (let a = from; a < lineStart;) {
+        const nl = text.indexOf('\n', a);
+        this.keepLine(text.slice(a, nl), Buffer.byteLength(text.slice(a, nl)) + 1);
+        a = nl + 1;
       }
       pos = lineStart;
       // The marked line itself goes through line(), which opens the window of lines after it.
@@ -208,11 +210,11 @@ export class GateLog {
     while (this.tailChunks.length > 1 && this.tailLength - this.tailChunks[0]!.length >= window) this.tailLength -= this.tailChunks.shift()!.length;
   }
 
-  /** Lines left out in bulk: counted, their bytes counted. */
-  private skip(segment: string): void {
+  /** Lines left out in bulk: counted (unless the scan counted them already: `lines`), their bytes counted. */
+  private skip(segment: string, lines?: number): void {
     if (segment === '') return;
-    let n = 0;
-    for (let i = segment.indexOf('\n'); i >= 0; i = segment.indexOf('\n', i + 1)) n++;
+    let n = lines ?? 0;
+    if (lines === undefined) for (let i = segment.indexOf('\n'); i >= 0; i = segment.indexOf('\n', i + 1)) n++;
     this.lineNo += n;
     this.offset += Buffer.byteLength(segment);
   }

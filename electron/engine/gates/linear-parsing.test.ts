@@ -9,7 +9,7 @@ import { fingerprint } from '../failures/fingerprint';
 import { countTests } from './count-tests';
 import { normaliseOutput } from './failure-parser';
 import { GateLog } from './gate-log';
-import { FAILURE_MARKER, FAILURE_PARSERS, isFailureLine, parseFailures, parseOutputFailures } from './parse-failures';
+import { FAILURE_LINE_MARKERS, FAILURE_MARKER, FAILURE_PARSERS, isFailureLine, parseFailures, parseOutputFailures } from './parse-failures';
 import { failedGate } from '../testing/step-fixtures';
 
 const KB = 1024;
@@ -183,6 +183,25 @@ describe('parsing is linear in the output', () => {
         const g = growth((text) => runRegex(new RegExp(re.source, 'gm'), text), shape);
         if (g.quadratic) slow.push(`${id} on ${name}: 64 KB ${g.t64.toFixed(0)} ms, 128 KB ${g.t128.toFixed(0)} ms`);
       }
+    }
+    // And the line scan the gate log really runs (marker-scan.ts): every line of a chunk, each marker on the lines it can start.
+    const scanAll = (text: string): void => {
+      const scanner = FAILURE_LINE_MARKERS.scanner();
+      const t = text.endsWith('\n') ? text : `${text}\n`;
+      let at = scanner.find(t, 0);
+      while (at >= 0) at = scanner.find(t, t.indexOf('\n', at) + 1);
+    };
+    for (const [name, shape] of Object.entries({
+      'ok lines': lines,
+      ...Object.fromEntries(
+        Object.keys(shapes(1, ['not ok', 'FAIL', ':FAIL', 'error: '])).map((k) => [
+          k,
+          (size: number) => shapes(size, ['not ok', 'FAIL', ':FAIL', 'error: '])[k]!,
+        ]),
+      ),
+    })) {
+      const g = growth(scanAll, shape);
+      if (g.quadratic) slow.push(`line scan on ${name}: 64 KB ${g.t64.toFixed(0)} ms, 128 KB ${g.t128.toFixed(0)} ms`);
     }
     expect(slow).toEqual([]);
   }, 600_000);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CUT_MARKER } from './failure-parser';
 import { GateLog } from './gate-log';
-import { FAILURE_MARKER, FAILURE_MARKER_SCAN, isFailureLine, parseFailures } from './parse-failures';
+import { FAILURE_LINE_MARKERS, isFailureLine, parseFailures } from './parse-failures';
 import { unityValues } from './parse-unity';
 
 const parse = (output: string) => parseFailures({ output });
@@ -58,7 +58,7 @@ describe('parseFailures: ctest', () => {
   });
 
   it('a failing test in the middle of a 100,000-test log is kept by the gate log and parsed with its output', () => {
-    const log = new GateLog({ isFailureLine, marker: FAILURE_MARKER, fastMarker: FAILURE_MARKER_SCAN, headBytes: 1024, tailBytes: 1024 });
+    const log = new GateLog({ isFailureLine, markers: FAILURE_LINE_MARKERS, headBytes: 1024, tailBytes: 1024 });
     log.push('Test project /w/build\n');
     for (let i = 1; i <= 100_000; i++)
       log.push(

@@ -24,6 +24,7 @@ import { ctestParser } from './parse-ctest';
 import { unityParser } from './parse-unity';
 import { pythonErrorParser } from './parse-python-errors';
 import { markedLinesParser } from './parse-marked-lines';
+import { alternatives, LineMarkers } from './marker-scan';
 import { WORKSPACE_PREFIX, fromRepositoryRoot, splitWorkspaceOutput, type WorkspaceFolders } from '../../../shared/workspace-prefix';
 
 export { MAX_FAILED_TESTS, extractExpectedActual, findLocation, stripAnsi, type FailedTest } from './failure-text';
@@ -64,28 +65,6 @@ export const FAILURE_PARSERS: readonly FailureParser[] = [
   { id: 'not-ok', marker: /^[ \t]*not ok\b/, detect: (t) => /^[ \t]*not ok\b/m.test(t), parse: parseNotOkLines },
 ];
 
-/** The top-level alternatives of an expression's source ("a|b(c|d)" → ["a", "b(c|d)"]). */
-function alternatives(source: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let inClass = false;
-  let start = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) {
-      out.push(source.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(source.slice(start));
-  return out;
-}
-
 /**
  * Every format's failure marker in one expression: one test per line of a streamed gate output (gate-log.ts). The
  * alternatives that start at a line start are grouped under one "^", so the engine checks that once per position.
@@ -95,76 +74,23 @@ export const MARKER_PARTS = (() => {
   const anchored = [...new Set(all.filter((a) => a.startsWith('^')).map((a) => a.slice(1)))];
   const loose = [...new Set(all.filter((a) => !a.startsWith('^')))];
   // A monorepo runner's prefix ("packages/prompts test: ") may stand before a line-start marker: the line is kept.
-  return { anchored: `^(?:${WORKSPACE_PREFIX.source.replace(/^\^/, '')})?(?:${anchored.join('|')})`, loose };
+  return { anchored: `^(?:${WORKSPACE_PREFIX.source.replace(/^\^/, '')})?(?:${anchored.join('|')})`, anchoredParts: anchored, loose };
 })();
 
 export const FAILURE_MARKER = new RegExp([MARKER_PARTS.anchored, ...MARKER_PARTS.loose].join('|'));
 
 /**
- * The longest run of plain characters an alternative must contain ("\\berror TS\\d+:" → "error TS"), outside groups and
- * optional parts; "" when it has none of 3 characters or more (then it cannot be looked for with indexOf).
+ * The markers compiled for the gate log's line scan (gate-log.ts): a line is tried only against the markers that can
+ * start with its first character and whose needle it holds (marker-scan.ts). Same answers as FAILURE_MARKER.
  */
-export function requiredLiteral(alt: string): string {
-  let best = '';
-  let run = '';
-  let depth = 0;
-  const flush = (): void => {
-    if (run.length > best.length) best = run;
-    run = '';
-  };
-  for (let i = 0; i < alt.length; i++) {
-    let c = alt[i]!;
-    if (c === '(') {
-      depth++;
-      flush();
-      continue;
-    }
-    if (c === ')') {
-      depth--;
-      flush();
-      // A quantifier on the group ends nothing more here: the group was never part of the run.
-      continue;
-    }
-    if (depth > 0) continue;
-    let escaped = false;
-    if (c === '\\') {
-      const next = alt[i + 1] ?? '';
-      i++;
-      if (/[\w]/.test(next)) {
-        flush();
-        continue;
-      }
-      c = next;
-      escaped = true;
-    } else if ('[.^$|'.includes(c)) {
-      flush();
-      if (c === '[') while (i < alt.length && alt[i] !== ']') i += alt[i] === '\\' ? 2 : 1;
-      continue;
-    }
-    const q = alt[i + 1] ?? '';
-    if (!escaped && '?*+{'.includes(c)) {
-      flush();
-      continue;
-    }
-    if (q !== '' && '?*{'.includes(q)) {
-      flush();
-      continue;
-    }
-    run += c;
-  }
-  flush();
-  return best.length >= 3 || (best !== '' && best === alt) ? best : '';
-}
+export const FAILURE_LINE_MARKERS = new LineMarkers({
+  anchored: MARKER_PARTS.anchoredParts,
+  loose: MARKER_PARTS.loose,
+  prefix: WORKSPACE_PREFIX.source.replace(/^\^/, ''),
+});
 
-/**
- * The marker split for a fast scan of a whole chunk (gate-log.ts): the line-start alternatives as one expression, and
- * the strings one of the other alternatives needs; a chunk holding none of them is scanned with `anchored` alone.
- * When some alternative has no such string, `needles` is null and every chunk gets the whole marker.
- */
-export const FAILURE_MARKER_SCAN = (() => {
-  const needles = MARKER_PARTS.loose.map(requiredLiteral);
-  return { anchored: new RegExp(MARKER_PARTS.anchored), needles: needles.includes('') ? null : [...new Set(needles)] };
-})();
+// A cache of needle positions for isFailureLine, not state: any scanner gives the same answers.
+const lineScanner = FAILURE_LINE_MARKERS.scanner();
 
 /**
  * Whether one line of a gate's output starts or heads a failure in any known format (gate-log.ts keeps such lines and
@@ -172,7 +98,7 @@ export const FAILURE_MARKER_SCAN = (() => {
  */
 export function isFailureLine(line: string): boolean {
   // eslint-disable-next-line no-control-regex -- the bytes that make a line terminal output rather than text
-  return FAILURE_MARKER.test(/[\u001b\r\u0008\u009b]/.test(line) ? normaliseOutput(line) : line);
+  return lineScanner.test(/[\u001b\r\u0008\u009b]/.test(line) ? normaliseOutput(line) : line);
 }
 
 function dedupe(list: FailedTest[]): FailedTest[] {

@@ -170,10 +170,18 @@ describe('runGate', () => {
   it('stops the group when the abort signal fires, without calling it a timeout', async () => {
     const cwd = freshDir();
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 300);
-    const started = Date.now();
+    // Stop once the command runs (it wrote its pid), not after a guessed delay: on a loaded machine 300 ms was before it started.
+    let abortedAt = 0;
+    const pidFile = path.join(cwd, 'gc.pid');
+    const abort = until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim(), { ms: 20_000, describe: 'the gate to write gc.pid' }).then(
+      () => {
+        abortedAt = Date.now();
+        ac.abort();
+      },
+    );
     const r = await runGate(gate(`sh -c 'echo $$ > gc.pid; exec sleep 100'; true`), { cwd, env: process.env, signal: ac.signal });
-    expect(Date.now() - started).toBeLessThan(2000);
+    await abort;
+    expect(Date.now() - abortedAt).toBeLessThan(2000);
     expect(r.timedOut).toBe(false);
     expect(r.passed).toBe(false);
     expect(r.signal).toBe('SIGTERM');

@@ -9,7 +9,7 @@ import { whenAborted } from '../process/on-abort';
 import { KILL_GRACE_MS, terminateGroup } from '../process/kill-group';
 import { isExecutableFile, whichIn } from '../process/which';
 import { GateLog } from './gate-log';
-import { FAILURE_MARKER, FAILURE_MARKER_SCAN, isFailureLine } from './parse-failures';
+import { FAILURE_LINE_MARKERS, isFailureLine } from './parse-failures';
 import { OutputStream, type OutputChunk, type OutputStreamOptions } from './output-stream';
 
 export interface GateSpec {
@@ -114,8 +114,7 @@ export async function runGate(spec: GateSpec, opts: RunGateOptions): Promise<Gat
     headBytes: Math.floor(maxOutput / 2),
     tailBytes: maxOutput - Math.floor(maxOutput / 2),
     isFailureLine,
-    marker: FAILURE_MARKER,
-    fastMarker: FAILURE_MARKER_SCAN,
+    markers: FAILURE_LINE_MARKERS,
   });
   let ended = false;
   const endOutput = (): void => {

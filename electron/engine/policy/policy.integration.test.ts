@@ -221,11 +221,15 @@ describe('validators and retry now', () => {
     server = await startScriptedServer({ script: { rules: queue(...work('a1'), ...work('a2')) } });
     const engine = createEngine({ sandbox: TEST_SANDBOX_MODE, home: p.home, env: { ...process.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
     const runId = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: p.workflowFile }));
+    // The status is written (and this event sent) synchronously just before the wait takes its own "Retry now" signal:
+    // Retry now once that tick is over, not after a guessed delay.
+    let retried: Promise<boolean> | undefined;
     engine.onEvent((e) => {
-      if (e.type === 'run.status' && e.payload.status === 'waiting') setTimeout(() => expect(engine.retryNow(runId)).toBe(true), 100);
+      if (e.type === 'run.status' && e.payload.status === 'waiting') retried ??= new Promise((done) => setImmediate(() => done(engine.retryNow(runId))));
     });
     const started = Date.now();
     const doc = await engine.execute(runId, new AbortController().signal);
+    await expect(retried).resolves.toBe(true);
     expect(doc.status).toBe('succeeded');
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(doc.steps[0]!.attempts[0]!.decision?.delayS).toBe(600);

@@ -169,3 +169,15 @@ export const DEFAULT_TIMEOUT_S = 1800;
 export function presetGateTimeout(w: Workflow): number | null {
   return w.preset ? PRESETS[w.preset].gate_timeout_s : null;
 }
+
+/** A pull request's rounds (forge/pr-loop.ts): fix rounds per failing check, flaky failures tolerated, infrastructure re-runs per commit. */
+export const CI_LIMIT_DEFAULTS = { ci_failure: 2, ci_flaky: 3, ci_infrastructure: 1 } as const;
+export type CiLimits = { -readonly [K in keyof typeof CI_LIMIT_DEFAULTS]: number };
+
+export function ciLimits(w: Pick<Workflow, 'limits'>): CiLimits {
+  return {
+    ci_failure: w.limits?.ci_failure ?? CI_LIMIT_DEFAULTS.ci_failure,
+    ci_flaky: w.limits?.ci_flaky ?? CI_LIMIT_DEFAULTS.ci_flaky,
+    ci_infrastructure: w.limits?.ci_infrastructure ?? CI_LIMIT_DEFAULTS.ci_infrastructure,
+  };
+}

@@ -18,7 +18,7 @@ import { attemptDetail, findAttempt } from '../attempts/attempt-detail';
 import { memorySecrets, type SecretStore } from '../settings/secret-store';
 import { saveSettings, type UserSettings } from '../settings/settings-store';
 import { statsWindow } from '../stats/stats';
-import { loadImprovements, weeklyReport } from '../stats/stats-report';
+import { loadImprovements, loadPrRounds, weeklyReport } from '../stats/stats-report';
 import { teamReportSection } from '../stats/team-report';
 import { loadStats } from '../stats/stats-load';
 import { whatIf } from '../stats/what-if';
@@ -355,10 +355,11 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       return { ok: true as const };
     },
     // The summary stays its per-day tables' numbers (the dashboard's first paint): the app lists stats.improvements beside it.
-    // With how the estimates held (the last runs that had one, whatever the period), as the weekly report says it.
+    // With how the estimates held (the last runs that had one, whatever the period) and the pull requests' rounds, as the weekly report says them.
     'stats.summary': async ({ days }) => ({
       ...loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
       estimates: loadEstimateRecord(engine.store.db),
+      pullRequests: loadPrRounds(engine.store.db, days, now()),
     }),
     'stats.whatIf': async ({ days, ...choice }) => {
       // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.

@@ -1,5 +1,5 @@
 // The period's improvement suggestions and the weekly report, from the same summary the dashboard shows (what the app, the host and `ratchet stats` call).
-import type { StatsSummary } from '../../../shared/contract';
+import type { PrRoundsStats, StatsSummary } from '../../../shared/contract';
 import { improvementSuggestions, type Improvement } from './improvements';
 import { DEFAULT_LIMITS, PRESETS } from '../policy/policy';
 import { allSuggestions, reportMarkdown } from './stats';
@@ -8,6 +8,9 @@ import { loadClassRecords, loadStats, loadUnfixedFailures } from './stats-load';
 import type { StoreDb } from '../store/store-rows';
 import { loadEstimateRecord } from './estimate-record';
 import { estimateRecordLine } from '../../../shared/estimate-text';
+import { prDocsSince } from '../store/run-pr';
+import { prRoundsMarkdown, prRoundsStats } from './pr-rounds';
+import { statsWindow } from './stats';
 
 export interface ReportSettings {
   dailyUsd: number | null;
@@ -29,6 +32,11 @@ export function loadImprovements(db: StoreDb, s: StatsSummary, now: Date, preset
   return [...byClass, ...failurePatterns(loadUnfixedFailures(db, s.days, now))];
 }
 
+/** The period's pull-request rounds: of the pull requests last watched in the last `days` local days. */
+export function loadPrRounds(db: StoreDb, days: number, now: Date): PrRoundsStats {
+  return prRoundsStats(prDocsSince(db, statsWindow(days, now).sinceIso));
+}
+
 /** The weekly report: the dashboard's summary for the period and its improvement suggestions, as Markdown. */
 export function weeklyReport(
   db: StoreDb,
@@ -40,8 +48,10 @@ export function weeklyReport(
   const improvements = loadImprovements(db, counted, now, settings.preset);
   // One list of suggestions: the summary carries the improvement suggestions too, as the report lists them.
   const estimates = loadEstimateRecord(db);
-  const summary = { ...counted, suggestions: allSuggestions(counted, improvements), estimates };
-  const markdown = `${reportMarkdown(summary, now, improvements).trimEnd()}\n\n## Estimates\n\n${estimateRecordLine(estimates)}\n`;
+  const pullRequests = loadPrRounds(db, days, now);
+  const summary = { ...counted, suggestions: allSuggestions(counted, improvements), estimates, pullRequests };
+  const prs = prRoundsMarkdown(pullRequests);
+  const markdown = `${reportMarkdown(summary, now, improvements).trimEnd()}\n\n## Estimates\n\n${estimateRecordLine(estimates)}\n${prs ? `\n## Pull requests\n\n${prs}\n` : ''}`;
   return { summary, improvements, markdown };
 }
 

@@ -1,6 +1,7 @@
 // Each run's pull request in the store (migration 19): what `ratchet pr` opened and last saw of it.
 import { PrDoc } from '../../../shared/pull-request';
 import type { Store } from './store';
+import type { StoreDb } from './store-rows';
 
 export class RunPrStore {
   constructor(private readonly store: Store) {}
@@ -26,4 +27,17 @@ export class RunPrStore {
       )
       .run(runId, repo, doc.number, JSON.stringify(PrDoc.parse(doc)), at);
   }
+}
+
+/** The pull requests last seen at or after `sinceIso` (their rounds are the statistics' pull-request numbers). */
+export function prDocsSince(db: StoreDb, sinceIso: string): PrDoc[] {
+  const rows = db.prepare('SELECT doc_json FROM run_pr WHERE updated_at >= ?').all(sinceIso) as { doc_json: string }[];
+  return rows.flatMap((r) => {
+    try {
+      const doc = PrDoc.safeParse(JSON.parse(r.doc_json));
+      return doc.success ? [doc.data] : [];
+    } catch {
+      return [];
+    }
+  });
 }

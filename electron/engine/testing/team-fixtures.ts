@@ -1,13 +1,16 @@
 // Test helpers for team mode: a fresh PostgreSQL database per test (skipped, with the reason, where there is none), a
 // repository with a bare remote standing in for the team's, and `ratchet worker` processes with their own homes.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { ScriptContent, ScriptFn } from '../../scripted/server';
 import { fixtureProject, say, turn } from './fixture-project';
 import { sh, tempDir } from './temp-repo';
+import { TeamDb } from '../store/team-db';
+import { migrateDbos } from '../team/dbos-log';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 export const BIN = join(ROOT, 'bin', 'ratchet.mjs');
@@ -34,17 +37,66 @@ async function reachable(url: string): Promise<string | null> {
 /** Why team tests cannot run here, or null (checked once per test file, before its tests are collected). */
 export const NO_POSTGRES_REASON: string | null = await reachable(ADMIN_URL);
 
-/** A new, empty database for one test; dropped (its connections ended) by the returned function. */
-export async function teamDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ratchet_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+/** The URL of database `name` on the test server. */
+function urlOf(name: string): string {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/**
+ * A database with Ratchet's and DBOS's tables made, to copy (CREATE DATABASE … TEMPLATE) rather than migrate again:
+ * migrating a fresh team database takes seconds (DBOS's indexes), a copy a fraction of one. Its name carries a hash of the
+ * migrations (team-db.ts) and of DBOS's version, so a schema change makes a new one. Made once, under a lock, by whichever
+ * test process comes first; built under another name and renamed, so a half-made template is never copied.
+ */
+let template: Promise<string> | undefined;
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dbos = (JSON.parse(readFileSync(join(ROOT, 'node_modules', '@dbos-inc', 'dbos-sdk', 'package.json'), 'utf8')) as { version: string }).version;
+    const schema = createHash('sha256')
+      .update(readFileSync(join(ROOT, 'electron', 'engine', 'store', 'team-db.ts')))
+      .update(dbos)
+      .digest('hex')
+      .slice(0, 12);
+    const name = `ratchet_tpl_${schema}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_advisory_lock(727101)');
+      const { rows } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (!rows.length) {
+        const building = `${name}_${Math.random().toString(36).slice(2, 8)}`;
+        await admin.query(`CREATE DATABASE ${building}`);
+        const url = urlOf(building);
+        const db = await TeamDb.open(url, { underLock: () => migrateDbos(url) });
+        await db.close();
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [building]);
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      }
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(727101)').catch(() => undefined);
+      await admin.end();
+    }
+    return name;
+  })();
+  return template;
+}
+
+/**
+ * A new database for one test; dropped (its connections ended) by the returned function. Empty, or with `migrated`, a
+ * copy of one whose tables are made (for tests about what runs on a team, not about making its tables: those, the
+ * several workers that start together on a fresh database of team-kill.test.ts among them, keep an empty one).
+ */
+export async function teamDatabase(opts: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ratchet_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const from = opts.migrated ? await migratedTemplate() : null;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(from ? `CREATE DATABASE ${name} TEMPLATE ${from}` : `CREATE DATABASE ${name}`);
+  await admin.end();
   return {
-    url: u.toString(),
+    url: urlOf(name),
     async drop() {
       const a = new pg.Client({ connectionString: ADMIN_URL });
       await a.connect();

@@ -89,7 +89,9 @@ export const RetryEntry = z
   });
 export type RetryEntry = z.infer<typeof RetryEntry>;
 
-export const Limits = z.partialRecord(ErrorClass, z.number().int().min(0));
+/** A pull request's remote gates (CI and review rounds, forge/pr-loop.ts) have their own limits beside the error classes'. */
+export const CI_LIMIT_KEYS = ['ci_failure', 'ci_flaky', 'ci_infrastructure'] as const;
+export const Limits = z.partialRecord(z.enum([...ErrorClass.options, ...CI_LIMIT_KEYS]), z.number().int().min(0));
 export type Limits = z.infer<typeof Limits>;
 
 export const Backoff = z

@@ -6,6 +6,7 @@ import type { ReusedDoc } from '../../../shared/worktree-env';
 import { writeLandsWithin } from '../fs/within';
 import { readWorktreeFile } from '../fs/worktree-file';
 import { copyTree } from './copy-tree';
+import { reuseCMakeBuild } from './reuse-cmake-build';
 
 /** Lockfiles that pin a node_modules folder, in the order package managers prefer them. */
 export const NODE_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock'] as const;
@@ -83,7 +84,7 @@ export const CARGO_KEYS = ['Cargo.lock', 'Cargo.toml'] as const;
  * Copies the checkout's dependency folders into the worktree when the files that pin them are byte-for-byte the
  * worktree's and the worktree has none yet: node_modules (the root's, and those of packages inside it: workspaces)
  * for the same root lockfile; a Cargo project's target/ for the same Cargo.lock and Cargo.toml, so the first
- * `cargo test` only compiles what changed. A folder that is itself a link in the checkout is not followed (it is not
+ * `cargo test` only compiles what changed; a CMake project's configured build/ (reuse-cmake-build.ts). A folder that is itself a link in the checkout is not followed (it is not
  * the checkout's to lend).
  */
 export async function reuseDependencies(checkout: string, worktree: string, files: readonly string[], signal?: AbortSignal): Promise<ReuseResult> {
@@ -105,6 +106,7 @@ export async function reuseDependencies(checkout: string, worktree: string, file
   if (CARGO_KEYS.every((k) => files.includes(k)) && (await sameKeys(checkout, worktree, CARGO_KEYS, 'target', result))) {
     await reuseFolder(checkout, worktree, 'target', `${CARGO_KEYS.join(' and ')} are the same as in your checkout`, result, signal);
   }
+  await reuseCMakeBuild(checkout, worktree, files, result, signal);
   return result;
 }
 

@@ -141,10 +141,18 @@ describe('bash session', () => {
   it('kills the command when the signal aborts', async () => {
     const s = session();
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 200);
-    const started = Date.now();
+    // Abort once the command runs (it wrote its pid), not after a guessed delay.
+    const pidFile = path.join(root, 'shell.pid');
+    let abortedAt = 0;
+    const abort = until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim(), { ms: 20_000, describe: 'the command to write shell.pid' }).then(
+      () => {
+        abortedAt = Date.now();
+        ac.abort();
+      },
+    );
     const out = await s.run({ command: 'echo $$ > shell.pid; sleep 30' }, ac.signal);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    await abort;
+    expect(Date.now() - abortedAt).toBeLessThan(5_000);
     expect(out.isError).toBe(true);
     expect(out.content).toContain('aborted');
     const pid = Number(await readFile(path.join(root, 'shell.pid'), 'utf8'));

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { ScriptResponse } from '../../../scripted/server';
 import { sh, tempDir } from '../temp-repo';
 
-export type Ecosystem = 'npm' | 'python' | 'rust' | 'go';
+export type Ecosystem = 'npm' | 'python' | 'rust' | 'go' | 'c';
 
 /**
  * A project as its developer has it: a git repository with a real bug committed, its dependencies installed by its
