@@ -11,6 +11,8 @@ import { NoticeCode } from './contract/notices';
 import { FolderListing, RepoInfo } from './contract/repos';
 import { RecoveryOptionDoc, ResumeInfoDoc } from './contract/resume';
 import { ReviewCommentDoc, ReviewDoc } from './contract/review';
+import { GithubSettingsDoc, IssueTaskDoc, PrPanelDoc } from './contract/github';
+import { PrOptions } from './pull-request';
 import {
   AttemptDetail,
   EngineEventDoc,
@@ -29,6 +31,7 @@ import { ImprovementDoc, StatsSummary, WhatIfChoiceDoc, WhatIfDoc } from './cont
 import { TeamConnectionDoc, TeamEventDoc, TeamRunDoc, TeamSettingsDoc, TeamStatsDoc } from './contract/team';
 import { TeamRunItem } from './team';
 
+export * from './contract/github';
 export * from './contract/notices';
 export * from './contract/repos';
 export * from './contract/resume';
@@ -192,6 +195,14 @@ export const methods = {
   },
   /** Pushes the run's branch to the repository's remote; answers the pull-request page when the remote's host is known. */
   'runs.push': { input: RunId, output: z.object({ remote: z.string(), remoteUrl: z.string(), pullRequestUrl: z.string().nullable() }) },
+  /** A run's pull request as the PR panel shows it; `watch` (the panel is open) follows an open one until its checks decide. */
+  'pr.get': { input: RunId.extend({ watch: z.boolean().default(false) }), output: PrPanelDoc },
+  /** "Open pull request": pushes the run's branch, opens its pull request (or updates the one open for the branch), then watches it. */
+  'pr.open': { input: RunId.extend({ draft: z.boolean().default(false), options: PrOptions.optional() }), output: PrPanelDoc },
+  /** The PR panel's toggles (fix CI, fix review, merge when green), kept with the run; the watch reads them each round. */
+  'pr.setOptions': { input: RunId.merge(PrOptions), output: PrPanelDoc },
+  /** New task's "paste an issue URL": the issue (a URL, or a number in the repository's GitHub project) read as a task. */
+  'issues.read': { input: z.object({ repo: z.string().min(1), ref: z.string().trim().min(1) }), output: IssueTaskDoc },
   /** Opens the run's worktree in a terminal, an editor or the file manager (the desktop app only; a browser cannot). */
   'runs.openWorktree': { input: RunId.extend({ with: z.enum(['terminal', 'editor', 'folder']) }), output: Ok },
   'stats.summary': { input: z.object({ days: z.union([z.literal(7), z.literal(30)]).default(7) }), output: StatsSummary },
@@ -218,6 +229,13 @@ export const methods = {
     output: Settings,
   },
   'settings.setApiKey': { input: z.object({ key: z.string().min(1).nullable() }), output: Settings },
+  /** Settings › GitHub: where the token in use comes from (never the token), who it belongs to, and the API's root. */
+  'github.settings': { input: Empty, output: GithubSettingsDoc },
+  /** Checks a token with one call (who it belongs to) before keeping it like the API key; null forgets it. `apiUrl` null: the public API. */
+  'github.set': {
+    input: z.object({ token: z.string().trim().min(1).nullable().optional(), apiUrl: z.string().trim().min(1).nullable().optional() }).strict(),
+    output: GithubSettingsDoc,
+  },
   /** Team mode (runs on team workers): the team database's URL as kept here, password hidden; no connection made. */
   'team.settings': { input: Empty, output: TeamSettingsDoc },
   /** Checks the connection, then keeps the URL (like the API key); null forgets it. A URL that does not connect is not kept. */

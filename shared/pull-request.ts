@@ -43,3 +43,17 @@ export const PrDoc = z.object({
   rounds: z.array(PrRoundDoc),
 });
 export type PrDoc = z.infer<typeof PrDoc>;
+
+/**
+ * What Ratchet does on its own while it watches a run's pull request (the app's toggles; the CLI's `--fix` and
+ * `--merge`): which remote gates send their failures back to the agent, and how to merge once every check that counts
+ * is green on the head commit (null: never merge by itself).
+ */
+export const PrOptions = z.object({
+  fix: z.array(z.enum(['ci', 'review'])),
+  merge: z.enum(['squash', 'merge', 'rebase']).nullable(),
+});
+export type PrOptions = z.infer<typeof PrOptions>;
+
+/** CI fixes on, review fixes and merging off: `ratchet pr --watch`'s defaults. */
+export const DEFAULT_PR_OPTIONS: PrOptions = { fix: ['ci'], merge: null };

@@ -23,6 +23,8 @@ import {
   UntrustedWorkflow,
   hardenOwnPath,
   githubToken,
+  readIssue,
+  workflowWithIssue,
 } from '../engine';
 import { confirm, defaultIo, parse, terminalIo, UsageError, withProgress, type CliIo } from './cli-kit';
 import { helpAnswer } from './usage';
@@ -56,11 +58,13 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
     'run-anyway': { type: 'boolean' },
     pr: { type: 'boolean' },
     'github-repo': { type: 'string' },
+    issue: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet run` takes exactly one repository path.');
   if (values.pr && (teamUrl || values.draft))
     throw new UsageError('--pr applies to a local run started here (not --team or --draft): open the pull request later with `ratchet pr <run-id>`.');
-  if (values['github-repo'] !== undefined && !values.pr) throw new UsageError('--github-repo applies with --pr (or to `ratchet pr`).');
+  if (values['github-repo'] !== undefined && !values.pr && values.issue === undefined)
+    throw new UsageError('--github-repo applies with --pr or --issue (or to `ratchet pr`).');
   // Before any money is spent: a pull request asked for needs a token.
   if (values.pr && !githubToken(io.env))
     throw new RatchetError(
@@ -74,18 +78,23 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
   if (values.priority !== undefined && !values.queue && !teamUrl) throw new UsageError('--priority only applies with --queue (or --team).');
   if (values.detach && !teamUrl) throw new UsageError('--detach applies to a run on team workers (--team <url>): a local run lives in this process.');
   if (teamUrl && values.draft) throw new UsageError('--draft is not for team runs yet: draft and approve the plan locally, then submit it with --team.');
-  if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io);
-  const prepared = await prepareTrusting(
-    engine,
-    {
-      repo: positionals[0] as string,
-      workflowFile: values.workflow as string | undefined,
-      title: values.task as string | undefined,
-      description: readDescription(values.description as string | undefined),
-      trust: Boolean(values.trust),
-      noGates: Boolean(values['no-gates']),
-    },
-    io,
+  // --issue: the task's title and description from the issue and its comments (--task, --description still win).
+  const fromIssue = values.issue === undefined ? null : await issueIntake(positionals[0] as string, values.issue, values['github-repo'], io);
+  if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io, fromIssue);
+  const prepared = withIssue(
+    await prepareTrusting(
+      engine,
+      {
+        repo: positionals[0] as string,
+        workflowFile: values.workflow as string | undefined,
+        title: (values.task as string | undefined) ?? fromIssue?.title,
+        description: readDescription(values.description as string | undefined) ?? fromIssue?.description,
+        trust: Boolean(values.trust),
+        noGates: Boolean(values['no-gates']),
+      },
+      io,
+    ),
+    fromIssue,
   );
   const steps = prepared.workflow.steps;
   const err = (s: string) => io.stderr.write(`${s}\n`);
@@ -157,20 +166,37 @@ function startEstimate(engine: Engine, prepared: Awaited<ReturnType<Engine['prep
   }
 }
 
+type IssueIntake = Awaited<ReturnType<typeof readIssue>>;
+
+/** `--issue <number|URL>`: the issue read through the forge (its repository: the URL's, else --github-repo, else the remote's). */
+async function issueIntake(repo: string, ref: string, repoFlag: string | undefined, io: CliIo): Promise<IssueIntake> {
+  const r = await readIssue({ env: io.env, repoPath: repo, ref, repoFlag });
+  io.stderr.write(`Task from issue #${r.issue.number} of ${r.repo.owner}/${r.repo.name}: ${r.title}\n`);
+  return r;
+}
+
+/** The run's copy of the workflow remembers the issue (its pull request says "Fixes #N" and links back to it). */
+function withIssue(prepared: Awaited<ReturnType<Engine['prepareRun']>>, intake: IssueIntake | null): Awaited<ReturnType<Engine['prepareRun']>> {
+  return intake ? { ...prepared, workflow: workflowWithIssue(prepared.workflow, { number: intake.issue.number, repo: intake.repo }) } : prepared;
+}
+
 /** `run --draft`: the agent drafts the plan; the run waits in `waiting_approval` until the user approves it. */
-async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo): Promise<number> {
-  const prepared = await prepareTrusting(
-    engine,
-    {
-      repo,
-      workflowFile: values.workflow as string | undefined,
-      title: values.task as string | undefined,
-      description: readDescription(values.description as string | undefined),
-      trust: Boolean(values.trust),
-      noGates: Boolean(values['no-gates']),
-      planLater: true,
-    },
-    io,
+async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo: string, io: CliIo, fromIssue: IssueIntake | null = null): Promise<number> {
+  const prepared = withIssue(
+    await prepareTrusting(
+      engine,
+      {
+        repo,
+        workflowFile: values.workflow as string | undefined,
+        title: (values.task as string | undefined) ?? fromIssue?.title,
+        description: readDescription(values.description as string | undefined) ?? fromIssue?.description,
+        trust: Boolean(values.trust),
+        noGates: Boolean(values['no-gates']),
+        planLater: true,
+      },
+      io,
+    ),
+    fromIssue,
   );
   const files = readdirSync(prepared.repoRoot)
     .filter((f) => !f.startsWith('.'))

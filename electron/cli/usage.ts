@@ -2,7 +2,7 @@
 
 /** Each command's usage line(s), as `ratchet <command> --help` prints them. */
 export const COMMAND_USAGE: Record<string, string> = {
-  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox] [--no-gates] [--queue [--priority N]] [--run-anyway] [--pr [--github-repo <owner/name>]]
+  run: `ratchet run <repo> [--workflow <file>] [--task <title>] [--description <text>|@<file.md>] [--draft] [--yes] [--trust] [--json] [--no-sandbox] [--no-gates] [--queue [--priority N]] [--run-anyway] [--issue <number|URL>] [--pr] [--github-repo <owner/name>]
       run a task's plan in its own worktree; --trust trusts the repository's own workflow file as it is now; --description gives the task its description (a
       "## Retry Configuration" block in it sets max_retries, timeout_seconds, allow_retry_on for this task);
       --draft lets the agent draft the plan, which waits for your approval (resume --approve);
@@ -10,7 +10,9 @@ export const COMMAND_USAGE: Record<string, string> = {
       --run-anyway starts the agent though the pre-run check found a gate failing for the environment on the base commit;
       --queue waits as "queued" until fewer runs than Settings' concurrency (default 2) run anywhere, higher --priority first;
       --team <postgres-url> runs it on team workers (its remote: origin); --detach prints the run id and returns at once;
-      --pr opens the run's pull request when it succeeds (as \`ratchet pr\`; its URL on stdout, on stderr with --json)`,
+      --issue takes the task's title and description from a GitHub issue and its comments (its pull request says "Fixes #N" and
+      the issue gets a comment linking it); --pr opens the run's pull request when it succeeds (as \`ratchet pr\`; its URL on
+      stdout, on stderr with --json)`,
   status: "ratchet status <run-id> [--json] [--team <url>]   the run's status document (its steps, attempts, policy and cost)",
   list: "ratchet list [--json] [--team <url>]     runs, newest first (--team: the team's runs, workers, limits, spend today)",
   worker: `ratchet worker --team <postgres-url> [--concurrency N] [--global-limit N] [--repo-limit N] [--daily-budget <usd>|none]

@@ -62,6 +62,8 @@ export { neverPassed, type WorkerAllowances } from './team/team-allow';
 export { githubToken } from './settings/forge-token';
 export { decidingChecks, type WatchEnd, type WatchLook } from './forge/pr-watch';
 export type { OpenedPull } from './forge/run-pull';
+export { issueTask, parseIssueRef, readIssue, workflowWithIssue } from './forge/issue-intake';
+export { githubLogin } from './forge/github-user';
 export { parseFix, type FixKind, type PullLoopEnd } from './forge/pr-loop';
 export { commentDoc, roundDoc, type NewReviewComment } from './review/review-round';
 export type { ScheduleBook } from './schedule/schedule-book';

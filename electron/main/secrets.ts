@@ -130,3 +130,30 @@ export function asSecretStore(secrets: Secrets): SecretStore {
     },
   };
 }
+
+/**
+ * Another secret kept exactly like the API key (its own encrypted file under userData), as the service's store: the
+ * team database's URL, the GitHub token. `words` replaces the API key's warnings with this secret's own.
+ */
+export async function loadKeptSecret(options: SecretsOptions, words: Record<string, string>): Promise<SecretStore> {
+  const secrets = createSecrets(options);
+  await secrets.load();
+  return {
+    get source() {
+      return secrets.status().apiKeySource;
+    },
+    get warning() {
+      const w = secrets.status().apiKeyWarning;
+      return w ? (words[w] ?? w) : null;
+    },
+    get: () => secrets.key(),
+    async set(value) {
+      try {
+        await secrets.set(value);
+      } catch (e) {
+        if (e instanceof RatchetError && e.code === 'keychain_unavailable') throw new RatchetError(e.code, words[UNAVAILABLE_WARNING] ?? e.message);
+        throw e;
+      }
+    },
+  };
+}

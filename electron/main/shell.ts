@@ -14,6 +14,7 @@ import { createNotifier } from './notifications';
 import { handleAppProtocol } from './protocol';
 import { asSecretStore, createSecrets, type Secrets } from './secrets';
 import { loadTeamUrlStore } from './team-secrets';
+import { loadGithubTokenStore } from './github-secrets';
 import { withShellHandlers, worktreeHandlers } from './shell-handlers';
 import { createMainWindow, hardenSession } from './window';
 
@@ -167,6 +168,8 @@ export function runShell(options: ShellOptions): void {
     const teamUrl = demo
       ? undefined
       : await loadTeamUrlStore({ file: join(app.getPath('userData'), 'team-url.enc'), envUrl: options.env.RATCHET_TEAM_URL ?? null });
+    // Settings › GitHub's token, kept like the key (GITHUB_TOKEN/GH_TOKEN win); the demo has no GitHub.
+    const githubToken = demo ? undefined : await loadGithubTokenStore({ file: join(app.getPath('userData'), 'github-token.enc') });
     const engine = createEngine({ home, env });
     if (demo) engine.upsertRepo(demo.repo, 'calc');
     const service = createService(engine, {
@@ -176,6 +179,7 @@ export function runShell(options: ShellOptions): void {
       env,
       secrets: secrets ? asSecretStore(secrets) : undefined,
       teamUrl,
+      githubToken,
       pickRepo: () => pickRepository(win),
     });
     const handlers = secrets

@@ -1,7 +1,7 @@
 // The team database's URL (Settings › Team) in the desktop app: encrypted with Electron safeStorage in its own file under
 // userData, like the API key (secrets.ts does the keeping); RATCHET_TEAM_URL from the environment when none is saved.
-import { RatchetError, type TeamUrlStore } from '../engine';
-import { BASIC_TEXT_WARNING, UNAVAILABLE_WARNING, UNREADABLE_WARNING, createSecrets, type SecretsOptions } from './secrets';
+import type { TeamUrlStore } from '../engine';
+import { BASIC_TEXT_WARNING, UNAVAILABLE_WARNING, UNREADABLE_WARNING, loadKeptSecret, type SecretsOptions } from './secrets';
 
 export const TEAM_BASIC_TEXT_WARNING =
   'No system keyring (GNOME Keyring, KWallet) was found, so the team database URL (with its password) is encrypted with a ' +
@@ -20,24 +20,5 @@ const WORDS: Record<string, string> = {
 
 /** Loads the saved URL (after app `ready`) and answers the service's store over it. */
 export async function loadTeamUrlStore(options: Omit<SecretsOptions, 'envKey'> & { envUrl?: string | null }): Promise<TeamUrlStore> {
-  const secrets = createSecrets({ ...options, envKey: options.envUrl ?? null });
-  await secrets.load();
-  return {
-    get source() {
-      return secrets.status().apiKeySource;
-    },
-    get warning() {
-      const w = secrets.status().apiKeyWarning;
-      return w ? (WORDS[w] ?? w) : null;
-    },
-    get: () => secrets.key(),
-    async set(url) {
-      try {
-        await secrets.set(url);
-      } catch (e) {
-        if (e instanceof RatchetError && e.code === 'keychain_unavailable') throw new RatchetError(e.code, TEAM_UNAVAILABLE_WARNING);
-        throw e;
-      }
-    },
-  };
+  return loadKeptSecret({ ...options, envKey: options.envUrl ?? null }, WORDS);
 }

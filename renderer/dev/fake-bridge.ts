@@ -20,6 +20,7 @@ import {
 } from './fixtures-misc';
 import { makeRuns, REPO } from './fixtures-runs';
 import { createFakeReview } from './fixtures-review';
+import { createFakeGithub } from './fixtures-github';
 
 type Handler<M extends MethodName> = (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
 export type Overrides = { [M in MethodName]?: Handler<M> };
@@ -103,7 +104,14 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     () => new Date(now),
     (runId, payload) => engineEvent(runId, 'review.round', payload),
   );
+  const github = createFakeGithub();
   const handlers: { [M in MethodName]: Handler<M> } = {
+    'github.settings': github.settings,
+    'github.set': github.set,
+    'pr.get': github.get,
+    'pr.open': github.open,
+    'pr.setOptions': github.setOptions,
+    'issues.read': github.issue,
     'review.diff': review.diff,
     'review.get': review.get,
     'review.comment': review.comment,

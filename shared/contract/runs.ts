@@ -165,5 +165,7 @@ export const StartRunInput = z.object({
   team: z.boolean().optional(),
   /** The user confirmed "Run without checks": steps no gate checks may run (refused otherwise, `no_gates`); the run says "unchecked". */
   noGates: z.boolean().optional(),
+  /** The GitHub issue the task comes from (its URL, or its number in the repository's project): its pull request says "Fixes #N". */
+  issue: z.string().trim().min(1).optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;

@@ -49,6 +49,8 @@ export interface OpenPullResult {
   pr: PullRequest;
   created: boolean;
   doc: PrDoc;
+  /** Set when the task came from an issue and the comment linking the new pull request could not be posted (why). */
+  issueCommentError?: string;
 }
 
 /** Pushes a succeeded run's branch and opens (or updates) its pull request into `base` (default: the branch it started from). */
@@ -79,7 +81,8 @@ export async function openPull(
       );
   }
   const title = pullTitle(run.task_title);
-  const body = pullBody({ doc, taskTitle: run.task_title, taskDescription: store.getTaskDescription(runId), gatesPassed });
+  const issue = store.getWorkflow(runId).forge?.issue;
+  const body = pullBody({ doc, taskTitle: run.task_title, taskDescription: store.getTaskDescription(runId), gatesPassed, issue });
   const open = await forge.findOpenPull(run.branch, base);
   const pr = open ? await forge.updatePull(open.number, { title, body }) : await forge.createPull({ head: run.branch, base, title, body, draft: o.draft });
   const required = await forge.requiredChecks(base);
@@ -87,5 +90,12 @@ export async function openPull(
   const rounds = prs.get(runId)?.rounds ?? [];
   const saved = prDocOf(pr, prChecks(await forge.checks(pr.headSha), required), rounds);
   prs.put(runId, `${forge.repo.owner}/${forge.repo.name}`, saved, o.now());
-  return { pr, created: !open, doc: saved };
+  // The issue hears of its pull request once: when it is opened, not on each update.
+  let issueCommentError: string | undefined;
+  if (issue && !open) {
+    await forge.commentOnIssue(issue, `Ratchet opened ${pr.url} for this issue (run \`${runId}\`).`).catch((e: unknown) => {
+      issueCommentError = e instanceof Error ? e.message : String(e);
+    });
+  }
+  return { pr, created: !open, doc: saved, ...(issueCommentError ? { issueCommentError } : {}) };
 }

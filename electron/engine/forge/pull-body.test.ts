@@ -72,6 +72,12 @@ describe('the pull request written from the run', () => {
     expect(body).toContain('$0.03 over 3 attempts.');
   });
 
+  it('a task from an issue says "Fixes #N" under its description (merging closes the issue); a task from elsewhere says nothing of it', () => {
+    const body = pullBody({ doc, taskTitle: 'Calculator', taskDescription: 'Make a calculator.', gatesPassed: new Map(), issue: 12 });
+    expect(body.startsWith('Make a calculator.\n\nFixes #12\n\n### Steps')).toBe(true);
+    expect(pullBody({ doc, taskTitle: 'Calculator', taskDescription: 'Make a calculator.', gatesPassed: new Map() })).not.toContain('Fixes');
+  });
+
   it('a title is one bounded line', () => {
     expect(pullTitle('Fix\nthe   bug')).toBe('Fix the bug');
     expect(pullTitle('x'.repeat(300))).toHaveLength(120);

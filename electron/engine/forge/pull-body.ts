@@ -10,6 +10,8 @@ export interface PullBodyInput {
   taskDescription: string;
   /** Per step index: the gates that passed on its final attempt. */
   gatesPassed: ReadonlyMap<number, readonly string[]>;
+  /** The issue the task came from (same repository): the body says "Fixes #N", so merging closes it. */
+  issue?: number | undefined;
 }
 
 const MAX_TITLE = 120;
@@ -37,6 +39,7 @@ export function pullBody(p: PullBodyInput): string {
   const out: string[] = [];
   const description = p.taskDescription.trim();
   if (description) out.push(description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description, '');
+  if (p.issue) out.push(`Fixes #${p.issue}`, '');
   out.push('### Steps', '');
   let attempts = 0;
   for (const step of p.doc.steps) {

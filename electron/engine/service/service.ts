@@ -35,6 +35,8 @@ import { createTeamService, memoryTeamUrl, type TeamUrlStore } from './service-t
 import { checkCron, cronTimeText } from '../../../shared/cron-text';
 import { scheduleBook } from '../schedule/schedule-book';
 import { createScheduleTicker } from '../schedule/schedule-ticker';
+import { createPrService } from './service-pr';
+import { parseIssueRef, workflowWithIssue } from '../forge/issue-intake';
 
 export interface ServiceOptions {
   host: 'electron' | 'headless';
@@ -45,6 +47,8 @@ export interface ServiceOptions {
   secrets?: SecretStore;
   /** Where the team database's URL is kept (Settings › Team); default: RATCHET_TEAM_URL, or memory until the host stops. */
   teamUrl?: TeamUrlStore;
+  /** Where Settings › GitHub keeps its token (default: memory until the host stops); GITHUB_TOKEN/GH_TOKEN win over it. */
+  githubToken?: SecretStore;
   pickRepo?: () => Promise<string | null>;
   now?: () => Date;
   /** How often to look for other processes' writes to the store (default 750 ms). */
@@ -119,6 +123,12 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
 
   const queue = new RunQueue(engine.store, applyRunEvent(engine.store, now), now);
   const team = createTeamService(opts.teamUrl ?? memoryTeamUrl(opts.env.RATCHET_TEAM_URL), undefined, (e) => emit('team.onEvent', e));
+  const pulls = createPrService(engine, {
+    env: opts.env,
+    token: opts.githubToken ?? memorySecrets(null, { what: 'token', label: 'A GitHub token', envName: 'GITHUB_TOKEN' }),
+    now,
+    pollMs: Number(opts.env.RATCHET_PR_POLL_MS) > 0 ? Number(opts.env.RATCHET_PR_POLL_MS) : undefined,
+  });
   const self = { pid: process.pid, host: hostname() };
   const checkKey = (key: string) => (opts.checkApiKey ?? ((k: string) => checkApiKey(k, opts.env.ANTHROPIC_BASE_URL)))(key);
 
@@ -205,6 +215,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     ...reviewHandlers(engine, (runId) => request(runId, { kind: 'review' })),
     ...projectHandlers(engine, { baseline: opts.baseline ?? ((o) => engine.baselineCheck(o)), emit }),
     ...team.handlers,
+    ...pulls.handlers,
     'app.info': async () => ({ version: opts.version, host: opts.host, demo: Boolean(opts.demo), home: engine.home }),
     'repos.inspect': async ({ path }) => inspectRepo(path),
     'repos.recent': async () => engine.store.recentRepos(10).filter((r) => existsSync(r.path)),
@@ -274,6 +285,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       });
       // The retry preset chosen in New task is this task's, over the workflow file's (its trust is the file's commands, which stay as they are).
       if (fromFile && input.preset !== undefined) prepared.workflow = { ...prepared.workflow, preset: input.preset };
+      // A task from an issue: its pull request says "Fixes #N" and the issue hears of it.
+      if (input.issue) prepared.workflow = workflowWithIssue(prepared.workflow, parseIssueRef(input.issue));
       // "Run on team workers": the same prepared (and trusted) run goes on the team's queue instead of starting here.
       if (input.team) {
         const teamRunId = await team.submit(prepared, { priority: input.priority, taskBudgetUsd: input.budgetUsd ?? null });
@@ -423,6 +436,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       await ticker.stop();
       await scheduler.close();
       await team.close();
+      pulls.close();
       stopWatching();
       unsubscribeEngine();
     },

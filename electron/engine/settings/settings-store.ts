@@ -22,6 +22,8 @@ export const UserSettings = z.object({
   sandbox: z.boolean().default(true),
   /** How many runs execute at once in the app and `serve`; more wait in the queue (status `queued`). */
   concurrency: z.number().int().min(1).max(16).default(2),
+  /** Settings › GitHub's API root (GitHub Enterprise: `https://<host>/api/v3`); null: the public API. RATCHET_GITHUB_API_URL wins. */
+  githubApiUrl: z.string().nullable().default(null),
 });
 export type UserSettings = z.infer<typeof UserSettings>;
 

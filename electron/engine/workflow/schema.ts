@@ -226,9 +226,18 @@ export const WorkflowFile = z
     tdd: TddSetting.optional(),
     /** Each channel's target (ntfy topic URL, webhook URL, …) for this workflow's runs; each replaces the one in Settings (null: none). */
     notify: WorkflowNotify.optional(),
-    /** The forge's repository for pull requests (`ratchet pr`), when the push remote's URL does not say it. */
+    /**
+     * The forge's repository for pull requests (`ratchet pr`), when the push remote's URL does not say it; `issue`: the
+     * issue the task came from (`ratchet run --issue`, New task's issue URL), set by Ratchet on the run's copy.
+     */
     forge: z
-      .object({ repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/, 'owner/name, e.g. acme/widget') })
+      .object({
+        repo: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/, 'owner/name, e.g. acme/widget')
+          .optional(),
+        issue: z.number().int().positive().optional(),
+      })
       .strict()
       .optional(),
     /**

@@ -5,6 +5,8 @@ import { errorMessage } from '../lib/errors';
 import { useRunDetail } from '../stores/run-detail';
 import { useUi } from '../stores/ui';
 import { InlineError, Loading } from './States';
+import { PrPanel } from './PrPanel';
+import { useGithub } from '../stores/github';
 
 type Pushed = MethodOutput<'runs.push'>;
 type Merged = MethodOutput<'runs.merge'>;
@@ -42,6 +44,8 @@ export function SuccessActions({ runId, branch, worktree, checked = true }: { ru
   const [merged, setMerged] = useState<Merged | null>(null);
   const [pushed, setPushed] = useState<Pushed | null>(null);
   const [showPreview, setShowPreview] = useState(false);
+  /** Once the pull request is open, its panel's Update pushes: a push-only button beside it would be a second way to the same thing. */
+  const prOpen = useGithub((s) => Boolean(s.panels[runId]?.doc?.pr));
   /** The merge waiting for the user's yes: it moves their own branch. */
   const [confirming, setConfirming] = useState<'ff-only' | 'no-ff' | null>(null);
 
@@ -221,13 +225,15 @@ export function SuccessActions({ runId, branch, worktree, checked = true }: { ru
 
       <div className="next-item">
         <span className="next-label">Pull request</span>
+        {doc?.remote && <PrPanel runId={runId} branch={branch} />}
         {doc && !doc.remote && (
           <p className="muted small-text">
             This repository has no remote. Add one (<code>git remote add origin &lt;url&gt;</code>) to push the branch and open a pull request.
           </p>
         )}
-        {doc?.remote && !pushed && (
+        {doc?.remote && !pushed && !prOpen && (
           <span className="row">
+            <span className="muted small-text">Or only push the branch:</span>
             <button type="button" disabled={busy !== null} onClick={() => void push()}>
               {busy === 'push' ? 'Pushing…' : `Push to ${doc.remote.name}`}
             </button>

@@ -1,6 +1,6 @@
 // New task: title and description, a plan (written, loaded from the repo's workflow, or drafted and approved), the project's setup and gates (the repo's workflow file, else detected) with "Check project", preset, budget, this task's retry configuration.
 import { useEffect, useState } from 'react';
-import type { AgentChoice, MethodOutput, StartRunInput } from '../../../shared/contract';
+import type { AgentChoice, IssueTaskDoc, MethodOutput, StartRunInput } from '../../../shared/contract';
 import { errorMessage } from '../lib/errors';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
@@ -17,6 +17,7 @@ import { lines, ProjectSection, words, type EnvForm } from './NewTaskProject';
 import { parseRetryForm, RetriesFieldset, type RetryForm } from './NewTaskRetries';
 import { TrustBox } from './NewTaskTrust';
 import { TeamChoice, useTeamSet } from './NewTaskTeam';
+import { NewTaskIssue } from './NewTaskIssue';
 
 type RepoInfo = MethodOutput<'repos.inspect'>;
 
@@ -66,6 +67,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   const loadSettings = useSettings((s) => s.load);
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
+  const [issue, setIssue] = useState<IssueTaskDoc | null>(null);
   const [source, setSource] = useState<Source>('hand');
   const [steps, setSteps] = useState<EditableStep[]>([{ title: '', prompt: '' }]);
   /** Setup, files to copy and gates: the repository's workflow file's, else detected; never a guess (no `npm test` without package.json). */
@@ -222,6 +224,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
     ...(agent !== 'anthropic' && !useWorkflowFile ? { agent } : {}),
     ...(onTeam ? { team: true } : {}),
     ...(noChecks && runUnchecked ? { noGates: true } : {}),
+    ...(issue ? { issue: issue.url } : {}),
   });
   // Estimated as soon as there is a task with a plan (trust is not needed: nothing runs).
   const estimateInput = title.trim() && (specs.length > 0 || stepsFromFile) && !invalid.budget && !invalid.maxRetries && !invalid.timeout ? runInput() : null;
@@ -257,6 +260,17 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       {noKey && <NoKeyNotice onUseClaudeCode={() => setAgent('claude-code')} />}
 
       <div className="form-grid">
+        <NewTaskIssue
+          repo={repo.root}
+          issue={issue}
+          onIssue={(i) => {
+            setIssue(i);
+            if (i) {
+              setTitle(i.title);
+              setDescription(i.description);
+            }
+          }}
+        />
         <label className="field">
           Title
           <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Add health to Player" required />

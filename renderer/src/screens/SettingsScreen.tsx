@@ -9,6 +9,7 @@ import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettin
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 import { TeamSettings } from './TeamSettings';
 import { ScheduleSettings } from './ScheduleSettings';
+import { GithubSettings } from './GithubSettings';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
@@ -51,6 +52,7 @@ export function SettingsScreen() {
         onSaved={() => setSavedAt(Date.now())}
         onNotSaved={() => setSavedAt(null)}
       />
+      <GithubSettings />
       <TeamSettings />
       <ScheduleSettings />
     </div>

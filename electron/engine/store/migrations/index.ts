@@ -19,6 +19,7 @@ import { migration0018 } from './0018-review-comments';
 import { migration0019 } from './0019-run-pr';
 import { migration0020 } from './0020-run-estimate';
 import { migration0021 } from './0021-schedules';
+import { migration0022 } from './0022-run-pr-options';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001,
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0019,
   migration0020,
   migration0021,
+  migration0022,
 ];

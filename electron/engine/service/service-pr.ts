@@ -1,0 +1,202 @@
+// The service's GitHub side (issue 31 in the app): Settings › GitHub (the token kept like the API key and checked with
+// one call when saved; the API's root), the run screen's PR panel (open the pull request, then watch it live; its
+// toggles kept with the run) and New task's issue intake. GITHUB_TOKEN/GH_TOKEN and RATCHET_GITHUB_API_URL from the
+// environment win over what Settings keeps. The token goes to the forge client only: never into `env` the runs get.
+import type { GithubSettingsDoc, Handlers, IssueTaskDoc, PrPanelDoc } from '../../../shared/contract';
+import type { PrOptions } from '../../../shared/pull-request';
+import type { Engine } from '../engine';
+import { RatchetError, runNotFound } from '../errors';
+import { GITHUB_TOKEN_NAMES, githubApiUrl, githubToken, PUBLIC_GITHUB_API } from '../forge/forge-config';
+import { githubLogin } from '../forge/github-user';
+import { readIssue } from '../forge/issue-intake';
+import { forgeForRun } from '../forge/open-pull';
+import { watchVerdict, type WatchLook, type WatchVerdict } from '../forge/pr-watch';
+import type { OpenedPull } from '../forge/run-pull';
+import { saveSettings } from '../settings/settings-store';
+import type { SecretStore } from '../settings/secret-store';
+import { RunPrStore } from '../store/run-pr';
+import { RunPrOptionsStore } from '../store/run-pr-options';
+
+export type PrHandlers = Pick<Handlers, 'github.settings' | 'github.set' | 'pr.get' | 'pr.open' | 'pr.setOptions' | 'issues.read'>;
+
+export interface PrServiceOptions {
+  /** The environment the host was started with (read, never written). */
+  env: NodeJS.ProcessEnv;
+  /** Where Settings › GitHub keeps the token: the desktop shell's keychain store, the headless host's memory. */
+  token: SecretStore;
+  now: () => Date;
+  /** The shortest wait between looks of a watch (default: pr-watch's own); RATCHET_PR_POLL_MS sets it, as for `ratchet pr --watch`. */
+  pollMs?: number | undefined;
+}
+
+const NO_TOKEN = 'No GitHub token: add one in Settings › GitHub (a token that can push to the repository and open pull requests), then try again.';
+
+/** The forge's errors in the app's words: where to add a token, and no CLI flag to pass. */
+function appWords(e: unknown): never {
+  if (e instanceof RatchetError && e.code === 'forge_no_token') throw new RatchetError('forge_no_token', NO_TOKEN, { cause: e });
+  if (e instanceof RatchetError && e.message.includes('--github-repo'))
+    throw new RatchetError(e.code, e.message.replace(/Pass --github-repo owner\/name or set (.*)\.$/, 'Set $1 (the workflow file).'), { cause: e });
+  throw e;
+}
+
+function liveOf(look: WatchLook, verdict: WatchVerdict | { kind: 'no_checks' }): NonNullable<PrPanelDoc['live']> {
+  const standing = new Map<string, WatchLook['reviews'][number]>();
+  for (const r of look.reviews) if (r.state !== 'PENDING') standing.set(r.author, r);
+  return {
+    reviews: [...standing.values()].map((r) => ({ author: r.author, state: r.state })),
+    mergeable: look.pr.mergeable,
+    mergeableState: look.pr.mergeableState,
+    verdict: verdict.kind,
+    waitingFor: verdict.kind === 'waiting' ? verdict.waitingFor : [],
+  };
+}
+
+export function createPrService(engine: Engine, o: PrServiceOptions): { handlers: PrHandlers; close(): void } {
+  const store = engine.store;
+  const prs = new RunPrStore(store);
+  const options = new RunPrOptionsStore(store);
+  const watches = new Map<string, AbortController>();
+  const live = new Map<string, NonNullable<PrPanelDoc['live']>>();
+  const errors = new Map<string, string>();
+  /** Who the token in use belongs to, as GitHub said when it was last checked here. */
+  let login: { token: string; apiUrl: string; login: string } | null = null;
+
+  const envTokenName = () => GITHUB_TOKEN_NAMES.find((n) => o.env[n]?.trim()) ?? null;
+  const savedApiUrl = () => engine.settings().githubApiUrl;
+
+  /** The environment the forge client gets: the host's, with Settings' token and API root where the environment sets none. */
+  function forgeEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...o.env };
+    const saved = o.token.get();
+    if (!githubToken(env) && saved) env.GITHUB_TOKEN = saved;
+    const api = savedApiUrl();
+    if (!env.RATCHET_GITHUB_API_URL?.trim() && api) env.RATCHET_GITHUB_API_URL = api;
+    return env;
+  }
+
+  function settingsDoc(): GithubSettingsDoc {
+    const envName = envTokenName();
+    const env = forgeEnv();
+    let apiUrl: string;
+    try {
+      apiUrl = githubApiUrl(env);
+    } catch {
+      apiUrl = env.RATCHET_GITHUB_API_URL ?? PUBLIC_GITHUB_API;
+    }
+    const token = githubToken(env);
+    return {
+      tokenSource: envName ? 'environment' : token ? o.token.source : 'none',
+      tokenEnv: envName,
+      tokenWarning: envName ? null : token ? o.token.warning : null,
+      login: login && token === login.token && apiUrl === login.apiUrl ? login.login : null,
+      apiUrl,
+      apiUrlSource: o.env.RATCHET_GITHUB_API_URL?.trim() ? 'environment' : savedApiUrl() ? 'settings' : 'default',
+    };
+  }
+
+  function panel(runId: string): PrPanelDoc {
+    if (!store.getRun(runId)) throw runNotFound(runId);
+    const saved = prs.get(runId);
+    let pr: PrPanelDoc['pr'] = null;
+    if (saved) {
+      const { repo: _repo, ...doc } = saved;
+      pr = doc;
+    }
+    return { pr, options: options.get(runId), watching: watches.has(runId), live: live.get(runId) ?? null, error: errors.get(runId) ?? null };
+  }
+
+  /** Follows the pull request until its checks decide (one watch per run); what each look sees is kept for the panel. */
+  function watch(runId: string, opened: () => Promise<OpenedPull>): void {
+    watches.get(runId)?.abort();
+    const stop = new AbortController();
+    watches.set(runId, stop);
+    errors.delete(runId);
+    void (async () => {
+      const pull = await opened();
+      const end = await engine.pulls.watch(runId, pull, {
+        minWaitMs: o.pollMs,
+        signal: stop.signal,
+        onChange: (look) => live.set(runId, liveOf(look, watchVerdict(look))),
+      });
+      live.set(runId, liveOf(end.look, end.verdict));
+    })()
+      .catch((e: unknown) => {
+        if (!stop.signal.aborted)
+          errors.set(runId, e instanceof RatchetError && e.code === 'forge_no_token' ? NO_TOKEN : e instanceof Error ? e.message : String(e));
+      })
+      .finally(() => {
+        if (watches.get(runId) === stop) watches.delete(runId);
+      });
+  }
+
+  const handlers: PrHandlers = {
+    'github.settings': async () => settingsDoc(),
+
+    'github.set': async ({ token, apiUrl }) => {
+      let api = githubApiUrl(forgeEnv());
+      if (apiUrl !== undefined && !o.env.RATCHET_GITHUB_API_URL?.trim()) {
+        api = apiUrl === null ? PUBLIC_GITHUB_API : githubApiUrl({ RATCHET_GITHUB_API_URL: apiUrl });
+      }
+      if (token === null) {
+        await o.token.set(null);
+        login = null;
+      }
+      // Checked before anything is kept: the token given (or the one in use, against a new API root) with one call.
+      const check = token ?? (apiUrl !== undefined ? githubToken(forgeEnv()) : null);
+      if (check) {
+        const who = await githubLogin(check, api);
+        if (token) await o.token.set(token);
+        login = { token: check, apiUrl: api, login: who };
+      }
+      if (apiUrl !== undefined && !o.env.RATCHET_GITHUB_API_URL?.trim()) {
+        const next = { ...engine.settings(), githubApiUrl: api === PUBLIC_GITHUB_API ? null : api };
+        saveSettings(engine.home, next);
+        engine.applySettings(next);
+      }
+      return settingsDoc();
+    },
+
+    'pr.get': async ({ runId, watch: follow }) => {
+      const doc = panel(runId);
+      if (follow && doc.pr && doc.pr.state === 'open' && !doc.pr.merged && !watches.has(runId)) {
+        const number = doc.pr.number;
+        watch(runId, async () => {
+          const forge = await forgeForRun(store, runId, { env: forgeEnv() });
+          const pr = await forge.getPull(number);
+          return { forge, pr, created: false, doc: prs.get(runId) ?? (doc.pr as NonNullable<PrPanelDoc['pr']>) };
+        });
+        return panel(runId);
+      }
+      return doc;
+    },
+
+    'pr.open': async ({ runId, draft, options: chosen }) => {
+      if (chosen) options.put(runId, chosen, o.now().toISOString());
+      const opened = await engine.pulls.open(runId, { env: forgeEnv(), draft }).catch(appWords);
+      live.delete(runId);
+      if (opened.issueCommentError) errors.set(runId, `The pull request is open, but the issue's comment linking it failed: ${opened.issueCommentError}`);
+      watch(runId, async () => opened);
+      return panel(runId);
+    },
+
+    'pr.setOptions': async ({ runId, fix, merge }) => {
+      if (!store.getRun(runId)) throw runNotFound(runId);
+      const next: PrOptions = { fix, merge };
+      options.put(runId, next, o.now().toISOString());
+      return panel(runId);
+    },
+
+    'issues.read': async ({ repo, ref }): Promise<IssueTaskDoc> => {
+      const r = await readIssue({ env: forgeEnv(), repoPath: repo, ref }).catch(appWords);
+      return { number: r.issue.number, url: r.issue.url, repo: `${r.repo.owner}/${r.repo.name}`, title: r.title, description: r.description };
+    },
+  };
+
+  return {
+    handlers,
+    close() {
+      for (const w of watches.values()) w.abort();
+      watches.clear();
+    },
+  };
+}
