@@ -17,12 +17,9 @@ import { inspectRepo } from '../git/repo-git';
 import { attemptDetail, findAttempt } from '../attempts/attempt-detail';
 import { memorySecrets, type SecretStore } from '../settings/secret-store';
 import { saveSettings, type UserSettings } from '../settings/settings-store';
-import { statsWindow } from '../stats/stats';
-import { loadImprovements, weeklyReport } from '../stats/stats-report';
+import { createStatsReader } from '../stats/stats-reader';
 import { teamReportSection } from '../stats/team-report';
 import { loadStats } from '../stats/stats-load';
-import { whatIf } from '../stats/what-if';
-import { loadWhatIfHistory } from '../stats/what-if-history';
 import { RunQueue } from '../store/run-queue';
 import { applyRunEvent } from '../run/apply-run-commands';
 import { landingHandlers } from './service-landing';
@@ -107,6 +104,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const stopWatching = engine.watchOtherWriters(opts.watchMs);
   // The engine holds the user's settings (loaded once with it); this file reads them there, never a copy of its own.
   const settings = (): UserSettings => engine.settings();
+  const stats = createStatsReader(engine.store.db);
+  const statsContext = () => ({ nowIso: now().toISOString(), dailyUsd: settings().budget.dailyUsd, preset: settings().preset });
 
   const secrets: SecretStore = opts.secrets ?? memorySecrets(opts.env.ANTHROPIC_API_KEY ?? null);
   const storedKey = secrets.get();
@@ -347,20 +346,17 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       ...loadStats(engine.store.db, days, now(), settings().budget.dailyUsd),
       estimates: loadEstimateRecord(engine.store.db),
     }),
-    'stats.whatIf': async ({ days, ...choice }) => {
-      // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
-      const since = statsWindow(days, now()).sinceIso;
-      return whatIf(loadWhatIfHistory(engine.store, since), choice);
+    // The what-if replay, the weekly report and the suggestions read a period's raw rows: the stats worker answers them
+    // on its own read connection, off this thread (stats-reader.ts).
+    'stats.whatIf': async ({ days, ...choice }) => stats.call({ kind: 'whatIf', days, choice, ctx: statsContext() }),
+    'stats.report': async ({ days }) => {
+      const [own, teamPart] = await Promise.all([
+        stats.call({ kind: 'report', days, ctx: statsContext() }),
+        teamReportSection(() => team.handlers['team.stats']({ days })),
+      ]);
+      return { markdown: own.markdown + teamPart };
     },
-    'stats.report': async ({ days }) => ({
-      markdown:
-        weeklyReport(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }).markdown +
-        (await teamReportSection(() => team.handlers['team.stats']({ days }))),
-    }),
-    'stats.improvements': async ({ days }) => {
-      const at = now();
-      return { items: loadImprovements(engine.store.db, loadStats(engine.store.db, days, at, settings().budget.dailyUsd), at, settings().preset) };
-    },
+    'stats.improvements': async ({ days }) => stats.call({ kind: 'improvements', days, ctx: statsContext() }),
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {
       const { pricing, ...rest } = patch;
@@ -401,6 +397,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
     async close() {
       await scheduler.close();
       await team.close();
+      await stats.close();
       stopWatching();
       unsubscribeEngine();
     },
