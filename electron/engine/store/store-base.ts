@@ -96,6 +96,11 @@ export class StoreBase extends StoreCore {
     ).all() as RunRow[];
   }
 
+  /** Every run's worktree and whether it finished (narrow: what the private folders' sweep decides by). */
+  runWorktrees(): Array<{ worktree: string; finished_at: string | null }> {
+    return this.stmt('SELECT worktree, finished_at FROM runs').all() as Array<{ worktree: string; finished_at: string | null }>;
+  }
+
   getWorkflow(runId: string): Workflow {
     const row = this.stmt('SELECT tasks.workflow_json FROM runs JOIN tasks ON tasks.id = runs.task_id WHERE runs.id = ?').get(runId) as
       { workflow_json: string } | undefined;
