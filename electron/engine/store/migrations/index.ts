@@ -18,6 +18,7 @@ import { migration0017 } from './0017-run-reason-code';
 import { migration0018 } from './0018-review-comments';
 import { migration0019 } from './0019-run-pr';
 import { migration0020 } from './0020-run-estimate';
+import { migration0021 } from './0021-lease-index';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001,
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0018,
   migration0019,
   migration0020,
+  migration0021,
 ];
