@@ -54,13 +54,13 @@ async function startUp(home: string): Promise<{ rows: number; sql: string[] }> {
 }
 
 describe('start-up', () => {
-  it('reads as many rows from a store with 300 finished runs as from an empty one', async () => {
+  it('reads as many rows from a store with 100 finished runs as from an empty one', async () => {
     const empty = tempDir();
     const big = tempDir();
     const end = new Date();
     {
       const engine = createEngine({ home: big, env: {} });
-      writeVariedHistory(engine.store.db, { runs: 300, days: 30, end, seed: 5 });
+      writeVariedHistory(engine.store.db, { runs: 100, days: 30, end, seed: 5 });
       engine.close();
       await engine.releaseSandbox();
     }

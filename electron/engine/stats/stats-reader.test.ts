@@ -16,7 +16,7 @@ const ctx: StatsContext = { nowIso: end.toISOString(), dailyUsd: 1, preset: 'con
 describe('the stats worker', () => {
   it("answers the service's report, suggestions and what-if without one raw-row read on the host's connection", async () => {
     const engine = createEngine({ home: tempDir(), env: {}, now: () => end });
-    writeVariedHistory(engine.store.db, { runs: 80, days: 20, end, seed: 7 });
+    writeVariedHistory(engine.store.db, { runs: 40, days: 20, end, seed: 7 });
     const service = createService(engine, { host: 'headless', version: 'test', env: {}, watchMs: 3_600_000 });
     const host: string[] = [];
     const prepare = engine.store.db.prepare.bind(engine.store.db);
