@@ -20,7 +20,8 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        input: { index: resolve(__dirname, 'electron/main/index.ts') },
+        // The stats worker beside the main chunks, where the service starts it from (electron/engine/stats/stats-reader.ts).
+        input: { index: resolve(__dirname, 'electron/main/index.ts'), 'stats-worker': resolve(__dirname, 'electron/engine/stats/stats-worker.ts') },
         // Loaded from node_modules at run time, never bundled: better-sqlite3 for its native module, sandbox-runtime
         // because it finds its vendor/ helpers (apply-seccomp, the Java proxy agent) relative to its own files.
         // (Dependencies are external by default; naming them keeps it so should one move to devDependencies.)

@@ -28,11 +28,13 @@ type Dev = {
 async function openWith(page: Page, url: string, entries: number): Promise<void> {
   await page.goto(`${url}?live=0&latency=0#/runs/${RUN}`);
   await page.getByRole('heading', { name: 'Transcript' }).waitFor();
-  // The fixtures hold an interrupted run: the start-up resume offer opens over the screen; close it, as a user would.
-  const dialog = page.getByRole('dialog', { name: 'Resume plan' });
-  await dialog.waitFor();
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'detached' });
+  // The app no longer opens the resume offer by itself at start (the fixtures hold an interrupted run; the runs list says
+  // so): waiting for that dialog stopped this benchmark. Should a dialog be over the screen, close it, as a user would.
+  const dialog = page.getByRole('dialog');
+  if (await dialog.count()) {
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  }
   await page.evaluate(
     async ([run, n]) => {
       const dev = (globalThis as unknown as PageGlobals).__ratchetDev;

@@ -1,14 +1,15 @@
 // Benchmark P12: start-up with a 5 GB store ÷ with an empty one. Start-up is what every host does first (CLI command,
 // `serve`, the app): createEngine (open, migrations check, the after-crash check when due), the interrupted-runs sweep,
-// then close. The big store holds 2,000 realistic runs plus archived attempts with 1 MB transcripts, 5 GB on disk in all
-// (really written, not sparse); it is deleted afterwards. Goal ≤ 1.5.
+// then close. The big store holds about 2,000 runs of history plus archived attempts with 1 MB transcripts, 5 GB on disk
+// in all (really written, not sparse; generated in SQL inside SQLite, history-store.ts); it is deleted afterwards. Goal ≤ 1.5.
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../electron/engine/engine';
 import { compareAsync, report } from './measure';
-import { fillRuns } from './history-store';
+import { buildDashboardStore } from './history-store';
+import { CLASS_TRIGGERS, rebuildClassSummary, rebuildSummary, SUMMARY_TRIGGERS } from '../electron/engine/store/migrations/0016-stats-tries';
 
 const GB = Number(process.env.BENCH_STORE_GB ?? 5);
 const dir = mkdtempSync(join(tmpdir(), 'ratchet-bench-start-'));
@@ -26,30 +27,29 @@ try {
   const t0 = Date.now();
   await start(emptyHome);
   {
-    let t = Date.now();
-    const engine = createEngine({ home: bigHome, env: {}, now: () => new Date(t) });
-    fillRuns(engine.store, { runs: 2_000, setClock: (x) => (t = x), end: Date.now() });
+    const engine = createEngine({ home: bigHome, env: {} });
     engine.close();
     await engine.releaseSandbox();
   }
-  // The bulk: archived attempts whose transcripts are 1 MB each, written without a journal (then WAL again, as the store runs).
+  // About 2,000 runs of history (the dashboard bench's shape: prompts, API calls, events, some transcripts), then the
+  // bulk: archived attempts whose transcripts are 1 MB each — all generated in SQL inside SQLite, without a journal.
   const db = new Database(join(bigHome, 'ratchet.db'));
-  db.pragma('journal_mode = DELETE');
-  db.pragma('synchronous = OFF');
-  const target = GB * 1e9;
-  const runId = (db.prepare('SELECT id FROM runs LIMIT 1').get() as { id: string }).id;
-  const attempt = db.prepare(
-    "INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, finished_at) VALUES (?, 1, ?, 'failed', 'anthropic', 'claude-sonnet-5-5', ?, ?)",
-  );
-  const text = db.prepare("INSERT INTO attempt_results (attempt_id, transcript_json) VALUES (?, printf('%.*c', 1000000, ?))");
-  const chunk = db.transaction((from: number) => {
-    for (let n = from; n < from + 500; n++) {
-      const at = new Date().toISOString();
-      const id = Number(attempt.run(runId, n, at, at).lastInsertRowid);
-      text.run(id, String.fromCharCode(97 + (n % 26)));
-    }
+  buildDashboardStore(db, { attempts: 13_000, days: 30, now: Date.now(), fullEvery: 20 }, (d) => {
+    rebuildSummary(d);
+    d.exec(SUMMARY_TRIGGERS);
+    rebuildClassSummary(d);
+    d.exec(CLASS_TRIGGERS);
   });
-  for (let n = 100; statSync(join(bigHome, 'ratchet.db')).size < target; n += 500) chunk(n);
+  db.pragma('journal_mode = OFF');
+  const target = GB * 1e9;
+  const rows = Math.ceil((target - statSync(join(bigHome, 'ratchet.db')).size) / 1_000_000) + 5;
+  db.exec(`
+    CREATE TEMP TABLE bulk (n INTEGER PRIMARY KEY);
+    WITH RECURSIVE nn(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM nn WHERE n < ${rows}) INSERT INTO bulk (n) SELECT n FROM nn;
+    INSERT INTO attempts (run_id, step_index, n, outcome, agent_kind, model, started_at, finished_at)
+      SELECT 'run-0', 1, 100 + n, 'failed', 'anthropic', 'claude-sonnet-5-5', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM bulk;
+    INSERT INTO attempt_results (attempt_id, transcript_json)
+      SELECT a.id, printf('%.*c', 1000000, char(97 + b.n % 26)) FROM bulk b JOIN attempts a ON a.run_id = 'run-0' AND a.step_index = 1 AND a.n = 100 + b.n;`);
   db.pragma('journal_mode = WAL');
   db.close();
   const size = statSync(join(bigHome, 'ratchet.db')).size;

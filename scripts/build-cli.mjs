@@ -23,7 +23,8 @@ export async function buildCli(target = outdir) {
   mkdirSync(tmp, { recursive: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { entry: 'electron/cli/entry.ts', usage: 'electron/cli/usage.ts' },
+    // The stats worker is an entry of its own: the service starts it from the file beside its chunk (stats-reader.ts).
+    entryPoints: { entry: 'electron/cli/entry.ts', usage: 'electron/cli/usage.ts', 'stats-worker': 'electron/engine/stats/stats-worker.ts' },
     outdir: tmp,
     bundle: true,
     splitting: true,

@@ -90,7 +90,10 @@ export function createEngine(deps: EngineDeps) {
   // One OS sandbox per engine, rebuilt when the user's opt-out changes; each run gets its own jail from it.
   let osSandbox: OsSandbox | null = null;
   // Private folders of finished runs whose process is gone (crashed, killed) are removed here, not left in /tmp forever.
-  sweepPrivateDirsOf(store.listRuns());
+  // Off the start-up path (a start costs the same whatever the history: benchmark P12), and reading the runs only when
+  // a folder is there to decide about; a short-lived command closed before it comes leaves the sweep to the next host.
+  const sweep = setTimeout(() => sweepPrivateDirsOf(() => store.runWorktrees()), 0);
+  sweep.unref();
   function sandbox(): OsSandbox {
     const mode: SandboxMode = deps.sandbox === 'off' || !userSettings.sandbox ? 'off' : 'auto';
     if (!osSandbox || (osSandbox.status.state === 'off') !== (mode === 'off')) osSandbox = createOsSandbox({ mode, ratchetHome: home, env: deps.env });
@@ -433,6 +436,7 @@ export function createEngine(deps: EngineDeps) {
     onEvent: (fn: (e: EngineEvent) => void) => store.onEvent(fn),
     watchOtherWriters: others.watchOtherWriters,
     close: () => {
+      clearTimeout(sweep);
       others.stopAll();
       db.close();
       // A closed engine runs nothing more: let go of the sandbox's proxies (their socat bridges) without being asked.

@@ -136,8 +136,18 @@ export function sweepPrivateDirs(root = privateRoot(), stateOf: (name: string) =
   return removed;
 }
 
-/** The sweep with what a store knows of its runs: a folder is named after its run's worktree. */
-export function sweepPrivateDirsOf(runs: ReadonlyArray<{ worktree: string; finished_at: string | null }>, root = privateRoot()): string[] {
-  const state = new Map(runs.map((r) => [path.basename(r.worktree), r.finished_at ? ('finished' as const) : ('live' as const)]));
-  return sweepPrivateDirs(root, (name) => state.get(name) ?? 'unknown');
+type RunDirRow = { worktree: string; finished_at: string | null };
+
+/**
+ * The sweep with what a store knows of its runs: a folder is named after its run's worktree. `runs` may be a function,
+ * called only when the root holds a folder to decide about (a start with none reads no run at all).
+ */
+export function sweepPrivateDirsOf(runs: ReadonlyArray<RunDirRow> | (() => ReadonlyArray<RunDirRow>), root = privateRoot()): string[] {
+  let state: Map<string, PrivateDirState> | undefined;
+  return sweepPrivateDirs(root, (name) => {
+    state ??= new Map(
+      (typeof runs === 'function' ? runs() : runs).map((r) => [path.basename(r.worktree), r.finished_at ? ('finished' as const) : ('live' as const)]),
+    );
+    return state.get(name) ?? 'unknown';
+  });
 }

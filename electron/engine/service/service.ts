@@ -17,12 +17,10 @@ import { inspectRepo } from '../git/repo-git';
 import { attemptDetail, findAttempt } from '../attempts/attempt-detail';
 import { memorySecrets, type SecretStore } from '../settings/secret-store';
 import { saveSettings, type UserSettings } from '../settings/settings-store';
-import { statsWindow } from '../stats/stats';
-import { loadImprovements, loadPrRounds, weeklyReport } from '../stats/stats-report';
+import { loadPrRounds } from '../stats/stats-report';
+import { createStatsReader } from '../stats/stats-reader';
 import { teamReportSection } from '../stats/team-report';
 import { loadStats } from '../stats/stats-load';
-import { whatIf } from '../stats/what-if';
-import { loadWhatIfHistory } from '../stats/what-if-history';
 import { RunQueue } from '../store/run-queue';
 import { applyRunEvent } from '../run/apply-run-commands';
 import { landingHandlers } from './service-landing';
@@ -116,6 +114,8 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   const stopWatching = engine.watchOtherWriters(opts.watchMs);
   // The engine holds the user's settings (loaded once with it); this file reads them there, never a copy of its own.
   const settings = (): UserSettings => engine.settings();
+  const stats = createStatsReader(engine.store.db);
+  const statsContext = () => ({ nowIso: now().toISOString(), dailyUsd: settings().budget.dailyUsd, preset: settings().preset });
 
   const secrets: SecretStore = opts.secrets ?? memorySecrets(opts.env.ANTHROPIC_API_KEY ?? null);
   const storedKey = secrets.get();
@@ -370,19 +370,15 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       estimates: loadEstimateRecord(engine.store.db),
       pullRequests: loadPrRounds(engine.store.db, days, now()),
     }),
-    'stats.whatIf': async ({ days, ...choice }) => {
-      // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
-      const since = statsWindow(days, now()).sinceIso;
-      return whatIf(loadWhatIfHistory(engine.store, since), choice);
-    },
-    'stats.report': async ({ days }) => ({
-      markdown:
-        weeklyReport(engine.store.db, days, now(), { dailyUsd: settings().budget.dailyUsd, preset: settings().preset }).markdown +
-        (await teamReportSection(() => team.handlers['team.stats']({ days }))),
-    }),
-    'stats.improvements': async ({ days }) => {
-      const at = now();
-      return { items: loadImprovements(engine.store.db, loadStats(engine.store.db, days, at, settings().budget.dailyUsd), at, settings().preset) };
+    // The what-if replay, the weekly report and the suggestions read a period's raw rows: the stats worker answers them
+    // on its own read connection, off this thread (stats-reader.ts).
+    'stats.whatIf': async ({ days, ...choice }) => stats.call({ kind: 'whatIf', days, choice, ctx: statsContext() }),
+    'stats.report': async ({ days }) => {
+      const [own, teamPart] = await Promise.all([
+        stats.call({ kind: 'report', days, ctx: statsContext() }),
+        teamReportSection(() => team.handlers['team.stats']({ days })),
+      ]);
+      return { markdown: own.markdown + teamPart };
     },
     'schedules.list': async () => schedules.list(),
     'schedules.add': async (input) => schedules.add(input),
@@ -395,6 +391,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       const c = checkCron(cron, tz, now());
       return c.ok ? { error: null, next: c.next.map((d) => ({ at: d.toISOString(), text: cronTimeText(d, tz) })) } : { error: c.message, next: [] };
     },
+    'stats.improvements': async ({ days }) => stats.call({ kind: 'improvements', days, ctx: statsContext() }),
     'settings.get': async () => settingsDoc(),
     'settings.set': async (patch) => {
       const { pricing, ...rest } = patch;
@@ -437,6 +434,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       await scheduler.close();
       await team.close();
       pulls.close();
+      await stats.close();
       stopWatching();
       unsubscribeEngine();
     },

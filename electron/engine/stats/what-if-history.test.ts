@@ -32,7 +32,7 @@ describe('what-if over the store', () => {
       { ms: 30_000, describe: () => `the run to succeed (it is ${e.store.getRun(runId)?.status})` },
     );
 
-    const history = loadWhatIfHistory(engine.store, '2000-01-01T00:00:00.000Z');
+    const history = loadWhatIfHistory(engine.store.db, '2000-01-01T00:00:00.000Z');
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ runId, title: 'flips once', status: 'succeeded' });
     expect(history[0]?.steps.map((s) => [s.index, s.attempts.map((a) => [a.outcome, a.errorClass])])).toEqual([

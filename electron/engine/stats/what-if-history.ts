@@ -1,11 +1,11 @@
 // Loads a period's runs, steps and recorded attempts as the what-if replay reads them (narrow columns only, one query).
-import type { Store } from '../store/store';
+import type { StoreDb } from '../store/store-rows';
 import { whatIfRows } from '../store/stats-queries';
 import type { HistoryAttempt, HistoryRun, HistoryStep } from './what-if';
 
 /** Runs created since `sinceIso`, each with its steps (skipped ones left out) and their attempts in order. */
-export function loadWhatIfHistory(store: Store, sinceIso: string): HistoryRun[] {
-  const rows = whatIfRows(store.db, sinceIso);
+export function loadWhatIfHistory(db: StoreDb, sinceIso: string): HistoryRun[] {
+  const rows = whatIfRows(db, sinceIso);
   const runs = new Map<string, HistoryRun & { steps: HistoryStep[] }>();
   const steps = new Map<string, HistoryStep & { attempts: HistoryAttempt[]; status: string | null }>();
   for (const r of rows) {

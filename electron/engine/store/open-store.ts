@@ -133,3 +133,13 @@ function markOpen(home: string): () => void {
   }
   return () => rmSync(marker, { force: true });
 }
+
+/**
+ * A second, read-only connection to an open store's file (the stats worker's): no migrations, no markers, the same busy
+ * wait as the engine's connection. It reads what the engine's connection has committed.
+ */
+export function openReadOnly(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  return db;
+}

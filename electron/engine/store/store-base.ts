@@ -27,8 +27,9 @@ export class StoreBase extends StoreCore {
   /** The repositories runs were made in, the most recently used first (by their newest run, else when first seen). */
   recentRepos(limit = 10): Array<{ path: string; name: string; lastUsed: string }> {
     return this.stmt(
-      `SELECT repos.path, repos.name, COALESCE(MAX(runs.created_at), repos.created_at) AS lastUsed FROM repos
-       LEFT JOIN runs ON runs.repo_id = repos.id GROUP BY repos.id ORDER BY lastUsed DESC LIMIT ?`,
+      // Each repository's newest run from the runs_repo index (one step per repository, not a read of its every run).
+      `SELECT repos.path, repos.name, COALESCE((SELECT MAX(runs.created_at) FROM runs WHERE runs.repo_id = repos.id), repos.created_at) AS lastUsed
+       FROM repos ORDER BY lastUsed DESC LIMIT ?`,
     ).all(limit) as Array<{ path: string; name: string; lastUsed: string }>;
   }
 
@@ -94,6 +95,11 @@ export class StoreBase extends StoreCore {
          JOIN repos ON repos.id = runs.repo_id JOIN tasks ON tasks.id = runs.task_id
          ORDER BY runs.created_at DESC, runs.id DESC`,
     ).all() as RunRow[];
+  }
+
+  /** Every run's worktree and whether it finished (narrow: what the private folders' sweep decides by). */
+  runWorktrees(): Array<{ worktree: string; finished_at: string | null }> {
+    return this.stmt('SELECT worktree, finished_at FROM runs').all() as Array<{ worktree: string; finished_at: string | null }>;
   }
 
   getWorkflow(runId: string): Workflow {

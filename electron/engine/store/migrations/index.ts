@@ -20,6 +20,7 @@ import { migration0019 } from './0019-run-pr';
 import { migration0020 } from './0020-run-estimate';
 import { migration0021 } from './0021-schedules';
 import { migration0022 } from './0022-run-pr-options';
+import { migration0023 } from './0023-lease-index';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration0001,
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0020,
   migration0021,
   migration0022,
+  migration0023,
 ];
