@@ -46,7 +46,7 @@ export function RaiseBudget({ runId, doc, raise, paused }: { runId: string; doc:
       </button>
     );
   return (
-    <span className="confirm">
+    <div className="confirm" role="group" aria-label="raise the budget">
       <label className="field-inline">
         New task budget (USD)
         {/* Any amount above what it spent (0.25, 2.5, 0.004): step="any", checked here with a sentence. */}
@@ -64,6 +64,6 @@ export function RaiseBudget({ runId, doc, raise, paused }: { runId: string; doc:
         Cancel
       </button>
       <InlineError message={error ?? (invalid ? `Give it more than ${money(spent)} (what it has spent).` : null)} />
-    </span>
+    </div>
   );
 }
