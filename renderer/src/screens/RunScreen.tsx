@@ -12,6 +12,8 @@ import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
 import { AttemptPanel } from '../components/AttemptPanel';
 import { CostMeter } from '../components/CostMeter';
+import { budgetPause } from '../lib/budget-stop';
+import { pausedForBudget } from './RaiseBudget';
 import { ErrorState, Loading } from '../components/States';
 import { RelativeTime } from '../components/RelativeTime';
 import { RunStatusBadge, UncheckedBadge } from '../components/StatusBadge';
@@ -99,6 +101,8 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
     );
   }
   const selectedStep = doc.steps.find((s) => s.index === selected) ?? null;
+  // Paused at its task budget: one sentence, said once, here (issue 34 item 4).
+  const pause = pausedForBudget(doc) ? budgetPause(doc.reason, doc.costUsd ?? 0, doc.policy?.budget.taskUsd ?? null) : null;
   const wakeAt = doc.status === 'waiting' ? detail.wakeAt : null;
   const waitingOnSelected = wakeAt && selectedStep && selectedStep.attempts.at(-1)?.decision ? wakeAt : null;
 
@@ -132,7 +136,12 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <div>
             <dt>cost</dt>
             <dd>
-              <CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" />
+              <CostMeter
+                cost={doc.costUsd}
+                {...appliedBudget(doc, settings?.budget ?? null)}
+                label="task budget"
+                projected={pause?.nextCallUsd != null ? (doc.costUsd ?? 0) + pause.nextCallUsd : null}
+              />
             </dd>
           </div>
           {doc.estimate && (
@@ -144,8 +153,12 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
             </div>
           )}
         </dl>
-        {doc.reason && (
-          <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />
+        {pause ? (
+          <p className="run-reason tone-attention">{pause.sentence}</p>
+        ) : (
+          doc.reason && (
+            <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />
+          )
         )}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
