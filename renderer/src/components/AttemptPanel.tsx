@@ -62,6 +62,7 @@ export function AttemptPanel({
             onClick={() => setChosen(a.n)}
           >
             <StatusIcon status={shownOutcome(a.outcome, runLive)} /> Attempt {a.n}
+            {a.outcome === 'red' ? ' · test written' : ''}
             {a.errorClass && <span className="muted"> · {errorClassLabel(a.errorClass)}</span>}
           </button>
         ))}

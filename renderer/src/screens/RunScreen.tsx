@@ -2,7 +2,7 @@
 import { estimateVsActual } from '../../../shared/estimate-text';
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { baseName, shortSha, money, timeWords } from '../lib/format';
+import { ago, baseName, duration, shortSha, money, timeWords } from '../lib/format';
 import { appReason } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
@@ -113,6 +113,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <h1>{detail.title ?? summary?.title ?? runId}</h1>
           <RunStatusBadge status={doc.status} wakeAt={wakeAt} />
           {doc.checked === false && <UncheckedBadge />}
+          <span className="muted small-text run-times">{summary ? runTimes(doc.status, summary.createdAt, summary.updatedAt, now) : ''}</span>
         </div>
         <dl className="facts run-facts">
           <div>
@@ -180,6 +181,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
             timing={detail.timing}
             now={now}
             runActive={live}
+            runWaiting={doc.status === 'waiting'}
             onSelect={(i) => navigate(hrefs.run(runId, i))}
           />
           {doc.resumes.length > 0 && (
@@ -236,6 +238,16 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
  * remaining issues and next steps under it, one click away, as paragraphs and lists — no terminal commands (the buttons
  * below do what they said) and no raw times.
  */
+/** "started 3 min ago · took 58 s" (finished), "started 3 min ago · 3 min so far" (under way): issue 34 item 11. */
+export function runTimes(status: StatusDocument['status'], createdAt: string, updatedAt: string, now: number): string {
+  const started = Date.parse(createdAt);
+  if (Number.isNaN(started)) return '';
+  const head = `started ${ago(createdAt, now)}`;
+  if (FINISHED.has(status)) return `${head} · took ${duration(Date.parse(updatedAt) - started)}`;
+  if (status === 'running' || status === 'waiting' || status === 'planning') return `${head} · ${duration(now - started)} so far`;
+  return head;
+}
+
 export function RunReason({ reason, tone }: { reason: string; tone: string }) {
   const { head, blocks } = appReason(reason, (iso) => timeWords(iso));
   return (
