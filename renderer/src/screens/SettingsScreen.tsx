@@ -8,11 +8,12 @@ import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 import { TeamSettings } from './TeamSettings';
+import { appWords } from '../lib/app-words';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
   environment: 'Read from ANTHROPIC_API_KEY in the environment of the headless host; it cannot be changed from here.',
-  session: 'Kept in the memory of `ratchet serve` until it stops (a browser host has no keychain); set ANTHROPIC_API_KEY in its environment to keep it.',
+  session: 'Kept in the browser host’s memory until it stops (a browser host has no keychain); set ANTHROPIC_API_KEY in its environment to keep it.',
   none: 'No key is set. Runs with the Anthropic agent will fail until one is.',
 };
 
@@ -76,9 +77,10 @@ function ApiKey({ settings }: { settings: Settings }) {
         <span className={`badge tone-${settings.apiKeySet ? 'good' : 'attention'}`}>{settings.apiKeySet ? 'set' : 'not set'}</span>{' '}
         {KEY_SOURCE[settings.apiKeySource]}
       </p>
-      {settings.apiKeyWarning && (
+      {/* A key kept in memory is said once (the line above), not again as a warning (issue 34 item 8). */}
+      {settings.apiKeyWarning && settings.apiKeySource !== 'session' && (
         <div className="warning-box" role="alert">
-          {settings.apiKeyWarning}
+          {appWords(settings.apiKeyWarning)}
         </div>
       )}
       {!fromEnv && (
