@@ -120,7 +120,7 @@ describe('DashboardScreen', () => {
       .map((a) => a.getAttribute('href'));
     // The same runs as the runs list's Needs you (a run waiting to retry goes on by itself: it is Running there).
     expect(new Set(hrefs)).toEqual(new Set([RUN_IDS.paused, RUN_IDS.approval, RUN_IDS.interrupted, RUN_IDS.failed].map((id) => `#/runs/${id}`)));
-    expect(within(section).getByText(/task budget \$5\.00 reached/)).toBeTruthy();
+    expect(within(section).getByText(/Task budget \$5\.00 reached/)).toBeTruthy();
     // A run leaving `paused` leaves the list, live.
     disconnect = connectEvents(getApi());
     fake.engineEvent(RUN_IDS.paused, 'run.status', { status: 'running', reason: null, wakeAt: null });

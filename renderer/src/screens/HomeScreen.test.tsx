@@ -272,6 +272,8 @@ describe('HomeScreen', () => {
     await renderHome();
     const table = document.querySelector('table.runs-table')!;
     expect(table.textContent).toContain('give the run more with Raise budget and continue');
+    // A reason starts its row with a capital (issue 34 item 10).
+    expect(table.textContent).toContain('Task budget of $0.0040 reached');
     expect(table.textContent).toContain('(last seen 1 min ago)');
     expect(table.textContent).not.toMatch(/ratchet resume|<usd>|\d{4}-\d\d-\d\dT/);
   });

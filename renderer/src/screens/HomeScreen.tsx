@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
 import { useQueue } from '../stores/queue';
 import { errorMessage } from '../lib/errors';
-import { ago, baseName, money, reasonLine } from '../lib/format';
+import { ago, baseName, money, reasonLine, sentence } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useProject } from '../stores/project';
 import { useRuns } from '../stores/runs';
@@ -225,7 +225,7 @@ function RunRow({
           r.reason &&
           r.status !== 'succeeded' && (
             <div className="muted small-text truncate" title={reasonLine(r.reason)}>
-              {reasonLine(r.reason)}
+              {sentence(reasonLine(r.reason))}
             </div>
           )
         )}

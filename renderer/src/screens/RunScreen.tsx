@@ -2,7 +2,7 @@
 import { estimateVsActual } from '../../../shared/estimate-text';
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { ago, baseName, duration, shortSha, money, timeWords } from '../lib/format';
+import { ago, sentence, baseName, duration, shortSha, money, timeWords } from '../lib/format';
 import { appReason } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
@@ -252,7 +252,7 @@ export function RunReason({ reason, tone }: { reason: string; tone: string }) {
   const { head, blocks } = appReason(reason, (iso) => timeWords(iso));
   return (
     <div className="run-reason-block">
-      <p className={`run-reason ${tone}`}>{head}</p>
+      <p className={`run-reason ${tone}`}>{sentence(head)}</p>
       {blocks.length > 0 && (
         <details className="run-reason-more small-text">
           <summary>{blocks.some((b) => b.heading === 'Next steps') ? 'Attempts summary and next steps' : 'More'}</summary>

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import type { RunStatus } from '../../../../shared/domain';
 import { RUN_GROUP_LABEL } from '../../../../shared/run-groups';
 import { RelativeTime } from '../RelativeTime';
-import { reasonLine } from '../../lib/format';
+import { reasonLine, sentence } from '../../lib/format';
 import { hrefs, navigate } from '../../lib/route';
 import { useNeedsYou } from '../../lib/needs-you';
 import { usePoll } from '../../lib/use-poll';
@@ -67,7 +67,7 @@ export function NeedsAttention() {
               <a href={team.has(r.id) ? hrefs.teamRun(r.id) : hrefs.run(r.id)} className="attention-title" title={r.title}>
                 {r.title}
               </a>
-              <span className="muted small-text attention-why">{r.reason ? reasonLine(r.reason) : ATTENTION[r.status]}</span>
+              <span className="muted small-text attention-why">{r.reason ? sentence(reasonLine(r.reason)) : ATTENTION[r.status]}</span>
               <span className="muted small-text attention-when">
                 <RelativeTime at={r.updatedAt} />
               </span>
