@@ -238,13 +238,14 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
  * remaining issues and next steps under it, one click away, as paragraphs and lists — no terminal commands (the buttons
  * below do what they said) and no raw times.
  */
-/** "started 3 min ago · took 58 s" (finished), "started 3 min ago · 3 min so far" (under way): issue 34 item 11. */
+/** "started 3 min ago · took 58 s" (finished), "started 1 min 31 s ago" (under way): issue 34 item 11. */
 export function runTimes(status: StatusDocument['status'], createdAt: string, updatedAt: string, now: number): string {
   const started = Date.parse(createdAt);
   if (Number.isNaN(started)) return '';
   const head = `started ${ago(createdAt, now)}`;
   if (FINISHED.has(status)) return `${head} · took ${duration(Date.parse(updatedAt) - started)}`;
-  if (status === 'running' || status === 'waiting' || status === 'planning') return `${head} · ${duration(now - started)} so far`;
+  // Under way, the time it has taken is the time since it started: said once, to the second (not "2 min ago · 1 min 31 s").
+  if (status === 'running' || status === 'waiting' || status === 'planning') return `started ${duration(now - started)} ago`;
   return head;
 }
 
