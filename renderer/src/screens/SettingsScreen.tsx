@@ -189,6 +189,8 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
   const shown: FieldErrors = Object.fromEntries(Object.entries(errors).filter(([k]) => attempted || (typed[k] ?? '').trim() !== ''));
   const field = (key: string) => ({ 'aria-invalid': shown[key] !== undefined, 'aria-describedby': shown[key] ? errId(key) : undefined });
   const count = Object.keys(errors).length;
+  const [pricingOpen, setPricingOpen] = useState(false);
+  const pricingShown = pricingOpen || (attempted && count > 0);
 
   const submit = async () => {
     setAttempted(true);
@@ -303,10 +305,16 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
       </section>
 
       <section className="card settings-section" aria-labelledby="h-pricing">
-        <h2 id="h-pricing">
-          Pricing <span className="muted small-text">USD per million tokens</span>
-        </h2>
-        <PricingTable rows={prices} onChange={setPrices} errors={shown} errorId={errId} />
+        {/* Folded to one line (issue 34 item 8): the table is 16 rows of 4 prices that are rarely changed; a field to fix opens it. */}
+        <header className="card-header">
+          <h2 id="h-pricing">
+            Pricing <span className="muted small-text">USD per million tokens</span>
+          </h2>
+          <button type="button" className="small" aria-expanded={pricingShown} onClick={() => setPricingOpen(!pricingShown)}>
+            {pricingShown ? 'Hide prices' : `${prices.length} models · Edit prices`}
+          </button>
+        </header>
+        {pricingShown && <PricingTable rows={prices} onChange={setPrices} errors={shown} errorId={errId} />}
       </section>
 
       <section className="card settings-section" aria-labelledby="h-sandbox">
