@@ -83,7 +83,7 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await openRun(page, 'Calculator, queued', 'running');
     await shootScreen(page, 'run-running');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
-    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.locator('.confirm').getByRole('button', { name: 'Stop', exact: true }).click();
     await waitFor('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
     await shootScreen(page, 'run-stopped');
     // The notices of the runs that ended (a failure, a success), grouped, in the page; New task's Start button stays clear
@@ -143,6 +143,9 @@ describe('every screen at 1400×900 and 1024×700', () => {
 
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByRole('rowgroup', { name: 'Finished' }).waitFor();
+    // Past 20 runs the Finished section starts folded (issue 34 item 1): unfold it to see every run.
+    const finished = page.getByRole('rowgroup', { name: 'Finished' }).getByRole('button', { name: /^Finished/ });
+    if ((await finished.getAttribute('aria-expanded')) === 'false') await finished.click();
     await expect(page.locator('table.runs-table tbody tr.clickable').count()).resolves.toBe(seeded.length + 3);
     await shootScreen(page, 'home-finished');
     // A run started without checks: "unchecked" in the list (the seeded one alone) and on its screen, merging not first.
@@ -151,6 +154,9 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('combobox', { name: 'status' }).selectOption('');
     await openRun(page, UNCHECKED_TITLE, 'succeeded');
     await shootScreen(page, 'run-unchecked');
+    // A run paused at its task budget (issue 34 item 4): one sentence, an amber bar.
+    await openRun(page, 'Upgrade to React 19', 'paused');
+    await shootScreen(page, 'run-budget-paused');
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
