@@ -39,6 +39,10 @@ const waitFor = (what: string, fn: () => boolean) => until(fn, { ms: 90_000, eve
 
 async function openRun(page: Page, title: string, status: string): Promise<void> {
   await page.getByRole('link', { name: 'Runs' }).click();
+  // A long list folds Finished (issue 34 item 1): unfold it when the run is there.
+  const finished = page.getByRole('rowgroup', { name: 'Finished' }).getByRole('button', { name: /^Finished/ });
+  await page.locator('table.runs-table').waitFor();
+  if ((await finished.count()) > 0 && (await finished.getAttribute('aria-expanded')) === 'false') await finished.click();
   await page.locator('table.runs-table').getByRole('link', { name: title, exact: true }).click();
   await page.getByRole('heading', { name: title }).waitFor();
   await page.locator('header').getByText(status, { exact: true }).first().waitFor({ timeout: 30_000 });
