@@ -159,7 +159,7 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await openRun(page, UNCHECKED_TITLE, 'succeeded');
     await shootScreen(page, 'run-unchecked');
     // A run paused at its task budget (issue 34 item 4): one sentence, an amber bar.
-    await openRun(page, 'Upgrade to React 19', 'paused');
+    await openRun(page, 'Rate limiter for the API client, with a token bucket and jittered refill', 'paused');
     await shootScreen(page, 'run-budget-paused');
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
