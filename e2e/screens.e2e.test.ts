@@ -39,6 +39,10 @@ const waitFor = (what: string, fn: () => boolean) => until(fn, { ms: 90_000, eve
 
 async function openRun(page: Page, title: string, status: string): Promise<void> {
   await page.getByRole('link', { name: 'Runs' }).click();
+  // A long list folds Finished (issue 34 item 1): unfold it when the run is there.
+  const finished = page.getByRole('rowgroup', { name: 'Finished' }).getByRole('button', { name: /^Finished/ });
+  await page.locator('table.runs-table').waitFor();
+  if ((await finished.count()) > 0 && (await finished.getAttribute('aria-expanded')) === 'false') await finished.click();
   await page.locator('table.runs-table').getByRole('link', { name: title, exact: true }).click();
   await page.getByRole('heading', { name: title }).waitFor();
   await page.locator('header').getByText(status, { exact: true }).first().waitFor({ timeout: 30_000 });
@@ -83,7 +87,7 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await openRun(page, 'Calculator, queued', 'running');
     await shootScreen(page, 'run-running');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
-    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.locator('.confirm').getByRole('button', { name: 'Stop', exact: true }).click();
     await waitFor('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
     await shootScreen(page, 'run-stopped');
     // The notices of the runs that ended (a failure, a success), grouped, in the page; New task's Start button stays clear
@@ -143,6 +147,9 @@ describe('every screen at 1400×900 and 1024×700', () => {
 
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByRole('rowgroup', { name: 'Finished' }).waitFor();
+    // Past 20 runs the Finished section starts folded (issue 34 item 1): unfold it to see every run.
+    const finished = page.getByRole('rowgroup', { name: 'Finished' }).getByRole('button', { name: /^Finished/ });
+    if ((await finished.getAttribute('aria-expanded')) === 'false') await finished.click();
     await expect(page.locator('table.runs-table tbody tr.clickable').count()).resolves.toBe(seeded.length + 3);
     await shootScreen(page, 'home-finished');
     // A run started without checks: "unchecked" in the list (the seeded one alone) and on its screen, merging not first.
@@ -151,6 +158,9 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('combobox', { name: 'status' }).selectOption('');
     await openRun(page, UNCHECKED_TITLE, 'succeeded');
     await shootScreen(page, 'run-unchecked');
+    // A run paused at its task budget (issue 34 item 4): one sentence, an amber bar.
+    await openRun(page, 'Rate limiter for the API client, with a token bucket and jittered refill', 'paused');
+    await shootScreen(page, 'run-budget-paused');
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();

@@ -2,7 +2,8 @@
 import { useEffect } from 'react';
 import { shortcutFor, typingIn } from './lib/shortcuts';
 import { runMenuCommand } from './stores/menu-commands';
-import { needsYouCount, titleWithCount } from '../../shared/run-groups';
+import { titleWithCount } from '../../shared/run-groups';
+import { useNeedsYou } from './lib/needs-you';
 import { boot } from './boot';
 import { hrefs, navigate } from './lib/route';
 import { useRuns } from './stores/runs';
@@ -42,7 +43,8 @@ export function App() {
   const closeResume = useUi((s) => s.closeResume);
   const interrupted = useRuns((s) => s.interrupted.data);
   // "(2) Ratchet": how many runs wait for the user, on the window title (and, in Electron, the dock badge).
-  const needYou = useRuns((s) => needsYouCount(s.runs.data));
+  // The same runs as the runs list's and the dashboard's Needs you, team runs too (issue 34 item 2).
+  const needYou = useNeedsYou().runs.length;
   useEffect(() => {
     document.title = titleWithCount('Ratchet', needYou);
   }, [needYou]);

@@ -20,6 +20,9 @@ import type { LineTarget } from './VirtualLines';
  * What an attempt is, as the screen says it: one still `running` in a run that is not under way (its process died
  * before the engine noticed) is interrupted — nothing of it may look alive.
  */
+/** An attempt's message when a budget stopped it (the engine's words: electron/engine/policy/budget.ts). */
+const BUDGET_STOP = /^(task|daily) budget of \S+ reached/;
+
 export function shownOutcome(outcome: AttemptOutcome, runLive: boolean): AttemptOutcome {
   return outcome === 'running' && !runLive ? 'interrupted' : outcome;
 }
@@ -59,6 +62,7 @@ export function AttemptPanel({
             onClick={() => setChosen(a.n)}
           >
             <StatusIcon status={shownOutcome(a.outcome, runLive)} /> Attempt {a.n}
+            {a.outcome === 'red' ? ' · test written' : ''}
             {a.errorClass && <span className="muted"> · {errorClassLabel(a.errorClass)}</span>}
           </button>
         ))}
@@ -192,7 +196,10 @@ function AttemptBody({
       {(d.errorClass || d.errorMessage) && (
         <div className={`error-box${d.outcome === 'interrupted' ? ' error-box-stopped' : ''}`} role="note">
           {d.errorClass && <span className="badge tone-bad">{errorClassLabel(d.errorClass)}</span>}
-          <span>{d.errorMessage}</span>
+          {/* A budget stop is said once, in the run's header; the terminal's command never shows here (issue 34 items 4, 9). */}
+          <span>
+            {d.errorMessage && BUDGET_STOP.test(d.errorMessage) ? 'Stopped at the budget: the run’s header says what the next call needs.' : d.errorMessage}
+          </span>
         </div>
       )}
       {d.outcome === 'red' && (

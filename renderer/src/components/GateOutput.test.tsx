@@ -104,6 +104,12 @@ describe('GateOutput', () => {
     expect(screen.getByText(/ · 1 line$/)).toBeTruthy();
   });
 
+  it('does not count the newline that ends the output as a line (issue 34 item 10)', () => {
+    const gate = { gate: 'test', command: 'npm test', passed: true, exitCode: 0, signal: null, timedOut: false, durationMs: 10, failures: [] };
+    render(<GateOutput gate={{ ...gate, output: 'ok 1\nok 2\n', outputBytes: 10 }} />);
+    expect(screen.getByText(/ · 2 lines$/)).toBeTruthy();
+  });
+
   it('names a timeout and a signal instead of an exit code', () => {
     render(
       <GateOutput

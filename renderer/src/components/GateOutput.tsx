@@ -106,7 +106,8 @@ export const GateOutput = memo(function GateOutput({
   const lineCount = paged ? (gate.lineCount ?? head.count) : head.count;
   // A kept log (head, failures, tail) numbers its lines as in the whole output and says how many that had.
   const original = paged ? null : head.original;
-  const shownLines = original ? original.total : lineCount;
+  // The newline that ends an output ends its last line; it does not start another (issue 34 item 10).
+  const shownLines = original ? original.total : lineCount - (!paged && lineCount > 1 && gate.output.endsWith('\n') ? 1 : 0);
   const numberOf = (i: number): number => (original ? (original.numbers[i] ?? i + 1) : i + 1);
   const gutter = `${String(shownLines).length + 2}ch`;
   const spansOf = (i: number): Spans | null => {

@@ -22,9 +22,25 @@ export function Modal({
     first?.focus();
     return () => previous?.focus?.();
   }, []);
+  // Escape closes the dialog wherever focus is (issue 34 item 6): after a save replaces the footer's buttons, focus is on
+  // the page, not in the dialog. Only the topmost dialog closes.
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || !ref.current) return;
+      const dialogs = document.querySelectorAll('[role="dialog"][aria-modal="true"]');
+      if (dialogs[dialogs.length - 1] !== ref.current) return;
+      e.preventDefault();
+      close.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
+      e.preventDefault();
       onClose();
     }
     if (e.key !== 'Tab' || !ref.current) return;

@@ -58,7 +58,7 @@ export function RunStatusBadge({ status, wakeAt }: { status: RunStatus; wakeAt?:
   );
 }
 
-type Mark = StepStatus | AttemptOutcome;
+type Mark = StepStatus | AttemptOutcome | 'waiting';
 
 const ICON: Record<Mark, IconName> = {
   pending: 'pending',
@@ -69,8 +69,11 @@ const ICON: Record<Mark, IconName> = {
   passed: 'succeeded',
   flaky: 'flaky',
   error: 'error',
-  interrupted: 'pause',
-  red: 'check',
+  // Not the paused run's icon: an attempt stopped part-way (issue 34 item 10).
+  interrupted: 'stopped',
+  // Red as expected: a test that fails before the change is written (issue 34 item 5), not a check mark.
+  red: 'flask',
+  waiting: 'clock',
 };
 const TONE: Record<Mark, string> = {
   pending: 'muted',
@@ -82,7 +85,8 @@ const TONE: Record<Mark, string> = {
   flaky: 'attention',
   error: 'bad',
   interrupted: 'attention',
-  red: 'good',
+  red: 'bad',
+  waiting: 'attention',
 };
 /** What the icon means, said to screen readers and on hover. */
 const NAME: Record<Mark, string> = {
@@ -95,7 +99,8 @@ const NAME: Record<Mark, string> = {
   flaky: 'flaky',
   error: 'error',
   interrupted: 'stopped',
-  red: 'test written, fails as it should',
+  red: 'red, as expected: the new test fails before the change',
+  waiting: 'waiting to retry',
 };
 
 /** A status icon (an SVG, not a font glyph) with its name for screen readers. */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { makeRuns, RUN_IDS } from '../../dev/fixtures-runs';
 import { StepTimeline } from './StepTimeline';
+import { StatusIcon } from './StatusBadge';
 import { money } from '../lib/format';
 
 afterEach(cleanup);
@@ -55,5 +56,37 @@ describe('StepTimeline', () => {
     const stale = doc.steps.map((s, i) => (i === 2 ? { ...s, status: 'running' as const } : s));
     render(<StepTimeline steps={stale} selected={3} onSelect={() => undefined} timing={{}} now={NOW} runActive={false} />);
     expect(within(screen.getAllByRole('listitem')[2]!).getByRole('img', { name: 'stopped' })).toBeTruthy();
+  });
+
+  it('shows a run waiting to retry with a clock on its step, not a spinner (issue 34 item 11)', () => {
+    const waiting = makeRuns(NOW).find((r) => r.doc.id === RUN_IDS.waiting)!.doc;
+    const steps = waiting.steps.map((st) => (st.status === 'failed' || st.status === 'pending' ? st : st));
+    const current = steps.find((st) => st.status !== 'succeeded')!;
+    const withRunning = steps.map((st) => (st === current ? { ...st, status: 'running' as const } : st));
+    render(<StepTimeline steps={withRunning} selected={null} onSelect={() => undefined} timing={{}} now={NOW} runWaiting />);
+    expect(screen.getByRole('img', { name: 'waiting to retry' })).toBeTruthy();
+    expect(document.querySelector('.status-icon.spinning')).toBeNull();
+  });
+
+  it('marks a test-first attempt red as expected, not with a check, and the step as test first (issue 34 item 5)', () => {
+    const steps = doc.steps.map((st, i) =>
+      i === 0
+        ? {
+            ...st,
+            attempts: [
+              { ...st.attempts[0]!, n: 1, outcome: 'red' as const },
+              { ...st.attempts[0]!, n: 2, outcome: 'passed' as const },
+            ],
+          }
+        : st,
+    );
+    render(<StepTimeline steps={steps} selected={null} onSelect={() => undefined} timing={{}} now={NOW} />);
+    const first = within(screen.getAllByRole('listitem')[0]!);
+    expect(first.getByText('test first')).toBeTruthy();
+    cleanup();
+    render(<StatusIcon status="red" />);
+    const mark = screen.getByRole('img', { name: /red, as expected/ });
+    expect(mark.getAttribute('data-mark')).toBe('red');
+    expect(mark.className).not.toContain('tone-good');
   });
 });

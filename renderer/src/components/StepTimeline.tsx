@@ -8,10 +8,12 @@ import { StatusIcon } from './StatusBadge';
  * The icon a step shows: its status, except a step that went back to pending after its last attempt was stopped
  * (the user's Stop, a shutdown) shows as stopped — neither still running nor never started.
  */
-export function stepMark(step: StepDoc, runActive = true): StepDoc['status'] | 'interrupted' {
+export function stepMark(step: StepDoc, runActive = true, runWaiting = false): StepDoc['status'] | 'interrupted' | 'waiting' {
   if (step.status === 'pending' && step.attempts.at(-1)?.outcome === 'interrupted') return 'interrupted';
   // A run that is not under way has no running step (runs stopped before the engine reset the step say 'running').
   if (step.status === 'running' && !runActive) return 'interrupted';
+  // A run waiting to retry runs nothing: its step waits, it does not spin (issue 34 item 11).
+  if (step.status === 'running' && runWaiting) return 'waiting';
   return step.status;
 }
 
@@ -49,8 +51,11 @@ export function StepTimeline({
   timing,
   now,
   runActive = true,
+  runWaiting = false,
 }: {
   steps: StepDoc[];
+  /** The run waits to retry: its current step shows a clock, not a spinner. */
+  runWaiting?: boolean;
   /** The run is under way (running, waiting, planning): otherwise no step shows as running. */
   runActive?: boolean;
   selected: number | null;
@@ -80,7 +85,7 @@ export function StepTimeline({
               onClick={() => onSelect(s.index)}
               onKeyDown={(e) => onKeyDown(e, i)}
             >
-              <StatusIcon status={stepMark(s, runActive)} />
+              <StatusIcon status={stepMark(s, runActive, runWaiting)} />
               <span className="timeline-main">
                 <span className="timeline-title">
                   <span className="muted">{s.index}.</span> {s.title}
@@ -97,6 +102,11 @@ export function StepTimeline({
                   <span>{duration(stepDuration(s, timing, now, runActive))}</span>
                   <span>{s.attempts.length ? money(stepCost(s)) : '—'}</span>
                   {s.commit && <code title={s.commit}>{shortSha(s.commit)}</code>}
+                  {s.attempts.some((a) => a.outcome === 'red') && (
+                    <span className="badge tone-muted test-first-mark" title="Test first: attempt 1 wrote the step’s test, the next ones implement the change">
+                      test first
+                    </span>
+                  )}
                 </span>
               </span>
             </button>

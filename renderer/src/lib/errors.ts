@@ -1,5 +1,6 @@
+import { appWords } from './app-words';
+
 // What a failed call or action says to the user: the error's own sentence (the engine's CallError message), else its text.
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return appWords(err instanceof Error ? err.message : String(err));
 }

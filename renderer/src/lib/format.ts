@@ -41,6 +41,11 @@ export function bytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** A sentence as a box or a row starts it: with a capital (the engine's reasons start in lower case mid-sentence). */
+export function sentence(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 /** A run's reason without the terminal's commands and raw times: see shared/reason-text.ts. */
 export function reasonLine(reason: string | null | undefined, now: number = Date.now()): string {
   return reasonHead(reason, (iso) => timeWords(iso, now));

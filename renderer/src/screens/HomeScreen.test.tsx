@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // Tests for Home: runs with their badges, the interrupted banner, and opening a repository by drop (with or without pathForFile).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { RunSummary } from '../../../shared/contract';
 import { installFake, NOW } from '../test-helpers';
 import { useRuns } from '../stores/runs';
 import { useUi } from '../stores/ui';
@@ -83,15 +84,71 @@ describe('HomeScreen', () => {
     expect(screen.getByText('Ratchet’s store cannot be opened.')).toBeTruthy();
   });
 
-  it('groups the runs by what they ask of you: needs you first, then running, queued and finished', async () => {
-    const fake = installFake();
+  it('puts what runs first: Running and Queued above Needs you, each by Updated, running rows with their progress (issue 34 item 1)', async () => {
+    const at = (minAgo: number) => new Date(NOW - minAgo * 60_000).toISOString();
+    const run = (id: string, status: RunSummary['status'], updatedMinAgo: number, createdMinAgo: number): RunSummary => ({
+      id,
+      title: `Task ${id}`,
+      status,
+      repo: '/home/dev/code/calc',
+      branch: `ratchet/${id}`,
+      createdAt: at(createdMinAgo),
+      reason: null,
+      wakeAt: null,
+      updatedAt: at(updatedMinAgo),
+      stepsDone: 1,
+      stepsTotal: 3,
+      costUsd: 0,
+    });
+    // runs.list answers newest created first; the Needs-you runs were updated in another order.
+    const list = [
+      run('n-a', 'failed', 30, 1),
+      run('run-1', 'running', 1, 2),
+      run('n-b', 'paused', 2, 3),
+      run('n-c', 'interrupted', 10, 4),
+      run('q-1', 'queued', 0, 5),
+    ];
+    installFake({ overrides: { 'runs.list': () => list, 'runs.queue': () => ({ concurrency: 1, active: [], queued: [], holds: [] }) } });
     await renderHome();
-    const groups = screen.getAllByRole('rowgroup').filter((g) => g.getAttribute('aria-label'));
-    const names = groups.map((g) => g.getAttribute('aria-label'));
-    expect(names[0]).toBe('Needs you');
-    expect(names).toEqual(['Needs you', 'Running', 'Queued', 'Finished'].filter((n) => names.includes(n)));
-    const needYou = [...fake.runs.values()].filter((r) => ['paused', 'waiting_approval', 'interrupted', 'failed'].includes(r.summary.status));
-    expect(within(groups[0]!).getAllByRole('link')).toHaveLength(needYou.length);
+    const names = screen
+      .getAllByRole('rowgroup')
+      .map((g) => g.getAttribute('aria-label'))
+      .filter(Boolean);
+    expect(names).toEqual(['Running', 'Queued', 'Needs you']);
+    const needYou = screen.getByRole('rowgroup', { name: 'Needs you' });
+    expect(
+      within(needYou)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Task n-b', 'Task n-c', 'Task n-a']);
+    const running = screen.getByRole('rowgroup', { name: 'Running' });
+    expect(within(running).getByText('step 2 · 1 min')).toBeTruthy();
+    // Live: the step's gate, timed from the step's start.
+    act(() => {
+      useRuns.getState().applyEvent({ id: 1, runId: 'run-1', at: at(3), type: 'step.started', payload: { step: 2 } });
+      useRuns.getState().applyEvent({ id: 2, runId: 'run-1', at: at(1), type: 'gate.started', payload: { attemptId: 7, gate: 'test', command: 'npm test' } });
+    });
+    expect(within(running).getByText('step 2 · gate test · 3 min')).toBeTruthy();
+    // Each section folds, and says how many it holds.
+    const toggle = within(needYou).getByRole('button', { name: /Needs you\s*3/ });
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(within(needYou).queryAllByRole('link')).toHaveLength(0);
+  });
+
+  it('folds Finished in a long list so Running and Needs you stay on the first screen (issue 34 item 1)', async () => {
+    const fake = installFake();
+    const base = [...fake.runs.values()][0]!.summary;
+    const many = Array.from({ length: 30 }, (_, i) => ({ ...base, id: `done-${i}`, title: `Done ${i}`, status: 'succeeded' as const }));
+    installFake({ overrides: { 'runs.list': () => [...[...fake.runs.values()].map((r) => r.summary), ...many] } });
+    await renderHome();
+    const finished = screen.getByRole('rowgroup', { name: 'Finished' });
+    expect(
+      within(finished)
+        .getByRole('button', { name: /Finished/ })
+        .getAttribute('aria-expanded'),
+    ).toBe('false');
+    expect(within(finished).queryAllByRole('link')).toHaveLength(0);
   });
 
   it('lists queued runs in queue order with their place, and moves one to the front or cancels it', async () => {
@@ -215,6 +272,8 @@ describe('HomeScreen', () => {
     await renderHome();
     const table = document.querySelector('table.runs-table')!;
     expect(table.textContent).toContain('give the run more with Raise budget and continue');
+    // A reason starts its row with a capital (issue 34 item 10).
+    expect(table.textContent).toContain('Task budget of $0.0040 reached');
     expect(table.textContent).toContain('(last seen 1 min ago)');
     expect(table.textContent).not.toMatch(/ratchet resume|<usd>|\d{4}-\d\d-\d\dT/);
   });

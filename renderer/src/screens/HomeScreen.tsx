@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunQueueDoc, RunSummary } from '../../../shared/contract';
 import { useQueue } from '../stores/queue';
 import { errorMessage } from '../lib/errors';
-import { ago, baseName, money, reasonLine } from '../lib/format';
+import { ago, baseName, money, reasonLine, sentence } from '../lib/format';
 import { hrefs, navigate } from '../lib/route';
 import { useProject } from '../stores/project';
 import { useRuns } from '../stores/runs';
@@ -22,6 +22,16 @@ import { teamPlace, withTeamRuns } from '../lib/team-runs';
 import { usePoll } from '../lib/use-poll';
 import { TEAM_POLL_MS, useTeam } from '../stores/team';
 import { useTeamSet } from './NewTaskTeam';
+import { runProgress } from '../lib/run-progress';
+import { useNow } from '../lib/use-now';
+
+/** The list's sections, what runs first (issue 34 item 1): running and queued runs above those that wait for you. */
+const LIST_ORDER: readonly RunGroup[] = ['active', 'queued', 'needs_you', 'done'];
+/** Past this many runs the Finished section starts folded, so what runs and what needs you stay on the first screen. */
+const FOLD_FINISHED_OVER = 20;
+
+/** Newest update first: the order inside every section but the queue's. */
+const byUpdated = (a: RunSummary, b: RunSummary) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id);
 
 export function HomeScreen() {
   return (
@@ -174,8 +184,11 @@ function RunRow({
   queue,
   onQueueChanged,
   team,
+  progress,
 }: {
   run: RunSummary;
+  /** A running run's "step 2 · gate test · 1 min". */
+  progress?: string | null;
   queue: RunQueueDoc | null;
   onQueueChanged: () => void;
   /** Set for a run on team workers: it opens the team run's screen and says where it runs. */
@@ -205,13 +218,14 @@ function RunRow({
             {teamPlace(team)}
           </div>
         )}
+        {progress && <div className="muted small-text truncate run-progress">{progress}</div>}
         {r.status === 'queued' && !team ? (
           <QueueRowControls runId={r.id} title={r.title} queue={queue} onChanged={onQueueChanged} />
         ) : (
           r.reason &&
           r.status !== 'succeeded' && (
             <div className="muted small-text truncate" title={reasonLine(r.reason)}>
-              {reasonLine(r.reason)}
+              {sentence(reasonLine(r.reason))}
             </div>
           )
         )}
@@ -284,7 +298,24 @@ function RunsList() {
   const repos = useMemo(() => [...new Set(runs.data.map((r) => r.repo))].sort((a, b) => baseName(a).localeCompare(baseName(b))), [runs.data]);
   const filtering = Boolean(filter.text.trim() || filter.status || filter.repo);
   const kept = useMemo(() => new Set(filterRuns(runs.data, filter, groupOf).map((r) => r.id)), [runs.data, filter, groupOf]);
-  const shown = groups.map((g) => ({ ...g, runs: g.runs.filter((r) => kept.has(r.id)) })).filter((g) => g.runs.length > 0);
+  const shown = LIST_ORDER.flatMap((group) => {
+    const listed = (groups.find((g) => g.group === group)?.runs ?? []).filter((r) => kept.has(r.id));
+    return listed.length > 0 ? [{ group, runs: group === 'queued' ? listed : [...listed].sort(byUpdated) }] : [];
+  });
+  const live = useRuns((s) => s.live);
+  const now = useNow(
+    15_000,
+    runs.data.some((r) => r.status === 'running'),
+  );
+  // Folded sections: Finished starts folded in a long list; a filter shows everything it keeps.
+  const [folded, setFolded] = useState<ReadonlySet<RunGroup> | null>(null);
+  const foldedNow = filtering ? new Set<RunGroup>() : (folded ?? new Set<RunGroup>(runs.data.length > FOLD_FINISHED_OVER ? ['done'] : []));
+  const toggle = (g: RunGroup) => {
+    const next = new Set(foldedNow);
+    if (next.has(g)) next.delete(g);
+    else next.add(g);
+    setFolded(next);
+  };
   return (
     <section className="runs card" aria-label="runs">
       <header className="card-header">
@@ -384,22 +415,29 @@ function RunsList() {
             <tbody key={group} aria-label={RUN_GROUP_LABEL[group]}>
               <tr className="group-row">
                 <th scope="rowgroup" colSpan={6}>
-                  {RUN_GROUP_LABEL[group]} <span className="muted">{listed.length}</span>
+                  <button type="button" className="group-toggle" aria-expanded={!foldedNow.has(group)} onClick={() => toggle(group)}>
+                    <span aria-hidden="true" className="group-caret">
+                      {foldedNow.has(group) ? '▸' : '▾'}
+                    </span>
+                    {RUN_GROUP_LABEL[group]} <span className="muted">{listed.length}</span>
+                  </button>
                 </th>
               </tr>
-              {/* Queued runs in the order they will start (the queue's), the others as listed (newest first). */}
-              {(group === 'queued' && queue ? inQueueOrder(listed, queue) : listed).map((r) => (
-                <RunRow
-                  key={r.id}
-                  run={r}
-                  team={teamById.get(r.id)}
-                  queue={queue}
-                  onQueueChanged={() => {
-                    void loadQueue();
-                    void load();
-                  }}
-                />
-              ))}
+              {/* Queued runs in the order they will start (the queue's), the others by their last update. */}
+              {!foldedNow.has(group) &&
+                (group === 'queued' && queue ? inQueueOrder(listed, queue) : listed).map((r) => (
+                  <RunRow
+                    key={r.id}
+                    run={r}
+                    team={teamById.get(r.id)}
+                    progress={runProgress(r, live[r.id], now)}
+                    queue={queue}
+                    onQueueChanged={() => {
+                      void loadQueue();
+                      void load();
+                    }}
+                  />
+                ))}
             </tbody>
           ))}
         </table>

@@ -73,6 +73,8 @@ describe('NewTaskScreen', () => {
     fireEvent.click(screen.getByRole('tab', { name: /workflow/ }));
     await screen.findByDisplayValue('Add heal() capped at max health');
     expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).toContain('You trust this workflow file');
+    // Trusted: no longer "new, or changed" (issue 34 item 8).
+    expect(screen.getByRole('region', { name: 'workflow trust' }).textContent).not.toContain('new, or changed');
     expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Revoke trust' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Trust' })).toBeTruthy());

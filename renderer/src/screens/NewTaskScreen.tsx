@@ -287,7 +287,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         <label className="field">
           Agent
           <select aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentChoice)}>
-            <option value="anthropic">Claude through the Anthropic API (needs an API key)</option>
+            <option value="anthropic">Claude through the Anthropic API{settings?.apiKeySet ? '' : ' (needs an API key)'}</option>
             <option value="claude-code">Claude Code (the claude CLI, with its own login)</option>
           </select>
           {agent === 'claude-code' && (

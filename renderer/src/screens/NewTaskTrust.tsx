@@ -34,8 +34,10 @@ export function TrustBox({
     <div className={trusted ? 'trust-box' : 'warning-box trust'} role="region" aria-label="workflow trust">
       <strong>{trusted ? 'You trust this workflow file' : 'Do you trust this workflow file?'}</strong>
       <p className="small-text">
-        It comes from the repository (new, or changed since you last trusted it). Checking the project or starting the run will run these commands on your
-        machine and allow the repository&apos;s code what is listed here:
+        {/* Once trusted, it is no longer "new, or changed" (issue 34 item 8). */}
+        {trusted
+          ? 'It comes from the repository, as you trusted it. Checking the project or starting the run will run these commands on your machine and allow the repository’s code what is listed here:'
+          : 'It comes from the repository (new, or changed since you last trusted it). Checking the project or starting the run will run these commands on your machine and allow the repository’s code what is listed here:'}
       </p>
       <ul>
         {trust.commands.map((c) => (

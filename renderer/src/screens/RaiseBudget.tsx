@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
 import { canRaiseAndContinue } from '../../../shared/run-steering';
-import { budgetStopOf } from '../lib/budget-stop';
+import { budgetPause, budgetStopOf } from '../lib/budget-stop';
 import { errorMessage } from '../lib/errors';
 import { useRunDetail } from '../stores/run-detail';
 import { InlineError } from '../components/States';
@@ -21,7 +21,9 @@ export function RaiseBudget({ runId, doc, raise, paused }: { runId: string; doc:
   const current = doc.policy?.budget.taskUsd ?? null;
   const spent = doc.costUsd ?? 0;
   const [open, setOpen] = useState(false);
-  const [value, setValue] = useState(String(Math.ceil(Math.max(current ?? 0, spent) * 2 * 100) / 100 || 1));
+  // An amount that lets the next call through (issue 34 item 4), not a guess that may pause the run again at once.
+  const suggested = budgetPause(doc.reason, spent, current).suggestedUsd;
+  const [value, setValue] = useState(String(suggested));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (!(paused ?? pausedForBudget(doc))) return null;
@@ -46,7 +48,7 @@ export function RaiseBudget({ runId, doc, raise, paused }: { runId: string; doc:
       </button>
     );
   return (
-    <span className="confirm">
+    <div className="confirm" role="group" aria-label="raise the budget">
       <label className="field-inline">
         New task budget (USD)
         {/* Any amount above what it spent (0.25, 2.5, 0.004): step="any", checked here with a sentence. */}
@@ -56,6 +58,7 @@ export function RaiseBudget({ runId, doc, raise, paused }: { runId: string; doc:
         {' '}
         {spent > 0 ? `${money(spent)} spent` : ''}
         {current !== null ? ` of ${money(current)}` : ''}
+        {` · ${money(suggested)} clears the next call`}
       </span>{' '}
       <button type="button" className="primary" disabled={busy || invalid} onClick={() => void go()}>
         {busy ? 'Continuing…' : 'Continue'}
@@ -64,6 +67,6 @@ export function RaiseBudget({ runId, doc, raise, paused }: { runId: string; doc:
         Cancel
       </button>
       <InlineError message={error ?? (invalid ? `Give it more than ${money(spent)} (what it has spent).` : null)} />
-    </span>
+    </div>
   );
 }

@@ -1,5 +1,10 @@
 // @vitest-environment jsdom
 // The run's actions for an agent-drafted plan waiting for approval: review it, edit it, approve it (runs.approve starts the run).
+// The stylesheet's text, read as a file: vitest hands a CSS import to the test as an empty module.
+// eslint-disable-next-line no-restricted-imports
+import { readFileSync } from 'node:fs';
+// eslint-disable-next-line no-restricted-imports
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
@@ -118,6 +123,63 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     expect(within(dialog).getByRole('button', { name: 'Done' })).toBeTruthy();
     fireEvent.click(retry);
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'runs.retry')).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+describe('RunActions read as they mean (issue 34 items 3 and 6)', () => {
+  const failedNoneDone = () => {
+    const doc = fake.runs.get(RUN_IDS.failed)!.doc;
+    return {
+      ...doc,
+      reasonCode: 'step_failed' as const,
+      steps: doc.steps.map((s) => ({ ...s, status: s.index === 1 ? ('failed' as const) : ('pending' as const), commit: null })),
+    };
+  };
+
+  it('says "Suggested" on the action the reason asks for, in a style that is not the focus ring', () => {
+    const doc = failedNoneDone();
+    render(<RunActions runId={doc.id} doc={doc} selectedStep={null} />);
+    const revise = screen.getByRole('button', { name: 'Revise plan…' });
+    expect(revise.textContent).toContain('Suggested');
+    const css = readFileSync(join(__dirname, '../styles.css'), 'utf8');
+    // The focus ring is an accent outline; the suggested style uses neither an outline nor a ring-like shadow.
+    const rules = [...css.matchAll(/([^{}]*\.suggested[^{}]*)\{([^}]*)\}/g)].map((m) => m[2]!);
+    expect(rules.length).toBeGreaterThan(0);
+    for (const body of rules) expect(body).not.toMatch(/box-shadow|outline/);
+  });
+
+  it('puts each confirmation on its own row under the buttons, neutral unless it throws work away', () => {
+    const doc = failedNoneDone();
+    const step = doc.steps[0]!;
+    render(<RunActions runId={doc.id} doc={doc} selectedStep={step} />);
+    const toolbar = screen.getByRole('toolbar', { name: 'run actions' });
+    fireEvent.click(screen.getByRole('button', { name: /Start again/ }));
+    const confirm = screen.getByRole('group', { name: 'confirm start again' });
+    // The button stays where it was; the question is a row of its own, not in the row of buttons.
+    expect(screen.getByRole('button', { name: /Start again/ }).getAttribute('aria-expanded')).toBe('true');
+    expect(confirm.tagName).toBe('DIV');
+    expect(confirm.classList.contains('confirm-destructive')).toBe(false);
+    expect(
+      toolbar.lastElementChild === confirm ||
+        confirm.compareDocumentPosition(screen.getByRole('button', { name: /Skip step 1/ })) & Node.DOCUMENT_POSITION_PRECEDING,
+    ).toBeTruthy();
+  });
+
+  it('closes a dialog on Escape wherever focus is, "Revision 2 saved" too', async () => {
+    const doc = fake.runs.get(RUN_IDS.failed)!.doc;
+    const withDone = {
+      ...doc,
+      steps: doc.steps.map((s) => (s.index === 1 ? { ...s, status: 'succeeded' as const, commit: 'abc1234' } : { ...s, status: 'pending' as const })),
+    };
+    render(<RunActions runId={doc.id} doc={withDone} selectedStep={null} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Revise plan…' }));
+    fireEvent.change(await screen.findByLabelText('step 2 title'), { target: { value: 'Wrap fetch() in the limiter' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save revision' }));
+    await screen.findByText(/Revision \d+ saved/);
+    // The Save button went away with the answer: focus is on the page.
+    act(() => (document.activeElement as HTMLElement | null)?.blur());
+    fireEvent.keyDown(document.body, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

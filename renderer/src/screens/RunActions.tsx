@@ -53,6 +53,13 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
   const suggested = new Set(reasonActions(doc, hasCompletedStep(doc)).map((x) => REASON_ACTION[x]));
   const cls = (a: RunAction, base = '') =>
     [base, plan.primary === a ? 'primary' : '', suggested.has(a) && plan.primary !== a ? 'suggested' : ''].filter(Boolean).join(' ') || undefined;
+  // Said in words, in a style no focus ring uses (issue 34 item 3); the button keeps its name for assistive technology, the title says why.
+  const mark = (a: RunAction) =>
+    suggested.has(a) && plan.primary !== a ? (
+      <span className="suggested-tag" aria-hidden="true">
+        Suggested
+      </span>
+    ) : null;
   const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && !['running', 'succeeded', 'queued'].includes(doc.status);
 
   const button = (a: RunAction) => {
@@ -61,6 +68,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
         return (
           <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('approve')}>
             Review and approve the plan…
+            {mark(a)}
           </button>
         );
       case 'retryNow':
@@ -77,6 +85,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
             }
           >
             Retry now
+            {mark(a)}
           </button>
         );
       case 'retry':
@@ -90,6 +99,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
             onClick={() => void act('retry', () => retry(runId))}
           >
             {busy === 'retry' ? 'Retrying…' : 'Retry'}
+            {mark(a)}
           </button>
         );
       case 'runAnyway':
@@ -103,6 +113,7 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
             onClick={() => void act('runAnyway', () => resume(runId, { runAnyway: true }))}
           >
             {busy === 'runAnyway' ? 'Starting…' : 'Run anyway'}
+            {mark(a)}
           </button>
         );
       case 'resume':
@@ -116,60 +127,42 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
             onClick={() => openResume(runId)}
           >
             Resume…
+            {mark(a)}
           </button>
         );
       case 'startAgain':
-        // A new run spends money from its first step: one click asks, the second starts it.
-        return confirm === 'startAgain' ? (
-          <span key={a} className="confirm" role="group" aria-label="confirm start again">
-            Start a new run of the same task from step 1, in a fresh worktree? It spends from the start; this run is kept.{' '}
-            <button
-              type="button"
-              className="primary"
-              onClick={() =>
-                void act('startAgain', async () => {
-                  const fresh = await restart(runId);
-                  navigate(hrefs.run(fresh));
-                })
-              }
-            >
-              Start a new run
-            </button>
-            <button type="button" onClick={() => setConfirm(null)}>
-              Keep this run
-            </button>
-          </span>
-        ) : (
+        // A new run spends money from its first step: one click asks (on its own row, below), the second starts it.
+        return (
           <button
             key={a}
             type="button"
             className={cls(a)}
             disabled={busy !== null}
+            aria-expanded={confirm === 'startAgain'}
             title="A new run of the same task, plan and workflow, in a fresh worktree (this run is kept)"
-            onClick={() => setConfirm('startAgain')}
+            onClick={() => setConfirm(confirm === 'startAgain' ? null : 'startAgain')}
           >
             <Icon name="restart" /> {busy === 'startAgain' ? 'Starting…' : 'Start again'}
+            {mark(a)}
           </button>
         );
       case 'revise':
         return (
           <button key={a} type="button" className={cls(a)} disabled={busy !== null} onClick={() => setRevising('revise')}>
             Revise plan…
+            {mark(a)}
           </button>
         );
       case 'stop':
-        return confirm === 'stop' ? (
-          <span key={a} className="confirm">
-            Stop the run? The work so far stays in the worktree.{' '}
-            <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>
-              Stop
-            </button>
-            <button type="button" onClick={() => setConfirm(null)}>
-              Keep running
-            </button>
-          </span>
-        ) : (
-          <button key={a} type="button" className="danger-outline" disabled={busy !== null} onClick={() => setConfirm('stop')}>
+        return (
+          <button
+            key={a}
+            type="button"
+            className="danger-outline"
+            disabled={busy !== null}
+            aria-expanded={confirm === 'stop'}
+            onClick={() => setConfirm(confirm === 'stop' ? null : 'stop')}
+          >
             <Icon name="stop" /> {busy === 'stop' ? 'Stopping…' : 'Stop'}
           </button>
         );
@@ -181,23 +174,55 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
     <div className="run-actions" role="toolbar" aria-label="run actions">
       <RaiseBudget runId={runId} doc={doc} />
       {before.map(button)}
-      {canSkip &&
-        (confirm === 'skip' ? (
-          <span className="confirm">
-            Skip step {selectedStep.index}?{' '}
-            <button type="button" className="danger" onClick={() => void act('skip', () => skipStep(runId, selectedStep.index))}>
-              Skip it
-            </button>
-            <button type="button" onClick={() => setConfirm(null)}>
-              Keep
-            </button>
-          </span>
-        ) : (
-          <button type="button" disabled={busy !== null} onClick={() => setConfirm('skip')}>
-            <Icon name="skip" /> Skip step {selectedStep.index}
-          </button>
-        ))}
+      {canSkip && (
+        <button type="button" disabled={busy !== null} aria-expanded={confirm === 'skip'} onClick={() => setConfirm(confirm === 'skip' ? null : 'skip')}>
+          <Icon name="skip" /> Skip step {selectedStep.index}
+        </button>
+      )}
       {plan.actions.includes('stop') && button('stop')}
+      {/* A confirmation takes a row of its own under the buttons (issue 34 item 6): neutral, red only where work is thrown away. */}
+      {confirm === 'startAgain' && (
+        <div className="confirm" role="group" aria-label="confirm start again">
+          <span>Start a new run of the same task from step 1, in a fresh worktree? It spends from the start; this run is kept.</span>
+          <button
+            type="button"
+            className="primary"
+            onClick={() =>
+              void act('startAgain', async () => {
+                const fresh = await restart(runId);
+                navigate(hrefs.run(fresh));
+              })
+            }
+          >
+            Start a new run
+          </button>
+          <button type="button" onClick={() => setConfirm(null)}>
+            Keep this run
+          </button>
+        </div>
+      )}
+      {confirm === 'stop' && (
+        <div className="confirm confirm-destructive" role="group" aria-label="confirm stop">
+          <span>Stop the run? The work so far stays in the worktree.</span>
+          <button type="button" className="danger" onClick={() => void act('stop', () => stop(runId))}>
+            Stop
+          </button>
+          <button type="button" onClick={() => setConfirm(null)}>
+            Keep running
+          </button>
+        </div>
+      )}
+      {confirm === 'skip' && canSkip && (
+        <div className="confirm" role="group" aria-label="confirm skip">
+          <span>Skip step {selectedStep.index}? The run goes on with the next step without it.</span>
+          <button type="button" className="primary" onClick={() => void act('skip', () => skipStep(runId, selectedStep.index))}>
+            Skip it
+          </button>
+          <button type="button" onClick={() => setConfirm(null)}>
+            Keep
+          </button>
+        </div>
+      )}
       {note && <span className="muted small-text">{note}</span>}
       <InlineError message={error} />
       {revising && <RevisePlanDialog runId={runId} doc={doc} mode={revising} onClose={() => setRevising(null)} />}

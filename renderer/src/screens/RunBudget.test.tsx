@@ -80,4 +80,23 @@ describe('the run screen’s budget', () => {
     await waitFor(() => expect(fake.calls.map((c) => c.method)).toContain('runs.resume'));
     expect(fake.calls.find((c) => c.method === 'runs.raiseBudget')?.input).toEqual({ runId: RUN_IDS.paused, taskUsd: 0.25 });
   });
+
+  it('says the pause once, in the app’s words, on an amber bar marking the next call, and suggests a budget that clears it (issue 34 item 4)', async () => {
+    const reason = `task budget of $0.0040 reached ($0.0024 spent): the agent stopped before API call 3: it could cost up to $0.0030 and the budget leaves $0.0016, and a run never spends more than 10 % past its budget; nothing is lost: give the run more with ratchet resume ${RUN_IDS.paused} --budget <usd> (in the app: Raise budget and continue)`;
+    budgetPaused({ costUsd: 0.0024, reason, reasonCode: 'task_budget' });
+    render(<RunScreen runId={RUN_IDS.paused} step={null} />);
+    const header = (await screen.findByRole('meter')).closest('header') as HTMLElement;
+    const sentence = 'Paused before a call that could cost $0.0030; $0.0016 of the budget is left.';
+    expect(within(header).getByText(sentence)).toBeTruthy();
+    expect(header.textContent).not.toMatch(/ratchet resume|reached \(/);
+    const meter = within(header).getByRole('meter');
+    expect(meter.className).toContain('meter-attention');
+    expect(within(meter).getByTestId('projected-mark')).toBeTruthy();
+    fireEvent.click(within(header).getByRole('button', { name: 'Raise budget and continue' }));
+    const amount = Number((within(header).getByRole('spinbutton') as HTMLInputElement).value);
+    // The engine lets a run spend 10 % past its budget: the next call goes through when spent + next ≤ 1.1 × budget.
+    expect(0.0024 + 0.003).toBeLessThanOrEqual(amount * 1.1);
+    // Said once on the whole screen.
+    await waitFor(() => expect(document.body.textContent!.split('could cost').length - 1).toBeLessThanOrEqual(1));
+  });
 });

@@ -8,7 +8,7 @@ import type { FakeBridge } from '../../dev/fake-bridge';
 import { getApi } from '../api/client';
 import { connectEvents } from '../stores/engine-events';
 import { installFake, NOW } from '../test-helpers';
-import { RunScreen } from './RunScreen';
+import { runTimes, RunScreen } from './RunScreen';
 
 let off: (() => void) | null = null;
 beforeEach(() => {
@@ -143,5 +143,11 @@ describe('the estimate a run started with (issue 33)', () => {
     r.doc = { ...r.doc, costUsd: 0.31, estimate };
     render(<RunScreen runId={RUN_IDS.interrupted} step={null} />);
     expect((await screen.findByLabelText('estimate against actual')).textContent).toBe('about $0.40, up to $1.10 · 6–14 min · spent $0.31, so far');
+  });
+
+  it('says when the run started and how long it took (issue 34 item 11)', () => {
+    const at = (minAgo: number) => new Date(NOW - minAgo * 60_000).toISOString();
+    expect(runTimes('succeeded', at(3), new Date(NOW - 3 * 60_000 + 58_000).toISOString(), NOW)).toBe('started 3 min ago · took 58 s');
+    expect(runTimes('running', new Date(NOW - 91_000).toISOString(), at(1), NOW)).toBe('started 1 min 31 s ago');
   });
 });

@@ -2,7 +2,7 @@
 import { estimateVsActual } from '../../../shared/estimate-text';
 import { useEffect, useMemo } from 'react';
 import type { StatusDocument } from '../../../shared/domain';
-import { baseName, shortSha, money, timeWords } from '../lib/format';
+import { ago, sentence, baseName, duration, shortSha, money, timeWords } from '../lib/format';
 import { appReason } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useNow } from '../lib/use-now';
@@ -12,6 +12,8 @@ import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
 import { AttemptPanel } from '../components/AttemptPanel';
 import { CostMeter } from '../components/CostMeter';
+import { budgetPause } from '../lib/budget-stop';
+import { pausedForBudget } from './RaiseBudget';
 import { ErrorState, Loading } from '../components/States';
 import { RelativeTime } from '../components/RelativeTime';
 import { RunStatusBadge, UncheckedBadge } from '../components/StatusBadge';
@@ -99,6 +101,8 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
     );
   }
   const selectedStep = doc.steps.find((s) => s.index === selected) ?? null;
+  // Paused at its task budget: one sentence, said once, here (issue 34 item 4).
+  const pause = pausedForBudget(doc) ? budgetPause(doc.reason, doc.costUsd ?? 0, doc.policy?.budget.taskUsd ?? null) : null;
   const wakeAt = doc.status === 'waiting' ? detail.wakeAt : null;
   const waitingOnSelected = wakeAt && selectedStep && selectedStep.attempts.at(-1)?.decision ? wakeAt : null;
 
@@ -109,6 +113,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <h1>{detail.title ?? summary?.title ?? runId}</h1>
           <RunStatusBadge status={doc.status} wakeAt={wakeAt} />
           {doc.checked === false && <UncheckedBadge />}
+          <span className="muted small-text run-times">{summary ? runTimes(doc.status, summary.createdAt, summary.updatedAt, now) : ''}</span>
         </div>
         <dl className="facts run-facts">
           <div>
@@ -132,7 +137,12 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           <div>
             <dt>cost</dt>
             <dd>
-              <CostMeter cost={doc.costUsd} {...appliedBudget(doc, settings?.budget ?? null)} label="task budget" />
+              <CostMeter
+                cost={doc.costUsd}
+                {...appliedBudget(doc, settings?.budget ?? null)}
+                label="task budget"
+                projected={pause?.nextCallUsd != null ? (doc.costUsd ?? 0) + pause.nextCallUsd : null}
+              />
             </dd>
           </div>
           {doc.estimate && (
@@ -144,8 +154,12 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
             </div>
           )}
         </dl>
-        {doc.reason && (
-          <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />
+        {pause ? (
+          <p className="run-reason tone-attention">{pause.sentence}</p>
+        ) : (
+          doc.reason && (
+            <RunReason reason={doc.reason} tone={doc.status === 'failed' ? 'tone-bad' : doc.status === 'interrupted' ? 'tone-attention' : 'muted'} />
+          )
         )}
         <RunActions runId={runId} doc={doc} selectedStep={selectedStep} />
         {doc.status === 'queued' && <QueueControls runId={runId} />}
@@ -167,6 +181,7 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
             timing={detail.timing}
             now={now}
             runActive={live}
+            runWaiting={doc.status === 'waiting'}
             onSelect={(i) => navigate(hrefs.run(runId, i))}
           />
           {doc.resumes.length > 0 && (
@@ -223,11 +238,22 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
  * remaining issues and next steps under it, one click away, as paragraphs and lists — no terminal commands (the buttons
  * below do what they said) and no raw times.
  */
+/** "started 3 min ago · took 58 s" (finished), "started 1 min 31 s ago" (under way): issue 34 item 11. */
+export function runTimes(status: StatusDocument['status'], createdAt: string, updatedAt: string, now: number): string {
+  const started = Date.parse(createdAt);
+  if (Number.isNaN(started)) return '';
+  const head = `started ${ago(createdAt, now)}`;
+  if (FINISHED.has(status)) return `${head} · took ${duration(Date.parse(updatedAt) - started)}`;
+  // Under way, the time it has taken is the time since it started: said once, to the second (not "2 min ago · 1 min 31 s").
+  if (status === 'running' || status === 'waiting' || status === 'planning') return `started ${duration(now - started)} ago`;
+  return head;
+}
+
 export function RunReason({ reason, tone }: { reason: string; tone: string }) {
   const { head, blocks } = appReason(reason, (iso) => timeWords(iso));
   return (
     <div className="run-reason-block">
-      <p className={`run-reason ${tone}`}>{head}</p>
+      <p className={`run-reason ${tone}`}>{sentence(head)}</p>
       {blocks.length > 0 && (
         <details className="run-reason-more small-text">
           <summary>{blocks.some((b) => b.heading === 'Next steps') ? 'Attempts summary and next steps' : 'More'}</summary>

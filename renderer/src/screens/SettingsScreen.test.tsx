@@ -35,6 +35,7 @@ describe('SettingsScreen', () => {
   it('saves budgets and an edited price, and refuses an invalid price at its field, in a sentence', async () => {
     render(<SettingsScreen />);
     fireEvent.change(await screen.findByLabelText('Per task (USD)'), { target: { value: '7.5' } });
+    fireEvent.click(screen.getByRole('button', { name: /Edit prices/ }));
     fireEvent.change(screen.getByLabelText('claude-opus-5-5 input price'), { target: { value: '-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     const field = screen.getByLabelText('claude-opus-5-5 input price');
@@ -57,6 +58,7 @@ describe('SettingsScreen', () => {
     fake.calls.length = 0;
     render(<SettingsScreen />);
     const save = await screen.findByRole('button', { name: 'Save settings' });
+    fireEvent.click(screen.getByRole('button', { name: /Edit prices/ }));
     expect((screen.getByLabelText('claude-haiku-5-5 cache write price') as HTMLInputElement).value).toBe('0.125');
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fireEvent.click(save);
@@ -86,6 +88,7 @@ describe('SettingsScreen', () => {
   it('names a zero budget and a missing model name at their fields', async () => {
     render(<SettingsScreen />);
     fireEvent.change(await screen.findByLabelText('Per day (USD)'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: /Edit prices/ }));
     fireEvent.click(screen.getByRole('button', { name: '+ Add model' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(screen.getByText('The daily budget must be more than $0 (leave it empty for none).')).toBeTruthy();
@@ -129,5 +132,13 @@ describe('SettingsScreen', () => {
     expect((await screen.findByText(/invalid x-api-key/)).id).toBe('key-error');
     expect(screen.queryByText('Key saved.')).toBeNull();
     expect(screen.getByLabelText('new API key').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('folds the pricing table to one line, "N models · Edit prices" (issue 34 item 8)', async () => {
+    render(<SettingsScreen />);
+    const toggle = await screen.findByRole('button', { name: /^\d+ models · Edit prices$/ });
+    expect(screen.queryByLabelText('claude-opus-5-5 input price')).toBeNull();
+    fireEvent.click(toggle);
+    expect(screen.getByLabelText('claude-opus-5-5 input price')).toBeTruthy();
   });
 });

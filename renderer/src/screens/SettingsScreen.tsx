@@ -10,11 +10,12 @@ import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './sett
 import { TeamSettings } from './TeamSettings';
 import { ScheduleSettings } from './ScheduleSettings';
 import { GithubSettings } from './GithubSettings';
+import { appWords } from '../lib/app-words';
 
 const KEY_SOURCE: Record<Settings['apiKeySource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
   environment: 'Read from ANTHROPIC_API_KEY in the environment of the headless host; it cannot be changed from here.',
-  session: 'Kept in the memory of `ratchet serve` until it stops (a browser host has no keychain); set ANTHROPIC_API_KEY in its environment to keep it.',
+  session: 'Kept in the browser host’s memory until it stops (a browser host has no keychain); set ANTHROPIC_API_KEY in its environment to keep it.',
   none: 'No key is set. Runs with the Anthropic agent will fail until one is.',
 };
 
@@ -80,9 +81,10 @@ function ApiKey({ settings }: { settings: Settings }) {
         <span className={`badge tone-${settings.apiKeySet ? 'good' : 'attention'}`}>{settings.apiKeySet ? 'set' : 'not set'}</span>{' '}
         {KEY_SOURCE[settings.apiKeySource]}
       </p>
-      {settings.apiKeyWarning && (
+      {/* A key kept in memory is said once (the line above), not again as a warning (issue 34 item 8). */}
+      {settings.apiKeyWarning && settings.apiKeySource !== 'session' && (
         <div className="warning-box" role="alert">
-          {settings.apiKeyWarning}
+          {appWords(settings.apiKeyWarning)}
         </div>
       )}
       {!fromEnv && (
@@ -191,6 +193,8 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
   const shown: FieldErrors = Object.fromEntries(Object.entries(errors).filter(([k]) => attempted || (typed[k] ?? '').trim() !== ''));
   const field = (key: string) => ({ 'aria-invalid': shown[key] !== undefined, 'aria-describedby': shown[key] ? errId(key) : undefined });
   const count = Object.keys(errors).length;
+  const [pricingOpen, setPricingOpen] = useState(false);
+  const pricingShown = pricingOpen || (attempted && count > 0);
 
   const submit = async () => {
     setAttempted(true);
@@ -305,10 +309,16 @@ function SettingsForm({ settings, saved, onSaved, onNotSaved }: { settings: Sett
       </section>
 
       <section className="card settings-section" aria-labelledby="h-pricing">
-        <h2 id="h-pricing">
-          Pricing <span className="muted small-text">USD per million tokens</span>
-        </h2>
-        <PricingTable rows={prices} onChange={setPrices} errors={shown} errorId={errId} />
+        {/* Folded to one line (issue 34 item 8): the table is 16 rows of 4 prices that are rarely changed; a field to fix opens it. */}
+        <header className="card-header">
+          <h2 id="h-pricing">
+            Pricing <span className="muted small-text">USD per million tokens</span>
+          </h2>
+          <button type="button" className="small" aria-expanded={pricingShown} onClick={() => setPricingOpen(!pricingShown)}>
+            {pricingShown ? 'Hide prices' : `${prices.length} models · Edit prices`}
+          </button>
+        </header>
+        {pricingShown && <PricingTable rows={prices} onChange={setPrices} errors={shown} errorId={errId} />}
       </section>
 
       <section className="card settings-section" aria-labelledby="h-sandbox">

@@ -18,6 +18,7 @@ import { RunStatusBadge, StatusIcon } from '../components/StatusBadge';
 import { StepTimeline } from '../components/StepTimeline';
 import { Transcript } from '../components/Transcript';
 import { budgetStopOf } from '../lib/budget-stop';
+import { appWords } from '../lib/app-words';
 import { liveAttempts, type LiveAttempt } from '../lib/team-live';
 import { defaultStep, RunReason } from './RunScreen';
 import { RaiseBudget } from './RaiseBudget';
@@ -265,7 +266,7 @@ function TeamStepAttempts({ step, live }: { step: StepDoc; live: boolean }) {
                   · {money(a.costUsd)}
                   {a.model ? ` · ${a.model}` : ''}
                 </span>
-                {a.message && <div className="small-text muted">{a.message}</div>}
+                {a.message && <div className="small-text muted">{appWords(a.message)}</div>}
               </li>
             );
           })}

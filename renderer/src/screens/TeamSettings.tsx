@@ -1,6 +1,7 @@
 // Settings › Team: the team database's URL (kept like the API key, its password never shown back), checked when saved,
 // and the team at a glance: its workers (alive or gone), the queue's limits and today's spend against the daily budget.
 import { useEffect, useState } from 'react';
+import { appWords } from '../lib/app-words';
 import type { TeamConnectionDoc } from '../../../shared/contract';
 import type { TeamOverview } from '../../../shared/team';
 import { ago, money } from '../lib/format';
@@ -9,7 +10,7 @@ import { useTeam } from '../stores/team';
 const URL_SOURCE: Record<TeamConnectionDoc['source'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
   environment: 'Read from RATCHET_TEAM_URL in the environment Ratchet was started with.',
-  session: 'Kept in the memory of `ratchet serve` (a browser host has no keychain).',
+  session: 'Kept in the browser host’s memory until it stops (a browser host has no keychain).',
   none: 'No team is set: runs start on this machine only.',
 };
 
@@ -56,7 +57,7 @@ export function TeamSettings() {
       )}
       {settings?.warning && (
         <div className="warning-box" role="alert">
-          {settings.warning}
+          {appWords(settings.warning)}
         </div>
       )}
       {settings?.source !== 'environment' && (

@@ -4,6 +4,7 @@ import type { EngineEventDoc, MethodOutput, RunSummary, StartRunInput } from '..
 import type { RunEstimate } from '../../../shared/domain';
 import { errorMessage, getApi } from '../api/client';
 import { patchRunList } from './patches';
+import { patchLive, type RunLive } from '../lib/run-progress';
 
 type Loadable<T> = { status: 'idle' | 'loading' | 'ready' | 'error'; data: T; error: string | null };
 type RecentRepo = MethodOutput<'repos.recent'>[number];
@@ -12,6 +13,8 @@ interface RunsState {
   runs: Loadable<RunSummary[]>;
   interrupted: Loadable<RunSummary[]>;
   recent: Loadable<RecentRepo[]>;
+  /** What each running run is doing, from the events seen since the app opened (the runs list's progress). */
+  live: Readonly<Record<string, RunLive>>;
   load(): Promise<void>;
   loadInterrupted(): Promise<void>;
   loadRecent(): Promise<void>;
@@ -42,6 +45,7 @@ export const useRuns = create<RunsState>()((set, get) => {
     runs: idle([]),
     interrupted: idle([]),
     recent: idle([]),
+    live: {},
     load: loader('runs', () => getApi().call('runs.list', {})),
     loadInterrupted: loader('interrupted', () => getApi().call('runs.interrupted', {})),
     loadRecent: loader('recent', () => getApi().call('repos.recent', {})),
@@ -55,6 +59,8 @@ export const useRuns = create<RunsState>()((set, get) => {
     estimate: (input) => getApi().call('runs.estimate', input),
 
     applyEvent(e) {
+      const live = patchLive(get().live, e);
+      if (live !== get().live) set({ live });
       const { list, reload } = patchRunList(get().runs.data, e);
       if (list !== get().runs.data) set((s) => ({ runs: { ...s.runs, data: list } }));
       if (reload && get().runs.status !== 'loading') void get().load();

@@ -1,52 +1,73 @@
-// The dashboard's "Needs attention": runs paused, waiting for approval, interrupted, failed or waiting to retry, each linking to its run.
+// The dashboard's "Needs you": the five runs that waited for the user most recently (local and team), each linking to its
+// run, and the way to all of them in the runs list; its name and count are the runs list's and the window title's.
 import { useEffect } from 'react';
-import type { RunSummary } from '../../../../shared/contract';
 import type { RunStatus } from '../../../../shared/domain';
-import { runsNeedingYou } from '../../../../shared/run-groups';
+import { RUN_GROUP_LABEL } from '../../../../shared/run-groups';
 import { RelativeTime } from '../RelativeTime';
-import { reasonLine } from '../../lib/format';
-import { hrefs } from '../../lib/route';
+import { reasonLine, sentence } from '../../lib/format';
+import { hrefs, navigate } from '../../lib/route';
+import { useNeedsYou } from '../../lib/needs-you';
+import { usePoll } from '../../lib/use-poll';
 import { useRuns } from '../../stores/runs';
+import { TEAM_POLL_MS, useTeam } from '../../stores/team';
+import { useUi } from '../../stores/ui';
+import { useTeamSet } from '../../screens/NewTaskTeam';
 import { RunStatusBadge } from '../StatusBadge';
 
-/** What each status asks of the user, in the order the list shows them. */
+/** What each status asks of the user, when the run gives no reason of its own. */
 const ATTENTION: Partial<Record<RunStatus, string>> = {
   paused: 'Paused: open it to continue, raise its budget or revise the plan.',
   waiting_approval: 'Its plan waits for your approval.',
   interrupted: 'Its process stopped: resume it from the next step.',
   failed: 'Failed: see why on its page, then retry, revise the plan or start again.',
-  waiting: 'Waits before its next retry; it goes on by itself.',
 };
-const ORDER = Object.keys(ATTENTION) as RunStatus[];
 
-/** Pure: the runs that need attention (those that need you, and those waiting to retry), most urgent status first, then most recently updated. */
-export function runsNeedingAttention(runs: readonly RunSummary[]): RunSummary[] {
-  const needYou = new Set(runsNeedingYou(runs).map((r) => r.id));
-  return runs
-    .filter((r) => needYou.has(r.id) || r.status === 'waiting')
-    .sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.updatedAt.localeCompare(a.updatedAt));
-}
+/** How many the dashboard lists; the rest are one click away in the runs list. */
+export const NEEDS_YOU_SHOWN = 5;
 
 export function NeedsAttention() {
-  const runs = useRuns((s) => s.runs);
+  const status = useRuns((s) => s.runs.status);
   useEffect(() => {
     if (useRuns.getState().runs.status === 'idle') void useRuns.getState().load();
   }, []);
-  const list = runsNeedingAttention(runs.data);
+  const teamSet = useTeamSet();
+  usePoll(() => useTeam.getState().loadRuns(), TEAM_POLL_MS, teamSet);
+  const { runs: list, team } = useNeedsYou();
+  const shown = list.slice(0, NEEDS_YOU_SHOWN);
+  const showAll = () => {
+    useUi.getState().setRunsFilter({ text: '', status: 'needs_you', repo: '' });
+    navigate(hrefs.home());
+  };
   return (
     <section className="card needs-attention" aria-labelledby="h-attention">
-      <h2 id="h-attention">Needs attention{list.length > 0 && <span className="count-pill">{list.length}</span>}</h2>
+      <header className="card-header">
+        <h2 id="h-attention">
+          {RUN_GROUP_LABEL.needs_you}
+          {list.length > 0 && (
+            <span className="count-pill" aria-label={`${list.length} runs`}>
+              {list.length}
+            </span>
+          )}
+        </h2>
+        {list.length > shown.length && (
+          <button type="button" className="small" onClick={showAll}>
+            Show all {list.length} in Runs
+          </button>
+        )}
+      </header>
       {list.length === 0 ? (
-        <p className="muted small-text">{runs.status === 'ready' ? 'No run is paused, failed, waiting or interrupted.' : 'Loading runs…'}</p>
+        <p className="muted small-text">{status === 'ready' ? 'No run is paused, failed, waiting for approval or interrupted.' : 'Loading runs…'}</p>
       ) : (
         <ul className="attention-list">
-          {list.map((r) => (
+          {shown.map((r) => (
             <li key={r.id}>
-              <a href={hrefs.run(r.id)} className="attention-title">
+              <span className="attention-status">
+                <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
+              </span>
+              <a href={team.has(r.id) ? hrefs.teamRun(r.id) : hrefs.run(r.id)} className="attention-title" title={r.title}>
                 {r.title}
               </a>
-              <RunStatusBadge status={r.status} wakeAt={r.wakeAt} />
-              <span className="muted small-text attention-why">{r.reason ? reasonLine(r.reason) : ATTENTION[r.status]}</span>
+              <span className="muted small-text attention-why">{r.reason ? sentence(reasonLine(r.reason)) : ATTENTION[r.status]}</span>
               <span className="muted small-text attention-when">
                 <RelativeTime at={r.updatedAt} />
               </span>
