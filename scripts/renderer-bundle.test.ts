@@ -17,7 +17,7 @@ describe('renderer bundle', () => {
     const chunks = out.output.filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
     const entry = chunks.find((c) => c.isEntry);
     expect(entry).toBeDefined();
-    const inEntry = entry!.moduleIds.filter((id) => /node_modules\/(recharts|d3-[a-z-]+|victory-vendor)\//.test(id));
+    const inEntry = entry!.moduleIds.filter((id) => /node_modules\/(recharts|d3-[a-z-]+|victory-vendor|lowlight|highlight\.js)\//.test(id));
     expect(inEntry).toEqual([]);
     expect(entry!.moduleIds.some((id) => id.endsWith('DashboardScreen.tsx'))).toBe(false);
     // The dashboard's chunk is the one that brings the charts.

@@ -4,7 +4,13 @@ import { lstat, readFile, readdir, realpath, stat, utimes, writeFile } from 'nod
 import path from 'node:path';
 import { writeLandsWithin } from '../fs/within';
 import { copyTree } from './copy-tree';
-import type { ReuseResult } from './reuse-deps';
+import type { ReusedDoc } from '../../../shared/worktree-env';
+
+/** Where the folder's reuse is written: reuse-deps.ts's ReuseResult (named by shape here, so the two modules import one way only). */
+interface ReuseResult {
+  reused: ReusedDoc[];
+  notes: string[];
+}
 
 /** The build folder `ratchet init` configures for CMake (detect-build-tools.ts's CMAKE_BUILD_DIR). */
 export const CMAKE_BUILD_FOLDER = 'build';

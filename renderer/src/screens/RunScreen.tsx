@@ -20,8 +20,11 @@ import { RunStatusBadge, UncheckedBadge } from '../components/StatusBadge';
 import { QueueControls } from '../components/QueueControls';
 import { StepTimeline } from '../components/StepTimeline';
 import { SuccessActions } from '../components/SuccessActions';
-import { ReviewPanel } from '../components/ReviewPanel';
+import { lazyScreen } from '../components/LazyScreen';
 import { RunActions } from './RunActions';
+
+// The review's diff and its syntax highlighter (lowlight's grammars) load with a succeeded run's review, not with every screen.
+const ReviewPanel = lazyScreen(() => import('../components/ReviewPanel').then((m) => m.ReviewPanel), 'Loading the review…');
 
 /** The statuses a run's cost no longer grows in. */
 const FINISHED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
