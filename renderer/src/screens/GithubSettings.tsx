@@ -4,11 +4,12 @@
 import { useEffect, useState } from 'react';
 import type { GithubSettingsDoc } from '../../../shared/contract';
 import { useGithub } from '../stores/github';
+import { FormNotices, SecretForm } from '../components/SecretForm';
 
 const TOKEN_SOURCE: Record<GithubSettingsDoc['tokenSource'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
   environment: '',
-  session: 'Kept in the memory of `ratchet serve` (a browser host has no keychain).',
+  session: 'Kept in the browser host’s memory until it stops (a browser host has no keychain).',
   none: 'No token: Ratchet cannot open pull requests or read issues.',
 };
 
@@ -16,7 +17,6 @@ export function GithubSettings() {
   const settings = useGithub((s) => s.settings);
   const saving = useGithub((s) => s.saving);
   const saveError = useGithub((s) => s.saveError);
-  const [token, setToken] = useState('');
   const [apiUrl, setApiUrl] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   useEffect(() => {
@@ -29,11 +29,10 @@ export function GithubSettings() {
   const shownApi = apiUrl ?? (settings.apiUrlSource === 'default' ? '' : settings.apiUrl);
   const submit = async (change: { token?: string | null; apiUrl?: string | null }, done: string) => {
     setSaved(null);
-    if (await useGithub.getState().save(change)) {
-      setToken('');
-      setApiUrl(null);
-      setSaved(done);
-    }
+    if (!(await useGithub.getState().save(change))) return false;
+    setApiUrl(null);
+    setSaved(done);
+    return true;
   };
   return (
     <section className="card settings-section" aria-labelledby="h-github">
@@ -65,35 +64,18 @@ export function GithubSettings() {
         </div>
       )}
       {!fromEnv && (
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (token.trim()) void submit({ token: token.trim() }, 'Token checked and saved.');
-          }}
-        >
-          {/* Write-only, like the API key: the field always starts empty. */}
-          <input
-            type="password"
-            className="mono"
-            autoComplete="off"
-            spellCheck={false}
-            aria-label="new GitHub token"
-            placeholder={set ? 'Replace the token: ghp_… or github_pat_…' : 'ghp_… or github_pat_…'}
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-            aria-invalid={Boolean(saveError)}
-            aria-describedby={saveError ? 'github-error' : undefined}
-          />
-          <button type="submit" className="primary" disabled={!token.trim() || saving}>
-            {saving && token.trim() ? 'Checking the token…' : 'Save token'}
-          </button>
-          {set && (
-            <button type="button" className="danger-outline" disabled={saving} onClick={() => void submit({ token: null }, 'Token removed.')}>
-              Remove token
-            </button>
-          )}
-        </form>
+        <SecretForm
+          label="new GitHub token"
+          placeholder="ghp_… or github_pat_…"
+          replacePlaceholder="Replace the token: ghp_… or github_pat_…"
+          set={set}
+          saving={saving}
+          errorId={saveError ? 'github-error' : null}
+          saveText="Save token"
+          checkingText="Checking the token…"
+          removeText="Remove token"
+          onSubmit={(token) => submit({ token }, token ? 'Token checked and saved.' : 'Token removed.')}
+        />
       )}
       <form
         className="row github-api"
@@ -120,16 +102,7 @@ export function GithubSettings() {
           </button>
         )}
       </form>
-      {saveError && (
-        <p id="github-error" className="inline-error" role="alert">
-          {saveError}
-        </p>
-      )}
-      {saved && (
-        <p className="small-text tone-good" role="status">
-          {saved}
-        </p>
-      )}
+      <FormNotices error={saveError} errorId="github-error" saved={saved} />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 import { TeamSettings } from './TeamSettings';
+import { FormNotices, SecretForm } from '../components/SecretForm';
 import { ScheduleSettings } from './ScheduleSettings';
 import { GithubSettings } from './GithubSettings';
 import { appWords } from '../lib/app-words';
@@ -64,15 +65,13 @@ function ApiKey({ settings }: { settings: Settings }) {
   const setApiKey = useSettings((s) => s.setApiKey);
   const saving = useSettings((s) => s.saving);
   const keyError = useSettings((s) => s.keyError);
-  const [key, setKey] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const fromEnv = settings.apiKeySource === 'environment';
   const submit = async (value: string | null) => {
     setSaved(null);
-    if (await setApiKey(value)) {
-      setKey('');
-      setSaved(value ? 'Key saved.' : 'Key removed.');
-    }
+    if (!(await setApiKey(value))) return false;
+    setSaved(value ? 'Key saved.' : 'Key removed.');
+    return true;
   };
   return (
     <section className="card settings-section" aria-labelledby="h-key">
@@ -88,46 +87,20 @@ function ApiKey({ settings }: { settings: Settings }) {
         </div>
       )}
       {!fromEnv && (
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (key.trim()) void submit(key.trim());
-          }}
-        >
-          {/* Write-only: the key is never read back, so the field always starts empty. */}
-          <input
-            type="password"
-            className="mono"
-            autoComplete="off"
-            spellCheck={false}
-            aria-label="new API key"
-            placeholder={settings.apiKeySet ? 'Replace the key: sk-ant-…' : 'sk-ant-…'}
-            value={key}
-            onChange={(e) => setKey(e.target.value)}
-            aria-invalid={Boolean(keyError)}
-            aria-describedby={keyError ? 'key-error' : undefined}
-          />
-          <button type="submit" className="primary" disabled={!key.trim() || saving}>
-            {saving && key.trim() ? 'Checking the key…' : 'Save key'}
-          </button>
-          {settings.apiKeySet && (
-            <button type="button" className="danger-outline" disabled={saving} onClick={() => void submit(null)}>
-              Remove key
-            </button>
-          )}
-        </form>
+        <SecretForm
+          label="new API key"
+          placeholder="sk-ant-…"
+          replacePlaceholder="Replace the key: sk-ant-…"
+          set={settings.apiKeySet}
+          saving={saving}
+          errorId={keyError ? 'key-error' : null}
+          saveText="Save key"
+          checkingText="Checking the key…"
+          removeText="Remove key"
+          onSubmit={submit}
+        />
       )}
-      {keyError && (
-        <p id="key-error" className="inline-error" role="alert">
-          {keyError}
-        </p>
-      )}
-      {saved && (
-        <p className="small-text tone-good" role="status">
-          {saved}
-        </p>
-      )}
+      <FormNotices error={keyError} errorId="key-error" saved={saved} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import type { TeamConnectionDoc } from '../../../shared/contract';
 import type { TeamOverview } from '../../../shared/team';
 import { ago, money } from '../lib/format';
 import { useTeam } from '../stores/team';
+import { FormNotices, SecretForm } from '../components/SecretForm';
 
 const URL_SOURCE: Record<TeamConnectionDoc['source'], string> = {
   safe_storage: 'Kept encrypted by the operating system’s keychain (Electron safeStorage), never in plain text.',
@@ -21,17 +22,15 @@ export function TeamSettings() {
   const connection = useTeam((s) => s.connection);
   const saving = useTeam((s) => s.saving);
   const saveError = useTeam((s) => s.saveError);
-  const [url, setUrl] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   useEffect(() => {
     void useTeam.getState().check();
   }, []);
   const submit = async (value: string | null) => {
     setSaved(null);
-    if (await useTeam.getState().setUrl(value)) {
-      setUrl('');
-      setSaved(value ? 'Connected and saved.' : 'Team removed.');
-    }
+    if (!(await useTeam.getState().setUrl(value))) return false;
+    setSaved(value ? 'Connected and saved.' : 'Team removed.');
+    return true;
   };
   const set = Boolean(settings?.url);
   return (
@@ -61,46 +60,21 @@ export function TeamSettings() {
         </div>
       )}
       {settings?.source !== 'environment' && (
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (url.trim()) void submit(url.trim());
-          }}
-        >
-          {/* Write-only, like the API key: the URL carries a password, so the field always starts empty. */}
-          <input
-            type="password"
-            className="mono"
-            autoComplete="off"
-            spellCheck={false}
-            aria-label="team database URL"
-            placeholder={set ? 'Replace: postgres://user:password@host:5432/ratchet' : 'postgres://user:password@host:5432/ratchet'}
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            aria-invalid={Boolean(saveError)}
-            aria-describedby={saveError ? 'team-error' : undefined}
-          />
-          <button type="submit" className="primary" disabled={!url.trim() || saving}>
-            {saving && url.trim() ? 'Connecting…' : 'Save and connect'}
-          </button>
-          {set && (
-            <button type="button" className="danger-outline" disabled={saving} onClick={() => void submit(null)}>
-              Remove team
-            </button>
-          )}
-        </form>
+        // The URL carries a password: write-only, like the API key.
+        <SecretForm
+          label="team database URL"
+          placeholder="postgres://user:password@host:5432/ratchet"
+          replacePlaceholder="Replace: postgres://user:password@host:5432/ratchet"
+          set={set}
+          saving={saving}
+          errorId={saveError ? 'team-error' : null}
+          saveText="Save and connect"
+          checkingText="Connecting…"
+          removeText="Remove team"
+          onSubmit={submit}
+        />
       )}
-      {saveError && (
-        <p id="team-error" className="inline-error" role="alert">
-          {saveError}
-        </p>
-      )}
-      {saved && (
-        <p className="small-text tone-good" role="status">
-          {saved}
-        </p>
-      )}
+      <FormNotices error={saveError} errorId="team-error" saved={saved} />
       {connection?.error && (
         <p className="inline-error" role="alert">
           {connection.error}
