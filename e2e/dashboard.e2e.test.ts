@@ -72,7 +72,7 @@ describe('the dashboard', () => {
     const dash = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await openDashboard(dash);
     await dash.getByText('No runs in the last 7 days').waitFor();
-    await dash.getByText('No run is paused, failed, waiting or interrupted.').waitFor();
+    await dash.getByText('No run is paused, failed, waiting for approval or interrupted.').waitFor();
     await shoot(dash, 'empty');
 
     const other = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -90,7 +90,7 @@ describe('the dashboard', () => {
     await dash.close();
   });
 
-  it('lists an interrupted run under Needs attention, linking to it; the report renders as a document', async () => {
+  it('lists an interrupted run under Needs you, linking to it; the report renders as a document', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await startTask(page, 'Calculator again');
     const run = await until(() => runs().find((r) => r.title === 'Calculator again' && r.steps2 > 0), { ms: 90_000, describe: runsSoFar });
@@ -106,7 +106,7 @@ describe('the dashboard', () => {
     await dash.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await dash.getByRole('link', { name: 'Dashboard' }).click();
-    const attention = dash.getByRole('region', { name: /Needs attention/ });
+    const attention = dash.getByRole('region', { name: /Needs you/ });
     const link = attention.getByRole('link', { name: 'Calculator again' });
     await link.waitFor({ timeout: 15_000 });
     await expect(link.getAttribute('href')).resolves.toBe(`#/runs/${run.id}`);
