@@ -10,6 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The stylesheet reaches renderer tests as text (`styles.css?raw`) so they can read the app's own rules without Node;
+    // every other CSS import stays an empty module.
+    css: { include: [/renderer\/src\/styles\.css/] },
     // More test files at once than cores: most of the suite's time is spent waiting on child processes (git, the sandbox,
     // the CLI, PostgreSQL), not computing. Vitest's default (cores - 1) ran the suite one file at a time on CI's 2 cores.
     // VITEST_MAX_WORKERS (or --maxWorkers) overrides it.

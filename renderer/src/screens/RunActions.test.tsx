@@ -1,10 +1,7 @@
 // @vitest-environment jsdom
 // The run's actions for an agent-drafted plan waiting for approval: review it, edit it, approve it (runs.approve starts the run).
-// The stylesheet's text, read as a file: vitest hands a CSS import to the test as an empty module.
-// eslint-disable-next-line no-restricted-imports
-import { readFileSync } from 'node:fs';
-// eslint-disable-next-line no-restricted-imports
-import { join } from 'node:path';
+// The stylesheet's text through Vite's `?raw` import (a plain CSS import is an empty module under vitest): no Node in the renderer.
+import css from '../styles.css?raw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
@@ -142,7 +139,6 @@ describe('RunActions read as they mean (issue 34 items 3 and 6)', () => {
     render(<RunActions runId={doc.id} doc={doc} selectedStep={null} />);
     const revise = screen.getByRole('button', { name: 'Revise plan…' });
     expect(revise.textContent).toContain('Suggested');
-    const css = readFileSync(join(__dirname, '../styles.css'), 'utf8');
     // The focus ring is an accent outline; the suggested style uses neither an outline nor a ring-like shadow.
     const rules = [...css.matchAll(/([^{}]*\.suggested[^{}]*)\{([^}]*)\}/g)].map((m) => m[2]!);
     expect(rules.length).toBeGreaterThan(0);
