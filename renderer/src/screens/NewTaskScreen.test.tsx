@@ -89,6 +89,10 @@ describe('NewTaskScreen', () => {
     fireEvent.change(screen.getByLabelText('step 3 title'), { target: { value: 'Emit died once' } });
     expect((screen.getByRole('button', { name: 'Start run' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Trust' }));
+    // Just trusted: the box no longer calls the file "new, or changed" (issue 34 item 8).
+    const box = screen.getByRole('region', { name: 'workflow trust' }).textContent;
+    expect(box).toContain('as you trusted it');
+    expect(box).not.toContain('new, or changed');
     fireEvent.click(screen.getByRole('button', { name: 'Start run' }));
     await waitFor(() => expect(startInput()).toBeDefined());
     expect(startInput()).toMatchObject({ workflowFile: `${REPO}/ratchet.yml`, trust: true });
