@@ -10,37 +10,33 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createEngine } from '../electron/engine/engine';
 import { createService } from '../electron/engine/service/service';
 import { loadStatsFromRows } from '../electron/engine/stats/stats-load';
-import { CLASS_TRIGGERS, rebuildClassSummary, rebuildSummary, SUMMARY_TRIGGERS } from '../electron/engine/store/migrations/0016-stats-tries';
 import { compareAsync, goalLine, report } from './measure';
-import { buildDashboardStore } from './history-store';
+import { buildDashboardHome, DASHBOARD_STORE, SHARED_HOME_ENV } from './history-store';
 
-const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 1_000_000);
-const DAYS = 30;
-/** One attempt in FULL_EVERY keeps a full 30 KB transcript, a diff and a gate log; every attempt keeps its prompt. */
-const FULL_EVERY = Number(process.env.BENCH_FULL_EVERY ?? 200);
 const dir = mkdtempSync(join(tmpdir(), 'ratchet-bench-dash-'));
-const home = join(dir, 'home');
-// The store is big: removed however the benchmark ends.
+// The store is big: removed however the benchmark ends (a shared one is run-all's to remove).
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-const now = Date.now();
 
-// ---- build the store: the engine's schema and triggers, rows generated in bulk SQL inside SQLite (history-store.ts) ----
+// ---- the store: the engine's schema and triggers, rows generated in bulk SQL inside SQLite (history-store.ts); the one
+// run-all built for this benchmark and start-up when it gives one, else built here -----------------------------------
 const t0 = Date.now();
-{
-  const engine = createEngine({ home, env: {} });
-  engine.close();
-  await engine.releaseSandbox();
-}
-const db = new Database(join(home, 'ratchet.db'));
-const attempts = buildDashboardStore(db, { attempts: ATTEMPTS, days: DAYS, now, fullEvery: FULL_EVERY }, (d) => {
-  rebuildSummary(d);
-  d.exec(SUMMARY_TRIGGERS);
-  rebuildClassSummary(d);
-  d.exec(CLASS_TRIGGERS);
-});
-db.close();
+const shared = process.env[SHARED_HOME_ENV];
+const home = shared ?? join(dir, 'home');
+if (!shared) await buildDashboardHome(home, DASHBOARD_STORE);
+const attempts = (() => {
+  const db = new Database(join(home, 'ratchet.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM attempts').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+})();
 const size = statSync(join(home, 'ratchet.db')).size;
-console.log(`built a store of ${attempts} attempts (${(size / 1e9).toFixed(2)} GB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  shared
+    ? `the shared store run-all built: ${attempts} attempts (${(size / 1e9).toFixed(2)} GB)`
+    : `built a store of ${attempts} attempts (${(size / 1e9).toFixed(2)} GB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 // ---- measure through the service, as the app and the host call it --------------------------------------------------
 const engine = createEngine({ home, env: {} });

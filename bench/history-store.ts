@@ -1,7 +1,10 @@
 // Builds benchmark stores quickly: runs written through the Store's own methods (rows, texts, events, summary triggers),
 // all in one transaction, with realistic prompts, transcripts, diffs and gate logs.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { createEngine } from '../electron/engine/engine';
 import { WorkflowFile } from '../electron/engine/workflow/schema';
-import type Database from 'better-sqlite3';
+import { CLASS_TRIGGERS, rebuildClassSummary, rebuildSummary, SUMMARY_TRIGGERS } from '../electron/engine/store/migrations/0016-stats-tries';
 import { newId, type Store } from '../electron/engine/store/store';
 import { realisticDiff, realisticGateLog, realisticPrompt, realisticTranscript } from './realistic';
 
@@ -188,4 +191,39 @@ export function buildDashboardStore(
   })();
   db.pragma('journal_mode = WAL');
   return (db.prepare('SELECT count(*) AS n FROM attempts').get() as { n: number }).n;
+}
+
+/** The per-day summary tables built the way migration 16 builds them for an existing store, and their triggers put back. */
+export function summarize(db: Database.Database): void {
+  rebuildSummary(db);
+  db.exec(SUMMARY_TRIGGERS);
+  rebuildClassSummary(db);
+  db.exec(CLASS_TRIGGERS);
+}
+
+/** The dashboard's store (P5, P5b): 1M attempts over 30 days, one in 200 with a full transcript, diff and gate log. */
+export const DASHBOARD_STORE = {
+  attempts: Number(process.env.BENCH_ATTEMPTS ?? 1_000_000),
+  days: 30,
+  fullEvery: Number(process.env.BENCH_FULL_EVERY ?? 200),
+};
+
+/**
+ * A Ratchet home whose store `run-all.ts` built once with the dashboard's history (DASHBOARD_STORE) for the benchmarks
+ * that can share it: the dashboard measures on it as it is; start-up (P12) then fills it with archived attempts to its
+ * 5 GB. A benchmark run alone builds its own.
+ */
+export const SHARED_HOME_ENV = 'BENCH_SHARED_HOME';
+
+/** A new Ratchet home at `home` (the engine's schema, made by the engine) whose store holds the dashboard's history. */
+export async function buildDashboardHome(home: string, opts: { attempts: number; days: number; fullEvery: number; now?: number }): Promise<number> {
+  const engine = createEngine({ home, env: {} });
+  engine.close();
+  await engine.releaseSandbox();
+  const db = new Database(join(home, 'ratchet.db'));
+  try {
+    return buildDashboardStore(db, { ...opts, now: opts.now ?? Date.now() }, summarize);
+  } finally {
+    db.close();
+  }
 }

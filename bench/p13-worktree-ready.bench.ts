@@ -1,6 +1,8 @@
 // Benchmark P13: a worktree ready to test for an npm project with a few hundred packages whose checkout is already
 // installed — Ratchet's time from run start to its first gate starting ÷ `git worktree add` + `npm ci` (warm npm cache),
-// run raw. Both in the same run, alternating rounds; the project is installed from the user's configured registry.
+// run raw. Both in the same run, alternating rounds; the project is installed from the user's configured registry. The
+// goal line gives the worse of the rounds' ratios (two by default: the ratio sits near 0.08 against a goal of 0.3, and
+// each round costs a raw npm ci of the whole tree).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +10,7 @@ import { join } from 'node:path';
 import { createEngine } from '../electron/engine/engine';
 import { goalLine } from './measure';
 
-const ROUNDS = Number(process.env.BENCH_P13_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_P13_ROUNDS ?? 2);
 const GOAL = 0.3;
 
 // Real packages with their real dependency trees: a test runner, a compiler, a linter, a bundler and common libraries.
@@ -91,7 +93,9 @@ async function rawReady(repo: string, root: string, n: number): Promise<number> 
 
 const root = mkdtempSync(join(tmpdir(), 'ratchet-p13-'));
 try {
+  const t0 = performance.now();
   const repo = await project(root);
+  const installS = (performance.now() - t0) / 1000;
   const packages = readdirSync(join(repo, 'node_modules')).flatMap((d) =>
     d.startsWith('@') ? readdirSync(join(repo, 'node_modules', d)) : d.startsWith('.') ? [] : [d],
   ).length;
@@ -105,10 +109,10 @@ try {
     ratios.push(ratchet / raw);
     last = { ratchet, raw };
   }
-  ratios.sort((a, b) => a - b);
-  const ok = goalLine('P13', 'worktree ready to test', ratios[Math.floor(ratios.length / 2)] as number, GOAL);
+  const ok = goalLine('P13', 'worktree ready to test', Math.max(...ratios), GOAL);
+  console.log(`    (the project installed in its checkout in ${installS.toFixed(1)} s)`);
   console.log(
-    `    Ratchet ${(last.ratchet / 1000).toFixed(1)} s to its first gate vs raw git worktree add + npm ci ${(last.raw / 1000).toFixed(1)} s; ${packages} packages, ${ROUNDS} rounds, sandbox as configured`,
+    `    Ratchet ${(last.ratchet / 1000).toFixed(1)} s to its first gate vs raw git worktree add + npm ci ${(last.raw / 1000).toFixed(1)} s; ${packages} packages, ${ROUNDS} rounds (ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}), sandbox as configured`,
   );
   process.exitCode = ok ? 0 : 1;
 } finally {

@@ -61,8 +61,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<Outcome> {
   let p: RealProject;
+  const t0 = performance.now();
+  const phase = (what: string, from: number) => console.log(`  ${ecosystem}: ${what} in ${((performance.now() - from) / 1000).toFixed(1)} s`);
   try {
     p = make();
+    phase('project made (dependencies installed, the bug confirmed)', t0);
   } catch (err) {
     if (err instanceof Unavailable) return { ecosystem, skipped: err.message };
     throw err;
@@ -102,6 +105,7 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
 
   try {
     // Warm-up: the checkout's caches (the developer's), and Ratchet's shared caches from an earlier run.
+    const tWarm = performance.now();
     await inCheckout(0);
     server.setScript({
       rules: [
@@ -112,6 +116,8 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
     const warmRun = await engine.createRun(await engine.prepareRun({ repo: p.repo, workflowFile: warmupFile }));
     const warmDoc = await engine.execute(warmRun, new AbortController().signal);
     if (warmDoc.status !== 'succeeded') return { ecosystem: p.ecosystem, failed: `the warm-up run ended ${warmDoc.status}: ${warmDoc.reason}` };
+    phase('warm-up (a checkout gate and a one-step run)', tWarm);
+    const tRun = performance.now();
     const c: number[] = [];
     // One run whose agent makes round k's change in step k: each step's one gate, as Ratchet's gate runner timed it
     // in the sandbox. Step 1's is the run's first gate (a new worktree); steps 2… are gates with the run's caches warm.
@@ -137,6 +143,7 @@ async function measure(ecosystem: Ecosystem, make: () => RealProject): Promise<O
         return 'yes';
       },
     });
+    phase(`measured run (${ROUNDS + 1} steps, ${ROUNDS} checkout gates between them)`, tRun);
     const s: number[] = [];
     for (const k of rounds) {
       const attempt = engine.store.getAttempts(runId, k)[0];
