@@ -9,7 +9,7 @@ import type { GithubSettingsDoc, Handlers, IssueTaskDoc, PrPanelDoc } from '../.
 import type { PrOptions } from '../../../shared/pull-request';
 import type { Engine } from '../engine';
 import { RatchetError, runNotFound } from '../errors';
-import { GITHUB_TOKEN_NAMES, githubApiUrl, githubToken, PUBLIC_GITHUB_API } from '../forge/forge-config';
+import { GITHUB_TOKEN_NAMES, githubApiUrl, githubToken, PUBLIC_GITHUB_API, withSavedForge } from '../forge/forge-config';
 import { githubLogin } from '../forge/github-user';
 import { readIssue } from '../forge/issue-intake';
 import { forgeForRun, prDocOf } from '../forge/open-pull';
@@ -77,14 +77,7 @@ export function createPrService(engine: Engine, o: PrServiceOptions): { handlers
   const savedApiUrl = () => engine.settings().githubApiUrl;
 
   /** The environment the forge client gets: the host's, with Settings' token and API root where the environment sets none. */
-  function forgeEnv(): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = { ...o.env };
-    const saved = o.token.get();
-    if (!githubToken(env) && saved) env.GITHUB_TOKEN = saved;
-    const api = savedApiUrl();
-    if (!env.RATCHET_GITHUB_API_URL?.trim() && api) env.RATCHET_GITHUB_API_URL = api;
-    return env;
-  }
+  const forgeEnv = (): NodeJS.ProcessEnv => withSavedForge(o.env, { token: o.token.get(), apiUrl: savedApiUrl() });
 
   function settingsDoc(): GithubSettingsDoc {
     const envName = envTokenName();
