@@ -142,7 +142,19 @@ export function createPullLoop(deps: PullLoopDeps) {
         new Date().toISOString(),
       );
     };
-    const record = (l: WatchLook, r: PrRoundDoc) => save(l, [r]);
+    /**
+     * Keeps a round. A verdict with no work behind it (a cap, a repeat, broken on the base) that is already the check's
+     * last round on this head is said again but not kept twice: a watch started again (Check again, the app's panel, a
+     * restarted host) on the same head does not count it again in the statistics.
+     */
+    const record = (l: WatchLook, r: PrRoundDoc) => {
+      const last = rounds()
+        .filter((x) => x.kind === r.kind && x.trigger === r.trigger)
+        .at(-1);
+      const again = r.attempts === 0 && ['cap', 'repeat', 'broken_on_base', 'no_comments'].includes(r.outcome);
+      if (again && last && last.outcome === r.outcome && last.head === r.head) return save(l);
+      save(l, [r]);
+    };
     const ended = (end: PullLoopEnd['end'], sentence: string, l: WatchLook): PullLoopEnd => {
       store.event(runId, 'log', { level: end === 'done' ? 'info' : 'warn', message: `pull request #${prNumber}: ${sentence}` });
       return { end, say: sentence, look: l };
