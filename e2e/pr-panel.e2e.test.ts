@@ -1,7 +1,8 @@
 // The PR panel in the browser host against the scripted GitHub (issue 31): a token and Enterprise-style API address saved
 // in Settings › GitHub (checked with GitHub first), a task started from a pasted issue URL, Open pull request on the
 // succeeded run, then the head commit's required check live: pending, failed, green after a re-run, and merged.
-// Screenshots of each at 1400×900 and 1024×700.
+// Screenshots of each at 1400×900 and 1024×700; and the dashboard's Pull requests card on the dev page's statistics
+// (screen-dashboard-pull-requests-{1400,1024}.png).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { githubForge } from '../electron/engine/forge/github';
 import { startScriptedGithub, type ScriptedGithub } from '../electron/scripted/github-server';
+import { serveDevPage } from '../bench/browser';
+import { shootScreen } from './app-steps';
 import { demoRepo, editWorkflow, shot, startHostProcess, startSpecEnv, type HostProcess, type SpecEnv } from './harness';
 
 let spec: SpecEnv;
@@ -99,6 +102,9 @@ describe('the PR panel against the scripted GitHub', () => {
     const panel = page.getByTestId('pr-panel');
     await panel.waitFor({ timeout: 120_000 });
     await panel.getByRole('checkbox', { name: 'Answer review comments' }).check();
+    // Fixing CI is left to the person here, so the failed check holds still for its screenshot (the fix round through
+    // the app's loop: electron/engine/service/service-pr-loop.test.ts).
+    await panel.getByRole('checkbox', { name: 'Fix failing CI checks' }).uncheck();
     await panel.getByRole('button', { name: 'Open pull request' }).click();
     await panel.getByRole('link', { name: /^#\d+$/ }).waitFor({ timeout: 60_000 });
     const pull = gh.state.pulls.at(-1)!;
@@ -151,4 +157,22 @@ describe('the PR panel against the scripted GitHub', () => {
     await both(page, 'pr-panel-merged', () => page.getByTestId('pr-panel').waitFor());
     expect(existsSync(join(ciDir, 'go'))).toBe(true);
   }, 400_000);
+});
+
+describe('the dashboard’s pull requests', () => {
+  it('draws what CI fixes cost and bought, the flaky rate per check and per test, and the infrastructure re-runs, at both sizes', async () => {
+    // The dev page: the real renderer over the fake bridge, whose statistics carry a period of pull requests' rounds.
+    const dev = await serveDevPage();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`${dev.url}#/dashboard`);
+      const card = page.getByRole('region', { name: 'Pull requests' });
+      await card.getByText('6 pull requests watched, 5 merged').waitFor({ timeout: 30_000 });
+      await expect(card.getByRole('table', { name: 'Flaky rate per check' }).locator('tbody tr').count()).resolves.toBe(2);
+      await shootScreen(page, 'dashboard-pull-requests', () => card.scrollIntoViewIfNeeded());
+      await page.close();
+    } finally {
+      await dev.close();
+    }
+  }, 120_000);
 });

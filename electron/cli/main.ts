@@ -1,7 +1,7 @@
 // The `ratchet` command over the same engine the app uses: run, status, list, check, retry, resume, plan, recover, trust. Exit 0 success, 1 failed or stopped, 2 bad input.
 import { cmdMerge } from './merge-command';
 import { cmdReview } from './review-command';
-import { cmdPr, openRunPull } from './pr-command';
+import { cliForgeEnv, cmdPr, openRunPull } from './pr-command';
 import { cmdEstimate } from './estimate-command';
 import { cmdSchedule } from './schedule-command';
 import {
@@ -79,7 +79,7 @@ async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string
   if (values.detach && !teamUrl) throw new UsageError('--detach applies to a run on team workers (--team <url>): a local run lives in this process.');
   if (teamUrl && values.draft) throw new UsageError('--draft is not for team runs yet: draft and approve the plan locally, then submit it with --team.');
   // --issue: the task's title and description from the issue and its comments (--task, --description still win).
-  const fromIssue = values.issue === undefined ? null : await issueIntake(positionals[0] as string, values.issue, values['github-repo'], io);
+  const fromIssue = values.issue === undefined ? null : await issueIntake(engine, positionals[0] as string, values.issue, values['github-repo'], io);
   if (values.draft) return cmdRunDraft(engine, values, positionals[0] as string, io, fromIssue);
   const prepared = withIssue(
     await prepareTrusting(
@@ -169,8 +169,8 @@ function startEstimate(engine: Engine, prepared: Awaited<ReturnType<Engine['prep
 type IssueIntake = Awaited<ReturnType<typeof readIssue>>;
 
 /** `--issue <number|URL>`: the issue read through the forge (its repository: the URL's, else --github-repo, else the remote's). */
-async function issueIntake(repo: string, ref: string, repoFlag: string | undefined, io: CliIo): Promise<IssueIntake> {
-  const r = await readIssue({ env: io.env, repoPath: repo, ref, repoFlag });
+async function issueIntake(engine: Engine, repo: string, ref: string, repoFlag: string | undefined, io: CliIo): Promise<IssueIntake> {
+  const r = await readIssue({ env: cliForgeEnv(engine, io.env), repoPath: repo, ref, repoFlag });
   io.stderr.write(`Task from issue #${r.issue.number} of ${r.repo.owner}/${r.repo.name}: ${r.title}\n`);
   return r;
 }

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings, saveSettings } from '../engine/settings/settings-store';
 import { sh, tempDir } from '../engine/testing/temp-repo';
 import type { ScriptedGithub } from '../scripted/github-server';
 import { githubProject, serveGithub, TINY_PROJECT, type GithubFixture } from '../scripted/testing/github-fixture';
@@ -81,6 +82,22 @@ describe('ratchet pr', () => {
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/GitHub refused the token/);
     expect(refused.err).not.toContain(TOKEN);
+  });
+
+  it('uses the API address saved in Settings › GitHub when RATCHET_GITHUB_API_URL is unset; the environment still wins over it', async () => {
+    const home = env.RATCHET_HOME!;
+    try {
+      saveSettings(home, { ...loadSettings(home), githubApiUrl: gh.url });
+      const saved = await cli(['pr', runId], { ...env, GITHUB_TOKEN: 'test-token', RATCHET_GITHUB_API_URL: '' });
+      expect(saved.code, saved.err).toBe(0);
+      expect(saved.out.trim()).toBe(`${gh.url}/acme/widget/pull/${gh.state.pulls[0]!.number}`);
+      // A saved address nothing answers at: the environment's is the one used.
+      saveSettings(home, { ...loadSettings(home), githubApiUrl: 'http://127.0.0.1:9/api/v3' });
+      const wins = await cli(['pr', runId], { ...env, GITHUB_TOKEN: 'test-token' });
+      expect(wins.code, wins.err).toBe(0);
+    } finally {
+      saveSettings(home, { ...loadSettings(home), githubApiUrl: null });
+    }
   });
 
   it('ratchet run --pr opens the pull request when the run succeeds; without a token it refuses before the run starts (exit 2)', async () => {

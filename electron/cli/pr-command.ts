@@ -2,7 +2,7 @@
 // with a body written from the run; stdout the pull request's URL (--json: the run's status document with its `pr`);
 // --watch follows its checks and reviews until they decide (exit 0 green, 1 failed for good, 2 needs you); --fix ci,review
 // sends failing checks and submitted reviews back to the run as rounds; --merge merges when it is safe.
-import { decidingChecks, parseFix, type Engine, type OpenedPull, type WatchLook } from '../engine';
+import { decidingChecks, parseFix, withSavedForge, type Engine, type OpenedPull, type WatchLook } from '../engine';
 import { parse, UsageError, type CliIo } from './cli-kit';
 
 export async function cmdPr(engine: Engine, args: string[], io: CliIo): Promise<number> {
@@ -86,6 +86,15 @@ async function watchRunPull(
   return EXIT[end.end];
 }
 
+/**
+ * The environment the CLI's forge client gets: its own, with the API address saved in Settings › GitHub where
+ * RATCHET_GITHUB_API_URL is unset (the same helper the app reads). The token stays the environment's: the app's is in
+ * the OS keychain, out of the CLI's reach.
+ */
+export function cliForgeEnv(engine: Engine, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return withSavedForge(env, { apiUrl: engine.settings().githubApiUrl });
+}
+
 /** Opens (or updates) the run's pull request, saying which on stderr; shared by `ratchet pr` and `ratchet run --pr`. */
 export async function openRunPull(
   engine: Engine,
@@ -94,7 +103,7 @@ export async function openRunPull(
   o: { base?: string | undefined; draft: boolean; repoFlag?: string | undefined },
 ): Promise<OpenedPull> {
   const r = await engine.pulls.open(runId, {
-    env: io.env,
+    env: cliForgeEnv(engine, io.env),
     repoFlag: o.repoFlag,
     base: o.base,
     draft: o.draft,

@@ -202,6 +202,11 @@ describe('ratchet pr --watch: CI and reviews as remote gates', () => {
       expect(r.err).toMatch(/needs you: test still fails on [0-9a-f]{8} after 1 fix round \(limits\.ci_failure = 1\)/);
       expect(await steps(id)).toEqual(['Stubborn (1)', 'Fix CI: test (1)']);
       expect(r.doc.pr.rounds.map((x) => x.outcome)).toEqual(['pushed', 'cap']);
+      // Watched again (the app's panel opened, Check again, a host restarted): the same cap, said again, not counted twice.
+      const again = await pr(id, '--watch');
+      expect(again.code, again.err).toBe(2);
+      expect(again.err).toMatch(/after 1 fix round \(limits\.ci_failure = 1\)/);
+      expect(again.doc.pr.rounds.map((x) => x.outcome)).toEqual(['pushed', 'cap']);
     },
     E2E_MS,
   );

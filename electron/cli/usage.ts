@@ -59,7 +59,7 @@ export const COMMAND_USAGE: Record<string, string> = {
       push a succeeded run's branch and open its pull request on GitHub, or update the one already open for that branch,
       with a body written from the run (task, steps and commits, retries and why, gates passed locally, cost); prints its
       URL (--json: the run's status document with its pr). Token: GITHUB_TOKEN or GH_TOKEN (none: exit 2); API:
-      RATCHET_GITHUB_API_URL; repository: --github-repo, else the workflow's forge.repo, else the remote's URL;
+      RATCHET_GITHUB_API_URL, else the address saved in Settings › GitHub; repository: --github-repo, else the workflow's forge.repo, else the remote's URL;
       --watch follows the head commit's checks (the base's required ones, else all) and reviews until they decide:
       exit 0 green or merged, 1 failed for good (a check failed, or closed), 2 needs you (changes requested, no CI);
       --fix (default ci with --watch): a failing check is re-run when its runner was lost, recorded when it passes on a

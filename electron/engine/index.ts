@@ -60,6 +60,7 @@ export type { ResumeInfo } from './lifecycle/run-recovery';
 export { openTeam, type TeamClient } from './team/team-client';
 export { neverPassed, type WorkerAllowances } from './team/team-allow';
 export { githubToken } from './settings/forge-token';
+export { withSavedForge } from './forge/forge-config';
 export { decidingChecks, type WatchEnd, type WatchLook } from './forge/pr-watch';
 export type { OpenedPull } from './forge/run-pull';
 export { issueTask, parseIssueRef, readIssue, workflowWithIssue } from './forge/issue-intake';

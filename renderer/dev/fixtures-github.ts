@@ -15,7 +15,7 @@ export function createFakeGithub() {
   let next = 42;
   const of = (runId: string) => {
     let p = panels.get(runId);
-    if (!p) panels.set(runId, (p = { pr: null, options: { fix: ['ci'], merge: null }, watching: false, live: null, error: null, looks: 0 }));
+    if (!p) panels.set(runId, (p = { pr: null, options: { fix: ['ci'], merge: null }, watching: false, live: null, error: null, progress: null, looks: 0 }));
     return p;
   };
   const doc = ({ looks: _looks, ...p }: PrPanelDoc & { looks: number }): PrPanelDoc => p;
@@ -37,6 +37,7 @@ export function createFakeGithub() {
       if (p.pr && p.watching && ++p.looks >= 2) {
         p.pr = { ...p.pr, checks: p.pr.checks.map((c) => ({ ...c, conclusion: 'success' })) };
         p.live = { reviews: [{ author: 'mara', state: 'APPROVED' }], mergeable: true, mergeableState: 'clean', verdict: 'green', waitingFor: [] };
+        p.progress = `#${p.pr.number} is green: every check that counts passed on ${p.pr.headSha.slice(0, 8)}.`;
         p.watching = false;
       }
       return doc(p);
@@ -58,6 +59,7 @@ export function createFakeGithub() {
         rounds: [],
       };
       p.live = { reviews: [], mergeable: null, mergeableState: 'unknown', verdict: 'waiting', waitingFor: ['test'] };
+      p.progress = null;
       p.watching = true;
       p.looks = 0;
       return doc(p);

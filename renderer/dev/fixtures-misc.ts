@@ -119,6 +119,29 @@ export function makeStats(now: number, n: 7 | 30): StatsSummary {
       '3 runs hit the same fingerprint 3 times in a row; on_repeat: stop saved $4.80.',
       'Daily cost went over the $20.00 budget on 1 day; consider raising it or using the minimal preset for large refactors.',
     ],
+    // What the pull requests' CI and review rounds cost and bought (electron/engine/stats/pr-rounds.ts).
+    pullRequests: {
+      pullRequests: 6 * k,
+      merged: 5 * k,
+      ciFixRounds: 4 * k,
+      ciFixesPushed: 3 * k,
+      ciFixCostUsd: 1.84 * k,
+      ciFixUnknownCost: false,
+      mergedAfterCiFix: 3 * k,
+      infrastructureReruns: 2 * k,
+      brokenOnBase: 1,
+      flakyByCheck: [
+        { check: 'test (ubuntu-latest, node 22)', flaky: 3 * k, rounds: 9 * k, rate: 0.333 },
+        { check: 'e2e', flaky: 1 * k, rounds: 4 * k, rate: 0.25 },
+      ],
+      flakyTests: [
+        { check: 'test (ubuntu-latest, node 22)', test: 'settles before the deadline', count: 2 * k },
+        { check: 'e2e', test: 'the dashboard follows a run live', count: 1 * k },
+        { check: 'test (ubuntu-latest, node 22)', test: 'retries the lease after a crash', count: 1 * k },
+      ],
+      reviewRounds: 2 * k,
+      reviewCostUsd: 0.61 * k,
+    },
   };
 }
 

@@ -39,6 +39,8 @@ export const PrPanelDoc = z.object({
     .nullable(),
   /** Why the last look or watch failed, in plain words (the token refused, GitHub unreachable…). */
   error: z.string().nullable(),
+  /** What the watch last did or said, in a sentence: a round, a re-run, what merging waits for, how it ended. */
+  progress: z.string().nullable(),
 });
 export type PrPanelDoc = z.infer<typeof PrPanelDoc>;
 

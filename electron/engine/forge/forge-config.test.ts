@@ -1,6 +1,6 @@
 // Which GitHub repository, API and token the forge uses, from the flag, the workflow, origin's URL and the environment.
 import { describe, expect, it } from 'vitest';
-import { chooseRepo, githubApiUrl, githubToken, PUBLIC_GITHUB_API, repoFromRemoteUrl } from './forge-config';
+import { chooseRepo, githubApiUrl, githubToken, PUBLIC_GITHUB_API, repoFromRemoteUrl, withSavedForge } from './forge-config';
 
 describe('the repository from origin’s URL, in every form git takes for GitHub', () => {
   it.each([
@@ -61,5 +61,18 @@ describe('token and API root from the environment', () => {
     expect(githubApiUrl({ RATCHET_GITHUB_API_URL: 'http://127.0.0.1:4000' })).toBe('http://127.0.0.1:4000');
     expect(() => githubApiUrl({ RATCHET_GITHUB_API_URL: 'http://ghe.example.com/api/v3' })).toThrow(/must be https/);
     expect(() => githubApiUrl({ RATCHET_GITHUB_API_URL: 'not a url' })).toThrow(/not a URL/);
+  });
+
+  it('Settings › GitHub fills in the token and API address the environment leaves unset; the environment wins, and is not changed', () => {
+    const saved = { token: 'saved-token', apiUrl: 'https://ghe.example.com/api/v3' };
+    const env = { HOME: '/h', RATCHET_GITHUB_API_URL: ' ' };
+    const filled = withSavedForge(env, saved);
+    expect(githubToken(filled)).toBe('saved-token');
+    expect(githubApiUrl(filled)).toBe('https://ghe.example.com/api/v3');
+    expect(env).toEqual({ HOME: '/h', RATCHET_GITHUB_API_URL: ' ' });
+    const own = withSavedForge({ GH_TOKEN: 'env-token', RATCHET_GITHUB_API_URL: 'http://127.0.0.1:4000' }, saved);
+    expect(githubToken(own)).toBe('env-token');
+    expect(githubApiUrl(own)).toBe('http://127.0.0.1:4000');
+    expect(githubApiUrl(withSavedForge({}, { apiUrl: null }))).toBe(PUBLIC_GITHUB_API);
   });
 });

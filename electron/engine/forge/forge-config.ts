@@ -5,6 +5,8 @@ import { RatchetError } from '../errors';
 import { remoteHostPath } from '../git/run-merge';
 import type { ForgeRepo } from './forge';
 
+import { githubToken } from '../settings/forge-token';
+
 export { GITHUB_TOKEN_NAMES, githubToken } from '../settings/forge-token';
 
 export const PUBLIC_GITHUB_API = 'https://api.github.com';
@@ -26,6 +28,17 @@ export function githubApiUrl(env: NodeJS.ProcessEnv): string {
     throw new RatchetError('bad_arguments', `RATCHET_GITHUB_API_URL must be https (the token travels with every request): ${v}.`);
   }
   return v.replace(/\/+$/, '');
+}
+
+/**
+ * The environment the forge client gets, read by the app and the CLI alike: `env` (never changed), with Settings ›
+ * GitHub's token and API address filled in where it sets none — GITHUB_TOKEN/GH_TOKEN and RATCHET_GITHUB_API_URL win.
+ */
+export function withSavedForge(env: NodeJS.ProcessEnv, saved: { token?: string | null; apiUrl?: string | null }): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  if (!githubToken(env) && saved.token) out.GITHUB_TOKEN = saved.token;
+  if (!env.RATCHET_GITHUB_API_URL?.trim() && saved.apiUrl) out.RATCHET_GITHUB_API_URL = saved.apiUrl;
+  return out;
 }
 
 /** The web hosts whose remotes are GitHub repositories for this API: github.com for the public API, else the API's own host. */

@@ -36,6 +36,8 @@ export interface PullLoopOptions {
   fix: ReadonlySet<FixKind>;
   /** Merge when safe (default: never). */
   merge: MergeMethod | null;
+  /** The options as they stand now, read before each round (the app's toggles changed while it watches); default: fix and merge above. */
+  current?: () => { fix: ReadonlySet<FixKind>; merge: MergeMethod | null };
   trust?: boolean;
   minWaitMs?: number;
   maxWaitMs?: number;
@@ -140,7 +142,19 @@ export function createPullLoop(deps: PullLoopDeps) {
         new Date().toISOString(),
       );
     };
-    const record = (l: WatchLook, r: PrRoundDoc) => save(l, [r]);
+    /**
+     * Keeps a round. A verdict with no work behind it (a cap, a repeat, broken on the base) that is already the check's
+     * last round on this head is said again but not kept twice: a watch started again (Check again, the app's panel, a
+     * restarted host) on the same head does not count it again in the statistics.
+     */
+    const record = (l: WatchLook, r: PrRoundDoc) => {
+      const last = rounds()
+        .filter((x) => x.kind === r.kind && x.trigger === r.trigger)
+        .at(-1);
+      const again = r.attempts === 0 && ['cap', 'repeat', 'broken_on_base', 'no_comments'].includes(r.outcome);
+      if (again && last && last.outcome === r.outcome && last.head === r.head) return save(l);
+      save(l, [r]);
+    };
     const ended = (end: PullLoopEnd['end'], sentence: string, l: WatchLook): PullLoopEnd => {
       store.event(runId, 'log', { level: end === 'done' ? 'info' : 'warn', message: `pull request #${prNumber}: ${sentence}` });
       return { end, say: sentence, look: l };
@@ -345,6 +359,7 @@ export function createPullLoop(deps: PullLoopDeps) {
 
     for (;;) {
       if (signal.aborted) throw signal.reason;
+      const { fix, merge } = o.current?.() ?? o;
       const l = await look(forge, prNumber, required);
       const v = watchVerdict(l);
       const sig = JSON.stringify([
@@ -382,7 +397,7 @@ export function createPullLoop(deps: PullLoopDeps) {
       }
 
       let acted = false;
-      if (o.fix.has('review')) {
+      if (fix.has('review')) {
         const handled = new Set(rounds().flatMap((r) => (r.kind === 'review' ? [r.trigger] : [])));
         const next = l.reviews.find((r) => actionable(r) && !handled.has(`review ${r.id}`) && !noComments.has(r.id));
         if (next) {
@@ -392,7 +407,7 @@ export function createPullLoop(deps: PullLoopDeps) {
         }
       }
       if (!acted && v.kind === 'failing') {
-        if (!o.fix.has('ci'))
+        if (!fix.has('ci'))
           return ended('failed', `#${prNumber} failed: ${v.failing.map((c) => `${c.name} (${c.conclusion})`).join(', ')} on ${short(l.pr.headSha)}.`, l);
         const next = v.failing.find((c) => c.id === null || !actedOn.has(c.id));
         if (next) {
@@ -419,17 +434,17 @@ export function createPullLoop(deps: PullLoopDeps) {
           );
       }
       if (v.kind === 'green') {
-        if (!o.merge) return ended('done', `#${prNumber} is green: every check that counts passed on ${short(l.pr.headSha)}.`, l);
+        if (!merge) return ended('done', `#${prNumber} is green: every check that counts passed on ${short(l.pr.headSha)}.`, l);
         const blockers = mergeBlockers(l);
         if (!blockers.length) {
-          const m = await forge.merge(prNumber, o.merge, l.pr.headSha);
+          const m = await forge.merge(prNumber, merge, l.pr.headSha);
           const after = { ...l, pr: { ...l.pr, merged: true, state: 'closed' as const } };
           save(after);
-          return ended('done', `#${prNumber} is merged (${o.merge}) as ${short(m.sha)}: every required check passed on ${short(l.pr.headSha)}.`, after);
+          return ended('done', `#${prNumber} is merged (${merge}) as ${short(m.sha)}: every required check passed on ${short(l.pr.headSha)}.`, after);
         }
         if (l.pr.mergeable === false) return ended('needs_you', `#${prNumber} needs you: not merged, it waits for ${blockers.join(', ')}.`, l);
       }
-      if (o.merge) {
+      if (merge) {
         const blockers = mergeBlockers(l);
         const line = `not merging yet: waiting for ${blockers.join(', ')}.`;
         if (line !== waitingSaid) say(line);
@@ -444,7 +459,7 @@ export function createPullLoop(deps: PullLoopDeps) {
           .map((d) => d.name);
         return ended(
           'needs_you',
-          `#${prNumber} needs you: still waiting${waiting.length ? ` for ${waiting.join(', ')}` : ''} after ${Math.round((now() - started) / 1000)}s${o.merge ? '; not merged' : ''}.`,
+          `#${prNumber} needs you: still waiting${waiting.length ? ` for ${waiting.join(', ')}` : ''} after ${Math.round((now() - started) / 1000)}s${merge ? '; not merged' : ''}.`,
           l,
         );
       }

@@ -79,8 +79,9 @@ describe('the PR panel and issue intake', () => {
     await until(() => engine.store.getRun(runId)?.status === 'succeeded', 60_000);
     expect(await callValue<PrPanelDoc>(service, 'pr.get', { runId })).toMatchObject({ pr: null, options: { fix: ['ci'], merge: null }, watching: false });
 
-    const set = await callValue<PrPanelDoc>(service, 'pr.setOptions', { runId, fix: ['review', 'ci'], merge: 'squash' });
-    expect(set.options).toEqual({ fix: ['ci', 'review'], merge: 'squash' });
+    // Merge when green stays off here: the panel follows the checks to green and the loop ends there (merging: service-pr-loop.test.ts).
+    const set = await callValue<PrPanelDoc>(service, 'pr.setOptions', { runId, fix: ['review', 'ci'], merge: null });
+    expect(set.options).toEqual({ fix: ['ci', 'review'], merge: null });
 
     const opened = await callValue<PrPanelDoc>(service, 'pr.open', { runId });
     expect(opened.pr).toMatchObject({ state: 'open', merged: false });
@@ -97,7 +98,8 @@ describe('the PR panel and issue intake', () => {
     }
     expect(green.live).toMatchObject({ verdict: 'green', mergeable: true });
     expect(green.pr?.checks).toEqual([{ name: 'test', conclusion: 'success', required: true }]);
-    expect(green.options).toEqual({ fix: ['ci', 'review'], merge: 'squash' });
+    expect(green.options).toEqual({ fix: ['ci', 'review'], merge: null });
+    expect(green.progress).toMatch(/is green: every check that counts passed/);
 
     // Opening again updates the same pull request and the issue hears nothing more.
     await callValue(service, 'pr.open', { runId });

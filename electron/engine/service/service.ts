@@ -433,7 +433,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
       await ticker.stop();
       await scheduler.close();
       await team.close();
-      pulls.close();
+      await pulls.close();
       await stats.close();
       stopWatching();
       unsubscribeEngine();

@@ -25,6 +25,8 @@ describe('PrPanel', () => {
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Every required check passed on 9f3c2a1b.'), { timeout: 6000 });
     expect(within(screen.getAllByTestId('pr-check')[0]!).getByText('passed')).toBeTruthy();
     expect(screen.getByText('Approved by mara')).toBeTruthy();
+    // What the watch last said (the loop's own sentence: a round, a re-run, what merging waits for, how it ended).
+    expect(screen.getByTestId('pr-progress').textContent).toBe('#42 is green: every check that counts passed on 9f3c2a1b.');
 
     fireEvent.click(screen.getByRole('checkbox', { name: 'Merge when green' }));
     await waitFor(() => expect(fake.calls.find((c) => c.method === 'pr.setOptions')?.input).toMatchObject({ fix: ['ci', 'review'], merge: 'squash' }));

@@ -1,6 +1,7 @@
 // The run screen's pull request (issue 31): Open pull request (pushes the branch, opens it or updates the one open),
 // then, live while the engine watches it, the head commit's checks (required first; pending or missing never green),
-// the reviews, mergeability and the rounds of remote gates; and what Ratchet may do on its own (the toggles).
+// the reviews, mergeability, the rounds of remote gates and what the watch last did; and what Ratchet may do on its own
+// (the toggles, which the engine's loop reads again before each round).
 import { useEffect } from 'react';
 import type { PrOptions } from '../../../shared/pull-request';
 import { checkMark, mergeableLine, orderedChecks, prHeadline, reviewLine, roundLine } from '../lib/pr-view';
@@ -110,6 +111,11 @@ export function PrPanel({ runId, branch }: { runId: string; branch: string }) {
           <a className="small-text mono pr-url" href={pr.url} target="_blank" rel="noopener noreferrer">
             {pr.url}
           </a>
+          {doc?.progress && (
+            <p className="small-text pr-progress" data-testid="pr-progress">
+              {doc.progress}
+            </p>
+          )}
           <div className="pr-body">
             <div className="pr-checks">
               <span className="next-label">

@@ -10,6 +10,7 @@ const base: PrPanelDoc = {
   watching: true,
   live: { reviews: [], mergeable: true, mergeableState: 'clean', verdict: 'waiting', waitingFor: [] },
   error: null,
+  progress: null,
 };
 const withChecks = (checks: NonNullable<PrPanelDoc['pr']>['checks'], p: Partial<PrPanelDoc> = {}): PrPanelDoc => ({
   ...base,

@@ -127,6 +127,37 @@ describe('DashboardScreen', () => {
     await waitFor(() => expect(within(section).getAllByRole('link')).toHaveLength(3));
   });
 
+  it('draws the pull requests’ rounds: what CI fixes cost and bought, flaky rate per check and per test, infrastructure re-runs', async () => {
+    render(<DashboardScreen />);
+    const card = await screen.findByRole('region', { name: 'Pull requests' });
+    expect(within(card).getByText('6 pull requests watched, 5 merged')).toBeTruthy();
+    const facts = within(card).getByRole('table', { name: 'Pull request rounds' });
+    const row = (name: string) => within(facts).getByRole('rowheader', { name }).nextElementSibling!.textContent;
+    expect(row('CI fix rounds')).toBe('4 (3 pushed)');
+    expect(row('CI fixes cost')).toBe('$1.84');
+    expect(row('Merged after a CI fix')).toBe('3');
+    expect(row('Infrastructure re-runs')).toBe('2 (no agent call)');
+    expect(row('Broken on the base')).toBe('1');
+    expect(row('Review rounds')).toBe('2, $0.61');
+    const checks = within(card).getByRole('table', { name: 'Flaky rate per check' });
+    expect([...checks.querySelectorAll('tbody tr')].map((tr) => tr.textContent)).toEqual(['test (ubuntu-latest, node 22)3 of 933 %', 'e2e1 of 425 %']);
+    const tests = within(card).getByRole('table', { name: 'Flaky tests' });
+    expect([...tests.querySelectorAll('tbody tr')].map((tr) => tr.textContent)).toEqual([
+      'settles before the deadlinetest (ubuntu-latest, node 22)2',
+      'the dashboard follows a run livee2e1',
+      'retries the lease after a crashtest (ubuntu-latest, node 22)1',
+    ]);
+  });
+
+  it('leaves the pull requests’ card out when the period watched none', async () => {
+    const none = { pullRequests: 0, merged: 0, ciFixRounds: 0, ciFixesPushed: 0, ciFixCostUsd: 0, ciFixUnknownCost: false, mergedAfterCiFix: 0 };
+    const zero = { ...none, infrastructureReruns: 0, brokenOnBase: 0, flakyByCheck: [], flakyTests: [], reviewRounds: 0, reviewCostUsd: 0 };
+    fake = installFake({ overrides: { 'stats.summary': ({ days }) => ({ ...makeStats(NOW, days ?? 7), pullRequests: zero }) } });
+    render(<DashboardScreen />);
+    await screen.findByText('82.6 %');
+    expect(screen.queryByRole('region', { name: 'Pull requests' })).toBeNull();
+  });
+
   it("shows seed 002's improvement suggestions, each finding with its action", async () => {
     render(<DashboardScreen />);
     const section = await screen.findByRole('region', { name: 'Improvement suggestions' });

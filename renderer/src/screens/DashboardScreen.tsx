@@ -1,5 +1,6 @@
 // Dashboard, live: runs that need attention, success rate, attempts per success, retry breakdown and reasons, cost per day
-// against the daily budget, the improvement suggestions, the what-if panel and the weekly report.
+// against the daily budget, the pull requests' CI and review rounds, the improvement suggestions, the what-if panel and
+// the weekly report.
 import { estimateRecordLine } from '../../../shared/estimate-text';
 import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -12,6 +13,7 @@ import { NeedsAttention } from '../components/dashboard/NeedsAttention';
 import { ReportDialog } from './ReportDialog';
 import { WhatIfPanel } from '../components/WhatIfPanel';
 import { TeamStats } from '../components/dashboard/TeamStats';
+import { PullRequestStats } from '../components/dashboard/PullRequestStats';
 import { useTeam } from '../stores/team';
 
 export function DashboardScreen() {
@@ -275,6 +277,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
         </section>
       </div>
 
+      <PullRequestStats s={s.pullRequests} />
       <Improvements items={improvements} />
     </>
   );
