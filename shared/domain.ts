@@ -221,6 +221,11 @@ export const StatusDocument = z.object({
   pr: PrDoc.nullable().optional(),
   /** The estimate made when the run started; null for a run from before estimates. */
   estimate: RunEstimate.nullable().optional(),
+  /**
+   * The schedule whose tick started the run (`ratchet schedule`); null or absent: started by hand. `cron` and `tz` are
+   * null once that schedule is removed.
+   */
+  schedule: z.object({ id: z.string(), cron: z.string().nullable(), tz: z.string().nullable() }).nullable().optional(),
 });
 export type StatusDocument = z.infer<typeof StatusDocument>;
 

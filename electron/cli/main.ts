@@ -250,6 +250,11 @@ function cmdStatus(engine: Engine, args: string[], io: CliIo): number {
   }
   const out = [
     `run ${doc.id}: ${doc.status}${doc.checked === false ? ', unchecked (no gate ran: review the work before you merge it)' : ''}${doc.reason ? `\n  ${doc.reason.replace(/\n/g, '\n  ')}` : ''}`,
+    ...(doc.schedule
+      ? [
+          `started by schedule ${doc.schedule.id}${doc.schedule.cron ? ` · ${doc.schedule.cron}${doc.schedule.tz ? ` (${doc.schedule.tz})` : ''}` : ' (removed since)'}`,
+        ]
+      : []),
     `repo ${doc.repo}`,
     `branch ${doc.branch}  base ${doc.baseCommit.slice(0, 10)}`,
     `worktree ${doc.worktree}`,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ScheduleDoc } from '../../shared/contract/schedules';
 import { fixtureProject } from '../engine/testing/fixture-project';
+import { createEngine } from '../engine/engine';
+import { scheduleBook } from '../engine/schedule/schedule-book';
+import { createScheduleTicker } from '../engine/schedule/schedule-ticker';
+import { TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 import { cli } from './testing/run-cli';
 
 describe('ratchet schedule', () => {
@@ -40,4 +44,26 @@ describe('ratchet schedule', () => {
     expect(gone.err).toContain('No schedule');
     expect(JSON.parse((await cli(['schedule', 'list', '--json'], env)).out)).toEqual([]);
   }, 60_000);
+});
+
+describe('a scheduled run says which schedule started it', () => {
+  it('in `ratchet status` (text and --json): the schedule, its cron and zone', async () => {
+    const p = fixtureProject();
+    const env = { RATCHET_HOME: p.home, ANTHROPIC_API_KEY: 'k' };
+    expect((await cli(['trust', p.repo, '--workflow', p.workflowFile], env)).code).toBe(0);
+    const engine = createEngine({ home: p.home, env: { ...process.env, ...env }, sandbox: TEST_SANDBOX_MODE });
+    const created = new Date(Date.parse('2026-03-02T01:30:00.000Z'));
+    let now = created;
+    const sch = await scheduleBook(engine, () => now).add({ repo: p.repo, cron: '0 3 * * *', tz: 'Europe/Paris', workflowFile: p.workflowFile });
+    now = new Date(Date.parse('2026-03-02T02:00:05.000Z')); // 03:00:05 in Paris
+    const [runId] = await createScheduleTicker(engine, { now: () => now, execute: () => undefined }).tick();
+    engine.close();
+    expect(runId).toBeTruthy();
+
+    const json = await cli(['status', runId!, '--json'], env);
+    expect(json.code, json.err).toBe(0);
+    expect(JSON.parse(json.out).schedule).toEqual({ id: sch.id, cron: '0 3 * * *', tz: 'Europe/Paris' });
+    const text = await cli(['status', runId!], env);
+    expect(text.out).toContain(`started by schedule ${sch.id} · 0 3 * * * (Europe/Paris)`);
+  });
 });

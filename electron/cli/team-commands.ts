@@ -9,6 +9,7 @@ import {
   openTeam,
   type TeamClient,
   runWorker,
+  startLocalSchedules,
   neverPassed,
   type WorkerAllowances,
   type PreparedRun,
@@ -267,6 +268,8 @@ export async function cmdWorker(engine: Engine, url: string | null, args: string
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The home's local schedules fire here too, as in the app and `ratchet serve` (each tick once between them).
+  const local = startLocalSchedules(engine, { env: io.env, say: (line) => io.stderr.write(`ratchet worker: ${line}\n`) });
   try {
     await runWorker({
       url,
@@ -286,6 +289,7 @@ export async function cmdWorker(engine: Engine, url: string | null, args: string
     });
     return 0;
   } finally {
+    await local.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -73,10 +73,11 @@ export const COMMAND_USAGE: Record<string, string> = {
       { usd: { p50, p90 }, minutes: { p50, p90 }, basis: { runs }, confidence: none|low|ok }); no history is not an error`,
   mcp: `ratchet mcp [--team <url>] [--no-sandbox]   an MCP server on stdio for another agent (Claude Code, any MCP client): tools estimate, run,
       status, list, logs, retry, resume, stop, review; runs it starts execute in it (see docs/mcp.md)`,
-  schedule: `ratchet schedule add <repo> --cron "<expr>" [--workflow <file>] [--task <title>] [--budget <usd>] [--tz <zone>] [--missed run-once|skip] [--json]
-      ratchet schedule list|remove <id>|pause <id>|resume <id> [--json]
-      run a task on a cron schedule while the app, \`ratchet serve\` or \`ratchet mcp\` runs (each tick once); a tick missed while
-      nothing ran fires once at the next start (or --missed skip); bad cron, time zone, repository or trust: exit 2 (docs/schedules.md)`,
+  schedule: `ratchet schedule add <repo> --cron "<expr>" [--workflow <file>] [--task <title>] [--budget <usd>] [--tz <zone>] [--missed run-once|skip] [--team <url>] [--json]
+      ratchet schedule list|remove <id>|pause <id>|resume <id> [--team <url>] [--json]
+      run a task on a cron schedule while the app, \`ratchet serve\`, \`ratchet mcp\` or \`ratchet worker\` runs (each tick once); a tick
+      missed while nothing ran fires once at the next start (or --missed skip); --team <url> (or RATCHET_TEAM_URL): a team
+      schedule, each tick one run on the team's queue, fired once across the workers; bad cron, time zone, repository or trust: exit 2 (docs/schedules.md)`,
   doctor: `ratchet doctor [--json]                  check the store: full integrity check, schema version, sizes, and what to do
       (exit 0 healthy, 1 damaged); a normal start skips this check unless a process stopped without closing the store`,
 };

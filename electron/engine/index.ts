@@ -7,6 +7,7 @@ import { landingHandlers as landingOf } from './service/service-landing';
 import { runWorker as workerOf, type WorkerOptions } from './team/team-worker';
 import { scheduleBook as bookOf } from './schedule/schedule-book';
 import { createScheduleTicker as tickerOf, type TickerOptions } from './schedule/schedule-ticker';
+import { startLocalSchedules as localOf } from './schedule/schedule-host';
 
 /** The engine as a host holds it: every method, not the store (the engine's own layers reach that). */
 export type Engine = Omit<EngineWithStore, 'store'>;
@@ -25,6 +26,8 @@ export const landingHandlers = (engine: Engine, host: 'electron' | 'headless') =
 export const scheduleBook = (engine: Engine, now?: () => Date) => bookOf(whole(engine), now);
 /** A schedule's ticks while a host runs (schedule/schedule-ticker.ts). */
 export const createScheduleTicker = (engine: Engine, o: TickerOptions) => tickerOf(whole(engine), o);
+/** Local schedules in a process that is not one of the app's hosts: `ratchet worker` (schedule/schedule-host.ts). */
+export const startLocalSchedules = (engine: Engine, o: Parameters<typeof localOf>[1]) => localOf(whole(engine), o);
 /** A team worker (team/team-worker.ts). */
 export const runWorker = (o: Omit<WorkerOptions, 'engine'> & { engine: Engine }) => workerOf({ ...o, engine: whole(o.engine) });
 

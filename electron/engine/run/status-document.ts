@@ -4,6 +4,7 @@ import type { RunRow, Store } from '../store/store';
 import { policyDoc } from '../policy/policy-doc';
 import { RunEnvStore } from '../store/run-env';
 import { RunPrStore } from '../store/run-pr';
+import { ScheduleStore } from '../store/schedule-queries';
 import type { PrDoc } from '../../../shared/pull-request';
 
 /** The stored failures of an attempt in the document's shape; anything unreadable is left out, never an error. */
@@ -85,6 +86,7 @@ export function statusDocument(store: Store, run: RunRow): StatusDocument {
     ...(environment ? { environment } : {}),
     ...(pr ? { pr: prDoc(pr) } : {}),
     estimate: estimateOf(run),
+    schedule: new ScheduleStore(store).originOf(run.id),
   };
 }
 

@@ -16,10 +16,16 @@ export interface TickerOptions {
   execute: (runId: string) => void;
 }
 
+/** How often a host looks at its schedules: RATCHET_SCHEDULE_TICK_MS (a whole number of milliseconds), else 5 s. */
+export function scheduleTickMsOf(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.RATCHET_SCHEDULE_TICK_MS);
+  return Number.isInteger(ms) && ms >= 50 ? ms : 5000;
+}
+
 export interface ScheduleTicker {
   /** Looks at every schedule once: claims and fires what is due. Answers the runs started. */
   tick(): Promise<string[]>;
-  /** Ticks now (a missed tick fires at start) and every `everyMs` (default 5 s) until stop. */
+  /** Ticks now (a missed tick fires at start) and every `everyMs` (default 5 s, scheduleTickMsOf) until stop. */
   start(everyMs?: number): void;
   stop(): Promise<void>;
 }

@@ -32,7 +32,7 @@ import { attemptDiff } from '../attempts/attempt-diff';
 import { createTeamService, memoryTeamUrl, type TeamUrlStore } from './service-team';
 import { checkCron, cronTimeText } from '../../../shared/cron-text';
 import { scheduleBook } from '../schedule/schedule-book';
-import { createScheduleTicker } from '../schedule/schedule-ticker';
+import { createScheduleTicker, scheduleTickMsOf } from '../schedule/schedule-ticker';
 import { createPrService } from './service-pr';
 import { parseIssueRef, workflowWithIssue } from '../forge/issue-intake';
 
@@ -57,7 +57,7 @@ export interface ServiceOptions {
   checkApiKey?: (key: string) => Promise<void>;
   /** The baseline check "Check project" runs (default: the engine's, in its sandbox); tests swap it. */
   baseline?: BaselineFn;
-  /** How often schedules are looked at (default 5 s; null: this host fires no schedule). */
+  /** How often schedules are looked at (default RATCHET_SCHEDULE_TICK_MS, else 5 s; null: this host fires no schedule). */
   scheduleTickMs?: number | null;
 }
 
@@ -144,7 +144,7 @@ export function createService(engine: Engine, opts: ServiceOptions): Service {
   // Schedules fire while this host runs: a tick is claimed in the store, so another host on the same home does not fire it again.
   const schedules = scheduleBook(engine, now);
   const ticker = createScheduleTicker(engine, { now, execute: (runId) => request(runId, { kind: 'execute' }) });
-  if (opts.scheduleTickMs !== null) ticker.start(opts.scheduleTickMs);
+  if (opts.scheduleTickMs !== null) ticker.start(opts.scheduleTickMs ?? scheduleTickMsOf(opts.env));
 
   function summary(run: RunSummaryRow): RunSummary {
     return {

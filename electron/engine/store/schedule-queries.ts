@@ -75,6 +75,14 @@ export class ScheduleStore {
     });
   }
 
+  /** The schedule that started a run, as the status document says it (its cron and zone null once it is removed); null: none. */
+  originOf(runId: string): { id: string; cron: string | null; tz: string | null } | null {
+    const r = this.db
+      .prepare('SELECT r.schedule_id AS id, s.cron, s.tz FROM runs r LEFT JOIN schedules s ON s.id = r.schedule_id WHERE r.id = ?')
+      .get(runId) as { id: string | null; cron: string | null; tz: string | null } | undefined;
+    return r?.id ? { id: r.id, cron: r.cron, tz: r.tz } : null;
+  }
+
   /** The schedule that started a run, or null. */
   scheduleOf(runId: string): string | null {
     return (this.db.prepare('SELECT schedule_id FROM runs WHERE id = ?').get(runId) as { schedule_id: string | null } | undefined)?.schedule_id ?? null;

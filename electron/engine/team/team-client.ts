@@ -24,15 +24,13 @@ import {
   redactTeamUrl,
   type TeamRunRow,
 } from '../store/team-db';
-import { specOf } from './team-spec';
+import { dbosPriority, specOf } from './team-spec';
+import { teamSchedules } from './team-schedule';
 import { teamStats, type TeamStats } from './team-stats';
 import { assertOnRemote, teamRemoteOf } from './team-git';
 import { DEFAULT_LIMITS } from './team-worker';
 
-/** Ratchet's priority (-100 … 100, higher first) as DBOS's (0 first): 100 - p. */
-export function dbosPriority(p: number): number {
-  return 100 - Math.max(-100, Math.min(100, Math.round(p)));
-}
+export { dbosPriority };
 
 /**
  * The run's status as the team sees it: what its workflow last projected (team-workflow.ts, the one writer), read
@@ -319,6 +317,8 @@ export async function openTeam(rawUrl: string | undefined) {
   return {
     url,
     db,
+    /** The team's schedules (DBOS scheduled workflows, team-schedule.ts). */
+    schedules: teamSchedules(client),
     submit,
     list,
     status,

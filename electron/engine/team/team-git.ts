@@ -130,6 +130,22 @@ export async function teamRemoteOf(repoRoot: string): Promise<{ name: string; ur
   return { name: name as string, url: publicRemote((await git(repoRoot).raw(['remote', 'get-url', name as string])).trim()) };
 }
 
+/** The commit `branch` names on `remote` now (a scheduled team run starts from it). */
+export async function remoteHead(remote: string, branch: string | null): Promise<string> {
+  const out = branch
+    ? await remoteGit(process.cwd())
+        .raw(['ls-remote', '--', remote, `refs/heads/${branch}`])
+        .catch((e: Error) => e.message)
+    : '';
+  const sha = /^([0-9a-f]{40,64})\s/.exec(out)?.[1];
+  if (!sha)
+    throw new RatchetError(
+      'team_git',
+      `The remote ${remote} has no branch ${branch ?? '(none)'} to start the scheduled run from: ${out.trim() || 'no answer'}.`,
+    );
+  return sha;
+}
+
 /** Throws unless the remote has `commit` (on any branch): workers start from the remote, not from this machine. */
 export async function assertOnRemote(repoRoot: string, remoteName: string, commit: string, branch: string | null): Promise<void> {
   const contains = async () => (await git(repoRoot).run(['branch', '-r', '--contains', commit])).stdout.trim();

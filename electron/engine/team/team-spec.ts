@@ -11,6 +11,11 @@ import { workflowHash } from '../workflow/workflow-hash';
 import { WorkflowFile, type Workflow } from '../workflow/schema';
 import { workerRefusal, type WorkerAllowances } from './team-allow';
 
+/** Ratchet's priority (-100 … 100, higher first) as DBOS's (0 first): 100 - p. */
+export function dbosPriority(p: number): number {
+  return 100 - Math.max(-100, Math.min(100, Math.round(p)));
+}
+
 export const TeamRunSpec = z.object({
   v: z.literal(1),
   runId: z.string().regex(/^[0-9a-z]{9,}$/),

@@ -14,6 +14,7 @@ import { RatchetError, userStop } from '../errors';
 import { createTeamRunner } from './team-run';
 import type { StepAnswer } from './team-run-life';
 import { registerTeamWorkflow } from './team-workflow';
+import { registerTeamSchedule } from './team-schedule';
 import { NO_ALLOWANCES, type WorkerAllowances } from './team-allow';
 import { serialized } from './team-git';
 import { dbosLogger, migrateDbos } from './dbos-log';
@@ -180,7 +181,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     return a;
   }
 
-  registerTeamWorkflow({
+  const teamWorkflow = registerTeamWorkflow({
     db,
     workerId,
     begin: (raw, runId) => durable(runId, () => runner.begin(raw)),
@@ -193,7 +194,17 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       }),
   });
 
-  DBOS.setConfig({ name: TEAM_APP, systemDatabaseUrl: o.url, executorID: workerId, applicationVersion: TEAM_PROTOCOL, logger: dbosLogger({ warnings: true }) });
+  // Team schedules: DBOS fires each tick once across the workers (team-schedule.ts); a new one is seen within 5 s.
+  registerTeamSchedule({ db, teamWorkflow });
+
+  DBOS.setConfig({
+    name: TEAM_APP,
+    systemDatabaseUrl: o.url,
+    executorID: workerId,
+    applicationVersion: TEAM_PROTOCOL,
+    logger: dbosLogger({ warnings: true }),
+    schedulerPollingIntervalMs: 5000,
+  });
   const perWorker = o.concurrency ?? DEFAULT_LIMITS.perWorker;
   let queue: Awaited<ReturnType<typeof DBOS.registerQueue>>;
   try {

@@ -19,9 +19,9 @@ export interface TeamWorkflowDeps {
   advance(raw: unknown, runId: string): Promise<StepAnswer>;
 }
 
-/** Registers the team run's workflow with DBOS (before DBOS.launch). */
-export function registerTeamWorkflow(d: TeamWorkflowDeps): void {
-  DBOS.registerWorkflow(
+/** Registers the team run's workflow with DBOS (before DBOS.launch); answers it, for a team schedule to start runs of. */
+export function registerTeamWorkflow(d: TeamWorkflowDeps): (raw: unknown) => Promise<StepAnswer> {
+  return DBOS.registerWorkflow(
     async (raw: unknown): Promise<StepAnswer> => {
       const runId = String((raw as { runId?: unknown })?.runId);
       // The run machine's setStatus, carried out: replayed after a recovery in the same order, so the last write is the latest.

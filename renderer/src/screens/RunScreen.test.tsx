@@ -151,3 +151,20 @@ describe('the estimate a run started with (issue 33)', () => {
     expect(runTimes('running', new Date(NOW - 91_000).toISOString(), at(1), NOW)).toBe('started 1 min 31 s ago');
   });
 });
+
+describe('a scheduled run (issue 35)', () => {
+  it('says in its header which schedule started it, with its cron and zone', async () => {
+    const fake = installFake();
+    const r = fake.runs.get(RUN_IDS.interrupted)!;
+    r.doc = { ...r.doc, schedule: { id: 'sch-1a2b3c4d', cron: '0 3 * * *', tz: 'Europe/Paris' } };
+    render(<RunScreen runId={RUN_IDS.interrupted} step={null} />);
+    expect((await screen.findByLabelText('started by')).textContent).toBe('Started by schedule sch-1a2b3c4d · 0 3 * * * (Europe/Paris)');
+  });
+
+  it('says nothing of the kind for a run started by hand', async () => {
+    installFake();
+    render(<RunScreen runId={RUN_IDS.interrupted} step={null} />);
+    await screen.findByText('repository');
+    expect(screen.queryByLabelText('started by')).toBeNull();
+  });
+});

@@ -118,6 +118,12 @@ export function RunScreen({ runId, step }: { runId: string; step: number | null 
           {doc.checked === false && <UncheckedBadge />}
           <span className="muted small-text run-times">{summary ? runTimes(doc.status, summary.createdAt, summary.updatedAt, now) : ''}</span>
         </div>
+        {doc.schedule && (
+          <p className="muted small-text" aria-label="started by">
+            Started by schedule {doc.schedule.id}
+            {doc.schedule.cron ? ` · ${doc.schedule.cron}${doc.schedule.tz ? ` (${doc.schedule.tz})` : ''}` : ' (removed since)'}
+          </p>
+        )}
         <dl className="facts run-facts">
           <div>
             <dt>repository</dt>
