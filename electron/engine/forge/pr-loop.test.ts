@@ -1,5 +1,5 @@
 // The pull-request loop's words (pure): the CI fix step's prompt, the log lines it keeps, the reply on a review
-// thread, and `--fix`'s list. The loop itself runs end to end in electron/cli/pr-loop.test.ts.
+// thread, and `--fix`'s list. The loop itself runs end to end in electron/cli/pr-loop-*.test.ts.
 import { describe, expect, it } from 'vitest';
 import { classifyCiFailure } from './ci-classify';
 import { ciFixStep, parseFix, relevantLogLines, threadReply } from './pr-loop';
