@@ -307,6 +307,7 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       actual: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
       simulated: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
       changed: [],
+      changedCount: 0,
       assumptions: [],
     }),
     'runs.queue': () => {

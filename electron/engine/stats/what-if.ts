@@ -1,4 +1,5 @@
-// What-if: replays the recorded attempts of a period under another retry policy and says which runs would change outcome.
+// What-if: replays the recorded attempts of a period under another retry policy and says how many runs would change
+// outcome, and which (the most expensive of them).
 import { ERROR_CLASSES, type AttemptOutcome, type ErrorClass, type RunReasonCode, type RunStatus } from '../../../shared/domain';
 import { DEFAULT_LIMITS, ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, PRESETS, type Limits } from '../policy/policy';
 import { money } from '../../../shared/money';
@@ -69,10 +70,19 @@ export interface WhatIfResult {
   runs: number;
   actual: WhatIfTotals;
   simulated: WhatIfTotals;
-  /** Runs whose outcome differs, most expensive first. */
+  /** The CHANGED_LISTED most expensive runs whose outcome differs, most expensive first. */
   changed: RunVerdict[];
+  /** How many runs' outcome differs in all. */
+  changedCount: number;
   assumptions: string[];
 }
+
+/**
+ * How many changed runs the answer lists. A year of history can change tens of thousands of runs; the answer crosses from
+ * the stats worker to the host (structured clone, on the host's thread) and on to the app, so its size must not grow with
+ * the period: at 1M attempts the full list stalled the host 59 ms (bench/dashboard.bench.ts, P5b's slowest host call).
+ */
+export const CHANGED_LISTED = 50;
 
 export const WHAT_IF_ASSUMPTIONS = [
   'Each recorded attempt is replayed as it happened: an attempt that did not happen is unknown, never guessed.',
@@ -189,5 +199,5 @@ export function whatIf(history: readonly HistoryRun[], choice: WhatIfChoice): Wh
     if (v.simulated !== a) changed.push({ ...v, actual: a, actualCostUsd: actualCost });
   }
   changed.sort((x, y) => y.actualCostUsd - x.actualCostUsd || x.runId.localeCompare(y.runId));
-  return { policy, runs, actual, simulated, changed, assumptions: WHAT_IF_ASSUMPTIONS };
+  return { policy, runs, actual, simulated, changed: changed.slice(0, CHANGED_LISTED), changedCount: changed.length, assumptions: WHAT_IF_ASSUMPTIONS };
 }
