@@ -182,11 +182,12 @@ function add(t: WhatIfTotals, o: WhatIfOutcome, cost: number): void {
 }
 
 /** The whole period under `choice`: totals as recorded and as simulated, and the runs that change outcome. Pure. */
-export function whatIf(history: readonly HistoryRun[], choice: WhatIfChoice): WhatIfResult {
+export function whatIf(history: Iterable<HistoryRun>, choice: WhatIfChoice): WhatIfResult {
   const policy = resolveChoice(choice);
   const actual = emptyTotals();
   const simulated = emptyTotals();
   const changed: RunVerdict[] = [];
+  let changedCount = 0;
   let runs = 0;
   for (const run of history) {
     const a = actualOutcome(run);
@@ -196,8 +197,19 @@ export function whatIf(history: readonly HistoryRun[], choice: WhatIfChoice): Wh
     const v = simulateRun(run, policy);
     add(actual, a, actualCost);
     add(simulated, v.simulated, v.simulatedCostUsd);
-    if (v.simulated !== a) changed.push({ ...v, actual: a, actualCostUsd: actualCost });
+    if (v.simulated !== a) {
+      changedCount++;
+      changed.push({ ...v, actual: a, actualCostUsd: actualCost });
+      // Only the dearest are listed: the rest need not be kept while a long period is replayed.
+      if (changed.length >= 4 * CHANGED_LISTED) keepDearest(changed);
+    }
   }
+  keepDearest(changed);
+  return { policy, runs, actual, simulated, changed, changedCount, assumptions: WHAT_IF_ASSUMPTIONS };
+}
+
+/** Sorts `changed` most expensive first (then by run id, so ties list the same way) and keeps the first CHANGED_LISTED. */
+function keepDearest(changed: RunVerdict[]): void {
   changed.sort((x, y) => y.actualCostUsd - x.actualCostUsd || x.runId.localeCompare(y.runId));
-  return { policy, runs, actual, simulated, changed: changed.slice(0, CHANGED_LISTED), changedCount: changed.length, assumptions: WHAT_IF_ASSUMPTIONS };
+  changed.length = Math.min(changed.length, CHANGED_LISTED);
 }
