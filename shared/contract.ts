@@ -3,7 +3,7 @@
 // documents the methods answer with live by concept in contract/ (runs, resume, stats, settings, repositories, notices)
 // and are exported from here too, so every import of the contract stays this one.
 import { z } from 'zod';
-import { RunEstimate, StatusDocument, StepSpec } from './domain';
+import { PlanEstimate, StatusDocument, StepSpec } from './domain';
 import { MENU_COMMANDS } from './menu-commands';
 import { AppEnvironment, DetectedProjectDoc } from './project';
 import { BaselineDoc } from './worktree-env';
@@ -158,8 +158,8 @@ export const methods = {
   /** "Send to agent": every pending comment in one round (a step "Address review"), started now or queued for a slot. */
   'review.send': { input: RunId, output: z.object({ queued: z.boolean() }) },
   'runs.start': { input: StartRunInput, output: z.object({ runId: z.string() }) },
-  /** What the task New task is about to start would cost and take (`ratchet estimate`): the same input as runs.start, nothing started. */
-  'runs.estimate': { input: StartRunInput, output: RunEstimate },
+  /** What the task New task is about to start would cost and take (`ratchet estimate`), with each step's share: the same input as runs.start, nothing started. */
+  'runs.estimate': { input: StartRunInput, output: PlanEstimate },
   'runs.retry': { input: RunId, output: Ok },
   /** "Start again": a new run of the same task with the run's current plan and its workflow (the old run is kept as it is). */
   'runs.restart': { input: RunId.extend({ priority: z.number().int().min(-100).max(100).optional() }), output: z.object({ runId: z.string() }) },

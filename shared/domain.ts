@@ -193,6 +193,17 @@ export const RunEstimate = z.object({
 });
 export type RunEstimate = z.infer<typeof RunEstimate>;
 
+/** One step's share of an estimate: what the step itself would cost and take (nothing when the run stops before it). */
+export const StepEstimate = z.object({
+  usd: z.object({ p50: z.number().min(0), p90: z.number().min(0) }),
+  minutes: z.object({ p50: z.number().min(0), p90: z.number().min(0) }),
+});
+export type StepEstimate = z.infer<typeof StepEstimate>;
+
+/** The estimate of a task about to start (New task, `runs.estimate`): the run's, and each step's share in plan order. */
+export const PlanEstimate = RunEstimate.extend({ steps: z.array(StepEstimate) });
+export type PlanEstimate = z.infer<typeof PlanEstimate>;
+
 /** The status document printed by `ratchet run --json` and `ratchet status <id> --json`. A contract: keep it stable. */
 export const StatusDocument = z.object({
   id: z.string(),

@@ -1,5 +1,5 @@
 // An estimate as people read it, the same in the terminal and the app: "about $0.40, up to $1.10 · 6–14 min · from 23 similar runs".
-import type { RunEstimate } from './domain';
+import type { RunEstimate, StepEstimate } from './domain';
 import type { EstimateRecord } from './contract/stats';
 import { money } from './money';
 
@@ -24,8 +24,13 @@ export function estimateBasis(e: Pick<RunEstimate, 'basis' | 'confidence'>): str
   return `from ${runs} like this one`;
 }
 
+/** Cost and time alone, `about $0.40, up to $1.10 · 6–14 min`: a run's, or one step's share of it (a drafted plan's steps). */
+export function estimateRange(e: StepEstimate): string {
+  return `about ${estimateMoney(e.usd.p50)}, up to ${estimateMoney(e.usd.p90)} · ${estimateMinutes(e.minutes)}`;
+}
+
 export function estimateLine(e: RunEstimate): string {
-  return `about ${estimateMoney(e.usd.p50)}, up to ${estimateMoney(e.usd.p90)} · ${estimateMinutes(e.minutes)} · ${estimateBasis(e)}`;
+  return `${estimateRange(e)} · ${estimateBasis(e)}`;
 }
 
 /** The task budget is below the estimate's 90th percentile: say so, and what to set it to. Null when it is not. */
@@ -36,7 +41,7 @@ export function budgetWarning(e: RunEstimate, taskUsd: number | null): string | 
 
 /** The run screen's estimate against what the run spent: `about $0.40, up to $1.10 · spent $0.31, within it`. */
 export function estimateVsActual(e: RunEstimate, costUsd: number | null, finished: boolean): string {
-  const head = `about ${estimateMoney(e.usd.p50)}, up to ${estimateMoney(e.usd.p90)} · ${estimateMinutes(e.minutes)}`;
+  const head = estimateRange(e);
   if (costUsd === null) return `${head} · spent: unknown (a model price is unknown)`;
   const where = costUsd > e.usd.p90 ? 'over its 90th percentile' : finished ? 'within it' : 'so far';
   return `${head} · spent ${money(costUsd)}, ${where}`;

@@ -38,6 +38,9 @@ describe('ratchet run --draft', () => {
     expect(doc.status).toBe('waiting_approval');
     expect(doc.steps.map((s) => [s.title, s.status, s.attempts.length])).toEqual([['Add add()', 'pending', 0]]);
     expect(r.err).toContain(`ratchet resume ${doc.id} --approve`);
+    // The approval screen lists each drafted step with its share of the estimate, then the run's estimate.
+    expect(r.err).toMatch(/^ {2}1\. Add add\(\) {2}about \$[\d.]+, up to \$[\d.]+ · (under 1 min|\d+–\d+ min)$/m);
+    expect(r.err).toMatch(/^Estimate: about \$.* · from the plan alone/m);
     expect(server.requests).toHaveLength(1);
 
     // Interrupted-run detection and a plain resume leave it waiting: nothing runs before approval.

@@ -11,7 +11,8 @@ export async function cmdEstimate(engine: Engine, args: string[], io: CliIo): Pr
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('`ratchet estimate` takes exactly one repository path.');
-  const est = await engine.estimate({
+  // The contract is the run's four fields: the steps' shares are New task's (a drafted plan lists them).
+  const { steps: _steps, ...est } = await engine.estimate({
     repo: positionals[0] as string,
     workflowFile: values.workflow as string | undefined,
     title: values.task as string | undefined,

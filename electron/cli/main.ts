@@ -40,7 +40,8 @@ import { cmdDoctor, cmdStats } from './store-commands';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { errorClassLabel } from '../../shared/error-classes';
 import { money } from '../../shared/money';
-import { budgetWarning, estimateLine } from '../../shared/estimate-text';
+import { budgetWarning, estimateLine, estimateRange } from '../../shared/estimate-text';
+import type { PlanEstimate } from '../../shared/domain';
 
 async function cmdRun(engine: Engine, args: string[], io: CliIo, teamUrl: string | null = null): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -209,10 +210,22 @@ async function cmdRunDraft(engine: Engine, values: Record<string, unknown>, repo
     description: prepared.description,
     repoSummary: `${prepared.repoName} (branch ${prepared.baseBranch ?? 'detached'}); top-level files: ${files.join(', ')}`,
   });
-  const runId = await engine.createRun({ ...prepared, workflow: { ...prepared.workflow, steps: draft.steps } }, { awaitApproval: true });
+  const drafted = { ...prepared, workflow: { ...prepared.workflow, steps: draft.steps } };
+  // Each step's share of the estimate, and the run's (made before the drafted run exists, from the runs before it).
+  let est: PlanEstimate | null = null;
+  try {
+    est = engine.estimatePrepared(drafted);
+  } catch {
+    // No estimate (a damaged row): the plan is listed without one.
+  }
+  const runId = await engine.createRun(drafted, { awaitApproval: true });
   const err = (s: string) => io.stderr.write(`${s}\n`);
   err(`Drafted plan for "${prepared.title}" (run ${runId}):`);
-  draft.steps.forEach((s, i) => err(`  ${i + 1}. ${s.title}`));
+  draft.steps.forEach((s, i) => {
+    const share = est?.steps[i];
+    err(`  ${i + 1}. ${s.title}${share ? `  ${estimateRange(share)}` : ''}`);
+  });
+  if (est) err(`Estimate: ${estimateLine(est)}`);
   if (!values.yes && io.stdin.isTTY && (await confirm(io, 'Approve this plan and start? [y/N] '))) {
     return resumeById(engine, runId, { yes: true, json: Boolean(values.json), auto: 'run', skipStep: false, approve: true }, io);
   }

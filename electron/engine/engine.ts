@@ -1,6 +1,6 @@
 // createEngine(deps): the one way any host (CLI, headless host, Electron) builds the engine. Nothing happens on import.
 import { estimateForRepo, type RepoEstimateInput } from './estimate/repo-estimate';
-import { estimateFor } from './estimate/estimate-load';
+import { estimatePlanFor } from './estimate/estimate-load';
 import { listRuns, markInterrupted } from './lifecycle/run-list';
 import { existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -411,9 +411,9 @@ export function createEngine(deps: EngineDeps) {
     createRun,
     /** A task's cost and time before it starts, from the runs like it (`ratchet estimate`, New task). */
     estimate: (input: RepoEstimateInput) => estimateForRepo(store.db, pricing, input),
-    /** The estimate for a prepared run (what `ratchet run` prints before it starts; createRun records the same). */
+    /** The estimate for a prepared run, with each step's share (what `ratchet run` prints before it starts; createRun records the same, without the shares). */
     estimatePrepared: (p: PreparedRun) =>
-      estimateFor(store.db, { repoRoot: p.repoRoot, workflowFile: p.workflowFile, workflow: p.workflow, description: p.description, pricing }),
+      estimatePlanFor(store.db, { repoRoot: p.repoRoot, workflowFile: p.workflowFile, workflow: p.workflow, description: p.description, pricing }),
     worktreeFor,
     /** The run's state as refs/ratchet/<run>/state keeps it (see run-state-keeper.ts): a team worker pushes it to the remote. */
     runState: (runId: string, opts?: { ifDiesNow?: boolean }) => keeper.runStateOf(runId, opts),

@@ -203,8 +203,18 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
         live,
       };
     },
-    // What the fixtures' history would say of any task: 23 runs like it.
-    'runs.estimate': () => ({ usd: { p50: 0.4, p90: 1.1 }, minutes: { p50: 6.2, p90: 13.8 }, basis: { runs: 23 }, confidence: 'ok' as const }),
+    // What the fixtures' history would say of any task: 23 runs like it, its steps sharing it alike.
+    'runs.estimate': (input) => {
+      const n = (input.steps ?? WORKFLOW.steps).length || 1;
+      const share = (x: number) => Math.round((x / n) * 100) / 100;
+      return {
+        usd: { p50: 0.4, p90: 1.1 },
+        minutes: { p50: 6.2, p90: 13.8 },
+        basis: { runs: 23 },
+        confidence: 'ok' as const,
+        steps: Array.from({ length: n }, () => ({ usd: { p50: share(0.4), p90: share(1.1) }, minutes: { p50: share(6.2), p90: share(13.8) } })),
+      };
+    },
     'runs.start': (input) => {
       if (input.trust) trustedRepos.add(input.repo);
       const id = `r-new${++newRuns}`;
@@ -307,6 +317,7 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
       actual: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
       simulated: { succeeded: 0, failed: 0, needsYou: 0, budget: 0, unknown: 0, costUsd: 0 },
       changed: [],
+      changedCount: 0,
       assumptions: [],
     }),
     'runs.queue': () => {

@@ -98,6 +98,8 @@ export const WhatIfDoc = z.object({
       reason: z.string(),
     }),
   ),
+  /** How many runs change outcome; `changed` lists the most expensive of them (at most 50). */
+  changedCount: z.number().int(),
   assumptions: z.array(z.string()),
 });
 export type WhatIfDoc = z.infer<typeof WhatIfDoc>;

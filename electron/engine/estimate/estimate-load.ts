@@ -1,14 +1,14 @@
 // The estimate from the store: finds the runs like this one (its repository and workflow, else the store's latest),
 // reads their attempts through indexed, bounded queries, and hands them with the plan's policy to the pure estimator.
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { RunEstimate } from '../../../shared/domain';
+import type { PlanEstimate, RunEstimate } from '../../../shared/domain';
 import { priceUsage, type PricingTable } from '../agents/pricing';
 import { stepPolicies } from '../policy/policy-doc';
 import { parseTaskRetryConfig, type TaskRetryConfig } from '../policy/task-retry-config';
 import { attemptsOfRuns, recentRunIds, similarRunIds, type EstimateAttemptRow } from '../store/estimate-queries';
 import type { StoreDb } from '../store/store-rows';
 import type { Workflow } from '../workflow/schema';
-import { BASIS_LIMIT, estimateRun, type PastRun } from './estimate';
+import { BASIS_LIMIT, estimatePlan, estimateRun, type EstimateInput, type PastRun } from './estimate';
 
 /** What names a run's workflow among its repository's runs: the file's path inside the repository, else the path as given. */
 export function workflowKey(repoRoot: string, workflowFile: string): string {
@@ -60,6 +60,15 @@ export interface EstimateRequest {
 
 /** The estimate for a run about to start (`ratchet estimate`, `ratchet run`, New task, the status document). */
 export function estimateFor(db: StoreDb, req: EstimateRequest): RunEstimate {
+  return estimateRun(estimateInput(db, req));
+}
+
+/** The same estimate with each step's share, in the plan's order (New task lists it beside each step). */
+export function estimatePlanFor(db: StoreDb, req: EstimateRequest): PlanEstimate {
+  return estimatePlan(estimateInput(db, req));
+}
+
+function estimateInput(db: StoreDb, req: EstimateRequest): EstimateInput {
   let task: TaskRetryConfig | null = null;
   try {
     task = parseTaskRetryConfig(req.description ?? '');
@@ -72,10 +81,10 @@ export function estimateFor(db: StoreDb, req: EstimateRequest): RunEstimate {
     ? req.workflow.steps
     : Array.from({ length: typicalSteps([...similar, ...store]) }, (_, i) => ({ title: `step ${i + 1}` }) as Workflow['steps'][number]);
   const policies = stepPolicies(req.workflow, task, steps);
-  return estimateRun({
+  return {
     plan: { steps: policies.map((p) => ({ limits: p.limits, backoff: p.backoff })), model: req.workflow.agent.model },
     similar,
     store,
     price: (model, tokens) => priceUsage(req.pricing, model, tokens),
-  });
+  };
 }

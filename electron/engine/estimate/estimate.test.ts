@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, type Limits } from '../policy/policy';
 import type { Usage } from '../agents/pricing';
-import { estimateRun, type EstimatePlan, type PastAttempt, type PastRun } from './estimate';
+import { estimatePlan, estimateRun, type EstimatePlan, type PastAttempt, type PastRun } from './estimate';
 
 const NO_BACKOFF = { base_s: 0, max_s: 0, jitter: 0 };
 const plan = (steps: number, limits: Partial<Limits> = {}, model = 'm'): EstimatePlan => ({
@@ -88,5 +88,28 @@ describe('estimateRun', () => {
     expect(estimateRun({ plan: plan(2), similar, store: [], price })).toEqual(estimateRun({ plan: plan(2), similar, store: [], price }));
     const cut = { id: 'cut', attempts: [attempt(1, 'interrupted', 50_000), attempt(1, 'running', 50_000)] };
     expect(estimateRun({ plan: plan(1), similar: [cut], store: [], price }).confidence).toBe('none');
+  });
+
+  it("gives each step its share from the same trials: a step whose retries the policy allows costs more, and the run's estimate is unchanged", () => {
+    const similar = Array.from({ length: 8 }, (_, i) => (i % 2 ? bumpy(`b${i}`, 2, 0.1, 2) : clean(`c${i}`, 2, 0.1)));
+    const steps: EstimatePlan = {
+      steps: [
+        { limits: { ...DEFAULT_LIMITS, test_failure: 0 }, backoff: NO_BACKOFF },
+        { limits: { ...DEFAULT_LIMITS, test_failure: 6 }, backoff: NO_BACKOFF },
+      ],
+      model: 'm',
+    };
+    const est = estimatePlan({ plan: steps, similar, store: [], price });
+    const { steps: shares, ...run } = est;
+    expect(run).toEqual(estimateRun({ plan: steps, similar, store: [], price }));
+    expect(shares).toHaveLength(2);
+    // One attempt of $0.10 at least for the first step; its p90 is one attempt (no retry allowed).
+    expect(shares[0]!.usd.p50).toBeCloseTo(0.1, 4);
+    expect(shares[0]!.usd.p90).toBeCloseTo(0.1, 4);
+    expect(shares[0]!.minutes.p50).toBeCloseTo(2, 1);
+    // The second step is reached only when the first passes, and retries up to six times when it is.
+    expect(shares[1]!.usd.p90).toBeGreaterThan(shares[0]!.usd.p90);
+    expect(shares[1]!.minutes.p90).toBeGreaterThan(shares[0]!.minutes.p90);
+    for (const s of shares) expect(s.usd.p90).toBeLessThanOrEqual(run.usd.p90);
   });
 });

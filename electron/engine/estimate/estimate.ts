@@ -1,7 +1,7 @@
 // The estimate before a run: its cost and wall time as a median and a 90th percentile, from past attempts replayed
 // under the run's own retry policy (the what-if engine's rule, stats/what-if.ts policyStops). Pure: history, plan and
 // prices in, numbers out; the same inputs give the same estimate (its random draws come from a fixed seed).
-import type { AttemptOutcome, ErrorClass, EstimateConfidence, RunEstimate } from '../../../shared/domain';
+import type { AttemptOutcome, ErrorClass, EstimateConfidence, PlanEstimate, RunEstimate, StepEstimate } from '../../../shared/domain';
 import type { Usage } from '../agents/pricing';
 import { backoffDelayS } from '../policy/backoff';
 import type { Limits } from '../policy/policy';
@@ -154,6 +154,16 @@ export function basisOf(similar: readonly PastRun[], store: readonly PastRun[]):
  * the estimate says what the run would cost, so a budget can be compared with it.
  */
 export function estimateRun(input: EstimateInput): RunEstimate {
+  const { steps: _steps, ...run } = estimatePlan(input);
+  return run;
+}
+
+/**
+ * The estimate with each step's share (a drafted plan lists it per step): the same trials as estimateRun, each step's
+ * cost and time counted apart. A step a trial never reached (the run stopped before it) counts as nothing in that trial,
+ * so the steps' medians need not add up to the run's.
+ */
+export function estimatePlan(input: EstimateInput): PlanEstimate {
   const { plan, price } = input;
   const basis = basisOf(input.similar, input.store);
   const runs = basis.runs.length ? basis.runs : [typicalRun()];
@@ -177,13 +187,16 @@ export function estimateRun(input: EstimateInput): RunEstimate {
   const trials = input.trials ?? TRIALS;
   const usd: number[] = [];
   const ms: number[] = [];
+  const stepUsd = plan.steps.map(() => new Float64Array(trials));
+  const stepMs = plan.steps.map(() => new Float64Array(trials));
   for (let t = 0; t < trials; t++) {
     const run = prepared[Math.floor(rand() * prepared.length)]!;
     let cost = 0;
     let time = 0;
     let over = false;
-    for (const step of plan.steps) {
+    for (const [k, step] of plan.steps.entries()) {
       const used = new Map<ErrorClass, number>();
+      const before = { cost, time };
       for (let i = 0; ; i++) {
         const a = run.pool[Math.floor(rand() * run.pool.length)]!;
         cost += a.usd;
@@ -198,6 +211,8 @@ export function estimateRun(input: EstimateInput): RunEstimate {
         }
         time += backoffDelayS(step.backoff, n, rand) * 1000;
       }
+      stepUsd[k]![t] = cost - before.cost;
+      stepMs[k]![t] = time - before.time;
       if (over) break;
     }
     usd.push(cost);
@@ -207,10 +222,19 @@ export function estimateRun(input: EstimateInput): RunEstimate {
   ms.sort((x, y) => x - y);
   const dollars = (n: number) => Math.round(n * 10_000) / 10_000;
   const minutes = (n: number) => Math.round((n / 60_000) * 10) / 10;
+  const step = (u: Float64Array, m: Float64Array): StepEstimate => {
+    const su = Array.from(u).sort((x, y) => x - y);
+    const sm = Array.from(m).sort((x, y) => x - y);
+    return {
+      usd: { p50: dollars(quantile(su, 0.5)), p90: dollars(quantile(su, 0.9)) },
+      minutes: { p50: minutes(quantile(sm, 0.5)), p90: minutes(quantile(sm, 0.9)) },
+    };
+  };
   return {
     usd: { p50: dollars(quantile(usd, 0.5)), p90: dollars(quantile(usd, 0.9)) },
     minutes: { p50: minutes(quantile(ms, 0.5)), p90: minutes(quantile(ms, 0.9)) },
     basis: { runs: basis.runs.length },
     confidence: basis.confidence,
+    steps: plan.steps.map((_, k) => step(stepUsd[k]!, stepMs[k]!)),
   };
 }

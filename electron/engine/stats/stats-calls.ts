@@ -6,7 +6,7 @@ import { statsWindow } from './stats';
 import { loadStats } from './stats-load';
 import { loadImprovements, weeklyReport } from './stats-report';
 import { whatIf, type WhatIfChoice } from './what-if';
-import { loadWhatIfHistory } from './what-if-history';
+import { whatIfHistory } from './what-if-history';
 
 /** What a call needs from the host besides the store: the clock and Settings' daily budget and preset. */
 export interface StatsContext {
@@ -36,7 +36,7 @@ export function runStatsCall<C extends StatsCall>(db: StoreDb, call: C): StatsCa
       return { items: loadImprovements(db, loadStats(db, call.days, now, call.ctx.dailyUsd), now, call.ctx.preset) } as StatsCallResult<C>;
     case 'whatIf':
       // The dashboard's period: the same local calendar days as stats.summary, so both count the same runs.
-      return whatIf(loadWhatIfHistory(db, statsWindow(call.days, now).sinceIso), call.choice) as StatsCallResult<C>;
+      return whatIf(whatIfHistory(db, statsWindow(call.days, now).sinceIso), call.choice) as StatsCallResult<C>;
   }
   throw new Error(`unknown stats call ${(call as { kind: string }).kind}`);
 }

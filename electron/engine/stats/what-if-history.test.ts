@@ -5,7 +5,9 @@ import { until } from '../../../shared/testing/until';
 import { toCallError } from '../service/service';
 import { flipGate } from '../testing/flip-gate';
 import { makeRepo } from '../testing/temp-repo';
-import { loadWhatIfHistory } from './what-if-history';
+import type { WhatIfRow } from '../store/stats-queries';
+import type { HistoryRun } from './what-if';
+import { historyRuns, loadWhatIfHistory } from './what-if-history';
 import { serviceHarness } from '../testing/service-harness';
 
 const harness = serviceHarness();
@@ -59,4 +61,38 @@ describe('what-if over the store', () => {
     const same = await dispatch(service.handlers, 'stats.whatIf', { days: 7 }, toCallError);
     expect(same).toMatchObject({ ok: true, value: { simulated: { succeeded: 1 }, changed: [] } });
   }, 60_000);
+
+  it("reads the period one run at a time: a run is replayed once its rows are read, never the whole period's rows held at once", () => {
+    const row = (run: string, step: number, n: number): WhatIfRow => ({
+      run_id: run,
+      title: `task ${run}`,
+      status: 'succeeded',
+      reason: null,
+      reason_code: null,
+      step_index: step,
+      step_title: `s${step}`,
+      step_status: 'succeeded',
+      n,
+      outcome: n === 1 ? 'failed' : 'passed',
+      error_class: n === 1 ? 'test_failure' : null,
+      cost_usd: 0.1,
+    });
+    let pulled = 0;
+    function* rows(): Generator<WhatIfRow> {
+      for (const run of ['a', 'b', 'c'])
+        for (const step of [1, 2])
+          for (const n of [1, 2]) {
+            pulled++;
+            yield row(run, step, n);
+          }
+    }
+    const runs = historyRuns(rows());
+    const first = runs.next();
+    // Run a's four rows, and the first of b's that ends it.
+    expect(pulled).toBe(5);
+    expect(first.value).toMatchObject({ runId: 'a', steps: [{ index: 1 }, { index: 2 }] });
+    expect((first.value as HistoryRun).steps[0]!.attempts.map((x) => x.outcome)).toEqual(['failed', 'passed']);
+    expect([...runs].map((r) => r.runId)).toEqual(['b', 'c']);
+    expect(pulled).toBe(12);
+  });
 });

@@ -1,7 +1,7 @@
 // What-if replay: outcomes under another policy, unknown where history has no attempt, budgets, and the totals.
 import { describe, expect, it } from 'vitest';
 import type { ErrorClass } from '../../../shared/domain';
-import { actualOutcome, resolveChoice, simulateRun, whatIf, type HistoryAttempt, type HistoryRun } from './what-if';
+import { actualOutcome, CHANGED_LISTED, resolveChoice, simulateRun, whatIf, type HistoryAttempt, type HistoryRun } from './what-if';
 
 const fail = (errorClass: ErrorClass, costUsd = 0.1): HistoryAttempt => ({ outcome: 'failed', errorClass, costUsd });
 const pass = (costUsd = 0.1): HistoryAttempt => ({ outcome: 'passed', errorClass: null, costUsd });
@@ -97,5 +97,20 @@ describe('what-if', () => {
     expect(r.changed.map((c) => c.runId)).toEqual(['z', 'x']);
     expect(r.changed[0]).toMatchObject({ actual: 'succeeded', simulated: 'failed' });
     expect(r.assumptions.length).toBeGreaterThan(0);
+  });
+
+  it('lists only the most expensive changed runs and counts them all, so a year of history crosses to the host as a small answer', () => {
+    // Every run succeeded on its third attempt: with one retry each of them fails instead.
+    const history = Array.from({ length: CHANGED_LISTED * 40 }, (_, i) =>
+      run(`r${i}`, 'succeeded', [[fail('test_failure', i / 1000), fail('test_failure'), pass()]]),
+    );
+    const r = whatIf(history, { maxRetries: 1 });
+    expect(r.changedCount).toBe(history.length);
+    expect(r.changed).toHaveLength(CHANGED_LISTED);
+    expect(r.changed[0]!.runId).toBe(`r${history.length - 1}`);
+    expect(r.changed.at(-1)!.runId).toBe(`r${history.length - CHANGED_LISTED}`);
+    // What crosses from the stats worker to the host (structured clone) stays the same size however long the period.
+    expect(JSON.stringify(r).length).toBeLessThan(30_000);
+    expect(r.simulated.failed).toBe(history.length);
   });
 });

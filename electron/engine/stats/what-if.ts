@@ -1,4 +1,5 @@
-// What-if: replays the recorded attempts of a period under another retry policy and says which runs would change outcome.
+// What-if: replays the recorded attempts of a period under another retry policy and says how many runs would change
+// outcome, and which (the most expensive of them).
 import { ERROR_CLASSES, type AttemptOutcome, type ErrorClass, type RunReasonCode, type RunStatus } from '../../../shared/domain';
 import { DEFAULT_LIMITS, ESCALATE_TO_USER, MAX_ATTEMPTS_PER_STEP, NON_RETRIABLE, PRESETS, type Limits } from '../policy/policy';
 import { money } from '../../../shared/money';
@@ -69,10 +70,19 @@ export interface WhatIfResult {
   runs: number;
   actual: WhatIfTotals;
   simulated: WhatIfTotals;
-  /** Runs whose outcome differs, most expensive first. */
+  /** The CHANGED_LISTED most expensive runs whose outcome differs, most expensive first. */
   changed: RunVerdict[];
+  /** How many runs' outcome differs in all. */
+  changedCount: number;
   assumptions: string[];
 }
+
+/**
+ * How many changed runs the answer lists. A year of history can change tens of thousands of runs; the answer crosses from
+ * the stats worker to the host (structured clone, on the host's thread) and on to the app, so its size must not grow with
+ * the period: at 1M attempts the full list stalled the host 59 ms (bench/dashboard.bench.ts, P5b's slowest host call).
+ */
+export const CHANGED_LISTED = 50;
 
 export const WHAT_IF_ASSUMPTIONS = [
   'Each recorded attempt is replayed as it happened: an attempt that did not happen is unknown, never guessed.',
@@ -172,11 +182,12 @@ function add(t: WhatIfTotals, o: WhatIfOutcome, cost: number): void {
 }
 
 /** The whole period under `choice`: totals as recorded and as simulated, and the runs that change outcome. Pure. */
-export function whatIf(history: readonly HistoryRun[], choice: WhatIfChoice): WhatIfResult {
+export function whatIf(history: Iterable<HistoryRun>, choice: WhatIfChoice): WhatIfResult {
   const policy = resolveChoice(choice);
   const actual = emptyTotals();
   const simulated = emptyTotals();
   const changed: RunVerdict[] = [];
+  let changedCount = 0;
   let runs = 0;
   for (const run of history) {
     const a = actualOutcome(run);
@@ -186,8 +197,19 @@ export function whatIf(history: readonly HistoryRun[], choice: WhatIfChoice): Wh
     const v = simulateRun(run, policy);
     add(actual, a, actualCost);
     add(simulated, v.simulated, v.simulatedCostUsd);
-    if (v.simulated !== a) changed.push({ ...v, actual: a, actualCostUsd: actualCost });
+    if (v.simulated !== a) {
+      changedCount++;
+      changed.push({ ...v, actual: a, actualCostUsd: actualCost });
+      // Only the dearest are listed: the rest need not be kept while a long period is replayed.
+      if (changed.length >= 4 * CHANGED_LISTED) keepDearest(changed);
+    }
   }
+  keepDearest(changed);
+  return { policy, runs, actual, simulated, changed, changedCount, assumptions: WHAT_IF_ASSUMPTIONS };
+}
+
+/** Sorts `changed` most expensive first (then by run id, so ties list the same way) and keeps the first CHANGED_LISTED. */
+function keepDearest(changed: RunVerdict[]): void {
   changed.sort((x, y) => y.actualCostUsd - x.actualCostUsd || x.runId.localeCompare(y.runId));
-  return { policy, runs, actual, simulated, changed, assumptions: WHAT_IF_ASSUMPTIONS };
+  changed.length = Math.min(changed.length, CHANGED_LISTED);
 }

@@ -111,20 +111,23 @@ export interface WhatIfRow {
   cost_usd: number | null;
 }
 
-/** Runs created since `sinceIso`, each row one attempt (or a step with none, or a run with no step), in order (one query). */
-export function whatIfRows(db: StoreDb, sinceIso: string): WhatIfRow[] {
-  return db
-    .prepare(
-      `SELECT runs.id AS run_id, tasks.title, runs.status, runs.reason, runs.reason_code,
+const WHAT_IF_SQL = `SELECT runs.id AS run_id, tasks.title, runs.status, runs.reason, runs.reason_code,
             s.step_index, s.title AS step_title, s.status AS step_status,
             a.n, a.outcome, a.error_class, a.cost_usd
      FROM runs JOIN tasks ON tasks.id = runs.task_id
      LEFT JOIN step_runs s ON s.run_id = runs.id AND s.status <> 'skipped'
      LEFT JOIN attempts a ON a.run_id = runs.id AND a.step_index = s.step_index
      WHERE runs.created_at >= ?
-     ORDER BY runs.created_at, runs.id, s.step_index, a.id`,
-    )
-    .all(sinceIso) as WhatIfRow[];
+     ORDER BY runs.created_at, runs.id, s.step_index, a.id`;
+
+/** Runs created since `sinceIso`, each row one attempt (or a step with none, or a run with no step), in order (one query). */
+export function whatIfRows(db: StoreDb, sinceIso: string): WhatIfRow[] {
+  return db.prepare(WHAT_IF_SQL).all(sinceIso) as WhatIfRow[];
+}
+
+/** The same rows, read one at a time as they are consumed (a long period is never held whole). */
+export function whatIfRowsIterate(db: StoreDb, sinceIso: string): IterableIterator<WhatIfRow> {
+  return db.prepare(WHAT_IF_SQL).iterate(sinceIso) as IterableIterator<WhatIfRow>;
 }
 
 /** The review rounds started since `sinceIso` (each with its step's API cost), how many comments they sent, and the latest declined comments. */

@@ -15,12 +15,15 @@ export function PlanEditor({
   onChange,
   locked = [],
   label = 'Plan steps',
+  estimates = [],
 }: {
   steps: EditableStep[];
   onChange: (steps: EditableStep[]) => void;
   /** Indexes (0-based) shown read-only, e.g. committed steps a revision keeps. */
   locked?: number[];
   label?: string;
+  /** Each step's share of the run's estimate, in words (a drafted plan's); null or absent: none shown. */
+  estimates?: ReadonlyArray<string | null>;
 }) {
   const set = (i: number, patch: Partial<EditableStep>) => onChange(steps.map((s, k) => (k === i ? { ...s, ...patch } : s)));
   const move = (i: number, by: number) => {
@@ -57,6 +60,11 @@ export function PlanEditor({
                   onChange={(e) => set(i, { prompt: e.target.value })}
                 />
                 {isLocked && <span className="muted small-text">committed — kept as is</span>}
+                {estimates[i] && (
+                  <span role="note" aria-label={`step ${i + 1} estimate`} className="muted small-text">
+                    {estimates[i]}
+                  </span>
+                )}
               </div>
               <div className="plan-step-actions">
                 <button

@@ -24,6 +24,7 @@ const RESULT: WhatIfDoc = {
       reason: 'step 1 "Tests" fails after attempt 2: 1 test failure retry used up',
     },
   ],
+  changedCount: 1,
   assumptions: ['Each recorded attempt is replayed as it happened: an attempt that did not happen is unknown, never guessed.'],
 };
 
@@ -41,6 +42,14 @@ describe('WhatIfPanel', () => {
     expect(screen.getByText(/never guessed/)).toBeTruthy();
     const table = screen.getByRole('table', { name: 'Outcomes as recorded and under the chosen policy' });
     expect(table.textContent).toContain('failed02');
+  });
+
+  it('counts every run that changes and says the list holds the most expensive of them', async () => {
+    installFake({ overrides: { 'stats.whatIf': () => ({ ...RESULT, changedCount: 1234 }) } as never });
+    render(<WhatIfPanel days={30} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Replay' }));
+    expect(await screen.findByText('1,234 runs change outcome; the most expensive 1 of them:')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Add login' })).toBeTruthy();
   });
 
   it('names the field that is wrong and does not send', () => {

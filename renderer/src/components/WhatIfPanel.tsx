@@ -188,7 +188,7 @@ function WhatIfResult({ r }: { r: WhatIfDoc }) {
           </tr>
         </tbody>
       </table>
-      <h3>{r.changed.length === 0 ? 'No run changes outcome.' : `${r.changed.length} ${r.changed.length === 1 ? 'run changes' : 'runs change'} outcome`}</h3>
+      <h3>{changedHeading(r.changedCount, r.changed.length)}</h3>
       {r.changed.length > 0 && (
         <ul className="what-if-changed">
           {r.changed.map((c) => (
@@ -207,4 +207,11 @@ function WhatIfResult({ r }: { r: WhatIfDoc }) {
       </ul>
     </div>
   );
+}
+
+/** "3 runs change outcome"; over a long period only the most expensive are listed, and the heading says so. */
+function changedHeading(count: number, listed: number): string {
+  if (count === 0) return 'No run changes outcome.';
+  const head = `${count.toLocaleString('en-US')} ${count === 1 ? 'run changes' : 'runs change'} outcome`;
+  return listed < count ? `${head}; the most expensive ${listed} of them:` : head;
 }

@@ -41,6 +41,26 @@ describe('NewTaskScreen', () => {
     });
   });
 
+  it('lists each step of a drafted plan with its share of the estimate (p50/p90 cost and time), from runs.estimate', async () => {
+    render(<NewTaskScreen repoPath={GO_REPO} />);
+    fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Versioned saves' } });
+    fireEvent.click(screen.getByRole('tab', { name: 'Drafted by the agent' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Draft a plan' }));
+    await screen.findByLabelText(/Drafted plan/);
+    // The fake's history shares $0.40 / $1.10 and 6.2 / 13.8 min alike over the three drafted steps.
+    const first = await screen.findByRole('note', { name: 'step 1 estimate' });
+    expect(first.textContent).toBe('about $0.13, up to $0.37 · 2–5 min');
+    expect(screen.getByRole('note', { name: 'step 3 estimate' }).textContent).toBe('about $0.13, up to $0.37 · 2–5 min');
+    const asked = fake.calls.filter((c) => c.method === 'runs.estimate').at(-1)?.input as { steps: unknown[] };
+    expect(asked.steps).toHaveLength(3);
+    // A step removed: the shares follow the plan the estimate was asked for (two steps, $0.20 each).
+    fireEvent.click(screen.getByRole('button', { name: 'remove step 3' }));
+    await waitFor(() => expect(screen.getByRole('note', { name: 'step 1 estimate' }).textContent).toBe('about $0.20, up to $0.55 · 3–7 min'));
+    expect(screen.queryByRole('note', { name: 'step 3 estimate' })).toBeNull();
+    // The run's own line stays under the plan.
+    expect((await screen.findByRole('region', { name: 'estimate' })).textContent).toContain('about $0.40, up to $1.10');
+  });
+
   it('runs the repository’s workflow file as it is when untouched', async () => {
     render(<NewTaskScreen repoPath={REPO} />);
     fireEvent.change(await screen.findByLabelText('Title'), { target: { value: 'Health' } });

@@ -7,7 +7,7 @@ import { useRuns } from '../stores/runs';
 import { useSettings } from '../stores/settings';
 import { emptyGates, gatesRecord } from '../components/GatesEditor';
 import { PlanEditor, toStepSpecs, type EditableStep } from '../components/PlanEditor';
-import { EstimatePanel } from './NewTaskEstimate';
+import { EstimatePanel, stepShares, useEstimate } from './NewTaskEstimate';
 import { ErrorState, InlineError, Loading } from '../components/States';
 import { NoKeyNotice } from '../components/NoKeyNotice';
 import { baselineKey, useProject, type BaselineInput } from '../stores/project';
@@ -228,6 +228,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
   });
   // Estimated as soon as there is a task with a plan (trust is not needed: nothing runs).
   const estimateInput = title.trim() && (specs.length > 0 || stepsFromFile) && !invalid.budget && !invalid.maxRetries && !invalid.timeout ? runInput() : null;
+  const estimate = useEstimate(estimateInput);
 
   const start = async () => {
     setStarting(true);
@@ -306,6 +307,15 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
       {(source !== 'draft' || draft.status === 'ready') && (
         <PlanEditor
           steps={steps}
+          // A drafted plan lists each step's share of the estimate (from the same answer as the line under the plan).
+          estimates={
+            source === 'draft'
+              ? stepShares(
+                  estimate.fresh ? estimate.value : null,
+                  steps.map((s) => s.title),
+                )
+              : undefined
+          }
           onChange={(s) => {
             setSteps(s);
             setStepsEdited(true);
@@ -314,7 +324,7 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         />
       )}
       <EstimatePanel
-        input={estimateInput}
+        estimate={estimate}
         budgetUsd={budgetNumber ?? settings?.budget.taskUsd ?? null}
         onSetBudget={(usd) => setRetryForm((f) => ({ ...f, budget: String(usd) }))}
       />

@@ -1,7 +1,7 @@
 // Runs store: the runs list, interrupted runs and recent repositories for Home, with list badges patched from events.
 import { create } from 'zustand';
 import type { EngineEventDoc, MethodOutput, RunSummary, StartRunInput } from '../../../shared/contract';
-import type { RunEstimate } from '../../../shared/domain';
+import type { PlanEstimate } from '../../../shared/domain';
 import { errorMessage, getApi } from '../api/client';
 import { patchRunList } from './patches';
 import { patchLive, type RunLive } from '../lib/run-progress';
@@ -22,7 +22,7 @@ interface RunsState {
   /** Starts a run (New task's Start) and reloads the list; resolves with the new run's id. */
   start(input: StartRunInput): Promise<string>;
   /** What that run would cost and take (New task shows it under the plan); nothing is started. */
-  estimate(input: StartRunInput): Promise<RunEstimate>;
+  estimate(input: StartRunInput): Promise<PlanEstimate>;
 }
 
 const idle = <T>(data: T): Loadable<T> => ({ status: 'idle', data, error: null });
