@@ -6,9 +6,11 @@ import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type Re
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DiffLine } from '../../../shared/unified-diff';
 import { highlightLine, languageOf } from '../lib/diff-highlight';
-import { nextRow, reviewRows, rowNewLine, type FileEntry, type ReviewRow, type Thread } from '../lib/review-files';
+import { nextRow, openLines, reviewRows, rowNewLine, type FileEntry, type OpenedLines, type ReviewRow, type Thread } from '../lib/review-files';
 
 export const ROW_HEIGHT = 20;
+/** Unchanged lines one click opens at most (the contract's bound for review.fileLines); a longer gap opens in parts. */
+const EXPAND_MAX = 2000;
 const MARK: Record<DiffLine['kind'], string> = { context: ' ', add: '+', del: '-' };
 
 /** Lines picked for a comment: a file and a range of its new-side lines. */
@@ -46,27 +48,60 @@ export function ReviewDiff<C>({
   onPick,
   viewed,
   onToggleViewed,
-  jump,
+  jump = null,
+  target = null,
+  readLines,
   maxHeight = 640,
 }: {
   files: readonly FileEntry[];
   split: boolean;
-  threads: ReadonlyMap<string, Thread<C>>;
-  renderThread: (thread: Thread<C>) => ReactNode;
-  renderDraft: () => ReactNode;
+  threads?: ReadonlyMap<string, Thread<C>>;
+  renderThread?: (thread: Thread<C>) => ReactNode;
+  renderDraft?: () => ReactNode;
   /** The comment being written: under the last line it covers. */
-  draft: { file: string; endLine: number } | null;
-  /** Lines picked to comment on (a click, shift-click for a range, or `c` on the selection). */
-  onPick: (file: string, line: number, endLine: number) => void;
-  viewed: Readonly<Record<string, true>>;
-  onToggleViewed: (path: string) => void;
+  draft?: { file: string; endLine: number } | null;
+  /** Lines picked to comment on (a click, shift-click for a range, or `c` on the selection); none: the diff is read-only. */
+  onPick?: (file: string, line: number, endLine: number) => void;
+  viewed?: Readonly<Record<string, true>>;
+  onToggleViewed?: (path: string) => void;
   /** A file to scroll to (the file list's click); a new nonce scrolls again. */
-  jump: { fi: number; nonce: number } | null;
+  jump?: { fi: number; nonce: number } | null;
+  /** A line to scroll to and mark (a failure's file and new-side line); a new nonce scrolls again. */
+  target?: { file: string; line: number; nonce: number } | null;
+  /** Reads lines of a file's new side, to open the unchanged lines between hunks; none: they stay closed. */
+  readLines?: (path: string, from: number, count: number) => Promise<{ lines: string[]; total: number }>;
   maxHeight?: number;
 }) {
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
   const [sel, setSel] = useState<LineRange | null>(null);
-  const rows: ReviewRow<C>[] = useMemo(() => reviewRows(files, { split, threads, draft, opened }), [files, split, threads, draft, opened]);
+  // Unchanged lines opened per file, for these files only (a new diff starts closed), and what refused to open.
+  const [context, setContext] = useState<{ files: readonly FileEntry[]; open: ReadonlyMap<string, OpenedLines | null>; refused: Record<string, string> }>({
+    files,
+    open: new Map(),
+    refused: {},
+  });
+  const ctx = context.files === files ? context : { files, open: new Map<string, OpenedLines | null>(), refused: {} };
+  const contextMap = useMemo(() => (readLines ? new Map(files.map((f) => [f.path, ctx.open.get(f.path) ?? null])) : undefined), [readLines, files, ctx.open]);
+  const rows: ReviewRow<C>[] = useMemo(
+    () => reviewRows(files, { split, threads, draft, opened, context: contextMap }),
+    [files, split, threads, draft, opened, contextMap],
+  );
+  const openGap = (path: string, from: number, to: number | null) => {
+    if (!readLines) return;
+    readLines(path, from, Math.min(to === null ? EXPAND_MAX : to - from + 1, EXPAND_MAX))
+      .then((r) =>
+        setContext((c) => {
+          const base = c.files === files ? c : { files, open: new Map<string, OpenedLines | null>(), refused: {} };
+          return { ...base, open: new Map(base.open).set(path, openLines(base.open.get(path) ?? undefined, from, r.lines, r.total)) };
+        }),
+      )
+      .catch((e: unknown) =>
+        setContext((c) => {
+          const base = c.files === files ? c : { files, open: new Map<string, OpenedLines | null>(), refused: {} };
+          return { ...base, refused: { ...base.refused, [path]: e instanceof Error ? e.message : String(e) } };
+        }),
+      );
+  };
   const languages = useMemo(() => files.map((f) => languageOf(f.path)), [files]);
   const parent = useRef<HTMLDivElement>(null);
   const cursor = useRef(0);
@@ -89,6 +124,17 @@ export function ReviewDiff<C>({
     if (i >= 0) goTo(i);
     // Once per jump (its nonce), not when rows change under it.
   }, [jump?.fi, jump?.nonce]);
+
+  useEffect(() => {
+    if (!target) return;
+    const fi = files.findIndex((f) => f.path === target.file);
+    const i = rows.findIndex((r) => r.fi === fi && rowNewLine(r) === target.line && (r.kind !== 'line' || r.line.kind !== 'del'));
+    if (i < 0) return;
+    setSel({ fi, line: target.line, endLine: target.line });
+    goTo(i);
+    parent.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    // Once per target (its nonce), not when rows change under it.
+  }, [target?.file, target?.line, target?.nonce]);
 
   const pick = (fi: number, line: number, extend: boolean) => {
     const next =
@@ -113,7 +159,7 @@ export function ReviewDiff<C>({
           break;
         }
       }
-    } else if (e.key === 'c' && sel) onPick(files[sel.fi]!.path, sel.line, sel.endLine);
+    } else if (e.key === 'c' && sel && onPick) onPick(files[sel.fi]!.path, sel.line, sel.endLine);
     else return;
     e.preventDefault();
   };
@@ -122,7 +168,7 @@ export function ReviewDiff<C>({
     if (!l) return <span className="review-cell empty" />;
     const n = l.newLine;
     const selected = sel && n !== null && sel.fi === fi && n >= sel.line && n <= sel.endLine && l.kind !== 'del';
-    const can = side !== 'left' && n !== null && l.kind !== 'del';
+    const can = Boolean(onPick) && side !== 'left' && n !== null && l.kind !== 'del';
     return (
       <span className={`review-cell${selected ? ' selected' : ''}`}>
         <button
@@ -132,7 +178,7 @@ export function ReviewDiff<C>({
           aria-label={can ? `comment on line ${n}` : undefined}
           title={can ? 'Comment on this line (shift-click: a range)' : undefined}
           onClick={(e) => {
-            if (!can) return;
+            if (!can || !onPick) return;
             const r = pick(fi, n, e.shiftKey);
             onPick(files[fi]!.path, r.line, r.endLine);
           }}
@@ -150,7 +196,9 @@ export function ReviewDiff<C>({
       case 'file':
         return (
           <div className="review-file-head" aria-label={`file ${f.path}`}>
-            <input type="checkbox" aria-label={`viewed ${f.path}`} checked={Boolean(viewed[f.path])} onChange={() => onToggleViewed(f.path)} />
+            {onToggleViewed ? (
+              <input type="checkbox" aria-label={`viewed ${f.path}`} checked={Boolean(viewed?.[f.path])} onChange={() => onToggleViewed(f.path)} />
+            ) : null}
             <code>{f.file.status === 'renamed' && f.file.oldPath ? `${f.file.oldPath} → ${f.path}` : f.path}</code>
             {f.file.status !== 'modified' ? <em className="muted">{f.file.status}</em> : null}
             <span className="diff-add-text">+{f.added}</span>
@@ -170,6 +218,27 @@ export function ReviewDiff<C>({
         );
       case 'hunk':
         return <div className="diff-hunk review-hunk">{r.text}</div>;
+      case 'expand': {
+        const count = r.to === null ? null : r.to - r.from + 1;
+        const refused = ctx.refused[f.path];
+        return (
+          <div className="review-expand">
+            {refused ? (
+              <span className="muted small-text" role="note">
+                {refused}
+              </span>
+            ) : (
+              <button type="button" className="small" onClick={() => openGap(f.path, r.from, r.to)}>
+                {count === null
+                  ? 'Show the lines below'
+                  : count > EXPAND_MAX
+                    ? `Show ${EXPAND_MAX.toLocaleString('en')} of ${count.toLocaleString('en')} unchanged lines`
+                    : `Show ${count.toLocaleString('en')} unchanged line${count === 1 ? '' : 's'}`}
+              </button>
+            )}
+          </div>
+        );
+      }
       case 'line':
         return <div className="review-row">{cell(r.fi, r.line, 'one')}</div>;
       case 'pair':
@@ -180,9 +249,9 @@ export function ReviewDiff<C>({
           </div>
         );
       case 'thread':
-        return <div className="review-thread">{renderThread(r.thread)}</div>;
+        return <div className="review-thread">{renderThread?.(r.thread)}</div>;
       case 'draft':
-        return <div className="review-thread">{renderDraft()}</div>;
+        return <div className="review-thread">{renderDraft?.()}</div>;
     }
   };
 
@@ -195,7 +264,7 @@ export function ReviewDiff<C>({
       tabIndex={0}
       role="region"
       aria-label="diff"
-      aria-keyshortcuts="] [ n p c"
+      aria-keyshortcuts={onPick ? '] [ n p c' : '] [ n p'}
       onKeyDown={onKey}
     >
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
