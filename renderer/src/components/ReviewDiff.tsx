@@ -13,6 +13,13 @@ export const ROW_HEIGHT = 20;
 const EXPAND_MAX = 2000;
 const MARK: Record<DiffLine['kind'], string> = { context: ' ', add: '+', del: '-' };
 
+/** A place to show: a file of the diff (its path there) and a new-side line, or its header (`line` null or not shown). */
+export interface DiffTarget {
+  file: string;
+  line: number | null;
+  nonce: number;
+}
+
 /** Lines picked for a comment: a file and a range of its new-side lines. */
 export interface LineRange {
   fi: number;
@@ -38,6 +45,8 @@ const Code = memo(function Code({ line, language }: { line: DiffLine; language: 
   );
 });
 
+export type ReviewDiffProps<C> = Parameters<typeof ReviewDiff<C>>[0];
+
 export function ReviewDiff<C>({
   files,
   split,
@@ -51,6 +60,7 @@ export function ReviewDiff<C>({
   jump = null,
   target = null,
   readLines,
+  label = 'diff',
   maxHeight = 640,
 }: {
   files: readonly FileEntry[];
@@ -66,10 +76,12 @@ export function ReviewDiff<C>({
   onToggleViewed?: (path: string) => void;
   /** A file to scroll to (the file list's click); a new nonce scrolls again. */
   jump?: { fi: number; nonce: number } | null;
-  /** A line to scroll to and mark (a failure's file and new-side line); a new nonce scrolls again. */
-  target?: { file: string; line: number; nonce: number } | null;
+  /** A line to scroll to and mark (a failure's file and new-side line; the file's header when the diff does not show it); a new nonce scrolls again. */
+  target?: DiffTarget | null;
   /** Reads lines of a file's new side, to open the unchanged lines between hunks; none: they stay closed. */
   readLines?: (path: string, from: number, count: number) => Promise<{ lines: string[]; total: number }>;
+  /** The diff's accessible name (two diffs on one screen are told apart by it). */
+  label?: string;
   maxHeight?: number;
 }) {
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
@@ -125,12 +137,15 @@ export function ReviewDiff<C>({
     // Once per jump (its nonce), not when rows change under it.
   }, [jump?.fi, jump?.nonce]);
 
+  // The row a target points at (aria-current), kept until the next target.
+  const [marked, setMarked] = useState<{ fi: number; line: number | null } | null>(null);
   useEffect(() => {
     if (!target) return;
     const fi = files.findIndex((f) => f.path === target.file);
-    const i = rows.findIndex((r) => r.fi === fi && rowNewLine(r) === target.line && (r.kind !== 'line' || r.line.kind !== 'del'));
-    if (i < 0) return;
-    setSel({ fi, line: target.line, endLine: target.line });
+    if (fi < 0) return;
+    const at = rows.findIndex((r) => r.fi === fi && target.line !== null && rowNewLine(r) === target.line && (r.kind !== 'line' || r.line.kind !== 'del'));
+    const i = at >= 0 ? at : rows.findIndex((r) => r.kind === 'file' && r.fi === fi);
+    setMarked({ fi, line: at >= 0 ? target.line : null });
     goTo(i);
     parent.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
     // Once per target (its nonce), not when rows change under it.
@@ -169,8 +184,9 @@ export function ReviewDiff<C>({
     const n = l.newLine;
     const selected = sel && n !== null && sel.fi === fi && n >= sel.line && n <= sel.endLine && l.kind !== 'del';
     const can = Boolean(onPick) && side !== 'left' && n !== null && l.kind !== 'del';
+    const here = side !== 'left' && marked !== null && marked.fi === fi && marked.line !== null && n === marked.line && l.kind !== 'del';
     return (
-      <span className={`review-cell${selected ? ' selected' : ''}`}>
+      <span className={`review-cell${selected ? ' selected' : ''}${here ? ' review-target' : ''}`} aria-current={here ? 'location' : undefined}>
         <button
           type="button"
           className="review-line-no"
@@ -195,7 +211,11 @@ export function ReviewDiff<C>({
     switch (r.kind) {
       case 'file':
         return (
-          <div className="review-file-head" aria-label={`file ${f.path}`}>
+          <div
+            className={`review-file-head${marked?.fi === r.fi && marked.line === null ? ' review-target' : ''}`}
+            aria-label={`file ${f.path}`}
+            aria-current={marked?.fi === r.fi && marked.line === null ? 'location' : undefined}
+          >
             {onToggleViewed ? (
               <input type="checkbox" aria-label={`viewed ${f.path}`} checked={Boolean(viewed?.[f.path])} onChange={() => onToggleViewed(f.path)} />
             ) : null}
@@ -263,7 +283,7 @@ export function ReviewDiff<C>({
       style={{ height: Math.min(maxHeight, v.getTotalSize() + 2) }}
       tabIndex={0}
       role="region"
-      aria-label="diff"
+      aria-label={label}
       aria-keyshortcuts={onPick ? '] [ n p c' : '] [ n p'}
       onKeyDown={onKey}
     >
