@@ -1,6 +1,6 @@
 // The diff's unchanged lines: where they are between and around hunks, and the rows once some are opened.
 import { describe, expect, it } from 'vitest';
-import { diffFiles, fileGaps, fileRows, openLines, type Row } from './review-files';
+import { diffFiles, fileGaps, fileRows, openLines, reviewRows, type Row } from './review-files';
 
 // A 30-line file: line 5 changed, line 20 removed and two added after it; git's 3 lines of context around each.
 const DIFF = [
@@ -65,6 +65,22 @@ describe('unchanged lines of a diff', () => {
     // Every line open: no row to open is left.
     const all = openLines(openLines(openLines(opened, 1, ['l1'], 30), 12, ['l12', 'l13', 'l14', 'l15', 'l16'], 30), 27, ['a', 'b', 'c', 'd'], 30);
     expect(show(fileRows(file, false, all)).filter((r) => r.startsWith('expand'))).toEqual([]);
+  });
+
+  it('keeps a thread on unchanged lines that are not shown under the row that opens them', () => {
+    const threads = new Map([['f.ts:12', { file: 'f.ts', line: 12, comments: ['on line 12'] }]]);
+    const rows = reviewRows(diffFiles(DIFF), { split: false, threads, context: new Map() });
+    const i = rows.findIndex((r) => r.kind === 'expand' && r.from === 9);
+    expect(rows[i + 1]).toMatchObject({ kind: 'thread', thread: { line: 12 } });
+    // Opened, it hangs under its own line.
+    const opened = reviewRows(diffFiles(DIFF), {
+      split: false,
+      threads,
+      context: new Map([['f.ts', openLines(undefined, 9, ['l9', 'l10', 'l11', 'l12'], 30)]]),
+    });
+    const at = opened.findIndex((r) => r.kind === 'line' && r.line.newLine === 12);
+    expect(opened[at + 1]).toMatchObject({ kind: 'thread' });
+    expect(opened.filter((r) => r.kind === 'thread').length).toBe(1);
   });
 
   it('merges opened runs that touch or overlap', () => {

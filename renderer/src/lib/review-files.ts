@@ -208,6 +208,12 @@ export function reviewRows<C>(
     }
     for (const r of fileRows(e.file, opts.split, opts.context ? (opts.context.get(e.path) ?? null) : undefined)) {
       rows.push({ ...r, fi });
+      if (r.kind === 'expand') {
+        // A thread on unchanged lines not shown (opened before, closed again by a new diff) stays in sight under the row that opens them.
+        for (const t of opts.threads?.values() ?? [])
+          if (t.file === e.path && t.line >= r.from && t.line <= (r.to ?? Infinity)) rows.push({ kind: 'thread', fi, thread: t });
+        continue;
+      }
       const line = r.kind === 'line' ? r.line.newLine : r.kind === 'pair' ? (r.right?.newLine ?? null) : null;
       if (line === null || (r.kind === 'line' && r.line.kind === 'del')) continue;
       const thread = opts.threads?.get(`${e.path}:${line}`);
