@@ -113,7 +113,8 @@ describe('the review on a real host', () => {
     await expect.poll(() => panel.getByLabel('answer').count(), { timeout: 90_000 }).toBe(2);
     const head = execFileSync('git', ['rev-parse', 'refs/heads/' + branchOf(dir)], { cwd: dir, encoding: 'utf8' }).trim();
     const answers = await panel.getByLabel('answer').allTextContents();
-    expect(answers).toEqual([`Done in ${head.slice(0, 10)}: FIVE has a comment now`, 'Declined: the names between are the public API']);
+    // The line-5 comment's line was rewritten by the round: it is listed as outdated, below the diff.
+    expect(answers.sort()).toEqual(['Declined: the names between are the public API', `Done in ${head.slice(0, 10)}: FIVE has a comment now`]);
     // One round, one agent request for both comments.
     const rounds = server.requests.filter((r) => JSON.stringify(r.body).includes('Say what FIVE is for.'));
     expect(rounds.length).toBeGreaterThanOrEqual(1);
