@@ -50,13 +50,13 @@ describe('the demo in the app', () => {
     const own = page.getByRole('radio', { name: 'This attempt (since attempt 1)' });
     await own.waitFor();
     await expect(own.getAttribute('aria-checked')).resolves.toBe('true');
-    await page.getByRole('log', { name: 'diff' }).getByText('+export const mul = (a, b) => a * b;').waitFor();
-    await expect(page.getByRole('log', { name: 'diff' }).getByText('test/mul.test.mjs').count()).resolves.toBe(0);
+    await page.getByRole('region', { name: 'attempt diff' }).getByText('+export const mul = (a, b) => a * b;').waitFor();
+    await expect(page.getByRole('region', { name: 'attempt diff' }).getByText('test/mul.test.mjs').count()).resolves.toBe(0);
     await own.scrollIntoViewIfNeeded();
     await shot(page, 'demo-attempt2-own-diff-1400');
     await page.getByRole('radio', { name: 'Whole run' }).click();
     await page
-      .getByRole('log', { name: 'diff' })
+      .getByRole('region', { name: 'attempt diff' })
       .getByText(/src\/add\.mjs/)
       .first()
       .waitFor();

@@ -146,6 +146,19 @@ export const methods = {
     input: RunId.extend({ step: z.number().int().min(1).optional() }),
     output: z.object({ diff: z.string(), from: z.string(), to: z.string() }),
   },
+  /**
+   * Lines `from`.. of a file as one of the run's commits holds it (`to` of review.diff): a diff's unchanged lines,
+   * opened on demand. At most 2,000 a call; `total` is the file's line count. Binary and very large files are refused.
+   */
+  'review.fileLines': {
+    input: RunId.extend({
+      commit: z.string().regex(/^[0-9a-f]{40,64}$/),
+      path: z.string().min(1),
+      from: z.number().int().min(1),
+      count: z.number().int().min(1).max(2000),
+    }),
+    output: z.object({ lines: z.array(z.string()), total: z.number().int().min(0) }),
+  },
   /** The run's review comments (each where it points now, with its answer) and rounds. */
   'review.get': { input: RunId, output: ReviewDoc },
   /** A line comment on the run's change as its branch holds it now (lines of the new side), kept pending until sent. */

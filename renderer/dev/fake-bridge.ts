@@ -113,6 +113,7 @@ export function createFakeBridge(opts: FakeOptions = {}): FakeBridge {
     'pr.setOptions': github.setOptions,
     'issues.read': github.issue,
     'review.diff': review.diff,
+    'review.fileLines': review.fileLines,
     'review.get': review.get,
     'review.comment': review.comment,
     'review.edit': review.edit,

@@ -32,6 +32,26 @@ export function makeReviewDiff(n = 40): string {
   ].join('\n');
 }
 
+/** src/player.ts as the diff's new side holds it: the hunk's seven lines, then the rest of the class. */
+export const PLAYER_TS = [
+  'export class Player {',
+  '  name: string;',
+  '  health = 100;',
+  '  takeDamage(n: number) { this.health -= n; }',
+  '  constructor(name: string) {',
+  '    this.name = name;',
+  '  }',
+  '',
+  '  rename(name: string) {',
+  '    this.name = name;',
+  '  }',
+  '',
+  '  toString() {',
+  '    return `Player ${this.name}`;',
+  '  }',
+  '}',
+];
+
 export function createFakeReview(now: () => Date, emit: (runId: string, payload: Record<string, unknown>) => void) {
   const reviews = new Map<string, ReviewDoc>();
   let nextId = 1;
@@ -43,6 +63,10 @@ export function createFakeReview(now: () => Date, emit: (runId: string, payload:
   return {
     diff: (_: MethodInput<'review.diff'>): MethodOutput<'review.diff'> => ({ diff: makeReviewDiff(), from: FROM, to: TO }),
     get: ({ runId }: MethodInput<'review.get'>): ReviewDoc => of(runId),
+    fileLines: ({ path, from, count }: MethodInput<'review.fileLines'>): MethodOutput<'review.fileLines'> => {
+      if (path !== 'src/player.ts') throw new Error(`Commit ${TO.slice(0, 10)} has no file ${path}.`);
+      return { lines: PLAYER_TS.slice(from - 1, from - 1 + count), total: PLAYER_TS.length };
+    },
     comment: ({ runId, file, line, endLine, body }: MethodInput<'review.comment'>): ReviewCommentDoc => {
       const c: ReviewCommentDoc = {
         id: nextId++,

@@ -9,7 +9,8 @@ import type { ReviewCommentDoc, ReviewRoundDoc } from '../../../shared/contract/
 import type { StatusDocument } from '../../../shared/domain';
 import { StepSpec } from '../../../shared/domain';
 import { RatchetError, runNotFound } from '../errors';
-import { branchTip, git } from '../git/repo-git';
+import { fileAt, fileLines } from '../git/file-lines';
+import { branchTip, git, isAncestor } from '../git/repo-git';
 import type { RunRow, Store } from '../store/store';
 import type { CommentSource, NewComment, ReviewCommentRow, ReviewRoundRow, ReviewStore } from '../store/review-queries';
 import type { StepConfig } from '../workflow/schema';
@@ -34,12 +35,6 @@ export interface NewReviewComment {
   body: string;
   source?: CommentSource;
   externalId?: string | null;
-}
-
-/** A file's content at a commit (null when the commit has no such file). Read from the object store, never through a checkout. */
-async function fileAt(repo: string, commit: string, file: string): Promise<string | null> {
-  const r = await git(repo).run(['cat-file', 'blob', `${commit}:${file}`]);
-  return r.code === 0 ? r.stdout : null;
 }
 
 async function diffOf(repo: string, from: string, to: string, file?: string): Promise<string> {
@@ -288,9 +283,22 @@ export function createReviewRounds(deps: ReviewDeps) {
     return { diff: await diffOf(run.repo_path, from, step.commit_sha), from, to: step.commit_sha };
   }
 
+  /**
+   * Lines of a file as one of the run's commits holds it (a diff's unchanged lines, opened in the app). Only a commit of
+   * the run's change is read — its base, its head or one between — not any object of the repository.
+   */
+  async function fileLinesOf(runId: string, at: { commit: string; path: string; from: number; count: number }): Promise<{ lines: string[]; total: number }> {
+    const run = runOf(runId);
+    const head = await runHead(run);
+    const inRun = at.commit === head || ((await isAncestor(run.repo_path, run.base_commit, at.commit)) && (await isAncestor(run.repo_path, at.commit, head)));
+    if (!inRun) throw new RatchetError('bad_arguments', `Commit ${at.commit.slice(0, 10)} is not part of run ${runId}'s change.`);
+    return fileLines(run.repo_path, at.commit, at.path, at.from, at.count);
+  }
+
   return {
     assertSendable: (runId: string): void => void assertSendable(runId),
     diff,
+    fileLines: fileLinesOf,
     check: async (runId: string, c: NewReviewComment): Promise<void> => void (await check(runId, c)),
     comment,
     list,

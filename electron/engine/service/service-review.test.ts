@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewDoc } from '../../../shared/contract';
 import { create, queue, replace, say, turn } from '../testing/fixture-project';
-import { makeRepo } from '../testing/temp-repo';
+import { makeRepo, sh } from '../testing/temp-repo';
 import { callResult, callValue, until } from '../testing/service-calls';
 import { serviceHarness } from '../testing/service-harness';
 
@@ -34,6 +34,19 @@ describe('review.* methods', () => {
     expect(diff.diff).toContain('+alpha');
     expect(diff.diff).toContain('+two');
     expect((await callValue<{ diff: string }>(service, 'review.diff', { runId, step: 1 })).diff).toBe(diff.diff);
+    // A diff's unchanged lines, opened: read at the diff's `to`, a commit of the run; any other commit is refused.
+    const { to, from } = await callValue<{ to: string; from: string }>(service, 'review.diff', { runId });
+    const repo = engine.store.getRun(runId)!.repo_path;
+    expect(await callValue(service, 'review.fileLines', { runId, commit: to, path: 'a.txt', from: 2, count: 5 })).toEqual({ lines: ['beta'], total: 2 });
+    expect(await callValue(service, 'review.fileLines', { runId, commit: from, path: 'README.md', from: 1, count: 1 })).toEqual({
+      lines: ['# demo'],
+      total: 1,
+    });
+    const stranger = sh(repo, 'commit-tree', `${to}^{tree}`, '-m', 'not the run’s');
+    expect(await callResult(service, 'review.fileLines', { runId, commit: stranger, path: 'a.txt', from: 1, count: 5 })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('is not part of run') },
+    });
     await callValue(service, 'review.comment', { runId, file: 'a.txt', line: 1, body: 'Capitals?' });
     await callValue(service, 'review.comment', { runId, file: 'a.txt', line: 2, body: 'And beta?' });
     const third = await callValue<{ id: number }>(service, 'review.comment', { runId, file: 'b.txt', line: 1, body: 'Capitals too' });

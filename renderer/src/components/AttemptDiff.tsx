@@ -1,9 +1,15 @@
 // The attempt's diff with its base picked by the user: this attempt's own change (against the previous attempt), the step's change, or the run's cumulative change.
-import { useEffect, useRef, useState } from 'react';
+// Drawn by the review's diff view, read-only (files with counts, syntax colours, unified or split, virtualized), which
+// loads with its highlighter on first use, outside the app's entry chunk.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { diffStats } from '../../../shared/unified-diff';
 import { errorMessage } from '../lib/errors';
+import { diffFiles } from '../lib/review-files';
 import { useRunDetail } from '../stores/run-detail';
-import { DiffView } from './DiffView';
-import type { LineTarget } from './VirtualLines';
+import { lazyScreen } from './LazyScreen';
+import type { DiffTarget, ReviewDiffProps } from './ReviewDiff';
+
+const ReviewDiff = lazyScreen<ReviewDiffProps<never>>(() => import('./ReviewDiff').then((m) => m.ReviewDiff), 'Loading the diff…');
 
 export type DiffBase = 'previous' | 'step' | 'run';
 
@@ -30,11 +36,13 @@ export function AttemptDiff({
   n: number;
   stored: string | null;
   running: boolean;
-  target: LineTarget | null;
+  /** A failure's place to show: a file of the diff on screen and its line. */
+  target: DiffTarget | null;
   onShown?: (diff: string | null) => void;
   progress?: number;
 }) {
   const [base, setBase] = useState<DiffBase>(n > 1 ? 'previous' : 'step');
+  const [split, setSplit] = useState(false);
   const [fetched, setFetched] = useState<{ base: DiffBase; diff: string; fromAttempt: number | null; live: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Reads of a running attempt's diff, throttled: the last one's time, and a read waiting its turn.
@@ -69,6 +77,9 @@ export function AttemptDiff({
   const diff = fetched?.base === base ? fetched.diff : base === 'step' && !running ? stored : null;
   const liveRead = fetched?.base === base && fetched.live;
   useEffect(() => onShown?.(diff), [diff, onShown]);
+  // Parsed once per text: a live diff read again with the same text keeps its files (and the view its scroll).
+  const files = useMemo(() => (diff ? diffFiles(diff) : []), [diff]);
+  const stats = useMemo(() => diffStats(files.map((f) => f.file)), [files]);
   const options: Array<[DiffBase, string]> = [
     ...(n > 1 ? [['previous', `This attempt (since attempt ${n - 1})`] as [DiffBase, string]] : []),
     ['step', n > 1 ? "Since the step's start" : "This attempt's change"],
@@ -108,8 +119,32 @@ export function AttemptDiff({
         <p className="muted small-text">
           {running ? 'No changes yet: the agent has not changed a file.' : 'No changes: the attempt stopped before it changed a file.'}
         </p>
+      ) : files.length === 0 ? (
+        <p className="muted small-text">{running ? 'The diff is taken when the agent is done.' : 'No changes in this attempt.'}</p>
       ) : (
-        <DiffView diff={diff} running={running} target={target} />
+        <div className="diff">
+          <div className="attempt-diff-head">
+            <p className="small-text muted">
+              {stats.files} file{stats.files === 1 ? '' : 's'} changed, <span className="tone-good">+{stats.added}</span>{' '}
+              <span className="tone-bad">−{stats.removed}</span>
+            </p>
+            <div className="segmented" role="radiogroup" aria-label="diff layout">
+              {(['Unified', 'Split'] as const).map((label) => (
+                <button
+                  key={label}
+                  type="button"
+                  role="radio"
+                  aria-checked={split === (label === 'Split')}
+                  className={`small${split === (label === 'Split') ? ' active' : ''}`}
+                  onClick={() => setSplit(label === 'Split')}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
+          </div>
+          <ReviewDiff files={files} split={split} target={target} label="attempt diff" maxHeight={420} />
+        </div>
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // Tests for the attempt panel: the latest attempt first, and a failed attempt's error class, decision, gate and failing tests.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RUN_IDS } from '../../dev/fixtures-runs';
 import { installFake } from '../test-helpers';
@@ -8,6 +8,8 @@ import { useRunDetail } from '../stores/run-detail';
 import { AttemptPanel } from './AttemptPanel';
 
 afterEach(cleanup);
+// The diff view loads on first use (outside the entry chunk): loaded once here, as the app has it after its first diff.
+beforeAll(() => import('./ReviewDiff'), 60_000);
 beforeEach(() => {
   installFake();
 });
@@ -38,7 +40,7 @@ describe('AttemptPanel', () => {
     // ANSI colours become palette classes, not escape codes.
     expect(output.textContent).not.toContain('\u001b');
     expect(output.querySelector('.ansi-red')).not.toBeNull();
-    expect(screen.getByRole('log', { name: 'diff' }).querySelector('.diff-add')).not.toBeNull();
+    expect((await screen.findByRole('region', { name: 'attempt diff' })).querySelector('.diff-add')).not.toBeNull();
   });
 
   it('counts down the backoff of the decision the run is waiting on', async () => {
@@ -64,12 +66,11 @@ describe('AttemptPanel failure locations', () => {
     fireEvent.click(screen.getByRole('tab', { name: /Attempt 1/ }));
     await screen.findByText('test failed');
 
-    const diff = screen.getByRole('log', { name: 'diff' });
-    expect(diff.querySelector('.vline-target')).toBeNull();
+    const diff = await screen.findByRole('region', { name: 'attempt diff' });
+    expect(diff.querySelector('[aria-current="location"]')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'src/player.test.ts:42' }));
     // src/player.test.ts's hunk starts at new line 36: line 42 is the added `it('heal() caps at max health'` line.
-    await waitFor(() => expect(diff.querySelector('.vline-target')?.textContent).toBe("+  it('heal() caps at max health', () => {"));
-    expect(diff.querySelector('[aria-current="location"]')).toBe(diff.querySelector('.vline-target'));
+    await waitFor(() => expect(diff.querySelector('[aria-current="location"]')?.textContent).toBe("42+  it('heal() caps at max health', () => {"));
     expect(screen.getByRole('log', { name: 'output of gate test' }).querySelector('.vline-target')).toBeNull();
   });
 
@@ -82,7 +83,7 @@ describe('AttemptPanel failure locations', () => {
     const output = screen.getByRole('log', { name: /output of gate/ });
     // tsc writes `file(line,col)`: the line of error 58, not the first line naming the file.
     await waitFor(() => expect(output.querySelector('.vline-target')?.textContent).toContain('reconnect.ts(58,19)'));
-    expect(screen.getByRole('log', { name: 'diff' }).querySelector('.vline-target')).toBeNull();
+    expect(screen.getByRole('region', { name: 'attempt diff' }).querySelector('[aria-current="location"]')).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'src/ws/reconnect.ts:41:7' }));
     await waitFor(() => expect(output.querySelector('.vline-target')?.textContent).toContain('reconnect.ts(41,7)'));
@@ -116,7 +117,7 @@ describe('AttemptPanel diff base', () => {
     fireEvent.click(whole);
     expect(whole.getAttribute('aria-checked')).toBe('true');
     expect(screen.getByRole('radio', { name: "Since the step's start" })).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole('log', { name: 'diff' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('region', { name: 'attempt diff' })).toBeTruthy());
   });
 });
 

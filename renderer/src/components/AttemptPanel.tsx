@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AttemptOutcome, StepDoc } from '../../../shared/domain';
 import { duration, errorClassLabel, tokens, money } from '../lib/format';
 import { attemptFailures, gateTally } from '../lib/attempt-failures';
-import { diffLineFor, outputLineFor } from '../lib/locate';
+import { diffFileNamed, outputLineFor } from '../lib/locate';
+import { diffFiles } from '../lib/review-files';
 import { attemptKey } from '../stores/patches';
 import { useRunDetail } from '../stores/run-detail';
 import { DecisionView } from './DecisionView';
@@ -15,6 +16,7 @@ import { ErrorState, Loading } from './States';
 import { StatusIcon } from './StatusBadge';
 import { Transcript } from './Transcript';
 import type { LineTarget } from './VirtualLines';
+import type { DiffTarget } from './ReviewDiff';
 
 /**
  * What an attempt is, as the screen says it: one still `running` in a run that is not under way (its process died
@@ -105,7 +107,7 @@ function AttemptBody({
   const loadAttempt = useRunDetail((s) => s.loadAttempt);
   const summary = step.attempts.find((a) => a.n === n);
   // Where the last clicked failure location points: a diff line, or a line of one gate's output.
-  const [jump, setJump] = useState<{ where: 'diff' | string; target: LineTarget } | null>(null);
+  const [jump, setJump] = useState<{ where: 'diff'; target: DiffTarget } | { where: string; target: LineTarget } | null>(null);
   // Stable, so a memoized gate log is not redrawn by every live event; it also tells a long log where to fetch its pages.
   const attemptRef = useMemo(() => ({ runId, step: step.index, n }), [runId, step.index, n]);
   // The raw gate logs are collapsed under the failure; they open by themselves while a gate runs or has no parsed failure.
@@ -140,8 +142,13 @@ function AttemptBody({
     if (!f.file) return;
     const nonce = (jump?.target.nonce ?? 0) + 1;
     const diff = shownDiff === undefined ? d.diff : shownDiff;
-    const inDiff = diff ? diffLineFor(diff.replace(/\n$/, '').split('\n'), f.file, f.line) : null;
-    if (inDiff !== null) return setJump({ where: 'diff', target: { index: inDiff, nonce } });
+    const inDiff = diff
+      ? diffFileNamed(
+          diffFiles(diff).map((x) => x.path),
+          f.file,
+        )
+      : null;
+    if (inDiff !== null) return setJump({ where: 'diff', target: { file: inDiff, line: f.line ?? null, nonce } });
     // The gate whose failures hold this one first, then any gate whose output names the file.
     const gates = [...d.gates.filter((g) => g.failures.includes(f)), ...d.gates.filter((g) => !g.failures.includes(f))];
     for (const g of gates) {
@@ -248,7 +255,7 @@ function AttemptBody({
             pending={slot.stale}
             attempt={attemptRef}
             stopped={d.outcome === 'interrupted'}
-            target={jump?.where === `gate:${g.gate}` ? jump.target : null}
+            target={jump?.where === `gate:${g.gate}` && 'index' in jump.target ? jump.target : null}
           />
         ))}
       </details>
@@ -264,7 +271,7 @@ function AttemptBody({
         stored={d.diff}
         running={attemptRunning}
         progress={transcript.length}
-        target={jump?.where === 'diff' ? jump.target : null}
+        target={jump?.where === 'diff' && 'file' in jump.target ? jump.target : null}
         onShown={onShown}
       />
 

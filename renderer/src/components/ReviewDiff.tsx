@@ -6,10 +6,19 @@ import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type Re
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DiffLine } from '../../../shared/unified-diff';
 import { highlightLine, languageOf } from '../lib/diff-highlight';
-import { nextRow, reviewRows, rowNewLine, type FileEntry, type ReviewRow, type Thread } from '../lib/review-files';
+import { nextRow, openLines, reviewRows, rowNewLine, type FileEntry, type OpenedLines, type ReviewRow, type Thread } from '../lib/review-files';
 
 export const ROW_HEIGHT = 20;
+/** Unchanged lines one click opens at most (the contract's bound for review.fileLines); a longer gap opens in parts. */
+const EXPAND_MAX = 2000;
 const MARK: Record<DiffLine['kind'], string> = { context: ' ', add: '+', del: '-' };
+
+/** A place to show: a file of the diff (its path there) and a new-side line, or its header (`line` null or not shown). */
+export interface DiffTarget {
+  file: string;
+  line: number | null;
+  nonce: number;
+}
 
 /** Lines picked for a comment: a file and a range of its new-side lines. */
 export interface LineRange {
@@ -36,6 +45,8 @@ const Code = memo(function Code({ line, language }: { line: DiffLine; language: 
   );
 });
 
+export type ReviewDiffProps<C> = Parameters<typeof ReviewDiff<C>>[0];
+
 export function ReviewDiff<C>({
   files,
   split,
@@ -46,27 +57,63 @@ export function ReviewDiff<C>({
   onPick,
   viewed,
   onToggleViewed,
-  jump,
+  jump = null,
+  target = null,
+  readLines,
+  label = 'diff',
   maxHeight = 640,
 }: {
   files: readonly FileEntry[];
   split: boolean;
-  threads: ReadonlyMap<string, Thread<C>>;
-  renderThread: (thread: Thread<C>) => ReactNode;
-  renderDraft: () => ReactNode;
+  threads?: ReadonlyMap<string, Thread<C>>;
+  renderThread?: (thread: Thread<C>) => ReactNode;
+  renderDraft?: () => ReactNode;
   /** The comment being written: under the last line it covers. */
-  draft: { file: string; endLine: number } | null;
-  /** Lines picked to comment on (a click, shift-click for a range, or `c` on the selection). */
-  onPick: (file: string, line: number, endLine: number) => void;
-  viewed: Readonly<Record<string, true>>;
-  onToggleViewed: (path: string) => void;
+  draft?: { file: string; endLine: number } | null;
+  /** Lines picked to comment on (a click, shift-click for a range, or `c` on the selection); none: the diff is read-only. */
+  onPick?: (file: string, line: number, endLine: number) => void;
+  viewed?: Readonly<Record<string, true>>;
+  onToggleViewed?: (path: string) => void;
   /** A file to scroll to (the file list's click); a new nonce scrolls again. */
-  jump: { fi: number; nonce: number } | null;
+  jump?: { fi: number; nonce: number } | null;
+  /** A line to scroll to and mark (a failure's file and new-side line; the file's header when the diff does not show it); a new nonce scrolls again. */
+  target?: DiffTarget | null;
+  /** Reads lines of a file's new side, to open the unchanged lines between hunks; none: they stay closed. */
+  readLines?: (path: string, from: number, count: number) => Promise<{ lines: string[]; total: number }>;
+  /** The diff's accessible name (two diffs on one screen are told apart by it). */
+  label?: string;
   maxHeight?: number;
 }) {
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
   const [sel, setSel] = useState<LineRange | null>(null);
-  const rows: ReviewRow<C>[] = useMemo(() => reviewRows(files, { split, threads, draft, opened }), [files, split, threads, draft, opened]);
+  // Unchanged lines opened per file, for these files only (a new diff starts closed), and what refused to open.
+  const [context, setContext] = useState<{ files: readonly FileEntry[]; open: ReadonlyMap<string, OpenedLines | null>; refused: Record<string, string> }>({
+    files,
+    open: new Map(),
+    refused: {},
+  });
+  const ctx = context.files === files ? context : { files, open: new Map<string, OpenedLines | null>(), refused: {} };
+  const contextMap = useMemo(() => (readLines ? new Map(files.map((f) => [f.path, ctx.open.get(f.path) ?? null])) : undefined), [readLines, files, ctx.open]);
+  const rows: ReviewRow<C>[] = useMemo(
+    () => reviewRows(files, { split, threads, draft, opened, context: contextMap }),
+    [files, split, threads, draft, opened, contextMap],
+  );
+  const openGap = (path: string, from: number, to: number | null) => {
+    if (!readLines) return;
+    readLines(path, from, Math.min(to === null ? EXPAND_MAX : to - from + 1, EXPAND_MAX))
+      .then((r) =>
+        setContext((c) => {
+          const base = c.files === files ? c : { files, open: new Map<string, OpenedLines | null>(), refused: {} };
+          return { ...base, open: new Map(base.open).set(path, openLines(base.open.get(path) ?? undefined, from, r.lines, r.total)) };
+        }),
+      )
+      .catch((e: unknown) =>
+        setContext((c) => {
+          const base = c.files === files ? c : { files, open: new Map<string, OpenedLines | null>(), refused: {} };
+          return { ...base, refused: { ...base.refused, [path]: e instanceof Error ? e.message : String(e) } };
+        }),
+      );
+  };
   const languages = useMemo(() => files.map((f) => languageOf(f.path)), [files]);
   const parent = useRef<HTMLDivElement>(null);
   const cursor = useRef(0);
@@ -89,6 +136,20 @@ export function ReviewDiff<C>({
     if (i >= 0) goTo(i);
     // Once per jump (its nonce), not when rows change under it.
   }, [jump?.fi, jump?.nonce]);
+
+  // The row a target points at (aria-current), kept until the next target.
+  const [marked, setMarked] = useState<{ fi: number; line: number | null } | null>(null);
+  useEffect(() => {
+    if (!target) return;
+    const fi = files.findIndex((f) => f.path === target.file);
+    if (fi < 0) return;
+    const at = rows.findIndex((r) => r.fi === fi && target.line !== null && rowNewLine(r) === target.line && (r.kind !== 'line' || r.line.kind !== 'del'));
+    const i = at >= 0 ? at : rows.findIndex((r) => r.kind === 'file' && r.fi === fi);
+    setMarked({ fi, line: at >= 0 ? target.line : null });
+    goTo(i);
+    parent.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    // Once per target (its nonce), not when rows change under it.
+  }, [target?.file, target?.line, target?.nonce]);
 
   const pick = (fi: number, line: number, extend: boolean) => {
     const next =
@@ -113,7 +174,7 @@ export function ReviewDiff<C>({
           break;
         }
       }
-    } else if (e.key === 'c' && sel) onPick(files[sel.fi]!.path, sel.line, sel.endLine);
+    } else if (e.key === 'c' && sel && onPick) onPick(files[sel.fi]!.path, sel.line, sel.endLine);
     else return;
     e.preventDefault();
   };
@@ -122,9 +183,10 @@ export function ReviewDiff<C>({
     if (!l) return <span className="review-cell empty" />;
     const n = l.newLine;
     const selected = sel && n !== null && sel.fi === fi && n >= sel.line && n <= sel.endLine && l.kind !== 'del';
-    const can = side !== 'left' && n !== null && l.kind !== 'del';
+    const can = Boolean(onPick) && side !== 'left' && n !== null && l.kind !== 'del';
+    const here = side !== 'left' && marked !== null && marked.fi === fi && marked.line !== null && n === marked.line && l.kind !== 'del';
     return (
-      <span className={`review-cell${selected ? ' selected' : ''}`}>
+      <span className={`review-cell${selected ? ' selected' : ''}${here ? ' review-target' : ''}`} aria-current={here ? 'location' : undefined}>
         <button
           type="button"
           className="review-line-no"
@@ -132,7 +194,7 @@ export function ReviewDiff<C>({
           aria-label={can ? `comment on line ${n}` : undefined}
           title={can ? 'Comment on this line (shift-click: a range)' : undefined}
           onClick={(e) => {
-            if (!can) return;
+            if (!can || !onPick) return;
             const r = pick(fi, n, e.shiftKey);
             onPick(files[fi]!.path, r.line, r.endLine);
           }}
@@ -149,8 +211,14 @@ export function ReviewDiff<C>({
     switch (r.kind) {
       case 'file':
         return (
-          <div className="review-file-head" aria-label={`file ${f.path}`}>
-            <input type="checkbox" aria-label={`viewed ${f.path}`} checked={Boolean(viewed[f.path])} onChange={() => onToggleViewed(f.path)} />
+          <div
+            className={`review-file-head${marked?.fi === r.fi && marked.line === null ? ' review-target' : ''}`}
+            aria-label={`file ${f.path}`}
+            aria-current={marked?.fi === r.fi && marked.line === null ? 'location' : undefined}
+          >
+            {onToggleViewed ? (
+              <input type="checkbox" aria-label={`viewed ${f.path}`} checked={Boolean(viewed?.[f.path])} onChange={() => onToggleViewed(f.path)} />
+            ) : null}
             <code>{f.file.status === 'renamed' && f.file.oldPath ? `${f.file.oldPath} → ${f.path}` : f.path}</code>
             {f.file.status !== 'modified' ? <em className="muted">{f.file.status}</em> : null}
             <span className="diff-add-text">+{f.added}</span>
@@ -170,6 +238,27 @@ export function ReviewDiff<C>({
         );
       case 'hunk':
         return <div className="diff-hunk review-hunk">{r.text}</div>;
+      case 'expand': {
+        const count = r.to === null ? null : r.to - r.from + 1;
+        const refused = ctx.refused[f.path];
+        return (
+          <div className="review-expand">
+            {refused ? (
+              <span className="muted small-text" role="note">
+                {refused}
+              </span>
+            ) : (
+              <button type="button" className="small" onClick={() => openGap(f.path, r.from, r.to)}>
+                {count === null
+                  ? 'Show the lines below'
+                  : count > EXPAND_MAX
+                    ? `Show ${EXPAND_MAX.toLocaleString('en')} of ${count.toLocaleString('en')} unchanged lines`
+                    : `Show ${count.toLocaleString('en')} unchanged line${count === 1 ? '' : 's'}`}
+              </button>
+            )}
+          </div>
+        );
+      }
       case 'line':
         return <div className="review-row">{cell(r.fi, r.line, 'one')}</div>;
       case 'pair':
@@ -180,9 +269,9 @@ export function ReviewDiff<C>({
           </div>
         );
       case 'thread':
-        return <div className="review-thread">{renderThread(r.thread)}</div>;
+        return <div className="review-thread">{renderThread?.(r.thread)}</div>;
       case 'draft':
-        return <div className="review-thread">{renderDraft()}</div>;
+        return <div className="review-thread">{renderDraft?.()}</div>;
     }
   };
 
@@ -194,8 +283,8 @@ export function ReviewDiff<C>({
       style={{ height: Math.min(maxHeight, v.getTotalSize() + 2) }}
       tabIndex={0}
       role="region"
-      aria-label="diff"
-      aria-keyshortcuts="] [ n p c"
+      aria-label={label}
+      aria-keyshortcuts={onPick ? '] [ n p c' : '] [ n p'}
       onKeyDown={onKey}
     >
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>

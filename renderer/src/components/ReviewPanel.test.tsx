@@ -57,6 +57,24 @@ describe('ReviewPanel', () => {
     expect(await screen.findByLabelText('Comment on src/big.ts:1')).toBeTruthy();
   });
 
+  it("opens the unchanged lines below a hunk, read at the diff's new side, and a comment can go on one of them", async () => {
+    const fake = installFake();
+    render(<ReviewPanel runId={RUN_IDS.health} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Show the lines below' }));
+    await waitFor(() => expect(screen.getByRole('region', { name: 'diff' }).textContent).toContain('rename(name: string) {'));
+    expect(fake.calls.find((c) => c.method === 'review.fileLines')?.input).toEqual({
+      runId: RUN_IDS.health,
+      commit: 'c'.repeat(40),
+      path: 'src/player.ts',
+      from: 8,
+      count: 2000,
+    });
+    // The file's end is known now: nothing is left to open.
+    expect(screen.queryByRole('button', { name: /^Show .*line/ })).toBeNull();
+    fireEvent.click(screen.getAllByRole('button', { name: 'comment on line 13' })[0]!);
+    expect(screen.getByLabelText('Comment on src/player.ts:13')).toBeTruthy();
+  });
+
   it("shows one step's change when chosen, and the whole run's again", async () => {
     const fake = installFake();
     render(<ReviewPanel runId={RUN_IDS.health} steps={[{ index: 2, title: 'Add damage()' }]} />);

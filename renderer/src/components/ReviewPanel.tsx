@@ -59,6 +59,7 @@ function Comment({ c }: { c: ReviewCommentDoc }) {
 }
 
 const NO_THREADS: ReadonlyMap<string, Thread<ReviewCommentDoc>> = new Map();
+const readLines = (path: string, from: number, count: number) => useReview.getState().fileLines(path, from, count);
 
 export function ReviewPanel({ runId, steps = [] }: { runId: string; steps?: ReadonlyArray<{ index: number; title: string }> }) {
   const { diff, review, viewed, error, sending, step } = useReview();
@@ -173,6 +174,7 @@ export function ReviewPanel({ runId, steps = [] }: { runId: string; steps?: Read
               viewed={viewed}
               onToggleViewed={(p) => useReview.getState().toggleViewed(p)}
               jump={jump}
+              readLines={readLines}
               onPick={(file, line, endLine) => {
                 // A comment points at the branch as it is now, which is what the whole run's change shows; a step's
                 // lines may have moved in later steps.

@@ -1,20 +1,6 @@
 // Tests for finding a failure's file:line in an attempt's diff and gate output.
 import { describe, expect, it } from 'vitest';
-import { diffLineFor, outputLineFor, samePath } from './locate';
-
-const DIFF = [
-  'diff --git a/src/a.ts b/src/a.ts',
-  '--- a/src/a.ts',
-  '+++ b/src/a.ts',
-  '@@ -10,3 +10,3 @@ fn',
-  ' ten',
-  '-old eleven',
-  '+new eleven',
-  ' twelve',
-  'diff --git a/src/b.ts b/src/b.ts',
-  '@@ -1 +1 @@',
-  '+one',
-];
+import { diffFileNamed, outputLineFor, samePath } from './locate';
 
 describe('locate', () => {
   it('matches paths by suffix, not by a partial name', () => {
@@ -23,12 +9,13 @@ describe('locate', () => {
     expect(samePath('src/aa.ts', 'a.ts')).toBe(false);
   });
 
-  it('finds the new-line number in a hunk, skipping deleted lines, else the file header', () => {
-    expect(diffLineFor(DIFF, 'src/a.ts', 11)).toBe(6);
-    expect(diffLineFor(DIFF, '/abs/wt/src/a.ts', 12)).toBe(7);
-    expect(diffLineFor(DIFF, 'src/a.ts', 99)).toBe(0);
-    expect(diffLineFor(DIFF, 'src/b.ts', 1)).toBe(10);
-    expect(diffLineFor(DIFF, 'src/c.ts', 1)).toBeNull();
+  it("names the diff's file a failure's path points at, relative or absolute, and no other", () => {
+    const paths = ['src/a.ts', 'src/b.ts'];
+    expect(diffFileNamed(paths, 'src/a.ts')).toBe('src/a.ts');
+    expect(diffFileNamed(paths, '/abs/wt/src/b.ts')).toBe('src/b.ts');
+    expect(diffFileNamed(paths, 'src/c.ts')).toBeNull();
+    expect(diffFileNamed(paths, 'a.ts')).toBe('src/a.ts');
+    expect(diffFileNamed(paths, 'xa.ts')).toBeNull();
   });
 
   it('finds file:line in output before a mere mention of the file, and ignores a longer line number', () => {

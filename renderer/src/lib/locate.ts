@@ -1,4 +1,4 @@
-// Finds where a failure's file:line is shown in an attempt: the diff line with that new-line number, or a gate-output line.
+// Finds where a failure's file:line is shown in an attempt: the diff's file of that name (the diff view finds the line), or a gate-output line.
 import { stripAnsi } from './ansi';
 
 /** True when two paths name the same file: one is a path suffix of the other (relative vs absolute in the worktree). */
@@ -10,32 +10,9 @@ export function samePath(a: string, b: string): boolean {
   return short !== '' && long.endsWith(`/${short}`);
 }
 
-/** The index of the diff line for `file` at new-line `line` (the file header when the line is in no hunk), or null. */
-export function diffLineFor(lines: string[], file: string, line: number | null): number | null {
-  let header: number | null = null;
-  let inFile = false;
-  let next = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i] ?? '';
-    if (l.startsWith('diff --git ')) {
-      if (inFile) return header;
-      const m = /^diff --git a\/(.+) b\/(.+)$/.exec(l);
-      inFile = m !== null && samePath(m[2]!, file);
-      if (inFile) header = i;
-      continue;
-    }
-    if (!inFile) continue;
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
-    if (hunk) {
-      next = Number(hunk[1]);
-      continue;
-    }
-    if (next === 0 || l.startsWith('\\')) continue;
-    if (l.startsWith('-')) continue;
-    if (line !== null && next === line) return i;
-    next++;
-  }
-  return header;
+/** The path, as the diff names it, of the diff's file that a failure's path names (relative or absolute), or null. */
+export function diffFileNamed(paths: readonly string[], file: string): string | null {
+  return paths.find((p) => samePath(p, file)) ?? null;
 }
 
 /** The first output line that mentions `file:line` (or tsc's `file(line,col)`), else the first that mentions the file's name, or null. */

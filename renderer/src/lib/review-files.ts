@@ -30,16 +30,83 @@ export function filterFiles(files: readonly FileEntry[], filter: string): FileEn
   return f ? files.filter((x) => x.path.toLowerCase().includes(f)) : [...files];
 }
 
-export type Row = { kind: 'hunk'; text: string } | { kind: 'line'; line: DiffLine } | { kind: 'pair'; left: DiffLine | null; right: DiffLine | null };
+export type Row =
+  | { kind: 'hunk'; text: string }
+  | { kind: 'line'; line: DiffLine }
+  | { kind: 'pair'; left: DiffLine | null; right: DiffLine | null }
+  | { kind: 'expand'; from: number; to: number | null };
 
-/** A file's rows: unified (each line), or split (deletions beside the additions that replace them). */
-export function fileRows(file: DiffFile, split: boolean): Row[] {
+/** A file's unchanged lines opened on demand (new-side numbers): runs of lines from `from`, and the file's line count once known. */
+export interface OpenedLines {
+  ranges: ReadonlyArray<{ from: number; lines: readonly string[] }>;
+  total: number | null;
+}
+
+/** git's default context: a hunk ends with this many unchanged lines unless the file ends first. */
+const GIT_CONTEXT = 3;
+
+/** Unchanged lines not shown, before hunk `at` (after the last one when `at` is the number of hunks). */
+export interface Gap {
+  at: number;
+  from: number;
+  to: number | null;
+  shift: number;
+}
+
+/**
+ * The unchanged lines a file's diff does not show (new-side numbers, `to` inclusive; null: up to the file's end, not
+ * yet known), before each hunk and after the last, each with `shift` (new number − old number) to number the old side.
+ * A last hunk ending in fewer than git's 3 unchanged lines reached the file's end: nothing is after it.
+ */
+export function fileGaps(file: DiffFile, total: number | null = null): Gap[] {
+  if (file.binary || file.status === 'added' || file.status === 'deleted' || file.hunks.length === 0) return [];
+  const gaps: Gap[] = [];
+  let next = 1;
+  let shift = 0;
+  for (const [at, h] of file.hunks.entries()) {
+    // A hunk of no old (new) lines names the line before it: its range starts one further (as mapOldLine reads it).
+    const oldFrom = h.oldLines === 0 ? h.oldStart + 1 : h.oldStart;
+    const newFrom = h.newLines === 0 ? h.newStart + 1 : h.newStart;
+    shift = newFrom - oldFrom;
+    if (newFrom > next) gaps.push({ at, from: next, to: newFrom - 1, shift });
+    next = newFrom + h.newLines;
+    shift = next - (oldFrom + h.oldLines);
+  }
+  const last = file.hunks.at(-1)!;
+  let trailing = 0;
+  for (let i = last.lines.length - 1; i >= 0 && last.lines[i]!.kind === 'context'; i--) trailing++;
+  if (total !== null ? total >= next : trailing >= GIT_CONTEXT) gaps.push({ at: file.hunks.length, from: next, to: total, shift });
+  return gaps;
+}
+
+/** A file's rows: unified (each line), or split (deletions beside the additions that replace them); `expand` rows stand for unchanged lines not shown (with `opened`, those opened are shown as context). */
+export function fileRows(file: DiffFile, split: boolean, opened?: OpenedLines | null): Row[] {
   const rows: Row[] = [];
-  for (const h of file.hunks) {
+  const gaps = opened === undefined ? [] : fileGaps(file, opened?.total ?? null);
+  const context = (text: string, newLine: number, shift: number): Row => {
+    const line: DiffLine = { kind: 'context', text, oldLine: newLine - shift, newLine };
+    return split ? { kind: 'pair', left: line, right: line } : { kind: 'line', line };
+  };
+  const gapRows = (g: Gap | undefined) => {
+    if (!g) return;
+    let at = g.from;
+    const end = g.to ?? Infinity;
+    for (const r of opened?.ranges ?? []) {
+      const a = Math.max(r.from, at);
+      const b = Math.min(r.from + r.lines.length - 1, end);
+      if (b < a) continue;
+      if (a > at) rows.push({ kind: 'expand', from: at, to: a - 1 });
+      for (let n = a; n <= b; n++) rows.push(context(r.lines[n - r.from]!, n, g.shift));
+      at = b + 1;
+    }
+    if (at <= end) rows.push({ kind: 'expand', from: at, to: g.to });
+  };
+  file.hunks.forEach((h, hi) => {
+    gapRows(gaps.find((g) => g.at === hi));
     rows.push({ kind: 'hunk', text: h.header });
     if (!split) {
       for (const line of h.lines) rows.push({ kind: 'line', line });
-      continue;
+      return;
     }
     let dels: DiffLine[] = [];
     let adds: DiffLine[] = [];
@@ -57,8 +124,22 @@ export function fileRows(file: DiffFile, split: boolean): Row[] {
       }
     }
     flush();
-  }
+  });
+  gapRows(gaps.find((g) => g.at === file.hunks.length));
   return rows;
+}
+
+/** `opened` with lines `from`.. added (its runs kept in order, overlapping ones merged) and the file's line count. */
+export function openLines(opened: OpenedLines | undefined, from: number, lines: readonly string[], total: number): OpenedLines {
+  const byLine = new Map<number, string>();
+  for (const r of [...(opened?.ranges ?? []), { from, lines }]) r.lines.forEach((t, i) => byLine.set(r.from + i, t));
+  const ranges: Array<{ from: number; lines: string[] }> = [];
+  for (const n of [...byLine.keys()].sort((a, b) => a - b)) {
+    const last = ranges.at(-1);
+    if (last && last.from + last.lines.length === n) last.lines.push(byLine.get(n)!);
+    else ranges.push({ from: n, lines: [byLine.get(n)!] });
+  }
+  return { ranges, total };
 }
 
 /** A file whose diff has more lines than this is shown folded, as code hosts fold a large diff, until opened. */
@@ -75,6 +156,7 @@ export type ReviewRow<C> =
   | { kind: 'file'; fi: number }
   | { kind: 'note'; fi: number; text: string; open?: boolean }
   | { kind: 'hunk'; fi: number; text: string }
+  | { kind: 'expand'; fi: number; from: number; to: number | null }
   | { kind: 'line'; fi: number; line: DiffLine }
   | { kind: 'pair'; fi: number; left: DiffLine | null; right: DiffLine | null }
   | { kind: 'thread'; fi: number; thread: Thread<C> }
@@ -97,11 +179,19 @@ function fileNote(e: FileEntry): string | null {
 
 /**
  * Every row of the whole change. `threads` are keyed `file:line` (new side); a thread hangs under the row that shows
- * its line. `draft` is the comment being written (under its last line); `opened` names the large files shown anyway.
+ * its line. `draft` is the comment being written (under its last line); `opened` names the large files shown anyway;
+ * `context` (when the view can read a file's lines) adds rows for the unchanged lines, opened or to open.
  */
 export function reviewRows<C>(
   files: readonly FileEntry[],
-  opts: { split: boolean; threads?: ReadonlyMap<string, Thread<C>>; draft?: { file: string; endLine: number } | null; opened?: ReadonlySet<string> },
+  opts: {
+    split: boolean;
+    threads?: ReadonlyMap<string, Thread<C>>;
+    draft?: { file: string; endLine: number } | null;
+    opened?: ReadonlySet<string>;
+    /** Files whose unchanged lines can be opened (a view that can read them), with those opened so far; absent: none can. */
+    context?: ReadonlyMap<string, OpenedLines | null>;
+  },
 ): ReviewRow<C>[] {
   const rows: ReviewRow<C>[] = [];
   files.forEach((e, fi) => {
@@ -116,8 +206,14 @@ export function reviewRows<C>(
       rows.push({ kind: 'note', fi, text: `Large diff: ${size.toLocaleString('en')} changed lines are not shown.`, open: true });
       return;
     }
-    for (const r of fileRows(e.file, opts.split)) {
-      rows.push(r.kind === 'hunk' ? { kind: 'hunk', fi, text: r.text } : r.kind === 'line' ? { kind: 'line', fi, line: r.line } : { ...r, fi });
+    for (const r of fileRows(e.file, opts.split, opts.context ? (opts.context.get(e.path) ?? null) : undefined)) {
+      rows.push({ ...r, fi });
+      if (r.kind === 'expand') {
+        // A thread on unchanged lines not shown (opened before, closed again by a new diff) stays in sight under the row that opens them.
+        for (const t of opts.threads?.values() ?? [])
+          if (t.file === e.path && t.line >= r.from && t.line <= (r.to ?? Infinity)) rows.push({ kind: 'thread', fi, thread: t });
+        continue;
+      }
       const line = r.kind === 'line' ? r.line.newLine : r.kind === 'pair' ? (r.right?.newLine ?? null) : null;
       if (line === null || (r.kind === 'line' && r.line.kind === 'del')) continue;
       const thread = opts.threads?.get(`${e.path}:${line}`);

@@ -9,12 +9,16 @@ interface ReviewState {
   /** null: the whole run's change (base → head); a number: that step's. */
   step: number | null;
   diff: string | null;
+  /** The commit the diff's new side is (its lines are read there when unchanged ones are opened). */
+  to: string | null;
   review: ReviewDoc | null;
   viewed: Record<string, true>;
   error: string | null;
   sending: boolean;
   open(runId: string, step?: number | null): Promise<void>;
   reload(): Promise<void>;
+  /** Lines of a file of the diff's new side (unchanged lines opened in the diff view). */
+  fileLines(path: string, from: number, count: number): Promise<{ lines: string[]; total: number }>;
   comment(file: string, line: number, body: string, endLine?: number): Promise<boolean>;
   edit(id: number, body: string): Promise<void>;
   remove(id: number): Promise<void>;
@@ -37,12 +41,13 @@ export const useReview = create<ReviewState>()((set, get) => ({
   runId: null,
   step: null,
   diff: null,
+  to: null,
   review: null,
   viewed: {},
   error: null,
   sending: false,
   async open(runId, step = null) {
-    set({ runId, step, diff: null, review: null, error: null, viewed: loadViewed(runId) });
+    set({ runId, step, diff: null, to: null, review: null, error: null, viewed: loadViewed(runId) });
     await get().reload();
   },
   async reload() {
@@ -51,10 +56,15 @@ export const useReview = create<ReviewState>()((set, get) => ({
     try {
       const api = getApi();
       const [d, review] = await Promise.all([api.call('review.diff', step === null ? { runId } : { runId, step }), api.call('review.get', { runId })]);
-      if (get().runId === runId) set({ diff: d.diff, review, error: null });
+      if (get().runId === runId && get().step === step) set({ diff: d.diff, to: d.to, review, error: null });
     } catch (err) {
       set({ error: errorMessage(err) });
     }
+  },
+  async fileLines(path, from, count) {
+    const { runId, to } = get();
+    if (!runId || !to) throw new Error('The change is not loaded yet.');
+    return getApi().call('review.fileLines', { runId, commit: to, path, from, count });
   },
   async comment(file, line, body, endLine) {
     const { runId } = get();
