@@ -13,7 +13,7 @@ let home: string;
 
 beforeAll(async () => {
   // The demo's test gate, slowed down, so a Stop lands while it runs.
-  spec = await startSpecEnv({ delayMs: 100, repo: () => slowGate(demoRepo(), 6) });
+  spec = await startSpecEnv({ repo: () => slowGate(demoRepo(), 6) });
   ({ browser, host, repo, home } = spec);
 });
 

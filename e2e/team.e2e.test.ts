@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoRepo, editWorkflow, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
+import { demoRepo, editWorkflow, ofTasks, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
 import { layoutProblems, shootScreen } from './app-steps';
 import { NO_POSTGRES_REASON, startWorker, teamDatabase, type WorkerProcess } from '../electron/engine/testing/team-fixtures';
 import { SANDBOX_AVAILABLE } from '../electron/engine/testing/sandbox-mode';
@@ -39,7 +39,7 @@ const skip = NO_POSTGRES_REASON;
 beforeAll(async () => {
   if (skip) return;
   db = await teamDatabase();
-  spec = await startSpecEnv({ delayMs: 300, repo: teamDemoRepo });
+  spec = await startSpecEnv({ repo: teamDemoRepo });
   // The test's own client first: it makes DBOS's tables, which a worker launching at the same moment can deadlock on
   // ("Failed to initialize workflow executor: deadlock detected"; said in the report to the lead).
   team = await openTeam(db.url);
@@ -178,7 +178,9 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     expect(workerId).toMatch(/-\d+-/);
     await shootScreen(page, 'team-run-succeeded');
 
-    // Two more: B runs on the worker (one at a time) while C waits in the team queue.
+    // Two more: B runs on the worker (one at a time) while C waits in the team queue. B's agent does not answer until it
+    // has been stopped: it is still running when Stop is pressed, however long the list and its screenshots take.
+    spec.server.hold(ofTasks('Team B'));
     await submitToTeam(page, spec.repo, 'Team B');
     await submitToTeam(page, spec.repo, 'Team C');
     await waitTeam('B to run while C waits', (s) => s['Team B'] === 'running' && s['Team C'] === 'queued');
@@ -197,6 +199,7 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     await page.getByRole('group', { name: 'team run actions' }).getByRole('button', { name: 'Stop' }).click();
     await runHeader(page).locator('[data-status="cancelled"]').waitFor({ timeout: 60_000 });
     await waitTeam('B to be cancelled', (s) => s['Team B'] === 'cancelled');
+    spec.server.release();
     await shootScreen(page, 'team-run-stopped');
 
     // Resume brings it back through the queue to succeeded (after C, with one worker slot).
