@@ -1,6 +1,6 @@
 // e2e harness: the scripted agent (the demo's script, reusable), headless host processes we can kill, a Chromium it finds (find-browser.ts) via playwright-core, and the store readers and setup every spec shares.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -124,6 +124,36 @@ export function slowGate(repo: string, lines: number): string {
         `run: "for i in $(seq 1 ${lines}); do echo \\"warming up $i\\"; sleep 0.4; done; node --test --test-reporter=tap", timeout: 60`,
       ),
     'slow gate',
+  );
+}
+
+/** A file whose presence holds a gate made by heldGate: the test holds it, sees the gate running, and lets it go. */
+export interface GateHold {
+  file: string;
+  /** From now on the gate waits (after its first lines) until release(). */
+  hold(): void;
+  release(): void;
+}
+
+export function gateHold(): GateHold {
+  const file = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-hold-')), 'hold');
+  return { file, hold: () => writeFileSync(file, ''), release: () => rmSync(file, { force: true }) };
+}
+
+/**
+ * The demo's test gate, held by `hold`: it prints "warming up 1".."warming up <lines>", then waits while `hold` is held
+ * (the gate's own timeout of 60 s still counts), then runs the tests. A Stop or a kill lands while it runs on a machine of
+ * any speed, and a gate nobody holds costs nothing.
+ */
+export function heldGate(repo: string, hold: GateHold, lines = 2): string {
+  return editWorkflow(
+    repo,
+    (yml) =>
+      yml.replace(
+        'run: "node --test --test-reporter=tap", timeout: 60',
+        `run: "for i in $(seq 1 ${lines}); do echo \\"warming up $i\\"; done; while [ -e ${hold.file} ]; do sleep 0.1; done; node --test --test-reporter=tap", timeout: 60`,
+      ),
+    'held gate',
   );
 }
 
