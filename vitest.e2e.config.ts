@@ -6,7 +6,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The spec files that take longest, longest first: started first, so the phase does not end on one long file running
  * alone while the other worker idles. A clean clone has no timings of earlier runs for vitest to order by.
  */
-const LONGEST_FIRST = ['packaging', 'team', 'dashboard', 'screens', 'run-actions', 'new-task-project', 'queue', 'retry-and-resume', 'pr-panel'];
+const LONGEST_FIRST = [
+  'team',
+  'packaging',
+  'demo',
+  'dashboard',
+  'screens',
+  'retry-and-resume',
+  'run-actions',
+  'new-task-project',
+  'pr-panel',
+  'queue',
+  'app-truth',
+];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
