@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startScriptedServer, type ScriptedServer } from '../electron/scripted/server';
 import { parseScript } from '../electron/scripted/script-schema';
-import { attemptCount, latestRun, slowGate, startHostProcess, startSpecEnv, storeRuns, tempHome, until, type HostProcess, type SpecEnv } from './harness';
+import {
+  attemptCount,
+  gateHold,
+  heldGate,
+  latestRun,
+  startHostProcess,
+  startSpecEnv,
+  storeRuns,
+  tempHome,
+  until,
+  type HostProcess,
+  type SpecEnv,
+} from './harness';
 import { shootScreen, startTask } from './app-steps';
 import { seedRuns } from './seed-runs';
 import { readFileSync } from 'node:fs';
@@ -20,6 +32,7 @@ let repo: string;
 let env: NodeJS.ProcessEnv;
 /** One browser profile for the spec, as a user's: what the app keeps in its storage (offers made) outlives a page. */
 let profile: BrowserContext;
+const gate = gateHold();
 const newPage = async () => {
   const page = await profile.newPage();
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -27,10 +40,11 @@ const newPage = async () => {
 };
 
 beforeAll(async () => {
-  // The tests start (and kill) the host themselves; the repository's test gate warms up slowly, so a kill lands in it.
+  // The tests start (and kill) the host themselves; the repository's test gate is held, so the kill lands in it.
   spec = await startSpecEnv({ startHost: false });
   ({ browser, home, repo, env } = spec);
-  slowGate(repo, 40);
+  heldGate(repo, gate);
+  gate.hold();
   seedRuns(home);
   host = await startHostProcess(env);
   profile = await browser.newContext();

@@ -21,7 +21,6 @@ const SIZES = [
 beforeAll(async () => {
   // The demo workflow with a task budget far below what one attempt costs.
   spec = await startSpecEnv({
-    delayMs: 50,
     repo: () => editWorkflow(demoRepo(), (yml) => yml.replace('max_retries: 3', 'max_retries: 3\nbudget: { task_usd: 0.004 }'), 'A tiny task budget'),
   });
   ({ browser, host, home, repo } = spec);

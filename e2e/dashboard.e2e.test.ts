@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { attemptCount, SHOTS, startHostProcess, startSpecEnv, storeRuns, tempHome, until, type HostProcess, type SpecEnv } from './harness';
+import { attemptCount, SHOTS, startHostProcess, startOfStep, startSpecEnv, storeRuns, tempHome, until, type HostProcess, type SpecEnv } from './harness';
 import { settled, startTask as startTaskIn } from './app-steps';
 
 let spec: SpecEnv;
@@ -92,6 +92,8 @@ describe('the dashboard', () => {
 
   it('lists an interrupted run under Needs you, linking to it; the report renders as a document', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The run stops at step 2's first question to the agent (held, never answered): killed there, it is interrupted mid-step.
+    spec.server.hold(startOfStep(2));
     await startTask(page, 'Calculator again');
     const run = await until(() => runs().find((r) => r.title === 'Calculator again' && r.steps2 > 0), { ms: 90_000, describe: runsSoFar });
     await host!.kill('SIGKILL');

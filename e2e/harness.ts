@@ -1,20 +1,37 @@
 // e2e harness: the scripted agent (the demo's script, reusable), headless host processes we can kill, a Chromium it finds (find-browser.ts) via playwright-core, and the store readers and setup every spec shares.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parseScript } from '../electron/scripted/script-schema';
 import { findBrowser, type FoundBrowser } from './find-browser';
+import { BROWSER_ARGS } from './browser-server';
+import { inject } from 'vitest';
 import { SANDBOX_AVAILABLE } from '../electron/engine/testing/sandbox-mode';
 import { startScriptedServer, type ScriptedServer } from '../electron/scripted/server';
+import { compileScript, ruleResponse, type RecordedRequest } from '../electron/scripted/script-rules';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const SHOTS = join(ROOT, 'e2e', 'screenshots');
 
-/** The demo's script with every rule reusable, and slower answers so a kill can land mid-run. */
-export async function scriptedAgent(delayMs = 250): Promise<ScriptedServer> {
+/**
+ * The scripted agent of the e2e specs: the demo's script with every rule reusable, answering at once (or `delayMs` apart
+ * between streamed events), whose answers a spec can hold. A spec that needs a run to stay at a point — running while
+ * others queue, mid-step when its host is killed — holds the requests that would move it on and releases them when it
+ * has seen what it came to see: a condition, not a guess at how long a paced answer takes on a loaded machine.
+ */
+export interface ScriptedAgent extends ScriptedServer {
+  /** From now on, the requests `which` picks (default: every one) wait unanswered; those already waiting that it no longer picks go on. */
+  hold(which?: (req: RecordedRequest) => boolean): void;
+  /** Every request answers again, the waiting ones at once. */
+  release(): void;
+  /** How many requests are waiting now. */
+  waiting(): number;
+}
+
+export async function scriptedAgent(delayMs = 0): Promise<ScriptedAgent> {
   const raw = JSON.parse(readFileSync(join(ROOT, 'resources', 'demo-script.json'), 'utf8')) as {
     rules: Array<{ times?: number; response: { delayMs?: number } }>;
   };
@@ -22,8 +39,59 @@ export async function scriptedAgent(delayMs = 250): Promise<ScriptedServer> {
     delete r.times;
     r.response.delayMs = delayMs;
   }
-  return startScriptedServer({ script: parseScript(raw) });
+  const rules = compileScript(parseScript(raw));
+  let holding: ((req: RecordedRequest) => boolean) | null = null;
+  const waiting = new Map<RecordedRequest, () => void>();
+  const recheck = () => {
+    for (const [req, go] of waiting) {
+      if (holding?.(req)) continue;
+      waiting.delete(req);
+      go();
+    }
+  };
+  const server = await startScriptedServer({
+    script: async (req) => {
+      if (holding?.(req)) await new Promise<void>((go) => waiting.set(req, go));
+      return ruleResponse(rules, req);
+    },
+  });
+  return {
+    ...server,
+    hold: (which = () => true) => {
+      holding = which;
+      recheck();
+    },
+    release: () => {
+      holding = null;
+      recheck();
+    },
+    waiting: () => waiting.size,
+    close: async () => {
+      holding = null;
+      recheck();
+      await server.close();
+    },
+  };
 }
+
+/** The task a request to the agent works on: the title its task context opens with ("# Task: <title>"). */
+export function taskOf(req: RecordedRequest): string | undefined {
+  const messages: unknown = (req.body as { messages?: unknown } | undefined)?.messages;
+  // In the JSON text a line's end is a backslash and an n.
+  return /# Task: (.*?)\\n/.exec(JSON.stringify(messages ?? []))?.[1];
+}
+
+/** Picks the requests of the tasks titled `titles`. */
+export const ofTasks =
+  (...titles: string[]) =>
+  (req: RecordedRequest): boolean =>
+    titles.some((t) => JSON.stringify(t).slice(1, -1) === taskOf(req));
+
+/** Picks the first request of step `n` (the one that hands the agent the step's prompt). */
+export const startOfStep =
+  (n: number) =>
+  (req: RecordedRequest): boolean =>
+    req.lastUserText.includes(`## Step ${n} of `);
 
 export function demoRepo(): string {
   const repo = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-')), 'calc');
@@ -56,6 +124,36 @@ export function slowGate(repo: string, lines: number): string {
         `run: "for i in $(seq 1 ${lines}); do echo \\"warming up $i\\"; sleep 0.4; done; node --test --test-reporter=tap", timeout: 60`,
       ),
     'slow gate',
+  );
+}
+
+/** A file whose presence holds a gate made by heldGate: the test holds it, sees the gate running, and lets it go. */
+export interface GateHold {
+  file: string;
+  /** From now on the gate waits (after its first lines) until release(). */
+  hold(): void;
+  release(): void;
+}
+
+export function gateHold(): GateHold {
+  const file = join(mkdtempSync(join(tmpdir(), 'ratchet-e2e-hold-')), 'hold');
+  return { file, hold: () => writeFileSync(file, ''), release: () => rmSync(file, { force: true }) };
+}
+
+/**
+ * The demo's test gate, held by `hold`: it prints "warming up 1".."warming up <lines>", then waits while `hold` is held
+ * (the gate's own timeout of 60 s still counts), then runs the tests. A Stop or a kill lands while it runs on a machine of
+ * any speed, and a gate nobody holds costs nothing.
+ */
+export function heldGate(repo: string, hold: GateHold, lines = 2): string {
+  return editWorkflow(
+    repo,
+    (yml) =>
+      yml.replace(
+        'run: "node --test --test-reporter=tap", timeout: 60',
+        `run: "for i in $(seq 1 ${lines}); do echo \\"warming up $i\\"; done; while [ -e ${hold.file} ]; do sleep 0.1; done; node --test --test-reporter=tap", timeout: 60`,
+      ),
+    'held gate',
   );
 }
 
@@ -146,22 +244,19 @@ export function startHostProcess(env: NodeJS.ProcessEnv, args: string[] = []): P
   });
 }
 
-/** Launches the browser `findBrowser` finds (or the one given); as root, Chromium needs --no-sandbox. */
+/**
+ * The browser a spec works in: the phase's shared Chromium (e2e/browser-server.ts) when there is one and none is named,
+ * else its own launch of the one `findBrowser` finds (or `found`). Closing a shared one closes the spec's contexts only.
+ */
 export async function launchBrowser(found?: FoundBrowser): Promise<Browser> {
+  const shared = found ? '' : inject('e2eBrowser');
+  if (shared) return chromium.connect(shared);
   const browser = found ?? (await findBrowser());
   return chromium.launch({
     executablePath: browser.executablePath,
     env: { ...process.env, ...browser.env },
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
+    args: BROWSER_ARGS,
   });
 }
 
@@ -172,7 +267,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 
 /** What a spec's beforeAll sets up: the scripted agent, a repository, a RATCHET_HOME, the host's env, maybe a host, and a browser. */
 export interface SpecEnv {
-  server: ScriptedServer;
+  server: ScriptedAgent;
   browser: Browser;
   /** The host started by startSpecEnv (none with `startHost: false`). */
   host: HostProcess | undefined;
@@ -185,7 +280,7 @@ export interface SpecEnv {
 }
 
 /**
- * Starts the scripted agent (answers `delayMs` apart), makes the repository (`repo`, default a fresh demo copy), and —
+ * Starts the scripted agent (answering at once, or `delayMs` apart), makes the repository (`repo`, default a fresh demo copy), and —
  * unless `startHost` is false — `ratchet serve` on a fresh RATCHET_HOME with the key 'e2e-key' (overridden by `env`); then the browser.
  */
 export async function startSpecEnv(
@@ -208,7 +303,7 @@ export async function startSpecEnv(
   }
 }
 
-function specEnv(server: ScriptedServer, browser: Browser, host: HostProcess | undefined, home: string, repo: string, env: NodeJS.ProcessEnv): SpecEnv {
+function specEnv(server: ScriptedAgent, browser: Browser, host: HostProcess | undefined, home: string, repo: string, env: NodeJS.ProcessEnv): SpecEnv {
   const spec: SpecEnv = {
     server,
     browser,

@@ -7,7 +7,7 @@ let spec: SpecEnv;
 
 beforeAll(async () => {
   // The demo's test gate, slowed down: it prints a line every 0.4 s for about 5 s before the tests run.
-  spec = await startSpecEnv({ delayMs: 100, repo: () => slowGate(demoRepo(), 12) });
+  spec = await startSpecEnv({ repo: () => slowGate(demoRepo(), 12) });
 });
 
 afterAll(async () => {

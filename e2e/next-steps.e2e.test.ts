@@ -25,7 +25,7 @@ function repoWithRemote(): string {
 
 beforeAll(async () => {
   // No key in the environment: the app must say so before the form is filled in.
-  spec = await startSpecEnv({ delayMs: 50, repo: repoWithRemote, env: { ANTHROPIC_API_KEY: '' } });
+  spec = await startSpecEnv({ repo: repoWithRemote, env: { ANTHROPIC_API_KEY: '' } });
   ({ browser, host, repo } = spec);
 });
 

@@ -33,7 +33,7 @@ function repoOnGithub(): string {
 }
 
 beforeAll(async () => {
-  spec = await startSpecEnv({ delayMs: 20, repo: repoOnGithub, startHost: false });
+  spec = await startSpecEnv({ repo: repoOnGithub, startHost: false });
   browser = spec.browser;
   ciDir = mkdtempSync(join(tmpdir(), 'ratchet-e2e-ci-'));
   const go = join(ciDir, 'go');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { shot, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
+import { ofTasks, shot, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
 import { layoutProblems, startTask } from './app-steps';
 
 let spec: SpecEnv;
@@ -14,9 +14,9 @@ let home: string;
 let repo: string;
 
 beforeAll(async () => {
-  // Each answer takes 0.25 s, and every turn of a step matches its rule again (up to the workflow's 10 turns): a run
-  // lasts long enough for the other three to be started from the app meanwhile.
-  spec = await startSpecEnv({ delayMs: 250 });
+  // The agent's answers are held while the test looks at the queue (spec.server.hold): the runs holding the two slots
+  // stay running however long the app takes to start and reorder the others.
+  spec = await startSpecEnv();
   ({ browser, host, home, repo } = spec);
 });
 
@@ -68,6 +68,8 @@ describe('the queue in the app', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
       await page.goto(host!.url);
+      // A and B take the two slots and stay running (their agent does not answer yet) while C, D and E queue behind them.
+      spec.server.hold();
       for (const t of ['Queue A', 'Queue B', 'Queue C', 'Queue D', 'Queue E']) await startTask(page, repo, t);
       // The last one was started with two running: it waits, and its own screen says so.
       await page.locator('header').getByText('queued', { exact: true }).first().waitFor();
@@ -98,7 +100,8 @@ describe('the queue in the app', () => {
       await row(page, 'Queue C').getByText('2nd in the queue').waitFor();
       await shot(page, 'queue-reordered-1024');
 
-      // When A and B end, E then C take the free slots; the runs list follows.
+      // When A and B end, E then C take the free slots (and stay running until the list has shown them); the runs list follows.
+      spec.server.hold(ofTasks('Queue E', 'Queue C'));
       await inGroup(page, 'Running', 'Queue E').waitFor({ timeout: 90_000 });
       await inGroup(page, 'Running', 'Queue C')
         .or(inGroup(page, 'Finished', 'Queue C'))
@@ -106,6 +109,7 @@ describe('the queue in the app', () => {
       // (The Running group shows a run from `planning` on; it reaches `running` a moment later.)
       await waitFor('C to run', () => startOrder().includes('Queue C'));
       expect(startOrder()).toEqual(['Queue A', 'Queue B', 'Queue E', 'Queue C']);
+      spec.server.release();
 
       await waitFor('A, B, C and E to succeed', () => {
         const s = statuses();

@@ -2,7 +2,7 @@
 // kill the host mid-run, restart it, resume from the start-up dialog to success; check the dashboard against the runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { attemptCount, shot, startHostProcess, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
+import { attemptCount, shot, startHostProcess, startOfStep, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
 import { startTask as startTaskIn } from './app-steps';
 
 let spec: SpecEnv;
@@ -56,6 +56,8 @@ describe('Ratchet in the browser, against the headless host', () => {
   it('survives a kill of the host mid-run: the start-up dialog resumes the run to success', async () => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
     await page.goto(host!.url);
+    // Step 2's first question to the agent is held: the run stays in step 2 until the host is killed there.
+    spec.server.hold(startOfStep(2));
     await startTask(page, 'Calculator again');
     // Kill the whole host as soon as step 1 is committed and step 2 is under way.
     const run = await until(() => runStatus().find((r) => r.title === 'Calculator again'), { ms: 60_000, describe: runsSoFar });
@@ -69,6 +71,7 @@ describe('Ratchet in the browser, against the headless host', () => {
     await again.getByRole('dialog').getByText('Resume plan').first().waitFor({ timeout: 30_000 });
     await again.getByRole('dialog').getByText('Completed work').waitFor({ timeout: 30_000 });
     await shot(again, 'resume-dialog');
+    spec.server.release();
     await again.getByRole('button', { name: 'Proceed', exact: true }).click();
     await until(() => runStatus().find((r) => r.id === run.id && r.status === 'succeeded'), { ms: 90_000, describe: runsSoFar });
     await again.goto(`${host.url.split('?')[0]}#/runs/${run.id}`);

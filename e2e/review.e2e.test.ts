@@ -5,15 +5,15 @@
 // a review is electron/engine/review/review-round.test.ts's. Saves e2e/screenshots/screen-review-*.png, to be looked at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, serveDevPage } from '../bench/browser';
+import { serveDevPage } from '../bench/browser';
+import { launchBrowser } from './harness';
 import { shootScreen } from './app-steps';
 
 let browser: Browser;
 let dev: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  dev = await serveDevPage();
-  browser = await launchChromium();
+  [dev, browser] = await Promise.all([serveDevPage(), launchBrowser()]);
 });
 
 afterAll(async () => {

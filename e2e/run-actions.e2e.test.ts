@@ -2,7 +2,7 @@
 // running icon left, Start again as the one primary action, the resume's cost following live, Revise plan while disconnected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { demoRepo, shot, slowGate, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
+import { demoRepo, gateHold, heldGate, shot, startSpecEnv, storeRuns, until, type HostProcess, type SpecEnv } from './harness';
 import { startTask } from './app-steps';
 
 let spec: SpecEnv;
@@ -10,10 +10,11 @@ let browser: Browser;
 let host: HostProcess | undefined;
 let repo: string;
 let home: string;
+const gate = gateHold();
 
 beforeAll(async () => {
-  // The demo's test gate, slowed down, so a Stop lands while it runs.
-  spec = await startSpecEnv({ delayMs: 100, repo: () => slowGate(demoRepo(), 6) });
+  // The demo's test gate, held while a run is to be stopped in it, so the Stop lands while it runs.
+  spec = await startSpecEnv({ repo: () => heldGate(demoRepo(), gate) });
   ({ browser, host, repo, home } = spec);
 });
 
@@ -24,13 +25,16 @@ afterAll(async () => {
 const runs = () => storeRuns(home);
 const runsSoFar = () => `the runs; runs: ${JSON.stringify(runs())}`;
 
-/** Starts the demo task from the New task form and stops it while step 1's gate runs. */
+/** Starts the demo task from the New task form and stops it while step 1's gate runs (held until the run has stopped). */
 async function startAndStop(page: Page, title: string) {
+  gate.hold();
   await page.goto(host!.url);
   await startTask(page, repo, title);
   await page.getByRole('log', { name: 'live output of gate test', exact: true }).getByText('warming up 2', { exact: true }).waitFor({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await page.locator('.confirm').getByRole('button', { name: 'Stop', exact: true }).click();
+  await page.locator('.run-header').getByText('stopped by you', { exact: true }).waitFor({ timeout: 30_000 });
+  gate.release();
 }
 
 /** Both sizes every screen must work at: 1400×900 and 1024×700. */

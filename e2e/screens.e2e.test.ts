@@ -5,7 +5,7 @@
 // breakdown's table sits under its bars. Saves e2e/screenshots/screen-<name>-<1400|1024>.png, to be looked at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { latestRun, startHostProcess, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
+import { latestRun, ofTasks, startHostProcess, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
 import { failingDemoRepo, shootScreen, startTask } from './app-steps';
 import { seedRuns, UNCHECKED_TITLE } from './seed-runs';
 
@@ -18,9 +18,8 @@ let division: string;
 let seeded: string[];
 
 beforeAll(async () => {
-  // Each answer takes 0.4 s, and every turn of a step matches its rule again (up to the workflow's 10 turns): a run
-  // lasts long enough to be seen running while another waits in the queue.
-  spec = await startSpecEnv({ delayMs: 400, startHost: false });
+  // The agent's answers are held while a run must be seen running (spec.server.hold), so it stays so however slow the machine.
+  spec = await startSpecEnv({ startHost: false });
   ({ browser, home, repo: calc } = spec);
   division = failingDemoRepo();
   // A busy store: the runs list, the dashboard and the notices are looked at with many runs, not three.
@@ -66,7 +65,9 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await shootScreen(page, 'settings');
 
-    // Three runs, two at a time (the default concurrency): the third waits in the queue.
+    // Three runs, two at a time (the default concurrency): the third waits in the queue. The first two stay running (their
+    // agent does not answer yet) until the queue has been looked at.
+    spec.server.hold();
     await startTask(page, calc, 'Calculator', {
       beforeStart: async () => {
         await shootScreen(page, 'new-task');
@@ -82,14 +83,19 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('rowgroup', { name: 'Queued' }).waitFor();
     await shootScreen(page, 'home-running-queued');
 
-    // When the first two end, the queued one runs: seen running, then stopped by the user.
-    await waitFor('the first two runs to end', () => statusOf('Calculator') === 'succeeded' && statusOf('Division that refuses zero') === 'failed');
+    // When the division run ends, the queued one takes its slot (held at its first answer): seen running, then stopped by
+    // the user. The calculator run goes on after that, so its success notice (an info notice goes after 8 s) is fresh when
+    // the notices are looked at.
+    spec.server.hold(ofTasks('Calculator', 'Calculator, queued'));
+    await waitFor('the division run to end', () => statusOf('Division that refuses zero') === 'failed');
     await openRun(page, 'Calculator, queued', 'running');
     await shootScreen(page, 'run-running');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.locator('.confirm').getByRole('button', { name: 'Stop', exact: true }).click();
     await waitFor('the stopped run to end', () => ['paused', 'cancelled'].includes(statusOf('Calculator, queued') ?? ''));
     await shootScreen(page, 'run-stopped');
+    spec.server.release();
+    await waitFor('the first two runs to end', () => statusOf('Calculator') === 'succeeded' && statusOf('Division that refuses zero') === 'failed');
     // The notices of the runs that ended (a failure, a success), grouped, in the page; New task's Start button stays clear
     // of them. Then dismissed, so the screens below are seen whole.
     await page

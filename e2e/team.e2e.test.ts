@@ -8,16 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoRepo, editWorkflow, shot, slowGate, startSpecEnv, type SpecEnv } from './harness';
+import { demoRepo, editWorkflow, gateHold, heldGate, ofTasks, shot, startSpecEnv, type SpecEnv } from './harness';
 import { layoutProblems, shootScreen } from './app-steps';
 import { NO_POSTGRES_REASON, startWorker, teamDatabase, type WorkerProcess } from '../electron/engine/testing/team-fixtures';
 import { SANDBOX_AVAILABLE } from '../electron/engine/testing/sandbox-mode';
 import { openTeam, type TeamClient } from '../electron/engine/team/team-client';
 import { money } from '../shared/money';
 
-/** The demo repository with a slower gate (a step takes seconds: a Stop lands mid-run), its `origin` a bare repository with main pushed. */
+/** The team run's test gate holds while the test looks at it running. */
+const gate = gateHold();
+
+/** The demo repository with a gate the test can hold, its `origin` a bare repository with main pushed. */
 function teamDemoRepo(): string {
-  return withRemote(slowGate(demoRepo(), 15));
+  return withRemote(heldGate(demoRepo(), gate));
 }
 
 /** `repo` with a bare repository as its `origin`, main pushed (what the workers clone). */
@@ -39,7 +42,7 @@ const skip = NO_POSTGRES_REASON;
 beforeAll(async () => {
   if (skip) return;
   db = await teamDatabase();
-  spec = await startSpecEnv({ delayMs: 300, repo: teamDemoRepo });
+  spec = await startSpecEnv({ repo: teamDemoRepo });
   // The test's own client first: it makes DBOS's tables, which a worker launching at the same moment can deadlock on
   // ("Failed to initialize workflow executor: deadlock detected"; said in the report to the lead).
   team = await openTeam(db.url);
@@ -157,14 +160,16 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     await page.locator('section[aria-labelledby="h-team"]').scrollIntoViewIfNeeded();
     await shot(page, 'team-settings-1400');
 
-    // A first task on the team: its screen names the worker and follows the run to its end.
+    // A first task on the team: its screen names the worker and follows the run to its end (its gate held until seen running).
+    gate.hold();
     await submitToTeam(page, spec.repo, 'Team A');
     await runHeader(page).getByTestId('team-worker').getByText(/-\d+-/).waitFor({ timeout: 60_000 });
-    // Live from the worker's engine events (the run's DBOS stream): the attempt under way, then its gate running (a 15 s gate).
+    // Live from the worker's engine events (the run's DBOS stream): the attempt under way, then its gate running (held).
     const live = page.getByRole('region', { name: 'live attempt' });
     await live.getByRole('heading', { name: /^live Attempt \d+ on .*-\d+-/ }).waitFor({ timeout: 60_000 });
     await live.getByText('running…').waitFor({ timeout: 60_000 });
     await shot(page, 'team-run-live-1400');
+    gate.release();
     // …and the gate's end as it happens: step 1 kept on screen (its last attempt's gate passes, then the run moves on).
     await page.getByRole('list', { name: 'steps' }).getByRole('button').first().click();
     await live
@@ -178,7 +183,9 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     expect(workerId).toMatch(/-\d+-/);
     await shootScreen(page, 'team-run-succeeded');
 
-    // Two more: B runs on the worker (one at a time) while C waits in the team queue.
+    // Two more: B runs on the worker (one at a time) while C waits in the team queue. B's agent does not answer until it
+    // has been stopped: it is still running when Stop is pressed, however long the list and its screenshots take.
+    spec.server.hold(ofTasks('Team B'));
     await submitToTeam(page, spec.repo, 'Team B');
     await submitToTeam(page, spec.repo, 'Team C');
     await waitTeam('B to run while C waits', (s) => s['Team B'] === 'running' && s['Team C'] === 'queued');
@@ -197,6 +204,7 @@ describe.skipIf(skip)(`team workers in the app (${skip ?? 'PostgreSQL'})`, () =>
     await page.getByRole('group', { name: 'team run actions' }).getByRole('button', { name: 'Stop' }).click();
     await runHeader(page).locator('[data-status="cancelled"]').waitFor({ timeout: 60_000 });
     await waitTeam('B to be cancelled', (s) => s['Team B'] === 'cancelled');
+    spec.server.release();
     await shootScreen(page, 'team-run-stopped');
 
     // Resume brings it back through the queue to succeeded (after C, with one worker slot).

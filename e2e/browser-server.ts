@@ -1,0 +1,35 @@
+// The end-to-end specs' one Chromium (vitest.e2e.config.ts's globalSetup): launched once for the whole phase, each spec
+// file connects to it (launchBrowser in harness.ts) and works in contexts of its own, instead of starting a browser per file.
+import { chromium } from 'playwright-core';
+import type { TestProject } from 'vitest/node';
+import { findBrowser } from './find-browser';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The shared Chromium's websocket address ('' when each spec launches its own). */
+    e2eBrowser: string;
+  }
+}
+
+/** Chromium's switches for the specs: headless, no GPU, nothing talking to the network by itself; as root it needs --no-sandbox. */
+export const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const found = await findBrowser();
+  const server = await chromium.launchServer({
+    executablePath: found.executablePath,
+    env: { ...process.env, ...found.env },
+    headless: true,
+    args: BROWSER_ARGS,
+  });
+  project.provide('e2eBrowser', server.wsEndpoint());
+  return () => server.close();
+}
