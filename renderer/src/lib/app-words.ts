@@ -14,3 +14,21 @@ const RULES: ReadonlyArray<readonly [RegExp, string]> = [
 export function appWords(text: string): string {
   return RULES.reduce((s, [re, to]) => s.replace(re, to), text);
 }
+
+/**
+ * A test-first violation as the user reads it. The engine's message is written for the agent ("your new test…", what
+ * to do next); the app says what happened in a sentence of its own and shows the agent's words folded away.
+ */
+export function tddViolationSentence(message: string | null): string {
+  const m = message ?? '';
+  const noTest = /added no test \((.*?)\);/.exec(m);
+  if (noTest) {
+    return `Test first: the test attempt wrote no test (${noTest[1]}), so there was nothing to fail before the change. The next attempt is asked for the test again.`;
+  }
+  const passes = /^test first: (the gates passed|the gates failed, then passed when run again on the same code) with your new test in place \((.*?)\):/.exec(m);
+  if (passes) {
+    const how = passes[1] === 'the gates passed' ? 'the gates passed' : 'the gates failed, then passed when run again';
+    return `Test first: ${how} with the attempt’s new test in place (${passes[2]}), so the test does not yet check what the step adds. The next attempt is asked for a test that fails until the change is made.`;
+  }
+  return 'Test first: the test attempt did not keep the rule (a new test that fails until the step’s change is made). The next attempt is asked again.';
+}
