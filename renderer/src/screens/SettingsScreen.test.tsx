@@ -141,4 +141,15 @@ describe('SettingsScreen', () => {
     fireEvent.click(toggle);
     expect(screen.getByLabelText('claude-opus-5-5 input price')).toBeTruthy();
   });
+
+  it('puts Team and every section that saves itself above the form’s Save: nothing sits under a Save it is not part of (issue 34 item 8)', async () => {
+    render(<SettingsScreen />);
+    const team = await screen.findByRole('heading', { name: 'Team' });
+    const save = screen.getByRole('button', { name: 'Save settings' });
+    expect(team.compareDocumentPosition(save) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // The Save's footer ends the page: no section after it.
+    const footer = save.closest('footer')!;
+    const sections = [...document.querySelectorAll('.screen section')];
+    expect(sections.filter((sec) => footer.compareDocumentPosition(sec) & Node.DOCUMENT_POSITION_FOLLOWING)).toEqual([]);
+  });
 });

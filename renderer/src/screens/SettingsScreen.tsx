@@ -45,7 +45,12 @@ export function SettingsScreen() {
   return (
     <div className="screen settings">
       <h1>Settings</h1>
+      {/* The sections that save themselves first (the key, GitHub, team, schedules), then the one form whose Save ends
+          the page: no section sits below a Save it does not belong to (issue 34 item 8). */}
       <ApiKey settings={settings} />
+      <GithubSettings />
+      <TeamSettings />
+      <ScheduleSettings />
       {/* Remounted with what the engine answered after a save; the confirmation lives here so it outlasts that. */}
       <SettingsForm
         key={JSON.stringify(settings)}
@@ -54,9 +59,6 @@ export function SettingsScreen() {
         onSaved={() => setSavedAt(Date.now())}
         onNotSaved={() => setSavedAt(null)}
       />
-      <GithubSettings />
-      <TeamSettings />
-      <ScheduleSettings />
     </div>
   );
 }
