@@ -8,7 +8,7 @@ import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 import { TeamSettings } from './TeamSettings';
-import { FormNotices, SecretForm } from '../components/SecretForm';
+import { FormNotices, SAVED_NOTE_MS, SecretForm } from '../components/SecretForm';
 import { ScheduleSettings } from './ScheduleSettings';
 import { GithubSettings } from './GithubSettings';
 import { appWords } from '../lib/app-words';
@@ -107,8 +107,8 @@ function ApiKey({ settings }: { settings: Settings }) {
   );
 }
 
-/** How long "Settings saved" stays up after a save. */
-export const SAVED_NOTE_MS = 4000;
+/** How long "Settings saved" stays up after a save (the same as every success note). */
+export { SAVED_NOTE_MS };
 
 /** One field's problem, under the field; `id` is what the field's aria-describedby names. */
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
