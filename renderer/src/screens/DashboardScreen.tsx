@@ -6,6 +6,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContaine
 import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
 import { costAxis, moneyTick, shortDay } from '../lib/chart-format';
 import { errorClassLabel, percent, money } from '../lib/format';
+import { suggestionsInWords } from '../lib/app-words';
 import { useStats, type Days } from '../stores/stats';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { NeedsAttention } from '../components/dashboard/NeedsAttention';
@@ -41,7 +42,8 @@ export function DashboardScreen() {
           ))}
         </div>
         <button type="button" onClick={() => setReport(true)}>
-          {days === 7 ? 'Weekly report…' : 'Report…'}
+          {/* Named for its period, whichever it is (issue 34 item 10): not a bare "Report…" at 30 days. */}
+          {days === 7 ? 'Weekly report…' : `${days}-day report…`}
         </button>
         <span className="muted small-text live-note" role="status">
           {slot.status === 'loading' && slot.data ? 'Updating…' : 'Updates live as runs progress'}
@@ -290,10 +292,13 @@ function Improvements({ items }: { items: ImprovementDoc[] | null }) {
         <p className="muted small-text">Nothing stands out in this period: suggestions appear once a few steps have failed the same way.</p>
       ) : (
         <ul>
-          {items.map((x) => (
+          {suggestionsInWords(items).map((x) => (
             <li key={`${x.finding}|${x.action}`}>
               {x.finding}
-              <div className="suggestion-action">→ {x.action}</div>
+              {/* Advice, not a link: said in plain text after "Try:" (issue 34 item 10). */}
+              <div className="suggestion-action">
+                <span className="muted">Try:</span> {x.advice}
+              </div>
             </li>
           ))}
         </ul>
