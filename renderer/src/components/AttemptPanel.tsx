@@ -202,7 +202,7 @@ function AttemptBody({
             {d.errorMessage && BUDGET_STOP.test(d.errorMessage)
               ? 'Stopped at the budget: the run’s header says what the next call needs.'
               : d.errorClass === 'tdd_violation'
-                ? tddViolationSentence(d.errorMessage)
+                ? tddViolationSentence(d.errorMessage, { last: decision?.action === 'fatal' || decision?.action === 'escalate' })
                 : d.errorMessage}
           </span>
           {/* The engine's words for a test-first violation are the agent's (issue 34 item 5): kept, folded away. */}

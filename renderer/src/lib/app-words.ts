@@ -20,8 +20,13 @@ export function appWords(text: string): string {
  * A test-first violation as the user reads it. The engine's message is written for the agent ("your new test…", what
  * to do next); the app says what happened in a sentence of its own and shows the agent's words folded away.
  */
-export function tddViolationSentence(message: string | null): string {
-  const m = message ?? '';
+export function tddViolationSentence(message: string | null, opts: { last?: boolean } = {}): string {
+  const said = tddViolationFirst(message ?? '');
+  // The attempt the policy gave up after has no next attempt to speak of.
+  return opts.last ? said.replace(/ The next attempt is asked .*$/, '') : said;
+}
+
+function tddViolationFirst(m: string): string {
   const noTest = /added no test \((.*?)\);/.exec(m);
   if (noTest) {
     return `Test first: the test attempt wrote no test (${noTest[1]}), so there was nothing to fail before the change. The next attempt is asked for the test again.`;
