@@ -179,7 +179,7 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await expect(box.locator('details').getAttribute('open')).resolves.toBeNull();
     await shootScreen(page, 'run-tdd-violation');
     // Stopped before step 1 began: nothing to resume or skip (issue 34 item 10).
-    await openRun(page, 'Reconcile bank feeds nightly', 'cancelled');
+    await openRun(page, 'Reconcile bank feeds nightly', 'stopped by you');
     await page.getByRole('button', { name: 'Start again' }).waitFor();
     await expect(
       page
@@ -207,5 +207,5 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('dialog').waitFor();
     await shootScreen(page, 'dialog-report');
     await page.close();
-  }, 200_000);
+  }, 400_000);
 });

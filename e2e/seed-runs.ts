@@ -112,7 +112,12 @@ export function seedRuns(home: string, end = Date.now()): string[] {
       workflow: WorkflowFile.parse(
         title === UNCHECKED_TITLE
           ? { steps }
-          : { gates: { test: 'npm test' }, steps: testFirst ? steps.map((st, i) => (i === 0 ? { ...st, tdd: true } : st)) : steps },
+          : {
+              gates: { test: 'npm test' },
+              steps: testFirst ? steps.map((st, i) => (i === 0 ? { ...st, tdd: true } : st)) : steps,
+              // A run paused at its budget had one: the header's meter says "of $0.05", not "no budget".
+              ...(fate === 'paused' ? { budget: { task_usd: 0.05 } } : {}),
+            },
       ),
       baseBranch: 'main',
       baseCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6',
