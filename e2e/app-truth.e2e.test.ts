@@ -160,6 +160,11 @@ describe('the app tells the truth at a glance (issue 20)', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Shift+D');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    // The keyboard starts in the screen, not on the page's body (issue 34 item 7).
+    await page.waitForFunction(() => {
+      const d = (globalThis as unknown as { document: { activeElement: { closest(s: string): unknown } | null; body: unknown } }).document;
+      return d.activeElement !== d.body && Boolean(d.activeElement?.closest('#main .screen'));
+    });
     // Needs you on the dashboard: the five newest, the rest one click away in Runs (issue 34 item 2).
     const needsYou = page.getByRole('region', { name: /Needs you/ });
     await needsYou.getByRole('link').first().waitFor();
@@ -169,6 +174,14 @@ describe('the app tells the truth at a glance (issue 20)', () => {
     const showAll = needsYou.getByRole('button', { name: /^Show all \d+ in Runs$/ });
     if ((await showAll.count()) > 0) await showAll.click();
     await page.getByRole('link', { name: 'Fix the flaky websocket reconnect' }).first().waitFor();
+    // "?" lists the keys; Ctrl+O opens the folder browser, as the menu says (issue 34 item 7).
+    await page.locator('body').press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Open Repository').waitFor();
+    await shootScreen(page, 'truth-shortcut-sheet');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+o');
+    await page.getByRole('dialog', { name: 'Open a repository' }).waitFor();
+    await page.keyboard.press('Escape');
     await page.close();
   });
 });

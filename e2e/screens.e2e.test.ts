@@ -1,13 +1,13 @@
 // The screenshot sweep: every screen of the app at 1400×900 and at the window's minimum
-// 1024×700, with many runs in every state (two dozen seeded through the store — failed, interrupted, paused, waiting for
-// approval, stopped, succeeded — plus real ones running, queued, failed and succeeded); none scrolls sideways, the runs
+// 1024×700, with many runs in every state (47 seeded through the store — failed, interrupted, paused, waiting for
+// approval, stopped, succeeded, test first — plus real ones running, queued, failed and succeeded); none scrolls sideways, the runs
 // list's headers never overlap and its task column keeps a real width, no notice covers a control, and the retry
 // breakdown's table sits under its bars. Saves e2e/screenshots/screen-<name>-<1400|1024>.png, to be looked at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { latestRun, ofTasks, startHostProcess, startSpecEnv, until, type HostProcess, type SpecEnv } from './harness';
 import { failingDemoRepo, shootScreen, startTask } from './app-steps';
-import { seedRuns, UNCHECKED_TITLE } from './seed-runs';
+import { seedRuns, TDD_TITLE, TDD_VIOLATION_TITLE, UNCHECKED_TITLE } from './seed-runs';
 
 let spec: SpecEnv;
 let browser: Browser;
@@ -98,10 +98,11 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await waitFor('the first two runs to end', () => statusOf('Calculator') === 'succeeded' && statusOf('Division that refuses zero') === 'failed');
     // The notices of the runs that ended (a failure, a success), grouped, in the page; New task's Start button stays clear
     // of them. Then dismissed, so the screens below are seen whole.
+    // (The success notice fades after 8 s; under load it may be gone by now: the failure's stays.)
     await page
       .locator('.notices')
       .getByRole('button', { name: /^Dismiss/ })
-      .nth(1)
+      .first()
       .waitFor();
     await shootScreen(page, 'notices');
     await page.getByRole('link', { name: 'Runs' }).click();
@@ -167,6 +168,31 @@ describe('every screen at 1400×900 and 1024×700', () => {
     // A run paused at its task budget (issue 34 item 4): one sentence, an amber bar.
     await openRun(page, 'Rate limiter for the API client, with a token bucket and jittered refill', 'paused');
     await shootScreen(page, 'run-budget-paused');
+    // A test-first run (issue 34 item 5): attempt 1 wrote the test, red as expected; its failing test file by its
+    // repository path, and the output's error line where Expected and Got would be empty.
+    await openRun(page, TDD_TITLE, 'succeeded');
+    await page.getByRole('button', { name: /Write the failing test first/ }).click();
+    await page.getByRole('tab', { name: /Attempt 1/ }).click();
+    const failing = page.locator('table.failing-tests');
+    await failing.getByText(/Cannot find module/).waitFor();
+    expect(await failing.textContent()).not.toContain('/tmp/ratchet-e2e-seeded/');
+    await shootScreen(page, 'run-tdd');
+    // A test-first violation: the user's sentence, the agent's words folded under "Prompt sent to the agent".
+    await openRun(page, TDD_VIOLATION_TITLE, 'failed');
+    await page.getByRole('button', { name: /Write the failing test first/ }).click();
+    const box = page.locator('.error-box');
+    await box.getByText(/^Test first: the gates passed/).waitFor();
+    await expect(box.locator('details').getAttribute('open')).resolves.toBeNull();
+    await shootScreen(page, 'run-tdd-violation');
+    // Stopped before step 1 began: nothing to resume or skip (issue 34 item 10).
+    await openRun(page, 'Reconcile bank feeds nightly', 'stopped by you');
+    await page.getByRole('button', { name: 'Start again' }).waitFor();
+    await expect(
+      page
+        .getByRole('toolbar', { name: 'run actions' })
+        .getByRole('button', { name: /^Resume|Skip step/ })
+        .count(),
+    ).resolves.toBe(0);
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -187,5 +213,5 @@ describe('every screen at 1400×900 and 1024×700', () => {
     await page.getByRole('dialog').waitFor();
     await shootScreen(page, 'dialog-report');
     await page.close();
-  }, 200_000);
+  }, 400_000);
 });

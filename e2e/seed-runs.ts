@@ -11,7 +11,23 @@ import { BLANK_FINISH } from '../electron/engine/store/testing/blank-finish';
 import { newId, Store } from '../electron/engine/store/store';
 import { WorkflowFile } from '../electron/engine/workflow/schema';
 
-type Fate = 'succeeded' | 'failed' | 'paused' | 'interrupted' | 'cancelled' | 'waiting_approval';
+type Fate =
+  | 'succeeded'
+  | 'failed'
+  | 'paused'
+  | 'interrupted'
+  | 'cancelled'
+  | 'waiting_approval'
+  /** Test first: step 1's first attempt wrote a test that failed as it should (red: the module it calls is missing), the next passed. */
+  | 'tdd'
+  /** Test first, broken: the test attempts passed with the new test in place, twice; the run failed at step 1. */
+  | 'tdd_violation'
+  /** Stopped before step 1 ever started: nothing to resume or skip. */
+  | 'cancelled_unstarted';
+
+/** The seeded test-first runs (their step 1 is test first), for the screenshot sweep. */
+export const TDD_TITLE = 'Slugify titles for URLs, test first';
+export const TDD_VIOLATION_TITLE = 'Parse durations like 1h30m, test first';
 
 /** The one seeded run started without checks (`--no-gates`): the rest have a gate, as runs do, so only it reads "unchecked". */
 export const UNCHECKED_TITLE = 'Dark mode toggle that follows the OS';
@@ -41,6 +57,31 @@ const TASKS: Array<[repo: string, title: string, fate: Fate]> = [
   ['http-kit', 'Stream response bodies', 'failed'],
   ['ledger', 'Import OFX statements', 'succeeded'],
   ['dashboard-web', 'Keyboard shortcuts for the main views', 'succeeded'],
+  // A busier store (issue 34 item 10's tour: ~50 runs in every state): more of each, test-first runs, a run stopped
+  // before it started.
+  ['http-kit', TDD_TITLE, 'tdd'],
+  ['parser', TDD_VIOLATION_TITLE, 'tdd_violation'],
+  ['ledger', 'Reconcile bank feeds nightly', 'cancelled_unstarted'],
+  ['space-game', 'Inventory with stackable items', 'succeeded'],
+  ['space-game', 'Save slots with thumbnails', 'failed'],
+  ['space-game', 'Gamepad rumble on damage', 'paused'],
+  ['space-game', 'Frame-rate independent physics', 'interrupted'],
+  ['http-kit', 'Connection pool with idle timeout', 'succeeded'],
+  ['http-kit', 'Follow redirects up to a limit', 'succeeded'],
+  ['http-kit', 'Gzip request bodies over 1 KB', 'waiting_approval'],
+  ['http-kit', 'Proxy support from the environment', 'failed'],
+  ['ledger', 'Multi-currency balances', 'succeeded'],
+  ['ledger', 'Audit log for every edit', 'failed'],
+  ['ledger', 'Budgets per category', 'cancelled'],
+  ['ledger', 'Recurring transactions', 'succeeded'],
+  ['dashboard-web', 'Sticky table headers', 'succeeded'],
+  ['dashboard-web', 'Export a chart as PNG', 'interrupted'],
+  ['dashboard-web', 'Empty states for every widget', 'succeeded'],
+  ['dashboard-web', 'Remember the last filter', 'paused'],
+  ['parser', 'Unicode escapes in strings', 'succeeded'],
+  ['parser', 'Error recovery after a missing brace', 'failed'],
+  ['parser', 'Pretty-print with stable key order', 'succeeded'],
+  ['parser', 'Stream large inputs in chunks', 'waiting_approval'],
 ];
 
 /** Writes the runs into `home` (its store is created if needed); clocks run up to `end`, newest last. */
@@ -60,18 +101,33 @@ export function seedRuns(home: string, end = Date.now()): string[] {
       .replace(/^-|-$/g, '')
       .slice(0, 60);
     const steps = [{ title: 'Write the failing test first' }, { title: title.length > 40 ? 'Make it pass' : title }, { title: 'Document it' }];
+    const testFirst = fate === 'tdd' || fate === 'tdd_violation';
+    const worktree = `/tmp/ratchet-e2e-seeded/${runId}`;
     store.createRun({
       runId,
       repoPath: `/home/dev/code/${repoName}`,
       repoName,
       title,
       description: '',
-      workflow: WorkflowFile.parse(title === UNCHECKED_TITLE ? { steps } : { gates: { test: 'npm test' }, steps }),
+      workflow: WorkflowFile.parse(
+        title === UNCHECKED_TITLE
+          ? { steps }
+          : {
+              gates: { test: 'npm test' },
+              steps: testFirst ? steps.map((st, i) => (i === 0 ? { ...st, tdd: true } : st)) : steps,
+              // A run paused at its budget had one: the header's meter says "of $0.05", not "no budget".
+              ...(fate === 'paused' ? { budget: { task_usd: 0.05 } } : {}),
+            },
+      ),
       baseBranch: 'main',
       baseCommit: '3c9e0b1f5a7d2e84c6b0a9f1d3e5c7b9a1f2e4d6',
       branch: `ratchet/${slug}-${runId.slice(-6)}`,
-      worktree: `/tmp/ratchet-e2e-seeded/${runId}`,
+      worktree,
     });
+    if (fate === 'cancelled_unstarted') {
+      store.setRunStatus(runId, 'cancelled', 'Stopped by you before step 1 started. Nothing was changed.', { finished: true, code: 'stopped_by_user' });
+      continue;
+    }
     store.setRunStatus(runId, 'running', null);
     const attempt = (step: number, n: number, cost: number) => {
       tick(20);
@@ -98,6 +154,89 @@ export function seedRuns(home: string, end = Date.now()): string[] {
     const finish = BLANK_FINISH;
     const pass = (step: number, n: number, cost: number) =>
       store.checkpointStep(runId, attempt(step, n, cost), step, { ...finish, outcome: 'passed' }, 'c'.repeat(40));
+    const gate = (id: number, passed: boolean, output: string, failures: unknown[]) =>
+      store.recordGate(runId, id, {
+        gate: 'test',
+        command: 'npm test',
+        passed,
+        exitCode: passed ? 0 : 1,
+        signal: null,
+        timedOut: false,
+        durationMs: 1840,
+        output,
+        outputBytes: output.length,
+        failures,
+      });
+    if (fate === 'tdd') {
+      // The test attempt: node's runner names a test file that cannot load by its absolute path; the cause is in the output.
+      const red = attempt(1, 1, 0.0098);
+      const file = `${worktree}/test/slug.test.mjs`;
+      const output = [
+        `✖ ${file} (38.5ms)`,
+        `  Error: Cannot find module '${worktree}/src/slug.mjs' imported from ${file}`,
+        '      at finalizeResolution (node:internal/modules/esm/resolve:265:11)',
+        'ℹ tests 1',
+        'ℹ pass 0',
+        'ℹ fail 1',
+        '',
+      ].join('\n');
+      const failures = [{ name: file, message: null, expected: null, actual: null, file, line: null }];
+      gate(red, false, output, failures);
+      store.finishAttempt(runId, red, { ...BLANK_FINISH, outcome: 'red', summary: 'test/slug.test.mjs fails as it should', failures });
+      pass(1, 2, 0.0117);
+      pass(2, 1, 0.0187);
+      pass(3, 1, 0.0042);
+      store.setRunStatus(runId, 'succeeded', null, { finished: true });
+      continue;
+    }
+    if (fate === 'tdd_violation') {
+      for (const n of [1, 2]) {
+        const id = attempt(1, n, 0.0102);
+        gate(id, true, 'ℹ tests 4\nℹ pass 4\nℹ fail 0\n', []);
+        store.finishAttempt(runId, id, {
+          ...BLANK_FINISH,
+          outcome: 'failed',
+          errorClass: 'tdd_violation',
+          errorMessage:
+            "test first: the gates passed with your new test in place (test/duration.test.mjs): the test must fail until the step's change is made — make it check what this step adds, and leave the implementation (revert it if you wrote it) for the next attempt",
+        });
+        store.recordDecision(
+          runId,
+          id,
+          1,
+          n,
+          n === 1
+            ? { action: 'retry', reason: 'tdd_violation: retry 1 of 1', delayS: 0, overrides: {} }
+            : { action: 'fatal', reason: 'tdd_violation: limit of 1 retry reached', delayS: 0, overrides: {} },
+        );
+      }
+      store.setStepStatus(runId, 1, 'failed');
+      store.setRunStatus(
+        runId,
+        'failed',
+        runEndReason(
+          {
+            kind: 'fatal',
+            errorClass: 'tdd_violation',
+            reason: `step 1 "${steps[0]!.title}" failed: TDD violation: limit of 1 retry reached`,
+            summary: attemptsSummary(
+              [1, 2].map((n) => ({
+                n,
+                outcome: 'failed',
+                errorClass: 'tdd_violation',
+                message: 'the gates passed with the new test in place',
+                failedTests: [],
+              })),
+              [],
+            ),
+          },
+          '',
+          { runId, committedSteps: 0 },
+        ),
+        { finished: true, code: 'step_failed' },
+      );
+      continue;
+    }
     pass(1, 1, 0.0123);
     if (fate === 'succeeded' || fate === 'cancelled') {
       if (fate === 'succeeded') {

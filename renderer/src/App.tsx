@@ -1,5 +1,5 @@
 // The app shell: sidebar, banners, the current screen by hash route, and the resume dialog when one is open.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { shortcutFor, typingIn } from './lib/shortcuts';
 import { runMenuCommand } from './stores/menu-commands';
 import { titleWithCount } from '../../shared/run-groups';
@@ -11,6 +11,7 @@ import { useUi } from './stores/ui';
 import { ConnectionBanner, Notices, SandboxBanner } from './components/Banners';
 import { HoldBanner } from './components/HoldBanner';
 import { ResumeDialog } from './components/ResumeDialog';
+import { ShortcutSheet } from './components/ShortcutSheet';
 import { Sidebar } from './components/Sidebar';
 import { Empty } from './components/States';
 import { lazyScreen } from './components/LazyScreen';
@@ -48,8 +49,9 @@ export function App() {
   useEffect(() => {
     document.title = titleWithCount('Ratchet', needYou);
   }, [needYou]);
-  // Keyboard shortcuts in the page: the browser host's stand-ins for the menu, and "/" to filter the runs.
+  // Keyboard shortcuts in the page: the browser host's stand-ins for the menu, "/" to filter the runs, "?" the sheet of keys.
   const host = useUi((s) => s.appInfo?.host ?? 'electron');
+  const [sheet, setSheet] = useState(false);
   useEffect(() => {
     const mac = /Mac|iPhone|iPad/.test(navigator.platform);
     const onKey = (e: KeyboardEvent) => {
@@ -58,6 +60,7 @@ export function App() {
       if (!target) return;
       e.preventDefault();
       if (target === 'filter') focusRunsFilter();
+      else if (target === 'help') setSheet(true);
       else void runMenuCommand(target);
     };
     window.addEventListener('keydown', onKey);
@@ -86,6 +89,7 @@ export function App() {
           </div>
         )}
       </main>
+      {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
       {resumeRunId && (
         <ResumeDialog
           runId={resumeRunId}

@@ -152,4 +152,52 @@ describe('AttemptPanel counts (issue 20 item 22)', () => {
     expect(await screen.findByText(/1 of 2 passed/)).toBeTruthy();
     expect(screen.queryByText(/of 3 passed/)).toBeNull();
   });
+
+  it('a test-first attempt: repository-relative paths, the error line instead of empty pills, the user’s sentence with the agent’s words folded (issue 34 item 5)', async () => {
+    const WT = '/tmp/ratchet-home/worktrees/slug-1';
+    const loadFailure = { name: `${WT}/test/slug.test.mjs`, message: null, expected: null, actual: null, file: `${WT}/test/slug.test.mjs`, line: null };
+    const output = [
+      `✖ ${WT}/test/slug.test.mjs (41.2ms)`,
+      "  Error: Cannot find module '../src/slug.mjs'",
+      `      at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)`,
+      'ℹ tests 1',
+    ].join('\n');
+    const agentWords =
+      "test first: the gates passed with your new test in place (test/slug.test.mjs): the test must fail until the step's change is made — make it check what this step adds, and leave the implementation (revert it if you wrote it) for the next attempt";
+    const fake = installFake();
+    const original = fake.bridge.invoke.bind(fake.bridge);
+    fake.bridge.invoke = async (method, input) => {
+      const r = await original(method, input);
+      if (method !== 'runs.attempt' || !r.ok) return r;
+      const d = r.value as { gates: unknown[] };
+      return {
+        ok: true,
+        value: {
+          ...d,
+          errorClass: 'tdd_violation',
+          errorMessage: agentWords,
+          gates: [{ ...gate('test', false, [loadFailure]), output, outputBytes: output.length }],
+        },
+      };
+    };
+    await useRunDetail.getState().open(RUN_IDS.health);
+    const step = useRunDetail.getState().byId[RUN_IDS.health]!.doc!.steps[1]!;
+    render(<AttemptPanel runId={RUN_IDS.health} step={step} waitingWakeAt={null} worktree={WT} runLive={false} />);
+    fireEvent.click(screen.getByRole('tab', { name: /Attempt 1/ }));
+    const table = await screen.findByRole('table');
+    // The failing test file's path is the repository's, in its name and its location.
+    expect(table.textContent).not.toContain(WT);
+    expect(within(table).getAllByText('test/slug.test.mjs').length).toBeGreaterThan(0);
+    // No empty Expected/Got pills: the line that says why.
+    expect(within(table).getByText("Error: Cannot find module '../src/slug.mjs'")).toBeTruthy();
+    expect(within(table).queryByText('—')).toBeNull();
+    // The user reads a sentence of the app's; the agent's words ("your new test…") are folded under their own label.
+    const box = screen.getByRole('note', { name: '' });
+    const sentence = box.querySelector('.error-sentence')?.textContent ?? box.textContent!;
+    expect(sentence).toMatch(/^Test first: the gates passed with the attempt’s new test in place \(test\/slug\.test\.mjs\)/);
+    expect(sentence).not.toMatch(/your/);
+    const folded = within(box).getByText('Prompt sent to the agent').closest('details')!;
+    expect(folded.open).toBe(false);
+    expect(folded.textContent).toContain('your new test');
+  });
 });

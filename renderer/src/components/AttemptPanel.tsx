@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AttemptOutcome, StepDoc } from '../../../shared/domain';
 import { duration, errorClassLabel, tokens, money } from '../lib/format';
+import { tddViolationSentence } from '../lib/app-words';
 import { attemptFailures, gateTally } from '../lib/attempt-failures';
 import { diffFileNamed, outputLineFor } from '../lib/locate';
 import { diffFiles } from '../lib/review-files';
@@ -204,9 +205,20 @@ function AttemptBody({
         <div className={`error-box${d.outcome === 'interrupted' ? ' error-box-stopped' : ''}`} role="note">
           {d.errorClass && <span className="badge tone-bad">{errorClassLabel(d.errorClass)}</span>}
           {/* A budget stop is said once, in the run's header; the terminal's command never shows here (issue 34 items 4, 9). */}
-          <span>
-            {d.errorMessage && BUDGET_STOP.test(d.errorMessage) ? 'Stopped at the budget: the run’s header says what the next call needs.' : d.errorMessage}
+          <span className="error-sentence">
+            {d.errorMessage && BUDGET_STOP.test(d.errorMessage)
+              ? 'Stopped at the budget: the run’s header says what the next call needs.'
+              : d.errorClass === 'tdd_violation'
+                ? tddViolationSentence(d.errorMessage, { last: decision?.action === 'fatal' || decision?.action === 'escalate' })
+                : d.errorMessage}
           </span>
+          {/* The engine's words for a test-first violation are the agent's (issue 34 item 5): kept, folded away. */}
+          {d.errorClass === 'tdd_violation' && d.errorMessage && (
+            <details className="prompt agent-words">
+              <summary>Prompt sent to the agent</summary>
+              <pre>{d.errorMessage}</pre>
+            </details>
+          )}
         </div>
       )}
       {d.outcome === 'red' && (

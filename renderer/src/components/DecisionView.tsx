@@ -1,4 +1,5 @@
 // What the retry policy decided after a failed attempt, with a live countdown while the run waits for the backoff.
+import { classNamesInWords } from '../lib/app-words';
 import type { DecisionDoc } from '../../../shared/domain';
 import { seconds } from '../lib/format';
 import { Countdown } from './Countdown';
@@ -29,7 +30,8 @@ export function DecisionView({ decision, wakeAt }: { decision: DecisionDoc; wake
   return (
     <div className={`decision tone-border-${tone}`}>
       <span className={`badge tone-${tone}`}>{ACTION_LABEL[decision.action]}</span>
-      <span className="decision-reason">{decision.reason}</span>
+      {/* The policy's reason names the class as the app does ("test failure: retry 1 of 3", not test_failure). */}
+      <span className="decision-reason">{classNamesInWords(decision.reason)}</span>
       {extras.length > 0 && <span className="muted">({extras.join(', ')})</span>}
       {wakeAt ? (
         <span className="decision-wait">

@@ -36,18 +36,28 @@ export function FailingTests({ failures, onLocate }: { failures: Failure[]; onLo
       <tbody>
         {ordered.map((f, i) => {
           const where = location(f);
+          const nothingCompared = f.expected === null && f.actual === null;
           return (
             <tr key={`${f.name}-${i}`} data-kind={f.kind ?? 'test'}>
               <td>
                 <div className="test-name">{f.name}</div>
-                {f.message && <div className="muted small-text">{f.message}</div>}
+                {f.message && !nothingCompared && <div className="muted small-text">{f.message}</div>}
               </td>
-              <td>
-                <code className="tone-good">{f.expected ?? '—'}</code>
-              </td>
-              <td>
-                <code className="tone-bad">{f.actual ?? '—'}</code>
-              </td>
+              {nothingCompared ? (
+                // Nothing to compare (a test file that did not load, a compile error): the error line, not two empty pills.
+                <td colSpan={2} className="failure-error-line">
+                  {f.message ? <code className="tone-bad">{f.message}</code> : <span className="muted">no expected value or result in the output</span>}
+                </td>
+              ) : (
+                <>
+                  <td>
+                    <code className="tone-good">{f.expected ?? '—'}</code>
+                  </td>
+                  <td>
+                    <code className="tone-bad">{f.actual ?? '—'}</code>
+                  </td>
+                </>
+              )}
               <td>
                 {!where ? (
                   <code>—</code>

@@ -20,4 +20,25 @@ describe('GatesEditor', () => {
     expect((screen.getByLabelText('gate 1 command') as HTMLInputElement).value).toBe('npm test');
     expect(screen.queryByText(/No gate yet/)).toBeNull();
   });
+
+  it('gives the name a narrow column and the command the rest, grown to be read whole (issue 34 item 8)', () => {
+    const long = 'docker compose run --rm api sh -c "npm ci && npm run build && npm test -- --coverage --reporter=junit --outputFile=reports/junit.xml"';
+    render(
+      <GatesEditor
+        rows={[
+          { name: 'test', command: 'npm test' },
+          { name: 'ci', command: long },
+        ]}
+        onChange={() => undefined}
+      />,
+    );
+    const cols = [...screen.getByRole('table').querySelectorAll('col')];
+    expect(cols[0]!.className).toBe('gate-name-col');
+    const short = screen.getByLabelText('gate 1 command') as HTMLTextAreaElement;
+    const grown = screen.getByLabelText('gate 2 command') as HTMLTextAreaElement;
+    expect(grown.tagName).toBe('TEXTAREA');
+    expect(short.rows).toBe(1);
+    expect(grown.rows).toBeGreaterThan(1);
+    expect(grown.value).toBe(long);
+  });
 });

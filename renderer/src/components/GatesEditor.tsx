@@ -15,7 +15,13 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
           No gate yet: nothing would check the agent's work. Add the command that runs your tests, or start with "Run without checks".
         </p>
       ) : (
-        <table className="edit-table">
+        <table className="edit-table gates-table">
+          {/* A name is a word; the command is what needs the room (issue 34 item 8). */}
+          <colgroup>
+            <col className="gate-name-col" />
+            <col />
+            <col className="gate-remove-col" />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">name</th>
@@ -37,12 +43,15 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
                 </td>
                 <td>
                   {/* The placeholder must not read as a value (an empty field runs nothing): an empty command is an error here, as `ratchet check` says. */}
-                  <input
+                  <textarea
                     aria-label={`gate ${i + 1} command`}
-                    className="mono"
+                    className="mono gate-command-field"
                     value={r.command}
+                    rows={commandRows(r.command)}
                     placeholder="the command that runs the tests"
-                    onChange={(e) => set(i, { command: e.target.value })}
+                    onChange={(e) => set(i, { command: e.target.value.replace(/\n/g, ' ') })}
+                    // One command, one line: Enter does not break it (the field wraps a long one so it reads whole).
+                    onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
                     aria-invalid={!r.command.trim()}
                     aria-describedby={!r.command.trim() ? `gate-${i + 1}-empty` : undefined}
                   />
@@ -67,6 +76,11 @@ export function GatesEditor({ rows, onChange }: { rows: GateRow[]; onChange: (ro
       </button>
     </fieldset>
   );
+}
+
+/** How many lines a command's field needs to show it whole (it wraps; ~64 characters a line at the narrowest). */
+export function commandRows(command: string): number {
+  return Math.min(8, Math.max(1, Math.ceil(command.length / 64)));
 }
 
 /** The gates New task cannot start with: a row whose command is empty (its name, or its number when it has none). */

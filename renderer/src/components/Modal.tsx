@@ -1,5 +1,6 @@
 // An accessible modal dialog: focus moves in on open and back on close, Escape and the backdrop close it, Tab stays inside.
 import { useEffect, useRef, type ReactNode } from 'react';
+import { focusScreen } from '../lib/focus-screen';
 import { Icon } from './Icon';
 
 export function Modal({
@@ -20,7 +21,12 @@ export function Modal({
     const previous = document.activeElement as HTMLElement | null;
     const first = ref.current?.querySelector<HTMLElement>('[autofocus], input, select, textarea, button');
     first?.focus();
-    return () => previous?.focus?.();
+    // Back to what had the focus; a dialog that opened by itself (the resume offer at start) had none: the screen's
+    // first field then, not the page's body (issue 34 item 7).
+    return () => {
+      if (previous && previous !== document.body && previous.isConnected) previous.focus();
+      else focusScreen();
+    };
   }, []);
   // Escape closes the dialog wherever focus is (issue 34 item 6): after a save replaces the footer's buttons, focus is on
   // the page, not in the dialog. Only the topmost dialog closes.

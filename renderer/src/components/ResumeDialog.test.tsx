@@ -26,6 +26,22 @@ beforeEach(() => {
 const group = (name: RegExp) => screen.getAllByRole('group').find((g) => name.test(g.querySelector('legend')?.textContent ?? ''))!;
 
 describe('ResumeDialog', () => {
+  it('counts the runs a step kept failing in, not its failures: one run four times is "in this run" (issue 34 item 10)', async () => {
+    fake = installFake({
+      overrides: {
+        'runs.resumeInfo': ({ runId }) => {
+          const info = makeResumeInfo(fake.runs.get(runId)!.doc, fake.runs.get(runId)!.summary.title, NOW);
+          const one = info.repeatedFailures[0]!;
+          info.repeatedFailures = [1, 2, 3, 4].map((n) => ({ ...one, runId, n }));
+          return info;
+        },
+      },
+    });
+    render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={() => undefined} />);
+    expect(await screen.findByText(/It failed 4 times in this run\./)).toBeTruthy();
+    expect(screen.queryByText(/across runs/)).toBeNull();
+  });
+
   it('shows the plan, preselects each safe default, and sends the chosen options', async () => {
     const onResumed = vi.fn();
     render(<ResumeDialog runId={RUN_IDS.interrupted} onClose={() => undefined} onResumed={onResumed} />);
@@ -33,6 +49,8 @@ describe('ResumeDialog', () => {
     expect(screen.getByText(/Retry step 2/)).toBeTruthy();
     expect(screen.getByText(/step 1: Describe the config schema with zod/)).toBeTruthy();
     expect(screen.getByText('This step keeps failing')).toBeTruthy();
+    // Two runs in the fixture's list (one earlier run twice, this one once): counted as runs, not failures (issue 34 item 10).
+    expect(screen.getByText(/It failed 3 times across 2 runs\./)).toBeTruthy();
     expect(screen.getByText('src/config/load.ts')).toBeTruthy();
 
     const dirty = group(/dirty tree/);

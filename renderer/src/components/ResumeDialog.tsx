@@ -28,6 +28,13 @@ const ACTION_LABEL: Record<ResumeInfoDoc['plan']['action'], string> = {
   none: 'Nothing to resume',
 };
 
+/** " across 2 runs", " in this run", " in one run": how many runs the repeated failures came from. */
+function acrossRuns(failures: ReadonlyArray<{ runId: string }>, current: string): string {
+  const runs = new Set(failures.map((f) => f.runId));
+  if (runs.size > 1) return ` across ${runs.size} runs`;
+  return runs.has(current) ? ' in this run' : ' in one run';
+}
+
 export function ResumeDialog({
   runId,
   others = [],
@@ -247,7 +254,9 @@ export function ResumeDialog({
             <section className="warning-box" role="note">
               <h3>This step keeps failing</h3>
               <p className="small-text">
-                It failed {plural(d.repeatedFailures.length, 'time')} across runs. Consider revising the plan or the step’s prompt before resuming.
+                {/* Counted as they are: one run's four failures are not "across runs" (issue 34 item 10). */}
+                It failed {plural(d.repeatedFailures.length, 'time')}
+                {acrossRuns(d.repeatedFailures, current)}. Consider revising the plan or the step’s prompt before resuming.
               </p>
               <table className="compact">
                 <thead>

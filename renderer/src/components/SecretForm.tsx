@@ -1,7 +1,10 @@
 // One write-only secret field for Settings (the Anthropic key, the GitHub token, the team database's URL): the field
 // always starts empty because a secret is never read back; a secret that is set can be replaced or removed; its error and
 // its confirmation are said under it.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+
+/** How long a success note ("Settings saved", "Key saved.") stays up: it has done its job once read (issue 34 item 10). */
+export const SAVED_NOTE_MS = 4000;
 
 export interface SecretFormProps {
   /** The field's accessible name, e.g. "new API key". */
@@ -58,7 +61,16 @@ export function SecretForm(p: SecretFormProps) {
 }
 
 /** A settings section's error (with the id its field points at) and its confirmation. */
-export function FormNotices({ error, errorId, saved }: { error: string | null | undefined; errorId: string; saved: string | null }) {
+export function FormNotices({ error, errorId, saved: said }: { error: string | null | undefined; errorId: string; saved: string | null }) {
+  // A success note fades; an error stays until it is fixed.
+  const [faded, setFaded] = useState<string | null>(null);
+  useEffect(() => {
+    setFaded(null);
+    if (!said) return;
+    const t = setTimeout(() => setFaded(said), SAVED_NOTE_MS);
+    return () => clearTimeout(t);
+  }, [said]);
+  const saved = said && faded !== said ? said : null;
   return (
     <>
       {error && (

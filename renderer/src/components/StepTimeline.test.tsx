@@ -43,6 +43,23 @@ describe('StepTimeline', () => {
     expect(onSelect).toHaveBeenLastCalledWith(1);
   });
 
+  it('arrow keys move through every step and keep the focus; the list is one Tab stop (issue 34 item 7)', () => {
+    const onSelect = vi.fn();
+    render(<StepTimeline steps={doc.steps} selected={1} onSelect={onSelect} timing={{}} now={NOW} />);
+    const buttons = screen.getAllByRole('button');
+    expect(buttons.map((b) => b.tabIndex)).toEqual([0, -1, -1]);
+    buttons[0]!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(buttons[1]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(buttons[2]);
+    expect(onSelect).toHaveBeenLastCalledWith(3);
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    expect(document.activeElement).toBe(buttons[0]);
+    fireEvent.keyDown(document.activeElement!, { key: 'End' });
+    expect(document.activeElement).toBe(buttons[2]);
+  });
+
   it('a stopped step does not keep the running icon (issue 13 item 4)', () => {
     const stopped = doc.steps.map((s, i) =>
       i === 2 ? { ...s, status: 'pending' as const, attempts: [{ ...s.attempts[0]!, outcome: 'interrupted' as const }] } : s,

@@ -1,4 +1,5 @@
 // The run's step timeline: per step its status, attempts, duration and cost; choosing a step shows its attempt history.
+import { useRef } from 'react';
 import type { StepDoc } from '../../../shared/domain';
 import { duration, errorClassLabel, shortSha, money } from '../lib/format';
 import { attemptKey } from '../stores/patches';
@@ -63,16 +64,19 @@ export function StepTimeline({
   timing: Timing;
   now: number;
 }) {
+  // Arrow keys move through the steps and keep the focus (roving tabindex: the list is one Tab stop, the chosen step's).
+  const list = useRef<HTMLOListElement>(null);
   const onKeyDown = (e: React.KeyboardEvent, i: number) => {
-    const next = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : null;
-    const target = next === null ? undefined : steps[next];
+    const next = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: steps.length - 1 }[e.key];
+    const target = next === undefined ? undefined : steps[next];
     if (!target) return;
     e.preventDefault();
     onSelect(target.index);
-    (e.currentTarget.parentElement?.children[next!]?.querySelector('button') as HTMLElement | null)?.focus();
+    list.current?.querySelectorAll<HTMLButtonElement>('.timeline-button')[next!]?.focus();
   };
+  const tabStop = steps.some((s) => s.index === selected) ? selected : steps[0]?.index;
   return (
-    <ol className="timeline" aria-label="steps">
+    <ol ref={list} className="timeline" aria-label="steps">
       {steps.map((s, i) => {
         const failedAttempts = s.attempts.filter((a) => a.outcome === 'failed' || a.outcome === 'error').length;
         const lastError = [...s.attempts].reverse().find((a) => a.errorClass)?.errorClass;
@@ -82,6 +86,7 @@ export function StepTimeline({
               type="button"
               className={`timeline-button${s.index === selected ? ' selected' : ''}`}
               aria-current={s.index === selected ? 'step' : undefined}
+              tabIndex={s.index === tabStop ? 0 : -1}
               onClick={() => onSelect(s.index)}
               onKeyDown={(e) => onKeyDown(e, i)}
             >

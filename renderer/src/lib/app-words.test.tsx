@@ -5,7 +5,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { makeSettings } from '../../dev/fixtures-misc';
 import { installFake } from '../test-helpers';
 import { SettingsScreen } from '../screens/SettingsScreen';
-import { appWords } from './app-words';
+import { appWords, classNamesInWords, tddViolationSentence } from './app-words';
 import { errorMessage } from './errors';
 
 afterEach(cleanup);
@@ -20,6 +20,21 @@ describe('the app’s words', () => {
         'task budget of $0.0040 reached ($0.0059 spent); nothing is lost: give the run more with ratchet resume r-1 --budget <usd> (in the app: Raise budget and continue)',
       ),
     ).toBe('task budget of $0.0040 reached ($0.0059 spent); nothing is lost: give the run more with Raise budget and continue');
+  });
+
+  it('says a test-first violation in a sentence for the user, not the agent’s “your test…” (issue 34 item 5)', () => {
+    const said = tddViolationSentence(
+      "test first: your test attempt added no test (it changed src/slug.mjs, none of them a test); add a test for the step's change in test/, one that fails until the change is made",
+    );
+    expect(said).toBe(
+      'Test first: the test attempt wrote no test (it changed src/slug.mjs, none of them a test), so there was nothing to fail before the change. The next attempt is asked for the test again.',
+    );
+    expect(tddViolationSentence('something new')).toMatch(/^Test first: the test attempt did not keep the rule/);
+    // The policy's reasons (the decision box) name classes in words, not codes (issue 34 item 10).
+    expect(classNamesInWords('tdd_violation: limit of 1 retry reached')).toBe('TDD violation: limit of 1 retry reached');
+    expect(classNamesInWords('test_failure: retry 1 of 3')).toBe('test failure: retry 1 of 3');
+    // After the last attempt there is no next one to speak of (seen in screen-run-tdd-violation).
+    expect(tddViolationSentence('something new', { last: true })).not.toMatch(/next attempt/);
   });
 
   it('says once, without backticks, that a key is kept in memory (issue 34 item 8)', async () => {

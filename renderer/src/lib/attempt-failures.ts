@@ -15,6 +15,37 @@ export function relativeTo(worktree: string | null | undefined, file: string | n
   return plain.startsWith(`${root}/`) ? plain.slice(root.length + 1) : file;
 }
 
+/** Every mention of a path inside the worktree, in a sentence or a test's name, made relative to it. */
+export function relativeIn(worktree: string | null | undefined, text: string): string {
+  if (!worktree) return text;
+  const root = worktree.replace(/\/+$/, '');
+  return text.split(`file://${root}/`).join('').split(`${root}/`).join('');
+}
+
+/** What a line that says why something failed looks like: an error's name, a module or file not found. */
+const ERROR_LINE = /\b(?:[A-Z][A-Za-z]*Error|Error|error(?:\[\w-]+)?)\b[:\s]|Cannot find|No module named|not found|does not exist|is not defined/;
+
+/**
+ * The line of a gate's output that says why a failure with neither expected nor got failed (a test file that cannot
+ * load: "Error: Cannot find module '../src/slug.mjs'"): the first error line after the failure's name, else the first
+ * one; null when the output has none.
+ */
+export function errorLineFor(output: string, name: string): string | null {
+  const lines = output.split('\n');
+  const from = Math.max(
+    0,
+    lines.findIndex((l) => name && l.includes(name)),
+  );
+  const pick = (ls: string[]) => ls.find((l) => ERROR_LINE.test(l) && !/^\s*at\s/.test(l));
+  const found = pick(lines.slice(from)) ?? pick(lines);
+  return found
+    ? found
+        .trim()
+        .replace(/^[✖×✗\s-]+/, '')
+        .slice(0, 300)
+    : null;
+}
+
 const identity = (f: Failure) => `${f.name}\u0000${f.file ?? ''}\u0000${f.line ?? ''}`;
 
 /**
@@ -33,9 +64,16 @@ export function attemptFailures(gates: readonly Gate[], worktree?: string | null
   const failing: Failure[] = [];
   const flaky: Failure[] = [];
   const seen = new Set<string>();
-  const add = (into: Failure[], fs: readonly Failure[]) => {
-    for (const f of fs) {
-      const rel = { ...f, file: relativeTo(worktree, f.file) };
+  const add = (into: Failure[], fs: readonly Failure[], output: string) => {
+    for (const raw of fs) {
+      // Nothing to compare (a test file that did not load): the output's error line says why, not two empty pills.
+      const f = raw.expected === null && raw.actual === null && !raw.message ? { ...raw, message: errorLineFor(output, raw.name) } : raw;
+      const rel = {
+        ...f,
+        file: relativeTo(worktree, f.file),
+        name: relativeIn(worktree, f.name),
+        message: f.message === null ? null : relativeIn(worktree, f.message),
+      };
       const id = identity(rel);
       if (seen.has(id)) continue;
       seen.add(id);
@@ -44,8 +82,9 @@ export function attemptFailures(gates: readonly Gate[], worktree?: string | null
   };
   for (const [base, last] of lastRun) {
     const first = firstRun.get(base)!;
-    if (last.passed && last !== first) add(flaky, first.failures);
-    else add(failing, last.failures.length ? last.failures : first.failures);
+    if (last.passed && last !== first) add(flaky, first.failures, first.output);
+    else if (last.failures.length) add(failing, last.failures, last.output);
+    else add(failing, first.failures, first.output);
   }
   return { failing, flaky };
 }

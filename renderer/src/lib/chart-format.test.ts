@@ -1,6 +1,6 @@
 // Tests for the dashboard's axis labels and cost scale.
 import { describe, expect, it } from 'vitest';
-import { costAxis, moneyTick, shortDay } from './chart-format';
+import { costAxis, dayLabel, dayTicks, moneyTick, shortDay } from './chart-format';
 
 describe('chart-format', () => {
   it('writes days short', () => {
@@ -40,5 +40,17 @@ describe('chart-format', () => {
       expect(ticks.length).toBeGreaterThanOrEqual(3);
       expect(ticks.length).toBeLessThanOrEqual(6);
     }
+  });
+});
+
+describe('the cost chart’s day axis (issue 34 item 10)', () => {
+  it('always marks the newest day, today, at 7 and at 30 days', () => {
+    const days = (n: number) => Array.from({ length: n }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
+    expect(dayTicks(days(7))).toEqual(days(7));
+    const month = dayTicks(days(30));
+    expect(month.length).toBeLessThanOrEqual(8);
+    expect(month.at(-1)).toBe('2026-11-30');
+    expect(dayLabel('2026-11-30', '2026-11-30')).toBe('today');
+    expect(dayLabel('2026-11-03', '2026-11-30')).toBe('Nov 3');
   });
 });

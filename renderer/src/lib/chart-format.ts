@@ -32,3 +32,25 @@ export function costAxis(peakUsd: number, budgetUsd: number | null): { max: numb
   const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(6)));
   return { max: ticks[ticks.length - 1]!, ticks };
 }
+
+/** A local calendar day as the statistics name it ("2026-11-03"). */
+export function localDay(at: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}`;
+}
+
+/**
+ * The days the cost chart labels: at most `max`, evenly spaced counting back from the last day, so the newest day —
+ * today — always has its mark (issue 34 item 10: the 30-day axis had no today).
+ */
+export function dayTicks(days: readonly string[], max = 8): string[] {
+  const step = Math.max(1, Math.ceil(days.length / max));
+  const out: string[] = [];
+  for (let i = days.length - 1; i >= 0; i -= step) out.unshift(days[i]!);
+  return out;
+}
+
+/** A day on the cost chart's axis: "today" for today, else "Nov 3". */
+export function dayLabel(day: string, today: string): string {
+  return day === today ? 'today' : shortDay(day);
+}

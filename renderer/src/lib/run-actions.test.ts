@@ -25,12 +25,16 @@ const doc = (status: RunStatus, steps: StepDoc[]): StatusDocument => ({
 });
 const none = [step(1, 'pending'), step(2, 'pending')];
 const some = [step(1, 'succeeded'), step(2, 'failed')];
+/** Step 1 was attempted, nothing committed. */
+const tried = [{ ...step(1, 'pending'), attempts: [{ n: 1 } as StepDoc['attempts'][number]] }, step(2, 'pending')];
 
 describe('runActionsFor', () => {
   it.each([
     ['failed', none, 'startAgain', ['startAgain', 'resume', 'revise']],
     ['failed', some, 'retry', ['retry', 'resume', 'startAgain', 'revise']],
-    ['cancelled', none, 'startAgain', ['startAgain', 'resume', 'revise']],
+    ['cancelled', tried, 'startAgain', ['startAgain', 'resume', 'revise']],
+    // Stopped before step 1 began: nothing to resume (issue 34 item 10).
+    ['cancelled', none, 'startAgain', ['startAgain', 'revise']],
     ['cancelled', some, 'resume', ['resume', 'startAgain', 'revise']],
     ['interrupted', none, 'resume', ['resume', 'startAgain', 'revise']],
     ['paused', none, 'resume', ['resume', 'startAgain', 'revise']],

@@ -16,6 +16,11 @@ export function hasCompletedStep(doc: StatusDocument): boolean {
   return doc.steps.some((s) => s.status === 'succeeded' && s.commit !== null);
 }
 
+/** Stopped before any step's attempt began: nothing to resume, no step to skip, only to start again (issue 34 item 10). */
+export function stoppedBeforeStart(doc: StatusDocument): boolean {
+  return doc.status === 'cancelled' && doc.steps.every((s) => s.attempts.length === 0 && s.commit === null);
+}
+
 /**
  * The actions that can work for the run's state:
  * - drafted plan waiting: approve (primary), stop;   waiting to retry: retry now (primary), revise, stop;
@@ -24,6 +29,7 @@ export function hasCompletedStep(doc: StatusDocument): boolean {
  * - failed with a committed step: retry (primary), resume, start again, revise;
  * - failed or cancelled with no committed step: start again (primary), resume, revise — Retry would only refuse;
  * - paused, interrupted, or cancelled with a committed step: resume (primary), start again, revise;
+ * - cancelled before any attempt began: start again (primary), revise;
  * - paused for its budget: as paused, but Raise budget and continue is the primary (`budgetPause`);
  * - succeeded: nothing.
  */
@@ -58,6 +64,7 @@ export function runActionsFor(doc: StatusDocument, opts: { budgetPause?: boolean
     case 'paused':
       return plan(opts.budgetPause ? null : 'resume', ['resume', 'startAgain', 'revise']);
     case 'cancelled':
+      if (stoppedBeforeStart(doc)) return plan('startAgain', ['startAgain', 'revise']);
       return done ? plan('resume', ['resume', 'startAgain', 'revise']) : plan('startAgain', ['startAgain', 'resume', 'revise']);
   }
 }

@@ -68,6 +68,9 @@ describe('DashboardScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: '30 days' }));
     await waitFor(() => expect(screen.getByText('76 of 88 finished runs · 92 started')).toBeTruthy());
     expect(summaryCalls()).toEqual([7, 30]);
+    // The report keeps naming its period (issue 34 item 10).
+    expect(screen.getByRole('button', { name: '30-day report…' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Report…' })).toBeNull();
   });
 
   it('updates live when a run finishes, without a reload', async () => {
@@ -164,9 +167,35 @@ describe('DashboardScreen', () => {
     await waitFor(() => expect(within(section).getAllByRole('listitem')).toHaveLength(3));
     const first = within(section).getAllByRole('listitem')[0]!;
     expect(first.textContent).toBe(
-      'Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retries→ lower max retries for test_failure to 2',
+      'Test failures were retried 4.2 times on average and fixed 30 % of the time; every fix came within 2 retriesTry: Lower max retries for test failure to 2',
     );
     expect(fake.calls.filter((c) => c.method === 'stats.improvements')).toHaveLength(1);
+  });
+
+  it('says each suggestion once, in the app’s words, and not as a link (issue 34 item 10)', async () => {
+    const advice = { action: 'lower max retries for test_failure to 1', errorClass: 'test_failure' as const };
+    fake = installFake({
+      overrides: {
+        'stats.improvements': () => ({
+          items: [
+            { finding: 'Test failures were fixed 10 % of the time', ...advice },
+            { finding: 'test_failure retries cost $4.20', ...advice },
+            {
+              finding: 'Steps failing on compilation_error were never fixed',
+              action: 'consider: add a typecheck gate',
+              errorClass: 'compilation_error' as const,
+            },
+          ],
+        }),
+      },
+    });
+    render(<DashboardScreen />);
+    const section = await screen.findByRole('region', { name: 'Improvement suggestions' });
+    await waitFor(() => expect(within(section).getAllByRole('listitem')).toHaveLength(2));
+    expect(section.textContent).not.toMatch(/test_failure|compilation_error|→|consider:/);
+    expect(within(section).getByText('Lower max retries for test failure to 1')).toBeTruthy();
+    expect(within(section).getByText('Add a typecheck gate')).toBeTruthy();
+    expect(within(section).queryAllByRole('link')).toEqual([]);
   });
 
   it('renders the weekly report as a document, with its Markdown a click away, and saves it as a .md file', async () => {

@@ -5,8 +5,9 @@ import { estimateRecordLine } from '../../../shared/estimate-text';
 import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ImprovementDoc, StatsSummary } from '../../../shared/contract';
-import { costAxis, moneyTick, shortDay } from '../lib/chart-format';
+import { costAxis, dayLabel, dayTicks, localDay, moneyTick, shortDay } from '../lib/chart-format';
 import { errorClassLabel, percent, money } from '../lib/format';
+import { suggestionsInWords } from '../lib/app-words';
 import { useStats, type Days } from '../stores/stats';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { NeedsAttention } from '../components/dashboard/NeedsAttention';
@@ -43,7 +44,8 @@ export function DashboardScreen() {
           ))}
         </div>
         <button type="button" onClick={() => setReport(true)}>
-          {days === 7 ? 'Weekly report…' : 'Report…'}
+          {/* Named for its period, whichever it is (issue 34 item 10): not a bare "Report…" at 30 days. */}
+          {days === 7 ? 'Weekly report…' : `${days}-day report…`}
         </button>
         <span className="muted small-text live-note" role="status">
           {slot.status === 'loading' && slot.data ? 'Updating…' : 'Updates live as runs progress'}
@@ -92,6 +94,7 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
   const overBudget = s.dailyBudgetUsd === null ? 0 : s.costPerDay.filter((d) => d.costUsd > (s.dailyBudgetUsd ?? Infinity)).length;
   const finished = s.succeeded + s.failed;
   const axis = costAxis(peak?.costUsd ?? 0, s.dailyBudgetUsd);
+  const today = localDay(new Date());
 
   return (
     <>
@@ -216,14 +219,15 @@ function Stats({ s, improvements }: { s: StatsSummary; improvements: Improvement
               <BarChart data={perDay} margin={{ top: 12, right: s.dailyBudgetUsd === null ? 12 : 96, bottom: 0, left: 0 }}>
                 <CartesianGrid stroke="var(--grid)" vertical={false} />
                 {/* Short dates, as many as fit without overlapping (every day at 7 days, fewer at 30). */}
-                <XAxis dataKey="day" tick={AXIS} tickFormatter={shortDay} interval="equidistantPreserveStart" minTickGap={10} />
+                {/* …counted back from today, which always has its mark (issue 34 item 10). */}
+                <XAxis dataKey="day" tick={AXIS} ticks={dayTicks(perDay.map((d) => d.day))} interval={0} tickFormatter={(d) => dayLabel(String(d), today)} />
                 {/* The axis always reaches the daily budget, so its line is drawn even on cheap days; its label sits right of the plot, clear of the bars. */}
                 <YAxis tick={AXIS} width={52} domain={[0, axis.max]} ticks={axis.ticks} interval={0} tickFormatter={moneyTick} />
                 <Tooltip
                   contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }}
                   cursor={{ fill: 'var(--hover)' }}
                   formatter={(v) => money(Number(v))}
-                  labelFormatter={(d) => shortDay(String(d))}
+                  labelFormatter={(d) => dayLabel(String(d), today)}
                 />
                 <Legend wrapperStyle={{ fontSize: 11 }} />
                 <Bar dataKey="first" name="first attempts" stackId="c" fill="var(--accent)" isAnimationActive={false} />
@@ -293,10 +297,13 @@ function Improvements({ items }: { items: ImprovementDoc[] | null }) {
         <p className="muted small-text">Nothing stands out in this period: suggestions appear once a few steps have failed the same way.</p>
       ) : (
         <ul>
-          {items.map((x) => (
+          {suggestionsInWords(items).map((x) => (
             <li key={`${x.finding}|${x.action}`}>
               {x.finding}
-              <div className="suggestion-action">→ {x.action}</div>
+              {/* Advice, not a link: said in plain text after "Try:" (issue 34 item 10). */}
+              <div className="suggestion-action">
+                <span className="muted">Try:</span> {x.advice}
+              </div>
             </li>
           ))}
         </ul>

@@ -117,3 +117,21 @@ describe('the folder browser', () => {
     expect((field as HTMLInputElement).value).toBe('/srv/code');
   });
 });
+
+describe('New task’s agent choice (issue 34 item 8)', () => {
+  it('says the Anthropic API needs a key only when none is set: not with a key, not while the settings load', async () => {
+    let answer: (v: unknown) => void = () => undefined;
+    const settings = new Promise((resolve) => (answer = resolve));
+    installFake({ overrides: { 'settings.get': () => settings as never } });
+    render(<NewTaskScreen repoPath={REPO} />);
+    const agent = (await screen.findByLabelText('Agent')) as HTMLSelectElement;
+    expect(agent.options[0]!.textContent).toBe('Claude through the Anthropic API');
+    answer({ ...makeSettings(), apiKeySet: true });
+    await waitFor(() => expect(agent.options[0]!.textContent).toBe('Claude through the Anthropic API'));
+    cleanup();
+    noKey();
+    render(<NewTaskScreen repoPath={REPO} />);
+    const without = (await screen.findByLabelText('Agent')) as HTMLSelectElement;
+    await waitFor(() => expect(without.options[0]!.textContent).toBe('Claude through the Anthropic API (needs an API key)'));
+  });
+});

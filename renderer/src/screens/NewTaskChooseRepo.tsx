@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { hrefs, navigate } from '../lib/route';
 import { useRuns } from '../stores/runs';
+import { useUi } from '../stores/ui';
 import { Empty, InlineError } from '../components/States';
 import { useRepoPicker } from '../components/FolderBrowser';
 
@@ -14,6 +15,11 @@ export function ChooseRepo() {
   useEffect(() => {
     void loadRecent();
   }, [loadRecent]);
+  // Open Repository (Ctrl+O) in a browser: the folder browser opens at once, as the menu item says.
+  const requested = useUi((s) => s.repoPickerRequested);
+  useEffect(() => {
+    if (requested && useUi.getState().takeRepoPickerRequest()) picker.pick();
+  }, [requested, picker]);
   const canDrop = typeof window.ratchet?.pathForFile === 'function';
   return (
     <div className="screen">

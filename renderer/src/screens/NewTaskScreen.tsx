@@ -288,7 +288,8 @@ function TaskForm({ repo }: { repo: RepoInfo }) {
         <label className="field">
           Agent
           <select aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentChoice)}>
-            <option value="anthropic">Claude through the Anthropic API{settings?.apiKeySet ? '' : ' (needs an API key)'}</option>
+            {/* Said only when known to be so: not while the settings load, not with a key set (issue 34 item 8). */}
+            <option value="anthropic">Claude through the Anthropic API{settings && !settings.apiKeySet ? ' (needs an API key)' : ''}</option>
             <option value="claude-code">Claude Code (the claude CLI, with its own login)</option>
           </select>
           {agent === 'claude-code' && (

@@ -74,6 +74,15 @@ describe('RunActions by the run state (issue 13 item 4)', () => {
     expect(screen.getByRole('button', { name: 'Revise plan…' }).className ?? '').not.toContain('suggested');
   });
 
+  it('a run stopped before step 1 began offers neither Resume… nor Skip step 1, only Start again and Revise (issue 34 item 10)', () => {
+    const doc = fake.runs.get(RUN_IDS.failed)!.doc;
+    const never = { ...doc, status: 'cancelled' as const, steps: doc.steps.map((s) => ({ ...s, status: 'pending' as const, commit: null, attempts: [] })) };
+    render(<RunActions runId={doc.id} doc={never} selectedStep={never.steps[0]!} />);
+    expect(screen.queryByRole('button', { name: /^Resume/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Skip step/ })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Start again' })).toBeTruthy();
+  });
+
   it('a failed run with a committed step offers Retry as the primary action', () => {
     const doc = fake.runs.get(RUN_IDS.failed)!.doc;
     const withDone = {

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { StatusDocument, StepDoc } from '../../../shared/domain';
 import { errorMessage } from '../lib/errors';
-import { hasCompletedStep, runActionsFor, type RunAction } from '../lib/run-actions';
+import { hasCompletedStep, runActionsFor, stoppedBeforeStart, type RunAction } from '../lib/run-actions';
 import { reasonActions, type ReasonAction } from '../../../shared/reason-text';
 import { hrefs, navigate } from '../lib/route';
 import { useRunDetail } from '../stores/run-detail';
@@ -60,7 +60,11 @@ export function RunActions({ runId, doc, selectedStep }: { runId: string; doc: S
         Suggested
       </span>
     ) : null;
-  const canSkip = selectedStep && !['succeeded', 'skipped'].includes(selectedStep.status) && !['running', 'succeeded', 'queued'].includes(doc.status);
+  const canSkip =
+    selectedStep &&
+    !['succeeded', 'skipped'].includes(selectedStep.status) &&
+    !['running', 'succeeded', 'queued'].includes(doc.status) &&
+    !stoppedBeforeStart(doc);
 
   const button = (a: RunAction) => {
     switch (a) {

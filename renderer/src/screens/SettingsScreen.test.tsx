@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FakeBridge } from '../../dev/fake-bridge';
 import { installFake } from '../test-helpers';
-import { SettingsScreen } from './SettingsScreen';
+import { SAVED_NOTE_MS, SettingsScreen } from './SettingsScreen';
 // The pricing table Ratchet ships.
 import shippedPricing from '../../../resources/pricing.json';
 
@@ -30,6 +30,19 @@ describe('SettingsScreen', () => {
     await screen.findByText('Key saved.');
     expect(fake.calls.find((c) => c.method === 'settings.setApiKey')!.input).toEqual({ key: 'sk-ant-test-123' });
     expect(((await screen.findByLabelText('new API key')) as HTMLInputElement).value).toBe('');
+  });
+
+  it('lets "Key saved." fade like every success note; it does not stay for good (issue 34 item 10)', async () => {
+    render(<SettingsScreen />);
+    const field = (await screen.findByLabelText('new API key')) as HTMLInputElement;
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fireEvent.change(field, { target: { value: 'sk-ant-test-123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save key' }));
+    await screen.findByText('Key saved.');
+    await act(async () => {
+      vi.advanceTimersByTime(SAVED_NOTE_MS + 100);
+    });
+    await waitFor(() => expect(screen.queryByText('Key saved.')).toBeNull());
   });
 
   it('saves budgets and an edited price, and refuses an invalid price at its field, in a sentence', async () => {
@@ -140,5 +153,16 @@ describe('SettingsScreen', () => {
     expect(screen.queryByLabelText('claude-opus-5-5 input price')).toBeNull();
     fireEvent.click(toggle);
     expect(screen.getByLabelText('claude-opus-5-5 input price')).toBeTruthy();
+  });
+
+  it('puts Team and every section that saves itself above the form’s Save: nothing sits under a Save it is not part of (issue 34 item 8)', async () => {
+    render(<SettingsScreen />);
+    const team = await screen.findByRole('heading', { name: 'Team' });
+    const save = screen.getByRole('button', { name: 'Save settings' });
+    expect(team.compareDocumentPosition(save) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // The Save's footer ends the page: no section after it.
+    const footer = save.closest('footer')!;
+    const sections = [...document.querySelectorAll('.screen section')];
+    expect(sections.filter((sec) => footer.compareDocumentPosition(sec) & Node.DOCUMENT_POSITION_FOLLOWING)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { PricingTable, pricingRows, type PriceRow } from './PricingTable';
 import { NotifySettingsSection, notifyFields, notifyValue } from './NotifySettings';
 import { checkSettings, PRICE_COLUMNS, priceKey, type FieldErrors } from './settings-form';
 import { TeamSettings } from './TeamSettings';
-import { FormNotices, SecretForm } from '../components/SecretForm';
+import { FormNotices, SAVED_NOTE_MS, SecretForm } from '../components/SecretForm';
 import { ScheduleSettings } from './ScheduleSettings';
 import { GithubSettings } from './GithubSettings';
 import { appWords } from '../lib/app-words';
@@ -45,7 +45,12 @@ export function SettingsScreen() {
   return (
     <div className="screen settings">
       <h1>Settings</h1>
+      {/* The sections that save themselves first (the key, GitHub, team, schedules), then the one form whose Save ends
+          the page: no section sits below a Save it does not belong to (issue 34 item 8). */}
       <ApiKey settings={settings} />
+      <GithubSettings />
+      <TeamSettings />
+      <ScheduleSettings />
       {/* Remounted with what the engine answered after a save; the confirmation lives here so it outlasts that. */}
       <SettingsForm
         key={JSON.stringify(settings)}
@@ -54,9 +59,6 @@ export function SettingsScreen() {
         onSaved={() => setSavedAt(Date.now())}
         onNotSaved={() => setSavedAt(null)}
       />
-      <GithubSettings />
-      <TeamSettings />
-      <ScheduleSettings />
     </div>
   );
 }
@@ -105,8 +107,8 @@ function ApiKey({ settings }: { settings: Settings }) {
   );
 }
 
-/** How long "Settings saved" stays up after a save. */
-export const SAVED_NOTE_MS = 4000;
+/** How long "Settings saved" stays up after a save (the same as every success note). */
+export { SAVED_NOTE_MS };
 
 /** One field's problem, under the field; `id` is what the field's aria-describedby names. */
 function FieldError({ id, message }: { id: string; message: string | undefined }) {

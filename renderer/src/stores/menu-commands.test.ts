@@ -34,13 +34,13 @@ afterEach(() => disconnect());
 const called = (method: string) => fake.calls.filter((c) => c.method === method).map((c) => c.input);
 
 describe('menu commands in the window', () => {
-  it('newTask opens the New Task screen, for the repository of the run on screen', async () => {
+  it('newTask opens New Task asking for the repository, as the sidebar’s New task does, even over a run (issue 34 item 7)', async () => {
     await command('newTask');
     expect(location.hash).toMatch(/^#\/new/);
     goTo(`#/runs/${RUN_IDS.waiting}`);
     await useRunDetail.getState().open(RUN_IDS.waiting);
     await command('newTask');
-    expect(useUi.getState().route).toEqual({ name: 'new', repo: '/home/dev/code/http-kit' });
+    expect(useUi.getState().route).toEqual({ name: 'new', repo: null });
   });
 
   it('openRepo asks for a folder (repos.pick) and opens New Task for it', async () => {

@@ -2,24 +2,15 @@
 import type { MenuCommand } from '../../../shared/menu-commands';
 import { MENU_COMMAND_SPECS } from '../../../shared/menu-commands';
 import { errorMessage, getApi } from '../api/client';
+import { currentScreen, focusScreen } from '../lib/focus-screen';
 import { hrefs, navigate } from '../lib/route';
 import { useRunDetail } from './run-detail';
-import { useRuns } from './runs';
 import { useUi } from './ui';
 
 /** The run on screen, which Retry, Resume and Stop act on. */
 function shownRun(): string | null {
   const route = useUi.getState().route;
   return route.name === 'run' ? route.runId : null;
-}
-
-/** The repository a new task most likely is for: the shown run's, the one being set up, else the last one used. */
-function likelyRepo(): string | undefined {
-  const route = useUi.getState().route;
-  if (route.name === 'new' && route.repo) return route.repo;
-  const runId = shownRun();
-  const doc = runId ? useRunDetail.getState().byId[runId]?.doc : null;
-  return doc?.repo ?? useRuns.getState().recent.data[0]?.path;
 }
 
 function onRun(command: MenuCommand, act: (runId: string) => Promise<void> | void): () => Promise<void> {
@@ -46,10 +37,12 @@ function onRun(command: MenuCommand, act: (runId: string) => Promise<void> | voi
 
 /** Every command has a handler: the type makes a command added to the list without one a compile error. */
 const handlers: Record<MenuCommand, () => Promise<void> | void> = {
-  newTask: () => navigate(hrefs.newTask(likelyRepo())),
+  // New task asks which repository, as the sidebar's New task does: one behaviour, whatever opened it (issue 34 item 7).
+  newTask: () => navigate(hrefs.newTask()),
   openRepo: async () => {
-    // A browser has no native folder dialog: New task's chooser (recent repositories, the host's folder browser) instead.
+    // A browser has no native folder dialog: the host's folder browser, opened over New task's chooser.
     if (useUi.getState().appInfo?.host === 'headless') {
+      useUi.getState().requestRepoPicker();
       navigate(hrefs.newTask());
       return;
     }
@@ -67,6 +60,12 @@ const handlers: Record<MenuCommand, () => Promise<void> | void> = {
   settings: () => navigate(hrefs.settings()),
 };
 
+/** The commands that open a screen: after them the keyboard starts from that screen's first field. */
+const OPENS_SCREEN: ReadonlySet<MenuCommand> = new Set(['newTask', 'openRepo', 'dashboard', 'settings']);
+
 export async function runMenuCommand(command: MenuCommand): Promise<void> {
+  const leaving = currentScreen();
+  const hash = location.hash;
   await handlers[command]();
+  if (OPENS_SCREEN.has(command)) focusScreen(location.hash !== hash ? leaving : null);
 }

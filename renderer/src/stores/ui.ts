@@ -17,6 +17,10 @@ interface UiState {
   notices: Notice[];
   /** The run whose resume dialog is open; null when closed. */
   resumeRunId: string | null;
+  /** Open Repository asked for the folder browser (browser host): New task's chooser opens it and clears this. */
+  repoPickerRequested: boolean;
+  requestRepoPicker(): void;
+  takeRepoPickerRequest(): boolean;
   /** The runs list's search, status and repository filters (kept while the user goes to other screens). */
   runsFilter: { text: string; status: string; repo: string };
   setRunsFilter(patch: Partial<{ text: string; status: string; repo: string }>): void;
@@ -42,6 +46,13 @@ export const useUi = create<UiState>()((set, get) => ({
   connection: { state: 'open', retryAt: null, attempts: 0 },
   notices: [],
   resumeRunId: null,
+  repoPickerRequested: false,
+  requestRepoPicker: () => set({ repoPickerRequested: true }),
+  takeRepoPickerRequest: () => {
+    const asked = get().repoPickerRequested;
+    if (asked) set({ repoPickerRequested: false });
+    return asked;
+  },
   runsFilter: { text: '', status: '', repo: '' },
   setRunsFilter: (patch) => set((s) => ({ runsFilter: { ...s.runsFilter, ...patch } })),
   setRoute: (hash) => {
