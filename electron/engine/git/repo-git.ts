@@ -13,6 +13,7 @@ import {
   type WorktreeViolation,
 } from './worktree-integrity';
 import { git, type GitPlace } from './git-command';
+import { serialized } from './repo-lock';
 import { runExcludes } from './run-excludes';
 
 export type { PinnedWorktree } from './worktree-integrity';
@@ -70,9 +71,12 @@ export async function inspectRepo(path: string): Promise<RepoInfo> {
 }
 
 export async function createWorktree(repoRoot: string, worktree: string, branch: string, baseCommit: string): Promise<void> {
-  // A worktree folder removed by hand (or a half-made one) must not block the path.
-  await git(repoRoot).raw(['worktree', 'prune']);
-  await git(repoRoot).raw(['worktree', 'add', '-b', branch, worktree, baseCommit]);
+  // Apart from the repository's other changes made here (a team worker's fetches into its clone: repo-lock.ts).
+  await serialized(repoRoot, async () => {
+    // A worktree folder removed by hand (or a half-made one) must not block the path.
+    await git(repoRoot).raw(['worktree', 'prune']);
+    await git(repoRoot).raw(['worktree', 'add', '-b', branch, worktree, baseCommit]);
+  });
 }
 
 export async function branchExists(repoRoot: string, branch: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertWorktreeIntact, git, type PinnedWorktree } from './repo-git';
+import { serialized } from './repo-lock';
 import { pinnedOrNull } from './worktree-integrity';
 
 /** One attempt as a run's state ref in git keeps it (for `ratchet recover`) (its row's facts; prompts, transcripts and gate logs stay in the database). */
@@ -150,10 +151,11 @@ export async function mergeConflicts(repo: string, branch: string, otherRev: str
 }
 
 export async function recreateWorktree(repo: string, worktree: string, branch: string): Promise<void> {
-  const g = git(repo);
-  await g.raw(['worktree', 'prune']);
-  // The run's branch holds the agent's .gitattributes and .lfsconfig: its checkout runs no filter.
-  await git(repo, [], {}, { filtersOff: true }).raw(['worktree', 'add', worktree, branch]);
+  await serialized(repo, async () => {
+    await git(repo).raw(['worktree', 'prune']);
+    // The run's branch holds the agent's .gitattributes and .lfsconfig: its checkout runs no filter.
+    await git(repo, [], {}, { filtersOff: true }).raw(['worktree', 'add', worktree, branch]);
+  });
 }
 
 export async function checkoutBranch(wt: PinnedWorktree, branch: string): Promise<void> {

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RatchetError } from '../errors';
 import { git } from '../git/repo-git';
+import { serialized } from '../git/repo-lock';
 
 /** Git for the remote: the user's ssh agent too (a socket path, no secret in it), which the engine's own git has no use for. */
 function remoteGit(dir: string) {
@@ -15,14 +16,7 @@ function remoteGit(dir: string) {
 }
 
 /** Each clone's git commands one after the other (worktrees added, fetches, pushes of several runs of one remote). */
-const queues = new Map<string, Promise<unknown>>();
-export function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const next = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(fn);
-  queues.set(key, next);
-  return next.finally(() => {
-    if (queues.get(key) === next) queues.delete(key);
-  });
-}
+export { serialized };
 
 /** Where this worker keeps its clone of `remote`: one per remote, under the worker's home. */
 export function clonePath(home: string, remote: string): string {

@@ -73,11 +73,14 @@ export function createTeamRunner(o: TeamRunnerOptions) {
       if (meta) {
         const remoteHead = await refSha(clone, `refs/remotes/origin/${meta.branch}`);
         if (!remoteHead) throw new RatchetError('team_git', `Run ${runId}'s branch ${meta.branch} is not on the remote any more; nothing can continue it.`);
-        await git(clone).raw(['update-ref', `refs/heads/${meta.branch}`, remoteHead]);
         const worktree = engine.worktreeFor(spec.repoName, runId);
-        await git(clone).raw(['worktree', 'prune']);
-        // The run's branch holds the agent's .gitattributes: its checkout runs no filter.
-        await git(clone, [], {}, { filtersOff: true }).raw(['worktree', 'add', '--quiet', worktree, meta.branch]);
+        // Apart from the clone's fetches for its other runs (a fetch meeting a half-added worktree fails: repo-lock.ts).
+        await serialized(clone, async () => {
+          await git(clone).raw(['update-ref', `refs/heads/${meta.branch}`, remoteHead]);
+          await git(clone).raw(['worktree', 'prune']);
+          // The run's branch holds the agent's .gitattributes: its checkout runs no filter.
+          await git(clone, [], {}, { filtersOff: true }).raw(['worktree', 'add', '--quiet', worktree, meta.branch]);
+        });
         const took = await rebuildRun(
           engine.store,
           { root: clone, name: spec.repoName },

@@ -11,6 +11,7 @@ import { baselineGates, bringFromCheckout, gatesOf, initExcludes, pinned, setupP
 import { removeRunExcludes } from '../git/run-excludes';
 import { withEnv } from './run-environment';
 import { worktreeFiles } from './setup-inputs';
+import { serialized } from '../git/repo-lock';
 
 /** Live progress of a baseline check (the app's "Check project" shows it as it comes). */
 export type BaselineProgress =
@@ -73,7 +74,8 @@ export async function baselineCheck(opts: BaselineCheckOptions): Promise<Baselin
       nextGate();
     }
   };
-  await git(repo.root).raw(['worktree', 'add', '--detach', worktree, commit]);
+  // Apart from the repository's other changes made here (a team worker's fetches into its clone: repo-lock.ts).
+  await serialized(repo.root, () => git(repo.root).raw(['worktree', 'add', '--detach', worktree, commit]));
   try {
     const jail = await opts.sandbox.forRun({
       worktree,
