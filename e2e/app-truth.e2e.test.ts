@@ -122,8 +122,9 @@ describe('the app tells the truth at a glance (issue 20)', () => {
     await panel.waitFor();
     await expect(panel.locator('dd').first().textContent()).resolves.toContain('interrupted');
     await expect(gateRunning(again).count()).resolves.toBe(0);
-    await expect(again.locator('.spinner, .status-icon.spinning').count()).resolves.toBe(0);
+    // The attempt's diff view loads with the diff (its own spinner, "Loading the diff…"); once it is there nothing spins.
     await again.getByText('Loading the diff…').waitFor({ state: 'detached', timeout: 30_000 });
+    await expect(again.locator('.spinner, .status-icon.spinning').count()).resolves.toBe(0);
     // The stopped step lasted as long as its attempts did, and stays so: it does not count up to now.
     const stopped = again.locator('.timeline-item.status-running .timeline-meta');
     const before = await stopped.textContent();

@@ -104,7 +104,8 @@ describe('New task on a Go module and an npm package', () => {
 
     const go = goRepo();
     await openNewTask(page, go);
-    await page.getByRole('textbox', { name: 'gate 1 command' }).and(page.locator('[value="go test ./..."]')).waitFor();
+    // The command is a field that grows (a textarea): its value is read, not an attribute.
+    await expect.poll(() => page.getByRole('textbox', { name: 'gate 1 command' }).inputValue(), { timeout: 30_000 }).toBe('go test ./...');
     expect((await formValues(page)).join('\n')).not.toMatch(/npm/);
     await expect(page.getByLabel('where the project settings come from').textContent()).resolves.toMatch(/Detected Go modules \(go\.mod\)/);
     await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Drop trailing slashes');
@@ -131,7 +132,8 @@ describe('New task on a Go module and an npm package', () => {
     await shootScreen(page, 'new-task-go-init', () => page.getByRole('group', { name: 'project' }).scrollIntoViewIfNeeded());
 
     await openNewTask(page, npmRepo());
-    await page.getByRole('textbox', { name: 'gate 1 command' }).and(page.locator('[value="npm test"]')).waitFor();
+    // The command is a field that grows (a textarea): its value is read, not an attribute.
+    await expect.poll(() => page.getByRole('textbox', { name: 'gate 1 command' }).inputValue(), { timeout: 30_000 }).toBe('npm test');
     await expect(page.getByRole('textbox', { name: 'setup commands' }).inputValue()).resolves.toBe('npm ci');
     await expect(page.getByRole('textbox', { name: 'setup network' }).inputValue()).resolves.toBe('registry:npm');
     const npm = await checkProject(page);
