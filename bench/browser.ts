@@ -2,7 +2,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { fileURLToPath } from 'node:url';
-import { findBrowser } from '../e2e/find-browser';
+import { BROWSER_ARGS, findBrowser } from '../e2e/find-browser';
 
 export async function launchChromium(): Promise<Browser> {
   const found = await findBrowser();
@@ -10,15 +10,7 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: found.executablePath,
     env: { ...process.env, ...found.env },
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
+    args: BROWSER_ARGS,
   });
 }
 

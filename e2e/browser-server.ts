@@ -2,7 +2,7 @@
 // file connects to it (launchBrowser in harness.ts) and works in contexts of its own, instead of starting a browser per file.
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { findBrowser } from './find-browser';
+import { BROWSER_ARGS, findBrowser } from './find-browser';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,17 +10,6 @@ declare module 'vitest' {
     e2eBrowser: string;
   }
 }
-
-/** Chromium's switches for the specs: headless, no GPU, nothing talking to the network by itself; as root it needs --no-sandbox. */
-export const BROWSER_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const found = await findBrowser();

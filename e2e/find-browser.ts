@@ -125,3 +125,14 @@ export async function findBrowser(opts: FindOptions = {}): Promise<FoundBrowser>
   }
   throw new Error(installHint(platform, arch));
 }
+
+/** Chromium's switches for the specs and the renderer benchmarks: headless, no GPU, nothing talking to the network by itself; as root it needs --no-sandbox. */
+export const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];

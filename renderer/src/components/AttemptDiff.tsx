@@ -8,6 +8,7 @@ import { diffFiles } from '../lib/review-files';
 import { useRunDetail } from '../stores/run-detail';
 import { lazyScreen } from './LazyScreen';
 import type { DiffTarget, ReviewDiffProps } from './ReviewDiff';
+import { DiffLayoutToggle } from './DiffLayoutToggle';
 
 const ReviewDiff = lazyScreen<ReviewDiffProps<never>>(() => import('./ReviewDiff').then((m) => m.ReviewDiff), 'Loading the diff…');
 
@@ -128,20 +129,7 @@ export function AttemptDiff({
               {stats.files} file{stats.files === 1 ? '' : 's'} changed, <span className="tone-good">+{stats.added}</span>{' '}
               <span className="tone-bad">−{stats.removed}</span>
             </p>
-            <div className="segmented" role="radiogroup" aria-label="diff layout">
-              {(['Unified', 'Split'] as const).map((label) => (
-                <button
-                  key={label}
-                  type="button"
-                  role="radio"
-                  aria-checked={split === (label === 'Split')}
-                  className={`small${split === (label === 'Split') ? ' active' : ''}`}
-                  onClick={() => setSplit(label === 'Split')}
-                >
-                  {label}
-                </button>
-              ))}
-            </div>
+            <DiffLayoutToggle split={split} onChange={setSplit} />
           </div>
           <ReviewDiff files={files} split={split} target={target} label="attempt diff" maxHeight={420} />
         </div>

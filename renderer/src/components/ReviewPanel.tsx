@@ -6,6 +6,7 @@ import type { ReviewCommentDoc } from '../../../shared/contract';
 import { diffFiles, filterFiles, type Thread } from '../lib/review-files';
 import { useReview } from '../stores/review';
 import { ReviewDiff } from './ReviewDiff';
+import { DiffLayoutToggle } from './DiffLayoutToggle';
 
 function Comment({ c }: { c: ReviewCommentDoc }) {
   const [editing, setEditing] = useState<string | null>(null);
@@ -97,20 +98,7 @@ export function ReviewPanel({ runId, steps = [] }: { runId: string; steps?: Read
         <span aria-label="pending comments">
           {pending} comment{pending === 1 ? '' : 's'}
         </span>
-        <div className="segmented" role="radiogroup" aria-label="diff layout">
-          {(['Unified', 'Split'] as const).map((label) => (
-            <button
-              key={label}
-              type="button"
-              role="radio"
-              aria-checked={split === (label === 'Split')}
-              className={`small${split === (label === 'Split') ? ' active' : ''}`}
-              onClick={() => setSplit(label === 'Split')}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <DiffLayoutToggle split={split} onChange={setSplit} />
         {steps.length > 0 ? (
           <select
             aria-label="change shown"
