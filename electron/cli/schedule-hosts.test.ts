@@ -4,7 +4,7 @@
 // the schedule row). A seconds-granular cron and a 100 ms look (RATCHET_SCHEDULE_TICK_MS) keep it to seconds.
 // `ratchet worker` needs the team database (RATCHET_TEST_PG_URL): skipped with the reason elsewhere.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../scripted/server';
 import { createEngine, type Engine } from '../engine/engine';
 import { scheduleBook } from '../engine/schedule/schedule-book';
@@ -12,31 +12,17 @@ import { fixtureProject, say } from '../engine/testing/fixture-project';
 import { SANDBOX_AVAILABLE, TEST_SANDBOX_MODE } from '../engine/testing/sandbox-mode';
 import { BIN, NODE, NO_POSTGRES_REASON, startWorker, teamDatabase, type WorkerProcess } from '../engine/testing/team-fixtures';
 import { until } from '../engine/testing/service-calls';
+import { cleanupsAfterEach, NOTHING_WORKFLOW } from './testing/schedule-fixture';
 
-/** One step whose agent changes nothing: each scheduled run ends at once (failed), so the test counts starts, not work. */
-const WORKFLOW = `gates:
-  plain: "true"
-agent: { kind: anthropic, model: claude-sonnet-5-5, max_turns: 2 }
-max_retries: 0
-flaky_check: false
-backoff: { base_s: 0, max_s: 0, jitter: 0 }
-steps:
-  - title: Nothing
-    prompt: Do nothing.
-    gates: [plain]
-`;
 const NO_SANDBOX = SANDBOX_AVAILABLE ? [] : ['--no-sandbox'];
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-}, 60_000);
+const cleanups = cleanupsAfterEach();
 
 /** A home with one trusted repository and a schedule on it; the scripted API the runs call. */
 async function scheduled(cron: string): Promise<{ home: string; scheduleId: string; env: NodeJS.ProcessEnv; engine: Engine; api: ScriptedServer }> {
   const api = await startScriptedServer({ script: () => say('Nothing to do.') });
   cleanups.push(() => api.close());
-  const p = fixtureProject(WORKFLOW);
+  const p = fixtureProject(NOTHING_WORKFLOW);
   const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.url, RATCHET_HOME: p.home, RATCHET_SCHEDULE_TICK_MS: '100' };
   const engine = createEngine({ home: p.home, env: { ...process.env, ...env }, sandbox: TEST_SANDBOX_MODE });
   cleanups.push(() => engine.close());

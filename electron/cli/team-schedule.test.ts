@@ -4,7 +4,7 @@
 // skipped with the reason elsewhere.
 import { join } from 'node:path';
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startScriptedServer } from '../scripted/server';
 import { say } from '../engine/testing/fixture-project';
 import { tempDir } from '../engine/testing/temp-repo';
@@ -15,25 +15,11 @@ import { TEAM_APP, TeamDb } from '../engine/store/team-db';
 import { TEAM_SCHEDULE_WORKFLOW } from '../engine/team/team-schedule';
 import { ScheduleDoc } from '../../shared/contract/schedules';
 import { cli } from './testing/run-cli';
+import { cleanupsAfterEach, NOTHING_WORKFLOW } from './testing/schedule-fixture';
 
-/** One step whose agent changes nothing: each run ends at once, so the test counts starts, not work. */
-const WORKFLOW = `gates:
-  plain: "true"
-agent: { kind: anthropic, model: claude-sonnet-5-5, max_turns: 2 }
-max_retries: 0
-flaky_check: false
-backoff: { base_s: 0, max_s: 0, jitter: 0 }
-steps:
-  - title: Nothing
-    prompt: Do nothing.
-    gates: [plain]
-`;
 const NO_SANDBOX = SANDBOX_AVAILABLE ? [] : ['--no-sandbox'];
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-}, 60_000);
+const cleanups = cleanupsAfterEach();
 
 /** Polls an async check (until() takes a synchronous one). */
 async function untilAsync<T>(check: () => Promise<T | null | false>, ms: number, what: () => string): Promise<T> {
@@ -60,7 +46,7 @@ describe.skipIf(NO_POSTGRES_REASON)(`team schedules (${NO_POSTGRES_REASON ?? 'Po
     cleanups.push(() => db.drop());
     const api = await startScriptedServer({ script: () => say('Nothing to do.') });
     cleanups.push(() => api.close());
-    const repo = teamRepo(WORKFLOW);
+    const repo = teamRepo(NOTHING_WORKFLOW);
     const env = { RATCHET_HOME: join(tempDir('ratchet-home-'), 'home'), ANTHROPIC_API_KEY: 'k' };
     expect((await cli(['trust', repo.repo, '--workflow', repo.workflowFile], env)).code).toBe(0);
 
