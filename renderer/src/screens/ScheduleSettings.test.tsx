@@ -34,4 +34,12 @@ describe('ScheduleSettings', () => {
     await within(item).findByText('paused');
     expect(fake.calls.find((c) => c.method === 'schedules.setPaused')!.input).toEqual({ id: 'sch-1', paused: true });
   });
+
+  it('says when schedules fire in the app’s words, with no terminal commands (issue 34 item 9)', () => {
+    render(<ScheduleSettings />);
+    const intro = screen.getByRole('heading', { name: 'Schedules' }).nextElementSibling!;
+    expect(intro.textContent).not.toMatch(/ratchet /);
+    expect(intro.querySelector('code')).toBeNull();
+    expect(intro.textContent).toMatch(/while this app or another Ratchet host on this machine is running/);
+  });
 });

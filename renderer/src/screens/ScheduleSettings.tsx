@@ -25,8 +25,8 @@ export function ScheduleSettings() {
     <section className="card settings-section" aria-labelledby="h-schedules">
       <h2 id="h-schedules">Schedules</h2>
       <p className="small-text muted">
-        A run of a task at each tick of a cron expression, while the app, <code>ratchet serve</code> or <code>ratchet mcp</code> runs (each tick once). The
-        repository’s workflow must be trusted.
+        A run of a task at each tick of a cron expression, while this app or another Ratchet host on this machine is running (a worker, the MCP server): each
+        tick starts one run, however many are running. The repository’s workflow must be trusted.
       </p>
       {error && (
         <div className="warning-box" role="alert">
